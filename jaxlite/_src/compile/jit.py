@@ -1,0 +1,423 @@
+"""``jit``: stage a function to a jaxpr, simplify, generate NumPy code, cache.
+
+Cache key (per jitted function): the input pytree structure, each leaf's aval (shape, dtype,
+weak type), the static arguments and the config epoch (x64 and friends). A hit costs a
+flatten, a dict lookup, the generated function and the output wrapping.
+
+Under a transformation (jvp, vmap, an outer jit...), a jitted call binds ``jit_p`` with the
+traced jaxpr as a param, so each transformation applies ``jit_p``'s rules to the whole body
+(the user function is still traced only once per signature).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import weakref
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from jaxlite._src import config as _cfg
+from jaxlite._src import tree_util
+from jaxlite._src.core import rules
+from jaxlite._src.core.array import ArrayImpl, make_array
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero, not_mapped
+from jaxlite._src.core.trace import Tracer, eval_trace, trace_ctx
+from jaxlite._src.compile import codegen
+from jaxlite._src.interpreters import simplify as _simplify
+from jaxlite._src.interpreters.staging import abstractify, trace_flat
+
+# Process-wide counters, for tests and benchmarks (``jaxlite.jit_stats()``).
+stats = {"traces": 0, "compiles": 0}
+
+
+# ------------------------------------------------------------------------------ jit_p
+jit_p = Primitive("jit", multiple_results=True)
+_simplify.inline_primitives.add(jit_p)
+
+
+class _Compiled:
+    __slots__ = ("fn", "source", "out_avals", "jaxpr")
+
+    def __init__(self, closed: ClosedJaxpr):
+        simplified = _simplify.simplify(closed)
+        self.fn, self.source = codegen.compile_jaxpr(simplified)
+        self.out_avals = closed.out_avals
+        self.jaxpr = simplified
+        stats["compiles"] += 1
+
+
+_compiled_cache: "weakref.WeakKeyDictionary[ClosedJaxpr, _Compiled]" = weakref.WeakKeyDictionary()
+
+
+def compiled_for(closed: ClosedJaxpr) -> _Compiled:
+    c = _compiled_cache.get(closed)
+    if c is None:
+        c = _Compiled(closed)
+        _compiled_cache[closed] = c
+    return c
+
+
+def _jit_impl(*args, jaxpr, name):
+    return compiled_for(jaxpr).fn(*args)
+
+
+def _jit_abstract_eval(*avals, jaxpr, name):
+    return jaxpr.out_avals
+
+
+def _jit_effects(*avals, jaxpr, name):
+    return jaxpr.effects
+
+
+def _jit_jvp(primals, tangents, *, jaxpr, name):
+    from jaxlite._src.interpreters.jvp import jvp_jaxpr
+    from jaxlite._src.ops.structural import instantiate
+
+    nonzeros = [type(t) is not Zero for t in tangents]
+    new, out_nz = jvp_jaxpr(jaxpr, nonzeros, instantiate=False)
+    nz_tangents = [t for t in tangents if type(t) is not Zero]
+    outs = jit_p.bind(*primals, *nz_tangents, jaxpr=new, name=name)
+    n = len(jaxpr.out_avals)
+    primals_out, it = outs[:n], iter(outs[n:])
+    tangents_out = [next(it) if nz else Zero(a.to_tangent_aval())
+                    for nz, a in zip(out_nz, jaxpr.out_avals)]
+    del instantiate
+    return primals_out, tangents_out
+
+
+def _jit_batch(axis_data, args, dims, *, jaxpr, name):
+    from jaxlite._src.interpreters.batching import batch_jaxpr
+
+    new, out_dims = batch_jaxpr(jaxpr, axis_data, dims, instantiate=False)
+    return jit_p.bind(*args, jaxpr=new, name=name), out_dims
+
+
+def _jit_dce(used_outputs, eqn):
+    from jaxlite._src.interpreters.dce import dce_closed_jaxpr, prune_invars
+
+    closed = eqn.params["jaxpr"]
+    new, used_inputs = dce_closed_jaxpr(closed, used_outputs)
+    if not any(used_outputs) and not new.effects:
+        return [False] * len(eqn.invars), None
+    new = prune_invars(new, used_inputs)
+    invars = [v for v, u in zip(eqn.invars, used_inputs) if u]
+    outvars = [v for v, u in zip(eqn.outvars, used_outputs) if u]
+    params = dict(eqn.params, jaxpr=new)
+    return used_inputs, eqn.replace(invars=invars, outvars=outvars, params=params)
+
+
+rules.impl_rules[jit_p] = _jit_impl
+rules.abstract_eval_rules[jit_p] = _jit_abstract_eval
+rules.effects_rules[jit_p] = _jit_effects
+rules.jvp_rules[jit_p] = _jit_jvp
+rules.batch_rules[jit_p] = _jit_batch
+rules.dce_rules[jit_p] = _jit_dce
+
+
+def _jit_lower(ctx, eqn, ins, outs):
+    fn = ctx.compile_sub(eqn.params["jaxpr"])
+    call = f"{fn}({', '.join(ins)})"
+    if not outs:
+        return [call]
+    return [f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}"]
+
+
+rules.lower_rules[jit_p] = _jit_lower
+
+
+def closure_convert_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
+    """Turn a closed jaxpr's consts into leading invars (so tracers among them become
+    ordinary operands that transformations see)."""
+    j = closed.jaxpr
+    if not j.constvars:
+        return closed, []
+    new = Jaxpr([], list(j.constvars) + list(j.invars), j.outvars, j.eqns, j.effects)
+    return ClosedJaxpr(new, []), list(closed.consts)
+
+
+# -------------------------------------------------------------------------- front end
+def _hash_static(x, what):
+    try:
+        hash(x)
+    except TypeError as e:
+        raise ValueError(
+            f"Non-hashable static arguments are not supported. An error occurred while trying "
+            f"to hash an object of type {type(x)}, {x!r}. The error was:\nTypeError: {e}\n"
+            f"(while handling {what}). Pass it as a regular (traced) argument, or convert it "
+            "to a hashable type such as a tuple.") from None
+    return x
+
+
+def _leaf_key(x):
+    if type(x) is ArrayImpl:
+        return x.aval
+    return abstractify(x)
+
+
+def _leaf_value(x, aval):
+    if type(x) is ArrayImpl:
+        return x._value
+    if isinstance(x, Tracer):
+        from jaxlite._src.core.trace import escaped_tracer_error
+
+        raise escaped_tracer_error(x)
+    return np.asarray(x, dtype=aval.dtype)
+
+
+class _CacheEntry:
+    __slots__ = ("closed", "out_tree", "compiled", "has_tracer_consts")
+
+    def __init__(self, closed, out_tree):
+        self.closed = closed
+        self.out_tree = out_tree
+        self.compiled = None
+        self.has_tracer_consts = any(isinstance(c, Tracer) for c in closed.consts)
+
+
+class JitWrapped:
+    """The callable ``jax.jit`` returns."""
+
+    def __init__(self, fun: Callable, static_argnums=None, static_argnames=None,
+                 donate_argnums=None, donate_argnames=None, inline: bool = False,
+                 keep_unused: bool = False, **unsupported):
+        if not callable(fun):
+            raise TypeError(f"Expected a callable value, got {fun}")
+        self._fun = fun
+        functools.update_wrapper(self, fun, updated=())
+        self._sig = None
+        try:
+            self._sig = inspect.signature(fun)
+        except (TypeError, ValueError):
+            pass
+        static_argnums, static_argnames = _infer_statics(
+            self._sig, static_argnums, static_argnames)
+        self._static_argnums = static_argnums
+        self._static_argnames = static_argnames
+        self._donate_argnums = donate_argnums
+        self._name = getattr(fun, "__name__", "fun")
+        self._cache: dict = {}
+        self.trace_count = 0
+
+    # -- signature handling
+    def _split(self, args, kwargs):
+        statics = []
+        dyn_args = []
+        for i, a in enumerate(args):
+            if i in self._static_argnums or (i - len(args)) in self._static_argnums:
+                statics.append(("p", i, _hash_static(a, f"static argument {i}")))
+            else:
+                dyn_args.append(a)
+        dyn_kwargs = {}
+        for k, v in kwargs.items():
+            if k in self._static_argnames:
+                statics.append(("k", k, _hash_static(v, f"static argument {k!r}")))
+            else:
+                dyn_kwargs[k] = v
+        return tuple(statics), tuple(dyn_args), dyn_kwargs
+
+    def _rebuild(self, statics, nargs):
+        pos = {i: v for kind, i, v in statics if kind == "p"}
+        kws = {k: v for kind, k, v in statics if kind == "k"}
+
+        def f(*dyn_args, **dyn_kwargs):
+            it = iter(dyn_args)
+            full = [pos[i] if i in pos else next(it) for i in range(nargs)]
+            return self._fun(*full, **dyn_kwargs, **kws)
+
+        return f
+
+    def _get_entry(self, statics, nargs, in_tree, avals, key):
+        entry = self._cache.get(key)
+        if entry is None or entry.has_tracer_consts:
+            f = self._rebuild(statics, nargs)
+            self.trace_count += 1
+            stats["traces"] += 1
+            closed, out_tree = trace_flat(f, in_tree, avals)
+            entry = _CacheEntry(closed, out_tree)
+            if not entry.has_tracer_consts:
+                self._cache[key] = entry
+        return entry
+
+    def __call__(self, *args, **kwargs):
+        if _cfg.config._values["jax_disable_jit"]:
+            return self._fun(*args, **kwargs)
+        statics, dyn_args, dyn_kwargs = self._split(args, kwargs)
+        flat, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
+        avals = tuple(map(_leaf_key, flat))
+        key = (in_tree, statics, _cfg.config.epoch, avals)
+        entry = self._get_entry(statics, len(args), in_tree, avals, key)
+        if trace_ctx.trace is eval_trace:
+            compiled = entry.compiled
+            if compiled is None:
+                compiled = entry.compiled = compiled_for(entry.closed)
+            outs = compiled.fn(*[_leaf_value(x, a) for x, a in zip(flat, avals)])
+            outs = [make_array(o, a) for o, a in zip(outs, compiled.out_avals)]
+            return tree_util.tree_unflatten(entry.out_tree, outs)
+        closed, consts = closure_convert_consts(entry.closed)
+        outs = jit_p.bind(*consts, *flat, jaxpr=closed, name=self._name)
+        return tree_util.tree_unflatten(entry.out_tree, outs)
+
+    # -- inspection
+    def trace(self, *args, **kwargs) -> "Traced":
+        statics, dyn_args, dyn_kwargs = self._split(args, kwargs)
+        flat, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
+        avals = tuple(map(_leaf_key, flat))
+        key = (in_tree, statics, _cfg.config.epoch, avals)
+        entry = self._get_entry(statics, len(args), in_tree, avals, key)
+        return Traced(self, entry, in_tree)
+
+    def lower(self, *args, **kwargs) -> "Lowered":
+        return self.trace(*args, **kwargs).lower()
+
+    def eval_shape(self, *args, **kwargs):
+        return self.trace(*args, **kwargs).out_info
+
+    def _cache_size(self) -> int:
+        return len(self._cache)
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return functools.partial(self, obj)
+
+    def __repr__(self):
+        return f"<jitted function {self._name}>"
+
+
+def _infer_statics(sig, static_argnums, static_argnames):
+    if static_argnums is None:
+        static_argnums = ()
+    elif isinstance(static_argnums, int):
+        static_argnums = (static_argnums,)
+    if static_argnames is None:
+        static_argnames = ()
+    elif isinstance(static_argnames, str):
+        static_argnames = (static_argnames,)
+    static_argnums, static_argnames = set(static_argnums), set(static_argnames)
+    if sig is not None:
+        params = list(sig.parameters.values())
+        for i in list(static_argnums):
+            if 0 <= i < len(params) and params[i].kind in (
+                    inspect.Parameter.POSITIONAL_OR_KEYWORD,):
+                static_argnames.add(params[i].name)
+        for n in list(static_argnames):
+            for i, p in enumerate(params):
+                if p.name == n and p.kind == inspect.Parameter.POSITIONAL_OR_KEYWORD:
+                    static_argnums.add(i)
+    return frozenset(static_argnums), frozenset(static_argnames)
+
+
+class Traced:
+    """``jit(f).trace(*args)``: the staged jaxpr and output shapes."""
+
+    def __init__(self, wrapped: JitWrapped, entry: _CacheEntry, in_tree):
+        self._wrapped = wrapped
+        self._entry = entry
+        self.jaxpr = entry.closed
+        self.in_tree = in_tree
+
+    @property
+    def out_info(self):
+        from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
+
+        leaves = [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
+                  for a in self.jaxpr.out_avals]
+        return tree_util.tree_unflatten(self._entry.out_tree, leaves)
+
+    def lower(self) -> "Lowered":
+        return Lowered(self._wrapped, self._entry)
+
+
+class Lowered:
+    """``jit(f).lower(*args)``: shows the jaxpr and the generated Python source."""
+
+    def __init__(self, wrapped: JitWrapped, entry: _CacheEntry):
+        self._wrapped = wrapped
+        self._entry = entry
+        self.jaxpr = entry.closed
+
+    def _compiled(self) -> _Compiled:
+        if self._entry.compiled is None:
+            self._entry.compiled = compiled_for(self._entry.closed)
+        return self._entry.compiled
+
+    def as_text(self) -> str:
+        c = self._compiled()
+        return (f"# jaxpr\n{self._entry.closed}\n\n# simplified jaxpr\n{c.jaxpr}\n\n"
+                f"# generated Python source\n{c.source}")
+
+    def compile(self) -> "Compiled":
+        return Compiled(self._wrapped, self._entry, self._compiled())
+
+
+class Compiled:
+    """``jit(f).lower(*args).compile()``: call it with arguments of the lowered signature."""
+
+    def __init__(self, wrapped, entry, compiled):
+        self._wrapped = wrapped
+        self._entry = entry
+        self._compiled = compiled
+
+    def as_text(self) -> str:
+        return self._compiled.source
+
+    def __call__(self, *args, **kwargs):
+        statics, dyn_args, dyn_kwargs = self._wrapped._split(args, kwargs)
+        flat, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
+        avals = [_leaf_key(x) for x in flat]
+        expected = self._entry.closed.in_avals
+        if [(a.shape, a.dtype) for a in avals] != [(a.shape, a.dtype) for a in expected]:
+            raise TypeError(
+                "Argument types differ from the types for which this computation was "
+                f"compiled: got {[a.str_short() for a in avals]}, expected "
+                f"{[a.str_short() for a in expected]}.")
+        outs = self._compiled.fn(*[_leaf_value(x, a) for x, a in zip(flat, avals)])
+        outs = [make_array(o, a) for o, a in zip(outs, self._compiled.out_avals)]
+        return tree_util.tree_unflatten(self._entry.out_tree, outs)
+
+
+def jit(fun: Callable | None = None, *, static_argnums=None, static_argnames=None,
+        donate_argnums=None, donate_argnames=None, inline: bool = False,
+        keep_unused: bool = False, **kwargs):
+    """Compile ``fun`` to generated NumPy code (``jax.jit``).
+
+    Args:
+        fun: the function; its arguments are pytrees of arrays (or static, see below).
+        static_argnums: positions of arguments that are hashable configuration values; a new
+            trace happens for each distinct value.
+        static_argnames: the same, by keyword name.
+        donate_argnums: accepted for compatibility (NumPy buffers are never reused across
+            calls, so donation has no effect).
+
+    Returns:
+        A callable with the same signature, plus ``.lower(*args)``, ``.trace(*args)`` and
+        ``.eval_shape(*args)`` for inspection.
+
+    Raises:
+        ValueError: for unhashable static arguments.
+        TypeError: for arguments that are not arrays, numbers or pytrees of them.
+    """
+    if fun is None:
+        return functools.partial(jit, static_argnums=static_argnums,
+                                 static_argnames=static_argnames, donate_argnums=donate_argnums,
+                                 donate_argnames=donate_argnames, inline=inline,
+                                 keep_unused=keep_unused, **kwargs)
+    return JitWrapped(fun, static_argnums, static_argnames, donate_argnums, donate_argnames,
+                      inline, keep_unused)
+
+
+def disable_jit(disable: bool = True):
+    """Context manager: run jitted functions as plain Python (``jax.disable_jit``)."""
+    return _cfg.config._override("jax_disable_jit", disable)
+
+
+__all__ = ["jit", "jit_p", "disable_jit", "stats", "not_mapped", "Sequence", "Any",
+           "ShapedArray", "aval_of"]

@@ -1,0 +1,72 @@
+"""Every flag in one place. ``jaxlite.config.update(name, value)`` as in JAX."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+_DEFAULTS: dict[str, Any] = {
+    "jax_enable_x64": False,
+    "jax_enable_checks": False,
+    "jax_disable_jit": False,
+    "jax_num_cpu_devices": 1,
+    "jax_platforms": "cpu",
+    "jax_platform_name": "cpu",
+    "jax_debug_nans": False,
+    "jax_traceback_filtering": "auto",
+    "jax_default_matmul_precision": None,
+}
+
+
+class Config:
+    """Holds the engine's flags. Attribute access (``config.jax_enable_x64``) reads a flag."""
+
+    def __init__(self):
+        object.__setattr__(self, "_values", dict(_DEFAULTS))
+        # Bumped on every change that invalidates compiled code (part of jit cache keys).
+        object.__setattr__(self, "epoch", 0)
+
+    def update(self, name: str, value: Any) -> None:
+        """Set flag ``name`` to ``value`` (mirrors ``jax.config.update``).
+
+        Raises:
+            AttributeError: for an unknown flag name.
+        """
+        if name not in self._values:
+            raise AttributeError(f"Unrecognized config option: {name}")
+        if name == "jax_enable_x64":
+            value = bool(value)
+        self._values[name] = value
+        object.__setattr__(self, "epoch", self.epoch + 1)
+        global x64_enabled
+        x64_enabled = self._values["jax_enable_x64"]
+
+    def read(self, name: str) -> Any:
+        return self._values[name]
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(f"Unrecognized config option: {name}") from None
+
+    def __setattr__(self, name, value):
+        raise AttributeError("use config.update(name, value)")
+
+    @contextlib.contextmanager
+    def _override(self, name: str, value: Any):
+        old = self._values[name]
+        self.update(name, value)
+        try:
+            yield
+        finally:
+            self.update(name, old)
+
+
+config = Config()
+x64_enabled = False
+
+
+def enable_x64(new_val: bool = True):
+    """Context manager that temporarily sets ``jax_enable_x64`` (``jax.experimental.enable_x64``)."""
+    return config._override("jax_enable_x64", new_val)

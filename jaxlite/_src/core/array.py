@@ -1,0 +1,163 @@
+"""``Array``: the public array type, and ``ArrayImpl``, its concrete NumPy-backed form.
+
+``Array`` is the common base of concrete arrays and tracers, so ``isinstance(x, jax.Array)``
+holds inside transformations too. Operators and methods (``+``, ``.sum()``, ``.at``...) are
+installed on ``Array`` by ``jaxlite._src.numpy.array_methods`` (they are compositions of
+``jax.numpy`` functions, a layer above this one).
+
+``ArrayImpl`` wraps a read-only NumPy buffer. ``np.asarray(x)`` on one is zero-copy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.core.avals import ShapedArray
+
+
+class Array:
+    """Base class of jaxlite arrays: concrete ``ArrayImpl`` values and tracers."""
+
+    __slots__ = ()
+    __array_priority__ = 100
+
+    # Attributes every subclass provides through ``aval``.
+    @property
+    def shape(self) -> tuple:
+        return self.aval.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.aval.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self.aval.shape)
+
+    @property
+    def size(self) -> int:
+        return self.aval.size
+
+    @property
+    def weak_type(self) -> bool:
+        return self.aval.weak_type
+
+    def __len__(self) -> int:
+        if not self.aval.shape:
+            raise TypeError("len() of unsized object")
+        return self.aval.shape[0]
+
+
+class ArrayImpl(Array):
+    """A concrete array: an immutable view of a read-only NumPy buffer plus its aval."""
+
+    __slots__ = ("_value", "aval", "__weakref__")
+
+    def __init__(self, value: np.ndarray, aval: ShapedArray | None = None):
+        if type(value) is not np.ndarray:
+            value = np.asarray(value)
+        if value.flags.writeable:
+            value.flags.writeable = False
+        self._value = value
+        self.aval = aval if aval is not None else ShapedArray(value.shape, value.dtype, False)
+
+    # ------------------------------------------------------------------ conversion
+    def __array__(self, dtype=None, copy=None):
+        v = self._value
+        if dtype is not None and np.dtype(dtype) != v.dtype:
+            return v.astype(dtype)
+        if copy:
+            return v.copy()
+        return v
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __int__(self) -> int:
+        return int(self._value)
+
+    def __float__(self) -> float:
+        return float(self._value)
+
+    def __complex__(self) -> complex:
+        return complex(self._value)
+
+    def __index__(self) -> int:
+        if not dtypes.is_int(self.dtype) and self.dtype != dtypes.bool_:
+            raise TypeError(f"only integer scalar arrays can be converted to a scalar index")
+        return int(self._value)
+
+    def item(self, *args):
+        return self._value.item(*args)
+
+    def tolist(self):
+        return self._value.tolist()
+
+    def block_until_ready(self) -> "ArrayImpl":
+        return self
+
+    def is_fully_replicated(self) -> bool:
+        return True
+
+    def copy(self) -> "ArrayImpl":
+        return ArrayImpl(self._value.copy(), self.aval)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return (_reconstruct, (self._value, self.aval.weak_type))
+
+    @property
+    def devices(self):
+        from jaxlite._src import devices as _devices
+
+        return lambda: {_devices.local_devices()[0]}
+
+    # --------------------------------------------------------------------- display
+    def __repr__(self) -> str:
+        v = self._value
+        prefix = "Array("
+        if v.size == 0 and v.ndim > 0:
+            body = f"[], shape={v.shape}"
+        else:
+            body = np.array2string(v, separator=", ", prefix=prefix)
+        weak = ", weak_type=True" if self.aval.weak_type else ""
+        return f"{prefix}{body}, dtype={self.dtype.name}{weak})"
+
+    def __str__(self) -> str:
+        return str(self._value)
+
+    def __format__(self, spec: str) -> str:
+        if self._value.ndim == 0:
+            return format(self._value[()], spec)
+        return format(self._value, spec)
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        for i in range(self.shape[0]):
+            yield ArrayImpl(self._value[i], ShapedArray(self.shape[1:], self.dtype, self.weak_type))
+
+    def __hash__(self):
+        raise TypeError(f"unhashable type: {type(self).__name__}")
+
+    def __dlpack__(self, *args, **kwargs):
+        return self._value.__dlpack__(*args, **kwargs)
+
+
+def _reconstruct(value, weak_type):
+    return ArrayImpl(np.array(value), ShapedArray(value.shape, value.dtype, weak_type))
+
+
+def make_array(value: Any, aval: ShapedArray) -> ArrayImpl:
+    """Wrap a NumPy result as an Array with the given aval, fixing the dtype if needed."""
+    if type(value) is not np.ndarray or value.dtype != aval.dtype:
+        value = np.asarray(value, dtype=aval.dtype)
+    return ArrayImpl(value, aval)

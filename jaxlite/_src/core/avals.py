@@ -1,0 +1,85 @@
+"""Abstract values: what a tracer knows about an array (shape, dtype, weak type)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jaxlite._src import dtypes
+
+
+class ShapedArray:
+    """The abstract value of an array: its shape, dtype and whether it is weakly typed."""
+
+    __slots__ = ("shape", "dtype", "weak_type", "_hash")
+
+    def __init__(self, shape: tuple, dtype: Any, weak_type: bool = False):
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.weak_type = bool(weak_type)
+        self._hash = hash((self.shape, self.dtype, self.weak_type))
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def __eq__(self, other):
+        return (
+            type(other) is ShapedArray
+            and self.shape == other.shape
+            and self.dtype == other.dtype
+            and self.weak_type == other.weak_type
+        )
+
+    def __hash__(self):
+        return self._hash
+
+    def update(self, shape=None, dtype=None, weak_type=None) -> "ShapedArray":
+        return ShapedArray(
+            self.shape if shape is None else shape,
+            self.dtype if dtype is None else dtype,
+            self.weak_type if weak_type is None else weak_type,
+        )
+
+    def strip_weak_type(self) -> "ShapedArray":
+        return self if not self.weak_type else ShapedArray(self.shape, self.dtype, False)
+
+    def str_short(self) -> str:
+        return f"{dtypes.short_name(self.dtype)}[{','.join(map(str, self.shape))}]"
+
+    def __repr__(self):
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapedArray({self.str_short()}{weak})"
+
+    def to_tangent_aval(self) -> "ShapedArray":
+        """Tangent space: same for inexact types, float0 for integers and booleans."""
+        if dtypes.is_inexact(self.dtype):
+            return ShapedArray(self.shape, self.dtype, self.weak_type)
+        return ShapedArray(self.shape, dtypes.float0, False)
+
+
+def aval_of(x: Any) -> ShapedArray:
+    """The abstract value of a concrete value or tracer (Python scalars are weakly typed)."""
+    aval = getattr(x, "aval", None)
+    if aval is not None:
+        return aval
+    t = type(x)
+    if t in (bool, int, float, complex):
+        dtype, weak = dtypes.dtype_and_weak_type(x)
+        return ShapedArray((), dtype, weak)
+    if isinstance(x, (np.ndarray, np.generic)):
+        return ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype), False)
+    if hasattr(x, "__jax_array__"):
+        return aval_of(x.__jax_array__())
+    raise TypeError(f"Value {x!r} of type {type(x)} is not a valid JAX type")
+
+
+def raise_to_shaped(aval: ShapedArray, weak_type: bool | None = None) -> ShapedArray:
+    if weak_type is None:
+        return aval
+    return aval.update(weak_type=weak_type)

@@ -1,0 +1,75 @@
+"""Exceptions users see when tracing goes wrong. Each message says what to do."""
+
+from __future__ import annotations
+
+
+class JAXTypeError(TypeError):
+    pass
+
+
+class ConcretizationTypeError(JAXTypeError):
+    """A traced (abstract) value was used where a concrete Python value is needed."""
+
+    def __init__(self, tracer, context: str = ""):
+        super().__init__(
+            f"Abstract tracer value encountered where concrete value is expected: {tracer}\n"
+            f"{context}\n"
+            "The problem arose with a traced value inside a transformed function (jit, vmap, "
+            "grad, a control-flow body...). Python control flow (`if`, `while`, `bool()`, "
+            "`int()`) cannot depend on it because its value is not known while tracing.\n"
+            "To fix it: mark the argument static with `static_argnums`/`static_argnames` in "
+            "`jit` if it is a configuration value, or express the data-dependent control flow "
+            "with `jax.lax.cond`, `jax.lax.switch`, `jax.lax.while_loop` or `jnp.where`."
+        )
+
+
+class TracerArrayConversionError(JAXTypeError):
+    def __init__(self, tracer):
+        super().__init__(
+            f"The numpy.ndarray conversion method __array__() was called on {tracer}. "
+            "A traced value cannot be converted to a NumPy array inside a transformed "
+            "function: use jax.numpy (jnp) operations instead of numpy (np) ones, or move the "
+            "conversion outside of the transformation (or into a jax.pure_callback)."
+        )
+
+
+class TracerIntegerConversionError(JAXTypeError):
+    def __init__(self, tracer):
+        super().__init__(
+            f"The __index__() method was called on traced array {tracer}. A traced value "
+            "cannot be used as a Python integer (shape, index, range bound). Make the argument "
+            "static (static_argnums) or use dynamic operations (lax.dynamic_slice)."
+        )
+
+
+class TracerBoolConversionError(ConcretizationTypeError):
+    pass
+
+
+class UnexpectedTracerError(Exception):
+    """A tracer escaped the transformation that created it."""
+
+
+class NonConcreteBooleanIndexError(IndexError):
+    def __init__(self, tracer):
+        super().__init__(
+            "Array boolean indices must be concrete; got "
+            f"{tracer}\n"
+            "Boolean indexing produces an array whose shape depends on the data, which cannot "
+            "be traced. Use `jnp.where(mask, x, fill)` or pass `size=` to `jnp.nonzero`."
+        )
+
+
+class JaxprTypeError(TypeError):
+    """Raised by the jaxpr type checker."""
+
+
+class CallbackError(RuntimeError):
+    """An exception raised inside a host callback, re-raised to the caller.
+
+    A subclass of ``RuntimeError`` so that code written for JAX's ``JaxRuntimeError``
+    still catches it. The original exception is available as ``__cause__``.
+    """
+
+
+JaxRuntimeError = CallbackError

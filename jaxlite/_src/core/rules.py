@@ -1,0 +1,78 @@
+"""THE registry: one table per transformation, keyed by primitive.
+
+Interpreters only read these tables; primitives register into them next to their definition
+(one block per primitive in ``ops/`` or in a higher-order module).
+
+Rule signatures:
+
+* ``impl_rules[p](*np_arrays, **params)`` -> NumPy array (or list if ``p.multiple_results``).
+  The one NumPy callable used by eager evaluation and, unless ``lower_rules`` overrides it,
+  by generated code.
+* ``abstract_eval_rules[p](*avals_in, **params)`` -> aval (or list of avals).
+* ``effects_rules[p](*avals_in, **params)`` -> set of effects (default: none).
+* ``jvp_rules[p](primals, tangents, **params)`` -> (primals_out, tangents_out); tangents may
+  be ``Zero``.
+* ``transpose_rules[p](cts, *args, **params)`` -> cotangent per argument (``None`` for
+  arguments that are not ``UndefinedPrimal``); ``cts`` is one value (or a list if
+  ``p.multiple_results``).
+* ``batch_rules[p](axis_data, args, dims, **params)`` -> (outs, out_dims).
+* ``partial_eval_rules[p](trace, tracers, **params)`` -> output tracers (override of the
+  default "all known -> evaluate, else stage" rule).
+* ``dce_rules[p](used_outputs, eqn)`` -> (used_inputs, new_eqn or None).
+* ``lower_rules[p](ctx, eqn, in_names, out_names)`` -> lines of Python source.
+* ``inline_rules``: primitives the simplifier may inline (jit_p).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+impl_rules: dict = {}
+abstract_eval_rules: dict = {}
+effects_rules: dict = {}
+jvp_rules: dict = {}
+transpose_rules: dict = {}
+batch_rules: dict = {}
+partial_eval_rules: dict = {}
+dce_rules: dict = {}
+lower_rules: dict = {}
+
+# Primitives with no derivative on purpose (comparisons, integer ops...): their outputs get
+# zero tangents and they need no transpose rule.
+non_differentiable: set = set()
+# Primitives allowed to lack a batching rule, batched by the loop-and-stack fallback.
+loop_batched: set = set()
+
+ALL_TABLES: dict[str, dict] = {
+    "impl": impl_rules,
+    "abstract_eval": abstract_eval_rules,
+    "jvp": jvp_rules,
+    "transpose": transpose_rules,
+    "batch": batch_rules,
+    "partial_eval": partial_eval_rules,
+    "dce": dce_rules,
+    "lower": lower_rules,
+    "effects": effects_rules,
+}
+
+
+def register(table: dict, prim) -> Callable:
+    """Decorator: ``@register(jvp_rules, sin_p) def _sin_jvp(...)``."""
+
+    def deco(f):
+        table[prim] = f
+        return f
+
+    return deco
+
+
+def missing_rule(kind: str, prim) -> NotImplementedError:
+    what = {
+        "jvp": "Differentiation rule",
+        "transpose": "Transpose rule (for reverse-mode differentiation)",
+        "batch": "Batching rule",
+        "impl": "Evaluation rule",
+        "abstract_eval": "Abstract evaluation rule",
+        "lower": "Code generation rule",
+    }.get(kind, f"{kind} rule")
+    return NotImplementedError(f"{what} for '{prim}' not implemented")

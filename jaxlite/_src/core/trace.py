@@ -1,0 +1,276 @@
+"""Traces and tracers, and the current-trace context.
+
+Design (JAX's "stackless" model):
+
+* There is always a *current trace* (thread-local). ``Primitive.bind`` hands the primitive
+  to it. Outside any transformation it is the ``EvalTrace``, which runs ``impl`` rules on
+  NumPy values.
+* A transformation creates a new trace whose ``parent_trace`` is the trace current when it
+  started, makes it current while the user function runs, and processes each primitive by
+  unpacking *its own* tracers and re-binding on the parent trace. Values that are not its
+  own tracers (constants, or tracers of enclosing transformations) are treated as constants
+  of this trace, which is exactly right for closures.
+* Tracers know their trace by identity, so nested transformations never confuse each other
+  (no perturbation confusion).
+* When a transformation ends it invalidates its trace; touching a tracer of an invalid
+  trace raises ``UnexpectedTracerError`` (a leaked tracer).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Any
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.core import rules
+from jaxlite._src.core.array import Array, ArrayImpl, make_array
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.errors import (
+    ConcretizationTypeError,
+    TracerArrayConversionError,
+    TracerBoolConversionError,
+    TracerIntegerConversionError,
+    UnexpectedTracerError,
+)
+
+
+class Trace:
+    """Base of all traces. Subclasses implement ``process_primitive``."""
+
+    __slots__ = ("parent_trace", "_valid", "__weakref__")
+
+    def __init__(self, parent_trace: "Trace | None" = None):
+        self.parent_trace = parent_trace
+        self._valid = True
+
+    def process_primitive(self, primitive, tracers, params):  # pragma: no cover
+        raise NotImplementedError
+
+    def process_custom_jvp_call(self, primitive, fun, jvp, tracers, *, symbolic_zeros):
+        raise NotImplementedError(f"custom_jvp is not supported by {type(self).__name__}")
+
+    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees,
+                                symbolic_zeros):
+        raise NotImplementedError(f"custom_vjp is not supported by {type(self).__name__}")
+
+    def invalidate(self) -> None:
+        self._valid = False
+
+    def is_valid(self) -> bool:
+        return self._valid
+
+    def __repr__(self):
+        return f"{type(self).__name__}"
+
+
+class Tracer(Array):
+    """A value standing for an array during a transformation."""
+
+    __slots__ = ("_trace",)
+
+    @property
+    def aval(self) -> ShapedArray:  # pragma: no cover
+        raise NotImplementedError
+
+    def to_concrete_value(self) -> Any:
+        """The concrete value behind this tracer, if the transformation knows it."""
+        return None
+
+    def _concrete_or_raise(self, err):
+        v = self.to_concrete_value()
+        if v is None:
+            raise err
+        return v
+
+    def __array__(self, dtype=None, copy=None):
+        v = self.to_concrete_value()
+        if v is None:
+            raise TracerArrayConversionError(self)
+        return np.asarray(v, dtype=dtype)
+
+    def __bool__(self):
+        return bool(self._concrete_or_raise(TracerBoolConversionError(
+            self, f"The problem arose with the `bool` function on {self}.")))
+
+    def __int__(self):
+        return int(self._concrete_or_raise(ConcretizationTypeError(
+            self, f"The problem arose with the `int` function on {self}.")))
+
+    def __float__(self):
+        return float(self._concrete_or_raise(ConcretizationTypeError(
+            self, f"The problem arose with the `float` function on {self}.")))
+
+    def __complex__(self):
+        return complex(self._concrete_or_raise(ConcretizationTypeError(
+            self, f"The problem arose with the `complex` function on {self}.")))
+
+    def __index__(self):
+        return int(self._concrete_or_raise(TracerIntegerConversionError(self)))
+
+    def item(self, *args):
+        v = self._concrete_or_raise(ConcretizationTypeError(
+            self, f"The problem arose with the `item` method on {self}."))
+        return np.asarray(v).item(*args)
+
+    def tolist(self):
+        return np.asarray(self._concrete_or_raise(ConcretizationTypeError(
+            self, f"The problem arose with the `tolist` method on {self}."))).tolist()
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        from jaxlite._src.numpy import lax_numpy as _jnp  # noqa: F401 (methods installed)
+
+        return (self[i] for i in range(self.shape[0]))
+
+    def __hash__(self):
+        raise TypeError(f"unhashable type: {type(self).__name__}")
+
+    def block_until_ready(self):
+        return self
+
+    def __repr__(self):
+        return f"Traced<{self.aval.str_short()}>with<{type(self._trace).__name__}>"
+
+    def __str__(self):
+        return self.__repr__()
+
+    def __format__(self, spec):
+        return self.__repr__()
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+def escaped_tracer_error(tracer, detail: str = "") -> UnexpectedTracerError:
+    return UnexpectedTracerError(
+        f"Encountered an unexpected tracer: {tracer}. A tracer created inside a "
+        "transformation (jit, vmap, grad, a control-flow body...) was used outside of it, "
+        "after that transformation had finished. This usually means a traced value was "
+        "stored in a global, a closure or an object attribute (a 'side effect'). "
+        "Return the value from the transformed function instead, or pass it as an argument."
+        + (f"\n{detail}" if detail else "")
+    )
+
+
+def check_valid_tracer(x: Tracer) -> None:
+    if not x._trace._valid:
+        raise escaped_tracer_error(x)
+
+
+# ----------------------------------------------------------------------------- eval
+
+
+def to_numpy_value(x: Any) -> tuple[np.ndarray, ShapedArray]:
+    """A concrete value's NumPy buffer and aval (Python scalars canonicalised, weakly typed)."""
+    if type(x) is ArrayImpl:
+        return x._value, x.aval
+    if isinstance(x, Tracer):
+        raise escaped_tracer_error(x)
+    aval = aval_of(x)
+    return np.asarray(x, dtype=aval.dtype), aval
+
+
+class EvalTrace(Trace):
+    """The bottom trace: evaluates primitives on concrete NumPy values."""
+
+    __slots__ = ()
+
+    def process_primitive(self, primitive, args, params):
+        vals, avals = [], []
+        for a in args:
+            if type(a) is ArrayImpl:
+                vals.append(a._value)
+                avals.append(a.aval)
+            else:
+                v, aval = to_numpy_value(a)
+                vals.append(v)
+                avals.append(aval)
+        try:
+            abstract_eval = rules.abstract_eval_rules[primitive]
+            impl = rules.impl_rules[primitive]
+        except KeyError:
+            kind = "abstract_eval" if primitive not in rules.abstract_eval_rules else "impl"
+            raise rules.missing_rule(kind, primitive) from None
+        avals_out = abstract_eval(*avals, **params)
+        out = impl(*vals, **params)
+        if primitive.multiple_results:
+            return [make_array(o, a) for o, a in zip(out, avals_out)]
+        return make_array(out, avals_out)
+
+    def process_custom_jvp_call(self, primitive, fun, jvp, tracers, *, symbolic_zeros):
+        with set_current_trace(self):
+            return fun(*tracers)
+
+    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees,
+                                symbolic_zeros):
+        with set_current_trace(self):
+            return fun(*tracers)
+
+
+eval_trace = EvalTrace()
+
+
+class _TraceCtx(threading.local):
+    def __init__(self):
+        self.trace = eval_trace
+
+
+trace_ctx = _TraceCtx()
+
+
+@contextlib.contextmanager
+def set_current_trace(trace: Trace):
+    """Make ``trace`` current for the duration of the block."""
+    prev = trace_ctx.trace
+    trace_ctx.trace = trace
+    try:
+        yield
+    finally:
+        trace_ctx.trace = prev
+
+
+def current_trace() -> Trace:
+    return trace_ctx.trace
+
+
+def is_concrete(x: Any) -> bool:
+    """True for values whose contents are known (not tracers, or tracers with known values)."""
+    if isinstance(x, Tracer):
+        return x.to_concrete_value() is not None
+    return True
+
+
+def concrete_or_error(x: Any, context: str = ""):
+    """Return the concrete NumPy value of ``x`` or raise ``ConcretizationTypeError``."""
+    if isinstance(x, Tracer):
+        v = x.to_concrete_value()
+        if v is None:
+            raise ConcretizationTypeError(x, context)
+        return np.asarray(v)
+    if type(x) is ArrayImpl:
+        return x._value
+    return np.asarray(x)
+
+
+def full_lower_concrete(x):
+    """The concrete ArrayImpl behind ``x`` if there is one, else ``x`` unchanged."""
+    return x
+
+
+__all__ = [
+    "Trace",
+    "Tracer",
+    "EvalTrace",
+    "eval_trace",
+    "trace_ctx",
+    "set_current_trace",
+    "current_trace",
+    "dtypes",
+]

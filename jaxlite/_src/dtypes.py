@@ -1,0 +1,296 @@
+"""JAX's dtype rules: canonical dtypes (x64 on/off), weak types and the promotion lattice.
+
+JAX does not use NumPy's promotion. It promotes along a lattice in which Python scalars are
+*weakly typed* (categories ``i*``, ``f*``, ``c*``) and defer to the other operand's width,
+and where 64-bit types exist only when ``jax_enable_x64`` is on (otherwise they are
+canonicalised to their 32-bit counterparts).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+from jaxlite._src import config as _cfg
+
+bfloat16 = np.dtype(ml_dtypes.bfloat16)
+bool_ = np.dtype(np.bool_)
+int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
+uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
+float16, float32, float64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64))
+complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
+
+# The tangent dtype of integer and boolean values (JAX's float0): a zero-size void type.
+float0 = np.dtype([("float0", np.void, 0)])
+
+_X64_TO_X32 = {int64: int32, uint64: uint32, float64: float32, complex128: complex64}
+
+_SHORT_NAMES = {
+    bool_: "bool",
+    int8: "i8",
+    int16: "i16",
+    int32: "i32",
+    int64: "i64",
+    uint8: "u8",
+    uint16: "u16",
+    uint32: "u32",
+    uint64: "u64",
+    bfloat16: "bf16",
+    float16: "f16",
+    float32: "f32",
+    float64: "f64",
+    complex64: "c64",
+    complex128: "c128",
+    float0: "float0",
+}
+
+_float_types = {bfloat16, float16, float32, float64}
+_complex_types = {complex64, complex128}
+_signed_types = {int8, int16, int32, int64}
+_unsigned_types = {uint8, uint16, uint32, uint64}
+
+
+def short_name(dtype: np.dtype) -> str:
+    """``f32``, ``i32``, ``bool``... as in printed jaxprs."""
+    return _SHORT_NAMES.get(dtype, str(dtype))
+
+
+def canonicalize_dtype(dtype: Any) -> np.dtype:
+    """The dtype an array of ``dtype`` gets in the current x64 mode."""
+    dtype = np.dtype(dtype)
+    if not _cfg.x64_enabled:
+        return _X64_TO_X32.get(dtype, dtype)
+    return dtype
+
+
+def is_float(dtype: np.dtype) -> bool:
+    return dtype in _float_types
+
+
+def is_complex(dtype: np.dtype) -> bool:
+    return dtype in _complex_types
+
+
+def is_inexact(dtype: np.dtype) -> bool:
+    return dtype in _float_types or dtype in _complex_types
+
+
+def is_int(dtype: np.dtype) -> bool:
+    return dtype in _signed_types or dtype in _unsigned_types
+
+
+def is_signed(dtype: np.dtype) -> bool:
+    return dtype in _signed_types
+
+
+def is_unsigned(dtype: np.dtype) -> bool:
+    return dtype in _unsigned_types
+
+
+def issubdtype(a: Any, b: Any) -> bool:
+    """``np.issubdtype`` that also knows the ml_dtypes floats are floating types."""
+    a = np.dtype(a) if not (isinstance(a, type) and issubclass(a, np.generic)) else np.dtype(a)
+    if b in (np.floating, np.inexact, np.number) and a == bfloat16:
+        return True
+    if isinstance(b, type) and issubclass(b, np.generic) and b not in (
+        np.floating,
+        np.inexact,
+        np.number,
+        np.integer,
+        np.signedinteger,
+        np.unsignedinteger,
+        np.complexfloating,
+        np.bool_,
+        np.generic,
+    ):
+        return a == np.dtype(b)
+    if not isinstance(b, type):
+        return a == np.dtype(b)
+    return np.issubdtype(a, b)
+
+
+# --------------------------------------------------------------------------- lattice
+
+_WEAK_I, _WEAK_F, _WEAK_C = "i*", "f*", "c*"
+
+
+def _lattice_edges() -> dict:
+    return {
+        bool_: [_WEAK_I],
+        _WEAK_I: [uint8, int8],
+        uint8: [int16, uint16],
+        uint16: [int32, uint32],
+        uint32: [int64, uint64],
+        uint64: [_WEAK_F],
+        int8: [int16],
+        int16: [int32],
+        int32: [int64],
+        int64: [_WEAK_F],
+        _WEAK_F: [bfloat16, float16, _WEAK_C],
+        bfloat16: [float32],
+        float16: [float32],
+        float32: [float64, complex64],
+        float64: [complex128],
+        _WEAK_C: [complex64],
+        complex64: [complex128],
+        complex128: [],
+    }
+
+
+@functools.lru_cache(None)
+def _upper_sets() -> dict:
+    edges = _lattice_edges()
+    ups: dict = {}
+
+    def up(n):
+        if n not in ups:
+            s = {n}
+            for m in edges[n]:
+                s |= up(m)
+            ups[n] = frozenset(s)
+        return ups[n]
+
+    for n in edges:
+        up(n)
+    return ups
+
+
+@functools.lru_cache(None)
+def _join(a, b):
+    ups = _upper_sets()
+    common = ups[a] & ups[b]
+    for c in common:
+        if common <= ups[c]:
+            return c
+    raise TypeError(f"no promotion path for {a} and {b}")  # pragma: no cover
+
+
+_WEAK_DEFAULT = {_WEAK_I: int64, _WEAK_F: float64, _WEAK_C: complex128}
+
+
+def _node(dtype: np.dtype, weak: bool):
+    if weak:
+        if dtype in _signed_types or dtype in _unsigned_types:
+            return _WEAK_I
+        if dtype in _float_types:
+            return _WEAK_F
+        if dtype in _complex_types:
+            return _WEAK_C
+    return dtype
+
+
+def _check_known(dtype: np.dtype) -> None:
+    if dtype not in _SHORT_NAMES or dtype == float0:
+        raise TypeError(f"JAX-style type promotion does not support dtype {dtype}")
+
+
+def promote_types(a: Any, b: Any) -> np.dtype:
+    """Promote two (strongly typed) dtypes along JAX's lattice (``jnp.promote_types``).
+
+    Returns:
+        The canonical (x64-mode dependent) result dtype.
+    """
+    a, b = np.dtype(a), np.dtype(b)
+    _check_known(a)
+    _check_known(b)
+    return canonicalize_dtype(_join(a, b))
+
+
+def promote_dtypes_weak(items: list[tuple[np.dtype, bool]]) -> tuple[np.dtype, bool]:
+    """Join ``(dtype, weak_type)`` pairs; returns the canonical dtype and the result weakness."""
+    node = None
+    for dtype, weak in items:
+        _check_known(dtype)
+        n = _node(dtype, weak)
+        node = n if node is None else _join(node, n)
+    if isinstance(node, str):
+        return canonicalize_dtype(_WEAK_DEFAULT[node]), True
+    return canonicalize_dtype(node), False
+
+
+def is_python_scalar(x: Any) -> bool:
+    return type(x) in (bool, int, float, complex)
+
+
+_PY_SCALAR_DTYPES = {bool: bool_, int: int64, float: float64, complex: complex128}
+
+
+def dtype_and_weak_type(x: Any) -> tuple[np.dtype, bool]:
+    """Canonical dtype and weak-typedness of any array-like value."""
+    t = type(x)
+    if t in _PY_SCALAR_DTYPES:
+        return canonicalize_dtype(_PY_SCALAR_DTYPES[t]), t is not bool
+    aval = getattr(x, "aval", None)
+    if aval is not None:
+        return aval.dtype, aval.weak_type
+    if hasattr(x, "dtype"):
+        return canonicalize_dtype(x.dtype), False
+    if isinstance(x, (list, tuple)):
+        return canonicalize_dtype(np.asarray(x).dtype), False
+    raise TypeError(f"Value {x!r} of type {type(x)} is not a valid JAX type")
+
+
+def result_type(*args: Any, return_weak_type_flag: bool = False):
+    """The result dtype of combining ``args`` (arrays, dtypes or Python scalars), as JAX."""
+    if not args:
+        raise ValueError("at least one array or dtype is required")
+    items = []
+    for a in args:
+        if isinstance(a, (np.dtype, type)) or (isinstance(a, str) and a):
+            items.append((np.dtype(a), False))
+        else:
+            items.append(dtype_and_weak_type(a))
+    dtype, weak = promote_dtypes_weak(items)
+    return (dtype, weak) if return_weak_type_flag else dtype
+
+
+def default_int_dtype() -> np.dtype:
+    return canonicalize_dtype(int64)
+
+
+def default_uint_dtype() -> np.dtype:
+    return canonicalize_dtype(uint64)
+
+
+def default_float_dtype() -> np.dtype:
+    return canonicalize_dtype(float64)
+
+
+def default_complex_dtype() -> np.dtype:
+    return canonicalize_dtype(complex128)
+
+
+def to_inexact_dtype(dtype: np.dtype) -> np.dtype:
+    """The float dtype integer/bool values are promoted to by ``sin`` etc."""
+    if is_inexact(dtype):
+        return dtype
+    return default_float_dtype()
+
+
+def check_user_dtype_supported(dtype: Any, fun_name: str | None = None) -> np.dtype:
+    """Canonicalise an explicitly requested dtype, warning when x64 truncation happens."""
+    import warnings
+
+    d = np.dtype(dtype)
+    c = canonicalize_dtype(d)
+    if c != d and type(dtype) is not type and not (isinstance(dtype, str)):
+        pass
+    if c != d:
+        msg = (
+            f"Explicitly requested dtype {d} requested in {fun_name or 'asarray'} is not "
+            f"available, and will be truncated to dtype {c}. To enable more dtypes, set the "
+            "jax_enable_x64 configuration option."
+        )
+        warnings.warn(msg, stacklevel=3)
+    return c
+
+
+def iinfo(dtype):
+    return ml_dtypes.iinfo(np.dtype(dtype))
+
+
+def finfo(dtype):
+    return ml_dtypes.finfo(np.dtype(dtype))

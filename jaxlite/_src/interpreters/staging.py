@@ -1,0 +1,197 @@
+"""Staging: trace a Python function to a ``ClosedJaxpr`` (``make_jaxpr``, jit).
+
+``StagingTrace.process_primitive`` does not compute anything: it records an equation whose
+output avals come from the primitive's abstract-eval rule and whose effects come from its
+effects rule. Values that are not this trace's tracers become constants: scalars are
+written inline as ``Literal``s, arrays become constvars of the resulting closed jaxpr
+(tracers of enclosing transformations included, which is how closures are captured).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from jaxlite._src import tree_util
+from jaxlite._src.core import rules
+from jaxlite._src.core.array import ArrayImpl
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from jaxlite._src.core.trace import (
+    Trace, Tracer, check_valid_tracer, escaped_tracer_error, set_current_trace, trace_ctx)
+
+
+class StagingTracer(Tracer):
+    __slots__ = ("_aval", "var")
+
+    def __init__(self, trace: "StagingTrace", aval: ShapedArray, var: Var):
+        self._trace = trace
+        self._aval = aval
+        self.var = var
+
+    @property
+    def aval(self):
+        return self._aval
+
+
+class StagingTrace(Trace):
+    """Records primitives into a jaxpr under construction."""
+
+    __slots__ = ("eqns", "invars", "constvar_of", "const_vals", "const_vars", "effects")
+
+    def __init__(self, parent_trace: Trace | None = None):
+        super().__init__(parent_trace if parent_trace is not None else trace_ctx.trace)
+        self.eqns: list[JaxprEqn] = []
+        self.invars: list[Var] = []
+        self.constvar_of: dict[int, Var] = {}
+        self.const_vals: list = []
+        self.const_vars: list[Var] = []
+
+    def new_arg(self, aval: ShapedArray) -> StagingTracer:
+        v = Var(aval)
+        self.invars.append(v)
+        return StagingTracer(self, aval, v)
+
+    def to_atom(self, x: Any):
+        """The jaxpr atom (Var or Literal) standing for ``x`` in this trace."""
+        if isinstance(x, StagingTracer) and x._trace is self:
+            return x.var
+        if isinstance(x, Tracer):
+            check_valid_tracer(x)
+            return self._constvar(x)
+        aval = aval_of(x)
+        if aval.shape == ():
+            val = x._value if type(x) is ArrayImpl else np.asarray(x, aval.dtype)
+            return Literal(val, aval)
+        return self._constvar(x)
+
+    def _constvar(self, x):
+        key = id(x)
+        v = self.constvar_of.get(key)
+        if v is None:
+            v = Var(aval_of(x))
+            self.constvar_of[key] = v
+            self.const_vars.append(v)
+            self.const_vals.append(x)
+        return v
+
+    def process_primitive(self, primitive, args, params):
+        atoms = [self.to_atom(a) for a in args]
+        avals_in = [a.aval for a in atoms]
+        try:
+            rule = rules.abstract_eval_rules[primitive]
+        except KeyError:
+            raise rules.missing_rule("abstract_eval", primitive) from None
+        avals_out = rule(*avals_in, **params)
+        eff_rule = rules.effects_rules.get(primitive)
+        effects = eff_rule(*avals_in, **params) if eff_rule else ()
+        if primitive.multiple_results:
+            outvars = [Var(a) for a in avals_out]
+            self.eqns.append(JaxprEqn(primitive, atoms, outvars, params, effects))
+            return [StagingTracer(self, a, v) for a, v in zip(avals_out, outvars)]
+        v = Var(avals_out)
+        self.eqns.append(JaxprEqn(primitive, atoms, [v], params, effects))
+        return StagingTracer(self, avals_out, v)
+
+    def process_custom_jvp_call(self, primitive, fun, jvp, tracers, *, symbolic_zeros):
+        from jaxlite._src.custom_derivatives import stage_custom_jvp
+
+        return stage_custom_jvp(self, primitive, fun, jvp, tracers, symbolic_zeros)
+
+    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees,
+                                symbolic_zeros):
+        from jaxlite._src.custom_derivatives import stage_custom_vjp
+
+        return stage_custom_vjp(self, primitive, fun, fwd, bwd, tracers, out_trees,
+                                symbolic_zeros)
+
+    def to_closed_jaxpr(self, outs: Sequence[Any]) -> ClosedJaxpr:
+        outvars = [self.to_atom(o) for o in outs]
+        # Literal outputs are fine in a jaxpr's outvars.
+        jaxpr = Jaxpr(self.const_vars, self.invars, outvars, self.eqns)
+        return ClosedJaxpr(jaxpr, self.const_vals)
+
+
+def trace_to_jaxpr(fun: Callable, in_avals: Sequence[ShapedArray]) -> tuple[ClosedJaxpr, Any]:
+    """Trace ``fun`` (a function of flat arguments returning a flat list) to a jaxpr.
+
+    Returns the closed jaxpr (consts hold any captured arrays and outer tracers).
+    """
+    trace = StagingTrace()
+    args = [trace.new_arg(a) for a in in_avals]
+    try:
+        with set_current_trace(trace):
+            outs = fun(*args)
+        closed = trace.to_closed_jaxpr(outs)
+    finally:
+        trace.invalidate()
+    return closed, outs
+
+
+def trace_flat(fun: Callable, in_tree, in_avals: Sequence[ShapedArray], *, check_outs=None):
+    """Trace a pytree function: returns (closed_jaxpr, out_tree)."""
+    store = {}
+
+    def flat_fun(*flat_args):
+        args, kwargs = tree_util.tree_unflatten(in_tree, flat_args)
+        out = fun(*args, **kwargs)
+        out_flat, out_tree = tree_util.tree_flatten(out)
+        if check_outs is not None:
+            check_outs(out_flat)
+        for o in out_flat:
+            check_output_leaf(o)
+        store["tree"] = out_tree
+        return out_flat
+
+    closed, _ = trace_to_jaxpr(flat_fun, in_avals)
+    return closed, store["tree"]
+
+
+def check_output_leaf(x: Any, what: str = "function") -> None:
+    from jaxlite._src.core.array import Array
+
+    if isinstance(x, (Array, np.ndarray, np.generic)) or type(x) in (bool, int, float, complex):
+        return
+    raise TypeError(
+        f"The {what} returned a value of type {type(x)}: {x!r}, which is not a valid JAX "
+        "type. Outputs must be pytrees of arrays or numbers.")
+
+
+def make_jaxpr(fun: Callable, static_argnums=(), return_shape: bool = False):
+    """``jax.make_jaxpr``: a function returning the ``ClosedJaxpr`` of ``fun`` on given args."""
+    if isinstance(static_argnums, int):
+        static_argnums = (static_argnums,)
+
+    def wrapped(*args, **kwargs):
+        static = {i: args[i] for i in static_argnums}
+        dyn = [a for i, a in enumerate(args) if i not in static]
+
+        def f(*dyn_args, **kw):
+            it = iter(dyn_args)
+            full = [static[i] if i in static else next(it) for i in range(len(args))]
+            return fun(*full, **kw)
+
+        flat, in_tree = tree_util.tree_flatten((tuple(dyn), kwargs))
+        in_avals = [abstractify(x) for x in flat]
+        closed, out_tree = trace_flat(f, in_tree, in_avals)
+        if return_shape:
+            from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
+
+            shapes = [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
+                      for a in closed.out_avals]
+            return closed, tree_util.tree_unflatten(out_tree, shapes)
+        return closed
+
+    return wrapped
+
+
+def abstractify(x: Any) -> ShapedArray:
+    """The aval a jit/make_jaxpr argument is traced with; clear error for non-arrays."""
+    try:
+        return aval_of(x)
+    except TypeError:
+        raise TypeError(
+            f"Argument '{x!r}' of type {type(x)} is not a valid JAX type. Arguments to "
+            "transformed functions must be arrays, numbers or pytrees of them; mark other "
+            "arguments static (static_argnums) or close over them.") from None

@@ -1,0 +1,1 @@
+"""The NumPy API as compositions of ops (promotion + broadcasting + primitives)."""

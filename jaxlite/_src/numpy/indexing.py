@@ -1,0 +1,312 @@
+"""NumPy-style indexing (``x[idx]``) and ``.at[idx]`` updates, over slice/gather/scatter.
+
+Static ints and slices become ``slice``/``squeeze``/``rev``; traced scalar indices become
+``dynamic_slice`` (clamped, as in JAX); integer arrays become ``gather``/``scatter``;
+boolean masks must be concrete (``NonConcreteBooleanIndexError`` otherwise).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.core.array import Array, ArrayImpl
+from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.errors import NonConcreteBooleanIndexError
+from jaxlite._src.core.trace import Tracer
+from jaxlite._src.ops import conversion, elementwise as ew, indexing as _ix, shape as _shape
+from jaxlite._src.numpy.util import asarray_any
+
+
+def _is_int_scalar(i):
+    if isinstance(i, (int, np.integer)) and not isinstance(i, bool):
+        return True
+    return isinstance(i, (Array, np.ndarray)) and aval_of(i).shape == () and dtypes.is_int(
+        aval_of(i).dtype)
+
+
+def _expand_index(idx, ndim):
+    """Normalise to a tuple with Ellipsis expanded; returns (items, n_consumed)."""
+    if not isinstance(idx, tuple):
+        idx = (idx,)
+    idx = tuple(np.asarray(i) if isinstance(i, list) else i for i in idx)
+    n_ell = sum(1 for i in idx if i is Ellipsis)
+    if n_ell > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    consumed = 0
+    for i in idx:
+        if i is None or i is Ellipsis:
+            continue
+        if isinstance(i, (Array, np.ndarray)) and aval_of(i).dtype == dtypes.bool_:
+            consumed += max(aval_of(i).ndim, 1) if aval_of(i).ndim else 0
+        else:
+            consumed += 1
+    if consumed > ndim:
+        raise IndexError(f"Too many indices: {ndim}-dimensional array indexed with "
+                         f"{consumed} regular indices.")
+    out = []
+    for i in idx:
+        if i is Ellipsis:
+            out.extend([slice(None)] * (ndim - consumed))
+        else:
+            out.append(i)
+    if n_ell == 0:
+        out.extend([slice(None)] * (ndim - consumed))
+    return out
+
+
+def _bool_to_int(items):
+    out = []
+    for i in items:
+        if isinstance(i, (Array, np.ndarray)) and aval_of(i).dtype == dtypes.bool_:
+            if isinstance(i, Tracer) and i.to_concrete_value() is None:
+                raise NonConcreteBooleanIndexError(i)
+            v = np.asarray(i)
+            if v.ndim == 0:
+                out.append(None if v else _EmptyIndex())
+                continue
+            out.extend(ArrayImpl(np.asarray(n, np.int32)) for n in np.nonzero(v))
+        else:
+            out.append(i)
+    return out
+
+
+class _EmptyIndex:
+    pass
+
+
+def getitem(x, idx):
+    x = asarray_any(x)
+    items = _bool_to_int(_expand_index(idx, x.ndim))
+    return _index(x, items)
+
+
+def _index(x, items):
+    # Pass 1: basic indexing (slices, static ints, None); collect advanced indices.
+    out = x
+    axis = 0
+    squeeze_axes = []
+    new_axes = []
+    advanced = []  # (axis in `out` after basic pass, index array)
+    dyn_starts = None
+    for i in items:
+        if i is None:
+            new_axes.append(axis + len(new_axes))
+            continue
+        if isinstance(i, _EmptyIndex):
+            raise IndexError("boolean scalar False index is not supported")
+        n = out.shape[axis]
+        if isinstance(i, slice):
+            start, stop, step = i.start, i.stop, i.step
+            for s in (start, stop, step):
+                if isinstance(s, Tracer):
+                    raise IndexError(
+                        "Array slice indices must have static start/stop/step to be used "
+                        "with NumPy indexing syntax. Use lax.dynamic_slice instead.")
+            start, stop, step = slice(
+                None if start is None else int(start), None if stop is None else int(stop),
+                None if step is None else int(step)).indices(n)
+            if step > 0:
+                if (start, stop, step) != (0, n, 1):
+                    out = _shape.slice_in_dim(out, start, max(start, stop), step, axis)
+            else:
+                length = len(range(start, stop, step))
+                if length == 0:
+                    out = _shape.slice_in_dim(out, 0, 0, 1, axis)
+                else:
+                    lo = start + (length - 1) * step
+                    out = _shape.slice_in_dim(out, lo, start + 1, -step, axis)
+                    out = _shape.rev(out, (axis,))
+            axis += 1
+        elif isinstance(i, (int, np.integer)) and not isinstance(i, bool):
+            i = int(i)
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+            i = i % n
+            out = _shape.slice_in_dim(out, i, i + 1, 1, axis)
+            squeeze_axes.append(axis)
+            axis += 1
+        elif _is_int_scalar(i) and isinstance(i, Tracer) or (
+                isinstance(i, Array) and aval_of(i).shape == () and dtypes.is_int(
+                    aval_of(i).dtype)):
+            # Traced scalar index: dynamic_slice with JAX's clamping (negative wraps once).
+            i = conversion.convert_element_type(i, dtypes.int32)
+            i = ew.select_n(ew.lt(i, ew._const(i, 0)), i, ew.add(i, ew._const(i, n)))
+            starts = [ArrayImpl(np.asarray(0, np.int32))] * out.ndim
+            starts[axis] = i
+            sizes = list(out.shape)
+            sizes[axis] = 1
+            out = _shape.dynamic_slice(out, starts, sizes)
+            squeeze_axes.append(axis)
+            axis += 1
+        else:
+            arr = asarray_any(i)
+            if not dtypes.is_int(aval_of(arr).dtype):
+                raise IndexError(
+                    "Indexer must have integer or boolean type, got indexer with type "
+                    f"{aval_of(arr).dtype}")
+            advanced.append((axis, arr))
+            axis += 1
+    del dyn_starts
+    if advanced:
+        out = _advanced(out, advanced)
+        # Advanced indexing removes/changes axes; basic squeezes refer to earlier axes only
+        # when they precede the advanced block. Handle the common layouts.
+        adv_axes = [a for a, _ in advanced]
+        nb = len(np.broadcast_shapes(*[aval_of(a).shape for _, a in advanced]))
+        contiguous = adv_axes == list(range(adv_axes[0], adv_axes[0] + len(adv_axes)))
+        first = adv_axes[0] if contiguous else 0
+        remap = []
+        for s in squeeze_axes:
+            if contiguous:
+                remap.append(s if s < first else s - len(adv_axes) + nb)
+            else:
+                before = sum(1 for a in adv_axes if a < s)
+                remap.append(s - before + nb)
+        squeeze_axes = remap
+    if squeeze_axes:
+        out = _shape.squeeze(out, squeeze_axes)
+    for a in new_axes:
+        out = _shape.expand_dims(out, (a,))
+    return out
+
+
+def _advanced(x, advanced):
+    axes = [a for a, _ in advanced]
+    idxs = []
+    for a, arr in advanced:
+        n = x.shape[a]
+        arr = conversion.convert_element_type(arr, dtypes.int32)
+        arr = ew.select_n(ew.lt(arr, ew._const(arr, 0)), arr, ew.add(arr, ew._const(arr, n)))
+        idxs.append(arr)
+    contiguous = axes == list(range(axes[0], axes[0] + len(axes)))
+    rest = [i for i in range(x.ndim) if i not in axes]
+    xt = _shape.transpose(x, axes + rest)
+    out = _ix.gather(xt, *idxs)
+    if contiguous and axes[0] > 0:
+        nb = out.ndim - len(rest)
+        # Put the broadcast index dims where the indexed block was.
+        perm = list(range(nb, nb + axes[0])) + list(range(nb)) + list(
+            range(nb + axes[0], out.ndim))
+        out = _shape.transpose(out, perm)
+    return out
+
+
+# --------------------------------------------------------------------------- .at[...]
+class _IndexUpdateHelper:
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+
+    def __getitem__(self, idx):
+        return _IndexUpdateRef(self.array, idx)
+
+
+class _IndexUpdateRef:
+    """``x.at[idx]``: functional updates returning a new array."""
+
+    __slots__ = ("array", "index")
+
+    def __init__(self, array, index):
+        self.array = array
+        self.index = index
+
+    def get(self, **kwargs):
+        return getitem(self.array, self.index)
+
+    def set(self, values, **kwargs):
+        return _scatter(self.array, self.index, values, "set")
+
+    def add(self, values, **kwargs):
+        return _scatter(self.array, self.index, values, "add")
+
+    def subtract(self, values, **kwargs):
+        return _scatter(self.array, self.index, ew.neg(asarray_any(values)) if not isinstance(
+            values, (int, float)) else -values, "add")
+
+    def multiply(self, values, **kwargs):
+        return _scatter(self.array, self.index, values, "mul")
+
+    mul = multiply
+
+    def divide(self, values, **kwargs):
+        from jaxlite._src.numpy.lax_numpy import true_divide, ones_like
+
+        return _scatter(self.array, self.index, true_divide(ones_like(self.array).at[
+            self.index].get() if False else 1.0, values), "mul")
+
+    def min(self, values, **kwargs):
+        return _scatter(self.array, self.index, values, "min")
+
+    def max(self, values, **kwargs):
+        return _scatter(self.array, self.index, values, "max")
+
+    def apply(self, func, **kwargs):
+        return self.set(func(self.get()))
+
+
+def _scatter(x, idx, values, mode):
+    x = asarray_any(x)
+    values = asarray_any(values)
+    values = conversion.convert_element_type(values, x.dtype, x.weak_type and values.weak_type)
+    # Index the positions with an iota map: gather the flat position of each selected
+    # element, then scatter into the flat array (works for every indexing form above).
+    n = x.size
+    pos = _shape.reshape(conversion.iota(dtypes.int32, n), x.shape) if x.ndim else \
+        _shape.reshape(conversion.iota(dtypes.int32, 1), ())
+    sel = getitem(pos, idx)
+    sel_shape = aval_of(sel).shape
+    values = _shape.broadcast_to_rank(values, sel_shape) if aval_of(
+        values).shape != sel_shape else values
+    flat = _shape.reshape(x, (n,))
+    out = _ix.scatter(flat, _shape.reshape(values, (int(np.prod(sel_shape, dtype=np.int64)),)),
+                      [_shape.reshape(sel, (int(np.prod(sel_shape, dtype=np.int64)),))], mode)
+    return _shape.reshape(out, x.shape)
+
+
+def nonzero(a, *, size=None, fill_value=None):
+    """``jnp.nonzero``; under jit ``size=`` is required (the output shape depends on data)."""
+    a = asarray_any(a)
+    if isinstance(a, Tracer) and a.to_concrete_value() is None:
+        if size is None:
+            from jaxlite._src.core.errors import ConcretizationTypeError
+
+            raise ConcretizationTypeError(
+                a, "The size argument of jnp.nonzero must be statically specified to use "
+                   "jnp.nonzero within JAX transformations.")
+        return _nonzero_sized(a, size, fill_value)
+    v = np.asarray(a)
+    res = np.nonzero(v)
+    if size is not None:
+        return _nonzero_sized(a, size, fill_value)
+    return tuple(ArrayImpl(r.astype(dtypes.default_int_dtype())) for r in res)
+
+
+def _nonzero_sized(a, size, fill_value):
+    from jaxlite._src.numpy import lax_numpy as jnp
+
+    flat = jnp.ravel(a)
+    mask = ew.ne(flat, ew._const(flat, 0)) if flat.dtype != dtypes.bool_ else flat
+    n = aval_of(flat).shape[0]
+    idx = conversion.iota(dtypes.int32, n)
+    # Stable compaction: positions of true entries in order, padded with fill_value.
+    csum = jnp.cumsum(mask.astype(np.int32)) - 1
+    target = ew.select_n(mask, ew._const(csum, size), csum)
+    fill = 0 if fill_value is None else fill_value
+    base = _shape.full((size + 1,), fill if not isinstance(fill, tuple) else fill[0],
+                       dtypes.int32)
+    res = _ix.scatter(base, idx, [target], "set")
+    res = _shape.slice_in_dim(res, 0, size)
+    coords = []
+    rem = res
+    for s in reversed(a.shape):
+        coords.append(jnp.remainder(rem, s))
+        rem = jnp.floor_divide(rem, s)
+    coords = coords[::-1]
+    if fill_value is not None or True:
+        valid = ew.lt(conversion.iota(dtypes.int32, size),
+                      _shape.broadcast_to_rank(jnp.sum(mask.astype(np.int32)), (size,)))
+        fv = 0 if fill_value is None else fill_value
+        coords = [ew.select_n(valid, _shape.full((size,), fv, dtypes.int32), c) for c in coords]
+    return tuple(conversion.convert_element_type(c, dtypes.default_int_dtype()) for c in coords)

@@ -1,0 +1,112 @@
+"""Promotion and broadcasting helpers shared by the jax.numpy functions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.core.array import Array, ArrayImpl
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.trace import Tracer
+from jaxlite._src.ops import conversion, shape as _shape
+
+
+def check_arraylike(fun_name: str, *args: Any) -> None:
+    for pos, a in enumerate(args):
+        if not is_arraylike(a):
+            raise TypeError(f"{fun_name} requires ndarray or scalar arguments, got "
+                            f"{type(a)} at position {pos}.")
+
+
+def is_arraylike(x: Any) -> bool:
+    return (isinstance(x, (Array, np.ndarray, np.generic)) or type(x) in (
+        bool, int, float, complex) or hasattr(x, "__jax_array__"))
+
+
+def asarray_any(x: Any):
+    """Any array-like as an Array or tracer (Python scalars stay weakly typed)."""
+    if isinstance(x, Array):
+        return x
+    if hasattr(x, "__jax_array__"):
+        return asarray_any(x.__jax_array__())
+    if isinstance(x, (list, tuple)):
+        from jaxlite._src.numpy.lax_numpy import array
+
+        return array(x)
+    aval = aval_of(x)
+    return ArrayImpl(np.asarray(x, dtype=aval.dtype), aval)
+
+
+def promote_dtypes(*args: Any) -> list:
+    """Convert args to their common JAX result type (weak types respected)."""
+    if len(args) < 2:
+        return [asarray_any(a) for a in args]
+    to_dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    return [conversion.convert_element_type(asarray_any(a), to_dtype, weak) for a in args]
+
+
+def promote_dtypes_inexact(*args: Any) -> list:
+    to_dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    to_dtype = dtypes.to_inexact_dtype(to_dtype)
+    return [conversion.convert_element_type(asarray_any(a), to_dtype, weak) for a in args]
+
+
+def promote_dtypes_numeric(*args: Any) -> list:
+    to_dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    if to_dtype == dtypes.bool_:
+        to_dtype, weak = dtypes.default_int_dtype(), False
+    return [conversion.convert_element_type(asarray_any(a), to_dtype, weak) for a in args]
+
+
+def broadcast_arrays(*args: Any) -> list:
+    shapes = [aval_of(a).shape for a in args]
+    if len(set(shapes)) == 1:
+        return list(args)
+    try:
+        result = tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise ValueError("Incompatible shapes for broadcasting: shapes="
+                         + str([tuple(s) for s in shapes])) from None
+    return [_shape.broadcast_to_rank(a, result) if aval_of(a).shape != result else a
+            for a in args]
+
+
+def broadcast_nonscalar(*args: Any) -> list:
+    """Broadcast to a common shape, leaving rank-0 operands alone (elementwise primitives
+    accept rank-0 operands, so scalars stay literals in jaxprs)."""
+    shapes = [aval_of(a).shape for a in args]
+    if len({s for s in shapes if s != ()}) <= 1:
+        return list(args)
+    full = broadcast_arrays(*args)
+    return [a if s == () else f for a, s, f in zip(args, shapes, full)]
+
+
+def promote_args(fun_name: str, *args: Any) -> list:
+    check_arraylike(fun_name, *args)
+    return broadcast_nonscalar(*promote_dtypes(*args))
+
+
+def promote_args_inexact(fun_name: str, *args: Any) -> list:
+    check_arraylike(fun_name, *args)
+    return broadcast_nonscalar(*promote_dtypes_inexact(*args))
+
+
+def promote_args_numeric(fun_name: str, *args: Any) -> list:
+    check_arraylike(fun_name, *args)
+    return broadcast_nonscalar(*promote_dtypes_numeric(*args))
+
+
+def canonicalize_axis(axis: int, ndim: int) -> int:
+    axis = int(axis)
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return axis % ndim
+
+
+def is_tracer(x) -> bool:
+    return isinstance(x, Tracer)
+
+
+__all__ = ["ShapedArray"]

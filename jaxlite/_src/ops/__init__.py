@@ -1,0 +1,1 @@
+"""Primitives in families (the lax layer). Each primitive's rules live in one block."""

@@ -1,0 +1,225 @@
+"""Rule factories for the common primitive shapes.
+
+* ``unop`` / ``naryop``: elementwise primitives from one NumPy callable: abstract eval (shape
+  and dtype checks, weak-type propagation), impl, and the broadcasting batch rule.
+* ``defjvp``: per-argument JVP contributions, summed; ``deflinear``: the JVP of a linear
+  primitive is the primitive applied to the tangents.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.core import rules
+from jaxlite._src.core.avals import ShapedArray
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero, not_mapped
+
+
+def _dtype_error(name, dtype, accepted):
+    return TypeError(
+        f"{name} does not accept dtype {dtypes.short_name(dtype)}. Accepted dtypes are "
+        f"subtypes of {accepted}."
+    )
+
+
+def dtype_rule_factory(kinds: str):
+    """Accepted dtype kinds: 'f' float, 'c' complex, 'i' signed, 'u' unsigned, 'b' bool."""
+
+    def check(name, dtype):
+        ok = (
+            ("f" in kinds and dtypes.is_float(dtype))
+            or ("c" in kinds and dtypes.is_complex(dtype))
+            or ("i" in kinds and dtypes.is_signed(dtype))
+            or ("u" in kinds and dtypes.is_unsigned(dtype))
+            or ("b" in kinds and dtype == dtypes.bool_)
+        )
+        if not ok:
+            names = {"f": "floating", "c": "complex", "i": "signed integer",
+                     "u": "unsigned integer", "b": "bool"}
+            raise _dtype_error(name, dtype, ", ".join(names[k] for k in kinds))
+
+    return check
+
+
+ANY = "fciub"
+NUM = "fciu"
+FLOAT = "f"
+INEXACT = "fc"
+INT = "iu"
+INTBOOL = "iub"
+
+
+def unop(name: str, np_fn: Callable, kinds: str = NUM, out_dtype=None) -> Primitive:
+    """An elementwise unary primitive."""
+    p = Primitive(name)
+    check = dtype_rule_factory(kinds)
+
+    def abstract_eval(x, **params):
+        check(name, x.dtype)
+        dt = out_dtype(x.dtype) if out_dtype else x.dtype
+        return ShapedArray(x.shape, dt, x.weak_type and out_dtype is None)
+
+    rules.abstract_eval_rules[p] = abstract_eval
+    rules.impl_rules[p] = np_fn
+    rules.batch_rules[p] = _unop_batch(p)
+    return p
+
+
+def _unop_batch(p):
+    def rule(axis_data, args, dims, **params):
+        return p.bind(*args, **params), dims[0]
+
+    return rule
+
+
+def naryop(name: str, np_fn: Callable, kinds_per_arg: Sequence[str], out_dtype=None,
+           require_same_dtype: bool = True) -> Primitive:
+    """An elementwise n-ary primitive: operands of identical shape (and dtype)."""
+    p = Primitive(name)
+    checks = [dtype_rule_factory(k) for k in kinds_per_arg]
+
+    def abstract_eval(*avals, **params):
+        for c, a in zip(checks, avals):
+            c(name, a.dtype)
+        # Rank-0 operands broadcast (as JAX allows for scalar literals); others must agree.
+        shapes = {a.shape for a in avals if a.shape != ()} or {()}
+        if len(shapes) != 1:
+            raise TypeError(
+                f"{name} got incompatible shapes for broadcasting: "
+                + ", ".join(str(a.shape) for a in avals) + ".")
+        if require_same_dtype and len({a.dtype for a in avals}) != 1:
+            raise TypeError(
+                f"{name} requires arguments to have the same dtypes, got "
+                + ", ".join(dtypes.short_name(a.dtype) for a in avals) + ".")
+        dt = out_dtype(*[a.dtype for a in avals]) if out_dtype else avals[0].dtype
+        weak = all(a.weak_type for a in avals) and out_dtype is None
+        return ShapedArray(next(iter(shapes)), dt, weak)
+
+    rules.abstract_eval_rules[p] = abstract_eval
+    rules.impl_rules[p] = np_fn
+    rules.batch_rules[p] = broadcast_batcher(p)
+    return p
+
+
+def broadcast_batcher(p):
+    """Batch an elementwise primitive: align batch dims, materialise unbatched operands."""
+
+    def rule(axis_data, args, dims, **params):
+        batched = [(x, d) for x, d in zip(args, dims) if d is not not_mapped]
+        first_x, first_d = batched[0]
+        if all(d == first_d and np.ndim(x) == np.ndim(first_x) for x, d in batched) and len(
+            batched
+        ) == len(args):
+            return p.bind(*args, **params), first_d
+        from jaxlite._src.core.avals import aval_of
+        from jaxlite._src.ops import shape as _shape
+
+        size = axis_data.size
+        logical = [aval_of(x).shape if d is not_mapped else
+                   aval_of(x).shape[:d] + aval_of(x).shape[d + 1:] for x, d in zip(args, dims)]
+        out_shape = next((s for s in logical if s != ()), ())
+        new_args = []
+        for x, d, s in zip(args, dims, logical):
+            if d is not_mapped:
+                new_args.append(x if s == () else _shape.broadcast_batch(x, size))
+            else:
+                x = _shape.moveaxis(x, d, 0)
+                if s == () and out_shape != ():
+                    x = _shape.broadcast_in_dim(x, (size,) + out_shape, (0,))
+                new_args.append(x)
+        return p.bind(*new_args, **params), 0
+
+    return rule
+
+
+# --------------------------------------------------------------------------- JVP helpers
+
+
+def defjvp(p: Primitive, *jvp_fns: Callable | None) -> None:
+    """JVP as a sum of per-argument contributions ``fn(tangent, *primals, **params)``."""
+
+    def rule(primals, tangents, **params):
+        primal_out = p.bind(*primals, **params)
+        from jaxlite._src.ops import structural
+
+        out = None
+        for fn, t in zip(jvp_fns, tangents):
+            if fn is None or type(t) is Zero:
+                continue
+            contrib = fn(t, *primals, **params)
+            out = contrib if out is None else structural.add_any(out, contrib)
+        if out is None:
+            return primal_out, Zero(_tangent_aval(primal_out))
+        return primal_out, _match_shape(out, primal_out)
+
+    rules.jvp_rules[p] = rule
+
+
+def _match_shape(t, like):
+    from jaxlite._src.core.avals import aval_of
+
+    shape = aval_of(like).shape
+    if aval_of(t).shape != shape:
+        from jaxlite._src.ops import shape as _shape
+
+        return _shape.broadcast_to_rank(t, shape)
+    return t
+
+
+def defjvp2(p: Primitive, *jvp_fns: Callable | None) -> None:
+    """Like ``defjvp`` but each fn also receives the primal output: ``fn(t, ans, *primals)``."""
+
+    def rule(primals, tangents, **params):
+        ans = p.bind(*primals, **params)
+        from jaxlite._src.ops import structural
+
+        out = None
+        for fn, t in zip(jvp_fns, tangents):
+            if fn is None or type(t) is Zero:
+                continue
+            contrib = fn(t, ans, *primals, **params)
+            out = contrib if out is None else structural.add_any(out, contrib)
+        if out is None:
+            return ans, Zero(_tangent_aval(ans))
+        return ans, _match_shape(out, ans)
+
+    rules.jvp_rules[p] = rule
+
+
+def deflinear(p: Primitive, transpose_rule: Callable) -> None:
+    """A primitive linear in all its operands: JVP applies it to the tangents."""
+
+    def jvp(primals, tangents, **params):
+        from jaxlite._src.ops import structural
+
+        primal_out = p.bind(*primals, **params)
+        if all(type(t) is Zero for t in tangents):
+            return primal_out, Zero(_tangent_aval(primal_out))
+        tangents = [structural.instantiate(t) for t in tangents]
+        return primal_out, _match_shape(p.bind(*tangents, **params), primal_out)
+
+    rules.jvp_rules[p] = jvp
+    rules.transpose_rules[p] = transpose_rule
+
+
+def _tangent_aval(x):
+    from jaxlite._src.core.avals import aval_of
+
+    return aval_of(x).to_tangent_aval()
+
+
+def non_differentiable(p: Primitive) -> None:
+    """Outputs of ``p`` carry zero tangents (comparisons, integer-valued ops)."""
+    rules.non_differentiable.add(p)
+
+    def jvp(primals, tangents, **params):
+        out = p.bind(*primals, **params)
+        if p.multiple_results:
+            return out, [Zero(_tangent_aval(o)) for o in out]
+        return out, Zero(_tangent_aval(out))
+
+    rules.jvp_rules[p] = jvp

@@ -1,0 +1,100 @@
+"""convert_element_type and iota."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.core import rules
+from jaxlite._src.core.avals import ShapedArray
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero, is_undefined_primal
+
+# --- convert_element_type ----------------------------------------------------------------
+convert_element_type_p = Primitive("convert_element_type")
+
+
+def _convert_impl(x, *, new_dtype, weak_type):
+    if new_dtype == dtypes.bool_ and x.dtype != dtypes.bool_:
+        return np.asarray(x != 0)
+    if dtypes.is_complex(x.dtype) and not dtypes.is_complex(new_dtype):
+        x = np.real(x)
+    if dtypes.is_int(new_dtype) and dtypes.is_inexact(x.dtype):
+        # JAX (XLA) converts out-of-range floats by saturating and NaN to 0.
+        info = np.iinfo(new_dtype)
+        x = np.nan_to_num(np.clip(x, info.min, info.max), nan=0)
+    return np.asarray(x).astype(new_dtype)
+
+
+def _convert_abstract_eval(x, *, new_dtype, weak_type):
+    return ShapedArray(x.shape, new_dtype, weak_type)
+
+
+def _convert_jvp(primals, tangents, *, new_dtype, weak_type):
+    (x,), (t,) = primals, tangents
+    out = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
+    from jaxlite._src.core.avals import aval_of
+
+    if type(t) is Zero or not dtypes.is_inexact(new_dtype) or not dtypes.is_inexact(x.dtype):
+        return out, Zero(aval_of(out).to_tangent_aval())
+    return out, convert_element_type_p.bind(t, new_dtype=new_dtype, weak_type=weak_type)
+
+
+def _convert_transpose(ct, x, *, new_dtype, weak_type):
+    assert is_undefined_primal(x)
+    if type(ct) is Zero:
+        return [Zero(x.aval)]
+    return [convert_element_type_p.bind(ct, new_dtype=x.aval.dtype, weak_type=x.aval.weak_type)]
+
+
+rules.impl_rules[convert_element_type_p] = _convert_impl
+rules.abstract_eval_rules[convert_element_type_p] = _convert_abstract_eval
+rules.jvp_rules[convert_element_type_p] = _convert_jvp
+rules.transpose_rules[convert_element_type_p] = _convert_transpose
+rules.batch_rules[convert_element_type_p] = lambda ad, args, dims, **p: (
+    convert_element_type_p.bind(*args, **p), dims[0])
+
+
+def convert_element_type(x, new_dtype, weak_type: bool = False):
+    """Cast ``x`` to ``new_dtype`` (``jax.lax.convert_element_type``)."""
+    from jaxlite._src.core.avals import aval_of
+
+    new_dtype = dtypes.canonicalize_dtype(new_dtype)
+    aval = aval_of(x)
+    if aval.dtype == new_dtype and aval.weak_type == weak_type and hasattr(x, "aval"):
+        return x
+    from jaxlite._src.core.trace import Tracer, eval_trace
+
+    if not isinstance(x, Tracer):
+        # Constants are converted now rather than staged (they become literals).
+        return convert_element_type_p.bind_with_trace(
+            eval_trace, (x,), dict(new_dtype=new_dtype, weak_type=bool(weak_type)))
+    return convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=bool(weak_type))
+
+
+# --- iota --------------------------------------------------------------------------------
+iota_p = Primitive("iota")
+
+
+def _iota_impl(*, dtype, shape, dimension):
+    r = np.arange(shape[dimension], dtype=dtype)
+    bshape = [1] * len(shape)
+    bshape[dimension] = shape[dimension]
+    return np.broadcast_to(r.reshape(bshape), shape)
+
+
+rules.impl_rules[iota_p] = _iota_impl
+rules.abstract_eval_rules[iota_p] = lambda *, dtype, shape, dimension: ShapedArray(shape, dtype)
+rules.non_differentiable.add(iota_p)
+rules.jvp_rules[iota_p] = lambda primals, tangents, **p: (
+    iota_p.bind(**p), Zero(ShapedArray(p["shape"], p["dtype"]).to_tangent_aval()))
+
+
+def iota(dtype, size: int):
+    """``jax.lax.iota``: ``[0, 1, ..., size-1]``."""
+    return iota_p.bind(dtype=dtypes.canonicalize_dtype(dtype), shape=(int(size),), dimension=0)
+
+
+def broadcasted_iota(dtype, shape, dimension: int):
+    return iota_p.bind(dtype=dtypes.canonicalize_dtype(dtype), shape=tuple(shape),
+                       dimension=int(dimension))

@@ -1,0 +1,613 @@
+"""Elementwise primitives. Each primitive: its factory call, then its JVP/transpose rules,
+then its ``lax``-level wrapper."""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.special as _sp
+
+from jaxlite._src import dtypes
+from jaxlite._src.core import rules
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero, is_undefined_primal
+from jaxlite._src.ops import conversion, shape as _shape
+from jaxlite._src.ops._factories import (
+    ANY, FLOAT, INEXACT, INT, INTBOOL, NUM, broadcast_batcher, defjvp, defjvp2, deflinear,
+    naryop, non_differentiable, unop)
+
+
+# --------------------------------------------------------------------- argument handling
+def _lax_args(*args):
+    """JAX's lax-level leniency: weakly typed operands take the strong operands' dtype and
+    rank-0 operands broadcast to the common shape."""
+    avals = [aval_of(a) for a in args]
+    strong = [a.dtype for a in avals if not a.weak_type]
+    if strong:
+        target = strong[0]
+    else:
+        target = dtypes.promote_dtypes_weak([(a.dtype, True) for a in avals])[0]
+        if len({a.dtype for a in avals}) == 1:
+            target = avals[0].dtype
+    out = []
+    for a, av in zip(args, avals):
+        if av.weak_type and av.dtype != target:
+            a = conversion.convert_element_type(a, target, weak_type=not strong)
+        out.append(a)
+    return out
+
+
+def _un(p):
+    def f(x):
+        return p.bind(x)
+
+    f.__name__ = p.name
+    return f
+
+
+def _bin(p):
+    def f(x, y):
+        return p.bind(*_lax_args(x, y))
+
+    f.__name__ = p.name
+    return f
+
+
+_bool = lambda *ds: dtypes.bool_  # noqa: E731
+
+
+def _float_only(fn):
+    return fn
+
+
+# ------------------------------------------------------------------------------ unary
+neg_p = unop("neg", np.negative, NUM)
+deflinear(neg_p, lambda ct, x: [Zero(x.aval) if type(ct) is Zero else neg(ct)])
+
+sign_p = unop("sign", np.sign, NUM)
+non_differentiable(sign_p)
+floor_p = unop("floor", np.floor, FLOAT)
+non_differentiable(floor_p)
+ceil_p = unop("ceil", np.ceil, FLOAT)
+non_differentiable(ceil_p)
+
+
+def _round_impl(x, *, rounding_method):
+    if rounding_method == 0:  # AWAY_FROM_ZERO
+        return np.copysign(np.floor(np.abs(x) + np.asarray(0.5, x.dtype)), x).astype(x.dtype)
+    return np.round(x)
+
+
+round_p = unop("round", _round_impl, FLOAT)
+non_differentiable(round_p)
+is_finite_p = unop("is_finite", np.isfinite, FLOAT, out_dtype=_bool)
+non_differentiable(is_finite_p)
+
+exp_p = unop("exp", np.exp, INEXACT)
+defjvp2(exp_p, lambda t, ans, x: mul(t, ans))
+exp2_p = unop("exp2", np.exp2, INEXACT)
+defjvp2(exp2_p, lambda t, ans, x: mul(t, mul(ans, _const(x, np.log(2)))))
+log_p = unop("log", np.log, INEXACT)
+defjvp(log_p, lambda t, x: div(t, x))
+log1p_p = unop("log1p", np.log1p, INEXACT)
+defjvp(log1p_p, lambda t, x: div(t, add(x, _const(x, 1))))
+expm1_p = unop("expm1", np.expm1, INEXACT)
+defjvp2(expm1_p, lambda t, ans, x: mul(t, add(ans, _const(x, 1))))
+tanh_p = unop("tanh", np.tanh, INEXACT)
+defjvp2(tanh_p, lambda t, ans, x: mul(t, sub(_const(x, 1), mul(ans, ans))))
+
+
+def _logistic_impl(x):
+    return _sp.expit(x).astype(x.dtype, copy=False)
+
+
+logistic_p = unop("logistic", _logistic_impl, INEXACT)
+defjvp2(logistic_p, lambda t, ans, x: mul(t, mul(ans, sub(_const(x, 1), ans))))
+sin_p = unop("sin", np.sin, INEXACT)
+defjvp(sin_p, lambda t, x: mul(t, cos(x)))
+cos_p = unop("cos", np.cos, INEXACT)
+defjvp(cos_p, lambda t, x: neg(mul(t, sin(x))))
+tan_p = unop("tan", np.tan, INEXACT)
+defjvp2(tan_p, lambda t, ans, x: mul(t, add(_const(x, 1), mul(ans, ans))))
+asin_p = unop("asin", np.arcsin, INEXACT)
+defjvp(asin_p, lambda t, x: mul(t, rsqrt(sub(_const(x, 1), mul(x, x)))))
+acos_p = unop("acos", np.arccos, INEXACT)
+defjvp(acos_p, lambda t, x: neg(mul(t, rsqrt(sub(_const(x, 1), mul(x, x))))))
+atan_p = unop("atan", np.arctan, INEXACT)
+defjvp(atan_p, lambda t, x: div(t, add(_const(x, 1), mul(x, x))))
+sinh_p = unop("sinh", np.sinh, INEXACT)
+defjvp(sinh_p, lambda t, x: mul(t, cosh(x)))
+cosh_p = unop("cosh", np.cosh, INEXACT)
+defjvp(cosh_p, lambda t, x: mul(t, sinh(x)))
+asinh_p = unop("asinh", np.arcsinh, INEXACT)
+defjvp(asinh_p, lambda t, x: mul(t, rsqrt(add(mul(x, x), _const(x, 1)))))
+acosh_p = unop("acosh", np.arccosh, INEXACT)
+defjvp(acosh_p, lambda t, x: mul(t, rsqrt(mul(sub(x, _const(x, 1)), add(x, _const(x, 1))))))
+atanh_p = unop("atanh", np.arctanh, INEXACT)
+defjvp(atanh_p, lambda t, x: div(t, sub(_const(x, 1), mul(x, x))))
+sqrt_p = unop("sqrt", np.sqrt, INEXACT)
+defjvp2(sqrt_p, lambda t, ans, x: div(t, mul(_const(x, 2), ans)))
+
+
+def _rsqrt_impl(x):
+    return (np.asarray(1, x.dtype) / np.sqrt(x)).astype(x.dtype, copy=False)
+
+
+rsqrt_p = unop("rsqrt", _rsqrt_impl, INEXACT)
+defjvp2(rsqrt_p, lambda t, ans, x: mul(t, mul(_const(x, -0.5), div(ans, x))))
+cbrt_p = unop("cbrt", np.cbrt, FLOAT)
+defjvp2(cbrt_p, lambda t, ans, x: mul(t, div(_const(x, 1 / 3), mul(ans, ans))))
+
+
+def _abs_out(d):
+    return {dtypes.complex64: dtypes.float32, dtypes.complex128: dtypes.float64}.get(d, d)
+
+
+abs_p = unop("abs", np.abs, NUM, out_dtype=None)
+rules.abstract_eval_rules[abs_p] = lambda x: ShapedArray(
+    x.shape, _abs_out(x.dtype), x.weak_type)
+defjvp2(abs_p, lambda t, ans, x: mul(t, sign(x)) if not dtypes.is_complex(aval_of(x).dtype)
+        else real(mul(conj(div(x, convert_element_type_like(ans, x))), t)))
+
+not_p = unop("not", np.invert, INTBOOL)
+non_differentiable(not_p)
+
+
+def _erf_impl(x):
+    return _sp.erf(x).astype(x.dtype, copy=False)
+
+
+def _erfc_impl(x):
+    return _sp.erfc(x).astype(x.dtype, copy=False)
+
+
+def _erf_inv_impl(x):
+    return _sp.erfinv(x).astype(x.dtype, copy=False)
+
+
+def _lgamma_impl(x):
+    return _sp.gammaln(x).astype(x.dtype, copy=False)
+
+
+def _digamma_impl(x):
+    return _sp.digamma(x).astype(x.dtype, copy=False)
+
+
+erf_p = unop("erf", _erf_impl, FLOAT)
+defjvp(erf_p, lambda t, x: mul(t, mul(_const(x, 2 / np.sqrt(np.pi)), exp(neg(mul(x, x))))))
+erfc_p = unop("erfc", _erfc_impl, FLOAT)
+defjvp(erfc_p, lambda t, x: mul(t, mul(_const(x, -2 / np.sqrt(np.pi)), exp(neg(mul(x, x))))))
+erf_inv_p = unop("erf_inv", _erf_inv_impl, FLOAT)
+defjvp2(erf_inv_p, lambda t, ans, x: mul(t, mul(_const(x, np.sqrt(np.pi) / 2),
+                                                 exp(mul(ans, ans)))))
+lgamma_p = unop("lgamma", _lgamma_impl, FLOAT)
+defjvp(lgamma_p, lambda t, x: mul(t, digamma(x)))
+digamma_p = unop("digamma", _digamma_impl, FLOAT)
+
+
+def _polygamma1(x):
+    def impl(v):
+        return _sp.polygamma(1, v).astype(v.dtype, copy=False)
+
+    return _host_unary(impl, x)
+
+
+defjvp(digamma_p, lambda t, x: mul(t, _polygamma1(x)))
+
+polygamma1_p = unop("polygamma1", lambda v: _sp.polygamma(1, v).astype(v.dtype, copy=False),
+                    FLOAT)
+non_differentiable(polygamma1_p)
+
+
+def _host_unary(impl, x):
+    return polygamma1_p.bind(x)
+
+
+def _popcnt(x):
+    bits = np.unpackbits(np.ascontiguousarray(x).view(np.uint8).reshape(x.shape + (-1,)), axis=-1)
+    return bits.sum(-1).astype(x.dtype)
+
+
+population_count_p = unop("population_count", _popcnt, INT)
+non_differentiable(population_count_p)
+
+real_p = unop("real", np.real, "c", out_dtype=_abs_out)
+deflinear(real_p, lambda ct, x: [Zero(x.aval) if type(ct) is Zero else complex_(ct, zeros_like(ct))])
+imag_p = unop("imag", np.imag, "c", out_dtype=_abs_out)
+deflinear(imag_p, lambda ct, x: [Zero(x.aval) if type(ct) is Zero else
+                                  complex_(zeros_like(ct), neg(ct))])
+conj_p = unop("conj", np.conj, INEXACT)
+deflinear(conj_p, lambda ct, x: [Zero(x.aval) if type(ct) is Zero else conj(ct)])
+
+
+def _integer_pow_impl(x, *, y):
+    if y == 0:
+        return np.ones_like(x)
+    if y < 0 and dtypes.is_int(x.dtype):
+        return np.asarray(1 // x ** -y, x.dtype)
+    out = x
+    for _ in range(abs(y) - 1):
+        out = out * x
+    if y < 0:
+        out = np.asarray(1, x.dtype) / out
+    return np.asarray(out, dtype=x.dtype)
+
+
+integer_pow_p = unop("integer_pow", _integer_pow_impl, NUM)
+defjvp(integer_pow_p, lambda t, x, *, y: mul(t, mul(_const(x, y), integer_pow(x, y - 1)))
+       if y != 0 else zeros_like(t))
+
+square_p = unop("square", np.square, NUM)
+defjvp(square_p, lambda t, x: mul(t, mul(_const(x, 2), x)))
+
+# ----------------------------------------------------------------------------- binary
+add_p = naryop("add", np.add, [NUM, NUM])
+deflinear(add_p, lambda ct, x, y: _unbroadcast_pair(ct, x, y, neg_y=False))
+sub_p = naryop("sub", np.subtract, [NUM, NUM])
+deflinear(sub_p, lambda ct, x, y: _unbroadcast_pair(ct, x, y, neg_y=True))
+
+
+def _unbroadcast_pair(ct, x, y, neg_y):
+    if type(ct) is Zero:
+        return [Zero(x.aval) if is_undefined_primal(x) else None,
+                Zero(y.aval) if is_undefined_primal(y) else None]
+    return [unbroadcast(ct, x.aval) if is_undefined_primal(x) else None,
+            unbroadcast(neg(ct) if neg_y else ct, y.aval) if is_undefined_primal(y) else None]
+
+
+def unbroadcast(ct, aval):
+    """Sum a full-shape cotangent down to a rank-0 operand's shape."""
+    if aval.shape == () and aval_of(ct).shape != ():
+        from jaxlite._src.ops import reductions
+
+        return reductions.reduce_sum(ct, tuple(range(aval_of(ct).ndim)))
+    return ct
+
+
+mul_p = naryop("mul", np.multiply, [NUM, NUM])
+defjvp(mul_p, lambda t, x, y: mul(t, y), lambda t, x, y: mul(x, t))
+
+
+def _mul_transpose(ct, x, y):
+    if is_undefined_primal(x) and is_undefined_primal(y):
+        raise ValueError("mul is not linear in both arguments at once (nonlinear transpose)")
+    if is_undefined_primal(x):
+        return [Zero(x.aval) if type(ct) is Zero else unbroadcast(mul(ct, y), x.aval), None]
+    return [None, Zero(y.aval) if type(ct) is Zero else unbroadcast(mul(x, ct), y.aval)]
+
+
+rules.transpose_rules[mul_p] = _mul_transpose
+
+
+def _div_impl(x, y):
+    if dtypes.is_int(x.dtype):
+        # XLA integer division rounds toward zero.
+        q = np.trunc(np.true_divide(x, np.where(y == 0, 1, y)))
+        return np.where(y == 0, -1, q).astype(x.dtype)
+    return np.true_divide(x, y)
+
+
+div_p = naryop("div", _div_impl, [NUM, NUM])
+defjvp(div_p, lambda t, x, y: div(t, y), lambda t, x, y: mul(neg(t), div(div(x, y), y)))
+
+
+def _div_transpose(ct, x, y):
+    assert is_undefined_primal(x) and not is_undefined_primal(y)
+    return [Zero(x.aval) if type(ct) is Zero else unbroadcast(div(ct, y), x.aval), None]
+
+
+rules.transpose_rules[div_p] = _div_transpose
+
+
+def _rem_impl(x, y):
+    if dtypes.is_int(x.dtype):
+        return np.fmod(x, np.where(y == 0, 1, y)).astype(x.dtype)
+    return np.fmod(x, y)
+
+
+rem_p = naryop("rem", _rem_impl, [NUM, NUM])
+defjvp(rem_p, lambda t, x, y: t,
+       lambda t, x, y: mul(neg(t), mul(sign(div(x, y)), floor(abs(div(x, y))))))
+
+
+def _pow_impl(x, y):
+    return np.power(x, y)
+
+
+pow_p = naryop("pow", _pow_impl, [INEXACT, INEXACT])
+
+
+def _pow_jvp_x(t, x, y):
+    # d/dx x**y = y * x**(y-1), with the convention 0 at y == 0.
+    return mul(t, select_n(eq(y, _const(y, 0)),
+                           mul(y, pow(x, sub(y, _const(y, 1)))), zeros_like(x)))
+
+
+def _pow_jvp_y(t, x, y):
+    # d/dy x**y = log(x) * x**y, with 0 where x == 0.
+    safe_log = select_n(eq(x, _const(x, 0)), log(x), zeros_like(x))
+    return mul(t, mul(safe_log, pow(x, y)))
+
+
+defjvp(pow_p, _pow_jvp_x, _pow_jvp_y)
+
+max_p = naryop("max", np.maximum, [ANY, ANY])
+min_p = naryop("min", np.minimum, [ANY, ANY])
+
+
+def _balanced_eq(x, z, y):
+    # Gradient of max/min splits evenly between tied operands, as in JAX.
+    xz = convert_element_type_like(eq(x, z), x)
+    yz = convert_element_type_like(eq(y, z), x)
+    return div(xz, add(xz, yz))
+
+
+defjvp2(max_p, lambda t, ans, x, y: mul(t, _balanced_eq(x, ans, y)),
+        lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x)))
+defjvp2(min_p, lambda t, ans, x, y: mul(t, _balanced_eq(x, ans, y)),
+        lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x)))
+
+atan2_p = naryop("atan2", np.arctan2, [FLOAT, FLOAT])
+defjvp(atan2_p, lambda t, x, y: mul(t, div(y, add(mul(x, x), mul(y, y)))),
+       lambda t, x, y: mul(t, div(neg(x), add(mul(x, x), mul(y, y)))))
+nextafter_p = naryop("nextafter", np.nextafter, [FLOAT, FLOAT])
+non_differentiable(nextafter_p)
+
+
+def _complex_out(a, b):
+    return {dtypes.float32: dtypes.complex64, dtypes.float64: dtypes.complex128}[a]
+
+
+complex_p = naryop("complex", lambda x, y: x + 1j * y, [FLOAT, FLOAT], out_dtype=_complex_out)
+rules.impl_rules[complex_p] = lambda x, y: (x + np.asarray(1j, _complex_out(x.dtype, 0)) * y
+                                            ).astype(_complex_out(x.dtype, 0))
+deflinear(complex_p, lambda ct, x, y: [
+    real(ct) if is_undefined_primal(x) else None,
+    neg(imag(ct)) if is_undefined_primal(y) else None])
+
+and_p = naryop("and", np.bitwise_and, [INTBOOL, INTBOOL])
+or_p = naryop("or", np.bitwise_or, [INTBOOL, INTBOOL])
+xor_p = naryop("xor", np.bitwise_xor, [INTBOOL, INTBOOL])
+for _p in (and_p, or_p, xor_p):
+    non_differentiable(_p)
+
+
+def _shift_left(x, y):
+    nbits = x.dtype.itemsize * 8
+    return np.where((y < 0) | (y >= nbits), 0, np.left_shift(x, np.where(y < 0, 0, y) % nbits))
+
+
+def _shift_right_arith(x, y):
+    nbits = x.dtype.itemsize * 8
+    yc = np.clip(y, 0, nbits - 1)
+    return np.right_shift(x, yc).astype(x.dtype)
+
+
+def _shift_right_logical(x, y):
+    udt = np.dtype(f"uint{x.dtype.itemsize * 8}")
+    nbits = x.dtype.itemsize * 8
+    out = np.right_shift(x.view(udt), np.clip(y, 0, nbits - 1).astype(udt)).view(x.dtype)
+    return np.where((y < 0) | (y >= nbits), 0, out).astype(x.dtype)
+
+
+shift_left_p = naryop("shift_left", _shift_left, [INT, INT])
+shift_right_arithmetic_p = naryop("shift_right_arithmetic", _shift_right_arith, [INT, INT])
+shift_right_logical_p = naryop("shift_right_logical", _shift_right_logical, [INT, INT])
+for _p in (shift_left_p, shift_right_arithmetic_p, shift_right_logical_p):
+    non_differentiable(_p)
+
+eq_p = naryop("eq", np.equal, [ANY, ANY], out_dtype=_bool)
+ne_p = naryop("ne", np.not_equal, [ANY, ANY], out_dtype=_bool)
+lt_p = naryop("lt", np.less, [NUM + "b", NUM + "b"], out_dtype=_bool)
+le_p = naryop("le", np.less_equal, [NUM + "b", NUM + "b"], out_dtype=_bool)
+gt_p = naryop("gt", np.greater, [NUM + "b", NUM + "b"], out_dtype=_bool)
+ge_p = naryop("ge", np.greater_equal, [NUM + "b", NUM + "b"], out_dtype=_bool)
+for _p in (eq_p, ne_p, lt_p, le_p, gt_p, ge_p):
+    non_differentiable(_p)
+
+# ------------------------------------------------------------------------------ select_n
+select_n_p = Primitive("select_n")
+
+
+def _select_n_impl(which, *cases):
+    if len(cases) == 1:
+        return cases[0]
+    if which.dtype == np.bool_:
+        return np.where(which, cases[1], cases[0])
+    return np.choose(which, cases)
+
+
+def _select_n_abstract_eval(which, *cases):
+    if not cases:
+        raise TypeError("select_n must have at least one case")
+    if any(c.shape != cases[0].shape for c in cases) or any(
+            c.dtype != cases[0].dtype for c in cases):
+        raise TypeError("select_n cases must have the same shapes and dtypes, got "
+                        + ", ".join(c.str_short() for c in cases))
+    if which.shape not in ((), cases[0].shape):
+        raise TypeError(f"select_n which must be scalar or have the same shape as cases, got "
+                        f"which shape {which.shape} for case shape {cases[0].shape}")
+    if which.dtype != dtypes.bool_ and not dtypes.is_int(which.dtype):
+        raise TypeError(f"select_n which must be boolean or integer type, got "
+                        f"{dtypes.short_name(which.dtype)}")
+    if which.dtype == dtypes.bool_ and len(cases) > 2:
+        raise TypeError("select_n with a boolean predicate takes at most two cases")
+    return ShapedArray(cases[0].shape, cases[0].dtype, all(c.weak_type for c in cases))
+
+
+def _select_n_jvp(primals, tangents):
+    which, *cases = primals
+    out = select_n_p.bind(which, *cases)
+    ts = tangents[1:]
+    if all(type(t) is Zero for t in ts):
+        return out, Zero(aval_of(out).to_tangent_aval())
+    from jaxlite._src.ops import structural
+
+    ts = [structural.instantiate(t) for t in ts]
+    return out, select_n_p.bind(which, *ts)
+
+
+def _select_n_transpose(ct, which, *cases):
+    assert not is_undefined_primal(which)
+    outs = [None]
+    for i, c in enumerate(cases):
+        if not is_undefined_primal(c):
+            outs.append(None)
+        elif type(ct) is Zero:
+            outs.append(Zero(c.aval))
+        else:
+            z = zeros_like(ct)
+            branches = [z] * len(cases)
+            branches[i] = ct
+            outs.append(select_n_p.bind(which, *branches))
+    return outs
+
+
+def _select_n_batch(axis_data, args, dims):
+    which, *cases = args
+    dw, *dcs = dims
+    size = axis_data.size
+    from jaxlite._src.core.rule_types import not_mapped
+
+    case_shape = None
+    for c, d in zip(cases, dcs):
+        if d is not not_mapped:
+            s = list(aval_of(c).shape)
+            s.pop(d)
+            case_shape = tuple(s)
+            break
+    if case_shape is None:
+        case_shape = aval_of(cases[0]).shape
+    new_cases = [_shape.broadcast_batch(c, size) if d is not_mapped else _shape.moveaxis(c, d, 0)
+                 for c, d in zip(cases, dcs)]
+    w = which
+    if dw is not_mapped:
+        if aval_of(w).shape != ():
+            w = _shape.broadcast_batch(w, size)
+    else:
+        w = _shape.moveaxis(w, dw, 0)
+        if aval_of(w).ndim == 1 and case_shape != ():
+            w = _shape.broadcast_in_dim(w, (size,) + case_shape, (0,))
+    return select_n_p.bind(w, *new_cases), 0
+
+
+rules.impl_rules[select_n_p] = _select_n_impl
+rules.abstract_eval_rules[select_n_p] = _select_n_abstract_eval
+rules.jvp_rules[select_n_p] = _select_n_jvp
+rules.transpose_rules[select_n_p] = _select_n_transpose
+rules.batch_rules[select_n_p] = _select_n_batch
+
+
+def select_n(which, *cases):
+    """``jax.lax.select_n``: ``cases[which]`` elementwise (bool ``which``: False -> 0)."""
+    cases = _lax_args(*cases) if len(cases) > 1 else list(cases)
+    return select_n_p.bind(which, *cases)
+
+
+def select(pred, on_true, on_false):
+    """``jax.lax.select``."""
+    return select_n(pred, on_false, on_true)
+
+
+# ----------------------------------------------------------------------------- clamp
+clamp_p = Primitive("clamp")
+rules.impl_rules[clamp_p] = lambda lo, x, hi: np.minimum(np.maximum(x, lo), hi)
+
+
+def _clamp_abstract_eval(lo, x, hi):
+    if lo.dtype != x.dtype or hi.dtype != x.dtype:
+        raise TypeError("clamp requires min, operand and max to have the same dtype")
+    for b in (lo, hi):
+        if b.shape not in ((), x.shape):
+            raise TypeError(f"clamp bounds must be scalars or have shape {x.shape}")
+    return x
+
+
+def _clamp_jvp(primals, tangents):
+    lo, x, hi = primals
+    out = clamp_p.bind(lo, x, hi)
+    t = tangents[1]
+    if type(t) is Zero:
+        return out, Zero(aval_of(out).to_tangent_aval())
+    lo_b = _shape.broadcast_to_rank(lo, aval_of(x).shape)
+    hi_b = _shape.broadcast_to_rank(hi, aval_of(x).shape)
+    inside = and_(ge(x, lo_b), le(x, hi_b))
+    return out, select_n(inside, zeros_like(t), t)
+
+
+def _clamp_batch(axis_data, args, dims):
+    size = axis_data.size
+    lo, x, hi = args
+    from jaxlite._src.core.rule_types import not_mapped
+
+    xb = _shape.broadcast_batch(x, size) if dims[1] is not_mapped else _shape.moveaxis(
+        x, dims[1], 0)
+    shp = aval_of(xb).shape
+
+    def fix(b, d):
+        if d is not_mapped:
+            return b if aval_of(b).shape == () else _shape.broadcast_batch(b, size)
+        b = _shape.moveaxis(b, d, 0)
+        return _shape.broadcast_in_dim(b, shp, tuple(range(aval_of(b).ndim)))
+
+    return clamp_p.bind(fix(lo, dims[0]), xb, fix(hi, dims[2])), 0
+
+
+rules.abstract_eval_rules[clamp_p] = _clamp_abstract_eval
+rules.jvp_rules[clamp_p] = _clamp_jvp
+rules.batch_rules[clamp_p] = _clamp_batch
+
+
+def clamp(min, x, max):  # noqa: A002 (JAX's parameter names)
+    """``jax.lax.clamp(min, x, max)``."""
+    min, x, max = _lax_args(min, x, max)
+    return clamp_p.bind(min, x, max)
+
+
+# --------------------------------------------------------------------------- wrappers
+neg, sign, floor, ceil, is_finite = map(_un, (neg_p, sign_p, floor_p, ceil_p, is_finite_p))
+exp, exp2, log, log1p, expm1, tanh, logistic = map(
+    _un, (exp_p, exp2_p, log_p, log1p_p, expm1_p, tanh_p, logistic_p))
+sin, cos, tan, asin, acos, atan = map(_un, (sin_p, cos_p, tan_p, asin_p, acos_p, atan_p))
+sinh, cosh, asinh, acosh, atanh = map(_un, (sinh_p, cosh_p, asinh_p, acosh_p, atanh_p))
+sqrt, rsqrt, cbrt, abs, bitwise_not = map(_un, (sqrt_p, rsqrt_p, cbrt_p, abs_p, not_p))
+erf, erfc, erf_inv, lgamma, digamma = map(_un, (erf_p, erfc_p, erf_inv_p, lgamma_p, digamma_p))
+population_count, real, imag, conj, square = map(
+    _un, (population_count_p, real_p, imag_p, conj_p, square_p))
+add, sub, mul, div, rem, pow, max, min = map(
+    _bin, (add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p))
+atan2, nextafter = _bin(atan2_p), _bin(nextafter_p)
+and_, or_, xor = _bin(and_p), _bin(or_p), _bin(xor_p)
+shift_left, shift_right_arithmetic, shift_right_logical = map(
+    _bin, (shift_left_p, shift_right_arithmetic_p, shift_right_logical_p))
+eq, ne, lt, le, gt, ge = map(_bin, (eq_p, ne_p, lt_p, le_p, gt_p, ge_p))
+complex_ = _bin(complex_p)
+
+
+def round(x, rounding_method=0):  # noqa: A001
+    """``jax.lax.round``: 0 = away from zero, 1 = to nearest even."""
+    return round_p.bind(x, rounding_method=int(rounding_method))
+
+
+def integer_pow(x, y: int):
+    """``jax.lax.integer_pow``: ``x ** y`` for a static integer ``y``."""
+    return integer_pow_p.bind(x, y=int(y))
+
+
+def zeros_like(x):
+    a = aval_of(x)
+    return _shape.full(a.shape, 0, a.dtype, a.weak_type)
+
+
+def _const(x, v):
+    """A scalar constant with ``x``'s dtype (weak if ``x`` is), broadcast to ``x``'s shape."""
+    a = aval_of(x)
+    return _shape.full(a.shape, v, a.dtype, a.weak_type)
+
+
+def convert_element_type_like(x, like):
+    a = aval_of(like)
+    return conversion.convert_element_type(x, a.dtype, a.weak_type)
+
+
+__all__ = [n for n in dir() if not n.startswith("_")]

@@ -1,0 +1,170 @@
+"""dot_general: the one contraction primitive (matmul, dot, einsum build on it)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.core import rules
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+from jaxlite._src.ops import conversion, shape as _shape
+from jaxlite._src.ops._factories import defjvp
+
+dot_general_p = Primitive("dot_general")
+
+
+def _free_dims(ndim, contract, batch):
+    return [i for i in range(ndim) if i not in contract and i not in batch]
+
+
+def _dot_general_impl(x, y, *, dimension_numbers, precision, preferred_element_type):
+    (xc, yc), (xb, yb) = dimension_numbers
+    out_dtype = preferred_element_type or x.dtype
+    if not xb and len(xc) == 1 and len(yc) == 1 and y.ndim <= 2 and xc[0] == x.ndim - 1 and (
+            y.ndim == 1 or yc[0] == 0):
+        # The common matmul / matvec case goes straight to BLAS.
+        out = np.dot(x, y) if y.ndim == 2 or x.ndim <= 2 else np.tensordot(x, y, (xc, yc))
+        return np.asarray(out, dtype=out_dtype)
+    xf = _free_dims(x.ndim, xc, xb)
+    yf = _free_dims(y.ndim, yc, yb)
+    xt = np.transpose(x, list(xb) + xf + list(xc))
+    yt = np.transpose(y, list(yb) + list(yc) + yf)
+    bshape = [x.shape[i] for i in xb]
+    m = int(np.prod([x.shape[i] for i in xf], dtype=np.int64))
+    k = int(np.prod([x.shape[i] for i in xc], dtype=np.int64))
+    n = int(np.prod([y.shape[i] for i in yf], dtype=np.int64))
+    out = np.matmul(xt.reshape(bshape + [m, k]), yt.reshape(bshape + [k, n]))
+    out = out.reshape(bshape + [x.shape[i] for i in xf] + [y.shape[i] for i in yf])
+    return np.asarray(out, dtype=out_dtype)
+
+
+def _dot_general_abstract_eval(x, y, *, dimension_numbers, precision, preferred_element_type):
+    (xc, yc), (xb, yb) = dimension_numbers
+    if len(xc) != len(yc) or len(xb) != len(yb):
+        raise TypeError(f"dot_general requires equal numbers of contracting and batch "
+                        f"dimensions, got dimension_numbers {dimension_numbers}")
+    for a, b in zip(xc, yc):
+        if x.shape[a] != y.shape[b]:
+            raise TypeError(
+                "dot_general requires contracting dimensions to have the same shape, got "
+                f"{tuple(x.shape[i] for i in xc)} and {tuple(y.shape[i] for i in yc)}.")
+    for a, b in zip(xb, yb):
+        if x.shape[a] != y.shape[b]:
+            raise TypeError(
+                "dot_general requires lhs batch dimensions and rhs batch dimensions to have "
+                f"the same shape, got {tuple(x.shape[i] for i in xb)} and "
+                f"{tuple(y.shape[i] for i in yb)}.")
+    if x.dtype != y.dtype:
+        raise TypeError("dot_general requires operands of the same dtype, got "
+                        f"{dtypes.short_name(x.dtype)} and {dtypes.short_name(y.dtype)}")
+    shape = ([x.shape[i] for i in xb] + [x.shape[i] for i in _free_dims(x.ndim, xc, xb)]
+             + [y.shape[i] for i in _free_dims(y.ndim, yc, yb)])
+    dtype = preferred_element_type or x.dtype
+    return ShapedArray(shape, dtype, x.weak_type and y.weak_type)
+
+
+def _dot_general_transpose_lhs(ct, y, x_aval, dimension_numbers, preferred_element_type,
+                               swap=False):
+    (xc, yc), (xb, yb) = dimension_numbers
+    x_ndim = x_aval.ndim
+    y_ndim = aval_of(y).ndim
+    nb = len(xb)
+    xf = _free_dims(x_ndim, xc, xb)
+    yf = _free_dims(y_ndim, yc, yb)
+    if swap:
+        ct_yf = list(range(nb, nb + len(yf)))
+        ct_xf_pos = list(range(nb + len(yf), nb + len(yf) + len(xf)))
+    else:
+        ct_yf = list(range(nb + len(xf), nb + len(xf) + len(yf)))
+        ct_xf_pos = list(range(nb, nb + len(xf)))
+    del ct_xf_pos
+    dims = ((tuple(ct_yf), tuple(yf)), (tuple(range(nb)), tuple(yb)))
+    out = dot_general_p.bind(ct, y, dimension_numbers=dims, precision=None,
+                             preferred_element_type=None)
+    x_axes = list(xb) + xf + [xc[list(yc).index(d)] for d in sorted(yc)]
+    perm = tuple(int(i) for i in np.argsort(x_axes))
+    out = _shape.transpose(out, perm)
+    if aval_of(out).dtype != x_aval.dtype:
+        out = conversion.convert_element_type(out, x_aval.dtype, x_aval.weak_type)
+    return out
+
+
+def _dot_general_transpose(ct, x, y, *, dimension_numbers, precision, preferred_element_type):
+    (xc, yc), (xb, yb) = dimension_numbers
+    if type(ct) is Zero:
+        return [Zero(x.aval) if is_undefined_primal(x) else None,
+                Zero(y.aval) if is_undefined_primal(y) else None]
+    ct_x = ct_y = None
+    if is_undefined_primal(x):
+        ct_x = _dot_general_transpose_lhs(ct, y, x.aval, dimension_numbers,
+                                          preferred_element_type)
+    if is_undefined_primal(y):
+        swapped = ((yc, xc), (yb, xb))
+        ct_y = _dot_general_transpose_lhs(ct, x, y.aval, swapped, preferred_element_type,
+                                          swap=True)
+    return [ct_x, ct_y]
+
+
+def _shift(dims, by=1):
+    return tuple(d + by for d in dims)
+
+
+def _dot_general_batch(axis_data, args, dims, *, dimension_numbers, precision,
+                       preferred_element_type):
+    (x, y), (dx, dy) = args, dims
+    (xc, yc), (xb, yb) = dimension_numbers
+    params = dict(precision=precision, preferred_element_type=preferred_element_type)
+    if dx is not not_mapped and dy is not not_mapped:
+        x = _shape.moveaxis(x, dx, 0)
+        y = _shape.moveaxis(y, dy, 0)
+        dn = ((_shift(xc), _shift(yc)), ((0,) + _shift(xb), (0,) + _shift(yb)))
+        return dot_general_p.bind(x, y, dimension_numbers=dn, **params), 0
+    if dx is not not_mapped:
+        x = _shape.moveaxis(x, dx, 0)
+        dn = ((_shift(xc), yc), (_shift(xb), yb))
+        return dot_general_p.bind(x, y, dimension_numbers=dn, **params), len(xb)
+    y = _shape.moveaxis(y, dy, 0)
+    dn = ((xc, _shift(yc)), (xb, _shift(yb)))
+    nxf = aval_of(x).ndim - len(xc) - len(xb)
+    return dot_general_p.bind(x, y, dimension_numbers=dn, **params), len(xb) + nxf
+
+
+def _dot_jvp_lhs(t, x, y, **params):
+    return dot_general_p.bind(t, y, **params)
+
+
+def _dot_jvp_rhs(t, x, y, **params):
+    return dot_general_p.bind(x, t, **params)
+
+
+rules.impl_rules[dot_general_p] = _dot_general_impl
+rules.abstract_eval_rules[dot_general_p] = _dot_general_abstract_eval
+rules.transpose_rules[dot_general_p] = _dot_general_transpose
+rules.batch_rules[dot_general_p] = _dot_general_batch
+defjvp(dot_general_p, _dot_jvp_lhs, _dot_jvp_rhs)
+
+
+def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None):
+    """``jax.lax.dot_general``: contract ``lhs`` and ``rhs``.
+
+    Args:
+        dimension_numbers: ``((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))``.
+    Returns:
+        An array of shape ``batch + lhs_free + rhs_free``.
+    """
+    (xc, yc), (xb, yb) = dimension_numbers
+    dn = ((tuple(int(i) for i in xc), tuple(int(i) for i in yc)),
+          (tuple(int(i) for i in xb), tuple(int(i) for i in yb)))
+    pet = None if preferred_element_type is None else dtypes.canonicalize_dtype(
+        preferred_element_type)
+    return dot_general_p.bind(lhs, rhs, dimension_numbers=dn, precision=None,
+                              preferred_element_type=pet)
+
+
+def dot(lhs, rhs, precision=None, preferred_element_type=None):
+    """``jax.lax.dot`` for vectors and matrices."""
+    xn, yn = aval_of(lhs).ndim, aval_of(rhs).ndim
+    return dot_general(lhs, rhs, (((xn - 1,), (0 if yn == 1 else yn - 2,)), ((), ())),
+                       precision, preferred_element_type)

@@ -1,0 +1,258 @@
+"""Reductions over axes, arg-reductions and cumulative reductions."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.core import rules
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero, not_mapped
+from jaxlite._src.ops import elementwise as ew, shape as _shape
+from jaxlite._src.ops._factories import deflinear, defjvp2, dtype_rule_factory, non_differentiable
+
+
+def _reduced_shape(shape, axes):
+    return tuple(s for i, s in enumerate(shape) if i not in axes)
+
+
+def _check_axes(name, x, axes):
+    for a in axes:
+        if not 0 <= a < x.ndim:
+            raise ValueError(f"{name}: axis {a} is out of bounds for array of dimension "
+                             f"{x.ndim}")
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"{name}: duplicate value in 'axes': {axes}")
+
+
+def _reduction(name, np_fn, kinds):
+    p = Primitive(name)
+    check = dtype_rule_factory(kinds)
+
+    def abstract_eval(x, *, axes):
+        check(name, x.dtype)
+        _check_axes(name, x, axes)
+        return ShapedArray(_reduced_shape(x.shape, axes), x.dtype, x.weak_type)
+
+    def impl(x, *, axes):
+        return np.asarray(np_fn(x, axis=axes), dtype=x.dtype)
+
+    def batch(axis_data, args, dims, *, axes):
+        (x,), (d,) = args, dims
+        new_axes = tuple(a + (a >= d) for a in axes)
+        # The batch dim moves left by the number of reduced axes before it.
+        out_d = d - sum(a < d for a in new_axes)
+        return p.bind(x, axes=new_axes), out_d
+
+    rules.abstract_eval_rules[p] = abstract_eval
+    rules.impl_rules[p] = impl
+    rules.batch_rules[p] = batch
+    return p
+
+
+def _sum_impl(x, axis):
+    return np.sum(x, axis=axis, dtype=x.dtype)
+
+
+reduce_sum_p = _reduction("reduce_sum", _sum_impl, "fciu")
+rules.impl_rules[reduce_sum_p] = lambda x, *, axes: np.asarray(
+    np.sum(x, axis=axes, dtype=x.dtype))
+
+
+def _reduce_sum_transpose(ct, x, *, axes):
+    if type(ct) is Zero:
+        return [Zero(x.aval)]
+    shape = x.aval.shape
+    kept = tuple(i for i in range(len(shape)) if i not in axes)
+    return [_shape.broadcast_in_dim(ct, shape, kept)]
+
+
+deflinear(reduce_sum_p, _reduce_sum_transpose)
+
+reduce_max_p = _reduction("reduce_max", np.max, "fciub")
+reduce_min_p = _reduction("reduce_min", np.min, "fciub")
+
+
+def _minmax_jvp(p):
+    # Gradient flows to every position equal to the extremum, split evenly (as JAX does).
+    def jvp(t, ans, x, *, axes):
+        shape = aval_of(x).shape
+        kept = tuple(i for i in range(len(shape)) if i not in axes)
+        ans_b = _shape.broadcast_in_dim(ans, shape, kept)
+        loc = ew.convert_element_type_like(ew.eq(x, ans_b), x)
+        counts = reduce_sum(loc, axes)
+        return ew.div(reduce_sum(ew.mul(t, loc), axes), counts)
+
+    defjvp2(p, jvp)
+
+
+_minmax_jvp(reduce_max_p)
+_minmax_jvp(reduce_min_p)
+
+reduce_prod_p = _reduction("reduce_prod", np.prod, "fciu")
+
+
+def _reduce_prod_jvp(t, ans, x, *, axes):
+    # d prod = sum(t * prod / x); exact only for nonzero x (JAX handles zeros more carefully).
+    shape = aval_of(x).shape
+    kept = tuple(i for i in range(len(shape)) if i not in axes)
+    ans_b = _shape.broadcast_in_dim(ans, shape, kept)
+    return reduce_sum(ew.mul(t, ew.div(ans_b, x)), axes)
+
+
+defjvp2(reduce_prod_p, _reduce_prod_jvp)
+
+reduce_and_p = _reduction("reduce_and", np.all, "b")
+reduce_or_p = _reduction("reduce_or", np.any, "b")
+reduce_xor_p = _reduction("reduce_xor", lambda x, axis: np.bitwise_xor.reduce(
+    x, axis=axis) if axis else x, "biu")
+for _p in (reduce_and_p, reduce_or_p, reduce_xor_p):
+    non_differentiable(_p)
+
+
+def reduce_sum(x, axes):
+    """``jax.lax.reduce_sum`` over ``axes`` (a tuple of non-negative ints)."""
+    return reduce_sum_p.bind(x, axes=tuple(int(a) for a in axes))
+
+
+def reduce_max(x, axes):
+    return reduce_max_p.bind(x, axes=tuple(int(a) for a in axes))
+
+
+def reduce_min(x, axes):
+    return reduce_min_p.bind(x, axes=tuple(int(a) for a in axes))
+
+
+def reduce_prod(x, axes):
+    return reduce_prod_p.bind(x, axes=tuple(int(a) for a in axes))
+
+
+def reduce_and(x, axes):
+    return reduce_and_p.bind(x, axes=tuple(int(a) for a in axes))
+
+
+def reduce_or(x, axes):
+    return reduce_or_p.bind(x, axes=tuple(int(a) for a in axes))
+
+
+# ---------------------------------------------------------------------- argmax / argmin
+def _arg_reduction(name, np_fn):
+    p = Primitive(name)
+
+    def abstract_eval(x, *, axes, index_dtype):
+        if len(axes) != 1:
+            raise ValueError(f"{name} takes exactly one axis, got {axes}")
+        _check_axes(name, x, axes)
+        if x.shape[axes[0]] == 0:
+            raise ValueError(f"{name} of an empty axis")
+        return ShapedArray(_reduced_shape(x.shape, axes), index_dtype)
+
+    def impl(x, *, axes, index_dtype):
+        if dtypes.is_inexact(x.dtype):
+            # NaN wins, as in JAX (NumPy's argmax already returns the first NaN).
+            pass
+        return np.asarray(np_fn(x, axis=axes[0]), dtype=index_dtype)
+
+    def batch(axis_data, args, dims, *, axes, index_dtype):
+        (x,), (d,) = args, dims
+        a = axes[0] + (axes[0] >= d)
+        out_d = d - (a < d)
+        return p.bind(x, axes=(a,), index_dtype=index_dtype), out_d
+
+    rules.abstract_eval_rules[p] = abstract_eval
+    rules.impl_rules[p] = impl
+    rules.batch_rules[p] = batch
+    non_differentiable(p)
+    return p
+
+
+argmax_p = _arg_reduction("argmax", np.argmax)
+argmin_p = _arg_reduction("argmin", np.argmin)
+
+
+def argmax(x, axis: int, index_dtype):
+    return argmax_p.bind(x, axes=(int(axis),), index_dtype=dtypes.canonicalize_dtype(index_dtype))
+
+
+def argmin(x, axis: int, index_dtype):
+    return argmin_p.bind(x, axes=(int(axis),), index_dtype=dtypes.canonicalize_dtype(index_dtype))
+
+
+# ----------------------------------------------------------------- cumulative reductions
+def _cumulative(name, np_fn):
+    p = Primitive(name)
+
+    def abstract_eval(x, *, axis, reverse):
+        if not 0 <= axis < max(x.ndim, 1):
+            raise ValueError(f"{name}: axis {axis} is out of bounds for shape {x.shape}")
+        return x
+
+    def impl(x, *, axis, reverse):
+        if x.ndim == 0:
+            return x
+        if reverse:
+            return np.flip(np_fn(np.flip(x, axis), axis=axis), axis).astype(x.dtype, copy=False)
+        return np.asarray(np_fn(x, axis=axis), dtype=x.dtype)
+
+    def batch(axis_data, args, dims, *, axis, reverse):
+        (x,), (d,) = args, dims
+        return p.bind(x, axis=axis + (axis >= d), reverse=reverse), d
+
+    rules.abstract_eval_rules[p] = abstract_eval
+    rules.impl_rules[p] = impl
+    rules.batch_rules[p] = batch
+    return p
+
+
+cumsum_p = _cumulative("cumsum", lambda x, axis: np.cumsum(x, axis=axis, dtype=x.dtype))
+cumprod_p = _cumulative("cumprod", lambda x, axis: np.cumprod(x, axis=axis, dtype=x.dtype))
+cummax_p = _cumulative("cummax", np.maximum.accumulate)
+cummin_p = _cumulative("cummin", np.minimum.accumulate)
+deflinear(cumsum_p, lambda ct, x, *, axis, reverse: [
+    Zero(x.aval) if type(ct) is Zero else cumsum_p.bind(ct, axis=axis, reverse=not reverse)])
+
+
+def _cumprod_jvp(t, ans, x, *, axis, reverse):
+    # d cumprod_i = sum_{j<=i} t_j * cumprod_i / x_j (valid for nonzero x).
+    return ew.mul(ans, cumsum_p.bind(ew.div(t, x), axis=axis, reverse=reverse))
+
+
+defjvp2(cumprod_p, _cumprod_jvp)
+
+
+def _cumext_jvp(t, ans, x, *, axis, reverse):
+    # The tangent follows the position that currently holds the running extremum.
+    n = aval_of(x).shape[axis]
+    from jaxlite._src.ops import conversion
+
+    idx = conversion.broadcasted_iota(dtypes.int32, aval_of(x).shape, axis)
+    if reverse:
+        idx = ew.sub(_shape.full((), n - 1, dtypes.int32), idx)
+    hit = ew.select_n(ew.eq(x, ans), _shape.full(aval_of(x).shape, -1, dtypes.int32), idx)
+    last = cummax_p.bind(hit, axis=axis, reverse=reverse)
+    if reverse:
+        last = ew.sub(_shape.full((), n - 1, dtypes.int32), last)
+    from jaxlite._src.ops import indexing
+
+    return indexing.take_along_axis(t, last, axis)
+
+
+defjvp2(cummax_p, _cumext_jvp)
+defjvp2(cummin_p, _cumext_jvp)
+
+
+def cumsum(x, axis: int = 0, reverse: bool = False):
+    return cumsum_p.bind(x, axis=int(axis), reverse=bool(reverse))
+
+
+def cumprod(x, axis: int = 0, reverse: bool = False):
+    return cumprod_p.bind(x, axis=int(axis), reverse=bool(reverse))
+
+
+def cummax(x, axis: int = 0, reverse: bool = False):
+    return cummax_p.bind(x, axis=int(axis), reverse=bool(reverse))
+
+
+def cummin(x, axis: int = 0, reverse: bool = False):
+    return cummin_p.bind(x, axis=int(axis), reverse=bool(reverse))

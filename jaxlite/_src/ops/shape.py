@@ -1,0 +1,679 @@
+"""Shape primitives: broadcast_in_dim, reshape, transpose, squeeze, rev, concatenate, pad,
+slice, dynamic_slice, dynamic_update_slice. All are linear."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.core import rules
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+from jaxlite._src.core.trace import Tracer, eval_trace
+from jaxlite._src.ops._factories import deflinear
+
+
+def _shape_of(x):
+    return aval_of(x).shape
+
+
+# --- broadcast_in_dim ----------------------------------------------------------------------
+broadcast_in_dim_p = Primitive("broadcast_in_dim")
+
+
+def _bid_impl(x, *, shape, broadcast_dimensions):
+    s = [1] * len(shape)
+    for i, d in enumerate(broadcast_dimensions):
+        s[d] = x.shape[i]
+    return np.broadcast_to(np.reshape(x, s), shape)
+
+
+def _bid_abstract_eval(x, *, shape, broadcast_dimensions):
+    if len(broadcast_dimensions) != x.ndim:
+        raise TypeError(
+            f"broadcast_in_dim broadcast_dimensions must have length equal to operand ndim; "
+            f"got broadcast_dimensions {broadcast_dimensions} for operand ndim {x.ndim}.")
+    for i, d in enumerate(broadcast_dimensions):
+        if not (0 <= d < len(shape)) or x.shape[i] not in (1, shape[d]):
+            raise TypeError(
+                f"broadcast_in_dim operand dimension sizes must either be 1, or be equal to "
+                f"their corresponding dimensions in the target broadcast shape; got operand "
+                f"of shape {x.shape}, target broadcast shape {shape}, broadcast_dimensions "
+                f"{broadcast_dimensions}")
+    return ShapedArray(shape, x.dtype, x.weak_type)
+
+
+def _bid_transpose(ct, x, *, shape, broadcast_dimensions):
+    if type(ct) is Zero:
+        return [Zero(x.aval)]
+    from jaxlite._src.ops import reductions
+
+    unit_dims = tuple(i for i, d in enumerate(broadcast_dimensions)
+                      if x.aval.shape[i] == 1 and shape[d] != 1)
+    bdims = tuple(d for i, d in enumerate(broadcast_dimensions) if i not in unit_dims)
+    sum_dims = tuple(d for d in range(len(shape)) if d not in bdims)
+    out = reductions.reduce_sum(ct, sum_dims) if sum_dims else ct
+    if out.shape != x.aval.shape:
+        out = reshape(out, x.aval.shape)
+    return [out]
+
+
+def _bid_batch(axis_data, args, dims, *, shape, broadcast_dimensions):
+    (x,), (d,) = args, dims
+    x = moveaxis(x, d, 0)
+    new_shape = (_shape_of(x)[0],) + tuple(shape)
+    new_bd = (0,) + tuple(b + 1 for b in broadcast_dimensions)
+    return broadcast_in_dim_p.bind(x, shape=new_shape, broadcast_dimensions=new_bd), 0
+
+
+rules.impl_rules[broadcast_in_dim_p] = _bid_impl
+rules.abstract_eval_rules[broadcast_in_dim_p] = _bid_abstract_eval
+rules.batch_rules[broadcast_in_dim_p] = _bid_batch
+deflinear(broadcast_in_dim_p, _bid_transpose)
+
+
+def broadcast_in_dim(x, shape, broadcast_dimensions):
+    """``jax.lax.broadcast_in_dim``."""
+    shape = tuple(int(s) for s in shape)
+    broadcast_dimensions = tuple(int(d) for d in broadcast_dimensions)
+    if not isinstance(x, Tracer):
+        # Constants are broadcast now, not staged (keeps jaxprs small, like JAX's literals).
+        return broadcast_in_dim_p.bind_with_trace(eval_trace, (x,), dict(
+            shape=shape, broadcast_dimensions=broadcast_dimensions))
+    if _shape_of(x) == shape and broadcast_dimensions == tuple(range(len(shape))) and hasattr(
+            x, "aval"):
+        return x
+    return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions)
+
+
+def broadcast(x, sizes):
+    """``jax.lax.broadcast``: prepend dimensions of the given sizes."""
+    sizes = tuple(sizes)
+    nd = len(_shape_of(x))
+    return broadcast_in_dim(x, sizes + _shape_of(x), tuple(range(len(sizes), len(sizes) + nd)))
+
+
+def broadcast_to_rank(x, shape):
+    """NumPy-style broadcast of ``x`` to ``shape`` (trailing alignment)."""
+    xs = _shape_of(x)
+    nd = len(shape)
+    return broadcast_in_dim(x, shape, tuple(range(nd - len(xs), nd)))
+
+
+def broadcast_batch(x, size: int):
+    """Give an unbatched value a leading batch axis of ``size``."""
+    return broadcast(x, (size,))
+
+
+def full(shape, fill_value, dtype, weak_type: bool = False):
+    """An array of ``shape`` filled with a scalar."""
+    from jaxlite._src.core.array import ArrayImpl
+
+    dtype = np.dtype(dtype)
+    if hasattr(fill_value, "aval") and not _is_concrete(fill_value):
+        from jaxlite._src.ops import conversion
+
+        v = conversion.convert_element_type(fill_value, dtype, weak_type)
+        return broadcast(v, tuple(shape))
+    v = np.asarray(np.asarray(fill_value), dtype=dtype)
+    return ArrayImpl(np.broadcast_to(v, tuple(shape)), ShapedArray(tuple(shape), dtype, weak_type))
+
+
+def _is_concrete(x):
+    from jaxlite._src.core.array import ArrayImpl
+
+    return type(x) is ArrayImpl
+
+
+# --- reshape -----------------------------------------------------------------------------
+reshape_p = Primitive("reshape")
+
+
+def _reshape_abstract_eval(x, *, new_sizes, dimensions):
+    if int(np.prod(new_sizes, dtype=np.int64)) != x.size:
+        raise TypeError(
+            f"reshape total size must be unchanged, got new_sizes {new_sizes} for shape "
+            f"{x.shape}.")
+    return ShapedArray(new_sizes, x.dtype, x.weak_type)
+
+
+def _reshape_transpose(ct, x, *, new_sizes, dimensions):
+    if type(ct) is Zero:
+        return [Zero(x.aval)]
+    return [reshape(ct, x.aval.shape)]
+
+
+def _reshape_batch(axis_data, args, dims, *, new_sizes, dimensions):
+    (x,), (d,) = args, dims
+    x = moveaxis(x, d, 0)
+    return reshape_p.bind(x, new_sizes=(_shape_of(x)[0],) + new_sizes, dimensions=None), 0
+
+
+rules.impl_rules[reshape_p] = lambda x, *, new_sizes, dimensions: np.reshape(x, new_sizes)
+rules.abstract_eval_rules[reshape_p] = _reshape_abstract_eval
+rules.batch_rules[reshape_p] = _reshape_batch
+deflinear(reshape_p, _reshape_transpose)
+
+
+def reshape(x, new_sizes, dimensions=None):
+    """``jax.lax.reshape`` (row-major)."""
+    new_sizes = tuple(int(s) for s in new_sizes)
+    if dimensions is not None:
+        x = transpose(x, dimensions)
+    if _shape_of(x) == new_sizes and hasattr(x, "aval"):
+        return x
+    return reshape_p.bind(x, new_sizes=new_sizes, dimensions=None)
+
+
+# --- transpose ---------------------------------------------------------------------------
+transpose_p = Primitive("transpose")
+
+
+def _transpose_abstract_eval(x, *, permutation):
+    if sorted(permutation) != list(range(x.ndim)):
+        raise TypeError(f"transpose permutation isn't a permutation of operand dimensions, "
+                        f"got permutation {permutation} for operand shape {x.shape}.")
+    return ShapedArray(tuple(x.shape[i] for i in permutation), x.dtype, x.weak_type)
+
+
+def _transpose_transpose(ct, x, *, permutation):
+    if type(ct) is Zero:
+        return [Zero(x.aval)]
+    return [transpose(ct, tuple(np.argsort(permutation)))]
+
+
+def _transpose_batch(axis_data, args, dims, *, permutation):
+    (x,), (d,) = args, dims
+    perm = (d,) + tuple(p if p < d else p + 1 for p in permutation)
+    return transpose_p.bind(x, permutation=perm), 0
+
+
+rules.impl_rules[transpose_p] = lambda x, *, permutation: np.transpose(x, permutation)
+rules.abstract_eval_rules[transpose_p] = _transpose_abstract_eval
+rules.batch_rules[transpose_p] = _transpose_batch
+deflinear(transpose_p, _transpose_transpose)
+
+
+def transpose(x, permutation):
+    """``jax.lax.transpose``."""
+    permutation = tuple(int(p) for p in permutation)
+    if permutation == tuple(range(len(permutation))) and hasattr(x, "aval"):
+        return x
+    return transpose_p.bind(x, permutation=permutation)
+
+
+def moveaxis(x, src: int, dst: int):
+    nd = len(_shape_of(x))
+    src, dst = src % nd, dst % nd
+    if src == dst:
+        return x
+    perm = [i for i in range(nd) if i != src]
+    perm.insert(dst, src)
+    return transpose(x, perm)
+
+
+# --- squeeze -----------------------------------------------------------------------------
+squeeze_p = Primitive("squeeze")
+
+
+def _squeeze_abstract_eval(x, *, dimensions):
+    for d in dimensions:
+        if x.shape[d] != 1:
+            raise ValueError(f"cannot select an axis to squeeze out which has size not equal "
+                             f"to one, got shape={x.shape} and dimensions={dimensions}")
+    return ShapedArray(tuple(s for i, s in enumerate(x.shape) if i not in dimensions),
+                       x.dtype, x.weak_type)
+
+
+def _squeeze_batch(axis_data, args, dims, *, dimensions):
+    (x,), (d,) = args, dims
+    x = moveaxis(x, d, 0)
+    return squeeze_p.bind(x, dimensions=tuple(a + 1 for a in dimensions)), 0
+
+
+rules.impl_rules[squeeze_p] = lambda x, *, dimensions: np.squeeze(x, dimensions)
+rules.abstract_eval_rules[squeeze_p] = _squeeze_abstract_eval
+rules.batch_rules[squeeze_p] = _squeeze_batch
+deflinear(squeeze_p, lambda ct, x, *, dimensions: [
+    Zero(x.aval) if type(ct) is Zero else reshape(ct, x.aval.shape)])
+
+
+def squeeze(x, dimensions):
+    nd = len(_shape_of(x))
+    dimensions = tuple(sorted(int(d) % nd for d in dimensions))
+    if not dimensions:
+        return x
+    return squeeze_p.bind(x, dimensions=dimensions)
+
+
+def expand_dims(x, dimensions):
+    shape = list(_shape_of(x))
+    nd = len(shape) + len(dimensions)
+    for d in sorted(int(d) % nd for d in dimensions):
+        shape.insert(d, 1)
+    return reshape(x, shape)
+
+
+# --- rev ---------------------------------------------------------------------------------
+rev_p = Primitive("rev")
+rules.impl_rules[rev_p] = lambda x, *, dimensions: np.flip(x, dimensions) if dimensions else x
+rules.abstract_eval_rules[rev_p] = lambda x, *, dimensions: x
+rules.batch_rules[rev_p] = lambda ad, args, dims, *, dimensions: (
+    rev_p.bind(args[0], dimensions=tuple(a + (a >= dims[0]) for a in dimensions)), dims[0])
+deflinear(rev_p, lambda ct, x, *, dimensions: [
+    Zero(x.aval) if type(ct) is Zero else rev_p.bind(ct, dimensions=dimensions)])
+
+
+def rev(x, dimensions):
+    return rev_p.bind(x, dimensions=tuple(int(d) for d in dimensions))
+
+
+# --- concatenate -------------------------------------------------------------------------
+concatenate_p = Primitive("concatenate")
+
+
+def _concat_abstract_eval(*xs, dimension):
+    if len({x.dtype for x in xs}) != 1:
+        raise TypeError("concatenate requires arguments to have the same dtypes, got "
+                        + ", ".join(dtypes.short_name(x.dtype) for x in xs) + ".")
+    s0 = xs[0].shape
+    for x in xs:
+        if len(x.shape) != len(s0) or any(
+                a != b for i, (a, b) in enumerate(zip(x.shape, s0)) if i != dimension):
+            raise TypeError(
+                "Cannot concatenate arrays with shapes that differ in dimensions other than "
+                f"the one being concatenated: concatenating along dimension {dimension} for "
+                f"shapes {', '.join(str(x.shape) for x in xs)}.")
+    shape = list(s0)
+    shape[dimension] = sum(x.shape[dimension] for x in xs)
+    return ShapedArray(shape, xs[0].dtype, all(x.weak_type for x in xs))
+
+
+def _concat_transpose(ct, *xs, dimension):
+    if type(ct) is Zero:
+        return [Zero(x.aval) if is_undefined_primal(x) else None for x in xs]
+    outs, start = [], 0
+    for x in xs:
+        n = (x.aval if is_undefined_primal(x) else aval_of(x)).shape[dimension]
+        if is_undefined_primal(x):
+            outs.append(slice_in_dim(ct, start, start + n, axis=dimension))
+        else:
+            outs.append(None)
+        start += n
+    return outs
+
+
+def _concat_batch(axis_data, args, dims, *, dimension):
+    new = [broadcast_batch(x, axis_data.size) if d is not_mapped else moveaxis(x, d, 0)
+           for x, d in zip(args, dims)]
+    return concatenate_p.bind(*new, dimension=dimension + 1), 0
+
+
+rules.impl_rules[concatenate_p] = lambda *xs, dimension: np.concatenate(xs, dimension)
+rules.abstract_eval_rules[concatenate_p] = _concat_abstract_eval
+rules.batch_rules[concatenate_p] = _concat_batch
+deflinear(concatenate_p, _concat_transpose)
+
+
+def concatenate(xs, dimension: int):
+    """``jax.lax.concatenate``."""
+    xs = list(xs)
+    if len(xs) == 1:
+        return xs[0]
+    return concatenate_p.bind(*xs, dimension=int(dimension))
+
+
+# --- pad ---------------------------------------------------------------------------------
+pad_p = Primitive("pad")
+
+
+def _pad_impl(x, padding_value, *, padding_config):
+    out = x
+    for axis, (lo, hi, interior) in enumerate(padding_config):
+        out = _pad_axis(out, padding_value, axis, lo, hi, interior)
+    return out
+
+
+def _pad_axis(x, pv, axis, lo, hi, interior):
+    n = x.shape[axis]
+    if interior > 0 and n > 1:
+        new_n = n + (n - 1) * interior
+        shape = list(x.shape)
+        shape[axis] = new_n
+        y = np.full(shape, pv, dtype=x.dtype)
+        idx = [slice(None)] * x.ndim
+        idx[axis] = slice(0, new_n, interior + 1)
+        y[tuple(idx)] = x
+        x = y
+    if lo < 0:
+        idx = [slice(None)] * x.ndim
+        idx[axis] = slice(-lo, None)
+        x = x[tuple(idx)]
+        lo = 0
+    if hi < 0:
+        idx = [slice(None)] * x.ndim
+        idx[axis] = slice(0, x.shape[axis] + hi)
+        x = x[tuple(idx)]
+        hi = 0
+    if lo or hi:
+        widths = [(0, 0)] * x.ndim
+        widths[axis] = (lo, hi)
+        x = np.pad(x, widths, constant_values=pv)
+    return x
+
+
+def _pad_abstract_eval(x, pv, *, padding_config):
+    if x.dtype != pv.dtype:
+        raise TypeError("pad operand and padding_value must be same dtype")
+    shape = []
+    for n, (lo, hi, interior) in zip(x.shape, padding_config):
+        shape.append(lo + hi + n + max(n - 1, 0) * interior)
+    return ShapedArray(shape, x.dtype, x.weak_type)
+
+
+def _pad_transpose(ct, x, pv, *, padding_config):
+    from jaxlite._src.ops import reductions
+
+    if type(ct) is Zero:
+        return [Zero(x.aval) if is_undefined_primal(x) else None,
+                Zero(pv.aval) if is_undefined_primal(pv) else None]
+    ct_x = None
+    if is_undefined_primal(x):
+        # Undo the padding: negative low/high padding then stride over interior padding.
+        unpad = tuple((-lo, -hi, 0) for lo, hi, _ in padding_config)
+        zero = _scalar_zero(ct)
+        t = pad_p.bind(ct, zero, padding_config=unpad)
+        ct_x = slice_p.bind(t, start_indices=(0,) * t.ndim, limit_indices=t.shape,
+                            strides=tuple(i + 1 for _, _, i in padding_config))
+    ct_pv = None
+    if is_undefined_primal(pv):
+        total = reductions.reduce_sum(ct, tuple(range(ct.ndim)))
+        if ct_x is not None:
+            inner = reductions.reduce_sum(ct_x, tuple(range(ct_x.ndim)))
+        else:
+            unpad = tuple((-lo, -hi, 0) for lo, hi, _ in padding_config)
+            t = pad_p.bind(ct, _scalar_zero(ct), padding_config=unpad)
+            t = slice_p.bind(t, start_indices=(0,) * t.ndim, limit_indices=t.shape,
+                             strides=tuple(i + 1 for _, _, i in padding_config))
+            inner = reductions.reduce_sum(t, tuple(range(t.ndim)))
+        from jaxlite._src.ops import elementwise
+
+        ct_pv = elementwise.sub(total, inner)
+    return [ct_x, ct_pv]
+
+
+def _scalar_zero(x):
+    return full((), 0, aval_of(x).dtype)
+
+
+def _pad_batch(axis_data, args, dims, *, padding_config):
+    (x, pv), (dx, dpv) = args, dims
+    if dpv is not_mapped:
+        x = moveaxis(x, dx, 0)
+        return pad_p.bind(x, pv, padding_config=((0, 0, 0),) + padding_config), 0
+    from jaxlite._src.ops import elementwise
+
+    # Batched padding value: pad with zeros, then select the padded positions.
+    xb = broadcast_batch(x, axis_data.size) if dx is not_mapped else moveaxis(x, dx, 0)
+    mask = pad_p.bind(full(_shape_of(x)[1:] if dx is not not_mapped else _shape_of(x), True,
+                           dtypes.bool_), full((), False, dtypes.bool_),
+                      padding_config=padding_config)
+    padded = pad_p.bind(xb, _scalar_zero(xb), padding_config=((0, 0, 0),) + padding_config)
+    pvb = moveaxis(pv, dpv, 0)
+    pvb = broadcast_in_dim(pvb, _shape_of(padded), (0,))
+    maskb = broadcast_in_dim(mask, _shape_of(padded), tuple(range(1, len(_shape_of(padded)))))
+    return elementwise.select_n(maskb, pvb, padded), 0
+
+
+rules.impl_rules[pad_p] = _pad_impl
+rules.abstract_eval_rules[pad_p] = _pad_abstract_eval
+rules.batch_rules[pad_p] = _pad_batch
+deflinear(pad_p, _pad_transpose)
+
+
+def pad(x, padding_value, padding_config):
+    """``jax.lax.pad`` with (low, high, interior) per dimension."""
+    return pad_p.bind(x, padding_value,
+                      padding_config=tuple(tuple(int(v) for v in c) for c in padding_config))
+
+
+# --- slice -------------------------------------------------------------------------------
+slice_p = Primitive("slice")
+
+
+def _slice_impl(x, *, start_indices, limit_indices, strides):
+    import builtins
+
+    strides = strides or (1,) * len(start_indices)
+    return x[tuple(builtins.slice(s, l, st) for s, l, st in zip(start_indices, limit_indices, strides))]
+
+
+def _slice_abstract_eval(x, *, start_indices, limit_indices, strides):
+    strides = strides or (1,) * x.ndim
+    if not (len(start_indices) == len(limit_indices) == x.ndim):
+        raise TypeError(f"slice start_indices/limit_indices must have length {x.ndim}")
+    for s, l, n in zip(start_indices, limit_indices, x.shape):
+        if not (0 <= s <= l <= n):
+            raise TypeError(f"slice indices out of bounds: start {start_indices}, limit "
+                            f"{limit_indices}, operand shape {x.shape}")
+    shape = tuple(max(0, -(-(l - s) // st)) for s, l, st in
+                  zip(start_indices, limit_indices, strides))
+    return ShapedArray(shape, x.dtype, x.weak_type)
+
+
+def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
+    if type(ct) is Zero:
+        return [Zero(x.aval)]
+    strides = strides or (1,) * len(start_indices)
+    shape = x.aval.shape
+    cfg = []
+    for s, l, st, n, m in zip(start_indices, limit_indices, strides, shape, aval_of(ct).shape):
+        real_hi = s + (m - 1) * st + 1 if m else s
+        cfg.append((s, n - real_hi, st - 1))
+    return [pad(ct, _scalar_zero(ct), cfg)]
+
+
+def _slice_batch(axis_data, args, dims, *, start_indices, limit_indices, strides):
+    (x,), (d,) = args, dims
+    x = moveaxis(x, d, 0)
+    st = (1,) + (strides or (1,) * len(start_indices))
+    return slice_p.bind(x, start_indices=(0,) + start_indices,
+                        limit_indices=(_shape_of(x)[0],) + limit_indices, strides=st), 0
+
+
+rules.impl_rules[slice_p] = _slice_impl
+rules.abstract_eval_rules[slice_p] = _slice_abstract_eval
+rules.batch_rules[slice_p] = _slice_batch
+deflinear(slice_p, _slice_transpose)
+
+
+def slice(x, start_indices, limit_indices, strides=None):  # noqa: A001 (JAX's name)
+    """``jax.lax.slice``."""
+    return slice_p.bind(x, start_indices=tuple(int(i) for i in start_indices),
+                        limit_indices=tuple(int(i) for i in limit_indices),
+                        strides=None if strides is None else tuple(int(s) for s in strides))
+
+
+def slice_in_dim(x, start, limit, stride=1, axis=0):
+    shape = _shape_of(x)
+    starts = [0] * len(shape)
+    limits = list(shape)
+    strides = [1] * len(shape)
+    starts[axis], limits[axis], strides[axis] = start, limit, stride
+    return slice(x, starts, limits, None if stride == 1 else strides)
+
+
+def index_in_dim(x, index, axis=0, keepdims=True):
+    out = slice_in_dim(x, index, index + 1, 1, axis)
+    return out if keepdims else squeeze(out, (axis,))
+
+
+# --- dynamic_slice -----------------------------------------------------------------------
+dynamic_slice_p = Primitive("dynamic_slice")
+
+
+def _clamp_starts(x_shape, starts, sizes):
+    return [int(min(max(int(s), 0), n - k)) for s, n, k in zip(starts, x_shape, sizes)]
+
+
+def _ds_impl(x, *starts, slice_sizes):
+    st = _clamp_starts(x.shape, starts, slice_sizes)
+    import builtins
+
+    return x[tuple(builtins.slice(s, s + k) for s, k in zip(st, slice_sizes))]
+
+
+def _ds_abstract_eval(x, *starts, slice_sizes):
+    if len(starts) != x.ndim or len(slice_sizes) != x.ndim:
+        raise TypeError(f"dynamic_slice needs {x.ndim} start indices and slice sizes")
+    for k, n in zip(slice_sizes, x.shape):
+        if not 0 <= k <= n:
+            raise TypeError(f"slice_sizes {slice_sizes} must fit in operand shape {x.shape}")
+    for s in starts:
+        if s.shape != () or not dtypes.is_int(s.dtype):
+            raise TypeError("dynamic_slice start indices must be integer scalars")
+    return ShapedArray(slice_sizes, x.dtype, x.weak_type)
+
+
+def _ds_jvp(primals, tangents, *, slice_sizes):
+    x, *starts = primals
+    out = dynamic_slice_p.bind(x, *starts, slice_sizes=slice_sizes)
+    t = tangents[0]
+    if type(t) is Zero:
+        return out, Zero(aval_of(out).to_tangent_aval())
+    return out, dynamic_slice_p.bind(t, *starts, slice_sizes=slice_sizes)
+
+
+def _ds_transpose(ct, x, *starts, slice_sizes):
+    if type(ct) is Zero:
+        return [Zero(x.aval)] + [None] * len(starts)
+    zeros = full(x.aval.shape, 0, x.aval.dtype)
+    return [dynamic_update_slice_p.bind(zeros, ct, *starts)] + [None] * len(starts)
+
+
+def _ds_batch(axis_data, args, dims, *, slice_sizes):
+    x, *starts = args
+    dx, *dstarts = dims
+    if all(d is not_mapped for d in dstarts):
+        x = moveaxis(x, dx, 0)
+        zero = full((), 0, aval_of(starts[0]).dtype if starts else dtypes.int32)
+        return dynamic_slice_p.bind(x, zero, *starts,
+                                    slice_sizes=(_shape_of(x)[0],) + slice_sizes), 0
+    return _loop_batch(dynamic_slice_p, axis_data, args, dims, dict(slice_sizes=slice_sizes))
+
+
+rules.impl_rules[dynamic_slice_p] = _ds_impl
+rules.abstract_eval_rules[dynamic_slice_p] = _ds_abstract_eval
+rules.jvp_rules[dynamic_slice_p] = _ds_jvp
+rules.transpose_rules[dynamic_slice_p] = _ds_transpose
+rules.batch_rules[dynamic_slice_p] = _ds_batch
+
+
+def dynamic_slice(x, start_indices, slice_sizes):
+    """``jax.lax.dynamic_slice``: start indices are clamped so the slice fits, as in JAX."""
+    from jaxlite._src.ops import conversion
+
+    starts = [conversion.convert_element_type(_as_index(s), dtypes.int32) for s in start_indices]
+    return dynamic_slice_p.bind(x, *starts, slice_sizes=tuple(int(k) for k in slice_sizes))
+
+
+def _as_index(s):
+    if isinstance(s, (int, np.integer)):
+        return np.int32(s)
+    return s
+
+
+# --- dynamic_update_slice ----------------------------------------------------------------
+dynamic_update_slice_p = Primitive("dynamic_update_slice")
+
+
+def _dus_impl(x, update, *starts):
+    import builtins
+
+    st = _clamp_starts(x.shape, starts, update.shape)
+    out = np.array(x, copy=True)
+    out[tuple(builtins.slice(s, s + k) for s, k in zip(st, update.shape))] = update
+    return out
+
+
+def _dus_abstract_eval(x, update, *starts):
+    if x.dtype != update.dtype:
+        raise TypeError("dynamic_update_slice update must have the operand's dtype, got "
+                        f"{dtypes.short_name(update.dtype)} and {dtypes.short_name(x.dtype)}")
+    if update.ndim != x.ndim or any(u > n for u, n in zip(update.shape, x.shape)):
+        raise TypeError(f"dynamic_update_slice update shape {update.shape} must fit in operand "
+                        f"shape {x.shape}")
+    return x.strip_weak_type() if not update.weak_type else x
+
+
+def _dus_jvp(primals, tangents, **params):
+    x, u, *starts = primals
+    tx, tu = tangents[0], tangents[1]
+    out = dynamic_update_slice_p.bind(x, u, *starts)
+    if type(tx) is Zero and type(tu) is Zero:
+        return out, Zero(aval_of(out).to_tangent_aval())
+    from jaxlite._src.ops import structural
+
+    tx, tu = structural.instantiate(tx), structural.instantiate(tu)
+    return out, dynamic_update_slice_p.bind(tx, tu, *starts)
+
+
+def _dus_transpose(ct, x, u, *starts):
+    uaval = u.aval if is_undefined_primal(u) else aval_of(u)
+    if type(ct) is Zero:
+        return [Zero(x.aval) if is_undefined_primal(x) else None,
+                Zero(uaval) if is_undefined_primal(u) else None] + [None] * len(starts)
+    ct_x = ct_u = None
+    if is_undefined_primal(x):
+        ct_x = dynamic_update_slice_p.bind(ct, full(uaval.shape, 0, uaval.dtype), *starts)
+    if is_undefined_primal(u):
+        ct_u = dynamic_slice_p.bind(ct, *starts, slice_sizes=uaval.shape)
+    return [ct_x, ct_u] + [None] * len(starts)
+
+
+def _dus_batch(axis_data, args, dims):
+    x, u, *starts = args
+    dx, du, *dstarts = dims
+    if all(d is not_mapped for d in dstarts):
+        x = broadcast_batch(x, axis_data.size) if dx is not_mapped else moveaxis(x, dx, 0)
+        u = broadcast_batch(u, axis_data.size) if du is not_mapped else moveaxis(u, du, 0)
+        zero = full((), 0, aval_of(starts[0]).dtype if starts else dtypes.int32)
+        return dynamic_update_slice_p.bind(x, u, zero, *starts), 0
+    return _loop_batch(dynamic_update_slice_p, axis_data, args, dims, {})
+
+
+rules.impl_rules[dynamic_update_slice_p] = _dus_impl
+rules.abstract_eval_rules[dynamic_update_slice_p] = _dus_abstract_eval
+rules.jvp_rules[dynamic_update_slice_p] = _dus_jvp
+rules.transpose_rules[dynamic_update_slice_p] = _dus_transpose
+rules.batch_rules[dynamic_update_slice_p] = _dus_batch
+
+
+def dynamic_update_slice(x, update, start_indices):
+    """``jax.lax.dynamic_update_slice`` (start indices clamped, as in JAX)."""
+    from jaxlite._src.ops import conversion
+
+    starts = [conversion.convert_element_type(_as_index(s), dtypes.int32) for s in start_indices]
+    return dynamic_update_slice_p.bind(x, update, *starts)
+
+
+# --- loop-and-stack fallback -------------------------------------------------------------
+def _loop_batch(prim, axis_data, args, dims, params):
+    """Explicit per-element fallback: slice each batched operand, bind, stack.
+
+    Used only by primitives that opt in (documented in their batching rule); it stages
+    ``axis_data.size`` copies of the primitive.
+    """
+    outs = []
+    for i in range(axis_data.size):
+        a_i = [x if d is not_mapped else index_in_dim(x, i, d, keepdims=False)
+               for x, d in zip(args, dims)]
+        outs.append(prim.bind(*a_i, **params))
+    if prim.multiple_results:
+        return [stack0(list(o)) for o in zip(*outs)], [0] * len(outs[0])
+    return stack0(outs), 0
+
+
+def stack0(xs):
+    return concatenate([expand_dims(x, (0,)) for x in xs], 0)

@@ -1,0 +1,94 @@
+"""Primitives the interpreters themselves use: add_any (tangent accumulation), zeros,
+stop_gradient, copy."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.core import rules
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero
+from jaxlite._src.ops._factories import broadcast_batcher
+
+# --- add_any: sum of two tangents/cotangents (linear; never appears in user programs) -----
+add_any_p = Primitive("add_any")
+rules.impl_rules[add_any_p] = np.add
+rules.abstract_eval_rules[add_any_p] = lambda x, y: ShapedArray(
+    x.shape, x.dtype, x.weak_type and y.weak_type)
+rules.batch_rules[add_any_p] = broadcast_batcher(add_any_p)
+
+
+def _add_any_jvp(primals, tangents):
+    out = add_any_p.bind(*primals)
+    ts = [t for t in tangents if type(t) is not Zero]
+    if not ts:
+        return out, Zero(aval_of(out).to_tangent_aval())
+    if len(ts) == 1:
+        return out, ts[0]
+    return out, add_any_p.bind(*ts)
+
+
+rules.jvp_rules[add_any_p] = _add_any_jvp
+rules.transpose_rules[add_any_p] = lambda ct, x, y: [ct, ct]
+
+
+def add_any(x, y):
+    """Add two tangents, either of which may be a symbolic ``Zero``."""
+    if type(x) is Zero:
+        return y
+    if type(y) is Zero:
+        return x
+    return add_any_p.bind(x, y)
+
+
+# --- zeros ------------------------------------------------------------------------------
+def zeros(aval: ShapedArray):
+    """A materialised array of zeros with ``aval``'s shape and dtype."""
+    from jaxlite._src.ops import shape
+
+    if aval.dtype == dtypes.float0:
+        from jaxlite._src.core.array import ArrayImpl
+
+        return ArrayImpl(np.zeros(aval.shape, dtypes.float0), aval)
+    return shape.full(aval.shape, 0, aval.dtype, weak_type=aval.weak_type)
+
+
+def instantiate(t):
+    """Materialise a symbolic ``Zero``; pass other values through."""
+    if type(t) is Zero:
+        return zeros(t.aval)
+    return t
+
+
+def zeros_like_aval(aval):
+    return zeros(aval)
+
+
+# --- stop_gradient -----------------------------------------------------------------------
+stop_gradient_p = Primitive("stop_gradient")
+rules.impl_rules[stop_gradient_p] = lambda x: x
+rules.abstract_eval_rules[stop_gradient_p] = lambda x: x
+rules.batch_rules[stop_gradient_p] = lambda ad, args, dims: (stop_gradient_p.bind(*args), dims[0])
+rules.non_differentiable.add(stop_gradient_p)
+
+
+def _stop_gradient_jvp(primals, tangents):
+    out = stop_gradient_p.bind(*primals)
+    return out, Zero(aval_of(out).to_tangent_aval())
+
+
+rules.jvp_rules[stop_gradient_p] = _stop_gradient_jvp
+
+
+# --- copy --------------------------------------------------------------------------------
+copy_p = Primitive("copy_p")
+rules.impl_rules[copy_p] = np.copy
+rules.abstract_eval_rules[copy_p] = lambda x: x
+rules.batch_rules[copy_p] = lambda ad, args, dims: (copy_p.bind(*args), dims[0])
+rules.jvp_rules[copy_p] = lambda primals, tangents: (
+    copy_p.bind(*primals),
+    tangents[0] if type(tangents[0]) is Zero else copy_p.bind(tangents[0]),
+)
+rules.transpose_rules[copy_p] = lambda ct, x: [ct if type(ct) is Zero else copy_p.bind(ct)]

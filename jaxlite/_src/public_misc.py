@@ -1,0 +1,76 @@
+"""Small public helpers: block_until_ready, device_get/put, eval_shape, typeof."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from jaxlite._src import tree_util
+from jaxlite._src.core.array import Array, ArrayImpl
+from jaxlite._src.core.avals import aval_of
+
+
+def block_until_ready(x: Any) -> Any:
+    """Wait for every array in the pytree ``x`` (computation is synchronous: returns ``x``)."""
+    for leaf in tree_util.tree_leaves(x):
+        if hasattr(leaf, "block_until_ready"):
+            leaf.block_until_ready()
+    return x
+
+
+def device_get(x: Any) -> Any:
+    """Arrays in ``x`` as NumPy arrays (``jax.device_get``)."""
+    return tree_util.tree_map(lambda v: np.asarray(v) if isinstance(v, Array) else v, x)
+
+
+def device_put(x: Any, device: Any = None) -> Any:
+    """Arrays and array-likes in ``x`` as jaxlite Arrays (``jax.device_put``)."""
+    from jaxlite._src.numpy.util import asarray_any
+
+    def put(v):
+        if isinstance(v, Array):
+            return v
+        if isinstance(v, (np.ndarray, np.generic)):
+            from jaxlite._src.numpy.lax_numpy import asarray
+
+            return asarray(v)
+        return asarray_any(v)
+
+    return tree_util.tree_map(put, x)
+
+
+def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
+    """Output shapes/dtypes of ``fun`` without running it (``jax.eval_shape``)."""
+    from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
+    from jaxlite._src.interpreters.staging import trace_flat
+    from jaxlite._src.core.avals import ShapedArray
+
+    def to_aval(x):
+        if hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, Array):
+            from jaxlite._src import dtypes
+
+            return ShapedArray(tuple(x.shape), dtypes.canonicalize_dtype(x.dtype),
+                               getattr(x, "weak_type", False))
+        return aval_of(x)
+
+    flat, in_tree = tree_util.tree_flatten((args, kwargs))
+    avals = [to_aval(x) for x in flat]
+    closed, out_tree = trace_flat(fun, in_tree, avals)
+    return tree_util.tree_unflatten(out_tree, [
+        ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals])
+
+
+def typeof(x: Any):
+    """The abstract value of ``x`` (``jax.typeof``)."""
+    return aval_of(x)
+
+
+def jit_stats() -> dict:
+    """Process-wide counts of jit traces and compilations (for tests and benchmarks)."""
+    from jaxlite._src.compile.jit import stats
+
+    return dict(stats)
+
+
+__all__ = ["ArrayImpl"]

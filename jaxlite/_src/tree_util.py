@@ -1,0 +1,261 @@
+"""JAX's ``tree_util`` API on top of optree.
+
+``None`` is an empty pytree node (not a leaf), as in JAX. Custom node types are registered in
+optree's ``"jaxlite"`` namespace so that they do not leak into other optree users.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import Any, Callable, Hashable, Iterable
+
+import optree
+
+NAMESPACE = "jaxlite"
+PyTreeDef = optree.PyTreeSpec
+
+_OPTS = dict(none_is_leaf=False, namespace=NAMESPACE)
+
+
+def tree_flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None):
+    """Flatten ``tree`` into (leaves, treedef) (``jax.tree_util.tree_flatten``)."""
+    return optree.tree_flatten(tree, is_leaf, **_OPTS)
+
+
+def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
+    """Rebuild a pytree from ``treedef`` and ``leaves`` (``jax.tree_util.tree_unflatten``)."""
+    return optree.tree_unflatten(treedef, leaves)
+
+
+def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list:
+    return optree.tree_leaves(tree, is_leaf, **_OPTS)
+
+
+def tree_structure(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> PyTreeDef:
+    return optree.tree_structure(tree, is_leaf, **_OPTS)
+
+
+def tree_map(f: Callable, tree: Any, *rest: Any, is_leaf: Callable | None = None) -> Any:
+    """Map ``f`` over the leaves of ``tree`` and the matching leaves of ``rest``."""
+    return optree.tree_map(f, tree, *rest, is_leaf=is_leaf, **_OPTS)
+
+
+def tree_map_with_path(f: Callable, tree: Any, *rest: Any, is_leaf: Callable | None = None):
+    """Like ``tree_map`` but ``f`` also receives the key path of each leaf first."""
+    leaves_with_path, treedef = tree_flatten_with_path(tree, is_leaf)
+    paths = [p for p, _ in leaves_with_path]
+    leaves = [x for _, x in leaves_with_path]
+    rests = [treedef.flatten_up_to(r) for r in rest]
+    return treedef.unflatten(f(p, *xs) for p, *xs in zip(paths, leaves, *rests))
+
+
+def tree_flatten_with_path(tree: Any, is_leaf: Callable | None = None):
+    """Returns ([(key_path, leaf), ...], treedef) with JAX-style key entries."""
+    paths, leaves, treedef = optree.tree_flatten_with_path(tree, is_leaf, **_OPTS)
+    accessors = optree.tree_flatten_with_accessor(tree, is_leaf, **_OPTS)[0]
+    keypaths = [tuple(_to_key(e) for e in acc) for acc in accessors]
+    del paths
+    return list(zip(keypaths, leaves)), treedef
+
+
+def tree_leaves_with_path(tree: Any, is_leaf: Callable | None = None) -> list:
+    return tree_flatten_with_path(tree, is_leaf)[0]
+
+
+def tree_all(tree: Any) -> bool:
+    return all(tree_leaves(tree))
+
+
+def tree_reduce(f: Callable, tree: Any, *initializer: Any, is_leaf=None) -> Any:
+    return functools.reduce(f, tree_leaves(tree, is_leaf), *initializer)
+
+
+def treedef_is_leaf(treedef: PyTreeDef) -> bool:
+    return treedef.num_nodes == 1 and treedef.num_leaves == 1
+
+
+def all_leaves(iterable: Iterable[Any]) -> bool:
+    return all(treedef_is_leaf(tree_structure(x)) for x in iterable)
+
+
+# ------------------------------------------------------------------------- key paths
+
+
+@dataclasses.dataclass(frozen=True)
+class SequenceKey:
+    idx: int
+
+    def __str__(self):
+        return f"[{self.idx!r}]"
+
+
+@dataclasses.dataclass(frozen=True)
+class DictKey:
+    key: Hashable
+
+    def __str__(self):
+        return f"[{self.key!r}]"
+
+
+@dataclasses.dataclass(frozen=True)
+class GetAttrKey:
+    name: str
+
+    def __str__(self):
+        return f".{self.name}"
+
+
+@dataclasses.dataclass(frozen=True)
+class FlattenedIndexKey:
+    key: int
+
+    def __str__(self):
+        return f"[<flat index {self.key}>]"
+
+
+def _to_key(entry) -> Any:
+    if isinstance(entry, optree.SequenceEntry):
+        return SequenceKey(entry.entry)
+    if isinstance(entry, optree.MappingEntry):
+        return DictKey(entry.entry)
+    if isinstance(entry, (optree.GetAttrEntry, optree.DataclassEntry, optree.NamedTupleEntry)):
+        name = entry.name if hasattr(entry, "name") else entry.entry
+        if isinstance(name, str):
+            return GetAttrKey(name)
+        return SequenceKey(entry.entry)
+    if isinstance(getattr(entry, "entry", None), (SequenceKey, DictKey, GetAttrKey)):
+        return entry.entry
+    return FlattenedIndexKey(getattr(entry, "entry", 0))
+
+
+def keystr(keys: tuple) -> str:
+    """Render a key path like JAX: ``['a'][0].b``."""
+    return "".join(str(k) for k in keys)
+
+
+# ---------------------------------------------------------------------- registration
+
+
+def register_pytree_node(
+    nodetype: type, flatten_func: Callable, unflatten_func: Callable, flatten_with_keys_func=None
+) -> None:
+    """Register a container type (``jax.tree_util.register_pytree_node``).
+
+    Args:
+        nodetype: the class.
+        flatten_func: ``x -> (children, aux_data)``; ``aux_data`` must be hashable.
+        unflatten_func: ``(aux_data, children) -> x``.
+    """
+    if flatten_with_keys_func is None:
+        optree.register_pytree_node(
+            nodetype,
+            flatten_func,
+            lambda aux, children: unflatten_func(aux, children),
+            namespace=NAMESPACE,
+        )
+        return
+
+    def flatten(x):
+        keyed, aux = flatten_with_keys_func(x)
+        keys = [k for k, _ in keyed]
+        return [c for _, c in keyed], aux, keys
+
+    optree.register_pytree_node(
+        nodetype, flatten, lambda aux, ch: unflatten_func(aux, ch), namespace=NAMESPACE
+    )
+
+
+def register_pytree_with_keys(
+    nodetype: type, flatten_with_keys: Callable, unflatten_func: Callable, flatten_func=None
+) -> None:
+    """Register a container whose flatten gives ``[(key, child), ...]`` (JAX's API)."""
+    register_pytree_node(nodetype, flatten_func or _drop_keys(flatten_with_keys), unflatten_func,
+                         flatten_with_keys)
+
+
+def _drop_keys(fwk):
+    def flatten(x):
+        keyed, aux = fwk(x)
+        return [c for _, c in keyed], aux
+
+    return flatten
+
+
+def register_pytree_node_class(cls: type) -> type:
+    """Class decorator using ``cls.tree_flatten`` / ``cls.tree_unflatten``."""
+    register_pytree_node(cls, lambda x: x.tree_flatten(), cls.tree_unflatten)
+    return cls
+
+
+def register_dataclass(nodetype: type, data_fields=None, meta_fields=None, drop_fields=()):
+    """Register a dataclass: ``data_fields`` are children, ``meta_fields`` static aux data."""
+    if data_fields is None or meta_fields is None:
+        fields = [f for f in dataclasses.fields(nodetype) if f.name not in drop_fields]
+        if data_fields is None and meta_fields is None:
+            meta_fields = [f.name for f in fields if f.metadata.get("static", False)]
+            data_fields = [f.name for f in fields if not f.metadata.get("static", False)]
+        elif data_fields is None:
+            data_fields = [f.name for f in fields if f.name not in meta_fields]
+        else:
+            meta_fields = [f.name for f in fields if f.name not in data_fields]
+    data_fields, meta_fields = tuple(data_fields), tuple(meta_fields)
+
+    def flatten_with_keys(x):
+        keyed = [(GetAttrKey(n), getattr(x, n)) for n in data_fields]
+        return keyed, tuple(getattr(x, n) for n in meta_fields)
+
+    def unflatten(aux, children):
+        kw = dict(zip(data_fields, children))
+        kw.update(zip(meta_fields, aux))
+        obj = object.__new__(nodetype)
+        for k, v in kw.items():
+            object.__setattr__(obj, k, v)
+        return obj
+
+    register_pytree_with_keys(nodetype, flatten_with_keys, unflatten)
+    return nodetype
+
+
+class Partial(functools.partial):
+    """A ``functools.partial`` that is a pytree: bound arguments are its leaves."""
+
+    def __new__(cls, func, *args, **kw):
+        if isinstance(func, functools.partial):
+            original = func
+            func = _HashableCallableShim(original)
+            out = super().__new__(cls, func, *args, **kw)
+            func.func = original
+            return out
+        return super().__new__(cls, func, *args, **kw)
+
+
+class _HashableCallableShim:
+    def __init__(self, func):
+        self.func = func
+
+    def __call__(self, *args, **kw):
+        return self.func(*args, **kw)
+
+    def __eq__(self, other):
+        return self.func == getattr(other, "func", other)
+
+    def __hash__(self):
+        return hash(self.func)
+
+
+optree.register_pytree_node(
+    Partial,
+    lambda p: ((p.args, p.keywords), p.func),
+    lambda func, xs: Partial(func, *xs[0], **xs[1]),
+    namespace=NAMESPACE,
+)
+
+
+def tree_transpose(outer_treedef, inner_treedef, pytree_to_transpose):
+    return optree.tree_transpose(outer_treedef, inner_treedef, pytree_to_transpose)
+
+
+def broadcast_prefix(prefix_tree: Any, full_tree: Any, is_leaf=None) -> list:
+    """Leaves of ``prefix_tree`` repeated to match the leaves of ``full_tree``."""
+    return optree.broadcast_prefix(prefix_tree, full_tree, is_leaf, **_OPTS)

@@ -1,0 +1,14 @@
+"""Public ``jaxlite.dtypes`` (mirrors ``jax.dtypes``)."""
+
+from jaxlite._src.dtypes import (  # noqa: F401
+    bfloat16 as _bfloat16_dtype,
+    canonicalize_dtype as canonicalize_dtype,
+    float0 as float0,
+    finfo as finfo,
+    iinfo as iinfo,
+    issubdtype as issubdtype,
+    promote_types as promote_types,
+    result_type as result_type,
+)
+
+bfloat16 = _bfloat16_dtype.type

@@ -1,0 +1,12 @@
+"""Public ``jaxlite.errors`` (mirrors ``jax.errors``)."""
+
+from jaxlite._src.core.errors import (  # noqa: F401
+    CallbackError as CallbackError,
+    ConcretizationTypeError as ConcretizationTypeError,
+    JaxRuntimeError as JaxRuntimeError,
+    NonConcreteBooleanIndexError as NonConcreteBooleanIndexError,
+    TracerArrayConversionError as TracerArrayConversionError,
+    TracerBoolConversionError as TracerBoolConversionError,
+    TracerIntegerConversionError as TracerIntegerConversionError,
+    UnexpectedTracerError as UnexpectedTracerError,
+)

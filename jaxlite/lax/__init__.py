@@ -1,0 +1,45 @@
+"""Public ``jaxlite.lax`` (mirrors ``jax.lax``): primitive-level ops and control flow."""
+
+from jaxlite._src.ops.elementwise import (  # noqa: F401
+    abs as abs, acos as acos, acosh as acosh, add as add, asin as asin, asinh as asinh,
+    atan as atan, atan2 as atan2, atanh as atanh, bitwise_not as bitwise_not, cbrt as cbrt,
+    ceil as ceil, clamp as clamp, complex_ as complex, conj as conj, cos as cos, cosh as cosh,
+    digamma as digamma, div as div, eq as eq, erf as erf, erf_inv as erf_inv, erfc as erfc,
+    exp as exp, exp2 as exp2, expm1 as expm1, floor as floor, ge as ge, gt as gt, imag as imag,
+    integer_pow as integer_pow, is_finite as is_finite, le as le, lgamma as lgamma, log as log,
+    log1p as log1p, logistic as logistic, lt as lt, max as max, min as min, mul as mul,
+    ne as ne, neg as neg, nextafter as nextafter, population_count as population_count,
+    pow as pow, real as real, rem as rem, round as round, rsqrt as rsqrt, select as select,
+    select_n as select_n, shift_left as shift_left,
+    shift_right_arithmetic as shift_right_arithmetic,
+    shift_right_logical as shift_right_logical, sign as sign, sin as sin, sinh as sinh,
+    sqrt as sqrt, square as square, sub as sub, tan as tan, tanh as tanh,
+    and_ as bitwise_and, or_ as bitwise_or, xor as bitwise_xor,
+    add_p as add_p, sub_p as sub_p, mul_p as mul_p, div_p as div_p, sin_p as sin_p,
+    cos_p as cos_p, exp_p as exp_p, log_p as log_p, neg_p as neg_p, max_p as max_p,
+    min_p as min_p, tanh_p as tanh_p, select_n_p as select_n_p, integer_pow_p as integer_pow_p,
+)
+from jaxlite._src.ops.conversion import (  # noqa: F401
+    convert_element_type as convert_element_type, iota as iota,
+    broadcasted_iota as broadcasted_iota, convert_element_type_p as convert_element_type_p)
+from jaxlite._src.ops.shape import (  # noqa: F401
+    broadcast as broadcast, broadcast_in_dim as broadcast_in_dim, concatenate as concatenate,
+    dynamic_slice as dynamic_slice, dynamic_update_slice as dynamic_update_slice,
+    expand_dims as expand_dims, index_in_dim as index_in_dim, pad as pad, reshape as reshape,
+    rev as rev, slice as slice, slice_in_dim as slice_in_dim, squeeze as squeeze,
+    transpose as transpose)
+from jaxlite._src.ops.reductions import (  # noqa: F401
+    argmax as argmax, argmin as argmin, cummax as cummax, cummin as cummin, cumprod as cumprod,
+    cumsum as cumsum, reduce_and as reduce_and, reduce_max as reduce_max,
+    reduce_min as reduce_min, reduce_or as reduce_or, reduce_prod as reduce_prod,
+    reduce_sum as reduce_sum)
+from jaxlite._src.ops.linalg import dot as dot, dot_general as dot_general  # noqa: F401
+from jaxlite._src.ops.structural import stop_gradient_p as _stop_gradient_p  # noqa: F401
+
+
+def stop_gradient(x):
+    """``jax.lax.stop_gradient``: the identity whose derivative is zero (pytrees too)."""
+    from jaxlite._src.tree_util import tree_map
+    from jaxlite._src.numpy.util import asarray_any
+
+    return tree_map(lambda v: _stop_gradient_p.bind(asarray_any(v)), x)

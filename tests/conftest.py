@@ -1,0 +1,67 @@
+"""Shared pytest set-up.
+
+Oracle mode: ``JAXLITE_ORACLE=jax pytest tests/...`` runs the same test files against real
+JAX by aliasing the ``jaxlite`` modules to ``jax`` ones. It is how a test is shown to assert
+JAX's behaviour. Tests of behaviour that deliberately goes beyond JAX carry the
+``jaxlite_only`` marker and are skipped in oracle mode (and only there).
+"""
+
+import os
+import sys
+
+import pytest
+
+ORACLE = os.environ.get("JAXLITE_ORACLE", "") == "jax"
+
+if ORACLE:
+    import jax
+    import jax.experimental
+    import jax.numpy
+    import jax.lax
+    import jax.debug
+    import jax.tree_util
+    import jax.errors
+    import jax.dtypes
+    import jax.nn
+    import jax.scipy.special
+
+    jax.config.update("jax_platforms", "cpu")
+    for _name in [
+        "",
+        ".experimental",
+        ".numpy",
+        ".lax",
+        ".debug",
+        ".tree_util",
+        ".errors",
+        ".dtypes",
+        ".nn",
+        ".scipy",
+        ".scipy.special",
+    ]:
+        sys.modules["jaxlite" + _name] = sys.modules["jax" + _name]
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "jaxlite_only: behaviour where jaxlite deliberately goes beyond JAX"
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if not ORACLE:
+        return
+    skip = pytest.mark.skip(reason="jaxlite-only behaviour (oracle run against JAX)")
+    for item in items:
+        if "jaxlite_only" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _reset_x64():
+    """Every test starts and ends with x64 disabled, whatever it changed."""
+    import jaxlite
+
+    jaxlite.config.update("jax_enable_x64", False)
+    yield
+    jaxlite.config.update("jax_enable_x64", False)
