@@ -82,7 +82,7 @@ def array(object: Any, dtype=None, copy: bool = True, order=None, ndmin: int = 0
                 v = np.array(object, dtype=dt)
             else:
                 v = np.array(object)
-                if v.dtype == object:
+                if v.dtype.kind == "O":
                     raise TypeError(f"JAX only supports number and bool dtypes, got array "
                                     f"with dtype object from {object!r}")
                 if isinstance(object, (list, tuple)) and v.size and _all_py_scalars(object):
