@@ -1,1 +1,4 @@
+"""Public ``jaxlite.experimental`` (mirrors ``jax.experimental``)."""
 
+from jaxlite._src.callbacks import io_callback as io_callback
+from jaxlite._src.config import enable_x64 as enable_x64

@@ -5,6 +5,8 @@ result spec, custom_jvp interplay, what a callback receives and may return (the 
 contract), and the effects table of 1.9 seen through its observable consequences.
 """
 
+import os
+
 import numpy as np
 import pytest
 
@@ -13,6 +15,7 @@ import jaxlite.numpy as jnp
 from jaxlite import lax
 from jaxlite.experimental import io_callback
 
+ORACLE = os.environ.get("JAXLITE_ORACLE", "") == "jax"
 F32 = jax.ShapeDtypeStruct((), np.float32)
 
 _VMAP_METHOD_MSG = (
@@ -697,7 +700,8 @@ def test_1_9_all_kinds_allowed_in_control_flow(kind):
 
 @pytest.mark.parametrize("kind", _KINDS)
 def test_1_9_remat_under_ad(kind):
-    """1.9 'allowed in remat under AD': io_callbacks raise NotImplementedError, others run."""
+    """1.9 'allowed in remat under AD': io_callbacks raise NotImplementedError in JAX (jaxlite
+    allows them, saving their outputs), others run."""
     seen = []
 
     def f(x, y):
@@ -706,8 +710,16 @@ def test_1_9_remat_under_ad(kind):
 
     g = jax.grad(jax.checkpoint(f))
     if kind.startswith("io"):
-        with pytest.raises(NotImplementedError, match="Effects not supported in"):
-            g(2.0, 3.0)
+        if ORACLE:
+            # JAX rejects any IO effect inside checkpoint under AD (H1).
+            with pytest.raises(NotImplementedError, match="Effects not supported in"):
+                g(2.0, 3.0)
+            return
+        # jaxlite goes beyond JAX (docs/compat.md): allowed, run once in the forward pass,
+        # its outputs saved rather than recomputed.
+        assert float(g(2.0, 3.0)) == 3.0
+        jax.effects_barrier()
+        assert seen == [3.0]
         return
     assert float(g(2.0, 3.0)) == 3.0
     jax.effects_barrier()

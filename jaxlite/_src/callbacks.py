@@ -1,0 +1,641 @@
+"""Host callbacks: ``pure_callback`` and ``io_callback`` (debug callbacks: ``debugging.py``).
+
+Design:
+
+* A callback call site becomes one equation of ``pure_callback_p`` (no effect: DCE removes
+  it when its results are unused) or ``io_callback_p`` (``IOEffect`` / ``OrderedIOEffect``:
+  never removed). Params: ``callback`` (a ``HostFn``, hashed by identity), ``result_avals``
+  (declared, never weak) and ``vmap_method`` / ``ordered``.
+* A ``HostFn`` is the flat host function: NumPy arrays in, a list of NumPy arrays out. It
+  wraps the operands as read-only ``Array``s (no copies), rebuilds the call's
+  ``(args, kwargs)`` pytree, calls the user function, then converts, canonicalises and
+  validates the results (spec section B). Exceptions become ``CallbackError`` (C1-C3).
+* Under ``vmap`` the sequential methods (and io/debug callbacks) do not unroll: the batching
+  rule binds the same primitive with a ``MappedHostFn`` that loops over the batch inside the
+  host function. Nested vmaps add loop levels; the innermost vmap's axis is the outermost
+  loop (F7, F15), as in JAX.
+* Codegen turns an equation into a direct Python call of a closure specialised for the
+  equation's avals (``lower``): that is the whole per-call cost under ``jit``.
+* Everything runs synchronously in program order, so ordered effects need no tokens and
+  ``effects_barrier`` has nothing to wait for.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from jaxlite._src import config as _cfg
+from jaxlite._src import dtypes, tree_util
+from jaxlite._src.core import effects as _effects
+from jaxlite._src.core import rules
+from jaxlite._src.core.array import ArrayImpl
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.effects import Effect
+from jaxlite._src.core.errors import CallbackError
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+from jaxlite._src.core.trace import eval_trace, set_current_trace, trace_ctx
+
+callback_logger = logging.getLogger("jax._src.callback")
+
+
+# ------------------------------------------------------------------------------- effects
+class IOEffect(Effect):
+    """An unordered host side effect (``io_callback(ordered=False)``)."""
+
+
+class OrderedIOEffect(Effect):
+    """An ordered host side effect (``io_callback(ordered=True)``)."""
+
+
+_effects.ordered_effects.add_type(OrderedIOEffect)
+for _t in (IOEffect, OrderedIOEffect):
+    _effects.control_flow_allowed_effects.add_type(_t)
+    _effects.custom_derivatives_allowed_effects.add_type(_t)
+# Deliberately NOT in remat_allowed_effects (saved, never recomputed) nor in
+# batched_cond_allowed_effects (run per element under a batched predicate).
+
+io_effect = IOEffect()
+ordered_io_effect = OrderedIOEffect()
+
+
+# ------------------------------------------------------------------------ argument wraps
+_ArrayImpl_new = ArrayImpl.__new__
+
+
+def _as_array(v: np.ndarray, aval: ShapedArray) -> ArrayImpl:
+    """An ``Array`` over ``v`` with no copy; a writeable buffer is seen through a read-only
+    view (the buffer itself is left alone)."""
+    if type(v) is not np.ndarray:
+        v = np.asarray(v)
+    if v.flags.writeable:
+        v = v.view()
+        v.flags.writeable = False
+    a = _ArrayImpl_new(ArrayImpl)
+    a._value = v
+    a.aval = aval
+    return a
+
+
+def _aval_for(v: np.ndarray, weak: bool) -> ShapedArray:
+    return ShapedArray(v.shape, v.dtype, weak)
+
+
+def _run_user(fn: Callable, args, kwargs) -> Any:
+    """Call the user's function with the eval trace current, so that jaxlite code inside
+    the callback computes concrete values whatever transformation is running it (K13)."""
+    if trace_ctx.trace is eval_trace:
+        return fn(*args, **kwargs)
+    with set_current_trace(eval_trace):
+        return fn(*args, **kwargs)
+
+
+# ------------------------------------------------------------------------ result checks
+def _result_error(msg: str) -> CallbackError:
+    return CallbackError(msg)
+
+
+def _to_numpy_result(leaf: Any, copy: bool = True) -> np.ndarray:
+    t = type(leaf)
+    if t is ArrayImpl:
+        return leaf._value
+    if t is np.ndarray:
+        v = leaf
+    else:
+        v = np.asarray(leaf)
+    if copy and v.flags.writeable:
+        # The callback may keep (and later mutate) what it returned: take our own copy so
+        # that the result stays immutable, as an Array must.
+        v = np.array(v)
+    return v
+
+
+def check_results(out: Any, avals: Sequence[ShapedArray], copy: bool = True) -> list:
+    """Convert, canonicalise and validate a callback's return value (spec 1.8, B1-B5)."""
+    t = type(out)
+    if len(avals) == 1 and (t is ArrayImpl or t is np.ndarray):
+        leaves = [out]
+    elif out is None:
+        leaves = []
+    else:
+        leaves = tree_util.tree_leaves(out)
+    if len(leaves) != len(avals):
+        raise _result_error(
+            "Mismatched number of outputs from callback. "
+            f"Expected: {len(avals)}, Actual: {len(leaves)}")
+    res = []
+    for i, (leaf, aval) in enumerate(zip(leaves, avals)):
+        v = _to_numpy_result(leaf, copy)
+        if v.dtype != aval.dtype:
+            cdt = dtypes.canonicalize_dtype(v.dtype)
+            if cdt != v.dtype:
+                v = v.astype(cdt)
+        if v.shape != aval.shape:
+            raise _result_error(
+                f"Incorrect output shape for return value #{i}: "
+                f"Expected: {aval.shape}, Actual: {v.shape}")
+        if v.dtype != aval.dtype:
+            raise _result_error(
+                f"Incorrect output dtype for return value #{i}: "
+                f"Expected: {aval.dtype}, Actual: {v.dtype}")
+        res.append(v)
+    return res
+
+
+# ------------------------------------------------------------------------------ HostFn
+class HostFn:
+    """The flat host function behind one callback call site.
+
+    ``api`` names the public API for logs ("pure_callback", "io_callback",
+    "debug.callback"). ``in_tree`` is the treedef of the call's ``(args, kwargs)``;
+    ``statics`` maps leaf positions to static objects (debug callbacks only); the other
+    leaves are the runtime operands, in order. ``weak`` gives each operand's weak-type flag
+    as seen at the call site. Hashed and compared by identity (never CSE'd with another
+    call site).
+    """
+
+    __slots__ = (
+        "__weakref__",
+        "api",
+        "fn",
+        "in_tree",
+        "logger",
+        "n_leaves",
+        "returns",
+        "simple",
+        "statics",
+        "weak",
+    )
+
+    def __init__(self, fn: Callable, api: str, in_tree, n_leaves: int,
+                 statics: dict | None = None, weak: Sequence[bool] | None = None,
+                 logger: logging.Logger = callback_logger, returns: bool = True):
+        self.fn = fn
+        self.api = api
+        self.in_tree = in_tree
+        self.statics = statics or {}
+        self.n_leaves = n_leaves
+        n_dyn = n_leaves - len(self.statics)
+        self.weak = tuple(weak) if weak is not None else (False,) * n_dyn
+        self.logger = logger
+        self.returns = returns
+        # (args, kwargs) == ((leaf, ..., leaf), {}): call fn(*arrays) directly.
+        self.simple = (not self.statics and in_tree == tree_util.tree_structure(
+            (tuple(range(n_leaves)), {})))
+
+    def __repr__(self):
+        name = getattr(self.fn, "__name__", type(self.fn).__name__)
+        return f"<{self.api} {name}>"
+
+    # -- calling
+    def _call_user(self, arrays: list, eager_debug: bool = False) -> Any:
+        if self.simple:
+            args, kwargs = arrays, {}
+        else:
+            if self.statics:
+                it = iter(arrays)
+                leaves = [self.statics[i] if i in self.statics else next(it)
+                          for i in range(self.n_leaves)]
+            else:
+                leaves = arrays
+            args, kwargs = tree_util.tree_unflatten(self.in_tree, leaves)
+        try:
+            return _run_user(self.fn, args, kwargs)
+        except Exception as e:
+            self.logger.error("jax.%s failed", self.api, exc_info=(type(e), e, e.__traceback__))
+            if eager_debug or isinstance(e, CallbackError):
+                raise  # a nested callback's error already names the original exception
+            raise CallbackError(f"{type(e).__name__}: {e}") from e
+
+    def invoke(self, vals: Sequence[np.ndarray], result_avals: Sequence[ShapedArray],
+               eager: bool = False) -> list:
+        arrays = [_as_array(v, _aval_for(v, w)) for v, w in zip(vals, self.weak)]
+        out = self._call_user(arrays, eager_debug=eager and not self.returns)
+        if not self.returns:
+            return []
+        return check_results(out, result_avals)
+
+    def specialise(self, in_avals: Sequence[ShapedArray], result_avals: Sequence[ShapedArray],
+                   copy: bool = True) -> Callable:
+        """A fast closure ``f(*vals) -> list`` for fixed operand and result avals (codegen).
+
+        ``copy=False``: the caller copies the results itself (writeable results are then
+        returned as they are)."""
+        # Compiled code hands the callback plain (never weakly typed) arrays, as JAX does
+        # under jit; eager calls (``invoke``) keep the call site's weak types.
+        avals = tuple(ShapedArray(a.shape, a.dtype, False) for a in in_avals)
+        call_user = self._call_user
+        check = make_checker(result_avals, copy) if self.returns else (lambda out: [])
+        as_array = _as_array
+
+        if self.simple and len(avals) == 1:
+            fn, api, logger = self.fn, self.api, self.logger
+            aval0 = avals[0]
+            new, cls, ndarray = _ArrayImpl_new, ArrayImpl, np.ndarray
+
+            def run1(v):
+                if type(v) is ndarray and not v.flags.writeable:
+                    a = new(cls)
+                    a._value = v
+                    a.aval = aval0
+                else:
+                    a = as_array(v, aval0)
+                try:
+                    if trace_ctx.trace is eval_trace:
+                        out = fn(a)
+                    else:
+                        out = _run_user(fn, (a,), {})
+                except Exception as e:
+                    logger.error("jax.%s failed", api, exc_info=(type(e), e, e.__traceback__))
+                    if isinstance(e, CallbackError):
+                        raise
+                    raise CallbackError(f"{type(e).__name__}: {e}") from e
+                return check(out)
+
+            return run1
+
+        def run(*vals):
+            return check(call_user([as_array(v, a) for v, a in zip(vals, avals)]))
+
+        return run
+
+
+def make_checker(result_avals: Sequence[ShapedArray], copy: bool = True) -> Callable:
+    """``check_results`` for fixed avals, with a fast path for one exactly matching array."""
+    result_avals = tuple(result_avals)
+    if len(result_avals) != 1:
+        return lambda out: check_results(out, result_avals, copy)
+    shape0, dtype0 = result_avals[0].shape, result_avals[0].dtype
+    cls, ndarray = ArrayImpl, np.ndarray
+
+    def check1(out):
+        t = type(out)
+        if t is cls:
+            v = out._value
+        elif t is ndarray and not (copy and out.flags.writeable):
+            v = out
+        else:
+            return check_results(out, result_avals, copy)
+        if v.shape == shape0 and v.dtype == dtype0:
+            return [v]
+        return check_results(out, result_avals, copy)
+
+    return check1
+
+
+class MappedHostFn:
+    """A host function looped over vmapped axes (sequential batching).
+
+    ``levels[k]`` is the size of the k-th loop, outermost first; ``operand_axes[j]`` maps a
+    level to the axis of operand j that it indexes. Output axis ``n-1-k`` is level k (the
+    most recently added level, the outermost vmap, is axis 0 of the results).
+    """
+
+    __slots__ = ("__weakref__", "base", "levels", "operand_axes")
+
+    def __init__(self, base: HostFn, levels: tuple, operand_axes: tuple):
+        self.base = base
+        self.levels = levels
+        self.operand_axes = operand_axes
+
+    def __repr__(self):
+        return f"<mapped{list(self.levels)} {self.base!r}>"
+
+    @property
+    def returns(self):
+        return self.base.returns
+
+    @property
+    def api(self):
+        return self.base.api
+
+    def invoke(self, vals, result_avals, eager: bool = False) -> list:
+        n = len(self.levels)
+        elem_avals = [ShapedArray(a.shape[n:], a.dtype) for a in result_avals]
+        outs = [np.empty(a.shape, a.dtype) for a in result_avals]
+        for idx in itertools.product(*[range(s) for s in self.levels]):
+            sub = []
+            for v, axes in zip(vals, self.operand_axes):
+                if axes:
+                    ix = [slice(None)] * (max(axes.values()) + 1)
+                    for lvl, pos in axes.items():
+                        ix[pos] = idx[lvl]
+                    v = np.asarray(v)[tuple(ix) + (Ellipsis,)]
+                sub.append(v)
+            res = self.base.invoke(sub, elem_avals, eager)
+            if outs:
+                out_ix = tuple(idx[n - 1 - p] for p in range(n))
+                for o, r in zip(outs, res):
+                    o[out_ix] = r
+        for o in outs:
+            o.flags.writeable = False
+        return outs
+
+    def specialise(self, in_avals, result_avals) -> Callable:
+        n = len(self.levels)
+        result_avals = tuple(result_avals)
+        if n != 1:
+            invoke = self.invoke
+
+            def run(*vals):
+                return invoke(vals, result_avals)
+
+            return run
+        # One loop level (the common case): operands batched at axis 0.
+        size = self.levels[0]
+        batched = [bool(ax) for ax in self.operand_axes]
+        elem_in = [ShapedArray(a.shape[1:] if b else a.shape, a.dtype, a.weak_type)
+                   for a, b in zip(in_avals, batched)]
+        elem_out = [ShapedArray(a.shape[1:], a.dtype) for a in result_avals]
+        inner = self.base.specialise(elem_in, elem_out, copy=False)
+        shapes = [(a.shape, a.dtype) for a in result_avals]
+        flags = tuple(batched)
+        ell = Ellipsis
+
+        def run_seq(*vals):
+            outs = [np.empty(s, d) for s, d in shapes]
+            for i in range(size):
+                res = inner(*[v[i, ell] if b else v for v, b in zip(vals, flags)])
+                for o, r in zip(outs, res):
+                    o[i] = r
+            for o in outs:
+                o.flags.writeable = False
+            return outs
+
+        return run_seq
+
+
+def map_host_fn(cb, size: int, batched: Sequence[bool]) -> MappedHostFn:
+    """Add a loop level of ``size`` over the operands marked ``batched`` (batch axis at 0)."""
+    if isinstance(cb, MappedHostFn):
+        base, levels, old_axes = cb.base, cb.levels, cb.operand_axes
+    else:
+        base, levels, old_axes = cb, (), tuple({} for _ in batched)
+    new_level = len(levels)
+    axes = []
+    for b, ax in zip(batched, old_axes):
+        if b:
+            ax = {lvl: pos + 1 for lvl, pos in ax.items()}
+            ax[new_level] = 0
+        axes.append(dict(ax))
+    return MappedHostFn(base, levels + (size,), tuple(axes))
+
+
+# ------------------------------------------------------------------------ front ends
+_VMAP_METHODS = ["sequential", "sequential_unrolled", "expand_dims", "broadcast_all",
+                 "legacy_vectorized", None]
+
+
+def _result_avals(result_shape_dtypes: Any) -> tuple[tuple, Any]:
+    leaves, tree = tree_util.tree_flatten(result_shape_dtypes)
+    avals = []
+    for leaf in leaves:
+        shape, dtype = leaf.shape, leaf.dtype  # AttributeError for non-specs (1.1 check 2)
+        dtype = np.dtype(dtype)
+        if not _cfg.x64_enabled and dtypes.canonicalize_dtype(dtype) != dtype:
+            raise ValueError(
+                "result_shape_dtypes cannot specify 64-bit types when `jax_enable_x64` is "
+                "disabled")
+        avals.append(ShapedArray(tuple(shape), dtype, False))
+    return tuple(avals), tree
+
+
+def _check_operands(flat: Sequence[Any], api: str) -> None:
+    for i, x in enumerate(flat):
+        try:
+            aval_of(x)
+        except TypeError:
+            raise TypeError(
+                f"Error interpreting argument to {api} as a JAX value. The problematic value "
+                f"is of type {type(x)} and was passed to {api} at position {i}.") from None
+
+
+def _check_callable(callback: Any, api: str) -> None:
+    if not callable(callback):
+        raise TypeError(f"first argument to {api} must be callable, but got an object of "
+                        f"type {type(callback)}")
+
+
+def pure_callback(callback: Callable, result_shape_dtypes: Any, *args: Any,
+                  sharding: Any = None, vmap_method: str | None = None, **kwargs: Any) -> Any:
+    """Call a side-effect-free host function from (possibly transformed) code.
+
+    Args:
+        callback: a Python callable; it receives jaxlite Arrays in the structure of
+            ``(args, kwargs)`` and returns array-likes matching ``result_shape_dtypes``.
+        result_shape_dtypes: a pytree of objects with ``.shape`` and ``.dtype``
+            (``ShapeDtypeStruct``...), or ``None`` for no outputs.
+        *args, **kwargs: pytrees of arrays forwarded to ``callback``.
+        sharding: accepted for compatibility (single device).
+        vmap_method: how ``vmap`` batches the call: "sequential", "sequential_unrolled",
+            "expand_dims", "broadcast_all", "legacy_vectorized" or ``None`` (vmap raises).
+
+    Returns:
+        A pytree with the structure of ``result_shape_dtypes``.
+
+    The call may be removed when its results are unused, or run more than once.
+    Exceptions inside ``callback`` reach the caller as ``jaxlite.errors.CallbackError``.
+    """
+    del sharding
+    if vmap_method not in _VMAP_METHODS:
+        raise ValueError(
+            f"vmap_method must be on of the allowed methods {_VMAP_METHODS}, but got: "
+            f"{vmap_method}")
+    _check_callable(callback, "pure_callback")
+    result_avals, out_tree = _result_avals(result_shape_dtypes)
+    flat, in_tree = tree_util.tree_flatten((args, kwargs))
+    _check_operands(flat, "pure_callback")
+    host = HostFn(callback, "pure_callback", in_tree, len(flat))
+    outs = pure_callback_p.bind(*flat, callback=host, result_avals=result_avals,
+                                vmap_method=vmap_method)
+    return tree_util.tree_unflatten(out_tree, outs)
+
+
+def io_callback(callback: Callable, result_shape_dtypes: Any, *args: Any,
+                sharding: Any = None, ordered: bool = False, **kwargs: Any) -> Any:
+    """Call a host function with side effects (``jax.experimental.io_callback``).
+
+    Never removed by dead-code elimination. With ``ordered=True`` successive ordered calls
+    run in program order (in jaxlite every callback runs synchronously in program order);
+    an ordered call cannot be vmapped over a batched operand.
+    Exceptions inside ``callback`` reach the caller as ``jaxlite.errors.CallbackError``.
+    """
+    del sharding
+    _check_callable(callback, "io_callback")
+    result_avals, out_tree = _result_avals(result_shape_dtypes)
+    flat, in_tree = tree_util.tree_flatten((args, kwargs))
+    _check_operands(flat, "io_callback")
+    host = HostFn(callback, "io_callback", in_tree, len(flat))
+    outs = io_callback_p.bind(*flat, callback=host, result_avals=result_avals,
+                              ordered=bool(ordered))
+    return tree_util.tree_unflatten(out_tree, outs)
+
+
+# ----------------------------------------------------------------------- primitives
+pure_callback_p = Primitive("pure_callback", multiple_results=True)
+io_callback_p = Primitive("io_callback", multiple_results=True)
+
+
+def _pure_impl(*vals, callback, result_avals, vmap_method):
+    if not result_avals:
+        return []  # D4: nothing could use it, so it never runs
+    return callback.invoke(vals, result_avals, True)
+
+
+def _io_impl(*vals, callback, result_avals, ordered):
+    return callback.invoke(vals, result_avals, True)
+
+
+def _abstract_eval(*avals, callback, result_avals, **_):
+    return list(result_avals)
+
+
+def _io_effects(*avals, callback, result_avals, ordered):
+    return {ordered_io_effect if ordered else io_effect}
+
+
+rules.impl_rules[pure_callback_p] = _pure_impl
+rules.impl_rules[io_callback_p] = _io_impl
+rules.abstract_eval_rules[pure_callback_p] = _abstract_eval
+rules.abstract_eval_rules[io_callback_p] = _abstract_eval
+rules.effects_rules[io_callback_p] = _io_effects
+
+
+def _pure_jvp(primals, tangents, **params):
+    raise ValueError("Pure callbacks do not support JVP. Please use `jax.custom_jvp` to use "
+                     "callbacks while taking gradients.")
+
+
+def _io_jvp(primals, tangents, **params):
+    raise ValueError("IO callbacks do not support JVP.")
+
+
+def _pure_transpose(cts, *args, **params):
+    raise ValueError("Pure callbacks do not support transpose. Please use `jax.custom_vjp` "
+                     "to use callbacks while taking gradients.")
+
+
+def _io_transpose(cts, *args, **params):
+    raise ValueError("IO callbacks do not support transpose.")
+
+
+rules.jvp_rules[pure_callback_p] = _pure_jvp
+rules.jvp_rules[io_callback_p] = _io_jvp
+rules.transpose_rules[pure_callback_p] = _pure_transpose
+rules.transpose_rules[io_callback_p] = _io_transpose
+
+
+# ------------------------------------------------------------------------- batching
+def _batched_avals(result_avals, size):
+    return tuple(ShapedArray((size,) + a.shape, a.dtype, False) for a in result_avals)
+
+
+def _front(args, dims):
+    from jaxlite._src.ops import shape as _shape
+
+    return [x if d is not_mapped or d == 0 else _shape.moveaxis(x, d, 0)
+            for x, d in zip(args, dims)]
+
+
+def sequential_batch(prim, axis_data, args, dims, params):
+    """Batch a callback equation as a loop over the batch inside the host function."""
+    size = axis_data.size
+    args = _front(args, dims)
+    batched = [d is not not_mapped for d in dims]
+    cb = map_host_fn(params["callback"], size, batched)
+    new = dict(params, callback=cb)
+    if "result_avals" in params:
+        new["result_avals"] = _batched_avals(params["result_avals"], size)
+    outs = prim.bind(*args, **new)
+    return outs, [0] * len(outs)
+
+
+def _pure_batch(axis_data, args, dims, *, callback, result_avals, vmap_method):
+    from jaxlite._src.ops import shape as _shape
+
+    params = {"callback": callback, "result_avals": result_avals, "vmap_method": vmap_method}
+    if vmap_method in ("sequential", "sequential_unrolled"):
+        return sequential_batch(pure_callback_p, axis_data, args, dims, params)
+    if vmap_method is None:
+        raise NotImplementedError(
+            "vmap is only supported for the pure_callback primitive when vmap_method is one "
+            "of 'sequential', 'sequential_unrolled', 'expand_dims', 'broadcast_all', or "
+            "'legacy_vectorized'. Got vmap_method=None.")
+    size = axis_data.size
+    new_args = []
+    for x, d in zip(_front(args, dims), dims):
+        if d is not_mapped:
+            if vmap_method == "expand_dims":
+                x = _shape.expand_dims(x, (0,))
+            elif vmap_method == "broadcast_all":
+                x = _shape.broadcast_batch(x, size)
+        new_args.append(x)
+    outs = pure_callback_p.bind(*new_args, callback=callback,
+                                result_avals=_batched_avals(result_avals, size),
+                                vmap_method=vmap_method)
+    return outs, [0] * len(outs)
+
+
+def _io_batch(axis_data, args, dims, *, callback, result_avals, ordered):
+    if ordered:
+        raise ValueError("Cannot `vmap` ordered IO callback.")
+    return sequential_batch(io_callback_p, axis_data, args, dims,
+                            {"callback": callback, "result_avals": result_avals,
+                             "ordered": ordered})
+
+
+rules.batch_rules[pure_callback_p] = _pure_batch
+rules.batch_rules[io_callback_p] = _io_batch
+
+
+# -------------------------------------------------------------------------- codegen
+def lower_callback(ctx, eqn, ins, outs):
+    """A callback equation is one direct Python call of a closure specialised for its avals."""
+    params = eqn.params
+    result_avals = params.get("result_avals", ())
+    if eqn.primitive is pure_callback_p and not result_avals:
+        return []
+    in_avals = [v.aval for v in eqn.invars]
+    fn = params["callback"].specialise(in_avals, result_avals)
+    name = ctx.add_global(fn, "_cb")
+    call = f"{name}({', '.join(ins)})"
+    if not outs:
+        return [call]
+    return [f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}"]
+
+
+rules.lower_rules[pure_callback_p] = lower_callback
+rules.lower_rules[io_callback_p] = lower_callback
+
+
+def effects_barrier() -> None:
+    """Wait until every callback dispatched so far has run.
+
+    jaxlite runs callbacks synchronously, in program order, when the computation runs, so
+    there is never anything pending: this returns immediately. It exists for JAX
+    compatibility (code and tests call it before looking at callback side effects).
+    """
+    return
+
+
+__all__ = [
+    "HostFn",
+    "IOEffect",
+    "MappedHostFn",
+    "OrderedIOEffect",
+    "Zero",
+    "check_results",
+    "effects_barrier",
+    "io_callback",
+    "io_callback_p",
+    "is_undefined_primal",
+    "lower_callback",
+    "pure_callback",
+    "pure_callback_p",
+    "sequential_batch",
+]
