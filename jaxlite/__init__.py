@@ -30,3 +30,25 @@ from jaxlite import dtypes as dtypes, errors as errors  # noqa: E402
 from jaxlite import tree as tree  # noqa: E402
 
 __version__ = "0.1.0"
+from jaxlite._src.callbacks import (  # noqa: E402
+    pure_callback as pure_callback,
+    effects_barrier as effects_barrier,
+)
+from jaxlite._src import debugging as _debugging  # noqa: E402,F401 (registers debug effects)
+from jaxlite import debug as debug, experimental as experimental  # noqa: E402
+from jaxlite._src.ad import grad as grad
+from jaxlite._src.ad import value_and_grad as value_and_grad
+from jaxlite._src.ad import vjp as vjp
+from jaxlite._src.ad import linearize as linearize
+from jaxlite._src.ad import jacfwd as jacfwd
+from jaxlite._src.ad import jacrev as jacrev
+from jaxlite._src.ad import hessian as hessian
+from jaxlite._src.ad import linear_transpose as linear_transpose
+from jaxlite._src.ad import closure_convert as closure_convert
+from jaxlite._src.custom_derivatives import custom_jvp as custom_jvp
+from jaxlite._src.custom_derivatives import custom_vjp as custom_vjp
+from jaxlite._src.ad_checkpoint import checkpoint as checkpoint
+from jaxlite._src.ad_checkpoint import remat as remat
+from jaxlite._src.ad_checkpoint import checkpoint_policies as checkpoint_policies
+from jaxlite import ad_checkpoint as ad_checkpoint  # noqa: E402
+from jaxlite import nn as nn, scipy as scipy  # noqa: E402

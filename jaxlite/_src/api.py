@@ -7,14 +7,17 @@ functions (pytrees, ``argnums``, ``in_axes``...) to the flat interpreters.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Sequence
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from jaxlite._src import dtypes, tree_util
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.rule_types import AxisData, Zero, not_mapped
-from jaxlite._src.interpreters import batching, jvp as _jvp
+from jaxlite._src.interpreters import batching
+from jaxlite._src.interpreters import jvp as _jvp
 from jaxlite._src.numpy.util import asarray_any
 
 
@@ -71,8 +74,9 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
         args = tree_util.tree_unflatten(p_tree, xs)
         out = fun(*args)
         if has_aux:
-            out, aux = out
-            store["aux"] = aux
+            from jaxlite._src.ad import _split_aux
+
+            out, store["aux"] = _split_aux(out, "jvp")
         out_flat, out_tree = tree_util.tree_flatten(out)
         store["tree"] = out_tree
         return out_flat
@@ -89,15 +93,48 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
 
 
 # ------------------------------------------------------------------------------- vmap
-def _flatten_axes(what: str, tree, axes, kws: bool = False):
+def _flatten_axes(what: str, tree, axes):
     """Broadcast an ``in_axes``/``out_axes`` prefix tree to the leaves of ``tree``."""
     try:
         return tree_util.broadcast_prefix(axes, tree, is_leaf=lambda x: x is None)
     except (ValueError, TypeError):
         raise ValueError(
-            f"{what} specification must be a tree prefix of the corresponding value, got "
-            f"specification {axes} for value tree {tree_util.tree_structure(tree)}."
+            f"{what} specification must be a tree prefix of the corresponding value; got "
+            f"specification {axes!r} for value tree {tree_util.tree_structure(tree)}."
         ) from None
+
+
+def _is_axis_leaf(d) -> bool:
+    return d is None or (isinstance(d, (int, np.integer)) and not isinstance(d, bool))
+
+
+def _check_axes_leaves(what: str, axes) -> None:
+    leaves = tree_util.tree_leaves(axes, is_leaf=lambda x: x is None)
+    if not all(_is_axis_leaf(d) for d in leaves):
+        raise TypeError(f"vmap {what} must be an int, None, or (nested) container with "
+                        f"those types as leaves, but got {axes!r}.")
+
+
+def _arg_paths(fun, args, kwargs) -> list[str]:
+    """Human names of the flat leaves of ``(args, kwargs)``, as JAX words them
+    (``argument x``, ``argument y['a']``, ``kwargs['y']``). Only used for error messages."""
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    names = []
+    for i, p in enumerate(params):
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.KEYWORD_ONLY):
+            break
+        names.append(p.name)
+    out = []
+    for i, a in enumerate(args):
+        head = f"argument {names[i]}" if i < len(names) else f"args[{i}]"
+        for path, _ in tree_util.tree_flatten_with_path(a)[0]:
+            out.append(head + tree_util.keystr(path))
+    for path, _ in tree_util.tree_flatten_with_path(kwargs)[0]:
+        out.append("kwargs" + tree_util.keystr(path))
+    return out
 
 
 def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = None,
@@ -106,41 +143,53 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
 
     Args:
         fun: function to vectorise.
-        in_axes: int, None, or a tuple (one entry per positional argument) of pytree prefixes
-            giving the mapped axis of each input (None = broadcast). Keyword arguments are
-            always mapped over axis 0.
+        in_axes: int, None, or a tuple/list (one entry per positional argument) of pytree
+            prefixes giving the mapped axis of each input (None = not mapped; negative ints
+            count from the end). Keyword arguments are always mapped over axis 0.
         out_axes: int, None, or a pytree prefix of the output giving where the mapped axis
-            goes.
+            goes (None only for outputs that do not depend on mapped inputs).
         axis_name: name for collectives (``lax.psum``...) inside ``fun``.
-        axis_size: the mapped size when no input is mapped.
+        axis_size: the mapped size; required when no input is mapped.
+        spmd_axis_name: accepted for compatibility (no effect: there is no SPMD lowering).
 
     Raises:
         ValueError: for inconsistent mapped sizes, out-of-range axes, in_axes that are not a
             prefix of the arguments, or ``out_axes=None`` for an output that is mapped.
+        TypeError: for in_axes/out_axes that are not ints/None (or containers of them).
     """
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
-    if not (in_axes is None or type(in_axes) in (int, tuple, dict) or isinstance(
-            in_axes, (int, np.integer))):
+    if not (in_axes is None or type(in_axes) is tuple or _is_axis_leaf(in_axes)):
         raise TypeError("vmap in_axes must be an int, None, or a tuple of entries "
-                        f"corresponding to the positional arguments passed to the function, "
+                        "corresponding to the positional arguments passed to the function, "
                         f"but got {in_axes}.")
+    _check_axes_leaves("in_axes", in_axes)
+    _check_axes_leaves("out_axes", out_axes)
+    simple_in = in_axes is None or _is_axis_leaf(in_axes)
+    simple_out = _is_axis_leaf(out_axes)
 
     @functools.wraps(fun)
     def vmapped(*args, **kwargs):
-        if isinstance(in_axes, tuple) and len(in_axes) != len(args):
+        if type(in_axes) is tuple and len(in_axes) != len(args):
             raise ValueError(
                 "vmap in_axes must be an int, None, or a tuple of entries corresponding to "
                 "the positional arguments passed to the function, but got "
                 f"len(in_axes)={len(in_axes)}, len(args)={len(args)}")
         flat, in_tree = tree_util.tree_flatten((args, kwargs))
-        axes_args = _flatten_axes("vmap in_axes", args, in_axes)
-        axes_kwargs = [0] * len(tree_util.tree_leaves(kwargs))
-        dims = list(axes_args) + axes_kwargs
-        flat = [asarray_any(x) for x in flat]
-        size = _mapped_size(flat, dims, args, kwargs, in_axes, axis_size)
-        dims = [None if d is None else _canon_in_axis(d, aval_of(x).ndim)
-                for x, d in zip(flat, dims)]
+        n_kw = len(tree_util.tree_leaves(kwargs)) if kwargs else 0
+        n_pos = len(flat) - n_kw
+        if simple_in:
+            dims = [in_axes] * n_pos + [0] * n_kw
+        else:
+            dims = list(_flatten_axes("vmap in_axes", args, in_axes)) + [0] * n_kw
+        vals = []
+        for x in flat:
+            try:
+                vals.append(asarray_any(x))
+            except TypeError:
+                raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX "
+                                "type") from None
+        size, dims = _mapped_size(fun, vals, dims, args, kwargs, axis_size)
         store = {}
 
         def flat_fun(*xs):
@@ -148,74 +197,76 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
             out = fun(*a, **k)
             out_flat, out_tree = tree_util.tree_flatten(out)
             store["tree"] = out_tree
-            store["out"] = out
-            return [asarray_any(o) for o in out_flat]
+            res = []
+            for o in out_flat:
+                try:
+                    res.append(asarray_any(o))
+                except TypeError:
+                    raise TypeError(f"Output from batched function '{o}' with type "
+                                    f"{type(o)} is not a valid JAX type") from None
+            return res
 
         axis_data = AxisData(axis_name, size, spmd_axis_name)
-        outs, out_dims = batching.batch_flat(flat_fun, axis_data, flat, dims)
+        outs, out_dims = batching.batch_flat(flat_fun, axis_data, vals, dims)
         out_tree = store["tree"]
-        out_axes_flat = _flatten_axes("vmap out_axes",
-                                      tree_util.tree_unflatten(out_tree, [0] * len(outs)),
-                                      out_axes)
+        if simple_out:
+            out_axes_flat = [out_axes] * len(outs)
+        else:
+            out_axes_flat = _flatten_axes(
+                "vmap out_axes", tree_util.tree_unflatten(out_tree, [0] * len(outs)),
+                out_axes)
         res = []
         for o, d, od in zip(outs, out_dims, out_axes_flat):
             if od is None:
                 if d is not not_mapped:
-                    raise ValueError(
-                        "vmap has mapped output but out_axes is None. "
-                        "Set out_axes to an int to map the output, or return a value that "
-                        "does not depend on the mapped inputs.")
+                    raise ValueError("at vmap out_axes, got axis spec None but output was "
+                                     f"batched on axis {d}")
                 res.append(o)
                 continue
             nd = aval_of(o).ndim + (d is not_mapped)
-            od = _canon_out_axis(od, nd)
-            res.append(batching.move_dim(o, d, od, size))
+            if not -nd <= od < nd:
+                raise ValueError(f"axis {od} is out of bounds for array of dimension {nd}")
+            res.append(batching.move_dim(o, d, int(od) % nd, size))
         return tree_util.tree_unflatten(out_tree, res)
 
     return vmapped
 
 
-def _canon_in_axis(d, ndim):
-    if not isinstance(d, (int, np.integer)):
-        raise TypeError(f"vmap in_axes leaves must be ints or None, got {d!r}")
-    if not -ndim <= d < ndim:
-        raise ValueError(f"vmap was requested to map its argument along axis {d}, which "
-                         f"implies that its rank should be at least {d + 1 if d >= 0 else -d}, "
-                         f"but is only {ndim} (its shape is ...)")
-    return int(d) % ndim
-
-
-def _canon_out_axis(d, ndim):
-    if not -ndim <= d < ndim:
-        raise ValueError(f"axis {d} is out of bounds for array of dimension {ndim}")
-    return int(d) % ndim
-
-
-def _mapped_size(flat, dims, args, kwargs, in_axes, axis_size):
-    sizes = set()
-    for x, d in zip(flat, dims):
+def _mapped_size(fun, vals, dims, args, kwargs, axis_size):
+    """Check the mapped axes; returns (size, dims made non-negative)."""
+    sizes = []
+    canon = []
+    for x, d in zip(vals, dims):
         if d is None:
+            canon.append(None)
             continue
-        nd = aval_of(x).ndim
+        shape = aval_of(x).shape
+        nd = len(shape)
         if not -nd <= d < nd:
             raise ValueError(
                 f"vmap was requested to map its argument along axis {d}, which implies that "
                 f"its rank should be at least {d + 1 if d >= 0 else -d}, but is only {nd} "
-                f"(its shape is {aval_of(x).shape})")
-        sizes.add(aval_of(x).shape[d])
-    if axis_size is not None:
-        sizes.add(int(axis_size))
-    if not sizes:
-        raise ValueError("vmap must have at least one non-None value in in_axes, or "
-                         "axis_size must be given")
-    if len(sizes) > 1:
+                f"(its shape is {shape})")
+        d = int(d) % nd
+        canon.append(d)
+        sizes.append(shape[d])
+    if axis_size is None and not sizes:
+        raise ValueError("vmap must have at least one non-None value in in_axes or "
+                         "axis_size must be specified")
+    distinct = set(sizes) if axis_size is None else set(sizes) | {int(axis_size)}
+    if len(distinct) > 1:
+        names = _arg_paths(fun, args, kwargs)
         lines = []
-        for i, (x, d) in enumerate(zip(flat, dims)):
+        if axis_size is not None:
+            lines.append(f"  * the `axis_size` argument was {axis_size}")
+        for name, x, d in zip(names, vals, canon):
             if d is not None:
                 lines.append(f"  * one axis had size {aval_of(x).shape[d]}: axis {d} of "
-                             f"argument leaf {i} of shape {aval_of(x).shape}")
-        if axis_size is not None:
-            lines.append(f"  * axis_size was {axis_size}")
+                             f"{name} of type {_type_str(aval_of(x))}")
         raise ValueError("vmap got inconsistent sizes for array axes to be mapped:\n"
-                         + "\n".join(lines))
-    return sizes.pop()
+                         + ";\n".join(lines))
+    return (int(axis_size) if axis_size is not None else sizes[0]), canon
+
+
+def _type_str(aval) -> str:
+    return f"{aval.dtype.name}[{','.join(str(n) for n in aval.shape)}]"

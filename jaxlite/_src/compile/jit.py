@@ -111,6 +111,46 @@ def _jit_dce(used_outputs, eqn):
     return used_inputs, eqn.replace(invars=invars, outvars=outvars, params=params)
 
 
+def _jit_partial_eval(trace, tracers, *, jaxpr, name):
+    """Split a jit call into a known call (run now, also returns residuals) and an unknown
+    call staged with the residuals."""
+    from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
+
+    unknowns = [trace.is_unknown(t) for t in tracers]
+    known, unknown, out_unk, num_res = partial_eval_jaxpr_nounits(jaxpr, unknowns, False)
+    known, kconsts = closure_convert_consts(known)
+    known_ins = [t for t, u in zip(tracers, unknowns) if not u]
+    k_outs = jit_p.bind_with_trace(trace.parent_trace, list(kconsts) + known_ins,
+                                   dict(jaxpr=known, name=name))
+    n_known = len(k_outs) - num_res
+    known_outs, res = k_outs[:n_known], k_outs[n_known:]
+    unknown, uconsts = closure_convert_consts(unknown)
+    unk_ins = [t for t, u in zip(tracers, unknowns) if u]
+    u_outs = trace.stage(jit_p, list(uconsts) + list(res) + unk_ins,
+                         dict(jaxpr=unknown, name=name))
+    k_it, u_it = iter(known_outs), iter(u_outs)
+    return [next(u_it) if u else next(k_it) for u in out_unk]
+
+
+def _jit_transpose(cts, *args, jaxpr, name):
+    from jaxlite._src.core.rule_types import is_undefined_primal
+    from jaxlite._src.interpreters.transpose import transpose_jaxpr
+    from jaxlite._src.ops.structural import instantiate
+
+    mask = [is_undefined_primal(a) for a in args]
+    if not any(type(c) is not Zero for c in cts) and not jaxpr.effects:
+        return [Zero(a.aval.to_tangent_aval()) if m else None for a, m in zip(args, mask)]
+    t = transpose_jaxpr(jaxpr, mask)
+    t, tconsts = closure_convert_consts(t)
+    nonlin = [a for a, m in zip(args, mask) if not m]
+    outs = jit_p.bind(*tconsts, *nonlin, *[instantiate(c) for c in cts], jaxpr=t,
+                      name=f"transpose({name})")
+    it = iter(outs)
+    return [next(it) if m else None for m in mask]
+
+
+rules.partial_eval_rules[jit_p] = _jit_partial_eval
+rules.transpose_rules[jit_p] = _jit_transpose
 rules.impl_rules[jit_p] = _jit_impl
 rules.abstract_eval_rules[jit_p] = _jit_abstract_eval
 rules.effects_rules[jit_p] = _jit_effects

@@ -1,0 +1,585 @@
+"""Reverse mode and its front ends: linearize, vjp, grad, value_and_grad, jacfwd, jacrev,
+hessian, linear_transpose, closure_convert.
+
+Reverse mode is JVP + partial evaluation + transposition:
+
+* ``linearize_flat`` runs the function under a ``JVPTrace`` stacked on a
+  ``PartialEvalTrace``: primals are known, input tangents unknown. Everything computing
+  primal values runs now (in the forward pass, once); the tangent computation is staged
+  into a linear jaxpr whose constants (residuals) are primal values.
+* ``vjp`` transposes that linear jaxpr with ``backward_pass``.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from jaxlite._src import dtypes, tree_util
+from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.rule_types import UndefinedPrimal, Zero
+from jaxlite._src.interpreters import jvp as _jvp
+from jaxlite._src.interpreters.partial_eval import trace_partial
+from jaxlite._src.interpreters.transpose import backward_pass
+from jaxlite._src.numpy.util import asarray_any
+
+
+# ------------------------------------------------------------------------ flat engines
+def linearize_flat(fun: Callable, primals: Sequence[Any]):
+    """Returns ``(primals_out, lin_closed, residuals, out_tangent_avals)``.
+
+    ``lin_closed`` maps ``(*residuals, *tangents_in)`` to the output tangents (one per
+    output). Inputs with a ``float0`` tangent space get a symbolic-zero tangent and still
+    take a (ignored) tangent argument in ``lin_closed``.
+    """
+    primals = list(primals)
+    n = len(primals)
+    tan_avals = [aval_of(p).to_tangent_aval() for p in primals]
+
+    def f_jvp(*args):
+        ps, ts = args[:n], args[n:]
+        ts = [Zero(a) if a.dtype == dtypes.float0 else t for a, t in zip(tan_avals, ts)]
+        p_out, t_out = _jvp.jvp_flat(fun, ps, ts)
+        from jaxlite._src.ops.structural import instantiate
+
+        return list(p_out) + [instantiate(t) for t in t_out]
+
+    unknowns = [False] * n + [True] * n
+    n_out_box = {}
+
+    def f_jvp_counted(*args):
+        outs = f_jvp(*args)
+        n_out_box["n"] = len(outs) // 2
+        return outs
+
+    # Tangent outputs are always staged (instantiate), primal outputs never are.
+    known_outs, out_unk, lin, res = trace_partial(f_jvp_counted, primals + tan_avals,
+                                                  unknowns,
+                                                  lambda k: [False] * (k // 2) + [True] * (k // 2))
+    n_out = n_out_box["n"]
+    primals_out = known_outs[:n_out]
+    if any(out_unk[:n_out]):  # pragma: no cover (primal outputs never depend on tangents)
+        raise RuntimeError("linearize: a primal output depends on the input tangents")
+    return primals_out, lin, res, [aval_of(p).to_tangent_aval() for p in primals_out]
+
+
+def _eval_lin(lin, res, tangents):
+    from jaxlite._src.interpreters.eval import eval_jaxpr
+
+    return eval_jaxpr(lin.jaxpr, lin.consts, *res, *tangents)
+
+
+def vjp_backward(lin, res, in_avals, cts):
+    """Transpose ``lin`` (from ``linearize_flat``) at cotangents ``cts``."""
+    nres = len(res)
+    primals_in = list(res) + [UndefinedPrimal(a.to_tangent_aval()) for a in in_avals]
+    jaxpr = lin.jaxpr
+    cts_in = backward_pass(jaxpr, lin.consts, primals_in, cts)
+    return cts_in[nres:]
+
+
+# ------------------------------------------------------------------------ linearize
+def linearize(fun: Callable, *primals, has_aux: bool = False):
+    """``jax.linearize``: ``(primals_out, f_jvp)`` (plus ``aux`` with ``has_aux``)."""
+    p_flat, p_tree = tree_util.tree_flatten(primals)
+    p_flat = [asarray_any(p) for p in p_flat]
+    store = {}
+
+    def flat_fun(*xs):
+        out = fun(*tree_util.tree_unflatten(p_tree, xs))
+        if has_aux:
+            out, store["aux"] = _split_aux(out, "linearize")
+        out_flat, store["tree"] = tree_util.tree_flatten(out)
+        return out_flat
+
+    p_out, lin, res, out_avals = linearize_flat(flat_fun, p_flat)
+    out_tree = store["tree"]
+    in_avals = tuple(aval_of(p) for p in p_flat)
+    f_jvp = _LinFun(res, (lin, in_avals, p_tree, out_tree))
+    out = tree_util.tree_unflatten(out_tree, p_out)
+    if has_aux:
+        return out, f_jvp, store["aux"]
+    return out, f_jvp
+
+
+class _LinFun:
+    """The linear function returned by ``jax.linearize``: a pytree whose leaves are the
+    residuals (so it can be returned from or passed into ``jit``)."""
+
+    def __init__(self, res, meta):
+        self._res = list(res)
+        self._meta = meta
+
+    def __call__(self, *tangents):
+        lin, in_avals, p_tree, out_tree = self._meta
+        t_flat, t_tree = tree_util.tree_flatten(tangents)
+        if t_tree != p_tree:
+            raise TypeError(f"linearized function called on tangent values inconsistent with "
+                            f"the original primal values: got tree {t_tree}, expected "
+                            f"{p_tree}.")
+        ts = []
+        for t, a in zip(t_flat, in_avals):
+            ta = aval_of(t)
+            if ta.shape != a.shape:
+                raise ValueError(
+                    f"linearized function called on tangent values inconsistent with the "
+                    f"original primal values: got tangent shape {ta.shape} for primal "
+                    f"shape {a.shape}.")
+            ts.append(asarray_any(t))
+        outs = _eval_lin(lin, self._res, ts)
+        return tree_util.tree_unflatten(out_tree, outs)
+
+
+tree_util.register_pytree_node(_LinFun, lambda f: (f._res, f._meta),
+                               lambda meta, res: _LinFun(res, meta))
+
+
+def _split_aux(out, who):
+    if not (isinstance(out, (tuple, list)) and len(out) == 2):
+        raise TypeError("expected function with aux output to return a two-element tuple, "
+                        f"but got type {type(out)} with value {out!r}")
+    return out[0], strip_tangents(out[1])
+
+
+def strip_tangents(tree):
+    """Replace values of the current JVP trace in ``tree`` by their primals (``aux``
+    outputs are not differentiated)."""
+    from jaxlite._src.core.trace import trace_ctx
+
+    cur = trace_ctx.trace
+    if not isinstance(cur, _jvp.JVPTrace):
+        return tree
+
+    def strip(x):
+        if isinstance(x, _jvp.JVPTracer) and x._trace is cur:
+            return x.primal
+        return x
+
+    return tree_util.tree_map(strip, tree)
+
+
+# ------------------------------------------------------------------------------- vjp
+class _VjpFun:
+    """The pullback returned by ``jax.vjp``."""
+
+    def __init__(self, lin, res, in_avals, in_tree, out_tree, out_avals):
+        self._lin = lin
+        self._res = list(res)
+        self._in_avals = tuple(in_avals)
+        self._in_tree = in_tree
+        self._out_tree = out_tree
+        self._out_avals = tuple(out_avals)
+
+    def _meta(self):
+        return (self._lin, self._in_avals, self._in_tree, self._out_tree, self._out_avals)
+
+    def __call__(self, *cts):
+        if len(cts) != 1:
+            ct = cts
+        else:
+            (ct,) = cts
+        ct_flat, ct_tree = tree_util.tree_flatten(ct)
+        if ct_tree != self._out_tree:
+            raise ValueError(
+                "unexpected tree structure.\n\nThe argument to a VJP function returned by "
+                "`jax.vjp` must match the pytree structure of the differentiated function's "
+                f"output.\n\nBut the tree structures differ: got {ct_tree}, expected "
+                f"{self._out_tree}.")
+        flat = []
+        for c, a in zip(ct_flat, self._out_avals):
+            ca = aval_of(c)
+            if ca.shape != a.shape:
+                raise ValueError(
+                    "unexpected JAX type (e.g. shape/dtype) for argument to VJP function: "
+                    f"got {_ty(ca)}, but expected {_ty(a)} because the corresponding output "
+                    f"of the differentiated function had JAX type {_ty(a)}")
+            if a.dtype == dtypes.float0:
+                flat.append(Zero(a))
+            else:
+                flat.append(asarray_any(c))
+        cts_in = vjp_backward(self._lin, self._res, self._in_avals, flat)
+        cts_in = [_instantiate_ct(c, a) for c, a in zip(cts_in, self._in_avals)]
+        return tree_util.tree_unflatten(self._in_tree, cts_in)
+
+
+def _ty(aval) -> str:
+    return f"{aval.dtype.name}[{','.join(map(str, aval.shape))}]"
+
+
+tree_util.register_pytree_node(
+    _VjpFun, lambda f: (f._res, f._meta()),
+    lambda meta, res: _VjpFun(meta[0], res, *meta[1:]))
+
+
+def _instantiate_ct(ct, primal_aval):
+    from jaxlite._src.ops.structural import zeros
+
+    ta = primal_aval.to_tangent_aval()
+    if type(ct) is Zero or ct is None:
+        return zeros(ta)
+    if ta.dtype == dtypes.float0:
+        return zeros(ta)
+    return ct
+
+
+def vjp(fun: Callable, *primals, has_aux: bool = False):
+    """``jax.vjp``: ``(primals_out, vjp_fun)`` (plus ``aux`` with ``has_aux``).
+
+    ``vjp_fun(ct)`` takes a cotangent with the structure of ``primals_out`` and returns a
+    tuple with one cotangent per primal argument. The forward computation (including any
+    effects it performs) runs now, once; calling ``vjp_fun`` only runs the linear part.
+    """
+    p_flat, p_tree = tree_util.tree_flatten(primals)
+    p_flat = [asarray_any(p) for p in p_flat]
+    store = {}
+
+    def flat_fun(*xs):
+        out = fun(*tree_util.tree_unflatten(p_tree, xs))
+        if has_aux:
+            out, store["aux"] = _split_aux(out, "vjp")
+        out_flat, store["tree"] = tree_util.tree_flatten(out)
+        from jaxlite._src.interpreters.staging import check_output_leaf
+
+        for o in out_flat:
+            check_output_leaf(o)
+        return [asarray_any(o) for o in out_flat]
+
+    p_out, lin, res, out_avals = linearize_flat(flat_fun, p_flat)
+    out_tree = store["tree"]
+    in_avals = [aval_of(p) for p in p_flat]
+    out_avals_full = [aval_of(p).to_tangent_aval() for p in p_out]
+    pullback = _VjpFun(lin, res, in_avals, p_tree, out_tree, out_avals_full)
+    out = tree_util.tree_unflatten(out_tree, p_out)
+    if has_aux:
+        return out, pullback, store["aux"]
+    return out, pullback
+
+
+# ------------------------------------------------------------------------------ grad
+def _check_argnums(argnums, nargs):
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    for a in nums:
+        if not isinstance(a, (int, np.integer)):
+            raise TypeError(f"argnums must be an int or a tuple of ints, got {argnums}")
+        if not -nargs <= a < nargs:
+            raise TypeError(
+                f"differentiating with respect to argnums={argnums} requires at least "
+                f"{max(nums) + 1} positional arguments to be passed by the caller, but got "
+                f"only {nargs} positional arguments.")
+    return nums
+
+
+def _check_input_dtype(x, holomorphic, allow_int, who):
+    dt = aval_of(x).dtype
+    if holomorphic:
+        if not dtypes.is_complex(dt):
+            raise TypeError(f"{who} with holomorphic=True requires inputs with complex dtype, "
+                            f"but got {dt.name}.")
+    if dtypes.is_inexact(dt) or dt == dtypes.float0:
+        return
+    if allow_int:
+        return
+    raise TypeError(
+        f"{who} requires real- or complex-valued inputs (input dtype that is a sub-dtype of "
+        f"np.inexact), but got {dt.name}. If you want to use Boolean- or integer-valued "
+        "inputs, use vjp or set allow_int to True.")
+
+
+def _check_scalar_output(y, holomorphic, who):
+    a = aval_of(y)
+    if a.shape != ():
+        raise TypeError(f"Gradient only defined for scalar-output functions. Output had shape: "
+                        f"{a.shape}.")
+    if holomorphic:
+        if not dtypes.is_complex(a.dtype):
+            raise TypeError(f"{who} with holomorphic=True requires outputs with complex dtype, "
+                            f"but got {a.dtype.name}.")
+    elif not dtypes.is_float(a.dtype):
+        if dtypes.is_complex(a.dtype):
+            raise TypeError(
+                f"{who} requires real-valued outputs (output dtype that is a sub-dtype of "
+                f"np.floating), but got {a.dtype.name}. For holomorphic differentiation, pass "
+                "holomorphic=True. For differentiation of non-holomorphic functions involving "
+                "complex outputs, use jax.vjp directly.")
+        raise TypeError(
+            f"{who} requires real-valued outputs (output dtype that is a sub-dtype of "
+            f"np.floating), but got {a.dtype.name}. For differentiation of functions with "
+            "integer outputs, use jax.vjp directly.")
+
+
+def value_and_grad(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False,
+                   allow_int: bool = False, reduce_axes=()):
+    """``jax.value_and_grad``: ``(value, grad)`` (``((value, aux), grad)`` with has_aux).
+
+    Raises:
+        TypeError: for a non-scalar or non-real output, integer/boolean inputs (unless
+            ``allow_int``), or ``has_aux`` with a function not returning a pair.
+    """
+    who = "value_and_grad"
+
+    @functools.wraps(fun)
+    def vg(*args, **kwargs):
+        return _value_and_grad(fun, argnums, has_aux, holomorphic, allow_int, who, args,
+                               kwargs)
+
+    return vg
+
+
+def _value_and_grad(fun, argnums, has_aux, holomorphic, allow_int, who, args, kwargs):
+    nums = _check_argnums(argnums, len(args))
+    nums = tuple(a % len(args) for a in nums)
+    diff_args = tuple(args[i] for i in nums)
+    for leaf in tree_util.tree_leaves(diff_args):
+        _check_input_dtype(leaf, holomorphic, allow_int, "grad" if who == "grad" else who)
+
+    def f_partial(*dargs):
+        full = list(args)
+        for i, d in zip(nums, dargs):
+            full[i] = d
+        return fun(*full, **kwargs)
+
+    if has_aux:
+        ans, pullback, aux = vjp(f_partial, *diff_args, has_aux=True)
+    else:
+        ans, pullback = vjp(f_partial, *diff_args)
+    _check_scalar_output(ans, holomorphic, "grad" if who == "grad" else who)
+    ones = np.ones((), aval_of(ans).dtype)
+    g = pullback(asarray_any(ones))
+    g = g[0] if isinstance(argnums, int) else tuple(g)
+    if has_aux:
+        return (ans, aux), g
+    return ans, g
+
+
+def grad(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False,
+         allow_int: bool = False, reduce_axes=()):
+    """``jax.grad``: the gradient of a scalar-output function w.r.t. ``argnums``."""
+
+    @functools.wraps(fun)
+    def g(*args, **kwargs):
+        (ans_aux, grads) = _value_and_grad(fun, argnums, has_aux, holomorphic, allow_int,
+                                           "grad", args, kwargs)
+        if has_aux:
+            return grads, ans_aux[1]
+        return grads
+
+    return g
+
+
+# --------------------------------------------------------------------------- jacobians
+def _std_basis(flat_avals):
+    """Rows of an identity over the concatenated flattened inputs, one array per input."""
+    sizes = [a.size for a in flat_avals]
+    total = int(sum(sizes))
+    eye = np.eye(total)
+    outs, start = [], 0
+    for a, s in zip(flat_avals, sizes):
+        block = eye[:, start:start + s].reshape((total,) + a.shape)
+        outs.append(block.astype(a.dtype))
+        start += s
+    return total, outs
+
+
+def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False):
+    """``jax.jacfwd``: Jacobian by forward mode (vmap of jvp over a standard basis)."""
+    from jaxlite._src.api import jvp as _api_jvp, vmap
+
+    @functools.wraps(fun)
+    def jac(*args, **kwargs):
+        nums = _check_argnums(argnums, len(args))
+        nums = tuple(a % len(args) for a in nums)
+        diff_args = tuple(args[i] for i in nums)
+        flat, tree = tree_util.tree_flatten(diff_args)
+        flat = [asarray_any(x) for x in flat]
+        for x in flat:
+            dt = aval_of(x).dtype
+            if holomorphic and not dtypes.is_complex(dt):
+                raise TypeError("jacfwd with holomorphic=True requires inputs with complex "
+                                f"dtype, but got {dt.name}.")
+            if not holomorphic and not dtypes.is_float(dt):
+                raise TypeError(
+                    "jacfwd requires real-valued inputs (input dtype that is a sub-dtype of "
+                    f"np.floating), but got {dt.name}. For holomorphic differentiation, pass "
+                    "holomorphic=True. For differentiation of non-holomorphic functions "
+                    "involving complex inputs or integer inputs, use jax.jvp directly.")
+        avals = [aval_of(x) for x in flat]
+        total, basis = _std_basis(avals)
+
+        def f_partial(*dargs):
+            full = list(args)
+            for i, d in zip(nums, dargs):
+                full[i] = d
+            return fun(*full, **kwargs)
+
+        def push(*ts):
+            tangents = tree_util.tree_unflatten(tree, list(ts))
+            res = _api_jvp(f_partial, diff_args, tangents, has_aux=has_aux)
+            return (res[1], res[2]) if has_aux else res[1]
+
+        basis_arrays = [asarray_any(b) for b in basis]
+        if has_aux:
+            pushed, aux = vmap(push, out_axes=(0, None))(*basis_arrays)
+        else:
+            pushed = vmap(push)(*basis_arrays)
+        from jaxlite._src.numpy import lax_numpy as jnp
+
+        def reshape_leaf(y):
+            # y: (total, *out_shape) -> per input: (*out_shape, *in_shape)
+            y = jnp.moveaxis(y, 0, -1)
+            parts, start = [], 0
+            out_shape = y.shape[:-1]
+            for a in avals:
+                part = y[..., start:start + a.size]
+                parts.append(jnp.reshape(part, out_shape + a.shape))
+                start += a.size
+            parts = tree_util.tree_unflatten(tree, parts)
+            return parts[0] if isinstance(argnums, int) else tuple(parts)
+
+        out = tree_util.tree_map(reshape_leaf, pushed)
+        if has_aux:
+            return out, aux
+        return out
+
+    return jac
+
+
+def jacrev(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False,
+           allow_int: bool = False):
+    """``jax.jacrev``: Jacobian by reverse mode (vmap of the pullback over a basis)."""
+    from jaxlite._src.api import vmap
+
+    @functools.wraps(fun)
+    def jac(*args, **kwargs):
+        nums = _check_argnums(argnums, len(args))
+        nums = tuple(a % len(args) for a in nums)
+        diff_args = tuple(args[i] for i in nums)
+        for leaf in tree_util.tree_leaves(diff_args):
+            _check_input_dtype(leaf, holomorphic, allow_int, "jacrev")
+
+        def f_partial(*dargs):
+            full = list(args)
+            for i, d in zip(nums, dargs):
+                full[i] = d
+            return fun(*full, **kwargs)
+
+        if has_aux:
+            y, pullback, aux = vjp(f_partial, *diff_args, has_aux=True)
+        else:
+            y, pullback = vjp(f_partial, *diff_args)
+        y_flat, y_tree = tree_util.tree_flatten(y)
+        y_avals = [aval_of(v) for v in y_flat]
+        total, basis = _std_basis(y_avals)
+        in_flat, in_tree = tree_util.tree_flatten(diff_args)
+        in_avals = [aval_of(x) for x in in_flat]
+
+        inexact = [dtypes.is_inexact(a.dtype) for a in in_avals]
+
+        def pull(*cts):
+            res = pullback(tree_util.tree_unflatten(y_tree, list(cts)))
+            return [c for c, ok in zip(tree_util.tree_leaves(res), inexact) if ok]
+
+        cts_ok = iter(vmap(pull)(*[asarray_any(b) for b in basis]))  # (total, *in_shape)
+        from jaxlite._src.numpy import lax_numpy as jnp
+
+        # Integer inputs (allow_int): zero Jacobian blocks in the input's dtype, as JAX.
+        cts_in = [next(cts_ok) if ok else jnp.zeros((total,) + a.shape, a.dtype)
+                  for ok, a in zip(inexact, in_avals)]
+
+        # For each output leaf and input leaf: (*out_shape, *in_shape).
+        per_out = []
+        start = 0
+        for ya in y_avals:
+            parts = []
+            for c, xa in zip(cts_in, in_avals):
+                blk = c[start:start + ya.size]
+                parts.append(jnp.reshape(blk, ya.shape + xa.shape))
+            parts = tree_util.tree_unflatten(in_tree, parts)
+            per_out.append(parts[0] if isinstance(argnums, int) else tuple(parts))
+            start += ya.size
+        out = tree_util.tree_unflatten(y_tree, per_out)
+        if has_aux:
+            return out, aux
+        return out
+
+    return jac
+
+
+def hessian(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False):
+    """``jax.hessian``: ``jacfwd(jacrev(fun))``."""
+    return jacfwd(jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic), argnums,
+                  has_aux=has_aux, holomorphic=holomorphic)
+
+
+# --------------------------------------------------------------------- linear_transpose
+def linear_transpose(fun: Callable, *primals, reduce_axes=()):
+    """``jax.linear_transpose``: the transpose of a linear function at the given avals."""
+    from jaxlite._src.interpreters.staging import abstractify, trace_flat
+
+    flat, in_tree = tree_util.tree_flatten(primals)
+    _, call_tree = tree_util.tree_flatten((primals, {}))
+    in_avals = [abstractify(x) for x in flat]
+    for a in in_avals:
+        if not dtypes.is_inexact(a.dtype):
+            raise TypeError("linear_transpose only supports [float or complex] -> "
+                            f"[float or complex], and integer -> integer functions, but got "
+                            f"{a.dtype.name}.")
+    closed, out_tree = trace_flat(fun, call_tree, in_avals)
+    out_avals = closed.out_avals
+
+    def transposed(*cts):
+        ct = cts[0] if len(cts) == 1 else cts
+        ct_flat, ct_tree = tree_util.tree_flatten(ct)
+        if ct_tree != out_tree:
+            raise TypeError("cotangent tree does not match function output, "
+                            f"expected {out_tree} but got {ct_tree}")
+        for c, a in zip(ct_flat, out_avals):
+            ca = aval_of(c)
+            if ca.shape != a.shape:
+                raise TypeError("cotangent type does not match function output, "
+                                f"expected {a.str_short()} but got {ca.str_short()}")
+        primals_in = [UndefinedPrimal(a) for a in in_avals]
+        cts_in = backward_pass(closed.jaxpr, closed.consts, primals_in,
+                               [asarray_any(c) for c in ct_flat])
+        cts_in = [_instantiate_ct(c, a) for c, a in zip(cts_in, in_avals)]
+        return tree_util.tree_unflatten(in_tree, cts_in)
+
+    return transposed
+
+
+# ------------------------------------------------------------------------ closure_convert
+def closure_convert(fun: Callable, *example_args):
+    """``jax.closure_convert``: ``(converted, consts)`` with ``converted(*args, *consts)``
+    equal to ``fun(*args)``, hoisting closed-over floating-point arrays (and tracers) out of
+    ``fun`` so custom-derivative rules can see them as explicit arguments."""
+    from jaxlite._src.core.trace import Tracer
+    from jaxlite._src.interpreters.eval import eval_jaxpr
+    from jaxlite._src.interpreters.staging import abstractify, trace_flat
+
+    flat, in_tree = tree_util.tree_flatten(example_args)
+    _, call_tree = tree_util.tree_flatten((example_args, {}))
+    avals = [abstractify(x) for x in flat]
+    closed, out_tree = trace_flat(fun, call_tree, avals)
+    hoist = [isinstance(c, Tracer) or dtypes.is_inexact(aval_of(c).dtype)
+             for c in closed.consts]
+    consts = [c for c, h in zip(closed.consts, hoist) if h]
+    n_args = len(flat)
+
+    def converted(*args_and_consts):
+        args, cs = args_and_consts[:len(args_and_consts) - len(consts)], \
+            args_and_consts[len(args_and_consts) - len(consts):]
+        a_flat, a_tree = tree_util.tree_flatten(args)
+        if a_tree != in_tree or len(a_flat) != n_args:
+            raise TypeError("closure_convert: converted function called with arguments of a "
+                            "different structure than the example arguments.")
+        it = iter(cs)
+        all_consts = [next(it) if h else c for c, h in zip(closed.consts, hoist)]
+        outs = eval_jaxpr(closed.jaxpr, all_consts, *a_flat)
+        return tree_util.tree_unflatten(out_tree, outs)
+
+    return converted, consts
+
+
+__all__ = ["linearize", "vjp", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian",
+           "linear_transpose", "closure_convert", "linearize_flat", "vjp_backward"]

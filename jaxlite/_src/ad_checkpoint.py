@@ -1,0 +1,396 @@
+"""``checkpoint`` / ``remat``: trade computation for memory in reverse mode.
+
+``checkpoint(f)`` traces ``f`` once and binds ``checkpoint_p`` with the jaxpr. Without
+differentiation the primitive is transparent (it evaluates its body). Its JVP and batching
+rules transform the body and re-bind ``checkpoint_p``. Its partial-evaluation rule is where
+rematerialisation happens: the body is split into a known part (run in the forward pass)
+and an unknown part; of the values the unknown part needs from the known side, only those
+the *policy* says are saveable are kept as residuals, the rest are recomputed inside the
+unknown part (in the backward pass) from the checkpoint's known inputs.
+
+Effects: equations whose effects are not in ``effects.remat_allowed_effects`` (IO
+callbacks) are never recomputed: their outputs are saved whatever the policy. Equations
+with effects that are allowed (debug callbacks) are duplicated into the recomputation when
+the policy does not save them, or when all their operands are available to the backward
+pass anyway (so a debug print inside a checkpoint prints again during rematerialisation).
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+from typing import Any, Callable
+
+from jaxlite._src import tree_util
+from jaxlite._src.core import effects as _effects
+from jaxlite._src.core import rules
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero, is_undefined_primal
+
+checkpoint_p = Primitive("checkpoint", multiple_results=True)
+name_p = Primitive("name")
+
+
+# ------------------------------------------------------------------------ policies
+def _nothing_saveable(prim, *avals, **params) -> bool:
+    return False
+
+
+def _everything_saveable(prim, *avals, **params) -> bool:
+    return True
+
+
+_DOT_NAMES = frozenset({"dot_general", "conv_general_dilated"})
+
+
+def _dots_saveable(prim, *avals, **params) -> bool:
+    return prim.name in _DOT_NAMES
+
+
+def _dots_with_no_batch_dims_saveable(prim, *avals, **params) -> bool:
+    if prim.name != "dot_general":
+        return False
+    dn = params.get("dimension_numbers")
+    try:
+        (_, _), (lhs_b, rhs_b) = dn
+    except (TypeError, ValueError):
+        return True
+    return not lhs_b and not rhs_b
+
+
+def _save_any_names_but_these(*names_not_to_save):
+    names = set(names_not_to_save)
+
+    def policy(prim, *avals, **params):
+        return prim is name_p and params["name"] not in names
+
+    return policy
+
+
+def _save_only_these_names(*names_to_save):
+    names = set(names_to_save)
+
+    def policy(prim, *avals, **params):
+        return prim is name_p and params["name"] in names
+
+    return policy
+
+
+def _save_from_both_policies(policy_1, policy_2):
+    def policy(prim, *avals, **params):
+        return bool(policy_1(prim, *avals, **params)) or bool(policy_2(prim, *avals, **params))
+
+    return policy
+
+
+checkpoint_policies = types.SimpleNamespace(
+    nothing_saveable=_nothing_saveable,
+    everything_saveable=_everything_saveable,
+    dots_saveable=_dots_saveable,
+    checkpoint_dots=_dots_saveable,
+    dots_with_no_batch_dims_saveable=_dots_with_no_batch_dims_saveable,
+    checkpoint_dots_with_no_batch_dims=_dots_with_no_batch_dims_saveable,
+    save_any_names_but_these=_save_any_names_but_these,
+    save_anything_except_these_names=_save_any_names_but_these,
+    save_only_these_names=_save_only_these_names,
+    save_from_both_policies=_save_from_both_policies,
+)
+
+
+# ------------------------------------------------------------------------ checkpoint_name
+def _name_batch(axis_data, args, dims, *, name):
+    return name_p.bind(args[0], name=name), dims[0]
+
+
+def _name_jvp(primals, tangents, *, name):
+    return name_p.bind(primals[0], name=name), tangents[0]
+
+
+rules.impl_rules[name_p] = lambda x, *, name: x
+rules.abstract_eval_rules[name_p] = lambda x, *, name: x
+rules.batch_rules[name_p] = _name_batch
+rules.jvp_rules[name_p] = _name_jvp
+rules.transpose_rules[name_p] = lambda ct, x, *, name: [ct]
+
+
+def checkpoint_name(x: Any, name: str) -> Any:
+    """Tag the values of ``x`` (a pytree) with ``name`` for ``save_*_names`` policies."""
+    from jaxlite._src.numpy.util import asarray_any
+
+    return tree_util.tree_map(lambda v: name_p.bind(asarray_any(v), name=name), x)
+
+
+# ------------------------------------------------------------------------ front end
+def checkpoint(fun: Callable | None = None, *, prevent_cse: bool = True,
+               policy: Callable | None = None, static_argnums=()) -> Callable:
+    """``jax.checkpoint`` (alias ``remat``): recompute ``fun``'s internals in the backward
+    pass instead of storing them, except values the ``policy`` says are saveable.
+
+    Args:
+        fun: the function to checkpoint.
+        prevent_cse: accepted for compatibility (jaxlite never merges a rematerialised
+            computation with the forward pass).
+        policy: ``policy(prim, *avals, **params) -> bool``, e.g. from
+            ``checkpoint_policies``; ``None`` saves nothing.
+        static_argnums: positional arguments treated as static Python values.
+    """
+    if fun is None:
+        return functools.partial(checkpoint, prevent_cse=prevent_cse, policy=policy,
+                                 static_argnums=static_argnums)
+    if isinstance(static_argnums, int):
+        static_argnums = (static_argnums,)
+    static_argnums = tuple(static_argnums)
+
+    @functools.wraps(fun)
+    def wrapped(*args, **kwargs):
+        from jaxlite._src.compile.jit import closure_convert_consts
+        from jaxlite._src.interpreters.staging import abstractify, trace_flat
+
+        n = len(args)
+        statics = {i % n: args[i] for i in static_argnums} if n else {}
+        dyn = tuple(a for i, a in enumerate(args) if i not in statics)
+
+        def f(*dyn_args, **kw):
+            it = iter(dyn_args)
+            full = [statics[i] if i in statics else next(it) for i in range(n)]
+            return fun(*full, **kw)
+
+        flat, in_tree = tree_util.tree_flatten((dyn, kwargs))
+        avals = [abstractify(x) for x in flat]
+        closed, out_tree = trace_flat(f, in_tree, avals)
+        closed, consts = closure_convert_consts(closed)
+        outs = checkpoint_p.bind(*consts, *flat, jaxpr=closed, prevent_cse=prevent_cse,
+                                 policy=policy)
+        return tree_util.tree_unflatten(out_tree, outs)
+
+    return wrapped
+
+
+remat = checkpoint
+
+
+# ------------------------------------------------------------------------ rules
+def _ckpt_impl(*args, jaxpr, prevent_cse, policy):
+    from jaxlite._src.compile.jit import compiled_for
+
+    return compiled_for(jaxpr).fn(*args)
+
+
+def _ckpt_abstract_eval(*avals, jaxpr, prevent_cse, policy):
+    return jaxpr.out_avals
+
+
+def _ckpt_effects(*avals, jaxpr, prevent_cse, policy):
+    return jaxpr.effects
+
+
+def _convert(closed):
+    from jaxlite._src.compile.jit import closure_convert_consts
+
+    return closure_convert_consts(closed)
+
+
+def _ckpt_jvp(primals, tangents, *, jaxpr, prevent_cse, policy):
+    from jaxlite._src.interpreters.jvp import jvp_jaxpr
+
+    nonzeros = [type(t) is not Zero for t in tangents]
+    new, out_nz = jvp_jaxpr(jaxpr, nonzeros, instantiate=False)
+    new, consts = _convert(new)
+    nz = [t for t in tangents if type(t) is not Zero]
+    outs = checkpoint_p.bind(*consts, *primals, *nz, jaxpr=new, prevent_cse=prevent_cse,
+                             policy=policy)
+    n = len(jaxpr.out_avals)
+    it = iter(outs[n:])
+    t_out = [next(it) if z else Zero(a.to_tangent_aval())
+             for z, a in zip(out_nz, jaxpr.out_avals)]
+    return outs[:n], t_out
+
+
+def _ckpt_batch(axis_data, args, dims, *, jaxpr, prevent_cse, policy):
+    from jaxlite._src.interpreters.batching import batch_jaxpr
+
+    new, out_dims = batch_jaxpr(jaxpr, axis_data, dims, instantiate=False)
+    new, consts = _convert(new)
+    outs = checkpoint_p.bind(*consts, *args, jaxpr=new, prevent_cse=prevent_cse,
+                             policy=policy)
+    return outs, out_dims
+
+
+def _ckpt_transpose(cts, *args, jaxpr, prevent_cse, policy):
+    from jaxlite._src.interpreters.transpose import backward_pass
+
+    cts_in = backward_pass(jaxpr.jaxpr, jaxpr.consts, list(args), list(cts))
+    return [c if is_undefined_primal(a) else None for c, a in zip(cts_in, args)]
+
+
+def _ckpt_dce(used_outputs, eqn):
+    from jaxlite._src.interpreters.dce import dce_closed_jaxpr, prune_invars
+
+    closed = eqn.params["jaxpr"]
+    new, used_inputs = dce_closed_jaxpr(closed, used_outputs)
+    if not any(used_outputs) and not new.effects:
+        return [False] * len(eqn.invars), None
+    new = prune_invars(new, used_inputs)
+    invars = [v for v, u in zip(eqn.invars, used_inputs) if u]
+    outvars = [v for v, u in zip(eqn.outvars, used_outputs) if u]
+    return used_inputs, eqn.replace(invars=invars, outvars=outvars,
+                                    params=dict(eqn.params, jaxpr=new))
+
+
+def _saveable(policy, eqn) -> bool:
+    if policy is None:
+        return False
+    return bool(policy(eqn.primitive, *[v.aval for v in eqn.invars], **eqn.params))
+
+
+def remat_split(known: Jaxpr, n_known_outs: int, policy):
+    """Decide which residuals of ``known`` (its outputs after the first ``n_known_outs``)
+    to save and which equations to recompute.
+
+    Returns ``(saved, recompute)``: ``saved`` is the list of atoms of ``known`` (invars,
+    constvars or equation outputs) the backward pass receives; ``recompute`` is the list of
+    equations of ``known`` (in program order) to replay in the backward pass.
+    """
+    producer: dict[int, JaxprEqn] = {}
+    for e in known.eqns:
+        for v in e.outvars:
+            producer[id(v)] = e
+    saved: dict[int, Var] = {}
+    recompute: set[int] = set()
+
+    def must_save(e) -> bool:
+        return any(not _effects.remat_allowed_effects.contains(f) for f in e.effects)
+
+    def need(v):
+        if type(v) is Literal or id(v) in saved:
+            return
+        e = producer.get(id(v))
+        if e is None:  # an input of the checkpoint: always available
+            saved[id(v)] = v
+            return
+        if id(e) in recompute:
+            return
+        if must_save(e) or _saveable(policy, e):
+            saved[id(v)] = v
+            return
+        recompute.add(id(e))
+        for x in e.invars:
+            need(x)
+
+    for v in known.outvars[n_known_outs:]:
+        need(v)
+    # Effectful equations that may be replayed (debug callbacks).
+    input_ids = {id(v) for v in known.invars}
+    for e in known.eqns:
+        if not e.effects or must_save(e) or id(e) in recompute:
+            continue
+        if not _saveable(policy, e):
+            for x in e.invars:
+                need(x)
+            recompute.add(id(e))
+            continue
+        available = all(
+            type(x) is Literal or id(x) in input_ids or id(x) in saved
+            or (id(x) in producer and id(producer[id(x)]) in recompute) for x in e.invars)
+        if available:
+            for x in e.invars:
+                need(x)
+            recompute.add(id(e))
+    order = [e for e in known.eqns if id(e) in recompute]
+    # Keep saved in a deterministic order: invars first, then equation outputs.
+    saved_list = [v for v in known.invars if id(v) in saved]
+    saved_list += [v for v in known.constvars if id(v) in saved]
+    for e in known.eqns:
+        saved_list += [v for v in e.outvars if id(v) in saved]
+    return saved_list, order
+
+
+def _ckpt_partial_eval(trace, tracers, *, jaxpr, prevent_cse, policy):
+    from jaxlite._src.interpreters.dce import dce_jaxpr
+    from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
+
+    unknowns = [trace.is_unknown(t) for t in tracers]
+    known_c, unk_c, out_unk, num_res = partial_eval_jaxpr_nounits(jaxpr, unknowns, False)
+    known_c, kconsts = _convert(known_c)
+    unk_c, uconsts = _convert(unk_c)
+    K, U = known_c.jaxpr, unk_c.jaxpr
+    n_known_outs = len(K.outvars) - num_res
+    saved, recompute = remat_split(K, n_known_outs, policy)
+
+    # Known side: known outputs + saved values.
+    k_jaxpr = Jaxpr([], K.invars, list(K.outvars[:n_known_outs]) + saved, K.eqns)
+    k_jaxpr, _ = dce_jaxpr(k_jaxpr)
+    k_closed = ClosedJaxpr(k_jaxpr, [])
+    known_ins = [t for t, u in zip(tracers, unknowns) if not u]
+    k_outs = checkpoint_p.bind_with_trace(
+        trace.parent_trace, list(kconsts) + known_ins,
+        dict(jaxpr=k_closed, prevent_cse=prevent_cse, policy=policy))
+    known_outs, saved_vals = k_outs[:n_known_outs], k_outs[n_known_outs:]
+
+    # Unknown side: (uconsts, saved, unknown inputs) -> recompute, then U's body.
+    env: dict[int, Any] = {}
+
+    def read(v):
+        return v if type(v) is Literal else env[id(v)]
+
+    n_uc = len(uconsts)
+    new_uc = [Var(v.aval) for v in U.invars[:n_uc]]
+    new_saved = [Var(v.aval) for v in saved]
+    for v, nv in zip(saved, new_saved):
+        env[id(v)] = nv
+    eqns = []
+    for e in recompute:
+        new_out = [Var(v.aval) for v in e.outvars]
+        eqns.append(e.replace(invars=[read(x) for x in e.invars], outvars=new_out))
+        for v, nv in zip(e.outvars, new_out):
+            env[id(v)] = nv
+    u_env: dict[int, Any] = {}
+    for v, nv in zip(U.invars[:n_uc], new_uc):
+        u_env[id(v)] = nv
+    for v, r in zip(U.invars[n_uc:n_uc + num_res], K.outvars[n_known_outs:]):
+        u_env[id(v)] = read(r)
+    new_unk_in = [Var(v.aval) for v in U.invars[n_uc + num_res:]]
+    for v, nv in zip(U.invars[n_uc + num_res:], new_unk_in):
+        u_env[id(v)] = nv
+
+    def uread(v):
+        return v if type(v) is Literal else u_env[id(v)]
+
+    for e in U.eqns:
+        new_out = [Var(v.aval) for v in e.outvars]
+        eqns.append(e.replace(invars=[uread(x) for x in e.invars], outvars=new_out))
+        for v, nv in zip(e.outvars, new_out):
+            u_env[id(v)] = nv
+    outvars = [uread(v) for v in U.outvars]
+    u_jaxpr = Jaxpr([], new_uc + new_saved + new_unk_in, outvars, eqns)
+    u_closed = ClosedJaxpr(u_jaxpr, [])
+    unk_ins = [t for t, u in zip(tracers, unknowns) if u]
+    u_outs = trace.stage(checkpoint_p, list(uconsts) + list(saved_vals) + unk_ins,
+                         dict(jaxpr=u_closed, prevent_cse=prevent_cse, policy=policy))
+    k_it, u_it = iter(known_outs), iter(u_outs)
+    return [next(u_it) if u else next(k_it) for u in out_unk]
+
+
+rules.impl_rules[checkpoint_p] = _ckpt_impl
+rules.abstract_eval_rules[checkpoint_p] = _ckpt_abstract_eval
+rules.effects_rules[checkpoint_p] = _ckpt_effects
+rules.jvp_rules[checkpoint_p] = _ckpt_jvp
+rules.batch_rules[checkpoint_p] = _ckpt_batch
+rules.transpose_rules[checkpoint_p] = _ckpt_transpose
+rules.partial_eval_rules[checkpoint_p] = _ckpt_partial_eval
+rules.dce_rules[checkpoint_p] = _ckpt_dce
+
+
+def _ckpt_lower(ctx, eqn, ins, outs):
+    fn = ctx.compile_sub(eqn.params["jaxpr"])
+    call = f"{fn}({', '.join(ins)})"
+    if not outs:
+        return [call]
+    return [f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}"]
+
+
+rules.lower_rules[checkpoint_p] = _ckpt_lower
+
+__all__ = ["checkpoint", "remat", "checkpoint_name", "checkpoint_policies", "checkpoint_p",
+           "name_p", "remat_split"]

@@ -1,0 +1,679 @@
+"""``custom_jvp`` and ``custom_vjp``.
+
+Calling a custom function asks the current trace what to do
+(``process_custom_jvp_call`` / ``process_custom_vjp_call``):
+
+* the ``EvalTrace`` just runs the function;
+* a ``JVPTrace`` runs the user's rule instead (``jvp_of_custom_jvp``); for ``custom_vjp`` it
+  runs ``fwd`` and emits a ``custom_lin`` primitive, linear in the tangents, whose transpose
+  rule calls ``bwd`` (so reverse mode uses ``bwd``, forward mode raises);
+* staging, batching and partial evaluation (with an unknown operand) trace the function to
+  a jaxpr and bind ``custom_jvp_call_p`` / ``custom_vjp_call_p``, which keep the rules as
+  params, so a later transformation of the jaxpr still uses them.
+
+The flat calling conventions used between these pieces:
+
+* ``fun(*xs) -> outs`` (flat lists);
+* custom_jvp rule: ``jvp(primals, tangents) -> (primals_out, tangents_out)``; tangents may
+  be ``Zero`` (materialised before reaching the user unless ``symbolic_zeros``);
+* custom_vjp: ``fwd(*xs) -> (outs, residuals, res_tree)`` and
+  ``bwd(res_tree, residuals, cts_out) -> cts_in`` (one per input; ``Zero`` allowed).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Callable, Sequence
+
+from jaxlite._src import dtypes, tree_util
+from jaxlite._src.core import rules
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero, is_undefined_primal
+from jaxlite._src.core.trace import set_current_trace, trace_ctx
+
+
+# ------------------------------------------------------------------------ helpers
+class SymbolicZero:
+    """A zero tangent/cotangent passed to rules defined with ``symbolic_zeros=True``."""
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+    @property
+    def shape(self):
+        return self.aval.shape
+
+    @property
+    def dtype(self):
+        return self.aval.dtype
+
+    def instantiate(self):
+        from jaxlite._src.ops.structural import zeros
+
+        return zeros(self.aval)
+
+    def __repr__(self):
+        return f"SymbolicZero({self.aval.str_short()})"
+
+
+class CustomVJPPrimal:
+    """An input to a ``custom_vjp`` fwd rule defined with ``symbolic_zeros=True``."""
+
+    def __init__(self, value, perturbed: bool):
+        self.value = value
+        self.perturbed = perturbed
+
+    def __repr__(self):
+        return f"CustomVJPPrimal(value={self.value!r}, perturbed={self.perturbed})"
+
+
+def _name(f) -> str:
+    return getattr(f, "__name__", type(f).__name__)
+
+
+def _ty(aval) -> str:
+    return f"{aval.dtype.name}[{','.join(map(str, aval.shape))}]"
+
+
+def _zeros(aval):
+    from jaxlite._src.ops.structural import zeros
+
+    return zeros(aval)
+
+
+def _trace_closed(trace, fun, tracers):
+    """Trace ``fun`` at the avals of ``tracers`` with ``trace`` current; returns the closed
+    jaxpr with no consts and the consts (values of ``trace``) to pass as leading operands."""
+    from jaxlite._src.compile.jit import closure_convert_consts
+    from jaxlite._src.interpreters.staging import trace_to_jaxpr
+
+    with set_current_trace(trace):
+        closed, _ = trace_to_jaxpr(fun, [aval_of(t) for t in tracers])
+    return closure_convert_consts(closed)
+
+
+def _resolve_args(fun, args, kwargs, kind):
+    """Keyword arguments of a custom function resolved to positions (as JAX does)."""
+    if not kwargs:
+        return args
+    name = _name(fun)
+    try:
+        sig = inspect.signature(fun)
+        ba = sig.bind(*args, **kwargs)
+        ba.apply_defaults()
+        if ba.kwargs:
+            raise TypeError("The following keyword arguments could not be resolved to "
+                            f"positional: {', '.join(ba.kwargs)}")
+    except (TypeError, ValueError) as e:
+        raise TypeError(
+            f"The input arguments to the {kind}-decorated function {name} could not be "
+            f"resolved to positional-only arguments. Binding failed with the error:\n{e}"
+        ) from None
+    return tuple(ba.args)
+
+
+def _split_nondiff(args, nondiff_argnums):
+    nondiff = {i % len(args): args[i] for i in nondiff_argnums} if args else {}
+    dyn = tuple(a for i, a in enumerate(args) if i not in nondiff)
+    return nondiff, dyn
+
+
+def _merge(nondiff, dyn, n):
+    it = iter(dyn)
+    return [nondiff[i] if i in nondiff else next(it) for i in range(n)]
+
+
+# ===================================================================== custom_jvp
+custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True)
+
+
+class custom_jvp:
+    """``jax.custom_jvp``: a function with a user-defined JVP rule."""
+
+    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+        functools.update_wrapper(self, fun)
+        self.fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.jvp = None
+        self.symbolic_zeros = False
+
+    def defjvp(self, jvp: Callable, symbolic_zeros: bool = False) -> Callable:
+        self.jvp = jvp
+        self.symbolic_zeros = symbolic_zeros
+        return jvp
+
+    def defjvps(self, *jvps: Callable | None) -> None:
+        if self.nondiff_argnums:
+            raise TypeError("Can't use ``defjvps`` with ``nondiff_argnums``.")
+
+        def jvp(primals, tangents):
+            ans = self(*primals)
+            out = None
+            for fn, t in zip(jvps, tangents):
+                if fn is None or isinstance(t, SymbolicZero):
+                    continue
+                contrib = fn(t, ans, *primals)
+                out = contrib if out is None else tree_util.tree_map(
+                    lambda a, b: a + b, out, contrib)
+            if out is None:
+                out = tree_util.tree_map(
+                    lambda a: SymbolicZero(aval_of(a).to_tangent_aval()), ans)
+            return ans, out
+
+        self.defjvp(jvp, symbolic_zeros=True)
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return functools.partial(self, obj)
+
+    def __call__(self, *args, **kwargs):
+        if self.jvp is None:
+            raise AttributeError(
+                f"No JVP defined for custom_jvp function {getattr(self.fun, '__name__', '')} "
+                "using defjvp.")
+        args = _resolve_args(self.fun, args, kwargs, "custom_jvp")
+        n = len(args)
+        nondiff, dyn = _split_nondiff(args, self.nondiff_argnums)
+        flat, in_tree = tree_util.tree_flatten(dyn)
+        from jaxlite._src.numpy.util import asarray_any
+
+        flat = [asarray_any(x) for x in flat]
+        store: dict = {}
+        fun, user_jvp, sz = self.fun, self.jvp, self.symbolic_zeros
+
+        def flat_fun(*xs):
+            out = fun(*_merge(nondiff, tree_util.tree_unflatten(in_tree, xs), n))
+            out_flat, out_tree = tree_util.tree_flatten(out)
+            _store_tree(store, "out_tree", out_tree, "custom_jvp function")
+            return [asarray_any(o) for o in out_flat]
+
+        def flat_jvp(primals, tangents):
+            p_args = tree_util.tree_unflatten(in_tree, primals)
+            ts = []
+            for t, p in zip(tangents, primals):
+                if type(t) is Zero:
+                    ts.append(SymbolicZero(t.aval) if sz else _zeros(t.aval))
+                else:
+                    ts.append(t)
+            t_args = tree_util.tree_unflatten(in_tree, ts)
+            nd = [nondiff[i] for i in sorted(nondiff)]
+            res = user_jvp(*nd, tuple(p_args), tuple(t_args))
+            if not (isinstance(res, (tuple, list)) and len(res) == 2):
+                raise TypeError(
+                    f"Custom JVP rule {_name(user_jvp)} for function {_name(fun)} must "
+                    "produce a pair (list or tuple of length two) "
+                    f"representing primal and tangent outputs, but got {res}.")
+            p_out, t_out = res
+            p_flat, p_tree = tree_util.tree_flatten(p_out)
+            t_flat, t_tree = tree_util.tree_flatten(
+                t_out, is_leaf=lambda x: x is None or isinstance(x, SymbolicZero))
+            if p_tree != t_tree:
+                raise TypeError(
+                    f"Custom JVP rule {_name(user_jvp)} for function {_name(fun)} must "
+                    "produce primal and tangent outputs with equal "
+                    f"container (pytree) structures, but got {p_tree} and {t_tree} "
+                    "respectively.")
+            prev = store.get("out_tree")
+            if prev is not None and prev != p_tree:
+                raise TypeError(
+                    "Custom JVP rule must produce a primal output with the same container "
+                    "(pytree) structure as the primal function's output, but got "
+                    f"{p_tree} for the rule and {prev} for the primal function.")
+            store.setdefault("out_tree", p_tree)
+            p_flat = [asarray_any(p) for p in p_flat]
+            t_res = []
+            for p, t in zip(p_flat, t_flat):
+                pa = aval_of(p)
+                expected = pa.to_tangent_aval()
+                if t is None or isinstance(t, SymbolicZero) or expected.dtype == dtypes.float0:
+                    t_res.append(Zero(expected))
+                    continue
+                t = asarray_any(t)
+                ta = aval_of(t)
+                if ta.shape != pa.shape or ta.dtype != expected.dtype:
+                    raise TypeError(
+                        "Custom JVP rule must produce primal and tangent outputs with "
+                        "corresponding shapes and dtypes. Expected "
+                        f"{_ty(expected)} (tangent type of "
+                        f"{_ty(pa)}) but got {_ty(ta)}.")
+                t_res.append(t)
+            return p_flat, t_res
+
+        outs = trace_ctx.trace.process_custom_jvp_call(
+            custom_jvp_call_p, flat_fun, flat_jvp, flat, symbolic_zeros=sz)
+        return tree_util.tree_unflatten(store["out_tree"], outs)
+
+
+def _store_tree(store, key, tree, what):
+    prev = store.get(key)
+    if prev is not None and prev != tree:
+        raise TypeError(f"{what} output structure changed between traces: {prev} vs {tree}")
+    store[key] = tree
+
+
+def jvp_of_custom_jvp(trace, fun, jvp, tracers, symbolic_zeros):
+    """``JVPTrace.process_custom_jvp_call``: run the user's rule on the parent trace."""
+    pairs = [trace.to_primal_tangent(t) for t in tracers]
+    primals = [p for p, _ in pairs]
+    tangents = [t for _, t in pairs]
+    if all(type(t) is Zero for t in tangents):
+        with set_current_trace(trace.parent_trace):
+            return trace.parent_trace.process_custom_jvp_call(
+                custom_jvp_call_p, fun, jvp, primals, symbolic_zeros=symbolic_zeros)
+    with set_current_trace(trace.parent_trace):
+        p_out, t_out = jvp(primals, tangents)
+    return [trace.wrap(p, t) for p, t in zip(p_out, t_out)]
+
+
+def bind_custom_jvp(trace, fun, jvp, tracers, symbolic_zeros):
+    """Stage ``fun`` to a jaxpr and bind ``custom_jvp_call_p`` on ``trace``."""
+    closed, consts = _trace_closed(trace, fun, tracers)
+    return custom_jvp_call_p.bind_with_trace(
+        trace, list(consts) + list(tracers),
+        dict(call_jaxpr=closed, jvp=jvp, num_consts=len(consts),
+             symbolic_zeros=symbolic_zeros))
+
+
+def stage_custom_jvp(trace, primitive, fun, jvp, tracers, symbolic_zeros):
+    return bind_custom_jvp(trace, fun, jvp, tracers, symbolic_zeros)
+
+
+def batch_custom_jvp(trace, primitive, fun, jvp, tracers, symbolic_zeros):
+    return bind_custom_jvp(trace, fun, jvp, tracers, symbolic_zeros)
+
+
+def _cj_impl(*args, call_jaxpr, jvp, num_consts, symbolic_zeros):
+    from jaxlite._src.compile.jit import compiled_for
+
+    return compiled_for(call_jaxpr).fn(*args)
+
+
+def _cj_abstract_eval(*avals, call_jaxpr, jvp, num_consts, symbolic_zeros):
+    return call_jaxpr.out_avals
+
+
+def _cj_effects(*avals, call_jaxpr, jvp, num_consts, symbolic_zeros):
+    return call_jaxpr.effects
+
+
+def _closed_over_error(kind):
+    return TypeError(
+        f"Detected differentiation of a {kind} function with respect to a closed-over "
+        f"value. That isn't supported because the custom {kind[7:].upper()} rule only "
+        f"specifies how to differentiate the {kind} function with respect to explicit "
+        "input parameters. Try passing the closed-over value into the custom_"
+        f"{kind[7:]} function as an argument, and adapting the {kind} rule.")
+
+
+def _cj_jvp(primals, tangents, *, call_jaxpr, jvp, num_consts, symbolic_zeros):
+    if any(type(t) is not Zero for t in tangents[:num_consts]):
+        raise _closed_over_error("custom_jvp")
+    return jvp(list(primals[num_consts:]), list(tangents[num_consts:]))
+
+
+def _move_all_to_zero(axis_data, args, dims):
+    from jaxlite._src.interpreters.batching import move_dim
+
+    return [move_dim(x, d, 0, axis_data.size) for x, d in zip(args, dims)]
+
+
+def _cj_batch(axis_data, args, dims, *, call_jaxpr, jvp, num_consts, symbolic_zeros):
+    from jaxlite._src.interpreters.batching import batch_flat, batch_jaxpr, move_dim
+
+    args = _move_all_to_zero(axis_data, args, dims)
+    batched, _ = batch_jaxpr(call_jaxpr, axis_data, [0] * len(args), instantiate=True)
+    size = axis_data.size
+
+    def jvp_b(primals, tangents):
+        n = len(primals)
+        ts = [_zeros(aval_of(p).to_tangent_aval()) if type(t) is Zero else t
+              for p, t in zip(primals, tangents)]
+        float0 = [aval_of(p).to_tangent_aval().dtype == dtypes.float0 for p in primals]
+        info = {}
+
+        def f(*xs):
+            ps = list(xs[:n])
+            tt = [Zero(aval_of(p).to_tangent_aval()) if f0 else t
+                  for p, t, f0 in zip(ps, xs[n:], float0)]
+            p_out, t_out = jvp(ps, tt)
+            info["zero"] = [type(t) is Zero for t in t_out]
+            from jaxlite._src.ops.structural import instantiate
+
+            return list(p_out) + [instantiate(t) for t in t_out]
+
+        outs, odims = batch_flat(f, axis_data, list(primals) + ts, [0] * (2 * n))
+        outs = [move_dim(o, d, 0, size) for o, d in zip(outs, odims)]
+        m = len(outs) // 2
+        t_out = [Zero(aval_of(p).to_tangent_aval()) if z else t
+                 for p, t, z in zip(outs[:m], outs[m:], info["zero"])]
+        return outs[:m], t_out
+
+    outs = custom_jvp_call_p.bind(*args, call_jaxpr=batched, jvp=jvp_b, num_consts=num_consts,
+                                  symbolic_zeros=False)
+    return outs, [0] * len(outs)
+
+
+def _call_dce(used_outputs, eqn):
+    jaxpr = eqn.params["call_jaxpr"]
+    if not any(used_outputs) and not jaxpr.effects:
+        return [False] * len(eqn.invars), None
+    return [True] * len(eqn.invars), eqn
+
+
+rules.impl_rules[custom_jvp_call_p] = _cj_impl
+rules.abstract_eval_rules[custom_jvp_call_p] = _cj_abstract_eval
+rules.effects_rules[custom_jvp_call_p] = _cj_effects
+rules.jvp_rules[custom_jvp_call_p] = _cj_jvp
+rules.batch_rules[custom_jvp_call_p] = _cj_batch
+rules.dce_rules[custom_jvp_call_p] = _call_dce
+
+
+# ===================================================================== custom_vjp
+custom_vjp_call_p = Primitive("custom_vjp_call", multiple_results=True)
+custom_lin_p = Primitive("custom_lin", multiple_results=True)
+
+_JVP_OF_VJP_MSG = "can't apply forward-mode autodiff (jvp) to a custom_vjp function."
+
+
+class custom_vjp:
+    """``jax.custom_vjp``: a function with a user-defined VJP (fwd and bwd rules)."""
+
+    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+        functools.update_wrapper(self, fun)
+        self.fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.fwd = None
+        self.bwd = None
+        self.symbolic_zeros = False
+
+    def defvjp(self, fwd: Callable, bwd: Callable, symbolic_zeros: bool = False,
+               optimize_remat: bool = False) -> None:
+        self.fwd = fwd
+        self.bwd = bwd
+        self.symbolic_zeros = symbolic_zeros
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return functools.partial(self, obj)
+
+    def __call__(self, *args, **kwargs):
+        if self.fwd is None:
+            raise AttributeError(
+                f"No VJP defined for custom_vjp function {getattr(self.fun, '__name__', '')} "
+                "using defvjp.")
+        args = _resolve_args(self.fun, args, kwargs, "custom_vjp")
+        n = len(args)
+        nondiff, dyn = _split_nondiff(args, self.nondiff_argnums)
+        flat, in_tree = tree_util.tree_flatten(dyn)
+        from jaxlite._src.numpy.util import asarray_any
+
+        flat = [asarray_any(x) for x in flat]
+        in_avals = [aval_of(x) for x in flat]
+        store: dict = {}
+        fun, user_fwd, user_bwd, sz = self.fun, self.fwd, self.bwd, self.symbolic_zeros
+        nd = [nondiff[i] for i in sorted(nondiff)]
+
+        def flat_fun(*xs):
+            out = fun(*_merge(nondiff, tree_util.tree_unflatten(in_tree, xs), n))
+            out_flat, out_tree = tree_util.tree_flatten(out)
+            store["out_tree"] = out_tree
+            return [asarray_any(o) for o in out_flat]
+
+        def flat_fwd(*xs, perturbed=None):
+            if sz:
+                pert = perturbed if perturbed is not None else [True] * len(xs)
+                xs_in = [CustomVJPPrimal(x, p) for x, p in zip(xs, pert)]
+            else:
+                xs_in = list(xs)
+            res = user_fwd(*_merge(nondiff, tree_util.tree_unflatten(in_tree, xs_in), n))
+            if not (isinstance(res, (tuple, list)) and len(res) == 2):
+                raise TypeError(
+                    "Custom VJP fwd rule must produce a pair (list or tuple of length two) "
+                    "where the first element represents the primal output (equal to the "
+                    "output of the custom_vjp-decorated function) and the second element "
+                    f"represents residuals (i.e. values stored from the forward pass for use "
+                    f"on the backward pass), but got {res}.")
+            out, resid = res
+            out_flat, out_tree = tree_util.tree_flatten(out)
+            prev = store.get("out_tree")
+            if prev is not None and prev != out_tree:
+                raise TypeError(
+                    "Custom VJP fwd rule must produce a pair (list or tuple of length two) "
+                    "where the first element represents the primal output (equal to the "
+                    "output of the custom_vjp-decorated function), but the primal output "
+                    f"structure {out_tree} differs from the function's {prev}.")
+            store["out_tree"] = out_tree
+            res_flat, res_tree = tree_util.tree_flatten(resid)
+            return ([asarray_any(o) for o in out_flat], [asarray_any(r) for r in res_flat],
+                    res_tree)
+
+        def flat_bwd(res_tree, res_flat, cts_flat):
+            out_tree = store["out_tree"]
+            resid = tree_util.tree_unflatten(res_tree, list(res_flat))
+            cts = []
+            for c in cts_flat:
+                if type(c) is Zero:
+                    cts.append(SymbolicZero(c.aval) if sz else _zeros(c.aval))
+                else:
+                    cts.append(c)
+            ct = tree_util.tree_unflatten(out_tree, cts)
+            got = user_bwd(*nd, resid, ct)
+            if not isinstance(got, (tuple, list)) or len(got) != len(dyn):
+                got_tree = tree_util.tree_structure(got, is_leaf=lambda x: x is None)
+                raise TypeError(
+                    "Custom VJP bwd rule must produce an output with the same container "
+                    "(pytree) structure as the args tuple of the primal function, and in "
+                    "particular must produce a tuple of length equal to the number of "
+                    "arguments to the primal function, but got bwd output structure "
+                    f"{got_tree} for primal input structure {tree_util.tree_structure(dyn)}.")
+            out = []
+            arg_trees = [tree_util.tree_structure(a) for a in dyn]
+            it_avals = iter(in_avals)
+            for k, (g, tree) in enumerate(zip(got, arg_trees)):
+                nleaves = tree.num_leaves
+                avals = [next(it_avals) for _ in range(nleaves)]
+                if g is None:
+                    out.extend(Zero(a.to_tangent_aval()) for a in avals)
+                    continue
+                g_flat, g_tree = tree_util.tree_flatten(
+                    g, is_leaf=lambda x: x is None or isinstance(x, SymbolicZero))
+                if g_tree != tree:
+                    raise TypeError(
+                        "Custom VJP bwd rule must produce an output with the same container "
+                        "(pytree) structure as the args tuple of the primal function, but got "
+                        f"bwd output structure {g_tree} for primal input structure {tree}.")
+                for x, a in zip(g_flat, avals):
+                    ta = a.to_tangent_aval()
+                    if x is None or isinstance(x, SymbolicZero) or ta.dtype == dtypes.float0:
+                        out.append(Zero(ta))
+                        continue
+                    x = asarray_any(x)
+                    xa = aval_of(x)
+                    if xa.shape != a.shape:
+                        raise ValueError(
+                            "Custom VJP bwd rule must produce an output with the same type "
+                            "as the args tuple of the primal function, but at "
+                            f"output[{k}] the bwd rule produced an output of type {_ty(xa)} "
+                            f"corresponding to an input of type {_ty(a)}, so the shapes do "
+                            "not match")
+                    if xa.dtype != ta.dtype:
+                        from jaxlite._src.ops.conversion import convert_element_type
+
+                        x = convert_element_type(x, ta.dtype)
+                    out.append(x)
+            return out
+
+        outs = trace_ctx.trace.process_custom_vjp_call(
+            custom_vjp_call_p, flat_fun, flat_fwd, flat_bwd, flat, None, sz)
+        return tree_util.tree_unflatten(store["out_tree"], outs)
+
+
+def _jvp_via_fwd(fwd, bwd, primals, tangents, symbolic_zeros):
+    """Run ``fwd`` on the current trace and return (primals_out, tangents_out) where the
+    tangents come from ``custom_lin_p`` (transposed by ``bwd``)."""
+    perturbed = [type(t) is not Zero for t in tangents]
+    if symbolic_zeros:
+        outs, res, res_tree = fwd(*primals, perturbed=perturbed)
+    else:
+        outs, res, res_tree = fwd(*primals)
+    lin_mask = tuple(aval_of(p).to_tangent_aval().dtype != dtypes.float0 for p in primals)
+    ts = [(_zeros(aval_of(p).to_tangent_aval()) if type(t) is Zero else t)
+          for p, t, m in zip(primals, tangents, lin_mask) if m]
+    out_avals = tuple(aval_of(o).to_tangent_aval() for o in outs)
+    in_avals = tuple(aval_of(p).to_tangent_aval() for p in primals)
+    t_out = custom_lin_p.bind(*res, *ts, num_res=len(res),
+                              bwd=functools.partial(bwd, res_tree), out_avals=out_avals,
+                              in_avals=in_avals, lin_mask=lin_mask)
+    t_out = [Zero(a) if a.dtype == dtypes.float0 else t for t, a in zip(t_out, out_avals)]
+    return outs, t_out
+
+
+def jvp_of_custom_vjp(trace, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
+    """``JVPTrace.process_custom_vjp_call``: run fwd and emit ``custom_lin``."""
+    pairs = [trace.to_primal_tangent(t) for t in tracers]
+    primals = [p for p, _ in pairs]
+    tangents = [t for _, t in pairs]
+    parent = trace.parent_trace
+    if all(type(t) is Zero for t in tangents):
+        with set_current_trace(parent):
+            return parent.process_custom_vjp_call(custom_vjp_call_p, fun, fwd, bwd, primals,
+                                                  out_trees, symbolic_zeros)
+    with set_current_trace(parent):
+        p_out, t_out = _jvp_via_fwd(fwd, bwd, primals, tangents, symbolic_zeros)
+    return [trace.wrap(p, t) for p, t in zip(p_out, t_out)]
+
+
+def bind_custom_vjp(trace, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
+    closed, consts = _trace_closed(trace, fun, tracers)
+    return custom_vjp_call_p.bind_with_trace(
+        trace, list(consts) + list(tracers),
+        dict(call_jaxpr=closed, fwd=fwd, bwd=bwd, num_consts=len(consts),
+             symbolic_zeros=symbolic_zeros))
+
+
+def stage_custom_vjp(trace, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
+    return bind_custom_vjp(trace, fun, fwd, bwd, tracers, out_trees, symbolic_zeros)
+
+
+def batch_custom_vjp(trace, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
+    return bind_custom_vjp(trace, fun, fwd, bwd, tracers, out_trees, symbolic_zeros)
+
+
+def _cv_impl(*args, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
+    from jaxlite._src.compile.jit import compiled_for
+
+    return compiled_for(call_jaxpr).fn(*args)
+
+
+def _cv_abstract_eval(*avals, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
+    return call_jaxpr.out_avals
+
+
+def _cv_effects(*avals, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
+    return call_jaxpr.effects
+
+
+def _cv_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
+    if any(type(t) is not Zero for t in tangents[:num_consts]):
+        raise _closed_over_error("custom_vjp")
+    return _jvp_via_fwd(fwd, bwd, list(primals[num_consts:]), list(tangents[num_consts:]),
+                        symbolic_zeros)
+
+
+def _cv_batch(axis_data, args, dims, *, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
+    from jaxlite._src.interpreters.batching import batch_flat, batch_jaxpr, move_dim
+
+    args = _move_all_to_zero(axis_data, args, dims)
+    batched, _ = batch_jaxpr(call_jaxpr, axis_data, [0] * len(args), instantiate=True)
+    size = axis_data.size
+
+    def fwd_b(*xs, perturbed=None):
+        info = {}
+
+        def f(*a):
+            kw = {} if perturbed is None else {"perturbed": perturbed}
+            outs, res, res_tree = fwd(*a, **kw)
+            info["n_out"], info["res_tree"] = len(outs), res_tree
+            return list(outs) + list(res)
+
+        outs, odims = batch_flat(f, axis_data, list(xs), [0] * len(xs))
+        outs = [move_dim(o, d, 0, size) for o, d in zip(outs, odims)]
+        k = info["n_out"]
+        return outs[:k], outs[k:], info["res_tree"]
+
+    def bwd_b(res_tree, res, cts):
+        nr = len(res)
+        cts = [_zeros(c.aval) if type(c) is Zero else c for c in cts]
+        info = {}
+
+        def f(*a):
+            got = bwd(res_tree, list(a[:nr]), list(a[nr:]))
+            info["zero"] = [type(g) is Zero for g in got]
+            return [_zeros(g.aval) if type(g) is Zero else g for g in got]
+
+        outs, odims = batch_flat(f, axis_data, list(res) + cts, [0] * (nr + len(cts)))
+        res_out = []
+        for o, d, z in zip(outs, odims, info["zero"]):
+            o = move_dim(o, d, 0, size)
+            res_out.append(Zero(aval_of(o)) if z else o)
+        return res_out
+
+    outs = custom_vjp_call_p.bind(*args, call_jaxpr=batched, fwd=fwd_b, bwd=bwd_b,
+                                  num_consts=num_consts, symbolic_zeros=symbolic_zeros)
+    return outs, [0] * len(outs)
+
+
+rules.impl_rules[custom_vjp_call_p] = _cv_impl
+rules.abstract_eval_rules[custom_vjp_call_p] = _cv_abstract_eval
+rules.effects_rules[custom_vjp_call_p] = _cv_effects
+rules.jvp_rules[custom_vjp_call_p] = _cv_jvp
+rules.batch_rules[custom_vjp_call_p] = _cv_batch
+rules.dce_rules[custom_vjp_call_p] = _call_dce
+
+
+# --- custom_lin: the tangent map of a custom_vjp function; linear in its tangent operands.
+def _lin_impl(*args, num_res, bwd, out_avals, in_avals, lin_mask):
+    raise TypeError(_JVP_OF_VJP_MSG)
+
+
+def _lin_abstract_eval(*avals, num_res, bwd, out_avals, in_avals, lin_mask):
+    return list(out_avals)
+
+
+def _lin_jvp(primals, tangents, **params):
+    raise TypeError(_JVP_OF_VJP_MSG)
+
+
+def _lin_transpose(cts, *args, num_res, bwd, out_avals, in_avals, lin_mask):
+    res = list(args[:num_res])
+    for r in res:
+        if is_undefined_primal(r):  # pragma: no cover
+            raise ValueError("custom_lin: residuals must not be linear")
+    cts_out = list(cts)
+    cts_in = bwd(res, cts_out)
+    if len(cts_in) != len(in_avals):  # pragma: no cover (bwd checks this)
+        raise TypeError("custom_vjp bwd returned the wrong number of cotangents")
+    lin_cts = [c for c, m in zip(cts_in, lin_mask) if m]
+    return [None] * num_res + lin_cts
+
+
+def _lin_batch(axis_data, args, dims, *, num_res, bwd, out_avals, in_avals, lin_mask):
+    raise NotImplementedError("vmap of a linearized custom_vjp function is not supported; "
+                              "apply vmap outside of the differentiation instead.")
+
+
+rules.impl_rules[custom_lin_p] = _lin_impl
+rules.abstract_eval_rules[custom_lin_p] = _lin_abstract_eval
+rules.jvp_rules[custom_lin_p] = _lin_jvp
+rules.transpose_rules[custom_lin_p] = _lin_transpose
+rules.batch_rules[custom_lin_p] = _lin_batch
+
+
+__all__ = ["custom_jvp", "custom_vjp", "SymbolicZero", "CustomVJPPrimal", "custom_jvp_call_p",
+           "custom_vjp_call_p", "custom_lin_p", "jvp_of_custom_jvp", "jvp_of_custom_vjp",
+           "stage_custom_jvp", "stage_custom_vjp", "batch_custom_jvp", "batch_custom_vjp",
+           "bind_custom_jvp", "bind_custom_vjp"]

@@ -1,0 +1,213 @@
+"""Partial evaluation: split a computation into a part computable now and a staged part.
+
+A ``PartialEvalTrace`` sits on top of a *parent* trace. Its values are either
+
+* *known*: ordinary values of the parent trace (they are never wrapped), or
+* *unknown*: ``PETracer``s, each standing for a variable of a jaxpr under construction
+  (recorded by an inner ``StagingTrace``, ``trace.staging``).
+
+Default rule for a primitive: if no operand is unknown it is bound on the parent trace
+(so effectful equations whose operands are all known run in the forward pass, once);
+otherwise the equation is staged, and its known operands become constants of the staged
+jaxpr. Those constants are the *residuals*: values of the parent trace that the staged
+computation needs. ``rules.partial_eval_rules[p](trace, tracers, **params)`` overrides the
+default (``jit``, ``checkpoint``, control flow...) to split a higher-order primitive into a
+known and an unknown part.
+
+This is how reverse mode works: ``linearize`` runs a ``JVPTrace`` over a
+``PartialEvalTrace`` with known primals and unknown tangents; the staged jaxpr is the
+linear map (the tangent computation) and the residuals are the primal values it needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from jaxlite._src.core import rules
+from jaxlite._src.core.avals import ShapedArray
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr
+from jaxlite._src.core.trace import Trace, Tracer, check_valid_tracer, set_current_trace, trace_ctx
+from jaxlite._src.interpreters.staging import StagingTrace, StagingTracer
+
+
+class PETracer(Tracer):
+    """An unknown value: wraps a tracer of the trace's inner ``StagingTrace``."""
+
+    __slots__ = ("st",)
+
+    def __init__(self, trace: "PartialEvalTrace", st: StagingTracer):
+        self._trace = trace
+        self.st = st
+
+    @property
+    def aval(self):
+        return self.st.aval
+
+
+class PartialEvalTrace(Trace):
+    __slots__ = ("staging",)
+
+    def __init__(self, parent_trace: Trace | None = None):
+        super().__init__(parent_trace if parent_trace is not None else trace_ctx.trace)
+        self.staging = StagingTrace(self.parent_trace)
+
+    # -- values
+    def new_unknown(self, aval: ShapedArray) -> PETracer:
+        """A fresh unknown input (an invar of the staged jaxpr)."""
+        return PETracer(self, self.staging.new_arg(aval))
+
+    def is_unknown(self, x) -> bool:
+        if isinstance(x, PETracer) and x._trace is self:
+            return True
+        if isinstance(x, Tracer):
+            check_valid_tracer(x)
+        return False
+
+    def to_staged(self, x):
+        """The value to hand to ``self.staging``: an unknown's staging tracer, or ``x``."""
+        if isinstance(x, PETracer) and x._trace is self:
+            return x.st
+        return x
+
+    def wrap_staged(self, out):
+        if isinstance(out, list):
+            return [PETracer(self, o) for o in out]
+        return PETracer(self, out)
+
+    def stage(self, primitive, args, params):
+        """Record ``primitive`` in the staged jaxpr (known operands become residuals)."""
+        out = primitive.bind_with_trace(self.staging, [self.to_staged(a) for a in args],
+                                        params)
+        return self.wrap_staged(out)
+
+    # -- primitives
+    def process_primitive(self, primitive, args, params):
+        if not any(self.is_unknown(a) for a in args):
+            return primitive.bind_with_trace(self.parent_trace, args, params)
+        rule = rules.partial_eval_rules.get(primitive)
+        if rule is not None:
+            return rule(self, list(args), **params)
+        return self.stage(primitive, args, params)
+
+    def process_custom_jvp_call(self, primitive, fun, jvp, tracers, *, symbolic_zeros):
+        if not any(self.is_unknown(a) for a in tracers):
+            return self.parent_trace.process_custom_jvp_call(
+                primitive, fun, jvp, tracers, symbolic_zeros=symbolic_zeros)
+        from jaxlite._src.custom_derivatives import bind_custom_jvp
+
+        return bind_custom_jvp(self, fun, jvp, tracers, symbolic_zeros)
+
+    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees,
+                                symbolic_zeros):
+        if not any(self.is_unknown(a) for a in tracers):
+            return self.parent_trace.process_custom_vjp_call(
+                primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros)
+        from jaxlite._src.custom_derivatives import bind_custom_vjp
+
+        return bind_custom_vjp(self, fun, fwd, bwd, tracers, out_trees, symbolic_zeros)
+
+    # -- result
+    def finish(self, outs: Sequence[Any], instantiate: bool | Sequence[bool] = False):
+        """Split outputs into known values and a staged jaxpr.
+
+        Returns ``(known_outs, out_unknowns, unknown_closed, residuals)``: ``known_outs`` has
+        the parent-trace value for each known output (``None`` where unknown);
+        ``unknown_closed`` maps ``(*residuals, *unknown_inputs)`` to the unknown outputs (no
+        consts); ``residuals`` are values of the parent trace.
+        """
+        if callable(instantiate):
+            instantiate = instantiate(len(outs))
+        if isinstance(instantiate, bool):
+            instantiate = [instantiate] * len(outs)
+        unknowns = [self.is_unknown(o) or bool(i) for o, i in zip(outs, instantiate)]
+        known_outs = [None if u else o for o, u in zip(outs, unknowns)]
+        staged_outs = [self.to_staged(o) for o, u in zip(outs, unknowns) if u]
+        closed = self.staging.to_closed_jaxpr(staged_outs)
+        j = closed.jaxpr
+        jaxpr = Jaxpr([], list(j.constvars) + list(j.invars), j.outvars, j.eqns, j.effects)
+        return known_outs, unknowns, ClosedJaxpr(jaxpr, []), list(closed.consts)
+
+    def invalidate(self) -> None:
+        super().invalidate()
+        self.staging.invalidate()
+
+
+def trace_partial(fun: Callable, args: Sequence[Any], unknowns: Sequence[bool],
+                  instantiate: bool | Sequence[bool] = False):
+    """Partially evaluate ``fun`` (flat in, flat out) on the current trace.
+
+    ``args[i]`` is a value when known, an aval when ``unknowns[i]``. Returns what
+    ``PartialEvalTrace.finish`` returns.
+    """
+    trace = PartialEvalTrace(trace_ctx.trace)
+    try:
+        ins = [trace.new_unknown(a) if u else a for a, u in zip(args, unknowns)]
+        with set_current_trace(trace):
+            outs = fun(*ins)
+        result = trace.finish(list(outs), instantiate)
+    finally:
+        trace.invalidate()
+    return result
+
+
+def partial_eval_jaxpr_nounits(closed: ClosedJaxpr, unknowns: Sequence[bool],
+                               instantiate: bool | Sequence[bool]
+                               ) -> tuple[ClosedJaxpr, ClosedJaxpr, list[bool], int]:
+    """Split a closed jaxpr by which inputs are unknown.
+
+    Args:
+        closed: the jaxpr to split.
+        unknowns: one bool per input of ``closed``; True = unknown.
+        instantiate: bool or one bool per output: force those outputs to be unknown
+            (a known value forced this way is passed through as a residual).
+
+    Returns:
+        ``(known_closed, unknown_closed, out_unknowns, num_res)`` where
+
+        * ``known_closed`` maps the known inputs (in order) to
+          ``(*known_outputs, *residuals)`` (``num_res`` residuals at the end);
+        * ``unknown_closed`` maps ``(*residuals, *unknown_inputs)`` to the unknown outputs;
+        * ``out_unknowns[i]`` says whether output ``i`` is unknown.
+
+        Equations whose inputs are all known (including effectful ones) are in
+        ``known_closed`` only; equations with an unknown input are in ``unknown_closed``.
+        Either result may carry consts.
+    """
+    from jaxlite._src.interpreters.eval import eval_jaxpr
+    from jaxlite._src.interpreters.staging import trace_to_jaxpr
+
+    unknowns = list(unknowns)
+    n_out = len(closed.out_avals)
+    if isinstance(instantiate, bool):
+        instantiate = [instantiate] * n_out
+    known_avals = [a for a, u in zip(closed.in_avals, unknowns) if not u]
+    store: dict = {}
+
+    def known_fun(*known_ins):
+        it = iter(known_ins)
+        args = [a if u else next(it) for a, u in zip(closed.in_avals, unknowns)]
+        known_outs, out_unk, unk_closed, res = trace_partial(
+            lambda *xs: eval_jaxpr(closed.jaxpr, closed.consts, *xs), args, unknowns,
+            instantiate)
+        store["out_unk"] = out_unk
+        store["unknown"] = unk_closed
+        store["num_res"] = len(res)
+        return [o for o, u in zip(known_outs, out_unk) if not u] + list(res)
+
+    known_closed, _ = trace_to_jaxpr(known_fun, known_avals)
+    unk_closed = store["unknown"]
+    num_res = store["num_res"]
+    return known_closed, unk_closed, store["out_unk"], num_res
+
+
+def residual_avals(known_closed: ClosedJaxpr, num_res: int) -> list[ShapedArray]:
+    outs = known_closed.out_avals
+    return list(outs[len(outs) - num_res:])
+
+
+def is_known_value(x) -> bool:
+    return not isinstance(x, PETracer)
+
+
+__all__ = ["PartialEvalTrace", "PETracer", "trace_partial", "partial_eval_jaxpr_nounits",
+           "residual_avals", "is_known_value"]

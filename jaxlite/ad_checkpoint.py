@@ -1,0 +1,8 @@
+"""``jax.ad_checkpoint``: rematerialisation helpers."""
+
+from jaxlite._src.ad_checkpoint import (  # noqa: F401
+    checkpoint as checkpoint,
+    checkpoint_name as checkpoint_name,
+    checkpoint_policies as checkpoint_policies,
+    remat as remat,
+)

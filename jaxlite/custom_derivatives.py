@@ -1,0 +1,9 @@
+"""``jax.custom_derivatives``: custom differentiation rules."""
+
+from jaxlite._src.ad import closure_convert as closure_convert  # noqa: F401
+from jaxlite._src.custom_derivatives import (  # noqa: F401
+    CustomVJPPrimal as CustomVJPPrimal,
+    SymbolicZero as SymbolicZero,
+    custom_jvp as custom_jvp,
+    custom_vjp as custom_vjp,
+)
