@@ -43,3 +43,29 @@ def stop_gradient(x):
     from jaxlite._src.numpy.util import asarray_any
 
     return tree_map(lambda v: _stop_gradient_p.bind(asarray_any(v)), x)
+from jaxlite._src.ops.parallel import (  # noqa: E402,F401
+    psum as psum, pmean as pmean, pmax as pmax, pmin as pmin, all_gather as all_gather,
+    axis_index as axis_index, ppermute as ppermute)
+from jaxlite._src.control_flow.cond import (  # noqa: F401,E402
+    cond as cond, switch as switch, cond_p as cond_p)
+from jaxlite._src.control_flow.while_loop import (  # noqa: F401,E402
+    while_loop as while_loop, fori_loop as fori_loop, while_p as while_p)
+from jaxlite._src.control_flow.scan import (  # noqa: F401,E402
+    scan as scan, map as map, associative_scan as associative_scan, scan_p as scan_p)
+from jaxlite._src.ops.sorting import (  # noqa: F401,E402
+    sort as sort, sort_key_val as sort_key_val, top_k as top_k, sort_p as sort_p,
+    top_k_p as top_k_p)
+from jaxlite._src.ops.bitcast import (  # noqa: F401,E402
+    bitcast_convert_type as bitcast_convert_type, reduce_precision as reduce_precision)
+from jaxlite._src.ops.windowed import (  # noqa: F401,E402
+    conv as conv, conv_dimension_numbers as conv_dimension_numbers,
+    conv_general_dilated as conv_general_dilated,
+    conv_general_dilated_p as conv_general_dilated_p,
+    conv_with_general_padding as conv_with_general_padding, padtype_to_pads as padtype_to_pads,
+    reduce_window as reduce_window)
+from jaxlite._src.ops.lax_extras import (  # noqa: F401,E402
+    collapse as collapse, dynamic_index_in_dim as dynamic_index_in_dim,
+    dynamic_slice_in_dim as dynamic_slice_in_dim,
+    dynamic_update_index_in_dim as dynamic_update_index_in_dim,
+    dynamic_update_slice_in_dim as dynamic_update_slice_in_dim, reduce as reduce)
+from jaxlite.lax import linalg as linalg  # noqa: F401,E402

@@ -36,7 +36,8 @@ def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool] | None = None,
                 continue
         else:
             used_in, new_eqn = [True] * len(eqn.invars), eqn
-        for v, u in zip(new_eqn.invars, used_in):
+        # ``used_in`` is per input of the original equation (the new one may have fewer).
+        for v, u in zip(eqn.invars, used_in):
             if u and type(v) is not Literal:
                 live.add(id(v))
         new_eqns.append(new_eqn)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Literal
 from jaxlite._src.util import safe_map
 
@@ -17,7 +18,10 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list:
     env: dict[int, Any] = {}
 
     def read(v):
-        return v.val if type(v) is Literal else env[id(v)]
+        if type(v) is Literal:
+            # As an Array, so that re-staging keeps the literal's weak type.
+            return ArrayImpl(v.val, v.aval)
+        return env[id(v)]
 
     def write(v, val):
         env[id(v)] = val

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from jaxlite._src import dtypes
@@ -22,19 +24,19 @@ def _free_dims(ndim, contract, batch):
 def _dot_general_impl(x, y, *, dimension_numbers, precision, preferred_element_type):
     (xc, yc), (xb, yb) = dimension_numbers
     out_dtype = preferred_element_type or x.dtype
-    if not xb and len(xc) == 1 and len(yc) == 1 and y.ndim <= 2 and xc[0] == x.ndim - 1 and (
-            y.ndim == 1 or yc[0] == 0):
-        # The common matmul / matvec case goes straight to BLAS.
-        out = np.dot(x, y) if y.ndim == 2 or x.ndim <= 2 else np.tensordot(x, y, (xc, yc))
-        return np.asarray(out, dtype=out_dtype)
+    if not xb and len(xc) == 1 and x.ndim <= 2 and y.ndim <= 2:
+        # Vectors and matrices go straight to BLAS (transposes are free views).
+        xm = x.T if x.ndim == 2 and xc[0] == 0 else x
+        ym = y.T if y.ndim == 2 and yc[0] == 1 else y
+        return np.asarray(np.dot(xm, ym), dtype=out_dtype)
     xf = _free_dims(x.ndim, xc, xb)
     yf = _free_dims(y.ndim, yc, yb)
     xt = np.transpose(x, list(xb) + xf + list(xc))
     yt = np.transpose(y, list(yb) + list(yc) + yf)
     bshape = [x.shape[i] for i in xb]
-    m = int(np.prod([x.shape[i] for i in xf], dtype=np.int64))
-    k = int(np.prod([x.shape[i] for i in xc], dtype=np.int64))
-    n = int(np.prod([y.shape[i] for i in yf], dtype=np.int64))
+    m = math.prod([x.shape[i] for i in xf])
+    k = math.prod([x.shape[i] for i in xc])
+    n = math.prod([y.shape[i] for i in yf])
     out = np.matmul(xt.reshape(bshape + [m, k]), yt.reshape(bshape + [k, n]))
     out = out.reshape(bshape + [x.shape[i] for i in xf] + [y.shape[i] for i in yf])
     return np.asarray(out, dtype=out_dtype)

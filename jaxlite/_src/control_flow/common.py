@@ -1,0 +1,397 @@
+"""Helpers shared by the control-flow primitives (cond, while_loop, scan).
+
+* tracing user functions to closed jaxprs whose captured constants become explicit leading
+  operands (``trace_closure_converted``), so every transformation sees closed-over tracers;
+* JAX-style type checks and their error messages (branch outputs, loop carries);
+* jaxpr surgery used by the rules (permuting inputs/outputs, pruning);
+* ``emit_inline``: codegen of a sub-jaxpr as straight-line code inside the caller's
+  generated function (loops and branches are emitted inline, so one loop iteration costs
+  only the NumPy calls of its body).
+"""
+
+from __future__ import annotations
+
+import inspect
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from jaxlite._src import config as _cfg
+from jaxlite._src import dtypes, tree_util
+from jaxlite._src.core import rules
+from jaxlite._src.core.array import ArrayImpl
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.effects import batched_cond_allowed_effects, control_flow_allowed_effects
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from jaxlite._src.core.rule_types import Zero
+from jaxlite._src.core.trace import Tracer
+
+
+# ------------------------------------------------------------------------------ values
+def to_array(x: Any):
+    from jaxlite._src.numpy.util import asarray_any
+
+    return asarray_any(x)
+
+
+def jit_disabled() -> bool:
+    return bool(_cfg.config._values["jax_disable_jit"])
+
+
+def is_concrete_value(x: Any) -> bool:
+    if isinstance(x, Tracer):
+        return x.to_concrete_value() is not None
+    return True
+
+
+def typematch(a: ShapedArray, b: ShapedArray) -> bool:
+    """Equal shapes and dtypes (weak types ignored), as JAX compares loop carries."""
+    return a.shape == b.shape and a.dtype == b.dtype
+
+
+def is_float0(x: Any) -> bool:
+    return aval_of(x).dtype == dtypes.float0
+
+
+def nonzero_tangent(t: Any) -> bool:
+    return type(t) is not Zero and not is_float0(t)
+
+
+def differentiable(aval: ShapedArray) -> bool:
+    return dtypes.is_inexact(aval.dtype)
+
+
+# ----------------------------------------------------------------------------- tracing
+def trace_closure_converted(flat_fun: Callable, in_avals: Sequence[ShapedArray]
+                            ) -> tuple[ClosedJaxpr, list]:
+    """Trace ``flat_fun`` (flat in, flat out); captured values become leading invars.
+
+    Returns ``(closed, consts)``: ``closed`` has no consts and takes ``(*consts, *args)``.
+    """
+    from jaxlite._src.compile.jit import closure_convert_consts
+    from jaxlite._src.interpreters.staging import trace_to_jaxpr
+
+    closed, _ = trace_to_jaxpr(flat_fun, list(in_avals))
+    return closure_convert_consts(closed)
+
+
+def check_effects(api_name: str, effects) -> None:
+    bad = control_flow_allowed_effects.filter_not_in(effects)
+    if bad:
+        raise NotImplementedError(f"Effects not supported in `{api_name}`: {bad}")
+
+
+def needs_per_element_batching(effects) -> bool:
+    """A batched predicate over bodies with these effects runs element by element."""
+    return bool(batched_cond_allowed_effects.filter_not_in(effects))
+
+
+def _capitalize(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def _join_diffs(diffs: list[str]) -> str:
+    if len(diffs) == 1:
+        return f"{_capitalize(diffs[0])}.\n"
+    return "\n".join(f"  * {d};" for d in diffs[:-1]) + f"\n  * {diffs[-1]}.\n"
+
+
+def type_str(a: ShapedArray) -> str:
+    """JAX's short type string in error messages: ``float32[3]``."""
+    return f"{np.dtype(a.dtype).name}[{','.join(str(d) for d in a.shape)}]"
+
+
+def _mismatch_extra(a: ShapedArray, b: ShapedArray) -> str:
+    if a.shape != b.shape and a.dtype != b.dtype:
+        return ", so the shapes and dtypes do not match"
+    if a.shape != b.shape:
+        return ", so the shapes do not match"
+    return ", so the dtypes do not match"
+
+
+def _leaf_paths(tree_def) -> list[str]:
+    try:
+        leaves_with_path, _ = tree_util.tree_flatten_with_path(
+            tree_util.tree_unflatten(tree_def, [0] * tree_def.num_leaves))
+        return [tree_util.keystr(p) for p, _ in leaves_with_path]
+    except Exception:  # noqa: BLE001 (custom nodes that cannot be rebuilt)
+        return [""] * tree_def.num_leaves
+
+
+def check_branch_outputs(api_name: str, name1: str, name2: str, tree1, avals1, tree2, avals2
+                         ) -> None:
+    """JAX's errors for branches whose outputs differ in structure or type."""
+    if tree1 != tree2:
+        raise TypeError(
+            f"{api_name} branch outputs must have the same pytree structure, but they "
+            f"differ:\n\n{name1} output is {tree1}\n{name2} output is {tree2}\n\n"
+            f"Revise {name1} and/or {name2} so that they have the same pytree structure.")
+    paths = _leaf_paths(tree1)
+    diffs = [
+        f"the output of {name1}{' at path ' + p if p else ''} has type {type_str(a1)} but "
+        f"the corresponding output of {name2} has type {type_str(a2)}"
+        f"{_mismatch_extra(a1, a2)}"
+        for p, a1, a2 in zip(paths, avals1, avals2) if not typematch(a1, a2)]
+    if diffs:
+        raise TypeError(
+            f"{api_name} branches must have equal output types but they differ.\n\n"
+            f"{_join_diffs(diffs)}\n"
+            f"Revise {name1} and/or {name2} so that all output types match.")
+
+
+def _carry_name(body_fun) -> str | None:
+    try:
+        sig = inspect.signature(body_fun)
+        return list(sig.parameters)[0]
+    except (ValueError, TypeError, IndexError):
+        return None
+
+
+def check_carry_type(name: str, body_fun, in_tree, in_avals, out_tree, out_avals) -> None:
+    """JAX's errors for a loop body whose carry output differs from its carry input."""
+    cname = _carry_name(body_fun)
+
+    def component(p):
+        if cname:
+            return f"the input carry component {cname}{p}" if p else f"the input carry {cname}"
+        return f"the input carry at path {p}" if p else "the input carry"
+
+    if in_tree != out_tree:
+        raise TypeError(
+            f"{name} function carry input and carry output must have the same pytree "
+            f"structure, but they differ:\n\nthe input tree structure is:\n{in_tree}\n"
+            f"the output tree structure is:\n{out_tree}\n\n"
+            "Revise the function so that the carry output has the same pytree structure as "
+            "the carry input.")
+    paths = _leaf_paths(in_tree)
+    diffs = [
+        f"{component(p)} has type {type_str(a)} but the corresponding output carry "
+        f"component has type {type_str(b)}{_mismatch_extra(a, b)}"
+        for p, a, b in zip(paths, in_avals, out_avals) if not typematch(a, b)]
+    if diffs:
+        raise TypeError(
+            f"{name} function carry input and carry output must have equal types, but they "
+            f"differ:\n\n{_join_diffs(diffs)}\n"
+            "Revise the function so that all output types match the corresponding input "
+            "types.")
+
+
+def promote_weak_inputs(vals: list, in_avals: list, out_avals: list) -> tuple[list, bool]:
+    """Weakly typed initial carries take the body's output type (as JAX does)."""
+    from jaxlite._src.ops.conversion import convert_element_type
+
+    changed = False
+    new = []
+    for v, a, b in zip(vals, in_avals, out_avals):
+        if a.weak_type and not typematch(a, b) and a.shape == b.shape:
+            dt, weak = dtypes.promote_dtypes_weak([(a.dtype, True), (b.dtype, b.weak_type)])
+            v = convert_element_type(v, dt, weak)
+            changed = changed or aval_of(v).dtype != a.dtype or aval_of(v).weak_type != a.weak_type
+        new.append(v)
+    return new, changed
+
+
+# ----------------------------------------------------------------------- jaxpr surgery
+def permute_jaxpr(closed: ClosedJaxpr, in_order: Sequence[int] | None = None,
+                  out_order: Sequence[int] | None = None) -> ClosedJaxpr:
+    """A jaxpr whose i-th invar is the old ``in_order[i]``-th (outvars likewise)."""
+    j = closed.jaxpr
+    invars = j.invars if in_order is None else [j.invars[i] for i in in_order]
+    outvars = j.outvars if out_order is None else [j.outvars[i] for i in out_order]
+    return ClosedJaxpr(Jaxpr(j.constvars, invars, outvars, j.eqns, j.effects), closed.consts)
+
+
+def prune_jaxpr_io(closed: ClosedJaxpr, keep_in: Sequence[bool], keep_out: Sequence[bool]
+                   ) -> ClosedJaxpr:
+    j = closed.jaxpr
+    new = Jaxpr(j.constvars, [v for v, k in zip(j.invars, keep_in) if k],
+                [v for v, k in zip(j.outvars, keep_out) if k], j.eqns, j.effects)
+    return ClosedJaxpr(new, closed.consts)
+
+
+def dce_body(closed: ClosedJaxpr, used_outputs: Sequence[bool]) -> tuple[ClosedJaxpr, list]:
+    """DCE keeping every invar; returns (jaxpr with only the used outputs, used invars)."""
+    from jaxlite._src.interpreters.dce import dce_closed_jaxpr
+
+    return dce_closed_jaxpr(closed, list(used_outputs))
+
+
+def add_dummy_invars(closed: ClosedJaxpr, avals: Sequence[ShapedArray], at: int
+                     ) -> ClosedJaxpr:
+    """Insert unused invars with ``avals`` at position ``at``."""
+    j = closed.jaxpr
+    new_vars = [Var(a) for a in avals]
+    invars = list(j.invars[:at]) + new_vars + list(j.invars[at:])
+    return ClosedJaxpr(Jaxpr(j.constvars, invars, j.outvars, j.eqns, j.effects), closed.consts)
+
+
+def jaxpr_from_fun(fun: Callable, in_avals: Sequence[ShapedArray]) -> ClosedJaxpr:
+    """Trace a flat function to a closed jaxpr (consts stay consts)."""
+    from jaxlite._src.interpreters.staging import trace_to_jaxpr
+
+    closed, _ = trace_to_jaxpr(fun, list(in_avals))
+    return closed
+
+
+def join_consts(closeds: Sequence[ClosedJaxpr]) -> tuple[list[ClosedJaxpr], list]:
+    """Give several jaxprs (branches) one shared list of leading const operands.
+
+    Each result takes ``(*all_consts, *original_inputs)`` and has no consts; ``all_consts``
+    is the concatenation of every jaxpr's consts (each uses only its own slice).
+    """
+    converted = [convert_consts_to_invars(c) for c in closeds]
+    all_consts = [k for _, ks in converted for k in ks]
+    const_avals = [aval_of(k) for k in all_consts]
+    out = []
+    start = 0
+    for closed, ks in converted:
+        j = closed.jaxpr
+        nc = len(ks)
+        invars = ([Var(a) for a in const_avals[:start]] + list(j.invars[:nc])
+                  + [Var(a) for a in const_avals[start + nc:]] + list(j.invars[nc:]))
+        out.append(ClosedJaxpr(Jaxpr([], invars, j.outvars, j.eqns, j.effects), []))
+        start += nc
+    return out, all_consts
+
+
+def has_tracer_consts(closed: ClosedJaxpr) -> bool:
+    return any(isinstance(c, Tracer) for c in closed.consts)
+
+
+def convert_consts_to_invars(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
+    from jaxlite._src.compile.jit import closure_convert_consts
+
+    return closure_convert_consts(closed)
+
+
+def eval_closed(closed: ClosedJaxpr, *args) -> list:
+    """Evaluate ``closed`` on the current trace (inlining it into what is being traced)."""
+    from jaxlite._src.interpreters.eval import eval_jaxpr
+
+    return eval_jaxpr(closed.jaxpr, closed.consts, *args)
+
+
+def eval_numpy(closed: ClosedJaxpr, args: Sequence[Any]) -> list:
+    """Evaluate ``closed`` eagerly on NumPy inputs; NumPy outputs (an impl helper)."""
+    from jaxlite._src.core.trace import eval_trace, set_current_trace
+    from jaxlite._src.interpreters.eval import eval_jaxpr
+
+    with set_current_trace(eval_trace):
+        outs = eval_jaxpr(closed.jaxpr, closed.consts, *args)
+    return [_const_value(o) for o in outs]
+
+
+# ----------------------------------------------------------------------------- codegen
+def _const_value(c: Any) -> Any:
+    if type(c) is ArrayImpl:
+        return c._value
+    return np.asarray(c)
+
+
+_simplified_cache: weakref.WeakKeyDictionary[ClosedJaxpr, ClosedJaxpr] = (
+    weakref.WeakKeyDictionary())
+
+
+def simplified(closed: ClosedJaxpr) -> ClosedJaxpr:
+    """The body as ``jit`` would compile it (nested jit inlined, CSE, DCE), cached."""
+    from jaxlite._src.interpreters import simplify as _simplify
+
+    s = _simplified_cache.get(closed)
+    if s is None:
+        s = _simplify.simplify(closed)
+        _simplified_cache[closed] = s
+    return s
+
+
+def emit_inline(ctx, closed: ClosedJaxpr, in_names: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Generate ``closed``'s equations as lines of the caller's function.
+
+    ``in_names`` are Python expressions (names) holding the inputs. Returns the lines
+    (unindented) and the names holding the outputs. Generated names are fresh in ``ctx``.
+    """
+    from jaxlite._src.compile import codegen
+
+    closed = simplified(closed)
+    jaxpr = closed.jaxpr
+    names: dict[int, str] = {}
+
+    def read(v) -> str:
+        if type(v) is Literal:
+            return ctx.add_global(v.val, "_c")
+        return names[id(v)]
+
+    for v, c in zip(jaxpr.constvars, closed.consts):
+        names[id(v)] = ctx.add_global(_const_value(c), "_k")
+    for v, n in zip(jaxpr.invars, in_names):
+        names[id(v)] = n
+    lines: list[str] = []
+    for eqn in jaxpr.eqns:
+        ins = [read(v) for v in eqn.invars]
+        outs = []
+        for v in eqn.outvars:
+            n = ctx.fresh("t")
+            names[id(v)] = n
+            outs.append(n)
+        lower = rules.lower_rules.get(eqn.primitive)
+        if lower is not None:
+            lines.extend(lower(ctx, eqn, ins, outs))
+        else:
+            lines.extend(codegen.default_lowering(ctx, eqn, ins, outs))
+    return lines, [read(v) for v in jaxpr.outvars]
+
+
+def assign(targets: Sequence[str], values: Sequence[str]) -> list[str]:
+    """``a, b = x, y`` (nothing for no targets); skips no-op self assignments."""
+    pairs = [(t, v) for t, v in zip(targets, values) if t != v]
+    if not pairs:
+        return []
+    ts, vs = zip(*pairs)
+    if len(ts) == 1:
+        return [f"{ts[0]} = {vs[0]}"]
+    return [f"{', '.join(ts)} = {', '.join(vs)}"]
+
+
+def indent(lines: Sequence[str], n: int = 1) -> list[str]:
+    pad = "    " * n
+    return [pad + line for line in lines]
+
+
+# ------------------------------------------------------------- single-equation impls
+_single_cache: weakref.WeakKeyDictionary[ClosedJaxpr, dict] = weakref.WeakKeyDictionary()
+
+
+def impl_via_codegen(prim, key_jaxpr: ClosedJaxpr, in_avals: Sequence[ShapedArray],
+                     params: dict) -> Callable:
+    """The compiled function of a jaxpr holding one ``prim`` equation with ``params``.
+
+    Used as the impl rule of loops and conds so that eager evaluation runs exactly the code
+    ``jit`` generates. Cached per body jaxpr (weakly) and the remaining params.
+    """
+    from jaxlite._src.compile.jit import compiled_for
+
+    per = _single_cache.get(key_jaxpr)
+    if per is None:
+        per = {}
+        _single_cache[key_jaxpr] = per
+    pkey = tuple(sorted((k, id(v) if isinstance(v, (ClosedJaxpr, tuple)) else v)
+                        for k, v in params.items()))
+    others = tuple(v for v in params.values()
+                   if isinstance(v, (ClosedJaxpr, tuple)) and v is not key_jaxpr)
+    entry = per.get(pkey)
+    # Ids may be reused after garbage collection: check the identity of the jaxprs too.
+    if entry is None or any(a is not b for a, b in zip(entry[1], others)):
+        invars = [Var(a) for a in in_avals]
+        avals_out = rules.abstract_eval_rules[prim](*in_avals, **params)
+        eff_rule = rules.effects_rules.get(prim)
+        effs = eff_rule(*in_avals, **params) if eff_rule else ()
+        outvars = [Var(a) for a in avals_out]
+        eqn = JaxprEqn(prim, invars, outvars, params, effs)
+        closed = ClosedJaxpr(Jaxpr([], invars, outvars, [eqn]), [])
+        # The value keeps the function and the *other* jaxpr params (never the key itself,
+        # which would keep the weak key alive).
+        entry = (compiled_for(closed).fn, others)
+        per[pkey] = entry
+    return entry[0]
+

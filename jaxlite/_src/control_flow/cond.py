@@ -1,0 +1,420 @@
+"""``cond_p``: run one of several branch jaxprs, chosen by an int32 index.
+
+Operands are ``(index, *ops)``; ``branches`` is a tuple of closed jaxprs taking ``ops``
+(captured values of every branch are explicit leading operands, shared by all branches).
+The index is already clamped into range by the front ends (``cond``, ``switch``).
+
+Rules (all in this file): impl (the generated code of the single equation), abstract
+eval, effects (union of branch effects), jvp (JVP of each branch, union of nonzero
+tangents), batch (unbatched index: batch each branch; batched index: run every branch,
+index 0 first, and select — or, when a branch has effects not allowed under a batched
+predicate, run the cond once per element in element order), dce (prune branches),
+partial eval and transpose (reverse mode), lower (``if``/``elif`` over inline branches).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from jaxlite._src import dtypes, tree_util
+from jaxlite._src.control_flow import common
+from jaxlite._src.core import rules
+from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.effects import join_effects
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+
+cond_p = Primitive("cond", multiple_results=True)
+
+
+# ------------------------------------------------------------------------------- rules
+def _cond_abstract_eval(index, *ops, branches):
+    if index.shape != () or not dtypes.is_int(index.dtype):
+        raise TypeError(f"cond index must be an integer scalar, got {index.str_short()}")
+    outs = branches[0].out_avals
+    return [a.update(weak_type=all(b.out_avals[k].weak_type for b in branches))
+            for k, a in enumerate(outs)]
+
+
+def _cond_effects(index, *ops, branches):
+    return join_effects(*(b.effects for b in branches))
+
+
+def _cond_impl(index, *ops, branches):
+    # Only the taken branch runs, once: evaluating its jaxpr directly is cheaper than
+    # generating code for it (jit lowers cond_p with ``_cond_lower`` instead).
+    i = min(max(int(index), 0), len(branches) - 1)
+    return common.eval_numpy(branches[i], ops)
+
+
+def _cond_lower(ctx, eqn, ins, outs):
+    branches = eqn.params["branches"]
+    index, ops = ins[0], ins[1:]
+    blocks = []
+    for br in branches:
+        body, res = common.emit_inline(ctx, br, ops)
+        blocks.append(body + common.assign(outs, res) or ["pass"])
+    n = len(blocks)
+    if n == 1:
+        return blocks[0]
+    if n == 2:
+        return ([f"if {index}:"] + common.indent(blocks[1]) + ["else:"]
+                + common.indent(blocks[0]))
+    lines: list[str] = []
+    for i, block in enumerate(blocks):
+        if i == 0:
+            head = f"if {index} <= 0:"
+        elif i == n - 1:
+            head = "else:"
+        else:
+            head = f"elif {index} == {int(i)}:"
+        lines += [head] + common.indent(block)
+    return lines
+
+
+def _cond_jvp(primals, tangents, *, branches):
+    index, ops = primals[0], primals[1:]
+    op_tangents = tangents[1:]
+    nonzeros = [common.nonzero_tangent(t) for t in op_tangents]
+    out_nz = [False] * len(branches[0].out_avals)
+    for br in branches:
+        _, nz = _jvp_jaxpr(br, nonzeros, False)
+        out_nz = [a or b for a, b in zip(out_nz, nz)]
+    out_nz = [nz and common.differentiable(a) for nz, a in zip(out_nz, branches[0].out_avals)]
+    new_branches = tuple(_jvp_jaxpr(br, nonzeros, out_nz)[0] for br in branches)
+    nz_tangents = [t for t, nz in zip(op_tangents, nonzeros) if nz]
+    outs = cond_p.bind(index, *ops, *nz_tangents, branches=new_branches)
+    n = len(branches[0].out_avals)
+    primals_out, it = outs[:n], iter(outs[n:])
+    tangents_out = [next(it) if nz else Zero(a.to_tangent_aval())
+                    for nz, a in zip(out_nz, branches[0].out_avals)]
+    return primals_out, tangents_out
+
+
+def _jvp_jaxpr(closed, nonzeros, instantiate):
+    from jaxlite._src.interpreters.jvp import jvp_jaxpr
+
+    if isinstance(instantiate, bool):
+        instantiate = [instantiate] * len(closed.out_avals)
+    new, out_nz = jvp_jaxpr(closed, nonzeros, list(instantiate))
+    return new, [bool(nz) for nz in out_nz]
+
+
+def _cond_batch(axis_data, args, dims, *, branches):
+    from jaxlite._src.interpreters.batching import batch_jaxpr, move_dim
+    from jaxlite._src.ops import shape as _shape
+
+    index, ops = args[0], list(args[1:])
+    d_index, op_dims = dims[0], list(dims[1:])
+    size = axis_data.size
+    if d_index is not_mapped:
+        out_b = [False] * len(branches[0].out_avals)
+        for br in branches:
+            _, od = batch_jaxpr(br, axis_data, op_dims, False)
+            out_b = [a or (d is not not_mapped) for a, d in zip(out_b, od)]
+        new = tuple(batch_jaxpr(br, axis_data, op_dims, out_b)[0] for br in branches)
+        outs = cond_p.bind(index, *ops, branches=new)
+        return outs, [0 if b else not_mapped for b in out_b]
+    index = move_dim(index, d_index, 0, size)
+    effects = join_effects(*(b.effects for b in branches))
+    if common.needs_per_element_batching(effects):
+        # Batch each branch abstractly first: an effect that cannot be batched at all
+        # (ordered io_callback on a batched operand) raises here, as it would without cond.
+        for br in branches:
+            batch_jaxpr(br, axis_data, op_dims, False)
+        return _per_element(index, ops, op_dims, size, branches)
+    # Every branch runs on the whole batch (index 0 first), then a select picks per element.
+    results = []
+    for br in branches:
+        bb, _ = batch_jaxpr(br, axis_data, op_dims, True)
+        results.append(common.eval_closed(bb, *ops))
+    outs = []
+    for k, a in enumerate(branches[0].out_avals):
+        cases = [r[k] for r in results]
+        shape = (size,) + a.shape
+        which = index if a.shape == () else _shape.broadcast_in_dim(index, shape, (0,))
+        from jaxlite._src.ops.elementwise import select_n_p
+
+        if len(cases) == 2:
+            from jaxlite._src.ops.elementwise import ne
+
+            which = ne(which, np.zeros((), aval_of(which).dtype))
+        outs.append(select_n_p.bind(which, *cases))
+    return outs, [0] * len(outs)
+
+
+def _per_element(index, ops, op_dims, size, branches):
+    """Run the cond once per batch element, in order (bodies with effects that must not run
+    for elements whose branch is not taken)."""
+    from jaxlite._src.ops import shape as _shape
+
+    per_out: list[list] = []
+    for i in range(size):
+        idx_i = _shape.index_in_dim(index, i, 0, keepdims=False)
+        ops_i = [x if d is not_mapped else _shape.index_in_dim(x, i, d, keepdims=False)
+                 for x, d in zip(ops, op_dims)]
+        per_out.append(cond_p.bind(idx_i, *ops_i, branches=branches))
+    outs = [_shape.stack0(list(col)) for col in zip(*per_out)] if per_out else []
+    if not per_out:
+        outs = [_shape.full((0,) + a.shape, 0, a.dtype) for a in branches[0].out_avals]
+    return outs, [0] * len(outs)
+
+
+def _cond_dce(used_outputs, eqn):
+    branches = eqn.params["branches"]
+    if not any(used_outputs) and not eqn.effects:
+        return [False] * len(eqn.invars), None
+    pruned = []
+    used_in = [False] * (len(eqn.invars) - 1)
+    for br in branches:
+        new, u = common.dce_body(br, used_outputs)
+        pruned.append(new)
+        used_in = [a or b for a, b in zip(used_in, u)]
+    new_branches = tuple(common.prune_jaxpr_io(b, used_in, [True] * len(b.out_avals))
+                         for b in pruned)
+    invars = [eqn.invars[0]] + [v for v, u in zip(eqn.invars[1:], used_in) if u]
+    outvars = [v for v, u in zip(eqn.outvars, used_outputs) if u]
+    new_eqn = eqn.replace(invars=invars, outvars=outvars,
+                          params=dict(eqn.params, branches=new_branches))
+    return [True] + used_in, new_eqn
+
+
+def _cond_partial_eval(trace, tracers, *, branches):
+    """Known cond (run now, also returning every branch's residuals) + staged unknown cond.
+
+    All branches must agree on which outputs are unknown, and each branch's residuals get
+    a slot in a shared residual list (other branches fill it with zeros)."""
+    from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
+    from jaxlite._src.ops.structural import zeros
+
+    index, ops = tracers[0], tracers[1:]
+    if trace.is_unknown(index):
+        return trace.stage(cond_p, tracers, dict(branches=branches))
+    unknowns = [trace.is_unknown(t) for t in ops]
+    out_uk = [False] * len(branches[0].out_avals)
+    for br in branches:
+        _, _, uk, _ = partial_eval_jaxpr_nounits(br, unknowns, False)
+        out_uk = [a or b for a, b in zip(out_uk, uk)]
+    splits = [partial_eval_jaxpr_nounits(br, unknowns, out_uk) for br in branches]
+    res_avals = [list(k.out_avals[len(k.out_avals) - nr:]) for k, _, _, nr in splits]
+    all_res = [a for ra in res_avals for a in ra]
+    n_known_out = len(out_uk) - sum(out_uk)
+    known_ops = [t for t, u in zip(ops, unknowns) if not u]
+    known_in_avals = [a for a, u in zip(branches[0].in_avals, unknowns) if not u]
+
+    def padded_known(i):
+        known = splits[i][0]
+        before = sum(len(r) for r in res_avals[:i])
+        after = sum(len(r) for r in res_avals[i + 1:])
+
+        def fun(*xs):
+            outs = common.eval_closed(known, *xs)
+            own = outs[n_known_out:]
+            return (list(outs[:n_known_out]) + [zeros(a) for a in all_res[:before]] + own
+                    + [zeros(a) for a in all_res[len(all_res) - after:]])
+
+        return common.jaxpr_from_fun(fun, known_in_avals)
+
+    known_branches, kconsts = common.join_consts([padded_known(i) for i in range(len(splits))])
+    k_outs = cond_p.bind_with_trace(trace.parent_trace, [index, *kconsts, *known_ops],
+                                    dict(branches=tuple(known_branches)))
+    known_outs, res = k_outs[:n_known_out], k_outs[n_known_out:]
+    unk_ins = [t for t, u in zip(ops, unknowns) if u]
+    unknown_branches = []
+    start = 0
+    for (_, unk, _, nr), ra in zip(splits, res_avals):
+        u = common.add_dummy_invars(unk, all_res[:start], 0)
+        u = common.add_dummy_invars(u, all_res[start + nr:], start + nr)
+        unknown_branches.append(u)
+        start += nr
+    unknown_branches, uconsts = common.join_consts(unknown_branches)
+    effects = join_effects(*(u.effects for u in unknown_branches))
+    if not any(out_uk) and not effects:
+        return list(known_outs)
+    u_outs = trace.stage(cond_p, [index, *uconsts, *res, *unk_ins],
+                         dict(branches=tuple(unknown_branches)))
+    k_it, u_it = iter(known_outs), iter(u_outs)
+    return [next(u_it) if u else next(k_it) for u in out_uk]
+
+
+def _cond_transpose(cts, index, *ops, branches):
+    from jaxlite._src.interpreters.transpose import transpose_jaxpr
+    from jaxlite._src.ops.structural import instantiate
+
+    assert not is_undefined_primal(index)
+    mask = [is_undefined_primal(a) for a in ops]
+    effects = join_effects(*(b.effects for b in branches))
+    if all(type(c) is Zero for c in cts) and not effects:
+        return [None] + [Zero(a.aval.to_tangent_aval()) if m else None
+                         for a, m in zip(ops, mask)]
+    transposed, tconsts = common.join_consts([transpose_jaxpr(b, mask) for b in branches])
+    nonlin = [a for a, m in zip(ops, mask) if not m]
+    outs = cond_p.bind(index, *tconsts, *nonlin, *[instantiate(c) for c in cts],
+                       branches=tuple(transposed))
+    it = iter(outs)
+    return [None] + [next(it) if m else None for m in mask]
+
+
+rules.partial_eval_rules[cond_p] = _cond_partial_eval
+rules.transpose_rules[cond_p] = _cond_transpose
+rules.impl_rules[cond_p] = _cond_impl
+rules.abstract_eval_rules[cond_p] = _cond_abstract_eval
+rules.effects_rules[cond_p] = _cond_effects
+rules.jvp_rules[cond_p] = _cond_jvp
+rules.batch_rules[cond_p] = _cond_batch
+rules.dce_rules[cond_p] = _cond_dce
+rules.lower_rules[cond_p] = _cond_lower
+
+
+# --------------------------------------------------------------------------- front ends
+class _NoOperand:
+    pass
+
+
+_no_operand = _NoOperand()
+
+
+def _trace_branches(api_name: str, funs: Sequence[Callable], names: Sequence[str],
+                    operands: tuple) -> tuple[list, list, Any]:
+    """Trace each branch on the operands' avals; returns (branch jaxprs, consts, out_tree)."""
+    flat, in_tree = tree_util.tree_flatten(operands)
+    flat = [common.to_array(x) for x in flat]
+    avals = [aval_of(x) for x in flat]
+
+    def trace(fun, strong_mask=None):
+        store = {}
+
+        def flat_fun(*xs):
+            args = tree_util.tree_unflatten(in_tree, xs)
+            out = fun(*args)
+            out_flat, out_tree = tree_util.tree_flatten(out)
+            out_flat = [common.to_array(o) for o in out_flat]
+            if strong_mask is not None:
+                from jaxlite._src.ops.conversion import convert_element_type
+
+                out_flat = [convert_element_type(o, aval_of(o).dtype, False) if m else o
+                            for o, m in zip(out_flat, strong_mask)]
+            store["tree"] = out_tree
+            return out_flat
+
+        closed, consts = common.trace_closure_converted(flat_fun, avals)
+        return closed, consts, store["tree"]
+
+    traced = [trace(f) for f in funs]
+    # JAX reports cond mismatches as (true_fun, false_fun), switch ones as (branch 0, i).
+    ref = 1 if api_name == "cond" else 0
+    tree0, avals0 = traced[ref][2], traced[ref][0].out_avals
+    for i, (closed, _, tree) in enumerate(traced):
+        if i != ref:
+            common.check_branch_outputs(api_name, names[ref], names[i], tree0, avals0, tree,
+                                        closed.out_avals)
+    weak = [[c.out_avals[k].weak_type for c, _, _ in traced] for k in range(len(avals0))]
+    mixed = [any(w) and not all(w) for w in weak]
+    if any(mixed):
+        traced = [trace(f, mixed) for f in funs]
+    effects = join_effects(*(c.effects for c, _, _ in traced))
+    common.check_effects(api_name, effects)
+    # Every branch takes the captured values of all branches, then the operands.
+    branches, all_consts = common.join_consts(
+        [_reclose(c, consts) for c, consts, _ in traced])
+    return branches, all_consts + flat, tree0
+
+
+def _reclose(closed: ClosedJaxpr, consts: list) -> ClosedJaxpr:
+    """Undo closure conversion: the leading ``len(consts)`` invars become constvars."""
+    j = closed.jaxpr
+    n = len(consts)
+    return ClosedJaxpr(Jaxpr(j.invars[:n], j.invars[n:], j.outvars, j.eqns, j.effects), consts)
+
+
+def _check_operand_kw(operands, operand):
+    if operand is not _no_operand:
+        if operands:
+            raise TypeError("if 'operand' keyword is passed then no positional operands can "
+                            f"be passed, got operand={operand!r} and positional operands "
+                            f"{operands}")
+        return (operand,)
+    return operands
+
+
+def cond(pred, true_fun: Callable, false_fun: Callable, *operands, operand=_no_operand):
+    """``jax.lax.cond``: ``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``.
+
+    Both branches are traced; only the taken one runs. ``pred`` is a scalar boolean or
+    number (nonzero is true).
+
+    Raises:
+        TypeError: non-scalar or non-numeric predicate; branch outputs of different pytree
+            structure or types.
+    """
+    if not (callable(true_fun) and callable(false_fun)):
+        raise TypeError("lax.cond: true_fun and false_fun arguments should be callable.")
+    operands = _check_operand_kw(operands, operand)
+    if pred is None:
+        raise TypeError("cond predicate is None")
+    if isinstance(pred, (list, tuple)):
+        raise TypeError(f"Pred must be a scalar, got {pred} of type {type(pred)}")
+    try:
+        pred = common.to_array(pred)
+    except TypeError:
+        raise TypeError(f"Pred type must be either boolean or number, got {pred}.") from None
+    if pred.shape != ():
+        raise TypeError(f"Pred must be a scalar, got {pred} of shape {pred.shape}.")
+    dt = pred.dtype
+    if dt != np.bool_:
+        if not (dtypes.is_int(dt) or dtypes.is_float(dt)):
+            raise TypeError(f"Pred type must be either boolean or number, got {dt}.")
+        from jaxlite._src.ops.elementwise import ne
+
+        pred = ne(pred, np.zeros((), dt))
+    if common.jit_disabled() and common.is_concrete_value(pred):
+        return true_fun(*operands) if bool(pred) else false_fun(*operands)
+    from jaxlite._src.ops.conversion import convert_element_type
+
+    index = convert_element_type(pred, dtypes.int32)
+    branches, args, out_tree = _trace_branches(
+        "cond", [false_fun, true_fun], ["false_fun", "true_fun"], operands)
+    outs = cond_p.bind(index, *args, branches=tuple(branches))
+    return tree_util.tree_unflatten(out_tree, outs)
+
+
+def switch(index, branches: Sequence[Callable], *operands, operand=_no_operand):
+    """``jax.lax.switch``: ``branches[clamp(index)](*operands)``; the index is clamped into
+    ``[0, len(branches) - 1]`` as in JAX.
+
+    Raises:
+        TypeError: non-scalar or non-integer index; branch outputs that differ.
+        ValueError: an empty branch sequence.
+    """
+    if not isinstance(branches, (list, tuple)) or not all(callable(b) for b in branches):
+        raise TypeError("lax.switch: branches argument should be a sequence of callables.")
+    operands = _check_operand_kw(operands, operand)
+    shape = index.shape if hasattr(index, "shape") else np.shape(index)
+    if isinstance(index, (list, tuple)) or shape != ():
+        raise TypeError(f"Branch index must be scalar, got {index} of shape {shape}.")
+    index = common.to_array(index)
+    if not dtypes.is_int(index.dtype):
+        raise TypeError(f"Index type must be an integer, got {index} as {index.dtype}")
+    branches = tuple(branches)
+    if not branches:
+        raise ValueError("Empty branch sequence")
+    if len(branches) == 1:
+        return branches[0](*operands)
+    from jaxlite._src.ops.conversion import convert_element_type
+    from jaxlite._src.ops.elementwise import clamp
+
+    index = convert_element_type(index, dtypes.int32)
+    index = clamp(np.int32(0), index, np.int32(len(branches) - 1))
+    if common.jit_disabled() and common.is_concrete_value(index):
+        return branches[int(index)](*operands)
+    names = [f"branch {i}" for i in range(len(branches))]
+    jaxprs, args, out_tree = _trace_branches("switch", branches, names, operands)
+    outs = cond_p.bind(index, *args, branches=tuple(jaxprs))
+    return tree_util.tree_unflatten(out_tree, outs)
+
+
+__all__ = ["cond", "cond_p", "switch"]
