@@ -197,6 +197,7 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
             out = fun(*a, **k)
             out_flat, out_tree = tree_util.tree_flatten(out)
             store["tree"] = out_tree
+            store["raw"] = out_flat
             res = []
             for o in out_flat:
                 try:
@@ -216,12 +217,13 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
                 "vmap out_axes", tree_util.tree_unflatten(out_tree, [0] * len(outs)),
                 out_axes)
         res = []
-        for o, d, od in zip(outs, out_dims, out_axes_flat):
+        for o, raw, d, od in zip(outs, store["raw"], out_dims, out_axes_flat):
             if od is None:
                 if d is not not_mapped:
                     raise ValueError("at vmap out_axes, got axis spec None but output was "
                                      f"batched on axis {d}")
-                res.append(o)
+                # An unmapped output is returned as the function returned it (as JAX does).
+                res.append(raw if type(raw) in (bool, int, float, complex) else o)
                 continue
             nd = aval_of(o).ndim + (d is not_mapped)
             if not -nd <= od < nd:

@@ -117,13 +117,14 @@ def issubdtype(a: Any, b: Any) -> bool:
 _WEAK_I, _WEAK_F, _WEAK_C = "i*", "f*", "c*"
 
 
-def _lattice_edges() -> dict:
-    return {
+def _lattice_edges(x64: bool) -> dict:
+    edges = {
         bool_: [_WEAK_I],
         _WEAK_I: [uint8, int8],
         uint8: [int16, uint16],
         uint16: [int32, uint32],
-        uint32: [int64, uint64],
+        # Without x64 no 64-bit type is formed from 32-bit inputs (as in JAX).
+        uint32: [int64 if x64 else int32, uint64],
         uint64: [_WEAK_F],
         int8: [int16],
         int16: [int32],
@@ -138,11 +139,12 @@ def _lattice_edges() -> dict:
         complex64: [complex128],
         complex128: [],
     }
+    return edges
 
 
 @functools.lru_cache(None)
-def _upper_sets() -> dict:
-    edges = _lattice_edges()
+def _upper_sets(x64: bool) -> dict:
+    edges = _lattice_edges(x64)
     ups: dict = {}
 
     def up(n):
@@ -158,9 +160,13 @@ def _upper_sets() -> dict:
     return ups
 
 
-@functools.lru_cache(None)
 def _join(a, b):
-    ups = _upper_sets()
+    return _join_in(a, b, bool(_cfg.x64_enabled))
+
+
+@functools.lru_cache(None)
+def _join_in(a, b, x64: bool):
+    ups = _upper_sets(x64)
     common = ups[a] & ups[b]
     for c in common:
         if common <= ups[c]:
@@ -191,12 +197,16 @@ def promote_types(a: Any, b: Any) -> np.dtype:
     """Promote two (strongly typed) dtypes along JAX's lattice (``jnp.promote_types``).
 
     Returns:
-        The canonical (x64-mode dependent) result dtype.
+        The result dtype, not canonicalised for the x64 mode (as in JAX).
     """
     a, b = np.dtype(a), np.dtype(b)
     _check_known(a)
     _check_known(b)
-    return canonicalize_dtype(_join(a, b))
+    node = _join(a, b)
+    if isinstance(node, str):  # e.g. int64 with uint64 meet at the weak float node
+        node = _WEAK_DEFAULT[node]
+    # Like JAX, not canonicalised: promote_types(int8, int64) is int64 even with x64 off.
+    return np.dtype(node)
 
 
 def promote_dtypes_weak(items: list[tuple[np.dtype, bool]]) -> tuple[np.dtype, bool]:
@@ -230,6 +240,8 @@ def dtype_and_weak_type(x: Any) -> tuple[np.dtype, bool]:
         return canonicalize_dtype(x.dtype), False
     if isinstance(x, (list, tuple)):
         return canonicalize_dtype(np.asarray(x).dtype), False
+    if hasattr(x, "__jax_array__"):
+        return dtype_and_weak_type(x.__jax_array__())
     raise TypeError(f"Value {x!r} of type {type(x)} is not a valid JAX type")
 
 
@@ -267,7 +279,10 @@ def to_inexact_dtype(dtype: np.dtype) -> np.dtype:
     """The float dtype integer/bool values are promoted to by ``sin`` etc."""
     if is_inexact(dtype):
         return dtype
-    return default_float_dtype()
+    # As JAX: integers of up to 32 bits (and bool) go to float32, 64-bit ones to float64
+    # (float32 again once canonicalised with x64 off); not simply the default float type.
+    wide = np.dtype(dtype).itemsize >= 8
+    return canonicalize_dtype(np.dtype(np.float64 if wide else np.float32))
 
 
 def check_user_dtype_supported(dtype: Any, fun_name: str | None = None) -> np.dtype:
@@ -276,9 +291,8 @@ def check_user_dtype_supported(dtype: Any, fun_name: str | None = None) -> np.dt
 
     d = np.dtype(dtype)
     c = canonicalize_dtype(d)
-    if c != d and type(dtype) is not type and not (isinstance(dtype, str)):
-        pass
-    if c != d:
+    # Python's own int/float/complex mean "the default type of that kind": never a warning.
+    if c != d and dtype not in (int, float, complex):
         msg = (
             f"Explicitly requested dtype {d} requested in {fun_name or 'asarray'} is not "
             f"available, and will be truncated to dtype {c}. To enable more dtypes, set the "

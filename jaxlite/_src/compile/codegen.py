@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import functools
 import itertools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -78,26 +79,104 @@ def jaxpr_to_source(closed: ClosedJaxpr, ctx: CodegenContext, fn_name: str) -> s
         names[id(v)] = ctx.add_global(_const_value(c), "_k")
     params = [new_var(v) for v in jaxpr.invars]
     lines = [f"def {fn_name}({', '.join(params)}):"]
-    for eqn in jaxpr.eqns:
+    last_use = _last_uses(jaxpr)
+    # Vars holding a buffer this function allocated (a ufunc result) and read only by ufuncs
+    # (no reshape/slice/transpose view of it, no callback holding it): safe to overwrite
+    # at their last use.
+    fresh: set[int] = set()
+    only_ufunc_readers = _only_ufunc_readers(jaxpr)
+    for i, eqn in enumerate(jaxpr.eqns):
         ins = [read(v) for v in eqn.invars]
         outs = [new_var(v) for v in eqn.outvars]
         lower = rules.lower_rules.get(eqn.primitive)
         if lower is not None:
             body = lower(ctx, eqn, ins, outs)
         else:
-            body = default_lowering(ctx, eqn, ins, outs)
+            reuse = _reusable_input(eqn, i, last_use, fresh)
+            body = default_lowering(ctx, eqn, ins, outs, out_buffer=(
+                None if reuse is None else ins[reuse]))
+            if _is_ufunc_eqn(eqn) and id(eqn.outvars[0]) in only_ufunc_readers:
+                fresh.add(id(eqn.outvars[0]))
         lines.extend("    " + line for line in body)
+        # Drop intermediates after their last use so NumPy can recycle their memory (large
+        # arrays otherwise all stay alive until the function returns). Outputs that are never
+        # read are dropped only when this code assigned them (default lowering).
+        candidates = list(eqn.invars) + (list(eqn.outvars) if lower is None else [])
+        dead = [names[id(v)] for v in candidates
+                if type(v) is not Literal and last_use.get(id(v)) == i]
+        if dead:
+            lines.append(f"    del {', '.join(dict.fromkeys(dead))}")
     outs = [read(v) for v in jaxpr.outvars]
     lines.append(f"    return [{', '.join(outs)}]")
     return "\n".join(lines) + "\n"
 
 
-def default_lowering(ctx: CodegenContext, eqn, ins: list[str], outs: list[str]) -> list[str]:
+def _eqn_vars(eqn):
+    return [v for v in list(eqn.invars) + list(eqn.outvars) if type(v) is not Literal]
+
+
+def _last_uses(jaxpr: Jaxpr) -> dict[int, int]:
+    """Index of the last equation reading (or, if never read, defining) each var. The
+    jaxpr's inputs, constants and outputs are left out: they are never deleted."""
+    last: dict[int, int] = {}
+    for i, eqn in enumerate(jaxpr.eqns):
+        for v in _eqn_vars(eqn):
+            last[id(v)] = i
+    for v in list(jaxpr.outvars) + list(jaxpr.invars) + list(jaxpr.constvars):
+        last.pop(id(v), None)
+    return last
+
+
+def _only_ufunc_readers(jaxpr: Jaxpr) -> set[int]:
+    """Vars every reader of which is a ufunc equation (ufuncs never return views of their
+    inputs), so no other value can alias their buffer."""
+    ok: set[int] = set()
+    bad: set[int] = set()
+    for eqn in jaxpr.eqns:
+        target = ok if _is_ufunc_eqn(eqn) else bad
+        for v in eqn.invars:
+            if type(v) is not Literal:
+                target.add(id(v))
+    return ok - bad
+
+
+def _is_ufunc_eqn(eqn) -> bool:
+    return (not eqn.params and not eqn.primitive.multiple_results
+            and isinstance(rules.impl_rules.get(eqn.primitive), np.ufunc)
+            and rules.lower_rules.get(eqn.primitive) is None
+            and len(eqn.outvars) == 1 and eqn.outvars[0].aval.shape != ())
+
+
+def _reusable_input(eqn, i: int, last_use: dict, fresh: set) -> int | None:
+    """Position of an input whose buffer the ufunc may write its result into (``out=``):
+    a buffer this function allocated, dead after this equation, of the result's exact shape
+    and dtype."""
+    if not _is_ufunc_eqn(eqn):
+        return None
+    out_aval = eqn.outvars[0].aval
+    try:  # the ufunc's own result dtype must be the output's (no casting into ``out``)
+        resolved = rules.impl_rules[eqn.primitive].resolve_dtypes(
+            tuple(v.aval.dtype for v in eqn.invars) + (None,))
+    except (TypeError, ValueError, AttributeError):
+        return None
+    if resolved[-1] != out_aval.dtype:
+        return None
+    for k, v in enumerate(eqn.invars):
+        if (type(v) is not Literal and id(v) in fresh and last_use.get(id(v)) == i
+                and v.aval.shape == out_aval.shape and v.aval.dtype == out_aval.dtype):
+            return k
+    return None
+
+
+def default_lowering(ctx: CodegenContext, eqn, ins: list[str], outs: list[str],
+                     out_buffer: str | None = None) -> list[str]:
     impl = rules.impl_rules.get(eqn.primitive)
     if impl is None:
         raise rules.missing_rule("lower", eqn.primitive)
     fn = functools.partial(impl, **eqn.params) if eqn.params else impl
     fname = ctx.add_global(fn, "_f")
+    if out_buffer is not None:
+        return [f"{outs[0]} = {fname}({', '.join(ins)}, out={out_buffer})"]
     call = f"{fname}({', '.join(ins)})"
     if eqn.primitive.multiple_results:
         if not outs:

@@ -164,6 +164,9 @@ class _Names:
         return self.names[key]
 
 
+_WIDTH = 80
+
+
 def _letters(i: int) -> str:
     s = ""
     i += 1
@@ -195,7 +198,10 @@ def pp_eqn(eqn: JaxprEqn, names: _Names, indent: int = 4) -> str:
     params = ""
     if eqn.params:
         items = [f"{k}={_pp_param(v, indent + 2)}" for k, v in sorted(eqn.params.items())]
-        if any("\n" in it for it in items):
+        outs_len = len(outs) + len(eqn.primitive.name) + 3 + indent
+        one_line = outs_len + sum(len(it) + 1 for it in items) + 1 + sum(
+            len(names(v)) + 1 for v in eqn.invars)
+        if any("\n" in it for it in items) or one_line > _WIDTH:
             pad = " " * (indent + 2)
             params = "[\n" + "".join(pad + it + "\n" for it in items) + " " * indent + "]"
         else:
@@ -212,10 +218,11 @@ def pp_jaxpr(jaxpr: Jaxpr) -> str:
     outs = ", ".join(names(v) for v in jaxpr.outvars)
     outs = f"({outs},)" if len(jaxpr.outvars) == 1 else f"({outs})"
     head = f"{{ lambda {consts}; {ins}. let"
-    if len(eqns) <= 2 and not any("\n" in e for e in eqns) and len(
-        head + "; ".join(eqns)) < 80:
-        body = " " + "; ".join(eqns) + " " if eqns else " "
-        return f"{head}{body}in {outs} }}"
+    if not any("\n" in e for e in eqns):
+        # One line when it fits the page width (as JAX's printer does).
+        one_line = f"{head} {'; '.join(eqns)} in {outs} }}"
+        if len(one_line) <= _WIDTH:
+            return one_line
     return head + "\n" + "".join("    " + e + "\n" for e in eqns) + f"  in {outs} }}"
 
 

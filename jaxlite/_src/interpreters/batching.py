@@ -70,7 +70,9 @@ class BatchTrace(Trace):
             return primitive.bind_with_trace(self.parent_trace, vals, params)
         rule = rules.batch_rules.get(primitive)
         if rule is None:
-            raise rules.missing_rule("batch", primitive)
+            if primitive not in rules.loop_batched:
+                raise rules.missing_rule("batch", primitive)
+            rule = _loop_batch_rule(primitive)
         with set_current_trace(self.parent_trace):
             outs, out_dims = rule(self.axis_data, vals, dims, **params)
         if primitive.multiple_results:
@@ -88,6 +90,18 @@ class BatchTrace(Trace):
 
         return batch_custom_vjp(self, primitive, fun, fwd, bwd, tracers, out_trees,
                                 symbolic_zeros)
+
+
+def _loop_batch_rule(primitive):
+    """The explicit loop-and-stack fallback for primitives in ``rules.loop_batched``: the
+    primitive is bound once per batch element and the results stacked (``axis_size`` copies
+    when staged). Only primitives that opt in get it; others raise a missing-rule error."""
+    from jaxlite._src.ops.shape import _loop_batch
+
+    def rule(axis_data, vals, dims, **params):
+        return _loop_batch(primitive, axis_data, vals, dims, params)
+
+    return rule
 
 
 def move_dim(x, src, dst, size):

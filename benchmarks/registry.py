@@ -1,0 +1,51 @@
+"""Workload registry for ``benchmarks/run.py``.
+
+A workload is a function ``setup(lib) -> callable``: given a library namespace (``lib.jax``,
+``lib.jnp``, ``lib.lax``, ``lib.name`` = "jaxlite", "jax" or "numpy") it prepares inputs
+and returns a zero-argument callable to time (``run.py`` blocks on its result). Return
+``None`` when the workload does not apply to that library. Register it with::
+
+    from registry import workload
+
+    @workload("scan_sum", "lax.scan summing float32[1000]", target="<= 1.0x JAX")
+    def _(lib):
+        xs = lib.jnp.arange(1000.0)
+        f = lib.jax.jit(lambda xs: lib.lax.scan(lambda c, x: (c + x, c), 0.0, xs))
+        return lambda: f(xs)
+
+``numpy=True`` also runs the setup with ``lib.name == "numpy"`` (``lib.jax`` is then None)
+for a hand-written NumPy baseline. Workloads live in ``benchmarks/workloads_*.py`` (each file
+is imported by ``run.py``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+
+@dataclasses.dataclass
+class Workload:
+    name: str
+    description: str
+    setup: Callable
+    target: str | None = None
+    numpy: bool = False
+    # Each timed call does fresh work (e.g. a first call that traces and compiles).
+    fresh: bool = False
+
+
+WORKLOADS: dict[str, Workload] = {}
+
+
+def workload(name: str, description: str, *, target: str | None = None, numpy: bool = False,
+             fresh: bool = False):
+    """Decorator registering ``setup`` under ``name`` (see the module docstring)."""
+
+    def deco(setup):
+        if name in WORKLOADS:
+            raise ValueError(f"duplicate benchmark workload {name!r}")
+        WORKLOADS[name] = Workload(name, description, setup, target, numpy, fresh)
+        return setup
+
+    return deco

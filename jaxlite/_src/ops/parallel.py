@@ -1,0 +1,437 @@
+"""Collectives over named axes: psum, pmean, pmax, pmin, all_gather, axis_index, ppermute.
+
+A named axis is introduced by ``vmap(..., axis_name=...)`` (later also by ``shard_map``).
+Every collective primitive carries its axis names as the ``axis_name`` param (always a
+tuple), which is how ``BatchTrace`` recognises a collective over *its* axis and sends it to
+the batching rule even when the operand is unbatched.
+
+Batching rules (``axis_data`` is the axis of the trace running the rule):
+
+* the names include this axis: compute the collective along the batch dimension with
+  ordinary primitives (``reduce_sum``, ``transpose``, ``gather``...) and, if other names
+  remain, re-bind the collective for them on the parent trace;
+* the names do not include this axis (an outer axis): re-bind on the parent, keeping this
+  trace's batch dimension as an ordinary array axis.
+
+A collective whose name is bound by no enclosing transformation raises
+``NameError("unbound axis name: ...")`` as JAX does: at bind time (the current trace chain
+is searched), and from the impl rule if one ever reaches eager evaluation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.core import rules
+from jaxlite._src.core.array import Array, ArrayImpl
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero, not_mapped
+from jaxlite._src.core.trace import trace_ctx
+from jaxlite._src.ops import conversion
+from jaxlite._src.ops import elementwise as ew
+from jaxlite._src.ops import indexing as _idx
+from jaxlite._src.ops import reductions as _red
+from jaxlite._src.ops import shape as _shape
+
+
+# ----------------------------------------------------------------------------- helpers
+def _names(axis_name) -> tuple:
+    if isinstance(axis_name, (tuple, list)):
+        return tuple(axis_name)
+    return (axis_name,)
+
+
+def _bound_axes() -> dict:
+    """Axis name -> size for every named axis bound by the current trace chain."""
+    env: dict = {}
+    t = trace_ctx.trace
+    while t is not None:
+        ad = getattr(t, "axis_data", None)
+        if ad is not None and ad.name is not None:
+            for n in _names(ad.name):
+                env.setdefault(n, ad.size)
+        t = t.parent_trace
+    return env
+
+
+def _check_bound(names: tuple, what: str = "a collective") -> dict:
+    env = _bound_axes()
+    for n in names:
+        if n not in env:
+            if trace_ctx.trace.parent_trace is None:
+                raise NameError(f"unbound axis name: {n}")
+            raise NameError(f"Found an unbound axis name: {n}. To fix this, please call "
+                            f"{what} under `jax.vmap` with axis_name={n!r} (or under "
+                            "`shard_map`).")
+    return env
+
+
+def _axis_size(names: tuple, what: str) -> int:
+    env = _check_bound(names, what)
+    size = 1
+    for n in names:
+        size *= env[n]
+    return size
+
+
+def _unbound_impl(*args, axis_name, **params):
+    raise NameError(f"unbound axis name: {_names(axis_name)[0]}")
+
+
+def _asarray(x):
+    if isinstance(x, Array):
+        return x
+    if hasattr(x, "__jax_array__"):
+        return _asarray(x.__jax_array__())
+    aval = aval_of(x)
+    return ArrayImpl(np.asarray(x, dtype=aval.dtype), aval)
+
+
+def _tree_map(f, tree):
+    from jaxlite._src import tree_util
+
+    return tree_util.tree_map(f, tree)
+
+
+def _split_names(axis_data, names):
+    """(this axis is named, the remaining names)."""
+    mine = axis_data.name is not None and axis_data.name in names
+    rest = tuple(n for n in names if n != axis_data.name)
+    return mine, rest
+
+
+def _scalar_like(x, v):
+    a = aval_of(x)
+    return _shape.full((), v, a.dtype, a.weak_type)
+
+
+# --------------------------------------------------------------------- psum/pmax/pmin
+def _reducing_collective(name: str, reduce_fn, unbatched_fn):
+    p = Primitive(name)
+
+    def abstract_eval(x, *, axis_name):
+        return ShapedArray(x.shape, x.dtype, x.weak_type)
+
+    def batch(axis_data, args, dims, *, axis_name):
+        (x,), (d,) = args, dims
+        mine, rest = _split_names(axis_data, axis_name)
+        if not mine:
+            return p.bind(x, axis_name=axis_name), d
+        out = unbatched_fn(x, axis_data.size) if d is not_mapped else reduce_fn(x, (d,))
+        if rest:
+            out = p.bind(out, axis_name=rest)
+        return out, not_mapped
+
+    rules.impl_rules[p] = _unbound_impl
+    rules.abstract_eval_rules[p] = abstract_eval
+    rules.batch_rules[p] = batch
+    return p
+
+
+def _psum_unbatched(x, size):
+    if aval_of(x).dtype == dtypes.bool_:
+        x = conversion.convert_element_type(x, dtypes.int32)
+    return ew.mul(x, _shape.broadcast_to_rank(_scalar_like(x, size), aval_of(x).shape))
+
+
+def _psum_reduce(x, axes):
+    if aval_of(x).dtype == dtypes.bool_:
+        x = conversion.convert_element_type(x, dtypes.int32)
+    return _red.reduce_sum(x, axes)
+
+
+psum_p = _reducing_collective("psum", _psum_reduce, _psum_unbatched)
+pmax_p = _reducing_collective("pmax", _red.reduce_max, lambda x, size: x)
+pmin_p = _reducing_collective("pmin", _red.reduce_min, lambda x, size: x)
+
+# psum is linear; its transpose is psum again (each input feeds every output once).
+rules.jvp_rules[psum_p] = lambda primals, tangents, *, axis_name: (
+    psum_p.bind(primals[0], axis_name=axis_name),
+    tangents[0] if type(tangents[0]) is Zero else psum_p.bind(tangents[0], axis_name=axis_name))
+rules.transpose_rules[psum_p] = lambda ct, x, *, axis_name: [
+    ct if type(ct) is Zero else psum_p.bind(ct, axis_name=axis_name)]
+
+
+def _pextremum_jvp(p):
+    # Beyond JAX (which has no rule): the tangent flows from the elements attaining the
+    # extremum, averaged over ties, like reduce_max's JVP.
+    def jvp(primals, tangents, *, axis_name):
+        (x,), (t,) = primals, tangents
+        ans = p.bind(x, axis_name=axis_name)
+        if type(t) is Zero:
+            return ans, Zero(aval_of(ans).to_tangent_aval())
+        loc = ew.convert_element_type_like(ew.eq(x, ans), t)
+        num = psum_p.bind(ew.mul(t, loc), axis_name=axis_name)
+        return ans, ew.div(num, psum_p.bind(loc, axis_name=axis_name))
+
+    rules.jvp_rules[p] = jvp
+
+
+_pextremum_jvp(pmax_p)
+_pextremum_jvp(pmin_p)
+
+
+def psum(x: Any, axis_name: Any, *, axis_index_groups=None):
+    """``jax.lax.psum``: sum of ``x`` (a pytree) over the named axis (or tuple of axes)."""
+    if axis_index_groups is not None:
+        raise NotImplementedError("psum: axis_index_groups is not supported")
+    names = _names(axis_name)
+    _check_bound(names, "psum")
+
+    def one(v):
+        v = _asarray(v)
+        if aval_of(v).dtype == dtypes.bool_:
+            v = conversion.convert_element_type(v, dtypes.int32)
+        return psum_p.bind(v, axis_name=names)
+
+    return _tree_map(one, x)
+
+
+def pmean(x: Any, axis_name: Any, *, axis_index_groups=None):
+    """``jax.lax.pmean``: ``psum(x) / axis size``."""
+    if axis_index_groups is not None:
+        raise NotImplementedError("pmean: axis_index_groups is not supported")
+    names = _names(axis_name)
+    n = _axis_size(names, "pmean")
+
+    def one(v):
+        s = psum(v, names)
+        a = aval_of(s)
+        dt = a.dtype if dtypes.is_inexact(a.dtype) else dtypes.default_float_dtype()
+        s = conversion.convert_element_type(s, dt, a.weak_type)
+        return ew.div(s, _shape.broadcast_to_rank(_shape.full((), n, dt, a.weak_type),
+                                                   a.shape))
+
+    return _tree_map(one, x)
+
+
+def _pextremum(p, what):
+    def fn(x: Any, axis_name: Any, *, axis_index_groups=None):
+        if axis_index_groups is not None:
+            raise NotImplementedError(f"{what}: axis_index_groups is not supported")
+        names = _names(axis_name)
+        _check_bound(names, what)
+        return _tree_map(lambda v: p.bind(_asarray(v), axis_name=names), x)
+
+    fn.__name__ = what
+    fn.__doc__ = f"``jax.lax.{what}`` over the named axis (pytrees allowed)."
+    return fn
+
+
+pmax = _pextremum(pmax_p, "pmax")
+pmin = _pextremum(pmin_p, "pmin")
+
+
+# ------------------------------------------------------------------------- axis_index
+axis_index_p = Primitive("axis_index")
+
+
+def _axis_index_batch(axis_data, args, dims, *, axis_name):
+    mine, _ = _split_names(axis_data, axis_name)
+    if not mine:  # pragma: no cover (no operands: BatchTrace only routes its own axis)
+        return axis_index_p.bind(axis_name=axis_name), not_mapped
+    return conversion.iota(dtypes.int32, axis_data.size), 0
+
+
+rules.impl_rules[axis_index_p] = _unbound_impl
+rules.abstract_eval_rules[axis_index_p] = lambda *, axis_name: ShapedArray((), dtypes.int32)
+rules.batch_rules[axis_index_p] = _axis_index_batch
+rules.non_differentiable.add(axis_index_p)
+rules.jvp_rules[axis_index_p] = lambda primals, tangents, *, axis_name: (
+    axis_index_p.bind(axis_name=axis_name), Zero(ShapedArray((), dtypes.float0)))
+
+
+def axis_index(axis_name: Any):
+    """``jax.lax.axis_index``: this element's int32 position along the named axis."""
+    names = _names(axis_name)
+    if len(names) != 1:
+        raise NotImplementedError("axis_index of several axes is not supported")
+    _check_bound(names, "axis_index")
+    return axis_index_p.bind(axis_name=names)
+
+
+# ------------------------------------------------------------------------- all_gather
+all_gather_p = Primitive("all_gather")
+
+
+def _all_gather_abstract_eval(x, *, axis_name, axis, axis_size, tiled):
+    shape = list(x.shape)
+    if tiled:
+        shape[axis] *= axis_size
+    else:
+        shape.insert(axis, axis_size)
+    return ShapedArray(tuple(shape), x.dtype, x.weak_type)
+
+
+def _all_gather_batch(axis_data, args, dims, *, axis_name, axis, axis_size, tiled):
+    (x,), (d,) = args, dims
+    mine, _ = _split_names(axis_data, axis_name)
+    if not mine:
+        if d is not_mapped:
+            return all_gather_p.bind(x, axis_name=axis_name, axis=axis, axis_size=axis_size,
+                                     tiled=tiled), not_mapped
+        x = _shape.moveaxis(x, d, 0)
+        return all_gather_p.bind(x, axis_name=axis_name, axis=axis + 1, axis_size=axis_size,
+                                 tiled=tiled), 0
+    if len(axis_name) != 1:
+        raise NotImplementedError("all_gather over several axes is not supported")
+    n = axis_data.size
+    if d is not_mapped:
+        shape = list(aval_of(x).shape)
+        shape.insert(axis, n)
+        dims_kept = tuple(i for i in range(len(shape)) if i != axis)
+        out = _shape.broadcast_in_dim(x, tuple(shape), dims_kept)
+    else:
+        out = _shape.moveaxis(x, d, axis)
+    if tiled:
+        s = list(aval_of(out).shape)
+        s[axis:axis + 2] = [s[axis] * s[axis + 1]]
+        out = _shape.reshape(out, tuple(s))
+    return out, not_mapped
+
+
+def _all_gather_transpose(ct, x, *, axis_name, axis, axis_size, tiled):
+    # Each element receives the sum over all elements of its own slice of the cotangent.
+    if type(ct) is Zero:
+        return [Zero(x.aval)]
+    summed = psum_p.bind(ct, axis_name=axis_name)
+    idx = axis_index_p.bind(axis_name=axis_name)
+    shape = aval_of(summed).shape
+    if tiled:
+        k = shape[axis] // axis_size
+        start = ew.mul(idx, _shape.full((), k, dtypes.int32))
+        starts = [start if i == axis else 0 for i in range(len(shape))]
+        sizes = tuple(k if i == axis else s for i, s in enumerate(shape))
+        return [_shape.dynamic_slice(summed, starts, sizes)]
+    starts = [idx if i == axis else 0 for i in range(len(shape))]
+    sizes = tuple(1 if i == axis else s for i, s in enumerate(shape))
+    return [_shape.squeeze(_shape.dynamic_slice(summed, starts, sizes), (axis,))]
+
+
+rules.impl_rules[all_gather_p] = _unbound_impl
+rules.abstract_eval_rules[all_gather_p] = _all_gather_abstract_eval
+rules.batch_rules[all_gather_p] = _all_gather_batch
+rules.transpose_rules[all_gather_p] = _all_gather_transpose
+
+
+def _all_gather_jvp(primals, tangents, **params):
+    out = all_gather_p.bind(primals[0], **params)
+    t = tangents[0]
+    if type(t) is Zero:
+        return out, Zero(aval_of(out).to_tangent_aval())
+    return out, all_gather_p.bind(t, **params)
+
+
+rules.jvp_rules[all_gather_p] = _all_gather_jvp
+
+
+def all_gather(x: Any, axis_name: Any, *, axis_index_groups=None, axis: int = 0,
+               tiled: bool = False):
+    """``jax.lax.all_gather``: every element sees the values of all elements, stacked on
+    ``axis`` (concatenated if ``tiled``)."""
+    if axis_index_groups is not None:
+        raise NotImplementedError("all_gather: axis_index_groups is not supported")
+    names = _names(axis_name)
+    size = _axis_size(names, "all_gather")
+
+    def one(v):
+        v = _asarray(v)
+        nd = aval_of(v).ndim
+        ax = int(axis)
+        limit = nd if tiled else nd + 1
+        if not -limit <= ax < limit:
+            raise ValueError(f"all_gather: axis {axis} is out of bounds for an operand of "
+                             f"rank {nd}")
+        ax %= limit
+        if tiled and nd == 0:
+            raise ValueError("all_gather with tiled=True needs an operand of rank >= 1")
+        return all_gather_p.bind(v, axis_name=names, axis=ax, axis_size=size,
+                                 tiled=bool(tiled))
+
+    return _tree_map(one, x)
+
+
+# --------------------------------------------------------------------------- ppermute
+ppermute_p = Primitive("ppermute")
+
+
+def _ppermute_batch(axis_data, args, dims, *, axis_name, perm):
+    (x,), (d,) = args, dims
+    mine, _ = _split_names(axis_data, axis_name)
+    if not mine:
+        return ppermute_p.bind(x, axis_name=axis_name, perm=perm), d
+    if len(axis_name) != 1:
+        raise NotImplementedError("ppermute over several axes is not supported")
+    n = axis_data.size
+    src_of = np.zeros(n, np.int32)
+    has_src = np.zeros(n, bool)
+    for s, t in perm:
+        src_of[t] = s
+        has_src[t] = True
+    if d is not_mapped:
+        if has_src.all():
+            return x, not_mapped
+        x = _shape.broadcast_batch(x, n)
+    else:
+        x = _shape.moveaxis(x, d, 0)
+    out = _idx.gather(x, ArrayImpl(src_of))
+    if not has_src.all():
+        shape = aval_of(out).shape
+        mask = _shape.broadcast_in_dim(ArrayImpl(has_src), shape, (0,))
+        out = ew.select_n(mask, ew.zeros_like(out), out)
+    return out, 0
+
+
+def _ppermute_transpose(ct, x, *, axis_name, perm):
+    if type(ct) is Zero:
+        return [Zero(x.aval)]
+    inverse = tuple((t, s) for s, t in perm)
+    return [ppermute_p.bind(ct, axis_name=axis_name, perm=inverse)]
+
+
+rules.impl_rules[ppermute_p] = _unbound_impl
+rules.abstract_eval_rules[ppermute_p] = lambda x, *, axis_name, perm: ShapedArray(
+    x.shape, x.dtype, x.weak_type)
+rules.batch_rules[ppermute_p] = _ppermute_batch
+rules.transpose_rules[ppermute_p] = _ppermute_transpose
+rules.jvp_rules[ppermute_p] = lambda primals, tangents, *, axis_name, perm: (
+    ppermute_p.bind(primals[0], axis_name=axis_name, perm=perm),
+    tangents[0] if type(tangents[0]) is Zero
+    else ppermute_p.bind(tangents[0], axis_name=axis_name, perm=perm))
+
+
+def ppermute(x: Any, axis_name: Any, perm):
+    """``jax.lax.ppermute``: element ``dst`` receives ``x`` of element ``src`` for each
+    ``(src, dst)`` pair of ``perm``; elements that receive nothing get zeros."""
+    names = _names(axis_name)
+    size = _axis_size(names, "ppermute")
+    perm = tuple((int(s), int(t)) for s, t in perm)
+    srcs, dsts = [s for s, _ in perm], [t for _, t in perm]
+    if len(set(srcs)) != len(srcs) or len(set(dsts)) != len(dsts):
+        raise ValueError(f"ppermute sources and destinations must be unique, got {perm}.")
+    for i in srcs + dsts:
+        if not 0 <= i < size:
+            raise ValueError(f"ppermute permutation index {i} is out of range for an axis of "
+                             f"size {size}.")
+    return _tree_map(lambda v: ppermute_p.bind(_asarray(v), axis_name=names, perm=perm), x)
+
+
+__all__ = [
+    "all_gather",
+    "all_gather_p",
+    "axis_index",
+    "axis_index_p",
+    "pmax",
+    "pmax_p",
+    "pmean",
+    "pmin",
+    "pmin_p",
+    "ppermute",
+    "ppermute_p",
+    "psum",
+    "psum_p",
+]
