@@ -206,7 +206,13 @@ def _leaf_value(x, aval):
         from jaxlite._src.core.trace import escaped_tracer_error
 
         raise escaped_tracer_error(x)
-    return np.asarray(x, dtype=aval.dtype)
+    if hasattr(x, "__jax_array__"):
+        return _leaf_value(x.__jax_array__(), aval)
+    v = np.asarray(x, dtype=aval.dtype)
+    if v is x and v.flags.writeable:
+        # Never alias (and so never freeze) the caller's own writeable buffer.
+        v = v.copy()
+    return v
 
 
 class _CacheEntry:
@@ -217,6 +223,26 @@ class _CacheEntry:
         self.out_tree = out_tree
         self.compiled = None
         self.has_tracer_consts = any(isinstance(c, Tracer) for c in closed.consts)
+
+
+def _output_wrapper(out_avals, out_tree) -> Callable:
+    """A function turning the generated code's output list into the user's pytree."""
+    if tree_util.treedef_is_leaf(out_tree):
+        (aval,) = out_avals
+
+        def wrap_one(outs):
+            o = outs[0]
+            if type(o) is np.ndarray and o.dtype == aval.dtype:
+                return ArrayImpl(o, aval)
+            return make_array(o, aval)
+
+        return wrap_one
+
+    def wrap(outs):
+        return tree_util.tree_unflatten(out_tree, [make_array(o, a)
+                                                   for o, a in zip(outs, out_avals)])
+
+    return wrap
 
 
 class JitWrapped:
@@ -252,20 +278,21 @@ class JitWrapped:
         dyn_args = []
         for i, a in enumerate(args):
             if i in self._static_argnums or (i - len(args)) in self._static_argnums:
-                statics.append(("p", i, _hash_static(a, f"static argument {i}")))
+                # The type is part of the key: 1, 1.0 and True are equal but trace apart.
+                statics.append(("p", i, _hash_static(a, f"static argument {i}"), type(a)))
             else:
                 dyn_args.append(a)
         dyn_kwargs = {}
         for k, v in kwargs.items():
             if k in self._static_argnames:
-                statics.append(("k", k, _hash_static(v, f"static argument {k!r}")))
+                statics.append(("k", k, _hash_static(v, f"static argument {k!r}"), type(v)))
             else:
                 dyn_kwargs[k] = v
         return tuple(statics), tuple(dyn_args), dyn_kwargs
 
     def _rebuild(self, statics, nargs):
-        pos = {i: v for kind, i, v in statics if kind == "p"}
-        kws = {k: v for kind, k, v in statics if kind == "k"}
+        pos = {i: v for kind, i, v, _ in statics if kind == "p"}
+        kws = {k: v for kind, k, v, _ in statics if kind == "k"}
 
         def f(*dyn_args, **dyn_kwargs):
             it = iter(dyn_args)
@@ -295,10 +322,8 @@ class JitWrapped:
             hit = self._fast_cache.get(key) if key is not None and len(key) == len(
                 args) + 1 else None
             if hit is not None:
-                fn, out_avals, out_tree = hit
-                outs = fn(*[a._value for a in args])
-                return tree_util.tree_unflatten(
-                    out_tree, [make_array(o, a) for o, a in zip(outs, out_avals)])
+                fn, wrap = hit
+                return wrap(fn(*[a._value for a in args]))
         if _cfg.config._values["jax_disable_jit"]:
             return self._fun(*args, **kwargs)
         statics, dyn_args, dyn_kwargs = self._split(args, kwargs)
@@ -313,7 +338,7 @@ class JitWrapped:
             if self._fast_ok and not kwargs and len(flat) == len(args) and all(
                     type(a) is ArrayImpl for a in args):
                 self._fast_cache[(_cfg.config.epoch, *avals)] = (
-                    compiled.fn, compiled.out_avals, entry.out_tree)
+                    compiled.fn, _output_wrapper(compiled.out_avals, entry.out_tree))
             outs = compiled.fn(*[_leaf_value(x, a) for x, a in zip(flat, avals)])
             outs = [make_array(o, a) for o, a in zip(outs, compiled.out_avals)]
             return tree_util.tree_unflatten(entry.out_tree, outs)
@@ -352,6 +377,25 @@ class JitWrapped:
         return f"<jitted function {self._name}>"
 
 
+def _check_statics_against_signature(params, static_argnums, static_argnames):
+    """Reject static_argnums/static_argnames the function cannot receive (as JAX does)."""
+    kinds = [p.kind for p in params]
+    P = inspect.Parameter
+    if P.VAR_POSITIONAL not in kinds:
+        n_pos = sum(k in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD) for k in kinds)
+        if any(not -n_pos <= i < n_pos for i in static_argnums):
+            raise ValueError(
+                f"Jitted function has static_argnums={tuple(sorted(static_argnums))}, but only "
+                f"accepts {n_pos} positional arguments.")
+    if P.VAR_KEYWORD not in kinds:
+        named = {p.name for p in params if p.kind in (P.POSITIONAL_OR_KEYWORD, P.KEYWORD_ONLY)}
+        invalid = set(static_argnames) - named
+        if invalid:
+            raise ValueError(
+                f"Jitted function has invalid argnames {invalid} in static_argnames. Function "
+                "does not take these args.")
+
+
 def _infer_statics(sig, static_argnums, static_argnames):
     if static_argnums is None:
         static_argnums = ()
@@ -364,6 +408,7 @@ def _infer_statics(sig, static_argnums, static_argnames):
     static_argnums, static_argnames = set(static_argnums), set(static_argnames)
     if sig is not None:
         params = list(sig.parameters.values())
+        _check_statics_against_signature(params, static_argnums, static_argnames)
         for i in list(static_argnums):
             if 0 <= i < len(params) and params[i].kind in (
                     inspect.Parameter.POSITIONAL_OR_KEYWORD,):
