@@ -83,6 +83,7 @@ def vjp_backward(lin, res, in_avals, cts):
 # ------------------------------------------------------------------------ linearize
 def linearize(fun: Callable, *primals, has_aux: bool = False):
     """``jax.linearize``: ``(primals_out, f_jvp)`` (plus ``aux`` with ``has_aux``)."""
+    _check_callable(fun)
     p_flat, p_tree = tree_util.tree_flatten(primals)
     p_flat = [asarray_any(p) for p in p_flat]
     store = {}
@@ -190,7 +191,7 @@ class _VjpFun:
         flat = []
         for c, a in zip(ct_flat, self._out_avals):
             ca = aval_of(c)
-            if ca.shape != a.shape:
+            if ca.shape != a.shape or (a.dtype != dtypes.float0 and ca.dtype != a.dtype):
                 raise ValueError(
                     "unexpected JAX type (e.g. shape/dtype) for argument to VJP function: "
                     f"got {_ty(ca)}, but expected {_ty(a)} because the corresponding output "
@@ -231,6 +232,7 @@ def vjp(fun: Callable, *primals, has_aux: bool = False):
     tuple with one cotangent per primal argument. The forward computation (including any
     effects it performs) runs now, once; calling ``vjp_fun`` only runs the linear part.
     """
+    _check_callable(fun)
     p_flat, p_tree = tree_util.tree_flatten(primals)
     p_flat = [asarray_any(p) for p in p_flat]
     store = {}
@@ -287,7 +289,15 @@ def _check_input_dtype(x, holomorphic, allow_int, who):
         "inputs, use vjp or set allow_int to True.")
 
 
+def _check_callable(fun):
+    if not callable(fun):
+        raise TypeError(f"Expected a callable value, got {fun}")
+
+
 def _check_scalar_output(y, holomorphic, who):
+    if y is None or isinstance(y, (tuple, list, dict)):
+        # A container (or None) is never a scalar, even when it holds a single scalar.
+        raise TypeError(f"Gradient only defined for scalar-output functions. Output was {y}.")
     a = aval_of(y)
     if a.shape != ():
         raise TypeError(f"Gradient only defined for scalar-output functions. Output had shape: "
@@ -317,6 +327,7 @@ def value_and_grad(fun: Callable, argnums=0, has_aux: bool = False, holomorphic:
         TypeError: for a non-scalar or non-real output, integer/boolean inputs (unless
             ``allow_int``), or ``has_aux`` with a function not returning a pair.
     """
+    _check_callable(fun)
     who = "value_and_grad"
 
     @functools.wraps(fun)
@@ -356,6 +367,7 @@ def _value_and_grad(fun, argnums, has_aux, holomorphic, allow_int, who, args, kw
 def grad(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False,
          allow_int: bool = False, reduce_axes=()):
     """``jax.grad``: the gradient of a scalar-output function w.r.t. ``argnums``."""
+    _check_callable(fun)
 
     @functools.wraps(fun)
     def g(*args, **kwargs):
@@ -384,6 +396,7 @@ def _std_basis(flat_avals):
 
 def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False):
     """``jax.jacfwd``: Jacobian by forward mode (vmap of jvp over a standard basis)."""
+    _check_callable(fun)
     from jaxlite._src.api import jvp as _api_jvp, vmap
 
     @functools.wraps(fun)
@@ -448,6 +461,7 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
 def jacrev(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False,
            allow_int: bool = False):
     """``jax.jacrev``: Jacobian by reverse mode (vmap of the pullback over a basis)."""
+    _check_callable(fun)
     from jaxlite._src.api import vmap
 
     @functools.wraps(fun)
@@ -508,6 +522,7 @@ def jacrev(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
 
 def hessian(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False):
     """``jax.hessian``: ``jacfwd(jacrev(fun))``."""
+    _check_callable(fun)
     return jacfwd(jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic), argnums,
                   has_aux=has_aux, holomorphic=holomorphic)
 

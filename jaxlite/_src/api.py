@@ -21,6 +21,11 @@ from jaxlite._src.interpreters import jvp as _jvp
 from jaxlite._src.numpy.util import asarray_any
 
 
+def _check_callable(fun: Any) -> None:
+    if not callable(fun):
+        raise TypeError(f"Expected a callable value, got {fun}")
+
+
 # -------------------------------------------------------------------------------- jvp
 def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux: bool = False):
     """Forward-mode JVP (``jax.jvp``).
@@ -38,6 +43,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
             dtype does not match its primal's tangent dtype.
         ValueError: on a tangent shape mismatch.
     """
+    _check_callable(fun)
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("primal and tangent arguments to jax.jvp must be tuples or lists; "
                         f"found {type(primals).__name__} and {type(tangents).__name__}.")
@@ -157,6 +163,7 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
             prefix of the arguments, or ``out_axes=None`` for an output that is mapped.
         TypeError: for in_axes/out_axes that are not ints/None (or containers of them).
     """
+    _check_callable(fun)
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
     if not (in_axes is None or type(in_axes) is tuple or _is_axis_leaf(in_axes)):

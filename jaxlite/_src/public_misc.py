@@ -42,6 +42,8 @@ def device_put(x: Any, device: Any = None) -> Any:
 
 def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
     """Output shapes/dtypes of ``fun`` without running it (``jax.eval_shape``)."""
+    if not callable(fun):
+        raise TypeError(f"Expected a callable value, got {fun}")
     from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
     from jaxlite._src.interpreters.staging import trace_flat
     from jaxlite._src.core.avals import ShapedArray

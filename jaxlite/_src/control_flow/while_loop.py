@@ -376,6 +376,10 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll=None):
         if not dtypes.is_int(b.dtype):
             raise TypeError("lower and upper arguments to fori_loop must have equal types, "
                             f"and be integers; got {lower_a.dtype} and {upper_a.dtype}")
+    if not lower_a.weak_type and not upper_a.weak_type and lower_a.dtype != upper_a.dtype:
+        # Only a weakly typed (Python int) bound may be promoted to the other's type.
+        raise TypeError("lower and upper arguments to fori_loop must have equal types, "
+                        f"got {lower_a.dtype} and {upper_a.dtype}")
     dt, weak = dtypes.promote_dtypes_weak([(lower_a.dtype, lower_a.weak_type),
                                            (upper_a.dtype, upper_a.weak_type)])
     if lo_s is not None and hi_s is not None:

@@ -50,6 +50,12 @@ class Array:
             raise TypeError("len() of unsized object")
         return self.aval.shape[0]
 
+    def __setitem__(self, idx, value):
+        raise TypeError(
+            f"{type(self).__name__} is immutable and does not support in-place item "
+            "assignment (JAX arrays are immutable). Instead of x[idx] = y, use "
+            "x = x.at[idx].set(y) or another .at[] method.")
+
 
 class ArrayImpl(Array):
     """A concrete array: an immutable view of a read-only NumPy buffer plus its aval."""

@@ -80,18 +80,28 @@ class Tracer(Array):
         return None
 
     def _concrete_or_raise(self, err):
-        v = self.to_concrete_value()
+        # A leaked tracer (its transformation has finished) has no usable value, even if
+        # its transformation knew one.
+        v = self.to_concrete_value() if self._trace._valid else None
         if v is None:
             raise err
         return v
 
     def __array__(self, dtype=None, copy=None):
-        v = self.to_concrete_value()
+        v = self.to_concrete_value() if self._trace._valid else None
         if v is None:
             raise TracerArrayConversionError(self)
         return np.asarray(v, dtype=dtype)
 
     def __bool__(self):
+        size = self.aval.size
+        if size == 0:
+            raise ValueError("The truth value of an empty array is ambiguous. Use "
+                             "`array.size > 0` to check that an array is not empty.")
+        if size > 1:
+            # Ambiguous whatever the values are, exactly as for a NumPy array.
+            raise ValueError("The truth value of an array with more than one element is "
+                             "ambiguous. Use a.any() or a.all()")
         return bool(self._concrete_or_raise(TracerBoolConversionError(
             self, f"The problem arose with the `bool` function on {self}.")))
 
@@ -133,7 +143,9 @@ class Tracer(Array):
         return self
 
     def __repr__(self):
-        return f"Traced<{self.aval.str_short()}>with<{type(self._trace).__name__}>"
+        a = self.aval
+        shape = ",".join(map(str, a.shape))
+        return f"Traced<{a.dtype.name}[{shape}]>with<{type(self._trace).__name__}>"
 
     def __str__(self):
         return self.__repr__()
@@ -173,8 +185,15 @@ def to_numpy_value(x: Any) -> tuple[np.ndarray, ShapedArray]:
         return x._value, x.aval
     if isinstance(x, Tracer):
         raise escaped_tracer_error(x)
+    if hasattr(x, "__jax_array__"):
+        return to_numpy_value(x.__jax_array__())
     aval = aval_of(x)
-    return np.asarray(x, dtype=aval.dtype), aval
+    v = np.asarray(x, dtype=aval.dtype)
+    if v is x and v.flags.writeable:
+        # A caller's live NumPy buffer: copy it, so results never alias it and wrapping
+        # them as (read-only) Arrays never freezes the caller's array.
+        v = v.copy()
+    return v, aval
 
 
 class EvalTrace(Trace):

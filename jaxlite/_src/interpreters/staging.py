@@ -160,6 +160,8 @@ def check_output_leaf(x: Any, what: str = "function") -> None:
 
 def make_jaxpr(fun: Callable, static_argnums=(), return_shape: bool = False):
     """``jax.make_jaxpr``: a function returning the ``ClosedJaxpr`` of ``fun`` on given args."""
+    if not callable(fun):
+        raise TypeError("the first argument must be callable")
     if isinstance(static_argnums, int):
         static_argnums = (static_argnums,)
 

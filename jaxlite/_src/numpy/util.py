@@ -36,7 +36,11 @@ def asarray_any(x: Any):
 
         return array(x)
     aval = aval_of(x)
-    return ArrayImpl(np.asarray(x, dtype=aval.dtype), aval)
+    v = np.asarray(x, dtype=aval.dtype)
+    if v is x and v.flags.writeable:
+        # Never freeze (or alias) the caller's NumPy array: take a copy, as JAX's transfer does.
+        v = v.copy()
+    return ArrayImpl(v, aval)
 
 
 def promote_dtypes(*args: Any) -> list:
@@ -83,25 +87,35 @@ def broadcast_nonscalar(*args: Any) -> list:
     return [a if s == () else f for a, s, f in zip(args, shapes, full)]
 
 
+def _broadcast_for(fun_name: str, args: list) -> list:
+    try:
+        return broadcast_nonscalar(*args)
+    except ValueError:
+        # JAX reports elementwise shape mismatches as TypeErrors naming the function.
+        raise TypeError(f"{fun_name} got incompatible shapes for broadcasting: "
+                        + ", ".join(str(tuple(aval_of(a).shape)) for a in args) + ".") from None
+
+
 def promote_args(fun_name: str, *args: Any) -> list:
     check_arraylike(fun_name, *args)
-    return broadcast_nonscalar(*promote_dtypes(*args))
+    return _broadcast_for(fun_name, promote_dtypes(*args))
 
 
 def promote_args_inexact(fun_name: str, *args: Any) -> list:
     check_arraylike(fun_name, *args)
-    return broadcast_nonscalar(*promote_dtypes_inexact(*args))
+    return _broadcast_for(fun_name, promote_dtypes_inexact(*args))
 
 
 def promote_args_numeric(fun_name: str, *args: Any) -> list:
     check_arraylike(fun_name, *args)
-    return broadcast_nonscalar(*promote_dtypes_numeric(*args))
+    return _broadcast_for(fun_name, promote_dtypes_numeric(*args))
 
 
 def canonicalize_axis(axis: int, ndim: int) -> int:
     axis = int(axis)
     if not -ndim <= axis < ndim:
-        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+        # NumPy's AxisError is both a ValueError and an IndexError (JAX raises either).
+        raise np.exceptions.AxisError(axis, ndim)
     return axis % ndim
 
 
