@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 from jaxlite._src import tree_util
 from jaxlite._src.core import effects as _effects
+from jaxlite._src.compile import codegen
 from jaxlite._src.core import rules
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jaxlite._src.core.primitive import Primitive
@@ -382,15 +383,7 @@ rules.partial_eval_rules[checkpoint_p] = _ckpt_partial_eval
 rules.dce_rules[checkpoint_p] = _ckpt_dce
 
 
-def _ckpt_lower(ctx, eqn, ins, outs):
-    fn = ctx.compile_sub(eqn.params["jaxpr"])
-    call = f"{fn}({', '.join(ins)})"
-    if not outs:
-        return [call]
-    return [f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}"]
-
-
-rules.lower_rules[checkpoint_p] = _ckpt_lower
+rules.lower_rules[checkpoint_p] = codegen.lower_as_call
 
 __all__ = ["checkpoint", "remat", "checkpoint_name", "checkpoint_policies", "checkpoint_p",
            "name_p", "remat_split"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -61,14 +61,28 @@ def _const_value(c: Any) -> Any:
 
 
 def jaxpr_to_source(closed: ClosedJaxpr, ctx: CodegenContext, fn_name: str) -> str:
+    """The source of a function ``fn_name(v0, v1, ...)`` returning the outputs as a list."""
+    counter = itertools.count()
+    params = [f"v{next(counter)}" for _ in closed.jaxpr.invars]
+    body, outs = emit_equations(ctx, closed, params, lambda: f"v{next(counter)}",
+                                manage_buffers=True)
+    lines = [f"def {fn_name}({', '.join(params)}):"]
+    lines.extend("    " + line for line in body)
+    lines.append(f"    return [{', '.join(outs)}]")
+    return "\n".join(lines) + "\n"
+
+
+def emit_equations(ctx: CodegenContext, closed: ClosedJaxpr, in_names: Sequence[str],
+                   new_name: Callable[[], str], manage_buffers: bool = False
+                   ) -> tuple[list[str], list[str]]:
+    """Lines (unindented) computing ``closed``'s equations, and the names of its outputs.
+
+    ``in_names`` hold the inputs; ``new_name()`` gives a fresh name per equation output.
+    With ``manage_buffers`` (top-level functions), intermediates are deleted after their last
+    use and ufunc results are written into dead buffers this code allocated.
+    """
     jaxpr: Jaxpr = closed.jaxpr
     names: dict[int, str] = {}
-    counter = itertools.count()
-
-    def new_var(v) -> str:
-        n = f"v{next(counter)}"
-        names[id(v)] = n
-        return n
 
     def read(v) -> str:
         if type(v) is Literal:
@@ -77,27 +91,32 @@ def jaxpr_to_source(closed: ClosedJaxpr, ctx: CodegenContext, fn_name: str) -> s
 
     for v, c in zip(jaxpr.constvars, closed.consts):
         names[id(v)] = ctx.add_global(_const_value(c), "_k")
-    params = [new_var(v) for v in jaxpr.invars]
-    lines = [f"def {fn_name}({', '.join(params)}):"]
-    last_use = _last_uses(jaxpr)
+    for v, n in zip(jaxpr.invars, in_names):
+        names[id(v)] = n
+    lines: list[str] = []
+    last_use = _last_uses(jaxpr) if manage_buffers else {}
     # Vars holding a buffer this function allocated (a ufunc result) and read only by ufuncs
     # (no reshape/slice/transpose view of it, no callback holding it): safe to overwrite
     # at their last use.
     fresh: set[int] = set()
-    only_ufunc_readers = _only_ufunc_readers(jaxpr)
+    only_ufunc_readers = _only_ufunc_readers(jaxpr) if manage_buffers else set()
     for i, eqn in enumerate(jaxpr.eqns):
         ins = [read(v) for v in eqn.invars]
-        outs = [new_var(v) for v in eqn.outvars]
+        outs = []
+        for v in eqn.outvars:
+            names[id(v)] = n = new_name()
+            outs.append(n)
         lower = rules.lower_rules.get(eqn.primitive)
         if lower is not None:
-            body = lower(ctx, eqn, ins, outs)
+            lines.extend(lower(ctx, eqn, ins, outs))
         else:
-            reuse = _reusable_input(eqn, i, last_use, fresh)
-            body = default_lowering(ctx, eqn, ins, outs, out_buffer=(
-                None if reuse is None else ins[reuse]))
+            reuse = _reusable_input(eqn, i, last_use, fresh) if manage_buffers else None
+            lines.extend(default_lowering(ctx, eqn, ins, outs, out_buffer=(
+                None if reuse is None else ins[reuse])))
             if _is_ufunc_eqn(eqn) and id(eqn.outvars[0]) in only_ufunc_readers:
                 fresh.add(id(eqn.outvars[0]))
-        lines.extend("    " + line for line in body)
+        if not manage_buffers:
+            continue
         # Drop intermediates after their last use so NumPy can recycle their memory (large
         # arrays otherwise all stay alive until the function returns). Outputs that are never
         # read are dropped only when this code assigned them (default lowering).
@@ -105,10 +124,18 @@ def jaxpr_to_source(closed: ClosedJaxpr, ctx: CodegenContext, fn_name: str) -> s
         dead = [names[id(v)] for v in candidates
                 if type(v) is not Literal and last_use.get(id(v)) == i]
         if dead:
-            lines.append(f"    del {', '.join(dict.fromkeys(dead))}")
-    outs = [read(v) for v in jaxpr.outvars]
-    lines.append(f"    return [{', '.join(outs)}]")
-    return "\n".join(lines) + "\n"
+            lines.append(f"del {', '.join(dict.fromkeys(dead))}")
+    return lines, [read(v) for v in jaxpr.outvars]
+
+
+def lower_as_call(ctx: CodegenContext, eqn, ins: list[str], outs: list[str]) -> list[str]:
+    """Lowering of call-like primitives (``jit_p``, ``checkpoint_p``): call the compiled
+    ``jaxpr`` param as a sub-function."""
+    fn = ctx.compile_sub(eqn.params["jaxpr"])
+    call = f"{fn}({', '.join(ins)})"
+    if not outs:
+        return [call]
+    return [f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}"]
 
 
 def _eqn_vars(eqn):

@@ -159,15 +159,7 @@ rules.batch_rules[jit_p] = _jit_batch
 rules.dce_rules[jit_p] = _jit_dce
 
 
-def _jit_lower(ctx, eqn, ins, outs):
-    fn = ctx.compile_sub(eqn.params["jaxpr"])
-    call = f"{fn}({', '.join(ins)})"
-    if not outs:
-        return [call]
-    return [f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}"]
-
-
-rules.lower_rules[jit_p] = _jit_lower
+rules.lower_rules[jit_p] = codegen.lower_as_call
 
 
 def closure_convert_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:

@@ -280,16 +280,12 @@ def eval_numpy(closed: ClosedJaxpr, args: Sequence[Any]) -> list:
 
     with set_current_trace(eval_trace):
         outs = eval_jaxpr(closed.jaxpr, closed.consts, *args)
+    from jaxlite._src.compile.codegen import _const_value
+
     return [_const_value(o) for o in outs]
 
 
 # ----------------------------------------------------------------------------- codegen
-def _const_value(c: Any) -> Any:
-    if type(c) is ArrayImpl:
-        return c._value
-    return np.asarray(c)
-
-
 _simplified_cache: weakref.WeakKeyDictionary[ClosedJaxpr, ClosedJaxpr] = (
     weakref.WeakKeyDictionary())
 
@@ -313,33 +309,7 @@ def emit_inline(ctx, closed: ClosedJaxpr, in_names: Sequence[str]) -> tuple[list
     """
     from jaxlite._src.compile import codegen
 
-    closed = simplified(closed)
-    jaxpr = closed.jaxpr
-    names: dict[int, str] = {}
-
-    def read(v) -> str:
-        if type(v) is Literal:
-            return ctx.add_global(v.val, "_c")
-        return names[id(v)]
-
-    for v, c in zip(jaxpr.constvars, closed.consts):
-        names[id(v)] = ctx.add_global(_const_value(c), "_k")
-    for v, n in zip(jaxpr.invars, in_names):
-        names[id(v)] = n
-    lines: list[str] = []
-    for eqn in jaxpr.eqns:
-        ins = [read(v) for v in eqn.invars]
-        outs = []
-        for v in eqn.outvars:
-            n = ctx.fresh("t")
-            names[id(v)] = n
-            outs.append(n)
-        lower = rules.lower_rules.get(eqn.primitive)
-        if lower is not None:
-            lines.extend(lower(ctx, eqn, ins, outs))
-        else:
-            lines.extend(codegen.default_lowering(ctx, eqn, ins, outs))
-    return lines, [read(v) for v in jaxpr.outvars]
+    return codegen.emit_equations(ctx, simplified(closed), in_names, lambda: ctx.fresh("t"))
 
 
 def assign(targets: Sequence[str], values: Sequence[str]) -> list[str]:
