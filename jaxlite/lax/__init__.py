@@ -69,3 +69,14 @@ from jaxlite._src.ops.lax_extras import (  # noqa: F401,E402
     dynamic_update_index_in_dim as dynamic_update_index_in_dim,
     dynamic_update_slice_in_dim as dynamic_update_slice_in_dim, reduce as reduce)
 from jaxlite.lax import linalg as linalg  # noqa: F401,E402
+from jaxlite._src.ops.lax_types import (  # noqa: F401,E402
+    ConvDimensionNumbers as ConvDimensionNumbers, GatherScatterMode as GatherScatterMode,
+    Precision as Precision, RoundingMethod as RoundingMethod, full as full,
+    full_like as full_like, reciprocal as reciprocal)
+from jaxlite._src.ops.lax_extras import (  # noqa: F401,E402 (negative starts count from the end)
+    dynamic_slice as dynamic_slice, dynamic_update_slice as dynamic_update_slice)
+from jaxlite._src.ops.gather_scatter import (  # noqa: F401,E402
+    GatherDimensionNumbers as GatherDimensionNumbers,
+    ScatterDimensionNumbers as ScatterDimensionNumbers, gather as gather, scatter as scatter,
+    scatter_add as scatter_add, scatter_max as scatter_max, scatter_min as scatter_min,
+    scatter_mul as scatter_mul, scatter_sub as scatter_sub)

@@ -91,7 +91,8 @@ def _index(x, items):
     dyn_starts = None
     for i in items:
         if i is None:
-            new_axes.append(axis + len(new_axes))
+            # Position in the output: kept input axes so far plus earlier new axes.
+            new_axes.append(axis - len(squeeze_axes) + len(new_axes))
             continue
         if isinstance(i, _EmptyIndex):
             raise IndexError("boolean scalar False index is not supported")
@@ -120,9 +121,10 @@ def _index(x, items):
             axis += 1
         elif isinstance(i, (int, np.integer)) and not isinstance(i, bool):
             i = int(i)
-            if not -n <= i < n:
-                raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
-            i = i % n
+            if n == 0:
+                raise IndexError(f"index {i} is out of bounds for axis {axis} with size 0")
+            # Out-of-bounds static indices are clamped, as JAX's gathers are.
+            i = min(max(i + n if i < 0 else i, 0), n - 1)
             out = _shape.slice_in_dim(out, i, i + 1, 1, axis)
             squeeze_axes.append(axis)
             axis += 1
@@ -142,7 +144,7 @@ def _index(x, items):
         else:
             arr = asarray_any(i)
             if not dtypes.is_int(aval_of(arr).dtype):
-                raise IndexError(
+                raise TypeError(
                     "Indexer must have integer or boolean type, got indexer with type "
                     f"{aval_of(arr).dtype}")
             advanced.append((axis, arr))
@@ -212,21 +214,25 @@ class _IndexUpdateRef:
         self.array = array
         self.index = index
 
-    def get(self, **kwargs):
+    def get(self, *, mode=None, fill_value=None, **kwargs):
+        """``x.at[idx].get()``: out-of-bounds indices clamp (default, ``"clip"``) or give
+        ``fill_value`` (``"fill"``/``"drop"``; NaN, the minimum int or True by default)."""
+        if mode in ("fill", "drop"):
+            return _get_filled(self.array, self.index, fill_value)
         return getitem(self.array, self.index)
 
     def set(self, values, **kwargs):
-        return _scatter(self.array, self.index, values, "set")
+        return _scatter(self.array, self.index, values, "set", kwargs.get("mode"))
 
     def add(self, values, **kwargs):
-        return _scatter(self.array, self.index, values, "add")
+        return _scatter(self.array, self.index, values, "add", kwargs.get("mode"))
 
     def subtract(self, values, **kwargs):
         return _scatter(self.array, self.index, ew.neg(asarray_any(values)) if not isinstance(
-            values, (int, float)) else -values, "add")
+            values, (int, float)) else -values, "add", kwargs.get("mode"))
 
     def multiply(self, values, **kwargs):
-        return _scatter(self.array, self.index, values, "mul")
+        return _scatter(self.array, self.index, values, "mul", kwargs.get("mode"))
 
     mul = multiply
 
@@ -237,25 +243,49 @@ class _IndexUpdateRef:
             self.index].get() if False else 1.0, values), "mul")
 
     def min(self, values, **kwargs):
-        return _scatter(self.array, self.index, values, "min")
+        return _scatter(self.array, self.index, values, "min", kwargs.get("mode"))
 
     def max(self, values, **kwargs):
-        return _scatter(self.array, self.index, values, "max")
+        return _scatter(self.array, self.index, values, "max", kwargs.get("mode"))
 
     def apply(self, func, **kwargs):
         return self.set(func(self.get()))
 
 
-def _scatter(x, idx, values, mode):
+def _get_filled(x, idx, fill_value):
+    x = asarray_any(x)
+    n = x.size
+    sel = _scatter_positions(x.shape, idx)
+    flat = _shape.reshape(x, (n,))
+    safe = ew.min(sel, ew._const(sel, max(n - 1, 0)))
+    out = _ix.gather(flat, safe)
+    if fill_value is None:
+        if dtypes.is_inexact(x.dtype):
+            fill_value = np.nan
+        elif x.dtype == dtypes.bool_:
+            fill_value = True
+        elif dtypes.is_unsigned(x.dtype):
+            fill_value = np.iinfo(x.dtype).max
+        else:
+            fill_value = np.iinfo(x.dtype).min
+    fill = _shape.full(aval_of(out).shape, fill_value, x.dtype)
+    return ew.select_n(ew.eq(sel, ew._const(sel, n)), out, fill)
+
+
+def _scatter(x, idx, values, mode, idx_mode=None):
     x = asarray_any(x)
     values = asarray_any(values)
     values = conversion.convert_element_type(values, x.dtype, x.weak_type and values.weak_type)
     # Index the positions with an iota map: gather the flat position of each selected
     # element, then scatter into the flat array (works for every indexing form above).
+    # Out-of-bounds updates are dropped, or clamped with ``mode="clip"``.
     n = x.size
-    pos = _shape.reshape(conversion.iota(dtypes.int32, n), x.shape) if x.ndim else \
-        _shape.reshape(conversion.iota(dtypes.int32, 1), ())
-    sel = getitem(pos, idx)
+    if idx_mode == "clip":
+        pos = _shape.reshape(conversion.iota(dtypes.int32, n), x.shape) if x.ndim else \
+            _shape.reshape(conversion.iota(dtypes.int32, 1), ())
+        sel = getitem(pos, idx)
+    else:
+        sel = _scatter_positions(x.shape, idx)
     sel_shape = aval_of(sel).shape
     values = _shape.broadcast_to_rank(values, sel_shape) if aval_of(
         values).shape != sel_shape else values
@@ -263,6 +293,47 @@ def _scatter(x, idx, values, mode):
     out = _ix.scatter(flat, _shape.reshape(values, (int(np.prod(sel_shape, dtype=np.int64)),)),
                       [_shape.reshape(sel, (int(np.prod(sel_shape, dtype=np.int64)),))], mode)
     return _shape.reshape(out, x.shape)
+
+
+def _scatter_positions(shape, idx):
+    """Flat positions selected by ``idx`` for a scatter: ``getitem`` on an iota map, except
+    that out-of-bounds integer indices select a sentinel (``size``) which the scatter drops,
+    as JAX drops out-of-bounds updates."""
+    total = int(np.prod(shape, dtype=np.int64))
+    pos = _shape.reshape(conversion.iota(dtypes.int32, total), shape) if shape else \
+        _shape.reshape(conversion.iota(dtypes.int32, 1), ())
+    items = _bool_to_int(_expand_index(idx, len(shape)))
+    new_items, pad_axes, axis = [], set(), 0
+    for i in items:
+        if i is None or isinstance(i, _EmptyIndex):
+            new_items.append(i)
+            continue
+        if isinstance(i, slice):
+            new_items.append(i)
+            axis += 1
+            continue
+        n = shape[axis]
+        if isinstance(i, (int, np.integer)) and not isinstance(i, bool):
+            i = int(i)
+            i = i + n if i < 0 else i
+            new_items.append(i if 0 <= i < n else n)
+            pad_axes.add(axis)
+        else:
+            arr = asarray_any(i)
+            if dtypes.is_int(aval_of(arr).dtype):
+                arr = conversion.convert_element_type(arr, dtypes.int32)
+                arr = ew.select_n(ew.lt(arr, ew._const(arr, 0)), arr, ew.add(arr, ew._const(
+                    arr, n)))
+                bad = ew.or_(ew.lt(arr, ew._const(arr, 0)), ew.ge(arr, ew._const(arr, n)))
+                arr = ew.select_n(bad, arr, ew._const(arr, n))
+                pad_axes.add(axis)
+            new_items.append(arr)
+        axis += 1
+    if pad_axes:
+        sentinel = ArrayImpl(np.asarray(total, np.int32))
+        pos = _shape.pad(pos, sentinel, [(0, 1 if a in pad_axes else 0, 0)
+                                         for a in range(len(shape))])
+    return _index(pos, new_items)
 
 
 def nonzero(a, *, size=None, fill_value=None):
@@ -306,7 +377,8 @@ def _nonzero_sized(a, size, fill_value):
     coords = coords[::-1]
     if fill_value is not None or True:
         valid = ew.lt(conversion.iota(dtypes.int32, size),
-                      _shape.broadcast_to_rank(jnp.sum(mask.astype(np.int32)), (size,)))
+                      _shape.broadcast_to_rank(jnp.sum(mask.astype(np.int32), dtype=np.int32),
+                                                 (size,)))
         fv = 0 if fill_value is None else fill_value
         coords = [ew.select_n(valid, _shape.full((size,), fv, dtypes.int32), c) for c in coords]
     return tuple(conversion.convert_element_type(c, dtypes.default_int_dtype()) for c in coords)

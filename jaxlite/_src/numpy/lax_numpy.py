@@ -508,6 +508,7 @@ def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
         from jaxlite._src.numpy.indexing import nonzero
 
         return nonzero(condition, size=size, fill_value=fill_value)
+    check_arraylike("where", condition, x, y)
     if x is None or y is None:
         raise ValueError("Either both or neither of the x and y arguments should be provided "
                          "to jax.numpy.where, got x={x} and y={y}.")
@@ -693,7 +694,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     (a,) = promote_dtypes_inexact(a)
     axes = _reduction_axes(a, axis)
     m = mean(a, axis=axes, keepdims=True, where=where)
-    c = ew.sub(a, m)
+    c = subtract(a, m)
     sq = ew.real(ew.mul(c, ew.conj(c))) if dtypes.is_complex(a.dtype) else ew.mul(c, c)
     n = int(np.prod([_shape(a)[i] for i in axes], dtype=np.int64))
     total = sum(sq, axis=axes, keepdims=keepdims, where=where)

@@ -336,6 +336,9 @@ def _pad_impl(x, padding_value, *, padding_config):
 
 
 def _pad_axis(x, pv, axis, lo, hi, interior):
+    import builtins
+
+    slice = builtins.slice  # noqa: A001 (this module's ``slice`` is lax.slice)
     n = x.shape[axis]
     if interior > 0 and n > 1:
         new_n = n + (n - 1) * interior
@@ -560,7 +563,38 @@ def _ds_batch(axis_data, args, dims, *, slice_sizes):
         zero = full((), 0, aval_of(starts[0]).dtype if starts else dtypes.int32)
         return dynamic_slice_p.bind(x, zero, *starts,
                                     slice_sizes=(_shape_of(x)[0],) + slice_sizes), 0
-    return _loop_batch(dynamic_slice_p, axis_data, args, dims, dict(slice_sizes=slice_sizes))
+    # Batched start indices: one gather with per-element window indices.
+    from jaxlite._src.ops import indexing
+
+    logical = _shape_of(x) if dx is not_mapped else _drop(_shape_of(x), dx)
+    idxs = _window_indices(axis_data.size, logical, starts, dstarts, slice_sizes)
+    if dx is not_mapped:
+        return indexing.gather_p.bind(x, *idxs[1:]), 0
+    return indexing.gather_p.bind(moveaxis(x, dx, 0), *idxs), 0
+
+
+def _drop(shape, d):
+    return shape[:d] + shape[d + 1:]
+
+
+def _window_indices(n, x_shape, starts, dstarts, sizes):
+    """Gather/scatter index arrays of shape ``(n, *sizes)`` selecting, for each batch element
+    ``b``, the window of ``sizes`` at ``starts[b]`` (clamped to fit, as dynamic_slice does):
+    a batch iota first, then one array per operand axis."""
+    from jaxlite._src.ops import conversion
+    from jaxlite._src.ops import elementwise as ew
+
+    full_shape = (n,) + tuple(sizes)
+    idxs = [conversion.broadcasted_iota(dtypes.int32, full_shape, 0)]
+    for j, (st, d, dim, size) in enumerate(zip(starts, dstarts, x_shape, sizes)):
+        st = conversion.convert_element_type(st, dtypes.int32)
+        st = ew.max(ew.min(st, full((), dim - size, dtypes.int32)), full((), 0, dtypes.int32))
+        if d is not_mapped:
+            st = broadcast_in_dim(st, full_shape, ())
+        else:
+            st = broadcast_in_dim(st, full_shape, (0,))
+        idxs.append(ew.add(st, conversion.broadcasted_iota(dtypes.int32, full_shape, j + 1)))
+    return idxs
 
 
 rules.impl_rules[dynamic_slice_p] = _ds_impl
@@ -640,7 +674,14 @@ def _dus_batch(axis_data, args, dims):
         u = broadcast_batch(u, axis_data.size) if du is not_mapped else moveaxis(u, du, 0)
         zero = full((), 0, aval_of(starts[0]).dtype if starts else dtypes.int32)
         return dynamic_update_slice_p.bind(x, u, zero, *starts), 0
-    return _loop_batch(dynamic_update_slice_p, axis_data, args, dims, {})
+    # Batched start indices: one scatter of each element's update into its own window.
+    from jaxlite._src.ops import indexing
+
+    n = axis_data.size
+    x = broadcast_batch(x, n) if dx is not_mapped else moveaxis(x, dx, 0)
+    u = broadcast_batch(u, n) if du is not_mapped else moveaxis(u, du, 0)
+    idxs = _window_indices(n, _shape_of(x)[1:], starts, dstarts, _shape_of(u)[1:])
+    return indexing.scatter_p.bind(x, u, *idxs, mode="set"), 0
 
 
 rules.impl_rules[dynamic_update_slice_p] = _dus_impl

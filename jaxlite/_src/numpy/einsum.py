@@ -1,0 +1,199 @@
+"""``jnp.einsum`` (with contraction-path optimisation), ``tensordot`` and ``kron``.
+
+einsum: subscripts are parsed (explicit ``->``, implicit output, ``...``), the pairwise
+contraction order comes from ``numpy.einsum_path`` on zero-cost broadcast views of the
+operand shapes, and each pairwise step is one ``dot_general`` (indices needed later become
+batch dimensions, the others are contracted). Indices used by a single operand only are
+summed out first; repeated indices within an operand take a diagonal.
+"""
+
+from __future__ import annotations
+
+import string
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.numpy import lax_numpy as jnp
+from jaxlite._src.numpy.util import asarray_any, promote_dtypes
+from jaxlite._src.ops import linalg as _linalg, reductions as _red, shape as _sh
+
+
+def _parse(subscripts: str, shapes):
+    subscripts = subscripts.replace(" ", "")
+    if "->" in subscripts:
+        lhs, out = subscripts.split("->")
+        explicit = True
+    else:
+        lhs, out, explicit = subscripts, None, False
+    ins = lhs.split(",")
+    if len(ins) != len(shapes):
+        raise ValueError(f"einsum: {len(ins)} operand subscripts for {len(shapes)} operands")
+    used = set(c for c in subscripts if c.isalpha())
+    free_letters = [c for c in string.ascii_letters if c not in used]
+    max_ell = 0
+    for s, shp in zip(ins, shapes):
+        if "..." in s:
+            max_ell = max(max_ell, len(shp) - (len(s) - 3))
+    ell = "".join(free_letters[:max_ell])
+    new_ins = []
+    for s, shp in zip(ins, shapes):
+        if "..." in s:
+            k = len(shp) - (len(s) - 3)
+            s = s.replace("...", ell[max_ell - k:] if k else "")
+        if len(s) != len(shp):
+            raise ValueError(f"einsum: subscript {s!r} does not match operand of rank "
+                             f"{len(shp)}")
+        new_ins.append(s)
+    if explicit:
+        out = out.replace("...", ell)
+    else:
+        counts = {}
+        for s in new_ins:
+            for c in s:
+                counts[c] = counts.get(c, 0) + 1
+        out = ell + "".join(sorted(c for c, n in counts.items() if n == 1 and c not in ell))
+    for c in out:
+        if not any(c in s for s in new_ins):
+            raise ValueError(f"einsum: output subscript {c!r} does not appear in the inputs")
+    return new_ins, out
+
+
+def _take_diagonals(x, s):
+    while True:
+        dup = next((c for c in s if s.count(c) > 1), None)
+        if dup is None:
+            return x, s
+        p = s.index(dup)
+        q = s.index(dup, p + 1)
+        from jaxlite._src.numpy.extra import diagonal
+
+        x = diagonal(x, 0, p, q)
+        s = "".join(c for i, c in enumerate(s) if i not in (p, q)) + dup
+
+
+def _sum_unneeded(x, s, needed):
+    axes = tuple(i for i, c in enumerate(s) if c not in needed)
+    if axes:
+        x = _red.reduce_sum(x, axes)
+        s = "".join(c for c in s if c in needed)
+    return x, s
+
+
+def _contract_pair(a, sa, b, sb, keep, pet):
+    batch = [c for c in sa if c in sb and c in keep]
+    contract = [c for c in sa if c in sb and c not in keep]
+    dn = ((tuple(sa.index(c) for c in contract), tuple(sb.index(c) for c in contract)),
+          (tuple(sa.index(c) for c in batch), tuple(sb.index(c) for c in batch)))
+    out = _linalg.dot_general(a, b, dn, preferred_element_type=pet)
+    s_out = ("".join(batch) + "".join(c for c in sa if c not in batch and c not in contract)
+             + "".join(c for c in sb if c not in batch and c not in contract))
+    return out, s_out
+
+
+def einsum(subscripts, *operands, out=None, optimize="auto", precision=None,
+           preferred_element_type=None):
+    """``jnp.einsum``: Einstein summation over the operands.
+
+    Args:
+        subscripts: e.g. ``"ij,jk->ik"``; implicit output and ``...`` are supported.
+        operands: arrays (promoted to a common dtype).
+        optimize: contraction-order strategy (``"auto"``/``"greedy"``/``"optimal"``/False).
+        preferred_element_type: accumulation/result dtype passed to ``dot_general``.
+    """
+    if not isinstance(subscripts, str):
+        raise TypeError("jaxlite einsum supports only the string subscripts form")
+    ops = promote_dtypes(*[asarray_any(o) for o in operands])
+    pet = None if preferred_element_type is None else dtypes.canonicalize_dtype(
+        preferred_element_type)
+    ins, out_s = _parse(subscripts, [o.shape for o in ops])
+    # Sizes per label; broadcast size-1 dimensions of labels shared with larger sizes.
+    sizes = {}
+    for s, o in zip(ins, ops):
+        for c, n in zip(s, o.shape):
+            if sizes.get(c, 1) != 1 and n not in (1, sizes[c]):
+                raise ValueError(f"einsum: size of label {c!r} differs: {sizes[c]} vs {n}")
+            sizes[c] = max(sizes.get(c, 1), n)
+    fixed = []
+    for s, o in zip(ins, ops):
+        target = tuple(sizes[c] for c in s)
+        fixed.append(o if o.shape == target else jnp.broadcast_to(o, target))
+    ops = fixed
+    # Diagonals, then sum out labels that no other operand nor the output uses.
+    items = []
+    for i, (s, o) in enumerate(zip(ins, ops)):
+        o, s = _take_diagonals(o, s)
+        others = set(out_s).union(*[set(t) for j, t in enumerate(ins) if j != i])
+        o, s = _sum_unneeded(o, s, others)
+        items.append((o, s))
+    if len(items) > 1:
+        strategy = "greedy" if optimize in ("auto", True, "greedy") else (
+            "optimal" if optimize == "optimal" else False)
+        views = [np.broadcast_to(np.zeros((), np.float32), o.shape) for o, _ in items]
+        expr = ",".join(s for _, s in items) + "->" + out_s
+        if strategy:
+            path = np.einsum_path(expr, *views, optimize=strategy)[0][1:]
+        else:
+            path = [(0, 1)] * (len(items) - 1)
+    else:
+        path = []
+    for pair in path:
+        pair = tuple(sorted(pair, reverse=True))
+        taken = [items.pop(i) for i in pair]
+        if len(taken) == 1:
+            (o, s), = taken
+            o, s = _sum_unneeded(o, s, set(out_s).union(*[set(t) for _, t in items]))
+            items.append((o, s))
+            continue
+        (b, sb), (a, sa) = taken[0], taken[1]
+        keep = set(out_s).union(*[set(t) for _, t in items])
+        # Labels only in one of the pair and not needed later: sum them first.
+        a, sa = _sum_unneeded(a, sa, keep | set(sb))
+        b, sb = _sum_unneeded(b, sb, keep | set(sa))
+        items.append(_contract_pair(a, sa, b, sb, keep, pet))
+    (res, s), = items
+    res, s = _sum_unneeded(res, s, set(out_s))
+    if s != out_s:
+        res = _sh.transpose(res, tuple(s.index(c) for c in out_s))
+    if pet is not None and res.dtype != pet:
+        res = res.astype(pet)
+    return res
+
+
+def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
+    """``jnp.tensordot``: contract the last ``axes`` of ``a`` with the first of ``b``, or the
+    given pairs of axis sequences."""
+    a, b = promote_dtypes(a, b)
+    if isinstance(axes, (int, np.integer)):
+        k = int(axes)
+        if k > min(a.ndim, b.ndim) or k < 0:
+            raise TypeError(f"Number of tensordot axes (axes {k}) exceeds input ranks "
+                            f"({a.shape} and {b.shape})")
+        ca, cb = tuple(range(a.ndim - k, a.ndim)), tuple(range(k))
+    else:
+        if len(axes) != 2:
+            raise TypeError("tensordot axes argument must be an int or a pair of sequences")
+        xa, xb = axes
+        xa = [xa] if isinstance(xa, (int, np.integer)) else list(xa)
+        xb = [xb] if isinstance(xb, (int, np.integer)) else list(xb)
+        if len(xa) != len(xb):
+            raise TypeError("tensordot requires axes lists to have equal length, got "
+                            f"{xa} and {xb}.")
+        ca = tuple(int(i) % a.ndim for i in xa)
+        cb = tuple(int(i) % b.ndim for i in xb)
+    return _linalg.dot_general(a, b, ((ca, cb), ((), ())),
+                               preferred_element_type=preferred_element_type)
+
+
+def kron(a, b):
+    """``jnp.kron``: the Kronecker product."""
+    a, b = promote_dtypes(a, b)
+    nd = max(a.ndim, b.ndim)
+    a = jnp.reshape(a, (1,) * (nd - a.ndim) + a.shape)
+    b = jnp.reshape(b, (1,) * (nd - b.ndim) + b.shape)
+    ai, bi = [], []
+    for n, m in zip(a.shape, b.shape):
+        ai += [n, 1]
+        bi += [1, m]
+    prod = jnp.multiply(jnp.reshape(a, ai), jnp.reshape(b, bi))
+    return jnp.reshape(prod, tuple(n * m for n, m in zip(a.shape, b.shape)))

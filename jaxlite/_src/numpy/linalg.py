@@ -1,0 +1,425 @@
+"""``jax.numpy.linalg``: norms, solves, inverses, determinants and decompositions, built
+on the primitives of ``ops/linalg_ops.py`` (cholesky, triangular_solve, lu, qr, eigh, svd)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.core.array import Array
+from jaxlite._src.numpy import lax_numpy as jnp
+from jaxlite._src.numpy.extra import diagonal as _diagonal, real as _real
+from jaxlite._src.numpy.util import asarray_any, promote_dtypes_inexact
+from jaxlite._src.ops import indexing as _ix, linalg_ops as _la
+
+
+class EighResult(NamedTuple):
+    eigenvalues: Array
+    eigenvectors: Array
+
+
+class QRResult(NamedTuple):
+    Q: Array
+    R: Array
+
+
+class SlogdetResult(NamedTuple):
+    sign: Array
+    logabsdet: Array
+
+
+class SVDResult(NamedTuple):
+    U: Array
+    S: Array
+    Vh: Array
+
+
+def _inexact(x):
+    (x,) = promote_dtypes_inexact(asarray_any(x))
+    return x
+
+
+def _H(x):
+    x = jnp.swapaxes(x, -1, -2)
+    return jnp.conj(x) if dtypes.is_complex(x.dtype) else x
+
+
+def _square(name, a):
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"{name}: argument must be a square matrix or stack of square "
+                         f"matrices, got shape {a.shape}")
+
+
+def cholesky(a, *, upper: bool = False, symmetrize_input: bool = True):
+    """``jnp.linalg.cholesky``: lower (or upper) Cholesky factor; NaN if not PD."""
+    a = _inexact(a)
+    _square("cholesky", a)
+    L = _la.cholesky(a, symmetrize_input=symmetrize_input)
+    return _H(L) if upper else L
+
+
+def qr(a, mode: str = "reduced"):
+    """``jnp.linalg.qr``: ``QRResult(Q, R)`` (``mode`` reduced/complete; "r" returns R)."""
+    a = _inexact(a)
+    if mode not in ("reduced", "complete", "r", "raw"):
+        raise ValueError(f"Unsupported QR decomposition mode '{mode}'")
+    q, r = _la.qr(a, full_matrices=(mode == "complete"))
+    if mode == "r":
+        return r
+    return QRResult(q, r)
+
+
+def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False,
+        subset_by_index=None):
+    """``jnp.linalg.svd``: ``SVDResult(U, S, Vh)``, or ``S`` when not ``compute_uv``."""
+    a = _inexact(a)
+    if not compute_uv:
+        return _la.svd(a, full_matrices=False, compute_uv=False)
+    s, u, vh = _la.svd(a, full_matrices=full_matrices, compute_uv=True)
+    return SVDResult(u, s, vh)
+
+
+def svdvals(x):
+    """``jnp.linalg.svdvals``: singular values."""
+    return svd(x, compute_uv=False)
+
+
+def eigh(a, UPLO: str | None = None, symmetrize_input: bool = True):
+    """``jnp.linalg.eigh``: ``EighResult(eigenvalues, eigenvectors)`` of a Hermitian matrix,
+    eigenvalues ascending."""
+    a = _inexact(a)
+    _square("eigh", a)
+    lower = UPLO in (None, "L")
+    v, w = _la.eigh(a, lower=lower, symmetrize_input=symmetrize_input)
+    return EighResult(w, v)
+
+
+def eigvalsh(a, UPLO: str | None = "L", *, symmetrize_input: bool = True):
+    """``jnp.linalg.eigvalsh``: eigenvalues of a Hermitian matrix, ascending."""
+    return eigh(a, UPLO, symmetrize_input).eigenvalues
+
+
+def _lu_parts(a):
+    lu, piv, perm = _la.lu(a)
+    n = a.shape[-1]
+    parity = jnp.sum(jnp.not_equal(piv, jnp.arange(n, dtype=np.int32)), axis=-1) % 2
+    return lu, perm, parity
+
+
+def slogdet(a, *, method=None):
+    """``jnp.linalg.slogdet``: ``SlogdetResult(sign, logabsdet)`` via LU."""
+    a = _inexact(a)
+    _square("slogdet", a)
+    lu, _, parity = _lu_parts(a)
+    d = _diagonal(lu, 0, -2, -1)
+    absd = jnp.abs(d)
+    sign = jnp.prod(jnp.divide(d, jnp.where(jnp.equal(absd, 0), jnp.ones_like(absd), absd)
+                               .astype(d.dtype)), axis=-1)
+    sign = jnp.multiply(sign, jnp.where(jnp.equal(parity, 1), -1, 1).astype(sign.dtype))
+    logdet = jnp.sum(jnp.log(absd), axis=-1)
+    zero = jnp.any(jnp.equal(absd, 0), axis=-1)
+    sign = jnp.where(zero, jnp.zeros_like(sign), sign)
+    logdet = jnp.where(zero, jnp.full_like(logdet, -np.inf), logdet)
+    return SlogdetResult(sign, logdet)
+
+
+def det(a):
+    """``jnp.linalg.det``: product of the LU pivots' diagonal, with the permutation sign."""
+    a = _inexact(a)
+    _square("det", a)
+    lu, _, parity = _lu_parts(a)
+    d = _diagonal(lu, 0, -2, -1)
+    sign = jnp.where(jnp.equal(parity, 1), -1, 1).astype(d.dtype)
+    return jnp.multiply(sign, jnp.prod(d, axis=-1))
+
+
+def _lu_solve(lu, perm, b):
+    """Solve ``A x = b`` for matrix ``b`` (..., n, k) given ``P A = L U``."""
+    nd = b.ndim
+    perm_b = jnp.broadcast_to(jnp.expand_dims(perm, -1), b.shape)
+    pb = _ix.take_along_axis(b, perm_b.astype(np.int32), nd - 2)
+    y = _la.triangular_solve(lu, pb, left_side=True, lower=True, unit_diagonal=True)
+    return _la.triangular_solve(lu, y, left_side=True, lower=False)
+
+
+def solve(a, b):
+    """``jnp.linalg.solve``: ``x`` with ``a @ x = b``; ``b`` is a vector when 1-D, else a
+    (batch of) matrices of shape ``(..., n, k)`` broadcast against ``a``'s batch."""
+    a, b = promote_dtypes_inexact(asarray_any(a), asarray_any(b))
+    _square("solve", a)
+    vec = b.ndim == 1
+    if vec:
+        b = jnp.expand_dims(b, -1)
+    if b.shape[-2] != a.shape[-1]:
+        raise ValueError(f"Invalid shapes for solve: {a.shape}, "
+                         f"{b.shape[:-1] if vec else b.shape}.")
+    batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+    a = jnp.broadcast_to(a, batch + a.shape[-2:])
+    b = jnp.broadcast_to(b, batch + b.shape[-2:])
+    lu, perm, _ = _lu_parts(a)
+    x = _lu_solve(lu, perm, b)
+    return jnp.squeeze(x, -1) if vec else x
+
+
+def inv(a):
+    """``jnp.linalg.inv``: the matrix inverse (via an LU solve against the identity)."""
+    a = _inexact(a)
+    _square("inv", a)
+    eye = jnp.broadcast_to(jnp.eye(a.shape[-1], dtype=a.dtype), a.shape)
+    return solve(a, eye)
+
+
+def pinv(a, rtol=None, hermitian: bool = False, *, rcond=None):
+    """``jnp.linalg.pinv``: Moore-Penrose pseudo-inverse via the SVD."""
+    a = _inexact(a)
+    m, n = a.shape[-2:]
+    if rcond is not None:
+        rtol = rcond
+    if rtol is None:
+        rtol = 10.0 * max(m, n) * float(dtypes.finfo(a.dtype).eps)
+    u, s, vh = svd(a, full_matrices=False)
+    cutoff = jnp.multiply(rtol, jnp.max(s, axis=-1, keepdims=True))
+    s_inv = jnp.where(jnp.greater(s, cutoff), jnp.divide(1, s), jnp.zeros_like(s))
+    return jnp.matmul(_H(vh) * s_inv[..., None, :].astype(a.dtype), _H(u))
+
+
+def matrix_power(a, n: int):
+    """``jnp.linalg.matrix_power``: ``a`` to the integer power ``n`` (inverse if negative)."""
+    a = asarray_any(a)
+    _square("matrix_power", a)
+    n = int(n)
+    if n == 0:
+        return jnp.broadcast_to(jnp.eye(a.shape[-1], dtype=a.dtype), a.shape)
+    if n < 0:
+        a = inv(a)
+        n = -n
+    result = None
+    base = a
+    while n:
+        if n & 1:
+            result = base if result is None else jnp.matmul(result, base)
+        n >>= 1
+        if n:
+            base = jnp.matmul(base, base)
+    return result
+
+
+def matrix_rank(M, rtol=None, *, tol=None):
+    """``jnp.linalg.matrix_rank``: number of singular values above the tolerance."""
+    M = _inexact(M)
+    if M.ndim < 2:
+        return jnp.any(jnp.not_equal(M, 0)).astype(np.int32)
+    s = svd(M, compute_uv=False)
+    if tol is None:
+        r = rtol if rtol is not None else max(M.shape[-2:]) * float(dtypes.finfo(M.dtype).eps)
+        tol = jnp.multiply(jnp.max(s, axis=-1, keepdims=True), r)
+    return jnp.sum(jnp.greater(s, tol), axis=-1)
+
+
+def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):
+    """``jnp.linalg.lstsq``: ``(x, residuals, rank, s)`` minimising ``|b - a x|``."""
+    a, b = promote_dtypes_inexact(asarray_any(a), asarray_any(b))
+    vec = b.ndim == 1
+    if vec:
+        b = jnp.expand_dims(b, -1)
+    m, n = a.shape
+    if rcond is None:
+        rcond = float(dtypes.finfo(a.dtype).eps) * max(n, m)
+    u, s, vh = svd(a, full_matrices=False)
+    mask = jnp.greater_equal(s, jnp.multiply(rcond, s[0])) if s.shape[0] else s
+    rank = jnp.sum(mask)
+    safe_s = jnp.where(mask, s, jnp.ones_like(s))
+    s_inv = jnp.where(mask, jnp.divide(1, safe_s), jnp.zeros_like(s))[:, None]
+    uTb = jnp.matmul(_H(u), b)
+    x = jnp.matmul(_H(vh), jnp.multiply(s_inv.astype(a.dtype), uTb))
+    if numpy_resid:
+        if int(np.asarray(rank)) == n and m > n:
+            resid = jnp.sum(jnp.square(jnp.abs(jnp.subtract(b, jnp.matmul(a, x)))), axis=0)
+        else:
+            resid = jnp.zeros((0,), s.dtype)
+    else:
+        resid = jnp.sum(jnp.square(jnp.abs(jnp.subtract(b, jnp.matmul(a, x)))), axis=0)
+    if vec:
+        x = jnp.squeeze(x, -1)
+        resid = jnp.squeeze(resid, -1) if resid.ndim else resid
+    return x, resid, rank, s
+
+
+def norm(x, ord=None, axis=None, keepdims: bool = False):  # noqa: A002
+    """``jnp.linalg.norm``: vector norms (ord None/2, inf, -inf, 0, p) and matrix norms
+    (None/'fro', 'nuc', 1, -1, 2, -2, inf, -inf)."""
+    x = _inexact(x)
+    if axis is None:
+        if ord is None:
+            return _vec_norm(jnp.ravel(x), None, 0, False, keep_shape=x.shape if keepdims
+                             else None)
+        axis = tuple(range(x.ndim))
+    if isinstance(axis, int):
+        axis = (axis,)
+    axis = tuple(int(a) % x.ndim for a in axis)
+    if len(axis) == 1:
+        return _vec_norm(x, ord, axis[0], keepdims)
+    if len(axis) == 2:
+        return _mat_norm(x, ord, axis, keepdims)
+    raise ValueError(f"Invalid axis values ({axis}) for jnp.linalg.norm.")
+
+
+def _vec_norm(x, ord, axis, keepdims, keep_shape=None):  # noqa: A002
+    ax = jnp.abs(x)
+    if ord is None or ord == 2:
+        out = jnp.sqrt(jnp.sum(_real(jnp.multiply(x, jnp.conj(x))) if
+                               dtypes.is_complex(x.dtype) else jnp.multiply(x, x),
+                               axis=axis, keepdims=keepdims))
+    elif ord == np.inf:
+        out = jnp.max(ax, axis=axis, keepdims=keepdims)
+    elif ord == -np.inf:
+        out = jnp.min(ax, axis=axis, keepdims=keepdims)
+    elif ord == 0:
+        out = jnp.sum(jnp.not_equal(x, 0).astype(ax.dtype), axis=axis, keepdims=keepdims)
+    elif ord == 1:
+        out = jnp.sum(ax, axis=axis, keepdims=keepdims)
+    elif isinstance(ord, str):
+        raise ValueError(f"Invalid order '{ord}' for vector norm.")
+    else:
+        p = float(ord)
+        out = jnp.power(jnp.sum(jnp.power(ax, p), axis=axis, keepdims=keepdims), 1.0 / p)
+    if keep_shape is not None:
+        out = jnp.reshape(out, (1,) * len(keep_shape))
+    return out
+
+
+def _mat_norm(x, ord, axes, keepdims):  # noqa: A002
+    r, c = axes
+    if ord in (None, "fro", "f"):
+        out = jnp.sqrt(jnp.sum(jnp.square(jnp.abs(x)), axis=axes, keepdims=keepdims))
+        return out
+    if ord in (1, -1):
+        s = jnp.sum(jnp.abs(x), axis=r, keepdims=True)
+        f = jnp.max if ord == 1 else jnp.min
+        out = f(s, axis=c, keepdims=True)
+    elif ord in (np.inf, -np.inf):
+        s = jnp.sum(jnp.abs(x), axis=c, keepdims=True)
+        f = jnp.max if ord == np.inf else jnp.min
+        out = f(s, axis=r, keepdims=True)
+    elif ord in ("nuc", 2, -2):
+        y = jnp.moveaxis(x, (r, c), (-2, -1))
+        s = svd(y, compute_uv=False)
+        if ord == "nuc":
+            red = jnp.sum(s, axis=-1)
+        elif ord == 2:
+            red = jnp.max(s, axis=-1)
+        else:
+            red = jnp.min(s, axis=-1)
+        if keepdims:
+            shape = [1 if i in axes else n for i, n in enumerate(x.shape)]
+            return jnp.reshape(red, shape)
+        return red
+    else:
+        raise ValueError(f"Invalid order '{ord}' for matrix norm.")
+    if not keepdims:
+        out = jnp.squeeze(out, axis=axes)
+    return out
+
+
+def vector_norm(x, /, *, axis=None, keepdims: bool = False, ord=2):  # noqa: A002
+    """``jnp.linalg.vector_norm``."""
+    x = _inexact(x)
+    if axis is None:
+        out = _vec_norm(jnp.ravel(x), ord, 0, False)
+        return jnp.reshape(out, (1,) * x.ndim) if keepdims else out
+    return norm(x, ord, axis, keepdims)
+
+
+def matrix_norm(x, /, *, keepdims: bool = False, ord="fro"):  # noqa: A002
+    """``jnp.linalg.matrix_norm``: norm over the last two axes."""
+    return norm(x, ord, (-2, -1), keepdims)
+
+
+def multi_dot(arrays, *, precision=None):
+    """``jnp.linalg.multi_dot``: chained matrix product (left to right)."""
+    arrays = list(arrays)
+    out = arrays[0]
+    for a in arrays[1:]:
+        out = jnp.matmul(out, a)
+    return out
+
+
+def matrix_transpose(x, /):
+    """``jnp.linalg.matrix_transpose``."""
+    return jnp.swapaxes(x, -1, -2)
+
+
+def outer(x1, x2, /):
+    """``jnp.linalg.outer``."""
+    return jnp.outer(x1, x2)
+
+
+def trace(x, /, *, offset: int = 0, dtype=None):
+    """``jnp.linalg.trace``: trace over the last two axes."""
+    from jaxlite._src.numpy.extra import trace as _trace
+
+    return _trace(x, offset, -2, -1, dtype)
+
+
+def diagonal(x, /, *, offset: int = 0):
+    """``jnp.linalg.diagonal``: diagonals of the trailing matrices."""
+    return _diagonal(x, offset, -2, -1)
+
+
+def matmul(x1, x2, /, *, precision=None, preferred_element_type=None):
+    """``jnp.linalg.matmul``."""
+    return jnp.matmul(x1, x2, preferred_element_type=preferred_element_type)
+
+
+def tensordot(x1, x2, /, *, axes=2, precision=None, preferred_element_type=None):
+    """``jnp.linalg.tensordot``."""
+    from jaxlite._src.numpy.einsum import tensordot as _td
+
+    return _td(x1, x2, axes, preferred_element_type=preferred_element_type)
+
+
+def cross(x1, x2, /, *, axis=-1):
+    """``jnp.linalg.cross``: cross product of 3-vectors along ``axis``."""
+    from jaxlite._src.numpy.extra2 import cross as _cross
+
+    return _cross(x1, x2, axis=axis)
+
+
+def vecdot(x1, x2, /, *, axis=-1, precision=None, preferred_element_type=None):
+    """``jnp.linalg.vecdot``."""
+    from jaxlite._src.numpy.extra2 import vecdot as _vecdot
+
+    return _vecdot(x1, x2, axis=axis)
+
+
+def cond(x, p=None):
+    """``jnp.linalg.cond``: condition number (ratio of extreme singular values for
+    ``p`` None/2/-2, else ``norm(x, p) * norm(inv(x), p)``)."""
+    x = _inexact(x)
+    if p is None or p in (2, -2):
+        s = svd(x, compute_uv=False)
+        r = jnp.divide(s[..., 0], s[..., -1])
+        return jnp.divide(1, r) if p == -2 else r
+    return jnp.multiply(norm(x, p, axis=(-2, -1)), norm(inv(x), p, axis=(-2, -1)))
+
+
+def tensorsolve(a, b, axes=None):
+    """``jnp.linalg.tensorsolve``: solve ``tensordot(a, x, x.ndim) = b`` for ``x``."""
+    a, b = asarray_any(a), asarray_any(b)
+    if axes is not None:
+        axes = [int(ax) % a.ndim for ax in axes]
+        a = jnp.moveaxis(a, axes, [a.ndim - len(axes) + i for i in range(len(axes))])
+    out_shape = a.shape[b.ndim:]
+    n = int(np.prod(out_shape, dtype=np.int64))
+    x = solve(jnp.reshape(a, (-1, n)), jnp.ravel(b))
+    return jnp.reshape(x, out_shape)
+
+
+def tensorinv(a, ind: int = 2):
+    """``jnp.linalg.tensorinv``: inverse with respect to ``tensordot(..., ind)``."""
+    a = asarray_any(a)
+    out_shape = a.shape[ind:] + a.shape[:ind]
+    n = int(np.prod(a.shape[:ind], dtype=np.int64))
+    return jnp.reshape(inv(jnp.reshape(a, (n, -1))), out_shape)

@@ -1,0 +1,115 @@
+"""bitcast_convert_type and reduce_precision."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.core import rules
+from jaxlite._src.core.avals import ShapedArray
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero
+from jaxlite._src.ops._factories import deflinear, non_differentiable
+
+# --- bitcast_convert_type -----------------------------------------------------------------
+bitcast_convert_type_p = Primitive("bitcast_convert_type")
+
+
+def _bitcast_shape(shape, old, new):
+    old, new = np.dtype(old).itemsize, np.dtype(new).itemsize
+    if old == new:
+        return tuple(shape)
+    if old > new:
+        return tuple(shape) + (old // new,)
+    if not shape or shape[-1] != new // old:
+        raise TypeError(f"bitcast_convert_type from a {old}-byte to a {new}-byte type needs a "
+                        f"trailing dimension of size {new // old}, got shape {shape}")
+    return tuple(shape[:-1])
+
+
+def _bitcast_impl(x, *, new_dtype):
+    x = np.ascontiguousarray(x)
+    out_shape = _bitcast_shape(x.shape, x.dtype, new_dtype)
+    return x.view(new_dtype).reshape(out_shape)
+
+
+def _bitcast_abstract_eval(x, *, new_dtype):
+    if x.dtype == dtypes.bool_ or np.dtype(new_dtype) == dtypes.bool_:
+        raise TypeError("bitcast_convert_type does not support bool")
+    return ShapedArray(_bitcast_shape(x.shape, x.dtype, new_dtype), new_dtype)
+
+
+def _bitcast_batch(axis_data, args, dims, *, new_dtype):
+    from jaxlite._src.ops import shape as _shape
+
+    x = _shape.moveaxis(args[0], dims[0], 0)
+    return bitcast_convert_type_p.bind(x, new_dtype=new_dtype), 0
+
+
+rules.impl_rules[bitcast_convert_type_p] = _bitcast_impl
+rules.abstract_eval_rules[bitcast_convert_type_p] = _bitcast_abstract_eval
+rules.batch_rules[bitcast_convert_type_p] = _bitcast_batch
+non_differentiable(bitcast_convert_type_p)
+
+
+def bitcast_convert_type(operand, new_dtype):
+    """``jax.lax.bitcast_convert_type``: reinterpret the bits of ``operand`` as ``new_dtype``.
+
+    Same-width types keep the shape; a narrower target adds a trailing dimension and a wider
+    one consumes it.
+    """
+    from jaxlite._src.numpy.util import asarray_any
+
+    return bitcast_convert_type_p.bind(asarray_any(operand),
+                                       new_dtype=dtypes.canonicalize_dtype(new_dtype))
+
+
+# --- reduce_precision ---------------------------------------------------------------------
+reduce_precision_p = Primitive("reduce_precision")
+
+
+def _known_format(exponent_bits, mantissa_bits):
+    table = {(5, 10): np.float16, (8, 23): np.float32, (11, 52): np.float64,
+             (8, 7): dtypes.bfloat16}
+    return table.get((exponent_bits, mantissa_bits))
+
+
+def _reduce_precision_impl(x, *, exponent_bits, mantissa_bits):
+    fmt = _known_format(exponent_bits, mantissa_bits)
+    if fmt is not None:
+        return x.astype(fmt).astype(x.dtype)
+    # Generic case: round the mantissa to nearest-even (exponent range left unchanged).
+    finfo = np.finfo(x.dtype)
+    drop = finfo.nmant - mantissa_bits
+    if drop <= 0:
+        return x
+    itype = {4: np.uint32, 8: np.uint64, 2: np.uint16}[x.dtype.itemsize]
+    bits = np.ascontiguousarray(x).view(itype)
+    one = itype(1)
+    half = itype((1 << (drop - 1)) - 1)
+    lsb = (bits >> itype(drop)) & one
+    rounded = (bits + half + lsb) & ~itype((1 << drop) - 1)
+    out = rounded.view(x.dtype)
+    return np.where(np.isfinite(x), out, x)
+
+
+def _reduce_precision_abstract_eval(x, *, exponent_bits, mantissa_bits):
+    if not dtypes.is_float(x.dtype):
+        raise TypeError("reduce_precision requires a floating-point operand")
+    return x
+
+
+rules.impl_rules[reduce_precision_p] = _reduce_precision_impl
+rules.abstract_eval_rules[reduce_precision_p] = _reduce_precision_abstract_eval
+rules.batch_rules[reduce_precision_p] = lambda ad, args, dims, **p: (
+    reduce_precision_p.bind(*args, **p), dims[0])
+deflinear(reduce_precision_p, lambda ct, x, **p: [
+    Zero(x.aval) if type(ct) is Zero else reduce_precision_p.bind(ct, **p)])
+
+
+def reduce_precision(operand, exponent_bits: int, mantissa_bits: int):
+    """``jax.lax.reduce_precision``: round to a float format with the given bit counts."""
+    from jaxlite._src.numpy.util import asarray_any
+
+    return reduce_precision_p.bind(asarray_any(operand), exponent_bits=int(exponent_bits),
+                                   mantissa_bits=int(mantissa_bits))

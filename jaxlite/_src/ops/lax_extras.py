@@ -1,0 +1,128 @@
+"""Small ``jax.lax`` conveniences over existing primitives: dynamic_index_in_dim,
+dynamic_slice_in_dim, dynamic_update_index_in_dim, dynamic_update_slice_in_dim, reduce,
+collapse."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxlite._src.core.avals import aval_of
+from jaxlite._src.ops import shape as _sh
+
+
+def _normalize_starts(shape, start_indices):
+    """JAX's ``lax.dynamic_slice``/``dynamic_update_slice`` front ends: a negative start
+    index counts from the end of its axis (once); the primitive then clamps it."""
+    from jaxlite._src import dtypes
+    from jaxlite._src.ops import conversion, elementwise as ew
+
+    starts = list(start_indices)
+    if len(starts) != len(shape):
+        raise ValueError("Length of slice indices must match number of operand dimensions "
+                         f"({len(starts)} vs {tuple(shape)})")
+    out = []
+    for s, n in zip(starts, shape):
+        if isinstance(s, (int, np.integer)) and not isinstance(s, bool):
+            out.append(np.int32(s + n if s < 0 else s))
+            continue
+        s = conversion.convert_element_type(_sh._as_index(s), dtypes.int32)
+        out.append(ew.select_n(ew.lt(s, ew._const(s, 0)), s, ew.add(s, ew._const(s, n))))
+    return out
+
+
+def dynamic_slice(operand, start_indices, slice_sizes):
+    """``jax.lax.dynamic_slice``: negative starts count from the end, then starts are
+    clamped so the slice fits."""
+    shape = aval_of(operand).shape
+    return _sh.dynamic_slice(operand, _normalize_starts(shape, start_indices), slice_sizes)
+
+
+def dynamic_update_slice(operand, update, start_indices):
+    """``jax.lax.dynamic_update_slice``: negative starts count from the end, then clamp."""
+    shape = aval_of(operand).shape
+    return _sh.dynamic_update_slice(operand, update, _normalize_starts(shape, start_indices))
+
+
+def dynamic_slice_in_dim(operand, start_index, slice_size: int, axis: int = 0):
+    """``jax.lax.dynamic_slice_in_dim``: ``dynamic_slice`` along one axis."""
+    shape = aval_of(operand).shape
+    axis = int(axis) % len(shape)
+    starts = [np.int32(0)] * len(shape)
+    starts[axis] = start_index
+    sizes = list(shape)
+    sizes[axis] = int(slice_size)
+    return dynamic_slice(operand, starts, sizes)
+
+
+def dynamic_index_in_dim(operand, index, axis: int = 0, keepdims: bool = True):
+    """``jax.lax.dynamic_index_in_dim``: one (clamped) index along ``axis``."""
+    out = dynamic_slice_in_dim(operand, index, 1, axis)
+    if keepdims:
+        return out
+    return _sh.squeeze(out, (int(axis) % len(aval_of(operand).shape),))
+
+
+def dynamic_update_slice_in_dim(operand, update, start_index, axis: int):
+    """``jax.lax.dynamic_update_slice_in_dim``."""
+    nd = len(aval_of(operand).shape)
+    axis = int(axis) % nd
+    starts = [np.int32(0)] * nd
+    starts[axis] = start_index
+    return dynamic_update_slice(operand, update, starts)
+
+
+def dynamic_update_index_in_dim(operand, update, index, axis: int):
+    """``jax.lax.dynamic_update_index_in_dim``."""
+    nd = len(aval_of(operand).shape)
+    axis = int(axis) % nd
+    if len(aval_of(update).shape) == nd - 1:
+        update = _sh.expand_dims(update, (axis,))
+    return dynamic_update_slice_in_dim(operand, update, index, axis)
+
+
+def reduce(operands, init_values, computation, dimensions):
+    """``jax.lax.reduce`` for a single operand with a monoid computation (add, mul, max, min,
+    and, or) or any binary function (folded pairwise over the reduced axes)."""
+    from jaxlite._src.numpy.util import asarray_any
+    from jaxlite._src.ops import elementwise as ew, reductions as red
+    from jaxlite._src.ops.windowed import _monoid
+
+    if isinstance(operands, (tuple, list)):
+        if len(operands) != 1:
+            raise NotImplementedError("jaxlite lax.reduce supports a single operand")
+        (x,), (init,) = operands, init_values
+        single = False
+    else:
+        x, init, single = operands, init_values, True
+    x = asarray_any(x)
+    dims = tuple(int(d) for d in dimensions)
+    kind = _monoid(computation)
+    if computation in (ew.and_,):
+        kind = "and"
+    if computation in (ew.or_,):
+        kind = "or"
+    if kind is not None:
+        fn = {"add": red.reduce_sum, "mul": red.reduce_prod, "max": red.reduce_max,
+              "min": red.reduce_min, "and": red.reduce_and, "or": red.reduce_or}[kind]
+        out = fn(x, dims)
+        comb = {"add": ew.add, "mul": ew.mul, "max": ew.max, "min": ew.min, "and": ew.and_,
+                "or": ew.or_}[kind]
+        out = comb(out, _sh.broadcast_to_rank(asarray_any(init).astype(x.dtype),
+                                              aval_of(out).shape))
+    else:
+        keep = [i for i in range(x.ndim) if i not in dims]
+        xt = _sh.transpose(x, tuple(dims) + tuple(keep))
+        n = int(np.prod([x.shape[d] for d in dims], dtype=np.int64))
+        xt = _sh.reshape(xt, (n,) + tuple(x.shape[i] for i in keep))
+        out = _sh.broadcast_to_rank(asarray_any(init).astype(x.dtype), aval_of(xt).shape[1:])
+        for i in range(n):
+            out = computation(out, _sh.index_in_dim(xt, i, 0, keepdims=False))
+    return out if single else (out,)
+
+
+def collapse(operand, start_dimension: int, stop_dimension: int | None = None):
+    """``jax.lax.collapse``: merge dimensions ``[start, stop)`` into one."""
+    shape = aval_of(operand).shape
+    stop = len(shape) if stop_dimension is None else stop_dimension
+    size = int(np.prod(shape[start_dimension:stop], dtype=np.int64))
+    return _sh.reshape(operand, shape[:start_dimension] + (size,) + shape[stop:])

@@ -1,0 +1,546 @@
+"""Matrix decomposition primitives: cholesky, triangular_solve, lu, qr, eigh, svd.
+
+All act on the trailing two axes and treat leading axes as a batch (so batching rules move
+the batch axis to the front). Kernels are NumPy/SciPy LAPACK calls. JVP rules follow the
+standard matrix-calculus identities (noted per rule); ``triangular_solve`` is linear in its
+right-hand side and has a transpose rule; the decompositions get reverse mode through
+linearisation of their JVPs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.core import rules
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+from jaxlite._src.ops import conversion, elementwise as ew, linalg as _dot, shape as _sh
+from jaxlite._src.ops import structural
+
+
+# ------------------------------------------------------------------------------ helpers
+def _shape(x):
+    return aval_of(x).shape
+
+
+def _mm(a, b):
+    """Batched matmul over the trailing two axes (leading axes must agree)."""
+    na = len(_shape(a))
+    nb = na - 2
+    return _dot.dot_general(a, b, (((na - 1,), (nb,)), (tuple(range(nb)), tuple(range(nb)))))
+
+
+def _T(x):
+    n = len(_shape(x))
+    perm = list(range(n - 2)) + [n - 1, n - 2]
+    return _sh.transpose(x, perm)
+
+
+def _H(x):
+    x = _T(x)
+    return ew.conj(x) if dtypes.is_complex(aval_of(x).dtype) else x
+
+
+def _tri_mask(shape, k, lower):
+    n, m = shape[-2:]
+    rows = conversion.broadcasted_iota(dtypes.int32, (n, m), 0)
+    cols = conversion.broadcasted_iota(dtypes.int32, (n, m), 1)
+    kk = _sh.full((), k, dtypes.int32)
+    mask = ew.ge(ew.add(rows, kk), cols) if lower else ew.le(ew.add(rows, kk), cols)
+    return _sh.broadcast_to_rank(mask, tuple(shape))
+
+
+def _tril(x, k=0):
+    return ew.select_n(_tri_mask(_shape(x), k, True), ew.zeros_like(x), x)
+
+
+def _triu(x, k=0):
+    return ew.select_n(_tri_mask(_shape(x), k, False), ew.zeros_like(x), x)
+
+
+def _eye_like(x):
+    s = _shape(x)
+    n = s[-1]
+    rows = conversion.broadcasted_iota(dtypes.int32, (n, n), 0)
+    cols = conversion.broadcasted_iota(dtypes.int32, (n, n), 1)
+    eye = conversion.convert_element_type(ew.eq(rows, cols), aval_of(x).dtype)
+    return eye
+
+
+def _diag(x):
+    """Diagonal of the trailing square matrices: shape ``batch + (n,)``."""
+    s = _shape(x)
+    n = min(s[-2:])
+    eye = _eye_like(_sh.slice_in_dim(_sh.slice_in_dim(x, 0, n, 1, len(s) - 2), 0, n, 1,
+                                     len(s) - 1))
+    xs = _sh.slice_in_dim(_sh.slice_in_dim(x, 0, n, 1, len(s) - 2), 0, n, 1, len(s) - 1)
+    from jaxlite._src.ops import reductions
+
+    return reductions.reduce_sum(ew.mul(xs, _sh.broadcast_to_rank(eye, _shape(xs))),
+                                 (len(s) - 1,))
+
+
+def _batch_to_front(axis_data, args, dims):
+    return [_sh.broadcast_batch(x, axis_data.size) if d is not_mapped else _sh.moveaxis(x, d, 0)
+            for x, d in zip(args, dims)]
+
+
+def _per_matrix(fn, x, n_out):
+    """Apply ``fn`` (one matrix -> tuple of arrays) over the leading batch axes."""
+    batch = x.shape[:-2]
+    flat = x.reshape((-1,) + x.shape[-2:])
+    res = [fn(m) for m in flat]
+    if not res:
+        return None
+    outs = []
+    for i in range(n_out):
+        stacked = np.stack([r[i] for r in res])
+        outs.append(stacked.reshape(batch + stacked.shape[1:]))
+    return outs
+
+
+def _check_square(name, x):
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"{name}: argument must be a stack of square matrices, got shape "
+                         f"{x.shape}")
+    if not dtypes.is_inexact(x.dtype):
+        raise TypeError(f"{name}: argument must be floating point or complex, got {x.dtype}")
+
+
+# ---------------------------------------------------------------------------- cholesky
+cholesky_p = Primitive("cholesky")
+
+
+def _cholesky_impl(x):
+    def one(m):
+        try:
+            return (np.linalg.cholesky(m),)
+        except np.linalg.LinAlgError:
+            return (np.full(m.shape, np.nan, m.dtype),)
+
+    if x.size == 0:
+        return x.copy()
+    return _per_matrix(one, x, 1)[0].astype(x.dtype)
+
+
+def _cholesky_abstract_eval(x):
+    _check_square("cholesky", x)
+    return ShapedArray(x.shape, x.dtype)
+
+
+def _cholesky_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    L = cholesky_p.bind(x)
+    if type(t) is Zero:
+        return L, Zero(aval_of(L).to_tangent_aval())
+    # dL = L phi(L^-1 dA_sym L^-H), phi = lower triangle with the diagonal halved.
+    sym = ew.mul(ew.add(t, _H(t)), _sh.full((), 0.5, aval_of(t).dtype))
+    tmp = triangular_solve(L, sym, left_side=False, lower=True, transpose_a=True,
+                           conjugate_a=True)
+    inner = triangular_solve(L, tmp, left_side=True, lower=True)
+    half_eye = ew.mul(_eye_like(inner), _sh.full((), 0.5, aval_of(inner).dtype))
+    phi = ew.sub(_tril(inner), ew.mul(_sh.broadcast_to_rank(half_eye, _shape(inner)), inner))
+    return L, _mm(L, phi)
+
+
+rules.impl_rules[cholesky_p] = _cholesky_impl
+rules.abstract_eval_rules[cholesky_p] = _cholesky_abstract_eval
+rules.jvp_rules[cholesky_p] = _cholesky_jvp
+rules.batch_rules[cholesky_p] = lambda ad, args, dims: (
+    cholesky_p.bind(*_batch_to_front(ad, args, dims)), 0)
+
+
+def cholesky(x, *, symmetrize_input: bool = True):
+    """``jax.lax.linalg.cholesky``: lower Cholesky factor (NaNs if not positive definite)."""
+    if symmetrize_input:
+        x = ew.mul(ew.add(x, _H(x)), _sh.full((), 0.5, aval_of(x).dtype))
+    return cholesky_p.bind(x)
+
+
+# -------------------------------------------------------------------- triangular_solve
+triangular_solve_p = Primitive("triangular_solve")
+
+
+def _tri_op(a, lower, transpose_a, conjugate_a, unit_diagonal):
+    n = a.shape[-1]
+    a = np.tril(a) if lower else np.triu(a)
+    if unit_diagonal:
+        a = a * (1 - np.eye(n, dtype=a.dtype)) + np.eye(n, dtype=a.dtype)
+    if conjugate_a:
+        a = np.conj(a)
+    if transpose_a:
+        a = np.swapaxes(a, -1, -2)
+    return a
+
+
+def _triangular_solve_impl(a, b, *, left_side, lower, transpose_a, conjugate_a,
+                           unit_diagonal):
+    op = _tri_op(a, lower, transpose_a, conjugate_a, unit_diagonal)
+    if left_side:
+        out = np.linalg.solve(op, b)
+    else:  # x op = b  <=>  op^T x^T = b^T
+        out = np.swapaxes(np.linalg.solve(np.swapaxes(op, -1, -2), np.swapaxes(b, -1, -2)),
+                          -1, -2)
+    return np.asarray(out, dtype=b.dtype)
+
+
+def _triangular_solve_abstract_eval(a, b, *, left_side, lower, transpose_a, conjugate_a,
+                                    unit_diagonal):
+    _check_square("triangular_solve", a)
+    if b.ndim != a.ndim:
+        raise TypeError("triangular_solve requires a and b to have the same rank")
+    k = b.shape[-2] if left_side else b.shape[-1]
+    if k != a.shape[-1]:
+        raise TypeError(f"triangular_solve: incompatible shapes {a.shape} and {b.shape}")
+    if a.dtype != b.dtype:
+        raise TypeError("triangular_solve requires a and b to have the same dtype")
+    return ShapedArray(b.shape, b.dtype)
+
+
+def _ts_params(**p):
+    return p
+
+
+def _triangular_solve_jvp(primals, tangents, **params):
+    a, b = primals
+    ta, tb = tangents
+    x = triangular_solve_p.bind(a, b, **params)
+    if type(ta) is Zero and type(tb) is Zero:
+        return x, Zero(aval_of(x).to_tangent_aval())
+    out = None
+    if type(tb) is not Zero:
+        out = triangular_solve_p.bind(a, tb, **params)
+    if type(ta) is not Zero:
+        # d(op(a)^-1 b) = -op(a)^-1 op(da) x  (left);  -x op(da) op(a)^-1  (right).
+        da = _tril(ta) if params["lower"] else _triu(ta)
+        if params["unit_diagonal"]:
+            da = ew.sub(da, ew.mul(da, _sh.broadcast_to_rank(_eye_like(da), _shape(da))))
+        if params["conjugate_a"] and dtypes.is_complex(aval_of(da).dtype):
+            da = ew.conj(da)
+        if params["transpose_a"]:
+            da = _T(da)
+        rhs = _mm(da, x) if params["left_side"] else _mm(x, da)
+        contrib = ew.neg(triangular_solve_p.bind(a, rhs, **params))
+        out = contrib if out is None else ew.add(out, contrib)
+    return x, out
+
+
+def _triangular_solve_transpose(ct, a, b, *, left_side, lower, transpose_a, conjugate_a,
+                                unit_diagonal):
+    assert not is_undefined_primal(a) and is_undefined_primal(b)
+    if type(ct) is Zero:
+        return [None, Zero(b.aval)]
+    # x = op(a)^-1 b is linear in b; its transpose solves with op(a)^T.
+    ct_b = triangular_solve_p.bind(a, ct, left_side=left_side, lower=lower,
+                                   transpose_a=not transpose_a, conjugate_a=conjugate_a,
+                                   unit_diagonal=unit_diagonal)
+    return [None, ct_b]
+
+
+def _triangular_solve_batch(axis_data, args, dims, **params):
+    a, b = _batch_to_front(axis_data, args, dims)
+    return triangular_solve_p.bind(a, b, **params), 0
+
+
+rules.impl_rules[triangular_solve_p] = _triangular_solve_impl
+rules.abstract_eval_rules[triangular_solve_p] = _triangular_solve_abstract_eval
+rules.jvp_rules[triangular_solve_p] = _triangular_solve_jvp
+rules.transpose_rules[triangular_solve_p] = _triangular_solve_transpose
+rules.batch_rules[triangular_solve_p] = _triangular_solve_batch
+
+
+def triangular_solve(a, b, *, left_side: bool = False, lower: bool = False,
+                     transpose_a: bool = False, conjugate_a: bool = False,
+                     unit_diagonal: bool = False):
+    """``jax.lax.linalg.triangular_solve``: solve ``op(a) x = b`` (``left_side``) or
+    ``x op(a) = b`` with ``a`` triangular."""
+    return triangular_solve_p.bind(a, b, left_side=bool(left_side), lower=bool(lower),
+                                   transpose_a=bool(transpose_a),
+                                   conjugate_a=bool(conjugate_a),
+                                   unit_diagonal=bool(unit_diagonal))
+
+
+# ---------------------------------------------------------------------------------- lu
+lu_p = Primitive("lu", multiple_results=True)
+
+
+def _lu_one(m):
+    import scipy.linalg
+
+    n = m.shape[0]
+    if n == 0:
+        return m.copy(), np.zeros((0,), np.int32), np.zeros((0,), np.int32)
+    lu, piv = scipy.linalg.lu_factor(m, check_finite=False)
+    perm = np.arange(n)
+    for i, p in enumerate(piv):
+        perm[i], perm[p] = perm[p], perm[i]
+    return lu, piv.astype(np.int32), perm.astype(np.int32)
+
+
+def _lu_impl(x):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if x.ndim == 2:
+            lu, piv, perm = _lu_one(x)
+            return [lu.astype(x.dtype), piv, perm]
+        batch = x.shape[:-2]
+        if int(np.prod(batch)) == 0:
+            return [x.copy(), np.zeros(batch + x.shape[-1:], np.int32),
+                    np.zeros(batch + x.shape[-1:], np.int32)]
+        lu, piv, perm = _per_matrix(_lu_one, x, 3)
+        return [lu.astype(x.dtype), piv, perm]
+
+
+def _lu_abstract_eval(x):
+    _check_square("lu", x)
+    k = x.shape[:-1]
+    return [ShapedArray(x.shape, x.dtype), ShapedArray(k, dtypes.int32),
+            ShapedArray(k, dtypes.int32)]
+
+
+def _lu_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    lu, piv, perm = lu_p.bind(x)
+    zeros_i = [Zero(aval_of(piv).to_tangent_aval()), Zero(aval_of(perm).to_tangent_aval())]
+    if type(t) is Zero:
+        return [lu, piv, perm], [Zero(aval_of(lu).to_tangent_aval())] + zeros_i
+    from jaxlite._src.ops import indexing
+
+    nd = len(_shape(x))
+    # Rows of the tangent in pivoted order: P dA.
+    perm_b = _sh.broadcast_in_dim(perm, _shape(x), tuple(range(nd - 1)))
+    pa = indexing.take_along_axis(t, perm_b, nd - 2)
+    eye = _sh.broadcast_to_rank(_eye_like(lu), _shape(lu))
+    L = ew.add(_tril(lu, -1), eye)
+    U = _triu(lu)
+    la = triangular_solve(L, pa, left_side=True, lower=True, unit_diagonal=True)
+    lau = triangular_solve(U, la, left_side=False, lower=False)
+    l_dot = _mm(L, _tril(lau, -1))
+    u_dot = _mm(_triu(lau), U)
+    return [lu, piv, perm], [ew.add(l_dot, u_dot)] + zeros_i
+
+
+def _lu_batch(axis_data, args, dims):
+    (x,) = _batch_to_front(axis_data, args, dims)
+    return lu_p.bind(x), [0, 0, 0]
+
+
+rules.impl_rules[lu_p] = _lu_impl
+rules.abstract_eval_rules[lu_p] = _lu_abstract_eval
+rules.jvp_rules[lu_p] = _lu_jvp
+rules.batch_rules[lu_p] = _lu_batch
+
+
+def lu(x):
+    """``jax.lax.linalg.lu``: ``(lu, pivots, permutation)`` with ``P A = L U`` (L unit
+    lower, U upper, packed in ``lu``)."""
+    return tuple(lu_p.bind(x))
+
+
+# ---------------------------------------------------------------------------------- qr
+qr_p = Primitive("qr", multiple_results=True)
+
+
+def _qr_impl(x, *, full_matrices):
+    q, r = np.linalg.qr(x, mode="complete" if full_matrices else "reduced")
+    return [q.astype(x.dtype), r.astype(x.dtype)]
+
+
+def _qr_abstract_eval(x, *, full_matrices):
+    if x.ndim < 2:
+        raise ValueError("qr: argument must have at least 2 dimensions")
+    m, n = x.shape[-2:]
+    k = m if full_matrices else min(m, n)
+    b = x.shape[:-2]
+    return [ShapedArray(b + (m, k), x.dtype), ShapedArray(b + (k, n), x.dtype)]
+
+
+def _qr_jvp(primals, tangents, *, full_matrices):
+    (x,), (t,) = primals, tangents
+    q, r = qr_p.bind(x, full_matrices=full_matrices)
+    if type(t) is Zero:
+        return [q, r], [Zero(aval_of(q).to_tangent_aval()), Zero(aval_of(r).to_tangent_aval())]
+    m, n = _shape(x)[-2:]
+    if m < n or (full_matrices and m > n):
+        raise NotImplementedError("Unimplemented case of QR decomposition derivative: only "
+                                  "tall (m >= n) reduced factorisations are differentiable")
+    # dx R^-1 = dQ + Q dR R^-1; Q^H dQ is skew, dR R^-1 upper triangular.
+    dx_rinv = triangular_solve(r, t, left_side=False, lower=False)
+    qt_dx_rinv = _mm(_H(q), dx_rinv)
+    low = _tril(qt_dx_rinv, -1)
+    do = ew.sub(low, _H(low))
+    dq = ew.add(_mm(q, ew.sub(do, qt_dx_rinv)), dx_rinv)
+    dr = _mm(ew.sub(qt_dx_rinv, do), r)
+    return [q, r], [dq, dr]
+
+
+def _qr_batch(axis_data, args, dims, *, full_matrices):
+    (x,) = _batch_to_front(axis_data, args, dims)
+    return qr_p.bind(x, full_matrices=full_matrices), [0, 0]
+
+
+rules.impl_rules[qr_p] = _qr_impl
+rules.abstract_eval_rules[qr_p] = _qr_abstract_eval
+rules.jvp_rules[qr_p] = _qr_jvp
+rules.batch_rules[qr_p] = _qr_batch
+
+
+def qr(x, *, full_matrices: bool = True):
+    """``jax.lax.linalg.qr``: ``(q, r)``."""
+    return tuple(qr_p.bind(x, full_matrices=bool(full_matrices)))
+
+
+# -------------------------------------------------------------------------------- eigh
+eigh_p = Primitive("eigh", multiple_results=True)
+
+
+def _real_dtype(d):
+    return {np.dtype(np.complex64): np.dtype(np.float32),
+            np.dtype(np.complex128): np.dtype(np.float64)}.get(np.dtype(d), np.dtype(d))
+
+
+def _eigh_impl(x, *, lower):
+    w, v = np.linalg.eigh(x, UPLO="L" if lower else "U")
+    return [v.astype(x.dtype), w.astype(_real_dtype(x.dtype))]
+
+
+rules.impl_rules[eigh_p] = _eigh_impl
+
+
+def _eigh_abstract_eval(x, *, lower):
+    _check_square("eigh", x)
+    return [ShapedArray(x.shape, x.dtype), ShapedArray(x.shape[:-1], _real_dtype(x.dtype))]
+
+
+def _eigh_jvp(primals, tangents, *, lower):
+    (x,), (t,) = primals, tangents
+    v, w = eigh_p.bind(x, lower=lower)
+    if type(t) is Zero:
+        return [v, w], [Zero(aval_of(v).to_tangent_aval()), Zero(aval_of(w).to_tangent_aval())]
+    # dw = diag(V^H dA V); dV = V (F * V^H dA V), F_ij = 1 / (w_j - w_i) off the diagonal.
+    nd = len(_shape(x))
+    vh_t_v = _mm(_mm(_H(v), t), v)
+    wc = conversion.convert_element_type(w, aval_of(x).dtype)
+    wi = _sh.broadcast_in_dim(wc, _shape(x), tuple(range(nd - 2)) + (nd - 2,))
+    wj = _sh.broadcast_in_dim(wc, _shape(x), tuple(range(nd - 2)) + (nd - 1,))
+    eye = _sh.broadcast_to_rank(_eye_like(x), _shape(x))
+    F = ew.sub(ew.div(_sh.full((), 1, aval_of(x).dtype), ew.add(eye, ew.sub(wj, wi))), eye)
+    dv = _mm(v, ew.mul(F, vh_t_v))
+    dw = _diag(vh_t_v)
+    if dtypes.is_complex(aval_of(dw).dtype):
+        dw = ew.real(dw)
+    return [v, w], [dv, dw]
+
+
+def _eigh_batch(axis_data, args, dims, *, lower):
+    (x,) = _batch_to_front(axis_data, args, dims)
+    return eigh_p.bind(x, lower=lower), [0, 0]
+
+
+rules.abstract_eval_rules[eigh_p] = _eigh_abstract_eval
+rules.jvp_rules[eigh_p] = _eigh_jvp
+rules.batch_rules[eigh_p] = _eigh_batch
+
+
+def eigh(x, *, lower: bool = True, symmetrize_input: bool = True):
+    """``jax.lax.linalg.eigh``: ``(v, w)`` eigenvectors (columns) and ascending eigenvalues."""
+    if symmetrize_input:
+        x = ew.mul(ew.add(x, _H(x)), _sh.full((), 0.5, aval_of(x).dtype))
+    return tuple(eigh_p.bind(x, lower=bool(lower)))
+
+
+# --------------------------------------------------------------------------------- svd
+svd_p = Primitive("svd", multiple_results=True)
+
+
+def _svd_impl(x, *, full_matrices, compute_uv):
+    if not compute_uv:
+        return [np.linalg.svd(x, compute_uv=False).astype(_real_dtype(x.dtype))]
+    u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
+    return [s.astype(_real_dtype(x.dtype)), u.astype(x.dtype), vh.astype(x.dtype)]
+
+
+def _svd_abstract_eval(x, *, full_matrices, compute_uv):
+    if x.ndim < 2:
+        raise ValueError("svd: argument must have at least 2 dimensions")
+    m, n = x.shape[-2:]
+    k = min(m, n)
+    b = x.shape[:-2]
+    s = ShapedArray(b + (k,), _real_dtype(x.dtype))
+    if not compute_uv:
+        return [s]
+    um, vn = (m, n) if full_matrices else (k, k)
+    return [s, ShapedArray(b + (m, um), x.dtype), ShapedArray(b + (vn, n), x.dtype)]
+
+
+def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
+    (x,), (t,) = primals, tangents
+    outs = svd_p.bind(x, full_matrices=full_matrices, compute_uv=compute_uv)
+    if type(t) is Zero:
+        return outs, [Zero(aval_of(o).to_tangent_aval()) for o in outs]
+    if full_matrices and compute_uv and _shape(x)[-1] != _shape(x)[-2]:
+        raise NotImplementedError("Singular value decomposition JVP not implemented for full "
+                                  "matrices")
+    s, U, Vt = svd_p.bind(x, full_matrices=False, compute_uv=True)
+    dt = aval_of(x).dtype
+    nd = len(_shape(x))
+    Ut, V = _H(U), _H(Vt)
+    dS = _mm(_mm(Ut, t), V)
+    ds = _diag(dS)
+    if dtypes.is_complex(aval_of(ds).dtype):
+        ds = ew.real(ds)
+    if not compute_uv:
+        return outs, [ds]
+    k = _shape(s)[-1]
+    sc = conversion.convert_element_type(s, dt)
+    kk = _shape(x)[:-2] + (k, k)
+    s_row = _sh.broadcast_in_dim(sc, kk, tuple(range(nd - 2)) + (nd - 1,))  # s_j
+    s_col = _sh.broadcast_in_dim(sc, kk, tuple(range(nd - 2)) + (nd - 2,))  # s_i
+    eye = _sh.broadcast_to_rank(_eye_like(dS), kk)
+    s_diffs = ew.mul(ew.add(s_row, s_col), ew.sub(s_row, s_col))
+    one = _sh.full((), 1, dt)
+    F = ew.sub(ew.div(one, ew.add(s_diffs, eye)), eye)
+    dSS = ew.mul(s_row, dS)
+    SdS = ew.mul(s_col, dS)
+    zero_s = conversion.convert_element_type(ew.eq(sc, _sh.full((), 0, dt)), dt)
+    s_inv = ew.sub(ew.div(one, ew.add(sc, zero_s)), zero_s)
+    s_inv_mat = ew.mul(eye, _sh.broadcast_in_dim(s_inv, kk, tuple(range(nd - 2)) + (nd - 1,)))
+    dUdV_diag = ew.mul(ew.mul(ew.sub(dS, _H(dS)), s_inv_mat), _sh.full((), 0.5, dt))
+    dU = _mm(U, ew.add(ew.mul(F, ew.add(dSS, _H(dSS))), dUdV_diag))
+    dV = _mm(V, ew.mul(F, ew.add(SdS, _H(SdS))))
+    m, n = _shape(x)[-2:]
+    s_b = _sh.broadcast_in_dim(sc, _shape(x)[:-2] + (1, k), tuple(range(nd - 2)) + (nd - 1,))
+    if m > n:
+        dAV = _mm(t, V)
+        dU = ew.add(dU, ew.div(ew.sub(dAV, _mm(U, _mm(Ut, dAV))),
+                               _sh.broadcast_to_rank(s_b, _shape(dAV))))
+    if n > m:
+        dAHU = _mm(_H(t), U)
+        dV = ew.add(dV, ew.div(ew.sub(dAHU, _mm(V, _mm(Vt, dAHU))),
+                               _sh.broadcast_to_rank(s_b, _shape(dAHU))))
+    return outs, [ds, dU, _H(dV)]
+
+
+def _svd_batch(axis_data, args, dims, **params):
+    (x,) = _batch_to_front(axis_data, args, dims)
+    outs = svd_p.bind(x, **params)
+    return outs, [0] * len(outs)
+
+
+rules.impl_rules[svd_p] = _svd_impl
+rules.abstract_eval_rules[svd_p] = _svd_abstract_eval
+rules.jvp_rules[svd_p] = _svd_jvp
+rules.batch_rules[svd_p] = _svd_batch
+
+
+def svd(x, *, full_matrices: bool = True, compute_uv: bool = True):
+    """``jax.lax.linalg.svd``: ``(s, u, vh)`` (or ``s`` alone without ``compute_uv``)."""
+    outs = svd_p.bind(x, full_matrices=bool(full_matrices), compute_uv=bool(compute_uv))
+    return outs[0] if not compute_uv else tuple(outs)
+
+
+del structural

@@ -1,0 +1,397 @@
+"""Windowed operations: ``reduce_window`` and ``conv_general_dilated``.
+
+``reduce_window`` is a composition: the operand is padded (and base-dilated) with the
+initial value, each window offset becomes one strided ``slice``, and the slices are combined
+with the reduction (a ``reduce_*`` over a stacked axis for add/max/min/mul, or a pairwise fold
+of any other binary computation). Its rules therefore come from ``pad``/``slice``.
+
+``conv_general_dilated_p`` is one primitive in the canonical layout (lhs ``N C spatial...``,
+rhs ``O I spatial...``, out ``N C spatial...``); the public wrapper transposes other
+``dimension_numbers`` into it. Its kernel is NumPy sliding windows + ``einsum``. It is
+bilinear: the JVP applies it to each tangent and the transpose rules are themselves
+convolutions (derivation in ``_conv_transpose_lhs``/``_conv_transpose_rhs``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.core import rules
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+from jaxlite._src.ops import elementwise as ew, reductions as _red, shape as _sh
+from jaxlite._src.ops._factories import defjvp
+
+
+def _dilate_len(n, d):
+    return 0 if n == 0 else (n - 1) * d + 1
+
+
+def padtype_to_pads(in_shape, window_shape, window_strides, padding):
+    """``jax.lax.padtype_to_pads``: explicit (lo, hi) pairs for "SAME"/"VALID"."""
+    if isinstance(padding, str):
+        p = padding.upper()
+        if p == "VALID":
+            return [(0, 0)] * len(in_shape)
+        if p in ("SAME", "SAME_LOWER"):
+            pads = []
+            for n, k, s in zip(in_shape, window_shape, window_strides):
+                out = -(-n // s)
+                total = max((out - 1) * s + k - n, 0)
+                lo = total // 2 if p == "SAME" else -(-total // 2)
+                pads.append((lo, total - lo))
+            return pads
+        raise ValueError(f"Unknown padding type: {padding}.")
+    return [(int(lo), int(hi)) for lo, hi in padding]
+
+
+# ---------------------------------------------------------------------- reduce_window
+def _monoid(computation):
+    from jaxlite._src.ops import elementwise as e
+
+    table = {e.add: "add", e.max: "max", e.min: "min", e.mul: "mul"}
+    try:
+        from jaxlite._src.numpy import lax_numpy as jnp
+
+        table.update({jnp.add: "add", jnp.maximum: "max", jnp.minimum: "min",
+                      jnp.multiply: "mul"})
+    except ImportError:  # pragma: no cover
+        pass
+    return table.get(computation)
+
+
+def reduce_window(operand, init_value, computation, window_dimensions, window_strides,
+                  padding, base_dilation=None, window_dilation=None):
+    """``jax.lax.reduce_window``: reduce each window of ``operand`` with ``computation``.
+
+    Args:
+        operand: an array (a pytree of arrays is not supported).
+        init_value: scalar start value, also used for padded positions.
+        computation: a binary function; ``lax.add``/``max``/``min``/``mul`` are reduced in
+            one step, any other function is folded pairwise.
+        window_dimensions, window_strides: one int per operand dimension.
+        padding: ``"VALID"``, ``"SAME"`` or a sequence of (low, high) pairs.
+        base_dilation, window_dilation: optional dilation factors.
+    """
+    from jaxlite._src.numpy.util import asarray_any
+    from jaxlite._src.ops import conversion
+
+    x = asarray_any(operand)
+    nd = x.ndim
+    wd = tuple(int(w) for w in window_dimensions)
+    ws = tuple(int(s) for s in window_strides)
+    bd = tuple(int(b) for b in base_dilation) if base_dilation else (1,) * nd
+    wdil = tuple(int(d) for d in window_dilation) if window_dilation else (1,) * nd
+    if not (len(wd) == len(ws) == len(bd) == len(wdil) == nd):
+        raise TypeError("reduce_window: window_dimensions, window_strides and dilations must "
+                        f"have one entry per operand dimension ({nd})")
+    dilated_in = tuple(_dilate_len(n, b) for n, b in zip(x.shape, bd))
+    dilated_win = tuple(_dilate_len(k, d) for k, d in zip(wd, wdil))
+    pads = padtype_to_pads(dilated_in, dilated_win, ws, padding)
+    init = conversion.convert_element_type(asarray_any(init_value), x.dtype)
+    xp = _sh.pad(x, init, [(lo, hi, b - 1) for (lo, hi), b in zip(pads, bd)])
+    padded = aval_of(xp).shape
+    out_shape = tuple(max(0, (p - w) // s + 1) for p, w, s in zip(padded, dilated_win, ws))
+    slices = []
+    for offs in np.ndindex(*wd):
+        start = [o * d for o, d in zip(offs, wdil)]
+        limit = [st + (m - 1) * s + 1 if m else st for st, m, s in zip(start, out_shape, ws)]
+        slices.append(_sh.slice(xp, start, limit, ws))
+    kind = _monoid(computation)
+    if kind is not None:
+        stacked = _sh.concatenate([_sh.expand_dims(s, (0,)) for s in slices], 0)
+        red = {"add": _red.reduce_sum, "max": _red.reduce_max, "min": _red.reduce_min,
+               "mul": _red.reduce_prod}[kind]
+        out = red(stacked, (0,))
+        # The padding already holds init_value; it must still enter each window once,
+        # which only matters for a non-identity init of add/mul (max/min are idempotent).
+        if kind in ("add", "mul") and not _is_identity(init_value, 0 if kind == "add" else 1):
+            combine = ew.add if kind == "add" else ew.mul
+            out = combine(out, _sh.broadcast_to_rank(init, aval_of(out).shape))
+        return out
+    out = _sh.broadcast_to_rank(init, aval_of(slices[0]).shape)
+    for s in slices:
+        out = computation(out, s)
+    return out
+
+
+def _is_identity(value, identity):
+    from jaxlite._src.core.trace import Tracer
+
+    if isinstance(value, Tracer):
+        return False
+    v = np.asarray(value)
+    return v.shape == () and bool(v == identity)
+
+
+# --------------------------------------------------------------- conv_general_dilated
+conv_general_dilated_p = Primitive("conv_general_dilated")
+
+
+def _conv_impl(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation,
+               feature_group_count, preferred_element_type):
+    nsp = lhs.ndim - 2
+    out_dtype = preferred_element_type or lhs.dtype
+    x = lhs
+    # lhs dilation (interior zeros) and padding (negative entries crop).
+    if any(d > 1 for d in lhs_dilation):
+        shape = list(x.shape[:2]) + [_dilate_len(n, d) for n, d in zip(x.shape[2:],
+                                                                      lhs_dilation)]
+        y = np.zeros(shape, x.dtype)
+        y[(slice(None), slice(None)) + tuple(slice(None, None, d) for d in lhs_dilation)] = x
+        x = y
+    crop = tuple(slice(max(-lo, 0), n - max(-hi, 0)) for (lo, hi), n in
+                 zip(padding, x.shape[2:]))
+    x = x[(slice(None), slice(None)) + crop]
+    x = np.pad(x, [(0, 0), (0, 0)] + [(max(lo, 0), max(hi, 0)) for lo, hi in padding])
+    ksz = rhs.shape[2:]
+    win = tuple(_dilate_len(k, d) for k, d in zip(ksz, rhs_dilation))
+    out_sp = tuple(max(0, (n - w) // s + 1) for n, w, s in zip(x.shape[2:], win,
+                                                                 window_strides))
+    n_batch, c = x.shape[:2]
+    o = rhs.shape[0]
+    if min(out_sp + (n_batch, o)) == 0 or min(x.shape[2:], default=1) < min(win, default=0):
+        return np.zeros((n_batch, o) + out_sp, out_dtype)
+    views = np.lib.stride_tricks.sliding_window_view(x, win, axis=tuple(range(2, 2 + nsp)))
+    sel = (slice(None), slice(None))
+    sel += tuple(slice(0, m * s, s) for m, s in zip(out_sp, window_strides))
+    sel += tuple(slice(None, None, d) for d in rhs_dilation)
+    patches = views[sel]  # N, C, out..., k...
+    g = feature_group_count
+    letters = "abcdefghijklm"[:nsp]
+    kl = "pqrstuvwxyz"[:nsp]
+    acc = np.result_type(out_dtype, lhs.dtype)
+    if g == 1:
+        expr = f"nc{letters}{kl},oc{kl}->no{letters}"
+        out = np.einsum(expr, patches.astype(acc, copy=False), rhs.astype(acc, copy=False),
+                        optimize=True)
+    else:
+        cg, og = c // g, o // g
+        pg = patches.reshape((n_batch, g, cg) + patches.shape[2:])
+        rg = rhs.reshape((g, og) + rhs.shape[1:])
+        expr = f"ngc{letters}{kl},goc{kl}->ngo{letters}"
+        out = np.einsum(expr, pg.astype(acc, copy=False), rg.astype(acc, copy=False),
+                        optimize=True)
+        out = out.reshape((n_batch, o) + out.shape[3:])
+    return np.asarray(out, dtype=out_dtype)
+
+
+def _conv_shape(lhs_shape, rhs_shape, window_strides, padding, lhs_dilation, rhs_dilation):
+    sp = []
+    for n, k, s, (lo, hi), ld, rd in zip(lhs_shape[2:], rhs_shape[2:], window_strides, padding,
+                                          lhs_dilation, rhs_dilation):
+        n_eff = _dilate_len(n, ld) + lo + hi
+        w = _dilate_len(k, rd)
+        sp.append(max(0, (n_eff - w) // s + 1) if n_eff >= w else 0)
+    return (lhs_shape[0], rhs_shape[0]) + tuple(sp)
+
+
+def _conv_abstract_eval(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation,
+                        feature_group_count, preferred_element_type):
+    if lhs.ndim != rhs.ndim or lhs.ndim < 2:
+        raise TypeError(f"conv_general_dilated: lhs and rhs must have the same rank >= 2, got "
+                        f"shapes {lhs.shape} and {rhs.shape}")
+    if lhs.dtype != rhs.dtype:
+        raise TypeError("conv_general_dilated requires lhs and rhs to have the same dtype, "
+                        f"got {dtypes.short_name(lhs.dtype)} and "
+                        f"{dtypes.short_name(rhs.dtype)}")
+    g = feature_group_count
+    if lhs.shape[1] != rhs.shape[1] * g:
+        raise ValueError(f"conv_general_dilated: lhs feature dimension ({lhs.shape[1]}) must "
+                        f"equal rhs input feature dimension ({rhs.shape[1]}) times "
+                        f"feature_group_count ({g})")
+    if rhs.shape[0] % g:
+        raise ValueError("conv_general_dilated: rhs output feature dimension must be a "
+                        "multiple of feature_group_count")
+    shape = _conv_shape(lhs.shape, rhs.shape, window_strides, padding, lhs_dilation,
+                        rhs_dilation)
+    return ShapedArray(shape, preferred_element_type or lhs.dtype)
+
+
+def _conv_transpose_lhs(ct, rhs, lhs_aval, *, window_strides, padding, lhs_dilation,
+                        rhs_dilation, feature_group_count, preferred_element_type):
+    # out[y] = sum_k D[y*s + k*rd] rhs[k] with D the dilated+padded lhs. Its transpose is a
+    # correlation of ct (dilated by s) with the spatially flipped, I/O-swapped kernel, read
+    # back at stride ld; the front padding (K-1)*rd - lo aligns output u with D[u + lo].
+    if feature_group_count != 1:
+        raise NotImplementedError("Transpose rule for grouped conv_general_dilated "
+                                  "not implemented")
+    ra = aval_of(rhs)
+    nsp = len(ra.shape) - 2
+    ct_shape = aval_of(ct).shape
+    pads = []
+    for i in range(nsp):
+        L, K, Y = lhs_aval.shape[2 + i], ra.shape[2 + i], ct_shape[2 + i]
+        s, ld, rd = window_strides[i], lhs_dilation[i], rhs_dilation[i]
+        lo = padding[i][0]
+        front = (K - 1) * rd - lo
+        back = (L - 1) * ld + (K - 1) * rd - front - (Y - 1) * s
+        pads.append((front, back))
+    w = _sh.rev(_sh.transpose(rhs, (1, 0) + tuple(range(2, 2 + nsp))),
+                tuple(range(2, 2 + nsp)))
+    out = conv_general_dilated_p.bind(
+        ct, w, window_strides=tuple(lhs_dilation), padding=tuple(pads),
+        lhs_dilation=tuple(window_strides), rhs_dilation=tuple(rhs_dilation),
+        feature_group_count=1, preferred_element_type=None)
+    if aval_of(out).dtype != lhs_aval.dtype:
+        from jaxlite._src.ops import conversion
+
+        out = conversion.convert_element_type(out, lhs_aval.dtype)
+    return out
+
+
+def _conv_transpose_rhs(ct, lhs, rhs_aval, *, window_strides, padding, lhs_dilation,
+                        rhs_dilation, feature_group_count, preferred_element_type):
+    # ct_rhs[o, c, k] = sum_{n, y} ct[n, o, y] D[n, c, y*s + k*rd]: a convolution of the
+    # (C, N, ...) lhs with the (O, N, ...) cotangent as kernel, window stride rd, kernel
+    # dilation s; the high padding is trimmed so exactly K outputs remain.
+    if feature_group_count != 1:
+        raise NotImplementedError("Transpose rule for grouped conv_general_dilated "
+                                  "not implemented")
+    la = aval_of(lhs)
+    nsp = len(la.shape) - 2
+    ct_shape = aval_of(ct).shape
+    pads = []
+    for i in range(nsp):
+        L, K, Y = la.shape[2 + i], rhs_aval.shape[2 + i], ct_shape[2 + i]
+        s, ld, rd = window_strides[i], lhs_dilation[i], rhs_dilation[i]
+        lo, hi = padding[i]
+        d_len = _dilate_len(L, ld) + lo + hi
+        surplus = d_len - ((Y - 1) * s + 1) - (K - 1) * rd
+        pads.append((lo, hi - surplus))
+    perm = (1, 0) + tuple(range(2, 2 + nsp))
+    out = conv_general_dilated_p.bind(
+        _sh.transpose(lhs, perm), _sh.transpose(ct, perm), window_strides=tuple(rhs_dilation),
+        padding=tuple(pads), lhs_dilation=tuple(lhs_dilation),
+        rhs_dilation=tuple(window_strides), feature_group_count=1,
+        preferred_element_type=None)
+    out = _sh.transpose(out, perm)
+    if aval_of(out).dtype != rhs_aval.dtype:
+        from jaxlite._src.ops import conversion
+
+        out = conversion.convert_element_type(out, rhs_aval.dtype)
+    return out
+
+
+def _conv_transpose(ct, lhs, rhs, **params):
+    if type(ct) is Zero:
+        return [Zero(lhs.aval) if is_undefined_primal(lhs) else None,
+                Zero(rhs.aval) if is_undefined_primal(rhs) else None]
+    ct_l = ct_r = None
+    if is_undefined_primal(lhs):
+        ct_l = _conv_transpose_lhs(ct, rhs, lhs.aval, **params)
+    if is_undefined_primal(rhs):
+        ct_r = _conv_transpose_rhs(ct, lhs, rhs.aval, **params)
+    return [ct_l, ct_r]
+
+
+def _conv_batch(axis_data, args, dims, **params):
+    (lhs, rhs), (dl, dr) = args, dims
+    if dr is not_mapped:
+        # Fold the batch axis into N.
+        lhs = _sh.moveaxis(lhs, dl, 0)
+        s = aval_of(lhs).shape
+        merged = _sh.reshape(lhs, (s[0] * s[1],) + s[2:])
+        out = conv_general_dilated_p.bind(merged, rhs, **params)
+        os_ = aval_of(out).shape
+        return _sh.reshape(out, (s[0], s[1]) + os_[1:]), 0
+    return _sh._loop_batch(conv_general_dilated_p, axis_data, args, dims, params)
+
+
+rules.impl_rules[conv_general_dilated_p] = _conv_impl
+rules.abstract_eval_rules[conv_general_dilated_p] = _conv_abstract_eval
+rules.transpose_rules[conv_general_dilated_p] = _conv_transpose
+rules.batch_rules[conv_general_dilated_p] = _conv_batch
+defjvp(conv_general_dilated_p,
+       lambda t, lhs, rhs, **p: conv_general_dilated_p.bind(t, rhs, **p),
+       lambda t, lhs, rhs, **p: conv_general_dilated_p.bind(lhs, t, **p))
+
+
+def _specs_from_strings(lhs_s, rhs_s, out_s):
+    spatial = sorted(c for c in rhs_s if c not in "OI")
+    lhs_spec = (lhs_s.index("N"), lhs_s.index("C")) + tuple(lhs_s.index(c) for c in spatial)
+    rhs_spec = (rhs_s.index("O"), rhs_s.index("I")) + tuple(rhs_s.index(c) for c in spatial)
+    out_spec = (out_s.index("N"), out_s.index("C")) + tuple(out_s.index(c) for c in spatial)
+    return lhs_spec, rhs_spec, out_spec
+
+
+def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers):
+    """``jax.lax.conv_dimension_numbers``: (lhs_spec, rhs_spec, out_spec) index tuples."""
+    nd = len(lhs_shape)
+    if dimension_numbers is None:
+        canon = tuple(range(nd))
+        return canon, canon, canon
+    if hasattr(dimension_numbers, "lhs_spec"):
+        return (tuple(dimension_numbers.lhs_spec), tuple(dimension_numbers.rhs_spec),
+                tuple(dimension_numbers.out_spec))
+    a, b, c = dimension_numbers
+    if isinstance(a, str):
+        return _specs_from_strings(a, b, c)
+    return tuple(a), tuple(b), tuple(c)
+
+
+def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
+                         rhs_dilation=None, dimension_numbers=None, feature_group_count=1,
+                         batch_group_count=1, precision=None, preferred_element_type=None):
+    """``jax.lax.conv_general_dilated``: N-d convolution (cross-correlation) with strides,
+    padding ("SAME"/"VALID"/pairs), lhs (transposed-conv) and rhs (atrous) dilation,
+    feature groups, and any layout via ``dimension_numbers`` (e.g.
+    ``("NHWC", "HWIO", "NHWC")``)."""
+    from jaxlite._src.numpy.util import asarray_any, promote_dtypes
+
+    if batch_group_count != 1:
+        raise NotImplementedError("conv_general_dilated with batch_group_count > 1 is not "
+                                  "implemented in jaxlite")
+    lhs, rhs = asarray_any(lhs), asarray_any(rhs)
+    if aval_of(lhs).dtype != aval_of(rhs).dtype:
+        lhs, rhs = promote_dtypes(lhs, rhs)
+    nd = aval_of(lhs).ndim
+    nsp = nd - 2
+    lspec, rspec, ospec = conv_dimension_numbers(aval_of(lhs).shape, aval_of(rhs).shape,
+                                                 dimension_numbers)
+    lhs_c = _sh.transpose(lhs, lspec)
+    rhs_c = _sh.transpose(rhs, rspec)
+    ws = tuple(int(s) for s in window_strides) if window_strides else (1,) * nsp
+    ld = tuple(int(d) for d in lhs_dilation) if lhs_dilation else (1,) * nsp
+    rd = tuple(int(d) for d in rhs_dilation) if rhs_dilation else (1,) * nsp
+    in_sp = tuple(_dilate_len(n, d) for n, d in zip(aval_of(lhs_c).shape[2:], ld))
+    k_sp = tuple(_dilate_len(k, d) for k, d in zip(aval_of(rhs_c).shape[2:], rd))
+    pads = tuple(tuple(p) for p in padtype_to_pads(in_sp, k_sp, ws, padding))
+    pet = None if preferred_element_type is None else dtypes.canonicalize_dtype(
+        preferred_element_type)
+    params = dict(window_strides=ws, padding=pads, lhs_dilation=ld, rhs_dilation=rd,
+                  feature_group_count=1, preferred_element_type=pet)
+    g = int(feature_group_count)
+    if g == 1:
+        out = conv_general_dilated_p.bind(lhs_c, rhs_c, **params)
+    else:
+        # Feature groups: one ungrouped convolution per group, concatenated on features
+        # (so every rule of the primitive applies unchanged).
+        c, o = aval_of(lhs_c).shape[1], aval_of(rhs_c).shape[0]
+        if c % g or o % g or aval_of(rhs_c).shape[1] * g != c:
+            raise TypeError(f"conv_general_dilated: feature_group_count={g} must divide the "
+                            f"lhs feature dimension ({c}) and rhs output features ({o}), and "
+                            f"rhs input features must be {c // g if c % g == 0 else '?'}")
+        cg, og = c // g, o // g
+        outs = [conv_general_dilated_p.bind(_sh.slice_in_dim(lhs_c, i * cg, (i + 1) * cg, 1, 1),
+                                            _sh.slice_in_dim(rhs_c, i * og, (i + 1) * og, 1, 0),
+                                            **params) for i in range(g)]
+        out = _sh.concatenate(outs, 1)
+    inv = tuple(int(i) for i in np.argsort(ospec))
+    return _sh.transpose(out, inv)
+
+
+def conv(lhs, rhs, window_strides, padding, precision=None, preferred_element_type=None):
+    """``jax.lax.conv``: ``conv_general_dilated`` in NCHW/OIHW layout without dilation."""
+    return conv_general_dilated(lhs, rhs, window_strides, padding,
+                                preferred_element_type=preferred_element_type)
+
+
+def conv_with_general_padding(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
+                              precision=None, preferred_element_type=None):
+    """``jax.lax.conv_with_general_padding``."""
+    return conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
+                                preferred_element_type=preferred_element_type)
+

@@ -1,0 +1,193 @@
+"""``jax.scipy.special`` subset: logsumexp, erf, erfc, erfinv, gammaln, digamma, xlogy,
+xlog1py, expit, logit, ndtr, log_ndtr-free. Compositions of ``jax.numpy`` functions and ``lax``
+elementwise primitives."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.numpy import lax_numpy as jnp
+from jaxlite._src.numpy.util import asarray_any, promote_args_inexact, promote_dtypes_inexact
+from jaxlite._src.ops import elementwise as ew
+from jaxlite._src.ops.structural import stop_gradient_p
+
+
+def _inexact1(x):
+    (x,) = promote_dtypes_inexact(x)
+    return x
+
+
+def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = False,
+              where=None):
+    """``jax.scipy.special.logsumexp``: ``log(sum(b * exp(a)))`` computed stably.
+
+    Args:
+        a: input array (promoted to an inexact dtype).
+        axis: int, tuple of ints or None (all axes).
+        b: optional scale factors broadcastable to ``a``.
+        keepdims: keep reduced axes as size-1 dimensions.
+        return_sign: also return the sign of the sum (then negative sums are allowed).
+        where: optional mask of the elements to include.
+
+    Returns:
+        The reduced array (and the sign array if ``return_sign``).
+    """
+    if b is not None:
+        a, b = promote_args_inexact("logsumexp", a, b)
+        a, b = jnp.broadcast_arrays(a, b)
+    else:
+        a = _inexact1(a)
+    axes = jnp._reduction_axes(a, axis)
+    if where is not None:
+        a = jnp.where(where, a, -np.inf)
+    amax = jnp.max(a, axis=axes, keepdims=True, where=where,
+                   initial=-np.inf if where is not None else None)
+    amax = stop_gradient_p.bind(jnp.where(jnp.isfinite(amax), amax, jnp.zeros_like(amax)))
+    e = jnp.exp(jnp.subtract(a, amax))
+    if b is not None:
+        e = jnp.multiply(e, b)
+    s = jnp.sum(e, axis=axes, keepdims=True, where=where)
+    sign = jnp.sign(s)
+    if return_sign:
+        s = jnp.abs(s)
+    out = jnp.add(jnp.log(s), amax)
+    if not keepdims:
+        out = jnp.squeeze(out, axis=axes)
+        sign = jnp.squeeze(sign, axis=axes)
+    if return_sign:
+        return out, sign
+    if b is not None and not return_sign:
+        out = jnp.where(jnp.less(sign, 0), jnp.full_like(out, np.nan), out)
+    return out
+
+
+def erf(x):
+    """``jax.scipy.special.erf``."""
+    return ew.erf(_inexact1(x))
+
+
+def erfc(x):
+    """``jax.scipy.special.erfc``."""
+    return ew.erfc(_inexact1(x))
+
+
+def erfinv(x):
+    """``jax.scipy.special.erfinv``."""
+    return ew.erf_inv(_inexact1(x))
+
+
+def gammaln(x):
+    """``jax.scipy.special.gammaln``: ``log|Gamma(x)|``."""
+    return ew.lgamma(_inexact1(x))
+
+
+def digamma(x):
+    """``jax.scipy.special.digamma``."""
+    return ew.digamma(_inexact1(x))
+
+
+def xlogy(x, y):
+    """``jax.scipy.special.xlogy``: ``x * log(y)``, 0 where ``x == 0``."""
+    x, y = promote_args_inexact("xlogy", x, y)
+    x, y = jnp.broadcast_arrays(x, y)
+    zero = jnp.equal(x, 0)
+    safe_y = jnp.where(zero, jnp.ones_like(y), y)
+    return jnp.where(zero, jnp.zeros_like(x), jnp.multiply(x, jnp.log(safe_y)))
+
+
+def xlog1py(x, y):
+    """``jax.scipy.special.xlog1py``: ``x * log1p(y)``, 0 where ``x == 0``."""
+    x, y = promote_args_inexact("xlog1py", x, y)
+    x, y = jnp.broadcast_arrays(x, y)
+    zero = jnp.equal(x, 0)
+    safe_y = jnp.where(zero, jnp.zeros_like(y), y)
+    return jnp.where(zero, jnp.zeros_like(x), jnp.multiply(x, jnp.log1p(safe_y)))
+
+
+def expit(x):
+    """``jax.scipy.special.expit``: the logistic sigmoid."""
+    return ew.logistic(_inexact1(x))
+
+
+def logit(x):
+    """``jax.scipy.special.logit``: ``log(x / (1 - x))``."""
+    x = _inexact1(x)
+    return jnp.log(jnp.divide(x, jnp.subtract(1, x)))
+
+
+def ndtr(x):
+    """``jax.scipy.special.ndtr``: the standard normal CDF."""
+    x = _inexact1(x)
+    return jnp.multiply(0.5, ew.erfc(jnp.multiply(x, -1 / np.sqrt(2))))
+
+
+def gamma(x):
+    """``jax.scipy.special.gamma`` (real arguments)."""
+    x = _inexact1(x)
+    sign = jnp.where(jnp.logical_or(jnp.greater(x, 0),
+                                    jnp.equal(jnp.remainder(jnp.floor(x), 2), 1)), 1.0, -1.0)
+    return jnp.multiply(sign.astype(x.dtype), jnp.exp(ew.lgamma(x)))
+
+
+del dtypes, asarray_any
+
+
+def ndtri(p):
+    """``jax.scipy.special.ndtri``: inverse of the standard normal CDF."""
+    p = _inexact1(p)
+    return jnp.multiply(np.sqrt(2.0), ew.erf_inv(jnp.subtract(jnp.multiply(p, 2), 1)))
+
+
+def betaln(a, b):
+    """``jax.scipy.special.betaln``: ``log|B(a, b)|``."""
+    a, b = promote_args_inexact("betaln", a, b)
+    return jnp.subtract(jnp.add(ew.lgamma(a), ew.lgamma(b)), ew.lgamma(jnp.add(a, b)))
+
+
+def multigammaln(a, d: int):
+    """``jax.scipy.special.multigammaln``: log of the multivariate gamma function."""
+    a = _inexact1(a)
+    d = int(d)
+    out = jnp.multiply(d * (d - 1) / 4.0, np.log(np.pi))
+    for j in range(d):
+        out = jnp.add(out, ew.lgamma(jnp.subtract(a, j / 2.0)))
+    return out
+
+
+def entr(x):
+    """``jax.scipy.special.entr``: ``-x log x`` (0 at 0, -inf for negative ``x``)."""
+    x = _inexact1(x)
+    return jnp.where(jnp.less(x, 0), jnp.full_like(x, -np.inf), jnp.negative(xlogy(x, x)))
+
+
+def rel_entr(p, q):
+    """``jax.scipy.special.rel_entr``: ``p log(p / q)`` with the conventions at 0."""
+    p, q = promote_args_inexact("rel_entr", p, q)
+    p, q = jnp.broadcast_arrays(p, q)
+    both = jnp.logical_and(jnp.greater(p, 0), jnp.greater(q, 0))
+    safe_p = jnp.where(both, p, jnp.ones_like(p))
+    safe_q = jnp.where(both, q, jnp.ones_like(q))
+    val = jnp.multiply(p, jnp.log(jnp.divide(safe_p, safe_q)))
+    zero = jnp.logical_and(jnp.equal(p, 0), jnp.greater_equal(q, 0))
+    return jnp.where(both, val, jnp.where(zero, jnp.zeros_like(p), jnp.full_like(p, np.inf)))
+
+
+def kl_div(p, q):
+    """``jax.scipy.special.kl_div``: ``p log(p / q) - p + q``."""
+    p, q = promote_args_inexact("kl_div", p, q)
+    return jnp.add(jnp.subtract(rel_entr(p, q), p), q)
+
+
+def softmax(x, axis=None):
+    """``jax.scipy.special.softmax`` (over all axes by default, as in SciPy)."""
+    from jaxlite._src.nn import softmax as _softmax
+
+    return _softmax(x, axis)
+
+
+def log_softmax(x, axis=None):
+    """``jax.scipy.special.log_softmax`` (over all axes by default, as in SciPy)."""
+    from jaxlite._src.nn import log_softmax as _log_softmax
+
+    return _log_softmax(x, axis)
