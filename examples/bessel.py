@@ -45,8 +45,7 @@ def jv(v, x):
     x = jnp.asarray(x)
     x = x.astype(jnp.promote_types(x.dtype, jnp.float32))
     out_spec = jax.ShapeDtypeStruct(np.broadcast_shapes(v.shape, x.shape), x.dtype)
-    return jax.pure_callback(_host_jv, out_spec, v.astype(x.dtype), x,
-                             vmap_method="broadcast_all")
+    return jax.pure_callback(_host_jv, out_spec, v.astype(x.dtype), x, vmap_method="broadcast_all")
 
 
 @jv.defjvp
@@ -96,18 +95,24 @@ def _run(args):
     xs = np.linspace(0.5, 20.0, args.points, dtype=dtype)
     print(f"J_0(2.5) = {float(jv(0, 2.5)):.6f}   (SciPy {special.jv(0, 2.5):.6f})")
     table = jax.jit(jv)(orders[:, None], xs[None, :])
-    errors["values"] = _report("jit(jv)(v[:, None], x[None, :])", table,
-                               special.jv(orders[:, None], xs[None, :]), atol, rtol)
+    errors["values"] = _report(
+        "jit(jv)(v[:, None], x[None, :])",
+        table,
+        special.jv(orders[:, None], xs[None, :]),
+        atol,
+        rtol,
+    )
 
     # 2. first and second derivatives with grad, for one point
     v0, x0 = 2.0, 3.7
     d1 = jax.grad(jv, argnums=1)(v0, x0)
     d2 = jax.grad(jax.grad(jv, argnums=1), argnums=1)(v0, x0)
-    print(f"J_2'(3.7) = {float(d1):.6f}  J_2''(3.7) = {float(d2):.6f}   "
-          f"(SciPy {special.jvp(v0, x0, 1):.6f}, {special.jvp(v0, x0, 2):.6f})")
+    print(
+        f"J_2'(3.7) = {float(d1):.6f}  J_2''(3.7) = {float(d2):.6f}   "
+        f"(SciPy {special.jvp(v0, x0, 1):.6f}, {special.jvp(v0, x0, 2):.6f})"
+    )
     errors["grad"] = _report("grad(jv)(2, 3.7)", d1, special.jvp(v0, x0, 1), atol, rtol)
-    errors["grad2"] = _report("grad(grad(jv))(2, 3.7)", d2, special.jvp(v0, x0, 2),
-                              atol, rtol)
+    errors["grad2"] = _report("grad(grad(jv))(2, 3.7)", d2, special.jvp(v0, x0, 2), atol, rtol)
 
     # 3. the same derivatives vmapped over a grid (one SciPy call per callback site)
     d1_fn = jax.jit(jax.vmap(jax.grad(jv, argnums=1), in_axes=(None, 0)))
@@ -118,24 +123,36 @@ def _run(args):
         got1 = d1_fn(vv, xs)
         got2 = d2_fn(vv, xs)
         calls = HOST_CALLS["n"]
-        errors[f"vmap_grad_v{v}"] = _report(f"vmap(grad(jv)) over {len(xs)} x, v={v}", got1,
-                                            special.jvp(v, xs.astype(np.float64), 1),
-                                            atol, rtol)
-        errors[f"vmap_grad2_v{v}"] = _report(f"vmap(grad(grad(jv))) over {len(xs)} x, v={v}",
-                                             got2, special.jvp(v, xs.astype(np.float64), 2),
-                                             atol * 10, rtol * 10)
+        errors[f"vmap_grad_v{v}"] = _report(
+            f"vmap(grad(jv)) over {len(xs)} x, v={v}",
+            got1,
+            special.jvp(v, xs.astype(np.float64), 1),
+            atol,
+            rtol,
+        )
+        errors[f"vmap_grad2_v{v}"] = _report(
+            f"vmap(grad(grad(jv))) over {len(xs)} x, v={v}",
+            got2,
+            special.jvp(v, xs.astype(np.float64), 2),
+            atol * 10,
+            rtol * 10,
+        )
         if calls >= len(xs):
-            raise AssertionError(f"vmap should batch the host calls, but SciPy ran {calls} "
-                                 f"times for {len(xs)} points")
+            raise AssertionError(
+                f"vmap should batch the host calls, but SciPy ran {calls} "
+                f"times for {len(xs)} points"
+            )
     print(f"(the two vmapped derivative grids entered SciPy {calls} times in total)")
 
     # 4. vmap over orders and arguments together, and a nested vmap giving a table
     vs = np.linspace(0.0, 5.0, args.points, dtype=dtype)
-    errors["vmap_pairs"] = _report("vmap(jv)(v, x) elementwise", jax.vmap(jv)(vs, xs),
-                                   special.jv(vs, xs), atol, rtol)
+    errors["vmap_pairs"] = _report(
+        "vmap(jv)(v, x) elementwise", jax.vmap(jv)(vs, xs), special.jv(vs, xs), atol, rtol
+    )
     nested = jax.vmap(jax.vmap(jv, in_axes=(None, 0)), in_axes=(0, None))(orders, xs[:17])
-    errors["vmap_nested"] = _report("vmap(vmap(jv)) table", nested,
-                                    special.jv(orders[:, None], xs[None, :17]), atol, rtol)
+    errors["vmap_nested"] = _report(
+        "vmap(vmap(jv)) table", nested, special.jv(orders[:, None], xs[None, :17]), atol, rtol
+    )
 
     # 5. Bessel's equation x^2 y'' + x y' + (x^2 - v^2) y = 0, from the three jitted grids
     v = 1.5
@@ -144,8 +161,13 @@ def _run(args):
     y2 = d2_fn(np.asarray(v, dtype), xs)
     residual = xs**2 * np.asarray(y2) + xs * np.asarray(y1) + (xs**2 - v**2) * np.asarray(y)
     scale = xs**2 * np.abs(np.asarray(y2)) + xs * np.abs(np.asarray(y1)) + xs**2
-    errors["ode"] = _report("Bessel ODE residual (relative), v=1.5", residual / scale,
-                            np.zeros_like(residual), 20 * atol, 0)
+    errors["ode"] = _report(
+        "Bessel ODE residual (relative), v=1.5",
+        residual / scale,
+        np.zeros_like(residual),
+        20 * atol,
+        0,
+    )
 
     # 6. first zeros of J_0 .. J_3 by Newton's method inside jit (fori_loop over grad)
     @jax.jit
@@ -155,12 +177,14 @@ def _run(args):
 
         return jax.lax.fori_loop(0, 8, step, guess)
 
-    zeros = np.array([float(newton_zero(np.asarray(k, dtype), np.asarray(k + 2.5, dtype)))
-                      for k in range(4)])
+    zeros = np.array(
+        [float(newton_zero(np.asarray(k, dtype), np.asarray(k + 2.5, dtype))) for k in range(4)]
+    )
     want = np.array([special.jn_zeros(k, 1)[0] for k in range(4)])
     print("first zeros of J_0..J_3:", np.array2string(zeros, precision=6))
-    errors["zeros"] = _report("Newton zeros vs scipy.special.jn_zeros", zeros, want,
-                              atol * 10, rtol)
+    errors["zeros"] = _report(
+        "Newton zeros vs scipy.special.jn_zeros", zeros, want, atol * 10, rtol
+    )
 
     print(f"all {len(errors)} checks agree with SciPy")
     return errors

@@ -155,8 +155,9 @@ def dc(v):
 
 
 def in_loop(g):
-    return lambda: jax.jit(lambda v: jax.lax.while_loop(
-        lambda c: c[0] < 2, lambda c: (c[0] + 1, g(c[1])), (0, v)))(1.0)
+    return lambda: jax.jit(
+        lambda v: jax.lax.while_loop(lambda c: c[0] < 2, lambda c: (c[0] + 1, g(c[1])), (0, v))
+    )(1.0)
 
 
 rows = [
@@ -166,9 +167,11 @@ rows = [
 ]
 print(f"{'callback':30s} {'jit':6s} {'vmap':6s} {'grad':22s} {'scan/while':10s}")
 for name, g in rows:
-    print(f"{name:30s} {check(lambda g=g: jax.jit(g)(1.0)):6s} "
-          f"{check(lambda g=g: jax.vmap(g)(xs)):6s} {check(lambda g=g: jax.grad(g)(1.0)):22s} "
-          f"{check(in_loop(g)):10s}")
+    print(
+        f"{name:30s} {check(lambda g=g: jax.jit(g)(1.0)):6s} "
+        f"{check(lambda g=g: jax.vmap(g)(xs)):6s} {check(lambda g=g: jax.grad(g)(1.0)):22s} "
+        f"{check(in_loop(g)):10s}"
+    )
 
 
 # 9. pure_callback + custom_jvp: a differentiable host function.
@@ -177,15 +180,17 @@ section("9. pure_callback with custom_jvp")
 
 @jax.custom_jvp
 def host_sin(x):
-    return jax.pure_callback(np.sin, jax.ShapeDtypeStruct(x.shape, x.dtype), x,
-                             vmap_method="expand_dims")
+    return jax.pure_callback(
+        np.sin, jax.ShapeDtypeStruct(x.shape, x.dtype), x, vmap_method="expand_dims"
+    )
 
 
 @host_sin.defjvp
 def host_sin_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
-    cos = jax.pure_callback(np.cos, jax.ShapeDtypeStruct(x.shape, x.dtype), x,
-                            vmap_method="expand_dims")
+    cos = jax.pure_callback(
+        np.cos, jax.ShapeDtypeStruct(x.shape, x.dtype), x, vmap_method="expand_dims"
+    )
     return host_sin(x), cos * t
 
 

@@ -50,8 +50,11 @@ class VectorCartPole:
         """The io_callback target: one step of every sub-environment."""
         self.steps += 1
         obs, reward, terminated, truncated, _ = self.env.step(np.asarray(actions, np.int64))
-        return (obs.astype(np.float32), reward.astype(np.float32),
-                np.logical_or(terminated, truncated))
+        return (
+            obs.astype(np.float32),
+            reward.astype(np.float32),
+            np.logical_or(terminated, truncated),
+        )
 
     def close(self):
         self.env.close()
@@ -59,9 +62,11 @@ class VectorCartPole:
 
 def make_rollout(env, horizon):
     n = env.num_envs
-    result_shapes = (jax.ShapeDtypeStruct((n, OBS_DIM), jnp.float32),
-                     jax.ShapeDtypeStruct((n,), jnp.float32),
-                     jax.ShapeDtypeStruct((n,), jnp.bool_))
+    result_shapes = (
+        jax.ShapeDtypeStruct((n, OBS_DIM), jnp.float32),
+        jax.ShapeDtypeStruct((n,), jnp.float32),
+        jax.ShapeDtypeStruct((n,), jnp.bool_),
+    )
 
     @jax.jit
     def rollout(population, obs0):
@@ -92,18 +97,25 @@ def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--generations", type=int, default=40, help="upper limit")
     p.add_argument("--pairs", type=int, default=12, help="antithetic pairs per generation")
-    p.add_argument("--eval-episodes", type=int, default=8,
-                   help="episodes of the mean policy per generation")
+    p.add_argument(
+        "--eval-episodes", type=int, default=8, help="episodes of the mean policy per generation"
+    )
     p.add_argument("--horizon", type=int, default=500, help="max steps per episode")
     p.add_argument("--sigma", type=float, default=0.5)
     p.add_argument("--lr", type=float, default=1.0)
     p.add_argument("--target", type=float, default=195.0)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--vectorization", default="sync",
-                   choices=["sync", "vector_entry_point", "async"],
-                   help="gymnasium vectorization mode (sync = SyncVectorEnv)")
-    p.add_argument("--quick", action="store_true",
-                   help="smoke run: 2 generations, 4 pairs, 2 eval episodes, 60-step horizon")
+    p.add_argument(
+        "--vectorization",
+        default="sync",
+        choices=["sync", "vector_entry_point", "async"],
+        help="gymnasium vectorization mode (sync = SyncVectorEnv)",
+    )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="smoke run: 2 generations, 4 pairs, 2 eval episodes, 60-step horizon",
+    )
     args = p.parse_args(argv)
     if args.quick:
         args.generations, args.pairs, args.eval_episodes, args.horizon = 2, 4, 2, 60
@@ -122,24 +134,36 @@ def main(argv=None):
     history = []
     solved_at = None
     t_start = time.perf_counter()
-    print(f"CartPole-v1: {n_pop} perturbed policies + {args.eval_episodes} evaluation "
-          f"episodes per generation, {env.num_envs} environments, horizon {args.horizon}")
+    print(
+        f"CartPole-v1: {n_pop} perturbed policies + {args.eval_episodes} evaluation "
+        f"episodes per generation, {env.num_envs} environments, horizon {args.horizon}"
+    )
     try:
         for gen in range(args.generations):
             eps = rng.standard_normal((args.pairs, OBS_DIM + 1))
             eps = np.concatenate([eps, -eps])
-            members = np.concatenate([theta + args.sigma * eps,
-                                      np.tile(theta, (args.eval_episodes, 1))])
-            population = {"w": jnp.asarray(members[:, :OBS_DIM].astype(np.float32)),
-                          "b": jnp.asarray(members[:, OBS_DIM].astype(np.float32))}
+            members = np.concatenate(
+                [theta + args.sigma * eps, np.tile(theta, (args.eval_episodes, 1))]
+            )
+            population = {
+                "w": jnp.asarray(members[:, :OBS_DIM].astype(np.float32)),
+                "b": jnp.asarray(members[:, OBS_DIM].astype(np.float32)),
+            }
             obs0 = env.reset(seed=args.seed * 100_003 + gen * env.num_envs)
             returns = np.asarray(rollout(population, jnp.asarray(obs0)), dtype=np.float64)
             pop_returns, mean_policy_return = returns[:n_pop], returns[n_pop:].mean()
-            history.append({"generation": gen, "population_mean": pop_returns.mean(),
-                            "population_max": pop_returns.max(),
-                            "policy_return": mean_policy_return})
-            print(f"generation {gen:3d}  mean-policy return {mean_policy_return:6.1f}  "
-                  f"population mean {pop_returns.mean():6.1f}  max {pop_returns.max():6.1f}")
+            history.append(
+                {
+                    "generation": gen,
+                    "population_mean": pop_returns.mean(),
+                    "population_max": pop_returns.max(),
+                    "policy_return": mean_policy_return,
+                }
+            )
+            print(
+                f"generation {gen:3d}  mean-policy return {mean_policy_return:6.1f}  "
+                f"population mean {pop_returns.mean():6.1f}  max {pop_returns.max():6.1f}"
+            )
             if mean_policy_return >= args.target:
                 solved_at = gen
                 break
@@ -149,18 +173,29 @@ def main(argv=None):
         env.close()
     wall = time.perf_counter() - t_start
     if solved_at is not None:
-        print(f"solved: mean episode return {history[-1]['policy_return']:.1f} >= "
-              f"{args.target} after {solved_at + 1} generation(s)")
+        print(
+            f"solved: mean episode return {history[-1]['policy_return']:.1f} >= "
+            f"{args.target} after {solved_at + 1} generation(s)"
+        )
     else:
-        print(f"not solved within {args.generations} generation(s) "
-              f"(best mean-policy return {max(h['policy_return'] for h in history):.1f})")
+        print(
+            f"not solved within {args.generations} generation(s) "
+            f"(best mean-policy return {max(h['policy_return'] for h in history):.1f})"
+        )
     print(f"policy w = {np.array2string(theta[:OBS_DIM], precision=3)}, b = {theta[-1]:.3f}")
     print(f"wall time {wall:.2f} s ({env.steps} vector-env steps through io_callback)")
     # a full run that misses the target is a failure; a --quick smoke run is not
     failed = solved_at is None and not args.quick
-    return {"history": history, "solved_at": solved_at, "theta": theta, "wall_time": wall,
-            "env_steps": env.steps, "num_envs": env.num_envs, "horizon": args.horizon,
-            "exit_code": 1 if failed else 0}
+    return {
+        "history": history,
+        "solved_at": solved_at,
+        "theta": theta,
+        "wall_time": wall,
+        "env_steps": env.steps,
+        "num_envs": env.num_envs,
+        "horizon": args.horizon,
+        "exit_code": 1 if failed else 0,
+    }
 
 
 if __name__ == "__main__":

@@ -103,13 +103,13 @@ def make_trainer(lr, momentum, weight_decay, log_fn):
     def train_epoch(params, velocity, x_train, y_train, batch_index, step0, epoch):
         def body(carry, idx):
             params, velocity, step = carry
-            params, velocity, loss, acc = train_step(params, velocity, x_train[idx],
-                                                     y_train[idx])
+            params, velocity, loss, acc = train_step(params, velocity, x_train[idx], y_train[idx])
             io_callback(log_fn, None, step, loss, acc, ordered=True)
             return (params, velocity, step + 1), loss
 
         (params, velocity, step), losses = jax.lax.scan(
-            body, (params, velocity, step0), batch_index)
+            body, (params, velocity, step0), batch_index
+        )
         jax.debug.print("epoch {e} loss {l:.4f}", e=epoch, l=jnp.mean(losses))
         return params, velocity, step
 
@@ -144,7 +144,6 @@ class MetricsLog:
             self.bar.clear()  # leave a clean line for the epoch's jax.debug.print
 
 
-
 def plot_losses(plt, rows, steps_per_epoch, test_acc, path):
     steps = np.array([r[0] for r in rows])
     losses = np.array([r[1] for r in rows])
@@ -175,16 +174,21 @@ def parse_args(argv):
     p.add_argument("--weight-decay", type=float, default=1e-4)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=default_out_dir(), help="directory for metrics.csv/loss.png")
-    p.add_argument("--target", type=float, default=0.95,
-                   help="exit with status 1 if the test accuracy ends below this")
+    p.add_argument(
+        "--target",
+        type=float,
+        default=0.95,
+        help="exit with status 1 if the test accuracy ends below this",
+    )
     p.add_argument("--no-progress", action="store_true", help="hide the tqdm progress bar")
     return p.parse_args(argv)
 
 
 def main(argv=None):
     args = parse_args(argv)
-    datasets, tqdm, matplotlib = require("sklearn.datasets", "tqdm", "matplotlib",
-                                         example="examples/train_digits.py")
+    datasets, tqdm, matplotlib = require(
+        "sklearn.datasets", "tqdm", "matplotlib", example="examples/train_digits.py"
+    )
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -198,20 +202,29 @@ def main(argv=None):
     os.makedirs(args.out, exist_ok=True)
     csv_path = os.path.join(args.out, "metrics.csv")
     png_path = os.path.join(args.out, "loss.png")
-    print(f"digits: {len(x_train)} train / {len(x_test)} test images, "
-          f"MLP 64-{args.hidden}-10, {args.epochs} epochs x {steps_per_epoch} steps")
+    print(
+        f"digits: {len(x_train)} train / {len(x_test)} test images, "
+        f"MLP 64-{args.hidden}-10, {args.epochs} epochs x {steps_per_epoch} steps"
+    )
     xs_train, ys_train = jnp.asarray(x_train), jnp.asarray(y_train)
     step = jnp.asarray(0, jnp.int32)
-    with open(csv_path, "w", newline="") as csv_file, tqdm.tqdm(
-            total=args.epochs * steps_per_epoch, unit="step", desc="training",
-            disable=args.no_progress) as bar:
+    with (
+        open(csv_path, "w", newline="") as csv_file,
+        tqdm.tqdm(
+            total=args.epochs * steps_per_epoch,
+            unit="step",
+            desc="training",
+            disable=args.no_progress,
+        ) as bar,
+    ):
         log = MetricsLog(csv_file, bar, steps_per_epoch)
         train_epoch, evaluate = make_trainer(args.lr, args.momentum, args.weight_decay, log)
         for epoch in range(args.epochs):
             order = rng.permutation(len(x_train))[: steps_per_epoch * args.batch_size]
             batch_index = jnp.asarray(order.reshape(steps_per_epoch, -1).astype(np.int32))
-            params, velocity, step = train_epoch(params, velocity, xs_train, ys_train,
-                                                 batch_index, step, jnp.int32(epoch))
+            params, velocity, step = train_epoch(
+                params, velocity, xs_train, ys_train, batch_index, step, jnp.int32(epoch)
+            )
         jax.block_until_ready(params)
         jax.effects_barrier()  # every queued metrics row is written before the file closes
 
@@ -223,12 +236,17 @@ def main(argv=None):
     print(f"test accuracy {test_acc:.4f}")
     print(f"wall time {wall:.2f} s")
     print(f"wrote {csv_path} ({len(log.rows)} steps) and {png_path}")
-    result = {"train_accuracy": train_acc, "test_accuracy": test_acc, "wall_time": wall,
-              "csv_path": csv_path, "png_path": png_path, "steps": len(log.rows),
-              "steps_per_epoch": steps_per_epoch}
+    result = {
+        "train_accuracy": train_acc,
+        "test_accuracy": test_acc,
+        "wall_time": wall,
+        "csv_path": csv_path,
+        "png_path": png_path,
+        "steps": len(log.rows),
+        "steps_per_epoch": steps_per_epoch,
+    }
     if test_acc < args.target:
-        print(f"test accuracy {test_acc:.4f} is below the target {args.target}",
-              file=sys.stderr)
+        print(f"test accuracy {test_acc:.4f} is below the target {args.target}", file=sys.stderr)
         result["exit_code"] = 1
     else:
         result["exit_code"] = 0

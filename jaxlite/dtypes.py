@@ -3,8 +3,8 @@
 from jaxlite._src.dtypes import (  # noqa: F401
     bfloat16 as _bfloat16_dtype,
     canonicalize_dtype as canonicalize_dtype,
-    float0 as float0,
     finfo as finfo,
+    float0 as float0,
     iinfo as iinfo,
     issubdtype as issubdtype,
     promote_types as promote_types,

@@ -15,15 +15,15 @@ ORACLE = os.environ.get("JAXLITE_ORACLE", "") == "jax"
 
 if ORACLE:
     import jax
-    import jax.experimental
-    import jax.numpy
-    import jax.lax
     import jax.debug
-    import jax.tree_util
-    import jax.errors
     import jax.dtypes
+    import jax.errors
+    import jax.experimental
+    import jax.lax
     import jax.nn
+    import jax.numpy
     import jax.scipy.special
+    import jax.tree_util
 
     jax.config.update("jax_platforms", "cpu")
     for _name in [

@@ -84,8 +84,18 @@ def test_compiled_called_with_other_types():
         lambda: jax.eval_shape(3, 1.0),
         lambda: jax.make_jaxpr(3)(1.0),
     ],
-    ids=["jit", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian", "vjp", "linearize",
-         "eval_shape", "make_jaxpr"],
+    ids=[
+        "jit",
+        "grad",
+        "value_and_grad",
+        "jacfwd",
+        "jacrev",
+        "hessian",
+        "vjp",
+        "linearize",
+        "eval_shape",
+        "make_jaxpr",
+    ],
 )
 def test_transformations_reject_non_callables(make):
     with pytest.raises(TypeError, match="callable"):
@@ -150,8 +160,9 @@ def test_leaked_tracer_used_later(transform):
 
 
 # ------------------------------------------------------------------------- autodiff
-@pytest.mark.parametrize("out", [lambda x: (x, x), lambda x: [x], lambda x: None],
-                         ids=["tuple", "list", "none"])
+@pytest.mark.parametrize(
+    "out", [lambda x: (x, x), lambda x: [x], lambda x: None], ids=["tuple", "list", "none"]
+)
 def test_grad_of_container_output_is_not_scalar(out):
     with pytest.raises(TypeError, match="Gradient only defined for scalar-output functions"):
         jax.grad(out)(1.0)
@@ -202,8 +213,7 @@ def test_fori_loop_bounds_of_two_different_integer_types():
     with pytest.raises(TypeError, match="must have equal types"):
         lax.fori_loop(np.int16(0), np.int32(3), lambda i, c: c + i, 0)
     with pytest.raises(TypeError, match="must have equal types"):
-        jax.jit(lambda a, b: lax.fori_loop(a, b, lambda i, c: c + i, 0))(
-            np.uint8(0), np.int8(3))
+        jax.jit(lambda a, b: lax.fori_loop(a, b, lambda i, c: c + i, 0))(np.uint8(0), np.int8(3))
     # A Python int bound takes the other bound's type.
     assert int(lax.fori_loop(0, np.int16(4), lambda i, c: c + i, 0)) == 6
     assert int(lax.fori_loop(np.int16(1), 4, lambda i, c: c + i, 0)) == 6
@@ -239,8 +249,7 @@ def test_callback_result_validation():
 
 def test_callback_bad_arguments():
     with pytest.raises(TypeError, match="position 1"):
-        jax.jit(lambda x: jax.pure_callback(lambda a, s: a, S((3,), np.float32), x, "s"))(
-            x3())
+        jax.jit(lambda x: jax.pure_callback(lambda a, s: a, S((3,), np.float32), x, "s"))(x3())
     with pytest.raises(ValueError, match="vmap_method"):
         jax.pure_callback(lambda x: x, F32, 1.0, vmap_method="bogus")
     with pytest.raises(TypeError, match="callable"):
@@ -297,8 +306,9 @@ def test_caller_numpy_array_stays_writeable_and_unaliased(fn):
 
 
 # ------------------------------------------------------------------ dtype requests
-@pytest.mark.parametrize("dtype, want", [(float, np.float32), (int, np.int32),
-                                         (complex, np.complex64)])
+@pytest.mark.parametrize(
+    "dtype, want", [(float, np.float32), (int, np.int32), (complex, np.complex64)]
+)
 def test_python_builtin_dtypes_do_not_warn_with_x64_off(dtype, want):
     import warnings
 
@@ -309,13 +319,13 @@ def test_python_builtin_dtypes_do_not_warn_with_x64_off(dtype, want):
         assert jnp.zeros(2, dtype=dtype).dtype == want
     # An explicit 64-bit request still warns about the truncation.
     with pytest.warns(UserWarning, match="not available"):
-        jnp.zeros(2).astype(np.dtype(want).name.replace("32", "64").replace("complex64",
-                                                                               "complex128"))
+        jnp.zeros(2).astype(
+            np.dtype(want).name.replace("32", "64").replace("complex64", "complex128")
+        )
 
 
 # -------------------------------------------------------------- truth values, mutation
-@pytest.mark.parametrize("shape, match", [((2,), "more than one element"),
-                                          ((0,), "empty array")])
+@pytest.mark.parametrize("shape, match", [((2,), "more than one element"), ((0,), "empty array")])
 def test_bool_of_non_scalar_traced_array_is_ambiguous(shape, match):
     with pytest.raises(ValueError, match=match):
         jax.jit(lambda x: bool(x))(jnp.ones(shape, bool))

@@ -48,8 +48,9 @@ def test_jit_vmap_grad_scan_with_debug_callback():
 def test_custom_jvp_around_pure_callback_under_jit_vmap_grad():
     @jax.custom_jvp
     def f(x):
-        return jax.pure_callback(lambda v: np.sin(v), S(x.shape, x.dtype), x,
-                                 vmap_method="sequential")
+        return jax.pure_callback(
+            lambda v: np.sin(v), S(x.shape, x.dtype), x, vmap_method="sequential"
+        )
 
     @f.defjvp
     def f_jvp(primals, tangents):
@@ -63,8 +64,9 @@ def test_custom_jvp_around_pure_callback_under_jit_vmap_grad():
 def test_custom_vjp_around_pure_callback_under_jit_vmap_grad():
     @jax.custom_vjp
     def f(x):
-        return jax.pure_callback(lambda v: np.sin(v), S(x.shape, x.dtype), x,
-                                 vmap_method="expand_dims")
+        return jax.pure_callback(
+            lambda v: np.sin(v), S(x.shape, x.dtype), x, vmap_method="expand_dims"
+        )
 
     f.defvjp(lambda x: (f(x), x), lambda x, g: (jnp.cos(x) * g,))
     out = jax.jit(jax.vmap(jax.grad(lambda x: f(x) * x)))(XS)
@@ -86,9 +88,14 @@ def test_grad_of_checkpoint_with_debug_print(capsys):
 
 def test_vmap_of_cond_with_unbatched_predicate_and_pure_callback():
     def f(x):
-        return lax.cond(True, lambda v: jax.pure_callback(
-            lambda a: a * 3, S(v.shape, v.dtype), v, vmap_method="sequential"),
-            lambda v: -v, x)
+        return lax.cond(
+            True,
+            lambda v: jax.pure_callback(
+                lambda a: a * 3, S(v.shape, v.dtype), v, vmap_method="sequential"
+            ),
+            lambda v: -v,
+            x,
+        )
 
     np.testing.assert_allclose(jax.vmap(f)(XS), XS * 3)
 
@@ -100,8 +107,12 @@ def test_vmap_of_cond_with_io_callback_runs_taken_branch_per_element(jit):
     log = []
 
     def f(x):
-        return lax.cond(x > 1, lambda v: io_callback(
-            lambda a: (log.append(float(a)), a)[1], F32, v), lambda v: -v, x)
+        return lax.cond(
+            x > 1,
+            lambda v: io_callback(lambda a: (log.append(float(a)), a)[1], F32, v),
+            lambda v: -v,
+            x,
+        )
 
     g = jax.vmap(f)
     out = (jax.jit(g) if jit else g)(XS)
@@ -111,8 +122,9 @@ def test_vmap_of_cond_with_io_callback_runs_taken_branch_per_element(jit):
 
 def test_vmap_of_cond_with_ordered_io_callback_is_rejected():
     def f(x):
-        return lax.cond(x > 1, lambda v: io_callback(lambda a: a, F32, v, ordered=True),
-                        lambda v: -v, x)
+        return lax.cond(
+            x > 1, lambda v: io_callback(lambda a: a, F32, v, ordered=True), lambda v: -v, x
+        )
 
     with pytest.raises((ValueError, NotImplementedError)):
         jax.vmap(f)(XS)
@@ -154,8 +166,9 @@ def test_grad_and_vmap_of_function_with_inner_jit_closure():
         y = jnp.sin(x)
         return jax.jit(lambda z: z * y)(x).sum()
 
-    np.testing.assert_allclose(jax.jit(jax.grad(outer))(XS),
-                               np.sin(XS) + XS * np.cos(XS), rtol=1e-5)
+    np.testing.assert_allclose(
+        jax.jit(jax.grad(outer))(XS), np.sin(XS) + XS * np.cos(XS), rtol=1e-5
+    )
 
     def outer2(x):
         return jax.vmap(jax.jit(lambda z: z * x))(jnp.ones(2))
@@ -169,7 +182,7 @@ def test_grad_and_vmap_of_function_with_inner_jit_closure():
         lambda: jax.jit(lambda x: x * 2),
         lambda: jax.jit(lambda x: x + jnp.arange(3.0)),
         lambda: jax.jit(lambda x: jnp.zeros(3) + x),
-        lambda: jax.jit(jax.grad(lambda x: (x ** 2).sum())),
+        lambda: jax.jit(jax.grad(lambda x: (x**2).sum())),
         lambda: jax.jit(jax.vmap(lambda x: x * 2.5)),
         lambda: jax.jit(lambda x: jax.pure_callback(lambda v: v * 2, S(x.shape, x.dtype), x)),
         lambda: jax.jit(lambda x: lax.scan(lambda c, y: (c + y, c * 1.0), 0.0, x)[1]),
@@ -218,8 +231,11 @@ def test_ordered_io_callback_in_jitted_scan_keeps_order():
 
 def test_vmap_of_while_loop_with_pure_callback_body():
     def f(x):
-        return lax.while_loop(lambda c: c < 10, lambda c: jax.pure_callback(
-            lambda v: v * 2, F32, c, vmap_method="sequential"), x)
+        return lax.while_loop(
+            lambda c: c < 10,
+            lambda c: jax.pure_callback(lambda v: v * 2, F32, c, vmap_method="sequential"),
+            x,
+        )
 
     expected = []
     for x in XS + 1:
@@ -267,8 +283,9 @@ def test_equal_static_arguments_of_different_types_trace_separately():
     assert g(i, n=1).dtype == np.int32
 
 
-@pytest.mark.parametrize("where", ["jit", "vmap", "grad", "cond", "scan", "while", "stack",
-                                   "checkpoint", "make_jaxpr"])
+@pytest.mark.parametrize(
+    "where", ["jit", "vmap", "grad", "cond", "scan", "while", "stack", "checkpoint", "make_jaxpr"]
+)
 def test_user_exception_while_tracing_leaves_no_trace_behind(where):
     def boom(x):
         raise KeyError("user bug")
@@ -280,8 +297,9 @@ def test_user_exception_while_tracing_leaves_no_trace_behind(where):
         "cond": lambda: jax.jit(lambda x: lax.cond(x > 0, boom, lambda v: v, x))(1.0),
         "scan": lambda: lax.scan(lambda c, x: boom(c), 0.0, jnp.ones(2)),
         "while": lambda: lax.while_loop(lambda c: c < 1, boom, 0.0),
-        "stack": lambda: jax.jit(jax.vmap(jax.grad(
-            lambda x: lax.scan(lambda c, y: boom(c), x, jnp.ones(2))[0])))(jnp.ones(2)),
+        "stack": lambda: jax.jit(
+            jax.vmap(jax.grad(lambda x: lax.scan(lambda c, y: boom(c), x, jnp.ones(2))[0]))
+        )(jnp.ones(2)),
         "checkpoint": lambda: jax.grad(jax.checkpoint(boom))(1.0),
         "make_jaxpr": lambda: jax.make_jaxpr(boom)(1.0),
     }[where]
@@ -293,9 +311,17 @@ def test_user_exception_while_tracing_leaves_no_trace_behind(where):
     assert bool(jnp.asarray(2.0) > 1)
 
 
-@pytest.mark.parametrize("dtype, want", [("int8", "float32"), ("int32", "float32"),
-                                         ("uint32", "float32"), ("bool", "float32"),
-                                         ("int64", "float64"), ("uint64", "float64")])
+@pytest.mark.parametrize(
+    "dtype, want",
+    [
+        ("int8", "float32"),
+        ("int32", "float32"),
+        ("uint32", "float32"),
+        ("bool", "float32"),
+        ("int64", "float64"),
+        ("uint64", "float64"),
+    ],
+)
 def test_x64_integer_to_float_promotion_keeps_32_bit_ints_in_float32(dtype, want):
     jax.config.update("jax_enable_x64", True)
     try:
@@ -308,7 +334,8 @@ def test_x64_integer_to_float_promotion_keeps_32_bit_ints_in_float32(dtype, want
     finally:
         jax.config.update("jax_enable_x64", False)
     assert jnp.sin(jnp.arange(3).astype(dtype if dtype[-2:] != "64" else "int32")).dtype == (
-        np.float32)
+        np.float32
+    )
 
 
 @pytest.mark.parametrize("start", [-7, -5, -3, -1, 0, 2, 4, 9])
@@ -324,16 +351,20 @@ def test_dynamic_slice_negative_starts_count_from_the_end(start):
     s2 = expected_start(2)
     for tr in (lambda f: f, jax.jit):
         np.testing.assert_array_equal(
-            tr(lambda v, i: lax.dynamic_slice(v, (i,), (3,)))(x, start), x[s3:s3 + 3])
+            tr(lambda v, i: lax.dynamic_slice(v, (i,), (3,)))(x, start), x[s3 : s3 + 3]
+        )
         want = x.copy()
-        want[s2:s2 + 2] = 1.0
-        np.testing.assert_array_equal(tr(lambda v, i: lax.dynamic_update_slice(
-            v, jnp.ones(2), (i,)))(x, start), want)
+        want[s2 : s2 + 2] = 1.0
+        np.testing.assert_array_equal(
+            tr(lambda v, i: lax.dynamic_update_slice(v, jnp.ones(2), (i,)))(x, start), want
+        )
         s1 = expected_start(1)
-        assert float(tr(lambda v, i: lax.dynamic_index_in_dim(v, i, keepdims=False))(
-            x, start)) == x[s1]
+        assert (
+            float(tr(lambda v, i: lax.dynamic_index_in_dim(v, i, keepdims=False))(x, start))
+            == x[s1]
+        )
     batched = jax.vmap(lambda i: lax.dynamic_slice(x, (i,), (3,)))(np.array([start, 0]))
-    np.testing.assert_array_equal(batched, np.stack([x[s3:s3 + 3], x[0:3]]))
+    np.testing.assert_array_equal(batched, np.stack([x[s3 : s3 + 3], x[0:3]]))
     g = jax.grad(lambda v, i: lax.dynamic_slice(v, (i,), (3,)).sum())(x, start)
     np.testing.assert_array_equal(g, np.isin(np.arange(5), np.arange(s3, s3 + 3)))
 

@@ -45,8 +45,7 @@ def test_train_digits_two_epochs(tmp_path, capsys):
     pytest.importorskip("tqdm")
     pytest.importorskip("matplotlib")
     mod = load_example("train_digits")
-    res = mod.main(["--epochs", "2", "--out", str(tmp_path), "--no-progress",
-                    "--target", "0"])
+    res = mod.main(["--epochs", "2", "--out", str(tmp_path), "--no-progress", "--target", "0"])
     out = capsys.readouterr().out
 
     # the CSV holds one row per step, in order (ordered io_callback inside lax.scan)
@@ -97,8 +96,7 @@ def test_train_digits_reports_missed_target(tmp_path, capsys):
     pytest.importorskip("tqdm")
     pytest.importorskip("matplotlib")
     mod = load_example("train_digits")
-    res = mod.main(["--epochs", "1", "--out", str(tmp_path), "--no-progress",
-                    "--target", "1.01"])
+    res = mod.main(["--epochs", "1", "--out", str(tmp_path), "--no-progress", "--target", "1.01"])
     assert res["exit_code"] == 1
     assert "below the target" in capsys.readouterr().err
 
@@ -110,8 +108,7 @@ def test_bessel_float32():
     pytest.importorskip("scipy")
     mod = load_example("bessel")
     errors = mod.main(["--points", "40"])
-    assert {"values", "grad", "grad2", "vmap_pairs", "vmap_nested", "ode", "zeros"} <= set(
-        errors)
+    assert {"values", "grad", "grad2", "vmap_pairs", "vmap_nested", "ode", "zeros"} <= set(errors)
     assert max(errors.values()) < 1e-4
 
 
@@ -130,8 +127,7 @@ def test_bessel_custom_jvp_matches_scipy_under_jvp():
     x = np.linspace(1.0, 9.0, 7, dtype=np.float32)
     y, y_dot = jax.jvp(lambda t: mod.jv(3.0, t), (x,), (np.ones_like(x),))
     np.testing.assert_allclose(np.asarray(y), special.jv(3.0, x), rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(np.asarray(y_dot), special.jvp(3.0, x, 1), rtol=1e-4,
-                               atol=1e-6)
+    np.testing.assert_allclose(np.asarray(y_dot), special.jvp(3.0, x, 1), rtol=1e-4, atol=1e-6)
 
 
 # --------------------------------------------------------------------------- cartpole
@@ -162,8 +158,11 @@ def test_cartpole_rollout_matches_host_loop():
     env = mod.VectorCartPole(gym, n, "sync")
     rollout = mod.make_rollout(env, horizon)
     obs0 = env.reset(seed=11)
-    got = np.asarray(rollout({"w": jnp.asarray(members[:, :4]),
-                              "b": jnp.asarray(members[:, 4])}, jnp.asarray(obs0)))
+    got = np.asarray(
+        rollout(
+            {"w": jnp.asarray(members[:, :4]), "b": jnp.asarray(members[:, 4])}, jnp.asarray(obs0)
+        )
+    )
     env.close()
     assert env.steps == horizon
 
@@ -192,10 +191,13 @@ def test_cartpole_solves():
 # --------------------------------------------------------------------------- missing extras
 
 
-@pytest.mark.parametrize("example, hidden, dist", [
-    ("train_digits", "sklearn", "scikit-learn"),
-    ("cartpole", "gymnasium", "gymnasium"),
-])
+@pytest.mark.parametrize(
+    "example, hidden, dist",
+    [
+        ("train_digits", "sklearn", "scikit-learn"),
+        ("cartpole", "gymnasium", "gymnasium"),
+    ],
+)
 def test_missing_optional_dependency_message(example, hidden, dist):
     code = (
         "import runpy, sys\n"
@@ -207,8 +209,15 @@ def test_missing_optional_dependency_message(example, hidden, dist):
     )
     env = dict(os.environ)
     env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=False, env=env, cwd=ROOT, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert proc.returncode == 2, proc.stderr
     assert 'pip install -e ".[examples]"' in proc.stderr
     assert dist in proc.stderr

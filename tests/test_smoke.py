@@ -19,7 +19,7 @@ def test_arrays_and_numpy_api():
     x = jnp.arange(6.0).reshape(2, 3)
     assert isinstance(x, jax.Array) and x.dtype == jnp.float32 and x.shape == (2, 3)
     ref = np.arange(6.0).reshape(2, 3)
-    close(jnp.sin(x) + x ** 2, np.sin(ref) + ref ** 2)
+    close(jnp.sin(x) + x**2, np.sin(ref) + ref**2)
     close(x.sum(axis=1), [3.0, 12.0])
     close(jnp.dot(x, x.T), np.arange(6.0).reshape(2, 3) @ np.arange(6.0).reshape(2, 3).T)
     close(jnp.where(x > 2, x, 0.0), [[0, 0, 0], [3, 4, 5]])
@@ -49,24 +49,29 @@ def test_make_jaxpr_and_lower():
 def test_vmap_and_collectives():
     xs = jnp.arange(12.0).reshape(4, 3)
     close(jax.vmap(jnp.sum)(xs), np.arange(12.0).reshape(4, 3).sum(1))
-    close(jax.vmap(lambda a, b: a * b, in_axes=(0, None))(xs, jnp.arange(3.0)),
-          np.arange(12.0).reshape(4, 3) * np.arange(3.0))
+    close(
+        jax.vmap(lambda a, b: a * b, in_axes=(0, None))(xs, jnp.arange(3.0)),
+        np.arange(12.0).reshape(4, 3) * np.arange(3.0),
+    )
     centred = jax.vmap(lambda v: v - lax.pmean(v, "batch"), axis_name="batch")(xs)
     close(centred.sum(0), np.zeros(3), atol=1e-5)
-    close(jnp.vectorize(lambda a, b: a @ b, signature="(n),(n)->()")(xs, jnp.ones(3)),
-          np.arange(12.0).reshape(4, 3).sum(1))
+    close(
+        jnp.vectorize(lambda a, b: a @ b, signature="(n),(n)->()")(xs, jnp.ones(3)),
+        np.arange(12.0).reshape(4, 3).sum(1),
+    )
 
 
 def test_jvp_and_grad():
     y, t = jax.jvp(jnp.sin, (0.5,), (1.0,))
     close(y, np.sin(0.5))
     close(t, np.cos(0.5))
-    close(jax.grad(lambda x: jnp.sum(x ** 3))(jnp.arange(3.0)), 3 * np.arange(3.0) ** 2)
+    close(jax.grad(lambda x: jnp.sum(x**3))(jnp.arange(3.0)), 3 * np.arange(3.0) ** 2)
     value, g = jax.value_and_grad(lambda w: jnp.sum(jnp.tanh(w)))(jnp.zeros(2))
     close(value, 0.0)
     close(g, np.ones(2))
     per_example = jax.vmap(jax.grad(lambda w, x: jnp.sum(w * x)), in_axes=(None, 0))(
-        jnp.ones(3), jnp.arange(6.0).reshape(2, 3))
+        jnp.ones(3), jnp.arange(6.0).reshape(2, 3)
+    )
     close(per_example, np.arange(6.0).reshape(2, 3))
 
 
@@ -81,7 +86,7 @@ def test_pytrees():
 
 
 def test_dtypes_and_config():
-    assert jnp.asarray(1).dtype == jnp.int32          # x64 is off by default
+    assert jnp.asarray(1).dtype == jnp.int32  # x64 is off by default
     assert (jnp.ones(2, jnp.int8) + 1).dtype == jnp.int8
     assert jnp.promote_types(jnp.float16, jnp.bfloat16) == jnp.float32
     assert jax.dtypes.canonicalize_dtype(np.float64) == np.float32

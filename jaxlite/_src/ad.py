@@ -13,7 +13,8 @@ Reverse mode is JVP + partial evaluation + transposition:
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -55,9 +56,12 @@ def linearize_flat(fun: Callable, primals: Sequence[Any]):
         return outs
 
     # Tangent outputs are always staged (instantiate), primal outputs never are.
-    known_outs, out_unk, lin, res = trace_partial(f_jvp_counted, primals + tan_avals,
-                                                  unknowns,
-                                                  lambda k: [False] * (k // 2) + [True] * (k // 2))
+    known_outs, out_unk, lin, res = trace_partial(
+        f_jvp_counted,
+        primals + tan_avals,
+        unknowns,
+        lambda k: [False] * (k // 2) + [True] * (k // 2),
+    )
     n_out = n_out_box["n"]
     primals_out = known_outs[:n_out]
     if any(out_unk[:n_out]):  # pragma: no cover (primal outputs never depend on tangents)
@@ -117,9 +121,11 @@ class _LinFun:
         lin, in_avals, p_tree, out_tree = self._meta
         t_flat, t_tree = tree_util.tree_flatten(tangents)
         if t_tree != p_tree:
-            raise TypeError(f"linearized function called on tangent values inconsistent with "
-                            f"the original primal values: got tree {t_tree}, expected "
-                            f"{p_tree}.")
+            raise TypeError(
+                f"linearized function called on tangent values inconsistent with "
+                f"the original primal values: got tree {t_tree}, expected "
+                f"{p_tree}."
+            )
         ts = []
         for t, a in zip(t_flat, in_avals):
             ta = aval_of(t)
@@ -127,20 +133,24 @@ class _LinFun:
                 raise ValueError(
                     f"linearized function called on tangent values inconsistent with the "
                     f"original primal values: got tangent shape {ta.shape} for primal "
-                    f"shape {a.shape}.")
+                    f"shape {a.shape}."
+                )
             ts.append(asarray_any(t))
         outs = _eval_lin(lin, self._res, ts)
         return tree_util.tree_unflatten(out_tree, outs)
 
 
-tree_util.register_pytree_node(_LinFun, lambda f: (f._res, f._meta),
-                               lambda meta, res: _LinFun(res, meta))
+tree_util.register_pytree_node(
+    _LinFun, lambda f: (f._res, f._meta), lambda meta, res: _LinFun(res, meta)
+)
 
 
 def _split_aux(out, who):
     if not (isinstance(out, (tuple, list)) and len(out) == 2):
-        raise TypeError("expected function with aux output to return a two-element tuple, "
-                        f"but got type {type(out)} with value {out!r}")
+        raise TypeError(
+            "expected function with aux output to return a two-element tuple, "
+            f"but got type {type(out)} with value {out!r}"
+        )
     return out[0], strip_tangents(out[1])
 
 
@@ -187,7 +197,8 @@ class _VjpFun:
                 "unexpected tree structure.\n\nThe argument to a VJP function returned by "
                 "`jax.vjp` must match the pytree structure of the differentiated function's "
                 f"output.\n\nBut the tree structures differ: got {ct_tree}, expected "
-                f"{self._out_tree}.")
+                f"{self._out_tree}."
+            )
         flat = []
         for c, a in zip(ct_flat, self._out_avals):
             ca = aval_of(c)
@@ -195,7 +206,8 @@ class _VjpFun:
                 raise ValueError(
                     "unexpected JAX type (e.g. shape/dtype) for argument to VJP function: "
                     f"got {_ty(ca)}, but expected {_ty(a)} because the corresponding output "
-                    f"of the differentiated function had JAX type {_ty(a)}")
+                    f"of the differentiated function had JAX type {_ty(a)}"
+                )
             if a.dtype == dtypes.float0:
                 flat.append(Zero(a))
             else:
@@ -210,8 +222,8 @@ def _ty(aval) -> str:
 
 
 tree_util.register_pytree_node(
-    _VjpFun, lambda f: (f._res, f._meta()),
-    lambda meta, res: _VjpFun(meta[0], res, *meta[1:]))
+    _VjpFun, lambda f: (f._res, f._meta()), lambda meta, res: _VjpFun(meta[0], res, *meta[1:])
+)
 
 
 def _instantiate_ct(ct, primal_aval):
@@ -269,7 +281,8 @@ def _check_argnums(argnums, nargs):
             raise TypeError(
                 f"differentiating with respect to argnums={argnums} requires at least "
                 f"{max(nums) + 1} positional arguments to be passed by the caller, but got "
-                f"only {nargs} positional arguments.")
+                f"only {nargs} positional arguments."
+            )
     return nums
 
 
@@ -277,8 +290,10 @@ def _check_input_dtype(x, holomorphic, allow_int, who):
     dt = aval_of(x).dtype
     if holomorphic:
         if not dtypes.is_complex(dt):
-            raise TypeError(f"{who} with holomorphic=True requires inputs with complex dtype, "
-                            f"but got {dt.name}.")
+            raise TypeError(
+                f"{who} with holomorphic=True requires inputs with complex dtype, "
+                f"but got {dt.name}."
+            )
     if dtypes.is_inexact(dt) or dt == dtypes.float0:
         return
     if allow_int:
@@ -286,7 +301,8 @@ def _check_input_dtype(x, holomorphic, allow_int, who):
     raise TypeError(
         f"{who} requires real- or complex-valued inputs (input dtype that is a sub-dtype of "
         f"np.inexact), but got {dt.name}. If you want to use Boolean- or integer-valued "
-        "inputs, use vjp or set allow_int to True.")
+        "inputs, use vjp or set allow_int to True."
+    )
 
 
 def _check_callable(fun):
@@ -300,27 +316,38 @@ def _check_scalar_output(y, holomorphic, who):
         raise TypeError(f"Gradient only defined for scalar-output functions. Output was {y}.")
     a = aval_of(y)
     if a.shape != ():
-        raise TypeError(f"Gradient only defined for scalar-output functions. Output had shape: "
-                        f"{a.shape}.")
+        raise TypeError(
+            f"Gradient only defined for scalar-output functions. Output had shape: {a.shape}."
+        )
     if holomorphic:
         if not dtypes.is_complex(a.dtype):
-            raise TypeError(f"{who} with holomorphic=True requires outputs with complex dtype, "
-                            f"but got {a.dtype.name}.")
+            raise TypeError(
+                f"{who} with holomorphic=True requires outputs with complex dtype, "
+                f"but got {a.dtype.name}."
+            )
     elif not dtypes.is_float(a.dtype):
         if dtypes.is_complex(a.dtype):
             raise TypeError(
                 f"{who} requires real-valued outputs (output dtype that is a sub-dtype of "
                 f"np.floating), but got {a.dtype.name}. For holomorphic differentiation, pass "
                 "holomorphic=True. For differentiation of non-holomorphic functions involving "
-                "complex outputs, use jax.vjp directly.")
+                "complex outputs, use jax.vjp directly."
+            )
         raise TypeError(
             f"{who} requires real-valued outputs (output dtype that is a sub-dtype of "
             f"np.floating), but got {a.dtype.name}. For differentiation of functions with "
-            "integer outputs, use jax.vjp directly.")
+            "integer outputs, use jax.vjp directly."
+        )
 
 
-def value_and_grad(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False,
-                   allow_int: bool = False, reduce_axes=()):
+def value_and_grad(
+    fun: Callable,
+    argnums=0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+    reduce_axes=(),
+):
     """``jax.value_and_grad``: ``(value, grad)`` (``((value, aux), grad)`` with has_aux).
 
     Raises:
@@ -332,8 +359,7 @@ def value_and_grad(fun: Callable, argnums=0, has_aux: bool = False, holomorphic:
 
     @functools.wraps(fun)
     def vg(*args, **kwargs):
-        return _value_and_grad(fun, argnums, has_aux, holomorphic, allow_int, who, args,
-                               kwargs)
+        return _value_and_grad(fun, argnums, has_aux, holomorphic, allow_int, who, args, kwargs)
 
     return vg
 
@@ -364,15 +390,22 @@ def _value_and_grad(fun, argnums, has_aux, holomorphic, allow_int, who, args, kw
     return ans, g
 
 
-def grad(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False,
-         allow_int: bool = False, reduce_axes=()):
+def grad(
+    fun: Callable,
+    argnums=0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+    reduce_axes=(),
+):
     """``jax.grad``: the gradient of a scalar-output function w.r.t. ``argnums``."""
     _check_callable(fun)
 
     @functools.wraps(fun)
     def g(*args, **kwargs):
-        (ans_aux, grads) = _value_and_grad(fun, argnums, has_aux, holomorphic, allow_int,
-                                           "grad", args, kwargs)
+        (ans_aux, grads) = _value_and_grad(
+            fun, argnums, has_aux, holomorphic, allow_int, "grad", args, kwargs
+        )
         if has_aux:
             return grads, ans_aux[1]
         return grads
@@ -388,7 +421,7 @@ def _std_basis(flat_avals):
     eye = np.eye(total)
     outs, start = [], 0
     for a, s in zip(flat_avals, sizes):
-        block = eye[:, start:start + s].reshape((total,) + a.shape)
+        block = eye[:, start : start + s].reshape((total,) + a.shape)
         outs.append(block.astype(a.dtype))
         start += s
     return total, outs
@@ -409,14 +442,17 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
         for x in flat:
             dt = aval_of(x).dtype
             if holomorphic and not dtypes.is_complex(dt):
-                raise TypeError("jacfwd with holomorphic=True requires inputs with complex "
-                                f"dtype, but got {dt.name}.")
+                raise TypeError(
+                    "jacfwd with holomorphic=True requires inputs with complex "
+                    f"dtype, but got {dt.name}."
+                )
             if not holomorphic and not dtypes.is_float(dt):
                 raise TypeError(
                     "jacfwd requires real-valued inputs (input dtype that is a sub-dtype of "
                     f"np.floating), but got {dt.name}. For holomorphic differentiation, pass "
                     "holomorphic=True. For differentiation of non-holomorphic functions "
-                    "involving complex inputs or integer inputs, use jax.jvp directly.")
+                    "involving complex inputs or integer inputs, use jax.jvp directly."
+                )
         avals = [aval_of(x) for x in flat]
         total, basis = _std_basis(avals)
 
@@ -444,7 +480,7 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
             parts, start = [], 0
             out_shape = y.shape[:-1]
             for a in avals:
-                part = y[..., start:start + a.size]
+                part = y[..., start : start + a.size]
                 parts.append(jnp.reshape(part, out_shape + a.shape))
                 start += a.size
             parts = tree_util.tree_unflatten(tree, parts)
@@ -458,8 +494,13 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
     return jac
 
 
-def jacrev(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False,
-           allow_int: bool = False):
+def jacrev(
+    fun: Callable,
+    argnums=0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+):
     """``jax.jacrev``: Jacobian by reverse mode (vmap of the pullback over a basis)."""
     _check_callable(fun)
     from jaxlite._src.api import vmap
@@ -498,8 +539,10 @@ def jacrev(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
         from jaxlite._src.numpy import lax_numpy as jnp
 
         # Integer inputs (allow_int): zero Jacobian blocks in the input's dtype, as JAX.
-        cts_in = [next(cts_ok) if ok else jnp.zeros((total,) + a.shape, a.dtype)
-                  for ok, a in zip(inexact, in_avals)]
+        cts_in = [
+            next(cts_ok) if ok else jnp.zeros((total,) + a.shape, a.dtype)
+            for ok, a in zip(inexact, in_avals)
+        ]
 
         # For each output leaf and input leaf: (*out_shape, *in_shape).
         per_out = []
@@ -507,7 +550,7 @@ def jacrev(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
         for ya in y_avals:
             parts = []
             for c, xa in zip(cts_in, in_avals):
-                blk = c[start:start + ya.size]
+                blk = c[start : start + ya.size]
                 parts.append(jnp.reshape(blk, ya.shape + xa.shape))
             parts = tree_util.tree_unflatten(in_tree, parts)
             per_out.append(parts[0] if isinstance(argnums, int) else tuple(parts))
@@ -523,8 +566,12 @@ def jacrev(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
 def hessian(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False):
     """``jax.hessian``: ``jacfwd(jacrev(fun))``."""
     _check_callable(fun)
-    return jacfwd(jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic), argnums,
-                  has_aux=has_aux, holomorphic=holomorphic)
+    return jacfwd(
+        jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic),
+        argnums,
+        has_aux=has_aux,
+        holomorphic=holomorphic,
+    )
 
 
 # --------------------------------------------------------------------- linear_transpose
@@ -537,9 +584,11 @@ def linear_transpose(fun: Callable, *primals, reduce_axes=()):
     in_avals = [abstractify(x) for x in flat]
     for a in in_avals:
         if not dtypes.is_inexact(a.dtype):
-            raise TypeError("linear_transpose only supports [float or complex] -> "
-                            f"[float or complex], and integer -> integer functions, but got "
-                            f"{a.dtype.name}.")
+            raise TypeError(
+                "linear_transpose only supports [float or complex] -> "
+                f"[float or complex], and integer -> integer functions, but got "
+                f"{a.dtype.name}."
+            )
     closed, out_tree = trace_flat(fun, call_tree, in_avals)
     out_avals = closed.out_avals
 
@@ -547,16 +596,21 @@ def linear_transpose(fun: Callable, *primals, reduce_axes=()):
         ct = cts[0] if len(cts) == 1 else cts
         ct_flat, ct_tree = tree_util.tree_flatten(ct)
         if ct_tree != out_tree:
-            raise TypeError("cotangent tree does not match function output, "
-                            f"expected {out_tree} but got {ct_tree}")
+            raise TypeError(
+                "cotangent tree does not match function output, "
+                f"expected {out_tree} but got {ct_tree}"
+            )
         for c, a in zip(ct_flat, out_avals):
             ca = aval_of(c)
             if ca.shape != a.shape:
-                raise TypeError("cotangent type does not match function output, "
-                                f"expected {a.str_short()} but got {ca.str_short()}")
+                raise TypeError(
+                    "cotangent type does not match function output, "
+                    f"expected {a.str_short()} but got {ca.str_short()}"
+                )
         primals_in = [UndefinedPrimal(a) for a in in_avals]
-        cts_in = backward_pass(closed.jaxpr, closed.consts, primals_in,
-                               [asarray_any(c) for c in ct_flat])
+        cts_in = backward_pass(
+            closed.jaxpr, closed.consts, primals_in, [asarray_any(c) for c in ct_flat]
+        )
         cts_in = [_instantiate_ct(c, a) for c, a in zip(cts_in, in_avals)]
         return tree_util.tree_unflatten(in_tree, cts_in)
 
@@ -576,18 +630,21 @@ def closure_convert(fun: Callable, *example_args):
     _, call_tree = tree_util.tree_flatten((example_args, {}))
     avals = [abstractify(x) for x in flat]
     closed, out_tree = trace_flat(fun, call_tree, avals)
-    hoist = [isinstance(c, Tracer) or dtypes.is_inexact(aval_of(c).dtype)
-             for c in closed.consts]
+    hoist = [isinstance(c, Tracer) or dtypes.is_inexact(aval_of(c).dtype) for c in closed.consts]
     consts = [c for c, h in zip(closed.consts, hoist) if h]
     n_args = len(flat)
 
     def converted(*args_and_consts):
-        args, cs = args_and_consts[:len(args_and_consts) - len(consts)], \
-            args_and_consts[len(args_and_consts) - len(consts):]
+        args, cs = (
+            args_and_consts[: len(args_and_consts) - len(consts)],
+            args_and_consts[len(args_and_consts) - len(consts) :],
+        )
         a_flat, a_tree = tree_util.tree_flatten(args)
         if a_tree != in_tree or len(a_flat) != n_args:
-            raise TypeError("closure_convert: converted function called with arguments of a "
-                            "different structure than the example arguments.")
+            raise TypeError(
+                "closure_convert: converted function called with arguments of a "
+                "different structure than the example arguments."
+            )
         it = iter(cs)
         all_consts = [next(it) if h else c for c, h in zip(closed.consts, hoist)]
         outs = eval_jaxpr(closed.jaxpr, all_consts, *a_flat)
@@ -596,5 +653,16 @@ def closure_convert(fun: Callable, *example_args):
     return converted, consts
 
 
-__all__ = ["linearize", "vjp", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian",
-           "linear_transpose", "closure_convert", "linearize_flat", "vjp_backward"]
+__all__ = [
+    "linearize",
+    "vjp",
+    "grad",
+    "value_and_grad",
+    "jacfwd",
+    "jacrev",
+    "hessian",
+    "linear_transpose",
+    "closure_convert",
+    "linearize_flat",
+    "vjp_backward",
+]

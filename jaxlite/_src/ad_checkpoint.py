@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import functools
 import types
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from jaxlite._src import tree_util
-from jaxlite._src.core import effects as _effects
 from jaxlite._src.compile import codegen
-from jaxlite._src.core import rules
+from jaxlite._src.core import effects as _effects, rules
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
@@ -123,8 +123,13 @@ def checkpoint_name(x: Any, name: str) -> Any:
 
 
 # ------------------------------------------------------------------------ front end
-def checkpoint(fun: Callable | None = None, *, prevent_cse: bool = True,
-               policy: Callable | None = None, static_argnums=()) -> Callable:
+def checkpoint(
+    fun: Callable | None = None,
+    *,
+    prevent_cse: bool = True,
+    policy: Callable | None = None,
+    static_argnums=(),
+) -> Callable:
     """``jax.checkpoint`` (alias ``remat``): recompute ``fun``'s internals in the backward
     pass instead of storing them, except values the ``policy`` says are saveable.
 
@@ -137,8 +142,9 @@ def checkpoint(fun: Callable | None = None, *, prevent_cse: bool = True,
         static_argnums: positional arguments treated as static Python values.
     """
     if fun is None:
-        return functools.partial(checkpoint, prevent_cse=prevent_cse, policy=policy,
-                                 static_argnums=static_argnums)
+        return functools.partial(
+            checkpoint, prevent_cse=prevent_cse, policy=policy, static_argnums=static_argnums
+        )
     if isinstance(static_argnums, int):
         static_argnums = (static_argnums,)
     static_argnums = tuple(static_argnums)
@@ -161,8 +167,9 @@ def checkpoint(fun: Callable | None = None, *, prevent_cse: bool = True,
         avals = [abstractify(x) for x in flat]
         closed, out_tree = trace_flat(f, in_tree, avals)
         closed, consts = closure_convert_consts(closed)
-        outs = checkpoint_p.bind(*consts, *flat, jaxpr=closed, prevent_cse=prevent_cse,
-                                 policy=policy)
+        outs = checkpoint_p.bind(
+            *consts, *flat, jaxpr=closed, prevent_cse=prevent_cse, policy=policy
+        )
         return tree_util.tree_unflatten(out_tree, outs)
 
     return wrapped
@@ -199,12 +206,12 @@ def _ckpt_jvp(primals, tangents, *, jaxpr, prevent_cse, policy):
     new, out_nz = jvp_jaxpr(jaxpr, nonzeros, instantiate=False)
     new, consts = _convert(new)
     nz = [t for t in tangents if type(t) is not Zero]
-    outs = checkpoint_p.bind(*consts, *primals, *nz, jaxpr=new, prevent_cse=prevent_cse,
-                             policy=policy)
+    outs = checkpoint_p.bind(
+        *consts, *primals, *nz, jaxpr=new, prevent_cse=prevent_cse, policy=policy
+    )
     n = len(jaxpr.out_avals)
     it = iter(outs[n:])
-    t_out = [next(it) if z else Zero(a.to_tangent_aval())
-             for z, a in zip(out_nz, jaxpr.out_avals)]
+    t_out = [next(it) if z else Zero(a.to_tangent_aval()) for z, a in zip(out_nz, jaxpr.out_avals)]
     return outs[:n], t_out
 
 
@@ -213,8 +220,7 @@ def _ckpt_batch(axis_data, args, dims, *, jaxpr, prevent_cse, policy):
 
     new, out_dims = batch_jaxpr(jaxpr, axis_data, dims, instantiate=False)
     new, consts = _convert(new)
-    outs = checkpoint_p.bind(*consts, *args, jaxpr=new, prevent_cse=prevent_cse,
-                             policy=policy)
+    outs = checkpoint_p.bind(*consts, *args, jaxpr=new, prevent_cse=prevent_cse, policy=policy)
     return outs, out_dims
 
 
@@ -235,8 +241,9 @@ def _ckpt_dce(used_outputs, eqn):
     new = prune_invars(new, used_inputs)
     invars = [v for v, u in zip(eqn.invars, used_inputs) if u]
     outvars = [v for v, u in zip(eqn.outvars, used_outputs) if u]
-    return used_inputs, eqn.replace(invars=invars, outvars=outvars,
-                                    params=dict(eqn.params, jaxpr=new))
+    return used_inputs, eqn.replace(
+        invars=invars, outvars=outvars, params=dict(eqn.params, jaxpr=new)
+    )
 
 
 def _saveable(policy, eqn) -> bool:
@@ -292,8 +299,12 @@ def remat_split(known: Jaxpr, n_known_outs: int, policy):
             recompute.add(id(e))
             continue
         available = all(
-            type(x) is Literal or id(x) in input_ids or id(x) in saved
-            or (id(x) in producer and id(producer[id(x)]) in recompute) for x in e.invars)
+            type(x) is Literal
+            or id(x) in input_ids
+            or id(x) in saved
+            or (id(x) in producer and id(producer[id(x)]) in recompute)
+            for x in e.invars
+        )
         if available:
             for x in e.invars:
                 need(x)
@@ -325,8 +336,10 @@ def _ckpt_partial_eval(trace, tracers, *, jaxpr, prevent_cse, policy):
     k_closed = ClosedJaxpr(k_jaxpr, [])
     known_ins = [t for t, u in zip(tracers, unknowns) if not u]
     k_outs = checkpoint_p.bind_with_trace(
-        trace.parent_trace, list(kconsts) + known_ins,
-        dict(jaxpr=k_closed, prevent_cse=prevent_cse, policy=policy))
+        trace.parent_trace,
+        list(kconsts) + known_ins,
+        dict(jaxpr=k_closed, prevent_cse=prevent_cse, policy=policy),
+    )
     known_outs, saved_vals = k_outs[:n_known_outs], k_outs[n_known_outs:]
 
     # Unknown side: (uconsts, saved, unknown inputs) -> recompute, then U's body.
@@ -349,10 +362,10 @@ def _ckpt_partial_eval(trace, tracers, *, jaxpr, prevent_cse, policy):
     u_env: dict[int, Any] = {}
     for v, nv in zip(U.invars[:n_uc], new_uc):
         u_env[id(v)] = nv
-    for v, r in zip(U.invars[n_uc:n_uc + num_res], K.outvars[n_known_outs:]):
+    for v, r in zip(U.invars[n_uc : n_uc + num_res], K.outvars[n_known_outs:]):
         u_env[id(v)] = read(r)
-    new_unk_in = [Var(v.aval) for v in U.invars[n_uc + num_res:]]
-    for v, nv in zip(U.invars[n_uc + num_res:], new_unk_in):
+    new_unk_in = [Var(v.aval) for v in U.invars[n_uc + num_res :]]
+    for v, nv in zip(U.invars[n_uc + num_res :], new_unk_in):
         u_env[id(v)] = nv
 
     def uread(v):
@@ -367,8 +380,11 @@ def _ckpt_partial_eval(trace, tracers, *, jaxpr, prevent_cse, policy):
     u_jaxpr = Jaxpr([], new_uc + new_saved + new_unk_in, outvars, eqns)
     u_closed = ClosedJaxpr(u_jaxpr, [])
     unk_ins = [t for t, u in zip(tracers, unknowns) if u]
-    u_outs = trace.stage(checkpoint_p, list(uconsts) + list(saved_vals) + unk_ins,
-                         dict(jaxpr=u_closed, prevent_cse=prevent_cse, policy=policy))
+    u_outs = trace.stage(
+        checkpoint_p,
+        list(uconsts) + list(saved_vals) + unk_ins,
+        dict(jaxpr=u_closed, prevent_cse=prevent_cse, policy=policy),
+    )
     k_it, u_it = iter(known_outs), iter(u_outs)
     return [next(u_it) if u else next(k_it) for u in out_unk]
 
@@ -385,5 +401,12 @@ rules.dce_rules[checkpoint_p] = _ckpt_dce
 
 rules.lower_rules[checkpoint_p] = codegen.lower_as_call
 
-__all__ = ["checkpoint", "remat", "checkpoint_name", "checkpoint_policies", "checkpoint_p",
-           "name_p", "remat_split"]
+__all__ = [
+    "checkpoint",
+    "remat",
+    "checkpoint_name",
+    "checkpoint_policies",
+    "checkpoint_p",
+    "name_p",
+    "remat_split",
+]

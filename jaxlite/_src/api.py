@@ -16,8 +16,7 @@ import numpy as np
 from jaxlite._src import dtypes, tree_util
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.rule_types import AxisData, Zero, not_mapped
-from jaxlite._src.interpreters import batching
-from jaxlite._src.interpreters import jvp as _jvp
+from jaxlite._src.interpreters import batching, jvp as _jvp
 from jaxlite._src.numpy.util import asarray_any
 
 
@@ -45,14 +44,18 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
     """
     _check_callable(fun)
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
-        raise TypeError("primal and tangent arguments to jax.jvp must be tuples or lists; "
-                        f"found {type(primals).__name__} and {type(tangents).__name__}.")
+        raise TypeError(
+            "primal and tangent arguments to jax.jvp must be tuples or lists; "
+            f"found {type(primals).__name__} and {type(tangents).__name__}."
+        )
     p_flat, p_tree = tree_util.tree_flatten(tuple(primals))
     t_flat, t_tree = tree_util.tree_flatten(tuple(tangents))
     if p_tree != t_tree:
-        raise TypeError("primal and tangent arguments to jax.jvp must have the same tree "
-                        f"structure; primals have tree structure {p_tree} whereas tangents "
-                        f"have tree structure {t_tree}.")
+        raise TypeError(
+            "primal and tangent arguments to jax.jvp must have the same tree "
+            f"structure; primals have tree structure {p_tree} whereas tangents "
+            f"have tree structure {t_tree}."
+        )
     p_flat = [asarray_any(p) for p in p_flat]
     tangents_in = []
     for p, t in zip(p_flat, t_flat):
@@ -60,16 +63,19 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
         ta = aval_of(t) if not isinstance(t, Zero) else t.aval
         expected = pa.to_tangent_aval()
         if ta.dtype != expected.dtype and not (
-                expected.dtype == dtypes.float0 and ta.dtype == dtypes.float0):
+            expected.dtype == dtypes.float0 and ta.dtype == dtypes.float0
+        ):
             raise TypeError(
                 "primal and tangent arguments to jax.jvp do not match; dtypes must be equal, "
                 f"or in case of int/bool primal dtype the tangent dtype must be float0. Got "
                 f"primal dtype {pa.dtype} and so expected tangent dtype {expected.dtype}, but "
-                f"got tangent dtype {ta.dtype} instead.")
+                f"got tangent dtype {ta.dtype} instead."
+            )
         if ta.shape != pa.shape:
             raise ValueError(
                 "jvp called with different primal and tangent shapes; Got primal shape "
-                f"{pa.shape} and tangent shape as {ta.shape}")
+                f"{pa.shape} and tangent shape as {ta.shape}"
+            )
         if expected.dtype == dtypes.float0:
             tangents_in.append(Zero(expected))
         else:
@@ -117,8 +123,10 @@ def _is_axis_leaf(d) -> bool:
 def _check_axes_leaves(what: str, axes) -> None:
     leaves = tree_util.tree_leaves(axes, is_leaf=lambda x: x is None)
     if not all(_is_axis_leaf(d) for d in leaves):
-        raise TypeError(f"vmap {what} must be an int, None, or (nested) container with "
-                        f"those types as leaves, but got {axes!r}.")
+        raise TypeError(
+            f"vmap {what} must be an int, None, or (nested) container with "
+            f"those types as leaves, but got {axes!r}."
+        )
 
 
 def _arg_paths(fun, args, kwargs) -> list[str]:
@@ -129,7 +137,7 @@ def _arg_paths(fun, args, kwargs) -> list[str]:
     except (TypeError, ValueError):
         params = []
     names = []
-    for i, p in enumerate(params):
+    for p in params:
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.KEYWORD_ONLY):
             break
         names.append(p.name)
@@ -143,8 +151,14 @@ def _arg_paths(fun, args, kwargs) -> list[str]:
     return out
 
 
-def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = None,
-         axis_size: int | None = None, spmd_axis_name: Any = None) -> Callable:
+def vmap(
+    fun: Callable,
+    in_axes: Any = 0,
+    out_axes: Any = 0,
+    axis_name: Any = None,
+    axis_size: int | None = None,
+    spmd_axis_name: Any = None,
+) -> Callable:
     """Vectorise ``fun`` over a new leading (or ``in_axes``) axis (``jax.vmap``).
 
     Args:
@@ -167,9 +181,11 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
     if not (in_axes is None or type(in_axes) is tuple or _is_axis_leaf(in_axes)):
-        raise TypeError("vmap in_axes must be an int, None, or a tuple of entries "
-                        "corresponding to the positional arguments passed to the function, "
-                        f"but got {in_axes}.")
+        raise TypeError(
+            "vmap in_axes must be an int, None, or a tuple of entries "
+            "corresponding to the positional arguments passed to the function, "
+            f"but got {in_axes}."
+        )
     _check_axes_leaves("in_axes", in_axes)
     _check_axes_leaves("out_axes", out_axes)
     simple_in = in_axes is None or _is_axis_leaf(in_axes)
@@ -181,7 +197,8 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
             raise ValueError(
                 "vmap in_axes must be an int, None, or a tuple of entries corresponding to "
                 "the positional arguments passed to the function, but got "
-                f"len(in_axes)={len(in_axes)}, len(args)={len(args)}")
+                f"len(in_axes)={len(in_axes)}, len(args)={len(args)}"
+            )
         flat, in_tree = tree_util.tree_flatten((args, kwargs))
         n_kw = len(tree_util.tree_leaves(kwargs)) if kwargs else 0
         n_pos = len(flat) - n_kw
@@ -194,8 +211,9 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
             try:
                 vals.append(asarray_any(x))
             except TypeError:
-                raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX "
-                                "type") from None
+                raise TypeError(
+                    f"Argument '{x}' of type {type(x)} is not a valid JAX type"
+                ) from None
         size, dims = _mapped_size(fun, vals, dims, args, kwargs, axis_size)
         store = {}
 
@@ -210,8 +228,10 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
                 try:
                     res.append(asarray_any(o))
                 except TypeError:
-                    raise TypeError(f"Output from batched function '{o}' with type "
-                                    f"{type(o)} is not a valid JAX type") from None
+                    raise TypeError(
+                        f"Output from batched function '{o}' with type "
+                        f"{type(o)} is not a valid JAX type"
+                    ) from None
             return res
 
         axis_data = AxisData(axis_name, size, spmd_axis_name)
@@ -221,14 +241,15 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0, axis_name: Any = No
             out_axes_flat = [out_axes] * len(outs)
         else:
             out_axes_flat = _flatten_axes(
-                "vmap out_axes", tree_util.tree_unflatten(out_tree, [0] * len(outs)),
-                out_axes)
+                "vmap out_axes", tree_util.tree_unflatten(out_tree, [0] * len(outs)), out_axes
+            )
         res = []
         for o, raw, d, od in zip(outs, store["raw"], out_dims, out_axes_flat):
             if od is None:
                 if d is not not_mapped:
-                    raise ValueError("at vmap out_axes, got axis spec None but output was "
-                                     f"batched on axis {d}")
+                    raise ValueError(
+                        f"at vmap out_axes, got axis spec None but output was batched on axis {d}"
+                    )
                 # An unmapped output is returned as the function returned it (as JAX does).
                 res.append(raw if type(raw) in (bool, int, float, complex) else o)
                 continue
@@ -255,13 +276,15 @@ def _mapped_size(fun, vals, dims, args, kwargs, axis_size):
             raise ValueError(
                 f"vmap was requested to map its argument along axis {d}, which implies that "
                 f"its rank should be at least {d + 1 if d >= 0 else -d}, but is only {nd} "
-                f"(its shape is {shape})")
+                f"(its shape is {shape})"
+            )
         d = int(d) % nd
         canon.append(d)
         sizes.append(shape[d])
     if axis_size is None and not sizes:
-        raise ValueError("vmap must have at least one non-None value in in_axes or "
-                         "axis_size must be specified")
+        raise ValueError(
+            "vmap must have at least one non-None value in in_axes or axis_size must be specified"
+        )
     distinct = set(sizes) if axis_size is None else set(sizes) | {int(axis_size)}
     if len(distinct) > 1:
         names = _arg_paths(fun, args, kwargs)
@@ -270,10 +293,13 @@ def _mapped_size(fun, vals, dims, args, kwargs, axis_size):
             lines.append(f"  * the `axis_size` argument was {axis_size}")
         for name, x, d in zip(names, vals, canon):
             if d is not None:
-                lines.append(f"  * one axis had size {aval_of(x).shape[d]}: axis {d} of "
-                             f"{name} of type {_type_str(aval_of(x))}")
-        raise ValueError("vmap got inconsistent sizes for array axes to be mapped:\n"
-                         + ";\n".join(lines))
+                lines.append(
+                    f"  * one axis had size {aval_of(x).shape[d]}: axis {d} of "
+                    f"{name} of type {_type_str(aval_of(x))}"
+                )
+        raise ValueError(
+            "vmap got inconsistent sizes for array axes to be mapped:\n" + ";\n".join(lines)
+        )
     return (int(axis_size) if axis_size is not None else sizes[0]), canon
 
 

@@ -29,10 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from jaxlite._src import config as _cfg
-from jaxlite._src import dtypes, tree_util
-from jaxlite._src.core import effects as _effects
-from jaxlite._src.core import rules
+from jaxlite._src import config as _cfg, dtypes, tree_util
+from jaxlite._src.core import effects as _effects, rules
 from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.effects import Effect
@@ -127,7 +125,8 @@ def check_results(out: Any, avals: Sequence[ShapedArray], copy: bool = True) -> 
     if len(leaves) != len(avals):
         raise _result_error(
             "Mismatched number of outputs from callback. "
-            f"Expected: {len(avals)}, Actual: {len(leaves)}")
+            f"Expected: {len(avals)}, Actual: {len(leaves)}"
+        )
     res = []
     for i, (leaf, aval) in enumerate(zip(leaves, avals)):
         v = _to_numpy_result(leaf, copy)
@@ -138,11 +137,13 @@ def check_results(out: Any, avals: Sequence[ShapedArray], copy: bool = True) -> 
         if v.shape != aval.shape:
             raise _result_error(
                 f"Incorrect output shape for return value #{i}: "
-                f"Expected: {aval.shape}, Actual: {v.shape}")
+                f"Expected: {aval.shape}, Actual: {v.shape}"
+            )
         if v.dtype != aval.dtype:
             raise _result_error(
                 f"Incorrect output dtype for return value #{i}: "
-                f"Expected: {aval.dtype}, Actual: {v.dtype}")
+                f"Expected: {aval.dtype}, Actual: {v.dtype}"
+            )
         res.append(v)
     return res
 
@@ -172,9 +173,17 @@ class HostFn:
         "weak",
     )
 
-    def __init__(self, fn: Callable, api: str, in_tree, n_leaves: int,
-                 statics: dict | None = None, weak: Sequence[bool] | None = None,
-                 logger: logging.Logger = callback_logger, returns: bool = True):
+    def __init__(
+        self,
+        fn: Callable,
+        api: str,
+        in_tree,
+        n_leaves: int,
+        statics: dict | None = None,
+        weak: Sequence[bool] | None = None,
+        logger: logging.Logger = callback_logger,
+        returns: bool = True,
+    ):
         self.fn = fn
         self.api = api
         self.in_tree = in_tree
@@ -185,8 +194,9 @@ class HostFn:
         self.logger = logger
         self.returns = returns
         # (args, kwargs) == ((leaf, ..., leaf), {}): call fn(*arrays) directly.
-        self.simple = (not self.statics and in_tree == tree_util.tree_structure(
-            (tuple(range(n_leaves)), {})))
+        self.simple = not self.statics and in_tree == tree_util.tree_structure(
+            (tuple(range(n_leaves)), {})
+        )
 
     def __repr__(self):
         name = getattr(self.fn, "__name__", type(self.fn).__name__)
@@ -199,8 +209,9 @@ class HostFn:
         else:
             if self.statics:
                 it = iter(arrays)
-                leaves = [self.statics[i] if i in self.statics else next(it)
-                          for i in range(self.n_leaves)]
+                leaves = [
+                    self.statics[i] if i in self.statics else next(it) for i in range(self.n_leaves)
+                ]
             else:
                 leaves = arrays
             args, kwargs = tree_util.tree_unflatten(self.in_tree, leaves)
@@ -212,16 +223,21 @@ class HostFn:
                 raise  # a nested callback's error already names the original exception
             raise CallbackError(f"{type(e).__name__}: {e}") from e
 
-    def invoke(self, vals: Sequence[np.ndarray], result_avals: Sequence[ShapedArray],
-               eager: bool = False) -> list:
+    def invoke(
+        self, vals: Sequence[np.ndarray], result_avals: Sequence[ShapedArray], eager: bool = False
+    ) -> list:
         arrays = [_as_array(v, _aval_for(v, w)) for v, w in zip(vals, self.weak)]
         out = self._call_user(arrays, eager_debug=eager and not self.returns)
         if not self.returns:
             return []
         return check_results(out, result_avals)
 
-    def specialise(self, in_avals: Sequence[ShapedArray], result_avals: Sequence[ShapedArray],
-                   copy: bool = True) -> Callable:
+    def specialise(
+        self,
+        in_avals: Sequence[ShapedArray],
+        result_avals: Sequence[ShapedArray],
+        copy: bool = True,
+    ) -> Callable:
         """A fast closure ``f(*vals) -> list`` for fixed operand and result avals (codegen).
 
         ``copy=False``: the caller copies the results itself (writeable results are then
@@ -349,8 +365,10 @@ class MappedHostFn:
         # One loop level (the common case): operands batched at axis 0.
         size = self.levels[0]
         batched = [bool(ax) for ax in self.operand_axes]
-        elem_in = [ShapedArray(a.shape[1:] if b else a.shape, a.dtype, a.weak_type)
-                   for a, b in zip(in_avals, batched)]
+        elem_in = [
+            ShapedArray(a.shape[1:] if b else a.shape, a.dtype, a.weak_type)
+            for a, b in zip(in_avals, batched)
+        ]
         elem_out = [ShapedArray(a.shape[1:], a.dtype) for a in result_avals]
         inner = self.base.specialise(elem_in, elem_out, copy=False)
         shapes = [(a.shape, a.dtype) for a in result_avals]
@@ -387,8 +405,14 @@ def map_host_fn(cb, size: int, batched: Sequence[bool]) -> MappedHostFn:
 
 
 # ------------------------------------------------------------------------ front ends
-_VMAP_METHODS = ["sequential", "sequential_unrolled", "expand_dims", "broadcast_all",
-                 "legacy_vectorized", None]
+_VMAP_METHODS = [
+    "sequential",
+    "sequential_unrolled",
+    "expand_dims",
+    "broadcast_all",
+    "legacy_vectorized",
+    None,
+]
 
 
 def _result_avals(result_shape_dtypes: Any) -> tuple[tuple, Any]:
@@ -399,8 +423,8 @@ def _result_avals(result_shape_dtypes: Any) -> tuple[tuple, Any]:
         dtype = np.dtype(dtype)
         if not _cfg.x64_enabled and dtypes.canonicalize_dtype(dtype) != dtype:
             raise ValueError(
-                "result_shape_dtypes cannot specify 64-bit types when `jax_enable_x64` is "
-                "disabled")
+                "result_shape_dtypes cannot specify 64-bit types when `jax_enable_x64` is disabled"
+            )
         avals.append(ShapedArray(tuple(shape), dtype, False))
     return tuple(avals), tree
 
@@ -412,17 +436,25 @@ def _check_operands(flat: Sequence[Any], api: str) -> None:
         except TypeError:
             raise TypeError(
                 f"Error interpreting argument to {api} as a JAX value. The problematic value "
-                f"is of type {type(x)} and was passed to {api} at position {i}.") from None
+                f"is of type {type(x)} and was passed to {api} at position {i}."
+            ) from None
 
 
 def _check_callable(callback: Any, api: str) -> None:
     if not callable(callback):
-        raise TypeError(f"first argument to {api} must be callable, but got an object of "
-                        f"type {type(callback)}")
+        raise TypeError(
+            f"first argument to {api} must be callable, but got an object of type {type(callback)}"
+        )
 
 
-def pure_callback(callback: Callable, result_shape_dtypes: Any, *args: Any,
-                  sharding: Any = None, vmap_method: str | None = None, **kwargs: Any) -> Any:
+def pure_callback(
+    callback: Callable,
+    result_shape_dtypes: Any,
+    *args: Any,
+    sharding: Any = None,
+    vmap_method: str | None = None,
+    **kwargs: Any,
+) -> Any:
     """Call a side-effect-free host function from (possibly transformed) code.
 
     Args:
@@ -444,20 +476,27 @@ def pure_callback(callback: Callable, result_shape_dtypes: Any, *args: Any,
     del sharding
     if vmap_method not in _VMAP_METHODS:
         raise ValueError(
-            f"vmap_method must be on of the allowed methods {_VMAP_METHODS}, but got: "
-            f"{vmap_method}")
+            f"vmap_method must be on of the allowed methods {_VMAP_METHODS}, but got: {vmap_method}"
+        )
     _check_callable(callback, "pure_callback")
     result_avals, out_tree = _result_avals(result_shape_dtypes)
     flat, in_tree = tree_util.tree_flatten((args, kwargs))
     _check_operands(flat, "pure_callback")
     host = HostFn(callback, "pure_callback", in_tree, len(flat))
-    outs = pure_callback_p.bind(*flat, callback=host, result_avals=result_avals,
-                                vmap_method=vmap_method)
+    outs = pure_callback_p.bind(
+        *flat, callback=host, result_avals=result_avals, vmap_method=vmap_method
+    )
     return tree_util.tree_unflatten(out_tree, outs)
 
 
-def io_callback(callback: Callable, result_shape_dtypes: Any, *args: Any,
-                sharding: Any = None, ordered: bool = False, **kwargs: Any) -> Any:
+def io_callback(
+    callback: Callable,
+    result_shape_dtypes: Any,
+    *args: Any,
+    sharding: Any = None,
+    ordered: bool = False,
+    **kwargs: Any,
+) -> Any:
     """Call a host function with side effects (``jax.experimental.io_callback``).
 
     Never removed by dead-code elimination. With ``ordered=True`` successive ordered calls
@@ -471,8 +510,9 @@ def io_callback(callback: Callable, result_shape_dtypes: Any, *args: Any,
     flat, in_tree = tree_util.tree_flatten((args, kwargs))
     _check_operands(flat, "io_callback")
     host = HostFn(callback, "io_callback", in_tree, len(flat))
-    outs = io_callback_p.bind(*flat, callback=host, result_avals=result_avals,
-                              ordered=bool(ordered))
+    outs = io_callback_p.bind(
+        *flat, callback=host, result_avals=result_avals, ordered=bool(ordered)
+    )
     return tree_util.tree_unflatten(out_tree, outs)
 
 
@@ -507,8 +547,10 @@ rules.effects_rules[io_callback_p] = _io_effects
 
 
 def _pure_jvp(primals, tangents, **params):
-    raise ValueError("Pure callbacks do not support JVP. Please use `jax.custom_jvp` to use "
-                     "callbacks while taking gradients.")
+    raise ValueError(
+        "Pure callbacks do not support JVP. Please use `jax.custom_jvp` to use "
+        "callbacks while taking gradients."
+    )
 
 
 def _io_jvp(primals, tangents, **params):
@@ -516,8 +558,10 @@ def _io_jvp(primals, tangents, **params):
 
 
 def _pure_transpose(cts, *args, **params):
-    raise ValueError("Pure callbacks do not support transpose. Please use `jax.custom_vjp` "
-                     "to use callbacks while taking gradients.")
+    raise ValueError(
+        "Pure callbacks do not support transpose. Please use `jax.custom_vjp` "
+        "to use callbacks while taking gradients."
+    )
 
 
 def _io_transpose(cts, *args, **params):
@@ -538,8 +582,9 @@ def _batched_avals(result_avals, size):
 def _front(args, dims):
     from jaxlite._src.ops import shape as _shape
 
-    return [x if d is not_mapped or d == 0 else _shape.moveaxis(x, d, 0)
-            for x, d in zip(args, dims)]
+    return [
+        x if d is not_mapped or d == 0 else _shape.moveaxis(x, d, 0) for x, d in zip(args, dims)
+    ]
 
 
 def sequential_batch(prim, axis_data, args, dims, params):
@@ -565,7 +610,8 @@ def _pure_batch(axis_data, args, dims, *, callback, result_avals, vmap_method):
         raise NotImplementedError(
             "vmap is only supported for the pure_callback primitive when vmap_method is one "
             "of 'sequential', 'sequential_unrolled', 'expand_dims', 'broadcast_all', or "
-            "'legacy_vectorized'. Got vmap_method=None.")
+            "'legacy_vectorized'. Got vmap_method=None."
+        )
     size = axis_data.size
     new_args = []
     for x, d in zip(_front(args, dims), dims):
@@ -575,18 +621,25 @@ def _pure_batch(axis_data, args, dims, *, callback, result_avals, vmap_method):
             elif vmap_method == "broadcast_all":
                 x = _shape.broadcast_batch(x, size)
         new_args.append(x)
-    outs = pure_callback_p.bind(*new_args, callback=callback,
-                                result_avals=_batched_avals(result_avals, size),
-                                vmap_method=vmap_method)
+    outs = pure_callback_p.bind(
+        *new_args,
+        callback=callback,
+        result_avals=_batched_avals(result_avals, size),
+        vmap_method=vmap_method,
+    )
     return outs, [0] * len(outs)
 
 
 def _io_batch(axis_data, args, dims, *, callback, result_avals, ordered):
     if ordered:
         raise ValueError("Cannot `vmap` ordered IO callback.")
-    return sequential_batch(io_callback_p, axis_data, args, dims,
-                            {"callback": callback, "result_avals": result_avals,
-                             "ordered": ordered})
+    return sequential_batch(
+        io_callback_p,
+        axis_data,
+        args,
+        dims,
+        {"callback": callback, "result_avals": result_avals, "ordered": ordered},
+    )
 
 
 rules.batch_rules[pure_callback_p] = _pure_batch

@@ -68,5 +68,5 @@ x64_enabled = False
 
 
 def enable_x64(new_val: bool = True):
-    """Context manager that temporarily sets ``jax_enable_x64`` (``jax.experimental.enable_x64``)."""
+    """Temporarily set ``jax_enable_x64`` (``jax.experimental.enable_x64``)."""
     return config._override("jax_enable_x64", new_val)

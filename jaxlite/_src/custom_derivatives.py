@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from jaxlite._src import dtypes, tree_util
 from jaxlite._src.core import rules
@@ -104,8 +104,10 @@ def _resolve_args(fun, args, kwargs, kind):
         ba = sig.bind(*args, **kwargs)
         ba.apply_defaults()
         if ba.kwargs:
-            raise TypeError("The following keyword arguments could not be resolved to "
-                            f"positional: {', '.join(ba.kwargs)}")
+            raise TypeError(
+                "The following keyword arguments could not be resolved to "
+                f"positional: {', '.join(ba.kwargs)}"
+            )
     except (TypeError, ValueError) as e:
         raise TypeError(
             f"The input arguments to the {kind}-decorated function {name} could not be "
@@ -155,11 +157,11 @@ class custom_jvp:
                 if fn is None or isinstance(t, SymbolicZero):
                     continue
                 contrib = fn(t, ans, *primals)
-                out = contrib if out is None else tree_util.tree_map(
-                    lambda a, b: a + b, out, contrib)
+                out = (
+                    contrib if out is None else tree_util.tree_map(lambda a, b: a + b, out, contrib)
+                )
             if out is None:
-                out = tree_util.tree_map(
-                    lambda a: SymbolicZero(aval_of(a).to_tangent_aval()), ans)
+                out = tree_util.tree_map(lambda a: SymbolicZero(aval_of(a).to_tangent_aval()), ans)
             return ans, out
 
         self.defjvp(jvp, symbolic_zeros=True)
@@ -173,7 +175,8 @@ class custom_jvp:
         if self.jvp is None:
             raise AttributeError(
                 f"No JVP defined for custom_jvp function {getattr(self.fun, '__name__', '')} "
-                "using defjvp.")
+                "using defjvp."
+            )
         args = _resolve_args(self.fun, args, kwargs, "custom_jvp")
         n = len(args)
         nondiff, dyn = _split_nondiff(args, self.nondiff_argnums)
@@ -193,7 +196,7 @@ class custom_jvp:
         def flat_jvp(primals, tangents):
             p_args = tree_util.tree_unflatten(in_tree, primals)
             ts = []
-            for t, p in zip(tangents, primals):
+            for t in tangents:
                 if type(t) is Zero:
                     ts.append(SymbolicZero(t.aval) if sz else _zeros(t.aval))
                 else:
@@ -205,23 +208,27 @@ class custom_jvp:
                 raise TypeError(
                     f"Custom JVP rule {_name(user_jvp)} for function {_name(fun)} must "
                     "produce a pair (list or tuple of length two) "
-                    f"representing primal and tangent outputs, but got {res}.")
+                    f"representing primal and tangent outputs, but got {res}."
+                )
             p_out, t_out = res
             p_flat, p_tree = tree_util.tree_flatten(p_out)
             t_flat, t_tree = tree_util.tree_flatten(
-                t_out, is_leaf=lambda x: x is None or isinstance(x, SymbolicZero))
+                t_out, is_leaf=lambda x: x is None or isinstance(x, SymbolicZero)
+            )
             if p_tree != t_tree:
                 raise TypeError(
                     f"Custom JVP rule {_name(user_jvp)} for function {_name(fun)} must "
                     "produce primal and tangent outputs with equal "
                     f"container (pytree) structures, but got {p_tree} and {t_tree} "
-                    "respectively.")
+                    "respectively."
+                )
             prev = store.get("out_tree")
             if prev is not None and prev != p_tree:
                 raise TypeError(
                     "Custom JVP rule must produce a primal output with the same container "
                     "(pytree) structure as the primal function's output, but got "
-                    f"{p_tree} for the rule and {prev} for the primal function.")
+                    f"{p_tree} for the rule and {prev} for the primal function."
+                )
             store.setdefault("out_tree", p_tree)
             p_flat = [asarray_any(p) for p in p_flat]
             t_res = []
@@ -238,12 +245,14 @@ class custom_jvp:
                         "Custom JVP rule must produce primal and tangent outputs with "
                         "corresponding shapes and dtypes. Expected "
                         f"{_ty(expected)} (tangent type of "
-                        f"{_ty(pa)}) but got {_ty(ta)}.")
+                        f"{_ty(pa)}) but got {_ty(ta)}."
+                    )
                 t_res.append(t)
             return p_flat, t_res
 
         outs = trace_ctx.trace.process_custom_jvp_call(
-            custom_jvp_call_p, flat_fun, flat_jvp, flat, symbolic_zeros=sz)
+            custom_jvp_call_p, flat_fun, flat_jvp, flat, symbolic_zeros=sz
+        )
         return tree_util.tree_unflatten(store["out_tree"], outs)
 
 
@@ -262,7 +271,8 @@ def jvp_of_custom_jvp(trace, fun, jvp, tracers, symbolic_zeros):
     if all(type(t) is Zero for t in tangents):
         with set_current_trace(trace.parent_trace):
             return trace.parent_trace.process_custom_jvp_call(
-                custom_jvp_call_p, fun, jvp, primals, symbolic_zeros=symbolic_zeros)
+                custom_jvp_call_p, fun, jvp, primals, symbolic_zeros=symbolic_zeros
+            )
     with set_current_trace(trace.parent_trace):
         p_out, t_out = jvp(primals, tangents)
     return [trace.wrap(p, t) for p, t in zip(p_out, t_out)]
@@ -272,9 +282,10 @@ def bind_custom_jvp(trace, fun, jvp, tracers, symbolic_zeros):
     """Stage ``fun`` to a jaxpr and bind ``custom_jvp_call_p`` on ``trace``."""
     closed, consts = _trace_closed(trace, fun, tracers)
     return custom_jvp_call_p.bind_with_trace(
-        trace, list(consts) + list(tracers),
-        dict(call_jaxpr=closed, jvp=jvp, num_consts=len(consts),
-             symbolic_zeros=symbolic_zeros))
+        trace,
+        list(consts) + list(tracers),
+        dict(call_jaxpr=closed, jvp=jvp, num_consts=len(consts), symbolic_zeros=symbolic_zeros),
+    )
 
 
 def stage_custom_jvp(trace, primitive, fun, jvp, tracers, symbolic_zeros):
@@ -305,7 +316,8 @@ def _closed_over_error(kind):
         f"value. That isn't supported because the custom {kind[7:].upper()} rule only "
         f"specifies how to differentiate the {kind} function with respect to explicit "
         "input parameters. Try passing the closed-over value into the custom_"
-        f"{kind[7:]} function as an argument, and adapting the {kind} rule.")
+        f"{kind[7:]} function as an argument, and adapting the {kind} rule."
+    )
 
 
 def _cj_jvp(primals, tangents, *, call_jaxpr, jvp, num_consts, symbolic_zeros):
@@ -329,15 +341,19 @@ def _cj_batch(axis_data, args, dims, *, call_jaxpr, jvp, num_consts, symbolic_ze
 
     def jvp_b(primals, tangents):
         n = len(primals)
-        ts = [_zeros(aval_of(p).to_tangent_aval()) if type(t) is Zero else t
-              for p, t in zip(primals, tangents)]
+        ts = [
+            _zeros(aval_of(p).to_tangent_aval()) if type(t) is Zero else t
+            for p, t in zip(primals, tangents)
+        ]
         float0 = [aval_of(p).to_tangent_aval().dtype == dtypes.float0 for p in primals]
         info = {}
 
         def f(*xs):
             ps = list(xs[:n])
-            tt = [Zero(aval_of(p).to_tangent_aval()) if f0 else t
-                  for p, t, f0 in zip(ps, xs[n:], float0)]
+            tt = [
+                Zero(aval_of(p).to_tangent_aval()) if f0 else t
+                for p, t, f0 in zip(ps, xs[n:], float0)
+            ]
             p_out, t_out = jvp(ps, tt)
             info["zero"] = [type(t) is Zero for t in t_out]
             from jaxlite._src.ops.structural import instantiate
@@ -347,12 +363,15 @@ def _cj_batch(axis_data, args, dims, *, call_jaxpr, jvp, num_consts, symbolic_ze
         outs, odims = batch_flat(f, axis_data, list(primals) + ts, [0] * (2 * n))
         outs = [move_dim(o, d, 0, size) for o, d in zip(outs, odims)]
         m = len(outs) // 2
-        t_out = [Zero(aval_of(p).to_tangent_aval()) if z else t
-                 for p, t, z in zip(outs[:m], outs[m:], info["zero"])]
+        t_out = [
+            Zero(aval_of(p).to_tangent_aval()) if z else t
+            for p, t, z in zip(outs[:m], outs[m:], info["zero"])
+        ]
         return outs[:m], t_out
 
-    outs = custom_jvp_call_p.bind(*args, call_jaxpr=batched, jvp=jvp_b, num_consts=num_consts,
-                                  symbolic_zeros=False)
+    outs = custom_jvp_call_p.bind(
+        *args, call_jaxpr=batched, jvp=jvp_b, num_consts=num_consts, symbolic_zeros=False
+    )
     return outs, [0] * len(outs)
 
 
@@ -389,8 +408,13 @@ class custom_vjp:
         self.bwd = None
         self.symbolic_zeros = False
 
-    def defvjp(self, fwd: Callable, bwd: Callable, symbolic_zeros: bool = False,
-               optimize_remat: bool = False) -> None:
+    def defvjp(
+        self,
+        fwd: Callable,
+        bwd: Callable,
+        symbolic_zeros: bool = False,
+        optimize_remat: bool = False,
+    ) -> None:
         self.fwd = fwd
         self.bwd = bwd
         self.symbolic_zeros = symbolic_zeros
@@ -404,7 +428,8 @@ class custom_vjp:
         if self.fwd is None:
             raise AttributeError(
                 f"No VJP defined for custom_vjp function {getattr(self.fun, '__name__', '')} "
-                "using defvjp.")
+                "using defvjp."
+            )
         args = _resolve_args(self.fun, args, kwargs, "custom_vjp")
         n = len(args)
         nondiff, dyn = _split_nondiff(args, self.nondiff_argnums)
@@ -436,7 +461,8 @@ class custom_vjp:
                     "where the first element represents the primal output (equal to the "
                     "output of the custom_vjp-decorated function) and the second element "
                     f"represents residuals (i.e. values stored from the forward pass for use "
-                    f"on the backward pass), but got {res}.")
+                    f"on the backward pass), but got {res}."
+                )
             out, resid = res
             out_flat, out_tree = tree_util.tree_flatten(out)
             prev = store.get("out_tree")
@@ -445,11 +471,15 @@ class custom_vjp:
                     "Custom VJP fwd rule must produce a pair (list or tuple of length two) "
                     "where the first element represents the primal output (equal to the "
                     "output of the custom_vjp-decorated function), but the primal output "
-                    f"structure {out_tree} differs from the function's {prev}.")
+                    f"structure {out_tree} differs from the function's {prev}."
+                )
             store["out_tree"] = out_tree
             res_flat, res_tree = tree_util.tree_flatten(resid)
-            return ([asarray_any(o) for o in out_flat], [asarray_any(r) for r in res_flat],
-                    res_tree)
+            return (
+                [asarray_any(o) for o in out_flat],
+                [asarray_any(r) for r in res_flat],
+                res_tree,
+            )
 
         def flat_bwd(res_tree, res_flat, cts_flat):
             out_tree = store["out_tree"]
@@ -469,7 +499,8 @@ class custom_vjp:
                     "(pytree) structure as the args tuple of the primal function, and in "
                     "particular must produce a tuple of length equal to the number of "
                     "arguments to the primal function, but got bwd output structure "
-                    f"{got_tree} for primal input structure {tree_util.tree_structure(dyn)}.")
+                    f"{got_tree} for primal input structure {tree_util.tree_structure(dyn)}."
+                )
             out = []
             arg_trees = [tree_util.tree_structure(a) for a in dyn]
             it_avals = iter(in_avals)
@@ -480,12 +511,14 @@ class custom_vjp:
                     out.extend(Zero(a.to_tangent_aval()) for a in avals)
                     continue
                 g_flat, g_tree = tree_util.tree_flatten(
-                    g, is_leaf=lambda x: x is None or isinstance(x, SymbolicZero))
+                    g, is_leaf=lambda x: x is None or isinstance(x, SymbolicZero)
+                )
                 if g_tree != tree:
                     raise TypeError(
                         "Custom VJP bwd rule must produce an output with the same container "
                         "(pytree) structure as the args tuple of the primal function, but got "
-                        f"bwd output structure {g_tree} for primal input structure {tree}.")
+                        f"bwd output structure {g_tree} for primal input structure {tree}."
+                    )
                 for x, a in zip(g_flat, avals):
                     ta = a.to_tangent_aval()
                     if x is None or isinstance(x, SymbolicZero) or ta.dtype == dtypes.float0:
@@ -499,7 +532,8 @@ class custom_vjp:
                             "as the args tuple of the primal function, but at "
                             f"output[{k}] the bwd rule produced an output of type {_ty(xa)} "
                             f"corresponding to an input of type {_ty(a)}, so the shapes do "
-                            "not match")
+                            "not match"
+                        )
                     if xa.dtype != ta.dtype:
                         from jaxlite._src.ops.conversion import convert_element_type
 
@@ -508,7 +542,8 @@ class custom_vjp:
             return out
 
         outs = trace_ctx.trace.process_custom_vjp_call(
-            custom_vjp_call_p, flat_fun, flat_fwd, flat_bwd, flat, None, sz)
+            custom_vjp_call_p, flat_fun, flat_fwd, flat_bwd, flat, None, sz
+        )
         return tree_util.tree_unflatten(store["out_tree"], outs)
 
 
@@ -521,13 +556,22 @@ def _jvp_via_fwd(fwd, bwd, primals, tangents, symbolic_zeros):
     else:
         outs, res, res_tree = fwd(*primals)
     lin_mask = tuple(aval_of(p).to_tangent_aval().dtype != dtypes.float0 for p in primals)
-    ts = [(_zeros(aval_of(p).to_tangent_aval()) if type(t) is Zero else t)
-          for p, t, m in zip(primals, tangents, lin_mask) if m]
+    ts = [
+        (_zeros(aval_of(p).to_tangent_aval()) if type(t) is Zero else t)
+        for p, t, m in zip(primals, tangents, lin_mask)
+        if m
+    ]
     out_avals = tuple(aval_of(o).to_tangent_aval() for o in outs)
     in_avals = tuple(aval_of(p).to_tangent_aval() for p in primals)
-    t_out = custom_lin_p.bind(*res, *ts, num_res=len(res),
-                              bwd=functools.partial(bwd, res_tree), out_avals=out_avals,
-                              in_avals=in_avals, lin_mask=lin_mask)
+    t_out = custom_lin_p.bind(
+        *res,
+        *ts,
+        num_res=len(res),
+        bwd=functools.partial(bwd, res_tree),
+        out_avals=out_avals,
+        in_avals=in_avals,
+        lin_mask=lin_mask,
+    )
     t_out = [Zero(a) if a.dtype == dtypes.float0 else t for t, a in zip(t_out, out_avals)]
     return outs, t_out
 
@@ -540,8 +584,9 @@ def jvp_of_custom_vjp(trace, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
     parent = trace.parent_trace
     if all(type(t) is Zero for t in tangents):
         with set_current_trace(parent):
-            return parent.process_custom_vjp_call(custom_vjp_call_p, fun, fwd, bwd, primals,
-                                                  out_trees, symbolic_zeros)
+            return parent.process_custom_vjp_call(
+                custom_vjp_call_p, fun, fwd, bwd, primals, out_trees, symbolic_zeros
+            )
     with set_current_trace(parent):
         p_out, t_out = _jvp_via_fwd(fwd, bwd, primals, tangents, symbolic_zeros)
     return [trace.wrap(p, t) for p, t in zip(p_out, t_out)]
@@ -550,9 +595,16 @@ def jvp_of_custom_vjp(trace, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
 def bind_custom_vjp(trace, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
     closed, consts = _trace_closed(trace, fun, tracers)
     return custom_vjp_call_p.bind_with_trace(
-        trace, list(consts) + list(tracers),
-        dict(call_jaxpr=closed, fwd=fwd, bwd=bwd, num_consts=len(consts),
-             symbolic_zeros=symbolic_zeros))
+        trace,
+        list(consts) + list(tracers),
+        dict(
+            call_jaxpr=closed,
+            fwd=fwd,
+            bwd=bwd,
+            num_consts=len(consts),
+            symbolic_zeros=symbolic_zeros,
+        ),
+    )
 
 
 def stage_custom_vjp(trace, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
@@ -580,8 +632,9 @@ def _cv_effects(*avals, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
 def _cv_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
     if any(type(t) is not Zero for t in tangents[:num_consts]):
         raise _closed_over_error("custom_vjp")
-    return _jvp_via_fwd(fwd, bwd, list(primals[num_consts:]), list(tangents[num_consts:]),
-                        symbolic_zeros)
+    return _jvp_via_fwd(
+        fwd, bwd, list(primals[num_consts:]), list(tangents[num_consts:]), symbolic_zeros
+    )
 
 
 def _cv_batch(axis_data, args, dims, *, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
@@ -622,8 +675,14 @@ def _cv_batch(axis_data, args, dims, *, call_jaxpr, fwd, bwd, num_consts, symbol
             res_out.append(Zero(aval_of(o)) if z else o)
         return res_out
 
-    outs = custom_vjp_call_p.bind(*args, call_jaxpr=batched, fwd=fwd_b, bwd=bwd_b,
-                                  num_consts=num_consts, symbolic_zeros=symbolic_zeros)
+    outs = custom_vjp_call_p.bind(
+        *args,
+        call_jaxpr=batched,
+        fwd=fwd_b,
+        bwd=bwd_b,
+        num_consts=num_consts,
+        symbolic_zeros=symbolic_zeros,
+    )
     return outs, [0] * len(outs)
 
 
@@ -662,8 +721,10 @@ def _lin_transpose(cts, *args, num_res, bwd, out_avals, in_avals, lin_mask):
 
 
 def _lin_batch(axis_data, args, dims, *, num_res, bwd, out_avals, in_avals, lin_mask):
-    raise NotImplementedError("vmap of a linearized custom_vjp function is not supported; "
-                              "apply vmap outside of the differentiation instead.")
+    raise NotImplementedError(
+        "vmap of a linearized custom_vjp function is not supported; "
+        "apply vmap outside of the differentiation instead."
+    )
 
 
 rules.impl_rules[custom_lin_p] = _lin_impl
@@ -673,7 +734,20 @@ rules.transpose_rules[custom_lin_p] = _lin_transpose
 rules.batch_rules[custom_lin_p] = _lin_batch
 
 
-__all__ = ["custom_jvp", "custom_vjp", "SymbolicZero", "CustomVJPPrimal", "custom_jvp_call_p",
-           "custom_vjp_call_p", "custom_lin_p", "jvp_of_custom_jvp", "jvp_of_custom_vjp",
-           "stage_custom_jvp", "stage_custom_vjp", "batch_custom_jvp", "batch_custom_vjp",
-           "bind_custom_jvp", "bind_custom_vjp"]
+__all__ = [
+    "custom_jvp",
+    "custom_vjp",
+    "SymbolicZero",
+    "CustomVJPPrimal",
+    "custom_jvp_call_p",
+    "custom_vjp_call_p",
+    "custom_lin_p",
+    "jvp_of_custom_jvp",
+    "jvp_of_custom_vjp",
+    "stage_custom_jvp",
+    "stage_custom_vjp",
+    "batch_custom_jvp",
+    "batch_custom_vjp",
+    "bind_custom_jvp",
+    "bind_custom_vjp",
+]

@@ -27,8 +27,7 @@ import numpy as np
 
 from jaxlite._src import tree_util
 from jaxlite._src.callbacks import HostFn, lower_callback, sequential_batch
-from jaxlite._src.core import effects as _effects
-from jaxlite._src.core import rules
+from jaxlite._src.core import effects as _effects, rules
 from jaxlite._src.core.array import Array
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.effects import Effect
@@ -106,11 +105,14 @@ def _is_dynamic(x: Any) -> bool:
     return type(x) in (bool, int, float, complex)
 
 
-def _debug_callback(callback: Callable, args: tuple, kwargs: dict, ordered: bool,
-                    partitioned: bool) -> None:
+def _debug_callback(
+    callback: Callable, args: tuple, kwargs: dict, ordered: bool, partitioned: bool
+) -> None:
     if not callable(callback):
-        raise TypeError("first argument to jax.debug.callback must be callable, but got an "
-                        f"object of type {type(callback)}")
+        raise TypeError(
+            "first argument to jax.debug.callback must be callable, but got an "
+            f"object of type {type(callback)}"
+        )
     leaves, in_tree = tree_util.tree_flatten((args, kwargs))
     statics, dyn = {}, []
     for i, leaf in enumerate(leaves):
@@ -119,14 +121,26 @@ def _debug_callback(callback: Callable, args: tuple, kwargs: dict, ordered: bool
         else:
             statics[i] = leaf
     weak = [aval_of(x).weak_type for x in dyn]
-    host = HostFn(callback, "debug.callback", in_tree, len(leaves), statics=statics,
-                  weak=weak, logger=debug_logger, returns=False)
-    debug_callback_p.bind(*dyn, callback=host, ordered=bool(ordered),
-                          partitioned=bool(partitioned))
+    host = HostFn(
+        callback,
+        "debug.callback",
+        in_tree,
+        len(leaves),
+        statics=statics,
+        weak=weak,
+        logger=debug_logger,
+        returns=False,
+    )
+    debug_callback_p.bind(*dyn, callback=host, ordered=bool(ordered), partitioned=bool(partitioned))
 
 
-def debug_callback(callback: Callable | None = None, *args: Any, ordered: bool = False,
-                   partitioned: bool = False, **kwargs: Any):
+def debug_callback(
+    callback: Callable | None = None,
+    *args: Any,
+    ordered: bool = False,
+    partitioned: bool = False,
+    **kwargs: Any,
+):
     """Call ``callback(*args, **kwargs)`` on the host when the computation runs.
 
     Two forms: ``debug.callback(cb, *args, **kwargs)`` and
@@ -137,8 +151,10 @@ def debug_callback(callback: Callable | None = None, *args: Any, ordered: bool =
     """
     if callback is None:
         if args or kwargs:
-            raise TypeError("debug_callback received unexpected arguments in the two-call "
-                            f"form: args={args!r} kwargs={kwargs!r}")
+            raise TypeError(
+                "debug_callback received unexpected arguments in the two-call "
+                f"form: args={args!r} kwargs={kwargs!r}"
+            )
 
         def second(callback, *args, **kwargs):
             _debug_callback(callback, args, kwargs, ordered, partitioned)
@@ -164,7 +180,8 @@ class _FormatChecker(string.Formatter):
             raise ValueError(
                 f"Unused keyword arguments to `jax.debug.print`: {unused_kw}. You may be "
                 'passing an f-string (i.e, `f"{x}"`) into `jax.debug.print` and instead '
-                "should pass in a regular string.")
+                "should pass in a regular string."
+            )
 
 
 def _has_placeholders(fmt: str) -> bool:
@@ -207,22 +224,36 @@ class _Printer:
             sys.stdout.write(msg + "\n")
         elif debug_logger.isEnabledFor(logging.INFO):
             fn, lno, func = self.site
-            record = debug_logger.makeRecord(debug_logger.name, logging.INFO, fn, lno, msg,
-                                             (), None, func)
+            record = debug_logger.makeRecord(
+                debug_logger.name, logging.INFO, fn, lno, msg, (), None, func
+            )
             debug_logger.handle(record)
 
 
-def _debug_print(fmt: str, args: tuple, kwargs: dict, ordered: bool, partitioned: bool,
-                 skip_format_check: bool, use_logging: bool) -> None:
+def _debug_print(
+    fmt: str,
+    args: tuple,
+    kwargs: dict,
+    ordered: bool,
+    partitioned: bool,
+    skip_format_check: bool,
+    use_logging: bool,
+) -> None:
     if not skip_format_check:
         _FormatChecker().format(fmt, *args, **kwargs)
     printer = _Printer(fmt, use_logging)
     _debug_callback(printer, args, kwargs, ordered, partitioned)
 
 
-def debug_print(fmt: str | None = None, *args: Any, ordered: bool = False,
-                partitioned: bool = False, skip_format_check: bool = False,
-                _use_logging: bool = False, **kwargs: Any):
+def debug_print(
+    fmt: str | None = None,
+    *args: Any,
+    ordered: bool = False,
+    partitioned: bool = False,
+    skip_format_check: bool = False,
+    _use_logging: bool = False,
+    **kwargs: Any,
+):
     """Print ``fmt.format(*args, **kwargs)`` with runtime values (``jax.debug.print``).
 
     ``fmt`` is checked against the arguments now (KeyError/IndexError for missing fields,
@@ -232,24 +263,38 @@ def debug_print(fmt: str | None = None, *args: Any, ordered: bool = False,
     """
     if fmt is None:
         if args or kwargs:
-            raise TypeError("debug_print received unexpected arguments in the two-call form: "
-                            f"args={args!r} kwargs={kwargs!r}")
+            raise TypeError(
+                "debug_print received unexpected arguments in the two-call form: "
+                f"args={args!r} kwargs={kwargs!r}"
+            )
 
         def second(fmt, *args, **kwargs):
-            _debug_print(fmt, args, kwargs, ordered, partitioned, skip_format_check,
-                         _use_logging)
+            _debug_print(fmt, args, kwargs, ordered, partitioned, skip_format_check, _use_logging)
 
         return second
     _debug_print(fmt, args, kwargs, ordered, partitioned, skip_format_check, _use_logging)
     return None
 
 
-def debug_log(fmt: str | None = None, *args: Any, ordered: bool = False,
-              partitioned: bool = False, skip_format_check: bool = False, **kwargs: Any):
+def debug_log(
+    fmt: str | None = None,
+    *args: Any,
+    ordered: bool = False,
+    partitioned: bool = False,
+    skip_format_check: bool = False,
+    **kwargs: Any,
+):
     """``debug.print`` that emits an INFO record on logger ``jax._src.debugging`` instead of
     writing to stdout (``jax.debug.log``)."""
-    return debug_print(fmt, *args, ordered=ordered, partitioned=partitioned,
-                       skip_format_check=skip_format_check, _use_logging=True, **kwargs)
+    return debug_print(
+        fmt,
+        *args,
+        ordered=ordered,
+        partitioned=partitioned,
+        skip_format_check=skip_format_check,
+        _use_logging=True,
+        **kwargs,
+    )
 
 
 __all__ = [

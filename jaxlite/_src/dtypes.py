@@ -95,16 +95,21 @@ def issubdtype(a: Any, b: Any) -> bool:
     a = np.dtype(a) if not (isinstance(a, type) and issubclass(a, np.generic)) else np.dtype(a)
     if b in (np.floating, np.inexact, np.number) and a == bfloat16:
         return True
-    if isinstance(b, type) and issubclass(b, np.generic) and b not in (
-        np.floating,
-        np.inexact,
-        np.number,
-        np.integer,
-        np.signedinteger,
-        np.unsignedinteger,
-        np.complexfloating,
-        np.bool_,
-        np.generic,
+    if (
+        isinstance(b, type)
+        and issubclass(b, np.generic)
+        and b
+        not in (
+            np.floating,
+            np.inexact,
+            np.number,
+            np.integer,
+            np.signedinteger,
+            np.unsignedinteger,
+            np.complexfloating,
+            np.bool_,
+            np.generic,
+        )
     ):
         return a == np.dtype(b)
     if not isinstance(b, type):

@@ -6,7 +6,7 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.numpy import lax_numpy as jnp
-from jaxlite._src.numpy.extra import logaddexp, split, tril
+from jaxlite._src.numpy.functions_shape import logaddexp, split, tril
 from jaxlite._src.numpy.util import asarray_any, check_arraylike, promote_dtypes_inexact
 from jaxlite._src.ops import elementwise as ew
 from jaxlite._src.ops.structural import stop_gradient_p
@@ -81,8 +81,9 @@ def selu(x):
 def celu(x, alpha=1.0):
     """``jax.nn.celu``: ``max(x, 0) + alpha * expm1(min(x, 0) / alpha)``."""
     (x,) = promote_dtypes_inexact(_arr("celu", x))
-    return jnp.add(jnp.maximum(x, 0.0),
-                   jnp.multiply(alpha, jnp.expm1(jnp.divide(jnp.minimum(x, 0.0), alpha))))
+    return jnp.add(
+        jnp.maximum(x, 0.0), jnp.multiply(alpha, jnp.expm1(jnp.divide(jnp.minimum(x, 0.0), alpha)))
+    )
 
 
 def leaky_relu(x, negative_slope=1e-2):
@@ -94,8 +95,9 @@ def leaky_relu(x, negative_slope=1e-2):
 def hard_tanh(x):
     """``jax.nn.hard_tanh``: ``clip(x, -1, 1)``."""
     x = _arr("hard_tanh", x)
-    return jnp.where(jnp.greater(x, 1), jnp.ones_like(x),
-                     jnp.where(jnp.less(x, -1), jnp.full_like(x, -1), x))
+    return jnp.where(
+        jnp.greater(x, 1), jnp.ones_like(x), jnp.where(jnp.less(x, -1), jnp.full_like(x, -1), x)
+    )
 
 
 def hard_sigmoid(x):
@@ -137,8 +139,7 @@ def glu(x, axis: int = -1):
 
 
 def _max_shift(x, axis, where):
-    m = jnp.max(x, axis, keepdims=True, where=where,
-                initial=-np.inf if where is not None else None)
+    m = jnp.max(x, axis, keepdims=True, where=where, initial=-np.inf if where is not None else None)
     m = jnp.where(jnp.isfinite(m), m, jnp.zeros_like(m))
     return stop_gradient_p.bind(m)
 
@@ -172,8 +173,9 @@ def one_hot(x, num_classes: int, *, dtype=None, axis=-1):
     lhs = jnp.expand_dims(x, out_axis)
     shape = [1] * (x.ndim + 1)
     shape[out_axis] = num_classes
-    rhs = jnp.reshape(jnp.arange(num_classes, dtype=x.dtype if dtypes.is_int(x.dtype)
-                                 else None), shape)
+    rhs = jnp.reshape(
+        jnp.arange(num_classes, dtype=x.dtype if dtypes.is_int(x.dtype) else None), shape
+    )
     return jnp.equal(lhs, rhs).astype(dt)
 
 
@@ -183,8 +185,9 @@ def standardize(x, axis=-1, mean=None, variance=None, epsilon=1e-5, where=None):
     if mean is None:
         mean = jnp.mean(x, axis, keepdims=True, where=where)
     if variance is None:
-        variance = jnp.subtract(jnp.mean(jnp.square(x), axis, keepdims=True, where=where),
-                                jnp.square(mean))
+        variance = jnp.subtract(
+            jnp.mean(jnp.square(x), axis, keepdims=True, where=where), jnp.square(mean)
+        )
     return jnp.multiply(jnp.subtract(x, mean), ew.rsqrt(jnp.add(variance, epsilon)))
 
 
@@ -205,8 +208,11 @@ def log1mexp(x):
     big = jnp.greater(x, c)
     safe_big = jnp.where(big, x, jnp.full_like(x, 1.0))
     safe_small = jnp.where(big, jnp.full_like(x, 0.5), x)
-    return jnp.where(big, jnp.log1p(jnp.negative(jnp.exp(jnp.negative(safe_big)))),
-                     jnp.log(jnp.negative(jnp.expm1(jnp.negative(safe_small)))))
+    return jnp.where(
+        big,
+        jnp.log1p(jnp.negative(jnp.exp(jnp.negative(safe_big)))),
+        jnp.log(jnp.negative(jnp.expm1(jnp.negative(safe_small)))),
+    )
 
 
 def logmeanexp(x, axis=None, where=None, keepdims: bool = False):
@@ -225,8 +231,9 @@ def sparse_plus(x):
     """``jax.nn.sparse_plus``: 0, ``(x+1)**2/4`` or ``x`` on (-inf,-1], (-1,1), [1,inf)."""
     (x,) = promote_dtypes_inexact(_arr("sparse_plus", x))
     quad = jnp.multiply(jnp.square(jnp.add(x, 1)), 0.25)
-    return jnp.where(jnp.less_equal(x, -1), jnp.zeros_like(x),
-                     jnp.where(jnp.greater_equal(x, 1), x, quad))
+    return jnp.where(
+        jnp.less_equal(x, -1), jnp.zeros_like(x), jnp.where(jnp.greater_equal(x, 1), x, quad)
+    )
 
 
 def sparse_sigmoid(x):
@@ -241,10 +248,20 @@ def squareplus(x, b=4):
     return jnp.divide(jnp.add(x, jnp.sqrt(jnp.add(jnp.square(x), b))), 2.0)
 
 
-def dot_product_attention(query, key, value, bias=None, mask=None, *, scale=None,
-                          is_causal: bool = False, query_seq_lengths=None,
-                          key_value_seq_lengths=None, local_window_size=None,
-                          implementation=None):
+def dot_product_attention(
+    query,
+    key,
+    value,
+    bias=None,
+    mask=None,
+    *,
+    scale=None,
+    is_causal: bool = False,
+    query_seq_lengths=None,
+    key_value_seq_lengths=None,
+    local_window_size=None,
+    implementation=None,
+):
     """``jax.nn.dot_product_attention``: softmax(q k^T * scale + bias, masked) v.
 
     Shapes: query ``(B, T, N, H)`` (or without ``B``), key/value ``(B, S, K, H)`` with ``K``
@@ -260,8 +277,10 @@ def dot_product_attention(query, key, value, bias=None, mask=None, *, scale=None
     B, T, N, H = q.shape
     S, K = k.shape[1], k.shape[2]
     if N % K:
-        raise ValueError(f"The number of query heads ({N}) must be a multiple of the number "
-                         f"of key/value heads ({K})")
+        raise ValueError(
+            f"The number of query heads ({N}) must be a multiple of the number "
+            f"of key/value heads ({K})"
+        )
     if K != N:
         rep = N // K
         k = jnp.reshape(jnp.broadcast_to(k[:, :, :, None, :], (B, S, K, rep, H)), (B, S, N, H))

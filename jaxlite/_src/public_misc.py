@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -44,23 +45,26 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
     """Output shapes/dtypes of ``fun`` without running it (``jax.eval_shape``)."""
     if not callable(fun):
         raise TypeError(f"Expected a callable value, got {fun}")
+    from jaxlite._src.core.avals import ShapedArray
     from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
     from jaxlite._src.interpreters.staging import trace_flat
-    from jaxlite._src.core.avals import ShapedArray
 
     def to_aval(x):
         if hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, Array):
             from jaxlite._src import dtypes
 
-            return ShapedArray(tuple(x.shape), dtypes.canonicalize_dtype(x.dtype),
-                               getattr(x, "weak_type", False))
+            return ShapedArray(
+                tuple(x.shape), dtypes.canonicalize_dtype(x.dtype), getattr(x, "weak_type", False)
+            )
         return aval_of(x)
 
     flat, in_tree = tree_util.tree_flatten((args, kwargs))
     avals = [to_aval(x) for x in flat]
     closed, out_tree = trace_flat(fun, in_tree, avals)
-    return tree_util.tree_unflatten(out_tree, [
-        ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals])
+    return tree_util.tree_unflatten(
+        out_tree,
+        [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals],
+    )
 
 
 def typeof(x: Any):

@@ -18,8 +18,7 @@ def _inexact1(x):
     return x
 
 
-def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = False,
-              where=None):
+def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = False, where=None):
     """``jax.scipy.special.logsumexp``: ``log(sum(b * exp(a)))`` computed stably.
 
     Args:
@@ -41,8 +40,9 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
     axes = jnp._reduction_axes(a, axis)
     if where is not None:
         a = jnp.where(where, a, -np.inf)
-    amax = jnp.max(a, axis=axes, keepdims=True, where=where,
-                   initial=-np.inf if where is not None else None)
+    amax = jnp.max(
+        a, axis=axes, keepdims=True, where=where, initial=-np.inf if where is not None else None
+    )
     amax = stop_gradient_p.bind(jnp.where(jnp.isfinite(amax), amax, jnp.zeros_like(amax)))
     e = jnp.exp(jnp.subtract(a, amax))
     if b is not None:
@@ -125,8 +125,9 @@ def ndtr(x):
 def gamma(x):
     """``jax.scipy.special.gamma`` (real arguments)."""
     x = _inexact1(x)
-    sign = jnp.where(jnp.logical_or(jnp.greater(x, 0),
-                                    jnp.equal(jnp.remainder(jnp.floor(x), 2), 1)), 1.0, -1.0)
+    sign = jnp.where(
+        jnp.logical_or(jnp.greater(x, 0), jnp.equal(jnp.remainder(jnp.floor(x), 2), 1)), 1.0, -1.0
+    )
     return jnp.multiply(sign.astype(x.dtype), jnp.exp(ew.lgamma(x)))
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any, Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any
 
 import optree
 
@@ -170,8 +171,9 @@ def register_pytree_with_keys(
     nodetype: type, flatten_with_keys: Callable, unflatten_func: Callable, flatten_func=None
 ) -> None:
     """Register a container whose flatten gives ``[(key, child), ...]`` (JAX's API)."""
-    register_pytree_node(nodetype, flatten_func or _drop_keys(flatten_with_keys), unflatten_func,
-                         flatten_with_keys)
+    register_pytree_node(
+        nodetype, flatten_func or _drop_keys(flatten_with_keys), unflatten_func, flatten_with_keys
+    )
 
 
 def _drop_keys(fwk):

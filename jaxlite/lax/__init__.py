@@ -1,82 +1,202 @@
 """Public ``jaxlite.lax`` (mirrors ``jax.lax``): primitive-level ops and control flow."""
 
-from jaxlite._src.ops.elementwise import (  # noqa: F401
-    abs as abs, acos as acos, acosh as acosh, add as add, asin as asin, asinh as asinh,
-    atan as atan, atan2 as atan2, atanh as atanh, bitwise_not as bitwise_not, cbrt as cbrt,
-    ceil as ceil, clamp as clamp, complex_ as complex, conj as conj, cos as cos, cosh as cosh,
-    digamma as digamma, div as div, eq as eq, erf as erf, erf_inv as erf_inv, erfc as erfc,
-    exp as exp, exp2 as exp2, expm1 as expm1, floor as floor, ge as ge, gt as gt, imag as imag,
-    integer_pow as integer_pow, is_finite as is_finite, le as le, lgamma as lgamma, log as log,
-    log1p as log1p, logistic as logistic, lt as lt, max as max, min as min, mul as mul,
-    ne as ne, neg as neg, nextafter as nextafter, population_count as population_count,
-    pow as pow, real as real, rem as rem, round as round, rsqrt as rsqrt, select as select,
-    select_n as select_n, shift_left as shift_left,
-    shift_right_arithmetic as shift_right_arithmetic,
-    shift_right_logical as shift_right_logical, sign as sign, sin as sin, sinh as sinh,
-    sqrt as sqrt, square as square, sub as sub, tan as tan, tanh as tanh,
-    and_ as bitwise_and, or_ as bitwise_or, xor as bitwise_xor,
-    add_p as add_p, sub_p as sub_p, mul_p as mul_p, div_p as div_p, sin_p as sin_p,
-    cos_p as cos_p, exp_p as exp_p, log_p as log_p, neg_p as neg_p, max_p as max_p,
-    min_p as min_p, tanh_p as tanh_p, select_n_p as select_n_p, integer_pow_p as integer_pow_p,
-)
 from jaxlite._src.ops.conversion import (  # noqa: F401
-    convert_element_type as convert_element_type, iota as iota,
-    broadcasted_iota as broadcasted_iota, convert_element_type_p as convert_element_type_p)
-from jaxlite._src.ops.shape import (  # noqa: F401
-    broadcast as broadcast, broadcast_in_dim as broadcast_in_dim, concatenate as concatenate,
-    dynamic_slice as dynamic_slice, dynamic_update_slice as dynamic_update_slice,
-    expand_dims as expand_dims, index_in_dim as index_in_dim, pad as pad, reshape as reshape,
-    rev as rev, slice as slice, slice_in_dim as slice_in_dim, squeeze as squeeze,
-    transpose as transpose)
-from jaxlite._src.ops.reductions import (  # noqa: F401
-    argmax as argmax, argmin as argmin, cummax as cummax, cummin as cummin, cumprod as cumprod,
-    cumsum as cumsum, reduce_and as reduce_and, reduce_max as reduce_max,
-    reduce_min as reduce_min, reduce_or as reduce_or, reduce_prod as reduce_prod,
-    reduce_sum as reduce_sum)
+    broadcasted_iota as broadcasted_iota,
+    convert_element_type as convert_element_type,
+    convert_element_type_p as convert_element_type_p,
+    iota as iota,
+)
+from jaxlite._src.ops.elementwise import (  # noqa: F401
+    abs as abs,
+    acos as acos,
+    acosh as acosh,
+    add as add,
+    add_p as add_p,
+    and_ as bitwise_and,
+    asin as asin,
+    asinh as asinh,
+    atan as atan,
+    atan2 as atan2,
+    atanh as atanh,
+    bitwise_not as bitwise_not,
+    cbrt as cbrt,
+    ceil as ceil,
+    clamp as clamp,
+    complex_ as complex,
+    conj as conj,
+    cos as cos,
+    cos_p as cos_p,
+    cosh as cosh,
+    digamma as digamma,
+    div as div,
+    div_p as div_p,
+    eq as eq,
+    erf as erf,
+    erf_inv as erf_inv,
+    erfc as erfc,
+    exp as exp,
+    exp2 as exp2,
+    exp_p as exp_p,
+    expm1 as expm1,
+    floor as floor,
+    ge as ge,
+    gt as gt,
+    imag as imag,
+    integer_pow as integer_pow,
+    integer_pow_p as integer_pow_p,
+    is_finite as is_finite,
+    le as le,
+    lgamma as lgamma,
+    log as log,
+    log1p as log1p,
+    log_p as log_p,
+    logistic as logistic,
+    lt as lt,
+    max as max,
+    max_p as max_p,
+    min as min,
+    min_p as min_p,
+    mul as mul,
+    mul_p as mul_p,
+    ne as ne,
+    neg as neg,
+    neg_p as neg_p,
+    nextafter as nextafter,
+    or_ as bitwise_or,
+    population_count as population_count,
+    pow as pow,
+    real as real,
+    rem as rem,
+    round as round,
+    rsqrt as rsqrt,
+    select as select,
+    select_n as select_n,
+    select_n_p as select_n_p,
+    shift_left as shift_left,
+    shift_right_arithmetic as shift_right_arithmetic,
+    shift_right_logical as shift_right_logical,
+    sign as sign,
+    sin as sin,
+    sin_p as sin_p,
+    sinh as sinh,
+    sqrt as sqrt,
+    square as square,
+    sub as sub,
+    sub_p as sub_p,
+    tan as tan,
+    tanh as tanh,
+    tanh_p as tanh_p,
+    xor as bitwise_xor,
+)
 from jaxlite._src.ops.linalg import dot as dot, dot_general as dot_general  # noqa: F401
+from jaxlite._src.ops.reductions import (  # noqa: F401
+    argmax as argmax,
+    argmin as argmin,
+    cummax as cummax,
+    cummin as cummin,
+    cumprod as cumprod,
+    cumsum as cumsum,
+    reduce_and as reduce_and,
+    reduce_max as reduce_max,
+    reduce_min as reduce_min,
+    reduce_or as reduce_or,
+    reduce_prod as reduce_prod,
+    reduce_sum as reduce_sum,
+)
+from jaxlite._src.ops.shape import (  # noqa: F401
+    broadcast as broadcast,
+    broadcast_in_dim as broadcast_in_dim,
+    concatenate as concatenate,
+    expand_dims as expand_dims,
+    index_in_dim as index_in_dim,
+    pad as pad,
+    reshape as reshape,
+    rev as rev,
+    slice as slice,
+    slice_in_dim as slice_in_dim,
+    squeeze as squeeze,
+    transpose as transpose,
+)
 from jaxlite._src.ops.structural import stop_gradient_p as _stop_gradient_p  # noqa: F401
 
 
 def stop_gradient(x):
     """``jax.lax.stop_gradient``: the identity whose derivative is zero (pytrees too)."""
-    from jaxlite._src.tree_util import tree_map
     from jaxlite._src.numpy.util import asarray_any
+    from jaxlite._src.tree_util import tree_map
 
     return tree_map(lambda v: _stop_gradient_p.bind(asarray_any(v)), x)
-from jaxlite._src.ops.parallel import (  # noqa: E402,F401
-    psum as psum, pmean as pmean, pmax as pmax, pmin as pmin, all_gather as all_gather,
-    axis_index as axis_index, ppermute as ppermute)
-from jaxlite._src.control_flow.cond import (  # noqa: F401,E402
-    cond as cond, switch as switch, cond_p as cond_p)
-from jaxlite._src.control_flow.while_loop import (  # noqa: F401,E402
-    while_loop as while_loop, fori_loop as fori_loop, while_p as while_p)
+
+
+from jaxlite._src.control_flow.cond import cond as cond, cond_p as cond_p, switch as switch  # noqa: F401,E402
 from jaxlite._src.control_flow.scan import (  # noqa: F401,E402
-    scan as scan, map as map, associative_scan as associative_scan, scan_p as scan_p)
-from jaxlite._src.ops.sorting import (  # noqa: F401,E402
-    sort as sort, sort_key_val as sort_key_val, top_k as top_k, sort_p as sort_p,
-    top_k_p as top_k_p)
+    associative_scan as associative_scan,
+    map as map,
+    scan as scan,
+    scan_p as scan_p,
+)
+from jaxlite._src.control_flow.while_loop import (  # noqa: F401,E402
+    fori_loop as fori_loop,
+    while_loop as while_loop,
+    while_p as while_p,
+)
 from jaxlite._src.ops.bitcast import (  # noqa: F401,E402
-    bitcast_convert_type as bitcast_convert_type, reduce_precision as reduce_precision)
-from jaxlite._src.ops.windowed import (  # noqa: F401,E402
-    conv as conv, conv_dimension_numbers as conv_dimension_numbers,
-    conv_general_dilated as conv_general_dilated,
-    conv_general_dilated_p as conv_general_dilated_p,
-    conv_with_general_padding as conv_with_general_padding, padtype_to_pads as padtype_to_pads,
-    reduce_window as reduce_window)
-from jaxlite._src.ops.lax_extras import (  # noqa: F401,E402
-    collapse as collapse, dynamic_index_in_dim as dynamic_index_in_dim,
-    dynamic_slice_in_dim as dynamic_slice_in_dim,
-    dynamic_update_index_in_dim as dynamic_update_index_in_dim,
-    dynamic_update_slice_in_dim as dynamic_update_slice_in_dim, reduce as reduce)
-from jaxlite.lax import linalg as linalg  # noqa: F401,E402
-from jaxlite._src.ops.lax_types import (  # noqa: F401,E402
-    ConvDimensionNumbers as ConvDimensionNumbers, GatherScatterMode as GatherScatterMode,
-    Precision as Precision, RoundingMethod as RoundingMethod, full as full,
-    full_like as full_like, reciprocal as reciprocal)
-from jaxlite._src.ops.lax_extras import (  # noqa: F401,E402 (negative starts count from the end)
-    dynamic_slice as dynamic_slice, dynamic_update_slice as dynamic_update_slice)
+    bitcast_convert_type as bitcast_convert_type,
+    reduce_precision as reduce_precision,
+)
 from jaxlite._src.ops.gather_scatter import (  # noqa: F401,E402
     GatherDimensionNumbers as GatherDimensionNumbers,
-    ScatterDimensionNumbers as ScatterDimensionNumbers, gather as gather, scatter as scatter,
-    scatter_add as scatter_add, scatter_max as scatter_max, scatter_min as scatter_min,
-    scatter_mul as scatter_mul, scatter_sub as scatter_sub)
+    ScatterDimensionNumbers as ScatterDimensionNumbers,
+    gather as gather,
+    scatter as scatter,
+    scatter_add as scatter_add,
+    scatter_max as scatter_max,
+    scatter_min as scatter_min,
+    scatter_mul as scatter_mul,
+    scatter_sub as scatter_sub,
+)
+from jaxlite._src.ops.lax_extras import (  # noqa: F401,E402  # noqa: F401,E402 (negative starts count from the end)
+    collapse as collapse,
+    dynamic_index_in_dim as dynamic_index_in_dim,
+    dynamic_slice as dynamic_slice,
+    dynamic_slice_in_dim as dynamic_slice_in_dim,
+    dynamic_update_index_in_dim as dynamic_update_index_in_dim,
+    dynamic_update_slice as dynamic_update_slice,
+    dynamic_update_slice_in_dim as dynamic_update_slice_in_dim,
+    reduce as reduce,
+)
+from jaxlite._src.ops.lax_types import (  # noqa: F401,E402
+    ConvDimensionNumbers as ConvDimensionNumbers,
+    GatherScatterMode as GatherScatterMode,
+    Precision as Precision,
+    RoundingMethod as RoundingMethod,
+    full as full,
+    full_like as full_like,
+    reciprocal as reciprocal,
+)
+from jaxlite._src.ops.parallel import (  # noqa: E402,F401
+    all_gather as all_gather,
+    axis_index as axis_index,
+    pmax as pmax,
+    pmean as pmean,
+    pmin as pmin,
+    ppermute as ppermute,
+    psum as psum,
+)
+from jaxlite._src.ops.sorting import (  # noqa: F401,E402
+    sort as sort,
+    sort_key_val as sort_key_val,
+    sort_p as sort_p,
+    top_k as top_k,
+    top_k_p as top_k_p,
+)
+from jaxlite._src.ops.windowed import (  # noqa: F401,E402
+    conv as conv,
+    conv_dimension_numbers as conv_dimension_numbers,
+    conv_general_dilated as conv_general_dilated,
+    conv_general_dilated_p as conv_general_dilated_p,
+    conv_with_general_padding as conv_with_general_padding,
+    padtype_to_pads as padtype_to_pads,
+    reduce_window as reduce_window,
+)
+from jaxlite.lax import linalg as linalg  # noqa: F401,E402

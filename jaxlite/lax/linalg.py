@@ -1,5 +1,10 @@
 """Public ``jaxlite.lax.linalg`` (mirrors ``jax.lax.linalg``): decomposition primitives."""
 
 from jaxlite._src.ops.linalg_ops import (  # noqa: F401
-    cholesky as cholesky, eigh as eigh, lu as lu, qr as qr, svd as svd,
-    triangular_solve as triangular_solve)
+    cholesky as cholesky,
+    eigh as eigh,
+    lu as lu,
+    qr as qr,
+    svd as svd,
+    triangular_solve as triangular_solve,
+)

@@ -141,8 +141,12 @@ def test_scan_inside_cond_branch():
     xs = rand(4)
 
     def f(p, c):
-        return lax.cond(p, lambda c: lax.scan(lambda a, x: (a + x * c, a), c, xs),
-                        lambda c: (c, jnp.zeros(4)), c)
+        return lax.cond(
+            p,
+            lambda c: lax.scan(lambda a, x: (a + x * c, a), c, xs),
+            lambda c: (c, jnp.zeros(4)),
+            c,
+        )
 
     c, ys = jax.jit(f)(True, 2.0)
     acc, ref_ys = 2.0, []
@@ -242,8 +246,9 @@ def test_grad_of_fixed_trip_fori_loop_with_array_bounds_and_pytree_carry():
 
 def test_linearize_of_while_loop_matches_jvp():
     def f(x):
-        return lax.while_loop(lambda c: c[0] < 10.0,
-                              lambda c: (c[0] * 3.0, c[1] + c[0] * c[0]), (x, x))
+        return lax.while_loop(
+            lambda c: c[0] < 10.0, lambda c: (c[0] * 3.0, c[1] + c[0] * c[0]), (x, x)
+        )
 
     y, f_jvp = jax.linearize(f, 0.5)
     y2, t2 = jax.jvp(f, (0.5,), (1.0,))
@@ -268,9 +273,11 @@ def test_vmap_of_grad_of_switch_with_batched_index():
     idx = np.array([0, 2, 1, 0, 5], np.int32)
     xs = rand(5)
     got = jax.jit(jax.vmap(jax.grad(lambda i, v: lax.switch(i, branches, v), argnums=1)))(
-        jnp.asarray(idx), xs)
-    ref = [2 * x if i == 0 else (np.cos(x) if i == 1 else -3.0)
-           for i, x in zip(np.clip(idx, 0, 2), xs)]
+        jnp.asarray(idx), xs
+    )
+    ref = [
+        2 * x if i == 0 else (np.cos(x) if i == 1 else -3.0) for i, x in zip(np.clip(idx, 0, 2), xs)
+    ]
     close(got, ref)
 
 
@@ -279,8 +286,7 @@ def test_vmap_while_with_batched_body_const_only():
     ws = rand(3)
 
     def f(w):
-        return lax.while_loop(lambda c: c[0] < 4, lambda c: (c[0] + 1, c[1] * w + 1.0),
-                              (0, 0.0))[1]
+        return lax.while_loop(lambda c: c[0] < 4, lambda c: (c[0] + 1, c[1] * w + 1.0), (0, 0.0))[1]
 
     ref = []
     for w in ws:
@@ -334,8 +340,7 @@ def test_map_with_batch_size_under_jit_and_grad():
         return float(np.sum(np.sin(x) * x[:, :1]))
 
     close(jax.jit(f)(xs), f_np(xs.astype(np.float64)), rtol=1e-5)
-    close(jax.grad(f)(xs), fd_grad(f_np, xs.ravel(), eps=1e-4).reshape(7, 2), rtol=1e-3,
-          atol=1e-4)
+    close(jax.grad(f)(xs), fd_grad(f_np, xs.ravel(), eps=1e-4).reshape(7, 2), rtol=1e-3, atol=1e-4)
 
 
 @pytest.mark.parametrize("n", [1, 2, 5, 8, 13])
@@ -343,8 +348,11 @@ def test_associative_scan_lengths_under_jit_and_vmap(n):
     x = rand(3, n) + 1.0
     f = jax.jit(jax.vmap(lambda v: lax.associative_scan(jnp.multiply, v)))
     close(f(x), np.cumprod(x, axis=1), rtol=1e-5)
-    close(lax.associative_scan(jnp.add, x, axis=1, reverse=True),
-          np.cumsum(x[:, ::-1], axis=1)[:, ::-1], rtol=1e-5)
+    close(
+        lax.associative_scan(jnp.add, x, axis=1, reverse=True),
+        np.cumsum(x[:, ::-1], axis=1)[:, ::-1],
+        rtol=1e-5,
+    )
 
 
 def test_scan_zero_length():
@@ -352,7 +360,8 @@ def test_scan_zero_length():
     close(c, 1.0)
     assert ys.shape == (0,)
     c, ys = jax.jit(lambda xs: lax.scan(lambda c, x: (c + x, 2 * x), jnp.ones(3), xs))(
-        jnp.zeros((0, 3)))
+        jnp.zeros((0, 3))
+    )
     close(c, np.ones(3))
     assert ys.shape == (0, 3)
 
@@ -410,8 +419,11 @@ def test_scan_carry_error_names_the_leaf_and_types():
     def body(c, x):
         return {"a": c["a"], "b": c["b"].astype(jnp.int32)}, x
 
-    with pytest.raises(TypeError, match=r"c\['b'\] has type float32\[\] but the corresponding "
-                                        r"output carry component has type int32\[\]"):
+    with pytest.raises(
+        TypeError,
+        match=r"c\['b'\] has type float32\[\] but the corresponding "
+        r"output carry component has type int32\[\]",
+    ):
         lax.scan(body, {"a": jnp.float32(0), "b": jnp.float32(1)}, jnp.ones(3))
 
 
@@ -462,9 +474,17 @@ def test_io_callback_in_loop_with_all_outputs_unused_is_kept():
     calls = []
 
     def f(x):
-        lax.fori_loop(0, 3, lambda i, c: io_callback(lambda v: (calls.append(int(v)), v)[1],
-                                                     jax.ShapeDtypeStruct((), jnp.int32), i)
-                      + c, 0)
+        lax.fori_loop(
+            0,
+            3,
+            lambda i, c: (
+                io_callback(
+                    lambda v: (calls.append(int(v)), v)[1], jax.ShapeDtypeStruct((), jnp.int32), i
+                )
+                + c
+            ),
+            0,
+        )
         return x + 1.0
 
     close(jax.jit(f)(1.0), 2.0)
@@ -565,5 +585,4 @@ def test_grad_of_scan_does_not_stack_loop_invariant_residuals():
             h = np.tanh(wn @ h + x)
         return h.sum()
 
-    close(g, fd_grad(loss_np, np.asarray(w).ravel(), eps=1e-4).reshape(8, 8), rtol=1e-3,
-          atol=1e-4)
+    close(g, fd_grad(loss_np, np.asarray(w).ravel(), eps=1e-4).reshape(8, 8), rtol=1e-3, atol=1e-4)

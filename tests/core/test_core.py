@@ -62,13 +62,17 @@ def test_make_jaxpr_nested_jit_is_one_equation():
 
 def test_make_jaxpr_structure_and_avals():
     closed = jax.make_jaxpr(lambda x, y: (jnp.dot(x, y), x.astype(jnp.int32)))(
-        jnp.ones((2, 3)), jnp.ones((3, 4)))
+        jnp.ones((2, 3)), jnp.ones((3, 4))
+    )
     assert [(a.shape, a.dtype) for a in closed.in_avals] == [
-        ((2, 3), np.float32), ((3, 4), np.float32)]
+        ((2, 3), np.float32),
+        ((3, 4), np.float32),
+    ]
     assert [(a.shape, a.dtype) for a in closed.out_avals] == [
-        ((2, 4), np.float32), ((2, 3), np.int32)]
-    assert [e.primitive.name for e in closed.jaxpr.eqns] == [
-        "dot_general", "convert_element_type"]
+        ((2, 4), np.float32),
+        ((2, 3), np.int32),
+    ]
+    assert [e.primitive.name for e in closed.jaxpr.eqns] == ["dot_general", "convert_element_type"]
 
 
 def test_make_jaxpr_literals_and_weak_types():
@@ -145,14 +149,14 @@ def test_jit_traces_once_per_signature():
     x = jnp.ones(3)
     for _ in range(3):
         close(jf(x), np.full(3, 3.0))
-    close(jf(x * 2), np.full(3, 5.0))           # same signature: cached
+    close(jf(x * 2), np.full(3, 5.0))  # same signature: cached
     assert count[0] == 1 and jf._cache_size() == 1
-    jf(jnp.ones(4))                              # new shape
-    jf(jnp.ones(3, jnp.int32))                   # new dtype
-    jf(1.0)                                      # weak scalar
-    jf(2.0)                                      # same again
+    jf(jnp.ones(4))  # new shape
+    jf(jnp.ones(3, jnp.int32))  # new dtype
+    jf(1.0)  # weak scalar
+    jf(2.0)  # same again
     assert count[0] == 4 and jf._cache_size() == 4
-    jf(np.float32(1.0))                          # strong scalar: a new signature
+    jf(np.float32(1.0))  # strong scalar: a new signature
     assert count[0] == 5
 
 
@@ -190,7 +194,7 @@ def test_vmap_of_jit_traces_inner_function_once():
 
     def f(x):
         count[0] += 1
-        return jnp.sum(x ** 2)
+        return jnp.sum(x**2)
 
     jf = jax.jit(f)
     v = jax.vmap(jf)
@@ -236,7 +240,7 @@ def test_static_args_of_equal_value_but_different_type_trace_apart():
     jf = jax.jit(lambda x, s: x * s, static_argnums=1)
     assert jf(jnp.ones(2), 2).dtype == jnp.float32
     assert jf(jnp.ones(2, jnp.int32), 2).dtype == jnp.int32
-    assert jf(jnp.ones(2, jnp.int32), 2.0).dtype == jnp.float32    # 2.0 == 2, new trace
+    assert jf(jnp.ones(2, jnp.int32), 2.0).dtype == jnp.float32  # 2.0 == 2, new trace
 
 
 def test_pytree_inputs_and_outputs():
@@ -307,7 +311,7 @@ def test_disable_jit_runs_python():
 
     @jax.jit
     def f(x):
-        seen.append(float(x))   # needs a concrete value: fine under disable_jit
+        seen.append(float(x))  # needs a concrete value: fine under disable_jit
         return x + 1
 
     with jax.disable_jit():
@@ -315,13 +319,13 @@ def test_disable_jit_runs_python():
         f(2.0)
     assert seen == [1.0, 2.0]
     with pytest.raises(ConcretizationTypeError):
-        f(jnp.asarray(3.0))    # traced: float() of a tracer
+        f(jnp.asarray(3.0))  # traced: float() of a tracer
 
 
 def test_disable_jit_values_are_concrete():
     @jax.jit
     def f(x):
-        return x * 2 if x > 0 else -x   # Python control flow: fine without jit
+        return x * 2 if x > 0 else -x  # Python control flow: fine without jit
 
     with jax.disable_jit():
         close(f(3.0), 6.0)
@@ -414,9 +418,23 @@ def test_isinstance_tracer_is_array():
 
 # --------------------------------------------------------------------- dtype promotion
 
-_DTYPE_NAMES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-                "uint64", "bfloat16", "float16", "float32", "float64", "complex64",
-                "complex128"]
+_DTYPE_NAMES = [
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "bfloat16",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
 _WEAK = ["weak_int", "weak_float", "weak_complex"]
 
 
@@ -441,8 +459,9 @@ def _promotion_table(mod, x64):
                 dt, weak = mod.dtypes.result_type(ops[a], ops[b], return_weak_type_flag=True)
                 table[a, b] = (str(np.dtype(dt)), bool(weak))
                 if a in _DTYPE_NAMES and b in _DTYPE_NAMES:
-                    table[a, b, "promote"] = str(np.dtype(mod.numpy.promote_types(
-                        ops[a].dtype, ops[b].dtype)))
+                    table[a, b, "promote"] = str(
+                        np.dtype(mod.numpy.promote_types(ops[a].dtype, ops[b].dtype))
+                    )
         return table
     finally:
         mod.config.update("jax_enable_x64", False)
@@ -464,8 +483,10 @@ def test_binary_ops_follow_the_promotion_table(x64):
     table = _promotion_table(jax, x64)
     jax.config.update("jax_enable_x64", x64)
     try:
-        arrays = {k: (jnp.asarray(v) if isinstance(v, np.ndarray) else v)
-                  for k, v in _operands(jax).items()}
+        arrays = {
+            k: (jnp.asarray(v) if isinstance(v, np.ndarray) else v)
+            for k, v in _operands(jax).items()
+        }
         kinds = _DTYPE_NAMES + _WEAK
         for a in kinds:
             for b in kinds:
@@ -486,8 +507,8 @@ def test_promotion_spot_checks():
     assert (i8 + 1).dtype == jnp.int8
     assert (i8 + 1.0).dtype == jnp.float32 and (i8 + 1.0).weak_type
     assert (jnp.zeros(2, jnp.bfloat16) + jnp.zeros(2, jnp.float16)).dtype == jnp.float32
-    assert jnp.promote_types(jnp.int32, jnp.uint32) == jnp.int32   # x64 off
-    assert jnp.promote_types(jnp.int8, jnp.int64) == jnp.int64     # not canonicalised
+    assert jnp.promote_types(jnp.int32, jnp.uint32) == jnp.int32  # x64 off
+    assert jnp.promote_types(jnp.int8, jnp.int64) == jnp.int64  # not canonicalised
     assert (jnp.zeros(2, jnp.int32) + jnp.zeros(2, jnp.uint32)).dtype == jnp.int32  # x64 off
     assert jnp.asarray(1.0).weak_type and not jnp.asarray(np.float32(1.0)).weak_type
 
@@ -513,7 +534,8 @@ def test_array_repr_and_str():
     assert repr(jnp.asarray(1.0)) == "Array(1., dtype=float32, weak_type=True)"
     assert repr(jnp.arange(3)) == "Array([0, 1, 2], dtype=int32)"
     assert repr(jnp.array([[1, 2], [3, 4]], dtype=jnp.int8)) == (
-        "Array([[1, 2],\n       [3, 4]], dtype=int8)")
+        "Array([[1, 2],\n       [3, 4]], dtype=int8)"
+    )
     assert repr(jnp.zeros((2, 0))) == "Array([], shape=(2, 0), dtype=float32)"
     assert repr(jnp.array([True, False])) == "Array([ True, False], dtype=bool)"
     assert repr(jnp.ones(3, jnp.bfloat16)) == "Array([1, 1, 1], dtype=bfloat16)"
@@ -547,9 +569,21 @@ def test_array_is_immutable():
         np.asarray(x)[0] = 5
 
 
-_BINOPS = [operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv,
-           operator.mod, operator.pow, operator.lt, operator.le, operator.gt, operator.ge,
-           operator.eq, operator.ne]
+_BINOPS = [
+    operator.add,
+    operator.sub,
+    operator.mul,
+    operator.truediv,
+    operator.floordiv,
+    operator.mod,
+    operator.pow,
+    operator.lt,
+    operator.le,
+    operator.gt,
+    operator.ge,
+    operator.eq,
+    operator.ne,
+]
 
 
 @pytest.mark.parametrize("op", _BINOPS, ids=lambda o: o.__name__)
@@ -560,7 +594,7 @@ def test_arithmetic_and_comparison_operators(op):
         a = np.abs(a)
     close(op(jnp.asarray(a), jnp.asarray(b)), op(a, b), rtol=1e-5)
     close(op(jnp.asarray(a), 2.0), op(a, np.float32(2.0)), rtol=1e-5)
-    close(op(2.0, jnp.asarray(a)), op(np.float32(2.0), a), rtol=1e-5)     # reflected
+    close(op(2.0, jnp.asarray(a)), op(np.float32(2.0), a), rtol=1e-5)  # reflected
 
 
 def test_bitwise_and_unary_operators():
@@ -581,9 +615,17 @@ def test_basic_and_advanced_indexing():
     a = np.arange(24.0, dtype=np.float32).reshape(2, 3, 4)
     x = jnp.asarray(a)
     idx_list = [
-        1, (0, 2), (slice(None), 1), (Ellipsis, 2), (slice(None, None, -1),),
-        (None, 0), (0, slice(1, 3), slice(None, None, 2)), (np.array([1, 0]),),
-        (slice(None), np.array([0, 2, 2])), (a[..., 0] > 5,), (0, -1, -1),
+        1,
+        (0, 2),
+        (slice(None), 1),
+        (Ellipsis, 2),
+        (slice(None, None, -1),),
+        (None, 0),
+        (0, slice(1, 3), slice(None, None, 2)),
+        (np.array([1, 0]),),
+        (slice(None), np.array([0, 2, 2])),
+        (a[..., 0] > 5,),
+        (0, -1, -1),
         (np.array([0, 1]), np.array([2, 0])),
     ]
     for idx in idx_list:
@@ -595,16 +637,19 @@ def test_basic_and_advanced_indexing():
 def test_at_updates():
     a = np.arange(5.0, dtype=np.float32)
     x = jnp.asarray(a)
-    e = a.copy(); e[1] = 10.0
+    e = a.copy()
+    e[1] = 10.0
     close(x.at[1].set(10.0), e)
-    e = a.copy(); np.add.at(e, [0, 0, 2], 1.0)
+    e = a.copy()
+    np.add.at(e, [0, 0, 2], 1.0)
     close(x.at[jnp.array([0, 0, 2])].add(1.0), e)
-    e = a.copy(); e[1:3] *= 3.0
+    e = a.copy()
+    e[1:3] *= 3.0
     close(x.at[1:3].multiply(3.0), e)
     close(x.at[3].min(-1.0), np.where(np.arange(5) == 3, -1.0, a))
     close(x.at[0].max(7.0), np.where(np.arange(5) == 0, 7.0, a))
     close(x.at[2].get(), a[2])
-    close(x, a)   # the original is unchanged
+    close(x, a)  # the original is unchanged
     close(jax.jit(lambda x: x.at[1].set(-1.0))(x), np.where(np.arange(5) == 1, -1.0, a))
 
 
@@ -647,13 +692,20 @@ def test_lax_level_ops_on_arrays():
     x = jnp.arange(6.0).reshape(2, 3)
     close(lax.reduce_sum(x, (1,)), np.arange(6.0).reshape(2, 3).sum(1))
     close(lax.broadcast_in_dim(jnp.arange(3.0), (2, 3), (1,)), np.tile(np.arange(3.0), (2, 1)))
-    close(lax.dot_general(x, x, (((1,), (1,)), ((), ()))),
-          np.arange(6.0).reshape(2, 3) @ np.arange(6.0).reshape(2, 3).T)
+    close(
+        lax.dot_general(x, x, (((1,), (1,)), ((), ()))),
+        np.arange(6.0).reshape(2, 3) @ np.arange(6.0).reshape(2, 3).T,
+    )
     close(lax.concatenate([x, x], 0), np.concatenate([np.arange(6.0).reshape(2, 3)] * 2))
     close(lax.slice(x, (0, 1), (2, 3)), np.arange(6.0).reshape(2, 3)[:, 1:])
-    close(lax.select_n(x > 2, x, -x), np.where(np.arange(6.0).reshape(2, 3) > 2,
-                                                  -np.arange(6.0).reshape(2, 3),
-                                                  np.arange(6.0).reshape(2, 3)))
+    close(
+        lax.select_n(x > 2, x, -x),
+        np.where(
+            np.arange(6.0).reshape(2, 3) > 2,
+            -np.arange(6.0).reshape(2, 3),
+            np.arange(6.0).reshape(2, 3),
+        ),
+    )
     np.testing.assert_array_equal(np.asarray(lax.iota(jnp.int32, 4)), np.arange(4))
 
 
@@ -662,9 +714,9 @@ def test_lax_level_ops_on_arrays():
 
 def test_jit_never_writes_into_inputs_or_returned_values():
     def f(x, y):
-        a = jnp.sin(x) * 2.0          # a is returned *and* used again below
-        b = (a + y) * (a + y)         # same buffer on both sides of a ufunc
-        c = jnp.exp(-b) - x           # x is an input: never overwritten
+        a = jnp.sin(x) * 2.0  # a is returned *and* used again below
+        b = (a + y) * (a + y)  # same buffer on both sides of a ufunc
+        c = jnp.exp(-b) - x  # x is an input: never overwritten
         return a, c, x + 1.0
 
     x0 = np.linspace(-1, 1, 6).astype(np.float32)
@@ -681,8 +733,8 @@ def test_jit_never_writes_into_inputs_or_returned_values():
 
 def test_jit_dtype_changing_ops_stay_exact():
     def f(i, x):
-        q = (i * 3) // 2 + i               # integer chain
-        r = q / 2                          # int -> float: a new buffer
+        q = (i * 3) // 2 + i  # integer chain
+        r = q / 2  # int -> float: a new buffer
         return q, r, jnp.abs(x * (1 + 1j))  # complex -> float abs
 
     i = jnp.arange(-4, 4)
@@ -692,18 +744,38 @@ def test_jit_dtype_changing_ops_stay_exact():
         close(got, exp)
 
 
-@pytest.mark.parametrize("view", [
-    lambda a: a.reshape(2, 3), lambda a: a.T, lambda a: a[1:], lambda a: a[::-1],
-    lambda a: jnp.broadcast_to(a, (2, 2, 3)), lambda a: a.astype(jnp.float32),
-    lambda a: lax.stop_gradient(a), lambda a: jnp.expand_dims(a, 0), lambda a: a[0],
-], ids=["reshape", "T", "slice", "rev", "broadcast", "astype", "stop_gradient",
-        "expand_dims", "index"])
+@pytest.mark.parametrize(
+    "view",
+    [
+        lambda a: a.reshape(2, 3),
+        lambda a: a.T,
+        lambda a: a[1:],
+        lambda a: a[::-1],
+        lambda a: jnp.broadcast_to(a, (2, 2, 3)),
+        lambda a: a.astype(jnp.float32),
+        lambda a: lax.stop_gradient(a),
+        lambda a: jnp.expand_dims(a, 0),
+        lambda a: a[0],
+    ],
+    ids=[
+        "reshape",
+        "T",
+        "slice",
+        "rev",
+        "broadcast",
+        "astype",
+        "stop_gradient",
+        "expand_dims",
+        "index",
+    ],
+)
 def test_jit_buffer_reuse_respects_views(view):
     """A value some other value may be a view of is never overwritten in place."""
+
     def f(x):
         a = jnp.sin(x) * 2.0
-        b = view(a)          # possibly a view of a's buffer
-        c = a + 1.0          # last use of a
+        b = view(a)  # possibly a view of a's buffer
+        c = a + 1.0  # last use of a
         return b * 1.0, c * 1.0
 
     x = jnp.arange(6.0).reshape(2, 3)
@@ -739,5 +811,5 @@ def test_generated_code_frees_and_reuses_intermediates():
     text = jax.jit(f).lower(jnp.ones(4)).as_text()
     source = text.split("# generated Python source")[1]
     assert "del " in source and "out=" in source
-    assert "out=v0" not in source      # v0 is the argument: never a destination
+    assert "out=v0" not in source  # v0 is the argument: never a destination
     close(jax.jit(f)(jnp.arange(4.0)), f(jnp.arange(4.0)))

@@ -18,11 +18,10 @@ from jaxlite import tree_util as tu
 def test_flatten_unflatten_roundtrip_and_order():
     tree = {"b": (1, [2, 3]), "a": 4, "c": None}
     leaves, treedef = tu.tree_flatten(tree)
-    assert leaves == [4, 1, 2, 3]              # dict keys sorted; None is an empty node
+    assert leaves == [4, 1, 2, 3]  # dict keys sorted; None is an empty node
     assert tu.tree_unflatten(treedef, leaves) == tree
     assert treedef.num_leaves == 4
-    assert tu.tree_unflatten(treedef, [10, 20, 30, 40]) == {
-        "b": (20, [30, 40]), "a": 10, "c": None}
+    assert tu.tree_unflatten(treedef, [10, 20, 30, 40]) == {"b": (20, [30, 40]), "a": 10, "c": None}
 
 
 def test_none_is_an_empty_node_and_leaves():
@@ -43,8 +42,9 @@ def test_tree_map_multiple_trees_and_is_leaf():
     a = {"x": 1, "y": (2, 3)}
     b = {"x": 10, "y": (20, 30)}
     assert tu.tree_map(lambda u, v: u + v, a, b) == {"x": 11, "y": (22, 33)}
-    out = tu.tree_map(lambda t: len(t), {"p": (1, 2), "q": (3,)},
-                      is_leaf=lambda n: isinstance(n, tuple))
+    out = tu.tree_map(
+        lambda t: len(t), {"p": (1, 2), "q": (3,)}, is_leaf=lambda n: isinstance(n, tuple)
+    )
     assert out == {"p": 2, "q": 1}
 
 
@@ -60,7 +60,7 @@ def test_namedtuple_and_ordered_dict_are_nodes():
     p = tu.tree_map(lambda v: v + 1, Point(1, 2))
     assert isinstance(p, Point) and p == Point(2, 3)
     od = collections.OrderedDict([("z", 1), ("a", 2)])
-    assert tu.tree_leaves(od) == [1, 2]       # insertion order kept
+    assert tu.tree_leaves(od) == [1, 2]  # insertion order kept
 
 
 def test_arrays_are_leaves():
@@ -75,7 +75,8 @@ def test_register_pytree_node():
             self.value, self.label = value, label
 
     tu.register_pytree_node(
-        Box, lambda b: ((b.value,), b.label), lambda label, kids: Box(kids[0], label))
+        Box, lambda b: ((b.value,), b.label), lambda label, kids: Box(kids[0], label)
+    )
     b = tu.tree_map(lambda v: v * 3, Box(2, "lbl"))
     assert isinstance(b, Box) and b.value == 6 and b.label == "lbl"
     out = jax.jit(lambda bx: Box(bx.value + 1.0, bx.label))(Box(jnp.ones(2), "k"))
@@ -136,8 +137,7 @@ def test_register_pytree_with_keys_and_paths():
 def test_flatten_with_path_and_keystr():
     tree = {"a": [10, (20, 30)], "b": 40}
     flat, treedef = tu.tree_flatten_with_path(tree)
-    assert [tu.keystr(p) for p, _ in flat] == ["['a'][0]", "['a'][1][0]", "['a'][1][1]",
-                                              "['b']"]
+    assert [tu.keystr(p) for p, _ in flat] == ["['a'][0]", "['a'][1][0]", "['a'][1][1]", "['b']"]
     assert [v for _, v in flat] == [10, 20, 30, 40]
     assert treedef == tu.tree_structure(tree)
     key = flat[1][0]

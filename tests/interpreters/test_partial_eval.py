@@ -144,8 +144,9 @@ def test_checkpoint_under_vmap_of_grad_and_jit():
     f = jax.checkpoint(lambda v: jnp.sin(v) * jnp.cos(v))
     x = np.array([0.1, 0.7, 1.3], np.float32)
     close(jax.vmap(jax.grad(f))(jnp.asarray(x)), np.cos(2 * x.astype(np.float64)), rtol=1e-5)
-    close(jax.jit(jax.vmap(jax.grad(f)))(jnp.asarray(x)), np.cos(2 * x.astype(np.float64)),
-          rtol=1e-5)
+    close(
+        jax.jit(jax.vmap(jax.grad(f)))(jnp.asarray(x)), np.cos(2 * x.astype(np.float64)), rtol=1e-5
+    )
 
 
 def test_checkpoint_with_static_argnums_and_pytree():
@@ -197,7 +198,8 @@ def test_partial_eval_jaxpr_nounits_instantiate_forces_known_outputs_unknown():
 
     closed = jax.make_jaxpr(lambda x, y: (jnp.sin(x), 2.0 * y))(1.0, 1.0)
     known, unknown, out_unk, num_res = partial_eval_jaxpr_nounits(
-        closed, [False, True], [True, False])
+        closed, [False, True], [True, False]
+    )
     assert out_unk == [True, True]
     assert len(known.out_avals) == num_res
     res = _eval(known, 0.4)
@@ -252,7 +254,8 @@ def test_remat_split_respects_policy():
     from jaxlite._src.ad_checkpoint import checkpoint_policies, remat_split
 
     closed = jax.make_jaxpr(lambda x: (jnp.sin(jnp.dot(x, x)), jnp.cos(jnp.dot(x, x) + 1.0)))(
-        jnp.ones(3))
+        jnp.ones(3)
+    )
     j = closed.jaxpr
     # Treat both outputs as residuals.
     saved, recompute = remat_split(j, 0, checkpoint_policies.nothing_saveable)
@@ -309,8 +312,9 @@ def test_custom_rules_survive_composition(which, compose):
         got = jnp.diagonal(jax.jacrev(f)(xa))
     else:
         # One scan step applying f: d/dx sum(f(x)) through the scan.
-        got = jax.grad(lambda v: jnp.sum(jax.lax.scan(lambda c, _: (f(c), None), v, None,
-                                                      length=1)[0]))(xa)
+        got = jax.grad(
+            lambda v: jnp.sum(jax.lax.scan(lambda c, _: (f(c), None), v, None, length=1)[0])
+        )(xa)
     close(got, expected, rtol=1e-5)
 
 
@@ -336,8 +340,13 @@ def test_grad_of_scan_with_checkpointed_body_matches_finite_differences():
 
     x = np.array([0.3, -0.7, 1.2], np.float32)
     eps = 1e-4
-    fd = np.array([(f_np(x.astype(np.float64) + eps * e) - f_np(x.astype(np.float64) - eps * e))
-                   / (2 * eps) for e in np.eye(3)])
+    fd = np.array(
+        [
+            (f_np(x.astype(np.float64) + eps * e) - f_np(x.astype(np.float64) - eps * e))
+            / (2 * eps)
+            for e in np.eye(3)
+        ]
+    )
     close(jax.grad(f)(jnp.asarray(x)), fd, rtol=1e-3)
     close(jax.jit(jax.grad(f))(jnp.asarray(x)), fd, rtol=1e-3)
 

@@ -45,8 +45,11 @@ LINEAR_FNS = [
     ("at_add", (4,), lambda x: jnp.zeros(6).at[jnp.asarray([1, 1, 3, 5])].add(x)),
     ("cumsum", (4,), lambda x: jnp.cumsum(x)),
     ("dot_matrix", (4, 2), lambda x: jnp.asarray(M) @ x),
-    ("where_const_mask", (4,), lambda x: jnp.where(jnp.asarray([True, False, True, False]),
-                                                   x, 0.0)),
+    (
+        "where_const_mask",
+        (4,),
+        lambda x: jnp.where(jnp.asarray([True, False, True, False]), x, 0.0),
+    ),
     ("jit_inside", (4,), jax.jit(lambda x: jnp.sin(1.0) * x + x[0])),
 ]
 
@@ -122,20 +125,27 @@ def test_backward_pass_on_staged_linear_jaxpr():
     from jaxlite._src.interpreters.transpose import backward_pass
 
     closed = jax.make_jaxpr(lambda a, x, y: (a * x + jnp.asarray(M) @ y, 2.0 * x))(
-        jnp.ones(3), jnp.ones(3), jnp.ones(4))
+        jnp.ones(3), jnp.ones(3), jnp.ones(4)
+    )
     a = RNG.randn(3).astype(np.float32)
     ct1, ct2 = RNG.randn(3).astype(np.float32), RNG.randn(3).astype(np.float32)
     avals = closed.in_avals
-    cts = backward_pass(closed.jaxpr, closed.consts,
-                        [jnp.asarray(a), UndefinedPrimal(avals[1]), UndefinedPrimal(avals[2])],
-                        [jnp.asarray(ct1), jnp.asarray(ct2)])
+    cts = backward_pass(
+        closed.jaxpr,
+        closed.consts,
+        [jnp.asarray(a), UndefinedPrimal(avals[1]), UndefinedPrimal(avals[2])],
+        [jnp.asarray(ct1), jnp.asarray(ct2)],
+    )
     assert cts[0] is None
     close(cts[1], a * ct1 + 2.0 * ct2)
     close(cts[2], M.T @ ct1)
     # A symbolic-zero output cotangent contributes nothing.
-    cts = backward_pass(closed.jaxpr, closed.consts,
-                        [jnp.asarray(a), UndefinedPrimal(avals[1]), UndefinedPrimal(avals[2])],
-                        [Zero(avals[1]), jnp.asarray(ct2)])
+    cts = backward_pass(
+        closed.jaxpr,
+        closed.consts,
+        [jnp.asarray(a), UndefinedPrimal(avals[1]), UndefinedPrimal(avals[2])],
+        [Zero(avals[1]), jnp.asarray(ct2)],
+    )
     close(cts[1], 2.0 * ct2)
     assert type(cts[2]) is Zero
 
@@ -145,8 +155,7 @@ def test_transpose_jaxpr_signature_and_values():
     from jaxlite._src.interpreters.eval import eval_jaxpr
     from jaxlite._src.interpreters.transpose import transpose_jaxpr
 
-    closed = jax.make_jaxpr(lambda a, x, b, y: (jnp.sin(a) * x, x + b * y))(
-        1.0, 1.0, 1.0, 1.0)
+    closed = jax.make_jaxpr(lambda a, x, b, y: (jnp.sin(a) * x, x + b * y))(1.0, 1.0, 1.0, 1.0)
     t = transpose_jaxpr(closed, [False, True, False, True])
     # Inputs: non-linear (a, b) then one cotangent per output; outputs: cts of x and y.
     assert len(t.in_avals) == 4 and len(t.out_avals) == 2
@@ -175,8 +184,9 @@ def test_backward_pass_evaluates_nonlinear_equations_forward():
     from jaxlite._src.interpreters.transpose import backward_pass
 
     closed = jax.make_jaxpr(lambda a, x: jnp.cos(a) * jnp.exp(a) * x)(0.5, 1.0)
-    (_, g) = backward_pass(closed.jaxpr, closed.consts,
-                           [0.5, UndefinedPrimal(closed.in_avals[1])], [2.0])
+    (_, g) = backward_pass(
+        closed.jaxpr, closed.consts, [0.5, UndefinedPrimal(closed.in_avals[1])], [2.0]
+    )
     close(g, np.cos(0.5) * np.exp(0.5) * 2.0)
 
 
@@ -187,5 +197,4 @@ def test_missing_transpose_rule_names_the_primitive():
 
     closed = jax.make_jaxpr(lambda x: jnp.sin(x))(1.0)
     with pytest.raises(NotImplementedError, match="sin"):
-        backward_pass(closed.jaxpr, closed.consts, [UndefinedPrimal(closed.in_avals[0])],
-                      [1.0])
+        backward_pass(closed.jaxpr, closed.consts, [UndefinedPrimal(closed.in_avals[0])], [1.0])

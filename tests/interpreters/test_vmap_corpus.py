@@ -46,12 +46,12 @@ def _corpus():
 
     def grad_of_vmap(jax):
         jnp = jax.numpy
-        return jax.grad(lambda p: jnp.sum(jax.vmap(lambda x: _mlp(jnp, p, x))(xs) ** 2))(
-            _params())
+        return jax.grad(lambda p: jnp.sum(jax.vmap(lambda x: _mlp(jnp, p, x))(xs) ** 2))(_params())
 
     def nested_vmaps_out_axes(jax):
-        f = jax.vmap(jax.vmap(lambda a, b: a * b - a, in_axes=(None, 0)), in_axes=(0, None),
-                     out_axes=1)
+        f = jax.vmap(
+            jax.vmap(lambda a, b: a * b - a, in_axes=(None, 0)), in_axes=(0, None), out_axes=1
+        )
         return f(xs[:, 0], ys[0])
 
     def pytree_in_out_axes(jax):
@@ -59,7 +59,8 @@ def _corpus():
             return {"u": d["a"] * s, "v": (d["b"].sum(), d["a"] - d["b"])}
 
         return jax.vmap(f, in_axes=({"a": 0, "b": 1}, None), out_axes={"u": 1, "v": (0, -1)})(
-            {"a": xs, "b": ys.T}, 2.0)
+            {"a": xs, "b": ys.T}, 2.0
+        )
 
     def vmap_of_jvp_and_hessian(jax):
         jnp = jax.numpy
@@ -131,11 +132,25 @@ def _corpus():
     def axis_size_only(jax):
         return jax.vmap(lambda: jax.numpy.ones(2) * 3.0, axis_size=4)()
 
-    return {f.__name__: f for f in [
-        vmap_of_jit, jit_of_vmap_of_grad, grad_of_vmap, nested_vmaps_out_axes,
-        pytree_in_out_axes, vmap_of_jvp_and_hessian, jacrev_of_vmap, vmap_of_cond_and_while,
-        vmap_of_scan, vmap_of_indexed_updates, collectives_in_jit, vmap_of_custom_jvp,
-        vectorize_in_vmap, axis_size_only]}
+    return {
+        f.__name__: f
+        for f in [
+            vmap_of_jit,
+            jit_of_vmap_of_grad,
+            grad_of_vmap,
+            nested_vmaps_out_axes,
+            pytree_in_out_axes,
+            vmap_of_jvp_and_hessian,
+            jacrev_of_vmap,
+            vmap_of_cond_and_while,
+            vmap_of_scan,
+            vmap_of_indexed_updates,
+            collectives_in_jit,
+            vmap_of_custom_jvp,
+            vectorize_in_vmap,
+            axis_size_only,
+        ]
+    }
 
 
 CORPUS = _corpus()

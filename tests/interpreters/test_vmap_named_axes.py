@@ -32,7 +32,8 @@ def test_inconsistent_sizes_names_each_argument():
     assert str(info.value) == (
         "vmap got inconsistent sizes for array axes to be mapped:\n"
         "  * one axis had size 3: axis 0 of argument x of type float32[3];\n"
-        "  * one axis had size 4: axis 0 of argument y['a'] of type float32[4]")
+        "  * one axis had size 4: axis 0 of argument y['a'] of type float32[4]"
+    )
 
 
 def test_inconsistent_sizes_with_kwargs_and_axis_size():
@@ -44,27 +45,33 @@ def test_inconsistent_sizes_with_kwargs_and_axis_size():
 
 
 def test_axis_out_of_range_message():
-    with pytest.raises(ValueError, match=re.escape(
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
             "vmap was requested to map its argument along axis -3, which implies that its "
-            "rank should be at least 3, but is only 2 (its shape is (3, 4))")):
+            "rank should be at least 3, but is only 2 (its shape is (3, 4))"
+        ),
+    ):
         jax.vmap(jnp.sin, in_axes=-3)(jnp.ones((3, 4)))
 
 
 def test_out_axes_none_for_batched_output_message():
-    with pytest.raises(ValueError, match="at vmap out_axes, got axis spec None but output was "
-                                         "batched on axis 0"):
+    with pytest.raises(
+        ValueError, match="at vmap out_axes, got axis spec None but output was batched on axis 0"
+    ):
         jax.vmap(jnp.sin, out_axes=None)(jnp.ones(3))
 
 
 def test_no_mapped_axis_message():
-    with pytest.raises(ValueError, match="vmap must have at least one non-None value in "
-                                         "in_axes"):
+    with pytest.raises(ValueError, match="vmap must have at least one non-None value in in_axes"):
         jax.vmap(jnp.sin, in_axes=None)(jnp.ones(3))
 
 
 def test_in_axes_not_a_prefix():
-    with pytest.raises(ValueError, match="vmap in_axes specification must be a tree prefix of "
-                                         "the corresponding value"):
+    with pytest.raises(
+        ValueError,
+        match="vmap in_axes specification must be a tree prefix of the corresponding value",
+    ):
         jax.vmap(lambda p: p[0] + p[1], in_axes=((0, 0, 0),))((jnp.ones(3), jnp.ones(3)))
     with pytest.raises(ValueError, match="vmap out_axes specification must be a tree prefix"):
         jax.vmap(lambda x: (x, x), out_axes=(0, 0, 0))(jnp.ones(3))
@@ -147,12 +154,13 @@ def test_ppermute_partial_permutation_fills_zeros():
 
 
 def test_nested_axis_index_and_psum_over_two_axes():
-    out = jax.vmap(jax.vmap(lambda v: lax.axis_index("o") * 10 + lax.axis_index("in"),
-                            axis_name="in"), axis_name="o")(jnp.ones((2, 3)))
+    out = jax.vmap(
+        jax.vmap(lambda v: lax.axis_index("o") * 10 + lax.axis_index("in"), axis_name="in"),
+        axis_name="o",
+    )(jnp.ones((2, 3)))
     np.testing.assert_array_equal(np.asarray(out), [[0, 1, 2], [10, 11, 12]])
     x = np.arange(6.0, dtype=np.float32).reshape(2, 3)
-    out = jax.vmap(jax.vmap(lambda v: lax.psum(v, ("o", "in")), axis_name="in"),
-                   axis_name="o")(x)
+    out = jax.vmap(jax.vmap(lambda v: lax.psum(v, ("o", "in")), axis_name="in"), axis_name="o")(x)
     close(out, np.full((2, 3), 15.0))
 
 
@@ -172,11 +180,19 @@ def test_collectives_under_grad_inside_vmap():
     x = jnp.array([1.0, 3.0, 2.0])
     close(jax.vmap(jax.grad(lambda v: lax.psum(v * v, "i")), axis_name="i")(x), [6, 18, 12])
     close(jax.vmap(jax.grad(lambda v: lax.pmean(v * v, "i")), axis_name="i")(x), [2, 6, 4])
-    g = jax.vmap(jax.grad(lambda v: (lax.all_gather(v, "i") * jnp.arange(3.0)).sum()),
-                 axis_name="i")(x)
+    g = jax.vmap(
+        jax.grad(lambda v: (lax.all_gather(v, "i") * jnp.arange(3.0)).sum()), axis_name="i"
+    )(x)
     close(g, [0, 3, 6])
-    g = jax.vmap(jax.grad(lambda v: lax.ppermute(v, "i", [(0, 1), (1, 2), (2, 0)])
-                          * jnp.arange(3.0)[lax.axis_index("i")]), axis_name="i")(x)
+    g = jax.vmap(
+        jax.grad(
+            lambda v: (
+                lax.ppermute(v, "i", [(0, 1), (1, 2), (2, 0)])
+                * jnp.arange(3.0)[lax.axis_index("i")]
+            )
+        ),
+        axis_name="i",
+    )(x)
     close(g, [1, 2, 0])
 
 
@@ -212,7 +228,8 @@ def test_unbatched_operands_stay_unbatched():
 
 def test_output_independent_of_batch_is_broadcast_at_the_end():
     closed = jax.make_jaxpr(jax.vmap(lambda x, y: (x * 2.0, jnp.cos(y)), in_axes=(0, None)))(
-        jnp.ones((4, 2)), jnp.ones(3))
+        jnp.ones((4, 2)), jnp.ones(3)
+    )
     cos = [e for e in closed.jaxpr.eqns if e.primitive.name == "cos"]
     assert cos[0].outvars[0].aval.shape == (3,)
     assert [a.shape for a in closed.out_avals] == [(4, 2), (4, 3)]
@@ -261,12 +278,12 @@ def test_loop_and_stack_fallback_is_opt_in():
         got = jax.vmap(lambda v: opted.bind(v), in_axes=1)(xs)
         close(got, np.stack([np.cumsum(xs[::-1, k]) for k in range(4)]))
         closed = jax.make_jaxpr(jax.vmap(lambda v: opted.bind(v)))(jnp.ones((5, 2)))
-        assert sum(e.primitive is opted for e in closed.jaxpr.eqns) == 5   # one per element
+        assert sum(e.primitive is opted for e in closed.jaxpr.eqns) == 5  # one per element
 
         plain = make("no_batch_rule_test")
         with pytest.raises(NotImplementedError, match="Batching rule for 'no_batch_rule_test'"):
             jax.vmap(lambda v: plain.bind(v))(jnp.ones((2, 3)))
-    finally:   # leave the global rule tables as they were
+    finally:  # leave the global rule tables as they were
         for p in made:
             rules.impl_rules.pop(p, None)
             rules.abstract_eval_rules.pop(p, None)
@@ -296,8 +313,10 @@ def test_vectorize_multiple_outputs_and_size_one_loop_dims():
     out = g(jnp.ones((1, 2, 3)), jnp.arange(6.0).reshape(2, 1, 3))
     close(out, np.broadcast_to(np.arange(6.0).reshape(2, 1, 3), (2, 2, 3)))
     h = jnp.vectorize(lambda a, b: a + b)
-    close(h(jnp.ones((2, 1, 3)), jnp.arange(4.0).reshape(4, 1)),
-          np.ones((2, 1, 3)) + np.arange(4.0).reshape(4, 1))
+    close(
+        h(jnp.ones((2, 1, 3)), jnp.arange(4.0).reshape(4, 1)),
+        np.ones((2, 1, 3)) + np.arange(4.0).reshape(4, 1),
+    )
 
 
 def test_vectorize_excluded_keyword_and_none_argument():

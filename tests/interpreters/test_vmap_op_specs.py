@@ -55,9 +55,13 @@ NS = _Namespace()
 # compress and ravel_multi_index inspect values); jaxlite runs them, so they are checked
 # only against jaxlite's own loop (skipped in oracle mode).
 _NOT_TRACEABLE_IN_JAX = {"choose", "compress", "ravel_multi_index"}
-VSPECS = [pytest.param(s, id=s.name, marks=[pytest.mark.jaxlite_only]
-                       if s.name in _NOT_TRACEABLE_IN_JAX else [])
-          for s in SPECS if s.vmap]
+VSPECS = [
+    pytest.param(
+        s, id=s.name, marks=[pytest.mark.jaxlite_only] if s.name in _NOT_TRACEABLE_IN_JAX else []
+    )
+    for s in SPECS
+    if s.vmap
+]
 
 
 def _leaves(x):
@@ -100,18 +104,25 @@ def test_vmap_random_axes_vs_loop(spec):
 
     per = []
     for k in range(3):
-        arrays = [jnp.asarray(sets[k][i] if ax is not None else fixed[i])
-                  for i, ax in zip(pos, axes)]
+        arrays = [
+            jnp.asarray(sets[k][i] if ax is not None else fixed[i]) for i, ax in zip(pos, axes)
+        ]
         per.append(_leaves(call(arrays)))
-    batched = [jnp.asarray(fixed[i] if ax is None else
-                           np.stack([s[i] for s in sets], axis=ax % (fixed[i].ndim + 1)))
-               for i, ax in zip(pos, axes)]
+    batched = [
+        jnp.asarray(
+            fixed[i]
+            if ax is None
+            else np.stack([s[i] for s in sets], axis=ax % (fixed[i].ndim + 1))
+        )
+        for i, ax in zip(pos, axes)
+    ]
     min_nd = min(np.ndim(o) for o in per[0])
     out_axis = int(rng.integers(0, min_nd + 1))
     if rng.random() < 0.5:
         out_axis -= min_nd + 1
-    expected = [np.stack([np.asarray(p[j]) for p in per], axis=out_axis)
-                for j in range(len(per[0]))]
+    expected = [
+        np.stack([np.asarray(p[j]) for p in per], axis=out_axis) for j in range(len(per[0]))
+    ]
 
     vf = jax.vmap(lambda *arrays: call(arrays), in_axes=tuple(axes), out_axes=out_axis)
     rtol, atol = max(spec.rtol, 1e-5), max(spec.atol, 1e-6)
@@ -125,5 +136,4 @@ def test_vmap_random_axes_vs_loop(spec):
             if e.dtype.kind in "biu":
                 np.testing.assert_array_equal(g, e, err_msg=what)
             else:
-                np.testing.assert_allclose(g, e, rtol=rtol, atol=atol, equal_nan=True,
-                                           err_msg=what)
+                np.testing.assert_allclose(g, e, rtol=rtol, atol=atol, equal_nan=True, err_msg=what)

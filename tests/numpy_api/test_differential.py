@@ -16,13 +16,13 @@ import pytest
 
 pytest.importorskip("jax")
 import jax  # noqa: E402
-import jax.numpy  # noqa: E402,F401
 import jax.nn  # noqa: E402,F401
+import jax.numpy  # noqa: E402,F401
 import jax.scipy.special  # noqa: E402,F401
 
 import jaxlite  # noqa: E402
-import jaxlite.numpy  # noqa: E402,F401
 import jaxlite.nn  # noqa: E402,F401
+import jaxlite.numpy  # noqa: E402,F401
 import jaxlite.scipy.special  # noqa: E402,F401
 
 jax.config.update("jax_platforms", "cpu")
@@ -77,6 +77,7 @@ def _(m):
     def f(logits, labels):
         logp = m.nn.log_softmax(logits)
         return -m.jnp.mean(m.jnp.take_along_axis(logp, labels[:, None], axis=1))
+
     return f
 
 
@@ -86,6 +87,7 @@ def _(m):
         mu = x.mean(-1, keepdims=True)
         var = ((x - mu) ** 2).mean(-1, keepdims=True)
         return (x - mu) / m.jnp.sqrt(var + 1e-5) * g + b
+
     return f
 
 
@@ -94,6 +96,7 @@ def _(m):
     def f(x, w1, b1, w2):
         h = m.nn.gelu(x @ w1 + b1)
         return m.nn.softmax(h @ w2, axis=-1)
+
     return f
 
 
@@ -104,6 +107,7 @@ def _(m):
         mask = m.jnp.tril(m.jnp.ones((4, 5), bool))
         s = m.jnp.where(mask, s, -1e9)
         return m.jnp.einsum("bqk,bkd->bqd", m.nn.softmax(s), v)
+
     return f
 
 
@@ -114,6 +118,7 @@ def _(m):
         a = m.jnp.argmin(d, axis=1)
         oh = m.nn.one_hot(a, 3)
         return (oh.T @ x) / m.jnp.maximum(oh.sum(0)[:, None], 1.0), a
+
     return f
 
 
@@ -125,23 +130,26 @@ def _(m):
         for ci in c:
             out = out * x + ci
         return out
+
     return f
 
 
 @prog("pairwise_dist", [((5, 3), F), ((4, 3), F)], rtol=1e-4)
 def _(m):
     def f(a, b):
-        d2 = (m.jnp.sum(a * a, 1)[:, None] + m.jnp.sum(b * b, 1)[None, :] - 2 * a @ b.T)
+        d2 = m.jnp.sum(a * a, 1)[:, None] + m.jnp.sum(b * b, 1)[None, :] - 2 * a @ b.T
         return m.jnp.sqrt(m.jnp.maximum(d2, 0.0) + 1e-3)
+
     return f
 
 
 @prog("clip_by_global_norm", [((3, 4), F), ((5,), F)])
 def _(m):
     def f(a, b):
-        n = m.jnp.sqrt(m.jnp.sum(a ** 2) + m.jnp.sum(b ** 2))
+        n = m.jnp.sqrt(m.jnp.sum(a**2) + m.jnp.sum(b**2))
         s = m.jnp.minimum(1.0, 1.5 / n)
         return a * s, b * s
+
     return f
 
 
@@ -149,6 +157,7 @@ def _(m):
 def _(m):
     def f(idx, w):
         return m.jnp.zeros(6).at[idx].add(w), m.jnp.bincount(idx, length=6)
+
     return f
 
 
@@ -157,6 +166,7 @@ def _(m):
     def f(x):
         y = x.at[0].set(10.0).at[1:3].multiply(2.0).at[-1].add(-1.0)
         return y.at[m.jnp.array([2, 4])].min(0.0).at[3].max(5.0)
+
     return f
 
 
@@ -166,6 +176,7 @@ def _(m):
         v, i = m.lax.top_k(x, 3)
         s = m.jnp.sort(x, axis=-1)[:, ::-1][:, :3]
         return v, i, s
+
     return f
 
 
@@ -174,6 +185,7 @@ def _(m):
     def f(k, v):
         p = m.jnp.argsort(k)
         return v[p], m.jnp.cumsum(v[p])
+
     return f
 
 
@@ -181,6 +193,7 @@ def _(m):
 def _(m):
     def f(x):
         return m.jnp.unique(x, size=5, fill_value=-1, return_counts=True)
+
     return f
 
 
@@ -188,6 +201,7 @@ def _(m):
 def _(m):
     def f(x, w):
         return m.jnp.sum(m.jnp.where(w, x, 0.0), 1) / m.jnp.maximum(m.jnp.sum(w, 1), 1)
+
     return f
 
 
@@ -197,6 +211,7 @@ def _(m):
         c = m.jnp.cumsum(x)
         n = m.jnp.arange(1, 11)
         return c / n, m.lax.cummax(x, 0), m.jnp.cumprod(1 + 0.1 * x)
+
     return f
 
 
@@ -204,8 +219,8 @@ def _(m):
 def _(m):
     def f(x, w):
         y = m.nn.relu(m.lax.conv_general_dilated(x, w, (1, 1), "SAME"))
-        return m.lax.reduce_window(y, -m.jnp.inf, m.lax.max, (1, 1, 2, 2), (1, 1, 2, 2),
-                                   "VALID")
+        return m.lax.reduce_window(y, -m.jnp.inf, m.lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID")
+
     return f
 
 
@@ -214,14 +229,20 @@ def _(m):
     def f(x):
         s = m.lax.reduce_window(x, 0.0, m.lax.add, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
         return s / 9.0
+
     return f
 
 
 @prog("batched_solve", [((2, 3, 3), "spd"), ((2, 3), F)], rtol=1e-4)
 def _(m):
     def f(a, b):
-        return (m.linalg.solve(a, b[..., None]), m.linalg.solve(a[0], b[1]), m.linalg.det(a),
-                m.linalg.slogdet(a)[1])
+        return (
+            m.linalg.solve(a, b[..., None]),
+            m.linalg.solve(a[0], b[1]),
+            m.linalg.det(a),
+            m.linalg.slogdet(a)[1],
+        )
+
     return f
 
 
@@ -231,6 +252,7 @@ def _(m):
         L = m.linalg.cholesky(a)
         y = m.linalg.solve(L, b)
         return m.linalg.solve(L.T, y)
+
     return f
 
 
@@ -239,6 +261,7 @@ def _(m):
     def f(x):
         q, r = m.linalg.qr(x)
         return q.T @ q, m.jnp.abs(m.jnp.diag(r))
+
     return f
 
 
@@ -248,14 +271,19 @@ def _(m):
         w = m.linalg.eigvalsh(a)
         s = m.linalg.svd(a, compute_uv=False)
         return w, s, m.linalg.norm(a, 2), m.linalg.norm(a, "fro")
+
     return f
 
 
 @prog("logsumexp_stable", [((3, 5), F, -50, 50)])
 def _(m):
     def f(x):
-        return m.special.logsumexp(x, axis=1), m.nn.logsumexp(x), m.special.logsumexp(
-            x, axis=0, keepdims=True)
+        return (
+            m.special.logsumexp(x, axis=1),
+            m.nn.logsumexp(x),
+            m.special.logsumexp(x, axis=0, keepdims=True),
+        )
+
     return f
 
 
@@ -263,6 +291,7 @@ def _(m):
 def _(m):
     def f(z, y):
         return m.jnp.mean(-y * m.nn.log_sigmoid(z) - (1 - y) * m.nn.log_sigmoid(-z))
+
     return f
 
 
@@ -271,6 +300,7 @@ def _(m):
     def f(p, q):
         p, q = p / p.sum(), q / q.sum()
         return m.jnp.sum(m.special.xlogy(p, p) - m.special.xlogy(p, q))
+
     return f
 
 
@@ -278,22 +308,32 @@ def _(m):
 def _(m):
     def f(x, s):
         return -0.5 * (x / s) ** 2 - m.jnp.log(s) - 0.5 * m.jnp.log(2 * m.jnp.pi)
+
     return f
 
 
 @prog("quantiles", [((4, 9), F)])
 def _(m):
     def f(x):
-        return (m.jnp.median(x, axis=1), m.jnp.percentile(x, 25.0, axis=0),
-                m.jnp.quantile(x, m.jnp.array([0.1, 0.5]), axis=1, keepdims=True))
+        return (
+            m.jnp.median(x, axis=1),
+            m.jnp.percentile(x, 25.0, axis=0),
+            m.jnp.quantile(x, m.jnp.array([0.1, 0.5]), axis=1, keepdims=True),
+        )
+
     return f
 
 
 @prog("stats_mix", [((3, 6), F)])
 def _(m):
     def f(x):
-        return (m.jnp.var(x, axis=0, ddof=1), m.jnp.std(x), m.jnp.ptp(x, axis=1),
-                m.jnp.average(x, axis=1, weights=m.jnp.arange(1.0, 7.0)))
+        return (
+            m.jnp.var(x, axis=0, ddof=1),
+            m.jnp.std(x),
+            m.jnp.ptp(x, axis=1),
+            m.jnp.average(x, axis=1, weights=m.jnp.arange(1.0, 7.0)),
+        )
+
     return f
 
 
@@ -301,8 +341,15 @@ def _(m):
 def _(m):
     def f(x):
         y = m.jnp.where(x > 1.0, m.jnp.nan, x)
-        return (m.jnp.nansum(y, 0), m.jnp.nanmean(y, 1), m.jnp.nanmax(y), m.jnp.nanmin(y, 0),
-                m.jnp.nanstd(y), m.jnp.isnan(y).sum())
+        return (
+            m.jnp.nansum(y, 0),
+            m.jnp.nanmean(y, 1),
+            m.jnp.nanmax(y),
+            m.jnp.nanmin(y, 0),
+            m.jnp.nanstd(y),
+            m.jnp.isnan(y).sum(),
+        )
+
     return f
 
 
@@ -312,23 +359,35 @@ def _(m):
         y = m.jnp.transpose(x, (2, 0, 1)).reshape(4, 6)
         z = m.jnp.concatenate([y, y[:, ::-1]], axis=1)
         return m.jnp.stack(m.jnp.split(z, 3, axis=1), 0).sum(0)
+
     return f
 
 
 @prog("tile_repeat_roll", [((2, 3), F)])
 def _(m):
     def f(x):
-        return (m.jnp.tile(x, (2, 2)), m.jnp.repeat(x, 2, axis=1), m.jnp.roll(x, 2),
-                m.jnp.rot90(x, 1), m.jnp.flip(x))
+        return (
+            m.jnp.tile(x, (2, 2)),
+            m.jnp.repeat(x, 2, axis=1),
+            m.jnp.roll(x, 2),
+            m.jnp.rot90(x, 1),
+            m.jnp.flip(x),
+        )
+
     return f
 
 
 @prog("padding_modes", [((3, 4), F)])
 def _(m):
     def f(x):
-        return (m.jnp.pad(x, 1), m.jnp.pad(x, ((0, 2), (1, 1)), mode="edge"),
-                m.jnp.pad(x, 2, mode="reflect"), m.jnp.pad(x, ((1, 1), (2, 0)), mode="wrap"),
-                m.jnp.pad(x, 1, mode="symmetric"))
+        return (
+            m.jnp.pad(x, 1),
+            m.jnp.pad(x, ((0, 2), (1, 1)), mode="edge"),
+            m.jnp.pad(x, 2, mode="reflect"),
+            m.jnp.pad(x, ((1, 1), (2, 0)), mode="wrap"),
+            m.jnp.pad(x, 1, mode="symmetric"),
+        )
+
     return f
 
 
@@ -336,6 +395,7 @@ def _(m):
 def _(m):
     def f(x, i):
         return x[i], x[:, i], x[i, i], x[1:4, ::2], x[..., None, -1], x[-1, None]
+
     return f
 
 
@@ -345,14 +405,27 @@ def _(m):
         a = m.lax.dynamic_slice(x, (i, 1), (2, 3))
         b = m.lax.dynamic_update_slice(x, m.jnp.zeros((2, 2)), (i, i))
         return a, b, m.lax.dynamic_index_in_dim(x, i, 1, keepdims=False)
+
     return f
 
 
 @prog("integer_arith", [((8,), I, -20, 20), ((8,), I, 1, 7)])
 def _(m):
     def f(a, b):
-        return (a // b, a % b, m.jnp.fmod(a, b), a * b - a, a ** 2, a >> 1, a << 2,
-                a & b, a | b, a ^ b, ~a)
+        return (
+            a // b,
+            a % b,
+            m.jnp.fmod(a, b),
+            a * b - a,
+            a**2,
+            a >> 1,
+            a << 2,
+            a & b,
+            a | b,
+            a ^ b,
+            ~a,
+        )
+
     return f
 
 
@@ -360,22 +433,31 @@ def _(m):
 def _(m):
     def f(a, b, c):
         return a + b, a * 2, b + 1.5, a + c, c * 3, m.jnp.maximum(a, b), a.astype(F) / b
+
     return f
 
 
 @prog("weak_type_scalars", [((3,), F)])
 def _(m):
     def f(x):
-        return x + 1, 2 * x, x ** 2, m.jnp.asarray(3.0) * x, m.jnp.float32(2) + 1
+        return x + 1, 2 * x, x**2, m.jnp.asarray(3.0) * x, m.jnp.float32(2) + 1
+
     return f
 
 
 @prog("comparisons_logic", [((6,), F), ((6,), F)])
 def _(m):
     def f(a, b):
-        return (m.jnp.logical_and(a > 0, b < 0), m.jnp.logical_xor(a > b, b > 0),
-                m.jnp.isclose(a, a + 1e-7), m.jnp.allclose(a, b), m.jnp.array_equal(a, a),
-                m.jnp.any(a > 1), m.jnp.all(a > -3))
+        return (
+            m.jnp.logical_and(a > 0, b < 0),
+            m.jnp.logical_xor(a > b, b > 0),
+            m.jnp.isclose(a, a + 1e-7),
+            m.jnp.allclose(a, b),
+            m.jnp.array_equal(a, a),
+            m.jnp.any(a > 1),
+            m.jnp.all(a > -3),
+        )
+
     return f
 
 
@@ -383,26 +465,47 @@ def _(m):
 def _(m):
     def f(x, v):
         s = m.jnp.sort(x)
-        return (m.jnp.searchsorted(s, v), m.jnp.searchsorted(s, v, side="right"),
-                m.jnp.digitize(v, s), m.jnp.argmax(x), m.jnp.argmin(x))
+        return (
+            m.jnp.searchsorted(s, v),
+            m.jnp.searchsorted(s, v, side="right"),
+            m.jnp.digitize(v, s),
+            m.jnp.argmax(x),
+            m.jnp.argmin(x),
+        )
+
     return f
 
 
 @prog("nonzero_sized", [((3, 4), I, 0, 2)])
 def _(m):
     def f(x):
-        return (m.jnp.nonzero(x, size=6), m.jnp.argwhere(x, size=3),
-                m.jnp.count_nonzero(x, axis=1), m.jnp.where(x > 0, size=2, fill_value=-1))
+        return (
+            m.jnp.nonzero(x, size=6),
+            m.jnp.argwhere(x, size=3),
+            m.jnp.count_nonzero(x, axis=1),
+            m.jnp.where(x > 0, size=2, fill_value=-1),
+        )
+
     return f
 
 
 @prog("creation", [((3,), F)])
 def _(m):
     def f(x):
-        return (m.jnp.eye(3, 4, k=1), m.jnp.tri(3), m.jnp.linspace(0, 1, 5),
-                m.jnp.logspace(0, 2, 3), m.jnp.geomspace(1, 8, 4), m.jnp.arange(2, 9, 3),
-                m.jnp.full((2,), 7), m.jnp.zeros_like(x, dtype=I), m.jnp.identity(2),
-                m.jnp.diag(x), m.jnp.indices((2, 3)))
+        return (
+            m.jnp.eye(3, 4, k=1),
+            m.jnp.tri(3),
+            m.jnp.linspace(0, 1, 5),
+            m.jnp.logspace(0, 2, 3),
+            m.jnp.geomspace(1, 8, 4),
+            m.jnp.arange(2, 9, 3),
+            m.jnp.full((2,), 7),
+            m.jnp.zeros_like(x, dtype=I),
+            m.jnp.identity(2),
+            m.jnp.diag(x),
+            m.jnp.indices((2, 3)),
+        )
+
     return f
 
 
@@ -411,16 +514,25 @@ def _(m):
     def f(a, b):
         X, Y = m.jnp.meshgrid(a, b)
         I_, J_ = m.jnp.meshgrid(a, b, indexing="ij")
-        return X * Y + X ** 2, I_ - J_
+        return X * Y + X**2, I_ - J_
+
     return f
 
 
 @prog("kron_tensordot_einsum", [((2, 3), F), ((3, 2), F), ((3,), F)])
 def _(m):
     def f(a, b, v):
-        return (m.jnp.kron(a, b), m.jnp.tensordot(a, b, axes=1), m.jnp.einsum("ij,j->i", a, v),
-                m.jnp.einsum("ij,jk,k", a, b, m.jnp.ones(2)), m.jnp.outer(v, v),
-                m.jnp.inner(a, a), m.jnp.vdot(a, a), m.jnp.trace(a @ b))
+        return (
+            m.jnp.kron(a, b),
+            m.jnp.tensordot(a, b, axes=1),
+            m.jnp.einsum("ij,j->i", a, v),
+            m.jnp.einsum("ij,jk,k", a, b, m.jnp.ones(2)),
+            m.jnp.outer(v, v),
+            m.jnp.inner(a, a),
+            m.jnp.vdot(a, a),
+            m.jnp.trace(a @ b),
+        )
+
     return f
 
 
@@ -428,9 +540,23 @@ def _(m):
 def _(m):
     def f(x):
         n = m.nn
-        return (n.relu(x), n.relu6(x), n.elu(x), n.selu(x), n.gelu(x), n.gelu(x, False),
-                n.silu(x), n.sigmoid(x), n.softplus(x), n.log_sigmoid(x), n.leaky_relu(x),
-                n.hard_tanh(x), n.celu(x), n.soft_sign(x))
+        return (
+            n.relu(x),
+            n.relu6(x),
+            n.elu(x),
+            n.selu(x),
+            n.gelu(x),
+            n.gelu(x, False),
+            n.silu(x),
+            n.sigmoid(x),
+            n.softplus(x),
+            n.log_sigmoid(x),
+            n.leaky_relu(x),
+            n.hard_tanh(x),
+            n.celu(x),
+            n.soft_sign(x),
+        )
+
     return f
 
 
@@ -438,8 +564,17 @@ def _(m):
 def _(m):
     def f(x):
         s = m.special
-        return (s.erf(x), s.erfc(x), s.gammaln(x), s.digamma(x), s.expit(x),
-                s.logit(x / 4), s.xlog1py(x, x), s.erfinv(x / 4))
+        return (
+            s.erf(x),
+            s.erfc(x),
+            s.gammaln(x),
+            s.digamma(x),
+            s.expit(x),
+            s.logit(x / 4),
+            s.xlog1py(x, x),
+            s.erfinv(x / 4),
+        )
+
     return f
 
 
@@ -447,6 +582,7 @@ def _(m):
 def _(m):
     def f(x, y):
         return m.nn.standardize(x), m.nn.glu(x), m.nn.one_hot(y, 4, dtype=m.jnp.int32)
+
     return f
 
 
@@ -454,9 +590,25 @@ def _(m):
 def _(m):
     def f(a, b):
         L = m.lax
-        return (L.add(a, b), L.sub(a, b), L.mul(a, b), L.div(a, b), L.pow(a, b), L.rsqrt(a),
-                L.logistic(a), L.integer_pow(a, 3), L.clamp(0.5, a, 1.5), L.max(a, b),
-                L.exp(a), L.log(a), L.tanh(a), L.atan2(a, b), L.rem(a, b), L.sign(a - 1))
+        return (
+            L.add(a, b),
+            L.sub(a, b),
+            L.mul(a, b),
+            L.div(a, b),
+            L.pow(a, b),
+            L.rsqrt(a),
+            L.logistic(a),
+            L.integer_pow(a, 3),
+            L.clamp(0.5, a, 1.5),
+            L.max(a, b),
+            L.exp(a),
+            L.log(a),
+            L.tanh(a),
+            L.atan2(a, b),
+            L.rem(a, b),
+            L.sign(a - 1),
+        )
+
     return f
 
 
@@ -464,13 +616,22 @@ def _(m):
 def _(m):
     def f(x):
         L = m.lax
-        return (L.reshape(x, (6, 4)), L.transpose(x, (2, 0, 1)), L.rev(x, (1,)),
-                L.slice(x, (0, 1, 0), (2, 3, 4), (1, 1, 2)), L.pad(x, 0.0, ((1, 0, 1),
-                                                                          (0, 0, 0),
-                                                                          (0, 1, 0))),
-                L.broadcast_in_dim(x[0, 0], (3, 4), (1,)), L.concatenate([x, x], 2),
-                L.squeeze(x[:1], (0,)), L.expand_dims(x, (0,)), L.reduce_sum(x, (0, 2)),
-                L.reduce_max(x, (1,)), L.argmax(x, 2, m.jnp.int32), L.cumsum(x, 1))
+        return (
+            L.reshape(x, (6, 4)),
+            L.transpose(x, (2, 0, 1)),
+            L.rev(x, (1,)),
+            L.slice(x, (0, 1, 0), (2, 3, 4), (1, 1, 2)),
+            L.pad(x, 0.0, ((1, 0, 1), (0, 0, 0), (0, 1, 0))),
+            L.broadcast_in_dim(x[0, 0], (3, 4), (1,)),
+            L.concatenate([x, x], 2),
+            L.squeeze(x[:1], (0,)),
+            L.expand_dims(x, (0,)),
+            L.reduce_sum(x, (0, 2)),
+            L.reduce_max(x, (1,)),
+            L.argmax(x, 2, m.jnp.int32),
+            L.cumsum(x, 1),
+        )
+
     return f
 
 
@@ -478,9 +639,15 @@ def _(m):
 def _(m):
     def f(x):
         L = m.lax
-        return (L.convert_element_type(x * 10, m.jnp.int32), L.bitcast_convert_type(x, m.jnp.int32),
-                L.reduce_precision(x, 5, 10), L.population_count(m.jnp.arange(5)),
-                L.sort(-x), L.sort_key_val(x, m.jnp.arange(5))[1])
+        return (
+            L.convert_element_type(x * 10, m.jnp.int32),
+            L.bitcast_convert_type(x, m.jnp.int32),
+            L.reduce_precision(x, 5, 10),
+            L.population_count(m.jnp.arange(5)),
+            L.sort(-x),
+            L.sort_key_val(x, m.jnp.arange(5))[1],
+        )
+
     return f
 
 
@@ -488,6 +655,7 @@ def _(m):
 def _(m):
     def f(a, b):
         return m.lax.dot_general(a, b, (((2,), (1,)), ((0,), (0,)))), m.jnp.matmul(a, b)
+
     return f
 
 
@@ -495,6 +663,7 @@ def _(m):
 def _(m):
     def f(x):
         return m.jnp.diff(x), m.jnp.diff(x, n=2), m.jnp.ediff1d(x), m.jnp.append(x, 1.0)
+
     return f
 
 
@@ -502,9 +671,19 @@ def _(m):
 def _(m):
     def f(x):
         y = m.jnp.array([0.0, -0.0, 1.0, -1.0, 2.5, -2.5])
-        return (m.jnp.signbit(y), m.jnp.copysign(x, y), m.jnp.round(y), m.jnp.rint(y),
-                m.jnp.trunc(y), m.jnp.floor(y), m.jnp.ceil(y), m.jnp.sign(y),
-                m.jnp.nan_to_num(m.jnp.log(y)), m.jnp.heaviside(y, 0.5))
+        return (
+            m.jnp.signbit(y),
+            m.jnp.copysign(x, y),
+            m.jnp.round(y),
+            m.jnp.rint(y),
+            m.jnp.trunc(y),
+            m.jnp.floor(y),
+            m.jnp.ceil(y),
+            m.jnp.sign(y),
+            m.jnp.nan_to_num(m.jnp.log(y)),
+            m.jnp.heaviside(y, 0.5),
+        )
+
     return f
 
 
@@ -512,6 +691,7 @@ def _(m):
 def _(m):
     def f(x):
         return m.jnp.round(x, 1), m.jnp.around(x, 2), m.jnp.trunc(x)
+
     return f
 
 
@@ -519,25 +699,46 @@ def _(m):
 def _(m):
     def f(a, b):
         z = m.lax.complex(a, b)
-        return (m.jnp.real(z), m.jnp.imag(z), m.jnp.abs(z), m.jnp.conj(z), m.jnp.angle(z),
-                z * z, m.jnp.exp(z))
+        return (
+            m.jnp.real(z),
+            m.jnp.imag(z),
+            m.jnp.abs(z),
+            m.jnp.conj(z),
+            m.jnp.angle(z),
+            z * z,
+            m.jnp.exp(z),
+        )
+
     return f
 
 
 @prog("hypot_logaddexp", [((6,), F), ((6,), F)])
 def _(m):
     def f(a, b):
-        return (m.jnp.hypot(a, b), m.jnp.logaddexp(a, b), m.jnp.logaddexp2(a, b),
-                m.jnp.fmax(a, b), m.jnp.fmin(a, b), m.jnp.float_power(m.jnp.abs(a), b),
-                m.jnp.sinc(a), m.jnp.deg2rad(a), m.jnp.rad2deg(b))
+        return (
+            m.jnp.hypot(a, b),
+            m.jnp.logaddexp(a, b),
+            m.jnp.logaddexp2(a, b),
+            m.jnp.fmax(a, b),
+            m.jnp.fmin(a, b),
+            m.jnp.float_power(m.jnp.abs(a), b),
+            m.jnp.sinc(a),
+            m.jnp.deg2rad(a),
+            m.jnp.rad2deg(b),
+        )
+
     return f
 
 
 @prog("lexsort_keys", [((9,), I, 0, 3), ((9,), I, 0, 3)])
 def _(m):
     def f(a, b):
-        return m.jnp.lexsort((a, b)), m.jnp.argsort(a, descending=True), m.jnp.sort(
-            b, descending=True)
+        return (
+            m.jnp.lexsort((a, b)),
+            m.jnp.argsort(a, descending=True),
+            m.jnp.sort(b, descending=True),
+        )
+
     return f
 
 
@@ -546,23 +747,36 @@ def _(m):
     def f(x):
         h, e = m.jnp.histogram(x, bins=5, range=(-2.0, 2.0))
         return h, e
+
     return f
 
 
 @prog("linalg_misc", [((3, 3), "spd"), ((4, 3), F)], rtol=1e-4)
 def _(m):
     def f(a, b):
-        return (m.linalg.inv(a), m.linalg.pinv(b), m.linalg.matrix_power(a, 3),
-                m.linalg.lstsq(b, m.jnp.ones(4))[0], m.linalg.matrix_rank(b),
-                m.linalg.norm(b, axis=0), m.linalg.norm(b, 1), m.linalg.norm(b, -m.jnp.inf))
+        return (
+            m.linalg.inv(a),
+            m.linalg.pinv(b),
+            m.linalg.matrix_power(a, 3),
+            m.linalg.lstsq(b, m.jnp.ones(4))[0],
+            m.linalg.matrix_rank(b),
+            m.linalg.norm(b, axis=0),
+            m.linalg.norm(b, 1),
+            m.linalg.norm(b, -m.jnp.inf),
+        )
+
     return f
 
 
 @prog("take_modes", [((6,), F), ((4,), I, -8, 8)])
 def _(m):
     def f(x, i):
-        return (m.jnp.take(x, i, mode="clip"), m.jnp.take(x, i, mode="wrap"),
-                m.jnp.take(x, i, mode="fill", fill_value=0.0))
+        return (
+            m.jnp.take(x, i, mode="clip"),
+            m.jnp.take(x, i, mode="wrap"),
+            m.jnp.take(x, i, mode="fill", fill_value=0.0),
+        )
+
     return f
 
 
@@ -570,6 +784,7 @@ def _(m):
 def _(m):
     def f(x, w):
         return m.root.vmap(lambda r: m.jnp.dot(r, w) + m.jnp.max(r))(x)
+
     return f
 
 
@@ -577,6 +792,7 @@ def _(m):
 def _(m):
     def f(x):
         return m.root.jvp(lambda y: m.jnp.sum(m.jnp.sin(y) * y), (x,), (m.jnp.ones(4),))
+
     return f
 
 
@@ -585,15 +801,26 @@ def _(m):
     def f(x, w):
         def loss(w):
             return m.jnp.sum(m.nn.softplus(x @ w) ** 2)
+
         return m.root.grad(loss)(w)
+
     return f
 
 
 @prog("oob_index_semantics", [((5,), F), ((3,), I, -9, 9)])
 def _(m):
     def f(x, i):
-        return (x[7], x[-9], x[i], x.at[i].set(0.0), x.at[8].add(1.0), x.at[-7].set(3.0),
-                x.at[i].add(1.0), x.at[i].get(mode="clip"))
+        return (
+            x[7],
+            x[-9],
+            x[i],
+            x.at[i].set(0.0),
+            x.at[8].add(1.0),
+            x.at[-7].set(3.0),
+            x.at[i].add(1.0),
+            x.at[i].get(mode="clip"),
+        )
+
     return f
 
 
@@ -601,43 +828,61 @@ def _(m):
 def _(m):
     def f(x, k):
         sm = m.jnp.convolve(x, k / k.sum(), mode="same")
-        return (sm, m.jnp.correlate(x, k, mode="full"), m.jnp.gradient(x),
-                m.jnp.trapezoid(x), m.jnp.interp(m.jnp.linspace(-3, 3, 7), m.jnp.sort(k), k),
-                m.jnp.unwrap(x * 4))
+        return (
+            sm,
+            m.jnp.correlate(x, k, mode="full"),
+            m.jnp.gradient(x),
+            m.jnp.trapezoid(x),
+            m.jnp.interp(m.jnp.linspace(-3, 3, 7), m.jnp.sort(k), k),
+            m.jnp.unwrap(x * 4),
+        )
+
     return f
 
 
 @prog("set_operations", [((8,), I, 0, 6), ((5,), I, 0, 6)])
 def _(m):
     def f(a, b):
-        return (m.jnp.isin(a, b), m.jnp.union1d(a, b, size=7, fill_value=-1),
-                m.jnp.intersect1d(a, b, size=4, fill_value=-1),
-                m.jnp.setdiff1d(a, b, size=4, fill_value=-1),
-                m.jnp.unique_counts(a, size=6, fill_value=0))
+        return (
+            m.jnp.isin(a, b),
+            m.jnp.union1d(a, b, size=7, fill_value=-1),
+            m.jnp.intersect1d(a, b, size=4, fill_value=-1),
+            m.jnp.setdiff1d(a, b, size=4, fill_value=-1),
+            m.jnp.unique_counts(a, size=6, fill_value=0),
+        )
+
     return f
 
 
 @prog("selection_ops", [((3, 4), F), ((3, 4), I, 0, 3)])
 def _(m):
     def f(x, i):
-        return (m.jnp.select([x < 0, x > 1], [-x, x * x], 0.5),
-                m.jnp.choose(i, [x, -x, 2 * x], mode="clip"), m.jnp.put(x, m.jnp.array([1, 7]),
-                                                           m.jnp.array([9.0, 8.0]),
-                                                           inplace=False),
-                m.jnp.extract(x > 0, x, size=6), m.jnp.unravel_index(m.jnp.argmax(x), x.shape))
+        return (
+            m.jnp.select([x < 0, x > 1], [-x, x * x], 0.5),
+            m.jnp.choose(i, [x, -x, 2 * x], mode="clip"),
+            m.jnp.put(x, m.jnp.array([1, 7]), m.jnp.array([9.0, 8.0]), inplace=False),
+            m.jnp.extract(x > 0, x, size=6),
+            m.jnp.unravel_index(m.jnp.argmax(x), x.shape),
+        )
+
     return f
 
 
 @prog("statistics_ops", [((3, 7), F)], rtol=1e-4)
 def _(m):
     def f(x):
-        return (m.jnp.cov(x), m.jnp.corrcoef(x), m.jnp.cross(x[:, :3], x[:, 3:6]),
-                m.jnp.vecdot(x, x), m.jnp.cumulative_sum(x, axis=1))
+        return (
+            m.jnp.cov(x),
+            m.jnp.corrcoef(x),
+            m.jnp.cross(x[:, :3], x[:, 3:6]),
+            m.jnp.vecdot(x, x),
+            m.jnp.cumulative_sum(x, axis=1),
+        )
+
     return f
 
 
-@prog("transformer_block", [((2, 5, 8), F), ((8, 8), F), ((8, 8), F), ((8, 8), F)],
-      rtol=1e-4)
+@prog("transformer_block", [((2, 5, 8), F), ((8, 8), F), ((8, 8), F), ((8, 8), F)], rtol=1e-4)
 def _(m):
     def f(x, wq, wk, wv):
         h = m.nn.standardize(x)
@@ -646,6 +891,7 @@ def _(m):
         v = (h @ wv).reshape(2, 5, 2, 4)
         a = m.nn.dot_product_attention(q, k, v, is_causal=True).reshape(2, 5, 8)
         return x + m.nn.gelu(a)
+
     return f
 
 
@@ -653,11 +899,20 @@ def _(m):
 def _(m):
     def f(x, i, j):
         y = m.jnp.arange(6).reshape(2, 3)
-        return (x.at[i].get(mode="fill"), x.at[i].get(mode="fill", fill_value=-1.0),
-                x.at[i].set(7.0, mode="clip"), x.at[i].add(1.0, mode="drop"),
-                y.at[j[0, 0], j[1]].get(mode="fill"), y.at[1, j[0]].set(0, mode="clip"),
-                x.at[i].multiply(2.0), x.at[i].min(0.0), x.at[i].max(1.0),
-                x.at[i].subtract(1.0), x.at[i].divide(2.0))
+        return (
+            x.at[i].get(mode="fill"),
+            x.at[i].get(mode="fill", fill_value=-1.0),
+            x.at[i].set(7.0, mode="clip"),
+            x.at[i].add(1.0, mode="drop"),
+            y.at[j[0, 0], j[1]].get(mode="fill"),
+            y.at[1, j[0]].set(0, mode="clip"),
+            x.at[i].multiply(2.0),
+            x.at[i].min(0.0),
+            x.at[i].max(1.0),
+            x.at[i].subtract(1.0),
+            x.at[i].divide(2.0),
+        )
+
     return f
 
 
@@ -665,13 +920,20 @@ def _(m):
 def _(m):
     def f(x, i, u):
         L = m.lax
-        gdn = L.GatherDimensionNumbers(offset_dims=(1, 2), collapsed_slice_dims=(),
-                                       start_index_map=(0,))
-        sdn = L.ScatterDimensionNumbers(update_window_dims=(1, 2), inserted_window_dims=(),
-                                        scatter_dims_to_operand_dims=(0,))
-        return (L.gather(x, i, gdn, (2, 4)), L.gather(x, i, gdn, (2, 4), mode="fill"),
-                L.scatter_add(x, i, u, sdn), L.scatter(x, i, u, sdn, mode="clip"),
-                L.scatter_mul(x, i, u, sdn))
+        gdn = L.GatherDimensionNumbers(
+            offset_dims=(1, 2), collapsed_slice_dims=(), start_index_map=(0,)
+        )
+        sdn = L.ScatterDimensionNumbers(
+            update_window_dims=(1, 2), inserted_window_dims=(), scatter_dims_to_operand_dims=(0,)
+        )
+        return (
+            L.gather(x, i, gdn, (2, 4)),
+            L.gather(x, i, gdn, (2, 4), mode="fill"),
+            L.scatter_add(x, i, u, sdn),
+            L.scatter(x, i, u, sdn, mode="clip"),
+            L.scatter_mul(x, i, u, sdn),
+        )
+
     return f
 
 
@@ -679,8 +941,18 @@ def _(m):
 def _(m):
     def f(p, a):
         s = m.special
-        return (s.ndtri(p), s.betaln(a, a + 1), s.multigammaln(a + 1, 2), s.entr(p),
-                s.rel_entr(p, a), s.kl_div(p, a), s.softmax(a), s.log_softmax(a), s.ndtr(a))
+        return (
+            s.ndtri(p),
+            s.betaln(a, a + 1),
+            s.multigammaln(a + 1, 2),
+            s.entr(p),
+            s.rel_entr(p, a),
+            s.kl_div(p, a),
+            s.softmax(a),
+            s.log_softmax(a),
+            s.ndtr(a),
+        )
+
     return f
 
 
@@ -688,10 +960,17 @@ def _(m):
 def _(m):
     def f(x):
         y = m.jnp.where(x > 1.0, m.jnp.nan, m.jnp.round(x))
-        return (m.jnp.sort(y), m.jnp.argsort(y), m.jnp.argsort(y, descending=True),
-                m.jnp.searchsorted(m.jnp.sort(y), y), m.jnp.quantile(y, 0.5),
-                m.jnp.nanquantile(y, 0.5), m.lax.top_k(y, 3)[1],
-                m.jnp.unique(y, size=6, fill_value=0.0))
+        return (
+            m.jnp.sort(y),
+            m.jnp.argsort(y),
+            m.jnp.argsort(y, descending=True),
+            m.jnp.searchsorted(m.jnp.sort(y), y),
+            m.jnp.quantile(y, 0.5),
+            m.jnp.nanquantile(y, 0.5),
+            m.lax.top_k(y, 3)[1],
+            m.jnp.unique(y, size=6, fill_value=0.0),
+        )
+
     return f
 
 
@@ -699,16 +978,41 @@ def _(m):
 def _(m):
     def f(x):
         y = m.jnp.concatenate([x, m.jnp.array([-m.jnp.inf, m.jnp.inf])])
-        return (m.nn.softmax(m.jnp.array([-m.jnp.inf, 0.0, 1.0])),
-                m.nn.logsumexp(m.jnp.array([-m.jnp.inf, -m.jnp.inf])), m.jnp.sort(y),
-                m.jnp.nan_to_num(y), m.jnp.isposinf(y), m.jnp.clip(y, -1, 1))
+        return (
+            m.nn.softmax(m.jnp.array([-m.jnp.inf, 0.0, 1.0])),
+            m.nn.logsumexp(m.jnp.array([-m.jnp.inf, -m.jnp.inf])),
+            m.jnp.sort(y),
+            m.jnp.nan_to_num(y),
+            m.jnp.isposinf(y),
+            m.jnp.clip(y, -1, 1),
+        )
+
     return f
 
 
 # ------------------------------------------------------------- generated compositions
-_UNARY = ["sin", "cos", "tanh", "exp", "log1p", "abs", "square", "sqrt", "arctan",
-          "expm1", "negative", "floor", "sinh", "cbrt", "rint", "sign", "log", "reciprocal",
-          "arcsinh", "deg2rad"]
+_UNARY = [
+    "sin",
+    "cos",
+    "tanh",
+    "exp",
+    "log1p",
+    "abs",
+    "square",
+    "sqrt",
+    "arctan",
+    "expm1",
+    "negative",
+    "floor",
+    "sinh",
+    "cbrt",
+    "rint",
+    "sign",
+    "log",
+    "reciprocal",
+    "arcsinh",
+    "deg2rad",
+]
 _RED = ["sum", "mean", "max", "min", "prod", "var"]
 _POSITIVE = {"sqrt", "log", "reciprocal", "log1p", "cbrt"}
 
@@ -720,23 +1024,31 @@ for _u in _UNARY:
             def build(m):
                 def f(x):
                     return getattr(m.jnp, r)(getattr(m.jnp, u)(x), axis=1)
+
                 return f
+
             return build
 
         PROGRAMS.append((f"{_r}_of_{_u}", _make(), [((3, 4), F, lo, 1.5)], 1e-4))
 
-_BIN = ["add", "subtract", "multiply", "maximum", "minimum", "arctan2", "hypot",
-        "logaddexp"]
-_PRE = [("T", lambda m, x: x.T), ("flip", lambda m, x: m.jnp.flip(x, 0)),
-        ("cumsum", lambda m, x: m.jnp.cumsum(x, 1)), ("sort", lambda m, x: m.jnp.sort(x, 0)),
-        ("roll", lambda m, x: m.jnp.roll(x, 1, 1))]
+_BIN = ["add", "subtract", "multiply", "maximum", "minimum", "arctan2", "hypot", "logaddexp"]
+_PRE = [
+    ("T", lambda m, x: x.T),
+    ("flip", lambda m, x: m.jnp.flip(x, 0)),
+    ("cumsum", lambda m, x: m.jnp.cumsum(x, 1)),
+    ("sort", lambda m, x: m.jnp.sort(x, 0)),
+    ("roll", lambda m, x: m.jnp.roll(x, 1, 1)),
+]
 for _b in _BIN:
     for _pn, _pf in _PRE:
+
         def _make2(b=_b, pf=_pf):
             def build(m):
                 def f(x, y):
                     return getattr(m.jnp, b)(pf(m, x), y[None, :]) @ m.jnp.ones((3,))
+
                 return f
+
             return build
 
         PROGRAMS.append((f"{_b}_{_pn}", _make2(), [((3, 3), F), ((3,), F)], 1e-4))
@@ -761,6 +1073,7 @@ _SHAPERS = [
 ]
 for _sn, _sf in _SHAPERS:
     for _post in ("sum0", "cummax"):
+
         def _make3(sf=_sf, post=_post):
             def build(m):
                 def f(x):
@@ -768,7 +1081,9 @@ for _sn, _sf in _SHAPERS:
                     if post == "sum0":
                         return m.jnp.sum(y * 2.0 + 1.0, axis=0)
                     return m.lax.cummax(m.jnp.ravel(y), 0)
+
                 return f
+
             return build
 
         PROGRAMS.append((f"{_sn}_{_post}", _make3(), [((3, 4), F)], 1e-5))
@@ -804,8 +1119,9 @@ def _compare(got, want, rtol, name):
         if g_np.dtype.kind in "biu":
             np.testing.assert_array_equal(g_np, w_np, err_msg=f"{name}[{i}]")
         else:
-            np.testing.assert_allclose(g_np, w_np, rtol=rtol, atol=1e-5, equal_nan=True,
-                                       err_msg=f"{name}[{i}]")
+            np.testing.assert_allclose(
+                g_np, w_np, rtol=rtol, atol=1e-5, equal_nan=True, err_msg=f"{name}[{i}]"
+            )
 
 
 _JAX_CACHE: dict = {}
@@ -858,25 +1174,41 @@ ERRORS = [
     ("swapaxes_bad_axis", lambda m: lambda x: m.jnp.swapaxes(x, 0, 5), [((2, 3), F)]),
     ("squeeze_non_unit", lambda m: lambda x: m.jnp.squeeze(x, 0), [((2, 3), F)]),
     ("stack_mismatch", lambda m: lambda x: m.jnp.stack([x, x[:1]]), [((2, 3), F)]),
-    ("dot_general_mismatch", lambda m: lambda x: m.lax.dot_general(
-        x, x, (((1,), (1,)), ((), ()))) + m.lax.dot_general(x, x, (((0,), (1,)), ((), ()))),
-     [((2, 3), F)]),
+    (
+        "dot_general_mismatch",
+        lambda m: (
+            lambda x: (
+                m.lax.dot_general(x, x, (((1,), (1,)), ((), ())))
+                + m.lax.dot_general(x, x, (((0,), (1,)), ((), ())))
+            )
+        ),
+        [((2, 3), F)],
+    ),
     ("solve_mismatch", lambda m: lambda a, b: m.linalg.solve(a, b), [((3, 3), F), ((4,), F)]),
-    ("conv_feature_mismatch", lambda m: lambda x, w: m.lax.conv_general_dilated(
-        x, w, (1, 1), "VALID"), [((1, 3, 4, 4), F), ((2, 2, 2, 2), F)]),
+    (
+        "conv_feature_mismatch",
+        lambda m: lambda x, w: m.lax.conv_general_dilated(x, w, (1, 1), "VALID"),
+        [((1, 3, 4, 4), F), ((2, 2, 2, 2), F)],
+    ),
     ("pad_negative", lambda m: lambda x: m.jnp.pad(x, -1), [((3,), F)]),
     ("tril_1d", lambda m: lambda x: m.jnp.tril(x), [((3,), F)]),
     ("bincount_float", lambda m: lambda x: m.jnp.bincount(x, length=3), [((3,), F)]),
-    ("searchsorted_bad_side", lambda m: lambda x: m.jnp.searchsorted(x, x, side="middle"),
-     [((3,), F)]),
+    (
+        "searchsorted_bad_side",
+        lambda m: lambda x: m.jnp.searchsorted(x, x, side="middle"),
+        [((3,), F)],
+    ),
     ("top_k_too_large", lambda m: lambda x: m.lax.top_k(x, 5), [((3,), F)]),
     ("reshape_two_minus_one", lambda m: lambda x: m.jnp.reshape(x, (-1, -1)), [((4,), F)]),
     ("where_one_of_two", lambda m: lambda x: m.jnp.where(x > 0, x), [((3,), F)]),
     ("scalar_index_on_0d", lambda m: lambda x: x[0], [((), F)]),
     ("sin_of_string", lambda m: lambda x: m.jnp.sin("a"), [((3,), F)]),
     ("bitwise_on_float", lambda m: lambda x: m.jnp.bitwise_and(x, x), [((3,), F)]),
-    ("choose_raise_under_jit", lambda m: _jit(m, lambda i: m.jnp.choose(i, [i, -i])),
-     [((3,), I, 0, 2)]),
+    (
+        "choose_raise_under_jit",
+        lambda m: _jit(m, lambda i: m.jnp.choose(i, [i, -i])),
+        [((3,), I, 0, 2)],
+    ),
     ("choose_out_of_range", lambda m: lambda i: m.jnp.choose(i, [i, -i]), [((3,), I, 2, 4)]),
 ]
 ERR_NAMES = [e[0] for e in ERRORS]

@@ -30,8 +30,8 @@ from op_specs import SPECS, draw_args  # noqa: E402
 
 try:  # the oracle
     import jax as _jax
-    import jax.numpy  # noqa: F401
     import jax.nn  # noqa: F401
+    import jax.numpy  # noqa: F401
     import jax.scipy.special  # noqa: F401
 
     _jax.config.update("jax_platforms", "cpu")
@@ -114,9 +114,14 @@ def _assert_close(actual, expected, rtol, atol, what=""):
         if a.dtype.kind in "biu" and e.dtype.kind in "biu":
             np.testing.assert_array_equal(a, e, err_msg=what)
         else:
-            np.testing.assert_allclose(a.astype(np.complex128 if a.dtype.kind == "c" else
-                                                np.float64),
-                                       e, rtol=rtol, atol=atol, equal_nan=True, err_msg=what)
+            np.testing.assert_allclose(
+                a.astype(np.complex128 if a.dtype.kind == "c" else np.float64),
+                e,
+                rtol=rtol,
+                atol=atol,
+                equal_nan=True,
+                err_msg=what,
+            )
 
 
 # ------------------------------------------------------------------------ eager values
@@ -133,8 +138,11 @@ def test_eager_vs_reference(spec):
     _assert_close(out, expected, spec.rtol, spec.atol, spec.name)
 
 
-@pytest.mark.parametrize("spec", [s for s in SPECS if s.ref is not None],
-                         ids=[s.name for s in SPECS if s.ref is not None])
+@pytest.mark.parametrize(
+    "spec",
+    [s for s in SPECS if s.ref is not None],
+    ids=[s.name for s in SPECS if s.ref is not None],
+)
 def test_numpy_reference_shape(spec):
     """The NumPy reference of a row agrees on output structure and shapes."""
     args = draw_args(spec)
@@ -147,8 +155,7 @@ def test_numpy_reference_shape(spec):
 
 
 # ------------------------------------------------------------------------------ jit
-@pytest.mark.parametrize("spec", [s for s in SPECS if s.jit],
-                         ids=[s.name for s in SPECS if s.jit])
+@pytest.mark.parametrize("spec", [s for s in SPECS if s.jit], ids=[s.name for s in SPECS if s.jit])
 def test_jit_vs_eager(spec):
     args = draw_args(spec)
     g, arrays = _closure(spec, LITE, args)
@@ -171,7 +178,8 @@ def test_dtype_and_weak_type_vs_jax(spec):
     for a, e in zip(_leaves(out), _leaves(expected)):
         assert np.dtype(a.dtype) == np.dtype(e.dtype), f"dtype {a.dtype} vs {e.dtype}"
         assert bool(getattr(a, "weak_type", False)) == bool(getattr(e, "weak_type", False)), (
-            "weak_type differs")
+            "weak_type differs"
+        )
 
 
 # ------------------------------------------------------------------------------ vmap
@@ -179,8 +187,9 @@ def _stack(trees):
     return [np.stack([np.asarray(x) for x in xs]) for xs in zip(*[_leaves(t) for t in trees])]
 
 
-@pytest.mark.parametrize("spec", [s for s in SPECS if s.vmap],
-                         ids=[s.name for s in SPECS if s.vmap])
+@pytest.mark.parametrize(
+    "spec", [s for s in SPECS if s.vmap], ids=[s.name for s in SPECS if s.vmap]
+)
 def test_vmap_all_args_vs_loop(spec):
     sets = [draw_args(spec, k) for k in (1, 2, 3)]
     g, _ = _closure(spec, LITE, sets[0])
@@ -196,8 +205,9 @@ def test_vmap_all_args_vs_loop(spec):
     _assert_close(out, _stack(per), max(spec.rtol, 1e-5), max(spec.atol, 1e-6), spec.name)
 
 
-@pytest.mark.parametrize("spec", [s for s in SPECS if s.vmap],
-                         ids=[s.name for s in SPECS if s.vmap])
+@pytest.mark.parametrize(
+    "spec", [s for s in SPECS if s.vmap], ids=[s.name for s in SPECS if s.vmap]
+)
 def test_vmap_first_arg_last_axis_vs_loop(spec):
     sets = [draw_args(spec, k) for k in (4, 5, 6)]
     pos = [i for i, a in enumerate(sets[0]) if not _is_static(a)]
@@ -224,8 +234,10 @@ def test_vmap_first_arg_last_axis_vs_loop(spec):
 
 # --------------------------------------------------------------------- derivatives
 def _params(specs):
-    return [pytest.param(s, id=s.name, marks=[pytest.mark.jaxlite_only] if s.grad_jaxlite_only
-                         else []) for s in specs]
+    return [
+        pytest.param(s, id=s.name, marks=[pytest.mark.jaxlite_only] if s.grad_jaxlite_only else [])
+        for s in specs
+    ]
 
 
 JVP_SPECS = _params([s for s in SPECS if s.grad >= 1])
@@ -240,8 +252,10 @@ def _diff_setup(spec):
     cotangent weights)."""
     jaxlite.config.update("jax_enable_x64", True)
     args = draw_args(spec)
-    args = [a.astype(np.float64) if isinstance(a, np.ndarray) and a.dtype == np.float32
-            else a for a in args]
+    args = [
+        a.astype(np.float64) if isinstance(a, np.ndarray) and a.dtype == np.float32 else a
+        for a in args
+    ]
     jnp = LITE.jnp
     diff = [i for i, a in enumerate(args) if isinstance(a, np.ndarray) and a.dtype.kind == "f"]
     f = spec.fn(LITE)
@@ -271,8 +285,12 @@ def _axpy(xs, ts, e):
 def _directional_fd(fun, primals, tangents):
     plus = _leaves(fun(*_axpy(primals, tangents, EPS)))
     minus = _leaves(fun(*_axpy(primals, tangents, -EPS)))
-    return [(np.asarray(p, np.float64) - np.asarray(m, np.float64)) / (2 * EPS)
-            if np.dtype(p.dtype).kind in "fc" else None for p, m in zip(plus, minus)]
+    return [
+        (np.asarray(p, np.float64) - np.asarray(m, np.float64)) / (2 * EPS)
+        if np.dtype(p.dtype).kind in "fc"
+        else None
+        for p, m in zip(plus, minus)
+    ]
 
 
 @pytest.mark.parametrize("spec", JVP_SPECS)
@@ -283,8 +301,9 @@ def test_jvp_vs_finite_differences(spec):
     for t, e in zip(_leaves(t_out), expected):
         if e is None:
             continue
-        np.testing.assert_allclose(np.asarray(t), e, rtol=spec.grad_rtol, atol=1e-5,
-                                   err_msg=spec.name)
+        np.testing.assert_allclose(
+            np.asarray(t), e, rtol=spec.grad_rtol, atol=1e-5, err_msg=spec.name
+        )
 
 
 def _scalarized(fd, weights):
@@ -307,8 +326,7 @@ def test_grad_vs_finite_differences(spec):
     grads = jaxlite.grad(s, argnums=tuple(range(len(primals))))(*primals)
     got = sum(float(np.sum(np.asarray(g) * np.asarray(t))) for g, t in zip(grads, tangents))
     (expected,) = _directional_fd(s, primals, tangents)
-    np.testing.assert_allclose(got, expected, rtol=spec.grad_rtol, atol=1e-5,
-                               err_msg=spec.name)
+    np.testing.assert_allclose(got, expected, rtol=spec.grad_rtol, atol=1e-5, err_msg=spec.name)
 
 
 @pytest.mark.parametrize("spec", JVP2_SPECS)
@@ -343,5 +361,5 @@ def test_grad_of_grad_vs_finite_differences(spec):
     f0 = float(s(*primals))
     fp = float(s(*_axpy(primals, tangents, e)))
     fm = float(s(*_axpy(primals, tangents, -e)))
-    expected = (fp - 2 * f0 + fm) / e ** 2
+    expected = (fp - 2 * f0 + fm) / e**2
     np.testing.assert_allclose(got, expected, rtol=1e-3, atol=1e-3, err_msg=spec.name)

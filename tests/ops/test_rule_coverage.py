@@ -30,11 +30,37 @@ def _load_everything():
 
 # Primitives whose JVP is built from the primitive applied to tangents: they must transpose.
 LINEAR = {
-    "neg", "real", "imag", "conj", "add", "sub", "complex", "broadcast_in_dim", "reshape",
-    "transpose", "squeeze", "rev", "concatenate", "pad", "slice", "dynamic_slice",
-    "dynamic_update_slice", "reduce_sum", "cumsum", "gather", "add_any", "convert_element_type",
-    "copy_p", "select_n", "dot_general", "mul", "div", "triangular_solve", "reduce_window_sum",
-    "conv_general_dilated", "scatter",
+    "neg",
+    "real",
+    "imag",
+    "conj",
+    "add",
+    "sub",
+    "complex",
+    "broadcast_in_dim",
+    "reshape",
+    "transpose",
+    "squeeze",
+    "rev",
+    "concatenate",
+    "pad",
+    "slice",
+    "dynamic_slice",
+    "dynamic_update_slice",
+    "reduce_sum",
+    "cumsum",
+    "gather",
+    "add_any",
+    "convert_element_type",
+    "copy_p",
+    "select_n",
+    "dot_general",
+    "mul",
+    "div",
+    "triangular_solve",
+    "reduce_window_sum",
+    "conv_general_dilated",
+    "scatter",
 }
 
 
@@ -77,6 +103,18 @@ def test_linear_primitives_listed_exist():
     """The LINEAR list above names real primitives (guards against typos going stale)."""
     rules = _load_everything()
     names = {p.name for p in rules.impl_rules}
-    core = {"neg", "add", "sub", "reshape", "transpose", "reduce_sum", "dot_general", "gather",
-            "select_n", "pad", "slice", "concatenate"}
+    core = {
+        "neg",
+        "add",
+        "sub",
+        "reshape",
+        "transpose",
+        "reduce_sum",
+        "dot_general",
+        "gather",
+        "select_n",
+        "pad",
+        "slice",
+        "concatenate",
+    }
     assert core <= names, core - names

@@ -64,17 +64,22 @@ def jaxpr_to_source(closed: ClosedJaxpr, ctx: CodegenContext, fn_name: str) -> s
     """The source of a function ``fn_name(v0, v1, ...)`` returning the outputs as a list."""
     counter = itertools.count()
     params = [f"v{next(counter)}" for _ in closed.jaxpr.invars]
-    body, outs = emit_equations(ctx, closed, params, lambda: f"v{next(counter)}",
-                                manage_buffers=True)
+    body, outs = emit_equations(
+        ctx, closed, params, lambda: f"v{next(counter)}", manage_buffers=True
+    )
     lines = [f"def {fn_name}({', '.join(params)}):"]
     lines.extend("    " + line for line in body)
     lines.append(f"    return [{', '.join(outs)}]")
     return "\n".join(lines) + "\n"
 
 
-def emit_equations(ctx: CodegenContext, closed: ClosedJaxpr, in_names: Sequence[str],
-                   new_name: Callable[[], str], manage_buffers: bool = False
-                   ) -> tuple[list[str], list[str]]:
+def emit_equations(
+    ctx: CodegenContext,
+    closed: ClosedJaxpr,
+    in_names: Sequence[str],
+    new_name: Callable[[], str],
+    manage_buffers: bool = False,
+) -> tuple[list[str], list[str]]:
     """Lines (unindented) computing ``closed``'s equations, and the names of its outputs.
 
     ``in_names`` hold the inputs; ``new_name()`` gives a fresh name per equation output.
@@ -111,8 +116,11 @@ def emit_equations(ctx: CodegenContext, closed: ClosedJaxpr, in_names: Sequence[
             lines.extend(lower(ctx, eqn, ins, outs))
         else:
             reuse = _reusable_input(eqn, i, last_use, fresh) if manage_buffers else None
-            lines.extend(default_lowering(ctx, eqn, ins, outs, out_buffer=(
-                None if reuse is None else ins[reuse])))
+            lines.extend(
+                default_lowering(
+                    ctx, eqn, ins, outs, out_buffer=(None if reuse is None else ins[reuse])
+                )
+            )
             if _is_ufunc_eqn(eqn) and id(eqn.outvars[0]) in only_ufunc_readers:
                 fresh.add(id(eqn.outvars[0]))
         if not manage_buffers:
@@ -121,8 +129,9 @@ def emit_equations(ctx: CodegenContext, closed: ClosedJaxpr, in_names: Sequence[
         # arrays otherwise all stay alive until the function returns). Outputs that are never
         # read are dropped only when this code assigned them (default lowering).
         candidates = list(eqn.invars) + (list(eqn.outvars) if lower is None else [])
-        dead = [names[id(v)] for v in candidates
-                if type(v) is not Literal and last_use.get(id(v)) == i]
+        dead = [
+            names[id(v)] for v in candidates if type(v) is not Literal and last_use.get(id(v)) == i
+        ]
         if dead:
             lines.append(f"del {', '.join(dict.fromkeys(dead))}")
     return lines, [read(v) for v in jaxpr.outvars]
@@ -168,10 +177,14 @@ def _only_ufunc_readers(jaxpr: Jaxpr) -> set[int]:
 
 
 def _is_ufunc_eqn(eqn) -> bool:
-    return (not eqn.params and not eqn.primitive.multiple_results
-            and isinstance(rules.impl_rules.get(eqn.primitive), np.ufunc)
-            and rules.lower_rules.get(eqn.primitive) is None
-            and len(eqn.outvars) == 1 and eqn.outvars[0].aval.shape != ())
+    return (
+        not eqn.params
+        and not eqn.primitive.multiple_results
+        and isinstance(rules.impl_rules.get(eqn.primitive), np.ufunc)
+        and rules.lower_rules.get(eqn.primitive) is None
+        and len(eqn.outvars) == 1
+        and eqn.outvars[0].aval.shape != ()
+    )
 
 
 def _reusable_input(eqn, i: int, last_use: dict, fresh: set) -> int | None:
@@ -183,20 +196,27 @@ def _reusable_input(eqn, i: int, last_use: dict, fresh: set) -> int | None:
     out_aval = eqn.outvars[0].aval
     try:  # the ufunc's own result dtype must be the output's (no casting into ``out``)
         resolved = rules.impl_rules[eqn.primitive].resolve_dtypes(
-            tuple(v.aval.dtype for v in eqn.invars) + (None,))
+            tuple(v.aval.dtype for v in eqn.invars) + (None,)
+        )
     except (TypeError, ValueError, AttributeError):
         return None
     if resolved[-1] != out_aval.dtype:
         return None
     for k, v in enumerate(eqn.invars):
-        if (type(v) is not Literal and id(v) in fresh and last_use.get(id(v)) == i
-                and v.aval.shape == out_aval.shape and v.aval.dtype == out_aval.dtype):
+        if (
+            type(v) is not Literal
+            and id(v) in fresh
+            and last_use.get(id(v)) == i
+            and v.aval.shape == out_aval.shape
+            and v.aval.dtype == out_aval.dtype
+        ):
             return k
     return None
 
 
-def default_lowering(ctx: CodegenContext, eqn, ins: list[str], outs: list[str],
-                     out_buffer: str | None = None) -> list[str]:
+def default_lowering(
+    ctx: CodegenContext, eqn, ins: list[str], outs: list[str], out_buffer: str | None = None
+) -> list[str]:
     impl = rules.impl_rules.get(eqn.primitive)
     if impl is None:
         raise rules.missing_rule("lower", eqn.primitive)

@@ -14,12 +14,13 @@ from __future__ import annotations
 import functools
 import inspect
 import weakref
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-from jaxlite._src import config as _cfg
-from jaxlite._src import tree_util
+from jaxlite._src import config as _cfg, tree_util
+from jaxlite._src.compile import codegen
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import ArrayImpl, make_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
@@ -27,7 +28,6 @@ from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
 from jaxlite._src.core.trace import Tracer, eval_trace, trace_ctx
-from jaxlite._src.compile import codegen
 from jaxlite._src.interpreters import simplify as _simplify
 from jaxlite._src.interpreters.staging import abstractify, trace_flat
 
@@ -51,7 +51,7 @@ class _Compiled:
         stats["compiles"] += 1
 
 
-_compiled_cache: "weakref.WeakKeyDictionary[ClosedJaxpr, _Compiled]" = weakref.WeakKeyDictionary()
+_compiled_cache: weakref.WeakKeyDictionary[ClosedJaxpr, _Compiled] = weakref.WeakKeyDictionary()
 
 
 def compiled_for(closed: ClosedJaxpr) -> _Compiled:
@@ -84,8 +84,9 @@ def _jit_jvp(primals, tangents, *, jaxpr, name):
     outs = jit_p.bind(*primals, *nz_tangents, jaxpr=new, name=name)
     n = len(jaxpr.out_avals)
     primals_out, it = outs[:n], iter(outs[n:])
-    tangents_out = [next(it) if nz else Zero(a.to_tangent_aval())
-                    for nz, a in zip(out_nz, jaxpr.out_avals)]
+    tangents_out = [
+        next(it) if nz else Zero(a.to_tangent_aval()) for nz, a in zip(out_nz, jaxpr.out_avals)
+    ]
     del instantiate
     return primals_out, tangents_out
 
@@ -120,14 +121,14 @@ def _jit_partial_eval(trace, tracers, *, jaxpr, name):
     known, unknown, out_unk, num_res = partial_eval_jaxpr_nounits(jaxpr, unknowns, False)
     known, kconsts = closure_convert_consts(known)
     known_ins = [t for t, u in zip(tracers, unknowns) if not u]
-    k_outs = jit_p.bind_with_trace(trace.parent_trace, list(kconsts) + known_ins,
-                                   dict(jaxpr=known, name=name))
+    k_outs = jit_p.bind_with_trace(
+        trace.parent_trace, list(kconsts) + known_ins, dict(jaxpr=known, name=name)
+    )
     n_known = len(k_outs) - num_res
     known_outs, res = k_outs[:n_known], k_outs[n_known:]
     unknown, uconsts = closure_convert_consts(unknown)
     unk_ins = [t for t, u in zip(tracers, unknowns) if u]
-    u_outs = trace.stage(jit_p, list(uconsts) + list(res) + unk_ins,
-                         dict(jaxpr=unknown, name=name))
+    u_outs = trace.stage(jit_p, list(uconsts) + list(res) + unk_ins, dict(jaxpr=unknown, name=name))
     k_it, u_it = iter(known_outs), iter(u_outs)
     return [next(u_it) if u else next(k_it) for u in out_unk]
 
@@ -143,8 +144,9 @@ def _jit_transpose(cts, *args, jaxpr, name):
     t = transpose_jaxpr(jaxpr, mask)
     t, tconsts = closure_convert_consts(t)
     nonlin = [a for a, m in zip(args, mask) if not m]
-    outs = jit_p.bind(*tconsts, *nonlin, *[instantiate(c) for c in cts], jaxpr=t,
-                      name=f"transpose({name})")
+    outs = jit_p.bind(
+        *tconsts, *nonlin, *[instantiate(c) for c in cts], jaxpr=t, name=f"transpose({name})"
+    )
     it = iter(outs)
     return [next(it) if m else None for m in mask]
 
@@ -181,7 +183,8 @@ def _hash_static(x, what):
             f"Non-hashable static arguments are not supported. An error occurred while trying "
             f"to hash an object of type {type(x)}, {x!r}. The error was:\nTypeError: {e}\n"
             f"(while handling {what}). Pass it as a regular (traced) argument, or convert it "
-            "to a hashable type such as a tuple.") from None
+            "to a hashable type such as a tuple."
+        ) from None
     return x
 
 
@@ -231,8 +234,9 @@ def _output_wrapper(out_avals, out_tree) -> Callable:
         return wrap_one
 
     def wrap(outs):
-        return tree_util.tree_unflatten(out_tree, [make_array(o, a)
-                                                   for o, a in zip(outs, out_avals)])
+        return tree_util.tree_unflatten(
+            out_tree, [make_array(o, a) for o, a in zip(outs, out_avals)]
+        )
 
     return wrap
 
@@ -240,9 +244,17 @@ def _output_wrapper(out_avals, out_tree) -> Callable:
 class JitWrapped:
     """The callable ``jax.jit`` returns."""
 
-    def __init__(self, fun: Callable, static_argnums=None, static_argnames=None,
-                 donate_argnums=None, donate_argnames=None, inline: bool = False,
-                 keep_unused: bool = False, **unsupported):
+    def __init__(
+        self,
+        fun: Callable,
+        static_argnums=None,
+        static_argnames=None,
+        donate_argnums=None,
+        donate_argnames=None,
+        inline: bool = False,
+        keep_unused: bool = False,
+        **unsupported,
+    ):
         if not callable(fun):
             raise TypeError(f"Expected a callable value, got {fun}")
         self._fun = fun
@@ -252,8 +264,7 @@ class JitWrapped:
             self._sig = inspect.signature(fun)
         except (TypeError, ValueError):
             pass
-        static_argnums, static_argnames = _infer_statics(
-            self._sig, static_argnums, static_argnames)
+        static_argnums, static_argnames = _infer_statics(self._sig, static_argnums, static_argnames)
         self._static_argnums = static_argnums
         self._static_argnames = static_argnames
         self._donate_argnums = donate_argnums
@@ -311,8 +322,9 @@ class JitWrapped:
                 key = (_cfg.config.epoch, *[a.aval for a in args if type(a) is ArrayImpl])
             except AttributeError:
                 key = None
-            hit = self._fast_cache.get(key) if key is not None and len(key) == len(
-                args) + 1 else None
+            hit = (
+                self._fast_cache.get(key) if key is not None and len(key) == len(args) + 1 else None
+            )
             if hit is not None:
                 fn, wrap = hit
                 return wrap(fn(*[a._value for a in args]))
@@ -327,10 +339,16 @@ class JitWrapped:
             compiled = entry.compiled
             if compiled is None:
                 compiled = entry.compiled = compiled_for(entry.closed)
-            if self._fast_ok and not kwargs and len(flat) == len(args) and all(
-                    type(a) is ArrayImpl for a in args):
+            if (
+                self._fast_ok
+                and not kwargs
+                and len(flat) == len(args)
+                and all(type(a) is ArrayImpl for a in args)
+            ):
                 self._fast_cache[(_cfg.config.epoch, *avals)] = (
-                    compiled.fn, _output_wrapper(compiled.out_avals, entry.out_tree))
+                    compiled.fn,
+                    _output_wrapper(compiled.out_avals, entry.out_tree),
+                )
             outs = compiled.fn(*[_leaf_value(x, a) for x, a in zip(flat, avals)])
             outs = [make_array(o, a) for o, a in zip(outs, compiled.out_avals)]
             return tree_util.tree_unflatten(entry.out_tree, outs)
@@ -339,7 +357,7 @@ class JitWrapped:
         return tree_util.tree_unflatten(entry.out_tree, outs)
 
     # -- inspection
-    def trace(self, *args, **kwargs) -> "Traced":
+    def trace(self, *args, **kwargs) -> Traced:
         statics, dyn_args, dyn_kwargs = self._split(args, kwargs)
         flat, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
         avals = tuple(map(_leaf_key, flat))
@@ -347,7 +365,7 @@ class JitWrapped:
         entry = self._get_entry(statics, len(args), in_tree, avals, key)
         return Traced(self, entry, in_tree)
 
-    def lower(self, *args, **kwargs) -> "Lowered":
+    def lower(self, *args, **kwargs) -> Lowered:
         return self.trace(*args, **kwargs).lower()
 
     def eval_shape(self, *args, **kwargs):
@@ -378,14 +396,16 @@ def _check_statics_against_signature(params, static_argnums, static_argnames):
         if any(not -n_pos <= i < n_pos for i in static_argnums):
             raise ValueError(
                 f"Jitted function has static_argnums={tuple(sorted(static_argnums))}, but only "
-                f"accepts {n_pos} positional arguments.")
+                f"accepts {n_pos} positional arguments."
+            )
     if P.VAR_KEYWORD not in kinds:
         named = {p.name for p in params if p.kind in (P.POSITIONAL_OR_KEYWORD, P.KEYWORD_ONLY)}
         invalid = set(static_argnames) - named
         if invalid:
             raise ValueError(
                 f"Jitted function has invalid argnames {invalid} in static_argnames. Function "
-                "does not take these args.")
+                "does not take these args."
+            )
 
 
 def _infer_statics(sig, static_argnums, static_argnames):
@@ -403,7 +423,8 @@ def _infer_statics(sig, static_argnums, static_argnames):
         _check_statics_against_signature(params, static_argnums, static_argnames)
         for i in list(static_argnums):
             if 0 <= i < len(params) and params[i].kind in (
-                    inspect.Parameter.POSITIONAL_OR_KEYWORD,):
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+            ):
                 static_argnames.add(params[i].name)
         for n in list(static_argnames):
             for i, p in enumerate(params):
@@ -425,11 +446,12 @@ class Traced:
     def out_info(self):
         from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
 
-        leaves = [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
-                  for a in self.jaxpr.out_avals]
+        leaves = [
+            ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in self.jaxpr.out_avals
+        ]
         return tree_util.tree_unflatten(self._entry.out_tree, leaves)
 
-    def lower(self) -> "Lowered":
+    def lower(self) -> Lowered:
         return Lowered(self._wrapped, self._entry)
 
 
@@ -448,10 +470,12 @@ class Lowered:
 
     def as_text(self) -> str:
         c = self._compiled()
-        return (f"# jaxpr\n{self._entry.closed}\n\n# simplified jaxpr\n{c.jaxpr}\n\n"
-                f"# generated Python source\n{c.source}")
+        return (
+            f"# jaxpr\n{self._entry.closed}\n\n# simplified jaxpr\n{c.jaxpr}\n\n"
+            f"# generated Python source\n{c.source}"
+        )
 
-    def compile(self) -> "Compiled":
+    def compile(self) -> Compiled:
         return Compiled(self._wrapped, self._entry, self._compiled())
 
 
@@ -475,15 +499,24 @@ class Compiled:
             raise TypeError(
                 "Argument types differ from the types for which this computation was "
                 f"compiled: got {[a.str_short() for a in avals]}, expected "
-                f"{[a.str_short() for a in expected]}.")
+                f"{[a.str_short() for a in expected]}."
+            )
         outs = self._compiled.fn(*[_leaf_value(x, a) for x, a in zip(flat, avals)])
         outs = [make_array(o, a) for o, a in zip(outs, self._compiled.out_avals)]
         return tree_util.tree_unflatten(self._entry.out_tree, outs)
 
 
-def jit(fun: Callable | None = None, *, static_argnums=None, static_argnames=None,
-        donate_argnums=None, donate_argnames=None, inline: bool = False,
-        keep_unused: bool = False, **kwargs):
+def jit(
+    fun: Callable | None = None,
+    *,
+    static_argnums=None,
+    static_argnames=None,
+    donate_argnums=None,
+    donate_argnames=None,
+    inline: bool = False,
+    keep_unused: bool = False,
+    **kwargs,
+):
     """Compile ``fun`` to generated NumPy code (``jax.jit``).
 
     Args:
@@ -503,12 +536,19 @@ def jit(fun: Callable | None = None, *, static_argnums=None, static_argnames=Non
         TypeError: for arguments that are not arrays, numbers or pytrees of them.
     """
     if fun is None:
-        return functools.partial(jit, static_argnums=static_argnums,
-                                 static_argnames=static_argnames, donate_argnums=donate_argnums,
-                                 donate_argnames=donate_argnames, inline=inline,
-                                 keep_unused=keep_unused, **kwargs)
-    return JitWrapped(fun, static_argnums, static_argnames, donate_argnums, donate_argnames,
-                      inline, keep_unused)
+        return functools.partial(
+            jit,
+            static_argnums=static_argnums,
+            static_argnames=static_argnames,
+            donate_argnums=donate_argnums,
+            donate_argnames=donate_argnames,
+            inline=inline,
+            keep_unused=keep_unused,
+            **kwargs,
+        )
+    return JitWrapped(
+        fun, static_argnums, static_argnames, donate_argnums, donate_argnames, inline, keep_unused
+    )
 
 
 def disable_jit(disable: bool = True):
@@ -516,5 +556,14 @@ def disable_jit(disable: bool = True):
     return _cfg.config._override("jax_disable_jit", disable)
 
 
-__all__ = ["jit", "jit_p", "disable_jit", "stats", "not_mapped", "Sequence", "Any",
-           "ShapedArray", "aval_of"]
+__all__ = [
+    "jit",
+    "jit_p",
+    "disable_jit",
+    "stats",
+    "not_mapped",
+    "Sequence",
+    "Any",
+    "ShapedArray",
+    "aval_of",
+]

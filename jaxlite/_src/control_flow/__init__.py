@@ -3,6 +3,8 @@
 (``scan.py``, scan_p). Each primitive keeps all its rules in its own module; the public
 names are re-exported by ``jaxlite.lax``."""
 
-from jaxlite._src.control_flow import cond as _cond  # noqa: F401 (registers the rules)
-from jaxlite._src.control_flow import scan as _scan  # noqa: F401
-from jaxlite._src.control_flow import while_loop as _while_loop  # noqa: F401
+from jaxlite._src.control_flow import (
+    cond as _cond,  # noqa: F401 (registers the rules)
+    scan as _scan,  # noqa: F401
+    while_loop as _while_loop,  # noqa: F401
+)

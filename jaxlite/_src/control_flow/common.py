@@ -18,8 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxlite._src import config as _cfg
-from jaxlite._src import dtypes, tree_util
+from jaxlite._src import config as _cfg, dtypes, tree_util
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
@@ -64,8 +63,9 @@ def differentiable(aval: ShapedArray) -> bool:
 
 
 # ----------------------------------------------------------------------------- tracing
-def trace_closure_converted(flat_fun: Callable, in_avals: Sequence[ShapedArray]
-                            ) -> tuple[ClosedJaxpr, list]:
+def trace_closure_converted(
+    flat_fun: Callable, in_avals: Sequence[ShapedArray]
+) -> tuple[ClosedJaxpr, list]:
     """Trace ``flat_fun`` (flat in, flat out); captured values become leading invars.
 
     Returns ``(closed, consts)``: ``closed`` has no consts and takes ``(*consts, *args)``.
@@ -114,31 +114,37 @@ def _mismatch_extra(a: ShapedArray, b: ShapedArray) -> str:
 def _leaf_paths(tree_def) -> list[str]:
     try:
         leaves_with_path, _ = tree_util.tree_flatten_with_path(
-            tree_util.tree_unflatten(tree_def, [0] * tree_def.num_leaves))
+            tree_util.tree_unflatten(tree_def, [0] * tree_def.num_leaves)
+        )
         return [tree_util.keystr(p) for p, _ in leaves_with_path]
     except Exception:  # noqa: BLE001 (custom nodes that cannot be rebuilt)
         return [""] * tree_def.num_leaves
 
 
-def check_branch_outputs(api_name: str, name1: str, name2: str, tree1, avals1, tree2, avals2
-                         ) -> None:
+def check_branch_outputs(
+    api_name: str, name1: str, name2: str, tree1, avals1, tree2, avals2
+) -> None:
     """JAX's errors for branches whose outputs differ in structure or type."""
     if tree1 != tree2:
         raise TypeError(
             f"{api_name} branch outputs must have the same pytree structure, but they "
             f"differ:\n\n{name1} output is {tree1}\n{name2} output is {tree2}\n\n"
-            f"Revise {name1} and/or {name2} so that they have the same pytree structure.")
+            f"Revise {name1} and/or {name2} so that they have the same pytree structure."
+        )
     paths = _leaf_paths(tree1)
     diffs = [
         f"the output of {name1}{' at path ' + p if p else ''} has type {type_str(a1)} but "
         f"the corresponding output of {name2} has type {type_str(a2)}"
         f"{_mismatch_extra(a1, a2)}"
-        for p, a1, a2 in zip(paths, avals1, avals2) if not typematch(a1, a2)]
+        for p, a1, a2 in zip(paths, avals1, avals2)
+        if not typematch(a1, a2)
+    ]
     if diffs:
         raise TypeError(
             f"{api_name} branches must have equal output types but they differ.\n\n"
             f"{_join_diffs(diffs)}\n"
-            f"Revise {name1} and/or {name2} so that all output types match.")
+            f"Revise {name1} and/or {name2} so that all output types match."
+        )
 
 
 def _carry_name(body_fun) -> str | None:
@@ -164,18 +170,22 @@ def check_carry_type(name: str, body_fun, in_tree, in_avals, out_tree, out_avals
             f"structure, but they differ:\n\nthe input tree structure is:\n{in_tree}\n"
             f"the output tree structure is:\n{out_tree}\n\n"
             "Revise the function so that the carry output has the same pytree structure as "
-            "the carry input.")
+            "the carry input."
+        )
     paths = _leaf_paths(in_tree)
     diffs = [
         f"{component(p)} has type {type_str(a)} but the corresponding output carry "
         f"component has type {type_str(b)}{_mismatch_extra(a, b)}"
-        for p, a, b in zip(paths, in_avals, out_avals) if not typematch(a, b)]
+        for p, a, b in zip(paths, in_avals, out_avals)
+        if not typematch(a, b)
+    ]
     if diffs:
         raise TypeError(
             f"{name} function carry input and carry output must have equal types, but they "
             f"differ:\n\n{_join_diffs(diffs)}\n"
             "Revise the function so that all output types match the corresponding input "
-            "types.")
+            "types."
+        )
 
 
 def promote_weak_inputs(vals: list, in_avals: list, out_avals: list) -> tuple[list, bool]:
@@ -194,8 +204,11 @@ def promote_weak_inputs(vals: list, in_avals: list, out_avals: list) -> tuple[li
 
 
 # ----------------------------------------------------------------------- jaxpr surgery
-def permute_jaxpr(closed: ClosedJaxpr, in_order: Sequence[int] | None = None,
-                  out_order: Sequence[int] | None = None) -> ClosedJaxpr:
+def permute_jaxpr(
+    closed: ClosedJaxpr,
+    in_order: Sequence[int] | None = None,
+    out_order: Sequence[int] | None = None,
+) -> ClosedJaxpr:
     """A jaxpr whose i-th invar is the old ``in_order[i]``-th (outvars likewise)."""
     j = closed.jaxpr
     invars = j.invars if in_order is None else [j.invars[i] for i in in_order]
@@ -203,11 +216,17 @@ def permute_jaxpr(closed: ClosedJaxpr, in_order: Sequence[int] | None = None,
     return ClosedJaxpr(Jaxpr(j.constvars, invars, outvars, j.eqns, j.effects), closed.consts)
 
 
-def prune_jaxpr_io(closed: ClosedJaxpr, keep_in: Sequence[bool], keep_out: Sequence[bool]
-                   ) -> ClosedJaxpr:
+def prune_jaxpr_io(
+    closed: ClosedJaxpr, keep_in: Sequence[bool], keep_out: Sequence[bool]
+) -> ClosedJaxpr:
     j = closed.jaxpr
-    new = Jaxpr(j.constvars, [v for v, k in zip(j.invars, keep_in) if k],
-                [v for v, k in zip(j.outvars, keep_out) if k], j.eqns, j.effects)
+    new = Jaxpr(
+        j.constvars,
+        [v for v, k in zip(j.invars, keep_in) if k],
+        [v for v, k in zip(j.outvars, keep_out) if k],
+        j.eqns,
+        j.effects,
+    )
     return ClosedJaxpr(new, closed.consts)
 
 
@@ -218,8 +237,7 @@ def dce_body(closed: ClosedJaxpr, used_outputs: Sequence[bool]) -> tuple[ClosedJ
     return dce_closed_jaxpr(closed, list(used_outputs))
 
 
-def add_dummy_invars(closed: ClosedJaxpr, avals: Sequence[ShapedArray], at: int
-                     ) -> ClosedJaxpr:
+def add_dummy_invars(closed: ClosedJaxpr, avals: Sequence[ShapedArray], at: int) -> ClosedJaxpr:
     """Insert unused invars with ``avals`` at position ``at``."""
     j = closed.jaxpr
     new_vars = [Var(a) for a in avals]
@@ -249,8 +267,12 @@ def join_consts(closeds: Sequence[ClosedJaxpr]) -> tuple[list[ClosedJaxpr], list
     for closed, ks in converted:
         j = closed.jaxpr
         nc = len(ks)
-        invars = ([Var(a) for a in const_avals[:start]] + list(j.invars[:nc])
-                  + [Var(a) for a in const_avals[start + nc:]] + list(j.invars[nc:]))
+        invars = (
+            [Var(a) for a in const_avals[:start]]
+            + list(j.invars[:nc])
+            + [Var(a) for a in const_avals[start + nc :]]
+            + list(j.invars[nc:])
+        )
         out.append(ClosedJaxpr(Jaxpr([], invars, j.outvars, j.eqns, j.effects), []))
         start += nc
     return out, all_consts
@@ -286,8 +308,7 @@ def eval_numpy(closed: ClosedJaxpr, args: Sequence[Any]) -> list:
 
 
 # ----------------------------------------------------------------------------- codegen
-_simplified_cache: weakref.WeakKeyDictionary[ClosedJaxpr, ClosedJaxpr] = (
-    weakref.WeakKeyDictionary())
+_simplified_cache: weakref.WeakKeyDictionary[ClosedJaxpr, ClosedJaxpr] = weakref.WeakKeyDictionary()
 
 
 def simplified(closed: ClosedJaxpr) -> ClosedJaxpr:
@@ -332,8 +353,9 @@ def indent(lines: Sequence[str], n: int = 1) -> list[str]:
 _single_cache: weakref.WeakKeyDictionary[ClosedJaxpr, dict] = weakref.WeakKeyDictionary()
 
 
-def impl_via_codegen(prim, key_jaxpr: ClosedJaxpr, in_avals: Sequence[ShapedArray],
-                     params: dict) -> Callable:
+def impl_via_codegen(
+    prim, key_jaxpr: ClosedJaxpr, in_avals: Sequence[ShapedArray], params: dict
+) -> Callable:
     """The compiled function of a jaxpr holding one ``prim`` equation with ``params``.
 
     Used as the impl rule of loops and conds so that eager evaluation runs exactly the code
@@ -345,10 +367,12 @@ def impl_via_codegen(prim, key_jaxpr: ClosedJaxpr, in_avals: Sequence[ShapedArra
     if per is None:
         per = {}
         _single_cache[key_jaxpr] = per
-    pkey = tuple(sorted((k, id(v) if isinstance(v, (ClosedJaxpr, tuple)) else v)
-                        for k, v in params.items()))
-    others = tuple(v for v in params.values()
-                   if isinstance(v, (ClosedJaxpr, tuple)) and v is not key_jaxpr)
+    pkey = tuple(
+        sorted((k, id(v) if isinstance(v, (ClosedJaxpr, tuple)) else v) for k, v in params.items())
+    )
+    others = tuple(
+        v for v in params.values() if isinstance(v, (ClosedJaxpr, tuple)) and v is not key_jaxpr
+    )
     entry = per.get(pkey)
     # Ids may be reused after garbage collection: check the identity of the jaxprs too.
     if entry is None or any(a is not b for a, b in zip(entry[1], others)):
@@ -364,4 +388,3 @@ def impl_via_codegen(prim, key_jaxpr: ClosedJaxpr, in_avals: Sequence[ShapedArra
         entry = (compiled_for(closed).fn, others)
         per[pkey] = entry
     return entry[0]
-

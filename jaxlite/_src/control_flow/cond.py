@@ -36,8 +36,10 @@ def _cond_abstract_eval(index, *ops, branches):
     if index.shape != () or not dtypes.is_int(index.dtype):
         raise TypeError(f"cond index must be an integer scalar, got {index.str_short()}")
     outs = branches[0].out_avals
-    return [a.update(weak_type=all(b.out_avals[k].weak_type for b in branches))
-            for k, a in enumerate(outs)]
+    return [
+        a.update(weak_type=all(b.out_avals[k].weak_type for b in branches))
+        for k, a in enumerate(outs)
+    ]
 
 
 def _cond_effects(index, *ops, branches):
@@ -62,8 +64,7 @@ def _cond_lower(ctx, eqn, ins, outs):
     if n == 1:
         return blocks[0]
     if n == 2:
-        return ([f"if {index}:"] + common.indent(blocks[1]) + ["else:"]
-                + common.indent(blocks[0]))
+        return [f"if {index}:"] + common.indent(blocks[1]) + ["else:"] + common.indent(blocks[0])
     lines: list[str] = []
     for i, block in enumerate(blocks):
         if i == 0:
@@ -90,8 +91,10 @@ def _cond_jvp(primals, tangents, *, branches):
     outs = cond_p.bind(index, *ops, *nz_tangents, branches=new_branches)
     n = len(branches[0].out_avals)
     primals_out, it = outs[:n], iter(outs[n:])
-    tangents_out = [next(it) if nz else Zero(a.to_tangent_aval())
-                    for nz, a in zip(out_nz, branches[0].out_avals)]
+    tangents_out = [
+        next(it) if nz else Zero(a.to_tangent_aval())
+        for nz, a in zip(out_nz, branches[0].out_avals)
+    ]
     return primals_out, tangents_out
 
 
@@ -155,8 +158,10 @@ def _per_element(index, ops, op_dims, size, branches):
     per_out: list[list] = []
     for i in range(size):
         idx_i = _shape.index_in_dim(index, i, 0, keepdims=False)
-        ops_i = [x if d is not_mapped else _shape.index_in_dim(x, i, d, keepdims=False)
-                 for x, d in zip(ops, op_dims)]
+        ops_i = [
+            x if d is not_mapped else _shape.index_in_dim(x, i, d, keepdims=False)
+            for x, d in zip(ops, op_dims)
+        ]
         per_out.append(cond_p.bind(idx_i, *ops_i, branches=branches))
     outs = [_shape.stack0(list(col)) for col in zip(*per_out)] if per_out else []
     if not per_out:
@@ -174,12 +179,14 @@ def _cond_dce(used_outputs, eqn):
         new, u = common.dce_body(br, used_outputs)
         pruned.append(new)
         used_in = [a or b for a, b in zip(used_in, u)]
-    new_branches = tuple(common.prune_jaxpr_io(b, used_in, [True] * len(b.out_avals))
-                         for b in pruned)
+    new_branches = tuple(
+        common.prune_jaxpr_io(b, used_in, [True] * len(b.out_avals)) for b in pruned
+    )
     invars = [eqn.invars[0]] + [v for v, u in zip(eqn.invars[1:], used_in) if u]
     outvars = [v for v, u in zip(eqn.outvars, used_outputs) if u]
-    new_eqn = eqn.replace(invars=invars, outvars=outvars,
-                          params=dict(eqn.params, branches=new_branches))
+    new_eqn = eqn.replace(
+        invars=invars, outvars=outvars, params=dict(eqn.params, branches=new_branches)
+    )
     return [True] + used_in, new_eqn
 
 
@@ -200,7 +207,7 @@ def _cond_partial_eval(trace, tracers, *, branches):
         _, _, uk, _ = partial_eval_jaxpr_nounits(br, unknowns, False)
         out_uk = [a or b for a, b in zip(out_uk, uk)]
     splits = [partial_eval_jaxpr_nounits(br, unknowns, out_uk) for br in branches]
-    res_avals = [list(k.out_avals[len(k.out_avals) - nr:]) for k, _, _, nr in splits]
+    res_avals = [list(k.out_avals[len(k.out_avals) - nr :]) for k, _, _, nr in splits]
     all_res = [a for ra in res_avals for a in ra]
     n_known_out = len(out_uk) - sum(out_uk)
     known_ops = [t for t, u in zip(ops, unknowns) if not u]
@@ -209,34 +216,40 @@ def _cond_partial_eval(trace, tracers, *, branches):
     def padded_known(i):
         known = splits[i][0]
         before = sum(len(r) for r in res_avals[:i])
-        after = sum(len(r) for r in res_avals[i + 1:])
+        after = sum(len(r) for r in res_avals[i + 1 :])
 
         def fun(*xs):
             outs = common.eval_closed(known, *xs)
             own = outs[n_known_out:]
-            return (list(outs[:n_known_out]) + [zeros(a) for a in all_res[:before]] + own
-                    + [zeros(a) for a in all_res[len(all_res) - after:]])
+            return (
+                list(outs[:n_known_out])
+                + [zeros(a) for a in all_res[:before]]
+                + own
+                + [zeros(a) for a in all_res[len(all_res) - after :]]
+            )
 
         return common.jaxpr_from_fun(fun, known_in_avals)
 
     known_branches, kconsts = common.join_consts([padded_known(i) for i in range(len(splits))])
-    k_outs = cond_p.bind_with_trace(trace.parent_trace, [index, *kconsts, *known_ops],
-                                    dict(branches=tuple(known_branches)))
+    k_outs = cond_p.bind_with_trace(
+        trace.parent_trace, [index, *kconsts, *known_ops], dict(branches=tuple(known_branches))
+    )
     known_outs, res = k_outs[:n_known_out], k_outs[n_known_out:]
     unk_ins = [t for t, u in zip(ops, unknowns) if u]
     unknown_branches = []
     start = 0
-    for (_, unk, _, nr), ra in zip(splits, res_avals):
+    for (_, unk, _, nr), _ra in zip(splits, res_avals):
         u = common.add_dummy_invars(unk, all_res[:start], 0)
-        u = common.add_dummy_invars(u, all_res[start + nr:], start + nr)
+        u = common.add_dummy_invars(u, all_res[start + nr :], start + nr)
         unknown_branches.append(u)
         start += nr
     unknown_branches, uconsts = common.join_consts(unknown_branches)
     effects = join_effects(*(u.effects for u in unknown_branches))
     if not any(out_uk) and not effects:
         return list(known_outs)
-    u_outs = trace.stage(cond_p, [index, *uconsts, *res, *unk_ins],
-                         dict(branches=tuple(unknown_branches)))
+    u_outs = trace.stage(
+        cond_p, [index, *uconsts, *res, *unk_ins], dict(branches=tuple(unknown_branches))
+    )
     k_it, u_it = iter(known_outs), iter(u_outs)
     return [next(u_it) if u else next(k_it) for u in out_uk]
 
@@ -249,12 +262,12 @@ def _cond_transpose(cts, index, *ops, branches):
     mask = [is_undefined_primal(a) for a in ops]
     effects = join_effects(*(b.effects for b in branches))
     if all(type(c) is Zero for c in cts) and not effects:
-        return [None] + [Zero(a.aval.to_tangent_aval()) if m else None
-                         for a, m in zip(ops, mask)]
+        return [None] + [Zero(a.aval.to_tangent_aval()) if m else None for a, m in zip(ops, mask)]
     transposed, tconsts = common.join_consts([transpose_jaxpr(b, mask) for b in branches])
     nonlin = [a for a, m in zip(ops, mask) if not m]
-    outs = cond_p.bind(index, *tconsts, *nonlin, *[instantiate(c) for c in cts],
-                       branches=tuple(transposed))
+    outs = cond_p.bind(
+        index, *tconsts, *nonlin, *[instantiate(c) for c in cts], branches=tuple(transposed)
+    )
     it = iter(outs)
     return [None] + [next(it) if m else None for m in mask]
 
@@ -278,8 +291,9 @@ class _NoOperand:
 _no_operand = _NoOperand()
 
 
-def _trace_branches(api_name: str, funs: Sequence[Callable], names: Sequence[str],
-                    operands: tuple) -> tuple[list, list, Any]:
+def _trace_branches(
+    api_name: str, funs: Sequence[Callable], names: Sequence[str], operands: tuple
+) -> tuple[list, list, Any]:
     """Trace each branch on the operands' avals; returns (branch jaxprs, consts, out_tree)."""
     flat, in_tree = tree_util.tree_flatten(operands)
     flat = [common.to_array(x) for x in flat]
@@ -296,8 +310,10 @@ def _trace_branches(api_name: str, funs: Sequence[Callable], names: Sequence[str
             if strong_mask is not None:
                 from jaxlite._src.ops.conversion import convert_element_type
 
-                out_flat = [convert_element_type(o, aval_of(o).dtype, False) if m else o
-                            for o, m in zip(out_flat, strong_mask)]
+                out_flat = [
+                    convert_element_type(o, aval_of(o).dtype, False) if m else o
+                    for o, m in zip(out_flat, strong_mask)
+                ]
             store["tree"] = out_tree
             return out_flat
 
@@ -310,8 +326,9 @@ def _trace_branches(api_name: str, funs: Sequence[Callable], names: Sequence[str
     tree0, avals0 = traced[ref][2], traced[ref][0].out_avals
     for i, (closed, _, tree) in enumerate(traced):
         if i != ref:
-            common.check_branch_outputs(api_name, names[ref], names[i], tree0, avals0, tree,
-                                        closed.out_avals)
+            common.check_branch_outputs(
+                api_name, names[ref], names[i], tree0, avals0, tree, closed.out_avals
+            )
     weak = [[c.out_avals[k].weak_type for c, _, _ in traced] for k in range(len(avals0))]
     mixed = [any(w) and not all(w) for w in weak]
     if any(mixed):
@@ -319,8 +336,7 @@ def _trace_branches(api_name: str, funs: Sequence[Callable], names: Sequence[str
     effects = join_effects(*(c.effects for c, _, _ in traced))
     common.check_effects(api_name, effects)
     # Every branch takes the captured values of all branches, then the operands.
-    branches, all_consts = common.join_consts(
-        [_reclose(c, consts) for c, consts, _ in traced])
+    branches, all_consts = common.join_consts([_reclose(c, consts) for c, consts, _ in traced])
     return branches, all_consts + flat, tree0
 
 
@@ -334,9 +350,11 @@ def _reclose(closed: ClosedJaxpr, consts: list) -> ClosedJaxpr:
 def _check_operand_kw(operands, operand):
     if operand is not _no_operand:
         if operands:
-            raise TypeError("if 'operand' keyword is passed then no positional operands can "
-                            f"be passed, got operand={operand!r} and positional operands "
-                            f"{operands}")
+            raise TypeError(
+                "if 'operand' keyword is passed then no positional operands can "
+                f"be passed, got operand={operand!r} and positional operands "
+                f"{operands}"
+            )
         return (operand,)
     return operands
 
@@ -377,7 +395,8 @@ def cond(pred, true_fun: Callable, false_fun: Callable, *operands, operand=_no_o
 
     index = convert_element_type(pred, dtypes.int32)
     branches, args, out_tree = _trace_branches(
-        "cond", [false_fun, true_fun], ["false_fun", "true_fun"], operands)
+        "cond", [false_fun, true_fun], ["false_fun", "true_fun"], operands
+    )
     outs = cond_p.bind(index, *args, branches=tuple(branches))
     return tree_util.tree_unflatten(out_tree, outs)
 

@@ -52,13 +52,15 @@ def _scan_effects(*avals, jaxpr, **params):
 
 def _scan_in_avals(jaxpr, num_consts, num_carry, length):
     ins = jaxpr.in_avals
-    return (list(ins[:num_consts + num_carry])
-            + [_stacked(a, length) for a in ins[num_consts + num_carry:]])
+    return list(ins[: num_consts + num_carry]) + [
+        _stacked(a, length) for a in ins[num_consts + num_carry :]
+    ]
 
 
 def _scan_impl(*args, **params):
-    avals = _scan_in_avals(params["jaxpr"], params["num_consts"], params["num_carry"],
-                           params["length"])
+    avals = _scan_in_avals(
+        params["jaxpr"], params["num_consts"], params["num_carry"], params["length"]
+    )
     fn = common.impl_via_codegen(scan_p, params["jaxpr"], avals, params)
     return fn(*args)
 
@@ -98,13 +100,16 @@ def _scan_jvp(primals, tangents, *, jaxpr, num_consts, num_carry, length, revers
     xs_nz = [common.nonzero_tangent(t) for t in xs_t]
     carry_avals = jaxpr.out_avals[:num_carry]
     y_avals = jaxpr.out_avals[num_carry:]
-    carry_nz = [common.nonzero_tangent(t) and common.differentiable(a)
-                for t, a in zip(init_t, carry_avals)]
+    carry_nz = [
+        common.nonzero_tangent(t) and common.differentiable(a) for t, a in zip(init_t, carry_avals)
+    ]
     while True:
         inst = carry_nz + [False] * len(y_avals)
         body_jvp, out_nz = jvp_jaxpr(jaxpr, c_nz + carry_nz + xs_nz, inst)
-        new = [a or (b and common.differentiable(av))
-               for a, b, av in zip(carry_nz, out_nz[:num_carry], carry_avals)]
+        new = [
+            a or (b and common.differentiable(av))
+            for a, b, av in zip(carry_nz, out_nz[:num_carry], carry_avals)
+        ]
         if new == carry_nz:
             break
         carry_nz = new
@@ -113,32 +118,52 @@ def _scan_jvp(primals, tangents, *, jaxpr, num_consts, num_carry, length, revers
     nkt, ncat, nxt = sum(c_nz), sum(carry_nz), sum(xs_nz)
     # body_jvp ins: (k, c, x, kt, ct, xt) -> (k, kt, c, ct, x, xt)
     base_kt = nk + nca + nx
-    in_order = (list(range(nk)) + list(range(base_kt, base_kt + nkt))
-                + list(range(nk, nk + nca)) + list(range(base_kt + nkt, base_kt + nkt + ncat))
-                + list(range(nk + nca, nk + nca + nx))
-                + list(range(base_kt + nkt + ncat, base_kt + nkt + ncat + nxt)))
+    in_order = (
+        list(range(nk))
+        + list(range(base_kt, base_kt + nkt))
+        + list(range(nk, nk + nca))
+        + list(range(base_kt + nkt, base_kt + nkt + ncat))
+        + list(range(nk + nca, nk + nca + nx))
+        + list(range(base_kt + nkt + ncat, base_kt + nkt + ncat + nxt))
+    )
     # outs: (c, y, ct, yt) -> (c, ct, y, yt)
     ny, nyt = len(y_avals), sum(ys_nz)
-    out_order = (list(range(nca)) + list(range(nca + ny, nca + ny + ncat))
-                 + list(range(nca, nca + ny)) + list(range(nca + ny + ncat, nca + ny + ncat + nyt)))
+    out_order = (
+        list(range(nca))
+        + list(range(nca + ny, nca + ny + ncat))
+        + list(range(nca, nca + ny))
+        + list(range(nca + ny + ncat, nca + ny + ncat + nyt))
+    )
     body = common.permute_jaxpr(body_jvp, in_order, out_order)
     k_tangents = [t for t, nz in zip(c_t, c_nz) if nz]
     c_tangents = [instantiate(t) for t, nz in zip(init_t, carry_nz) if nz]
     x_tangents = [t for t, nz in zip(xs_t, xs_nz) if nz]
-    outs = scan_p.bind(*consts, *k_tangents, *init, *c_tangents, *xs, *x_tangents,
-                       jaxpr=body, num_consts=nk + nkt, num_carry=nca + ncat, length=length,
-                       reverse=reverse, unroll=unroll)
+    outs = scan_p.bind(
+        *consts,
+        *k_tangents,
+        *init,
+        *c_tangents,
+        *xs,
+        *x_tangents,
+        jaxpr=body,
+        num_consts=nk + nkt,
+        num_carry=nca + ncat,
+        length=length,
+        reverse=reverse,
+        unroll=unroll,
+    )
     carry_out, carry_t, ys, ys_t = split_list(outs, [nca, ncat, ny])
     it_c, it_y = iter(carry_t), iter(ys_t)
-    tangents_out = ([next(it_c) if nz else Zero(a.to_tangent_aval())
-                     for nz, a in zip(carry_nz, carry_avals)]
-                    + [next(it_y) if nz else Zero(_stacked(a, length).to_tangent_aval())
-                       for nz, a in zip(ys_nz, y_avals)])
+    tangents_out = [
+        next(it_c) if nz else Zero(a.to_tangent_aval()) for nz, a in zip(carry_nz, carry_avals)
+    ] + [
+        next(it_y) if nz else Zero(_stacked(a, length).to_tangent_aval())
+        for nz, a in zip(ys_nz, y_avals)
+    ]
     return list(carry_out) + list(ys), tangents_out
 
 
-def _scan_batch(axis_data, args, dims, *, jaxpr, num_consts, num_carry, length, reverse,
-                unroll):
+def _scan_batch(axis_data, args, dims, *, jaxpr, num_consts, num_carry, length, reverse, unroll):
     from jaxlite._src.interpreters.batching import batch_jaxpr, move_dim
 
     size = axis_data.size
@@ -149,18 +174,31 @@ def _scan_batch(axis_data, args, dims, *, jaxpr, num_consts, num_carry, length, 
     carry_b = [d is not not_mapped for d in init_d]
     ny = len(jaxpr.out_avals) - num_carry
     while True:
-        body_b, out_d = batch_jaxpr(jaxpr, axis_data,
-                                    list(k_d) + [0 if b else None for b in carry_b] + x_dims,
-                                    carry_b + [False] * ny)
+        body_b, out_d = batch_jaxpr(
+            jaxpr,
+            axis_data,
+            list(k_d) + [0 if b else None for b in carry_b] + x_dims,
+            carry_b + [False] * ny,
+        )
         new = [a or (d is not not_mapped) for a, d in zip(carry_b, out_d[:num_carry])]
         if new == carry_b:
             break
         carry_b = new
     init = [move_dim(x, d, 0, size) if b else x for x, d, b in zip(init, init_d, carry_b)]
-    outs = scan_p.bind(*consts, *init, *xs, jaxpr=body_b, num_consts=num_consts,
-                       num_carry=num_carry, length=length, reverse=reverse, unroll=unroll)
-    out_dims = ([0 if b else None for b in carry_b]
-                + [None if d is not_mapped else 1 for d in out_d[num_carry:]])
+    outs = scan_p.bind(
+        *consts,
+        *init,
+        *xs,
+        jaxpr=body_b,
+        num_consts=num_consts,
+        num_carry=num_carry,
+        length=length,
+        reverse=reverse,
+        unroll=unroll,
+    )
+    out_dims = [0 if b else None for b in carry_b] + [
+        None if d is not_mapped else 1 for d in out_d[num_carry:]
+    ]
     return outs, out_dims
 
 
@@ -173,12 +211,12 @@ def _scan_dce(used_outputs, eqn):
     used_ys = list(used_outputs[nc:])
     while True:
         _, used_in = common.dce_body(jaxpr, used_carry + used_ys)
-        new = [a or b for a, b in zip(used_carry, used_in[nk:nk + nc])]
+        new = [a or b for a, b in zip(used_carry, used_in[nk : nk + nc])]
         if new == used_carry:
             break
         used_carry = new
     body, used_in = common.dce_body(jaxpr, used_carry + used_ys)
-    keep_in = list(used_in[:nk]) + used_carry + list(used_in[nk + nc:])
+    keep_in = list(used_in[:nk]) + used_carry + list(used_in[nk + nc :])
     body = common.prune_jaxpr_io(body, keep_in, [True] * (sum(used_carry) + sum(used_ys)))
     invars = [v for v, k in zip(eqn.invars, keep_in) if k]
     keep_out = used_carry + used_ys
@@ -187,8 +225,7 @@ def _scan_dce(used_outputs, eqn):
     return keep_in, eqn.replace(invars=invars, outvars=outvars, params=params)
 
 
-def _scan_partial_eval(trace, tracers, *, jaxpr, num_consts, num_carry, length, reverse,
-                       unroll):
+def _scan_partial_eval(trace, tracers, *, jaxpr, num_consts, num_carry, length, reverse, unroll):
     """Known scan (run now; per-iteration residuals become extra stacked ys) + staged
     unknown scan consuming the stacked residuals as extra xs."""
     from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
@@ -199,7 +236,8 @@ def _scan_partial_eval(trace, tracers, *, jaxpr, num_consts, num_carry, length, 
     ny = len(jaxpr.out_avals) - num_carry
     while True:
         known, unknown, out_uk, num_res = partial_eval_jaxpr_nounits(
-            jaxpr, k_uk + carry_uk + xs_uk, carry_uk + [False] * ny)
+            jaxpr, k_uk + carry_uk + xs_uk, carry_uk + [False] * ny
+        )
         new = [a or b for a, b in zip(carry_uk, out_uk[:num_carry])]
         if new == carry_uk:
             break
@@ -216,20 +254,25 @@ def _scan_partial_eval(trace, tracers, *, jaxpr, num_consts, num_carry, length, 
     # Loop-invariant residuals (a known const forwarded as is) are passed to the unknown
     # scan as consts instead of being stacked once per iteration.
     k_const_vals = [*kconsts, *kk]
-    const_pos = {id(v): i for i, v in enumerate(known.jaxpr.invars[:len(k_const_vals)])}
+    const_pos = {id(v): i for i, v in enumerate(known.jaxpr.invars[: len(k_const_vals)])}
     invariant = []
-    for r in known.jaxpr.outvars[n_kc + n_ky:]:
+    for r in known.jaxpr.outvars[n_kc + n_ky :]:
         if type(r) is Literal:
             invariant.append((True, r.val))
         elif id(r) in const_pos:
             invariant.append((True, k_const_vals[const_pos[id(r)]]))
         else:
             invariant.append((False, None))
-    known = common.prune_jaxpr_io(known, [True] * len(known.in_avals),
-                                  [True] * (n_kc + n_ky) + [not inv for inv, _ in invariant])
+    known = common.prune_jaxpr_io(
+        known,
+        [True] * len(known.in_avals),
+        [True] * (n_kc + n_ky) + [not inv for inv, _ in invariant],
+    )
     k_outs = scan_p.bind_with_trace(
-        trace.parent_trace, [*k_const_vals, *kc, *kx],
-        dict(jaxpr=known, num_consts=len(k_const_vals), num_carry=n_kc, **params))
+        trace.parent_trace,
+        [*k_const_vals, *kc, *kx],
+        dict(jaxpr=known, num_consts=len(k_const_vals), num_carry=n_kc, **params),
+    )
     known_carry, known_ys, stacked = split_list(k_outs, [n_kc, n_ky])
     inv_vals = [v for inv, v in invariant if inv]
     # Unknown scan: its jaxpr takes (uconsts, res, uk consts, uk carry, uk xs); the scan
@@ -238,10 +281,13 @@ def _scan_partial_eval(trace, tracers, *, jaxpr, num_consts, num_carry, length, 
     nuc, nr = len(uconsts), num_res
     n_ukk, n_ukc, n_ukx = sum(k_uk), sum(carry_uk), sum(xs_uk)
     base = nuc + nr
-    order = (list(range(nuc)) + [nuc + i for i, (inv, _) in enumerate(invariant) if inv]
-             + list(range(base, base + n_ukk + n_ukc))
-             + [nuc + i for i, (inv, _) in enumerate(invariant) if not inv]
-             + list(range(base + n_ukk + n_ukc, base + n_ukk + n_ukc + n_ukx)))
+    order = (
+        list(range(nuc))
+        + [nuc + i for i, (inv, _) in enumerate(invariant) if inv]
+        + list(range(base, base + n_ukk + n_ukc))
+        + [nuc + i for i, (inv, _) in enumerate(invariant) if not inv]
+        + list(range(base + n_ukk + n_ukc, base + n_ukk + n_ukc + n_ukx))
+    )
     unknown = common.permute_jaxpr(unknown, order)
     uk_k = [t for t, u in zip(consts, k_uk) if u]
     uk_c = [t for t, u in zip(init, carry_uk) if u]
@@ -249,9 +295,11 @@ def _scan_partial_eval(trace, tracers, *, jaxpr, num_consts, num_carry, length, 
     if not any(out_uk) and not unknown.effects:
         u_outs = []
     else:
-        u_outs = trace.stage(scan_p, [*uconsts, *inv_vals, *uk_k, *uk_c, *stacked, *uk_x],
-                             dict(jaxpr=unknown, num_consts=nuc + len(inv_vals) + n_ukk,
-                                  num_carry=n_ukc, **params))
+        u_outs = trace.stage(
+            scan_p,
+            [*uconsts, *inv_vals, *uk_k, *uk_c, *stacked, *uk_x],
+            dict(jaxpr=unknown, num_consts=nuc + len(inv_vals) + n_ukk, num_carry=n_ukc, **params),
+        )
     k_it = iter(list(known_carry) + list(known_ys))
     u_it = iter(u_outs)
     return [next(u_it) if u else next(k_it) for u in out_uk]
@@ -268,9 +316,9 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
     k_lin = [is_undefined_primal(a) for a in consts]
     x_lin = [is_undefined_primal(a) for a in xs]
     ct_carry, ct_ys = split_list(cts, [num_carry])
-    carry_avals = jaxpr.in_avals[num_consts:num_consts + num_carry]
+    carry_avals = jaxpr.in_avals[num_consts : num_consts + num_carry]
     k_avals = jaxpr.in_avals[:num_consts]
-    x_avals = jaxpr.in_avals[num_consts + num_carry:]
+    x_avals = jaxpr.in_avals[num_consts + num_carry :]
     y_avals = jaxpr.out_avals[num_carry:]
     nl_k = [a for a, lin in zip(consts, k_lin) if not lin]
     nl_x = [a for a, lin in zip(xs, x_lin) if not lin]
@@ -283,31 +331,52 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
     def body_t(*a):
         nlk, acc, ct_c, nlx, ct_y = split_list(a, [n_nlk, n_lk, n_c, n_nlx])
         it_k, it_x = iter(nlk), iter(nlx)
-        primals = ([next(it_k) if not lin else _undef(av) for av, lin in zip(k_avals, k_lin)]
-                   + [_undef(av) for av in carry_avals]
-                   + [next(it_x) if not lin else _undef(av) for av, lin in zip(x_avals, x_lin)])
+        primals = (
+            [next(it_k) if not lin else _undef(av) for av, lin in zip(k_avals, k_lin)]
+            + [_undef(av) for av in carry_avals]
+            + [next(it_x) if not lin else _undef(av) for av, lin in zip(x_avals, x_lin)]
+        )
         cts_in = backward_pass(jaxpr.jaxpr, jaxpr.consts, primals, list(ct_c) + list(ct_y))
         ct_k, ct_c_in, ct_x = split_list(cts_in, [num_consts, num_carry])
         ct_k_lin = [c for c, lin in zip(ct_k, k_lin) if lin]
         new_acc = [instantiate(add_any(s, c)) for s, c in zip(acc, ct_k_lin)]
-        return (new_acc + [instantiate(c) for c in ct_c_in]
-                + [instantiate(c) for c, lin in zip(ct_x, x_lin) if lin])
+        return (
+            new_acc
+            + [instantiate(c) for c in ct_c_in]
+            + [instantiate(c) for c, lin in zip(ct_x, x_lin) if lin]
+        )
 
-    body = common.jaxpr_from_fun(body_t, _nonlinear(k_avals, k_lin) + lin_k_avals
-                                 + ct_c_avals + nl_x_avals + ct_y_avals)
+    body = common.jaxpr_from_fun(
+        body_t, _nonlinear(k_avals, k_lin) + lin_k_avals + ct_c_avals + nl_x_avals + ct_y_avals
+    )
     body, bconsts = common.convert_consts_to_invars(body)
     init_acc = [zeros(a) for a in lin_k_avals]
     init_ct = [instantiate(c) for c in ct_carry]
-    ys_ct = [instantiate(c) if type(c) is not Zero else zeros(_stacked(a, length))
-             for c, a in zip(ct_ys, ct_y_avals)]
-    outs = scan_p.bind(*bconsts, *nl_k, *init_acc, *init_ct, *nl_x, *ys_ct, jaxpr=body,
-                       num_consts=len(bconsts) + n_nlk, num_carry=n_lk + n_c, length=length,
-                       reverse=not reverse, unroll=unroll)
+    ys_ct = [
+        instantiate(c) if type(c) is not Zero else zeros(_stacked(a, length))
+        for c, a in zip(ct_ys, ct_y_avals)
+    ]
+    outs = scan_p.bind(
+        *bconsts,
+        *nl_k,
+        *init_acc,
+        *init_ct,
+        *nl_x,
+        *ys_ct,
+        jaxpr=body,
+        num_consts=len(bconsts) + n_nlk,
+        num_carry=n_lk + n_c,
+        length=length,
+        reverse=not reverse,
+        unroll=unroll,
+    )
     ct_k_lin, ct_init, ct_x_lin = split_list(outs, [n_lk, n_c])
     it_k, it_x = iter(ct_k_lin), iter(ct_x_lin)
-    return ([next(it_k) if lin else None for lin in k_lin]
-            + [ct if is_undefined_primal(a) else None for a, ct in zip(init, ct_init)]
-            + [next(it_x) if lin else None for lin in x_lin])
+    return (
+        [next(it_k) if lin else None for lin in k_lin]
+        + [ct if is_undefined_primal(a) else None for a, ct in zip(init, ct_init)]
+        + [next(it_x) if lin else None for lin in x_lin]
+    )
 
 
 def _nonlinear(avals, linear):
@@ -344,16 +413,23 @@ def _infer_length(xs_flat, length):
             from jaxlite._src.core.errors import ConcretizationTypeError
 
             raise ConcretizationTypeError(
-                length, "The `length` argument to `scan` expects a concrete `int` value. For "
+                length,
+                "The `length` argument to `scan` expects a concrete `int` value. For "
                 "scan-like iteration with a dynamic length, use `while_loop` or "
-                "`fori_loop`.") from None
+                "`fori_loop`.",
+            ) from None
         if not all(length == n for n in lengths):
-            raise ValueError(f"scan got `length` argument of {length} which disagrees with "
-                             f"leading axis sizes {lengths}.")
+            raise ValueError(
+                f"scan got `length` argument of {length} which disagrees with "
+                f"leading axis sizes {lengths}."
+            )
         return length
     if len(set(lengths)) > 1:
-        raise ValueError("scan got values with different leading axis sizes: "
-                         + ", ".join(str(n) for n in lengths) + ".")
+        raise ValueError(
+            "scan got values with different leading axis sizes: "
+            + ", ".join(str(n) for n in lengths)
+            + "."
+        )
     if not lengths:
         raise ValueError("scan got no values to scan over and `length` not provided.")
     return lengths[0]
@@ -364,23 +440,32 @@ def _scan_python(f, init, xs_flat, xs_tree, length, reverse):
     from jaxlite._src.ops import shape as _shape
 
     if length == 0:
-        raise ValueError("zero-length scan is not supported in disable_jit() mode because "
-                         "the output type is unknown.")
+        raise ValueError(
+            "zero-length scan is not supported in disable_jit() mode because "
+            "the output type is unknown."
+        )
     carry = init
     ys = [None] * length
     order = range(length - 1, -1, -1) if reverse else range(length)
     for i in order:
         x = tree_util.tree_unflatten(
-            xs_tree, [_shape.index_in_dim(x, i, 0, keepdims=False) for x in xs_flat])
+            xs_tree, [_shape.index_in_dim(x, i, 0, keepdims=False) for x in xs_flat]
+        )
         carry, y = f(carry, x)
         ys[i] = y
-    stacked = tree_util.tree_map(
-        lambda *e: _shape.stack0([common.to_array(v) for v in e]), *ys)
+    stacked = tree_util.tree_map(lambda *e: _shape.stack0([common.to_array(v) for v in e]), *ys)
     return carry, stacked
 
 
-def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = False,
-         unroll: int | bool = 1, _split_transpose: bool = False):
+def scan(
+    f: Callable,
+    init,
+    xs=None,
+    length: int | None = None,
+    reverse: bool = False,
+    unroll: int | bool = 1,
+    _split_transpose: bool = False,
+):
     """``jax.lax.scan``: loop ``f(carry, x) -> (carry, y)`` over the leading axis of ``xs``.
 
     Args:
@@ -423,8 +508,9 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
             xv = tree_util.tree_unflatten(xs_tree, x)
             out = f(carry, xv)
             if not isinstance(out, tuple) or len(out) != 2:
-                raise TypeError(f"scan body output must be a pair, got "
-                                f"{tree_util.tree_structure(out)}.")
+                raise TypeError(
+                    f"scan body output must be a pair, got {tree_util.tree_structure(out)}."
+                )
             new_c, y = out
             c_leaves, c_tree = tree_util.tree_flatten(new_c)
             y_leaves, y_tree = tree_util.tree_flatten(y)
@@ -436,24 +522,37 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
         n = store["n_carry"]
         out_c = closed.out_avals[:n]
         if store["carry_tree"] != init_tree or n != len(carry_avals):
-            common.check_carry_type("scan body", f, init_tree, carry_avals,
-                                    store["carry_tree"], out_c)
+            common.check_carry_type(
+                "scan body", f, init_tree, carry_avals, store["carry_tree"], out_c
+            )
         return closed, consts, carry_avals, store
 
     closed, consts, carry_avals, store = make(init_flat)
     init_flat, changed = common.promote_weak_inputs(
-        init_flat, carry_avals, closed.out_avals[:len(carry_avals)])
+        init_flat, carry_avals, closed.out_avals[: len(carry_avals)]
+    )
     if changed:
         closed, consts, carry_avals, store = make(init_flat)
-    common.check_carry_type("scan body", f, init_tree, carry_avals, init_tree,
-                            closed.out_avals[:len(carry_avals)])
+    common.check_carry_type(
+        "scan body", f, init_tree, carry_avals, init_tree, closed.out_avals[: len(carry_avals)]
+    )
     common.check_effects("scan", closed.effects)
-    outs = scan_p.bind(*consts, *init_flat, *xs_flat, jaxpr=closed, num_consts=len(consts),
-                       num_carry=len(init_flat), length=length, reverse=bool(reverse),
-                       unroll=int(unroll))
+    outs = scan_p.bind(
+        *consts,
+        *init_flat,
+        *xs_flat,
+        jaxpr=closed,
+        num_consts=len(consts),
+        num_carry=len(init_flat),
+        length=length,
+        reverse=bool(reverse),
+        unroll=int(unroll),
+    )
     carry, ys = split_list(outs, [len(init_flat)])
-    return (tree_util.tree_unflatten(init_tree, carry),
-            tree_util.tree_unflatten(store["y_tree"], ys))
+    return (
+        tree_util.tree_unflatten(init_tree, carry),
+        tree_util.tree_unflatten(store["y_tree"], ys),
+    )
 
 
 def map(f: Callable, xs, *, batch_size: int | None = None):
@@ -477,12 +576,17 @@ def map(f: Callable, xs, *, batch_size: int | None = None):
     nb, rem = divmod(n, batch_size)
     outs = []
     if nb:
-        main = [_shape.reshape(_shape.slice_in_dim(x, 0, nb * batch_size, 1, 0),
-                               (nb, batch_size) + aval_of(x).shape[1:]) for x in leaves]
-        _, ys = scan(lambda _, x: ((), vmap(f)(x)), (),
-                     tree_util.tree_unflatten(tree, main))
+        main = [
+            _shape.reshape(
+                _shape.slice_in_dim(x, 0, nb * batch_size, 1, 0),
+                (nb, batch_size) + aval_of(x).shape[1:],
+            )
+            for x in leaves
+        ]
+        _, ys = scan(lambda _, x: ((), vmap(f)(x)), (), tree_util.tree_unflatten(tree, main))
         ys = tree_util.tree_map(
-            lambda y: _shape.reshape(y, (nb * batch_size,) + aval_of(y).shape[2:]), ys)
+            lambda y: _shape.reshape(y, (nb * batch_size,) + aval_of(y).shape[2:]), ys
+        )
         outs.append(ys)
     if rem:
         tail = [_shape.slice_in_dim(x, nb * batch_size, n, 1, 0) for x in leaves]
@@ -506,8 +610,10 @@ def associative_scan(fn: Callable, elems, reverse: bool = False, axis: int = 0):
     axis = canonicalize_axis(axis, aval_of(leaves[0]).ndim)
     lengths = {aval_of(x).shape[axis] for x in leaves}
     if len(lengths) != 1:
-        raise ValueError("Array inputs to associative_scan must have the same first "
-                         f"dimension. (saw: {[aval_of(x).shape for x in leaves]})")
+        raise ValueError(
+            "Array inputs to associative_scan must have the same first "
+            f"dimension. (saw: {[aval_of(x).shape for x in leaves]})"
+        )
     if reverse:
         leaves = [_shape.rev(x, (axis,)) for x in leaves]
 
@@ -515,8 +621,10 @@ def associative_scan(fn: Callable, elems, reverse: bool = False, axis: int = 0):
         out = fn(tree_util.tree_unflatten(tree, a), tree_util.tree_unflatten(tree, b))
         out_leaves, out_tree = tree_util.tree_flatten(out)
         if out_tree != tree:
-            raise ValueError("associative_scan: fn must return a pytree with the same "
-                             f"structure as its inputs, got {out_tree} for {tree}")
+            raise ValueError(
+                "associative_scan: fn must return a pytree with the same "
+                f"structure as its inputs, got {out_tree} for {tree}"
+            )
         return [common.to_array(o) for o in out_leaves]
 
     def sl(x, start, stop, step=1):
@@ -542,8 +650,9 @@ def associative_scan(fn: Callable, elems, reverse: bool = False, axis: int = 0):
         pairs = combine([sl(x, 0, n - 1, 2) for x in xs], [sl(x, 1, n, 2) for x in xs])
         odd = rec(pairs)
         if n % 2 == 0:
-            rest = combine([sl(o, 0, aval_of(o).shape[axis] - 1) for o in odd],
-                           [sl(x, 2, n, 2) for x in xs])
+            rest = combine(
+                [sl(o, 0, aval_of(o).shape[axis] - 1) for o in odd], [sl(x, 2, n, 2) for x in xs]
+            )
         else:
             rest = combine(odd, [sl(x, 2, n, 2) for x in xs])
         even = [_shape.concatenate([sl(x, 0, 1), r], axis) for x, r in zip(xs, rest)]

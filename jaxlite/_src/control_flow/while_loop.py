@@ -37,7 +37,8 @@ while_p = Primitive("while", multiple_results=True)
 _REVERSE_MODE_MSG = (
     "Reverse-mode differentiation does not work for lax.while_loop or lax.fori_loop with "
     "dynamic start/stop values. Try using lax.scan, or using fori_loop with static "
-    "start/stop.")
+    "start/stop."
+)
 
 
 # ------------------------------------------------------------------------------- rules
@@ -50,8 +51,9 @@ def _while_effects(*avals, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
 
 
 def _while_impl(*args, **params):
-    avals = (list(params["cond_jaxpr"].in_avals[:params["cond_nconsts"]])
-             + list(params["body_jaxpr"].in_avals))
+    avals = list(params["cond_jaxpr"].in_avals[: params["cond_nconsts"]]) + list(
+        params["body_jaxpr"].in_avals
+    )
     fn = common.impl_via_codegen(while_p, params["body_jaxpr"], avals, params)
     return fn(*args)
 
@@ -74,8 +76,9 @@ def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_
     _, bc_t, init_t = split_list(tangents, [cond_nconsts, body_nconsts])
     bc_nz = [common.nonzero_tangent(t) for t in bc_t]
     carry_avals = body_jaxpr.out_avals
-    carry_nz = [common.nonzero_tangent(t) and common.differentiable(a)
-                for t, a in zip(init_t, carry_avals)]
+    carry_nz = [
+        common.nonzero_tangent(t) and common.differentiable(a) for t, a in zip(init_t, carry_avals)
+    ]
     while True:
         body_jvp, out_nz = jvp_jaxpr(body_jaxpr, bc_nz + carry_nz, carry_nz)
         out_nz = [nz and common.differentiable(a) for nz, a in zip(out_nz, carry_avals)]
@@ -86,31 +89,47 @@ def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_
     nb, nc = len(bc), len(init)
     nbt, nct = sum(bc_nz), sum(carry_nz)
     # body_jvp takes (bc, carry, bc_t, carry_t); the loop wants (bc, bc_t, carry, carry_t).
-    order = (list(range(nb)) + list(range(nb + nc, nb + nc + nbt))
-             + list(range(nb, nb + nc)) + list(range(nb + nc + nbt, nb + nc + nbt + nct)))
+    order = (
+        list(range(nb))
+        + list(range(nb + nc, nb + nc + nbt))
+        + list(range(nb, nb + nc))
+        + list(range(nb + nc + nbt, nb + nc + nbt + nct))
+    )
     body_new = common.permute_jaxpr(body_jvp, order)
     ct_avals = [a.to_tangent_aval() for a, nz in zip(carry_avals, carry_nz) if nz]
     cond_new = common.add_dummy_invars(cond_jaxpr, ct_avals, len(cond_jaxpr.in_avals))
     bc_tangents = [t for t, nz in zip(bc_t, bc_nz) if nz]
     init_tangents = [instantiate(t) for t, nz in zip(init_t, carry_nz) if nz]
-    outs = while_p.bind(*cc, *bc, *bc_tangents, *init, *init_tangents,
-                        cond_jaxpr=cond_new, body_jaxpr=body_new, cond_nconsts=cond_nconsts,
-                        body_nconsts=nb + nbt)
+    outs = while_p.bind(
+        *cc,
+        *bc,
+        *bc_tangents,
+        *init,
+        *init_tangents,
+        cond_jaxpr=cond_new,
+        body_jaxpr=body_new,
+        cond_nconsts=cond_nconsts,
+        body_nconsts=nb + nbt,
+    )
     primals_out, t_out = outs[:nc], iter(outs[nc:])
-    tangents_out = [next(t_out) if nz else Zero(a.to_tangent_aval())
-                    for nz, a in zip(carry_nz, carry_avals)]
+    tangents_out = [
+        next(t_out) if nz else Zero(a.to_tangent_aval()) for nz, a in zip(carry_nz, carry_avals)
+    ]
     return primals_out, tangents_out
 
 
-def _while_partial_eval(trace, tracers, *, cond_jaxpr, body_jaxpr, cond_nconsts,
-                        body_nconsts):
+def _while_partial_eval(trace, tracers, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     """The known carries are computed by a loop over the known part now; the whole loop is
     also staged to produce the unknown carries (it recomputes the known ones). This makes
     ``linearize`` work; transposing the staged loop raises JAX's reverse-mode error."""
     from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
 
-    params = dict(cond_jaxpr=cond_jaxpr, body_jaxpr=body_jaxpr, cond_nconsts=cond_nconsts,
-                  body_nconsts=body_nconsts)
+    params = dict(
+        cond_jaxpr=cond_jaxpr,
+        body_jaxpr=body_jaxpr,
+        cond_nconsts=cond_nconsts,
+        body_nconsts=body_nconsts,
+    )
     unknowns = [trace.is_unknown(t) for t in tracers]
     cc_uk, bc_uk, carry_uk = split_list(unknowns, [cond_nconsts, body_nconsts])
     cc, bc, init = split_list(tracers, [cond_nconsts, body_nconsts])
@@ -127,19 +146,28 @@ def _while_partial_eval(trace, tracers, *, cond_jaxpr, body_jaxpr, cond_nconsts,
     known_mask = [not u for u in carry_uk]
     body_known, body_used = common.dce_body(body_jaxpr, known_mask)
     cond_known, cond_used = common.dce_body(cond_jaxpr, [True])
-    if any(u and k for u, k in zip(list(body_used) + list(cond_used),
-                                   bc_uk + carry_uk + cc_uk + carry_uk)):
+    if any(
+        u and k
+        for u, k in zip(list(body_used) + list(cond_used), bc_uk + carry_uk + cc_uk + carry_uk)
+    ):
         return trace.stage(while_p, tracers, params)
-    body_known = common.prune_jaxpr_io(body_known, [not u for u in bc_uk + carry_uk],
-                                       [True] * sum(known_mask))
+    body_known = common.prune_jaxpr_io(
+        body_known, [not u for u in bc_uk + carry_uk], [True] * sum(known_mask)
+    )
     cond_known = common.prune_jaxpr_io(cond_known, [not u for u in cc_uk + carry_uk], [True])
     k_cc = [t for t, u in zip(cc, cc_uk) if not u]
     k_bc = [t for t, u in zip(bc, bc_uk) if not u]
     k_init = [t for t, k in zip(init, known_mask) if k]
     k_outs = while_p.bind_with_trace(
-        trace.parent_trace, [*k_cc, *k_bc, *k_init],
-        dict(cond_jaxpr=cond_known, body_jaxpr=body_known, cond_nconsts=len(k_cc),
-             body_nconsts=len(k_bc)))
+        trace.parent_trace,
+        [*k_cc, *k_bc, *k_init],
+        dict(
+            cond_jaxpr=cond_known,
+            body_jaxpr=body_known,
+            cond_nconsts=len(k_cc),
+            body_nconsts=len(k_bc),
+        ),
+    )
     if not any(carry_uk):
         return k_outs
     u_outs = trace.stage(while_p, tracers, params)
@@ -151,8 +179,7 @@ def _while_transpose(cts, *args, **params):
     raise ValueError(_REVERSE_MODE_MSG)
 
 
-def _while_batch(axis_data, args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts,
-                 body_nconsts):
+def _while_batch(axis_data, args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     from jaxlite._src.interpreters.batching import batch_jaxpr, move_dim
 
     size = axis_data.size
@@ -161,11 +188,11 @@ def _while_batch(axis_data, args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts,
     carry_b = [d is not not_mapped for d in init_d]
     pred_b = False
     while True:
-        _, out_d = batch_jaxpr(body_jaxpr, axis_data, bc_d + [0 if b else None for b in carry_b],
-                               carry_b)
+        _, out_d = batch_jaxpr(
+            body_jaxpr, axis_data, bc_d + [0 if b else None for b in carry_b], carry_b
+        )
         new = [a or (d is not not_mapped) for a, d in zip(carry_b, out_d)]
-        _, (pd,) = batch_jaxpr(cond_jaxpr, axis_data,
-                               cc_d + [0 if b else None for b in new], False)
+        _, (pd,) = batch_jaxpr(cond_jaxpr, axis_data, cc_d + [0 if b else None for b in new], False)
         pred_b = pd is not not_mapped
         if pred_b:
             new = [True] * len(new)
@@ -185,8 +212,7 @@ def _while_batch(axis_data, args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts,
         return outs, carry_dims
     # Batched predicate: carry the per-element predicate; the loop runs while any element
     # is still going, and finished elements keep their value (select).
-    from jaxlite._src.ops import reductions
-    from jaxlite._src.ops import shape as _shape
+    from jaxlite._src.ops import reductions, shape as _shape
     from jaxlite._src.ops.elementwise import select_n_p
 
     ncc, nbc = len(cc), len(bc)
@@ -208,14 +234,24 @@ def _while_batch(axis_data, args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts,
 
     cond_j = common.jaxpr_from_fun(new_cond, [pred_aval] + list(carry_avals))
     body_j = common.jaxpr_from_fun(
-        new_body, list(body_b.in_avals[:nbc]) + list(cond_b.in_avals[:ncc]) + [pred_aval]
-        + list(carry_avals))
+        new_body,
+        list(body_b.in_avals[:nbc]) + list(cond_b.in_avals[:ncc]) + [pred_aval] + list(carry_avals),
+    )
     cond_j, cond_consts = common.convert_consts_to_invars(cond_j)
     body_j, body_consts = common.convert_consts_to_invars(body_j)
     (pred0,) = common.eval_closed(cond_b, *cc, *init)
-    outs = while_p.bind(*cond_consts, *body_consts, *bc, *cc, pred0, *init,
-                        cond_jaxpr=cond_j, body_jaxpr=body_j, cond_nconsts=len(cond_consts),
-                        body_nconsts=len(body_consts) + nbc + ncc)
+    outs = while_p.bind(
+        *cond_consts,
+        *body_consts,
+        *bc,
+        *cc,
+        pred0,
+        *init,
+        cond_jaxpr=cond_j,
+        body_jaxpr=body_j,
+        cond_nconsts=len(cond_consts),
+        body_nconsts=len(body_consts) + nbc + ncc,
+    )
     return outs[1:], [0] * len(init)
 
 
@@ -227,10 +263,14 @@ def _per_element(cc, bc, init, cc_d, bc_d, size, cond_jaxpr, body_jaxpr, params)
 
     per = []
     for i in range(size):
-        outs = while_p.bind(*[take(x, d, i) for x, d in zip(cc, cc_d)],
-                            *[take(x, d, i) for x, d in zip(bc, bc_d)],
-                            *[_shape.index_in_dim(x, i, 0, keepdims=False) for x in init],
-                            cond_jaxpr=cond_jaxpr, body_jaxpr=body_jaxpr, **params)
+        outs = while_p.bind(
+            *[take(x, d, i) for x, d in zip(cc, cc_d)],
+            *[take(x, d, i) for x, d in zip(bc, bc_d)],
+            *[_shape.index_in_dim(x, i, 0, keepdims=False) for x in init],
+            cond_jaxpr=cond_jaxpr,
+            body_jaxpr=body_jaxpr,
+            **params,
+        )
         per.append(outs)
     return [_shape.stack0(list(col)) for col in zip(*per)], [0] * len(init)
 
@@ -258,8 +298,13 @@ def _while_dce(used_outputs, eqn):
     used_in = list(cond_used[:cn]) + list(body_used[:bn]) + used
     invars = [v for v, u in zip(eqn.invars, used_in) if u]
     outvars = [v for v, u in zip(eqn.outvars, used) if u]
-    params = dict(p, cond_jaxpr=new_cond, body_jaxpr=new_body,
-                  cond_nconsts=sum(cond_used[:cn]), body_nconsts=sum(body_used[:bn]))
+    params = dict(
+        p,
+        cond_jaxpr=new_cond,
+        body_jaxpr=new_body,
+        cond_nconsts=sum(cond_used[:cn]),
+        body_nconsts=sum(body_used[:bn]),
+    )
     return used_in, eqn.replace(invars=invars, outvars=outvars, params=params)
 
 
@@ -304,14 +349,14 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
             out = cond_fun(tree_util.tree_unflatten(in_tree, xs))
             leaves, tree = tree_util.tree_flatten(out)
             if len(leaves) != 1 or not tree_util.treedef_is_leaf(tree):
-                raise TypeError(
-                    f"cond_fun must return a boolean scalar, but got pytree {tree}.")
+                raise TypeError(f"cond_fun must return a boolean scalar, but got pytree {tree}.")
             (o,) = leaves
             o = common.to_array(o)
             a = aval_of(o)
             if a.shape != () or a.dtype != np.bool_:
-                raise TypeError("cond_fun must return a boolean scalar, but got output "
-                                f"type(s) [{a!r}].")
+                raise TypeError(
+                    f"cond_fun must return a boolean scalar, but got output type(s) [{a!r}]."
+                )
             return [o]
 
         store = {}
@@ -326,20 +371,26 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
         body_j, body_consts = common.trace_closure_converted(body_flat, avals)
         out_avals = body_j.out_avals
         if store["tree"] != in_tree or len(out_avals) != len(avals):
-            common.check_carry_type("while_loop body", body_fun, in_tree, avals,
-                                    store["tree"], out_avals)
+            common.check_carry_type(
+                "while_loop body", body_fun, in_tree, avals, store["tree"], out_avals
+            )
         return cond_j, cond_consts, body_j, body_consts, avals
 
     cond_j, cond_consts, body_j, body_consts, avals = make(flat)
     flat, changed = common.promote_weak_inputs(flat, avals, body_j.out_avals)
     if changed:
         cond_j, cond_consts, body_j, body_consts, avals = make(flat)
-    common.check_carry_type("while_loop body", body_fun, in_tree, avals, in_tree,
-                            body_j.out_avals)
+    common.check_carry_type("while_loop body", body_fun, in_tree, avals, in_tree, body_j.out_avals)
     common.check_effects("while_loop", join_effects(cond_j.effects, body_j.effects))
-    outs = while_p.bind(*cond_consts, *body_consts, *flat, cond_jaxpr=cond_j,
-                        body_jaxpr=body_j, cond_nconsts=len(cond_consts),
-                        body_nconsts=len(body_consts))
+    outs = while_p.bind(
+        *cond_consts,
+        *body_consts,
+        *flat,
+        cond_jaxpr=cond_j,
+        body_jaxpr=body_j,
+        cond_nconsts=len(cond_consts),
+        body_nconsts=len(body_consts),
+    )
     return tree_util.tree_unflatten(in_tree, outs)
 
 
@@ -374,14 +425,19 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll=None):
     lower_a, upper_a = common.to_array(lower), common.to_array(upper)
     for b in (lower_a, upper_a):
         if not dtypes.is_int(b.dtype):
-            raise TypeError("lower and upper arguments to fori_loop must have equal types, "
-                            f"and be integers; got {lower_a.dtype} and {upper_a.dtype}")
+            raise TypeError(
+                "lower and upper arguments to fori_loop must have equal types, "
+                f"and be integers; got {lower_a.dtype} and {upper_a.dtype}"
+            )
     if not lower_a.weak_type and not upper_a.weak_type and lower_a.dtype != upper_a.dtype:
         # Only a weakly typed (Python int) bound may be promoted to the other's type.
-        raise TypeError("lower and upper arguments to fori_loop must have equal types, "
-                        f"got {lower_a.dtype} and {upper_a.dtype}")
-    dt, weak = dtypes.promote_dtypes_weak([(lower_a.dtype, lower_a.weak_type),
-                                           (upper_a.dtype, upper_a.weak_type)])
+        raise TypeError(
+            "lower and upper arguments to fori_loop must have equal types, "
+            f"got {lower_a.dtype} and {upper_a.dtype}"
+        )
+    dt, weak = dtypes.promote_dtypes_weak(
+        [(lower_a.dtype, lower_a.weak_type), (upper_a.dtype, upper_a.weak_type)]
+    )
     if lo_s is not None and hi_s is not None:
         lower_c = convert_element_type(lower_a, dt, weak)
 
@@ -394,8 +450,9 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll=None):
         (_, result), _ = scan(scan_body, (lower_c, init_val), None, length=length, **kw)
         return result
     if unroll is not None and unroll is not False and unroll != 1:
-        raise ValueError("Can only use `unroll` in `fori_loop` if the loop bounds are "
-                         "statically known.")
+        raise ValueError(
+            "Can only use `unroll` in `fori_loop` if the loop bounds are statically known."
+        )
     lower_c = convert_element_type(lower_a, dt, weak)
     upper_c = convert_element_type(upper_a, dt, weak)
 

@@ -54,7 +54,8 @@ class Array:
         raise TypeError(
             f"{type(self).__name__} is immutable and does not support in-place item "
             "assignment (JAX arrays are immutable). Instead of x[idx] = y, use "
-            "x = x.at[idx].set(y) or another .at[] method.")
+            "x = x.at[idx].set(y) or another .at[] method."
+        )
 
 
 class ArrayImpl(Array):
@@ -93,7 +94,7 @@ class ArrayImpl(Array):
 
     def __index__(self) -> int:
         if not dtypes.is_int(self.dtype) and self.dtype != dtypes.bool_:
-            raise TypeError(f"only integer scalar arrays can be converted to a scalar index")
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
         return int(self._value)
 
     def item(self, *args):
@@ -102,13 +103,13 @@ class ArrayImpl(Array):
     def tolist(self):
         return self._value.tolist()
 
-    def block_until_ready(self) -> "ArrayImpl":
+    def block_until_ready(self) -> ArrayImpl:
         return self
 
     def is_fully_replicated(self) -> bool:
         return True
 
-    def copy(self) -> "ArrayImpl":
+    def copy(self) -> ArrayImpl:
         return ArrayImpl(self._value.copy(), self.aval)
 
     def __copy__(self):

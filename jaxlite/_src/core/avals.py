@@ -39,14 +39,14 @@ class ShapedArray:
     def __hash__(self):
         return self._hash
 
-    def update(self, shape=None, dtype=None, weak_type=None) -> "ShapedArray":
+    def update(self, shape=None, dtype=None, weak_type=None) -> ShapedArray:
         return ShapedArray(
             self.shape if shape is None else shape,
             self.dtype if dtype is None else dtype,
             self.weak_type if weak_type is None else weak_type,
         )
 
-    def strip_weak_type(self) -> "ShapedArray":
+    def strip_weak_type(self) -> ShapedArray:
         return self if not self.weak_type else ShapedArray(self.shape, self.dtype, False)
 
     def str_short(self) -> str:
@@ -56,7 +56,7 @@ class ShapedArray:
         weak = ", weak_type=True" if self.weak_type else ""
         return f"ShapedArray({self.str_short()}{weak})"
 
-    def to_tangent_aval(self) -> "ShapedArray":
+    def to_tangent_aval(self) -> ShapedArray:
         """Tangent space: same for inexact types, float0 for integers and booleans."""
         if dtypes.is_inexact(self.dtype):
             return ShapedArray(self.shape, self.dtype, self.weak_type)

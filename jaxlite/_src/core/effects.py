@@ -15,7 +15,7 @@ named policy sets below:
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 
 class Effect:

@@ -12,7 +12,8 @@ Jaxprs are immutable by convention: passes build new ones.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -58,9 +59,14 @@ class JaxprEqn:
         self.params = dict(params)
         self.effects = frozenset(effects)
 
-    def replace(self, **kw) -> "JaxprEqn":
-        d = dict(primitive=self.primitive, invars=self.invars, outvars=self.outvars,
-                 params=self.params, effects=self.effects)
+    def replace(self, **kw) -> JaxprEqn:
+        d = dict(
+            primitive=self.primitive,
+            invars=self.invars,
+            outvars=self.outvars,
+            params=self.params,
+            effects=self.effects,
+        )
         d.update(kw)
         return JaxprEqn(**d)
 
@@ -77,7 +83,8 @@ class Jaxpr:
         self.outvars = list(outvars)
         self.eqns = list(eqns)
         self.effects = (
-            frozenset(effects) if effects is not None
+            frozenset(effects)
+            if effects is not None
             else join_effects(*(e.effects for e in self.eqns))
         )
 
@@ -184,8 +191,12 @@ def _pp_param(v: Any, indent: int) -> str:
         pad = " " * (indent + 2)
         return text.replace("\n", "\n" + pad)
     if isinstance(v, tuple) and v and all(isinstance(x, (Jaxpr, ClosedJaxpr)) for x in v):
-        return "(\n" + "".join(" " * (indent + 2) + _pp_param(x, indent + 2) + "\n" for x in v) \
-            + " " * indent + ")"
+        return (
+            "(\n"
+            + "".join(" " * (indent + 2) + _pp_param(x, indent + 2) + "\n" for x in v)
+            + " " * indent
+            + ")"
+        )
     if isinstance(v, np.dtype):
         return v.name
     if callable(v) and hasattr(v, "__name__"):
@@ -199,8 +210,12 @@ def pp_eqn(eqn: JaxprEqn, names: _Names, indent: int = 4) -> str:
     if eqn.params:
         items = [f"{k}={_pp_param(v, indent + 2)}" for k, v in sorted(eqn.params.items())]
         outs_len = len(outs) + len(eqn.primitive.name) + 3 + indent
-        one_line = outs_len + sum(len(it) + 1 for it in items) + 1 + sum(
-            len(names(v)) + 1 for v in eqn.invars)
+        one_line = (
+            outs_len
+            + sum(len(it) + 1 for it in items)
+            + 1
+            + sum(len(names(v)) + 1 for v in eqn.invars)
+        )
         if any("\n" in it for it in items) or one_line > _WIDTH:
             pad = " " * (indent + 2)
             params = "[\n" + "".join(pad + it + "\n" for it in items) + " " * indent + "]"
@@ -266,7 +281,8 @@ def check_jaxpr(jaxpr: Jaxpr) -> None:
         for v, a in zip(eqn.outvars, avals_out):
             if (v.aval.shape, v.aval.dtype) != (a.shape, a.dtype):
                 raise JaxprTypeError(
-                    f"output aval {v.aval} does not match rule result {a} in {where}")
+                    f"output aval {v.aval} does not match rule result {a} in {where}"
+                )
         eff_rule = rules.effects_rules.get(eqn.primitive)
         effs = frozenset(eff_rule(*avals_in, **eqn.params)) if eff_rule else frozenset()
         if effs != eqn.effects:

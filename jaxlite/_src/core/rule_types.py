@@ -20,7 +20,7 @@ class Zero:
         return f"Zero({self.aval.str_short()})"
 
     @staticmethod
-    def from_primal_value(x) -> "Zero":
+    def from_primal_value(x) -> Zero:
         from jaxlite._src.core.avals import aval_of
 
         return Zero(aval_of(x).to_tangent_aval())

@@ -25,7 +25,7 @@ Rule signatures:
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 impl_rules: dict = {}
 abstract_eval_rules: dict = {}

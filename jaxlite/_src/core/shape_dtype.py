@@ -31,11 +31,14 @@ class ShapeDtypeStruct:
         self.weak_type = bool(weak_type)
 
     @classmethod
-    def like(cls, x: Any) -> "ShapeDtypeStruct":
+    def like(cls, x: Any) -> ShapeDtypeStruct:
         """Copy shape and dtype (and weak type) from an array-like."""
-        return cls(np.shape(x) if not hasattr(x, "shape") else x.shape, x.dtype,
-                   sharding=getattr(x, "sharding", None),
-                   weak_type=bool(getattr(x, "weak_type", False)))
+        return cls(
+            np.shape(x) if not hasattr(x, "shape") else x.shape,
+            x.dtype,
+            sharding=getattr(x, "sharding", None),
+            weak_type=bool(getattr(x, "weak_type", False)),
+        )
 
     @property
     def ndim(self) -> int:
@@ -55,8 +58,12 @@ class ShapeDtypeStruct:
         return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
 
     def __eq__(self, other):
-        return (isinstance(other, ShapeDtypeStruct) and self.shape == other.shape
-                and self.dtype == other.dtype and self.weak_type == other.weak_type)
+        return (
+            isinstance(other, ShapeDtypeStruct)
+            and self.shape == other.shape
+            and self.dtype == other.dtype
+            and self.weak_type == other.weak_type
+        )
 
     def __hash__(self):
         return hash((self.shape, self.dtype, self.weak_type))

@@ -42,7 +42,7 @@ class Trace:
 
     __slots__ = ("parent_trace", "_valid", "__weakref__")
 
-    def __init__(self, parent_trace: "Trace | None" = None):
+    def __init__(self, parent_trace: Trace | None = None):
         self.parent_trace = parent_trace
         self._valid = True
 
@@ -52,8 +52,7 @@ class Trace:
     def process_custom_jvp_call(self, primitive, fun, jvp, tracers, *, symbolic_zeros):
         raise NotImplementedError(f"custom_jvp is not supported by {type(self).__name__}")
 
-    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees,
-                                symbolic_zeros):
+    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
         raise NotImplementedError(f"custom_vjp is not supported by {type(self).__name__}")
 
     def invalidate(self) -> None:
@@ -96,38 +95,68 @@ class Tracer(Array):
     def __bool__(self):
         size = self.aval.size
         if size == 0:
-            raise ValueError("The truth value of an empty array is ambiguous. Use "
-                             "`array.size > 0` to check that an array is not empty.")
+            raise ValueError(
+                "The truth value of an empty array is ambiguous. Use "
+                "`array.size > 0` to check that an array is not empty."
+            )
         if size > 1:
             # Ambiguous whatever the values are, exactly as for a NumPy array.
-            raise ValueError("The truth value of an array with more than one element is "
-                             "ambiguous. Use a.any() or a.all()")
-        return bool(self._concrete_or_raise(TracerBoolConversionError(
-            self, f"The problem arose with the `bool` function on {self}.")))
+            raise ValueError(
+                "The truth value of an array with more than one element is "
+                "ambiguous. Use a.any() or a.all()"
+            )
+        return bool(
+            self._concrete_or_raise(
+                TracerBoolConversionError(
+                    self, f"The problem arose with the `bool` function on {self}."
+                )
+            )
+        )
 
     def __int__(self):
-        return int(self._concrete_or_raise(ConcretizationTypeError(
-            self, f"The problem arose with the `int` function on {self}.")))
+        return int(
+            self._concrete_or_raise(
+                ConcretizationTypeError(
+                    self, f"The problem arose with the `int` function on {self}."
+                )
+            )
+        )
 
     def __float__(self):
-        return float(self._concrete_or_raise(ConcretizationTypeError(
-            self, f"The problem arose with the `float` function on {self}.")))
+        return float(
+            self._concrete_or_raise(
+                ConcretizationTypeError(
+                    self, f"The problem arose with the `float` function on {self}."
+                )
+            )
+        )
 
     def __complex__(self):
-        return complex(self._concrete_or_raise(ConcretizationTypeError(
-            self, f"The problem arose with the `complex` function on {self}.")))
+        return complex(
+            self._concrete_or_raise(
+                ConcretizationTypeError(
+                    self, f"The problem arose with the `complex` function on {self}."
+                )
+            )
+        )
 
     def __index__(self):
         return int(self._concrete_or_raise(TracerIntegerConversionError(self)))
 
     def item(self, *args):
-        v = self._concrete_or_raise(ConcretizationTypeError(
-            self, f"The problem arose with the `item` method on {self}."))
+        v = self._concrete_or_raise(
+            ConcretizationTypeError(self, f"The problem arose with the `item` method on {self}.")
+        )
         return np.asarray(v).item(*args)
 
     def tolist(self):
-        return np.asarray(self._concrete_or_raise(ConcretizationTypeError(
-            self, f"The problem arose with the `tolist` method on {self}."))).tolist()
+        return np.asarray(
+            self._concrete_or_raise(
+                ConcretizationTypeError(
+                    self, f"The problem arose with the `tolist` method on {self}."
+                )
+            )
+        ).tolist()
 
     def __iter__(self):
         if self.ndim == 0:
@@ -227,8 +256,7 @@ class EvalTrace(Trace):
         with set_current_trace(self):
             return fun(*tracers)
 
-    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees,
-                                symbolic_zeros):
+    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
         with set_current_trace(self):
             return fun(*tracers)
 

@@ -9,7 +9,8 @@ runs once). Primitives carrying an ``axis_name`` param that names this trace's a
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import aval_of
@@ -22,7 +23,7 @@ from jaxlite._src.util import safe_zip
 class BatchTracer(Tracer):
     __slots__ = ("val", "batch_dim")
 
-    def __init__(self, trace: "BatchTrace", val: Any, batch_dim: int):
+    def __init__(self, trace: BatchTrace, val: Any, batch_dim: int):
         self._trace = trace
         self.val = val
         self.batch_dim = batch_dim
@@ -30,7 +31,7 @@ class BatchTracer(Tracer):
     @property
     def aval(self):
         a = aval_of(self.val)
-        shape = a.shape[: self.batch_dim] + a.shape[self.batch_dim + 1:]
+        shape = a.shape[: self.batch_dim] + a.shape[self.batch_dim + 1 :]
         return a.update(shape=shape)
 
 
@@ -84,12 +85,10 @@ class BatchTrace(Trace):
 
         return batch_custom_jvp(self, primitive, fun, jvp, tracers, symbolic_zeros)
 
-    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees,
-                                symbolic_zeros):
+    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
         from jaxlite._src.custom_derivatives import batch_custom_vjp
 
-        return batch_custom_vjp(self, primitive, fun, fwd, bwd, tracers, out_trees,
-                                symbolic_zeros)
+        return batch_custom_vjp(self, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros)
 
 
 def _loop_batch_rule(primitive):
@@ -116,8 +115,13 @@ def move_dim(x, src, dst, size):
     return _shape.moveaxis(x, src, dst)
 
 
-def batch_flat(fun: Callable, axis_data: AxisData, vals: Sequence[Any], dims: Sequence[Any],
-               out_dims_fn: Callable[[int], Sequence[Any]] | None = None):
+def batch_flat(
+    fun: Callable,
+    axis_data: AxisData,
+    vals: Sequence[Any],
+    dims: Sequence[Any],
+    out_dims_fn: Callable[[int], Sequence[Any]] | None = None,
+):
     """Run ``fun`` under a fresh BatchTrace; returns (outs, out_dims) as the trace left them."""
     trace = BatchTrace(trace_ctx.trace, axis_data)
     try:
@@ -130,8 +134,12 @@ def batch_flat(fun: Callable, axis_data: AxisData, vals: Sequence[Any], dims: Se
     return [v for v, _ in infos], [d for _, d in infos]
 
 
-def batch_jaxpr(closed: ClosedJaxpr, axis_data: AxisData, dims_in: Sequence[Any],
-                instantiate: bool | Sequence[bool]) -> tuple[ClosedJaxpr, list]:
+def batch_jaxpr(
+    closed: ClosedJaxpr,
+    axis_data: AxisData,
+    dims_in: Sequence[Any],
+    instantiate: bool | Sequence[bool],
+) -> tuple[ClosedJaxpr, list]:
     """Batch a closed jaxpr. Inputs with ``dims_in[i]`` not ``not_mapped`` get a batch axis
     at that position. Outputs come back with the batch axis at 0 where batched (or where
     ``instantiate`` forces it); returns the jaxpr and the output dims (0 or not_mapped)."""
@@ -152,8 +160,9 @@ def batch_jaxpr(closed: ClosedJaxpr, axis_data: AxisData, dims_in: Sequence[Any]
     out_dims: list = []
 
     def fun(*args):
-        outs, dims = batch_flat(lambda *xs: eval_jaxpr(closed.jaxpr, closed.consts, *xs),
-                                axis_data, args, dims_in)
+        outs, dims = batch_flat(
+            lambda *xs: eval_jaxpr(closed.jaxpr, closed.consts, *xs), axis_data, args, dims_in
+        )
         res = []
         out_dims.clear()
         for o, d, inst in zip(outs, dims, instantiate):

@@ -7,14 +7,17 @@ Higher-order primitives provide ``dce_rules`` to prune their bodies.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from jaxlite._src.core import rules
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Literal
 
 
-def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool] | None = None,
-              instantiate: bool | Sequence[bool] = False) -> tuple[Jaxpr, list[bool]]:
+def dce_jaxpr(
+    jaxpr: Jaxpr,
+    used_outputs: Sequence[bool] | None = None,
+    instantiate: bool | Sequence[bool] = False,
+) -> tuple[Jaxpr, list[bool]]:
     """Remove unused equations (and, with ``used_outputs``, unused outputs).
 
     Returns the new jaxpr and which invars it still uses. The new jaxpr keeps all invars
@@ -44,13 +47,15 @@ def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool] | None = None,
     new_eqns.reverse()
     used_inputs = [id(v) in live for v in jaxpr.invars]
     used_consts = [id(v) in live for v in jaxpr.constvars]
-    new = Jaxpr([v for v, u in zip(jaxpr.constvars, used_consts) if u], jaxpr.invars, outvars,
-                new_eqns)
+    new = Jaxpr(
+        [v for v, u in zip(jaxpr.constvars, used_consts) if u], jaxpr.invars, outvars, new_eqns
+    )
     return new, used_inputs
 
 
-def dce_closed_jaxpr(closed: ClosedJaxpr, used_outputs: Sequence[bool] | None = None
-                     ) -> tuple[ClosedJaxpr, list[bool]]:
+def dce_closed_jaxpr(
+    closed: ClosedJaxpr, used_outputs: Sequence[bool] | None = None
+) -> tuple[ClosedJaxpr, list[bool]]:
     jaxpr = closed.jaxpr
     new, used_inputs = dce_jaxpr(jaxpr, used_outputs)
     keep = {id(v) for v in new.constvars}
@@ -60,6 +65,7 @@ def dce_closed_jaxpr(closed: ClosedJaxpr, used_outputs: Sequence[bool] | None = 
 
 def prune_invars(closed: ClosedJaxpr, used_inputs: Sequence[bool]) -> ClosedJaxpr:
     j = closed.jaxpr
-    new = Jaxpr(j.constvars, [v for v, u in zip(j.invars, used_inputs) if u], j.outvars, j.eqns,
-                j.effects)
+    new = Jaxpr(
+        j.constvars, [v for v, u in zip(j.invars, used_inputs) if u], j.outvars, j.eqns, j.effects
+    )
     return ClosedJaxpr(new, closed.consts)

@@ -7,7 +7,8 @@ All other execution paths (generated code) are tested against this one.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Literal

@@ -9,7 +9,8 @@ tangents.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import ArrayImpl
@@ -23,7 +24,7 @@ from jaxlite._src.util import safe_zip
 class JVPTracer(Tracer):
     __slots__ = ("primal", "tangent")
 
-    def __init__(self, trace: "JVPTrace", primal: Any, tangent: Any):
+    def __init__(self, trace: JVPTrace, primal: Any, tangent: Any):
         self._trace = trace
         self.primal = primal
         self.tangent = tangent
@@ -78,8 +79,7 @@ class JVPTrace(Trace):
 
         return jvp_of_custom_jvp(self, fun, jvp, tracers, symbolic_zeros)
 
-    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees,
-                                symbolic_zeros):
+    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
         from jaxlite._src.custom_derivatives import jvp_of_custom_vjp
 
         return jvp_of_custom_vjp(self, fun, fwd, bwd, tracers, out_trees, symbolic_zeros)
@@ -102,8 +102,9 @@ def jvp_flat(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]):
     return [p for p, _ in pairs], [t for _, t in pairs]
 
 
-def jvp_jaxpr(closed: ClosedJaxpr, nonzeros: Sequence[bool], instantiate: bool | Sequence[bool]
-              ) -> tuple[ClosedJaxpr, list[bool]]:
+def jvp_jaxpr(
+    closed: ClosedJaxpr, nonzeros: Sequence[bool], instantiate: bool | Sequence[bool]
+) -> tuple[ClosedJaxpr, list[bool]]:
     """The JVP of a closed jaxpr, as a jaxpr.
 
     The result takes ``(*primals, *nonzero_tangents)`` and returns
@@ -123,10 +124,13 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzeros: Sequence[bool], instantiate: bool |
     def fun(*args):
         primals, tangents_nz = args[:n], list(args[n:])
         it = iter(tangents_nz)
-        tangents = [next(it) if nz else Zero(a.to_tangent_aval())
-                    for nz, a in zip(nonzeros, closed.in_avals)]
-        p_out, t_out = jvp_flat(lambda *xs: eval_jaxpr(closed.jaxpr, closed.consts, *xs),
-                                primals, tangents)
+        tangents = [
+            next(it) if nz else Zero(a.to_tangent_aval())
+            for nz, a in zip(nonzeros, closed.in_avals)
+        ]
+        p_out, t_out = jvp_flat(
+            lambda *xs: eval_jaxpr(closed.jaxpr, closed.consts, *xs), primals, tangents
+        )
         out_nz[:] = [type(t) is not Zero or i for t, i in zip(t_out, instantiate)]
         t_out = [inst(t) for t, nz in zip(t_out, out_nz) if nz]
         return list(p_out) + t_out

@@ -21,7 +21,8 @@ linear map (the tangent computation) and the residuals are the primal values it 
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray
@@ -35,7 +36,7 @@ class PETracer(Tracer):
 
     __slots__ = ("st",)
 
-    def __init__(self, trace: "PartialEvalTrace", st: StagingTracer):
+    def __init__(self, trace: PartialEvalTrace, st: StagingTracer):
         self._trace = trace
         self.st = st
 
@@ -76,8 +77,7 @@ class PartialEvalTrace(Trace):
 
     def stage(self, primitive, args, params):
         """Record ``primitive`` in the staged jaxpr (known operands become residuals)."""
-        out = primitive.bind_with_trace(self.staging, [self.to_staged(a) for a in args],
-                                        params)
+        out = primitive.bind_with_trace(self.staging, [self.to_staged(a) for a in args], params)
         return self.wrap_staged(out)
 
     # -- primitives
@@ -92,16 +92,17 @@ class PartialEvalTrace(Trace):
     def process_custom_jvp_call(self, primitive, fun, jvp, tracers, *, symbolic_zeros):
         if not any(self.is_unknown(a) for a in tracers):
             return self.parent_trace.process_custom_jvp_call(
-                primitive, fun, jvp, tracers, symbolic_zeros=symbolic_zeros)
+                primitive, fun, jvp, tracers, symbolic_zeros=symbolic_zeros
+            )
         from jaxlite._src.custom_derivatives import bind_custom_jvp
 
         return bind_custom_jvp(self, fun, jvp, tracers, symbolic_zeros)
 
-    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees,
-                                symbolic_zeros):
+    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
         if not any(self.is_unknown(a) for a in tracers):
             return self.parent_trace.process_custom_vjp_call(
-                primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros)
+                primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros
+            )
         from jaxlite._src.custom_derivatives import bind_custom_vjp
 
         return bind_custom_vjp(self, fun, fwd, bwd, tracers, out_trees, symbolic_zeros)
@@ -132,8 +133,12 @@ class PartialEvalTrace(Trace):
         self.staging.invalidate()
 
 
-def trace_partial(fun: Callable, args: Sequence[Any], unknowns: Sequence[bool],
-                  instantiate: bool | Sequence[bool] = False):
+def trace_partial(
+    fun: Callable,
+    args: Sequence[Any],
+    unknowns: Sequence[bool],
+    instantiate: bool | Sequence[bool] = False,
+):
     """Partially evaluate ``fun`` (flat in, flat out) on the current trace.
 
     ``args[i]`` is a value when known, an aval when ``unknowns[i]``. Returns what
@@ -150,9 +155,9 @@ def trace_partial(fun: Callable, args: Sequence[Any], unknowns: Sequence[bool],
     return result
 
 
-def partial_eval_jaxpr_nounits(closed: ClosedJaxpr, unknowns: Sequence[bool],
-                               instantiate: bool | Sequence[bool]
-                               ) -> tuple[ClosedJaxpr, ClosedJaxpr, list[bool], int]:
+def partial_eval_jaxpr_nounits(
+    closed: ClosedJaxpr, unknowns: Sequence[bool], instantiate: bool | Sequence[bool]
+) -> tuple[ClosedJaxpr, ClosedJaxpr, list[bool], int]:
     """Split a closed jaxpr by which inputs are unknown.
 
     Args:
@@ -187,8 +192,8 @@ def partial_eval_jaxpr_nounits(closed: ClosedJaxpr, unknowns: Sequence[bool],
         it = iter(known_ins)
         args = [a if u else next(it) for a, u in zip(closed.in_avals, unknowns)]
         known_outs, out_unk, unk_closed, res = trace_partial(
-            lambda *xs: eval_jaxpr(closed.jaxpr, closed.consts, *xs), args, unknowns,
-            instantiate)
+            lambda *xs: eval_jaxpr(closed.jaxpr, closed.consts, *xs), args, unknowns, instantiate
+        )
         store["out_unk"] = out_unk
         store["unknown"] = unk_closed
         store["num_res"] = len(res)
@@ -202,12 +207,18 @@ def partial_eval_jaxpr_nounits(closed: ClosedJaxpr, unknowns: Sequence[bool],
 
 def residual_avals(known_closed: ClosedJaxpr, num_res: int) -> list[ShapedArray]:
     outs = known_closed.out_avals
-    return list(outs[len(outs) - num_res:])
+    return list(outs[len(outs) - num_res :])
 
 
 def is_known_value(x) -> bool:
     return not isinstance(x, PETracer)
 
 
-__all__ = ["PartialEvalTrace", "PETracer", "trace_partial", "partial_eval_jaxpr_nounits",
-           "residual_avals", "is_known_value"]
+__all__ = [
+    "PartialEvalTrace",
+    "PETracer",
+    "trace_partial",
+    "partial_eval_jaxpr_nounits",
+    "residual_avals",
+    "is_known_value",
+]

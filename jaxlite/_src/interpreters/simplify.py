@@ -84,10 +84,13 @@ def cse_and_fold(closed: ClosedJaxpr) -> ClosedJaxpr:
     for eqn in jaxpr.eqns:
         invars = [read(v) for v in eqn.invars]
         if not eqn.effects and not eqn.primitive.multiple_results:
-            if invars and all(type(v) is Literal for v in invars) and all(
-                    v.aval.shape == () for v in eqn.outvars) and eqn.primitive in \
-                    rules.impl_rules and not any(isinstance(p, ClosedJaxpr)
-                                                for p in eqn.params.values()):
+            if (
+                invars
+                and all(type(v) is Literal for v in invars)
+                and all(v.aval.shape == () for v in eqn.outvars)
+                and eqn.primitive in rules.impl_rules
+                and not any(isinstance(p, ClosedJaxpr) for p in eqn.params.values())
+            ):
                 try:
                     val = rules.impl_rules[eqn.primitive](*[v.val for v in invars], **eqn.params)
                     out = eqn.outvars[0]
@@ -97,9 +100,14 @@ def cse_and_fold(closed: ClosedJaxpr) -> ClosedJaxpr:
                     pass
             pkey = _hashable(eqn.params)
             if pkey is not None:
-                key = (eqn.primitive, tuple(
-                    ("L", v.val.item(), v.aval) if type(v) is Literal else ("V", id(v))
-                    for v in invars), pkey)
+                key = (
+                    eqn.primitive,
+                    tuple(
+                        ("L", v.val.item(), v.aval) if type(v) is Literal else ("V", id(v))
+                        for v in invars
+                    ),
+                    pkey,
+                )
                 prev = seen.get(key)
                 if prev is not None:
                     for v, pv in zip(eqn.outvars, prev):

@@ -9,7 +9,8 @@ written inline as ``Literal``s, arrays become constvars of the resulting closed 
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -19,13 +20,19 @@ from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jaxlite._src.core.trace import (
-    Trace, Tracer, check_valid_tracer, escaped_tracer_error, set_current_trace, trace_ctx)
+    Trace,
+    Tracer,
+    check_valid_tracer,
+    escaped_tracer_error,
+    set_current_trace,
+    trace_ctx,
+)
 
 
 class StagingTracer(Tracer):
     __slots__ = ("_aval", "var")
 
-    def __init__(self, trace: "StagingTrace", aval: ShapedArray, var: Var):
+    def __init__(self, trace: StagingTrace, aval: ShapedArray, var: Var):
         self._trace = trace
         self._aval = aval
         self.var = var
@@ -99,12 +106,10 @@ class StagingTrace(Trace):
 
         return stage_custom_jvp(self, primitive, fun, jvp, tracers, symbolic_zeros)
 
-    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees,
-                                symbolic_zeros):
+    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
         from jaxlite._src.custom_derivatives import stage_custom_vjp
 
-        return stage_custom_vjp(self, primitive, fun, fwd, bwd, tracers, out_trees,
-                                symbolic_zeros)
+        return stage_custom_vjp(self, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros)
 
     def to_closed_jaxpr(self, outs: Sequence[Any]) -> ClosedJaxpr:
         outvars = [self.to_atom(o) for o in outs]
@@ -155,7 +160,8 @@ def check_output_leaf(x: Any, what: str = "function") -> None:
         return
     raise TypeError(
         f"The {what} returned a value of type {type(x)}: {x!r}, which is not a valid JAX "
-        "type. Outputs must be pytrees of arrays or numbers.")
+        "type. Outputs must be pytrees of arrays or numbers."
+    )
 
 
 def make_jaxpr(fun: Callable, static_argnums=(), return_shape: bool = False):
@@ -180,8 +186,9 @@ def make_jaxpr(fun: Callable, static_argnums=(), return_shape: bool = False):
         if return_shape:
             from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
 
-            shapes = [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
-                      for a in closed.out_avals]
+            shapes = [
+                ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals
+            ]
             return closed, tree_util.tree_unflatten(out_tree, shapes)
         return closed
 
@@ -196,4 +203,5 @@ def abstractify(x: Any) -> ShapedArray:
         raise TypeError(
             f"Argument '{x!r}' of type {type(x)} is not a valid JAX type. Arguments to "
             "transformed functions must be arrays, numbers or pytrees of them; mark other "
-            "arguments static (static_argnums) or close over them.") from None
+            "arguments static (static_argnums) or close over them."
+        ) from None

@@ -10,7 +10,8 @@ accumulated with ``add_any``; symbolic ``Zero``s are never materialised unless a
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import aval_of
@@ -34,8 +35,9 @@ def _add_ct(ct_env: dict, v, ct) -> None:
         ct_env[id(v)] = add_any(prev, ct)
 
 
-def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], primals_in: Sequence[Any],
-                  cts_out: Sequence[Any]) -> list:
+def backward_pass(
+    jaxpr: Jaxpr, consts: Sequence[Any], primals_in: Sequence[Any], cts_out: Sequence[Any]
+) -> list:
     """Transpose ``jaxpr`` with respect to its ``UndefinedPrimal`` inputs.
 
     Args:
@@ -80,12 +82,13 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], primals_in: Sequence[Any]
             _add_ct(ct_env, v, ct)
     for eqn in reversed(lin_eqns):
         cts = [ct_env.pop(id(v), None) for v in eqn.outvars]
-        cts = [Zero(v.aval.to_tangent_aval()) if c is None else c
-               for c, v in zip(cts, eqn.outvars)]
+        cts = [Zero(v.aval.to_tangent_aval()) if c is None else c for c, v in zip(cts, eqn.outvars)]
         if all(type(c) is Zero for c in cts) and not eqn.effects:
             continue
-        args = [UndefinedPrimal(v.aval) if type(v) is not Literal and id(v) in linear
-                else read(v) for v in eqn.invars]
+        args = [
+            UndefinedPrimal(v.aval) if type(v) is not Literal and id(v) in linear else read(v)
+            for v in eqn.invars
+        ]
         rule = rules.transpose_rules.get(eqn.primitive)
         if rule is None:
             if eqn.primitive in rules.non_differentiable:
@@ -126,8 +129,9 @@ def transpose_jaxpr(closed: ClosedJaxpr, linear_mask: Sequence[bool]) -> ClosedJ
     def fun(*args):
         nl, cts = args[:n_nl], args[n_nl:]
         it = iter(nl)
-        primals = [UndefinedPrimal(a) if lin else next(it)
-                   for a, lin in zip(closed.in_avals, linear_mask)]
+        primals = [
+            UndefinedPrimal(a) if lin else next(it) for a, lin in zip(closed.in_avals, linear_mask)
+        ]
         cts_in = backward_pass(closed.jaxpr, closed.consts, primals, list(cts))
         return [instantiate(c) for c, lin in zip(cts_in, linear_mask) if lin]
 

@@ -7,7 +7,6 @@ exactly as ``jnp.add(x, y)`` does.
 from __future__ import annotations
 
 import numpy as np
-
 from jaxlite._src.core.array import Array
 from jaxlite._src.numpy import indexing, lax_numpy as jnp
 
@@ -22,8 +21,9 @@ def _defer(f, swap=False):
 
 
 def _accepts(x):
-    return isinstance(x, (Array, np.ndarray, np.generic, bool, int, float, complex, list,
-                          tuple)) or hasattr(x, "__jax_array__")
+    return isinstance(
+        x, (Array, np.ndarray, np.generic, bool, int, float, complex, list, tuple)
+    ) or hasattr(x, "__jax_array__")
 
 
 _binops = {
@@ -70,17 +70,39 @@ def install() -> None:
     Array.mT = property(lambda self: jnp.matrix_transpose(self))
     Array.real = property(lambda self: _real(self))
     Array.imag = property(lambda self: _imag(self))
-    for name in ["sum", "prod", "max", "min", "mean", "var", "std", "all", "any", "argmax",
-                 "argmin", "cumsum", "cumprod", "ravel", "squeeze", "swapaxes", "dot", "clip",
-                 "round", "conj", "conjugate"]:
+    for name in [
+        "sum",
+        "prod",
+        "max",
+        "min",
+        "mean",
+        "var",
+        "std",
+        "all",
+        "any",
+        "argmax",
+        "argmin",
+        "cumsum",
+        "cumprod",
+        "ravel",
+        "squeeze",
+        "swapaxes",
+        "dot",
+        "clip",
+        "round",
+        "conj",
+        "conjugate",
+    ]:
         setattr(Array, name, getattr(jnp, name))
     Array.astype = lambda self, dtype, copy=False: jnp.astype(self, dtype)
     Array.reshape = _reshape_method
     Array.transpose = lambda self, *axes: jnp.transpose(
-        self, axes[0] if len(axes) == 1 and not isinstance(axes[0], int) else (axes or None))
+        self, axes[0] if len(axes) == 1 and not isinstance(axes[0], int) else (axes or None)
+    )
     Array.flatten = lambda self, order="C": jnp.ravel(self, order)
     Array.__array_namespace__ = lambda self, api_version=None: __import__(
-        "jaxlite.numpy", fromlist=["numpy"])
+        "jaxlite.numpy", fromlist=["numpy"]
+    )
 
 
 def _reshape_method(self, *shape, order="C"):

@@ -12,7 +12,6 @@ from __future__ import annotations
 import string
 
 import numpy as np
-
 from jaxlite._src import dtypes
 from jaxlite._src.numpy import lax_numpy as jnp
 from jaxlite._src.numpy.util import asarray_any, promote_dtypes
@@ -40,10 +39,9 @@ def _parse(subscripts: str, shapes):
     for s, shp in zip(ins, shapes):
         if "..." in s:
             k = len(shp) - (len(s) - 3)
-            s = s.replace("...", ell[max_ell - k:] if k else "")
+            s = s.replace("...", ell[max_ell - k :] if k else "")
         if len(s) != len(shp):
-            raise ValueError(f"einsum: subscript {s!r} does not match operand of rank "
-                             f"{len(shp)}")
+            raise ValueError(f"einsum: subscript {s!r} does not match operand of rank {len(shp)}")
         new_ins.append(s)
     if explicit:
         out = out.replace("...", ell)
@@ -66,7 +64,7 @@ def _take_diagonals(x, s):
             return x, s
         p = s.index(dup)
         q = s.index(dup, p + 1)
-        from jaxlite._src.numpy.extra import diagonal
+        from jaxlite._src.numpy.functions_shape import diagonal
 
         x = diagonal(x, 0, p, q)
         s = "".join(c for i, c in enumerate(s) if i not in (p, q)) + dup
@@ -83,16 +81,22 @@ def _sum_unneeded(x, s, needed):
 def _contract_pair(a, sa, b, sb, keep, pet):
     batch = [c for c in sa if c in sb and c in keep]
     contract = [c for c in sa if c in sb and c not in keep]
-    dn = ((tuple(sa.index(c) for c in contract), tuple(sb.index(c) for c in contract)),
-          (tuple(sa.index(c) for c in batch), tuple(sb.index(c) for c in batch)))
+    dn = (
+        (tuple(sa.index(c) for c in contract), tuple(sb.index(c) for c in contract)),
+        (tuple(sa.index(c) for c in batch), tuple(sb.index(c) for c in batch)),
+    )
     out = _linalg.dot_general(a, b, dn, preferred_element_type=pet)
-    s_out = ("".join(batch) + "".join(c for c in sa if c not in batch and c not in contract)
-             + "".join(c for c in sb if c not in batch and c not in contract))
+    s_out = (
+        "".join(batch)
+        + "".join(c for c in sa if c not in batch and c not in contract)
+        + "".join(c for c in sb if c not in batch and c not in contract)
+    )
     return out, s_out
 
 
-def einsum(subscripts, *operands, out=None, optimize="auto", precision=None,
-           preferred_element_type=None):
+def einsum(
+    subscripts, *operands, out=None, optimize="auto", precision=None, preferred_element_type=None
+):
     """``jnp.einsum``: Einstein summation over the operands.
 
     Args:
@@ -104,8 +108,11 @@ def einsum(subscripts, *operands, out=None, optimize="auto", precision=None,
     if not isinstance(subscripts, str):
         raise TypeError("jaxlite einsum supports only the string subscripts form")
     ops = promote_dtypes(*[asarray_any(o) for o in operands])
-    pet = None if preferred_element_type is None else dtypes.canonicalize_dtype(
-        preferred_element_type)
+    pet = (
+        None
+        if preferred_element_type is None
+        else dtypes.canonicalize_dtype(preferred_element_type)
+    )
     ins, out_s = _parse(subscripts, [o.shape for o in ops])
     # Sizes per label; broadcast size-1 dimensions of labels shared with larger sizes.
     sizes = {}
@@ -127,8 +134,11 @@ def einsum(subscripts, *operands, out=None, optimize="auto", precision=None,
         o, s = _sum_unneeded(o, s, others)
         items.append((o, s))
     if len(items) > 1:
-        strategy = "greedy" if optimize in ("auto", True, "greedy") else (
-            "optimal" if optimize == "optimal" else False)
+        strategy = (
+            "greedy"
+            if optimize in ("auto", True, "greedy")
+            else ("optimal" if optimize == "optimal" else False)
+        )
         views = [np.broadcast_to(np.zeros((), np.float32), o.shape) for o, _ in items]
         expr = ",".join(s for _, s in items) + "->" + out_s
         if strategy:
@@ -141,7 +151,7 @@ def einsum(subscripts, *operands, out=None, optimize="auto", precision=None,
         pair = tuple(sorted(pair, reverse=True))
         taken = [items.pop(i) for i in pair]
         if len(taken) == 1:
-            (o, s), = taken
+            ((o, s),) = taken
             o, s = _sum_unneeded(o, s, set(out_s).union(*[set(t) for _, t in items]))
             items.append((o, s))
             continue
@@ -151,7 +161,7 @@ def einsum(subscripts, *operands, out=None, optimize="auto", precision=None,
         a, sa = _sum_unneeded(a, sa, keep | set(sb))
         b, sb = _sum_unneeded(b, sb, keep | set(sa))
         items.append(_contract_pair(a, sa, b, sb, keep, pet))
-    (res, s), = items
+    ((res, s),) = items
     res, s = _sum_unneeded(res, s, set(out_s))
     if s != out_s:
         res = _sh.transpose(res, tuple(s.index(c) for c in out_s))
@@ -167,8 +177,9 @@ def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
     if isinstance(axes, (int, np.integer)):
         k = int(axes)
         if k > min(a.ndim, b.ndim) or k < 0:
-            raise TypeError(f"Number of tensordot axes (axes {k}) exceeds input ranks "
-                            f"({a.shape} and {b.shape})")
+            raise TypeError(
+                f"Number of tensordot axes (axes {k}) exceeds input ranks ({a.shape} and {b.shape})"
+            )
         ca, cb = tuple(range(a.ndim - k, a.ndim)), tuple(range(k))
     else:
         if len(axes) != 2:
@@ -177,12 +188,14 @@ def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
         xa = [xa] if isinstance(xa, (int, np.integer)) else list(xa)
         xb = [xb] if isinstance(xb, (int, np.integer)) else list(xb)
         if len(xa) != len(xb):
-            raise TypeError("tensordot requires axes lists to have equal length, got "
-                            f"{xa} and {xb}.")
+            raise TypeError(
+                f"tensordot requires axes lists to have equal length, got {xa} and {xb}."
+            )
         ca = tuple(int(i) % a.ndim for i in xa)
         cb = tuple(int(i) % b.ndim for i in xb)
-    return _linalg.dot_general(a, b, ((ca, cb), ((), ())),
-                               preferred_element_type=preferred_element_type)
+    return _linalg.dot_general(
+        a, b, ((ca, cb), ((), ())), preferred_element_type=preferred_element_type
+    )
 
 
 def kron(a, b):

@@ -8,21 +8,23 @@ boolean masks must be concrete (``NonConcreteBooleanIndexError`` otherwise).
 from __future__ import annotations
 
 import numpy as np
-
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.errors import NonConcreteBooleanIndexError
 from jaxlite._src.core.trace import Tracer
-from jaxlite._src.ops import conversion, elementwise as ew, indexing as _ix, shape as _shape
 from jaxlite._src.numpy.util import asarray_any
+from jaxlite._src.ops import conversion, elementwise as ew, indexing as _ix, shape as _shape
 
 
 def _is_int_scalar(i):
     if isinstance(i, (int, np.integer)) and not isinstance(i, bool):
         return True
-    return isinstance(i, (Array, np.ndarray)) and aval_of(i).shape == () and dtypes.is_int(
-        aval_of(i).dtype)
+    return (
+        isinstance(i, (Array, np.ndarray))
+        and aval_of(i).shape == ()
+        and dtypes.is_int(aval_of(i).dtype)
+    )
 
 
 def _expand_index(idx, ndim):
@@ -42,8 +44,9 @@ def _expand_index(idx, ndim):
         else:
             consumed += 1
     if consumed > ndim:
-        raise IndexError(f"Too many indices: {ndim}-dimensional array indexed with "
-                         f"{consumed} regular indices.")
+        raise IndexError(
+            f"Too many indices: {ndim}-dimensional array indexed with {consumed} regular indices."
+        )
     out = []
     for i in idx:
         if i is Ellipsis:
@@ -103,10 +106,13 @@ def _index(x, items):
                 if isinstance(s, Tracer):
                     raise IndexError(
                         "Array slice indices must have static start/stop/step to be used "
-                        "with NumPy indexing syntax. Use lax.dynamic_slice instead.")
+                        "with NumPy indexing syntax. Use lax.dynamic_slice instead."
+                    )
             start, stop, step = slice(
-                None if start is None else int(start), None if stop is None else int(stop),
-                None if step is None else int(step)).indices(n)
+                None if start is None else int(start),
+                None if stop is None else int(stop),
+                None if step is None else int(step),
+            ).indices(n)
             if step > 0:
                 if (start, stop, step) != (0, n, 1):
                     out = _shape.slice_in_dim(out, start, max(start, stop), step, axis)
@@ -128,9 +134,11 @@ def _index(x, items):
             out = _shape.slice_in_dim(out, i, i + 1, 1, axis)
             squeeze_axes.append(axis)
             axis += 1
-        elif _is_int_scalar(i) and isinstance(i, Tracer) or (
-                isinstance(i, Array) and aval_of(i).shape == () and dtypes.is_int(
-                    aval_of(i).dtype)):
+        elif (
+            _is_int_scalar(i)
+            and isinstance(i, Tracer)
+            or (isinstance(i, Array) and aval_of(i).shape == () and dtypes.is_int(aval_of(i).dtype))
+        ):
             # Traced scalar index: dynamic_slice with JAX's clamping (negative wraps once).
             i = conversion.convert_element_type(i, dtypes.int32)
             i = ew.select_n(ew.lt(i, ew._const(i, 0)), i, ew.add(i, ew._const(i, n)))
@@ -146,7 +154,8 @@ def _index(x, items):
             if not dtypes.is_int(aval_of(arr).dtype):
                 raise TypeError(
                     "Indexer must have integer or boolean type, got indexer with type "
-                    f"{aval_of(arr).dtype}")
+                    f"{aval_of(arr).dtype}"
+                )
             advanced.append((axis, arr))
             axis += 1
     del dyn_starts
@@ -188,8 +197,7 @@ def _advanced(x, advanced):
     if contiguous and axes[0] > 0:
         nb = out.ndim - len(rest)
         # Put the broadcast index dims where the indexed block was.
-        perm = list(range(nb, nb + axes[0])) + list(range(nb)) + list(
-            range(nb + axes[0], out.ndim))
+        perm = list(range(nb, nb + axes[0])) + list(range(nb)) + list(range(nb + axes[0], out.ndim))
         out = _shape.transpose(out, perm)
     return out
 
@@ -228,8 +236,13 @@ class _IndexUpdateRef:
         return _scatter(self.array, self.index, values, "add", kwargs.get("mode"))
 
     def subtract(self, values, **kwargs):
-        return _scatter(self.array, self.index, ew.neg(asarray_any(values)) if not isinstance(
-            values, (int, float)) else -values, "add", kwargs.get("mode"))
+        return _scatter(
+            self.array,
+            self.index,
+            ew.neg(asarray_any(values)) if not isinstance(values, (int, float)) else -values,
+            "add",
+            kwargs.get("mode"),
+        )
 
     def multiply(self, values, **kwargs):
         return _scatter(self.array, self.index, values, "mul", kwargs.get("mode"))
@@ -237,10 +250,14 @@ class _IndexUpdateRef:
     mul = multiply
 
     def divide(self, values, **kwargs):
-        from jaxlite._src.numpy.lax_numpy import true_divide, ones_like
+        from jaxlite._src.numpy.lax_numpy import ones_like, true_divide
 
-        return _scatter(self.array, self.index, true_divide(ones_like(self.array).at[
-            self.index].get() if False else 1.0, values), "mul")
+        return _scatter(
+            self.array,
+            self.index,
+            true_divide(ones_like(self.array).at[self.index].get() if False else 1.0, values),
+            "mul",
+        )
 
     def min(self, values, **kwargs):
         return _scatter(self.array, self.index, values, "min", kwargs.get("mode"))
@@ -281,17 +298,27 @@ def _scatter(x, idx, values, mode, idx_mode=None):
     # Out-of-bounds updates are dropped, or clamped with ``mode="clip"``.
     n = x.size
     if idx_mode == "clip":
-        pos = _shape.reshape(conversion.iota(dtypes.int32, n), x.shape) if x.ndim else \
-            _shape.reshape(conversion.iota(dtypes.int32, 1), ())
+        pos = (
+            _shape.reshape(conversion.iota(dtypes.int32, n), x.shape)
+            if x.ndim
+            else _shape.reshape(conversion.iota(dtypes.int32, 1), ())
+        )
         sel = getitem(pos, idx)
     else:
         sel = _scatter_positions(x.shape, idx)
     sel_shape = aval_of(sel).shape
-    values = _shape.broadcast_to_rank(values, sel_shape) if aval_of(
-        values).shape != sel_shape else values
+    values = (
+        _shape.broadcast_to_rank(values, sel_shape)
+        if aval_of(values).shape != sel_shape
+        else values
+    )
     flat = _shape.reshape(x, (n,))
-    out = _ix.scatter(flat, _shape.reshape(values, (int(np.prod(sel_shape, dtype=np.int64)),)),
-                      [_shape.reshape(sel, (int(np.prod(sel_shape, dtype=np.int64)),))], mode)
+    out = _ix.scatter(
+        flat,
+        _shape.reshape(values, (int(np.prod(sel_shape, dtype=np.int64)),)),
+        [_shape.reshape(sel, (int(np.prod(sel_shape, dtype=np.int64)),))],
+        mode,
+    )
     return _shape.reshape(out, x.shape)
 
 
@@ -300,8 +327,11 @@ def _scatter_positions(shape, idx):
     that out-of-bounds integer indices select a sentinel (``size``) which the scatter drops,
     as JAX drops out-of-bounds updates."""
     total = int(np.prod(shape, dtype=np.int64))
-    pos = _shape.reshape(conversion.iota(dtypes.int32, total), shape) if shape else \
-        _shape.reshape(conversion.iota(dtypes.int32, 1), ())
+    pos = (
+        _shape.reshape(conversion.iota(dtypes.int32, total), shape)
+        if shape
+        else _shape.reshape(conversion.iota(dtypes.int32, 1), ())
+    )
     items = _bool_to_int(_expand_index(idx, len(shape)))
     new_items, pad_axes, axis = [], set(), 0
     for i in items:
@@ -322,8 +352,9 @@ def _scatter_positions(shape, idx):
             arr = asarray_any(i)
             if dtypes.is_int(aval_of(arr).dtype):
                 arr = conversion.convert_element_type(arr, dtypes.int32)
-                arr = ew.select_n(ew.lt(arr, ew._const(arr, 0)), arr, ew.add(arr, ew._const(
-                    arr, n)))
+                arr = ew.select_n(
+                    ew.lt(arr, ew._const(arr, 0)), arr, ew.add(arr, ew._const(arr, n))
+                )
                 bad = ew.or_(ew.lt(arr, ew._const(arr, 0)), ew.ge(arr, ew._const(arr, n)))
                 arr = ew.select_n(bad, arr, ew._const(arr, n))
                 pad_axes.add(axis)
@@ -331,8 +362,9 @@ def _scatter_positions(shape, idx):
         axis += 1
     if pad_axes:
         sentinel = ArrayImpl(np.asarray(total, np.int32))
-        pos = _shape.pad(pos, sentinel, [(0, 1 if a in pad_axes else 0, 0)
-                                         for a in range(len(shape))])
+        pos = _shape.pad(
+            pos, sentinel, [(0, 1 if a in pad_axes else 0, 0) for a in range(len(shape))]
+        )
     return _index(pos, new_items)
 
 
@@ -344,8 +376,10 @@ def nonzero(a, *, size=None, fill_value=None):
             from jaxlite._src.core.errors import ConcretizationTypeError
 
             raise ConcretizationTypeError(
-                a, "The size argument of jnp.nonzero must be statically specified to use "
-                   "jnp.nonzero within JAX transformations.")
+                a,
+                "The size argument of jnp.nonzero must be statically specified to use "
+                "jnp.nonzero within JAX transformations.",
+            )
         return _nonzero_sized(a, size, fill_value)
     v = np.asarray(a)
     res = np.nonzero(v)
@@ -365,8 +399,7 @@ def _nonzero_sized(a, size, fill_value):
     csum = jnp.cumsum(mask.astype(np.int32)) - 1
     target = ew.select_n(mask, ew._const(csum, size), csum)
     fill = 0 if fill_value is None else fill_value
-    base = _shape.full((size + 1,), fill if not isinstance(fill, tuple) else fill[0],
-                       dtypes.int32)
+    base = _shape.full((size + 1,), fill if not isinstance(fill, tuple) else fill[0], dtypes.int32)
     res = _ix.scatter(base, idx, [target], "set")
     res = _shape.slice_in_dim(res, 0, size)
     coords = []
@@ -376,9 +409,10 @@ def _nonzero_sized(a, size, fill_value):
         rem = jnp.floor_divide(rem, s)
     coords = coords[::-1]
     if fill_value is not None or True:
-        valid = ew.lt(conversion.iota(dtypes.int32, size),
-                      _shape.broadcast_to_rank(jnp.sum(mask.astype(np.int32), dtype=np.int32),
-                                                 (size,)))
+        valid = ew.lt(
+            conversion.iota(dtypes.int32, size),
+            _shape.broadcast_to_rank(jnp.sum(mask.astype(np.int32), dtype=np.int32), (size,)),
+        )
         fv = 0 if fill_value is None else fill_value
         coords = [ew.select_n(valid, _shape.full((size,), fv, dtypes.int32), c) for c in coords]
     return tuple(conversion.convert_element_type(c, dtypes.default_int_dtype()) for c in coords)

@@ -7,19 +7,31 @@ Every function is a composition of ``ops``: arguments are promoted with JAX's ru
 from __future__ import annotations
 
 import builtins
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
-
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.trace import Tracer
-from jaxlite._src.ops import conversion, elementwise as ew, linalg as _linalg
-from jaxlite._src.ops import reductions as _red, shape as _sh
 from jaxlite._src.numpy.util import (
-    asarray_any, canonicalize_axis, check_arraylike, promote_args, promote_args_inexact,
-    promote_args_numeric, promote_dtypes, promote_dtypes_inexact)
+    asarray_any,
+    canonicalize_axis,
+    check_arraylike,
+    promote_args,
+    promote_args_inexact,
+    promote_args_numeric,
+    promote_dtypes,
+    promote_dtypes_inexact,
+)
+from jaxlite._src.ops import (
+    conversion,
+    elementwise as ew,
+    linalg as _linalg,
+    reductions as _red,
+    shape as _sh,
+)
 
 ndarray = Array
 pi = np.pi
@@ -61,10 +73,12 @@ def array(object: Any, dtype=None, copy: bool = True, order=None, ndmin: int = 0
     if isinstance(object, Array):
         out = object
         if dtype is not None:
-            out = conversion.convert_element_type(out, dtypes.check_user_dtype_supported(
-                dtype, "array"))
+            out = conversion.convert_element_type(
+                out, dtypes.check_user_dtype_supported(dtype, "array")
+            )
     elif isinstance(object, (list, tuple)) and builtins.any(
-            isinstance(x, Array) for x in _flatten_nested(object)):
+        isinstance(x, Array) for x in _flatten_nested(object)
+    ):
         leaves = [array(x) for x in object]
         if not leaves:
             out = asarray_any(np.asarray(object, dtype=dtype or dtypes.float32))
@@ -83,8 +97,10 @@ def array(object: Any, dtype=None, copy: bool = True, order=None, ndmin: int = 0
             else:
                 v = np.array(object)
                 if v.dtype.kind == "O":
-                    raise TypeError(f"JAX only supports number and bool dtypes, got array "
-                                    f"with dtype object from {object!r}")
+                    raise TypeError(
+                        f"JAX only supports number and bool dtypes, got array "
+                        f"with dtype object from {object!r}"
+                    )
                 if isinstance(object, (list, tuple)) and v.size and _all_py_scalars(object):
                     # Lists of Python scalars: JAX's default dtypes, not weak.
                     v = v.astype(dtypes.canonicalize_dtype(v.dtype))
@@ -145,8 +161,11 @@ def full(shape, fill_value, dtype=None) -> Array:
         fv = asarray_any(fill_value)
         if _shape(fv) != () and _shape(fv) != shape:
             return broadcast_to(fv, shape)
-        return _sh.full(shape, fill_value, dt, weak) if not isinstance(
-            fill_value, Tracer) else broadcast_to(fv, shape)
+        return (
+            _sh.full(shape, fill_value, dt, weak)
+            if not isinstance(fill_value, Tracer)
+            else broadcast_to(fv, shape)
+        )
     dt = dtypes.check_user_dtype_supported(dtype)
     if isinstance(fill_value, Tracer) or _shape(fill_value) != ():
         return broadcast_to(conversion.convert_element_type(asarray_any(fill_value), dt), shape)
@@ -155,22 +174,29 @@ def full(shape, fill_value, dtype=None) -> Array:
 
 def zeros_like(a, dtype=None, shape=None) -> Array:
     av = aval_of(a)
-    return _sh.full(av.shape if shape is None else _canon_shape(shape), 0,
-                       av.dtype if dtype is None else _dtype_or_default(dtype),
-                       av.weak_type and dtype is None)
+    return _sh.full(
+        av.shape if shape is None else _canon_shape(shape),
+        0,
+        av.dtype if dtype is None else _dtype_or_default(dtype),
+        av.weak_type and dtype is None,
+    )
 
 
 def ones_like(a, dtype=None, shape=None) -> Array:
     av = aval_of(a)
-    return _sh.full(av.shape if shape is None else _canon_shape(shape), 1,
-                       av.dtype if dtype is None else _dtype_or_default(dtype),
-                       av.weak_type and dtype is None)
+    return _sh.full(
+        av.shape if shape is None else _canon_shape(shape),
+        1,
+        av.dtype if dtype is None else _dtype_or_default(dtype),
+        av.weak_type and dtype is None,
+    )
 
 
 def full_like(a, fill_value, dtype=None, shape=None) -> Array:
     av = aval_of(a)
-    return full(av.shape if shape is None else shape, fill_value,
-                av.dtype if dtype is None else dtype)
+    return full(
+        av.shape if shape is None else shape, fill_value, av.dtype if dtype is None else dtype
+    )
 
 
 def empty_like(a, dtype=None, shape=None) -> Array:
@@ -191,8 +217,10 @@ def arange(start, stop=None, step=None, dtype=None) -> Array:
         v = np.arange(start, stop, step if step is not None else 1)
     if dtype is None:
         dt = dtypes.canonicalize_dtype(v.dtype)
-        if builtins.all(type(x) in (int, type(None)) or isinstance(x, (np.integer,))
-               for x in (start, stop, step)):
+        if builtins.all(
+            type(x) in (int, type(None)) or isinstance(x, (np.integer,))
+            for x in (start, stop, step)
+        ):
             dt = dtypes.default_int_dtype()
         else:
             dt = dtypes.default_float_dtype() if v.dtype.kind == "f" else dt
@@ -201,8 +229,15 @@ def arange(start, stop=None, step=None, dtype=None) -> Array:
     return ArrayImpl(v.astype(dt))
 
 
-def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = False,
-             dtype=None, axis: int = 0):
+def linspace(
+    start,
+    stop,
+    num: int = 50,
+    endpoint: bool = True,
+    retstep: bool = False,
+    dtype=None,
+    axis: int = 0,
+):
     dt = _dtype_or_default(dtype, dtypes.default_float_dtype())
     start, stop = asarray(start), asarray(stop)
     if isinstance(start, Tracer) or isinstance(stop, Tracer):
@@ -510,8 +545,10 @@ def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
         return nonzero(condition, size=size, fill_value=fill_value)
     check_arraylike("where", condition, x, y)
     if x is None or y is None:
-        raise ValueError("Either both or neither of the x and y arguments should be provided "
-                         "to jax.numpy.where, got x={x} and y={y}.")
+        raise ValueError(
+            "Either both or neither of the x and y arguments should be provided "
+            "to jax.numpy.where, got x={x} and y={y}."
+        )
     check_arraylike("where", condition, x, y)
     condition = asarray_any(condition)
     if condition.dtype != dtypes.bool_:
@@ -574,8 +611,16 @@ def _apply_where(x, where, identity):
     return ew.select_n(where, _sh.full(_shape(x), identity, x.dtype), x)
 
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None,
-        promote_integers=True):
+def sum(
+    a,
+    axis=None,
+    dtype=None,
+    out=None,
+    keepdims=False,
+    initial=None,
+    where=None,
+    promote_integers=True,
+):
     """``jnp.sum``. Booleans and small integers accumulate in the default int type."""
     check_arraylike("sum", a)
     a = asarray_any(a)
@@ -583,10 +628,16 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
         dt = a.dtype
         if dt == dtypes.bool_:
             dt = dtypes.default_int_dtype()
-        elif promote_integers and dtypes.is_int(dt) and dt.itemsize < dtypes.default_int_dtype(
-                ).itemsize:
-            dt = dtypes.default_uint_dtype() if dtypes.is_unsigned(dt) else \
-                dtypes.default_int_dtype()
+        elif (
+            promote_integers
+            and dtypes.is_int(dt)
+            and dt.itemsize < dtypes.default_int_dtype().itemsize
+        ):
+            dt = (
+                dtypes.default_uint_dtype()
+                if dtypes.is_unsigned(dt)
+                else dtypes.default_int_dtype()
+            )
     else:
         dt = dtypes.check_user_dtype_supported(dtype, "sum")
     a = conversion.convert_element_type(a, dt, a.weak_type)
@@ -598,13 +649,24 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     return _keepdims(out, a, axes, keepdims)
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None,
-         promote_integers=True):
+def prod(
+    a,
+    axis=None,
+    dtype=None,
+    out=None,
+    keepdims=False,
+    initial=None,
+    where=None,
+    promote_integers=True,
+):
     a = asarray_any(a)
     dt = a.dtype if dtype is None else dtypes.canonicalize_dtype(dtype)
     if dtype is None and (dt == dtypes.bool_ or (promote_integers and dtypes.is_int(dt))):
-        dt = dtypes.default_int_dtype() if not dtypes.is_unsigned(dt) else \
-            dtypes.default_uint_dtype()
+        dt = (
+            dtypes.default_int_dtype()
+            if not dtypes.is_unsigned(dt)
+            else dtypes.default_uint_dtype()
+        )
     a = conversion.convert_element_type(a, dt, a.weak_type)
     a = _apply_where(a, where, 1)
     axes = _reduction_axes(a, axis)
@@ -619,8 +681,10 @@ def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # no
     axes = _reduction_axes(a, axis)
     if where is not None:
         if initial is None:
-            raise ValueError("reduction operation max does not have an identity, so to use a "
-                             "where mask one has to specify 'initial'")
+            raise ValueError(
+                "reduction operation max does not have an identity, so to use a "
+                "where mask one has to specify 'initial'"
+            )
         a = _apply_where(a, where, initial)
     if a.size == 0 and initial is None and builtins.any(_shape(a)[i] == 0 for i in axes):
         raise ValueError("zero-size array to reduction operation max which has no identity")
@@ -635,8 +699,10 @@ def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # no
     axes = _reduction_axes(a, axis)
     if where is not None:
         if initial is None:
-            raise ValueError("reduction operation min does not have an identity, so to use a "
-                             "where mask one has to specify 'initial'")
+            raise ValueError(
+                "reduction operation min does not have an identity, so to use a "
+                "where mask one has to specify 'initial'"
+            )
         a = _apply_where(a, where, initial)
     if a.size == 0 and initial is None and builtins.any(_shape(a)[i] == 0 for i in axes):
         raise ValueError("zero-size array to reduction operation min which has no identity")
@@ -676,18 +742,19 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
         dt = dtypes.canonicalize_dtype(dtype)
     if where is None:
         n = int(np.prod([_shape(a)[i] for i in axes], dtype=np.int64))
-        total = sum(conversion.convert_element_type(a, dt, a.weak_type), axis=axes,
-                    keepdims=keepdims)
+        total = sum(
+            conversion.convert_element_type(a, dt, a.weak_type), axis=axes, keepdims=keepdims
+        )
         return ew.div(total, ew._const(total, n))
     w = asarray_any(where)
-    total = sum(conversion.convert_element_type(a, dt, a.weak_type), axis=axes,
-                keepdims=keepdims, where=w)
+    total = sum(
+        conversion.convert_element_type(a, dt, a.weak_type), axis=axes, keepdims=keepdims, where=w
+    )
     cnt = sum(_broadcast_all(w, a)[0], axis=axes, keepdims=keepdims, dtype=dt)
     return ew.div(total, cnt)
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
-        correction=None):
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, correction=None):
     if correction is not None:
         ddof = correction
     a = asarray_any(a)
@@ -700,13 +767,13 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     total = sum(sq, axis=axes, keepdims=keepdims, where=where)
     if where is None:
         return ew.div(total, ew._const(total, n - ddof))
-    cnt = sum(_broadcast_all(asarray_any(where), a)[0], axis=axes, keepdims=keepdims,
-              dtype=total.dtype)
+    cnt = sum(
+        _broadcast_all(asarray_any(where), a)[0], axis=axes, keepdims=keepdims, dtype=total.dtype
+    )
     return ew.div(total, ew.sub(cnt, ew._const(cnt, ddof)))
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
-        correction=None):
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, correction=None):
     return sqrt(var(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction))
 
 
@@ -778,12 +845,14 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
     if -1 in shape:
         known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
         if shape.count(-1) > 1 or known == 0 or size_ % known:
-            raise TypeError(f"cannot reshape array of shape {a.shape} (size {size_}) into "
-                            f"shape {shape}")
+            raise TypeError(
+                f"cannot reshape array of shape {a.shape} (size {size_}) into shape {shape}"
+            )
         shape = tuple(size_ // known if s == -1 else s for s in shape)
     if int(np.prod(shape, dtype=np.int64)) != size_:
-        raise TypeError(f"cannot reshape array of shape {a.shape} (size {size_}) into shape "
-                        f"{shape}")
+        raise TypeError(
+            f"cannot reshape array of shape {a.shape} (size {size_}) into shape {shape}"
+        )
     return _sh.reshape(a, shape)
 
 
@@ -839,7 +908,8 @@ def squeeze(a, axis=None):
             if a.shape[ax] != 1:
                 raise ValueError(
                     "cannot select an axis to squeeze out which has size not equal to one, "
-                    f"got shape={a.shape} and dimensions={axes}")
+                    f"got shape={a.shape} and dimensions={axes}"
+                )
     return _sh.squeeze(a, axes)
 
 
@@ -861,8 +931,9 @@ def broadcast_to(array, shape):
     except ValueError:
         res = None
     if res != shape:
-        raise ValueError(f"Incompatible shapes for broadcasting: {a.shape} and requested "
-                         f"shape {shape}")
+        raise ValueError(
+            f"Incompatible shapes for broadcasting: {a.shape} and requested shape {shape}"
+        )
     return _sh.broadcast_to_rank(a, shape)
 
 
@@ -896,8 +967,9 @@ def concatenate(arrays, axis: int | None = 0, dtype=None):
         axis = 0
     arrays = promote_dtypes(*arrays)
     if dtype is not None:
-        arrays = [conversion.convert_element_type(a, dtypes.canonicalize_dtype(dtype))
-                  for a in arrays]
+        arrays = [
+            conversion.convert_element_type(a, dtypes.canonicalize_dtype(dtype)) for a in arrays
+        ]
     nd = arrays[0].ndim
     if nd == 0:
         raise ValueError("Zero-dimensional arrays cannot be concatenated.")
@@ -931,16 +1003,19 @@ def dot(a, b, *, precision=None, preferred_element_type=None):
     if a.ndim == 0 or b.ndim == 0:
         return multiply(a, b)
     contract_b = 0 if b.ndim == 1 else b.ndim - 2
-    return _linalg.dot_general(a, b, (((a.ndim - 1,), (contract_b,)), ((), ())),
-                               preferred_element_type=preferred_element_type)
+    return _linalg.dot_general(
+        a,
+        b,
+        (((a.ndim - 1,), (contract_b,)), ((), ())),
+        preferred_element_type=preferred_element_type,
+    )
 
 
 def matmul(a, b, *, precision=None, preferred_element_type=None):
     """``jnp.matmul`` with batch broadcasting."""
     a, b = promote_dtypes(a, b)
     if a.ndim == 0 or b.ndim == 0:
-        raise ValueError("matmul: inputs must be at least 1-D, got shapes "
-                         f"{a.shape} and {b.shape}")
+        raise ValueError(f"matmul: inputs must be at least 1-D, got shapes {a.shape} and {b.shape}")
     a_vec, b_vec = a.ndim == 1, b.ndim == 1
     if a_vec:
         a = _sh.reshape(a, (1,) + a.shape)
@@ -950,15 +1025,19 @@ def matmul(a, b, *, precision=None, preferred_element_type=None):
         raise TypeError(f"matmul: contracting dimensions differ: {a.shape} @ {b.shape}")
     batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
     if a.ndim == 2 and b.ndim == 2:
-        out = _linalg.dot_general(a, b, (((1,), (0,)), ((), ())),
-                                  preferred_element_type=preferred_element_type)
+        out = _linalg.dot_general(
+            a, b, (((1,), (0,)), ((), ())), preferred_element_type=preferred_element_type
+        )
     else:
         a = broadcast_to(a, batch + a.shape[-2:])
         b = broadcast_to(b, batch + b.shape[-2:])
         nb = len(batch)
-        out = _linalg.dot_general(a, b, (((nb + 1,), (nb,)), (tuple(range(nb)),
-                                                             tuple(range(nb)))),
-                                  preferred_element_type=preferred_element_type)
+        out = _linalg.dot_general(
+            a,
+            b,
+            (((nb + 1,), (nb,)), (tuple(range(nb)), tuple(range(nb)))),
+            preferred_element_type=preferred_element_type,
+        )
     if a_vec:
         out = _sh.squeeze(out, (out.ndim - 2,))
     if b_vec:
@@ -996,7 +1075,7 @@ def round(a, decimals: int = 0):  # noqa: A001
         return a
     if decimals == 0:
         return ew.round(a, 1)
-    f = ew._const(a, 10.0 ** decimals)
+    f = ew._const(a, 10.0**decimals)
     return ew.div(ew.round(ew.mul(a, f), 1), f)
 
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array
 from jaxlite._src.numpy import lax_numpy as jnp
-from jaxlite._src.numpy.extra import diagonal as _diagonal, real as _real
+from jaxlite._src.numpy.functions_shape import diagonal as _diagonal, real as _real
 from jaxlite._src.numpy.util import asarray_any, promote_dtypes_inexact
 from jaxlite._src.ops import indexing as _ix, linalg_ops as _la
 
@@ -48,8 +47,10 @@ def _H(x):
 
 def _square(name, a):
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError(f"{name}: argument must be a square matrix or stack of square "
-                         f"matrices, got shape {a.shape}")
+        raise ValueError(
+            f"{name}: argument must be a square matrix or stack of square "
+            f"matrices, got shape {a.shape}"
+        )
 
 
 def cholesky(a, *, upper: bool = False, symmetrize_input: bool = True):
@@ -71,8 +72,13 @@ def qr(a, mode: str = "reduced"):
     return QRResult(q, r)
 
 
-def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False,
-        subset_by_index=None):
+def svd(
+    a,
+    full_matrices: bool = True,
+    compute_uv: bool = True,
+    hermitian: bool = False,
+    subset_by_index=None,
+):
     """``jnp.linalg.svd``: ``SVDResult(U, S, Vh)``, or ``S`` when not ``compute_uv``."""
     a = _inexact(a)
     if not compute_uv:
@@ -115,8 +121,10 @@ def slogdet(a, *, method=None):
     lu, _, parity = _lu_parts(a)
     d = _diagonal(lu, 0, -2, -1)
     absd = jnp.abs(d)
-    sign = jnp.prod(jnp.divide(d, jnp.where(jnp.equal(absd, 0), jnp.ones_like(absd), absd)
-                               .astype(d.dtype)), axis=-1)
+    sign = jnp.prod(
+        jnp.divide(d, jnp.where(jnp.equal(absd, 0), jnp.ones_like(absd), absd).astype(d.dtype)),
+        axis=-1,
+    )
     sign = jnp.multiply(sign, jnp.where(jnp.equal(parity, 1), -1, 1).astype(sign.dtype))
     logdet = jnp.sum(jnp.log(absd), axis=-1)
     zero = jnp.any(jnp.equal(absd, 0), axis=-1)
@@ -153,8 +161,9 @@ def solve(a, b):
     if vec:
         b = jnp.expand_dims(b, -1)
     if b.shape[-2] != a.shape[-1]:
-        raise ValueError(f"Invalid shapes for solve: {a.shape}, "
-                         f"{b.shape[:-1] if vec else b.shape}.")
+        raise ValueError(
+            f"Invalid shapes for solve: {a.shape}, {b.shape[:-1] if vec else b.shape}."
+        )
     batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
     a = jnp.broadcast_to(a, batch + a.shape[-2:])
     b = jnp.broadcast_to(b, batch + b.shape[-2:])
@@ -253,8 +262,7 @@ def norm(x, ord=None, axis=None, keepdims: bool = False):  # noqa: A002
     x = _inexact(x)
     if axis is None:
         if ord is None:
-            return _vec_norm(jnp.ravel(x), None, 0, False, keep_shape=x.shape if keepdims
-                             else None)
+            return _vec_norm(jnp.ravel(x), None, 0, False, keep_shape=x.shape if keepdims else None)
         axis = tuple(range(x.ndim))
     if isinstance(axis, int):
         axis = (axis,)
@@ -269,9 +277,15 @@ def norm(x, ord=None, axis=None, keepdims: bool = False):  # noqa: A002
 def _vec_norm(x, ord, axis, keepdims, keep_shape=None):  # noqa: A002
     ax = jnp.abs(x)
     if ord is None or ord == 2:
-        out = jnp.sqrt(jnp.sum(_real(jnp.multiply(x, jnp.conj(x))) if
-                               dtypes.is_complex(x.dtype) else jnp.multiply(x, x),
-                               axis=axis, keepdims=keepdims))
+        out = jnp.sqrt(
+            jnp.sum(
+                _real(jnp.multiply(x, jnp.conj(x)))
+                if dtypes.is_complex(x.dtype)
+                else jnp.multiply(x, x),
+                axis=axis,
+                keepdims=keepdims,
+            )
+        )
     elif ord == np.inf:
         out = jnp.max(ax, axis=axis, keepdims=keepdims)
     elif ord == -np.inf:
@@ -358,7 +372,7 @@ def outer(x1, x2, /):
 
 def trace(x, /, *, offset: int = 0, dtype=None):
     """``jnp.linalg.trace``: trace over the last two axes."""
-    from jaxlite._src.numpy.extra import trace as _trace
+    from jaxlite._src.numpy.functions_shape import trace as _trace
 
     return _trace(x, offset, -2, -1, dtype)
 
@@ -382,14 +396,14 @@ def tensordot(x1, x2, /, *, axes=2, precision=None, preferred_element_type=None)
 
 def cross(x1, x2, /, *, axis=-1):
     """``jnp.linalg.cross``: cross product of 3-vectors along ``axis``."""
-    from jaxlite._src.numpy.extra2 import cross as _cross
+    from jaxlite._src.numpy.functions_select import cross as _cross
 
     return _cross(x1, x2, axis=axis)
 
 
 def vecdot(x1, x2, /, *, axis=-1, precision=None, preferred_element_type=None):
     """``jnp.linalg.vecdot``."""
-    from jaxlite._src.numpy.extra2 import vecdot as _vecdot
+    from jaxlite._src.numpy.functions_select import vecdot as _vecdot
 
     return _vecdot(x1, x2, axis=axis)
 
@@ -411,7 +425,7 @@ def tensorsolve(a, b, axes=None):
     if axes is not None:
         axes = [int(ax) % a.ndim for ax in axes]
         a = jnp.moveaxis(a, axes, [a.ndim - len(axes) + i for i in range(len(axes))])
-    out_shape = a.shape[b.ndim:]
+    out_shape = a.shape[b.ndim :]
     n = int(np.prod(out_shape, dtype=np.int64))
     x = solve(jnp.reshape(a, (-1, n)), jnp.ravel(b))
     return jnp.reshape(x, out_shape)

@@ -5,7 +5,6 @@ scalar) while ``jnp.float32`` still works wherever a dtype is expected
 from __future__ import annotations
 
 import numpy as np
-
 from jaxlite._src import dtypes
 
 
@@ -16,8 +15,11 @@ class _ScalarMeta(type):
         return hash(cls.dtype.type)
 
     def __eq__(cls, other):
-        return cls is other or other is cls.dtype.type or (
-            isinstance(other, np.dtype) and other == cls.dtype)
+        return (
+            cls is other
+            or other is cls.dtype.type
+            or (isinstance(other, np.dtype) and other == cls.dtype)
+        )
 
     def __ne__(cls, other):
         return not cls.__eq__(other)

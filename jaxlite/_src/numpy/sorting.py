@@ -6,13 +6,17 @@ from __future__ import annotations
 import builtins
 
 import numpy as np
-
 from jaxlite._src import dtypes
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import lax_numpy as jnp
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes
-from jaxlite._src.ops import conversion, elementwise as ew, indexing as _ix, shape as _sh
-from jaxlite._src.ops import sorting as _sort
+from jaxlite._src.ops import (
+    conversion,
+    elementwise as ew,
+    indexing as _ix,
+    shape as _sh,
+    sorting as _sort,
+)
 
 
 def _int_dtype():
@@ -26,8 +30,15 @@ def _flat_axis(a, axis):
     return a, canonicalize_axis(axis, a.ndim)
 
 
-def sort(a, axis: int | None = -1, *, kind=None, order=None, stable: bool = True,
-         descending: bool = False):
+def sort(
+    a,
+    axis: int | None = -1,
+    *,
+    kind=None,
+    order=None,
+    stable: bool = True,
+    descending: bool = False,
+):
     """``jnp.sort``: sorted copy along ``axis`` (flattened if None); NaNs last."""
     a, axis = _flat_axis(a, axis)
     if a.ndim == 0:
@@ -36,8 +47,15 @@ def sort(a, axis: int | None = -1, *, kind=None, order=None, stable: bool = True
     return _sh.rev(out, (axis,)) if descending else out
 
 
-def argsort(a, axis: int | None = -1, *, kind=None, order=None, stable: bool = True,
-            descending: bool = False):
+def argsort(
+    a,
+    axis: int | None = -1,
+    *,
+    kind=None,
+    order=None,
+    stable: bool = True,
+    descending: bool = False,
+):
     """``jnp.argsort``: indices that sort ``a`` along ``axis`` (stable)."""
     a, axis = _flat_axis(a, axis)
     if a.ndim == 0:
@@ -77,8 +95,9 @@ def lexsort(keys, axis: int = -1):
 def searchsorted(a, v, side: str = "left", sorter=None, *, method=None):
     """``jnp.searchsorted``: insertion indices of ``v`` into the sorted 1-D ``a``."""
     if side not in ("left", "right"):
-        raise ValueError(f"{side!r} is an invalid value for keyword 'side'. "
-                         "Expected one of ['left', 'right'].")
+        raise ValueError(
+            f"{side!r} is an invalid value for keyword 'side'. Expected one of ['left', 'right']."
+        )
     a, v = asarray_any(a), asarray_any(v)
     if a.ndim != 1:
         raise ValueError("a should be 1-dimensional")
@@ -104,8 +123,9 @@ def digitize(x, bins, right: bool = False):
         return jnp.zeros(x.shape, _int_dtype())
     side = "left" if right else "right"
     inc = searchsorted(bins, x, side=side)
-    dec = jnp.subtract(bins.shape[0], searchsorted(_sh.rev(bins, (0,)), x,
-                                                   side="right" if right else "left"))
+    dec = jnp.subtract(
+        bins.shape[0], searchsorted(_sh.rev(bins, (0,)), x, side="right" if right else "left")
+    )
     return jnp.where(jnp.greater_equal(bins[-1], bins[0]), inc, dec)
 
 
@@ -119,8 +139,16 @@ def _fill_value_for(dtype):
     return np.iinfo(dtype).min
 
 
-def take(a, indices, axis: int | None = None, out=None, mode=None, unique_indices=False,
-         indices_are_sorted=False, fill_value=None):
+def take(
+    a,
+    indices,
+    axis: int | None = None,
+    out=None,
+    mode=None,
+    unique_indices=False,
+    indices_are_sorted=False,
+    fill_value=None,
+):
     """``jnp.take``: elements of ``a`` at ``indices`` along ``axis`` (flattened if None).
 
     ``mode``: ``"fill"`` (default: out-of-bounds give ``fill_value``, NaN for floats),
@@ -166,11 +194,13 @@ def take_along_axis(arr, indices, axis: int | None, mode=None, fill_value=None):
         axis = 0
     axis = canonicalize_axis(axis, arr.ndim)
     if idx.ndim != arr.ndim:
-        raise ValueError("indices and arr must have the same number of dimensions; "
-                         f"{idx.ndim} vs. {arr.ndim}")
+        raise ValueError(
+            f"indices and arr must have the same number of dimensions; {idx.ndim} vs. {arr.ndim}"
+        )
     n = arr.shape[axis]
-    shape = [builtins.max(s, t) if i != axis else t for i, (s, t) in
-             enumerate(zip(arr.shape, idx.shape))]
+    shape = [
+        builtins.max(s, t) if i != axis else t for i, (s, t) in enumerate(zip(arr.shape, idx.shape))
+    ]
     ashape = list(shape)
     ashape[axis] = n
     arr = jnp.broadcast_to(arr, ashape)
@@ -232,8 +262,10 @@ def bincount(x, weights=None, minlength: int = 0, *, length: int | None = None):
             from jaxlite._src.core.errors import ConcretizationTypeError
 
             raise ConcretizationTypeError(
-                x, "The error occurred because of argument 'length' of jnp.bincount: it must "
-                   "be static under transformations.")
+                x,
+                "The error occurred because of argument 'length' of jnp.bincount: it must "
+                "be static under transformations.",
+            )
         v = np.asarray(x if not isinstance(x, Tracer) else x.to_concrete_value())
         length = builtins.max(int(minlength), int(v.max()) + 1 if v.size else 0)
     length = int(length)
@@ -278,9 +310,18 @@ def _inexact_pair(a):
     return promote_dtypes_inexact(a)
 
 
-def unique(ar, return_index: bool = False, return_inverse: bool = False,
-           return_counts: bool = False, axis=None, *, equal_nan: bool = True, size=None,
-           fill_value=None, sorted: bool = True):  # noqa: A002
+def unique(
+    ar,
+    return_index: bool = False,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    axis=None,
+    *,
+    equal_nan: bool = True,
+    size=None,
+    fill_value=None,
+    sorted: bool = True,
+):  # noqa: A002
     """``jnp.unique`` of the flattened array; ``size=`` gives a static-shaped result padded
     with ``fill_value`` (default: the smallest unique value), required under jit."""
     if axis is not None:
@@ -292,13 +333,14 @@ def unique(ar, return_index: bool = False, return_inverse: bool = False,
             from jaxlite._src.core.errors import ConcretizationTypeError
 
             raise ConcretizationTypeError(
-                a, "The error arose in jnp.unique(). When jnp.unique is used inside "
-                   "transformations, the size argument must be specified statically.")
+                a,
+                "The error arose in jnp.unique(). When jnp.unique is used inside "
+                "transformations, the size argument must be specified statically.",
+            )
     perm = argsort(a)
     s = take(a, perm)
     if n:
-        mask = jnp.concatenate([jnp.ones((1,), dtypes.bool_),
-                                jnp.not_equal(s[1:], s[:-1])])
+        mask = jnp.concatenate([jnp.ones((1,), dtypes.bool_), jnp.not_equal(s[1:], s[:-1])])
     else:
         mask = jnp.zeros((0,), dtypes.bool_)
     if size is None:
@@ -310,22 +352,32 @@ def unique(ar, return_index: bool = False, return_inverse: bool = False,
     slots = jnp.where(mask, gid, size_)  # first of each group -> its slot; others dropped
     first_fill = s[0] if n else jnp.zeros((), a.dtype)
     fv = first_fill if fill_value is None else fill_value
-    vals = _ix.scatter(jnp.full((size_,), fv, a.dtype) if fill_value is not None else
-                       jnp.broadcast_to(jnp.asarray(fv).astype(a.dtype), (size_,)),
-                       s, [slots], "set")
+    vals = _ix.scatter(
+        jnp.full((size_,), fv, a.dtype)
+        if fill_value is not None
+        else jnp.broadcast_to(jnp.asarray(fv).astype(a.dtype), (size_,)),
+        s,
+        [slots],
+        "set",
+    )
     outs = [vals]
     if return_index:
-        first_idx = _ix.scatter(jnp.zeros((size_,), _int_dtype()), perm.astype(_int_dtype()),
-                                [slots], "set")
+        first_idx = _ix.scatter(
+            jnp.zeros((size_,), _int_dtype()), perm.astype(_int_dtype()), [slots], "set"
+        )
         outs.append(first_idx)
     if return_inverse:
-        inv = _ix.scatter(jnp.zeros((n,), _int_dtype()), gid.astype(_int_dtype()),
-                          [perm.astype(np.int32)], "set")
-        outs.append(jnp.reshape(inv, asarray_any(ar).shape) if asarray_any(ar).ndim == 1
-                    else inv)
+        inv = _ix.scatter(
+            jnp.zeros((n,), _int_dtype()), gid.astype(_int_dtype()), [perm.astype(np.int32)], "set"
+        )
+        outs.append(jnp.reshape(inv, asarray_any(ar).shape) if asarray_any(ar).ndim == 1 else inv)
     if return_counts:
-        cnt = _ix.scatter(jnp.zeros((size_,), _int_dtype()), jnp.ones((n,), _int_dtype()),
-                          [jnp.minimum(gid, size_).astype(np.int32)], "add")
+        cnt = _ix.scatter(
+            jnp.zeros((size_,), _int_dtype()),
+            jnp.ones((n,), _int_dtype()),
+            [jnp.minimum(gid, size_).astype(np.int32)],
+            "add",
+        )
         outs.append(cnt)
     return outs[0] if len(outs) == 1 else tuple(outs)
 

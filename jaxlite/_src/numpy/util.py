@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
@@ -16,13 +15,17 @@ from jaxlite._src.ops import conversion, shape as _shape
 def check_arraylike(fun_name: str, *args: Any) -> None:
     for pos, a in enumerate(args):
         if not is_arraylike(a):
-            raise TypeError(f"{fun_name} requires ndarray or scalar arguments, got "
-                            f"{type(a)} at position {pos}.")
+            raise TypeError(
+                f"{fun_name} requires ndarray or scalar arguments, got {type(a)} at position {pos}."
+            )
 
 
 def is_arraylike(x: Any) -> bool:
-    return (isinstance(x, (Array, np.ndarray, np.generic)) or type(x) in (
-        bool, int, float, complex) or hasattr(x, "__jax_array__"))
+    return (
+        isinstance(x, (Array, np.ndarray, np.generic))
+        or type(x) in (bool, int, float, complex)
+        or hasattr(x, "__jax_array__")
+    )
 
 
 def asarray_any(x: Any):
@@ -71,10 +74,10 @@ def broadcast_arrays(*args: Any) -> list:
     try:
         result = tuple(np.broadcast_shapes(*shapes))
     except ValueError:
-        raise ValueError("Incompatible shapes for broadcasting: shapes="
-                         + str([tuple(s) for s in shapes])) from None
-    return [_shape.broadcast_to_rank(a, result) if aval_of(a).shape != result else a
-            for a in args]
+        raise ValueError(
+            "Incompatible shapes for broadcasting: shapes=" + str([tuple(s) for s in shapes])
+        ) from None
+    return [_shape.broadcast_to_rank(a, result) if aval_of(a).shape != result else a for a in args]
 
 
 def broadcast_nonscalar(*args: Any) -> list:
@@ -92,8 +95,11 @@ def _broadcast_for(fun_name: str, args: list) -> list:
         return broadcast_nonscalar(*args)
     except ValueError:
         # JAX reports elementwise shape mismatches as TypeErrors naming the function.
-        raise TypeError(f"{fun_name} got incompatible shapes for broadcasting: "
-                        + ", ".join(str(tuple(aval_of(a).shape)) for a in args) + ".") from None
+        raise TypeError(
+            f"{fun_name} got incompatible shapes for broadcasting: "
+            + ", ".join(str(tuple(aval_of(a).shape)) for a in args)
+            + "."
+        ) from None
 
 
 def promote_args(fun_name: str, *args: Any) -> list:

@@ -35,8 +35,9 @@ def _parse_signature(signature: str):
 def _bind_sizes(sizes: dict, core: tuple, shape: tuple, context: str):
     for name, n in zip(core, shape):
         if name in sizes and sizes[name] != n:
-            raise ValueError(f"inconsistent size for core dimension {name!r}: {n} vs "
-                             f"{sizes[name]} {context}")
+            raise ValueError(
+                f"inconsistent size for core dimension {name!r}: {n} vs {sizes[name]} {context}"
+            )
         sizes[name] = n
 
 
@@ -53,8 +54,10 @@ def vectorize(pyfunc: Callable, *, excluded=frozenset(), signature: str | None =
     excluded = frozenset(excluded)
     for e in excluded:
         if not isinstance(e, (int, str)):
-            raise TypeError("jax.numpy.vectorize can only exclude integer or string "
-                            f"arguments, but excluded={excluded!r}")
+            raise TypeError(
+                "jax.numpy.vectorize can only exclude integer or string "
+                f"arguments, but excluded={excluded!r}"
+            )
         if isinstance(e, int) and e < 0:
             raise ValueError(f"excluded={excluded!r} contains negative numbers")
     parsed = _parse_signature(signature) if signature is not None else None
@@ -64,8 +67,9 @@ def vectorize(pyfunc: Callable, *, excluded=frozenset(), signature: str | None =
         from jaxlite._src.api import vmap
         from jaxlite._src.numpy.lax_numpy import asarray, squeeze
 
-        context = f"on vectorized function with excluded={set(excluded)!r} and " \
-                  f"signature={signature!r}"
+        context = (
+            f"on vectorized function with excluded={set(excluded)!r} and signature={signature!r}"
+        )
         dyn_pos = [i for i in range(len(args)) if i not in excluded and args[i] is not None]
         static = {i: a for i, a in enumerate(args) if i not in dyn_pos}
 
@@ -76,31 +80,35 @@ def vectorize(pyfunc: Callable, *, excluded=frozenset(), signature: str | None =
             in_core, out_core = parsed
             n_vec = len([i for i in range(len(args)) if i not in excluded])
             if len(in_core) != n_vec:
-                raise TypeError(f"wrong number of positional arguments: expected "
-                                f"{len(in_core)}, got {n_vec} {context}")
+                raise TypeError(
+                    f"wrong number of positional arguments: expected "
+                    f"{len(in_core)}, got {n_vec} {context}"
+                )
             # None arguments (allowed only for scalar cores) are passed through.
             vec_idx = [i for i in range(len(args)) if i not in excluded]
             in_core = [c for i, c in zip(vec_idx, in_core) if args[i] is not None]
             for i, c in zip(vec_idx, parsed[0]):
                 if args[i] is None and c != ():
-                    raise ValueError(f"Cannot pass None at location {i} with "
-                                     f"signature={signature!r}")
+                    raise ValueError(
+                        f"Cannot pass None at location {i} with signature={signature!r}"
+                    )
         dyn = [asarray(args[i]) for i in dyn_pos]
 
         sizes: dict = {}
         loop_shapes = []
         for x, core in zip(dyn, in_core):
             if x.ndim < len(core):
-                raise ValueError(f"input with shape {x.shape!r} does not have enough "
-                                 f"dimensions for all core dimensions {core!r} {context}")
+                raise ValueError(
+                    f"input with shape {x.shape!r} does not have enough "
+                    f"dimensions for all core dimensions {core!r} {context}"
+                )
             k = x.ndim - len(core)
             _bind_sizes(sizes, core, x.shape[k:], context)
             loop_shapes.append(x.shape[:k])
         try:
             loop = tuple(np.broadcast_shapes(*loop_shapes)) if loop_shapes else ()
         except ValueError:
-            raise ValueError(f"could not broadcast loop shapes {loop_shapes} {context}"
-                             ) from None
+            raise ValueError(f"could not broadcast loop shapes {loop_shapes} {context}") from None
 
         def core_fun(*dyn_vals):
             it = iter(dyn_vals)
@@ -117,8 +125,9 @@ def vectorize(pyfunc: Callable, *, excluded=frozenset(), signature: str | None =
             pad = levels - len(ls)
             drop = tuple(j for j, n in enumerate(ls) if n == 1 and loop[pad + j] != 1)
             squeezed.append(squeeze(x, drop) if drop else x)
-            maps.append([False] * pad + [not (n == 1 and loop[pad + j] != 1)
-                                         for j, n in enumerate(ls)])
+            maps.append(
+                [False] * pad + [not (n == 1 and loop[pad + j] != 1) for j, n in enumerate(ls)]
+            )
         fun = core_fun
         for level in reversed(range(levels)):
             in_axes = tuple(0 if m[level] else None for m in maps)
@@ -135,15 +144,20 @@ def _check_outputs(out, out_core, sizes, context):
         outs = [out]
     else:
         if not isinstance(out, tuple):
-            raise TypeError("output must be a tuple when multiple outputs are expected, "
-                            f"got: {out!r}\n{context}")
+            raise TypeError(
+                "output must be a tuple when multiple outputs are expected, "
+                f"got: {out!r}\n{context}"
+            )
         if len(out) != len(out_core):
-            raise TypeError(f"wrong number of output arguments: expected {len(out_core)}, "
-                            f"got {len(out)} {context}")
+            raise TypeError(
+                f"wrong number of output arguments: expected {len(out_core)}, "
+                f"got {len(out)} {context}"
+            )
         outs = list(out)
     for o, core in zip(outs, out_core):
         shape = asarray(o).shape
         if len(shape) != len(core):
-            raise ValueError(f"output shape {shape!r} does not match core dimensions "
-                             f"{core!r} {context}")
+            raise ValueError(
+                f"output shape {shape!r} does not match core dimensions {core!r} {context}"
+            )
         _bind_sizes(sizes, core, shape, context)

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -38,8 +38,13 @@ def dtype_rule_factory(kinds: str):
             or ("b" in kinds and dtype == dtypes.bool_)
         )
         if not ok:
-            names = {"f": "floating", "c": "complex", "i": "signed integer",
-                     "u": "unsigned integer", "b": "bool"}
+            names = {
+                "f": "floating",
+                "c": "complex",
+                "i": "signed integer",
+                "u": "unsigned integer",
+                "b": "bool",
+            }
             raise _dtype_error(name, dtype, ", ".join(names[k] for k in kinds))
 
     return check
@@ -76,8 +81,13 @@ def _unop_batch(p):
     return rule
 
 
-def naryop(name: str, np_fn: Callable, kinds_per_arg: Sequence[str], out_dtype=None,
-           require_same_dtype: bool = True) -> Primitive:
+def naryop(
+    name: str,
+    np_fn: Callable,
+    kinds_per_arg: Sequence[str],
+    out_dtype=None,
+    require_same_dtype: bool = True,
+) -> Primitive:
     """An elementwise n-ary primitive: operands of identical shape (and dtype)."""
     p = Primitive(name)
     checks = [dtype_rule_factory(k) for k in kinds_per_arg]
@@ -90,11 +100,15 @@ def naryop(name: str, np_fn: Callable, kinds_per_arg: Sequence[str], out_dtype=N
         if len(shapes) != 1:
             raise TypeError(
                 f"{name} got incompatible shapes for broadcasting: "
-                + ", ".join(str(a.shape) for a in avals) + ".")
+                + ", ".join(str(a.shape) for a in avals)
+                + "."
+            )
         if require_same_dtype and len({a.dtype for a in avals}) != 1:
             raise TypeError(
                 f"{name} requires arguments to have the same dtypes, got "
-                + ", ".join(dtypes.short_name(a.dtype) for a in avals) + ".")
+                + ", ".join(dtypes.short_name(a.dtype) for a in avals)
+                + "."
+            )
         dt = out_dtype(*[a.dtype for a in avals]) if out_dtype else avals[0].dtype
         weak = all(a.weak_type for a in avals) and out_dtype is None
         return ShapedArray(next(iter(shapes)), dt, weak)
@@ -119,8 +133,12 @@ def broadcast_batcher(p):
         from jaxlite._src.ops import shape as _shape
 
         size = axis_data.size
-        logical = [aval_of(x).shape if d is not_mapped else
-                   aval_of(x).shape[:d] + aval_of(x).shape[d + 1:] for x, d in zip(args, dims)]
+        logical = [
+            aval_of(x).shape
+            if d is not_mapped
+            else aval_of(x).shape[:d] + aval_of(x).shape[d + 1 :]
+            for x, d in zip(args, dims)
+        ]
         out_shape = next((s for s in logical if s != ()), ())
         new_args = []
         for x, d, s in zip(args, dims, logical):

@@ -22,8 +22,10 @@ def _bitcast_shape(shape, old, new):
     if old > new:
         return tuple(shape) + (old // new,)
     if not shape or shape[-1] != new // old:
-        raise TypeError(f"bitcast_convert_type from a {old}-byte to a {new}-byte type needs a "
-                        f"trailing dimension of size {new // old}, got shape {shape}")
+        raise TypeError(
+            f"bitcast_convert_type from a {old}-byte to a {new}-byte type needs a "
+            f"trailing dimension of size {new // old}, got shape {shape}"
+        )
     return tuple(shape[:-1])
 
 
@@ -60,8 +62,9 @@ def bitcast_convert_type(operand, new_dtype):
     """
     from jaxlite._src.numpy.util import asarray_any
 
-    return bitcast_convert_type_p.bind(asarray_any(operand),
-                                       new_dtype=dtypes.canonicalize_dtype(new_dtype))
+    return bitcast_convert_type_p.bind(
+        asarray_any(operand), new_dtype=dtypes.canonicalize_dtype(new_dtype)
+    )
 
 
 # --- reduce_precision ---------------------------------------------------------------------
@@ -69,8 +72,12 @@ reduce_precision_p = Primitive("reduce_precision")
 
 
 def _known_format(exponent_bits, mantissa_bits):
-    table = {(5, 10): np.float16, (8, 23): np.float32, (11, 52): np.float64,
-             (8, 7): dtypes.bfloat16}
+    table = {
+        (5, 10): np.float16,
+        (8, 23): np.float32,
+        (11, 52): np.float64,
+        (8, 7): dtypes.bfloat16,
+    }
     return table.get((exponent_bits, mantissa_bits))
 
 
@@ -102,14 +109,19 @@ def _reduce_precision_abstract_eval(x, *, exponent_bits, mantissa_bits):
 rules.impl_rules[reduce_precision_p] = _reduce_precision_impl
 rules.abstract_eval_rules[reduce_precision_p] = _reduce_precision_abstract_eval
 rules.batch_rules[reduce_precision_p] = lambda ad, args, dims, **p: (
-    reduce_precision_p.bind(*args, **p), dims[0])
-deflinear(reduce_precision_p, lambda ct, x, **p: [
-    Zero(x.aval) if type(ct) is Zero else reduce_precision_p.bind(ct, **p)])
+    reduce_precision_p.bind(*args, **p),
+    dims[0],
+)
+deflinear(
+    reduce_precision_p,
+    lambda ct, x, **p: [Zero(x.aval) if type(ct) is Zero else reduce_precision_p.bind(ct, **p)],
+)
 
 
 def reduce_precision(operand, exponent_bits: int, mantissa_bits: int):
     """``jax.lax.reduce_precision``: round to a float format with the given bit counts."""
     from jaxlite._src.numpy.util import asarray_any
 
-    return reduce_precision_p.bind(asarray_any(operand), exponent_bits=int(exponent_bits),
-                                   mantissa_bits=int(mantissa_bits))
+    return reduce_precision_p.bind(
+        asarray_any(operand), exponent_bits=int(exponent_bits), mantissa_bits=int(mantissa_bits)
+    )

@@ -52,7 +52,9 @@ rules.abstract_eval_rules[convert_element_type_p] = _convert_abstract_eval
 rules.jvp_rules[convert_element_type_p] = _convert_jvp
 rules.transpose_rules[convert_element_type_p] = _convert_transpose
 rules.batch_rules[convert_element_type_p] = lambda ad, args, dims, **p: (
-    convert_element_type_p.bind(*args, **p), dims[0])
+    convert_element_type_p.bind(*args, **p),
+    dims[0],
+)
 
 
 def convert_element_type(x, new_dtype, weak_type: bool = False):
@@ -68,7 +70,8 @@ def convert_element_type(x, new_dtype, weak_type: bool = False):
     if not isinstance(x, Tracer):
         # Constants are converted now rather than staged (they become literals).
         return convert_element_type_p.bind_with_trace(
-            eval_trace, (x,), dict(new_dtype=new_dtype, weak_type=bool(weak_type)))
+            eval_trace, (x,), dict(new_dtype=new_dtype, weak_type=bool(weak_type))
+        )
     return convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=bool(weak_type))
 
 
@@ -87,7 +90,9 @@ rules.impl_rules[iota_p] = _iota_impl
 rules.abstract_eval_rules[iota_p] = lambda *, dtype, shape, dimension: ShapedArray(shape, dtype)
 rules.non_differentiable.add(iota_p)
 rules.jvp_rules[iota_p] = lambda primals, tangents, **p: (
-    iota_p.bind(**p), Zero(ShapedArray(p["shape"], p["dtype"]).to_tangent_aval()))
+    iota_p.bind(**p),
+    Zero(ShapedArray(p["shape"], p["dtype"]).to_tangent_aval()),
+)
 
 
 def iota(dtype, size: int):
@@ -96,5 +101,6 @@ def iota(dtype, size: int):
 
 
 def broadcasted_iota(dtype, shape, dimension: int):
-    return iota_p.bind(dtype=dtypes.canonicalize_dtype(dtype), shape=tuple(shape),
-                       dimension=int(dimension))
+    return iota_p.bind(
+        dtype=dtypes.canonicalize_dtype(dtype), shape=tuple(shape), dimension=int(dimension)
+    )

@@ -13,8 +13,20 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.ops import conversion, shape as _shape
 from jaxlite._src.ops._factories import (
-    ANY, FLOAT, INEXACT, INT, INTBOOL, NUM, broadcast_batcher, defjvp, defjvp2, deflinear,
-    naryop, non_differentiable, unop)
+    ANY,
+    FLOAT,
+    INEXACT,
+    INT,
+    INTBOOL,
+    NUM,
+    broadcast_batcher,
+    defjvp,
+    defjvp2,
+    deflinear,
+    naryop,
+    non_differentiable,
+    unop,
+)
 
 
 # --------------------------------------------------------------------- argument handling
@@ -144,10 +156,15 @@ def _abs_out(d):
 
 
 abs_p = unop("abs", np.abs, NUM, out_dtype=None)
-rules.abstract_eval_rules[abs_p] = lambda x: ShapedArray(
-    x.shape, _abs_out(x.dtype), x.weak_type)
-defjvp2(abs_p, lambda t, ans, x: mul(t, sign(x)) if not dtypes.is_complex(aval_of(x).dtype)
-        else real(mul(conj(div(x, convert_element_type_like(ans, x))), t)))
+rules.abstract_eval_rules[abs_p] = lambda x: ShapedArray(x.shape, _abs_out(x.dtype), x.weak_type)
+defjvp2(
+    abs_p,
+    lambda t, ans, x: (
+        mul(t, sign(x))
+        if not dtypes.is_complex(aval_of(x).dtype)
+        else real(mul(conj(div(x, convert_element_type_like(ans, x))), t))
+    ),
+)
 
 not_p = unop("not", np.invert, INTBOOL)
 non_differentiable(not_p)
@@ -178,8 +195,7 @@ defjvp(erf_p, lambda t, x: mul(t, mul(_const(x, 2 / np.sqrt(np.pi)), exp(neg(mul
 erfc_p = unop("erfc", _erfc_impl, FLOAT)
 defjvp(erfc_p, lambda t, x: mul(t, mul(_const(x, -2 / np.sqrt(np.pi)), exp(neg(mul(x, x))))))
 erf_inv_p = unop("erf_inv", _erf_inv_impl, FLOAT)
-defjvp2(erf_inv_p, lambda t, ans, x: mul(t, mul(_const(x, np.sqrt(np.pi) / 2),
-                                                 exp(mul(ans, ans)))))
+defjvp2(erf_inv_p, lambda t, ans, x: mul(t, mul(_const(x, np.sqrt(np.pi) / 2), exp(mul(ans, ans)))))
 lgamma_p = unop("lgamma", _lgamma_impl, FLOAT)
 defjvp(lgamma_p, lambda t, x: mul(t, digamma(x)))
 digamma_p = unop("digamma", _digamma_impl, FLOAT)
@@ -194,8 +210,7 @@ def _polygamma1(x):
 
 defjvp(digamma_p, lambda t, x: mul(t, _polygamma1(x)))
 
-polygamma1_p = unop("polygamma1", lambda v: _sp.polygamma(1, v).astype(v.dtype, copy=False),
-                    FLOAT)
+polygamma1_p = unop("polygamma1", lambda v: _sp.polygamma(1, v).astype(v.dtype, copy=False), FLOAT)
 non_differentiable(polygamma1_p)
 
 
@@ -212,10 +227,13 @@ population_count_p = unop("population_count", _popcnt, INT)
 non_differentiable(population_count_p)
 
 real_p = unop("real", np.real, "c", out_dtype=_abs_out)
-deflinear(real_p, lambda ct, x: [Zero(x.aval) if type(ct) is Zero else complex_(ct, zeros_like(ct))])
+deflinear(
+    real_p, lambda ct, x: [Zero(x.aval) if type(ct) is Zero else complex_(ct, zeros_like(ct))]
+)
 imag_p = unop("imag", np.imag, "c", out_dtype=_abs_out)
-deflinear(imag_p, lambda ct, x: [Zero(x.aval) if type(ct) is Zero else
-                                  complex_(zeros_like(ct), neg(ct))])
+deflinear(
+    imag_p, lambda ct, x: [Zero(x.aval) if type(ct) is Zero else complex_(zeros_like(ct), neg(ct))]
+)
 conj_p = unop("conj", np.conj, INEXACT)
 deflinear(conj_p, lambda ct, x: [Zero(x.aval) if type(ct) is Zero else conj(ct)])
 
@@ -224,7 +242,7 @@ def _integer_pow_impl(x, *, y):
     if y == 0:
         return np.ones_like(x)
     if y < 0 and dtypes.is_int(x.dtype):
-        return np.asarray(1 // x ** -y, x.dtype)
+        return np.asarray(1 // x**-y, x.dtype)
     out = x
     for _ in range(abs(y) - 1):
         out = out * x
@@ -234,8 +252,12 @@ def _integer_pow_impl(x, *, y):
 
 
 integer_pow_p = unop("integer_pow", _integer_pow_impl, NUM)
-defjvp(integer_pow_p, lambda t, x, *, y: mul(t, mul(_const(x, y), integer_pow(x, y - 1)))
-       if y != 0 else zeros_like(t))
+defjvp(
+    integer_pow_p,
+    lambda t, x, *, y: (
+        mul(t, mul(_const(x, y), integer_pow(x, y - 1))) if y != 0 else zeros_like(t)
+    ),
+)
 
 square_p = unop("square", np.square, NUM)
 defjvp(square_p, lambda t, x: mul(t, mul(_const(x, 2), x)))
@@ -249,10 +271,14 @@ deflinear(sub_p, lambda ct, x, y: _unbroadcast_pair(ct, x, y, neg_y=True))
 
 def _unbroadcast_pair(ct, x, y, neg_y):
     if type(ct) is Zero:
-        return [Zero(x.aval) if is_undefined_primal(x) else None,
-                Zero(y.aval) if is_undefined_primal(y) else None]
-    return [unbroadcast(ct, x.aval) if is_undefined_primal(x) else None,
-            unbroadcast(neg(ct) if neg_y else ct, y.aval) if is_undefined_primal(y) else None]
+        return [
+            Zero(x.aval) if is_undefined_primal(x) else None,
+            Zero(y.aval) if is_undefined_primal(y) else None,
+        ]
+    return [
+        unbroadcast(ct, x.aval) if is_undefined_primal(x) else None,
+        unbroadcast(neg(ct) if neg_y else ct, y.aval) if is_undefined_primal(y) else None,
+    ]
 
 
 def unbroadcast(ct, aval):
@@ -306,8 +332,11 @@ def _rem_impl(x, y):
 
 
 rem_p = naryop("rem", _rem_impl, [NUM, NUM])
-defjvp(rem_p, lambda t, x, y: t,
-       lambda t, x, y: mul(neg(t), mul(sign(div(x, y)), floor(abs(div(x, y))))))
+defjvp(
+    rem_p,
+    lambda t, x, y: t,
+    lambda t, x, y: mul(neg(t), mul(sign(div(x, y)), floor(abs(div(x, y))))),
+)
 
 
 def _pow_impl(x, y):
@@ -319,8 +348,9 @@ pow_p = naryop("pow", _pow_impl, [INEXACT, INEXACT])
 
 def _pow_jvp_x(t, x, y):
     # d/dx x**y = y * x**(y-1), with the convention 0 at y == 0.
-    return mul(t, select_n(eq(y, _const(y, 0)),
-                           mul(y, pow(x, sub(y, _const(y, 1)))), zeros_like(x)))
+    return mul(
+        t, select_n(eq(y, _const(y, 0)), mul(y, pow(x, sub(y, _const(y, 1)))), zeros_like(x))
+    )
 
 
 def _pow_jvp_y(t, x, y):
@@ -342,14 +372,23 @@ def _balanced_eq(x, z, y):
     return div(xz, add(xz, yz))
 
 
-defjvp2(max_p, lambda t, ans, x, y: mul(t, _balanced_eq(x, ans, y)),
-        lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x)))
-defjvp2(min_p, lambda t, ans, x, y: mul(t, _balanced_eq(x, ans, y)),
-        lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x)))
+defjvp2(
+    max_p,
+    lambda t, ans, x, y: mul(t, _balanced_eq(x, ans, y)),
+    lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x)),
+)
+defjvp2(
+    min_p,
+    lambda t, ans, x, y: mul(t, _balanced_eq(x, ans, y)),
+    lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x)),
+)
 
 atan2_p = naryop("atan2", np.arctan2, [FLOAT, FLOAT])
-defjvp(atan2_p, lambda t, x, y: mul(t, div(y, add(mul(x, x), mul(y, y)))),
-       lambda t, x, y: mul(t, div(neg(x), add(mul(x, x), mul(y, y)))))
+defjvp(
+    atan2_p,
+    lambda t, x, y: mul(t, div(y, add(mul(x, x), mul(y, y)))),
+    lambda t, x, y: mul(t, div(neg(x), add(mul(x, x), mul(y, y)))),
+)
 nextafter_p = naryop("nextafter", np.nextafter, [FLOAT, FLOAT])
 non_differentiable(nextafter_p)
 
@@ -359,11 +398,16 @@ def _complex_out(a, b):
 
 
 complex_p = naryop("complex", lambda x, y: x + 1j * y, [FLOAT, FLOAT], out_dtype=_complex_out)
-rules.impl_rules[complex_p] = lambda x, y: (x + np.asarray(1j, _complex_out(x.dtype, 0)) * y
-                                            ).astype(_complex_out(x.dtype, 0))
-deflinear(complex_p, lambda ct, x, y: [
-    real(ct) if is_undefined_primal(x) else None,
-    neg(imag(ct)) if is_undefined_primal(y) else None])
+rules.impl_rules[complex_p] = lambda x, y: (
+    x + np.asarray(1j, _complex_out(x.dtype, 0)) * y
+).astype(_complex_out(x.dtype, 0))
+deflinear(
+    complex_p,
+    lambda ct, x, y: [
+        real(ct) if is_undefined_primal(x) else None,
+        neg(imag(ct)) if is_undefined_primal(y) else None,
+    ],
+)
 
 and_p = naryop("and", np.bitwise_and, [INTBOOL, INTBOOL])
 or_p = naryop("or", np.bitwise_or, [INTBOOL, INTBOOL])
@@ -421,15 +465,21 @@ def _select_n_abstract_eval(which, *cases):
     if not cases:
         raise TypeError("select_n must have at least one case")
     if any(c.shape != cases[0].shape for c in cases) or any(
-            c.dtype != cases[0].dtype for c in cases):
-        raise TypeError("select_n cases must have the same shapes and dtypes, got "
-                        + ", ".join(c.str_short() for c in cases))
+        c.dtype != cases[0].dtype for c in cases
+    ):
+        raise TypeError(
+            "select_n cases must have the same shapes and dtypes, got "
+            + ", ".join(c.str_short() for c in cases)
+        )
     if which.shape not in ((), cases[0].shape):
-        raise TypeError(f"select_n which must be scalar or have the same shape as cases, got "
-                        f"which shape {which.shape} for case shape {cases[0].shape}")
+        raise TypeError(
+            f"select_n which must be scalar or have the same shape as cases, got "
+            f"which shape {which.shape} for case shape {cases[0].shape}"
+        )
     if which.dtype != dtypes.bool_ and not dtypes.is_int(which.dtype):
-        raise TypeError(f"select_n which must be boolean or integer type, got "
-                        f"{dtypes.short_name(which.dtype)}")
+        raise TypeError(
+            f"select_n which must be boolean or integer type, got {dtypes.short_name(which.dtype)}"
+        )
     if which.dtype == dtypes.bool_ and len(cases) > 2:
         raise TypeError("select_n with a boolean predicate takes at most two cases")
     return ShapedArray(cases[0].shape, cases[0].dtype, all(c.weak_type for c in cases))
@@ -478,8 +528,10 @@ def _select_n_batch(axis_data, args, dims):
             break
     if case_shape is None:
         case_shape = aval_of(cases[0]).shape
-    new_cases = [_shape.broadcast_batch(c, size) if d is not_mapped else _shape.moveaxis(c, d, 0)
-                 for c, d in zip(cases, dcs)]
+    new_cases = [
+        _shape.broadcast_batch(c, size) if d is not_mapped else _shape.moveaxis(c, d, 0)
+        for c, d in zip(cases, dcs)
+    ]
     w = which
     if dw is not_mapped:
         if aval_of(w).shape != ():
@@ -540,8 +592,9 @@ def _clamp_batch(axis_data, args, dims):
     lo, x, hi = args
     from jaxlite._src.core.rule_types import not_mapped
 
-    xb = _shape.broadcast_batch(x, size) if dims[1] is not_mapped else _shape.moveaxis(
-        x, dims[1], 0)
+    xb = (
+        _shape.broadcast_batch(x, size) if dims[1] is not_mapped else _shape.moveaxis(x, dims[1], 0)
+    )
     shp = aval_of(xb).shape
 
     def fix(b, d):
@@ -567,19 +620,23 @@ def clamp(min, x, max):  # noqa: A002 (JAX's parameter names)
 # --------------------------------------------------------------------------- wrappers
 neg, sign, floor, ceil, is_finite = map(_un, (neg_p, sign_p, floor_p, ceil_p, is_finite_p))
 exp, exp2, log, log1p, expm1, tanh, logistic = map(
-    _un, (exp_p, exp2_p, log_p, log1p_p, expm1_p, tanh_p, logistic_p))
+    _un, (exp_p, exp2_p, log_p, log1p_p, expm1_p, tanh_p, logistic_p)
+)
 sin, cos, tan, asin, acos, atan = map(_un, (sin_p, cos_p, tan_p, asin_p, acos_p, atan_p))
 sinh, cosh, asinh, acosh, atanh = map(_un, (sinh_p, cosh_p, asinh_p, acosh_p, atanh_p))
 sqrt, rsqrt, cbrt, abs, bitwise_not = map(_un, (sqrt_p, rsqrt_p, cbrt_p, abs_p, not_p))
 erf, erfc, erf_inv, lgamma, digamma = map(_un, (erf_p, erfc_p, erf_inv_p, lgamma_p, digamma_p))
 population_count, real, imag, conj, square = map(
-    _un, (population_count_p, real_p, imag_p, conj_p, square_p))
+    _un, (population_count_p, real_p, imag_p, conj_p, square_p)
+)
 add, sub, mul, div, rem, pow, max, min = map(
-    _bin, (add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p))
+    _bin, (add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p)
+)
 atan2, nextafter = _bin(atan2_p), _bin(nextafter_p)
 and_, or_, xor = _bin(and_p), _bin(or_p), _bin(xor_p)
 shift_left, shift_right_arithmetic, shift_right_logical = map(
-    _bin, (shift_left_p, shift_right_arithmetic_p, shift_right_logical_p))
+    _bin, (shift_left_p, shift_right_arithmetic_p, shift_right_logical_p)
+)
 eq, ne, lt, le, gt, ge = map(_bin, (eq_p, ne_p, lt_p, le_p, gt_p, ge_p))
 complex_ = _bin(complex_p)
 

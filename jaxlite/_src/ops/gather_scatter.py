@@ -43,17 +43,32 @@ def _mode_name(mode):
     if mode is None:
         return None
     name = getattr(mode, "name", mode)
-    return {"CLIP": "clip", "FILL_OR_DROP": "fill", "PROMISE_IN_BOUNDS": "clip",
-            "clip": "clip", "fill": "fill", "drop": "fill",
-            "promise_in_bounds": "clip"}.get(name, name)
+    return {
+        "CLIP": "clip",
+        "FILL_OR_DROP": "fill",
+        "PROMISE_IN_BOUNDS": "clip",
+        "clip": "clip",
+        "fill": "fill",
+        "drop": "fill",
+        "promise_in_bounds": "clip",
+    }.get(name, name)
 
 
 def _i32(x):
     return conversion.convert_element_type(x, dtypes.int32)
 
 
-def _index_arrays(op_shape, starts, window_sizes, window_dims, window_positions, batch_shape,
-                  batch_positions, out_rank, clip):
+def _index_arrays(
+    op_shape,
+    starts,
+    window_sizes,
+    window_dims,
+    window_positions,
+    batch_shape,
+    batch_positions,
+    out_rank,
+    clip,
+):
     """One broadcastable int32 index array per operand dimension, plus a validity mask of
     the windows (over the batch positions) for the non-clipping modes."""
     idxs = []
@@ -75,9 +90,14 @@ def _index_arrays(op_shape, starts, window_sizes, window_dims, window_positions,
             pos = window_positions[window_dims.index(d)]
             shape[pos] = window_sizes[d]
             it = conversion.broadcasted_iota(dtypes.int32, tuple(shape), pos)
-            term = it if term is None else ew.add(
-                _sh.broadcast_to_rank(term, _bshape(aval_of(term).shape, tuple(shape))),
-                _sh.broadcast_to_rank(it, _bshape(aval_of(term).shape, tuple(shape))))
+            term = (
+                it
+                if term is None
+                else ew.add(
+                    _sh.broadcast_to_rank(term, _bshape(aval_of(term).shape, tuple(shape))),
+                    _sh.broadcast_to_rank(it, _bshape(aval_of(term).shape, tuple(shape))),
+                )
+            )
         if term is None:
             term = _sh.full(tuple([1] * out_rank), 0, dtypes.int32)
         idxs.append(term)
@@ -88,8 +108,17 @@ def _bshape(a, b):
     return tuple(max(x, y) for x, y in zip(a, b))
 
 
-def gather(operand, start_indices, dimension_numbers, slice_sizes, *,
-           indices_are_sorted=False, unique_indices=False, mode=None, fill_value=None):
+def gather(
+    operand,
+    start_indices,
+    dimension_numbers,
+    slice_sizes,
+    *,
+    indices_are_sorted=False,
+    unique_indices=False,
+    mode=None,
+    fill_value=None,
+):
     """``jax.lax.gather``: XLA gather. ``start_indices`` has the index vector in its last
     dimension; the output has the batch dimensions of ``start_indices`` plus the
     non-collapsed window dimensions at ``offset_dims``."""
@@ -108,11 +137,22 @@ def gather(operand, start_indices, dimension_numbers, slice_sizes, *,
     out_rank = len(batch_shape) + len(window_dims)
     offset_dims = tuple(dn.offset_dims)
     batch_positions = [p for p in range(out_rank) if p not in offset_dims]
-    starts = {d: _sh.index_in_dim(idx, k, len(ishape) - 1, keepdims=False)
-              for k, d in enumerate(dn.start_index_map)}
+    starts = {
+        d: _sh.index_in_dim(idx, k, len(ishape) - 1, keepdims=False)
+        for k, d in enumerate(dn.start_index_map)
+    }
     m = _mode_name(mode)
-    idxs, valid = _index_arrays(op_shape, starts, slice_sizes, window_dims, list(offset_dims),
-                                batch_shape, batch_positions, out_rank, m != "fill")
+    idxs, valid = _index_arrays(
+        op_shape,
+        starts,
+        slice_sizes,
+        window_dims,
+        list(offset_dims),
+        batch_shape,
+        batch_positions,
+        out_rank,
+        m != "fill",
+    )
     out = _ix.gather(x, *idxs)
     out_shape = aval_of(out).shape
     full_shape = [0] * out_rank
@@ -128,8 +168,11 @@ def gather(operand, start_indices, dimension_numbers, slice_sizes, *,
             bshape[p] = s
         v = _sh.broadcast_to_rank(_sh.reshape(valid, bshape), tuple(full_shape))
         if fill_value is None:
-            fill_value = np.nan if dtypes.is_inexact(aval_of(x).dtype) else (
-                np.iinfo(aval_of(x).dtype).min if dtypes.is_signed(aval_of(x).dtype) else 0)
+            fill_value = (
+                np.nan
+                if dtypes.is_inexact(aval_of(x).dtype)
+                else (np.iinfo(aval_of(x).dtype).min if dtypes.is_signed(aval_of(x).dtype) else 0)
+            )
         out = ew.select_n(v, _sh.full(tuple(full_shape), fill_value, aval_of(x).dtype), out)
     return out
 
@@ -155,11 +198,22 @@ def _scatter(kind, operand, scatter_indices, updates, dimension_numbers, mode):
     window_sizes = [1] * len(op_shape)
     for p, d in zip(uw, window_dims):
         window_sizes[d] = ushape[p]
-    starts = {d: _sh.index_in_dim(idx, k, len(ishape) - 1, keepdims=False)
-              for k, d in enumerate(dn.scatter_dims_to_operand_dims)}
+    starts = {
+        d: _sh.index_in_dim(idx, k, len(ishape) - 1, keepdims=False)
+        for k, d in enumerate(dn.scatter_dims_to_operand_dims)
+    }
     m = _mode_name(mode)
-    idxs, valid = _index_arrays(op_shape, starts, window_sizes, window_dims, list(uw),
-                                batch_shape, batch_positions, len(ushape), m == "clip")
+    idxs, valid = _index_arrays(
+        op_shape,
+        starts,
+        window_sizes,
+        window_dims,
+        list(uw),
+        batch_shape,
+        batch_positions,
+        len(ushape),
+        m == "clip",
+    )
     if m != "clip" and valid is not None:
         # Windows that do not fit are dropped: point them past the end of dimension 0.
         bshape = [1] * len(ushape)
@@ -174,37 +228,85 @@ def _scatter(kind, operand, scatter_indices, updates, dimension_numbers, mode):
     return _ix.scatter(x, u, idxs, kind)
 
 
-def scatter(operand, scatter_indices, updates, dimension_numbers, *,
-            indices_are_sorted=False, unique_indices=False, mode=None):
+def scatter(
+    operand,
+    scatter_indices,
+    updates,
+    dimension_numbers,
+    *,
+    indices_are_sorted=False,
+    unique_indices=False,
+    mode=None,
+):
     """``jax.lax.scatter``: overwrite windows of ``operand`` with ``updates``."""
     return _scatter("set", operand, scatter_indices, updates, dimension_numbers, mode)
 
 
-def scatter_add(operand, scatter_indices, updates, dimension_numbers, *,
-                indices_are_sorted=False, unique_indices=False, mode=None):
+def scatter_add(
+    operand,
+    scatter_indices,
+    updates,
+    dimension_numbers,
+    *,
+    indices_are_sorted=False,
+    unique_indices=False,
+    mode=None,
+):
     """``jax.lax.scatter_add``: add ``updates`` into windows of ``operand``."""
     return _scatter("add", operand, scatter_indices, updates, dimension_numbers, mode)
 
 
-def scatter_sub(operand, scatter_indices, updates, dimension_numbers, *,
-                indices_are_sorted=False, unique_indices=False, mode=None):
+def scatter_sub(
+    operand,
+    scatter_indices,
+    updates,
+    dimension_numbers,
+    *,
+    indices_are_sorted=False,
+    unique_indices=False,
+    mode=None,
+):
     """``jax.lax.scatter_sub``."""
     return _scatter("add", operand, scatter_indices, ew.neg(updates), dimension_numbers, mode)
 
 
-def scatter_mul(operand, scatter_indices, updates, dimension_numbers, *,
-                indices_are_sorted=False, unique_indices=False, mode=None):
+def scatter_mul(
+    operand,
+    scatter_indices,
+    updates,
+    dimension_numbers,
+    *,
+    indices_are_sorted=False,
+    unique_indices=False,
+    mode=None,
+):
     """``jax.lax.scatter_mul``."""
     return _scatter("mul", operand, scatter_indices, updates, dimension_numbers, mode)
 
 
-def scatter_min(operand, scatter_indices, updates, dimension_numbers, *,
-                indices_are_sorted=False, unique_indices=False, mode=None):
+def scatter_min(
+    operand,
+    scatter_indices,
+    updates,
+    dimension_numbers,
+    *,
+    indices_are_sorted=False,
+    unique_indices=False,
+    mode=None,
+):
     """``jax.lax.scatter_min``."""
     return _scatter("min", operand, scatter_indices, updates, dimension_numbers, mode)
 
 
-def scatter_max(operand, scatter_indices, updates, dimension_numbers, *,
-                indices_are_sorted=False, unique_indices=False, mode=None):
+def scatter_max(
+    operand,
+    scatter_indices,
+    updates,
+    dimension_numbers,
+    *,
+    indices_are_sorted=False,
+    unique_indices=False,
+    mode=None,
+):
     """``jax.lax.scatter_max``."""
     return _scatter("max", operand, scatter_indices, updates, dimension_numbers, mode)

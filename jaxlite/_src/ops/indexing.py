@@ -28,8 +28,10 @@ def _bshape(idx_avals):
     try:
         return tuple(np.broadcast_shapes(*[a.shape for a in idx_avals]))
     except ValueError:
-        raise TypeError("gather/scatter index arrays must broadcast together, got shapes "
-                        + ", ".join(str(a.shape) for a in idx_avals)) from None
+        raise TypeError(
+            "gather/scatter index arrays must broadcast together, got shapes "
+            + ", ".join(str(a.shape) for a in idx_avals)
+        ) from None
 
 
 # ------------------------------------------------------------------------------ gather
@@ -48,7 +50,7 @@ def _gather_abstract_eval(x, *idxs):
     for i in idxs:
         if not dtypes.is_int(i.dtype):
             raise TypeError(f"gather indices must be integers, got {dtypes.short_name(i.dtype)}")
-    return ShapedArray(_bshape(idxs) + x.shape[len(idxs):], x.dtype, x.weak_type)
+    return ShapedArray(_bshape(idxs) + x.shape[len(idxs) :], x.dtype, x.weak_type)
 
 
 def _gather_jvp(primals, tangents):
@@ -94,8 +96,7 @@ def _gather_batch(axis_data, args, dims):
         x = _shape.moveaxis(x, dx, k)
         out = gather_p.bind(x, *idxs)
         return out, len(_bshape([aval_of(i) for i in idxs]))
-    x = _shape.broadcast_batch(x, axis_data.size) if dx is not_mapped else _shape.moveaxis(
-        x, dx, 0)
+    x = _shape.broadcast_batch(x, axis_data.size) if dx is not_mapped else _shape.moveaxis(x, dx, 0)
     return gather_p.bind(x, *_batch_indices(axis_data, idxs, didx)), 0
 
 
@@ -108,8 +109,12 @@ rules.batch_rules[gather_p] = _gather_batch
 
 def gather(x, *idxs):
     """Gather on the leading ``len(idxs)`` axes (clamped indices)."""
-    idxs = [conversion.convert_element_type(i, dtypes.int32)
-            if not dtypes.is_int(aval_of(i).dtype) else i for i in idxs]
+    idxs = [
+        conversion.convert_element_type(i, dtypes.int32)
+        if not dtypes.is_int(aval_of(i).dtype)
+        else i
+        for i in idxs
+    ]
     return gather_p.bind(x, *idxs)
 
 
@@ -169,14 +174,18 @@ def _scatter_impl(x, updates, *idxs, mode):
 
 def _scatter_abstract_eval(x, updates, *idxs, mode):
     if updates.dtype != x.dtype:
-        raise TypeError("scatter updates must have the operand's dtype, got "
-                        f"{dtypes.short_name(updates.dtype)} and {dtypes.short_name(x.dtype)}")
-    expected = _bshape(idxs) + x.shape[len(idxs):]
+        raise TypeError(
+            "scatter updates must have the operand's dtype, got "
+            f"{dtypes.short_name(updates.dtype)} and {dtypes.short_name(x.dtype)}"
+        )
+    expected = _bshape(idxs) + x.shape[len(idxs) :]
     try:
         np.broadcast_shapes(updates.shape, expected)
     except ValueError:
-        raise ValueError(f"scatter updates of shape {updates.shape} cannot be broadcast to "
-                         f"the indexed shape {expected}") from None
+        raise ValueError(
+            f"scatter updates of shape {updates.shape} cannot be broadcast to "
+            f"the indexed shape {expected}"
+        ) from None
     return ShapedArray(x.shape, x.dtype, x.weak_type and updates.weak_type)
 
 
@@ -195,11 +204,13 @@ def _scatter_jvp(primals, tangents, *, mode):
         # d(x * prod u) = tx * prod(u) + x * d(prod u); with one update per slot this is
         # tx * u + x * tu at the scattered positions.
         ones = ew.zeros_like(x)
-        scale = scatter_p.bind(ew.add(ones, _shape.full((), 1, aval_of(x).dtype)), u, *idxs,
-                               mode="mul")
+        scale = scatter_p.bind(
+            ew.add(ones, _shape.full((), 1, aval_of(x).dtype)), u, *idxs, mode="mul"
+        )
         t_from_x = ew.mul(tx, scale)
-        t_from_u = scatter_p.bind(ew.zeros_like(x), ew.mul(gather_p.bind(x, *idxs), tu), *idxs,
-                                  mode="add")
+        t_from_u = scatter_p.bind(
+            ew.zeros_like(x), ew.mul(gather_p.bind(x, *idxs), tu), *idxs, mode="add"
+        )
         return out, ew.add(t_from_x, t_from_u)
     # min / max: the tangent comes from whichever value won.
     from_u = ew.eq(out, scatter_p.bind(x, u, *idxs, mode="set"))
@@ -212,8 +223,10 @@ def _scatter_transpose(ct, x, u, *idxs, mode):
         raise NotImplementedError(f"Transpose rule for scatter mode {mode!r} not implemented")
     uaval = u.aval if is_undefined_primal(u) else aval_of(u)
     if type(ct) is Zero:
-        return [Zero(x.aval) if is_undefined_primal(x) else None,
-                Zero(uaval) if is_undefined_primal(u) else None] + [None] * len(idxs)
+        return [
+            Zero(x.aval) if is_undefined_primal(x) else None,
+            Zero(uaval) if is_undefined_primal(u) else None,
+        ] + [None] * len(idxs)
     ct_x = ct_u = None
     if is_undefined_primal(x):
         if mode == "add":
@@ -230,8 +243,7 @@ def _scatter_transpose(ct, x, u, *idxs, mode):
 
             extra = aval_of(g).ndim - uaval.ndim
             g = reductions.reduce_sum(g, tuple(range(extra))) if extra else g
-            axes = tuple(i for i, (a, b) in enumerate(zip(aval_of(g).shape, uaval.shape))
-                         if a != b)
+            axes = tuple(i for i, (a, b) in enumerate(zip(aval_of(g).shape, uaval.shape)) if a != b)
             if axes:
                 g = _shape.reshape(reductions.reduce_sum(g, axes), uaval.shape)
         ct_u = g
@@ -241,8 +253,10 @@ def _scatter_transpose(ct, x, u, *idxs, mode):
 def _gather_mask(idxs, shape, out_shape):
     ok = None
     for i, n in zip(idxs, shape):
-        c = ew.and_(ew.ge(i, _shape.full((), 0, aval_of(i).dtype)),
-                    ew.lt(i, _shape.full((), n, aval_of(i).dtype)))
+        c = ew.and_(
+            ew.ge(i, _shape.full((), 0, aval_of(i).dtype)),
+            ew.lt(i, _shape.full((), n, aval_of(i).dtype)),
+        )
         ok = c if ok is None else ew.and_(ok, c)
     S = _bshape([aval_of(i) for i in idxs])
     ok = _shape.broadcast_to_rank(ok, S) if aval_of(ok).shape != S else ok
@@ -256,7 +270,7 @@ def _scatter_batch(axis_data, args, dims, *, mode):
     x = _shape.broadcast_batch(x, size) if dx is not_mapped else _shape.moveaxis(x, dx, 0)
     bidx = _batch_indices(axis_data, idxs, didx)
     S = _bshape([aval_of(i) for i in bidx])
-    rest = aval_of(x).shape[len(bidx):]
+    rest = aval_of(x).shape[len(bidx) :]
     if du is not_mapped:
         u = _shape.broadcast_to_rank(u, S[1:] + rest)
         u = _shape.broadcast_batch(u, size)

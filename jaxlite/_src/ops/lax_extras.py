@@ -18,8 +18,10 @@ def _normalize_starts(shape, start_indices):
 
     starts = list(start_indices)
     if len(starts) != len(shape):
-        raise ValueError("Length of slice indices must match number of operand dimensions "
-                         f"({len(starts)} vs {tuple(shape)})")
+        raise ValueError(
+            "Length of slice indices must match number of operand dimensions "
+            f"({len(starts)} vs {tuple(shape)})"
+        )
     out = []
     for s, n in zip(starts, shape):
         if isinstance(s, (int, np.integer)) and not isinstance(s, bool):
@@ -102,13 +104,26 @@ def reduce(operands, init_values, computation, dimensions):
     if computation in (ew.or_,):
         kind = "or"
     if kind is not None:
-        fn = {"add": red.reduce_sum, "mul": red.reduce_prod, "max": red.reduce_max,
-              "min": red.reduce_min, "and": red.reduce_and, "or": red.reduce_or}[kind]
+        fn = {
+            "add": red.reduce_sum,
+            "mul": red.reduce_prod,
+            "max": red.reduce_max,
+            "min": red.reduce_min,
+            "and": red.reduce_and,
+            "or": red.reduce_or,
+        }[kind]
         out = fn(x, dims)
-        comb = {"add": ew.add, "mul": ew.mul, "max": ew.max, "min": ew.min, "and": ew.and_,
-                "or": ew.or_}[kind]
-        out = comb(out, _sh.broadcast_to_rank(asarray_any(init).astype(x.dtype),
-                                              aval_of(out).shape))
+        comb = {
+            "add": ew.add,
+            "mul": ew.mul,
+            "max": ew.max,
+            "min": ew.min,
+            "and": ew.and_,
+            "or": ew.or_,
+        }[kind]
+        out = comb(
+            out, _sh.broadcast_to_rank(asarray_any(init).astype(x.dtype), aval_of(out).shape)
+        )
     else:
         keep = [i for i in range(x.ndim) if i not in dims]
         xt = _sh.transpose(x, tuple(dims) + tuple(keep))

@@ -64,5 +64,6 @@ def full_like(x, fill_value, dtype=None, shape=None):
     from jaxlite._src.numpy import lax_numpy
 
     a = aval_of(x)
-    return lax_numpy.full(a.shape if shape is None else shape, fill_value,
-                          a.dtype if dtype is None else dtype)
+    return lax_numpy.full(
+        a.shape if shape is None else shape, fill_value, a.dtype if dtype is None else dtype
+    )

@@ -45,30 +45,40 @@ def _dot_general_impl(x, y, *, dimension_numbers, precision, preferred_element_t
 def _dot_general_abstract_eval(x, y, *, dimension_numbers, precision, preferred_element_type):
     (xc, yc), (xb, yb) = dimension_numbers
     if len(xc) != len(yc) or len(xb) != len(yb):
-        raise TypeError(f"dot_general requires equal numbers of contracting and batch "
-                        f"dimensions, got dimension_numbers {dimension_numbers}")
+        raise TypeError(
+            f"dot_general requires equal numbers of contracting and batch "
+            f"dimensions, got dimension_numbers {dimension_numbers}"
+        )
     for a, b in zip(xc, yc):
         if x.shape[a] != y.shape[b]:
             raise TypeError(
                 "dot_general requires contracting dimensions to have the same shape, got "
-                f"{tuple(x.shape[i] for i in xc)} and {tuple(y.shape[i] for i in yc)}.")
+                f"{tuple(x.shape[i] for i in xc)} and {tuple(y.shape[i] for i in yc)}."
+            )
     for a, b in zip(xb, yb):
         if x.shape[a] != y.shape[b]:
             raise TypeError(
                 "dot_general requires lhs batch dimensions and rhs batch dimensions to have "
                 f"the same shape, got {tuple(x.shape[i] for i in xb)} and "
-                f"{tuple(y.shape[i] for i in yb)}.")
+                f"{tuple(y.shape[i] for i in yb)}."
+            )
     if x.dtype != y.dtype:
-        raise TypeError("dot_general requires operands of the same dtype, got "
-                        f"{dtypes.short_name(x.dtype)} and {dtypes.short_name(y.dtype)}")
-    shape = ([x.shape[i] for i in xb] + [x.shape[i] for i in _free_dims(x.ndim, xc, xb)]
-             + [y.shape[i] for i in _free_dims(y.ndim, yc, yb)])
+        raise TypeError(
+            "dot_general requires operands of the same dtype, got "
+            f"{dtypes.short_name(x.dtype)} and {dtypes.short_name(y.dtype)}"
+        )
+    shape = (
+        [x.shape[i] for i in xb]
+        + [x.shape[i] for i in _free_dims(x.ndim, xc, xb)]
+        + [y.shape[i] for i in _free_dims(y.ndim, yc, yb)]
+    )
     dtype = preferred_element_type or x.dtype
     return ShapedArray(shape, dtype, x.weak_type and y.weak_type)
 
 
-def _dot_general_transpose_lhs(ct, y, x_aval, dimension_numbers, preferred_element_type,
-                               swap=False):
+def _dot_general_transpose_lhs(
+    ct, y, x_aval, dimension_numbers, preferred_element_type, swap=False
+):
     (xc, yc), (xb, yb) = dimension_numbers
     x_ndim = x_aval.ndim
     y_ndim = aval_of(y).ndim
@@ -83,8 +93,9 @@ def _dot_general_transpose_lhs(ct, y, x_aval, dimension_numbers, preferred_eleme
         ct_xf_pos = list(range(nb, nb + len(xf)))
     del ct_xf_pos
     dims = ((tuple(ct_yf), tuple(yf)), (tuple(range(nb)), tuple(yb)))
-    out = dot_general_p.bind(ct, y, dimension_numbers=dims, precision=None,
-                             preferred_element_type=None)
+    out = dot_general_p.bind(
+        ct, y, dimension_numbers=dims, precision=None, preferred_element_type=None
+    )
     x_axes = list(xb) + xf + [xc[list(yc).index(d)] for d in sorted(yc)]
     perm = tuple(int(i) for i in np.argsort(x_axes))
     out = _shape.transpose(out, perm)
@@ -96,16 +107,16 @@ def _dot_general_transpose_lhs(ct, y, x_aval, dimension_numbers, preferred_eleme
 def _dot_general_transpose(ct, x, y, *, dimension_numbers, precision, preferred_element_type):
     (xc, yc), (xb, yb) = dimension_numbers
     if type(ct) is Zero:
-        return [Zero(x.aval) if is_undefined_primal(x) else None,
-                Zero(y.aval) if is_undefined_primal(y) else None]
+        return [
+            Zero(x.aval) if is_undefined_primal(x) else None,
+            Zero(y.aval) if is_undefined_primal(y) else None,
+        ]
     ct_x = ct_y = None
     if is_undefined_primal(x):
-        ct_x = _dot_general_transpose_lhs(ct, y, x.aval, dimension_numbers,
-                                          preferred_element_type)
+        ct_x = _dot_general_transpose_lhs(ct, y, x.aval, dimension_numbers, preferred_element_type)
     if is_undefined_primal(y):
         swapped = ((yc, xc), (yb, xb))
-        ct_y = _dot_general_transpose_lhs(ct, x, y.aval, swapped, preferred_element_type,
-                                          swap=True)
+        ct_y = _dot_general_transpose_lhs(ct, x, y.aval, swapped, preferred_element_type, swap=True)
     return [ct_x, ct_y]
 
 
@@ -113,8 +124,9 @@ def _shift(dims, by=1):
     return tuple(d + by for d in dims)
 
 
-def _dot_general_batch(axis_data, args, dims, *, dimension_numbers, precision,
-                       preferred_element_type):
+def _dot_general_batch(
+    axis_data, args, dims, *, dimension_numbers, precision, preferred_element_type
+):
     (x, y), (dx, dy) = args, dims
     (xc, yc), (xb, yb) = dimension_numbers
     params = dict(precision=precision, preferred_element_type=preferred_element_type)
@@ -157,16 +169,27 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
         An array of shape ``batch + lhs_free + rhs_free``.
     """
     (xc, yc), (xb, yb) = dimension_numbers
-    dn = ((tuple(int(i) for i in xc), tuple(int(i) for i in yc)),
-          (tuple(int(i) for i in xb), tuple(int(i) for i in yb)))
-    pet = None if preferred_element_type is None else dtypes.canonicalize_dtype(
-        preferred_element_type)
-    return dot_general_p.bind(lhs, rhs, dimension_numbers=dn, precision=None,
-                              preferred_element_type=pet)
+    dn = (
+        (tuple(int(i) for i in xc), tuple(int(i) for i in yc)),
+        (tuple(int(i) for i in xb), tuple(int(i) for i in yb)),
+    )
+    pet = (
+        None
+        if preferred_element_type is None
+        else dtypes.canonicalize_dtype(preferred_element_type)
+    )
+    return dot_general_p.bind(
+        lhs, rhs, dimension_numbers=dn, precision=None, preferred_element_type=pet
+    )
 
 
 def dot(lhs, rhs, precision=None, preferred_element_type=None):
     """``jax.lax.dot`` for vectors and matrices."""
     xn, yn = aval_of(lhs).ndim, aval_of(rhs).ndim
-    return dot_general(lhs, rhs, (((xn - 1,), (0 if yn == 1 else yn - 2,)), ((), ())),
-                       precision, preferred_element_type)
+    return dot_general(
+        lhs,
+        rhs,
+        (((xn - 1,), (0 if yn == 1 else yn - 2,)), ((), ())),
+        precision,
+        preferred_element_type,
+    )

@@ -16,8 +16,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
-from jaxlite._src.ops import conversion, elementwise as ew, linalg as _dot, shape as _sh
-from jaxlite._src.ops import structural
+from jaxlite._src.ops import conversion, elementwise as ew, linalg as _dot, shape as _sh, structural
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -73,18 +72,18 @@ def _diag(x):
     """Diagonal of the trailing square matrices: shape ``batch + (n,)``."""
     s = _shape(x)
     n = min(s[-2:])
-    eye = _eye_like(_sh.slice_in_dim(_sh.slice_in_dim(x, 0, n, 1, len(s) - 2), 0, n, 1,
-                                     len(s) - 1))
+    eye = _eye_like(_sh.slice_in_dim(_sh.slice_in_dim(x, 0, n, 1, len(s) - 2), 0, n, 1, len(s) - 1))
     xs = _sh.slice_in_dim(_sh.slice_in_dim(x, 0, n, 1, len(s) - 2), 0, n, 1, len(s) - 1)
     from jaxlite._src.ops import reductions
 
-    return reductions.reduce_sum(ew.mul(xs, _sh.broadcast_to_rank(eye, _shape(xs))),
-                                 (len(s) - 1,))
+    return reductions.reduce_sum(ew.mul(xs, _sh.broadcast_to_rank(eye, _shape(xs))), (len(s) - 1,))
 
 
 def _batch_to_front(axis_data, args, dims):
-    return [_sh.broadcast_batch(x, axis_data.size) if d is not_mapped else _sh.moveaxis(x, d, 0)
-            for x, d in zip(args, dims)]
+    return [
+        _sh.broadcast_batch(x, axis_data.size) if d is not_mapped else _sh.moveaxis(x, d, 0)
+        for x, d in zip(args, dims)
+    ]
 
 
 def _per_matrix(fn, x, n_out):
@@ -103,8 +102,9 @@ def _per_matrix(fn, x, n_out):
 
 def _check_square(name, x):
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
-        raise ValueError(f"{name}: argument must be a stack of square matrices, got shape "
-                         f"{x.shape}")
+        raise ValueError(
+            f"{name}: argument must be a stack of square matrices, got shape {x.shape}"
+        )
     if not dtypes.is_inexact(x.dtype):
         raise TypeError(f"{name}: argument must be floating point or complex, got {x.dtype}")
 
@@ -137,8 +137,7 @@ def _cholesky_jvp(primals, tangents):
         return L, Zero(aval_of(L).to_tangent_aval())
     # dL = L phi(L^-1 dA_sym L^-H), phi = lower triangle with the diagonal halved.
     sym = ew.mul(ew.add(t, _H(t)), _sh.full((), 0.5, aval_of(t).dtype))
-    tmp = triangular_solve(L, sym, left_side=False, lower=True, transpose_a=True,
-                           conjugate_a=True)
+    tmp = triangular_solve(L, sym, left_side=False, lower=True, transpose_a=True, conjugate_a=True)
     inner = triangular_solve(L, tmp, left_side=True, lower=True)
     half_eye = ew.mul(_eye_like(inner), _sh.full((), 0.5, aval_of(inner).dtype))
     phi = ew.sub(_tril(inner), ew.mul(_sh.broadcast_to_rank(half_eye, _shape(inner)), inner))
@@ -149,7 +148,9 @@ rules.impl_rules[cholesky_p] = _cholesky_impl
 rules.abstract_eval_rules[cholesky_p] = _cholesky_abstract_eval
 rules.jvp_rules[cholesky_p] = _cholesky_jvp
 rules.batch_rules[cholesky_p] = lambda ad, args, dims: (
-    cholesky_p.bind(*_batch_to_front(ad, args, dims)), 0)
+    cholesky_p.bind(*_batch_to_front(ad, args, dims)),
+    0,
+)
 
 
 def cholesky(x, *, symmetrize_input: bool = True):
@@ -175,19 +176,18 @@ def _tri_op(a, lower, transpose_a, conjugate_a, unit_diagonal):
     return a
 
 
-def _triangular_solve_impl(a, b, *, left_side, lower, transpose_a, conjugate_a,
-                           unit_diagonal):
+def _triangular_solve_impl(a, b, *, left_side, lower, transpose_a, conjugate_a, unit_diagonal):
     op = _tri_op(a, lower, transpose_a, conjugate_a, unit_diagonal)
     if left_side:
         out = np.linalg.solve(op, b)
     else:  # x op = b  <=>  op^T x^T = b^T
-        out = np.swapaxes(np.linalg.solve(np.swapaxes(op, -1, -2), np.swapaxes(b, -1, -2)),
-                          -1, -2)
+        out = np.swapaxes(np.linalg.solve(np.swapaxes(op, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
     return np.asarray(out, dtype=b.dtype)
 
 
-def _triangular_solve_abstract_eval(a, b, *, left_side, lower, transpose_a, conjugate_a,
-                                    unit_diagonal):
+def _triangular_solve_abstract_eval(
+    a, b, *, left_side, lower, transpose_a, conjugate_a, unit_diagonal
+):
     _check_square("triangular_solve", a)
     if b.ndim != a.ndim:
         raise TypeError("triangular_solve requires a and b to have the same rank")
@@ -227,15 +227,22 @@ def _triangular_solve_jvp(primals, tangents, **params):
     return x, out
 
 
-def _triangular_solve_transpose(ct, a, b, *, left_side, lower, transpose_a, conjugate_a,
-                                unit_diagonal):
+def _triangular_solve_transpose(
+    ct, a, b, *, left_side, lower, transpose_a, conjugate_a, unit_diagonal
+):
     assert not is_undefined_primal(a) and is_undefined_primal(b)
     if type(ct) is Zero:
         return [None, Zero(b.aval)]
     # x = op(a)^-1 b is linear in b; its transpose solves with op(a)^T.
-    ct_b = triangular_solve_p.bind(a, ct, left_side=left_side, lower=lower,
-                                   transpose_a=not transpose_a, conjugate_a=conjugate_a,
-                                   unit_diagonal=unit_diagonal)
+    ct_b = triangular_solve_p.bind(
+        a,
+        ct,
+        left_side=left_side,
+        lower=lower,
+        transpose_a=not transpose_a,
+        conjugate_a=conjugate_a,
+        unit_diagonal=unit_diagonal,
+    )
     return [None, ct_b]
 
 
@@ -251,15 +258,27 @@ rules.transpose_rules[triangular_solve_p] = _triangular_solve_transpose
 rules.batch_rules[triangular_solve_p] = _triangular_solve_batch
 
 
-def triangular_solve(a, b, *, left_side: bool = False, lower: bool = False,
-                     transpose_a: bool = False, conjugate_a: bool = False,
-                     unit_diagonal: bool = False):
+def triangular_solve(
+    a,
+    b,
+    *,
+    left_side: bool = False,
+    lower: bool = False,
+    transpose_a: bool = False,
+    conjugate_a: bool = False,
+    unit_diagonal: bool = False,
+):
     """``jax.lax.linalg.triangular_solve``: solve ``op(a) x = b`` (``left_side``) or
     ``x op(a) = b`` with ``a`` triangular."""
-    return triangular_solve_p.bind(a, b, left_side=bool(left_side), lower=bool(lower),
-                                   transpose_a=bool(transpose_a),
-                                   conjugate_a=bool(conjugate_a),
-                                   unit_diagonal=bool(unit_diagonal))
+    return triangular_solve_p.bind(
+        a,
+        b,
+        left_side=bool(left_side),
+        lower=bool(lower),
+        transpose_a=bool(transpose_a),
+        conjugate_a=bool(conjugate_a),
+        unit_diagonal=bool(unit_diagonal),
+    )
 
 
 # ---------------------------------------------------------------------------------- lu
@@ -289,8 +308,11 @@ def _lu_impl(x):
             return [lu.astype(x.dtype), piv, perm]
         batch = x.shape[:-2]
         if int(np.prod(batch)) == 0:
-            return [x.copy(), np.zeros(batch + x.shape[-1:], np.int32),
-                    np.zeros(batch + x.shape[-1:], np.int32)]
+            return [
+                x.copy(),
+                np.zeros(batch + x.shape[-1:], np.int32),
+                np.zeros(batch + x.shape[-1:], np.int32),
+            ]
         lu, piv, perm = _per_matrix(_lu_one, x, 3)
         return [lu.astype(x.dtype), piv, perm]
 
@@ -298,8 +320,11 @@ def _lu_impl(x):
 def _lu_abstract_eval(x):
     _check_square("lu", x)
     k = x.shape[:-1]
-    return [ShapedArray(x.shape, x.dtype), ShapedArray(k, dtypes.int32),
-            ShapedArray(k, dtypes.int32)]
+    return [
+        ShapedArray(x.shape, x.dtype),
+        ShapedArray(k, dtypes.int32),
+        ShapedArray(k, dtypes.int32),
+    ]
 
 
 def _lu_jvp(primals, tangents):
@@ -366,8 +391,10 @@ def _qr_jvp(primals, tangents, *, full_matrices):
         return [q, r], [Zero(aval_of(q).to_tangent_aval()), Zero(aval_of(r).to_tangent_aval())]
     m, n = _shape(x)[-2:]
     if m < n or (full_matrices and m > n):
-        raise NotImplementedError("Unimplemented case of QR decomposition derivative: only "
-                                  "tall (m >= n) reduced factorisations are differentiable")
+        raise NotImplementedError(
+            "Unimplemented case of QR decomposition derivative: only "
+            "tall (m >= n) reduced factorisations are differentiable"
+        )
     # dx R^-1 = dQ + Q dR R^-1; Q^H dQ is skew, dR R^-1 upper triangular.
     dx_rinv = triangular_solve(r, t, left_side=False, lower=False)
     qt_dx_rinv = _mm(_H(q), dx_rinv)
@@ -399,8 +426,10 @@ eigh_p = Primitive("eigh", multiple_results=True)
 
 
 def _real_dtype(d):
-    return {np.dtype(np.complex64): np.dtype(np.float32),
-            np.dtype(np.complex128): np.dtype(np.float64)}.get(np.dtype(d), np.dtype(d))
+    return {
+        np.dtype(np.complex64): np.dtype(np.float32),
+        np.dtype(np.complex128): np.dtype(np.float64),
+    }.get(np.dtype(d), np.dtype(d))
 
 
 def _eigh_impl(x, *, lower):
@@ -483,8 +512,9 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
     if type(t) is Zero:
         return outs, [Zero(aval_of(o).to_tangent_aval()) for o in outs]
     if full_matrices and compute_uv and _shape(x)[-1] != _shape(x)[-2]:
-        raise NotImplementedError("Singular value decomposition JVP not implemented for full "
-                                  "matrices")
+        raise NotImplementedError(
+            "Singular value decomposition JVP not implemented for full matrices"
+        )
     s, U, Vt = svd_p.bind(x, full_matrices=False, compute_uv=True)
     dt = aval_of(x).dtype
     nd = len(_shape(x))
@@ -516,12 +546,15 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):
     s_b = _sh.broadcast_in_dim(sc, _shape(x)[:-2] + (1, k), tuple(range(nd - 2)) + (nd - 1,))
     if m > n:
         dAV = _mm(t, V)
-        dU = ew.add(dU, ew.div(ew.sub(dAV, _mm(U, _mm(Ut, dAV))),
-                               _sh.broadcast_to_rank(s_b, _shape(dAV))))
+        dU = ew.add(
+            dU, ew.div(ew.sub(dAV, _mm(U, _mm(Ut, dAV))), _sh.broadcast_to_rank(s_b, _shape(dAV)))
+        )
     if n > m:
         dAHU = _mm(_H(t), U)
-        dV = ew.add(dV, ew.div(ew.sub(dAHU, _mm(V, _mm(Vt, dAHU))),
-                               _sh.broadcast_to_rank(s_b, _shape(dAHU))))
+        dV = ew.add(
+            dV,
+            ew.div(ew.sub(dAHU, _mm(V, _mm(Vt, dAHU))), _sh.broadcast_to_rank(s_b, _shape(dAHU))),
+        )
     return outs, [ds, dU, _H(dV)]
 
 

@@ -31,11 +31,13 @@ from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
 from jaxlite._src.core.trace import trace_ctx
-from jaxlite._src.ops import conversion
-from jaxlite._src.ops import elementwise as ew
-from jaxlite._src.ops import indexing as _idx
-from jaxlite._src.ops import reductions as _red
-from jaxlite._src.ops import shape as _shape
+from jaxlite._src.ops import (
+    conversion,
+    elementwise as ew,
+    indexing as _idx,
+    reductions as _red,
+    shape as _shape,
+)
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -64,9 +66,11 @@ def _check_bound(names: tuple, what: str = "a collective") -> dict:
         if n not in env:
             if trace_ctx.trace.parent_trace is None:
                 raise NameError(f"unbound axis name: {n}")
-            raise NameError(f"Found an unbound axis name: {n}. To fix this, please call "
-                            f"{what} under `jax.vmap` with axis_name={n!r} (or under "
-                            "`shard_map`).")
+            raise NameError(
+                f"Found an unbound axis name: {n}. To fix this, please call "
+                f"{what} under `jax.vmap` with axis_name={n!r} (or under "
+                "`shard_map`)."
+            )
     return env
 
 
@@ -151,9 +155,11 @@ pmin_p = _reducing_collective("pmin", _red.reduce_min, lambda x, size: x)
 # psum is linear; its transpose is psum again (each input feeds every output once).
 rules.jvp_rules[psum_p] = lambda primals, tangents, *, axis_name: (
     psum_p.bind(primals[0], axis_name=axis_name),
-    tangents[0] if type(tangents[0]) is Zero else psum_p.bind(tangents[0], axis_name=axis_name))
+    tangents[0] if type(tangents[0]) is Zero else psum_p.bind(tangents[0], axis_name=axis_name),
+)
 rules.transpose_rules[psum_p] = lambda ct, x, *, axis_name: [
-    ct if type(ct) is Zero else psum_p.bind(ct, axis_name=axis_name)]
+    ct if type(ct) is Zero else psum_p.bind(ct, axis_name=axis_name)
+]
 
 
 def _pextremum_jvp(p):
@@ -203,8 +209,7 @@ def pmean(x: Any, axis_name: Any, *, axis_index_groups=None):
         a = aval_of(s)
         dt = a.dtype if dtypes.is_inexact(a.dtype) else dtypes.default_float_dtype()
         s = conversion.convert_element_type(s, dt, a.weak_type)
-        return ew.div(s, _shape.broadcast_to_rank(_shape.full((), n, dt, a.weak_type),
-                                                   a.shape))
+        return ew.div(s, _shape.broadcast_to_rank(_shape.full((), n, dt, a.weak_type), a.shape))
 
     return _tree_map(one, x)
 
@@ -242,7 +247,9 @@ rules.abstract_eval_rules[axis_index_p] = lambda *, axis_name: ShapedArray((), d
 rules.batch_rules[axis_index_p] = _axis_index_batch
 rules.non_differentiable.add(axis_index_p)
 rules.jvp_rules[axis_index_p] = lambda primals, tangents, *, axis_name: (
-    axis_index_p.bind(axis_name=axis_name), Zero(ShapedArray((), dtypes.float0)))
+    axis_index_p.bind(axis_name=axis_name),
+    Zero(ShapedArray((), dtypes.float0)),
+)
 
 
 def axis_index(axis_name: Any):
@@ -272,11 +279,13 @@ def _all_gather_batch(axis_data, args, dims, *, axis_name, axis, axis_size, tile
     mine, _ = _split_names(axis_data, axis_name)
     if not mine:
         if d is not_mapped:
-            return all_gather_p.bind(x, axis_name=axis_name, axis=axis, axis_size=axis_size,
-                                     tiled=tiled), not_mapped
+            return all_gather_p.bind(
+                x, axis_name=axis_name, axis=axis, axis_size=axis_size, tiled=tiled
+            ), not_mapped
         x = _shape.moveaxis(x, d, 0)
-        return all_gather_p.bind(x, axis_name=axis_name, axis=axis + 1, axis_size=axis_size,
-                                 tiled=tiled), 0
+        return all_gather_p.bind(
+            x, axis_name=axis_name, axis=axis + 1, axis_size=axis_size, tiled=tiled
+        ), 0
     if len(axis_name) != 1:
         raise NotImplementedError("all_gather over several axes is not supported")
     n = axis_data.size
@@ -289,7 +298,7 @@ def _all_gather_batch(axis_data, args, dims, *, axis_name, axis, axis_size, tile
         out = _shape.moveaxis(x, d, axis)
     if tiled:
         s = list(aval_of(out).shape)
-        s[axis:axis + 2] = [s[axis] * s[axis + 1]]
+        s[axis : axis + 2] = [s[axis] * s[axis + 1]]
         out = _shape.reshape(out, tuple(s))
     return out, not_mapped
 
@@ -329,8 +338,9 @@ def _all_gather_jvp(primals, tangents, **params):
 rules.jvp_rules[all_gather_p] = _all_gather_jvp
 
 
-def all_gather(x: Any, axis_name: Any, *, axis_index_groups=None, axis: int = 0,
-               tiled: bool = False):
+def all_gather(
+    x: Any, axis_name: Any, *, axis_index_groups=None, axis: int = 0, tiled: bool = False
+):
     """``jax.lax.all_gather``: every element sees the values of all elements, stacked on
     ``axis`` (concatenated if ``tiled``)."""
     if axis_index_groups is not None:
@@ -344,13 +354,13 @@ def all_gather(x: Any, axis_name: Any, *, axis_index_groups=None, axis: int = 0,
         ax = int(axis)
         limit = nd if tiled else nd + 1
         if not -limit <= ax < limit:
-            raise ValueError(f"all_gather: axis {axis} is out of bounds for an operand of "
-                             f"rank {nd}")
+            raise ValueError(
+                f"all_gather: axis {axis} is out of bounds for an operand of rank {nd}"
+            )
         ax %= limit
         if tiled and nd == 0:
             raise ValueError("all_gather with tiled=True needs an operand of rank >= 1")
-        return all_gather_p.bind(v, axis_name=names, axis=ax, axis_size=size,
-                                 tiled=bool(tiled))
+        return all_gather_p.bind(v, axis_name=names, axis=ax, axis_size=size, tiled=bool(tiled))
 
     return _tree_map(one, x)
 
@@ -395,13 +405,16 @@ def _ppermute_transpose(ct, x, *, axis_name, perm):
 
 rules.impl_rules[ppermute_p] = _unbound_impl
 rules.abstract_eval_rules[ppermute_p] = lambda x, *, axis_name, perm: ShapedArray(
-    x.shape, x.dtype, x.weak_type)
+    x.shape, x.dtype, x.weak_type
+)
 rules.batch_rules[ppermute_p] = _ppermute_batch
 rules.transpose_rules[ppermute_p] = _ppermute_transpose
 rules.jvp_rules[ppermute_p] = lambda primals, tangents, *, axis_name, perm: (
     ppermute_p.bind(primals[0], axis_name=axis_name, perm=perm),
-    tangents[0] if type(tangents[0]) is Zero
-    else ppermute_p.bind(tangents[0], axis_name=axis_name, perm=perm))
+    tangents[0]
+    if type(tangents[0]) is Zero
+    else ppermute_p.bind(tangents[0], axis_name=axis_name, perm=perm),
+)
 
 
 def ppermute(x: Any, axis_name: Any, perm):
@@ -415,8 +428,9 @@ def ppermute(x: Any, axis_name: Any, perm):
         raise ValueError(f"ppermute sources and destinations must be unique, got {perm}.")
     for i in srcs + dsts:
         if not 0 <= i < size:
-            raise ValueError(f"ppermute permutation index {i} is out of range for an axis of "
-                             f"size {size}.")
+            raise ValueError(
+                f"ppermute permutation index {i} is out of range for an axis of size {size}."
+            )
     return _tree_map(lambda v: ppermute_p.bind(_asarray(v), axis_name=names, perm=perm), x)
 
 

@@ -10,7 +10,7 @@ from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
 from jaxlite._src.ops import elementwise as ew, shape as _shape
-from jaxlite._src.ops._factories import deflinear, defjvp2, dtype_rule_factory, non_differentiable
+from jaxlite._src.ops._factories import defjvp2, deflinear, dtype_rule_factory, non_differentiable
 
 
 def _reduced_shape(shape, axes):
@@ -20,8 +20,7 @@ def _reduced_shape(shape, axes):
 def _check_axes(name, x, axes):
     for a in axes:
         if not 0 <= a < x.ndim:
-            raise ValueError(f"{name}: axis {a} is out of bounds for array of dimension "
-                             f"{x.ndim}")
+            raise ValueError(f"{name}: axis {a} is out of bounds for array of dimension {x.ndim}")
     if len(set(axes)) != len(axes):
         raise ValueError(f"{name}: duplicate value in 'axes': {axes}")
 
@@ -56,8 +55,7 @@ def _sum_impl(x, axis):
 
 
 reduce_sum_p = _reduction("reduce_sum", _sum_impl, "fciu")
-rules.impl_rules[reduce_sum_p] = lambda x, *, axes: np.asarray(
-    np.sum(x, axis=axes, dtype=x.dtype))
+rules.impl_rules[reduce_sum_p] = lambda x, *, axes: np.asarray(np.sum(x, axis=axes, dtype=x.dtype))
 
 
 def _reduce_sum_transpose(ct, x, *, axes):
@@ -105,8 +103,9 @@ defjvp2(reduce_prod_p, _reduce_prod_jvp)
 
 reduce_and_p = _reduction("reduce_and", np.all, "b")
 reduce_or_p = _reduction("reduce_or", np.any, "b")
-reduce_xor_p = _reduction("reduce_xor", lambda x, axis: np.bitwise_xor.reduce(
-    x, axis=axis) if axis else x, "biu")
+reduce_xor_p = _reduction(
+    "reduce_xor", lambda x, axis: np.bitwise_xor.reduce(x, axis=axis) if axis else x, "biu"
+)
 for _p in (reduce_and_p, reduce_or_p, reduce_xor_p):
     non_differentiable(_p)
 
@@ -209,8 +208,12 @@ cumsum_p = _cumulative("cumsum", lambda x, axis: np.cumsum(x, axis=axis, dtype=x
 cumprod_p = _cumulative("cumprod", lambda x, axis: np.cumprod(x, axis=axis, dtype=x.dtype))
 cummax_p = _cumulative("cummax", np.maximum.accumulate)
 cummin_p = _cumulative("cummin", np.minimum.accumulate)
-deflinear(cumsum_p, lambda ct, x, *, axis, reverse: [
-    Zero(x.aval) if type(ct) is Zero else cumsum_p.bind(ct, axis=axis, reverse=not reverse)])
+deflinear(
+    cumsum_p,
+    lambda ct, x, *, axis, reverse: [
+        Zero(x.aval) if type(ct) is Zero else cumsum_p.bind(ct, axis=axis, reverse=not reverse)
+    ],
+)
 
 
 def _cumprod_jvp(t, ans, x, *, axis, reverse):

@@ -33,14 +33,16 @@ def _bid_abstract_eval(x, *, shape, broadcast_dimensions):
     if len(broadcast_dimensions) != x.ndim:
         raise TypeError(
             f"broadcast_in_dim broadcast_dimensions must have length equal to operand ndim; "
-            f"got broadcast_dimensions {broadcast_dimensions} for operand ndim {x.ndim}.")
+            f"got broadcast_dimensions {broadcast_dimensions} for operand ndim {x.ndim}."
+        )
     for i, d in enumerate(broadcast_dimensions):
         if not (0 <= d < len(shape)) or x.shape[i] not in (1, shape[d]):
             raise TypeError(
                 f"broadcast_in_dim operand dimension sizes must either be 1, or be equal to "
                 f"their corresponding dimensions in the target broadcast shape; got operand "
                 f"of shape {x.shape}, target broadcast shape {shape}, broadcast_dimensions "
-                f"{broadcast_dimensions}")
+                f"{broadcast_dimensions}"
+            )
     return ShapedArray(shape, x.dtype, x.weak_type)
 
 
@@ -49,8 +51,9 @@ def _bid_transpose(ct, x, *, shape, broadcast_dimensions):
         return [Zero(x.aval)]
     from jaxlite._src.ops import reductions
 
-    unit_dims = tuple(i for i, d in enumerate(broadcast_dimensions)
-                      if x.aval.shape[i] == 1 and shape[d] != 1)
+    unit_dims = tuple(
+        i for i, d in enumerate(broadcast_dimensions) if x.aval.shape[i] == 1 and shape[d] != 1
+    )
     bdims = tuple(d for i, d in enumerate(broadcast_dimensions) if i not in unit_dims)
     sum_dims = tuple(d for d in range(len(shape)) if d not in bdims)
     out = reductions.reduce_sum(ct, sum_dims) if sum_dims else ct
@@ -79,10 +82,14 @@ def broadcast_in_dim(x, shape, broadcast_dimensions):
     broadcast_dimensions = tuple(int(d) for d in broadcast_dimensions)
     if not isinstance(x, Tracer):
         # Constants are broadcast now, not staged (keeps jaxprs small, like JAX's literals).
-        return broadcast_in_dim_p.bind_with_trace(eval_trace, (x,), dict(
-            shape=shape, broadcast_dimensions=broadcast_dimensions))
-    if _shape_of(x) == shape and broadcast_dimensions == tuple(range(len(shape))) and hasattr(
-            x, "aval"):
+        return broadcast_in_dim_p.bind_with_trace(
+            eval_trace, (x,), dict(shape=shape, broadcast_dimensions=broadcast_dimensions)
+        )
+    if (
+        _shape_of(x) == shape
+        and broadcast_dimensions == tuple(range(len(shape)))
+        and hasattr(x, "aval")
+    ):
         return x
     return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions)
 
@@ -133,8 +140,8 @@ reshape_p = Primitive("reshape")
 def _reshape_abstract_eval(x, *, new_sizes, dimensions):
     if int(np.prod(new_sizes, dtype=np.int64)) != x.size:
         raise TypeError(
-            f"reshape total size must be unchanged, got new_sizes {new_sizes} for shape "
-            f"{x.shape}.")
+            f"reshape total size must be unchanged, got new_sizes {new_sizes} for shape {x.shape}."
+        )
     return ShapedArray(new_sizes, x.dtype, x.weak_type)
 
 
@@ -172,8 +179,10 @@ transpose_p = Primitive("transpose")
 
 def _transpose_abstract_eval(x, *, permutation):
     if sorted(permutation) != list(range(x.ndim)):
-        raise TypeError(f"transpose permutation isn't a permutation of operand dimensions, "
-                        f"got permutation {permutation} for operand shape {x.shape}.")
+        raise TypeError(
+            f"transpose permutation isn't a permutation of operand dimensions, "
+            f"got permutation {permutation} for operand shape {x.shape}."
+        )
     return ShapedArray(tuple(x.shape[i] for i in permutation), x.dtype, x.weak_type)
 
 
@@ -220,10 +229,13 @@ squeeze_p = Primitive("squeeze")
 def _squeeze_abstract_eval(x, *, dimensions):
     for d in dimensions:
         if x.shape[d] != 1:
-            raise ValueError(f"cannot select an axis to squeeze out which has size not equal "
-                             f"to one, got shape={x.shape} and dimensions={dimensions}")
-    return ShapedArray(tuple(s for i, s in enumerate(x.shape) if i not in dimensions),
-                       x.dtype, x.weak_type)
+            raise ValueError(
+                f"cannot select an axis to squeeze out which has size not equal "
+                f"to one, got shape={x.shape} and dimensions={dimensions}"
+            )
+    return ShapedArray(
+        tuple(s for i, s in enumerate(x.shape) if i not in dimensions), x.dtype, x.weak_type
+    )
 
 
 def _squeeze_batch(axis_data, args, dims, *, dimensions):
@@ -235,8 +247,10 @@ def _squeeze_batch(axis_data, args, dims, *, dimensions):
 rules.impl_rules[squeeze_p] = lambda x, *, dimensions: np.squeeze(x, dimensions)
 rules.abstract_eval_rules[squeeze_p] = _squeeze_abstract_eval
 rules.batch_rules[squeeze_p] = _squeeze_batch
-deflinear(squeeze_p, lambda ct, x, *, dimensions: [
-    Zero(x.aval) if type(ct) is Zero else reshape(ct, x.aval.shape)])
+deflinear(
+    squeeze_p,
+    lambda ct, x, *, dimensions: [Zero(x.aval) if type(ct) is Zero else reshape(ct, x.aval.shape)],
+)
 
 
 def squeeze(x, dimensions):
@@ -260,9 +274,15 @@ rev_p = Primitive("rev")
 rules.impl_rules[rev_p] = lambda x, *, dimensions: np.flip(x, dimensions) if dimensions else x
 rules.abstract_eval_rules[rev_p] = lambda x, *, dimensions: x
 rules.batch_rules[rev_p] = lambda ad, args, dims, *, dimensions: (
-    rev_p.bind(args[0], dimensions=tuple(a + (a >= dims[0]) for a in dimensions)), dims[0])
-deflinear(rev_p, lambda ct, x, *, dimensions: [
-    Zero(x.aval) if type(ct) is Zero else rev_p.bind(ct, dimensions=dimensions)])
+    rev_p.bind(args[0], dimensions=tuple(a + (a >= dims[0]) for a in dimensions)),
+    dims[0],
+)
+deflinear(
+    rev_p,
+    lambda ct, x, *, dimensions: [
+        Zero(x.aval) if type(ct) is Zero else rev_p.bind(ct, dimensions=dimensions)
+    ],
+)
 
 
 def rev(x, dimensions):
@@ -275,16 +295,21 @@ concatenate_p = Primitive("concatenate")
 
 def _concat_abstract_eval(*xs, dimension):
     if len({x.dtype for x in xs}) != 1:
-        raise TypeError("concatenate requires arguments to have the same dtypes, got "
-                        + ", ".join(dtypes.short_name(x.dtype) for x in xs) + ".")
+        raise TypeError(
+            "concatenate requires arguments to have the same dtypes, got "
+            + ", ".join(dtypes.short_name(x.dtype) for x in xs)
+            + "."
+        )
     s0 = xs[0].shape
     for x in xs:
         if len(x.shape) != len(s0) or any(
-                a != b for i, (a, b) in enumerate(zip(x.shape, s0)) if i != dimension):
+            a != b for i, (a, b) in enumerate(zip(x.shape, s0)) if i != dimension
+        ):
             raise TypeError(
                 "Cannot concatenate arrays with shapes that differ in dimensions other than "
                 f"the one being concatenated: concatenating along dimension {dimension} for "
-                f"shapes {', '.join(str(x.shape) for x in xs)}.")
+                f"shapes {', '.join(str(x.shape) for x in xs)}."
+            )
     shape = list(s0)
     shape[dimension] = sum(x.shape[dimension] for x in xs)
     return ShapedArray(shape, xs[0].dtype, all(x.weak_type for x in xs))
@@ -305,8 +330,10 @@ def _concat_transpose(ct, *xs, dimension):
 
 
 def _concat_batch(axis_data, args, dims, *, dimension):
-    new = [broadcast_batch(x, axis_data.size) if d is not_mapped else moveaxis(x, d, 0)
-           for x, d in zip(args, dims)]
+    new = [
+        broadcast_batch(x, axis_data.size) if d is not_mapped else moveaxis(x, d, 0)
+        for x, d in zip(args, dims)
+    ]
     return concatenate_p.bind(*new, dimension=dimension + 1), 0
 
 
@@ -379,16 +406,22 @@ def _pad_transpose(ct, x, pv, *, padding_config):
     from jaxlite._src.ops import reductions
 
     if type(ct) is Zero:
-        return [Zero(x.aval) if is_undefined_primal(x) else None,
-                Zero(pv.aval) if is_undefined_primal(pv) else None]
+        return [
+            Zero(x.aval) if is_undefined_primal(x) else None,
+            Zero(pv.aval) if is_undefined_primal(pv) else None,
+        ]
     ct_x = None
     if is_undefined_primal(x):
         # Undo the padding: negative low/high padding then stride over interior padding.
         unpad = tuple((-lo, -hi, 0) for lo, hi, _ in padding_config)
         zero = _scalar_zero(ct)
         t = pad_p.bind(ct, zero, padding_config=unpad)
-        ct_x = slice_p.bind(t, start_indices=(0,) * t.ndim, limit_indices=t.shape,
-                            strides=tuple(i + 1 for _, _, i in padding_config))
+        ct_x = slice_p.bind(
+            t,
+            start_indices=(0,) * t.ndim,
+            limit_indices=t.shape,
+            strides=tuple(i + 1 for _, _, i in padding_config),
+        )
     ct_pv = None
     if is_undefined_primal(pv):
         total = reductions.reduce_sum(ct, tuple(range(ct.ndim)))
@@ -397,8 +430,12 @@ def _pad_transpose(ct, x, pv, *, padding_config):
         else:
             unpad = tuple((-lo, -hi, 0) for lo, hi, _ in padding_config)
             t = pad_p.bind(ct, _scalar_zero(ct), padding_config=unpad)
-            t = slice_p.bind(t, start_indices=(0,) * t.ndim, limit_indices=t.shape,
-                             strides=tuple(i + 1 for _, _, i in padding_config))
+            t = slice_p.bind(
+                t,
+                start_indices=(0,) * t.ndim,
+                limit_indices=t.shape,
+                strides=tuple(i + 1 for _, _, i in padding_config),
+            )
             inner = reductions.reduce_sum(t, tuple(range(t.ndim)))
         from jaxlite._src.ops import elementwise
 
@@ -419,9 +456,11 @@ def _pad_batch(axis_data, args, dims, *, padding_config):
 
     # Batched padding value: pad with zeros, then select the padded positions.
     xb = broadcast_batch(x, axis_data.size) if dx is not_mapped else moveaxis(x, dx, 0)
-    mask = pad_p.bind(full(_shape_of(x)[1:] if dx is not not_mapped else _shape_of(x), True,
-                           dtypes.bool_), full((), False, dtypes.bool_),
-                      padding_config=padding_config)
+    mask = pad_p.bind(
+        full(_shape_of(x)[1:] if dx is not not_mapped else _shape_of(x), True, dtypes.bool_),
+        full((), False, dtypes.bool_),
+        padding_config=padding_config,
+    )
     padded = pad_p.bind(xb, _scalar_zero(xb), padding_config=((0, 0, 0),) + padding_config)
     pvb = moveaxis(pv, dpv, 0)
     pvb = broadcast_in_dim(pvb, _shape_of(padded), (0,))
@@ -437,8 +476,9 @@ deflinear(pad_p, _pad_transpose)
 
 def pad(x, padding_value, padding_config):
     """``jax.lax.pad`` with (low, high, interior) per dimension."""
-    return pad_p.bind(x, padding_value,
-                      padding_config=tuple(tuple(int(v) for v in c) for c in padding_config))
+    return pad_p.bind(
+        x, padding_value, padding_config=tuple(tuple(int(v) for v in c) for c in padding_config)
+    )
 
 
 # --- slice -------------------------------------------------------------------------------
@@ -449,7 +489,9 @@ def _slice_impl(x, *, start_indices, limit_indices, strides):
     import builtins
 
     strides = strides or (1,) * len(start_indices)
-    return x[tuple(builtins.slice(s, l, st) for s, l, st in zip(start_indices, limit_indices, strides))]
+    return x[
+        tuple(builtins.slice(s, l, st) for s, l, st in zip(start_indices, limit_indices, strides))
+    ]
 
 
 def _slice_abstract_eval(x, *, start_indices, limit_indices, strides):
@@ -458,10 +500,13 @@ def _slice_abstract_eval(x, *, start_indices, limit_indices, strides):
         raise TypeError(f"slice start_indices/limit_indices must have length {x.ndim}")
     for s, l, n in zip(start_indices, limit_indices, x.shape):
         if not (0 <= s <= l <= n):
-            raise TypeError(f"slice indices out of bounds: start {start_indices}, limit "
-                            f"{limit_indices}, operand shape {x.shape}")
-    shape = tuple(max(0, -(-(l - s) // st)) for s, l, st in
-                  zip(start_indices, limit_indices, strides))
+            raise TypeError(
+                f"slice indices out of bounds: start {start_indices}, limit "
+                f"{limit_indices}, operand shape {x.shape}"
+            )
+    shape = tuple(
+        max(0, -(-(l - s) // st)) for s, l, st in zip(start_indices, limit_indices, strides)
+    )
     return ShapedArray(shape, x.dtype, x.weak_type)
 
 
@@ -471,7 +516,7 @@ def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
     strides = strides or (1,) * len(start_indices)
     shape = x.aval.shape
     cfg = []
-    for s, l, st, n, m in zip(start_indices, limit_indices, strides, shape, aval_of(ct).shape):
+    for s, _l, st, n, m in zip(start_indices, limit_indices, strides, shape, aval_of(ct).shape):
         real_hi = s + (m - 1) * st + 1 if m else s
         cfg.append((s, n - real_hi, st - 1))
     return [pad(ct, _scalar_zero(ct), cfg)]
@@ -481,8 +526,12 @@ def _slice_batch(axis_data, args, dims, *, start_indices, limit_indices, strides
     (x,), (d,) = args, dims
     x = moveaxis(x, d, 0)
     st = (1,) + (strides or (1,) * len(start_indices))
-    return slice_p.bind(x, start_indices=(0,) + start_indices,
-                        limit_indices=(_shape_of(x)[0],) + limit_indices, strides=st), 0
+    return slice_p.bind(
+        x,
+        start_indices=(0,) + start_indices,
+        limit_indices=(_shape_of(x)[0],) + limit_indices,
+        strides=st,
+    ), 0
 
 
 rules.impl_rules[slice_p] = _slice_impl
@@ -493,9 +542,12 @@ deflinear(slice_p, _slice_transpose)
 
 def slice(x, start_indices, limit_indices, strides=None):  # noqa: A001 (JAX's name)
     """``jax.lax.slice``."""
-    return slice_p.bind(x, start_indices=tuple(int(i) for i in start_indices),
-                        limit_indices=tuple(int(i) for i in limit_indices),
-                        strides=None if strides is None else tuple(int(s) for s in strides))
+    return slice_p.bind(
+        x,
+        start_indices=tuple(int(i) for i in start_indices),
+        limit_indices=tuple(int(i) for i in limit_indices),
+        strides=None if strides is None else tuple(int(s) for s in strides),
+    )
 
 
 def slice_in_dim(x, start, limit, stride=1, axis=0):
@@ -561,8 +613,9 @@ def _ds_batch(axis_data, args, dims, *, slice_sizes):
     if all(d is not_mapped for d in dstarts):
         x = moveaxis(x, dx, 0)
         zero = full((), 0, aval_of(starts[0]).dtype if starts else dtypes.int32)
-        return dynamic_slice_p.bind(x, zero, *starts,
-                                    slice_sizes=(_shape_of(x)[0],) + slice_sizes), 0
+        return dynamic_slice_p.bind(
+            x, zero, *starts, slice_sizes=(_shape_of(x)[0],) + slice_sizes
+        ), 0
     # Batched start indices: one gather with per-element window indices.
     from jaxlite._src.ops import indexing
 
@@ -574,15 +627,14 @@ def _ds_batch(axis_data, args, dims, *, slice_sizes):
 
 
 def _drop(shape, d):
-    return shape[:d] + shape[d + 1:]
+    return shape[:d] + shape[d + 1 :]
 
 
 def _window_indices(n, x_shape, starts, dstarts, sizes):
     """Gather/scatter index arrays of shape ``(n, *sizes)`` selecting, for each batch element
     ``b``, the window of ``sizes`` at ``starts[b]`` (clamped to fit, as dynamic_slice does):
     a batch iota first, then one array per operand axis."""
-    from jaxlite._src.ops import conversion
-    from jaxlite._src.ops import elementwise as ew
+    from jaxlite._src.ops import conversion, elementwise as ew
 
     full_shape = (n,) + tuple(sizes)
     idxs = [conversion.broadcasted_iota(dtypes.int32, full_shape, 0)]
@@ -633,11 +685,14 @@ def _dus_impl(x, update, *starts):
 
 def _dus_abstract_eval(x, update, *starts):
     if x.dtype != update.dtype:
-        raise TypeError("dynamic_update_slice update must have the operand's dtype, got "
-                        f"{dtypes.short_name(update.dtype)} and {dtypes.short_name(x.dtype)}")
+        raise TypeError(
+            "dynamic_update_slice update must have the operand's dtype, got "
+            f"{dtypes.short_name(update.dtype)} and {dtypes.short_name(x.dtype)}"
+        )
     if update.ndim != x.ndim or any(u > n for u, n in zip(update.shape, x.shape)):
-        raise TypeError(f"dynamic_update_slice update shape {update.shape} must fit in operand "
-                        f"shape {x.shape}")
+        raise TypeError(
+            f"dynamic_update_slice update shape {update.shape} must fit in operand shape {x.shape}"
+        )
     return x.strip_weak_type() if not update.weak_type else x
 
 
@@ -656,8 +711,10 @@ def _dus_jvp(primals, tangents, **params):
 def _dus_transpose(ct, x, u, *starts):
     uaval = u.aval if is_undefined_primal(u) else aval_of(u)
     if type(ct) is Zero:
-        return [Zero(x.aval) if is_undefined_primal(x) else None,
-                Zero(uaval) if is_undefined_primal(u) else None] + [None] * len(starts)
+        return [
+            Zero(x.aval) if is_undefined_primal(x) else None,
+            Zero(uaval) if is_undefined_primal(u) else None,
+        ] + [None] * len(starts)
     ct_x = ct_u = None
     if is_undefined_primal(x):
         ct_x = dynamic_update_slice_p.bind(ct, full(uaval.shape, 0, uaval.dtype), *starts)
@@ -708,8 +765,10 @@ def _loop_batch(prim, axis_data, args, dims, params):
     """
     outs = []
     for i in range(axis_data.size):
-        a_i = [x if d is not_mapped else index_in_dim(x, i, d, keepdims=False)
-               for x, d in zip(args, dims)]
+        a_i = [
+            x if d is not_mapped else index_in_dim(x, i, d, keepdims=False)
+            for x, d in zip(args, dims)
+        ]
         outs.append(prim.bind(*a_i, **params))
     if prim.multiple_results:
         return [stack0(list(o)) for o in zip(*outs)], [0] * len(outs[0])

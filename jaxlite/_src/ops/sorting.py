@@ -41,8 +41,10 @@ def _sort_impl(*operands, dimension, is_stable, num_keys):
 def _sort_abstract_eval(*operands, dimension, is_stable, num_keys):
     shape = operands[0].shape
     if any(o.shape != shape for o in operands):
-        raise TypeError("sort operands must all have the same shape, got "
-                        + ", ".join(str(o.shape) for o in operands))
+        raise TypeError(
+            "sort operands must all have the same shape, got "
+            + ", ".join(str(o.shape) for o in operands)
+        )
     if not 0 <= dimension < max(len(shape), 1):
         raise ValueError(f"sort dimension {dimension} out of range for shape {shape}")
     if not 1 <= num_keys <= len(operands):
@@ -53,8 +55,7 @@ def _sort_abstract_eval(*operands, dimension, is_stable, num_keys):
 def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
     shape = aval_of(primals[0]).shape
     iota = conversion.broadcasted_iota(dtypes.int32, shape, dimension)
-    outs = sort_p.bind(*primals, iota, dimension=dimension, is_stable=is_stable,
-                       num_keys=num_keys)
+    outs = sort_p.bind(*primals, iota, dimension=dimension, is_stable=is_stable, num_keys=num_keys)
     perm = outs[-1]
     from jaxlite._src.ops import indexing
 
@@ -68,8 +69,10 @@ def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
 
 
 def _sort_batch(axis_data, args, dims, *, dimension, is_stable, num_keys):
-    new = [_shape.broadcast_batch(x, axis_data.size) if d is not_mapped
-           else _shape.moveaxis(x, d, 0) for x, d in zip(args, dims)]
+    new = [
+        _shape.broadcast_batch(x, axis_data.size) if d is not_mapped else _shape.moveaxis(x, d, 0)
+        for x, d in zip(args, dims)
+    ]
     outs = sort_p.bind(*new, dimension=dimension + 1, is_stable=is_stable, num_keys=num_keys)
     return outs, [0] * len(outs)
 
@@ -132,8 +135,10 @@ def _top_k_abstract_eval(x, *, k):
     if x.ndim < 1:
         raise ValueError("top_k operand must have >= 1 dimension")
     if not 0 <= k <= x.shape[-1]:
-        raise ValueError(f"k argument to top_k must be nonnegative and at most the last "
-                         f"dimension ({x.shape[-1]}), got {k}")
+        raise ValueError(
+            f"k argument to top_k must be nonnegative and at most the last "
+            f"dimension ({x.shape[-1]}), got {k}"
+        )
     shape = x.shape[:-1] + (k,)
     return [ShapedArray(shape, x.dtype, x.weak_type), ShapedArray(shape, dtypes.int32)]
 
@@ -142,13 +147,17 @@ def _top_k_jvp(primals, tangents, *, k):
     (x,), (t,) = primals, tangents
     vals, idx = top_k_p.bind(x, k=k)
     if type(t) is Zero:
-        return [vals, idx], [Zero(aval_of(vals).to_tangent_aval()),
-                             Zero(aval_of(idx).to_tangent_aval())]
+        return [vals, idx], [
+            Zero(aval_of(vals).to_tangent_aval()),
+            Zero(aval_of(idx).to_tangent_aval()),
+        ]
     from jaxlite._src.ops import indexing
 
     nd = aval_of(x).ndim
-    return [vals, idx], [indexing.take_along_axis(t, idx, nd - 1),
-                         Zero(aval_of(idx).to_tangent_aval())]
+    return [vals, idx], [
+        indexing.take_along_axis(t, idx, nd - 1),
+        Zero(aval_of(idx).to_tangent_aval()),
+    ]
 
 
 def _top_k_batch(axis_data, args, dims, *, k):

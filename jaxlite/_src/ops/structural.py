@@ -17,7 +17,8 @@ add_any_p = Primitive("add_any")
 rules.impl_rules[add_any_p] = np.add
 # A rank-0 operand broadcasts (the broadcasting batch rule leaves unbatched scalars as is).
 rules.abstract_eval_rules[add_any_p] = lambda x, y: ShapedArray(
-    x.shape if x.shape != () else y.shape, x.dtype, x.weak_type and y.weak_type)
+    x.shape if x.shape != () else y.shape, x.dtype, x.weak_type and y.weak_type
+)
 rules.batch_rules[add_any_p] = broadcast_batcher(add_any_p)
 
 

@@ -55,15 +55,22 @@ def _monoid(computation):
     try:
         from jaxlite._src.numpy import lax_numpy as jnp
 
-        table.update({jnp.add: "add", jnp.maximum: "max", jnp.minimum: "min",
-                      jnp.multiply: "mul"})
+        table.update({jnp.add: "add", jnp.maximum: "max", jnp.minimum: "min", jnp.multiply: "mul"})
     except ImportError:  # pragma: no cover
         pass
     return table.get(computation)
 
 
-def reduce_window(operand, init_value, computation, window_dimensions, window_strides,
-                  padding, base_dilation=None, window_dilation=None):
+def reduce_window(
+    operand,
+    init_value,
+    computation,
+    window_dimensions,
+    window_strides,
+    padding,
+    base_dilation=None,
+    window_dilation=None,
+):
     """``jax.lax.reduce_window``: reduce each window of ``operand`` with ``computation``.
 
     Args:
@@ -85,8 +92,10 @@ def reduce_window(operand, init_value, computation, window_dimensions, window_st
     bd = tuple(int(b) for b in base_dilation) if base_dilation else (1,) * nd
     wdil = tuple(int(d) for d in window_dilation) if window_dilation else (1,) * nd
     if not (len(wd) == len(ws) == len(bd) == len(wdil) == nd):
-        raise TypeError("reduce_window: window_dimensions, window_strides and dilations must "
-                        f"have one entry per operand dimension ({nd})")
+        raise TypeError(
+            "reduce_window: window_dimensions, window_strides and dilations must "
+            f"have one entry per operand dimension ({nd})"
+        )
     dilated_in = tuple(_dilate_len(n, b) for n, b in zip(x.shape, bd))
     dilated_win = tuple(_dilate_len(k, d) for k, d in zip(wd, wdil))
     pads = padtype_to_pads(dilated_in, dilated_win, ws, padding)
@@ -102,8 +111,12 @@ def reduce_window(operand, init_value, computation, window_dimensions, window_st
     kind = _monoid(computation)
     if kind is not None:
         stacked = _sh.concatenate([_sh.expand_dims(s, (0,)) for s in slices], 0)
-        red = {"add": _red.reduce_sum, "max": _red.reduce_max, "min": _red.reduce_min,
-               "mul": _red.reduce_prod}[kind]
+        red = {
+            "add": _red.reduce_sum,
+            "max": _red.reduce_max,
+            "min": _red.reduce_min,
+            "mul": _red.reduce_prod,
+        }[kind]
         out = red(stacked, (0,))
         # The padding already holds init_value; it must still enter each window once,
         # which only matters for a non-identity init of add/mul (max/min are idempotent).
@@ -130,26 +143,32 @@ def _is_identity(value, identity):
 conv_general_dilated_p = Primitive("conv_general_dilated")
 
 
-def _conv_impl(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation,
-               feature_group_count, preferred_element_type):
+def _conv_impl(
+    lhs,
+    rhs,
+    *,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    feature_group_count,
+    preferred_element_type,
+):
     nsp = lhs.ndim - 2
     out_dtype = preferred_element_type or lhs.dtype
     x = lhs
     # lhs dilation (interior zeros) and padding (negative entries crop).
     if any(d > 1 for d in lhs_dilation):
-        shape = list(x.shape[:2]) + [_dilate_len(n, d) for n, d in zip(x.shape[2:],
-                                                                      lhs_dilation)]
+        shape = list(x.shape[:2]) + [_dilate_len(n, d) for n, d in zip(x.shape[2:], lhs_dilation)]
         y = np.zeros(shape, x.dtype)
         y[(slice(None), slice(None)) + tuple(slice(None, None, d) for d in lhs_dilation)] = x
         x = y
-    crop = tuple(slice(max(-lo, 0), n - max(-hi, 0)) for (lo, hi), n in
-                 zip(padding, x.shape[2:]))
+    crop = tuple(slice(max(-lo, 0), n - max(-hi, 0)) for (lo, hi), n in zip(padding, x.shape[2:]))
     x = x[(slice(None), slice(None)) + crop]
     x = np.pad(x, [(0, 0), (0, 0)] + [(max(lo, 0), max(hi, 0)) for lo, hi in padding])
     ksz = rhs.shape[2:]
     win = tuple(_dilate_len(k, d) for k, d in zip(ksz, rhs_dilation))
-    out_sp = tuple(max(0, (n - w) // s + 1) for n, w, s in zip(x.shape[2:], win,
-                                                                 window_strides))
+    out_sp = tuple(max(0, (n - w) // s + 1) for n, w, s in zip(x.shape[2:], win, window_strides))
     n_batch, c = x.shape[:2]
     o = rhs.shape[0]
     if min(out_sp + (n_batch, o)) == 0 or min(x.shape[2:], default=1) < min(win, default=0):
@@ -165,59 +184,85 @@ def _conv_impl(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation,
     acc = np.result_type(out_dtype, lhs.dtype)
     if g == 1:
         expr = f"nc{letters}{kl},oc{kl}->no{letters}"
-        out = np.einsum(expr, patches.astype(acc, copy=False), rhs.astype(acc, copy=False),
-                        optimize=True)
+        out = np.einsum(
+            expr, patches.astype(acc, copy=False), rhs.astype(acc, copy=False), optimize=True
+        )
     else:
         cg, og = c // g, o // g
         pg = patches.reshape((n_batch, g, cg) + patches.shape[2:])
         rg = rhs.reshape((g, og) + rhs.shape[1:])
         expr = f"ngc{letters}{kl},goc{kl}->ngo{letters}"
-        out = np.einsum(expr, pg.astype(acc, copy=False), rg.astype(acc, copy=False),
-                        optimize=True)
+        out = np.einsum(expr, pg.astype(acc, copy=False), rg.astype(acc, copy=False), optimize=True)
         out = out.reshape((n_batch, o) + out.shape[3:])
     return np.asarray(out, dtype=out_dtype)
 
 
 def _conv_shape(lhs_shape, rhs_shape, window_strides, padding, lhs_dilation, rhs_dilation):
     sp = []
-    for n, k, s, (lo, hi), ld, rd in zip(lhs_shape[2:], rhs_shape[2:], window_strides, padding,
-                                          lhs_dilation, rhs_dilation):
+    for n, k, s, (lo, hi), ld, rd in zip(
+        lhs_shape[2:], rhs_shape[2:], window_strides, padding, lhs_dilation, rhs_dilation
+    ):
         n_eff = _dilate_len(n, ld) + lo + hi
         w = _dilate_len(k, rd)
         sp.append(max(0, (n_eff - w) // s + 1) if n_eff >= w else 0)
     return (lhs_shape[0], rhs_shape[0]) + tuple(sp)
 
 
-def _conv_abstract_eval(lhs, rhs, *, window_strides, padding, lhs_dilation, rhs_dilation,
-                        feature_group_count, preferred_element_type):
+def _conv_abstract_eval(
+    lhs,
+    rhs,
+    *,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    feature_group_count,
+    preferred_element_type,
+):
     if lhs.ndim != rhs.ndim or lhs.ndim < 2:
-        raise TypeError(f"conv_general_dilated: lhs and rhs must have the same rank >= 2, got "
-                        f"shapes {lhs.shape} and {rhs.shape}")
+        raise TypeError(
+            f"conv_general_dilated: lhs and rhs must have the same rank >= 2, got "
+            f"shapes {lhs.shape} and {rhs.shape}"
+        )
     if lhs.dtype != rhs.dtype:
-        raise TypeError("conv_general_dilated requires lhs and rhs to have the same dtype, "
-                        f"got {dtypes.short_name(lhs.dtype)} and "
-                        f"{dtypes.short_name(rhs.dtype)}")
+        raise TypeError(
+            "conv_general_dilated requires lhs and rhs to have the same dtype, "
+            f"got {dtypes.short_name(lhs.dtype)} and "
+            f"{dtypes.short_name(rhs.dtype)}"
+        )
     g = feature_group_count
     if lhs.shape[1] != rhs.shape[1] * g:
-        raise ValueError(f"conv_general_dilated: lhs feature dimension ({lhs.shape[1]}) must "
-                        f"equal rhs input feature dimension ({rhs.shape[1]}) times "
-                        f"feature_group_count ({g})")
+        raise ValueError(
+            f"conv_general_dilated: lhs feature dimension ({lhs.shape[1]}) must "
+            f"equal rhs input feature dimension ({rhs.shape[1]}) times "
+            f"feature_group_count ({g})"
+        )
     if rhs.shape[0] % g:
-        raise ValueError("conv_general_dilated: rhs output feature dimension must be a "
-                        "multiple of feature_group_count")
-    shape = _conv_shape(lhs.shape, rhs.shape, window_strides, padding, lhs_dilation,
-                        rhs_dilation)
+        raise ValueError(
+            "conv_general_dilated: rhs output feature dimension must be a "
+            "multiple of feature_group_count"
+        )
+    shape = _conv_shape(lhs.shape, rhs.shape, window_strides, padding, lhs_dilation, rhs_dilation)
     return ShapedArray(shape, preferred_element_type or lhs.dtype)
 
 
-def _conv_transpose_lhs(ct, rhs, lhs_aval, *, window_strides, padding, lhs_dilation,
-                        rhs_dilation, feature_group_count, preferred_element_type):
+def _conv_transpose_lhs(
+    ct,
+    rhs,
+    lhs_aval,
+    *,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    feature_group_count,
+    preferred_element_type,
+):
     # out[y] = sum_k D[y*s + k*rd] rhs[k] with D the dilated+padded lhs. Its transpose is a
     # correlation of ct (dilated by s) with the spatially flipped, I/O-swapped kernel, read
     # back at stride ld; the front padding (K-1)*rd - lo aligns output u with D[u + lo].
     if feature_group_count != 1:
-        raise NotImplementedError("Transpose rule for grouped conv_general_dilated "
-                                  "not implemented")
+        raise NotImplementedError("Transpose rule for grouped conv_general_dilated not implemented")
     ra = aval_of(rhs)
     nsp = len(ra.shape) - 2
     ct_shape = aval_of(ct).shape
@@ -229,12 +274,17 @@ def _conv_transpose_lhs(ct, rhs, lhs_aval, *, window_strides, padding, lhs_dilat
         front = (K - 1) * rd - lo
         back = (L - 1) * ld + (K - 1) * rd - front - (Y - 1) * s
         pads.append((front, back))
-    w = _sh.rev(_sh.transpose(rhs, (1, 0) + tuple(range(2, 2 + nsp))),
-                tuple(range(2, 2 + nsp)))
+    w = _sh.rev(_sh.transpose(rhs, (1, 0) + tuple(range(2, 2 + nsp))), tuple(range(2, 2 + nsp)))
     out = conv_general_dilated_p.bind(
-        ct, w, window_strides=tuple(lhs_dilation), padding=tuple(pads),
-        lhs_dilation=tuple(window_strides), rhs_dilation=tuple(rhs_dilation),
-        feature_group_count=1, preferred_element_type=None)
+        ct,
+        w,
+        window_strides=tuple(lhs_dilation),
+        padding=tuple(pads),
+        lhs_dilation=tuple(window_strides),
+        rhs_dilation=tuple(rhs_dilation),
+        feature_group_count=1,
+        preferred_element_type=None,
+    )
     if aval_of(out).dtype != lhs_aval.dtype:
         from jaxlite._src.ops import conversion
 
@@ -242,14 +292,23 @@ def _conv_transpose_lhs(ct, rhs, lhs_aval, *, window_strides, padding, lhs_dilat
     return out
 
 
-def _conv_transpose_rhs(ct, lhs, rhs_aval, *, window_strides, padding, lhs_dilation,
-                        rhs_dilation, feature_group_count, preferred_element_type):
+def _conv_transpose_rhs(
+    ct,
+    lhs,
+    rhs_aval,
+    *,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    feature_group_count,
+    preferred_element_type,
+):
     # ct_rhs[o, c, k] = sum_{n, y} ct[n, o, y] D[n, c, y*s + k*rd]: a convolution of the
     # (C, N, ...) lhs with the (O, N, ...) cotangent as kernel, window stride rd, kernel
     # dilation s; the high padding is trimmed so exactly K outputs remain.
     if feature_group_count != 1:
-        raise NotImplementedError("Transpose rule for grouped conv_general_dilated "
-                                  "not implemented")
+        raise NotImplementedError("Transpose rule for grouped conv_general_dilated not implemented")
     la = aval_of(lhs)
     nsp = len(la.shape) - 2
     ct_shape = aval_of(ct).shape
@@ -263,10 +322,15 @@ def _conv_transpose_rhs(ct, lhs, rhs_aval, *, window_strides, padding, lhs_dilat
         pads.append((lo, hi - surplus))
     perm = (1, 0) + tuple(range(2, 2 + nsp))
     out = conv_general_dilated_p.bind(
-        _sh.transpose(lhs, perm), _sh.transpose(ct, perm), window_strides=tuple(rhs_dilation),
-        padding=tuple(pads), lhs_dilation=tuple(lhs_dilation),
-        rhs_dilation=tuple(window_strides), feature_group_count=1,
-        preferred_element_type=None)
+        _sh.transpose(lhs, perm),
+        _sh.transpose(ct, perm),
+        window_strides=tuple(rhs_dilation),
+        padding=tuple(pads),
+        lhs_dilation=tuple(lhs_dilation),
+        rhs_dilation=tuple(window_strides),
+        feature_group_count=1,
+        preferred_element_type=None,
+    )
     out = _sh.transpose(out, perm)
     if aval_of(out).dtype != rhs_aval.dtype:
         from jaxlite._src.ops import conversion
@@ -277,8 +341,10 @@ def _conv_transpose_rhs(ct, lhs, rhs_aval, *, window_strides, padding, lhs_dilat
 
 def _conv_transpose(ct, lhs, rhs, **params):
     if type(ct) is Zero:
-        return [Zero(lhs.aval) if is_undefined_primal(lhs) else None,
-                Zero(rhs.aval) if is_undefined_primal(rhs) else None]
+        return [
+            Zero(lhs.aval) if is_undefined_primal(lhs) else None,
+            Zero(rhs.aval) if is_undefined_primal(rhs) else None,
+        ]
     ct_l = ct_r = None
     if is_undefined_primal(lhs):
         ct_l = _conv_transpose_lhs(ct, rhs, lhs.aval, **params)
@@ -304,9 +370,11 @@ rules.impl_rules[conv_general_dilated_p] = _conv_impl
 rules.abstract_eval_rules[conv_general_dilated_p] = _conv_abstract_eval
 rules.transpose_rules[conv_general_dilated_p] = _conv_transpose
 rules.batch_rules[conv_general_dilated_p] = _conv_batch
-defjvp(conv_general_dilated_p,
-       lambda t, lhs, rhs, **p: conv_general_dilated_p.bind(t, rhs, **p),
-       lambda t, lhs, rhs, **p: conv_general_dilated_p.bind(lhs, t, **p))
+defjvp(
+    conv_general_dilated_p,
+    lambda t, lhs, rhs, **p: conv_general_dilated_p.bind(t, rhs, **p),
+    lambda t, lhs, rhs, **p: conv_general_dilated_p.bind(lhs, t, **p),
+)
 
 
 def _specs_from_strings(lhs_s, rhs_s, out_s):
@@ -324,17 +392,30 @@ def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers):
         canon = tuple(range(nd))
         return canon, canon, canon
     if hasattr(dimension_numbers, "lhs_spec"):
-        return (tuple(dimension_numbers.lhs_spec), tuple(dimension_numbers.rhs_spec),
-                tuple(dimension_numbers.out_spec))
+        return (
+            tuple(dimension_numbers.lhs_spec),
+            tuple(dimension_numbers.rhs_spec),
+            tuple(dimension_numbers.out_spec),
+        )
     a, b, c = dimension_numbers
     if isinstance(a, str):
         return _specs_from_strings(a, b, c)
     return tuple(a), tuple(b), tuple(c)
 
 
-def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
-                         rhs_dilation=None, dimension_numbers=None, feature_group_count=1,
-                         batch_group_count=1, precision=None, preferred_element_type=None):
+def conv_general_dilated(
+    lhs,
+    rhs,
+    window_strides,
+    padding,
+    lhs_dilation=None,
+    rhs_dilation=None,
+    dimension_numbers=None,
+    feature_group_count=1,
+    batch_group_count=1,
+    precision=None,
+    preferred_element_type=None,
+):
     """``jax.lax.conv_general_dilated``: N-d convolution (cross-correlation) with strides,
     padding ("SAME"/"VALID"/pairs), lhs (transposed-conv) and rhs (atrous) dilation,
     feature groups, and any layout via ``dimension_numbers`` (e.g.
@@ -342,15 +423,17 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
     from jaxlite._src.numpy.util import asarray_any, promote_dtypes
 
     if batch_group_count != 1:
-        raise NotImplementedError("conv_general_dilated with batch_group_count > 1 is not "
-                                  "implemented in jaxlite")
+        raise NotImplementedError(
+            "conv_general_dilated with batch_group_count > 1 is not implemented in jaxlite"
+        )
     lhs, rhs = asarray_any(lhs), asarray_any(rhs)
     if aval_of(lhs).dtype != aval_of(rhs).dtype:
         lhs, rhs = promote_dtypes(lhs, rhs)
     nd = aval_of(lhs).ndim
     nsp = nd - 2
-    lspec, rspec, ospec = conv_dimension_numbers(aval_of(lhs).shape, aval_of(rhs).shape,
-                                                 dimension_numbers)
+    lspec, rspec, ospec = conv_dimension_numbers(
+        aval_of(lhs).shape, aval_of(rhs).shape, dimension_numbers
+    )
     lhs_c = _sh.transpose(lhs, lspec)
     rhs_c = _sh.transpose(rhs, rspec)
     ws = tuple(int(s) for s in window_strides) if window_strides else (1,) * nsp
@@ -359,10 +442,19 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
     in_sp = tuple(_dilate_len(n, d) for n, d in zip(aval_of(lhs_c).shape[2:], ld))
     k_sp = tuple(_dilate_len(k, d) for k, d in zip(aval_of(rhs_c).shape[2:], rd))
     pads = tuple(tuple(p) for p in padtype_to_pads(in_sp, k_sp, ws, padding))
-    pet = None if preferred_element_type is None else dtypes.canonicalize_dtype(
-        preferred_element_type)
-    params = dict(window_strides=ws, padding=pads, lhs_dilation=ld, rhs_dilation=rd,
-                  feature_group_count=1, preferred_element_type=pet)
+    pet = (
+        None
+        if preferred_element_type is None
+        else dtypes.canonicalize_dtype(preferred_element_type)
+    )
+    params = dict(
+        window_strides=ws,
+        padding=pads,
+        lhs_dilation=ld,
+        rhs_dilation=rd,
+        feature_group_count=1,
+        preferred_element_type=pet,
+    )
     g = int(feature_group_count)
     if g == 1:
         out = conv_general_dilated_p.bind(lhs_c, rhs_c, **params)
@@ -371,13 +463,20 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
         # (so every rule of the primitive applies unchanged).
         c, o = aval_of(lhs_c).shape[1], aval_of(rhs_c).shape[0]
         if c % g or o % g or aval_of(rhs_c).shape[1] * g != c:
-            raise TypeError(f"conv_general_dilated: feature_group_count={g} must divide the "
-                            f"lhs feature dimension ({c}) and rhs output features ({o}), and "
-                            f"rhs input features must be {c // g if c % g == 0 else '?'}")
+            raise TypeError(
+                f"conv_general_dilated: feature_group_count={g} must divide the "
+                f"lhs feature dimension ({c}) and rhs output features ({o}), and "
+                f"rhs input features must be {c // g if c % g == 0 else '?'}"
+            )
         cg, og = c // g, o // g
-        outs = [conv_general_dilated_p.bind(_sh.slice_in_dim(lhs_c, i * cg, (i + 1) * cg, 1, 1),
-                                            _sh.slice_in_dim(rhs_c, i * og, (i + 1) * og, 1, 0),
-                                            **params) for i in range(g)]
+        outs = [
+            conv_general_dilated_p.bind(
+                _sh.slice_in_dim(lhs_c, i * cg, (i + 1) * cg, 1, 1),
+                _sh.slice_in_dim(rhs_c, i * og, (i + 1) * og, 1, 0),
+                **params,
+            )
+            for i in range(g)
+        ]
         out = _sh.concatenate(outs, 1)
     inv = tuple(int(i) for i in np.argsort(ospec))
     return _sh.transpose(out, inv)
@@ -385,13 +484,28 @@ def conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation=None,
 
 def conv(lhs, rhs, window_strides, padding, precision=None, preferred_element_type=None):
     """``jax.lax.conv``: ``conv_general_dilated`` in NCHW/OIHW layout without dilation."""
-    return conv_general_dilated(lhs, rhs, window_strides, padding,
-                                preferred_element_type=preferred_element_type)
+    return conv_general_dilated(
+        lhs, rhs, window_strides, padding, preferred_element_type=preferred_element_type
+    )
 
 
-def conv_with_general_padding(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
-                              precision=None, preferred_element_type=None):
+def conv_with_general_padding(
+    lhs,
+    rhs,
+    window_strides,
+    padding,
+    lhs_dilation,
+    rhs_dilation,
+    precision=None,
+    preferred_element_type=None,
+):
     """``jax.lax.conv_with_general_padding``."""
-    return conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation, rhs_dilation,
-                                preferred_element_type=preferred_element_type)
-
+    return conv_general_dilated(
+        lhs,
+        rhs,
+        window_strides,
+        padding,
+        lhs_dilation,
+        rhs_dilation,
+        preferred_element_type=preferred_element_type,
+    )

@@ -8,18 +8,28 @@ from __future__ import annotations
 import builtins
 
 import numpy as np
-
 from jaxlite._src import dtypes
 from jaxlite._src.core.trace import Tracer
-from jaxlite._src.numpy import extra as _ex, lax_numpy as jnp, sorting as _so
+from jaxlite._src.numpy import functions_shape as _ex, lax_numpy as jnp, sorting as _so
 from jaxlite._src.numpy.util import (
-    asarray_any, canonicalize_axis, promote_args, promote_args_inexact, promote_dtypes,
-    promote_dtypes_inexact)
+    asarray_any,
+    canonicalize_axis,
+    promote_args,
+    promote_args_inexact,
+    promote_dtypes,
+    promote_dtypes_inexact,
+)
 from jaxlite._src.ops import elementwise as ew, shape as _sh
 
 # --------------------------------------------------------------------- array-API aliases
-acos, asin, atan, acosh, asinh, atanh = (jnp.arccos, jnp.arcsin, jnp.arctan, jnp.arccosh,
-                                         jnp.arcsinh, jnp.arctanh)
+acos, asin, atan, acosh, asinh, atanh = (
+    jnp.arccos,
+    jnp.arcsin,
+    jnp.arctan,
+    jnp.arccosh,
+    jnp.arcsinh,
+    jnp.arctanh,
+)
 atan2 = jnp.arctan2
 bitwise_invert = jnp.bitwise_not
 bitwise_left_shift = jnp.left_shift
@@ -59,8 +69,11 @@ def isneginf(x, /):
 def isreal(x):
     """``jnp.isreal``: imaginary part is zero."""
     x = asarray_any(x)
-    return jnp.equal(_ex.imag(x), 0) if dtypes.is_complex(x.dtype) else jnp.full(
-        x.shape, True, dtypes.bool_)
+    return (
+        jnp.equal(_ex.imag(x), 0)
+        if dtypes.is_complex(x.dtype)
+        else jnp.full(x.shape, True, dtypes.bool_)
+    )
 
 
 def iscomplex(x):
@@ -163,8 +176,9 @@ def vecmat(x1, x2, /):
 def select(condlist, choicelist, default=0):
     """``jnp.select``: the first matching choice for each element, else ``default``."""
     if len(condlist) != len(choicelist):
-        raise ValueError("condlist must have length equal to choicelist ({} vs {})".format(
-            len(condlist), len(choicelist)))
+        raise ValueError(
+            f"condlist must have length equal to choicelist ({len(condlist)} vs {len(choicelist)})"
+        )
     if len(condlist) == 0:
         raise ValueError("condlist must be non-empty")
     out = default
@@ -188,8 +202,10 @@ def choose(a, choices, out=None, mode: str = "raise"):
             from jaxlite._src.core.errors import ConcretizationTypeError
 
             raise ConcretizationTypeError(
-                a, "The error occurred because jnp.choose was jit-compiled with mode='raise'. "
-                   "Use mode='wrap' or mode='clip' instead.")
+                a,
+                "The error occurred because jnp.choose was jit-compiled with mode='raise'. "
+                "Use mode='wrap' or mode='clip' instead.",
+            )
         v = np.asarray(a.to_concrete_value() if isinstance(a, Tracer) else a)
         if np.any((v < 0) | (v >= n)):
             raise ValueError("invalid entry in choice array")
@@ -227,8 +243,10 @@ def put(a, ind, v, mode=None, *, inplace: bool = True):
     """``jnp.put`` with ``inplace=False``: ``a`` with ``ravel(a)[ind] = v`` (JAX arrays are
     immutable, so ``inplace=True`` raises, as in JAX)."""
     if inplace:
-        raise ValueError("jax.numpy.put cannot modify arrays in-place, because JAX arrays are "
-                         "immutable. Pass inplace=False to instead return an updated array.")
+        raise ValueError(
+            "jax.numpy.put cannot modify arrays in-place, because JAX arrays are "
+            "immutable. Pass inplace=False to instead return an updated array."
+        )
     a = asarray_any(a)
     flat = jnp.ravel(a)
     ind = jnp.ravel(asarray_any(ind))
@@ -242,20 +260,26 @@ def put(a, ind, v, mode=None, *, inplace: bool = True):
     return jnp.reshape(flat.at[ind].set(v.astype(a.dtype)), a.shape)
 
 
-def put_along_axis(arr, indices, values, axis: int | None, inplace: bool = True, *,
-                   mode=None):
+def put_along_axis(arr, indices, values, axis: int | None, inplace: bool = True, *, mode=None):
     """``jnp.put_along_axis`` with ``inplace=False``."""
     if inplace:
-        raise ValueError("jax.numpy.put_along_axis cannot modify arrays in-place, because JAX "
-                         "arrays are immutable. Pass inplace=False to instead return an "
-                         "updated array.")
+        raise ValueError(
+            "jax.numpy.put_along_axis cannot modify arrays in-place, because JAX "
+            "arrays are immutable. Pass inplace=False to instead return an "
+            "updated array."
+        )
     arr, idx = asarray_any(arr), asarray_any(indices)
     if axis is None:
         flat = put_along_axis(jnp.ravel(arr), jnp.ravel(idx), jnp.ravel(values), 0, False)
         return jnp.reshape(flat, arr.shape)
     axis = canonicalize_axis(axis, arr.ndim)
-    idx = jnp.broadcast_to(idx, tuple(builtins.max(s, t) if i != axis else t for i, (s, t) in
-                                      enumerate(zip(arr.shape, idx.shape))))
+    idx = jnp.broadcast_to(
+        idx,
+        tuple(
+            builtins.max(s, t) if i != axis else t
+            for i, (s, t) in enumerate(zip(arr.shape, idx.shape))
+        ),
+    )
     items = []
     for d in range(arr.ndim):
         if d == axis:
@@ -268,8 +292,9 @@ def put_along_axis(arr, indices, values, axis: int | None, inplace: bool = True,
     return arr.at[tuple(items)].set(vals)
 
 
-def isin(element, test_elements, assume_unique: bool = False, invert: bool = False, *,
-         method="auto"):
+def isin(
+    element, test_elements, assume_unique: bool = False, invert: bool = False, *, method="auto"
+):
     """``jnp.isin``: whether each element appears in ``test_elements``."""
     element = asarray_any(element)
     test = jnp.ravel(asarray_any(test_elements))
@@ -284,12 +309,20 @@ def _set_result(vals, size, fill_value):
 
 def union1d(ar1, ar2, *, size=None, fill_value=None):
     """``jnp.union1d``: sorted unique values in either array (``size=`` under jit)."""
-    return _so.unique(jnp.concatenate([jnp.ravel(ar1), jnp.ravel(ar2)]), size=size,
-                      fill_value=fill_value)
+    return _so.unique(
+        jnp.concatenate([jnp.ravel(ar1), jnp.ravel(ar2)]), size=size, fill_value=fill_value
+    )
 
 
-def intersect1d(ar1, ar2, assume_unique: bool = False, return_indices: bool = False, *,
-                size=None, fill_value=None):
+def intersect1d(
+    ar1,
+    ar2,
+    assume_unique: bool = False,
+    return_indices: bool = False,
+    *,
+    size=None,
+    fill_value=None,
+):
     """``jnp.intersect1d``: sorted unique values in both arrays (static inputs, or
     ``size=`` under jit)."""
     if return_indices:
@@ -299,8 +332,11 @@ def intersect1d(ar1, ar2, assume_unique: bool = False, return_indices: bool = Fa
     mask = isin(a, b)
     big = _fill_for_sets(a)
     vals = jnp.where(mask, a, big)
-    u = _so.unique(vals, size=size if size is not None else _concrete_count(mask, vals, big),
-                   fill_value=fill_value if fill_value is not None else None)
+    u = _so.unique(
+        vals,
+        size=size if size is not None else _concrete_count(mask, vals, big),
+        fill_value=fill_value if fill_value is not None else None,
+    )
     return _drop_sentinel(u, big, size, fill_value, mask)
 
 
@@ -310,8 +346,11 @@ def setdiff1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=No
     mask = jnp.logical_not(isin(a, ar2))
     big = _fill_for_sets(a)
     vals = jnp.where(mask, a, big)
-    u = _so.unique(vals, size=size if size is not None else _concrete_count(mask, vals, big),
-                   fill_value=fill_value)
+    u = _so.unique(
+        vals,
+        size=size if size is not None else _concrete_count(mask, vals, big),
+        fill_value=fill_value,
+    )
     return _drop_sentinel(u, big, size, fill_value, mask)
 
 
@@ -359,8 +398,14 @@ def unique_inverse(x, /, *, size=None, fill_value=None):
 
 def unique_all(x, /, *, size=None, fill_value=None):
     """``jnp.unique_all``: ``(values, indices, inverse_indices, counts)``."""
-    v, i, inv, c = _so.unique(x, return_index=True, return_inverse=True, return_counts=True,
-                              size=size, fill_value=fill_value)
+    v, i, inv, c = _so.unique(
+        x,
+        return_index=True,
+        return_inverse=True,
+        return_counts=True,
+        size=size,
+        fill_value=fill_value,
+    )
     return v, i, jnp.reshape(inv, asarray_any(x).shape), c
 
 
@@ -404,23 +449,28 @@ def cross(a, b, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis=None):
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
         raise ValueError("Dimension must be either 2 or 3 for cross product")
     if a.shape[-1] == 2 and b.shape[-1] == 2:
-        return jnp.subtract(jnp.multiply(a[..., 0], b[..., 1]),
-                            jnp.multiply(a[..., 1], b[..., 0]))
+        return jnp.subtract(jnp.multiply(a[..., 0], b[..., 1]), jnp.multiply(a[..., 1], b[..., 0]))
     a0, a1 = a[..., 0], a[..., 1]
     a2 = a[..., 2] if a.shape[-1] == 3 else jnp.zeros_like(a0)
     b0, b1 = b[..., 0], b[..., 1]
     b2 = b[..., 2] if b.shape[-1] == 3 else jnp.zeros_like(b0)
-    c = jnp.stack([jnp.subtract(jnp.multiply(a1, b2), jnp.multiply(a2, b1)),
-                   jnp.subtract(jnp.multiply(a2, b0), jnp.multiply(a0, b2)),
-                   jnp.subtract(jnp.multiply(a0, b1), jnp.multiply(a1, b0))], -1)
+    c = jnp.stack(
+        [
+            jnp.subtract(jnp.multiply(a1, b2), jnp.multiply(a2, b1)),
+            jnp.subtract(jnp.multiply(a2, b0), jnp.multiply(a0, b2)),
+            jnp.subtract(jnp.multiply(a0, b1), jnp.multiply(a1, b0)),
+        ],
+        -1,
+    )
     return jnp.moveaxis(c, -1, axisc)
 
 
 def _conv1d(x, y, mode, flip):
     x, y = promote_dtypes(asarray_any(x), asarray_any(y))
     if x.ndim != 1 or y.ndim != 1:
-        raise ValueError(f"{'convolve' if flip else 'correlate'}() only support 1-dimensional "
-                         "inputs.")
+        raise ValueError(
+            f"{'convolve' if flip else 'correlate'}() only support 1-dimensional inputs."
+        )
     if x.shape[0] == 0 or y.shape[0] == 0:
         raise ValueError("inputs cannot be empty")
     if dtypes.is_complex(x.dtype) and not flip:
@@ -445,8 +495,7 @@ def _conv1d(x, y, mode, flip):
         raise ValueError("mode must be one of ['full', 'same', 'valid']")
     from jaxlite._src.ops.windowed import conv_general_dilated
 
-    out = conv_general_dilated(jnp.reshape(x, (1, 1, n)), jnp.reshape(y, (1, 1, m)), (1,),
-                               (pads,))
+    out = conv_general_dilated(jnp.reshape(x, (1, 1, n)), jnp.reshape(y, (1, 1, m)), (1,), (pads,))
     return jnp.reshape(out, (-1,))
 
 
@@ -460,8 +509,9 @@ def correlate(a, v, mode: str = "valid", *, precision=None, preferred_element_ty
     return _conv1d(a, v, mode, False)
 
 
-def cov(m, y=None, rowvar: bool = True, bias: bool = False, ddof=None, fweights=None,
-        aweights=None):
+def cov(
+    m, y=None, rowvar: bool = True, bias: bool = False, ddof=None, fweights=None, aweights=None
+):
     """``jnp.cov``: covariance matrix of the variables (rows by default)."""
     if fweights is not None or aweights is not None:
         raise NotImplementedError("jaxlite cov does not support fweights/aweights")
@@ -499,8 +549,9 @@ def gradient(f, *varargs, axis=None, edge_order=None):
     spacing)."""
     f = asarray_any(f)
     (f,) = promote_dtypes_inexact(f)
-    axes = list(range(f.ndim)) if axis is None else (
-        [axis] if isinstance(axis, int) else list(axis))
+    axes = (
+        list(range(f.ndim)) if axis is None else ([axis] if isinstance(axis, int) else list(axis))
+    )
     axes = [canonicalize_axis(a, f.ndim) for a in axes]
     spacing = list(varargs) if varargs else [1.0] * len(axes)
     if len(spacing) == 1 and len(axes) > 1:
@@ -514,8 +565,7 @@ def gradient(f, *varargs, axis=None, edge_order=None):
         mid = jnp.divide(jnp.subtract(sl(2, n), sl(0, n - 2)), 2.0)
         first = jnp.subtract(sl(1, 2), sl(0, 1))
         last = jnp.subtract(sl(n - 1, n), sl(n - 2, n - 1))
-        g = jnp.concatenate([first, mid, last], ax) if n > 2 else jnp.concatenate(
-            [first, last], ax)
+        g = jnp.concatenate([first, mid, last], ax) if n > 2 else jnp.concatenate([first, last], ax)
         outs.append(jnp.divide(g, h))
     return outs[0] if len(outs) == 1 else outs
 
@@ -525,8 +575,9 @@ def trapezoid(y, x=None, dx=1.0, axis: int = -1):
     (y,) = promote_dtypes_inexact(asarray_any(y))
     axis = canonicalize_axis(axis, y.ndim)
     n = y.shape[axis]
-    avg = jnp.divide(jnp.add(_sh.slice_in_dim(y, 1, n, 1, axis),
-                             _sh.slice_in_dim(y, 0, n - 1, 1, axis)), 2.0)
+    avg = jnp.divide(
+        jnp.add(_sh.slice_in_dim(y, 1, n, 1, axis), _sh.slice_in_dim(y, 0, n - 1, 1, axis)), 2.0
+    )
     if x is None:
         return jnp.multiply(jnp.sum(avg, axis), dx)
     x = asarray_any(x)
@@ -556,8 +607,9 @@ def lcm(x1, x2, /):
     x1, x2 = promote_args("lcm", x1, x2)
     g = gcd(x1, x2)
     safe = jnp.where(jnp.equal(g, 0), jnp.ones_like(g), g)
-    return jnp.where(jnp.equal(g, 0), jnp.zeros_like(g),
-                     jnp.abs(jnp.multiply(x1, jnp.floor_divide(x2, safe))))
+    return jnp.where(
+        jnp.equal(g, 0), jnp.zeros_like(g), jnp.abs(jnp.multiply(x1, jnp.floor_divide(x2, safe)))
+    )
 
 
 def ldexp(x1, x2, /):
@@ -590,8 +642,11 @@ def i0(x):
 def sort_complex(a):
     """``jnp.sort_complex``: sort and return a complex array."""
     a = asarray_any(a)
-    dt = dtypes.to_complex_dtype(a.dtype) if hasattr(dtypes, "to_complex_dtype") else (
-        np.complex128 if a.dtype == np.float64 else np.complex64)
+    dt = (
+        dtypes.to_complex_dtype(a.dtype)
+        if hasattr(dtypes, "to_complex_dtype")
+        else (np.complex128 if a.dtype == np.float64 else np.complex64)
+    )
     if dtypes.is_complex(a.dtype):
         re, im = _ex.real(a), _ex.imag(a)
         _, _, out = _sh_sort3(re, im, a)
@@ -614,8 +669,10 @@ def vander(x, N=None, increasing: bool = False):
     powers = jnp.arange(N)
     if not increasing:
         powers = _ex.flip(powers, 0)
-    return jnp.power(x[:, None], powers[None, :].astype(x.dtype) if dtypes.is_inexact(x.dtype)
-                     else powers[None, :])
+    return jnp.power(
+        x[:, None],
+        powers[None, :].astype(x.dtype) if dtypes.is_inexact(x.dtype) else powers[None, :],
+    )
 
 
 def unwrap(p, discont=None, axis: int = -1, period=2 * np.pi):
@@ -628,8 +685,11 @@ def unwrap(p, discont=None, axis: int = -1, period=2 * np.pi):
     d = _ex.diff(p, axis=axis)
     half = period / 2
     ddmod = jnp.subtract(jnp.remainder(jnp.add(d, half), period), half)
-    ddmod = jnp.where(jnp.logical_and(jnp.equal(ddmod, -half), jnp.greater(d, 0)),
-                      jnp.full_like(ddmod, half), ddmod)
+    ddmod = jnp.where(
+        jnp.logical_and(jnp.equal(ddmod, -half), jnp.greater(d, 0)),
+        jnp.full_like(ddmod, half),
+        ddmod,
+    )
     corr = jnp.where(jnp.less(jnp.abs(d), discont), jnp.zeros_like(d), jnp.subtract(ddmod, d))
     n = p.shape[axis]
     head = _sh.slice_in_dim(p, 0, 1, 1, axis)
@@ -716,8 +776,11 @@ def fill_diagonal(a, val, wrap: bool = False, *, inplace: bool = True):
 def resize(a, new_shape):
     """``jnp.resize``: repeat the flattened array to fill ``new_shape``."""
     a = jnp.ravel(asarray_any(a))
-    shape = (int(new_shape),) if isinstance(new_shape, (int, np.integer)) else tuple(
-        int(s) for s in new_shape)
+    shape = (
+        (int(new_shape),)
+        if isinstance(new_shape, (int, np.integer))
+        else tuple(int(s) for s in new_shape)
+    )
     total = int(np.prod(shape, dtype=np.int64))
     if a.shape[0] == 0:
         return jnp.zeros(shape, a.dtype)
@@ -727,8 +790,10 @@ def resize(a, new_shape):
 
 def fromfunction(function, shape, *, dtype=float, **kwargs):
     """``jnp.fromfunction``: ``function(*indices(shape))``."""
-    grids = _ex.indices(shape, dtype=dtypes.canonicalize_dtype(
-        dtypes.default_float_dtype() if dtype is float else dtype))
+    grids = _ex.indices(
+        shape,
+        dtype=dtypes.canonicalize_dtype(dtypes.default_float_dtype() if dtype is float else dtype),
+    )
     return function(*[grids[i] for i in range(len(shape))], **kwargs)
 
 
@@ -743,8 +808,11 @@ def _apply_along(func1d, axis, arr, args, kwargs):
 
     moved = jnp.moveaxis(arr, axis, -1)
     batch = moved.shape[:-1]
-    flat = jnp.reshape(moved, (-1, moved.shape[-1])) if batch else jnp.reshape(
-        moved, (1, moved.shape[-1]))
+    flat = (
+        jnp.reshape(moved, (-1, moved.shape[-1]))
+        if batch
+        else jnp.reshape(moved, (1, moved.shape[-1]))
+    )
     out = vmap(lambda v: func1d(v, *args, **kwargs))(flat)
     out = jnp.reshape(out, batch + out.shape[1:])
     if out.ndim > len(batch):
@@ -774,7 +842,7 @@ def trim_zeros(filt, trim: str = "fb"):
         return asarray_any(v[:0])
     lo = nz[0] if "f" in trim.lower() else 0
     hi = nz[-1] + 1 if "b" in trim.lower() else v.shape[0]
-    return asarray_any(filt)[int(lo):int(hi)]
+    return asarray_any(filt)[int(lo) : int(hi)]
 
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
@@ -795,4 +863,3 @@ def iterable(y):
     except TypeError:
         return False
     return True
-

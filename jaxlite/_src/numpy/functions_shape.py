@@ -8,13 +8,17 @@ from __future__ import annotations
 import builtins
 
 import numpy as np
-
 from jaxlite._src import dtypes
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import lax_numpy as jnp
 from jaxlite._src.numpy.util import (
-    asarray_any, canonicalize_axis, check_arraylike, promote_args, promote_args_inexact,
-    promote_dtypes_inexact)
+    asarray_any,
+    canonicalize_axis,
+    check_arraylike,
+    promote_args,
+    promote_args_inexact,
+    promote_dtypes_inexact,
+)
 from jaxlite._src.ops import conversion, elementwise as ew, shape as _sh
 
 
@@ -100,16 +104,20 @@ def nan_to_num(x, copy: bool = True, nan=0.0, posinf=None, neginf=None):
     if not dtypes.is_inexact(x.dtype):
         return x
     if dtypes.is_complex(x.dtype):
-        return ew.complex_(nan_to_num(ew.real(x), nan=nan, posinf=posinf, neginf=neginf),
-                           nan_to_num(ew.imag(x), nan=nan, posinf=posinf, neginf=neginf))
+        return ew.complex_(
+            nan_to_num(ew.real(x), nan=nan, posinf=posinf, neginf=neginf),
+            nan_to_num(ew.imag(x), nan=nan, posinf=posinf, neginf=neginf),
+        )
     info = dtypes.finfo(x.dtype)
     posinf = info.max if posinf is None else posinf
     neginf = info.min if neginf is None else neginf
     out = jnp.where(jnp.isnan(x), jnp.full_like(x, nan), x)
-    out = jnp.where(jnp.logical_and(jnp.isinf(out), jnp.greater(out, 0)),
-                    jnp.full_like(x, posinf), out)
-    out = jnp.where(jnp.logical_and(jnp.isinf(out), jnp.less(out, 0)),
-                    jnp.full_like(x, neginf), out)
+    out = jnp.where(
+        jnp.logical_and(jnp.isinf(out), jnp.greater(out, 0)), jnp.full_like(x, posinf), out
+    )
+    out = jnp.where(
+        jnp.logical_and(jnp.isinf(out), jnp.less(out, 0)), jnp.full_like(x, neginf), out
+    )
     return out
 
 
@@ -169,8 +177,7 @@ def logaddexp2(x1, x2, /):
     x1, x2 = promote_args_inexact("logaddexp2", x1, x2)
     amax = jnp.maximum(x1, x2)
     delta = jnp.subtract(x1, x2)
-    out = jnp.add(amax, jnp.divide(jnp.log1p(jnp.exp2(jnp.negative(jnp.abs(delta)))),
-                                   np.log(2)))
+    out = jnp.add(amax, jnp.divide(jnp.log1p(jnp.exp2(jnp.negative(jnp.abs(delta)))), np.log(2)))
     return jnp.where(jnp.isnan(delta), jnp.add(x1, x2), out)
 
 
@@ -183,8 +190,9 @@ def copysign(x1, x2, /):
 def heaviside(x1, x2, /):
     """``jnp.heaviside``: 0 for negative, ``x2`` at zero, 1 for positive ``x1``."""
     x1, x2 = promote_args_inexact("heaviside", x1, x2)
-    return jnp.where(jnp.less(x1, 0), jnp.zeros_like(x1),
-                     jnp.where(jnp.greater(x1, 0), jnp.ones_like(x1), x2))
+    return jnp.where(
+        jnp.less(x1, 0), jnp.zeros_like(x1), jnp.where(jnp.greater(x1, 0), jnp.ones_like(x1), x2)
+    )
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan: bool = False):
@@ -197,8 +205,9 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan: bool = False):
     tol = jnp.add(atol, jnp.multiply(rtol, jnp.abs(b)))
     out = jnp.less_equal(diff, tol.astype(diff.dtype))
     both_inf = jnp.logical_and(jnp.isinf(a), jnp.isinf(b))
-    out = jnp.where(jnp.logical_or(jnp.isinf(a), jnp.isinf(b)),
-                    jnp.logical_and(both_inf, jnp.equal(a, b)), out)
+    out = jnp.where(
+        jnp.logical_or(jnp.isinf(a), jnp.isinf(b)), jnp.logical_and(both_inf, jnp.equal(a, b)), out
+    )
     if equal_nan:
         out = jnp.logical_or(out, jnp.logical_and(jnp.isnan(a), jnp.isnan(b)))
     return out
@@ -231,8 +240,9 @@ def array_equiv(a1, a2):
 
 
 # ------------------------------------------------------------------------------ creation
-def logspace(start, stop, num: int = 50, endpoint: bool = True, base=10.0, dtype=None,
-             axis: int = 0):
+def logspace(
+    start, stop, num: int = 50, endpoint: bool = True, base=10.0, dtype=None, axis: int = 0
+):
     """``jnp.logspace``: ``base ** linspace(start, stop, num)``."""
     lin = jnp.linspace(start, stop, num, endpoint=endpoint, axis=axis)
     out = jnp.power(base, lin)
@@ -242,8 +252,9 @@ def logspace(start, stop, num: int = 50, endpoint: bool = True, base=10.0, dtype
 def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axis: int = 0):
     """``jnp.geomspace``: a geometric progression from ``start`` to ``stop``."""
     start, stop = _inexact(start), _inexact(stop)
-    out = jnp.multiply(start, jnp.power(jnp.divide(stop, start), jnp.linspace(
-        0.0, 1.0, num, endpoint=endpoint)))
+    out = jnp.multiply(
+        start, jnp.power(jnp.divide(stop, start), jnp.linspace(0.0, 1.0, num, endpoint=endpoint))
+    )
     return out if dtype is None else out.astype(dtype)
 
 
@@ -253,8 +264,9 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype=None):
     rows = conversion.broadcasted_iota(dtypes.int32, (N, M), 0)
     cols = conversion.broadcasted_iota(dtypes.int32, (N, M), 1)
     mask = ew.ge(ew.add(rows, _sh.full((), k, dtypes.int32)), cols)
-    return conversion.convert_element_type(mask, dtypes.canonicalize_dtype(
-        dtype or dtypes.default_float_dtype()))
+    return conversion.convert_element_type(
+        mask, dtypes.canonicalize_dtype(dtype or dtypes.default_float_dtype())
+    )
 
 
 def _tri_mask(shape, k):
@@ -352,8 +364,9 @@ def indices(dimensions, dtype=None, sparse: bool = False):
         s = [1] * len(dimensions)
         s[i] = n
         it = conversion.broadcasted_iota(dt, tuple(s), i)
-        outs.append(it if sparse else _sh.broadcast_in_dim(it, dimensions,
-                                                           tuple(range(len(dimensions)))))
+        outs.append(
+            it if sparse else _sh.broadcast_in_dim(it, dimensions, tuple(range(len(dimensions))))
+        )
     if sparse:
         return tuple(outs)
     return jnp.stack(outs) if outs else jnp.zeros((0,), dt)
@@ -361,14 +374,16 @@ def indices(dimensions, dtype=None, sparse: bool = False):
 
 def tril_indices(n: int, k: int = 0, m: int | None = None):
     """``jnp.tril_indices`` (static sizes)."""
-    return tuple(asarray_any(np.asarray(i, dtypes.default_int_dtype()))
-                 for i in np.tril_indices(n, k, m))
+    return tuple(
+        asarray_any(np.asarray(i, dtypes.default_int_dtype())) for i in np.tril_indices(n, k, m)
+    )
 
 
 def triu_indices(n: int, k: int = 0, m: int | None = None):
     """``jnp.triu_indices`` (static sizes)."""
-    return tuple(asarray_any(np.asarray(i, dtypes.default_int_dtype()))
-                 for i in np.triu_indices(n, k, m))
+    return tuple(
+        asarray_any(np.asarray(i, dtypes.default_int_dtype())) for i in np.triu_indices(n, k, m)
+    )
 
 
 def diag_indices(n: int, ndim: int = 2):
@@ -413,8 +428,9 @@ def _split_points(n, indices_or_sections, even: bool):
         if k <= 0:
             raise ValueError("number sections must be larger than 0.")
         if even and n % k:
-            raise ValueError("array split does not result in an equal division: "
-                             f"{n} elements into {k} sections")
+            raise ValueError(
+                f"array split does not result in an equal division: {n} elements into {k} sections"
+            )
         q, r = divmod(n, k)
         sizes = [q + 1] * r + [q] * (k - r)
         return list(np.cumsum([0] + sizes))
@@ -481,13 +497,17 @@ def repeat(a, repeats, axis: int | None = None, *, total_repeat_length: int | No
         from jaxlite._src.core.errors import ConcretizationTypeError
 
         raise ConcretizationTypeError(
-            repeats, "jnp.repeat with traced repeats needs a static total_repeat_length.")
+            repeats, "jnp.repeat with traced repeats needs a static total_repeat_length."
+        )
     rep = np.asarray(repeats)
     if rep.ndim == 0:
         r = int(rep)
         shape = list(a.shape)
-        b = _sh.broadcast_in_dim(a, tuple(shape[:axis + 1] + [r] + shape[axis + 1:]),
-                                 tuple(i if i <= axis else i + 1 for i in range(a.ndim)))
+        b = _sh.broadcast_in_dim(
+            a,
+            tuple(shape[: axis + 1] + [r] + shape[axis + 1 :]),
+            tuple(i if i <= axis else i + 1 for i in range(a.ndim)),
+        )
         shape[axis] *= r
         out = jnp.reshape(b, shape)
     else:
@@ -558,8 +578,9 @@ def _roll1(a, s, axis):
         s = int(np.asarray(s)) % n
         if s == 0:
             return a
-        return jnp.concatenate([_sh.slice_in_dim(a, n - s, n, 1, axis),
-                                _sh.slice_in_dim(a, 0, n - s, 1, axis)], axis)
+        return jnp.concatenate(
+            [_sh.slice_in_dim(a, n - s, n, 1, axis), _sh.slice_in_dim(a, 0, n - s, 1, axis)], axis
+        )
     s = jnp.remainder(asarray_any(s).astype(np.int32), n)
     doubled = jnp.concatenate([a, a], axis)
     starts = [0] * a.ndim
@@ -614,8 +635,9 @@ def pad(array, pad_width, mode="constant", **kwargs):
                     if w:
                         cfg = [(0, 0, 0)] * a.ndim
                         cfg[ax] = (w, 0, 0) if side == 0 else (0, w, 0)
-                        val = conversion.convert_element_type(asarray_any(cvs[ax, side].item()),
-                                                              a.dtype)
+                        val = conversion.convert_element_type(
+                            asarray_any(cvs[ax, side].item()), a.dtype
+                        )
                         a = _sh.pad(a, val, cfg)
             return a
         val = conversion.convert_element_type(asarray_any(cv), a.dtype)
@@ -626,8 +648,9 @@ def pad(array, pad_width, mode="constant", **kwargs):
                 continue
             n = a.shape[ax]
             if n == 0:
-                raise ValueError(f"can't extend empty axis {ax} using modes other than "
-                                 "'constant' or 'empty'")
+                raise ValueError(
+                    f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'"
+                )
             idx = np.pad(np.arange(n), (lo, hi), mode=mode).astype(np.int32)
             a = _take_static(a, idx, ax)
         return a
@@ -682,4 +705,3 @@ def diff(a, n: int = 1, axis: int = -1, prepend=None, append=None):
         lo = _sh.slice_in_dim(a, 0, m - 1, 1, axis)
         a = jnp.not_equal(hi, lo) if a.dtype == dtypes.bool_ else jnp.subtract(hi, lo)
     return a
-

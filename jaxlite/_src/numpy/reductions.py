@@ -4,20 +4,17 @@ average, the nan-ignoring reductions and cumulative sums."""
 from __future__ import annotations
 
 import numpy as np
-
 from jaxlite._src import dtypes
 from jaxlite._src.numpy import lax_numpy as jnp
+from jaxlite._src.numpy.functions_shape import real as _real
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes_inexact
-from jaxlite._src.ops import indexing as _ix
-from jaxlite._src.ops import sorting as _sort
-from jaxlite._src.numpy.extra import real as _real
+from jaxlite._src.ops import indexing as _ix, sorting as _sort
 
 
 def ptp(a, axis=None, out=None, keepdims: bool = False):
     """``jnp.ptp``: ``max - min`` along ``axis``."""
     a = asarray_any(a)
-    return jnp.subtract(jnp.max(a, axis, keepdims=keepdims), jnp.min(a, axis,
-                                                                      keepdims=keepdims))
+    return jnp.subtract(jnp.max(a, axis, keepdims=keepdims), jnp.min(a, axis, keepdims=keepdims))
 
 
 def _move_to_last(a, axis):
@@ -90,8 +87,17 @@ def _quantile(a, q, axis, method, keepdims, ignore_nan, name):
     return out
 
 
-def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-             keepdims: bool = False, *, interpolation=None):
+def quantile(
+    a,
+    q,
+    axis=None,
+    out=None,
+    overwrite_input=False,
+    method="linear",
+    keepdims: bool = False,
+    *,
+    interpolation=None,
+):
     """``jnp.quantile``: the ``q``-th quantiles (``q`` in [0, 1]) along ``axis``.
 
     The result has shape ``q.shape + reduced shape``; NaN where the slice contains NaN.
@@ -99,12 +105,22 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     return _quantile(a, q, axis, interpolation or method, keepdims, False, "quantile")
 
 
-def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-               keepdims: bool = False, *, interpolation=None):
+def percentile(
+    a,
+    q,
+    axis=None,
+    out=None,
+    overwrite_input=False,
+    method="linear",
+    keepdims: bool = False,
+    *,
+    interpolation=None,
+):
     """``jnp.percentile``: ``quantile(a, q / 100)``."""
     (q,) = promote_dtypes_inexact(asarray_any(q))
-    return _quantile(a, jnp.divide(q, 100), axis, interpolation or method, keepdims, False,
-                     "percentile")
+    return _quantile(
+        a, jnp.divide(q, 100), axis, interpolation or method, keepdims, False, "percentile"
+    )
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims: bool = False):
@@ -112,14 +128,16 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims: bool = False
     return _quantile(a, 0.5, axis, "linear", keepdims, False, "median")
 
 
-def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                keepdims: bool = False):
+def nanquantile(
+    a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims: bool = False
+):
     """``jnp.nanquantile``: ``quantile`` ignoring NaNs."""
     return _quantile(a, q, axis, method, keepdims, True, "nanquantile")
 
 
-def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                  keepdims: bool = False):
+def nanpercentile(
+    a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims: bool = False
+):
     """``jnp.nanpercentile``."""
     (q,) = promote_dtypes_inexact(asarray_any(q))
     return _quantile(a, jnp.divide(q, 100), axis, method, keepdims, True, "nanpercentile")
@@ -168,14 +186,12 @@ def _nan_to(a, value):
     return jnp.where(jnp.isnan(a), jnp.full_like(a, value), a)
 
 
-def nansum(a, axis=None, dtype=None, out=None, keepdims: bool = False, initial=None,
-           where=None):
+def nansum(a, axis=None, dtype=None, out=None, keepdims: bool = False, initial=None, where=None):
     """``jnp.nansum``: ``sum`` treating NaN as zero."""
     return jnp.sum(_nan_to(a, 0), axis, dtype, keepdims=keepdims, initial=initial, where=where)
 
 
-def nanprod(a, axis=None, dtype=None, out=None, keepdims: bool = False, initial=None,
-            where=None):
+def nanprod(a, axis=None, dtype=None, out=None, keepdims: bool = False, initial=None, where=None):
     """``jnp.nanprod``: ``prod`` treating NaN as one."""
     return jnp.prod(_nan_to(a, 1), axis, dtype, keepdims=keepdims, initial=initial, where=where)
 
@@ -212,8 +228,9 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims: bool = False, where=No
     if not dtypes.is_inexact(a.dtype):
         return jnp.mean(a, axis, dtype, keepdims=keepdims, where=where)
     total = nansum(a, axis, dtype, keepdims=keepdims, where=where)
-    cnt = jnp.sum(jnp.logical_not(jnp.isnan(a)), axis, keepdims=keepdims, where=where,
-                  dtype=total.dtype)
+    cnt = jnp.sum(
+        jnp.logical_not(jnp.isnan(a)), axis, keepdims=keepdims, where=where, dtype=total.dtype
+    )
     return jnp.divide(total, cnt)
 
 
@@ -223,11 +240,11 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims: bool = False, w
     (a,) = promote_dtypes_inexact(a)
     m = nanmean(a, axis, keepdims=True, where=where)
     c = jnp.subtract(a, m)
-    sq = _real(jnp.multiply(c, jnp.conj(c))) if dtypes.is_complex(a.dtype) else \
-        jnp.multiply(c, c)
+    sq = _real(jnp.multiply(c, jnp.conj(c))) if dtypes.is_complex(a.dtype) else jnp.multiply(c, c)
     total = nansum(sq, axis, keepdims=keepdims, where=where)
-    cnt = jnp.sum(jnp.logical_not(jnp.isnan(a)), axis, keepdims=keepdims, where=where,
-                  dtype=total.dtype)
+    cnt = jnp.sum(
+        jnp.logical_not(jnp.isnan(a)), axis, keepdims=keepdims, where=where, dtype=total.dtype
+    )
     return jnp.divide(total, jnp.maximum(jnp.subtract(cnt, ddof), 0))
 
 
