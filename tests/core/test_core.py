@@ -813,3 +813,20 @@ def test_generated_code_frees_and_reuses_intermediates():
     assert "del " in source and "out=" in source
     assert "out=v0" not in source  # v0 is the argument: never a destination
     close(jax.jit(f)(jnp.arange(4.0)), f(jnp.arange(4.0)))
+
+
+def test_ieee_exceptions_are_silent_like_jax():
+    """log(0), 1/0 and overflow give IEEE values without NumPy RuntimeWarnings, eagerly,
+    under jit and inside a compiled loop body (JAX is silent too)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        z = jnp.zeros(3)
+        assert np.all(np.isneginf(np.asarray(jnp.log(z))))
+        assert np.all(np.isposinf(np.asarray(jax.jit(lambda x: 1.0 / x)(z))))
+        big = jnp.full(2, 1e30, dtype=jnp.float32)
+        out = jax.jit(
+            lambda c: jax.lax.scan(lambda c, _: (c * c * jnp.exp(c), None), c, None, length=2)[0]
+        )(big)
+        assert np.all(np.isposinf(np.asarray(out)))

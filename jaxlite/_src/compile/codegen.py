@@ -68,9 +68,25 @@ def jaxpr_to_source(closed: ClosedJaxpr, ctx: CodegenContext, fn_name: str) -> s
         ctx, closed, params, lambda: f"v{next(counter)}", manage_buffers=True
     )
     lines = [f"def {fn_name}({', '.join(params)}):"]
-    lines.extend("    " + line for line in body)
-    lines.append(f"    return [{', '.join(outs)}]")
+    if _needs_quiet_fp(closed.jaxpr):
+        # JAX is silent on IEEE exceptions (log(0), 1/0...); NumPy would warn.
+        errstate = ctx.add_global(np.errstate, "_errstate")
+        lines.append(f'    with {errstate}(all="ignore"):')
+        lines.extend("        " + line for line in body)
+        lines.append(f"        return [{', '.join(outs)}]")
+    else:
+        lines.extend("    " + line for line in body)
+        lines.append(f"    return [{', '.join(outs)}]")
     return "\n".join(lines) + "\n"
+
+
+def _needs_quiet_fp(jaxpr: Jaxpr) -> bool:
+    """Does ``jaxpr`` (or a body inlined into it) use a primitive in ``rules.quiet_fp``?"""
+    from jaxlite._src.core.ir import subjaxprs
+
+    return any(e.primitive in rules.quiet_fp for e in jaxpr.eqns) or any(
+        _needs_quiet_fp(sub) for sub in subjaxprs(jaxpr)
+    )
 
 
 def emit_equations(

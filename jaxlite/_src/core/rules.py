@@ -42,6 +42,10 @@ lower_rules: dict = {}
 non_differentiable: set = set()
 # Primitives allowed to lack a batching rule, batched by the loop-and-stack fallback.
 loop_batched: set = set()
+# Primitives whose NumPy kernels may raise floating-point warnings (divide by zero, overflow,
+# invalid) where JAX is silent: eager evaluation and generated code run them under
+# ``np.errstate(all="ignore")``.
+quiet_fp: set = set()
 
 ALL_TABLES: dict[str, dict] = {
     "impl": impl_rules,

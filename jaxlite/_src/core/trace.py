@@ -247,7 +247,11 @@ class EvalTrace(Trace):
             kind = "abstract_eval" if primitive not in rules.abstract_eval_rules else "impl"
             raise rules.missing_rule(kind, primitive) from None
         avals_out = abstract_eval(*avals, **params)
-        out = impl(*vals, **params)
+        if primitive in rules.quiet_fp:
+            with np.errstate(all="ignore"):
+                out = impl(*vals, **params)
+        else:
+            out = impl(*vals, **params)
         if primitive.multiple_results:
             return [make_array(o, a) for o, a in zip(out, avals_out)]
         return make_array(out, avals_out)

@@ -617,6 +617,13 @@ def clamp(min, x, max):  # noqa: A002 (JAX's parameter names)
     return clamp_p.bind(min, x, max)
 
 
+# Kernels that can hit IEEE exceptions (log(0), 1/0, overflow...) where JAX stays silent.
+rules.quiet_fp.update([
+    exp_p, exp2_p, expm1_p, log_p, log1p_p, tan_p, asin_p, acos_p, sinh_p, cosh_p, acosh_p,
+    atanh_p, sqrt_p, rsqrt_p, erf_inv_p, lgamma_p, digamma_p, polygamma1_p, integer_pow_p,
+    square_p, div_p, rem_p, pow_p, logistic_p,
+])  # fmt: skip
+
 # --------------------------------------------------------------------------- wrappers
 neg, sign, floor, ceil, is_finite = map(_un, (neg_p, sign_p, floor_p, ceil_p, is_finite_p))
 exp, exp2, log, log1p, expm1, tanh, logistic = map(
