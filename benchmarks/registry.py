@@ -14,8 +14,14 @@ and returns a zero-argument callable to time (``run.py`` blocks on its result). 
         return lambda: f(xs)
 
 ``numpy=True`` also runs the setup with ``lib.name == "numpy"`` (``lib.jax`` is then None)
-for a hand-written NumPy baseline. Workloads live in ``benchmarks/workloads_*.py`` (each file
-is imported by ``run.py``).
+for a hand-written NumPy baseline. ``per=N, unit="step"`` says that one timed call does N
+units of work (scan steps, calls in a Python loop); the table then reports time per unit.
+
+``target`` is a phrase that ``run.py`` checks when it has the figures it needs:
+``"<= R x JAX"`` or ``"<= R x ... NumPy"`` (jaxlite's time over the other library's), or
+``"<= T us/step"`` (jaxlite's time per unit; ``ns``, ``us``, ``ms`` or ``s``). Text in
+parentheses after it is commentary. Workloads live in ``benchmarks/workloads_*.py`` (each
+file is imported by ``run.py``).
 """
 
 from __future__ import annotations
@@ -33,19 +39,22 @@ class Workload:
     numpy: bool = False
     # Each timed call does fresh work (e.g. a first call that traces and compiles).
     fresh: bool = False
+    # One timed call does ``per`` units of work; times are reported per ``unit``.
+    per: int = 1
+    unit: str = "call"
 
 
 WORKLOADS: dict[str, Workload] = {}
 
 
 def workload(name: str, description: str, *, target: str | None = None, numpy: bool = False,
-             fresh: bool = False):
+             fresh: bool = False, per: int = 1, unit: str = "call"):
     """Decorator registering ``setup`` under ``name`` (see the module docstring)."""
 
     def deco(setup):
         if name in WORKLOADS:
             raise ValueError(f"duplicate benchmark workload {name!r}")
-        WORKLOADS[name] = Workload(name, description, setup, target, numpy, fresh)
+        WORKLOADS[name] = Workload(name, description, setup, target, numpy, fresh, per, unit)
         return setup
 
     return deco

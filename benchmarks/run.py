@@ -2,39 +2,54 @@
 
 Usage::
 
-    python benchmarks/run.py                 # every workload
-    python benchmarks/run.py jit_dispatch    # selected workloads (names or prefixes)
+    python benchmarks/run.py                     # every workload
+    python benchmarks/run.py jit_dispatch        # selected workloads (names or prefixes)
+    python benchmarks/run.py --filter callback   # workloads whose name contains "callback"
     python benchmarks/run.py --list
     python benchmarks/run.py --quick --no-jax --markdown
 
-Prints one row per workload: the median time per call for jaxlite, JAX and (where the
-workload has one) a hand-written NumPy baseline, and the ratios jaxlite/JAX and
-jaxlite/NumPy (below 1 means jaxlite is faster). Workloads are registered in
-``benchmarks/workloads_*.py`` with ``registry.workload`` (see ``registry.py``).
+Prints one row per workload: the median time per call (or per scan step, per loop
+iteration: see ``per``/``unit`` in ``registry.py``) for jaxlite, JAX and (where the workload
+has one) a hand-written NumPy baseline, the ratios jaxlite/JAX and jaxlite/NumPy (below 1
+means jaxlite is faster), the workload's target and whether it is met, then one line per
+target. Without JAX installed (or with ``--no-jax``) the JAX columns stay empty and ratio
+targets against JAX read "n/a". Workloads are registered in ``benchmarks/workloads_*.py``
+with ``registry.workload`` (see ``registry.py``).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import gc
 import glob
 import importlib
 import os
 import platform
+import re
 import statistics
 import sys
 import time
+import traceback
 import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 
-from registry import WORKLOADS
+from registry import WORKLOADS  # noqa: E402
+
+# Files listed here load first (in issue order), then any other workloads_*.py alphabetically.
+_FILE_ORDER = ["workloads_core.py", "workloads_ad.py", "workloads_control_flow.py",
+               "workloads_callbacks.py"]
 
 
 def _load_workloads():
-    for path in sorted(glob.glob(os.path.join(HERE, "workloads_*.py"))):
+    def key(path):
+        base = os.path.basename(path)
+        return (_FILE_ORDER.index(base) if base in _FILE_ORDER else len(_FILE_ORDER), base)
+
+    for path in sorted(glob.glob(os.path.join(HERE, "workloads_*.py")), key=key):
         importlib.import_module(os.path.splitext(os.path.basename(path))[0])
 
 
@@ -92,23 +107,78 @@ def time_callable(fn, *, budget: float, repeats: int, fresh: bool) -> float:
     return statistics.median(samples)
 
 
+_UNITS = {"ns": 1e-9, "us": 1e-6, "\u00b5s": 1e-6, "ms": 1e-3, "s": 1.0}
+_RATIO_RE = re.compile(r"^\s*<=\s*([0-9.]+)\s*x\b\s*([^(]*)")
+_ABS_RE = re.compile(r"^\s*<=\s*([0-9.]+)\s*(ns|us|\u00b5s|ms|s)\b")
+
+
+def check_target(target, times):
+    """``(met, explanation)`` for a target phrase (see ``registry.py``) given the per-unit
+    times ``{"jaxlite": t, "jax": t, "numpy": t}``; ``met`` is None when it cannot be judged."""
+    if not target:
+        return None, "no target"
+    mine = times.get("jaxlite")
+    if mine is None:
+        return None, "jaxlite did not run"
+    m = _ABS_RE.match(target)
+    if m:
+        limit = float(m.group(1)) * _UNITS[m.group(2)]
+        why = f"{_fmt_time(mine)} vs {_fmt_time(limit)}"
+        if times.get("jax") is not None:
+            ratio = mine / times["jax"]
+            why += (f"; {ratio:.0f}x slower than JAX" if ratio >= 1
+                    else f"; {1 / ratio:.1f}x faster than JAX")
+        return mine <= limit, why
+    m = _RATIO_RE.match(target)
+    if m:
+        limit, ref_text = float(m.group(1)), m.group(2)
+        ref = "numpy" if "numpy" in ref_text.lower() else "jax" if "jax" in ref_text.lower() \
+            else None
+        if ref is None:
+            return None, f"unknown reference in target {target!r}"
+        if times.get(ref) is None:
+            return None, f"no {'JAX' if ref == 'jax' else 'NumPy'} figure"
+        ratio = mine / times[ref]
+        label = "JAX" if ref == "jax" else "NumPy"
+        speed = f"{1 / ratio:.1f}x faster" if ratio < 1 else f"{ratio:.1f}x slower"
+        return ratio <= limit, f"{ratio:.3g}x {label}, i.e. {speed}; needs <= {limit:g}x"
+    return None, f"unparsed target {target!r}"
+
+
 def _fmt_time(t):
     if t is None:
         return "-"
+    if t < 1e-6:
+        return f"{t * 1e9:.1f} ns"
     if t < 1e-3:
-        return f"{t * 1e6:.1f} us"
+        return f"{t * 1e6:.2f} us" if t < 1e-5 else f"{t * 1e6:.1f} us"
     if t < 1:
         return f"{t * 1e3:.2f} ms"
     return f"{t:.2f} s"
 
 
 def _fmt_ratio(a, b):
-    return "-" if a is None or b is None else f"{a / b:.2f}x"
+    if a is None or b is None:
+        return "-"
+    r = a / b
+    return f"{r:.3f}x" if r < 0.1 else f"{r:.2f}x"
+
+
+def _fmt_unit_time(t, w):
+    if t is None:
+        return "-"
+    return _fmt_time(t) + ("" if w.per == 1 else f"/{w.unit}")
+
+
+def _status(met):
+    return {True: "met", False: "MISSED", None: "n/a"}[met]
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("names", nargs="*", help="workload names or name prefixes (default: all)")
+    ap.add_argument("--filter", action="append", default=[], metavar="TEXT",
+                    help="run workloads whose name contains TEXT (repeatable)")
     ap.add_argument("--list", action="store_true", help="list the workloads and exit")
     ap.add_argument("--no-jax", action="store_true", help="do not run JAX")
     ap.add_argument("--quick", action="store_true", help="fewer, shorter samples")
@@ -117,47 +187,66 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     _load_workloads()
+    selected = [w for w in WORKLOADS.values()
+                if (not args.names or any(w.name.startswith(n) for n in args.names))
+                and (not args.filter or any(f in w.name for f in args.filter))]
     if args.list:
-        for w in WORKLOADS.values():
+        for w in selected:
             print(f"{w.name:28s} {w.description}" + (f"  [target {w.target}]" if w.target else ""))
         return 0
-    selected = [w for w in WORKLOADS.values()
-                if not args.names or any(w.name.startswith(n) for n in args.names)]
     if not selected:
-        print("no workload matches", args.names, file=sys.stderr)
+        print("no workload matches", args.names, args.filter, file=sys.stderr)
         return 2
     libs = _libs(not args.no_jax)
     repeats = args.repeats or (5 if args.quick else 15)
     budget = 0.3 if args.quick else 1.5
+    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
 
-    rows = []
+    rows, errors = [], []
     for w in selected:
         times = {}
         for lib_name, lib in libs.items():
             if lib_name == "numpy" and not w.numpy:
                 continue
-            fn = w.setup(lib)
-            if fn is None:
+            try:
+                fn = w.setup(lib)
+                if fn is None:
+                    continue
+                t = time_callable(fn, budget=budget, repeats=repeats, fresh=w.fresh)
+            except Exception as e:  # noqa: BLE001 -- report it, go on with the others
+                errors.append(f"{w.name} [{lib_name}]: {type(e).__name__}: {e}")
+                traceback.print_exc(file=sys.stderr)
                 continue
-            times[lib_name] = time_callable(fn, budget=budget, repeats=repeats, fresh=w.fresh)
+            times[lib_name] = t / w.per
+            fn = None
+            gc.collect()
         rows.append((w, times))
         if not args.markdown:
             print(f"  done {w.name}", file=sys.stderr)
+    load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
 
-    header = ["workload", "jaxlite", "JAX", "jaxlite/JAX", "NumPy", "jaxlite/NumPy", "target"]
-    table = []
+    header = ["workload", "jaxlite", "JAX", "jaxlite/JAX", "NumPy", "jaxlite/NumPy", "target",
+              "met"]
+    table, verdicts = [], []
     for w, t in rows:
-        table.append([w.name, _fmt_time(t.get("jaxlite")), _fmt_time(t.get("jax")),
-                      _fmt_ratio(t.get("jaxlite"), t.get("jax")), _fmt_time(t.get("numpy")),
-                      _fmt_ratio(t.get("jaxlite"), t.get("numpy")), w.target or ""])
-    versions = [f"python {platform.python_version()}"]
+        met, why = check_target(w.target, t)
+        verdicts.append((w, met, why))
+        table.append([w.name, _fmt_unit_time(t.get("jaxlite"), w),
+                      _fmt_unit_time(t.get("jax"), w),
+                      _fmt_ratio(t.get("jaxlite"), t.get("jax")),
+                      _fmt_unit_time(t.get("numpy"), w),
+                      _fmt_ratio(t.get("jaxlite"), t.get("numpy")), w.target or "",
+                      _status(met)])
     import numpy
 
-    versions.append(f"numpy {numpy.__version__}")
-    if "jax" in libs:
-        versions.append(f"jax {libs['jax'].jax.__version__}")
-    print(f"# {', '.join(versions)}; {platform.machine()}, {os.cpu_count()} CPUs; "
-          f"median of {repeats} samples")
+    versions = [f"python {platform.python_version()}", f"numpy {numpy.__version__}"]
+    versions.append(f"jax {libs['jax'].jax.__version__}" if "jax" in libs else "no JAX")
+    load = "" if load_before is None else \
+        f"; 1-min load average {load_before:.2f} before, {load_after:.2f} after"
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    print(f"{when}; {', '.join(versions)}; {platform.machine()}, {os.cpu_count()} CPUs; "
+          f"median of {repeats} samples{load}")
+    print()
     if args.markdown:
         print("| " + " | ".join(header) + " |")
         print("|" + "|".join("---" for _ in header) + "|")
@@ -165,10 +254,17 @@ def main(argv=None) -> int:
             print("| " + " | ".join(r) + " |")
     else:
         widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(header)]
-        print("  ".join(h.ljust(wd) for h, wd in zip(header, widths)))
+        print("  ".join(h.ljust(wd) for h, wd in zip(header, widths)).rstrip())
         for r in table:
-            print("  ".join(c.ljust(wd) for c, wd in zip(r, widths)))
-    return 0
+            print("  ".join(c.ljust(wd) for c, wd in zip(r, widths)).rstrip())
+    print()
+    bullet = "* " if args.markdown else ""
+    for w, met, why in verdicts:
+        if w.target:
+            print(f"{bullet}{w.name}: {_status(met)} ({why}; target {w.target})")
+    for e in errors:
+        print(f"{bullet}ERROR {e}")
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":

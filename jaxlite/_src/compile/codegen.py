@@ -137,7 +137,7 @@ def emit_equations(
                     ctx, eqn, ins, outs, out_buffer=(None if reuse is None else ins[reuse])
                 )
             )
-            if _is_ufunc_eqn(eqn) and id(eqn.outvars[0]) in only_ufunc_readers:
+            if _allocates_output(eqn) and id(eqn.outvars[0]) in only_ufunc_readers:
                 fresh.add(id(eqn.outvars[0]))
         if not manage_buffers:
             continue
@@ -200,6 +200,19 @@ def _is_ufunc_eqn(eqn) -> bool:
         and rules.lower_rules.get(eqn.primitive) is None
         and len(eqn.outvars) == 1
         and eqn.outvars[0].aval.shape != ()
+    )
+
+
+def _allocates_output(eqn) -> bool:
+    """Does the equation's NumPy code return a buffer it allocated (never a view of an
+    input)? Ufuncs do, and so do primitives listed in ``rules.fresh_output``."""
+    if _is_ufunc_eqn(eqn):
+        return True
+    return (
+        eqn.primitive in rules.fresh_output
+        and len(eqn.outvars) == 1
+        and eqn.outvars[0].aval.shape != ()
+        and rules.lower_rules.get(eqn.primitive) is None
     )
 
 

@@ -46,6 +46,9 @@ loop_batched: set = set()
 # invalid) where JAX is silent: eager evaluation and generated code run them under
 # ``np.errstate(all="ignore")``.
 quiet_fp: set = set()
+# Primitives whose impl always returns a newly allocated array (never a view of an input):
+# generated code may write later elementwise results into that buffer once it is dead.
+fresh_output: set = set()
 
 ALL_TABLES: dict[str, dict] = {
     "impl": impl_rules,

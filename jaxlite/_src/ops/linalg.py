@@ -87,18 +87,21 @@ def _dot_general_transpose_lhs(
     yf = _free_dims(y_ndim, yc, yb)
     if swap:
         ct_yf = list(range(nb, nb + len(yf)))
-        ct_xf_pos = list(range(nb + len(yf), nb + len(yf) + len(xf)))
     else:
         ct_yf = list(range(nb + len(xf), nb + len(xf) + len(yf)))
-        ct_xf_pos = list(range(nb, nb + len(xf)))
-    del ct_xf_pos
-    dims = ((tuple(ct_yf), tuple(yf)), (tuple(range(nb)), tuple(yb)))
-    out = dot_general_p.bind(
-        ct, y, dimension_numbers=dims, precision=None, preferred_element_type=None
-    )
-    x_axes = list(xb) + xf + [xc[list(yc).index(d)] for d in sorted(yc)]
-    perm = tuple(int(i) for i in np.argsort(x_axes))
-    out = _shape.transpose(out, perm)
+    y_rest = [xc[list(yc).index(d)] for d in sorted(yc)]  # x axes of y's remaining dims
+    params = dict(precision=None, preferred_element_type=None)
+    if not nb and y_rest + xf == sorted(y_rest + xf):
+        # Putting y first gives x's axis order directly: no transpose, so the cotangent has
+        # x's memory layout (a transposed view would make later updates like
+        # ``w - lr * g`` stride-mismatched and several times slower).
+        dims = ((tuple(yf), tuple(ct_yf)), ((), ()))
+        out = dot_general_p.bind(y, ct, dimension_numbers=dims, **params)
+    else:
+        dims = ((tuple(ct_yf), tuple(yf)), (tuple(range(nb)), tuple(yb)))
+        out = dot_general_p.bind(ct, y, dimension_numbers=dims, **params)
+        x_axes = list(xb) + xf + y_rest
+        out = _shape.transpose(out, tuple(int(i) for i in np.argsort(x_axes)))
     if aval_of(out).dtype != x_aval.dtype:
         out = conversion.convert_element_type(out, x_aval.dtype, x_aval.weak_type)
     return out
@@ -154,6 +157,7 @@ def _dot_jvp_rhs(t, x, y, **params):
 
 
 rules.impl_rules[dot_general_p] = _dot_general_impl
+rules.fresh_output.add(dot_general_p)
 rules.abstract_eval_rules[dot_general_p] = _dot_general_abstract_eval
 rules.transpose_rules[dot_general_p] = _dot_general_transpose
 rules.batch_rules[dot_general_p] = _dot_general_batch
