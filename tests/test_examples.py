@@ -222,3 +222,16 @@ def test_missing_optional_dependency_message(example, hidden, dist):
     assert 'pip install -e ".[examples]"' in proc.stderr
     assert dist in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_readme_example_runs_and_prints_what_readme_says(capsys):
+    """README's "A taste" block runs as written and prints the lines README quotes."""
+    import re
+
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    block = re.search(r"## A taste.*?```python\n(.*?)```", readme, re.S).group(1)
+    exec(compile(block, "README.md", "exec"), {"__name__": "readme_example"})
+    out = capsys.readouterr().out
+    for line in ("step 0: loss 0.2500", "step 1: loss 0.2337", "step 2: loss 0.2186"):
+        assert line in out
+    assert "(4, 2)" in out
