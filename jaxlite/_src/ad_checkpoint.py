@@ -28,6 +28,7 @@ from jaxlite._src.core import effects as _effects, rules
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
+from jaxlite._src.interpreters import dce as _dce
 
 checkpoint_p = Primitive("checkpoint", multiple_results=True)
 name_p = Primitive("name")
@@ -231,21 +232,6 @@ def _ckpt_transpose(cts, *args, jaxpr, prevent_cse, policy):
     return [c if is_undefined_primal(a) else None for c, a in zip(cts_in, args)]
 
 
-def _ckpt_dce(used_outputs, eqn):
-    from jaxlite._src.interpreters.dce import dce_closed_jaxpr, prune_invars
-
-    closed = eqn.params["jaxpr"]
-    new, used_inputs = dce_closed_jaxpr(closed, used_outputs)
-    if not any(used_outputs) and not new.effects:
-        return [False] * len(eqn.invars), None
-    new = prune_invars(new, used_inputs)
-    invars = [v for v, u in zip(eqn.invars, used_inputs) if u]
-    outvars = [v for v, u in zip(eqn.outvars, used_outputs) if u]
-    return used_inputs, eqn.replace(
-        invars=invars, outvars=outvars, params=dict(eqn.params, jaxpr=new)
-    )
-
-
 def _saveable(policy, eqn) -> bool:
     if policy is None:
         return False
@@ -396,7 +382,7 @@ rules.jvp_rules[checkpoint_p] = _ckpt_jvp
 rules.batch_rules[checkpoint_p] = _ckpt_batch
 rules.transpose_rules[checkpoint_p] = _ckpt_transpose
 rules.partial_eval_rules[checkpoint_p] = _ckpt_partial_eval
-rules.dce_rules[checkpoint_p] = _ckpt_dce
+rules.dce_rules[checkpoint_p] = _dce.dce_call_rule
 
 
 rules.lower_rules[checkpoint_p] = codegen.lower_as_call

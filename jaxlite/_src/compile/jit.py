@@ -28,7 +28,7 @@ from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
 from jaxlite._src.core.trace import Tracer, eval_trace, trace_ctx
-from jaxlite._src.interpreters import simplify as _simplify
+from jaxlite._src.interpreters import dce as _dce, simplify as _simplify
 from jaxlite._src.interpreters.staging import abstractify, trace_flat
 
 # Process-wide counters, for tests and benchmarks (``jaxlite.jit_stats()``).
@@ -98,20 +98,6 @@ def _jit_batch(axis_data, args, dims, *, jaxpr, name):
     return jit_p.bind(*args, jaxpr=new, name=name), out_dims
 
 
-def _jit_dce(used_outputs, eqn):
-    from jaxlite._src.interpreters.dce import dce_closed_jaxpr, prune_invars
-
-    closed = eqn.params["jaxpr"]
-    new, used_inputs = dce_closed_jaxpr(closed, used_outputs)
-    if not any(used_outputs) and not new.effects:
-        return [False] * len(eqn.invars), None
-    new = prune_invars(new, used_inputs)
-    invars = [v for v, u in zip(eqn.invars, used_inputs) if u]
-    outvars = [v for v, u in zip(eqn.outvars, used_outputs) if u]
-    params = dict(eqn.params, jaxpr=new)
-    return used_inputs, eqn.replace(invars=invars, outvars=outvars, params=params)
-
-
 def _jit_partial_eval(trace, tracers, *, jaxpr, name):
     """Split a jit call into a known call (run now, also returns residuals) and an unknown
     call staged with the residuals."""
@@ -158,7 +144,7 @@ rules.abstract_eval_rules[jit_p] = _jit_abstract_eval
 rules.effects_rules[jit_p] = _jit_effects
 rules.jvp_rules[jit_p] = _jit_jvp
 rules.batch_rules[jit_p] = _jit_batch
-rules.dce_rules[jit_p] = _jit_dce
+rules.dce_rules[jit_p] = _dce.dce_call_rule
 
 
 rules.lower_rules[jit_p] = codegen.lower_as_call

@@ -69,3 +69,18 @@ def prune_invars(closed: ClosedJaxpr, used_inputs: Sequence[bool]) -> ClosedJaxp
         j.constvars, [v for v, u in zip(j.invars, used_inputs) if u], j.outvars, j.eqns, j.effects
     )
     return ClosedJaxpr(new, closed.consts)
+
+
+def dce_call_rule(used_outputs: Sequence[bool], eqn):
+    """DCE rule of call-like primitives (``jit_p``, ``checkpoint_p``) whose body is the
+    ``jaxpr`` param: prune the body, its unused inputs and outputs; drop the call when no
+    output is used and the body has no effect."""
+    closed = eqn.params["jaxpr"]
+    new, used_inputs = dce_closed_jaxpr(closed, used_outputs)
+    if not any(used_outputs) and not new.effects:
+        return [False] * len(eqn.invars), None
+    new = prune_invars(new, used_inputs)
+    invars = [v for v, u in zip(eqn.invars, used_inputs) if u]
+    outvars = [v for v, u in zip(eqn.outvars, used_outputs) if u]
+    params = dict(eqn.params, jaxpr=new)
+    return used_inputs, eqn.replace(invars=invars, outvars=outvars, params=params)
