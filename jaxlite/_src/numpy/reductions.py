@@ -3,12 +3,38 @@ average, the nan-ignoring reductions and cumulative sums."""
 
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 from jaxlite._src import dtypes
+from jaxlite._src.core.array import Array
+from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import lax_numpy as jnp
 from jaxlite._src.numpy.functions_shape import real as _real
-from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes_inexact
-from jaxlite._src.ops import indexing as _ix, sorting as _sort
+from jaxlite._src.numpy.lax_numpy import (
+    _broadcast_all,
+    _keepdims,
+    _reduction_axes,
+    _shape,
+    ravel,
+    sqrt,
+    subtract,
+)
+from jaxlite._src.numpy.util import (
+    asarray_any,
+    canonicalize_axis,
+    check_arraylike,
+    promote_dtypes,
+    promote_dtypes_inexact,
+)
+from jaxlite._src.ops import (
+    conversion,
+    elementwise as ew,
+    indexing as _ix,
+    reductions as _red,
+    shape as _sh,
+    sorting as _sort,
+)
 
 
 def ptp(a, axis=None, out=None, keepdims: bool = False):
@@ -279,3 +305,220 @@ def nancumsum(a, axis=None, dtype=None, out=None):
 def nancumprod(a, axis=None, dtype=None, out=None):
     """``jnp.nancumprod``: ``cumprod`` treating NaN as one."""
     return jnp.cumprod(_nan_to(a, 1), axis, dtype)
+
+
+# ------------------------------------------------------------- the core reductions
+def _apply_where(x, where, identity):
+    if where is None:
+        return x
+    where = asarray_any(where)
+    x, where = _broadcast_all(x, where)
+    return ew.select_n(where, _sh.full(_shape(x), identity, x.dtype), x)
+
+
+def sum(
+    a,
+    axis=None,
+    dtype=None,
+    out=None,
+    keepdims=False,
+    initial=None,
+    where=None,
+    promote_integers=True,
+):
+    """``jnp.sum``. Booleans and small integers accumulate in the default int type."""
+    check_arraylike("sum", a)
+    a = asarray_any(a)
+    if dtype is None:
+        dt = a.dtype
+        if dt == dtypes.bool_:
+            dt = dtypes.default_int_dtype()
+        elif (
+            promote_integers
+            and dtypes.is_int(dt)
+            and dt.itemsize < dtypes.default_int_dtype().itemsize
+        ):
+            dt = (
+                dtypes.default_uint_dtype()
+                if dtypes.is_unsigned(dt)
+                else dtypes.default_int_dtype()
+            )
+    else:
+        dt = dtypes.check_user_dtype_supported(dtype, "sum")
+    a = conversion.convert_element_type(a, dt, a.weak_type)
+    a = _apply_where(a, where, 0)
+    axes = _reduction_axes(a, axis)
+    out = _red.reduce_sum(a, axes)
+    if initial is not None:
+        out = ew.add(out, ew._const(out, initial) if not isinstance(initial, Array) else initial)
+    return _keepdims(out, a, axes, keepdims)
+
+
+def prod(
+    a,
+    axis=None,
+    dtype=None,
+    out=None,
+    keepdims=False,
+    initial=None,
+    where=None,
+    promote_integers=True,
+):
+    a = asarray_any(a)
+    dt = a.dtype if dtype is None else dtypes.canonicalize_dtype(dtype)
+    if dtype is None and (dt == dtypes.bool_ or (promote_integers and dtypes.is_int(dt))):
+        dt = (
+            dtypes.default_int_dtype()
+            if not dtypes.is_unsigned(dt)
+            else dtypes.default_uint_dtype()
+        )
+    a = conversion.convert_element_type(a, dt, a.weak_type)
+    a = _apply_where(a, where, 1)
+    axes = _reduction_axes(a, axis)
+    out = _red.reduce_prod(a, axes)
+    if initial is not None:
+        out = ew.mul(out, ew._const(out, initial))
+    return _keepdims(out, a, axes, keepdims)
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
+    a = asarray_any(a)
+    axes = _reduction_axes(a, axis)
+    if where is not None:
+        if initial is None:
+            raise ValueError(
+                "reduction operation max does not have an identity, so to use a "
+                "where mask one has to specify 'initial'"
+            )
+        a = _apply_where(a, where, initial)
+    if a.size == 0 and initial is None and builtins.any(_shape(a)[i] == 0 for i in axes):
+        raise ValueError("zero-size array to reduction operation max which has no identity")
+    out = _red.reduce_max(a, axes)
+    if initial is not None:
+        out = ew.max(out, ew._const(out, initial))
+    return _keepdims(out, a, axes, keepdims)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
+    a = asarray_any(a)
+    axes = _reduction_axes(a, axis)
+    if where is not None:
+        if initial is None:
+            raise ValueError(
+                "reduction operation min does not have an identity, so to use a "
+                "where mask one has to specify 'initial'"
+            )
+        a = _apply_where(a, where, initial)
+    if a.size == 0 and initial is None and builtins.any(_shape(a)[i] == 0 for i in axes):
+        raise ValueError("zero-size array to reduction operation min which has no identity")
+    out = _red.reduce_min(a, axes)
+    if initial is not None:
+        out = ew.min(out, ew._const(out, initial))
+    return _keepdims(out, a, axes, keepdims)
+
+
+amax, amin = max, min
+
+
+def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
+    a = asarray_any(a)
+    if a.dtype != dtypes.bool_:
+        a = ew.ne(a, ew._const(a, 0))
+    a = _apply_where(a, where, True)
+    axes = _reduction_axes(a, axis)
+    return _keepdims(_red.reduce_and(a, axes), a, axes, keepdims)
+
+
+def any(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
+    a = asarray_any(a)
+    if a.dtype != dtypes.bool_:
+        a = ew.ne(a, ew._const(a, 0))
+    a = _apply_where(a, where, False)
+    axes = _reduction_axes(a, axis)
+    return _keepdims(_red.reduce_or(a, axes), a, axes, keepdims)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
+    a = asarray_any(a)
+    axes = _reduction_axes(a, axis)
+    if dtype is None:
+        dt = dtypes.to_inexact_dtype(a.dtype)
+    else:
+        dt = dtypes.canonicalize_dtype(dtype)
+    if where is None:
+        n = int(np.prod([_shape(a)[i] for i in axes], dtype=np.int64))
+        total = sum(
+            conversion.convert_element_type(a, dt, a.weak_type), axis=axes, keepdims=keepdims
+        )
+        return ew.div(total, ew._const(total, n))
+    w = asarray_any(where)
+    total = sum(
+        conversion.convert_element_type(a, dt, a.weak_type), axis=axes, keepdims=keepdims, where=w
+    )
+    cnt = sum(_broadcast_all(w, a)[0], axis=axes, keepdims=keepdims, dtype=dt)
+    return ew.div(total, cnt)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, correction=None):
+    if correction is not None:
+        ddof = correction
+    a = asarray_any(a)
+    (a,) = promote_dtypes_inexact(a)
+    axes = _reduction_axes(a, axis)
+    m = mean(a, axis=axes, keepdims=True, where=where)
+    c = subtract(a, m)
+    sq = ew.real(ew.mul(c, ew.conj(c))) if dtypes.is_complex(a.dtype) else ew.mul(c, c)
+    n = int(np.prod([_shape(a)[i] for i in axes], dtype=np.int64))
+    total = sum(sq, axis=axes, keepdims=keepdims, where=where)
+    if where is None:
+        return ew.div(total, ew._const(total, n - ddof))
+    cnt = sum(
+        _broadcast_all(asarray_any(where), a)[0], axis=axes, keepdims=keepdims, dtype=total.dtype
+    )
+    return ew.div(total, ew.sub(cnt, ew._const(cnt, ddof)))
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, correction=None):
+    return sqrt(var(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction))
+
+
+def argmax(a, axis=None, out=None, keepdims=False):
+    a = asarray_any(a)
+    if axis is None:
+        a = ravel(a)
+        axis = 0
+    axis = canonicalize_axis(axis, a.ndim)
+    out = _red.argmax(a, axis, dtypes.default_int_dtype())
+    return _keepdims(out, a, (axis,), keepdims)
+
+
+def argmin(a, axis=None, out=None, keepdims=False):
+    a = asarray_any(a)
+    if axis is None:
+        a = ravel(a)
+        axis = 0
+    axis = canonicalize_axis(axis, a.ndim)
+    out = _red.argmin(a, axis, dtypes.default_int_dtype())
+    return _keepdims(out, a, (axis,), keepdims)
+
+
+def cumsum(a, axis=None, dtype=None):
+    a = asarray_any(a)
+    if axis is None:
+        a, axis = ravel(a), 0
+    if dtype is not None:
+        a = conversion.convert_element_type(a, dtypes.canonicalize_dtype(dtype))
+    elif a.dtype == dtypes.bool_ or (dtypes.is_int(a.dtype) and a.dtype.itemsize < 4):
+        a = conversion.convert_element_type(a, dtypes.default_int_dtype())
+    return _red.cumsum(a, canonicalize_axis(axis, a.ndim))
+
+
+def cumprod(a, axis=None, dtype=None):
+    a = asarray_any(a)
+    if axis is None:
+        a, axis = ravel(a), 0
+    if dtype is not None:
+        a = conversion.convert_element_type(a, dtypes.canonicalize_dtype(dtype))
+    elif a.dtype == dtypes.bool_ or (dtypes.is_int(a.dtype) and a.dtype.itemsize < 4):
+        a = conversion.convert_element_type(a, dtypes.default_int_dtype())
+    return _red.cumprod(a, canonicalize_axis(axis, a.ndim))
