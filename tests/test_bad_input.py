@@ -399,3 +399,25 @@ def test_non_callable_to_vmap_and_jvp(transform):
             jax.vmap(3)
         else:
             jax.jvp(3, (1.0,), (1.0,))
+
+
+def test_small_jax_differences_fixed():
+    """Corner cases where jaxlite used to differ from JAX (found by the newcomer review)."""
+    import numpy as np
+
+    import jaxlite as jax
+    import jaxlite.numpy as jnp
+
+    with pytest.raises(TypeError, match="Integers cannot be raised to negative powers"):
+        jnp.arange(3) ** -1
+    with pytest.raises(TypeError, match="non-tuple sequence"):
+        jnp.arange(3)[[0, 2]]
+    assert jnp.ones((3, 3))[:, [0, 1]].shape == (3, 2)  # lists inside a tuple are fine
+    assert jnp.cumsum(jnp.arange(3, dtype=jnp.int8)).dtype == np.int8
+    assert jnp.cumprod(jnp.arange(3, dtype=jnp.uint8)).dtype == np.uint8
+    assert jnp.cumsum(jnp.array([True, False])).dtype == np.int32
+    np.testing.assert_array_equal(
+        np.asarray(jnp.max(jnp.zeros((0, 3)), axis=0, initial=-1.0)), [-1.0, -1.0, -1.0]
+    )
+    assert float(jax.lax.reduce_max(jnp.zeros((0,)), (0,))) == -np.inf
+    assert isinstance(jax.lax.top_k(jnp.arange(5.0), 2), list)

@@ -79,6 +79,11 @@ class _EmptyIndex:
 
 
 def getitem(x, idx):
+    if isinstance(idx, list):
+        raise TypeError(
+            "Using a non-tuple sequence for multidimensional indexing is not allowed; use "
+            f"`arr[array(seq)]` instead of `arr[seq]`. Got index {idx!r}."
+        )
     x = asarray_any(x)
     items = _bool_to_int(_expand_index(idx, x.ndim))
     return _index(x, items)

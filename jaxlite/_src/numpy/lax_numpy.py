@@ -413,7 +413,7 @@ def power(x1, x2, /):
     # Integer powers by a concrete Python int use integer_pow, as JAX does.
     if type(x2) is int or (isinstance(x2, (np.integer,))):
         (x1,) = promote_dtypes(x1)
-        if int(x2) >= 0 or not dtypes.is_int(x1.dtype):
+        if x1.dtype != dtypes.bool_:  # raises for a negative power of integers, as JAX
             return ew.integer_pow(x1, int(x2))
     x1, x2 = promote_args_numeric("power", x1, x2)
     if dtypes.is_int(x1.dtype):

@@ -508,7 +508,7 @@ def cumsum(a, axis=None, dtype=None):
         a, axis = ravel(a), 0
     if dtype is not None:
         a = conversion.convert_element_type(a, dtypes.canonicalize_dtype(dtype))
-    elif a.dtype == dtypes.bool_ or (dtypes.is_int(a.dtype) and a.dtype.itemsize < 4):
+    elif a.dtype == dtypes.bool_:  # small integer types keep their width, as in JAX
         a = conversion.convert_element_type(a, dtypes.default_int_dtype())
     return _red.cumsum(a, canonicalize_axis(axis, a.ndim))
 
@@ -519,6 +519,6 @@ def cumprod(a, axis=None, dtype=None):
         a, axis = ravel(a), 0
     if dtype is not None:
         a = conversion.convert_element_type(a, dtypes.canonicalize_dtype(dtype))
-    elif a.dtype == dtypes.bool_ or (dtypes.is_int(a.dtype) and a.dtype.itemsize < 4):
+    elif a.dtype == dtypes.bool_:  # small integer types keep their width, as in JAX
         a = conversion.convert_element_type(a, dtypes.default_int_dtype())
     return _red.cumprod(a, canonicalize_axis(axis, a.ndim))

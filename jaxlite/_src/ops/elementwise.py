@@ -654,7 +654,17 @@ def round(x, rounding_method=0):  # noqa: A001
 
 
 def integer_pow(x, y: int):
-    """``jax.lax.integer_pow``: ``x ** y`` for a static integer ``y``."""
+    """``jax.lax.integer_pow``: ``x ** y`` for a static integer ``y``.
+
+    Raises:
+        TypeError: for integer ``x`` and negative ``y`` (as JAX).
+    """
+    aval = aval_of(x)
+    if int(y) < 0 and dtypes.is_int(aval.dtype):
+        raise TypeError(
+            f"Integers cannot be raised to negative powers, got "
+            f"integer_pow({aval.str_short()}, {int(y)})"
+        )
     return integer_pow_p.bind(x, y=int(y))
 
 

@@ -68,8 +68,30 @@ def _reduce_sum_transpose(ct, x, *, axes):
 
 deflinear(reduce_sum_p, _reduce_sum_transpose)
 
-reduce_max_p = _reduction("reduce_max", np.max, "fciub")
-reduce_min_p = _reduction("reduce_min", np.min, "fciub")
+
+def _lowest(dtype):
+    if dtype == np.bool_:
+        return False
+    if dtypes.is_int(dtype):
+        return np.iinfo(dtype).min
+    return -np.inf
+
+
+def _highest(dtype):
+    if dtype == np.bool_:
+        return True
+    if dtypes.is_int(dtype):
+        return np.iinfo(dtype).max
+    return np.inf
+
+
+# Empty reductions give the identity (-inf / +inf, or the integer extremes), as in JAX.
+reduce_max_p = _reduction(
+    "reduce_max", lambda x, axis: np.max(x, axis=axis, initial=_lowest(x.dtype)), "fciub"
+)
+reduce_min_p = _reduction(
+    "reduce_min", lambda x, axis: np.min(x, axis=axis, initial=_highest(x.dtype)), "fciub"
+)
 
 
 def _minmax_jvp(p):

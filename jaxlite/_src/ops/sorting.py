@@ -180,4 +180,4 @@ def top_k(operand, k: int):
     from jaxlite._src.numpy.util import asarray_any
 
     vals, idx = top_k_p.bind(asarray_any(operand), k=int(k))
-    return vals, idx
+    return [vals, idx]
