@@ -3,11 +3,17 @@
 Run: ``python examples/callbacks_tour.py``. Each section prints what the tutorial shows.
 """
 
+import os
+import sys
+
 import numpy as np
 
-import jaxlite as jax
-import jaxlite.numpy as jnp
-from jaxlite.experimental import io_callback
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _common  # noqa: E402,F401 (makes an uninstalled checkout importable)
+
+import jaxlite as jax  # noqa: E402
+import jaxlite.numpy as jnp  # noqa: E402
+from jaxlite.experimental import io_callback  # noqa: E402
 
 
 def section(title):
