@@ -168,3 +168,26 @@ def make_array(value: Any, aval: ShapedArray) -> ArrayImpl:
     if type(value) is not np.ndarray or value.dtype != aval.dtype:
         value = np.asarray(value, dtype=aval.dtype)
     return ArrayImpl(value, aval)
+
+
+def to_array(x: Any) -> Array:
+    """An array operand of a primitive: Arrays and tracers pass through; NumPy arrays and
+    scalars and Python scalars (weakly typed) become ``ArrayImpl``s.
+
+    A writeable NumPy array is copied, so the caller's buffer is never frozen or aliased.
+
+    Raises:
+        TypeError: for values that are not arrays or scalars (lists included, as in JAX's
+            ``lax`` functions; ``jax.numpy`` functions accept lists).
+    """
+    if isinstance(x, Array):
+        return x
+    if hasattr(x, "__jax_array__"):
+        return to_array(x.__jax_array__())
+    from jaxlite._src.core.avals import aval_of
+
+    aval = aval_of(x)
+    v = np.asarray(x, dtype=aval.dtype)
+    if v is x and v.flags.writeable:
+        v = v.copy()
+    return ArrayImpl(v, aval)

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 from jaxlite._src import dtypes
-from jaxlite._src.core.array import Array, ArrayImpl
+from jaxlite._src.core.array import Array, ArrayImpl, to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.ops import conversion, shape as _shape
@@ -29,21 +29,13 @@ def is_arraylike(x: Any) -> bool:
 
 
 def asarray_any(x: Any):
-    """Any array-like as an Array or tracer (Python scalars stay weakly typed)."""
-    if isinstance(x, Array):
-        return x
-    if hasattr(x, "__jax_array__"):
-        return asarray_any(x.__jax_array__())
+    """Any array-like as an Array or tracer (Python scalars stay weakly typed; nested lists
+    and tuples become arrays, as ``jnp.asarray`` does)."""
     if isinstance(x, (list, tuple)):
         from jaxlite._src.numpy.lax_numpy import array
 
         return array(x)
-    aval = aval_of(x)
-    v = np.asarray(x, dtype=aval.dtype)
-    if v is x and v.flags.writeable:
-        # Never freeze (or alias) the caller's NumPy array: take a copy, as JAX's transfer does.
-        v = v.copy()
-    return ArrayImpl(v, aval)
+    return to_array(x)
 
 
 def promote_dtypes(*args: Any) -> list:

@@ -60,7 +60,7 @@ def bitcast_convert_type(operand, new_dtype):
     Same-width types keep the shape; a narrower target adds a trailing dimension and a wider
     one consumes it.
     """
-    from jaxlite._src.numpy.util import asarray_any
+    from jaxlite._src.core.array import to_array as asarray_any
 
     return bitcast_convert_type_p.bind(
         asarray_any(operand), new_dtype=dtypes.canonicalize_dtype(new_dtype)
@@ -120,7 +120,7 @@ deflinear(
 
 def reduce_precision(operand, exponent_bits: int, mantissa_bits: int):
     """``jax.lax.reduce_precision``: round to a float format with the given bit counts."""
-    from jaxlite._src.numpy.util import asarray_any
+    from jaxlite._src.core.array import to_array as asarray_any
 
     return reduce_precision_p.bind(
         asarray_any(operand), exponent_bits=int(exponent_bits), mantissa_bits=int(mantissa_bits)

@@ -122,7 +122,7 @@ def gather(
     """``jax.lax.gather``: XLA gather. ``start_indices`` has the index vector in its last
     dimension; the output has the batch dimensions of ``start_indices`` plus the
     non-collapsed window dimensions at ``offset_dims``."""
-    from jaxlite._src.numpy.util import asarray_any
+    from jaxlite._src.core.array import to_array as asarray_any
 
     x = asarray_any(operand)
     idx = _i32(asarray_any(start_indices))
@@ -178,7 +178,7 @@ def gather(
 
 
 def _scatter(kind, operand, scatter_indices, updates, dimension_numbers, mode):
-    from jaxlite._src.numpy.util import asarray_any
+    from jaxlite._src.core.array import to_array as asarray_any
 
     x = asarray_any(operand)
     u = asarray_any(updates)

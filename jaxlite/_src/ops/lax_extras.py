@@ -85,7 +85,7 @@ def dynamic_update_index_in_dim(operand, update, index, axis: int):
 def reduce(operands, init_values, computation, dimensions):
     """``jax.lax.reduce`` for a single operand with a monoid computation (add, mul, max, min,
     and, or) or any binary function (folded pairwise over the reduced axes)."""
-    from jaxlite._src.numpy.util import asarray_any
+    from jaxlite._src.core.array import to_array as asarray_any
     from jaxlite._src.ops import elementwise as ew, reductions as red
     from jaxlite._src.ops.windowed import _monoid
 

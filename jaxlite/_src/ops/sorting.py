@@ -95,7 +95,7 @@ def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1
     Returns:
         The sorted array, or a tuple of arrays permuted together.
     """
-    from jaxlite._src.numpy.util import asarray_any
+    from jaxlite._src.core.array import to_array as asarray_any
 
     single = not isinstance(operand, (tuple, list))
     ops = [asarray_any(operand)] if single else [asarray_any(o) for o in operand]
@@ -177,7 +177,7 @@ rules.batch_rules[top_k_p] = _top_k_batch
 def top_k(operand, k: int):
     """``jax.lax.top_k``: the ``k`` largest entries along the last axis and their indices
     (ties: lower index first)."""
-    from jaxlite._src.numpy.util import asarray_any
+    from jaxlite._src.core.array import to_array as asarray_any
 
     vals, idx = top_k_p.bind(asarray_any(operand), k=int(k))
     return [vals, idx]

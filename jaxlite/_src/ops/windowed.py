@@ -82,7 +82,7 @@ def reduce_window(
         padding: ``"VALID"``, ``"SAME"`` or a sequence of (low, high) pairs.
         base_dilation, window_dilation: optional dilation factors.
     """
-    from jaxlite._src.numpy.util import asarray_any
+    from jaxlite._src.core.array import to_array as asarray_any
     from jaxlite._src.ops import conversion
 
     x = asarray_any(operand)
