@@ -85,8 +85,11 @@ def vjp_backward(lin, res, in_avals, cts):
 
 
 # ------------------------------------------------------------------------ linearize
-def linearize(fun: Callable, *primals, has_aux: bool = False):
-    """``jax.linearize``: ``(primals_out, f_jvp)`` (plus ``aux`` with ``has_aux``)."""
+def _flatten_fun(fun: Callable, primals, has_aux: bool, what: str):
+    """Flatten ``primals`` and wrap ``fun`` as a flat function; ``store`` receives the output
+    tree (``"tree"``) and, with ``has_aux``, the auxiliary output (``"aux"``)."""
+    from jaxlite._src.interpreters.staging import check_output_leaf
+
     _check_callable(fun)
     p_flat, p_tree = tree_util.tree_flatten(primals)
     p_flat = [asarray_any(p) for p in p_flat]
@@ -95,10 +98,18 @@ def linearize(fun: Callable, *primals, has_aux: bool = False):
     def flat_fun(*xs):
         out = fun(*tree_util.tree_unflatten(p_tree, xs))
         if has_aux:
-            out, store["aux"] = _split_aux(out, "linearize")
+            out, store["aux"] = _split_aux(out, what)
         out_flat, store["tree"] = tree_util.tree_flatten(out)
-        return out_flat
+        for o in out_flat:
+            check_output_leaf(o)
+        return [asarray_any(o) for o in out_flat]
 
+    return p_flat, p_tree, flat_fun, store
+
+
+def linearize(fun: Callable, *primals, has_aux: bool = False):
+    """``jax.linearize``: ``(primals_out, f_jvp)`` (plus ``aux`` with ``has_aux``)."""
+    p_flat, p_tree, flat_fun, store = _flatten_fun(fun, primals, has_aux, "linearize")
     p_out, lin, res, out_avals = linearize_flat(flat_fun, p_flat)
     out_tree = store["tree"]
     in_avals = tuple(aval_of(p) for p in p_flat)
@@ -244,22 +255,7 @@ def vjp(fun: Callable, *primals, has_aux: bool = False):
     tuple with one cotangent per primal argument. The forward computation (including any
     effects it performs) runs now, once; calling ``vjp_fun`` only runs the linear part.
     """
-    _check_callable(fun)
-    p_flat, p_tree = tree_util.tree_flatten(primals)
-    p_flat = [asarray_any(p) for p in p_flat]
-    store = {}
-
-    def flat_fun(*xs):
-        out = fun(*tree_util.tree_unflatten(p_tree, xs))
-        if has_aux:
-            out, store["aux"] = _split_aux(out, "vjp")
-        out_flat, store["tree"] = tree_util.tree_flatten(out)
-        from jaxlite._src.interpreters.staging import check_output_leaf
-
-        for o in out_flat:
-            check_output_leaf(o)
-        return [asarray_any(o) for o in out_flat]
-
+    p_flat, p_tree, flat_fun, store = _flatten_fun(fun, primals, has_aux, "vjp")
     p_out, lin, res, out_avals = linearize_flat(flat_fun, p_flat)
     out_tree = store["tree"]
     in_avals = [aval_of(p) for p in p_flat]

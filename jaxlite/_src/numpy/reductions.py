@@ -381,40 +381,33 @@ def prod(
     return _keepdims(out, a, axes, keepdims)
 
 
-def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
+def _extremum(name, reduce, combine, a, axis, keepdims, initial, where):
+    """``jnp.max`` / ``jnp.min``: no identity, so ``where=`` needs ``initial=``."""
     a = asarray_any(a)
     axes = _reduction_axes(a, axis)
     if where is not None:
         if initial is None:
             raise ValueError(
-                "reduction operation max does not have an identity, so to use a "
+                f"reduction operation {name} does not have an identity, so to use a "
                 "where mask one has to specify 'initial'"
             )
         a = _apply_where(a, where, initial)
     if a.size == 0 and initial is None and builtins.any(_shape(a)[i] == 0 for i in axes):
-        raise ValueError("zero-size array to reduction operation max which has no identity")
-    out = _red.reduce_max(a, axes)
+        raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
+    out = reduce(a, axes)
     if initial is not None:
-        out = ew.max(out, ew._const(out, initial))
+        out = combine(out, ew._const(out, initial))
     return _keepdims(out, a, axes, keepdims)
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
+    """``jnp.max``."""
+    return _extremum("max", _red.reduce_max, ew.max, a, axis, keepdims, initial, where)
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
-    a = asarray_any(a)
-    axes = _reduction_axes(a, axis)
-    if where is not None:
-        if initial is None:
-            raise ValueError(
-                "reduction operation min does not have an identity, so to use a "
-                "where mask one has to specify 'initial'"
-            )
-        a = _apply_where(a, where, initial)
-    if a.size == 0 and initial is None and builtins.any(_shape(a)[i] == 0 for i in axes):
-        raise ValueError("zero-size array to reduction operation min which has no identity")
-    out = _red.reduce_min(a, axes)
-    if initial is not None:
-        out = ew.min(out, ew._const(out, initial))
-    return _keepdims(out, a, axes, keepdims)
+    """``jnp.min``."""
+    return _extremum("min", _red.reduce_min, ew.min, a, axis, keepdims, initial, where)
 
 
 amax, amin = max, min
