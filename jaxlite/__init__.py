@@ -23,6 +23,7 @@ from jaxlite._src.devices import (
     local_devices as local_devices,
 )
 from jaxlite._src.interpreters.staging import make_jaxpr as make_jaxpr
+from jaxlite._src.jax_alias import install_as_jax as install_as_jax
 from jaxlite._src.numpy import array_methods as _array_methods  # noqa: F401 (installs ops)
 from jaxlite._src.public_misc import (
     block_until_ready as block_until_ready,
