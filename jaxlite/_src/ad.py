@@ -468,16 +468,16 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
             pushed, aux = vmap(push, out_axes=(0, None))(*basis_arrays)
         else:
             pushed = vmap(push)(*basis_arrays)
-        from jaxlite._src.numpy import lax_numpy as jnp
+        from jaxlite._src.numpy.shape import moveaxis, reshape
 
         def reshape_leaf(y):
             # y: (total, *out_shape) -> per input: (*out_shape, *in_shape)
-            y = jnp.moveaxis(y, 0, -1)
+            y = moveaxis(y, 0, -1)
             parts, start = [], 0
             out_shape = y.shape[:-1]
             for a in avals:
                 part = y[..., start : start + a.size]
-                parts.append(jnp.reshape(part, out_shape + a.shape))
+                parts.append(reshape(part, out_shape + a.shape))
                 start += a.size
             parts = tree_util.tree_unflatten(tree, parts)
             return parts[0] if isinstance(argnums, int) else tuple(parts)
@@ -532,11 +532,12 @@ def jacrev(
             return [c for c, ok in zip(tree_util.tree_leaves(res), inexact) if ok]
 
         cts_ok = iter(vmap(pull)(*[asarray_any(b) for b in basis]))  # (total, *in_shape)
-        from jaxlite._src.numpy import lax_numpy as jnp
+        from jaxlite._src.numpy.creation import zeros
+        from jaxlite._src.numpy.shape import reshape
 
         # Integer inputs (allow_int): zero Jacobian blocks in the input's dtype, as JAX.
         cts_in = [
-            next(cts_ok) if ok else jnp.zeros((total,) + a.shape, a.dtype)
+            next(cts_ok) if ok else zeros((total,) + a.shape, a.dtype)
             for ok, a in zip(inexact, in_avals)
         ]
 
@@ -547,7 +548,7 @@ def jacrev(
             parts = []
             for c, xa in zip(cts_in, in_avals):
                 blk = c[start : start + ya.size]
-                parts.append(jnp.reshape(blk, ya.shape + xa.shape))
+                parts.append(reshape(blk, ya.shape + xa.shape))
             parts = tree_util.tree_unflatten(in_tree, parts)
             per_out.append(parts[0] if isinstance(argnums, int) else tuple(parts))
             start += ya.size

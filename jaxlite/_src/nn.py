@@ -5,12 +5,40 @@ from __future__ import annotations
 import numpy as np
 
 from jaxlite._src import dtypes
-from jaxlite._src.numpy import lax_numpy as jnp
-from jaxlite._src.numpy.functions_shape import logaddexp, split, tril
+from jaxlite._src.numpy import reductions, ufuncs
+from jaxlite._src.numpy.creation import arange, full_like, ones, ones_like, zeros_like
+from jaxlite._src.numpy.matrices import tril
+from jaxlite._src.numpy.shape import _reduction_axes, broadcast_to, expand_dims, reshape, split
+from jaxlite._src.numpy.ufuncs import (
+    add,
+    clip,
+    divide,
+    equal,
+    exp,
+    expm1,
+    greater,
+    greater_equal,
+    isfinite,
+    less,
+    less_equal,
+    log,
+    log1p,
+    logaddexp,
+    logical_and,
+    maximum,
+    minimum,
+    multiply,
+    negative,
+    power,
+    sqrt,
+    square,
+    subtract,
+    where,
+)
 from jaxlite._src.numpy.util import asarray_any, check_arraylike, promote_dtypes_inexact
 from jaxlite._src.ops import elementwise as ew
 from jaxlite._src.ops.structural import stop_gradient_p
-from jaxlite._src.scipy_special import logsumexp as logsumexp  # noqa: F401
+from jaxlite._src.scipy_special import logsumexp
 
 
 def _arr(name, x):
@@ -21,13 +49,13 @@ def _arr(name, x):
 def relu(x):
     """``jax.nn.relu``: ``max(x, 0)`` (derivative 0 at 0)."""
     x = _arr("relu", x)
-    return jnp.where(jnp.greater(x, 0), x, jnp.zeros_like(x))
+    return where(greater(x, 0), x, zeros_like(x))
 
 
 def relu6(x):
     """``jax.nn.relu6``: ``min(max(x, 0), 6)``."""
     x = _arr("relu6", x)
-    return jnp.minimum(jnp.maximum(x, 0), 6.0 if dtypes.is_inexact(x.dtype) else 6)
+    return minimum(maximum(x, 0), 6.0 if dtypes.is_inexact(x.dtype) else 6)
 
 
 def sigmoid(x):
@@ -39,7 +67,7 @@ def sigmoid(x):
 def silu(x):
     """``jax.nn.silu`` (= ``swish``): ``x * sigmoid(x)``."""
     (x,) = promote_dtypes_inexact(_arr("silu", x))
-    return jnp.multiply(x, ew.logistic(x))
+    return multiply(x, ew.logistic(x))
 
 
 swish = silu
@@ -54,60 +82,56 @@ def softplus(x):
 def soft_sign(x):
     """``jax.nn.soft_sign``: ``x / (|x| + 1)``."""
     (x,) = promote_dtypes_inexact(_arr("soft_sign", x))
-    return jnp.divide(x, jnp.add(jnp.abs(x), 1))
+    return divide(x, add(ufuncs.abs(x), 1))
 
 
 def log_sigmoid(x):
     """``jax.nn.log_sigmoid``: ``-softplus(-x)``."""
     (x,) = promote_dtypes_inexact(_arr("log_sigmoid", x))
-    return jnp.negative(softplus(jnp.negative(x)))
+    return negative(softplus(negative(x)))
 
 
 def elu(x, alpha=1.0):
     """``jax.nn.elu``: ``x`` if positive else ``alpha * (exp(x) - 1)``."""
     (x,) = promote_dtypes_inexact(_arr("elu", x))
-    pos = jnp.greater(x, 0)
-    safe = jnp.where(pos, jnp.zeros_like(x), x)
-    return jnp.where(pos, x, jnp.multiply(alpha, jnp.expm1(safe)))
+    pos = greater(x, 0)
+    safe = where(pos, zeros_like(x), x)
+    return where(pos, x, multiply(alpha, expm1(safe)))
 
 
 def selu(x):
     """``jax.nn.selu``: scaled ELU with the self-normalising constants."""
     alpha = 1.6732632423543772848170429916717
     scale = 1.0507009873554804934193349852946
-    return jnp.multiply(scale, elu(x, alpha))
+    return multiply(scale, elu(x, alpha))
 
 
 def celu(x, alpha=1.0):
     """``jax.nn.celu``: ``max(x, 0) + alpha * expm1(min(x, 0) / alpha)``."""
     (x,) = promote_dtypes_inexact(_arr("celu", x))
-    return jnp.add(
-        jnp.maximum(x, 0.0), jnp.multiply(alpha, jnp.expm1(jnp.divide(jnp.minimum(x, 0.0), alpha)))
-    )
+    return add(maximum(x, 0.0), multiply(alpha, expm1(divide(minimum(x, 0.0), alpha))))
 
 
 def leaky_relu(x, negative_slope=1e-2):
     """``jax.nn.leaky_relu``: ``x`` if ``x >= 0`` else ``negative_slope * x``."""
     (x,) = promote_dtypes_inexact(_arr("leaky_relu", x))
-    return jnp.where(jnp.greater_equal(x, 0), x, jnp.multiply(negative_slope, x))
+    return where(greater_equal(x, 0), x, multiply(negative_slope, x))
 
 
 def hard_tanh(x):
     """``jax.nn.hard_tanh``: ``clip(x, -1, 1)``."""
     x = _arr("hard_tanh", x)
-    return jnp.where(
-        jnp.greater(x, 1), jnp.ones_like(x), jnp.where(jnp.less(x, -1), jnp.full_like(x, -1), x)
-    )
+    return where(greater(x, 1), ones_like(x), where(less(x, -1), full_like(x, -1), x))
 
 
 def hard_sigmoid(x):
     """``jax.nn.hard_sigmoid``: ``relu6(x + 3) / 6``."""
-    return jnp.divide(relu6(jnp.add(x, 3.0)), 6.0)
+    return divide(relu6(add(x, 3.0)), 6.0)
 
 
 def hard_silu(x):
     """``jax.nn.hard_silu`` (= ``hard_swish``): ``x * hard_sigmoid(x)``."""
-    return jnp.multiply(x, hard_sigmoid(x))
+    return multiply(x, hard_sigmoid(x))
 
 
 hard_swish = hard_silu
@@ -115,7 +139,7 @@ hard_swish = hard_silu
 
 def mish(x):
     """``jax.nn.mish``: ``x * tanh(softplus(x))``."""
-    return jnp.multiply(x, jnp.tanh(softplus(x)))
+    return multiply(x, ufuncs.tanh(softplus(x)))
 
 
 def gelu(x, approximate: bool = True):
@@ -123,9 +147,9 @@ def gelu(x, approximate: bool = True):
     (x,) = promote_dtypes_inexact(_arr("gelu", x))
     if approximate:
         c = np.sqrt(2 / np.pi)
-        inner = jnp.multiply(c, jnp.add(x, jnp.multiply(0.044715, jnp.power(x, 3))))
-        return jnp.multiply(jnp.multiply(0.5, x), jnp.add(1.0, jnp.tanh(inner)))
-    return jnp.multiply(x, jnp.divide(ew.erfc(jnp.multiply(x, -np.sqrt(0.5))), 2.0))
+        inner = multiply(c, add(x, multiply(0.044715, power(x, 3))))
+        return multiply(multiply(0.5, x), add(1.0, ufuncs.tanh(inner)))
+    return multiply(x, divide(ew.erfc(multiply(x, -np.sqrt(0.5))), 2.0))
 
 
 def glu(x, axis: int = -1):
@@ -135,32 +159,34 @@ def glu(x, axis: int = -1):
     if n % 2:
         raise AssertionError("axis size must be divisible by 2")
     a, b = split(x, 2, axis)
-    return jnp.multiply(a, sigmoid(b))
+    return multiply(a, sigmoid(b))
 
 
 def _max_shift(x, axis, where):
-    m = jnp.max(x, axis, keepdims=True, where=where, initial=-np.inf if where is not None else None)
-    m = jnp.where(jnp.isfinite(m), m, jnp.zeros_like(m))
+    m = reductions.max(
+        x, axis, keepdims=True, where=where, initial=-np.inf if where is not None else None
+    )
+    m = ufuncs.where(isfinite(m), m, zeros_like(m))
     return stop_gradient_p.bind(m)
 
 
 def softmax(x, axis=-1, where=None, initial=None):
     """``jax.nn.softmax``: ``exp(x) / sum(exp(x))`` along ``axis`` (max-shifted)."""
     (x,) = promote_dtypes_inexact(_arr("softmax", x))
-    u = jnp.exp(jnp.subtract(x, _max_shift(x, axis, where)))
+    u = exp(subtract(x, _max_shift(x, axis, where)))
     if where is not None:
-        u = jnp.where(where, u, jnp.zeros_like(u))
-    return jnp.divide(u, jnp.sum(u, axis, keepdims=True, where=where))
+        u = ufuncs.where(where, u, zeros_like(u))
+    return divide(u, reductions.sum(u, axis, keepdims=True, where=where))
 
 
 def log_softmax(x, axis=-1, where=None, initial=None):
     """``jax.nn.log_softmax``: ``x - logsumexp(x)`` along ``axis``."""
     (x,) = promote_dtypes_inexact(_arr("log_softmax", x))
-    shifted = jnp.subtract(x, _max_shift(x, axis, where))
-    e = jnp.exp(shifted)
-    out = jnp.subtract(shifted, jnp.log(jnp.sum(e, axis, keepdims=True, where=where)))
+    shifted = subtract(x, _max_shift(x, axis, where))
+    e = exp(shifted)
+    out = subtract(shifted, log(reductions.sum(e, axis, keepdims=True, where=where)))
     if where is not None:
-        out = jnp.where(where, out, jnp.full_like(out, -np.inf))
+        out = ufuncs.where(where, out, full_like(out, -np.inf))
     return out
 
 
@@ -170,25 +196,23 @@ def one_hot(x, num_classes: int, *, dtype=None, axis=-1):
     num_classes = int(num_classes)
     dt = dtypes.canonicalize_dtype(dtype if dtype is not None else dtypes.default_float_dtype())
     out_axis = axis % (x.ndim + 1) if isinstance(axis, int) else axis
-    lhs = jnp.expand_dims(x, out_axis)
+    lhs = expand_dims(x, out_axis)
     shape = [1] * (x.ndim + 1)
     shape[out_axis] = num_classes
-    rhs = jnp.reshape(
-        jnp.arange(num_classes, dtype=x.dtype if dtypes.is_int(x.dtype) else None), shape
-    )
-    return jnp.equal(lhs, rhs).astype(dt)
+    rhs = reshape(arange(num_classes, dtype=x.dtype if dtypes.is_int(x.dtype) else None), shape)
+    return equal(lhs, rhs).astype(dt)
 
 
 def standardize(x, axis=-1, mean=None, variance=None, epsilon=1e-5, where=None):
     """``jax.nn.standardize``: ``(x - mean) / sqrt(variance + epsilon)`` along ``axis``."""
     (x,) = promote_dtypes_inexact(_arr("standardize", x))
     if mean is None:
-        mean = jnp.mean(x, axis, keepdims=True, where=where)
+        mean = reductions.mean(x, axis, keepdims=True, where=where)
     if variance is None:
-        variance = jnp.subtract(
-            jnp.mean(jnp.square(x), axis, keepdims=True, where=where), jnp.square(mean)
+        variance = subtract(
+            reductions.mean(square(x), axis, keepdims=True, where=where), square(mean)
         )
-    return jnp.multiply(jnp.subtract(x, mean), ew.rsqrt(jnp.add(variance, epsilon)))
+    return multiply(subtract(x, mean), ew.rsqrt(add(variance, epsilon)))
 
 
 def identity(x):
@@ -198,20 +222,20 @@ def identity(x):
 
 def tanh(x):
     """``jax.nn.tanh``."""
-    return jnp.tanh(x)
+    return ufuncs.tanh(x)
 
 
 def log1mexp(x):
     """``jax.nn.log1mexp``: ``log(1 - exp(-x))`` computed stably for ``x > 0``."""
     (x,) = promote_dtypes_inexact(_arr("log1mexp", x))
     c = np.log(2.0)
-    big = jnp.greater(x, c)
-    safe_big = jnp.where(big, x, jnp.full_like(x, 1.0))
-    safe_small = jnp.where(big, jnp.full_like(x, 0.5), x)
-    return jnp.where(
+    big = greater(x, c)
+    safe_big = where(big, x, full_like(x, 1.0))
+    safe_small = where(big, full_like(x, 0.5), x)
+    return where(
         big,
-        jnp.log1p(jnp.negative(jnp.exp(jnp.negative(safe_big)))),
-        jnp.log(jnp.negative(jnp.expm1(jnp.negative(safe_small)))),
+        log1p(negative(exp(negative(safe_big)))),
+        log(negative(expm1(negative(safe_small)))),
     )
 
 
@@ -220,32 +244,30 @@ def logmeanexp(x, axis=None, where=None, keepdims: bool = False):
     x = _arr("logmeanexp", x)
     lse = logsumexp(x, axis=axis, keepdims=keepdims, where=where)
     if where is None:
-        axes = jnp._reduction_axes(x, axis)
+        axes = _reduction_axes(x, axis)
         n = int(np.prod([x.shape[i] for i in axes], dtype=np.int64))
-        return jnp.subtract(lse, np.log(n))
-    cnt = jnp.sum(jnp.broadcast_to(asarray_any(where), x.shape), axis=axis, keepdims=keepdims)
-    return jnp.subtract(lse, jnp.log(cnt.astype(lse.dtype)))
+        return subtract(lse, np.log(n))
+    cnt = reductions.sum(broadcast_to(asarray_any(where), x.shape), axis=axis, keepdims=keepdims)
+    return subtract(lse, log(cnt.astype(lse.dtype)))
 
 
 def sparse_plus(x):
     """``jax.nn.sparse_plus``: 0, ``(x+1)**2/4`` or ``x`` on (-inf,-1], (-1,1), [1,inf)."""
     (x,) = promote_dtypes_inexact(_arr("sparse_plus", x))
-    quad = jnp.multiply(jnp.square(jnp.add(x, 1)), 0.25)
-    return jnp.where(
-        jnp.less_equal(x, -1), jnp.zeros_like(x), jnp.where(jnp.greater_equal(x, 1), x, quad)
-    )
+    quad = multiply(square(add(x, 1)), 0.25)
+    return where(less_equal(x, -1), zeros_like(x), where(greater_equal(x, 1), x, quad))
 
 
 def sparse_sigmoid(x):
     """``jax.nn.sparse_sigmoid``: ``clip((x + 1) / 2, 0, 1)``."""
     (x,) = promote_dtypes_inexact(_arr("sparse_sigmoid", x))
-    return jnp.multiply(0.5, jnp.clip(jnp.add(x, 1.0), 0.0, 2.0))
+    return multiply(0.5, clip(add(x, 1.0), 0.0, 2.0))
 
 
 def squareplus(x, b=4):
     """``jax.nn.squareplus``: ``(x + sqrt(x**2 + b)) / 2``."""
     (x,) = promote_dtypes_inexact(_arr("squareplus", x))
-    return jnp.divide(jnp.add(x, jnp.sqrt(jnp.add(jnp.square(x), b))), 2.0)
+    return divide(add(x, sqrt(add(square(x), b))), 2.0)
 
 
 def dot_product_attention(
@@ -273,7 +295,7 @@ def dot_product_attention(
     q, k, v = (asarray_any(t) for t in (query, key, value))
     unbatched = q.ndim == 3
     if unbatched:
-        q, k, v = (jnp.expand_dims(t, 0) for t in (q, k, v))
+        q, k, v = (expand_dims(t, 0) for t in (q, k, v))
     B, T, N, H = q.shape
     S, K = k.shape[1], k.shape[2]
     if N % K:
@@ -283,29 +305,29 @@ def dot_product_attention(
         )
     if K != N:
         rep = N // K
-        k = jnp.reshape(jnp.broadcast_to(k[:, :, :, None, :], (B, S, K, rep, H)), (B, S, N, H))
-        v = jnp.reshape(jnp.broadcast_to(v[:, :, :, None, :], (B, S, K, rep, H)), (B, S, N, H))
+        k = reshape(broadcast_to(k[:, :, :, None, :], (B, S, K, rep, H)), (B, S, N, H))
+        v = reshape(broadcast_to(v[:, :, :, None, :], (B, S, K, rep, H)), (B, S, N, H))
     scale = 1.0 / np.sqrt(H) if scale is None else scale
-    logits = jnp.multiply(einsum("btnh,bsnh->bnts", q, k), scale)
+    logits = multiply(einsum("btnh,bsnh->bnts", q, k), scale)
     if bias is not None:
-        logits = jnp.add(logits, asarray_any(bias).astype(logits.dtype))
+        logits = add(logits, asarray_any(bias).astype(logits.dtype))
     keep = None
     if mask is not None:
-        keep = jnp.broadcast_to(asarray_any(mask), logits.shape)
+        keep = broadcast_to(asarray_any(mask), logits.shape)
     if is_causal:
-        causal = tril(jnp.ones((T, S), dtypes.bool_))
-        keep = causal if keep is None else jnp.logical_and(keep, causal)
+        causal = tril(ones((T, S), dtypes.bool_))
+        keep = causal if keep is None else logical_and(keep, causal)
     if key_value_seq_lengths is not None:
-        kv = jnp.less(jnp.arange(S)[None, :], asarray_any(key_value_seq_lengths)[:, None])
+        kv = less(arange(S)[None, :], asarray_any(key_value_seq_lengths)[:, None])
         kv = kv[:, None, None, :]
-        keep = kv if keep is None else jnp.logical_and(keep, kv)
+        keep = kv if keep is None else logical_and(keep, kv)
     if query_seq_lengths is not None:
-        qm = jnp.less(jnp.arange(T)[None, :], asarray_any(query_seq_lengths)[:, None])
+        qm = less(arange(T)[None, :], asarray_any(query_seq_lengths)[:, None])
         qm = qm[:, None, :, None]
-        keep = qm if keep is None else jnp.logical_and(keep, qm)
+        keep = qm if keep is None else logical_and(keep, qm)
     if keep is not None:
         big_neg = float(dtypes.finfo(logits.dtype).min) * 0.7
-        logits = jnp.where(keep, logits, big_neg)
+        logits = where(keep, logits, big_neg)
     # Low-precision inputs take the softmax in float32 (as JAX does).
     wide = logits.astype(np.float32) if logits.dtype.itemsize < 4 else logits
     probs = softmax(wide, axis=-1).astype(q.dtype)

@@ -33,7 +33,7 @@ def device_put(x: Any, device: Any = None) -> Any:
         if isinstance(v, Array):
             return v
         if isinstance(v, (np.ndarray, np.generic)):
-            from jaxlite._src.numpy.lax_numpy import asarray
+            from jaxlite._src.numpy.creation import asarray
 
             return asarray(v)
         return asarray_any(v)

@@ -6,9 +6,30 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxlite._src import dtypes
-from jaxlite._src.numpy import lax_numpy as jnp
-from jaxlite._src.numpy.util import asarray_any, promote_args_inexact, promote_dtypes_inexact
+from jaxlite._src.numpy import reductions, ufuncs
+from jaxlite._src.numpy.creation import full_like, ones_like, zeros_like
+from jaxlite._src.numpy.shape import _reduction_axes, broadcast_arrays, squeeze
+from jaxlite._src.numpy.ufuncs import (
+    add,
+    divide,
+    equal,
+    exp,
+    floor,
+    greater,
+    greater_equal,
+    isfinite,
+    less,
+    log,
+    log1p,
+    logical_and,
+    logical_or,
+    multiply,
+    negative,
+    remainder,
+    subtract,
+    where,
+)
+from jaxlite._src.numpy.util import promote_args_inexact, promote_dtypes_inexact
 from jaxlite._src.ops import elementwise as ew
 from jaxlite._src.ops.structural import stop_gradient_p
 
@@ -34,31 +55,31 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
     """
     if b is not None:
         a, b = promote_args_inexact("logsumexp", a, b)
-        a, b = jnp.broadcast_arrays(a, b)
+        a, b = broadcast_arrays(a, b)
     else:
         a = _inexact1(a)
-    axes = jnp._reduction_axes(a, axis)
+    axes = _reduction_axes(a, axis)
     if where is not None:
-        a = jnp.where(where, a, -np.inf)
-    amax = jnp.max(
+        a = ufuncs.where(where, a, -np.inf)
+    amax = reductions.max(
         a, axis=axes, keepdims=True, where=where, initial=-np.inf if where is not None else None
     )
-    amax = stop_gradient_p.bind(jnp.where(jnp.isfinite(amax), amax, jnp.zeros_like(amax)))
-    e = jnp.exp(jnp.subtract(a, amax))
+    amax = stop_gradient_p.bind(ufuncs.where(isfinite(amax), amax, zeros_like(amax)))
+    e = exp(subtract(a, amax))
     if b is not None:
-        e = jnp.multiply(e, b)
-    s = jnp.sum(e, axis=axes, keepdims=True, where=where)
-    sign = jnp.sign(s)
+        e = multiply(e, b)
+    s = reductions.sum(e, axis=axes, keepdims=True, where=where)
+    sign = ufuncs.sign(s)
     if return_sign:
-        s = jnp.abs(s)
-    out = jnp.add(jnp.log(s), amax)
+        s = ufuncs.abs(s)
+    out = add(log(s), amax)
     if not keepdims:
-        out = jnp.squeeze(out, axis=axes)
-        sign = jnp.squeeze(sign, axis=axes)
+        out = squeeze(out, axis=axes)
+        sign = squeeze(sign, axis=axes)
     if return_sign:
         return out, sign
     if b is not None and not return_sign:
-        out = jnp.where(jnp.less(sign, 0), jnp.full_like(out, np.nan), out)
+        out = ufuncs.where(less(sign, 0), full_like(out, np.nan), out)
     return out
 
 
@@ -90,19 +111,19 @@ def digamma(x):
 def xlogy(x, y):
     """``jax.scipy.special.xlogy``: ``x * log(y)``, 0 where ``x == 0``."""
     x, y = promote_args_inexact("xlogy", x, y)
-    x, y = jnp.broadcast_arrays(x, y)
-    zero = jnp.equal(x, 0)
-    safe_y = jnp.where(zero, jnp.ones_like(y), y)
-    return jnp.where(zero, jnp.zeros_like(x), jnp.multiply(x, jnp.log(safe_y)))
+    x, y = broadcast_arrays(x, y)
+    zero = equal(x, 0)
+    safe_y = where(zero, ones_like(y), y)
+    return where(zero, zeros_like(x), multiply(x, log(safe_y)))
 
 
 def xlog1py(x, y):
     """``jax.scipy.special.xlog1py``: ``x * log1p(y)``, 0 where ``x == 0``."""
     x, y = promote_args_inexact("xlog1py", x, y)
-    x, y = jnp.broadcast_arrays(x, y)
-    zero = jnp.equal(x, 0)
-    safe_y = jnp.where(zero, jnp.zeros_like(y), y)
-    return jnp.where(zero, jnp.zeros_like(x), jnp.multiply(x, jnp.log1p(safe_y)))
+    x, y = broadcast_arrays(x, y)
+    zero = equal(x, 0)
+    safe_y = where(zero, zeros_like(y), y)
+    return where(zero, zeros_like(x), multiply(x, log1p(safe_y)))
 
 
 def expit(x):
@@ -113,71 +134,66 @@ def expit(x):
 def logit(x):
     """``jax.scipy.special.logit``: ``log(x / (1 - x))``."""
     x = _inexact1(x)
-    return jnp.log(jnp.divide(x, jnp.subtract(1, x)))
+    return log(divide(x, subtract(1, x)))
 
 
 def ndtr(x):
     """``jax.scipy.special.ndtr``: the standard normal CDF."""
     x = _inexact1(x)
-    return jnp.multiply(0.5, ew.erfc(jnp.multiply(x, -1 / np.sqrt(2))))
+    return multiply(0.5, ew.erfc(multiply(x, -1 / np.sqrt(2))))
 
 
 def gamma(x):
     """``jax.scipy.special.gamma`` (real arguments)."""
     x = _inexact1(x)
-    sign = jnp.where(
-        jnp.logical_or(jnp.greater(x, 0), jnp.equal(jnp.remainder(jnp.floor(x), 2), 1)), 1.0, -1.0
-    )
-    return jnp.multiply(sign.astype(x.dtype), jnp.exp(ew.lgamma(x)))
-
-
-del dtypes, asarray_any
+    sign = where(logical_or(greater(x, 0), equal(remainder(floor(x), 2), 1)), 1.0, -1.0)
+    return multiply(sign.astype(x.dtype), exp(ew.lgamma(x)))
 
 
 def ndtri(p):
     """``jax.scipy.special.ndtri``: inverse of the standard normal CDF."""
     p = _inexact1(p)
-    return jnp.multiply(np.sqrt(2.0), ew.erf_inv(jnp.subtract(jnp.multiply(p, 2), 1)))
+    return multiply(np.sqrt(2.0), ew.erf_inv(subtract(multiply(p, 2), 1)))
 
 
 def betaln(a, b):
     """``jax.scipy.special.betaln``: ``log|B(a, b)|``."""
     a, b = promote_args_inexact("betaln", a, b)
-    return jnp.subtract(jnp.add(ew.lgamma(a), ew.lgamma(b)), ew.lgamma(jnp.add(a, b)))
+    return subtract(add(ew.lgamma(a), ew.lgamma(b)), ew.lgamma(add(a, b)))
 
 
 def multigammaln(a, d: int):
     """``jax.scipy.special.multigammaln``: log of the multivariate gamma function."""
     a = _inexact1(a)
     d = int(d)
-    out = jnp.multiply(d * (d - 1) / 4.0, np.log(np.pi))
+    out = multiply(d * (d - 1) / 4.0, np.log(np.pi))
     for j in range(d):
-        out = jnp.add(out, ew.lgamma(jnp.subtract(a, j / 2.0)))
+        out = add(out, ew.lgamma(subtract(a, j / 2.0)))
     return out
 
 
 def entr(x):
     """``jax.scipy.special.entr``: ``-x log x`` (0 at 0, -inf for negative ``x``)."""
     x = _inexact1(x)
-    return jnp.where(jnp.less(x, 0), jnp.full_like(x, -np.inf), jnp.negative(xlogy(x, x)))
+    return where(less(x, 0), full_like(x, -np.inf), negative(xlogy(x, x)))
 
 
 def rel_entr(p, q):
     """``jax.scipy.special.rel_entr``: ``p log(p / q)`` with the conventions at 0."""
     p, q = promote_args_inexact("rel_entr", p, q)
-    p, q = jnp.broadcast_arrays(p, q)
-    both = jnp.logical_and(jnp.greater(p, 0), jnp.greater(q, 0))
-    safe_p = jnp.where(both, p, jnp.ones_like(p))
-    safe_q = jnp.where(both, q, jnp.ones_like(q))
-    val = jnp.multiply(p, jnp.log(jnp.divide(safe_p, safe_q)))
-    zero = jnp.logical_and(jnp.equal(p, 0), jnp.greater_equal(q, 0))
-    return jnp.where(both, val, jnp.where(zero, jnp.zeros_like(p), jnp.full_like(p, np.inf)))
+    p, q = broadcast_arrays(p, q)
+    both = logical_and(greater(p, 0), greater(q, 0))
+    safe_p = where(both, p, ones_like(p))
+    safe_q = where(both, q, ones_like(q))
+    val = multiply(p, log(divide(safe_p, safe_q)))
+    zero = logical_and(equal(p, 0), greater_equal(q, 0))
+    return where(both, val, where(zero, zeros_like(p), full_like(p, np.inf)))
 
 
 def kl_div(p, q):
     """``jax.scipy.special.kl_div``: ``p log(p / q) - p + q``."""
     p, q = promote_args_inexact("kl_div", p, q)
-    return jnp.add(jnp.subtract(rel_entr(p, q), p), q)
+    return add(subtract(rel_entr(p, q), p), q)
 
 
 def softmax(x, axis=None):

@@ -161,8 +161,6 @@ class Tracer(Array):
     def __iter__(self):
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")
-        from jaxlite._src.numpy import lax_numpy as _jnp  # noqa: F401 (methods installed)
-
         return (self[i] for i in range(self.shape[0]))
 
     def __hash__(self):

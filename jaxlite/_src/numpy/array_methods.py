@@ -8,7 +8,36 @@ from __future__ import annotations
 
 import numpy as np
 from jaxlite._src.core.array import Array
-from jaxlite._src.numpy import indexing, lax_numpy as jnp
+from jaxlite._src.numpy import indexing, reductions, ufuncs
+from jaxlite._src.numpy.creation import astype, zeros_like
+from jaxlite._src.numpy.products import dot, matmul
+from jaxlite._src.numpy.reductions import argmax, argmin, cumprod, cumsum, mean, prod, std, var
+from jaxlite._src.numpy.shape import matrix_transpose, ravel, reshape, squeeze, swapaxes, transpose
+from jaxlite._src.numpy.ufuncs import (
+    add,
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    clip,
+    conj,
+    conjugate,
+    equal,
+    floor_divide,
+    greater,
+    greater_equal,
+    left_shift,
+    less,
+    less_equal,
+    multiply,
+    negative,
+    not_equal,
+    power,
+    remainder,
+    right_shift,
+    subtract,
+    true_divide,
+)
 
 
 def _defer(f, swap=False):
@@ -27,24 +56,24 @@ def _accepts(x):
 
 
 _binops = {
-    "add": jnp.add,
-    "sub": jnp.subtract,
-    "mul": jnp.multiply,
-    "truediv": jnp.true_divide,
-    "floordiv": jnp.floor_divide,
-    "mod": jnp.remainder,
-    "pow": jnp.power,
-    "matmul": jnp.matmul,
-    "and": jnp.bitwise_and,
-    "or": jnp.bitwise_or,
-    "xor": jnp.bitwise_xor,
-    "lshift": jnp.left_shift,
-    "rshift": jnp.right_shift,
+    "add": add,
+    "sub": subtract,
+    "mul": multiply,
+    "truediv": true_divide,
+    "floordiv": floor_divide,
+    "mod": remainder,
+    "pow": power,
+    "matmul": matmul,
+    "and": bitwise_and,
+    "or": bitwise_or,
+    "xor": bitwise_xor,
+    "lshift": left_shift,
+    "rshift": right_shift,
 }
 
 
 def _divmod(a, b):
-    return jnp.floor_divide(a, b), jnp.remainder(a, b)
+    return floor_divide(a, b), remainder(a, b)
 
 
 def install() -> None:
@@ -53,53 +82,54 @@ def install() -> None:
         setattr(Array, f"__r{name}__", _defer(f, swap=True))
     Array.__divmod__ = _defer(_divmod)
     Array.__rdivmod__ = _defer(_divmod, swap=True)
-    Array.__eq__ = _defer(jnp.equal)
-    Array.__ne__ = _defer(jnp.not_equal)
-    Array.__lt__ = _defer(jnp.less)
-    Array.__le__ = _defer(jnp.less_equal)
-    Array.__gt__ = _defer(jnp.greater)
-    Array.__ge__ = _defer(jnp.greater_equal)
-    Array.__neg__ = lambda self: jnp.negative(self)
+    Array.__eq__ = _defer(equal)
+    Array.__ne__ = _defer(not_equal)
+    Array.__lt__ = _defer(less)
+    Array.__le__ = _defer(less_equal)
+    Array.__gt__ = _defer(greater)
+    Array.__ge__ = _defer(greater_equal)
+    Array.__neg__ = lambda self: negative(self)
     Array.__pos__ = lambda self: self
-    Array.__abs__ = lambda self: jnp.abs(self)
-    Array.__invert__ = lambda self: jnp.bitwise_not(self)
+    Array.__abs__ = lambda self: ufuncs.abs(self)
+    Array.__invert__ = lambda self: bitwise_not(self)
     Array.__getitem__ = lambda self, idx: indexing.getitem(self, idx)
-    Array.__round__ = lambda self, ndigits=None: jnp.round(self, ndigits or 0)
+    Array.__round__ = lambda self, ndigits=None: ufuncs.round(self, ndigits or 0)
     Array.at = property(lambda self: indexing._IndexUpdateHelper(self))
-    Array.T = property(lambda self: jnp.transpose(self))
-    Array.mT = property(lambda self: jnp.matrix_transpose(self))
+    Array.T = property(lambda self: transpose(self))
+    Array.mT = property(lambda self: matrix_transpose(self))
     Array.real = property(lambda self: _real(self))
     Array.imag = property(lambda self: _imag(self))
-    for name in [
-        "sum",
-        "prod",
-        "max",
-        "min",
-        "mean",
-        "var",
-        "std",
-        "all",
-        "any",
-        "argmax",
-        "argmin",
-        "cumsum",
-        "cumprod",
-        "ravel",
-        "squeeze",
-        "swapaxes",
-        "dot",
-        "clip",
-        "round",
-        "conj",
-        "conjugate",
-    ]:
-        setattr(Array, name, getattr(jnp, name))
-    Array.astype = lambda self, dtype, copy=False: jnp.astype(self, dtype)
+    methods = {
+        "sum": reductions.sum,
+        "prod": prod,
+        "max": reductions.max,
+        "min": reductions.min,
+        "mean": mean,
+        "var": var,
+        "std": std,
+        "all": reductions.all,
+        "any": reductions.any,
+        "argmax": argmax,
+        "argmin": argmin,
+        "cumsum": cumsum,
+        "cumprod": cumprod,
+        "ravel": ravel,
+        "squeeze": squeeze,
+        "swapaxes": swapaxes,
+        "dot": dot,
+        "clip": clip,
+        "round": ufuncs.round,
+        "conj": conj,
+        "conjugate": conjugate,
+    }
+    for name, fn in methods.items():
+        setattr(Array, name, fn)
+    Array.astype = lambda self, dtype, copy=False: astype(self, dtype)
     Array.reshape = _reshape_method
-    Array.transpose = lambda self, *axes: jnp.transpose(
+    Array.transpose = lambda self, *axes: transpose(
         self, axes[0] if len(axes) == 1 and not isinstance(axes[0], int) else (axes or None)
     )
-    Array.flatten = lambda self, order="C": jnp.ravel(self, order)
+    Array.flatten = lambda self, order="C": ravel(self, order)
     Array.__array_namespace__ = lambda self, api_version=None: __import__(
         "jaxlite.numpy", fromlist=["numpy"]
     )
@@ -108,7 +138,7 @@ def install() -> None:
 def _reshape_method(self, *shape, order="C"):
     if len(shape) == 1 and not isinstance(shape[0], int):
         shape = shape[0]
-    return jnp.reshape(self, shape, order)
+    return reshape(self, shape, order)
 
 
 def _real(x):
@@ -122,7 +152,7 @@ def _imag(x):
     from jaxlite._src import dtypes
     from jaxlite._src.ops import elementwise as ew
 
-    return ew.imag(x) if dtypes.is_complex(x.dtype) else jnp.zeros_like(x)
+    return ew.imag(x) if dtypes.is_complex(x.dtype) else zeros_like(x)
 
 
 install()

@@ -13,7 +13,8 @@ import string
 
 import numpy as np
 from jaxlite._src import dtypes
-from jaxlite._src.numpy import lax_numpy as jnp
+from jaxlite._src.numpy.shape import broadcast_to, reshape
+from jaxlite._src.numpy.ufuncs import multiply
 from jaxlite._src.numpy.util import asarray_any, promote_dtypes
 from jaxlite._src.ops import linalg as _linalg, reductions as _red, shape as _sh
 
@@ -64,7 +65,7 @@ def _take_diagonals(x, s):
             return x, s
         p = s.index(dup)
         q = s.index(dup, p + 1)
-        from jaxlite._src.numpy.functions_shape import diagonal
+        from jaxlite._src.numpy.indexing_routines import diagonal
 
         x = diagonal(x, 0, p, q)
         s = "".join(c for i, c in enumerate(s) if i not in (p, q)) + dup
@@ -124,7 +125,7 @@ def einsum(
     fixed = []
     for s, o in zip(ins, ops):
         target = tuple(sizes[c] for c in s)
-        fixed.append(o if o.shape == target else jnp.broadcast_to(o, target))
+        fixed.append(o if o.shape == target else broadcast_to(o, target))
     ops = fixed
     # Diagonals, then sum out labels that no other operand nor the output uses.
     items = []
@@ -202,11 +203,11 @@ def kron(a, b):
     """``jnp.kron``: the Kronecker product."""
     a, b = promote_dtypes(a, b)
     nd = max(a.ndim, b.ndim)
-    a = jnp.reshape(a, (1,) * (nd - a.ndim) + a.shape)
-    b = jnp.reshape(b, (1,) * (nd - b.ndim) + b.shape)
+    a = reshape(a, (1,) * (nd - a.ndim) + a.shape)
+    b = reshape(b, (1,) * (nd - b.ndim) + b.shape)
     ai, bi = [], []
     for n, m in zip(a.shape, b.shape):
         ai += [n, 1]
         bi += [1, m]
-    prod = jnp.multiply(jnp.reshape(a, ai), jnp.reshape(b, bi))
-    return jnp.reshape(prod, tuple(n * m for n, m in zip(a.shape, b.shape)))
+    prod = multiply(reshape(a, ai), reshape(b, bi))
+    return reshape(prod, tuple(n * m for n, m in zip(a.shape, b.shape)))

@@ -255,7 +255,8 @@ class _IndexUpdateRef:
     mul = multiply
 
     def divide(self, values, **kwargs):
-        from jaxlite._src.numpy.lax_numpy import ones_like, true_divide
+        from jaxlite._src.numpy.creation import ones_like
+        from jaxlite._src.numpy.ufuncs import true_divide
 
         return _scatter(
             self.array,
@@ -394,14 +395,15 @@ def nonzero(a, *, size=None, fill_value=None):
 
 
 def _nonzero_sized(a, size, fill_value):
-    from jaxlite._src.numpy import lax_numpy as jnp
+    from jaxlite._src.numpy import reductions, ufuncs
+    from jaxlite._src.numpy.shape import ravel
 
-    flat = jnp.ravel(a)
+    flat = ravel(a)
     mask = ew.ne(flat, ew._const(flat, 0)) if flat.dtype != dtypes.bool_ else flat
     n = aval_of(flat).shape[0]
     idx = conversion.iota(dtypes.int32, n)
     # Stable compaction: positions of true entries in order, padded with fill_value.
-    csum = jnp.cumsum(mask.astype(np.int32)) - 1
+    csum = reductions.cumsum(mask.astype(np.int32)) - 1
     target = ew.select_n(mask, ew._const(csum, size), csum)
     fill = 0 if fill_value is None else fill_value
     base = _shape.full((size + 1,), fill if not isinstance(fill, tuple) else fill[0], dtypes.int32)
@@ -410,13 +412,15 @@ def _nonzero_sized(a, size, fill_value):
     coords = []
     rem = res
     for s in reversed(a.shape):
-        coords.append(jnp.remainder(rem, s))
-        rem = jnp.floor_divide(rem, s)
+        coords.append(ufuncs.remainder(rem, s))
+        rem = ufuncs.floor_divide(rem, s)
     coords = coords[::-1]
     if fill_value is not None or True:
         valid = ew.lt(
             conversion.iota(dtypes.int32, size),
-            _shape.broadcast_to_rank(jnp.sum(mask.astype(np.int32), dtype=np.int32), (size,)),
+            _shape.broadcast_to_rank(
+                reductions.sum(mask.astype(np.int32), dtype=np.int32), (size,)
+            ),
         )
         fv = 0 if fill_value is None else fill_value
         coords = [ew.select_n(valid, _shape.full((size,), fv, dtypes.int32), c) for c in coords]

@@ -8,8 +8,35 @@ from typing import NamedTuple
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array
-from jaxlite._src.numpy import lax_numpy as jnp
-from jaxlite._src.numpy.functions_shape import diagonal as _diagonal, real as _real
+from jaxlite._src.numpy import creation, products, reductions, ufuncs
+from jaxlite._src.numpy.creation import arange, eye, full_like, ones_like, zeros, zeros_like
+from jaxlite._src.numpy.indexing_routines import diagonal as _diagonal
+from jaxlite._src.numpy.reductions import prod
+from jaxlite._src.numpy.shape import (
+    broadcast_to,
+    expand_dims,
+    moveaxis,
+    ravel,
+    reshape,
+    squeeze,
+    swapaxes,
+)
+from jaxlite._src.numpy.ufuncs import (
+    conj,
+    divide,
+    equal,
+    greater,
+    greater_equal,
+    log,
+    multiply,
+    not_equal,
+    power,
+    real as _real,
+    sqrt,
+    square,
+    subtract,
+    where,
+)
 from jaxlite._src.numpy.util import asarray_any, promote_dtypes_inexact
 from jaxlite._src.ops import indexing as _ix, linalg_ops as _la
 
@@ -41,8 +68,8 @@ def _inexact(x):
 
 
 def _H(x):
-    x = jnp.swapaxes(x, -1, -2)
-    return jnp.conj(x) if dtypes.is_complex(x.dtype) else x
+    x = swapaxes(x, -1, -2)
+    return conj(x) if dtypes.is_complex(x.dtype) else x
 
 
 def _square(name, a):
@@ -110,7 +137,7 @@ def eigvalsh(a, UPLO: str | None = "L", *, symmetrize_input: bool = True):
 def _lu_parts(a):
     lu, piv, perm = _la.lu(a)
     n = a.shape[-1]
-    parity = jnp.sum(jnp.not_equal(piv, jnp.arange(n, dtype=np.int32)), axis=-1) % 2
+    parity = reductions.sum(not_equal(piv, arange(n, dtype=np.int32)), axis=-1) % 2
     return lu, perm, parity
 
 
@@ -120,16 +147,16 @@ def slogdet(a, *, method=None):
     _square("slogdet", a)
     lu, _, parity = _lu_parts(a)
     d = _diagonal(lu, 0, -2, -1)
-    absd = jnp.abs(d)
-    sign = jnp.prod(
-        jnp.divide(d, jnp.where(jnp.equal(absd, 0), jnp.ones_like(absd), absd).astype(d.dtype)),
+    absd = ufuncs.abs(d)
+    sign = prod(
+        divide(d, where(equal(absd, 0), ones_like(absd), absd).astype(d.dtype)),
         axis=-1,
     )
-    sign = jnp.multiply(sign, jnp.where(jnp.equal(parity, 1), -1, 1).astype(sign.dtype))
-    logdet = jnp.sum(jnp.log(absd), axis=-1)
-    zero = jnp.any(jnp.equal(absd, 0), axis=-1)
-    sign = jnp.where(zero, jnp.zeros_like(sign), sign)
-    logdet = jnp.where(zero, jnp.full_like(logdet, -np.inf), logdet)
+    sign = multiply(sign, where(equal(parity, 1), -1, 1).astype(sign.dtype))
+    logdet = reductions.sum(log(absd), axis=-1)
+    zero = reductions.any(equal(absd, 0), axis=-1)
+    sign = where(zero, zeros_like(sign), sign)
+    logdet = where(zero, full_like(logdet, -np.inf), logdet)
     return SlogdetResult(sign, logdet)
 
 
@@ -139,14 +166,14 @@ def det(a):
     _square("det", a)
     lu, _, parity = _lu_parts(a)
     d = _diagonal(lu, 0, -2, -1)
-    sign = jnp.where(jnp.equal(parity, 1), -1, 1).astype(d.dtype)
-    return jnp.multiply(sign, jnp.prod(d, axis=-1))
+    sign = where(equal(parity, 1), -1, 1).astype(d.dtype)
+    return multiply(sign, prod(d, axis=-1))
 
 
 def _lu_solve(lu, perm, b):
     """Solve ``A x = b`` for matrix ``b`` (..., n, k) given ``P A = L U``."""
     nd = b.ndim
-    perm_b = jnp.broadcast_to(jnp.expand_dims(perm, -1), b.shape)
+    perm_b = broadcast_to(expand_dims(perm, -1), b.shape)
     pb = _ix.take_along_axis(b, perm_b.astype(np.int32), nd - 2)
     y = _la.triangular_solve(lu, pb, left_side=True, lower=True, unit_diagonal=True)
     return _la.triangular_solve(lu, y, left_side=True, lower=False)
@@ -159,24 +186,24 @@ def solve(a, b):
     _square("solve", a)
     vec = b.ndim == 1
     if vec:
-        b = jnp.expand_dims(b, -1)
+        b = expand_dims(b, -1)
     if b.shape[-2] != a.shape[-1]:
         raise ValueError(
             f"Invalid shapes for solve: {a.shape}, {b.shape[:-1] if vec else b.shape}."
         )
     batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
-    a = jnp.broadcast_to(a, batch + a.shape[-2:])
-    b = jnp.broadcast_to(b, batch + b.shape[-2:])
+    a = broadcast_to(a, batch + a.shape[-2:])
+    b = broadcast_to(b, batch + b.shape[-2:])
     lu, perm, _ = _lu_parts(a)
     x = _lu_solve(lu, perm, b)
-    return jnp.squeeze(x, -1) if vec else x
+    return squeeze(x, -1) if vec else x
 
 
 def inv(a):
     """``jnp.linalg.inv``: the matrix inverse (via an LU solve against the identity)."""
     a = _inexact(a)
     _square("inv", a)
-    eye = jnp.broadcast_to(jnp.eye(a.shape[-1], dtype=a.dtype), a.shape)
+    eye = broadcast_to(creation.eye(a.shape[-1], dtype=a.dtype), a.shape)
     return solve(a, eye)
 
 
@@ -189,9 +216,9 @@ def pinv(a, rtol=None, hermitian: bool = False, *, rcond=None):
     if rtol is None:
         rtol = 10.0 * max(m, n) * float(dtypes.finfo(a.dtype).eps)
     u, s, vh = svd(a, full_matrices=False)
-    cutoff = jnp.multiply(rtol, jnp.max(s, axis=-1, keepdims=True))
-    s_inv = jnp.where(jnp.greater(s, cutoff), jnp.divide(1, s), jnp.zeros_like(s))
-    return jnp.matmul(_H(vh) * s_inv[..., None, :].astype(a.dtype), _H(u))
+    cutoff = multiply(rtol, reductions.max(s, axis=-1, keepdims=True))
+    s_inv = where(greater(s, cutoff), divide(1, s), zeros_like(s))
+    return products.matmul(_H(vh) * s_inv[..., None, :].astype(a.dtype), _H(u))
 
 
 def matrix_power(a, n: int):
@@ -200,7 +227,7 @@ def matrix_power(a, n: int):
     _square("matrix_power", a)
     n = int(n)
     if n == 0:
-        return jnp.broadcast_to(jnp.eye(a.shape[-1], dtype=a.dtype), a.shape)
+        return broadcast_to(eye(a.shape[-1], dtype=a.dtype), a.shape)
     if n < 0:
         a = inv(a)
         n = -n
@@ -208,10 +235,10 @@ def matrix_power(a, n: int):
     base = a
     while n:
         if n & 1:
-            result = base if result is None else jnp.matmul(result, base)
+            result = base if result is None else products.matmul(result, base)
         n >>= 1
         if n:
-            base = jnp.matmul(base, base)
+            base = products.matmul(base, base)
     return result
 
 
@@ -219,12 +246,12 @@ def matrix_rank(M, rtol=None, *, tol=None):
     """``jnp.linalg.matrix_rank``: number of singular values above the tolerance."""
     M = _inexact(M)
     if M.ndim < 2:
-        return jnp.any(jnp.not_equal(M, 0)).astype(np.int32)
+        return reductions.any(not_equal(M, 0)).astype(np.int32)
     s = svd(M, compute_uv=False)
     if tol is None:
         r = rtol if rtol is not None else max(M.shape[-2:]) * float(dtypes.finfo(M.dtype).eps)
-        tol = jnp.multiply(jnp.max(s, axis=-1, keepdims=True), r)
-    return jnp.sum(jnp.greater(s, tol), axis=-1)
+        tol = multiply(reductions.max(s, axis=-1, keepdims=True), r)
+    return reductions.sum(greater(s, tol), axis=-1)
 
 
 def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):
@@ -232,27 +259,27 @@ def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):
     a, b = promote_dtypes_inexact(asarray_any(a), asarray_any(b))
     vec = b.ndim == 1
     if vec:
-        b = jnp.expand_dims(b, -1)
+        b = expand_dims(b, -1)
     m, n = a.shape
     if rcond is None:
         rcond = float(dtypes.finfo(a.dtype).eps) * max(n, m)
     u, s, vh = svd(a, full_matrices=False)
-    mask = jnp.greater_equal(s, jnp.multiply(rcond, s[0])) if s.shape[0] else s
-    rank = jnp.sum(mask)
-    safe_s = jnp.where(mask, s, jnp.ones_like(s))
-    s_inv = jnp.where(mask, jnp.divide(1, safe_s), jnp.zeros_like(s))[:, None]
-    uTb = jnp.matmul(_H(u), b)
-    x = jnp.matmul(_H(vh), jnp.multiply(s_inv.astype(a.dtype), uTb))
+    mask = greater_equal(s, multiply(rcond, s[0])) if s.shape[0] else s
+    rank = reductions.sum(mask)
+    safe_s = where(mask, s, ones_like(s))
+    s_inv = where(mask, divide(1, safe_s), zeros_like(s))[:, None]
+    uTb = products.matmul(_H(u), b)
+    x = products.matmul(_H(vh), multiply(s_inv.astype(a.dtype), uTb))
     if numpy_resid:
         if int(np.asarray(rank)) == n and m > n:
-            resid = jnp.sum(jnp.square(jnp.abs(jnp.subtract(b, jnp.matmul(a, x)))), axis=0)
+            resid = reductions.sum(square(ufuncs.abs(subtract(b, products.matmul(a, x)))), axis=0)
         else:
-            resid = jnp.zeros((0,), s.dtype)
+            resid = zeros((0,), s.dtype)
     else:
-        resid = jnp.sum(jnp.square(jnp.abs(jnp.subtract(b, jnp.matmul(a, x)))), axis=0)
+        resid = reductions.sum(square(ufuncs.abs(subtract(b, products.matmul(a, x)))), axis=0)
     if vec:
-        x = jnp.squeeze(x, -1)
-        resid = jnp.squeeze(resid, -1) if resid.ndim else resid
+        x = squeeze(x, -1)
+        resid = squeeze(resid, -1) if resid.ndim else resid
     return x, resid, rank, s
 
 
@@ -262,7 +289,7 @@ def norm(x, ord=None, axis=None, keepdims: bool = False):  # noqa: A002
     x = _inexact(x)
     if axis is None:
         if ord is None:
-            return _vec_norm(jnp.ravel(x), None, 0, False, keep_shape=x.shape if keepdims else None)
+            return _vec_norm(ravel(x), None, 0, False, keep_shape=x.shape if keepdims else None)
         axis = tuple(range(x.ndim))
     if isinstance(axis, int):
         axis = (axis,)
@@ -275,65 +302,63 @@ def norm(x, ord=None, axis=None, keepdims: bool = False):  # noqa: A002
 
 
 def _vec_norm(x, ord, axis, keepdims, keep_shape=None):  # noqa: A002
-    ax = jnp.abs(x)
+    ax = ufuncs.abs(x)
     if ord is None or ord == 2:
-        out = jnp.sqrt(
-            jnp.sum(
-                _real(jnp.multiply(x, jnp.conj(x)))
-                if dtypes.is_complex(x.dtype)
-                else jnp.multiply(x, x),
+        out = sqrt(
+            reductions.sum(
+                _real(multiply(x, conj(x))) if dtypes.is_complex(x.dtype) else multiply(x, x),
                 axis=axis,
                 keepdims=keepdims,
             )
         )
     elif ord == np.inf:
-        out = jnp.max(ax, axis=axis, keepdims=keepdims)
+        out = reductions.max(ax, axis=axis, keepdims=keepdims)
     elif ord == -np.inf:
-        out = jnp.min(ax, axis=axis, keepdims=keepdims)
+        out = reductions.min(ax, axis=axis, keepdims=keepdims)
     elif ord == 0:
-        out = jnp.sum(jnp.not_equal(x, 0).astype(ax.dtype), axis=axis, keepdims=keepdims)
+        out = reductions.sum(not_equal(x, 0).astype(ax.dtype), axis=axis, keepdims=keepdims)
     elif ord == 1:
-        out = jnp.sum(ax, axis=axis, keepdims=keepdims)
+        out = reductions.sum(ax, axis=axis, keepdims=keepdims)
     elif isinstance(ord, str):
         raise ValueError(f"Invalid order '{ord}' for vector norm.")
     else:
         p = float(ord)
-        out = jnp.power(jnp.sum(jnp.power(ax, p), axis=axis, keepdims=keepdims), 1.0 / p)
+        out = power(reductions.sum(power(ax, p), axis=axis, keepdims=keepdims), 1.0 / p)
     if keep_shape is not None:
-        out = jnp.reshape(out, (1,) * len(keep_shape))
+        out = reshape(out, (1,) * len(keep_shape))
     return out
 
 
 def _mat_norm(x, ord, axes, keepdims):  # noqa: A002
     r, c = axes
     if ord in (None, "fro", "f"):
-        out = jnp.sqrt(jnp.sum(jnp.square(jnp.abs(x)), axis=axes, keepdims=keepdims))
+        out = sqrt(reductions.sum(square(ufuncs.abs(x)), axis=axes, keepdims=keepdims))
         return out
     if ord in (1, -1):
-        s = jnp.sum(jnp.abs(x), axis=r, keepdims=True)
-        f = jnp.max if ord == 1 else jnp.min
+        s = reductions.sum(ufuncs.abs(x), axis=r, keepdims=True)
+        f = reductions.max if ord == 1 else reductions.min
         out = f(s, axis=c, keepdims=True)
     elif ord in (np.inf, -np.inf):
-        s = jnp.sum(jnp.abs(x), axis=c, keepdims=True)
-        f = jnp.max if ord == np.inf else jnp.min
+        s = reductions.sum(ufuncs.abs(x), axis=c, keepdims=True)
+        f = reductions.max if ord == np.inf else reductions.min
         out = f(s, axis=r, keepdims=True)
     elif ord in ("nuc", 2, -2):
-        y = jnp.moveaxis(x, (r, c), (-2, -1))
+        y = moveaxis(x, (r, c), (-2, -1))
         s = svd(y, compute_uv=False)
         if ord == "nuc":
-            red = jnp.sum(s, axis=-1)
+            red = reductions.sum(s, axis=-1)
         elif ord == 2:
-            red = jnp.max(s, axis=-1)
+            red = reductions.max(s, axis=-1)
         else:
-            red = jnp.min(s, axis=-1)
+            red = reductions.min(s, axis=-1)
         if keepdims:
             shape = [1 if i in axes else n for i, n in enumerate(x.shape)]
-            return jnp.reshape(red, shape)
+            return reshape(red, shape)
         return red
     else:
         raise ValueError(f"Invalid order '{ord}' for matrix norm.")
     if not keepdims:
-        out = jnp.squeeze(out, axis=axes)
+        out = squeeze(out, axis=axes)
     return out
 
 
@@ -341,8 +366,8 @@ def vector_norm(x, /, *, axis=None, keepdims: bool = False, ord=2):  # noqa: A00
     """``jnp.linalg.vector_norm``."""
     x = _inexact(x)
     if axis is None:
-        out = _vec_norm(jnp.ravel(x), ord, 0, False)
-        return jnp.reshape(out, (1,) * x.ndim) if keepdims else out
+        out = _vec_norm(ravel(x), ord, 0, False)
+        return reshape(out, (1,) * x.ndim) if keepdims else out
     return norm(x, ord, axis, keepdims)
 
 
@@ -356,23 +381,23 @@ def multi_dot(arrays, *, precision=None):
     arrays = list(arrays)
     out = arrays[0]
     for a in arrays[1:]:
-        out = jnp.matmul(out, a)
+        out = products.matmul(out, a)
     return out
 
 
 def matrix_transpose(x, /):
     """``jnp.linalg.matrix_transpose``."""
-    return jnp.swapaxes(x, -1, -2)
+    return swapaxes(x, -1, -2)
 
 
 def outer(x1, x2, /):
     """``jnp.linalg.outer``."""
-    return jnp.outer(x1, x2)
+    return products.outer(x1, x2)
 
 
 def trace(x, /, *, offset: int = 0, dtype=None):
     """``jnp.linalg.trace``: trace over the last two axes."""
-    from jaxlite._src.numpy.functions_shape import trace as _trace
+    from jaxlite._src.numpy.products import trace as _trace
 
     return _trace(x, offset, -2, -1, dtype)
 
@@ -384,7 +409,7 @@ def diagonal(x, /, *, offset: int = 0):
 
 def matmul(x1, x2, /, *, precision=None, preferred_element_type=None):
     """``jnp.linalg.matmul``."""
-    return jnp.matmul(x1, x2, preferred_element_type=preferred_element_type)
+    return products.matmul(x1, x2, preferred_element_type=preferred_element_type)
 
 
 def tensordot(x1, x2, /, *, axes=2, precision=None, preferred_element_type=None):
@@ -396,14 +421,14 @@ def tensordot(x1, x2, /, *, axes=2, precision=None, preferred_element_type=None)
 
 def cross(x1, x2, /, *, axis=-1):
     """``jnp.linalg.cross``: cross product of 3-vectors along ``axis``."""
-    from jaxlite._src.numpy.functions_select import cross as _cross
+    from jaxlite._src.numpy.products import cross as _cross
 
     return _cross(x1, x2, axis=axis)
 
 
 def vecdot(x1, x2, /, *, axis=-1, precision=None, preferred_element_type=None):
     """``jnp.linalg.vecdot``."""
-    from jaxlite._src.numpy.functions_select import vecdot as _vecdot
+    from jaxlite._src.numpy.products import vecdot as _vecdot
 
     return _vecdot(x1, x2, axis=axis)
 
@@ -414,9 +439,9 @@ def cond(x, p=None):
     x = _inexact(x)
     if p is None or p in (2, -2):
         s = svd(x, compute_uv=False)
-        r = jnp.divide(s[..., 0], s[..., -1])
-        return jnp.divide(1, r) if p == -2 else r
-    return jnp.multiply(norm(x, p, axis=(-2, -1)), norm(inv(x), p, axis=(-2, -1)))
+        r = divide(s[..., 0], s[..., -1])
+        return divide(1, r) if p == -2 else r
+    return multiply(norm(x, p, axis=(-2, -1)), norm(inv(x), p, axis=(-2, -1)))
 
 
 def tensorsolve(a, b, axes=None):
@@ -424,11 +449,11 @@ def tensorsolve(a, b, axes=None):
     a, b = asarray_any(a), asarray_any(b)
     if axes is not None:
         axes = [int(ax) % a.ndim for ax in axes]
-        a = jnp.moveaxis(a, axes, [a.ndim - len(axes) + i for i in range(len(axes))])
+        a = moveaxis(a, axes, [a.ndim - len(axes) + i for i in range(len(axes))])
     out_shape = a.shape[b.ndim :]
     n = int(np.prod(out_shape, dtype=np.int64))
-    x = solve(jnp.reshape(a, (-1, n)), jnp.ravel(b))
-    return jnp.reshape(x, out_shape)
+    x = solve(reshape(a, (-1, n)), ravel(b))
+    return reshape(x, out_shape)
 
 
 def tensorinv(a, ind: int = 2):
@@ -436,4 +461,4 @@ def tensorinv(a, ind: int = 2):
     a = asarray_any(a)
     out_shape = a.shape[ind:] + a.shape[:ind]
     n = int(np.prod(a.shape[:ind], dtype=np.int64))
-    return jnp.reshape(inv(jnp.reshape(a, (n, -1))), out_shape)
+    return reshape(inv(reshape(a, (n, -1))), out_shape)

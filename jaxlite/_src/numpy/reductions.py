@@ -1,5 +1,8 @@
-"""More ``jax.numpy`` reductions: ptp, quantile/percentile/median (and nan- forms),
-average, the nan-ignoring reductions and cumulative sums."""
+"""``jax.numpy`` reductions: ``sum prod max min mean var std all any argmax argmin``, the
+cumulative ones (``cumsum``, ``cumulative_sum``, ...), ``ptp``, ``count_nonzero``, the
+nan-ignoring ones (``nansum``, ...) and the whole-array comparisons (``allclose``,
+``array_equal``, ``array_equiv``). Quantiles and averages are in ``statistics``.
+"""
 
 from __future__ import annotations
 
@@ -8,200 +11,109 @@ import builtins
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array
-from jaxlite._src.core.trace import Tracer
-from jaxlite._src.numpy import lax_numpy as jnp
-from jaxlite._src.numpy.functions_shape import real as _real
-from jaxlite._src.numpy.lax_numpy import (
+from jaxlite._src.numpy import ufuncs
+from jaxlite._src.numpy.creation import full_like, ones, zeros
+from jaxlite._src.numpy.shape import (
     _broadcast_all,
-    _keepdims,
     _reduction_axes,
     _shape,
+    broadcast_arrays,
+    concatenate,
     ravel,
+)
+from jaxlite._src.numpy.ufuncs import (
+    conj,
+    divide,
+    equal,
+    isclose,
+    isnan,
+    logical_and,
+    logical_not,
+    logical_or,
+    maximum,
+    multiply,
+    not_equal,
+    real as _real,
     sqrt,
     subtract,
+    where,
 )
 from jaxlite._src.numpy.util import (
     asarray_any,
     canonicalize_axis,
     check_arraylike,
-    promote_dtypes,
     promote_dtypes_inexact,
 )
-from jaxlite._src.ops import (
-    conversion,
-    elementwise as ew,
-    indexing as _ix,
-    reductions as _red,
-    shape as _sh,
-    sorting as _sort,
-)
+from jaxlite._src.ops import conversion, elementwise as ew, reductions as _red, shape as _sh
+
+
+def _keepdims(out, x, axes, keepdims):
+    if not keepdims:
+        return out
+    shape = [1 if i in axes else s for i, s in enumerate(_shape(x))]
+    return _sh.reshape(out, shape)
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan: bool = False):
+    """``jnp.allclose``: ``all(isclose(a, b))``."""
+    return all(isclose(a, b, rtol, atol, equal_nan))
+
+
+def array_equal(a1, a2, equal_nan: bool = False):
+    """``jnp.array_equal``: same shape and equal elements (a boolean scalar array)."""
+    a1, a2 = asarray_any(a1), asarray_any(a2)
+    if a1.shape != a2.shape:
+        return asarray_any(False)
+    eq = equal(a1, a2)
+    if equal_nan:
+        eq = logical_or(eq, logical_and(isnan(a1), isnan(a2)))
+    return all(eq)
+
+
+def array_equiv(a1, a2):
+    """``jnp.array_equiv``: equal after broadcasting."""
+    a1, a2 = asarray_any(a1), asarray_any(a2)
+    try:
+        a1, a2 = broadcast_arrays(a1, a2)
+    except ValueError:
+        return asarray_any(False)
+    return all(equal(a1, a2))
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial: bool = False):
+    """``jnp.cumulative_sum`` (array API)."""
+    x = asarray_any(x)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError("The input array has rank > 1; axis must be specified")
+        axis = 0
+    out = cumsum(x, axis, dtype)
+    if include_initial:
+        shape = list(out.shape)
+        shape[canonicalize_axis(axis, out.ndim)] = 1
+        out = concatenate([zeros(shape, out.dtype), out], axis)
+    return out
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial: bool = False):
+    """``jnp.cumulative_prod`` (array API)."""
+    x = asarray_any(x)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError("The input array has rank > 1; axis must be specified")
+        axis = 0
+    out = cumprod(x, axis, dtype)
+    if include_initial:
+        shape = list(out.shape)
+        shape[canonicalize_axis(axis, out.ndim)] = 1
+        out = concatenate([ones(shape, out.dtype), out], axis)
+    return out
 
 
 def ptp(a, axis=None, out=None, keepdims: bool = False):
     """``jnp.ptp``: ``max - min`` along ``axis``."""
     a = asarray_any(a)
-    return jnp.subtract(jnp.max(a, axis, keepdims=keepdims), jnp.min(a, axis, keepdims=keepdims))
-
-
-def _move_to_last(a, axis):
-    """Move the reduced axes to one trailing axis; returns (array, kept shape, axes)."""
-    axes = jnp._reduction_axes(a, axis)
-    rest = [i for i in range(a.ndim) if i not in axes]
-    t = jnp.transpose(a, rest + list(axes))
-    kept = tuple(a.shape[i] for i in rest)
-    n = int(np.prod([a.shape[i] for i in axes], dtype=np.int64))
-    return jnp.reshape(t, kept + (n,)), kept, axes
-
-
-_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
-
-
-def _quantile(a, q, axis, method, keepdims, ignore_nan, name):
-    if method not in _METHODS:
-        raise ValueError(f"{name}: method must be one of {_METHODS}, got {method!r}")
-    a = asarray_any(a)
-    if dtypes.is_complex(a.dtype):
-        raise ValueError(f"{name} does not support complex input")
-    (a,) = promote_dtypes_inexact(a)
-    q = asarray_any(q)
-    (q,) = promote_dtypes_inexact(q)
-    q = q.astype(a.dtype)
-    shape_in = a.shape
-    flat, kept, axes = _move_to_last(a, axis)
-    n = flat.shape[-1]
-    s = _sort.sort(flat, flat.ndim - 1)  # NaNs sort last
-    isnan = jnp.isnan(flat)
-    if ignore_nan:
-        count = jnp.sum(jnp.logical_not(isnan), axis=-1, keepdims=True).astype(a.dtype)
-    else:
-        count = jnp.full(kept + (1,), n, a.dtype)
-    qe = jnp.reshape(q, q.shape + (1,) * (len(kept) + 1))  # q dims lead
-    pos = jnp.multiply(qe, jnp.subtract(count, 1))
-    lo = jnp.floor(pos)
-    hi = jnp.ceil(pos)
-    if method == "lower":
-        idx_lo = idx_hi = lo
-    elif method == "higher":
-        idx_lo = idx_hi = hi
-    elif method == "nearest":
-        idx_lo = idx_hi = jnp.round(pos)
-    else:
-        idx_lo, idx_hi = lo, hi
-    maxi = jnp.maximum(jnp.subtract(count, 1), 0)
-    idx_lo = jnp.clip(idx_lo, 0, maxi).astype(np.int32)
-    idx_hi = jnp.clip(idx_hi, 0, maxi).astype(np.int32)
-    sb = jnp.broadcast_to(s, q.shape + s.shape)
-    bshape = q.shape + kept + (1,)
-    v_lo = _ix.take_along_axis(sb, jnp.broadcast_to(idx_lo, bshape), sb.ndim - 1)
-    v_hi = _ix.take_along_axis(sb, jnp.broadcast_to(idx_hi, bshape), sb.ndim - 1)
-    if method == "linear":
-        frac = jnp.subtract(pos, lo)
-        out = jnp.add(v_lo, jnp.multiply(jnp.subtract(v_hi, v_lo), frac))
-    elif method == "midpoint":
-        out = jnp.multiply(jnp.add(v_lo, v_hi), 0.5)
-    else:
-        out = v_lo
-    out = jnp.squeeze(out, -1)
-    if ignore_nan:
-        bad = jnp.equal(jnp.squeeze(count, -1), 0)
-    else:
-        bad = jnp.any(isnan, axis=-1)
-    out = jnp.where(bad, jnp.full_like(out, np.nan), out)
-    if keepdims:
-        ks = [1 if i in axes else d for i, d in enumerate(shape_in)]
-        out = jnp.reshape(out, q.shape + tuple(ks))
-    return out
-
-
-def quantile(
-    a,
-    q,
-    axis=None,
-    out=None,
-    overwrite_input=False,
-    method="linear",
-    keepdims: bool = False,
-    *,
-    interpolation=None,
-):
-    """``jnp.quantile``: the ``q``-th quantiles (``q`` in [0, 1]) along ``axis``.
-
-    The result has shape ``q.shape + reduced shape``; NaN where the slice contains NaN.
-    """
-    return _quantile(a, q, axis, interpolation or method, keepdims, False, "quantile")
-
-
-def percentile(
-    a,
-    q,
-    axis=None,
-    out=None,
-    overwrite_input=False,
-    method="linear",
-    keepdims: bool = False,
-    *,
-    interpolation=None,
-):
-    """``jnp.percentile``: ``quantile(a, q / 100)``."""
-    (q,) = promote_dtypes_inexact(asarray_any(q))
-    return _quantile(
-        a, jnp.divide(q, 100), axis, interpolation or method, keepdims, False, "percentile"
-    )
-
-
-def median(a, axis=None, out=None, overwrite_input=False, keepdims: bool = False):
-    """``jnp.median``: the 0.5 quantile along ``axis``."""
-    return _quantile(a, 0.5, axis, "linear", keepdims, False, "median")
-
-
-def nanquantile(
-    a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims: bool = False
-):
-    """``jnp.nanquantile``: ``quantile`` ignoring NaNs."""
-    return _quantile(a, q, axis, method, keepdims, True, "nanquantile")
-
-
-def nanpercentile(
-    a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims: bool = False
-):
-    """``jnp.nanpercentile``."""
-    (q,) = promote_dtypes_inexact(asarray_any(q))
-    return _quantile(a, jnp.divide(q, 100), axis, method, keepdims, True, "nanpercentile")
-
-
-def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims: bool = False):
-    """``jnp.nanmedian``."""
-    return _quantile(a, 0.5, axis, "linear", keepdims, True, "nanmedian")
-
-
-def average(a, axis=None, weights=None, returned: bool = False, keepdims: bool = False):
-    """``jnp.average``: (weighted) mean along ``axis``; ``returned`` adds the weight sum."""
-    a = asarray_any(a)
-    if weights is None:
-        avg = jnp.mean(a, axis, keepdims=keepdims)
-        if not returned:
-            return avg
-        axes = jnp._reduction_axes(a, axis)
-        cnt = int(np.prod([a.shape[i] for i in axes], dtype=np.int64))
-        return avg, jnp.full_like(avg, cnt)
-    w = asarray_any(weights)
-    a, w = promote_dtypes_inexact(a, w)
-    if w.shape != a.shape:
-        if axis is None:
-            raise ValueError("Axis must be specified when shapes of a and weights differ.")
-        if w.ndim != 1:
-            raise ValueError("1D weights expected when shapes of a and weights differ.")
-        ax = canonicalize_axis(axis, a.ndim)
-        if w.shape[0] != a.shape[ax]:
-            raise ValueError("Length of weights not compatible with specified axis.")
-        shape = [1] * a.ndim
-        shape[ax] = w.shape[0]
-        w = jnp.broadcast_to(jnp.reshape(w, shape), a.shape)
-    wsum = jnp.sum(w, axis, keepdims=keepdims)
-    avg = jnp.divide(jnp.sum(jnp.multiply(a, w), axis, keepdims=keepdims), wsum)
-    if returned:
-        return avg, jnp.broadcast_to(wsum, avg.shape)
-    return avg
+    return subtract(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
 
 
 # ----------------------------------------------------------------------- nan reductions
@@ -209,55 +121,53 @@ def _nan_to(a, value):
     a = asarray_any(a)
     if not dtypes.is_inexact(a.dtype):
         return a
-    return jnp.where(jnp.isnan(a), jnp.full_like(a, value), a)
+    return where(isnan(a), full_like(a, value), a)
 
 
 def nansum(a, axis=None, dtype=None, out=None, keepdims: bool = False, initial=None, where=None):
     """``jnp.nansum``: ``sum`` treating NaN as zero."""
-    return jnp.sum(_nan_to(a, 0), axis, dtype, keepdims=keepdims, initial=initial, where=where)
+    return sum(_nan_to(a, 0), axis, dtype, keepdims=keepdims, initial=initial, where=where)
 
 
 def nanprod(a, axis=None, dtype=None, out=None, keepdims: bool = False, initial=None, where=None):
     """``jnp.nanprod``: ``prod`` treating NaN as one."""
-    return jnp.prod(_nan_to(a, 1), axis, dtype, keepdims=keepdims, initial=initial, where=where)
+    return prod(_nan_to(a, 1), axis, dtype, keepdims=keepdims, initial=initial, where=where)
 
 
 def _all_nan(a, axis, keepdims):
-    return jnp.all(jnp.isnan(a), axis, keepdims=keepdims)
+    return all(isnan(a), axis, keepdims=keepdims)
 
 
 def nanmax(a, axis=None, out=None, keepdims: bool = False, initial=None, where=None):
     """``jnp.nanmax``: ``max`` ignoring NaNs (NaN for all-NaN slices)."""
     a = asarray_any(a)
     if not dtypes.is_inexact(a.dtype):
-        return jnp.max(a, axis, keepdims=keepdims, initial=initial, where=where)
-    out = jnp.max(_nan_to(a, -np.inf), axis, keepdims=keepdims, initial=initial, where=where)
-    return jnp.where(_all_nan(a, axis, keepdims), jnp.full_like(out, np.nan), out)
+        return max(a, axis, keepdims=keepdims, initial=initial, where=where)
+    out = max(_nan_to(a, -np.inf), axis, keepdims=keepdims, initial=initial, where=where)
+    return ufuncs.where(_all_nan(a, axis, keepdims), full_like(out, np.nan), out)
 
 
 def nanmin(a, axis=None, out=None, keepdims: bool = False, initial=None, where=None):
     """``jnp.nanmin``: ``min`` ignoring NaNs (NaN for all-NaN slices)."""
     a = asarray_any(a)
     if not dtypes.is_inexact(a.dtype):
-        return jnp.min(a, axis, keepdims=keepdims, initial=initial, where=where)
-    out = jnp.min(_nan_to(a, np.inf), axis, keepdims=keepdims, initial=initial, where=where)
-    return jnp.where(_all_nan(a, axis, keepdims), jnp.full_like(out, np.nan), out)
+        return min(a, axis, keepdims=keepdims, initial=initial, where=where)
+    out = min(_nan_to(a, np.inf), axis, keepdims=keepdims, initial=initial, where=where)
+    return ufuncs.where(_all_nan(a, axis, keepdims), full_like(out, np.nan), out)
 
 
 def _nan_count(a, axis, keepdims, dtype):
-    return jnp.sum(jnp.logical_not(jnp.isnan(a)), axis, keepdims=keepdims, dtype=dtype)
+    return sum(logical_not(isnan(a)), axis, keepdims=keepdims, dtype=dtype)
 
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims: bool = False, where=None):
     """``jnp.nanmean``: mean of the non-NaN elements."""
     a = asarray_any(a)
     if not dtypes.is_inexact(a.dtype):
-        return jnp.mean(a, axis, dtype, keepdims=keepdims, where=where)
+        return mean(a, axis, dtype, keepdims=keepdims, where=where)
     total = nansum(a, axis, dtype, keepdims=keepdims, where=where)
-    cnt = jnp.sum(
-        jnp.logical_not(jnp.isnan(a)), axis, keepdims=keepdims, where=where, dtype=total.dtype
-    )
-    return jnp.divide(total, cnt)
+    cnt = sum(logical_not(isnan(a)), axis, keepdims=keepdims, where=where, dtype=total.dtype)
+    return divide(total, cnt)
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims: bool = False, where=None):
@@ -265,46 +175,44 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims: bool = False, w
     a = asarray_any(a)
     (a,) = promote_dtypes_inexact(a)
     m = nanmean(a, axis, keepdims=True, where=where)
-    c = jnp.subtract(a, m)
-    sq = _real(jnp.multiply(c, jnp.conj(c))) if dtypes.is_complex(a.dtype) else jnp.multiply(c, c)
+    c = subtract(a, m)
+    sq = _real(multiply(c, conj(c))) if dtypes.is_complex(a.dtype) else multiply(c, c)
     total = nansum(sq, axis, keepdims=keepdims, where=where)
-    cnt = jnp.sum(
-        jnp.logical_not(jnp.isnan(a)), axis, keepdims=keepdims, where=where, dtype=total.dtype
-    )
-    return jnp.divide(total, jnp.maximum(jnp.subtract(cnt, ddof), 0))
+    cnt = sum(logical_not(isnan(a)), axis, keepdims=keepdims, where=where, dtype=total.dtype)
+    return divide(total, maximum(subtract(cnt, ddof), 0))
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims: bool = False, where=None):
     """``jnp.nanstd``: ``sqrt(nanvar)``."""
-    return jnp.sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, where))
+    return sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, where))
 
 
 def nanargmax(a, axis=None, out=None, keepdims: bool = False):
     """``jnp.nanargmax``: ``argmax`` ignoring NaNs (-1 for all-NaN slices)."""
     a = asarray_any(a)
     if not dtypes.is_inexact(a.dtype):
-        return jnp.argmax(a, axis, keepdims=keepdims)
-    res = jnp.argmax(_nan_to(a, -np.inf), axis, keepdims=keepdims)
-    return jnp.where(_all_nan(a, axis, keepdims), jnp.full_like(res, -1), res)
+        return argmax(a, axis, keepdims=keepdims)
+    res = argmax(_nan_to(a, -np.inf), axis, keepdims=keepdims)
+    return where(_all_nan(a, axis, keepdims), full_like(res, -1), res)
 
 
 def nanargmin(a, axis=None, out=None, keepdims: bool = False):
     """``jnp.nanargmin``: ``argmin`` ignoring NaNs (-1 for all-NaN slices)."""
     a = asarray_any(a)
     if not dtypes.is_inexact(a.dtype):
-        return jnp.argmin(a, axis, keepdims=keepdims)
-    res = jnp.argmin(_nan_to(a, np.inf), axis, keepdims=keepdims)
-    return jnp.where(_all_nan(a, axis, keepdims), jnp.full_like(res, -1), res)
+        return argmin(a, axis, keepdims=keepdims)
+    res = argmin(_nan_to(a, np.inf), axis, keepdims=keepdims)
+    return where(_all_nan(a, axis, keepdims), full_like(res, -1), res)
 
 
 def nancumsum(a, axis=None, dtype=None, out=None):
     """``jnp.nancumsum``: ``cumsum`` treating NaN as zero."""
-    return jnp.cumsum(_nan_to(a, 0), axis, dtype)
+    return cumsum(_nan_to(a, 0), axis, dtype)
 
 
 def nancumprod(a, axis=None, dtype=None, out=None):
     """``jnp.nancumprod``: ``cumprod`` treating NaN as one."""
-    return jnp.cumprod(_nan_to(a, 1), axis, dtype)
+    return cumprod(_nan_to(a, 1), axis, dtype)
 
 
 # ------------------------------------------------------------- the core reductions
@@ -515,3 +423,13 @@ def cumprod(a, axis=None, dtype=None):
     elif a.dtype == dtypes.bool_:  # small integer types keep their width, as in JAX
         a = conversion.convert_element_type(a, dtypes.default_int_dtype())
     return _red.cumprod(a, canonicalize_axis(axis, a.ndim))
+
+
+def _int_dtype():
+    return dtypes.default_int_dtype()
+
+
+def count_nonzero(a, axis=None, keepdims: bool = False):
+    """``jnp.count_nonzero``: number of nonzero elements along ``axis``."""
+    a = asarray_any(a)
+    return sum(not_equal(a, 0), axis=axis, keepdims=keepdims, dtype=_int_dtype())

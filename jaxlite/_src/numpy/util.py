@@ -32,7 +32,7 @@ def asarray_any(x: Any):
     """Any array-like as an Array or tracer (Python scalars stay weakly typed; nested lists
     and tuples become arrays, as ``jnp.asarray`` does)."""
     if isinstance(x, (list, tuple)):
-        from jaxlite._src.numpy.lax_numpy import array
+        from jaxlite._src.numpy.creation import array
 
         return array(x)
     return to_array(x)

@@ -65,7 +65,8 @@ def vectorize(pyfunc: Callable, *, excluded=frozenset(), signature: str | None =
     @functools.wraps(pyfunc)
     def wrapped(*args, **kwargs):
         from jaxlite._src.api import vmap
-        from jaxlite._src.numpy.lax_numpy import asarray, squeeze
+        from jaxlite._src.numpy.creation import asarray
+        from jaxlite._src.numpy.shape import squeeze
 
         context = (
             f"on vectorized function with excluded={set(excluded)!r} and signature={signature!r}"
@@ -138,7 +139,7 @@ def vectorize(pyfunc: Callable, *, excluded=frozenset(), signature: str | None =
 
 
 def _check_outputs(out, out_core, sizes, context):
-    from jaxlite._src.numpy.lax_numpy import asarray
+    from jaxlite._src.numpy.creation import asarray
 
     if len(out_core) == 1:
         outs = [out]

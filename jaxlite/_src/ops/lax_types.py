@@ -54,16 +54,16 @@ def reciprocal(x):
 
 def full(shape, fill_value, dtype=None):
     """``jax.lax.full``."""
-    from jaxlite._src.numpy import lax_numpy
+    from jaxlite._src.numpy import creation
 
-    return lax_numpy.full(shape, fill_value, dtype)
+    return creation.full(shape, fill_value, dtype)
 
 
 def full_like(x, fill_value, dtype=None, shape=None):
     """``jax.lax.full_like``."""
-    from jaxlite._src.numpy import lax_numpy
+    from jaxlite._src.numpy import creation
 
     a = aval_of(x)
-    return lax_numpy.full(
+    return creation.full(
         a.shape if shape is None else shape, fill_value, a.dtype if dtype is None else dtype
     )

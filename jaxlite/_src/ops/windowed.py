@@ -53,7 +53,7 @@ def _monoid(computation):
 
     table = {e.add: "add", e.max: "max", e.min: "min", e.mul: "mul"}
     try:
-        from jaxlite._src.numpy import lax_numpy as jnp
+        from jaxlite._src.numpy import ufuncs as jnp
 
         table.update({jnp.add: "add", jnp.maximum: "max", jnp.minimum: "min", jnp.multiply: "mul"})
     except ImportError:  # pragma: no cover

@@ -1,0 +1,240 @@
+"""``jax.numpy`` array creation: from data (``array``, ``asarray``, ``copy``), from a shape
+or value (``zeros ones empty full *_like eye identity``), ranges (``arange``, ``linspace``),
+``meshgrid`` and ``astype``.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import numpy as np
+from jaxlite._src import dtypes
+from jaxlite._src.core.array import Array, ArrayImpl
+from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.trace import Tracer
+from jaxlite._src.numpy.shape import _canon_shape, _shape, broadcast_to, reshape
+from jaxlite._src.numpy.util import asarray_any, promote_dtypes
+from jaxlite._src.ops import conversion, shape as _sh
+
+
+# ----------------------------------------------------------------------------- creation
+def array(object: Any, dtype=None, copy: bool = True, order=None, ndmin: int = 0) -> Array:
+    """``jnp.array``: build an array from an array-like (nested lists allowed).
+
+    Python scalars give weakly typed 0-d arrays only through ``asarray`` with no dtype;
+    ``array`` of a scalar is weakly typed too, as in JAX.
+    """
+    if isinstance(object, Array):
+        out = object
+        if dtype is not None:
+            out = conversion.convert_element_type(
+                out, dtypes.check_user_dtype_supported(dtype, "array")
+            )
+    elif isinstance(object, (list, tuple)) and builtins.any(
+        isinstance(x, Array) for x in _flatten_nested(object)
+    ):
+        leaves = [array(x) for x in object]
+        if not leaves:
+            out = asarray_any(np.asarray(object, dtype=dtype or dtypes.float32))
+        else:
+            leaves = promote_dtypes(*leaves)
+            out = _sh.concatenate([_sh.expand_dims(x, (0,)) for x in leaves], 0)
+        if dtype is not None:
+            out = conversion.convert_element_type(out, dtypes.canonicalize_dtype(dtype))
+    else:
+        if type(object) in (bool, int, float, complex) and dtype is None:
+            out = asarray_any(object)
+        else:
+            if dtype is not None:
+                dt = dtypes.check_user_dtype_supported(dtype, "array")
+                v = np.array(object, dtype=dt)
+            else:
+                v = np.array(object)
+                if v.dtype.kind == "O":
+                    raise TypeError(
+                        f"JAX only supports number and bool dtypes, got array "
+                        f"with dtype object from {object!r}"
+                    )
+                if isinstance(object, (list, tuple)) and v.size and _all_py_scalars(object):
+                    # Lists of Python scalars: JAX's default dtypes, not weak.
+                    v = v.astype(dtypes.canonicalize_dtype(v.dtype))
+                v = v.astype(dtypes.canonicalize_dtype(v.dtype), copy=False)
+            out = ArrayImpl(v)
+    if ndmin > out.ndim:
+        out = _sh.reshape(out, (1,) * (ndmin - out.ndim) + out.shape)
+    return out
+
+
+def _flatten_nested(x):
+    if isinstance(x, (list, tuple)):
+        for y in x:
+            yield from _flatten_nested(y)
+    else:
+        yield x
+
+
+def _all_py_scalars(x):
+    return builtins.all(type(v) in (bool, int, float, complex) for v in _flatten_nested(x))
+
+
+def asarray(a: Any, dtype=None, order=None, copy=None) -> Array:
+    """``jnp.asarray``: like ``array`` without forcing a copy."""
+    if dtype is None and isinstance(a, Array):
+        return a
+    return array(a, dtype=dtype, copy=False)
+
+
+def _dtype_or_default(dtype, default=None):
+    if dtype is None:
+        return default if default is not None else dtypes.default_float_dtype()
+    return dtypes.check_user_dtype_supported(dtype)
+
+
+def zeros(shape, dtype=None) -> Array:
+    return _sh.full(_canon_shape(shape), 0, _dtype_or_default(dtype))
+
+
+def ones(shape, dtype=None) -> Array:
+    return _sh.full(_canon_shape(shape), 1, _dtype_or_default(dtype))
+
+
+def empty(shape, dtype=None) -> Array:
+    return zeros(shape, dtype)
+
+
+def full(shape, fill_value, dtype=None) -> Array:
+    shape = _canon_shape(shape)
+    if dtype is None:
+        dt, weak = dtypes.result_type(fill_value, return_weak_type_flag=True)
+        fv = asarray_any(fill_value)
+        if _shape(fv) != () and _shape(fv) != shape:
+            return broadcast_to(fv, shape)
+        return (
+            _sh.full(shape, fill_value, dt, weak)
+            if not isinstance(fill_value, Tracer)
+            else broadcast_to(fv, shape)
+        )
+    dt = dtypes.check_user_dtype_supported(dtype)
+    if isinstance(fill_value, Tracer) or _shape(fill_value) != ():
+        return broadcast_to(conversion.convert_element_type(asarray_any(fill_value), dt), shape)
+    return _sh.full(shape, fill_value, dt)
+
+
+def zeros_like(a, dtype=None, shape=None) -> Array:
+    av = aval_of(a)
+    return _sh.full(
+        av.shape if shape is None else _canon_shape(shape),
+        0,
+        av.dtype if dtype is None else _dtype_or_default(dtype),
+        av.weak_type and dtype is None,
+    )
+
+
+def ones_like(a, dtype=None, shape=None) -> Array:
+    av = aval_of(a)
+    return _sh.full(
+        av.shape if shape is None else _canon_shape(shape),
+        1,
+        av.dtype if dtype is None else _dtype_or_default(dtype),
+        av.weak_type and dtype is None,
+    )
+
+
+def full_like(a, fill_value, dtype=None, shape=None) -> Array:
+    av = aval_of(a)
+    return full(
+        av.shape if shape is None else shape, fill_value, av.dtype if dtype is None else dtype
+    )
+
+
+def empty_like(a, dtype=None, shape=None) -> Array:
+    return zeros_like(a, dtype, shape)
+
+
+def arange(start, stop=None, step=None, dtype=None) -> Array:
+    """``jnp.arange`` (arguments must be concrete)."""
+    from jaxlite._src.core.trace import concrete_or_error
+
+    ctx = "It arose in jnp.arange: its arguments determine the output shape."
+    start = concrete_or_error(start, ctx).item() if start is not None else None
+    stop = concrete_or_error(stop, ctx).item() if stop is not None else None
+    step = concrete_or_error(step, ctx).item() if step is not None else None
+    if stop is None and step is None:
+        v = np.arange(start)
+    else:
+        v = np.arange(start, stop, step if step is not None else 1)
+    if dtype is None:
+        dt = dtypes.canonicalize_dtype(v.dtype)
+        if builtins.all(
+            type(x) in (int, type(None)) or isinstance(x, (np.integer,))
+            for x in (start, stop, step)
+        ):
+            dt = dtypes.default_int_dtype()
+        else:
+            dt = dtypes.default_float_dtype() if v.dtype.kind == "f" else dt
+    else:
+        dt = dtypes.check_user_dtype_supported(dtype, "arange")
+    return ArrayImpl(v.astype(dt))
+
+
+def linspace(
+    start,
+    stop,
+    num: int = 50,
+    endpoint: bool = True,
+    retstep: bool = False,
+    dtype=None,
+    axis: int = 0,
+):
+    dt = _dtype_or_default(dtype, dtypes.default_float_dtype())
+    start, stop = asarray(start), asarray(stop)
+    if isinstance(start, Tracer) or isinstance(stop, Tracer):
+        n = num - 1 if endpoint else num
+        step = (stop - start) / builtins.max(n, 1)
+        out = start + arange(num).astype(dt) * step
+        return (out, step) if retstep else out.astype(dt)
+    v, step = np.linspace(np.asarray(start), np.asarray(stop), num, endpoint, True, axis=axis)
+    out = ArrayImpl(np.asarray(v, dt))
+    return (out, asarray(step)) if retstep else out
+
+
+def eye(N: int, M: int | None = None, k: int = 0, dtype=None) -> Array:
+    return ArrayImpl(np.eye(N, M, k, dtype=_dtype_or_default(dtype)))
+
+
+def identity(n: int, dtype=None) -> Array:
+    return eye(n, dtype=dtype)
+
+
+def astype(x, dtype, copy: bool = False):
+    x = asarray_any(x)
+    return conversion.convert_element_type(x, dtypes.check_user_dtype_supported(dtype, "astype"))
+
+
+def meshgrid(*xi, copy: bool = True, sparse: bool = False, indexing: str = "xy"):
+    """``jnp.meshgrid``: coordinate matrices from coordinate vectors."""
+    args = [asarray_any(x) for x in xi]
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"Valid values for indexing are 'xy' and 'ij', got {indexing}")
+    if any(a.ndim != 1 for a in args):
+        raise ValueError("Arguments to jax.numpy.meshgrid must be 1D")
+    shape = [a.shape[0] for a in args]
+    if indexing == "xy" and len(args) >= 2:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    nd = len(args)
+    for i, a in enumerate(args):
+        d = i
+        if indexing == "xy" and nd >= 2 and i < 2:
+            d = 1 - i
+        s = [1] * nd
+        s[d] = a.shape[0]
+        r = reshape(a, s)
+        out.append(r if sparse else broadcast_to(r, shape))
+    return out
+
+
+def copy(a, order=None):
+    """``jnp.copy``."""
+    return asarray_any(a)

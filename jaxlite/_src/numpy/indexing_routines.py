@@ -1,0 +1,461 @@
+"""``jax.numpy`` indexing routines (NumPy's section of that name): ``take``,
+``take_along_axis``, ``put``, ``put_along_axis``, ``choose``, ``compress``, ``extract``,
+``select``, ``argwhere``, ``flatnonzero``, ``diagonal``, ``fill_diagonal``, the index
+builders (``indices``, ``ix_``, ``unravel_index``, ``ravel_multi_index``, ``*_indices*``)
+and the shifts by computed index (``roll``, ``resize``).
+
+``x[idx]`` and ``x.at[idx]`` themselves are in ``numpy/indexing.py``.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+from jaxlite._src import dtypes
+from jaxlite._src.core.trace import Tracer
+from jaxlite._src.numpy import reductions
+from jaxlite._src.numpy.creation import arange, full_like, zeros
+from jaxlite._src.numpy.reductions import _int_dtype
+from jaxlite._src.numpy.shape import (
+    broadcast_arrays,
+    broadcast_to,
+    concatenate,
+    moveaxis,
+    ravel,
+    reshape,
+    stack,
+    tile,
+)
+from jaxlite._src.numpy.ufuncs import (
+    add,
+    clip,
+    floor_divide,
+    greater_equal,
+    less,
+    logical_and,
+    multiply,
+    not_equal,
+    remainder,
+    subtract,
+    where,
+)
+from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes
+from jaxlite._src.ops import conversion, elementwise as ew, indexing as _ix, shape as _sh
+
+
+def diagonal(a, offset: int = 0, axis1: int = 0, axis2: int = 1):
+    """``jnp.diagonal``: the ``offset`` diagonal of the (axis1, axis2) planes, as last axis."""
+    a = asarray_any(a)
+    a1, a2 = canonicalize_axis(axis1, a.ndim), canonicalize_axis(axis2, a.ndim)
+    a = moveaxis(a, (a1, a2), (-2, -1))
+    n, m = a.shape[-2:]
+    offset = int(offset)
+    rows = np.arange(builtins.max(0, -offset), n)
+    cols = rows + offset
+    keep = (cols >= 0) & (cols < m)
+    rows, cols = rows[keep].astype(np.int32), cols[keep].astype(np.int32)
+    return a[..., rows, cols]
+
+
+def indices(dimensions, dtype=None, sparse: bool = False):
+    """``jnp.indices``: an array of index grids."""
+    dt = dtypes.canonicalize_dtype(dtype or dtypes.default_int_dtype())
+    dimensions = tuple(int(d) for d in dimensions)
+    outs = []
+    for i, n in enumerate(dimensions):
+        s = [1] * len(dimensions)
+        s[i] = n
+        it = conversion.broadcasted_iota(dt, tuple(s), i)
+        outs.append(
+            it if sparse else _sh.broadcast_in_dim(it, dimensions, tuple(range(len(dimensions))))
+        )
+    if sparse:
+        return tuple(outs)
+    return stack(outs) if outs else zeros((0,), dt)
+
+
+def tril_indices(n: int, k: int = 0, m: int | None = None):
+    """``jnp.tril_indices`` (static sizes)."""
+    return tuple(
+        asarray_any(np.asarray(i, dtypes.default_int_dtype())) for i in np.tril_indices(n, k, m)
+    )
+
+
+def triu_indices(n: int, k: int = 0, m: int | None = None):
+    """``jnp.triu_indices`` (static sizes)."""
+    return tuple(
+        asarray_any(np.asarray(i, dtypes.default_int_dtype())) for i in np.triu_indices(n, k, m)
+    )
+
+
+def diag_indices(n: int, ndim: int = 2):
+    """``jnp.diag_indices``."""
+    i = asarray_any(np.arange(n, dtype=dtypes.default_int_dtype()))
+    return (i,) * ndim
+
+
+def roll(a, shift, axis=None):
+    """``jnp.roll``: shift elements cyclically along ``axis`` (flattened if None)."""
+    a = asarray_any(a)
+    if axis is None:
+        return reshape(roll(ravel(a), shift, 0), a.shape)
+    shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    if len(shifts) == 1 and len(axes) > 1:
+        shifts = shifts * len(axes)
+    if len(axes) == 1 and len(shifts) > 1:
+        axes = axes * len(shifts)
+    if len(shifts) != len(axes):
+        raise ValueError("Inconsistent shape between shift and axis")
+    for s, ax in zip(shifts, axes):
+        a = _roll1(a, s, canonicalize_axis(ax, a.ndim))
+    return a
+
+
+def _roll1(a, s, axis):
+    n = a.shape[axis]
+    if n == 0:
+        return a
+    if isinstance(s, (int, np.integer)) or (not isinstance(s, Tracer)):
+        s = int(np.asarray(s)) % n
+        if s == 0:
+            return a
+        return concatenate(
+            [_sh.slice_in_dim(a, n - s, n, 1, axis), _sh.slice_in_dim(a, 0, n - s, 1, axis)], axis
+        )
+    s = remainder(asarray_any(s).astype(np.int32), n)
+    doubled = concatenate([a, a], axis)
+    starts = [0] * a.ndim
+    starts[axis] = subtract(n, s)
+    sizes = list(a.shape)
+    return _sh.dynamic_slice(doubled, starts, sizes)
+
+
+# ---------------------------------------------------------------------------- selection
+def select(condlist, choicelist, default=0):
+    """``jnp.select``: the first matching choice for each element, else ``default``."""
+    if len(condlist) != len(choicelist):
+        raise ValueError(
+            f"condlist must have length equal to choicelist ({len(condlist)} vs {len(choicelist)})"
+        )
+    if len(condlist) == 0:
+        raise ValueError("condlist must be non-empty")
+    out = default
+    for cond, choice in reversed(list(zip(condlist, choicelist))):
+        cond = asarray_any(cond)
+        if cond.dtype != dtypes.bool_:
+            raise TypeError(f"condlist must be a list of boolean arrays, got {cond.dtype}")
+        out = where(cond, choice, out)
+    return asarray_any(out)
+
+
+def choose(a, choices, out=None, mode: str = "raise"):
+    """``jnp.choose``: ``choices[a]`` elementwise. ``mode="raise"`` (default) needs a concrete
+    ``a`` (ConcretizationTypeError under jit, as in JAX); ``"wrap"``/``"clip"`` work on
+    traced indices."""
+    a = asarray_any(a)
+    choices = promote_dtypes(*choices)
+    n = len(choices)
+    if mode == "raise":
+        if isinstance(a, Tracer) and a.to_concrete_value() is None:
+            from jaxlite._src.core.errors import ConcretizationTypeError
+
+            raise ConcretizationTypeError(
+                a,
+                "The error occurred because jnp.choose was jit-compiled with mode='raise'. "
+                "Use mode='wrap' or mode='clip' instead.",
+            )
+        v = np.asarray(a.to_concrete_value() if isinstance(a, Tracer) else a)
+        if np.any((v < 0) | (v >= n)):
+            raise ValueError("invalid entry in choice array")
+    if mode == "wrap":
+        a = remainder(a, n)
+    else:
+        a = clip(a, 0, n - 1)
+    arrs = broadcast_arrays(a, *choices)
+    return ew.select_n(arrs[0].astype(np.int32), *arrs[1:])
+
+
+def compress(condition, a, axis: int | None = None, *, size=None, fill_value=0):
+    """``jnp.compress``: slices of ``a`` where ``condition`` is True (static condition, or
+    ``size=`` under jit)."""
+    cond = asarray_any(condition)
+    a = asarray_any(a)
+    if axis is None:
+        a, axis = ravel(a), 0
+    idx = flatnonzero(cond, size=size, fill_value=0)
+    out = take(a, idx, axis=axis, mode="clip")
+    if size is not None:
+        valid = less(arange(size), reductions.sum(not_equal(cond, 0)))
+        shape = [1] * a.ndim
+        shape[canonicalize_axis(axis, a.ndim)] = size
+        out = where(reshape(valid, shape), out, full_like(out, fill_value))
+    return out
+
+
+def extract(condition, arr, *, size=None, fill_value=0):
+    """``jnp.extract``: ``ravel(arr)[ravel(condition)]``."""
+    return compress(ravel(condition), ravel(arr), size=size, fill_value=fill_value)
+
+
+def put(a, ind, v, mode=None, *, inplace: bool = True):
+    """``jnp.put`` with ``inplace=False``: ``a`` with ``ravel(a)[ind] = v`` (JAX arrays are
+    immutable, so ``inplace=True`` raises, as in JAX)."""
+    if inplace:
+        raise ValueError(
+            "jax.numpy.put cannot modify arrays in-place, because JAX arrays are "
+            "immutable. Pass inplace=False to instead return an updated array."
+        )
+    a = asarray_any(a)
+    flat = ravel(a)
+    ind = ravel(asarray_any(ind))
+    v = ravel(asarray_any(v))
+    n = flat.shape[0]
+    if mode == "wrap":
+        ind = remainder(ind, n)
+    elif mode == "clip":
+        ind = clip(ind, 0, n - 1)
+    v = broadcast_to(v, ind.shape) if v.shape != ind.shape else v
+    return reshape(flat.at[ind].set(v.astype(a.dtype)), a.shape)
+
+
+def put_along_axis(arr, indices, values, axis: int | None, inplace: bool = True, *, mode=None):
+    """``jnp.put_along_axis`` with ``inplace=False``."""
+    if inplace:
+        raise ValueError(
+            "jax.numpy.put_along_axis cannot modify arrays in-place, because JAX "
+            "arrays are immutable. Pass inplace=False to instead return an "
+            "updated array."
+        )
+    arr, idx = asarray_any(arr), asarray_any(indices)
+    if axis is None:
+        flat = put_along_axis(ravel(arr), ravel(idx), ravel(values), 0, False)
+        return reshape(flat, arr.shape)
+    axis = canonicalize_axis(axis, arr.ndim)
+    idx = broadcast_to(
+        idx,
+        tuple(
+            builtins.max(s, t) if i != axis else t
+            for i, (s, t) in enumerate(zip(arr.shape, idx.shape))
+        ),
+    )
+    items = []
+    for d in range(arr.ndim):
+        if d == axis:
+            items.append(idx)
+        else:
+            shape = [1] * arr.ndim
+            shape[d] = idx.shape[d]
+            items.append(reshape(arange(idx.shape[d]), shape))
+    vals = broadcast_to(asarray_any(values), idx.shape).astype(arr.dtype)
+    return arr.at[tuple(items)].set(vals)
+
+
+# ---------------------------------------------------------------------- index helpers
+def unravel_index(indices, shape):
+    """``jnp.unravel_index``: flat indices to a tuple of coordinate arrays (out-of-range
+    indices are clamped, as in JAX)."""
+    idx = asarray_any(indices)
+    shape = tuple(int(s) for s in shape)
+    total = int(np.prod(shape, dtype=np.int64))
+    idx = where(less(idx, 0), add(idx, total), idx)
+    idx = clip(idx, 0, total - 1)
+    out = []
+    for s in reversed(shape):
+        out.append(remainder(idx, s))
+        idx = floor_divide(idx, s)
+    return tuple(reversed(out))
+
+
+def ravel_multi_index(multi_index, dims, mode: str = "raise", order: str = "C"):
+    """``jnp.ravel_multi_index``: coordinate arrays to flat indices (mode clip/wrap; raise
+    clips under jit)."""
+    dims = tuple(int(d) for d in dims)
+    if len(multi_index) != len(dims):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    idx = [asarray_any(i) for i in multi_index]
+    if order == "F":
+        idx, dims = idx[::-1], dims[::-1]
+    out = zeros((), dtypes.default_int_dtype())
+    for i, d in zip(idx, dims):
+        i = remainder(i, d) if mode == "wrap" else clip(i, 0, d - 1)
+        out = add(multiply(out, d), i)
+    return out
+
+
+def ix_(*args):
+    """``jnp.ix_``: open mesh from 1-D sequences, for cross-product indexing."""
+    n = len(args)
+    out = []
+    for k, a in enumerate(args):
+        a = asarray_any(a)
+        if a.ndim != 1:
+            raise ValueError(f"Cross index must be 1 dimensional, got shape {a.shape}")
+        shape = [1] * n
+        shape[k] = a.shape[0]
+        out.append(reshape(a, shape))
+    return tuple(out)
+
+
+def diag_indices_from(arr):
+    """``jnp.diag_indices_from``."""
+    arr = asarray_any(arr)
+    return diag_indices(arr.shape[0], arr.ndim)
+
+
+def tril_indices_from(arr, k: int = 0):
+    """``jnp.tril_indices_from``."""
+    s = asarray_any(arr).shape
+    return tril_indices(s[-2], k, s[-1])
+
+
+def triu_indices_from(arr, k: int = 0):
+    """``jnp.triu_indices_from``."""
+    s = asarray_any(arr).shape
+    return triu_indices(s[-2], k, s[-1])
+
+
+def fill_diagonal(a, val, wrap: bool = False, *, inplace: bool = True):
+    """``jnp.fill_diagonal`` with ``inplace=False``."""
+    if inplace:
+        raise ValueError("JAX arrays are immutable; pass inplace=False to fill_diagonal")
+    a = asarray_any(a)
+    n = min(a.shape)
+    idx = (arange(n),) * a.ndim
+    v = ravel(asarray_any(val))
+    v = tile(v, -(-n // max(v.shape[0], 1)))[:n]
+    return a.at[idx].set(v.astype(a.dtype))
+
+
+def resize(a, new_shape):
+    """``jnp.resize``: repeat the flattened array to fill ``new_shape``."""
+    a = ravel(asarray_any(a))
+    shape = (
+        (int(new_shape),)
+        if isinstance(new_shape, (int, np.integer))
+        else tuple(int(s) for s in new_shape)
+    )
+    total = int(np.prod(shape, dtype=np.int64))
+    if a.shape[0] == 0:
+        return zeros(shape, a.dtype)
+    reps = -(-total // a.shape[0])
+    return reshape(tile(a, reps)[:total], shape)
+
+
+def _flat_axis(a, axis):
+    a = asarray_any(a)
+    if axis is None:
+        return ravel(a), 0
+    return a, canonicalize_axis(axis, a.ndim)
+
+
+def _fill_value_for(dtype):
+    if dtypes.is_inexact(dtype):
+        return np.nan
+    if dtype == dtypes.bool_:
+        return True
+    if dtypes.is_unsigned(dtype):
+        return np.iinfo(dtype).max
+    return np.iinfo(dtype).min
+
+
+def take(
+    a,
+    indices,
+    axis: int | None = None,
+    out=None,
+    mode=None,
+    unique_indices=False,
+    indices_are_sorted=False,
+    fill_value=None,
+):
+    """``jnp.take``: elements of ``a`` at ``indices`` along ``axis`` (flattened if None).
+
+    ``mode``: ``"fill"`` (default: out-of-bounds give ``fill_value``, NaN for floats),
+    ``"clip"`` or ``"wrap"``; negative indices count from the end.
+    """
+    a, axis = _flat_axis(a, axis)
+    idx = asarray_any(indices)
+    if not dtypes.is_int(idx.dtype):
+        raise TypeError(f"take: indices must be integers, got {idx.dtype}")
+    idx = idx.astype(np.int32)
+    n = a.shape[axis]
+    mode = "fill" if mode is None else mode
+    if mode == "wrap":
+        idx = remainder(idx, n)
+    elif mode in ("clip", "promise_in_bounds"):
+        idx = clip(idx, 0, builtins.max(n - 1, 0))
+    elif mode == "fill":
+        idx = where(less(idx, 0), add(idx, n), idx)
+    else:
+        raise ValueError(f"Invalid mode value for take: {mode!r}")
+    rest = [i for i in range(a.ndim) if i != axis]
+    at = _sh.transpose(a, [axis] + rest)
+    g = _ix.gather(at, idx)  # shape idx.shape + rest
+    k = idx.ndim
+    perm = list(range(k, k + axis)) + list(range(k)) + list(range(k + axis, g.ndim))
+    g = _sh.transpose(g, perm)
+    if mode == "fill":
+        valid = logical_and(greater_equal(idx, 0), less(idx, n))
+        shape = [1] * axis + list(idx.shape) + [1] * (a.ndim - axis - 1)
+        valid = broadcast_to(reshape(valid, shape), g.shape)
+        fv = _fill_value_for(a.dtype) if fill_value is None else fill_value
+        g = where(valid, g, full_like(g, fv))
+    return g
+
+
+def take_along_axis(arr, indices, axis: int | None, mode=None, fill_value=None):
+    """``jnp.take_along_axis``: ``arr`` indexed by ``indices`` along ``axis``, matching the
+    other axes (broadcast as in NumPy). Out-of-bounds: ``fill`` by default."""
+    arr, idx = asarray_any(arr), asarray_any(indices)
+    if axis is None:
+        arr = ravel(arr)
+        idx = ravel(idx)
+        axis = 0
+    axis = canonicalize_axis(axis, arr.ndim)
+    if idx.ndim != arr.ndim:
+        raise ValueError(
+            f"indices and arr must have the same number of dimensions; {idx.ndim} vs. {arr.ndim}"
+        )
+    n = arr.shape[axis]
+    shape = [
+        builtins.max(s, t) if i != axis else t for i, (s, t) in enumerate(zip(arr.shape, idx.shape))
+    ]
+    ashape = list(shape)
+    ashape[axis] = n
+    arr = broadcast_to(arr, ashape)
+    idx = broadcast_to(idx, shape).astype(np.int32)
+    mode = "fill" if mode is None else mode
+    if mode == "clip":
+        idx = clip(idx, 0, n - 1)
+    elif mode == "wrap":
+        idx = remainder(idx, n)
+    else:
+        idx = where(less(idx, 0), add(idx, n), idx)
+    out = _ix.take_along_axis(arr, idx, axis)
+    if mode == "fill":
+        valid = logical_and(greater_equal(idx, 0), less(idx, n))
+        fv = _fill_value_for(arr.dtype) if fill_value is None else fill_value
+        out = where(valid, out, full_like(out, fv))
+    return out
+
+
+def argwhere(a, *, size=None, fill_value=None):
+    """``jnp.argwhere``: indices of nonzero elements as rows (``size=`` under jit)."""
+    from jaxlite._src.numpy.indexing import nonzero
+
+    a = asarray_any(a)
+    if a.ndim == 0:
+        a = reshape(a, (1,))
+        res = nonzero(a, size=size, fill_value=fill_value)
+        return zeros((res[0].shape[0], 0), _int_dtype())
+    res = nonzero(a, size=size, fill_value=fill_value)
+    return stack(res, -1)
+
+
+def flatnonzero(a, *, size=None, fill_value=None):
+    """``jnp.flatnonzero``: indices of nonzero elements of the flattened array."""
+    from jaxlite._src.numpy.indexing import nonzero
+
+    return nonzero(ravel(a), size=size, fill_value=fill_value)[0]

@@ -1,0 +1,85 @@
+"""``jax.numpy`` matrix builders: ``tri``, ``tril``, ``triu``, ``diag``, ``diagflat``,
+``vander``."""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+from jaxlite._src import dtypes
+from jaxlite._src.numpy.creation import arange, zeros, zeros_like
+from jaxlite._src.numpy.indexing_routines import diagonal
+from jaxlite._src.numpy.shape import flip, ravel
+from jaxlite._src.numpy.ufuncs import power
+from jaxlite._src.numpy.util import asarray_any
+from jaxlite._src.ops import conversion, elementwise as ew, shape as _sh
+
+
+def tri(N: int, M: int | None = None, k: int = 0, dtype=None):
+    """``jnp.tri``: ones at and below the ``k``-th diagonal."""
+    M = N if M is None else M
+    rows = conversion.broadcasted_iota(dtypes.int32, (N, M), 0)
+    cols = conversion.broadcasted_iota(dtypes.int32, (N, M), 1)
+    mask = ew.ge(ew.add(rows, _sh.full((), k, dtypes.int32)), cols)
+    return conversion.convert_element_type(
+        mask, dtypes.canonicalize_dtype(dtype or dtypes.default_float_dtype())
+    )
+
+
+def _tri_mask(shape, k):
+    n, m = shape[-2:]
+    rows = conversion.broadcasted_iota(dtypes.int32, (n, m), 0)
+    cols = conversion.broadcasted_iota(dtypes.int32, (n, m), 1)
+    return ew.ge(ew.add(rows, _sh.full((), int(k), dtypes.int32)), cols)
+
+
+def tril(m, k: int = 0):
+    """``jnp.tril``: zero the elements above the ``k``-th diagonal."""
+    m = asarray_any(m)
+    if m.ndim < 2:
+        raise ValueError("Argument to jax.numpy.tril must be at least 2D")
+    mask = _sh.broadcast_to_rank(_tri_mask(m.shape, k), m.shape)
+    return ew.select_n(mask, zeros_like(m), m)
+
+
+def triu(m, k: int = 0):
+    """``jnp.triu``: zero the elements below the ``k``-th diagonal."""
+    m = asarray_any(m)
+    if m.ndim < 2:
+        raise ValueError("Argument to jax.numpy.triu must be at least 2D")
+    mask = _sh.broadcast_to_rank(_tri_mask(m.shape, int(k) - 1), m.shape)
+    return ew.select_n(mask, m, zeros_like(m))
+
+
+def diag(v, k: int = 0):
+    """``jnp.diag``: the ``k``-th diagonal of a matrix, or a matrix with ``v`` on it."""
+    v = asarray_any(v)
+    if v.ndim == 1:
+        n = v.shape[0] + builtins.abs(int(k))
+        rows = np.arange(v.shape[0]) + builtins.max(0, -int(k))
+        cols = rows + int(k)
+        out = zeros((n, n), v.dtype)
+        return out.at[rows.astype(np.int32), cols.astype(np.int32)].set(v)
+    if v.ndim == 2:
+        return diagonal(v, k)
+    raise ValueError("diag input must be 1d or 2d")
+
+
+def diagflat(v, k: int = 0):
+    """``jnp.diagflat``: ``diag(ravel(v), k)``."""
+    return diag(ravel(v), k)
+
+
+def vander(x, N=None, increasing: bool = False):
+    """``jnp.vander``: the Vandermonde matrix of a 1-D array."""
+    x = asarray_any(x)
+    if x.ndim != 1:
+        raise ValueError("x must be a one-dimensional array")
+    N = x.shape[0] if N is None else int(N)
+    powers = arange(N)
+    if not increasing:
+        powers = flip(powers, 0)
+    return power(
+        x[:, None],
+        powers[None, :].astype(x.dtype) if dtypes.is_inexact(x.dtype) else powers[None, :],
+    )

@@ -1,0 +1,239 @@
+"""``jax.numpy`` numerical routines: log/geometric ranges (``logspace``, ``geomspace``),
+differences and integration (``diff``, ``ediff1d``, ``gradient``, ``trapezoid``),
+``interp``, ``unwrap``, 1-D ``convolve`` and ``correlate``."""
+
+from __future__ import annotations
+
+import numpy as np
+from jaxlite._src import dtypes
+from jaxlite._src.numpy import reductions, shape as jnp_shape, ufuncs
+from jaxlite._src.numpy.creation import full_like, linspace, ones_like, zeros_like
+from jaxlite._src.numpy.indexing_routines import take
+from jaxlite._src.numpy.reductions import cumsum
+from jaxlite._src.numpy.shape import broadcast_to, concatenate, ravel, reshape
+from jaxlite._src.numpy.sorting import argsort, searchsorted
+from jaxlite._src.numpy.ufuncs import (
+    _inexact,
+    add,
+    clip,
+    conj,
+    divide,
+    equal,
+    greater,
+    less,
+    logical_and,
+    multiply,
+    not_equal,
+    power,
+    remainder,
+    subtract,
+    where,
+)
+from jaxlite._src.numpy.util import (
+    asarray_any,
+    canonicalize_axis,
+    promote_dtypes,
+    promote_dtypes_inexact,
+)
+from jaxlite._src.ops import shape as _sh
+
+
+# ----------------------------------------------------------------------- numerical ranges
+def logspace(
+    start, stop, num: int = 50, endpoint: bool = True, base=10.0, dtype=None, axis: int = 0
+):
+    """``jnp.logspace``: ``base ** linspace(start, stop, num)``."""
+    lin = linspace(start, stop, num, endpoint=endpoint, axis=axis)
+    out = power(base, lin)
+    return out if dtype is None else out.astype(dtype)
+
+
+def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axis: int = 0):
+    """``jnp.geomspace``: a geometric progression from ``start`` to ``stop``."""
+    start, stop = _inexact(start), _inexact(stop)
+    out = multiply(start, power(divide(stop, start), linspace(0.0, 1.0, num, endpoint=endpoint)))
+    return out if dtype is None else out.astype(dtype)
+
+
+def ediff1d(ary, to_end=None, to_begin=None):
+    """``jnp.ediff1d``: differences of the flattened array."""
+    a = ravel(ary)
+    out = subtract(a[1:], a[:-1])
+    parts = []
+    if to_begin is not None:
+        parts.append(ravel(to_begin))
+    parts.append(out)
+    if to_end is not None:
+        parts.append(ravel(to_end))
+    return concatenate(parts) if len(parts) > 1 else out
+
+
+def diff(a, n: int = 1, axis: int = -1, prepend=None, append=None):
+    """``jnp.diff``: ``n``-th discrete difference along ``axis``."""
+    a = asarray_any(a)
+    axis = canonicalize_axis(axis, a.ndim)
+    parts = []
+    if prepend is not None:
+        p = asarray_any(prepend)
+        if p.ndim == 0:
+            shape = list(a.shape)
+            shape[axis] = 1
+            p = broadcast_to(p, shape)
+        parts.append(p)
+    parts.append(a)
+    if append is not None:
+        p = asarray_any(append)
+        if p.ndim == 0:
+            shape = list(a.shape)
+            shape[axis] = 1
+            p = broadcast_to(p, shape)
+        parts.append(p)
+    if len(parts) > 1:
+        a = concatenate(parts, axis)
+    for _ in range(int(n)):
+        m = a.shape[axis]
+        hi = _sh.slice_in_dim(a, 1, m, 1, axis)
+        lo = _sh.slice_in_dim(a, 0, m - 1, 1, axis)
+        a = not_equal(hi, lo) if a.dtype == dtypes.bool_ else subtract(hi, lo)
+    return a
+
+
+# ------------------------------------------------------------------------ numerics
+def interp(x, xp, fp, left=None, right=None, period=None):
+    """``jnp.interp``: 1-D piecewise-linear interpolation (``xp`` increasing)."""
+    x, xp, fp = promote_dtypes_inexact(asarray_any(x), asarray_any(xp), asarray_any(fp))
+    if xp.ndim != 1 or fp.ndim != 1 or xp.shape != fp.shape:
+        raise ValueError("xp and fp must be one-dimensional arrays of equal size")
+    if period is not None:
+        x = remainder(x, period)
+        order = argsort(remainder(xp, period))
+        xp = take(remainder(xp, period), order)
+        fp = take(fp, order)
+        xp = concatenate([xp[-1:] - period, xp, xp[:1] + period])
+        fp = concatenate([fp[-1:], fp, fp[:1]])
+    n = xp.shape[0]
+    i = clip(searchsorted(xp, x, side="right"), 1, n - 1)
+    x0, x1 = take(xp, i - 1), take(xp, i)
+    y0, y1 = take(fp, i - 1), take(fp, i)
+    dx = subtract(x1, x0)
+    safe = where(equal(dx, 0), ones_like(dx), dx)
+    t = divide(subtract(x, x0), safe)
+    out = add(y0, multiply(t, subtract(y1, y0)))
+    out = where(equal(dx, 0), y0, out)
+    if period is None:
+        lv = fp[0] if left is None else left
+        rv = fp[-1] if right is None else right
+        out = where(less(x, xp[0]), lv, out)
+        out = where(greater(x, xp[-1]), rv, out)
+    return out.astype(x.dtype)
+
+
+def _conv1d(x, y, mode, flip):
+    x, y = promote_dtypes(asarray_any(x), asarray_any(y))
+    if x.ndim != 1 or y.ndim != 1:
+        raise ValueError(
+            f"{'convolve' if flip else 'correlate'}() only support 1-dimensional inputs."
+        )
+    if x.shape[0] == 0 or y.shape[0] == 0:
+        raise ValueError("inputs cannot be empty")
+    if dtypes.is_complex(x.dtype) and not flip:
+        y = conj(y)
+    if x.shape[0] < y.shape[0]:
+        x, y = y, x
+        if not flip:
+            # correlate(a, v) with swapped operands is the reversed correlation.
+            return jnp_shape.flip(_conv1d(x, y, mode, False), 0)
+    n, m = x.shape[0], y.shape[0]
+    if flip:
+        y = jnp_shape.flip(y, 0)
+    if mode == "valid":
+        pads = (0, 0)
+    elif mode == "same":
+        pads = (m // 2, m - 1 - m // 2) if flip else ((m - 1) - (m - 1) // 2, (m - 1) // 2)
+        if not flip:
+            pads = (m // 2, m - 1 - m // 2)
+    elif mode == "full":
+        pads = (m - 1, m - 1)
+    else:
+        raise ValueError("mode must be one of ['full', 'same', 'valid']")
+    from jaxlite._src.ops.windowed import conv_general_dilated
+
+    out = conv_general_dilated(reshape(x, (1, 1, n)), reshape(y, (1, 1, m)), (1,), (pads,))
+    return reshape(out, (-1,))
+
+
+def convolve(a, v, mode: str = "full", *, precision=None, preferred_element_type=None):
+    """``jnp.convolve``: 1-D discrete convolution (modes full/same/valid)."""
+    return _conv1d(a, v, mode, True)
+
+
+def correlate(a, v, mode: str = "valid", *, precision=None, preferred_element_type=None):
+    """``jnp.correlate``: 1-D cross-correlation (modes full/same/valid)."""
+    return _conv1d(a, v, mode, False)
+
+
+def gradient(f, *varargs, axis=None, edge_order=None):
+    """``jnp.gradient``: central differences inside, one-sided at the ends (unit or scalar
+    spacing)."""
+    f = asarray_any(f)
+    (f,) = promote_dtypes_inexact(f)
+    axes = (
+        list(range(f.ndim)) if axis is None else ([axis] if isinstance(axis, int) else list(axis))
+    )
+    axes = [canonicalize_axis(a, f.ndim) for a in axes]
+    spacing = list(varargs) if varargs else [1.0] * len(axes)
+    if len(spacing) == 1 and len(axes) > 1:
+        spacing = spacing * len(axes)
+    outs = []
+    for ax, h in zip(axes, spacing):
+        n = f.shape[ax]
+        if n < 2:
+            raise ValueError("Shape of array too small to calculate a numerical gradient")
+        sl = lambda a, b: _sh.slice_in_dim(f, a, b, 1, ax)  # noqa: E731
+        mid = divide(subtract(sl(2, n), sl(0, n - 2)), 2.0)
+        first = subtract(sl(1, 2), sl(0, 1))
+        last = subtract(sl(n - 1, n), sl(n - 2, n - 1))
+        g = concatenate([first, mid, last], ax) if n > 2 else concatenate([first, last], ax)
+        outs.append(divide(g, h))
+    return outs[0] if len(outs) == 1 else outs
+
+
+def trapezoid(y, x=None, dx=1.0, axis: int = -1):
+    """``jnp.trapezoid``: integrate ``y`` along ``axis`` with the trapezoidal rule."""
+    (y,) = promote_dtypes_inexact(asarray_any(y))
+    axis = canonicalize_axis(axis, y.ndim)
+    n = y.shape[axis]
+    avg = divide(
+        add(_sh.slice_in_dim(y, 1, n, 1, axis), _sh.slice_in_dim(y, 0, n - 1, 1, axis)), 2.0
+    )
+    if x is None:
+        return multiply(reductions.sum(avg, axis), dx)
+    x = asarray_any(x)
+    d = diff(x) if x.ndim == 1 else diff(x, axis=axis)
+    if x.ndim == 1:
+        shape = [1] * y.ndim
+        shape[axis] = n - 1
+        d = reshape(d, shape)
+    return reductions.sum(multiply(avg, d), axis)
+
+
+def unwrap(p, discont=None, axis: int = -1, period=2 * np.pi):
+    """``jnp.unwrap``: remove jumps larger than ``discont`` by adding multiples of
+    ``period``."""
+    (p,) = promote_dtypes_inexact(asarray_any(p))
+    axis = canonicalize_axis(axis, p.ndim)
+    if discont is None:
+        discont = period / 2
+    d = diff(p, axis=axis)
+    half = period / 2
+    ddmod = subtract(remainder(add(d, half), period), half)
+    ddmod = where(
+        logical_and(equal(ddmod, -half), greater(d, 0)),
+        full_like(ddmod, half),
+        ddmod,
+    )
+    corr = where(less(ufuncs.abs(d), discont), zeros_like(d), subtract(ddmod, d))
+    n = p.shape[axis]
+    head = _sh.slice_in_dim(p, 0, 1, 1, axis)
+    tail = add(_sh.slice_in_dim(p, 1, n, 1, axis), cumsum(corr, axis))
+    return concatenate([head, tail], axis)

@@ -1,0 +1,144 @@
+"""``jax.numpy`` products of the top-level namespace: ``dot matmul vdot inner outer vecdot
+matvec vecmat cross trace``. ``einsum``, ``tensordot`` and ``kron`` are in ``einsum``;
+``jnp.linalg`` is ``linalg``."""
+
+from __future__ import annotations
+
+import numpy as np
+from jaxlite._src import dtypes
+from jaxlite._src.numpy import reductions
+from jaxlite._src.numpy.creation import zeros_like
+from jaxlite._src.numpy.indexing_routines import diagonal
+from jaxlite._src.numpy.shape import (
+    broadcast_arrays,
+    broadcast_to,
+    expand_dims,
+    moveaxis,
+    ravel,
+    squeeze,
+    stack,
+)
+from jaxlite._src.numpy.ufuncs import conj, multiply, subtract
+from jaxlite._src.numpy.util import asarray_any, promote_args, promote_dtypes
+from jaxlite._src.ops import elementwise as ew, linalg as _linalg, shape as _sh
+
+
+# -------------------------------------------------------------------------------- dots
+def dot(a, b, *, precision=None, preferred_element_type=None):
+    """``jnp.dot``: NumPy's rules for 0-d, 1-d and N-d operands."""
+    a, b = promote_dtypes(a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        return multiply(a, b)
+    contract_b = 0 if b.ndim == 1 else b.ndim - 2
+    return _linalg.dot_general(
+        a,
+        b,
+        (((a.ndim - 1,), (contract_b,)), ((), ())),
+        preferred_element_type=preferred_element_type,
+    )
+
+
+def matmul(a, b, *, precision=None, preferred_element_type=None):
+    """``jnp.matmul`` with batch broadcasting."""
+    a, b = promote_dtypes(a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError(f"matmul: inputs must be at least 1-D, got shapes {a.shape} and {b.shape}")
+    a_vec, b_vec = a.ndim == 1, b.ndim == 1
+    if a_vec:
+        a = _sh.reshape(a, (1,) + a.shape)
+    if b_vec:
+        b = _sh.reshape(b, b.shape + (1,))
+    if a.shape[-1] != b.shape[-2]:
+        raise TypeError(f"matmul: contracting dimensions differ: {a.shape} @ {b.shape}")
+    batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+    if a.ndim == 2 and b.ndim == 2:
+        out = _linalg.dot_general(
+            a, b, (((1,), (0,)), ((), ())), preferred_element_type=preferred_element_type
+        )
+    else:
+        a = broadcast_to(a, batch + a.shape[-2:])
+        b = broadcast_to(b, batch + b.shape[-2:])
+        nb = len(batch)
+        out = _linalg.dot_general(
+            a,
+            b,
+            (((nb + 1,), (nb,)), (tuple(range(nb)), tuple(range(nb)))),
+            preferred_element_type=preferred_element_type,
+        )
+    if a_vec:
+        out = _sh.squeeze(out, (out.ndim - 2,))
+    if b_vec:
+        out = _sh.squeeze(out, (out.ndim - 1,))
+    return out
+
+
+def vdot(a, b):
+    a, b = promote_dtypes(a, b)
+    if dtypes.is_complex(a.dtype):
+        a = ew.conj(a)
+    return dot(ravel(a), ravel(b))
+
+
+def inner(a, b):
+    a, b = promote_dtypes(a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        return multiply(a, b)
+    return _linalg.dot_general(a, b, (((a.ndim - 1,), (b.ndim - 1,)), ((), ())))
+
+
+def outer(a, b):
+    a, b = promote_dtypes(ravel(a), ravel(b))
+    return multiply(_sh.reshape(a, a.shape + (1,)), b)
+
+
+def trace(a, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype=None, out=None):
+    """``jnp.trace``: sum along a diagonal."""
+    return reductions.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+
+
+def vecdot(x1, x2, /, *, axis: int = -1, precision=None, preferred_element_type=None):
+    """``jnp.vecdot``: ``sum(conj(x1) * x2, axis)`` with broadcasting."""
+    x1, x2 = promote_args("vecdot", x1, x2)
+    x1, x2 = broadcast_arrays(x1, x2)
+    if dtypes.is_complex(x1.dtype):
+        x1 = conj(x1)
+    return reductions.sum(multiply(x1, x2), axis=axis)
+
+
+def matvec(x1, x2, /):
+    """``jnp.matvec``: batched matrix-vector product."""
+    return squeeze(matmul(x1, expand_dims(x2, -1)), -1)
+
+
+def vecmat(x1, x2, /):
+    """``jnp.vecmat``: batched (conjugated) vector-matrix product."""
+    x1 = asarray_any(x1)
+    if dtypes.is_complex(x1.dtype):
+        x1 = conj(x1)
+    return squeeze(matmul(expand_dims(x1, -2), x2), -2)
+
+
+def cross(a, b, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis=None):
+    """``jnp.cross``: the cross product of 3-vectors (or the z-component for 2-vectors)."""
+    a, b = promote_dtypes(asarray_any(a), asarray_any(b))
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a = moveaxis(a, axisa, -1)
+    b = moveaxis(b, axisb, -1)
+    if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
+        raise ValueError("Dimension must be either 2 or 3 for cross product")
+    if a.shape[-1] == 2 and b.shape[-1] == 2:
+        return subtract(multiply(a[..., 0], b[..., 1]), multiply(a[..., 1], b[..., 0]))
+    a0, a1 = a[..., 0], a[..., 1]
+    a2 = a[..., 2] if a.shape[-1] == 3 else zeros_like(a0)
+    b0, b1 = b[..., 0], b[..., 1]
+    b2 = b[..., 2] if b.shape[-1] == 3 else zeros_like(b0)
+    c = stack(
+        [
+            subtract(multiply(a1, b2), multiply(a2, b1)),
+            subtract(multiply(a2, b0), multiply(a0, b2)),
+            subtract(multiply(a0, b1), multiply(a1, b0)),
+        ],
+        -1,
+    )
+    return moveaxis(c, -1, axisc)

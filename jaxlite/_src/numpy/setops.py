@@ -1,0 +1,209 @@
+"""``jax.numpy`` set operations: ``unique`` (and ``unique_values/counts/inverse/all``),
+``union1d intersect1d setdiff1d setxor1d isin`` -- with ``size=`` for use under ``jit``."""
+
+from __future__ import annotations
+
+import numpy as np
+from jaxlite._src import dtypes
+from jaxlite._src.core.trace import Tracer
+from jaxlite._src.numpy import reductions
+from jaxlite._src.numpy.creation import asarray, full, full_like, ones, zeros
+from jaxlite._src.numpy.indexing_routines import take
+from jaxlite._src.numpy.reductions import _int_dtype, cumsum
+from jaxlite._src.numpy.shape import broadcast_to, concatenate, expand_dims, ravel, reshape
+from jaxlite._src.numpy.sorting import argsort
+from jaxlite._src.numpy.ufuncs import equal, logical_not, minimum, not_equal, subtract, where
+from jaxlite._src.numpy.util import asarray_any
+from jaxlite._src.ops import indexing as _ix
+
+
+def isin(
+    element, test_elements, assume_unique: bool = False, invert: bool = False, *, method="auto"
+):
+    """``jnp.isin``: whether each element appears in ``test_elements``."""
+    element = asarray_any(element)
+    test = ravel(asarray_any(test_elements))
+    eq = equal(expand_dims(element, -1), test)
+    out = reductions.any(eq, axis=-1)
+    return logical_not(out) if invert else out
+
+
+def _set_result(vals, size, fill_value):
+    return unique(vals, size=size, fill_value=fill_value)
+
+
+def union1d(ar1, ar2, *, size=None, fill_value=None):
+    """``jnp.union1d``: sorted unique values in either array (``size=`` under jit)."""
+    return unique(concatenate([ravel(ar1), ravel(ar2)]), size=size, fill_value=fill_value)
+
+
+def intersect1d(
+    ar1,
+    ar2,
+    assume_unique: bool = False,
+    return_indices: bool = False,
+    *,
+    size=None,
+    fill_value=None,
+):
+    """``jnp.intersect1d``: sorted unique values in both arrays (static inputs, or
+    ``size=`` under jit)."""
+    if return_indices:
+        raise NotImplementedError("jaxlite intersect1d does not support return_indices")
+    a = ravel(asarray_any(ar1))
+    b = ravel(asarray_any(ar2))
+    mask = isin(a, b)
+    big = _fill_for_sets(a)
+    vals = where(mask, a, big)
+    u = unique(
+        vals,
+        size=size if size is not None else _concrete_count(mask, vals, big),
+        fill_value=fill_value if fill_value is not None else None,
+    )
+    return _drop_sentinel(u, big, size, fill_value, mask)
+
+
+def setdiff1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=None):
+    """``jnp.setdiff1d``: sorted unique values of ``ar1`` not in ``ar2``."""
+    a = ravel(asarray_any(ar1))
+    mask = logical_not(isin(a, ar2))
+    big = _fill_for_sets(a)
+    vals = where(mask, a, big)
+    u = unique(
+        vals,
+        size=size if size is not None else _concrete_count(mask, vals, big),
+        fill_value=fill_value,
+    )
+    return _drop_sentinel(u, big, size, fill_value, mask)
+
+
+def setxor1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=None):
+    """``jnp.setxor1d``: sorted values in exactly one of the arrays."""
+    a = unique(ravel(asarray_any(ar1))) if size is None else ravel(ar1)
+    b = unique(ravel(asarray_any(ar2))) if size is None else ravel(ar2)
+    both = concatenate([setdiff1d(a, b), setdiff1d(b, a)])
+    return unique(both, size=size, fill_value=fill_value)
+
+
+def _fill_for_sets(a):
+    if dtypes.is_inexact(a.dtype):
+        return np.inf
+    return np.iinfo(a.dtype).max
+
+
+def _concrete_count(mask, vals, big):
+    if isinstance(vals, Tracer) and vals.to_concrete_value() is None:
+        from jaxlite._src.core.errors import ConcretizationTypeError
+
+        raise ConcretizationTypeError(vals, "set operations need size= under transformations")
+    v = np.asarray(vals)[np.asarray(mask)]
+    return int(np.unique(v).size)
+
+
+def _drop_sentinel(u, big, size, fill_value, mask):
+    if size is None:
+        return u
+    fv = u[0] if fill_value is None else fill_value
+    return where(equal(u, big), full_like(u, fv), u)
+
+
+def unique_counts(x, /, *, size=None, fill_value=None):
+    """``jnp.unique_counts``: ``(values, counts)``."""
+    v, c = unique(x, return_counts=True, size=size, fill_value=fill_value)
+    return v, c
+
+
+def unique_inverse(x, /, *, size=None, fill_value=None):
+    """``jnp.unique_inverse``: ``(values, inverse_indices)`` (inverse has ``x``'s shape)."""
+    v, inv = unique(x, return_inverse=True, size=size, fill_value=fill_value)
+    return v, reshape(inv, asarray_any(x).shape)
+
+
+def unique_all(x, /, *, size=None, fill_value=None):
+    """``jnp.unique_all``: ``(values, indices, inverse_indices, counts)``."""
+    v, i, inv, c = unique(
+        x,
+        return_index=True,
+        return_inverse=True,
+        return_counts=True,
+        size=size,
+        fill_value=fill_value,
+    )
+    return v, i, reshape(inv, asarray_any(x).shape), c
+
+
+def unique(
+    ar,
+    return_index: bool = False,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    axis=None,
+    *,
+    equal_nan: bool = True,
+    size=None,
+    fill_value=None,
+    sorted: bool = True,
+):  # noqa: A002
+    """``jnp.unique`` of the flattened array; ``size=`` gives a static-shaped result padded
+    with ``fill_value`` (default: the smallest unique value), required under jit."""
+    if axis is not None:
+        raise NotImplementedError("jnp.unique with axis is not implemented in jaxlite")
+    a = ravel(asarray_any(ar))
+    n = a.shape[0]
+    if size is None:
+        if isinstance(a, Tracer) and a.to_concrete_value() is None:
+            from jaxlite._src.core.errors import ConcretizationTypeError
+
+            raise ConcretizationTypeError(
+                a,
+                "The error arose in jnp.unique(). When jnp.unique is used inside "
+                "transformations, the size argument must be specified statically.",
+            )
+    perm = argsort(a)
+    s = take(a, perm)
+    if n:
+        mask = concatenate([ones((1,), dtypes.bool_), not_equal(s[1:], s[:-1])])
+    else:
+        mask = zeros((0,), dtypes.bool_)
+    if size is None:
+        count = int(np.asarray(reductions.sum(mask)))
+        size_ = count
+    else:
+        size_ = int(size)
+    gid = subtract(cumsum(mask.astype(np.int32)), 1)  # group of each sorted elem
+    slots = where(mask, gid, size_)  # first of each group -> its slot; others dropped
+    first_fill = s[0] if n else zeros((), a.dtype)
+    fv = first_fill if fill_value is None else fill_value
+    vals = _ix.scatter(
+        full((size_,), fv, a.dtype)
+        if fill_value is not None
+        else broadcast_to(asarray(fv).astype(a.dtype), (size_,)),
+        s,
+        [slots],
+        "set",
+    )
+    outs = [vals]
+    if return_index:
+        first_idx = _ix.scatter(
+            zeros((size_,), _int_dtype()), perm.astype(_int_dtype()), [slots], "set"
+        )
+        outs.append(first_idx)
+    if return_inverse:
+        inv = _ix.scatter(
+            zeros((n,), _int_dtype()), gid.astype(_int_dtype()), [perm.astype(np.int32)], "set"
+        )
+        outs.append(reshape(inv, asarray_any(ar).shape) if asarray_any(ar).ndim == 1 else inv)
+    if return_counts:
+        cnt = _ix.scatter(
+            zeros((size_,), _int_dtype()),
+            ones((n,), _int_dtype()),
+            [minimum(gid, size_).astype(np.int32)],
+            "add",
+        )
+        outs.append(cnt)
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def unique_values(x, *, size=None, fill_value=None):
+    """``jnp.unique_values``."""
+    return unique(x, size=size, fill_value=fill_value)

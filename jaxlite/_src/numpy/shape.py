@@ -1,0 +1,493 @@
+"""``jax.numpy`` array manipulation: shapes, transposes, broadcasting, joining and splitting.
+
+``shape ndim size reshape ravel transpose swapaxes moveaxis squeeze expand_dims
+broadcast_to broadcast_arrays atleast_*d concatenate stack hstack vstack dstack split tile
+repeat flip rot90 pad append unstack trim_zeros`` -- compositions of ``ops.shape``.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+from jaxlite._src import dtypes
+from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.trace import Tracer
+from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes
+from jaxlite._src.ops import conversion, shape as _sh
+
+
+def _shape(x):
+    return aval_of(x).shape
+
+
+def _canon_shape(shape):
+    if isinstance(shape, (int, np.integer)) or (hasattr(shape, "ndim") and shape.ndim == 0):
+        return (int(shape),)
+    return tuple(int(s) for s in shape)
+
+
+def _broadcast_all(*args):
+    from jaxlite._src.numpy.util import broadcast_arrays
+
+    return broadcast_arrays(*args)
+
+
+# ------------------------------------------------------------------------- axis helpers
+def _reduction_axes(x, axis):
+    nd = _ndim(x)
+    if axis is None:
+        return tuple(range(nd))
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(canonicalize_axis(a, nd) for a in axis)
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"duplicate value in 'axis': {axis}")
+        return axes
+    return (canonicalize_axis(axis, nd),)
+
+
+def _ndim(x):
+    return len(_shape(x))
+
+
+# ------------------------------------------------------------------------------ shapes
+def shape(a):
+    return _shape(a)
+
+
+def ndim(a):
+    return _ndim(a)
+
+
+def size(a, axis=None):
+    s = _shape(a)
+    return int(np.prod(s, dtype=np.int64)) if axis is None else s[axis]
+
+
+def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
+    """``jnp.reshape`` (one ``-1`` entry allowed)."""
+    if shape is None:
+        shape = newshape
+    a = asarray_any(a)
+    shape = _canon_shape(shape)
+    if order == "F":
+        return transpose(reshape(transpose(a), shape[::-1]))
+    size_ = a.size
+    if -1 in shape:
+        known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
+        if shape.count(-1) > 1 or known == 0 or size_ % known:
+            raise TypeError(
+                f"cannot reshape array of shape {a.shape} (size {size_}) into shape {shape}"
+            )
+        shape = tuple(size_ // known if s == -1 else s for s in shape)
+    if int(np.prod(shape, dtype=np.int64)) != size_:
+        raise TypeError(
+            f"cannot reshape array of shape {a.shape} (size {size_}) into shape {shape}"
+        )
+    return _sh.reshape(a, shape)
+
+
+def ravel(a, order="C"):
+    a = asarray_any(a)
+    return reshape(a, (a.size,), order)
+
+
+def transpose(a, axes=None):
+    a = asarray_any(a)
+    if axes is None:
+        axes = tuple(range(a.ndim))[::-1]
+    axes = tuple(canonicalize_axis(i, a.ndim) for i in axes)
+    return _sh.transpose(a, axes)
+
+
+def permute_dims(a, axes):
+    return transpose(a, axes)
+
+
+def matrix_transpose(x, /):
+    x = asarray_any(x)
+    return swapaxes(x, -1, -2)
+
+
+def swapaxes(a, axis1, axis2):
+    a = asarray_any(a)
+    perm = list(range(a.ndim))
+    i, j = canonicalize_axis(axis1, a.ndim), canonicalize_axis(axis2, a.ndim)
+    perm[i], perm[j] = perm[j], perm[i]
+    return _sh.transpose(a, perm)
+
+
+def moveaxis(a, source, destination):
+    a = asarray_any(a)
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    src = [canonicalize_axis(s, a.ndim) for s in src]
+    dst = [canonicalize_axis(d, a.ndim) for d in dst]
+    perm = [i for i in range(a.ndim) if i not in src]
+    for d, s in sorted(zip(dst, src)):
+        perm.insert(d, s)
+    return _sh.transpose(a, perm)
+
+
+def squeeze(a, axis=None):
+    a = asarray_any(a)
+    if axis is None:
+        axes = tuple(i for i, s in enumerate(a.shape) if s == 1)
+    else:
+        axes = _reduction_axes(a, axis)
+        for ax in axes:
+            if a.shape[ax] != 1:
+                raise ValueError(
+                    "cannot select an axis to squeeze out which has size not equal to one, "
+                    f"got shape={a.shape} and dimensions={axes}"
+                )
+    return _sh.squeeze(a, axes)
+
+
+def expand_dims(a, axis):
+    a = asarray_any(a)
+    axes = [axis] if isinstance(axis, int) else list(axis)
+    nd = a.ndim + len(axes)
+    axes = [canonicalize_axis(x, nd) for x in axes]
+    return _sh.expand_dims(a, axes)
+
+
+def broadcast_to(array, shape):
+    a = asarray_any(array)
+    shape = _canon_shape(shape)
+    if a.shape == shape:
+        return a
+    try:
+        res = np.broadcast_shapes(a.shape, shape)
+    except ValueError:
+        res = None
+    if res != shape:
+        raise ValueError(
+            f"Incompatible shapes for broadcasting: {a.shape} and requested shape {shape}"
+        )
+    return _sh.broadcast_to_rank(a, shape)
+
+
+def broadcast_arrays(*args):
+    return _broadcast_all(*[asarray_any(a) for a in args])
+
+
+def broadcast_shapes(*shapes):
+    return tuple(np.broadcast_shapes(*shapes))
+
+
+def atleast_1d(*arys):
+    out = [reshape(a, (1,)) if _ndim(a) == 0 else asarray_any(a) for a in arys]
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_2d(*arys):
+    out = []
+    for a in arys:
+        a = asarray_any(a)
+        out.append(_sh.reshape(a, (1,) * (2 - a.ndim) + a.shape) if a.ndim < 2 else a)
+    return out[0] if len(out) == 1 else out
+
+
+def concatenate(arrays, axis: int | None = 0, dtype=None):
+    arrays = list(arrays)
+    if not arrays:
+        raise ValueError("Need at least one array to concatenate.")
+    if axis is None:
+        arrays = [ravel(a) for a in arrays]
+        axis = 0
+    arrays = promote_dtypes(*arrays)
+    if dtype is not None:
+        arrays = [
+            conversion.convert_element_type(a, dtypes.canonicalize_dtype(dtype)) for a in arrays
+        ]
+    nd = arrays[0].ndim
+    if nd == 0:
+        raise ValueError("Zero-dimensional arrays cannot be concatenated.")
+    return _sh.concatenate(arrays, canonicalize_axis(axis, nd))
+
+
+def stack(arrays, axis: int = 0, dtype=None):
+    arrays = [asarray_any(a) for a in arrays]
+    if not arrays:
+        raise ValueError("Need at least one array to stack.")
+    shapes = {a.shape for a in arrays}
+    if len(shapes) != 1:
+        raise ValueError("All input arrays must have the same shape.")
+    axis = canonicalize_axis(axis, arrays[0].ndim + 1)
+    return concatenate([expand_dims(a, axis) for a in arrays], axis, dtype)
+
+
+def hstack(tup, dtype=None):
+    arrs = [atleast_1d(a) for a in tup]
+    return concatenate(arrs, 0 if arrs[0].ndim == 1 else 1, dtype)
+
+
+def vstack(tup, dtype=None):
+    return concatenate([atleast_2d(a) for a in tup], 0, dtype)
+
+
+# -------------------------------------------------------------------------------- shapes
+def atleast_3d(*arys):
+    """``jnp.atleast_3d``: views with at least three dimensions."""
+    out = []
+    for a in arys:
+        a = asarray_any(a)
+        if a.ndim == 0:
+            a = reshape(a, (1, 1, 1))
+        elif a.ndim == 1:
+            a = reshape(a, (1, a.shape[0], 1))
+        elif a.ndim == 2:
+            a = reshape(a, a.shape + (1,))
+        out.append(a)
+    return out[0] if len(out) == 1 else out
+
+
+def dstack(tup, dtype=None):
+    """``jnp.dstack``: stack along the third axis."""
+    return concatenate([atleast_3d(a) for a in tup], 2, dtype)
+
+
+def column_stack(tup):
+    """``jnp.column_stack``: 1-D arrays become columns, then ``hstack``."""
+    arrs = []
+    for a in tup:
+        a = asarray_any(a)
+        arrs.append(reshape(a, (a.shape[0], 1)) if a.ndim < 2 else a)
+    return concatenate(arrs, 1)
+
+
+def _split_points(n, indices_or_sections, even: bool):
+    if isinstance(indices_or_sections, (int, np.integer)):
+        k = int(indices_or_sections)
+        if k <= 0:
+            raise ValueError("number sections must be larger than 0.")
+        if even and n % k:
+            raise ValueError(
+                f"array split does not result in an equal division: {n} elements into {k} sections"
+            )
+        q, r = divmod(n, k)
+        sizes = [q + 1] * r + [q] * (k - r)
+        return list(np.cumsum([0] + sizes))
+    pts = [int(i) for i in np.asarray(indices_or_sections).ravel()]
+    return [0] + pts + [n]
+
+
+def split(ary, indices_or_sections, axis: int = 0):
+    """``jnp.split``: split into equal sections or at the given indices."""
+    return _split(ary, indices_or_sections, axis, True)
+
+
+def array_split(ary, indices_or_sections, axis: int = 0):
+    """``jnp.array_split``: like ``split`` but sections may differ by one element."""
+    return _split(ary, indices_or_sections, axis, False)
+
+
+def _split(ary, ios, axis, even):
+    ary = asarray_any(ary)
+    axis = canonicalize_axis(axis, ary.ndim)
+    n = ary.shape[axis]
+    pts = _split_points(n, ios, even)
+    out = []
+    for lo, hi in zip(pts[:-1], pts[1:]):
+        lo_c = builtins.min(builtins.max(lo if lo >= 0 else lo + n, 0), n)
+        hi_c = builtins.min(builtins.max(hi if hi >= 0 else hi + n, 0), n)
+        out.append(_sh.slice_in_dim(ary, lo_c, builtins.max(lo_c, hi_c), 1, axis))
+    return out
+
+
+def hsplit(ary, indices_or_sections):
+    """``jnp.hsplit``."""
+    ary = asarray_any(ary)
+    return split(ary, indices_or_sections, 0 if ary.ndim == 1 else 1)
+
+
+def vsplit(ary, indices_or_sections):
+    """``jnp.vsplit``."""
+    return split(ary, indices_or_sections, 0)
+
+
+def tile(A, reps):
+    """``jnp.tile``: repeat the whole array ``reps`` times along each axis."""
+    A = asarray_any(A)
+    reps = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
+    nd = builtins.max(len(reps), A.ndim)
+    reps = (1,) * (nd - len(reps)) + reps
+    A = reshape(A, (1,) * (nd - A.ndim) + A.shape)
+    big = []
+    for r, s in zip(reps, A.shape):
+        big += [r, s]
+    b = _sh.broadcast_in_dim(A, tuple(big), tuple(range(1, 2 * nd, 2)))
+    return reshape(b, tuple(r * s for r, s in zip(reps, A.shape)))
+
+
+def repeat(a, repeats, axis: int | None = None, *, total_repeat_length: int | None = None):
+    """``jnp.repeat``: repeat each element ``repeats`` times (static repeats)."""
+    a = asarray_any(a)
+    if axis is None:
+        a = ravel(a)
+        axis = 0
+    axis = canonicalize_axis(axis, a.ndim)
+    if isinstance(repeats, Tracer) and repeats.to_concrete_value() is None:
+        from jaxlite._src.core.errors import ConcretizationTypeError
+
+        raise ConcretizationTypeError(
+            repeats, "jnp.repeat with traced repeats needs a static total_repeat_length."
+        )
+    rep = np.asarray(repeats)
+    if rep.ndim == 0:
+        r = int(rep)
+        shape = list(a.shape)
+        b = _sh.broadcast_in_dim(
+            a,
+            tuple(shape[: axis + 1] + [r] + shape[axis + 1 :]),
+            tuple(i if i <= axis else i + 1 for i in range(a.ndim)),
+        )
+        shape[axis] *= r
+        out = reshape(b, shape)
+    else:
+        idx = np.repeat(np.arange(a.shape[axis]), rep).astype(np.int32)
+        out = _take_static(a, idx, axis)
+    if total_repeat_length is not None and out.shape[axis] != total_repeat_length:
+        n = out.shape[axis]
+        if n > total_repeat_length:
+            out = _sh.slice_in_dim(out, 0, total_repeat_length, 1, axis)
+        else:
+            last = _sh.slice_in_dim(out, n - 1, n, 1, axis)
+            pad = [out] + [last] * (total_repeat_length - n)
+            out = concatenate(pad, axis)
+    return out
+
+
+def _take_static(a, idx, axis):
+    items = [slice(None)] * a.ndim
+    items[axis] = idx
+    return a[tuple(items)]
+
+
+def flip(m, axis=None):
+    """``jnp.flip``: reverse the order of elements along ``axis`` (all axes if None)."""
+    m = asarray_any(m)
+    if axis is None:
+        axes = tuple(range(m.ndim))
+    elif isinstance(axis, (tuple, list)):
+        axes = tuple(canonicalize_axis(a, m.ndim) for a in axis)
+    else:
+        axes = (canonicalize_axis(axis, m.ndim),)
+    return _sh.rev(m, axes) if axes else m
+
+
+def fliplr(m):
+    """``jnp.fliplr``: flip along axis 1."""
+    return flip(m, 1)
+
+
+def flipud(m):
+    """``jnp.flipud``: flip along axis 0."""
+    return flip(m, 0)
+
+
+def rot90(m, k: int = 1, axes=(0, 1)):
+    """``jnp.rot90``: rotate by 90 degrees ``k`` times in the plane of ``axes``."""
+    m = asarray_any(m)
+    if len(axes) != 2:
+        raise ValueError("len(axes) must be 2.")
+    ax0, ax1 = canonicalize_axis(axes[0], m.ndim), canonicalize_axis(axes[1], m.ndim)
+    if ax0 == ax1:
+        raise ValueError("Axes must be different.")
+    k = int(k) % 4
+    if k == 0:
+        return m
+    if k == 2:
+        return flip(flip(m, ax0), ax1)
+    perm = list(range(m.ndim))
+    perm[ax0], perm[ax1] = perm[ax1], perm[ax0]
+    if k == 1:
+        return transpose(flip(m, ax1), perm)
+    return flip(transpose(m, perm), ax1)
+
+
+def _pad_widths(pad_width, nd):
+    pw = np.asarray(pad_width)
+    if pw.dtype.kind not in "iu":
+        raise TypeError(f"`pad_width` must be of integral type, got {pad_width}")
+    pw = np.broadcast_to(pw, (nd, 2)) if pw.ndim <= 1 else pw
+    if pw.shape != (nd, 2):
+        pw = np.broadcast_to(pw, (nd, 2))
+    if np.any(pw < 0):
+        raise ValueError("index can't contain negative values")
+    return [(int(lo), int(hi)) for lo, hi in pw]
+
+
+def pad(array, pad_width, mode="constant", **kwargs):
+    """``jnp.pad``: modes constant, edge, reflect, symmetric and wrap (static widths)."""
+    a = asarray_any(array)
+    widths = _pad_widths(pad_width, a.ndim)
+    if mode == "constant":
+        cv = kwargs.get("constant_values", 0)
+        cvs = np.asarray(cv) if not isinstance(cv, (Tracer,)) else None
+        if cvs is not None and cvs.ndim > 0:
+            cvs = np.broadcast_to(cvs, (a.ndim, 2))
+            for ax, (lo, hi) in enumerate(widths):
+                for side, w in ((0, lo), (1, hi)):
+                    if w:
+                        cfg = [(0, 0, 0)] * a.ndim
+                        cfg[ax] = (w, 0, 0) if side == 0 else (0, w, 0)
+                        val = conversion.convert_element_type(
+                            asarray_any(cvs[ax, side].item()), a.dtype
+                        )
+                        a = _sh.pad(a, val, cfg)
+            return a
+        val = conversion.convert_element_type(asarray_any(cv), a.dtype)
+        return _sh.pad(a, val, [(lo, hi, 0) for lo, hi in widths])
+    if mode in ("edge", "reflect", "symmetric", "wrap"):
+        for ax, (lo, hi) in enumerate(widths):
+            if lo == 0 and hi == 0:
+                continue
+            n = a.shape[ax]
+            if n == 0:
+                raise ValueError(
+                    f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'"
+                )
+            idx = np.pad(np.arange(n), (lo, hi), mode=mode).astype(np.int32)
+            a = _take_static(a, idx, ax)
+        return a
+    raise NotImplementedError(f"jnp.pad mode {mode!r} is not implemented in jaxlite")
+
+
+def append(arr, values, axis=None):
+    """``jnp.append``."""
+    if axis is None:
+        return concatenate([ravel(arr), ravel(values)], 0)
+    return concatenate([arr, values], axis)
+
+
+concat = concatenate
+
+
+def unstack(x, /, *, axis: int = 0):
+    """``jnp.unstack``: split into arrays along ``axis`` (removing it)."""
+    x = asarray_any(x)
+    axis = canonicalize_axis(axis, x.ndim)
+    return tuple(_sh.index_in_dim(x, i, axis, keepdims=False) for i in range(x.shape[axis]))
+
+
+def rollaxis(a, axis: int, start: int = 0):
+    """``jnp.rollaxis``."""
+    a = asarray_any(a)
+    axis = canonicalize_axis(axis, a.ndim)
+    start = canonicalize_axis(start, a.ndim + 1)
+    if start > axis:
+        start -= 1
+    return moveaxis(a, axis, start)
+
+
+def trim_zeros(filt, trim: str = "fb"):
+    """``jnp.trim_zeros`` (needs a concrete input)."""
+    v = np.asarray(asarray_any(filt) if not isinstance(filt, Tracer) else filt)
+    nz = np.flatnonzero(v)
+    if nz.size == 0:
+        return asarray_any(v[:0])
+    lo = nz[0] if "f" in trim.lower() else 0
+    hi = nz[-1] + 1 if "b" in trim.lower() else v.shape[0]
+    return asarray_any(filt)[int(lo) : int(hi)]

@@ -1,0 +1,327 @@
+"""``jax.numpy`` statistics: ``average``, ``median``, ``quantile``, ``percentile`` (and the
+nan- forms), ``cov``, ``corrcoef``, ``bincount``, ``digitize``, ``histogram``,
+``histogram_bin_edges``."""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+from jaxlite._src import dtypes
+from jaxlite._src.core.trace import Tracer
+from jaxlite._src.numpy import reductions, ufuncs
+from jaxlite._src.numpy.creation import full, full_like, linspace, ones, ones_like, zeros
+from jaxlite._src.numpy.indexing_routines import diagonal
+from jaxlite._src.numpy.products import matmul
+from jaxlite._src.numpy.reductions import _int_dtype, mean
+from jaxlite._src.numpy.shape import (
+    _reduction_axes,
+    atleast_2d,
+    broadcast_to,
+    concatenate,
+    ravel,
+    reshape,
+    squeeze,
+    transpose,
+)
+from jaxlite._src.numpy.sorting import searchsorted
+from jaxlite._src.numpy.ufuncs import (
+    add,
+    ceil,
+    clip,
+    conj,
+    divide,
+    equal,
+    floor,
+    greater_equal,
+    less_equal,
+    logical_and,
+    logical_not,
+    maximum,
+    multiply,
+    sqrt,
+    subtract,
+    where,
+)
+from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes_inexact
+from jaxlite._src.ops import indexing as _ix, shape as _sh, sorting as _sort
+
+
+def cov(
+    m, y=None, rowvar: bool = True, bias: bool = False, ddof=None, fweights=None, aweights=None
+):
+    """``jnp.cov``: covariance matrix of the variables (rows by default)."""
+    if fweights is not None or aweights is not None:
+        raise NotImplementedError("jaxlite cov does not support fweights/aweights")
+    (m,) = promote_dtypes_inexact(asarray_any(m))
+    m = atleast_2d(m)
+    if not rowvar and m.shape[0] != 1:
+        m = m.T
+    if y is not None:
+        (y,) = promote_dtypes_inexact(asarray_any(y))
+        y = atleast_2d(y)
+        if not rowvar and y.shape[0] != 1:
+            y = y.T
+        m = concatenate([m, y], 0)
+    if ddof is None:
+        ddof = 0 if bias else 1
+    n = m.shape[1]
+    c = subtract(m, mean(m, axis=1, keepdims=True))
+    out = divide(matmul(c, conj(c).T), n - ddof)
+    return squeeze(out)
+
+
+def corrcoef(x, y=None, rowvar: bool = True):
+    """``jnp.corrcoef``: Pearson correlation coefficients."""
+    c = cov(x, y, rowvar)
+    if c.ndim == 0:
+        return divide(c, c)
+    d = diagonal(c)
+    sd = sqrt(d)
+    out = divide(divide(c, sd[:, None]), sd[None, :])
+    return clip(out, -1, 1)
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
+    """``jnp.histogram_bin_edges``."""
+    return histogram(a, bins, range, weights)[1]
+
+
+def _move_to_last(a, axis):
+    """Move the reduced axes to one trailing axis; returns (array, kept shape, axes)."""
+    axes = _reduction_axes(a, axis)
+    rest = [i for i in range(a.ndim) if i not in axes]
+    t = transpose(a, rest + list(axes))
+    kept = tuple(a.shape[i] for i in rest)
+    n = int(np.prod([a.shape[i] for i in axes], dtype=np.int64))
+    return reshape(t, kept + (n,)), kept, axes
+
+
+_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(a, q, axis, method, keepdims, ignore_nan, name):
+    if method not in _METHODS:
+        raise ValueError(f"{name}: method must be one of {_METHODS}, got {method!r}")
+    a = asarray_any(a)
+    if dtypes.is_complex(a.dtype):
+        raise ValueError(f"{name} does not support complex input")
+    (a,) = promote_dtypes_inexact(a)
+    q = asarray_any(q)
+    (q,) = promote_dtypes_inexact(q)
+    q = q.astype(a.dtype)
+    shape_in = a.shape
+    flat, kept, axes = _move_to_last(a, axis)
+    n = flat.shape[-1]
+    s = _sort.sort(flat, flat.ndim - 1)  # NaNs sort last
+    isnan = ufuncs.isnan(flat)
+    if ignore_nan:
+        count = reductions.sum(logical_not(isnan), axis=-1, keepdims=True).astype(a.dtype)
+    else:
+        count = full(kept + (1,), n, a.dtype)
+    qe = reshape(q, q.shape + (1,) * (len(kept) + 1))  # q dims lead
+    pos = multiply(qe, subtract(count, 1))
+    lo = floor(pos)
+    hi = ceil(pos)
+    if method == "lower":
+        idx_lo = idx_hi = lo
+    elif method == "higher":
+        idx_lo = idx_hi = hi
+    elif method == "nearest":
+        idx_lo = idx_hi = ufuncs.round(pos)
+    else:
+        idx_lo, idx_hi = lo, hi
+    maxi = maximum(subtract(count, 1), 0)
+    idx_lo = clip(idx_lo, 0, maxi).astype(np.int32)
+    idx_hi = clip(idx_hi, 0, maxi).astype(np.int32)
+    sb = broadcast_to(s, q.shape + s.shape)
+    bshape = q.shape + kept + (1,)
+    v_lo = _ix.take_along_axis(sb, broadcast_to(idx_lo, bshape), sb.ndim - 1)
+    v_hi = _ix.take_along_axis(sb, broadcast_to(idx_hi, bshape), sb.ndim - 1)
+    if method == "linear":
+        frac = subtract(pos, lo)
+        out = add(v_lo, multiply(subtract(v_hi, v_lo), frac))
+    elif method == "midpoint":
+        out = multiply(add(v_lo, v_hi), 0.5)
+    else:
+        out = v_lo
+    out = squeeze(out, -1)
+    if ignore_nan:
+        bad = equal(squeeze(count, -1), 0)
+    else:
+        bad = reductions.any(isnan, axis=-1)
+    out = where(bad, full_like(out, np.nan), out)
+    if keepdims:
+        ks = [1 if i in axes else d for i, d in enumerate(shape_in)]
+        out = reshape(out, q.shape + tuple(ks))
+    return out
+
+
+def quantile(
+    a,
+    q,
+    axis=None,
+    out=None,
+    overwrite_input=False,
+    method="linear",
+    keepdims: bool = False,
+    *,
+    interpolation=None,
+):
+    """``jnp.quantile``: the ``q``-th quantiles (``q`` in [0, 1]) along ``axis``.
+
+    The result has shape ``q.shape + reduced shape``; NaN where the slice contains NaN.
+    """
+    return _quantile(a, q, axis, interpolation or method, keepdims, False, "quantile")
+
+
+def percentile(
+    a,
+    q,
+    axis=None,
+    out=None,
+    overwrite_input=False,
+    method="linear",
+    keepdims: bool = False,
+    *,
+    interpolation=None,
+):
+    """``jnp.percentile``: ``quantile(a, q / 100)``."""
+    (q,) = promote_dtypes_inexact(asarray_any(q))
+    return _quantile(
+        a, divide(q, 100), axis, interpolation or method, keepdims, False, "percentile"
+    )
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims: bool = False):
+    """``jnp.median``: the 0.5 quantile along ``axis``."""
+    return _quantile(a, 0.5, axis, "linear", keepdims, False, "median")
+
+
+def nanquantile(
+    a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims: bool = False
+):
+    """``jnp.nanquantile``: ``quantile`` ignoring NaNs."""
+    return _quantile(a, q, axis, method, keepdims, True, "nanquantile")
+
+
+def nanpercentile(
+    a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims: bool = False
+):
+    """``jnp.nanpercentile``."""
+    (q,) = promote_dtypes_inexact(asarray_any(q))
+    return _quantile(a, divide(q, 100), axis, method, keepdims, True, "nanpercentile")
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims: bool = False):
+    """``jnp.nanmedian``."""
+    return _quantile(a, 0.5, axis, "linear", keepdims, True, "nanmedian")
+
+
+def average(a, axis=None, weights=None, returned: bool = False, keepdims: bool = False):
+    """``jnp.average``: (weighted) mean along ``axis``; ``returned`` adds the weight sum."""
+    a = asarray_any(a)
+    if weights is None:
+        avg = mean(a, axis, keepdims=keepdims)
+        if not returned:
+            return avg
+        axes = _reduction_axes(a, axis)
+        cnt = int(np.prod([a.shape[i] for i in axes], dtype=np.int64))
+        return avg, full_like(avg, cnt)
+    w = asarray_any(weights)
+    a, w = promote_dtypes_inexact(a, w)
+    if w.shape != a.shape:
+        if axis is None:
+            raise ValueError("Axis must be specified when shapes of a and weights differ.")
+        if w.ndim != 1:
+            raise ValueError("1D weights expected when shapes of a and weights differ.")
+        ax = canonicalize_axis(axis, a.ndim)
+        if w.shape[0] != a.shape[ax]:
+            raise ValueError("Length of weights not compatible with specified axis.")
+        shape = [1] * a.ndim
+        shape[ax] = w.shape[0]
+        w = broadcast_to(reshape(w, shape), a.shape)
+    wsum = reductions.sum(w, axis, keepdims=keepdims)
+    avg = divide(reductions.sum(multiply(a, w), axis, keepdims=keepdims), wsum)
+    if returned:
+        return avg, broadcast_to(wsum, avg.shape)
+    return avg
+
+
+def digitize(x, bins, right: bool = False):
+    """``jnp.digitize``: index of the bin each ``x`` falls in (monotonic ``bins``)."""
+    x, bins = asarray_any(x), asarray_any(bins)
+    if bins.ndim != 1:
+        raise ValueError(f"digitize: bins must be a 1-dimensional array; got bins={bins}")
+    if bins.shape[0] == 0:
+        return zeros(x.shape, _int_dtype())
+    side = "left" if right else "right"
+    inc = searchsorted(bins, x, side=side)
+    dec = subtract(
+        bins.shape[0], searchsorted(_sh.rev(bins, (0,)), x, side="right" if right else "left")
+    )
+    return where(greater_equal(bins[-1], bins[0]), inc, dec)
+
+
+def bincount(x, weights=None, minlength: int = 0, *, length: int | None = None):
+    """``jnp.bincount``: counts (or summed weights) of each non-negative integer.
+
+    Under transformations ``length=`` must be given (the output shape depends on data);
+    values outside ``[0, length)`` are dropped.
+    """
+    x = asarray_any(x)
+    if not dtypes.is_int(x.dtype):
+        raise TypeError(f"x argument to bincount must have an integer type; got {x.dtype}")
+    if x.ndim != 1:
+        raise ValueError("only 1-dimensional input supported.")
+    if length is None:
+        if isinstance(x, Tracer) and x.to_concrete_value() is None:
+            from jaxlite._src.core.errors import ConcretizationTypeError
+
+            raise ConcretizationTypeError(
+                x,
+                "The error occurred because of argument 'length' of jnp.bincount: it must "
+                "be static under transformations.",
+            )
+        v = np.asarray(x if not isinstance(x, Tracer) else x.to_concrete_value())
+        length = builtins.max(int(minlength), int(v.max()) + 1 if v.size else 0)
+    length = int(length)
+    if weights is None:
+        w = ones(x.shape, _int_dtype())
+    else:
+        w = asarray_any(weights)
+        if w.shape != x.shape:
+            w = broadcast_to(w, x.shape)
+    base = zeros((length,), w.dtype)
+    return _ix.scatter(base, w, [x.astype(np.int32)], "add")
+
+
+def histogram(a, bins=10, range=None, weights=None, density=None):  # noqa: A002
+    """``jnp.histogram``: ``(counts, bin_edges)``; the last bin includes its right edge."""
+    a = ravel(asarray_any(a))
+    (a,) = [x for x in _inexact_pair(a)]
+    if isinstance(bins, (int, np.integer)):
+        if range is None:
+            lo, hi = reductions.min(a), reductions.max(a)
+        else:
+            lo, hi = range
+        edges = linspace(lo, hi, int(bins) + 1).astype(a.dtype)
+    else:
+        edges = asarray_any(bins).astype(a.dtype)
+    nb = edges.shape[0] - 1
+    idx = subtract(searchsorted(edges, a, side="right"), 1)
+    idx = where(equal(a, edges[-1]), nb - 1, idx)
+    inside = logical_and(greater_equal(a, edges[0]), less_equal(a, edges[-1]))
+    idx = where(inside, idx, nb)  # out of range: dropped by bincount
+    w = ones_like(a) if weights is None else ravel(asarray_any(weights))
+    counts = bincount(idx, w, length=nb)
+    if density:
+        widths = subtract(edges[1:], edges[:-1])
+        counts = divide(divide(counts, widths), reductions.sum(counts))
+    return counts, edges
+
+
+def _inexact_pair(a):
+    from jaxlite._src.numpy.util import promote_dtypes_inexact
+
+    return promote_dtypes_inexact(a)

@@ -1,0 +1,147 @@
+"""``jax.numpy`` scalar types, dtype queries and constants.
+
+JAX-style scalar type objects: ``jnp.float32(3)`` builds a 0-d ``Array`` (not a NumPy
+scalar) while ``jnp.float32`` still works wherever a dtype is expected
+(``np.dtype(jnp.float32)``, ``x.astype(jnp.float32)``, ``x.dtype == jnp.float32``); the
+abstract type classes (``jnp.floating``, ...), ``finfo``/``iinfo``, ``promote_types``,
+``result_type``, ``can_cast``, ``isscalar``, ``iscomplexobj``; ``pi``, ``e``, ``inf``, ``nan``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from jaxlite._src import dtypes
+from jaxlite._src.core.array import Array
+from jaxlite._src.numpy.util import asarray_any
+
+ndarray = Array
+
+
+pi = np.pi
+
+
+e = np.e
+
+
+inf = np.inf
+
+
+nan = np.nan
+
+
+euler_gamma = np.euler_gamma
+
+
+newaxis = None
+
+
+float_, int_, complex_ = np.float64, np.int64, np.complex128
+
+
+dtype = np.dtype
+
+
+generic, number, inexact, floating = np.generic, np.number, np.inexact, np.floating
+
+
+integer, signedinteger, unsignedinteger = np.integer, np.signedinteger, np.unsignedinteger
+
+
+complexfloating = np.complexfloating
+
+
+iinfo = dtypes.iinfo
+
+
+finfo = dtypes.finfo
+
+
+promote_types = dtypes.promote_types
+
+
+result_type = dtypes.result_type
+
+
+issubdtype = dtypes.issubdtype
+
+
+def isrealobj(x):
+    """``jnp.isrealobj``."""
+    return not dtypes.is_complex(asarray_any(x).dtype)
+
+
+def iscomplexobj(x):
+    """``jnp.iscomplexobj``."""
+    return dtypes.is_complex(asarray_any(x).dtype)
+
+
+def isscalar(element):
+    """``jnp.isscalar``: Python/NumPy scalars and 0-d arrays."""
+    if isinstance(element, (bool, int, float, complex, np.generic)):
+        return True
+    return hasattr(element, "shape") and element.shape == () and hasattr(element, "dtype")
+
+
+def can_cast(from_, to, casting: str = "safe"):
+    """``jnp.can_cast`` (NumPy's rules on dtypes)."""
+    f = from_.dtype if hasattr(from_, "dtype") else from_
+    return bool(np.can_cast(np.dtype(f), np.dtype(to), casting))
+
+
+def iterable(y):
+    """``jnp.iterable``."""
+    try:
+        iter(y)
+    except TypeError:
+        return False
+    return True
+
+
+class _ScalarMeta(type):
+    dtype: np.dtype
+
+    def __hash__(cls):
+        return hash(cls.dtype.type)
+
+    def __eq__(cls, other):
+        return (
+            cls is other
+            or other is cls.dtype.type
+            or (isinstance(other, np.dtype) and other == cls.dtype)
+        )
+
+    def __ne__(cls, other):
+        return not cls.__eq__(other)
+
+    def __call__(cls, x=0):
+        from jaxlite._src.numpy import creation
+
+        return creation.asarray(x, dtype=cls.dtype)
+
+    def __instancecheck__(cls, instance):
+        return isinstance(instance, cls.dtype.type)
+
+    def __repr__(cls):
+        return f"<class 'jaxlite.numpy.{cls.__name__}'>"
+
+
+def _make(name, dt):
+    return _ScalarMeta(name, (object,), {"dtype": np.dtype(dt)})
+
+
+bool_ = _make("bool_", np.bool_)
+
+
+int8, int16, int32, int64 = (_make(n, n) for n in ("int8", "int16", "int32", "int64"))
+
+
+uint8, uint16, uint32, uint64 = (_make(n, n) for n in ("uint8", "uint16", "uint32", "uint64"))
+
+
+float16, float32, float64 = (_make(n, n) for n in ("float16", "float32", "float64"))
+
+
+bfloat16 = _make("bfloat16", dtypes.bfloat16)
+
+
+complex64, complex128 = _make("complex64", np.complex64), _make("complex128", np.complex128)

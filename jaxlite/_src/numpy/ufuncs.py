@@ -1,0 +1,723 @@
+"""``jax.numpy`` elementwise functions (the ufuncs): arithmetic, powers, exponentials and
+logarithms, trigonometry, rounding, comparisons, logic and bits, floating-point tests
+(``isnan``...), complex parts (``real``, ``imag``, ``angle``), ``where`` and ``clip``.
+
+Each promotes its arguments with JAX's rules (``util.promote_args*``), broadcasts them
+NumPy-style, then binds ``ops.elementwise`` primitives.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from jaxlite._src import dtypes
+from jaxlite._src.core.trace import Tracer
+from jaxlite._src.numpy.creation import asarray, full, full_like, ones_like, zeros_like
+from jaxlite._src.numpy.shape import _broadcast_all, broadcast_arrays
+from jaxlite._src.numpy.util import (
+    asarray_any,
+    check_arraylike,
+    promote_args,
+    promote_args_inexact,
+    promote_args_numeric,
+    promote_dtypes,
+    promote_dtypes_inexact,
+)
+from jaxlite._src.ops import elementwise as ew
+
+
+# --------------------------------------------------------------------------- elementwise
+def _unary(lax_fn, name, inexact=True):
+    def f(x, /):
+        check_arraylike(name, x)
+        (x,) = promote_dtypes_inexact(x) if inexact else promote_dtypes(x)
+        return lax_fn(x)
+
+    f.__name__ = name
+    f.__doc__ = f"Elementwise ``{name}`` (``jax.numpy.{name}``)."
+    return f
+
+
+def _binary(lax_fn, name, promote=promote_args):
+    def f(x1, x2, /):
+        x1, x2 = promote(name, x1, x2)
+        return lax_fn(x1, x2)
+
+    f.__name__ = name
+    f.__doc__ = f"Elementwise ``{name}`` with NumPy broadcasting (``jax.numpy.{name}``)."
+    return f
+
+
+sin = _unary(ew.sin, "sin")
+
+
+cos = _unary(ew.cos, "cos")
+
+
+tan = _unary(ew.tan, "tan")
+
+
+arcsin = _unary(ew.asin, "arcsin")
+
+
+arccos = _unary(ew.acos, "arccos")
+
+
+arctan = _unary(ew.atan, "arctan")
+
+
+sinh = _unary(ew.sinh, "sinh")
+
+
+cosh = _unary(ew.cosh, "cosh")
+
+
+tanh = _unary(ew.tanh, "tanh")
+
+
+arcsinh = _unary(ew.asinh, "arcsinh")
+
+
+arccosh = _unary(ew.acosh, "arccosh")
+
+
+arctanh = _unary(ew.atanh, "arctanh")
+
+
+exp = _unary(ew.exp, "exp")
+
+
+exp2 = _unary(ew.exp2, "exp2")
+
+
+expm1 = _unary(ew.expm1, "expm1")
+
+
+log = _unary(ew.log, "log")
+
+
+log1p = _unary(ew.log1p, "log1p")
+
+
+sqrt = _unary(ew.sqrt, "sqrt")
+
+
+cbrt = _unary(ew.cbrt, "cbrt")
+
+
+negative = _unary(ew.neg, "negative", inexact=False)
+
+
+floor = _unary(ew.floor, "floor")
+
+
+ceil = _unary(ew.ceil, "ceil")
+
+
+conjugate = conj = _unary(ew.conj, "conj", inexact=False)
+
+
+def positive(x, /):
+    return asarray(x)
+
+
+def abs(x, /):  # noqa: A001
+    check_arraylike("abs", x)
+    x = asarray_any(x)
+    if x.dtype == dtypes.bool_ or dtypes.is_unsigned(x.dtype):
+        return x
+    return ew.abs(x)
+
+
+absolute = abs
+
+
+def sign(x, /):
+    x = asarray_any(x)
+    if x.dtype == dtypes.bool_:
+        return x
+    return ew.sign(x)
+
+
+def square(x, /):
+    (x,) = promote_dtypes(x)
+    return ew.integer_pow(x, 2)
+
+
+def reciprocal(x, /):
+    (x,) = promote_dtypes_inexact(x)
+    return ew.div(ew._const(x, 1), x)
+
+
+def log2(x, /):
+    (x,) = promote_dtypes_inexact(x)
+    return ew.div(ew.log(x), ew._const(x, np.log(2)))
+
+
+def log10(x, /):
+    (x,) = promote_dtypes_inexact(x)
+    return ew.div(ew.log(x), ew._const(x, np.log(10)))
+
+
+add = _binary(ew.add, "add")
+
+
+subtract = _binary(ew.sub, "subtract")
+
+
+multiply = _binary(ew.mul, "multiply")
+
+
+def _add_bool(x1, x2, /):
+    x1, x2 = promote_args("add", x1, x2)
+    if x1.dtype == dtypes.bool_:
+        return ew.or_(x1, x2)
+    return ew.add(x1, x2)
+
+
+def _mul_bool(x1, x2, /):
+    x1, x2 = promote_args("multiply", x1, x2)
+    if x1.dtype == dtypes.bool_:
+        return ew.and_(x1, x2)
+    return ew.mul(x1, x2)
+
+
+add = _add_bool
+
+
+add.__name__ = "add"
+
+
+multiply = _mul_bool
+
+
+multiply.__name__ = "multiply"
+
+
+def true_divide(x1, x2, /):
+    x1, x2 = promote_args_inexact("true_divide", x1, x2)
+    return ew.div(x1, x2)
+
+
+divide = true_divide
+
+
+def floor_divide(x1, x2, /):
+    x1, x2 = promote_args_numeric("floor_divide", x1, x2)
+    if dtypes.is_int(x1.dtype):
+        q = ew.div(x1, x2)
+        # Round toward negative infinity: adjust where signs differ and there's a remainder.
+        r = ew.rem(x1, x2)
+        zero = ew._const(x1, 0)
+        adjust = ew.and_(ew.ne(r, zero), ew.ne(ew.lt(r, zero), ew.lt(x2, zero)))
+        return ew.select_n(adjust, q, ew.sub(q, ew._const(q, 1)))
+    return ew.floor(ew.div(x1, x2))
+
+
+def remainder(x1, x2, /):
+    x1, x2 = promote_args_numeric("remainder", x1, x2)
+    r = ew.rem(x1, x2)
+    zero = ew._const(r, 0)
+    adjust = ew.and_(ew.ne(r, zero), ew.ne(ew.lt(r, zero), ew.lt(x2, zero)))
+    return ew.select_n(adjust, r, ew.add(r, x2))
+
+
+mod = remainder
+
+
+def fmod(x1, x2, /):
+    x1, x2 = promote_args_numeric("fmod", x1, x2)
+    return ew.rem(x1, x2)
+
+
+def power(x1, x2, /):
+    check_arraylike("power", x1, x2)
+    # Integer powers by a concrete Python int use integer_pow, as JAX does.
+    if type(x2) is int or (isinstance(x2, (np.integer,))):
+        (x1,) = promote_dtypes(x1)
+        if x1.dtype != dtypes.bool_:  # raises for a negative power of integers, as JAX
+            return ew.integer_pow(x1, int(x2))
+    x1, x2 = promote_args_numeric("power", x1, x2)
+    if dtypes.is_int(x1.dtype):
+        return _int_power(x1, x2)
+    return ew.pow(x1, x2)
+
+
+def _int_power(x, y):
+    from jaxlite._src.core.trace import is_concrete
+
+    if is_concrete(y) and not isinstance(y, Tracer):
+        yv = np.asarray(y)
+        if yv.ndim == 0:
+            return ew.integer_pow(x, int(yv))
+    # Generic integer power by squaring, vectorised over the exponent bits.
+    acc = ones_like(x)
+    base = x
+    yy = y
+    for _ in range(np.iinfo(x.dtype).bits):
+        bit = ew.ne(ew.and_(yy, ew._const(yy, 1)), ew._const(yy, 0))
+        acc = ew.select_n(bit, acc, ew.mul(acc, base))
+        base = ew.mul(base, base)
+        yy = ew.shift_right_logical(yy, ew._const(yy, 1))
+    return ew.select_n(ew.lt(y, ew._const(y, 0)), acc, ew.zeros_like(acc))
+
+
+pow = power  # noqa: A001
+
+
+def maximum(x1, x2, /):
+    x1, x2 = promote_args("maximum", x1, x2)
+    return ew.max(x1, x2)
+
+
+def minimum(x1, x2, /):
+    x1, x2 = promote_args("minimum", x1, x2)
+    return ew.min(x1, x2)
+
+
+def arctan2(x1, x2, /):
+    x1, x2 = promote_args_inexact("arctan2", x1, x2)
+    return ew.atan2(x1, x2)
+
+
+def _cmp(lax_fn, name):
+    def f(x1, x2, /):
+        x1, x2 = promote_args(name, x1, x2)
+        return lax_fn(x1, x2)
+
+    f.__name__ = name
+    return f
+
+
+equal = _cmp(ew.eq, "equal")
+
+
+not_equal = _cmp(ew.ne, "not_equal")
+
+
+less = _cmp(ew.lt, "less")
+
+
+less_equal = _cmp(ew.le, "less_equal")
+
+
+greater = _cmp(ew.gt, "greater")
+
+
+greater_equal = _cmp(ew.ge, "greater_equal")
+
+
+def _logical(lax_fn, name):
+    def f(x1, x2, /):
+        x1, x2 = promote_args(name, x1, x2)
+        if x1.dtype != dtypes.bool_:
+            x1, x2 = ew.ne(x1, ew._const(x1, 0)), ew.ne(x2, ew._const(x2, 0))
+        return lax_fn(x1, x2)
+
+    f.__name__ = name
+    return f
+
+
+logical_and = _logical(ew.and_, "logical_and")
+
+
+logical_or = _logical(ew.or_, "logical_or")
+
+
+logical_xor = _logical(ew.xor, "logical_xor")
+
+
+def logical_not(x, /):
+    x = asarray_any(x)
+    if x.dtype != dtypes.bool_:
+        x = ew.ne(x, ew._const(x, 0))
+    return ew.bitwise_not(x)
+
+
+bitwise_and = _binary(ew.and_, "bitwise_and")
+
+
+bitwise_or = _binary(ew.or_, "bitwise_or")
+
+
+bitwise_xor = _binary(ew.xor, "bitwise_xor")
+
+
+def bitwise_not(x, /):
+    return ew.bitwise_not(asarray_any(x))
+
+
+invert = bitwise_not
+
+
+left_shift = _binary(ew.shift_left, "left_shift")
+
+
+def right_shift(x1, x2, /):
+    x1, x2 = promote_args_numeric("right_shift", x1, x2)
+    if dtypes.is_unsigned(x1.dtype):
+        return ew.shift_right_logical(x1, x2)
+    return ew.shift_right_arithmetic(x1, x2)
+
+
+def isfinite(x, /):
+    x = asarray_any(x)
+    if not dtypes.is_inexact(x.dtype):
+        return full(x.shape, True, dtypes.bool_)
+    return ew.is_finite(x)
+
+
+def isnan(x, /):
+    x = asarray_any(x)
+    return ew.ne(x, x)
+
+
+def isinf(x, /):
+    x = asarray_any(x)
+    if not dtypes.is_inexact(x.dtype):
+        return full(x.shape, False, dtypes.bool_)
+    return ew.eq(ew.abs(x), ew._const(ew.abs(x), np.inf))
+
+
+def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
+    """``jnp.where``: three-argument select, or (one argument) the indices of nonzeros."""
+    if x is None and y is None:
+        from jaxlite._src.numpy.indexing import nonzero
+
+        return nonzero(condition, size=size, fill_value=fill_value)
+    check_arraylike("where", condition, x, y)
+    if x is None or y is None:
+        raise ValueError(
+            "Either both or neither of the x and y arguments should be provided "
+            "to jax.numpy.where, got x={x} and y={y}."
+        )
+    check_arraylike("where", condition, x, y)
+    condition = asarray_any(condition)
+    if condition.dtype != dtypes.bool_:
+        condition = ew.ne(condition, ew._const(condition, 0))
+    x, y = promote_dtypes(x, y)
+    condition, x, y = _broadcast_all(condition, x, y)
+    return ew.select_n(condition, y, x)
+
+
+def clip(arr=None, /, min=None, max=None, *, a=None, a_min=None, a_max=None):  # noqa: A002
+    if arr is None:
+        arr = a
+    if min is None:
+        min = a_min
+    if max is None:
+        max = a_max
+    arr = asarray_any(arr)
+    if min is not None:
+        arr = maximum(min, arr)
+    if max is not None:
+        arr = minimum(max, arr)
+    return arr
+
+
+def round(a, decimals: int = 0):  # noqa: A001
+    (a,) = promote_dtypes(a)
+    if not dtypes.is_inexact(a.dtype):
+        return a
+    if decimals == 0:
+        return ew.round(a, 1)
+    f = ew._const(a, 10.0**decimals)
+    return ew.div(ew.round(ew.mul(a, f), 1), f)
+
+
+around = round
+
+
+def _inexact(x):
+    (x,) = promote_dtypes_inexact(asarray_any(x))
+    return x
+
+
+# ---------------------------------------------------------------------- more elementwise
+def rint(x, /):
+    """``jnp.rint``: round to the nearest integer, ties to even (ints become floats)."""
+    check_arraylike("rint", x)
+    x = _inexact(x)
+    if dtypes.is_complex(x.dtype):
+        return ew.complex_(rint(ew.real(x)), rint(ew.imag(x)))
+    return ew.round(x, 1)
+
+
+def trunc(x, /):
+    """``jnp.trunc``: round toward zero (integers are returned unchanged)."""
+    check_arraylike("trunc", x)
+    x = asarray_any(x)
+    if not dtypes.is_inexact(x.dtype):
+        return x
+    return where(less(x, 0), ew.ceil(x), ew.floor(x))
+
+
+fix = trunc
+
+
+def deg2rad(x, /):
+    """``jnp.deg2rad``: degrees to radians."""
+    x = _inexact(x)
+    return ew.mul(x, ew._const(x, np.pi / 180))
+
+
+def rad2deg(x, /):
+    """``jnp.rad2deg``: radians to degrees."""
+    x = _inexact(x)
+    return ew.mul(x, ew._const(x, 180 / np.pi))
+
+
+radians = deg2rad
+
+
+degrees = rad2deg
+
+
+def sinc(x, /):
+    """``jnp.sinc``: ``sin(pi x) / (pi x)``, 1 at 0."""
+    x = _inexact(x)
+    zero = equal(x, 0)
+    safe = where(zero, ones_like(x), x)
+    pix = ew.mul(safe, ew._const(safe, np.pi))
+    return where(zero, ones_like(x), ew.div(ew.sin(pix), pix))
+
+
+def real(val, /):
+    """``jnp.real``: the real part (real inputs are returned as is)."""
+    val = asarray_any(val)
+    return ew.real(val) if dtypes.is_complex(val.dtype) else val
+
+
+def imag(val, /):
+    """``jnp.imag``: the imaginary part (zeros for real inputs)."""
+    val = asarray_any(val)
+    return ew.imag(val) if dtypes.is_complex(val.dtype) else zeros_like(val)
+
+
+def angle(z, deg: bool = False):
+    """``jnp.angle``: the argument of a complex number (0 or pi for reals)."""
+    z = asarray_any(z)
+    if dtypes.is_complex(z.dtype):
+        re, im = ew.real(z), ew.imag(z)
+    else:
+        re = _inexact(z)
+        im = zeros_like(re)
+    out = ew.atan2(im, re)
+    return rad2deg(out) if deg else out
+
+
+def nan_to_num(x, copy: bool = True, nan=0.0, posinf=None, neginf=None):
+    """``jnp.nan_to_num``: replace NaN and infinities by finite numbers."""
+    x = asarray_any(x)
+    if not dtypes.is_inexact(x.dtype):
+        return x
+    if dtypes.is_complex(x.dtype):
+        return ew.complex_(
+            nan_to_num(ew.real(x), nan=nan, posinf=posinf, neginf=neginf),
+            nan_to_num(ew.imag(x), nan=nan, posinf=posinf, neginf=neginf),
+        )
+    info = dtypes.finfo(x.dtype)
+    posinf = info.max if posinf is None else posinf
+    neginf = info.min if neginf is None else neginf
+    out = where(isnan(x), full_like(x, nan), x)
+    out = where(logical_and(isinf(out), greater(out, 0)), full_like(x, posinf), out)
+    out = where(logical_and(isinf(out), less(out, 0)), full_like(x, neginf), out)
+    return out
+
+
+def signbit(x, /):
+    """``jnp.signbit``: True where the sign bit is set (including ``-0.0``)."""
+    x = asarray_any(x)
+    if x.dtype == dtypes.bool_ or dtypes.is_unsigned(x.dtype):
+        return full(x.shape, False, dtypes.bool_)
+    if dtypes.is_int(x.dtype):
+        return less(x, 0)
+    from jaxlite._src.ops.bitcast import bitcast_convert_type
+
+    itype = {2: np.int16, 4: np.int32, 8: np.int64}[x.dtype.itemsize]
+    return less(bitcast_convert_type(x, itype), 0)
+
+
+def float_power(x1, x2, /):
+    """``jnp.float_power``: ``x1 ** x2`` in the widest available float type."""
+    x1, x2 = promote_args_inexact("float_power", x1, x2)
+    return ew.pow(x1, x2)
+
+
+def fmax(x1, x2, /):
+    """``jnp.fmax``: elementwise maximum that ignores NaNs."""
+    x1, x2 = promote_args("fmax", x1, x2)
+    return where(logical_or(greater(x1, x2), isnan(x2)), x1, x2)
+
+
+def fmin(x1, x2, /):
+    """``jnp.fmin``: elementwise minimum that ignores NaNs."""
+    x1, x2 = promote_args("fmin", x1, x2)
+    return where(logical_or(less(x1, x2), isnan(x2)), x1, x2)
+
+
+def hypot(x1, x2, /):
+    """``jnp.hypot``: ``sqrt(x1**2 + x2**2)`` without undue overflow."""
+    x1, x2 = promote_args_inexact("hypot", x1, x2)
+    a, b = abs(x1), abs(x2)
+    big, small = maximum(a, b), minimum(a, b)
+    safe_big = where(equal(big, 0), ones_like(big), big)
+    r = divide(small, safe_big)
+    out = multiply(big, sqrt(add(1, multiply(r, r))))
+    return where(equal(big, 0), zeros_like(big), out)
+
+
+def logaddexp(x1, x2, /):
+    """``jnp.logaddexp``: ``log(exp(x1) + exp(x2))`` computed stably."""
+    x1, x2 = promote_args_inexact("logaddexp", x1, x2)
+    amax = maximum(x1, x2)
+    delta = subtract(x1, x2)
+    out = add(amax, log1p(exp(negative(abs(delta)))))
+    return where(isnan(delta), add(x1, x2), out)
+
+
+def logaddexp2(x1, x2, /):
+    """``jnp.logaddexp2``: ``log2(2**x1 + 2**x2)`` computed stably."""
+    x1, x2 = promote_args_inexact("logaddexp2", x1, x2)
+    amax = maximum(x1, x2)
+    delta = subtract(x1, x2)
+    out = add(amax, divide(log1p(exp2(negative(abs(delta)))), np.log(2)))
+    return where(isnan(delta), add(x1, x2), out)
+
+
+def copysign(x1, x2, /):
+    """``jnp.copysign``: magnitude of ``x1`` with the sign of ``x2``."""
+    x1, x2 = promote_args_inexact("copysign", x1, x2)
+    return where(signbit(x2), negative(abs(x1)), abs(x1))
+
+
+def heaviside(x1, x2, /):
+    """``jnp.heaviside``: 0 for negative, ``x2`` at zero, 1 for positive ``x1``."""
+    x1, x2 = promote_args_inexact("heaviside", x1, x2)
+    return where(less(x1, 0), zeros_like(x1), where(greater(x1, 0), ones_like(x1), x2))
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan: bool = False):
+    """``jnp.isclose``: ``|a - b| <= atol + rtol * |b|`` elementwise (infinities equal)."""
+    a, b = promote_args("isclose", a, b)
+    if not dtypes.is_inexact(a.dtype):
+        return equal(a, b)
+    a, b = broadcast_arrays(a, b)
+    diff = abs(subtract(a, b))
+    tol = add(atol, multiply(rtol, abs(b)))
+    out = less_equal(diff, tol.astype(diff.dtype))
+    both_inf = logical_and(isinf(a), isinf(b))
+    out = where(logical_or(isinf(a), isinf(b)), logical_and(both_inf, equal(a, b)), out)
+    if equal_nan:
+        out = logical_or(out, logical_and(isnan(a), isnan(b)))
+    return out
+
+
+# --------------------------------------------------------------------- array-API aliases
+acos, asin, atan, acosh, asinh, atanh = (
+    arccos,
+    arcsin,
+    arctan,
+    arccosh,
+    arcsinh,
+    arctanh,
+)
+
+
+atan2 = arctan2
+
+
+bitwise_invert = bitwise_not
+
+
+bitwise_left_shift = left_shift
+
+
+bitwise_right_shift = right_shift
+
+
+def fabs(x, /):
+    """``jnp.fabs``: absolute value as a float."""
+    (x,) = promote_dtypes_inexact(asarray_any(x))
+    return abs(x)
+
+
+def divmod(x1, x2, /):  # noqa: A001
+    """``jnp.divmod``: ``(floor_divide, remainder)``."""
+    return floor_divide(x1, x2), remainder(x1, x2)
+
+
+def nextafter(x1, x2, /):
+    """``jnp.nextafter``: the next representable float after ``x1`` toward ``x2``."""
+    x1, x2 = promote_args_inexact("nextafter", x1, x2)
+    return ew.nextafter(x1, x2)
+
+
+def isposinf(x, /):
+    """``jnp.isposinf``."""
+    x = asarray_any(x)
+    return logical_and(isinf(x), greater(x, 0))
+
+
+def isneginf(x, /):
+    """``jnp.isneginf``."""
+    x = asarray_any(x)
+    return logical_and(isinf(x), less(x, 0))
+
+
+def isreal(x):
+    """``jnp.isreal``: imaginary part is zero."""
+    x = asarray_any(x)
+    return equal(imag(x), 0) if dtypes.is_complex(x.dtype) else full(x.shape, True, dtypes.bool_)
+
+
+def iscomplex(x):
+    """``jnp.iscomplex``: imaginary part is nonzero."""
+    return logical_not(isreal(x))
+
+
+def gcd(x1, x2, /):
+    """``jnp.gcd``: greatest common divisor (Euclid, a fixed number of unrolled steps)."""
+    x1, x2 = promote_args("gcd", x1, x2)
+    if not dtypes.is_int(x1.dtype):
+        raise ValueError("Arguments to jax.numpy.gcd must be integers.")
+    a, b = abs(x1), abs(x2)
+    for _ in range(np.iinfo(a.dtype).bits * 2):
+        nz = not_equal(b, 0)
+        safe_b = where(nz, b, ones_like(b))
+        a, b = where(nz, b, a), where(nz, remainder(a, safe_b), b)
+    return a
+
+
+def lcm(x1, x2, /):
+    """``jnp.lcm``: least common multiple."""
+    x1, x2 = promote_args("lcm", x1, x2)
+    g = gcd(x1, x2)
+    safe = where(equal(g, 0), ones_like(g), g)
+    return where(equal(g, 0), zeros_like(g), abs(multiply(x1, floor_divide(x2, safe))))
+
+
+def ldexp(x1, x2, /):
+    """``jnp.ldexp``: ``x1 * 2**x2``."""
+    x1 = asarray_any(x1)
+    (x1,) = promote_dtypes_inexact(x1)
+    return multiply(x1, exp2(asarray_any(x2).astype(x1.dtype)))
+
+
+def modf(x, /, out=None):
+    """``jnp.modf``: ``(fractional part, integral part)``."""
+    (x,) = promote_dtypes_inexact(asarray_any(x))
+    whole = trunc(x)
+    return subtract(x, whole), whole
+
+
+def i0(x):
+    """``jnp.i0``: modified Bessel function of the first kind, order 0 (series)."""
+    (x,) = promote_dtypes_inexact(asarray_any(x))
+    ax = abs(x)
+    term = ones_like(ax)
+    total = ones_like(ax)
+    q = multiply(multiply(ax, ax), 0.25)
+    for k in range(1, 40):
+        term = divide(multiply(term, q), float(k * k))
+        total = add(total, term)
+    return total
