@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import itertools
 import logging
+import sys
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -31,7 +33,7 @@ import numpy as np
 
 from jaxlite._src import config as _cfg, dtypes, tree_util
 from jaxlite._src.core import effects as _effects, rules
-from jaxlite._src.core.array import ArrayImpl
+from jaxlite._src.core.array import LOCAL_REFS, SOLE_REFS, ArrayImpl, freeze_chain
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.effects import Effect
 from jaxlite._src.core.errors import CallbackError
@@ -64,18 +66,26 @@ ordered_io_effect = OrderedIOEffect()
 
 # ------------------------------------------------------------------------ argument wraps
 _ArrayImpl_new = ArrayImpl.__new__
+_ndarray = np.ndarray
+
+
+def _frozen(v: Any) -> np.ndarray:
+    """An operand buffer made read-only in place, with its base chain (so the callback can
+    neither write it nor re-enable writing: arguments are immutable). Generated code never
+    writes a buffer a callback reads (only buffers read by ufuncs alone are reused)."""
+    if type(v) is not _ndarray:
+        v = np.asarray(v)
+    if v.flags.writeable:
+        v.flags.writeable = False
+    if v.base is not None:
+        freeze_chain(v.base)
+    return v
 
 
 def _as_array(v: np.ndarray, aval: ShapedArray) -> ArrayImpl:
-    """An ``Array`` over ``v`` with no copy; a writeable buffer is seen through a read-only
-    view (the buffer itself is left alone)."""
-    if type(v) is not np.ndarray:
-        v = np.asarray(v)
-    if v.flags.writeable:
-        v = v.view()
-        v.flags.writeable = False
+    """An ``Array`` over ``v`` with no copy (``v`` is frozen first)."""
     a = _ArrayImpl_new(ArrayImpl)
-    a._value = v
+    a._value = _frozen(v)
     a.aval = aval
     return a
 
@@ -94,58 +104,125 @@ def _run_user(fn: Callable, args, kwargs) -> Any:
 
 
 # ------------------------------------------------------------------------ result checks
+#
+# Results are validated against the declared avals (spec 1.8, B1-B5) and become buffers
+# jaxlite owns (results are immutable even if the callback keeps what it returned):
+#
+# * an ``Array`` result is already jaxlite's;
+# * a view of one of the call's operands (``np.asarray(x)``) is read-only for good, since
+#   the operands' buffers are frozen;
+# * a fresh ndarray nobody else can reach (no base, no weak references, a reference count
+#   showing that only the returned value holds it) is frozen in place: no copy;
+# * anything else (an array the callback keeps, a view of its own buffer, a subclass, an
+#   ``__array__`` object's buffer) is copied.
+#
+# The reference counts are sound only if each leaf reaches ``_result_value`` as a temporary
+# and the pytree as a temporary too (``check_results(fn(...), ...)``): a caller that keeps
+# its own reference only causes a copy.
+
+_getrefcount = sys.getrefcount
+_getweakrefcount = weakref.getweakrefcount
+
+
 def _result_error(msg: str) -> CallbackError:
     return CallbackError(msg)
 
 
-def _to_numpy_result(leaf: Any, copy: bool = True) -> np.ndarray:
+def _result_value(leaf: Any, aval: ShapedArray, i: int, ins: Sequence) -> np.ndarray:
+    """One result leaf (passed as a temporary), converted, canonicalised, checked, owned."""
     t = type(leaf)
     if t is ArrayImpl:
-        return leaf._value
-    if t is np.ndarray:
-        v = leaf
-    else:
-        v = np.asarray(leaf)
-    if copy and v.flags.writeable:
-        # The callback may keep (and later mutate) what it returned: take our own copy so
-        # that the result stays immutable, as an Array must.
-        v = np.array(v)
-    return v
+        leaf = leaf._value
+    elif t is not _ndarray:
+        leaf = np.asarray(leaf)  # a subclass becomes a view of it (copied below)
+    if leaf.dtype != aval.dtype:
+        cdt = dtypes.canonicalize_dtype(leaf.dtype)
+        if cdt != leaf.dtype:
+            leaf = leaf.astype(cdt)
+    if leaf.shape != aval.shape:
+        raise _result_error(
+            f"Incorrect output shape for return value #{i}: "
+            f"Expected: {aval.shape}, Actual: {leaf.shape}"
+        )
+    if leaf.dtype != aval.dtype:
+        raise _result_error(
+            f"Incorrect output dtype for return value #{i}: "
+            f"Expected: {aval.dtype}, Actual: {leaf.dtype}"
+        )
+    if t is ArrayImpl:
+        return leaf
+    b = leaf.base
+    if b is None:
+        if _getrefcount(leaf) <= SOLE_REFS and not _getweakrefcount(leaf):
+            leaf.flags.writeable = False
+            return leaf
+    for op in ins:
+        if leaf is op or b is op:
+            return leaf  # a view of an operand, whose chain is frozen
+    leaf = np.array(leaf)
+    leaf.flags.writeable = False
+    return leaf
 
 
-def check_results(out: Any, avals: Sequence[ShapedArray], copy: bool = True) -> list:
-    """Convert, canonicalise and validate a callback's return value (spec 1.8, B1-B5)."""
-    t = type(out)
-    if len(avals) == 1 and (t is ArrayImpl or t is np.ndarray):
-        leaves = [out]
-    elif out is None:
+def check_results(out: Any, avals: Sequence[ShapedArray], ins: Sequence = ()) -> list:
+    """Convert, canonicalise, validate and own a callback's return value (spec 1.8, B1-B5).
+
+    Pass ``out`` as a temporary (see above); ``ins`` are the operand buffers the callback
+    received (a result that is a view of one needs no copy)."""
+    if out is None:
         leaves = []
+    elif type(out) is _ndarray or type(out) is ArrayImpl:
+        leaves = [out]
     else:
         leaves = tree_util.tree_leaves(out)
+    out = None  # drop the pytree, so that only ``leaves`` holds the leaves
     if len(leaves) != len(avals):
         raise _result_error(
             "Mismatched number of outputs from callback. "
             f"Expected: {len(avals)}, Actual: {len(leaves)}"
         )
-    res = []
-    for i, (leaf, aval) in enumerate(zip(leaves, avals)):
-        v = _to_numpy_result(leaf, copy)
-        if v.dtype != aval.dtype:
-            cdt = dtypes.canonicalize_dtype(v.dtype)
-            if cdt != v.dtype:
-                v = v.astype(cdt)
-        if v.shape != aval.shape:
-            raise _result_error(
-                f"Incorrect output shape for return value #{i}: "
-                f"Expected: {aval.shape}, Actual: {v.shape}"
-            )
-        if v.dtype != aval.dtype:
-            raise _result_error(
-                f"Incorrect output dtype for return value #{i}: "
-                f"Expected: {aval.dtype}, Actual: {v.dtype}"
-            )
-        res.append(v)
-    return res
+    leaves.reverse()
+    return [_result_value(leaves.pop(), aval, i, ins) for i, aval in enumerate(avals)]
+
+
+def make_checker(result_avals: Sequence[ShapedArray]) -> Callable:
+    """``check(out, ins)``: ``check_results`` for fixed avals, with a fast path for one
+    exactly matching result; ``out`` passed as a temporary."""
+    result_avals = tuple(result_avals)
+    if len(result_avals) != 1:
+
+        def check(out, ins):
+            box = [out]
+            out = None
+            return check_results(box.pop(), result_avals, ins)
+
+        return check
+    shape0, dtype0 = result_avals[0].shape, result_avals[0].dtype
+    cls, ndarray = ArrayImpl, np.ndarray
+    refcount, weakcount, sole = _getrefcount, _getweakrefcount, SOLE_REFS
+
+    def check1(out, ins):
+        t = type(out)
+        if t is ndarray:
+            if out.shape == shape0 and out.dtype == dtype0:
+                b = out.base
+                if b is None:
+                    if refcount(out) <= sole and not weakcount(out):
+                        out.flags.writeable = False
+                        return [out]
+                else:
+                    for op in ins:
+                        if b is op:
+                            return [out]
+        elif t is cls:
+            v = out._value
+            if v.shape == shape0 and v.dtype == dtype0:
+                return [v]
+        box = [out]
+        out = None
+        return check_results(box.pop(), result_avals, ins)
+
+    return check1
 
 
 # ------------------------------------------------------------------------------ HostFn
@@ -227,40 +304,41 @@ class HostFn:
         self, vals: Sequence[np.ndarray], result_avals: Sequence[ShapedArray], eager: bool = False
     ) -> list:
         arrays = [_as_array(v, _aval_for(v, w)) for v, w in zip(vals, self.weak)]
-        out = self._call_user(arrays, eager_debug=eager and not self.returns)
         if not self.returns:
+            self._call_user(arrays, eager_debug=eager)
             return []
-        return check_results(out, result_avals)
+        return check_results(self._call_user(arrays), result_avals, [a._value for a in arrays])
 
     def specialise(
-        self,
-        in_avals: Sequence[ShapedArray],
-        result_avals: Sequence[ShapedArray],
-        copy: bool = True,
+        self, in_avals: Sequence[ShapedArray], result_avals: Sequence[ShapedArray]
     ) -> Callable:
         """A fast closure ``f(*vals) -> list`` for fixed operand and result avals (codegen).
 
-        ``copy=False``: the caller copies the results itself (writeable results are then
-        returned as they are)."""
+        What can be decided once per call site is decided here: the argument avals, the
+        result checker (``make_checker``), whether the call is a plain ``fn(*arrays)``."""
         # Compiled code hands the callback plain (never weakly typed) arrays, as JAX does
         # under jit; eager calls (``invoke``) keep the call site's weak types.
         avals = tuple(ShapedArray(a.shape, a.dtype, False) for a in in_avals)
         call_user = self._call_user
-        check = make_checker(result_avals, copy) if self.returns else (lambda out: [])
-        as_array = _as_array
+        returns = self.returns
+        check = make_checker(result_avals) if returns else None
+        frozen, as_array = _frozen, _as_array
 
         if self.simple and len(avals) == 1:
             fn, api, logger = self.fn, self.api, self.logger
             aval0 = avals[0]
             new, cls, ndarray = _ArrayImpl_new, ArrayImpl, np.ndarray
+            refcount, weakcount, local = _getrefcount, _getweakrefcount, LOCAL_REFS
+            one = returns and len(result_avals) == 1
+            if one:
+                shape0, dtype0 = result_avals[0].shape, result_avals[0].dtype
 
             def run1(v):
-                if type(v) is ndarray and not v.flags.writeable:
-                    a = new(cls)
-                    a._value = v
-                    a.aval = aval0
-                else:
-                    a = as_array(v, aval0)
+                if type(v) is not ndarray or v.flags.writeable or v.base is not None:
+                    v = frozen(v)
+                a = new(cls)
+                a._value = v
+                a.aval = aval0
                 try:
                     if trace_ctx.trace is eval_trace:
                         out = fn(a)
@@ -271,37 +349,43 @@ class HostFn:
                     if isinstance(e, CallbackError):
                         raise
                     raise CallbackError(f"{type(e).__name__}: {e}") from e
-                return check(out)
+                if not returns:
+                    return []
+                if one and type(out) is ndarray and out.shape == shape0 and out.dtype == dtype0:
+                    b = out.base
+                    if b is None:
+                        if refcount(out) <= local and not weakcount(out):
+                            out.flags.writeable = False
+                            return [out]
+                    elif b is v:
+                        return [out]
+                box = [out]
+                out = None
+                return check(box.pop(), (v,))
 
             return run1
 
-        def run(*vals):
-            return check(call_user([as_array(v, a) for v, a in zip(vals, avals)]))
+        if not returns:
 
-        return run
+            def run_no_results(*vals):
+                call_user([as_array(v, a) for v, a in zip(vals, avals)])
+                return []
 
+            return run_no_results
+        if len(result_avals) == 1:
 
-def make_checker(result_avals: Sequence[ShapedArray], copy: bool = True) -> Callable:
-    """``check_results`` for fixed avals, with a fast path for one exactly matching array."""
-    result_avals = tuple(result_avals)
-    if len(result_avals) != 1:
-        return lambda out: check_results(out, result_avals, copy)
-    shape0, dtype0 = result_avals[0].shape, result_avals[0].dtype
-    cls, ndarray = ArrayImpl, np.ndarray
+            def run(*vals):
+                arrays = [as_array(v, a) for v, a in zip(vals, avals)]
+                return check(call_user(arrays), [a._value for a in arrays])
 
-    def check1(out):
-        t = type(out)
-        if t is cls:
-            v = out._value
-        elif t is ndarray and not (copy and out.flags.writeable):
-            v = out
-        else:
-            return check_results(out, result_avals, copy)
-        if v.shape == shape0 and v.dtype == dtype0:
-            return [v]
-        return check_results(out, result_avals, copy)
+            return run
+        result_avals = tuple(result_avals)
 
-    return check1
+        def run_multi(*vals):
+            arrays = [as_array(v, a) for v, a in zip(vals, avals)]
+            return check_results(call_user(arrays), result_avals, [a._value for a in arrays])
+
+        return run_multi
 
 
 class MappedHostFn:
@@ -370,7 +454,7 @@ class MappedHostFn:
             for a, b in zip(in_avals, batched)
         ]
         elem_out = [ShapedArray(a.shape[1:], a.dtype) for a in result_avals]
-        inner = self.base.specialise(elem_in, elem_out, copy=False)
+        inner = self.base.specialise(elem_in, elem_out)
         shapes = [(a.shape, a.dtype) for a in result_avals]
         flags = tuple(batched)
         ell = Ellipsis

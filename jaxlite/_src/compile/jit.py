@@ -22,7 +22,7 @@ import numpy as np
 from jaxlite._src import config as _cfg, tree_util
 from jaxlite._src.compile import codegen
 from jaxlite._src.core import rules
-from jaxlite._src.core.array import ArrayImpl, make_array
+from jaxlite._src.core.array import ArrayImpl, foreign_to_numpy, make_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr
 from jaxlite._src.core.primitive import Primitive
@@ -189,11 +189,8 @@ def _leaf_value(x, aval):
         raise escaped_tracer_error(x)
     if hasattr(x, "__jax_array__"):
         return _leaf_value(x.__jax_array__(), aval)
-    v = np.asarray(x, dtype=aval.dtype)
-    if v is x and v.flags.writeable:
-        # Never alias (and so never freeze) the caller's own writeable buffer.
-        v = v.copy()
-    return v
+    # Never alias (and so never freeze) the caller's own buffer.
+    return foreign_to_numpy(x, aval.dtype)
 
 
 class _CacheEntry:

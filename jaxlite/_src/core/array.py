@@ -6,10 +6,25 @@ installed on ``Array`` by ``jaxlite._src.numpy.array_methods`` (they are composi
 ``jax.numpy`` functions, a layer above this one).
 
 ``ArrayImpl`` wraps a read-only NumPy buffer. ``np.asarray(x)`` on one is zero-copy.
+
+Buffer ownership (Arrays are immutable, as in JAX):
+
+* Every ``ArrayImpl`` buffer belongs to jaxlite: nothing outside jaxlite holds a writeable
+  handle to it, and every ndarray in its base chain is read-only (``ArrayImpl.__init__``
+  freezes the chain, so ``setflags(write=True)`` on any view of it raises ``ValueError``).
+* ``np.asarray(x)`` hands out a read-only *view* of a buffer that owns its memory, never the
+  owner itself, so the user cannot re-enable writing on what they are given.
+* Memory jaxlite does not own (the caller's NumPy arrays, read-only views of writeable
+  memory, ``__array__`` results an object keeps, callback results the callback keeps) is
+  copied on the way in; a fresh array nobody else can reach is taken over without a copy
+  (``owned``: no base, no weak references, and a reference count showing that the caller's
+  one local variable is its only holder).
 """
 
 from __future__ import annotations
 
+import sys
+import weakref
 from typing import Any
 
 import numpy as np
@@ -68,6 +83,8 @@ class ArrayImpl(Array):
             value = np.asarray(value)
         if value.flags.writeable:
             value.flags.writeable = False
+        if value.base is not None:
+            freeze_chain(value.base)
         self._value = value
         self.aval = aval if aval is not None else ShapedArray(value.shape, value.dtype, False)
 
@@ -78,7 +95,9 @@ class ArrayImpl(Array):
             return v.astype(dtype)
         if copy:
             return v.copy()
-        return v
+        # A view of an owning buffer (never the owner): its base is read-only, so the
+        # caller cannot re-enable writing on it.
+        return v.view() if v.base is None else v
 
     def __bool__(self) -> bool:
         return bool(self._value)
@@ -163,6 +182,67 @@ def _reconstruct(value, weak_type):
     return ArrayImpl(np.array(value), ShapedArray(value.shape, value.dtype, weak_type))
 
 
+# ----------------------------------------------------------------------------- ownership
+_getrefcount = sys.getrefcount
+_getweakrefcount = weakref.getweakrefcount
+_ndarray = np.ndarray
+
+
+def freeze_chain(b: Any) -> None:
+    """Make every ndarray in a base chain read-only (the chain of a buffer jaxlite owns)."""
+    while type(b) is _ndarray:
+        if b.flags.writeable:
+            b.flags.writeable = False
+        b = b.base
+
+
+def _param_refs(v: Any) -> int:
+    return _getrefcount(v)
+
+
+def _local_refs() -> int:
+    v = np.empty(0)
+    return _getrefcount(v)
+
+
+# Reference counts of an array nobody else holds (calibrated, so they hold on every CPython
+# version): ``SOLE_REFS`` as a function sees its parameter when the caller passed a
+# temporary (``f(np.add(a, b))``, ``f(lst.pop())``); ``LOCAL_REFS`` as a function sees its
+# own local variable. Any other holder (the caller's variable, a list, a view of the array,
+# the object it came from) adds at least one.
+SOLE_REFS = _param_refs(np.empty(0))
+LOCAL_REFS = _local_refs()
+
+
+def owned(v: np.ndarray, held: int = 0) -> np.ndarray:
+    """``v`` as a read-only buffer jaxlite owns: ``v`` itself, frozen, when nobody else can
+    reach its memory, otherwise a read-only copy.
+
+    Pass ``v`` as a temporary (``owned(np.asarray(x))``), or say with ``held=1`` that the
+    caller holds it in exactly one local variable. A caller holding more references than it
+    declares only makes this copy (safe); declaring more than it holds would be unsound.
+    """
+    if (
+        type(v) is _ndarray
+        and v.base is None
+        and _getrefcount(v) <= SOLE_REFS + held
+        and not _getweakrefcount(v)
+    ):
+        v.flags.writeable = False
+        return v
+    c = np.array(v)
+    c.flags.writeable = False
+    return c
+
+
+def foreign_to_numpy(x: Any, dtype: Any) -> np.ndarray:
+    """A value from outside jaxlite (NumPy array or scalar, Python scalar, ``__array__``
+    object) as a read-only NumPy buffer of ``dtype`` that jaxlite owns: converted without a
+    copy only when the conversion made a fresh array; the caller's memory is copied
+    (writeable or not: a read-only view of writeable memory changes when the memory does)."""
+    return owned(np.asarray(x, dtype=dtype))
+
+
 def make_array(value: Any, aval: ShapedArray) -> ArrayImpl:
     """Wrap a NumPy result as an Array with the given aval, fixing the dtype if needed."""
     if type(value) is not np.ndarray or value.dtype != aval.dtype:
@@ -174,7 +254,8 @@ def to_array(x: Any) -> Array:
     """An array operand of a primitive: Arrays and tracers pass through; NumPy arrays and
     scalars and Python scalars (weakly typed) become ``ArrayImpl``s.
 
-    A writeable NumPy array is copied, so the caller's buffer is never frozen or aliased.
+    A NumPy array is copied (``foreign_to_numpy``), so the caller's buffer is never frozen
+    or aliased.
 
     Raises:
         TypeError: for values that are not arrays or scalars (lists included, as in JAX's
@@ -187,7 +268,4 @@ def to_array(x: Any) -> Array:
     from jaxlite._src.core.avals import aval_of
 
     aval = aval_of(x)
-    v = np.asarray(x, dtype=aval.dtype)
-    if v is x and v.flags.writeable:
-        v = v.copy()
-    return ArrayImpl(v, aval)
+    return ArrayImpl(foreign_to_numpy(x, aval.dtype), aval)

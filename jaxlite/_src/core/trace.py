@@ -26,7 +26,7 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
-from jaxlite._src.core.array import Array, ArrayImpl, make_array
+from jaxlite._src.core.array import Array, ArrayImpl, foreign_to_numpy, make_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.errors import (
     ConcretizationTypeError,
@@ -215,12 +215,9 @@ def to_numpy_value(x: Any) -> tuple[np.ndarray, ShapedArray]:
     if hasattr(x, "__jax_array__"):
         return to_numpy_value(x.__jax_array__())
     aval = aval_of(x)
-    v = np.asarray(x, dtype=aval.dtype)
-    if v is x and v.flags.writeable:
-        # A caller's live NumPy buffer: copy it, so results never alias it and wrapping
-        # them as (read-only) Arrays never freezes the caller's array.
-        v = v.copy()
-    return v, aval
+    # The caller's memory is copied, so results never alias it and wrapping them as
+    # (read-only) Arrays never freezes the caller's array.
+    return foreign_to_numpy(x, aval.dtype), aval
 
 
 class EvalTrace(Trace):

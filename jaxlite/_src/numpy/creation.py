@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 from jaxlite._src import dtypes
-from jaxlite._src.core.array import Array, ArrayImpl
+from jaxlite._src.core.array import Array, ArrayImpl, owned
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy.shape import _canon_shape, _shape, broadcast_to, reshape
@@ -60,7 +60,8 @@ def array(object: Any, dtype=None, copy: bool = True, order=None, ndmin: int = 0
                     # Lists of Python scalars: JAX's default dtypes, not weak.
                     v = v.astype(dtypes.canonicalize_dtype(v.dtype))
                 v = v.astype(dtypes.canonicalize_dtype(v.dtype), copy=False)
-            out = ArrayImpl(v)
+            # ``np.array`` may hand back a buffer an ``__array__`` object keeps: own it.
+            out = ArrayImpl(owned(v, held=1))
     if ndmin > out.ndim:
         out = _sh.reshape(out, (1,) * (ndmin - out.ndim) + out.shape)
     return out

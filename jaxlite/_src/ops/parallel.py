@@ -26,7 +26,7 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
-from jaxlite._src.core.array import Array, ArrayImpl
+from jaxlite._src.core.array import Array, ArrayImpl, to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
@@ -87,12 +87,7 @@ def _unbound_impl(*args, axis_name, **params):
 
 
 def _asarray(x):
-    if isinstance(x, Array):
-        return x
-    if hasattr(x, "__jax_array__"):
-        return _asarray(x.__jax_array__())
-    aval = aval_of(x)
-    return ArrayImpl(np.asarray(x, dtype=aval.dtype), aval)
+    return to_array(x)
 
 
 def _tree_map(f, tree):
