@@ -36,12 +36,18 @@ from jaxlite._src.public_misc import (
 from jaxlite._src.tree_util import tree_map as _tree_map  # noqa: F401
 
 __version__ = "0.1.0"
-from jaxlite import (  # noqa: E402  # noqa: E402
+from jaxlite import (  # noqa: E402  # noqa: E402  # noqa: E402
     ad_checkpoint as ad_checkpoint,  # noqa: E402
+    api_util as api_util,
+    core as core,
     debug as debug,
     experimental as experimental,
+    interpreters as interpreters,
+    monitoring as monitoring,
     nn as nn,
     scipy as scipy,
+    stages as stages,
+    typing as typing,
 )
 from jaxlite._src import debugging as _debugging  # noqa: E402,F401 (registers debug effects)
 from jaxlite._src.ad import (
@@ -64,4 +70,9 @@ from jaxlite._src.callbacks import (  # noqa: E402
     effects_barrier as effects_barrier,
     pure_callback as pure_callback,
 )
+from jaxlite._src.config import (  # noqa: E402
+    enable_x64 as enable_x64,
+    numpy_dtype_promotion as numpy_dtype_promotion,
+)
 from jaxlite._src.custom_derivatives import custom_jvp as custom_jvp, custom_vjp as custom_vjp
+from jaxlite._src.name_stack import named_call as named_call, named_scope as named_scope  # noqa: E402

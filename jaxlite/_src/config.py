@@ -15,6 +15,7 @@ _DEFAULTS: dict[str, Any] = {
     "jax_debug_nans": False,
     "jax_traceback_filtering": "auto",
     "jax_default_matmul_precision": None,
+    "jax_numpy_dtype_promotion": "standard",
 }
 
 
@@ -36,6 +37,10 @@ class Config:
             raise AttributeError(f"Unrecognized config option: {name}")
         if name == "jax_enable_x64":
             value = bool(value)
+        if name == "jax_numpy_dtype_promotion" and value not in ("standard", "strict"):
+            raise ValueError(
+                f"jax_numpy_dtype_promotion must be 'standard' or 'strict', got {value!r}"
+            )
         self._values[name] = value
         object.__setattr__(self, "epoch", self.epoch + 1)
         global x64_enabled
@@ -70,3 +75,12 @@ x64_enabled = False
 def enable_x64(new_val: bool = True):
     """Temporarily set ``jax_enable_x64`` (``jax.experimental.enable_x64``)."""
     return config._override("jax_enable_x64", new_val)
+
+
+def numpy_dtype_promotion(val: str):
+    """Temporarily set ``jax_numpy_dtype_promotion`` (``jax.numpy_dtype_promotion``).
+
+    ``"standard"`` is JAX's promotion lattice; ``"strict"`` forbids implicit promotion
+    between different dtypes (Python scalars still adapt), raising ``TypePromotionError``.
+    """
+    return config._override("jax_numpy_dtype_promotion", val)

@@ -198,6 +198,41 @@ def _check_known(dtype: np.dtype) -> None:
         raise TypeError(f"JAX-style type promotion does not support dtype {dtype}")
 
 
+class TypePromotionError(ValueError):
+    """Implicit promotion that ``jax_numpy_dtype_promotion="strict"`` forbids."""
+
+
+def _check_strict(items: list[tuple[np.dtype, bool]]) -> None:
+    """Under strict promotion, only weakly typed values may combine with another dtype:
+    all strong dtypes must be equal, and a weak ``int``/``float``/``complex`` must fit that
+    dtype's kind (weak int into any number, weak float into inexact, weak complex into
+    complex), as in JAX's strict lattice."""
+    if _cfg.config.read("jax_numpy_dtype_promotion") != "strict":
+        return
+    strong = {d for d, w in items if not w}
+    if not strong:
+        return
+    ok = len(strong) == 1
+    if ok:
+        (target,) = strong
+        for d, w in items:
+            if not w:
+                continue
+            if is_complex(d):
+                ok = ok and is_complex(target)
+            elif is_inexact(d):
+                ok = ok and is_inexact(target)
+            else:
+                ok = ok and target != bool_
+    if not ok:
+        names = tuple(str(d) for d, _ in items)
+        raise TypePromotionError(
+            f"Input dtypes {names} have no available implicit dtype promotion path when "
+            "jax_numpy_dtype_promotion=strict. Try explicitly casting inputs to the desired "
+            "output type, or set jax_numpy_dtype_promotion=standard."
+        )
+
+
 def promote_types(a: Any, b: Any) -> np.dtype:
     """Promote two (strongly typed) dtypes along JAX's lattice (``jnp.promote_types``).
 
@@ -207,6 +242,7 @@ def promote_types(a: Any, b: Any) -> np.dtype:
     a, b = np.dtype(a), np.dtype(b)
     _check_known(a)
     _check_known(b)
+    _check_strict([(a, False), (b, False)])
     node = _join(a, b)
     if isinstance(node, str):  # e.g. int64 with uint64 meet at the weak float node
         node = _WEAK_DEFAULT[node]
@@ -216,6 +252,7 @@ def promote_types(a: Any, b: Any) -> np.dtype:
 
 def promote_dtypes_weak(items: list[tuple[np.dtype, bool]]) -> tuple[np.dtype, bool]:
     """Join ``(dtype, weak_type)`` pairs; returns the canonical dtype and the result weakness."""
+    _check_strict(items)
     node = None
     for dtype, weak in items:
         _check_known(dtype)

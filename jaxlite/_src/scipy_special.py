@@ -30,7 +30,7 @@ from jaxlite._src.numpy.ufuncs import (
     where,
 )
 from jaxlite._src.numpy.util import promote_args_inexact, promote_dtypes_inexact
-from jaxlite._src.ops import elementwise as ew
+from jaxlite._src.ops import elementwise as ew, special as special_ops
 from jaxlite._src.ops.structural import stop_gradient_p
 
 
@@ -208,3 +208,58 @@ def log_softmax(x, axis=None):
     from jaxlite._src.nn import log_softmax as _log_softmax
 
     return _log_softmax(x, axis)
+
+
+# -------------------------------------------- incomplete gamma/beta, Bessel, log_ndtr
+
+
+def gammainc(a, x):
+    """``jax.scipy.special.gammainc``: regularized lower incomplete gamma ``P(a, x)``."""
+    a, x = promote_args_inexact("gammainc", a, x)
+    return special_ops.igamma(a, x)
+
+
+def gammaincc(a, x):
+    """``jax.scipy.special.gammaincc``: regularized upper incomplete gamma ``Q(a, x)``."""
+    a, x = promote_args_inexact("gammaincc", a, x)
+    return special_ops.igammac(a, x)
+
+
+def betainc(a, b, x):
+    """``jax.scipy.special.betainc``: the regularized incomplete beta function ``I_x(a, b)``.
+
+    Differentiable with respect to ``x`` (the derivative in ``a``/``b`` raises).
+    """
+    a, b, x = promote_args_inexact("betainc", a, b, x)
+    return special_ops.betainc(a, b, x)
+
+
+def i0e(x):
+    """``jax.scipy.special.i0e``: ``exp(-|x|) I0(x)``."""
+    (x,) = promote_args_inexact("i0e", x)
+    return special_ops.bessel_i0e(x)
+
+
+def i0(x):
+    """``jax.scipy.special.i0``: the modified Bessel function of the first kind, order 0."""
+    (x,) = promote_args_inexact("i0", x)
+    return multiply(exp(ew.abs(x)), special_ops.bessel_i0e(x))
+
+
+def i1e(x):
+    """``jax.scipy.special.i1e``: ``exp(-|x|) I1(x)``."""
+    (x,) = promote_args_inexact("i1e", x)
+    return special_ops.bessel_i1e(x)
+
+
+def i1(x):
+    """``jax.scipy.special.i1``: the modified Bessel function of the first kind, order 1."""
+    (x,) = promote_args_inexact("i1", x)
+    return multiply(exp(ew.abs(x)), special_ops.bessel_i1e(x))
+
+
+def log_ndtr(x, series_order: int = 3):
+    """``jax.scipy.special.log_ndtr``: ``log(ndtr(x))``, accurate far into both tails."""
+    del series_order  # SciPy's kernel is accurate without a user-chosen series order
+    (x,) = promote_args_inexact("log_ndtr", x)
+    return special_ops.log_ndtr(x)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 import optree
 
@@ -261,3 +261,54 @@ def tree_transpose(outer_treedef, inner_treedef, pytree_to_transpose):
 def broadcast_prefix(prefix_tree: Any, full_tree: Any, is_leaf=None) -> list:
     """Leaves of ``prefix_tree`` repeated to match the leaves of ``full_tree``."""
     return optree.broadcast_prefix(prefix_tree, full_tree, is_leaf, **_OPTS)
+
+
+# ------------------------------------------------------- more of jax.tree_util's surface
+
+KeyEntry = TypeVar("KeyEntry", bound=Any)
+# A path of keys from the root of a pytree to one of its leaves.
+KeyPath = tuple[KeyEntry, ...]
+
+
+def register_pytree_with_keys_class(cls: type) -> type:
+    """Class decorator using ``cls.tree_flatten_with_keys`` / ``cls.tree_unflatten``.
+
+    Mirrors ``jax.tree_util.register_pytree_with_keys_class``; ``cls.tree_flatten`` is used
+    for plain flattening when the class defines it.
+    """
+    flatten = getattr(cls, "tree_flatten", None)
+    register_pytree_with_keys(
+        cls,
+        lambda x: x.tree_flatten_with_keys(),
+        cls.tree_unflatten,
+        None if flatten is None else (lambda x: x.tree_flatten()),
+    )
+    return cls
+
+
+def register_static(cls: type) -> type:
+    """Register ``cls`` as a pytree with no leaves: instances are static (hashable) data.
+
+    Mirrors ``jax.tree_util.register_static``.
+    """
+    register_pytree_node(cls, lambda x: ((), x), lambda x, _: x)
+    return cls
+
+
+def treedef_tuple(treedefs: Iterable[PyTreeDef]) -> PyTreeDef:
+    """The treedef of a tuple of trees with these treedefs (``jax.tree_util.treedef_tuple``)."""
+    return optree.treespec_tuple(list(treedefs), **_OPTS)
+
+
+def treedef_children(treedef: PyTreeDef) -> list[PyTreeDef]:
+    return treedef.children()
+
+
+class _NodeRegistry:
+    """``type in registry``: whether a type is a pytree node for jaxlite (a container)."""
+
+    def __contains__(self, nodetype) -> bool:
+        return optree.register_pytree_node.get(nodetype, namespace=NAMESPACE) is not None
+
+
+node_registry = _NodeRegistry()

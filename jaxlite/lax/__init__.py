@@ -140,9 +140,70 @@ from jaxlite._src.control_flow.while_loop import (  # noqa: F401,E402
     while_loop as while_loop,
     while_p as while_p,
 )
-from jaxlite._src.ops.bitcast import (  # noqa: F401,E402
+from jaxlite._src.numpy.shape import broadcast_shapes as broadcast_shapes  # noqa: E402
+from jaxlite._src.ops.bitcast import (  # noqa: F401,E402  # noqa: E402
     bitcast_convert_type as bitcast_convert_type,
+    bitcast_convert_type_p as bitcast_convert_type_p,
     reduce_precision as reduce_precision,
+    reduce_precision_p as reduce_precision_p,
+)
+from jaxlite._src.ops.conversion import (  # noqa: E402
+    iota_p as iota_p,
+)
+
+# Primitive objects (``jax.lax.*_p``), for libraries that inspect jaxprs or register rules.
+from jaxlite._src.ops.elementwise import (  # noqa: E402
+    abs_p as abs_p,
+    acos_p as acos_p,
+    acosh_p as acosh_p,
+    and_p as and_p,
+    asin_p as asin_p,
+    asinh_p as asinh_p,
+    atan2_p as atan2_p,
+    atan_p as atan_p,
+    atanh_p as atanh_p,
+    cbrt_p as cbrt_p,
+    ceil_p as ceil_p,
+    clamp_p as clamp_p,
+    complex_p as complex_p,
+    conj_p as conj_p,
+    cosh_p as cosh_p,
+    digamma_p as digamma_p,
+    eq_p as eq_p,
+    erf_inv_p as erf_inv_p,
+    erf_p as erf_p,
+    erfc_p as erfc_p,
+    exp2_p as exp2_p,
+    expm1_p as expm1_p,
+    floor_p as floor_p,
+    ge_p as ge_p,
+    gt_p as gt_p,
+    imag_p as imag_p,
+    is_finite_p as is_finite_p,
+    le_p as le_p,
+    lgamma_p as lgamma_p,
+    log1p_p as log1p_p,
+    logistic_p as logistic_p,
+    lt_p as lt_p,
+    ne_p as ne_p,
+    nextafter_p as nextafter_p,
+    not_p as not_p,
+    or_p as or_p,
+    population_count_p as population_count_p,
+    pow_p as pow_p,
+    real_p as real_p,
+    rem_p as rem_p,
+    round_p as round_p,
+    rsqrt_p as rsqrt_p,
+    shift_left_p as shift_left_p,
+    shift_right_arithmetic_p as shift_right_arithmetic_p,
+    shift_right_logical_p as shift_right_logical_p,
+    sign_p as sign_p,
+    sinh_p as sinh_p,
+    sqrt_p as sqrt_p,
+    square_p as square_p,
+    tan_p as tan_p,
+    xor_p as xor_p,
 )
 from jaxlite._src.ops.gather_scatter import (  # noqa: F401,E402
     GatherDimensionNumbers as GatherDimensionNumbers,
@@ -154,6 +215,10 @@ from jaxlite._src.ops.gather_scatter import (  # noqa: F401,E402
     scatter_min as scatter_min,
     scatter_mul as scatter_mul,
     scatter_sub as scatter_sub,
+)
+from jaxlite._src.ops.indexing import (  # noqa: E402
+    gather_p as gather_p,
+    scatter_p as scatter_p,
 )
 from jaxlite._src.ops.lax_extras import (  # noqa: F401,E402  # noqa: F401,E402 (negative starts count from the end)
     collapse as collapse,
@@ -174,14 +239,50 @@ from jaxlite._src.ops.lax_types import (  # noqa: F401,E402
     full_like as full_like,
     reciprocal as reciprocal,
 )
-from jaxlite._src.ops.parallel import (  # noqa: E402,F401
+from jaxlite._src.ops.linalg import (  # noqa: E402
+    dot_general_p as dot_general_p,
+)
+from jaxlite._src.ops.parallel import (  # noqa: E402,F401  # noqa: E402
     all_gather as all_gather,
+    all_gather_p as all_gather_p,
     axis_index as axis_index,
+    axis_index_p as axis_index_p,
     pmax as pmax,
+    pmax_p as pmax_p,
     pmean as pmean,
     pmin as pmin,
+    pmin_p as pmin_p,
     ppermute as ppermute,
+    ppermute_p as ppermute_p,
     psum as psum,
+    psum_p as psum_p,
+)
+from jaxlite._src.ops.reductions import (  # noqa: E402
+    argmax_p as argmax_p,
+    argmin_p as argmin_p,
+    cummax_p as cummax_p,
+    cummin_p as cummin_p,
+    cumprod_p as cumprod_p,
+    cumsum_p as cumsum_p,
+    reduce_and_p as reduce_and_p,
+    reduce_max_p as reduce_max_p,
+    reduce_min_p as reduce_min_p,
+    reduce_or_p as reduce_or_p,
+    reduce_prod_p as reduce_prod_p,
+    reduce_sum_p as reduce_sum_p,
+    reduce_xor_p as reduce_xor_p,
+)
+from jaxlite._src.ops.shape import (  # noqa: E402
+    broadcast_in_dim_p as broadcast_in_dim_p,
+    concatenate_p as concatenate_p,
+    dynamic_slice_p as dynamic_slice_p,
+    dynamic_update_slice_p as dynamic_update_slice_p,
+    pad_p as pad_p,
+    reshape_p as reshape_p,
+    rev_p as rev_p,
+    slice_p as slice_p,
+    squeeze_p as squeeze_p,
+    transpose_p as transpose_p,
 )
 from jaxlite._src.ops.sorting import (  # noqa: F401,E402
     sort as sort,
@@ -189,6 +290,18 @@ from jaxlite._src.ops.sorting import (  # noqa: F401,E402
     sort_p as sort_p,
     top_k as top_k,
     top_k_p as top_k_p,
+)
+from jaxlite._src.ops.special import (  # noqa: E402  # noqa: E402
+    bessel_i0e as bessel_i0e,
+    bessel_i0e_p as bessel_i0e_p,
+    bessel_i1e as bessel_i1e,
+    bessel_i1e_p as bessel_i1e_p,
+    betainc as betainc,
+    igamma as igamma,
+    igamma_p as igamma_p,
+    igammac as igammac,
+    igammac_p as igammac_p,
+    regularized_incomplete_beta_p as regularized_incomplete_beta_p,
 )
 from jaxlite._src.ops.windowed import (  # noqa: F401,E402
     conv as conv,

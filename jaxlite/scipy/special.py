@@ -1,6 +1,7 @@
 """Public ``jaxlite.scipy.special`` (mirrors ``jax.scipy.special``)."""
 
 from jaxlite._src.scipy_special import (  # noqa: F401
+    betainc as betainc,
     betaln as betaln,
     digamma as digamma,
     entr as entr,
@@ -9,8 +10,15 @@ from jaxlite._src.scipy_special import (  # noqa: F401
     erfinv as erfinv,
     expit as expit,
     gamma as gamma,
+    gammainc as gammainc,
+    gammaincc as gammaincc,
     gammaln as gammaln,
+    i0 as i0,
+    i0e as i0e,
+    i1 as i1,
+    i1e as i1e,
     kl_div as kl_div,
+    log_ndtr as log_ndtr,
     log_softmax as log_softmax,
     logit as logit,
     logsumexp as logsumexp,

@@ -9,7 +9,13 @@ import numpy as np
 from jaxlite._src import dtypes
 
 
-class ShapedArray:
+class AbstractValue:
+    """Base class of abstract values (``jax.core.AbstractValue``)."""
+
+    __slots__ = ()
+
+
+class ShapedArray(AbstractValue):
     """The abstract value of an array: its shape, dtype and whether it is weakly typed."""
 
     __slots__ = ("shape", "dtype", "weak_type", "_hash")

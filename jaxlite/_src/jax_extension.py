@@ -1,0 +1,324 @@
+"""JAX's extension API (``jax.extend.core``, ``jax.interpreters.ad/batching/mlir``) as views.
+
+Libraries such as equinox, lineax and distrax define their own primitives the JAX way::
+
+    p = jax.extend.core.Primitive("my_op"); p.def_impl(impl); p.def_abstract_eval(aval_rule)
+    ad.primitive_jvps[p] = jvp;  ad.primitive_transposes[p] = transpose
+    batching.primitive_batchers[p] = batch;  mlir.register_lowering(p, mlir.lower_fun(impl))
+
+Nothing here keeps a rule table of its own: every registration lands in jaxlite's tables
+(``core.rules``), adapted where JAX's calling convention differs from jaxlite's:
+
+* ``ad.primitive_jvps`` / ``ad.primitive_transposes`` *are* ``rules.jvp_rules`` /
+  ``rules.transpose_rules`` (same signatures, same symbolic ``Zero`` / ``UndefinedPrimal``).
+* ``batching.fancy_primitive_batchers`` is ``rules.batch_rules`` (``(axis_data, args, dims)``);
+  ``primitive_batchers`` (``(args, dims)``) and ``axis_primitive_batchers``
+  (``(axis_size, axis_name, trace_type, args, dims)``) are write-only proxies that adapt,
+  as in JAX 0.10.2.
+* ``mlir.register_lowering(p, mlir.lower_fun(fun))`` makes generated code call ``fun`` (on
+  ``Array``s) for ``p``; a hand-written MLIR rule cannot run on NumPy, so it is recorded but
+  jit then uses the primitive's impl (and says so if it has none).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from jaxlite._src.core import rules, trace as core_trace
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from jaxlite._src.core.primitive import Primitive, array_level_impl
+from jaxlite._src.core.rule_types import AxisData, not_mapped
+from jaxlite._src.core.trace import Tracer
+from jaxlite._src.interpreters.eval import eval_jaxpr
+from jaxlite._src.ops import shape as shape_ops
+
+# ------------------------------------------------------------------------------ batching
+
+
+class PrimitiveBatchersProxy:
+    """``batching.primitive_batchers``: rules ``(batched_args, batch_dims, **params)``."""
+
+    def __setitem__(self, prim: Primitive, batcher: Callable) -> None:
+        def rule(axis_data, args, dims, **params):
+            del axis_data
+            if all(d is not_mapped for d in dims):
+                out = prim.bind(*args, **params)
+                return (out, [not_mapped] * len(out)) if prim.multiple_results else (out, None)
+            return batcher(args, dims, **params)
+
+        rules.batch_rules[prim] = rule
+
+    def __delitem__(self, prim: Primitive) -> None:
+        del rules.batch_rules[prim]
+
+    def __contains__(self, prim) -> bool:
+        return prim in rules.batch_rules
+
+
+class AxisPrimitiveBatchersProxy(PrimitiveBatchersProxy):
+    """``batching.axis_primitive_batchers``: ``(axis_size, axis_name, trace_type, args, dims)``."""
+
+    def __setitem__(self, prim: Primitive, batcher: Callable) -> None:
+        def rule(axis_data, args, dims, **params):
+            return batcher(axis_data.size, axis_data.name, None, args, dims, **params)
+
+        rules.batch_rules[prim] = rule
+
+
+def moveaxis_to(x, src, dst):
+    """Move batch dimension ``src`` of ``x`` to ``dst`` (``batching.moveaxis``)."""
+    if src == dst:
+        return x
+    return shape_ops.moveaxis(x, src, dst)
+
+
+def bdim_at_front(x, bdim, size: int):
+    """``x`` with its batch dimension first, broadcasting an unbatched ``x`` to ``size``."""
+    if bdim is not_mapped:
+        return broadcast(x, size, 0)
+    return moveaxis_to(x, bdim, 0)
+
+
+def broadcast(x, sz: int, axis: int):
+    """Insert a dimension of size ``sz`` at ``axis`` (``batching.broadcast``)."""
+    aval = aval_of(x)
+    shape = list(aval.shape)
+    shape.insert(axis, sz)
+    dims = tuple(i for i in range(len(shape)) if i != axis)
+    return shape_ops.broadcast_in_dim(x, tuple(shape), dims)
+
+
+def vectorized_batcher(prim: Primitive, axis_data, args, dims, **params):
+    """All batch dimensions equal: the primitive applies elementwise along them."""
+    dims_set = {d for d in dims if d is not not_mapped}
+    if len(dims_set) == 1 and all(d is not not_mapped for d in dims):
+        (d,) = dims_set
+        out = prim.bind(*args, **params)
+        return out, ([d] * len(out) if prim.multiple_results else d)
+    args = [bdim_at_front(a, d, axis_data.size) for a, d in zip(args, dims)]
+    out = prim.bind(*args, **params)
+    return out, ([0] * len(out) if prim.multiple_results else 0)
+
+
+def defvectorized(prim: Primitive) -> None:
+    rules.batch_rules[prim] = functools.partial(vectorized_batcher, prim)
+
+
+def defbroadcasting(prim: Primitive) -> None:
+    """Batching of an elementwise primitive with NumPy broadcasting between operands."""
+
+    def rule(axis_data, args, dims, **params):
+        ndim = max(aval_of(a).ndim - (d is not not_mapped) for a, d in zip(args, dims))
+        moved = []
+        for a, d in zip(args, dims):
+            if d is not_mapped:
+                moved.append(a)
+                continue
+            a = moveaxis_to(a, d, 0)
+            rank = aval_of(a).ndim - 1
+            if rank < ndim:  # align the batch dimension in front of the broadcast ones
+                shape = aval_of(a).shape
+                a = shape_ops.reshape(a, (shape[0],) + (1,) * (ndim - rank) + shape[1:])
+            moved.append(a)
+        out = prim.bind(*moved, **params)
+        return out, ([0] * len(out) if prim.multiple_results else 0)
+
+    rules.batch_rules[prim] = rule
+
+
+# -------------------------------------------------------------------------------- lowering
+
+
+class LoweredFunction:
+    """What ``mlir.lower_fun(fun)`` returns: a lowering that runs ``fun`` (on Arrays)."""
+
+    def __init__(self, fun: Callable, multiple_results: bool):
+        self.fun = fun
+        self.multiple_results = multiple_results
+        functools.update_wrapper(self, fun)
+
+    def __call__(self, ctx, *args, **params):
+        raise NotImplementedError(
+            "jaxlite does not build MLIR: lowering rules made by mlir.lower_fun are run "
+            "by jaxlite's code generator, not called directly"
+        )
+
+
+def lower_fun(fun: Callable, multiple_results: bool = True) -> LoweredFunction:
+    """``mlir.lower_fun``: a lowering rule that computes the primitive with ``fun``."""
+    return LoweredFunction(fun, multiple_results)
+
+
+# Hand-written (MLIR) lowerings registered by libraries, kept only so they can be inspected.
+foreign_lowerings: dict = {}
+
+
+def register_lowering(
+    prim: Primitive, rule: Callable, platform: str | None = None, **kwargs: Any
+) -> None:
+    """``mlir.register_lowering``: how generated (jitted) code computes ``prim``.
+
+    A rule from ``lower_fun(fun)`` makes jitted code call ``fun`` (and gives ``prim`` an
+    eager impl if it has none). Any other rule builds MLIR, which jaxlite cannot run: it
+    is recorded, and jitted code uses the primitive's impl rule instead.
+    """
+    if platform not in (None, "cpu"):
+        return  # a GPU/TPU-only lowering never applies to jaxlite's CPU devices
+    if not isinstance(rule, LoweredFunction):
+        foreign_lowerings[prim] = rule
+        return
+    fun, multiple = rule.fun, rule.multiple_results
+
+    def as_outputs(*args, **params):
+        out = fun(*args, **params)
+        if not multiple:
+            out = [out]
+        return list(out) if prim.multiple_results else out[0]
+
+    impl = array_level_impl(prim, as_outputs)
+    rules.lower_rules[prim] = functools.partial(_call_lowering, impl)
+    rules.impl_rules.setdefault(prim, impl)
+
+
+def _call_lowering(impl, ctx, eqn, ins: list[str], outs: list[str]) -> list[str]:
+    fn = functools.partial(impl, **eqn.params) if eqn.params else impl
+    fname = ctx.add_global(fn, "_f")
+    call = f"{fname}({', '.join(ins)})"
+    if eqn.primitive.multiple_results:
+        if not outs:
+            return [call]
+        return [f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}"]
+    return [f"{outs[0]} = {call}"]
+
+
+# ----------------------------------------------------------------------- extend.core helpers
+
+
+def mapped_aval(size: int, axis: int | None, aval: ShapedArray) -> ShapedArray:
+    """The aval of one slice of ``aval`` along ``axis`` (``jax.extend.core.mapped_aval``)."""
+    if axis is None:
+        return aval
+    shape = list(aval.shape)
+    if shape[axis] != size:
+        raise ValueError(f"mapped axis of size {shape[axis]} does not match {size}")
+    del shape[axis]
+    return aval.update(shape=tuple(shape))
+
+
+def unmapped_aval(size: int, axis: int | None, aval: ShapedArray, *_: Any) -> ShapedArray:
+    """``aval`` with a dimension of ``size`` inserted at ``axis``."""
+    if axis is None:
+        return aval
+    shape = list(aval.shape)
+    shape.insert(axis, size)
+    return aval.update(shape=tuple(shape))
+
+
+def find_top_trace(xs) -> core_trace.Trace:
+    """The innermost trace among the tracers in ``xs`` (the current trace if none)."""
+    top = None
+    depth = -1
+    for x in xs:
+        if isinstance(x, Tracer):
+            d = _trace_depth(x._trace)
+            if d > depth:
+                top, depth = x._trace, d
+    return top if top is not None else core_trace.current_trace()
+
+
+def _trace_depth(t) -> int:
+    d = 0
+    while t.parent_trace is not None:
+        t = t.parent_trace
+        d += 1
+    return d
+
+
+def get_opaque_trace_state(convention: str | None = None):
+    """An opaque, hashable token of the current trace (``jax.extend.core``)."""
+    del convention
+    return core_trace.current_trace()
+
+
+def jaxprs_in_params(params: dict) -> list[Jaxpr]:
+    """The jaxprs appearing in an equation's params (closed ones unwrapped)."""
+    out = []
+    for v in params.values():
+        for x in v if isinstance(v, (tuple, list)) else (v,):
+            if isinstance(x, ClosedJaxpr):
+                out.append(x.jaxpr)
+            elif isinstance(x, Jaxpr):
+                out.append(x)
+    return out
+
+
+def subjaxprs(jaxpr: Jaxpr):
+    """Yield each jaxpr nested in ``jaxpr``'s equations' params, recursively."""
+    for eqn in jaxpr.eqns:
+        for sub in jaxprs_in_params(eqn.params):
+            yield sub
+            yield from subjaxprs(sub)
+
+
+def jaxpr_as_fun(closed: ClosedJaxpr, *args):
+    """A callable evaluating ``closed`` (``jax.extend.core.jaxpr_as_fun``)."""
+    if args:
+        return eval_jaxpr(closed.jaxpr, closed.consts, *args)
+    return functools.partial(jaxpr_as_fun, closed)
+
+
+def new_jaxpr_eqn(invars, outvars, primitive, params, effects, source_info=None, ctx=None):
+    del source_info, ctx
+    return JaxprEqn(primitive, invars, outvars, params, effects)
+
+
+def concrete_or_error(force: Callable | None, val: Any, context: str = ""):
+    """``force(val)`` if ``val`` is concrete, else a ConcretizationTypeError."""
+    v = core_trace.concrete_or_error(val, context)
+    return v if force is None else force(v)
+
+
+def valid_jaxtype(x) -> bool:
+    try:
+        aval_of(x)
+    except TypeError:
+        return False
+    return True
+
+
+def primal_dtype_to_tangent_dtype(dtype) -> np.dtype:
+    return ShapedArray((), dtype).to_tangent_aval().dtype
+
+
+def gensym(suffix: str = "") -> Callable[[ShapedArray], Var]:
+    del suffix
+    return Var
+
+
+class DropVar(Var):
+    """An equation output nothing reads."""
+
+    __slots__ = ()
+
+
+array_types: set = {np.ndarray, np.bool_, *(np.dtype(c).type for c in "bBhHiIlLqQefdgFDG")}
+
+
+def eval_context():
+    """Evaluate eagerly inside (``jax.core.eval_context``)."""
+    return core_trace.set_current_trace(core_trace.eval_trace)
+
+
+__all__ = [
+    "AxisData",
+    "ClosedJaxpr",
+    "Jaxpr",
+    "JaxprEqn",
+    "Literal",
+    "Var",
+]

@@ -1,0 +1,7 @@
+"""Public ``jaxlite.scipy.stats.laplace`` (mirrors ``jax.scipy.stats.laplace``)."""
+
+from jaxlite._src.scipy_stats import laplace as _d
+
+logpdf = _d.logpdf
+pdf = _d.pdf
+cdf = _d.cdf

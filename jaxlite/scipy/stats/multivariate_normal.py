@@ -1,0 +1,6 @@
+"""Public ``jaxlite.scipy.stats.multivariate_normal`` (mirrors JAX's)."""
+
+from jaxlite._src.scipy_stats import multivariate_normal as _d
+
+logpdf = _d.logpdf
+pdf = _d.pdf

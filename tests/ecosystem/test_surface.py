@@ -1,0 +1,184 @@
+"""The JAX API surface third-party libraries import (issue 14): each name does its job.
+
+Values are compared with SciPy / NumPy references (and thus with JAX in oracle mode).
+"""
+
+import typing
+
+import numpy as np
+import pytest
+import scipy.special as sps
+import scipy.stats as sst
+
+import jaxlite as jax
+import jaxlite.numpy as jnp
+import jaxlite.scipy.special as jsp_special
+import jaxlite.scipy.stats as jstats
+from jaxlite import lax
+from jaxlite.experimental import checkify
+from jaxlite.flatten_util import ravel_pytree
+
+X = np.linspace(-3.0, 3.0, 7).astype(np.float32)
+
+
+@pytest.mark.parametrize(
+    "ours, ref, args",
+    [
+        (jstats.norm.logpdf, sst.norm.logpdf, (X, 0.5, 2.0)),
+        (jstats.norm.cdf, sst.norm.cdf, (X, 0.5, 2.0)),
+        (jstats.norm.logcdf, sst.norm.logcdf, (X * 5,)),
+        (jstats.norm.ppf, sst.norm.ppf, (np.float32([0.1, 0.5, 0.9]),)),
+        (jstats.uniform.logpdf, sst.uniform.logpdf, (X, -1.0, 2.0)),
+        (jstats.laplace.logpdf, sst.laplace.logpdf, (X, 0.3, 1.5)),
+        (jstats.logistic.cdf, sst.logistic.cdf, (X,)),
+        (jstats.cauchy.logpdf, sst.cauchy.logpdf, (X,)),
+        (jstats.t.logpdf, sst.t.logpdf, (X, 3.0)),
+        (jstats.gamma.logpdf, sst.gamma.logpdf, (np.abs(X) + 0.1, 2.5)),
+        (jstats.beta.logpdf, sst.beta.logpdf, (np.float32([0.1, 0.4, 0.8]), 2.0, 3.0)),
+        (jstats.poisson.logpmf, sst.poisson.logpmf, (np.float32([0, 1, 4]), 2.0)),
+        (jsp_special.betainc, sps.betainc, (2.0, 3.0, np.float32([0.1, 0.5, 0.9]))),
+        (jsp_special.gammainc, sps.gammainc, (2.5, np.abs(X))),
+        (jsp_special.i0, sps.i0, (X,)),
+        (jsp_special.i0e, sps.i0e, (X,)),
+        (jsp_special.i1e, sps.i1e, (X,)),
+        (jsp_special.log_ndtr, sps.log_ndtr, (X * 10,)),
+        (lax.igamma, sps.gammainc, (np.float32(2.0), np.float32(1.5))),
+    ],
+)
+def test_stats_and_special_match_scipy(ours, ref, args):
+    got = ours(*args)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, ref(*[np.float64(a) for a in args]), rtol=2e-5, atol=1e-6)
+    np.testing.assert_allclose(jax.jit(ours)(*args), got, rtol=1e-6)
+
+
+def test_multivariate_normal_logpdf():
+    cov = np.array([[2.0, 0.3], [0.3, 1.0]], np.float32)
+    x = np.array([[0.1, -0.2], [1.0, 2.0]], np.float32)
+    mean = np.array([0.5, -0.5], np.float32)
+    ref = sst.multivariate_normal.logpdf(x, mean, cov)
+    np.testing.assert_allclose(jstats.multivariate_normal.logpdf(x, mean, cov), ref, rtol=1e-5)
+
+
+def test_special_function_derivatives():
+    x = jnp.float32(0.7)
+    h = 1e-3
+    for f in [jsp_special.log_ndtr, jsp_special.i0e, jsp_special.i1e, jsp_special.i0]:
+        fd = (f(np.float64(0.7 + h)) - f(np.float64(0.7 - h))) / (2 * h)
+        np.testing.assert_allclose(jax.grad(f)(x), fd, rtol=1e-3)
+    g = jax.grad(lambda v: jsp_special.betainc(2.0, 3.0, v))(jnp.float32(0.4))
+    np.testing.assert_allclose(g, sst.beta.pdf(0.4, 2.0, 3.0), rtol=1e-5)
+    g = jax.grad(lambda v: lax.igamma(jnp.float32(2.5), v))(jnp.float32(1.5))
+    np.testing.assert_allclose(g, sst.gamma.pdf(1.5, 2.5), rtol=1e-5)
+    np.testing.assert_allclose(jax.grad(jsp_special.i1e)(jnp.float32(0.0)), 0.5)
+
+
+def test_ravel_pytree_round_trip_and_errors():
+    tree = {"a": jnp.ones((2, 2)), "b": [jnp.arange(3), jnp.float32(2.0)]}
+    flat, unravel = ravel_pytree(tree)
+    assert flat.shape == (8,) and flat.dtype == np.float32
+    back = unravel(flat)
+    assert back["b"][0].dtype == np.int32
+    np.testing.assert_array_equal(back["b"][0], [0, 1, 2])
+    with pytest.raises(TypeError, match="unravel function given array of dtype"):
+        unravel(flat.astype(jnp.int32))
+    g = jax.grad(lambda f: jnp.sum(unravel(f)["a"] ** 2))(flat)
+    np.testing.assert_allclose(g, [2, 2, 2, 2, 0, 0, 0, 0])
+    empty, unravel_empty = ravel_pytree(())
+    assert empty.shape == (0,) and empty.dtype == np.float32 and unravel_empty(empty) == ()
+
+
+def _positive_log(x):
+    checkify.check(x > 0, "x must be positive, got {}", x)
+    return jnp.log(x)
+
+
+def test_checkify_eager_jit_grad():
+    err, out = checkify.checkify(_positive_log)(jnp.float32(-1.0))
+    assert err.get() == "x must be positive, got -1.0 (`check` failed)"
+    with pytest.raises(checkify.JaxRuntimeError, match="must be positive"):
+        err.throw()
+    err, out = jax.jit(checkify.checkify(_positive_log))(jnp.float32(2.0))
+    assert err.get() is None
+    np.testing.assert_allclose(out, np.log(2.0), rtol=1e-6)
+    err, _ = jax.jit(checkify.checkify(_positive_log))(jnp.float32(-3.0))
+    assert "got -3.0" in err.get()
+    err, g = checkify.checkify(jax.grad(_positive_log))(jnp.float32(-2.0))
+    assert "got -2.0" in err.get()
+    with pytest.raises(checkify.JaxRuntimeError):
+        _positive_log(jnp.float32(-1.0))
+    with pytest.raises(ValueError, match="not functionalized"):
+        jax.jit(_positive_log)(jnp.float32(1.0))
+    with pytest.raises(TypeError, match="PyTrees of arrays"):
+        checkify.check(True, "{}", 1.0)
+
+
+def test_checkify_inside_scan():
+    def body(c, x):
+        checkify.check(x < 3, "too big: {}", x)
+        return c + x, x
+
+    f = checkify.checkify(lambda xs: lax.scan(body, jnp.float32(0), xs)[0])
+    err, total = jax.jit(f)(jnp.arange(5.0))
+    assert "too big: 3.0" in err.get()
+    np.testing.assert_allclose(total, 10.0)
+    assert checkify.checkify(f.__wrapped__ if hasattr(f, "__wrapped__") else f)
+
+
+def test_tree_util_additions():
+    @jax.tree_util.register_static
+    class Static:
+        def __init__(self, v):
+            self.v = v
+
+        def __hash__(self):
+            return hash(self.v)
+
+        def __eq__(self, other):
+            return isinstance(other, Static) and other.v == self.v
+
+    assert jax.tree_util.tree_leaves([1, Static(3)]) == [1]
+
+    @jax.tree_util.register_pytree_with_keys_class
+    class Pair:
+        def __init__(self, a, b):
+            self.a, self.b = a, b
+
+        def tree_flatten_with_keys(self):
+            return (
+                (jax.tree_util.GetAttrKey("a"), self.a),
+                (jax.tree_util.GetAttrKey("b"), self.b),
+            ), None
+
+        @classmethod
+        def tree_unflatten(cls, aux, children):
+            return cls(*children)
+
+    paths = [jax.tree_util.keystr(p) for p, _ in jax.tree_util.tree_leaves_with_path(Pair(1, 2))]
+    assert paths == [".a", ".b"]
+    td = jax.tree_util.treedef_tuple([jax.tree_util.tree_structure([1, 2])] * 2)
+    assert td == jax.tree_util.tree_structure(([1, 2], [3, 4]))
+    assert typing.get_origin(jax.tree_util.KeyPath) is tuple
+
+
+def test_strict_dtype_promotion():
+    x32, i32 = jnp.ones(2, jnp.float32), jnp.ones(2, jnp.int32)
+    with jax.numpy_dtype_promotion("strict"):
+        assert (x32 + 1.0).dtype == np.float32  # Python scalars still adapt
+        with pytest.raises(Exception, match="jax_numpy_dtype_promotion=strict"):
+            x32 + i32
+    assert (x32 + i32).dtype == np.float32
+
+
+def test_lax_broadcast_shapes_and_named_scope():
+    assert lax.broadcast_shapes((2, 1), (3,)) == (2, 3)
+
+    @jax.named_call
+    def f(x):
+        return x * 2
+
+    with jax.named_scope("outer"):
+        np.testing.assert_allclose(jax.jit(f)(jnp.ones(2)), [2, 2])
+    with pytest.raises(TypeError, match="must be a string"):
+        with jax.named_scope(3):
+            pass
