@@ -75,8 +75,7 @@ def _frozen(v: Any) -> np.ndarray:
     writes a buffer a callback reads (only buffers read by ufuncs alone are reused)."""
     if type(v) is not _ndarray:
         v = np.asarray(v)
-    if v.flags.writeable:
-        v.flags.writeable = False
+    v.setflags(False)
     if v.base is not None:
         freeze_chain(v.base)
     return v
@@ -154,13 +153,13 @@ def _result_value(leaf: Any, aval: ShapedArray, i: int, ins: Sequence) -> np.nda
     b = leaf.base
     if b is None:
         if _getrefcount(leaf) <= SOLE_REFS and not _getweakrefcount(leaf):
-            leaf.flags.writeable = False
+            leaf.setflags(False)
             return leaf
     for op in ins:
         if leaf is op or b is op:
             return leaf  # a view of an operand, whose chain is frozen
     leaf = np.array(leaf)
-    leaf.flags.writeable = False
+    leaf.setflags(False)
     return leaf
 
 
@@ -208,7 +207,7 @@ def make_checker(result_avals: Sequence[ShapedArray]) -> Callable:
                 b = out.base
                 if b is None:
                     if refcount(out) <= sole and not weakcount(out):
-                        out.flags.writeable = False
+                        out.setflags(False)
                         return [out]
                 else:
                     for op in ins:
@@ -295,10 +294,10 @@ class HostFn:
         try:
             return _run_user(self.fn, args, kwargs)
         except Exception as e:
-            self.logger.error("jax.%s failed", self.api, exc_info=(type(e), e, e.__traceback__))
-            if eager_debug or isinstance(e, CallbackError):
-                raise  # a nested callback's error already names the original exception
-            raise CallbackError(f"{type(e).__name__}: {e}") from e
+            err = _callback_failed(e, self.logger, self.api)
+            if eager_debug or err is e:
+                raise
+            raise err from e
 
     def invoke(
         self, vals: Sequence[np.ndarray], result_avals: Sequence[ShapedArray], eager: bool = False
@@ -310,61 +309,24 @@ class HostFn:
         return check_results(self._call_user(arrays), result_avals, [a._value for a in arrays])
 
     def specialise(
-        self, in_avals: Sequence[ShapedArray], result_avals: Sequence[ShapedArray]
+        self,
+        in_avals: Sequence[ShapedArray],
+        result_avals: Sequence[ShapedArray],
+        bare: bool = False,
     ) -> Callable:
-        """A fast closure ``f(*vals) -> list`` for fixed operand and result avals (codegen).
+        """A fast closure ``f(*vals) -> list`` for fixed operand and result avals (codegen);
+        with ``bare`` and one result, ``f(*vals) -> array``.
 
         What can be decided once per call site is decided here: the argument avals, the
         result checker (``make_checker``), whether the call is a plain ``fn(*arrays)``."""
         # Compiled code hands the callback plain (never weakly typed) arrays, as JAX does
         # under jit; eager calls (``invoke``) keep the call site's weak types.
         avals = tuple(ShapedArray(a.shape, a.dtype, False) for a in in_avals)
-        call_user = self._call_user
         returns = self.returns
-        check = make_checker(result_avals) if returns else None
-        frozen, as_array = _frozen, _as_array
-
-        if self.simple and len(avals) == 1:
-            fn, api, logger = self.fn, self.api, self.logger
-            aval0 = avals[0]
-            new, cls, ndarray = _ArrayImpl_new, ArrayImpl, np.ndarray
-            refcount, weakcount, local = _getrefcount, _getweakrefcount, LOCAL_REFS
-            one = returns and len(result_avals) == 1
-            if one:
-                shape0, dtype0 = result_avals[0].shape, result_avals[0].dtype
-
-            def run1(v):
-                if type(v) is not ndarray or v.flags.writeable or v.base is not None:
-                    v = frozen(v)
-                a = new(cls)
-                a._value = v
-                a.aval = aval0
-                try:
-                    if trace_ctx.trace is eval_trace:
-                        out = fn(a)
-                    else:
-                        out = _run_user(fn, (a,), {})
-                except Exception as e:
-                    logger.error("jax.%s failed", api, exc_info=(type(e), e, e.__traceback__))
-                    if isinstance(e, CallbackError):
-                        raise
-                    raise CallbackError(f"{type(e).__name__}: {e}") from e
-                if not returns:
-                    return []
-                if one and type(out) is ndarray and out.shape == shape0 and out.dtype == dtype0:
-                    b = out.base
-                    if b is None:
-                        if refcount(out) <= local and not weakcount(out):
-                            out.flags.writeable = False
-                            return [out]
-                    elif b is v:
-                        return [out]
-                box = [out]
-                out = None
-                return check(box.pop(), (v,))
-
-            return run1
-
+        if self.simple and len(avals) == 1 and (not returns or len(result_avals) == 1):
+            return self._specialise1(avals[0], result_avals, bare)
+        call_user = self._call_user
+        as_array = _as_array
         if not returns:
 
             def run_no_results(*vals):
@@ -373,11 +335,14 @@ class HostFn:
 
             return run_no_results
         if len(result_avals) == 1:
+            check = make_checker(result_avals)
 
             def run(*vals):
                 arrays = [as_array(v, a) for v, a in zip(vals, avals)]
                 return check(call_user(arrays), [a._value for a in arrays])
 
+            if bare:
+                return lambda *vals: run(*vals)[0]
             return run
         result_avals = tuple(result_avals)
 
@@ -386,6 +351,71 @@ class HostFn:
             return check_results(call_user(arrays), result_avals, [a._value for a in arrays])
 
         return run_multi
+
+    def _specialise1(self, aval0: ShapedArray, result_avals, bare: bool) -> Callable:
+        """``specialise`` for ``fn(x)`` with at most one result: the hot path of a callback
+        in a loop body. The result checks that need no data are done here, once."""
+        fn, api, logger, returns = self.fn, self.api, self.logger, self.returns
+        new, cls, ndarray = _ArrayImpl_new, ArrayImpl, np.ndarray
+        refcount, weakcount, local = _getrefcount, _getweakrefcount, LOCAL_REFS
+        ctx, ev = trace_ctx, eval_trace
+        if returns:
+            check = make_checker(result_avals)
+            shape0, dtype0 = result_avals[0].shape, result_avals[0].dtype
+
+        def run1(v):
+            if type(v) is not ndarray:
+                v = np.asarray(v)
+            v.setflags(False)  # arguments are immutable (see ``_frozen``)
+            b = v.base
+            if b is not None:
+                freeze_chain(b)
+            a = new(cls)
+            a._value = v
+            a.aval = aval0
+            try:
+                out = fn(a) if ctx.trace is ev else _run_user(fn, (a,), {})
+            except Exception as e:
+                err = _callback_failed(e, logger, api)
+                if err is e:
+                    raise
+                raise err from e
+            if not returns:
+                return None
+            # The result checks of ``check_results`` for the common case, inline: a fresh
+            # array only ``out`` holds is taken as it is; a view of the argument is frozen.
+            if type(out) is ndarray and out.shape == shape0:
+                dt = out.dtype
+                if dt is dtype0 or dt == dtype0:
+                    b = out.base
+                    if b is None:
+                        if refcount(out) <= local and not weakcount(out):
+                            out.setflags(False)
+                            return out
+                    elif b is v:
+                        return out
+            box = [out]
+            out = None
+            return check(box.pop(), (v,))[0]
+
+        if bare:
+            return run1
+        if not returns:
+
+            def run1_none(v):
+                run1(v)
+                return []
+
+            return run1_none
+        return lambda v: [run1(v)]
+
+
+def _callback_failed(e: Exception, logger: logging.Logger, api: str) -> Exception:
+    """Log a callback's exception; what to raise in its place (``CallbackError``, C1)."""
+    logger.error("jax.%s failed", api, exc_info=(type(e), e, e.__traceback__))
+    if isinstance(e, CallbackError):
+        return e  # a nested callback's error already names the original exception
+    return CallbackError(f"{type(e).__name__}: {e}")
 
 
 class MappedHostFn:
@@ -433,7 +463,7 @@ class MappedHostFn:
                 for o, r in zip(outs, res):
                     o[out_ix] = r
         for o in outs:
-            o.flags.writeable = False
+            o.setflags(False)
         return outs
 
     def specialise(self, in_avals, result_avals) -> Callable:
@@ -466,7 +496,7 @@ class MappedHostFn:
                 for o, r in zip(outs, res):
                     o[i] = r
             for o in outs:
-                o.flags.writeable = False
+                o.setflags(False)
             return outs
 
         return run_seq
@@ -738,11 +768,20 @@ def lower_callback(ctx, eqn, ins, outs):
     if eqn.primitive is pure_callback_p and not result_avals:
         return []
     in_avals = [v.aval for v in eqn.invars]
-    fn = params["callback"].specialise(in_avals, result_avals)
+    cb = params["callback"]
+    # One result (or none): the closure returns the array itself, no list to unpack.
+    bare = len(outs) <= 1 and isinstance(cb, HostFn)
+    fn = (
+        cb.specialise(in_avals, result_avals, bare=True)
+        if bare
+        else cb.specialise(in_avals, result_avals)
+    )
     name = ctx.add_global(fn, "_cb")
     call = f"{name}({', '.join(ins)})"
     if not outs:
         return [call]
+    if bare:
+        return [f"{outs[0]} = {call}"]
     return [f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}"]
 
 

@@ -22,7 +22,7 @@ import numpy as np
 from jaxlite._src import config as _cfg, tree_util
 from jaxlite._src.compile import codegen
 from jaxlite._src.core import rules
-from jaxlite._src.core.array import ArrayImpl, foreign_to_numpy, make_array
+from jaxlite._src.core.array import ArrayImpl, foreign_to_numpy, freeze_chain, make_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr
 from jaxlite._src.core.primitive import Primitive
@@ -208,10 +208,20 @@ def _output_wrapper(out_avals, out_tree) -> Callable:
     if tree_util.treedef_is_leaf(out_tree):
         (aval,) = out_avals
 
+        dtype, new, cls, ndarray = aval.dtype, ArrayImpl.__new__, ArrayImpl, np.ndarray
+
         def wrap_one(outs):
+            # ``ArrayImpl(o, aval)`` inline: the hit path of every one-output jitted call.
             o = outs[0]
-            if type(o) is np.ndarray and o.dtype == aval.dtype:
-                return ArrayImpl(o, aval)
+            if type(o) is ndarray and (o.dtype is dtype or o.dtype == dtype):
+                o.setflags(False)
+                b = o.base
+                if b is not None:
+                    freeze_chain(b)
+                a = new(cls)
+                a._value = o
+                a.aval = aval
+                return a
             return make_array(o, aval)
 
         return wrap_one
@@ -256,6 +266,7 @@ class JitWrapped:
         # Hit path for the common call: positional ArrayImpl arguments, no statics.
         self._fast_ok = not static_argnums and not static_argnames
         self._fast_cache: dict = {}
+        self._last_hit: tuple | None = None  # (aval, config epoch, fn, wrap)
         self.trace_count = 0
 
     # -- signature handling
@@ -301,6 +312,16 @@ class JitWrapped:
 
     def __call__(self, *args, **kwargs):
         if self._fast_ok and not kwargs and trace_ctx.trace is eval_trace:
+            if len(args) == 1:
+                # The last one-argument hit, checked by identity: no key to build or hash.
+                a, last = args[0], self._last_hit
+                if (
+                    last is not None
+                    and type(a) is ArrayImpl
+                    and a.aval is last[0]
+                    and last[1] == _cfg.config.epoch
+                ):
+                    return last[3](last[2](a._value))
             try:
                 key = (_cfg.config.epoch, *[a.aval for a in args if type(a) is ArrayImpl])
             except AttributeError:
@@ -310,6 +331,8 @@ class JitWrapped:
             )
             if hit is not None:
                 fn, wrap = hit
+                if len(args) == 1:
+                    self._last_hit = (args[0].aval, key[0], fn, wrap)
                 return wrap(fn(*[a._value for a in args]))
         if _cfg.config._values["jax_disable_jit"]:
             return self._fun(*args, **kwargs)
@@ -360,6 +383,7 @@ class JitWrapped:
     def clear_cache(self) -> None:
         self._cache.clear()
         self._fast_cache.clear()
+        self._last_hit = None
 
     def __get__(self, obj, objtype=None):
         if obj is None:

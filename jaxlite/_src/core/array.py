@@ -81,8 +81,7 @@ class ArrayImpl(Array):
     def __init__(self, value: np.ndarray, aval: ShapedArray | None = None):
         if type(value) is not np.ndarray:
             value = np.asarray(value)
-        if value.flags.writeable:
-            value.flags.writeable = False
+        value.setflags(False)
         if value.base is not None:
             freeze_chain(value.base)
         self._value = value
@@ -188,11 +187,15 @@ _getweakrefcount = weakref.getweakrefcount
 _ndarray = np.ndarray
 
 
+# Freezing is ``a.setflags(False)``: positional (``write``), unconditional. It costs about as
+# much as reading ``a.flags.writeable`` and a tenth of ``a.flags.writeable = False``, which
+# goes through a Python-level ``setflags`` call with keyword arguments.
+
+
 def freeze_chain(b: Any) -> None:
     """Make every ndarray in a base chain read-only (the chain of a buffer jaxlite owns)."""
     while type(b) is _ndarray:
-        if b.flags.writeable:
-            b.flags.writeable = False
+        b.setflags(False)
         b = b.base
 
 
@@ -228,10 +231,10 @@ def owned(v: np.ndarray, held: int = 0) -> np.ndarray:
         and _getrefcount(v) <= SOLE_REFS + held
         and not _getweakrefcount(v)
     ):
-        v.flags.writeable = False
+        v.setflags(False)
         return v
     c = np.array(v)
-    c.flags.writeable = False
+    c.setflags(False)
     return c
 
 
