@@ -84,23 +84,27 @@ def _block(x):
     return x
 
 
-def time_callable(fn, *, budget: float, repeats: int, fresh: bool) -> float:
+def time_callable(fn, *, budget: float, repeats: int, fresh: bool,
+                  clock=time.perf_counter) -> float:
     """Median seconds per call. Calls are batched so each timed sample lasts >= ~budget/
-    repeats (one call per sample for ``fresh`` workloads, whose calls do new work)."""
+    repeats (one call per sample for ``fresh`` workloads, whose calls do new work).
+    ``clock`` is wall time, or ``time.process_time`` (``--timer cpu``: the CPU time of all
+    the process's threads, steadier on a busy machine, but it charges multi-threaded work
+    such as BLAS for every core it uses)."""
     _block(fn())                       # warm-up
-    t0 = time.perf_counter()
+    t0 = clock()
     _block(fn())
-    one = max(time.perf_counter() - t0, 1e-7)
+    one = max(clock() - t0, 1e-7)
     number = 1 if fresh else max(1, int(budget / repeats / one))
     samples = []
     gc_was = gc.isenabled()
     gc.disable()
     try:
         for _ in range(repeats):
-            t0 = time.perf_counter()
+            t0 = clock()
             for _ in range(number):
                 _block(fn())
-            samples.append((time.perf_counter() - t0) / number)
+            samples.append((clock() - t0) / number)
     finally:
         if gc_was:
             gc.enable()
@@ -184,6 +188,9 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="fewer, shorter samples")
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
     ap.add_argument("--repeats", type=int, default=None)
+    ap.add_argument("--timer", choices=["wall", "cpu"], default="wall",
+                    help="wall time (default) or the process's CPU time (steadier on a busy "
+                    "machine; charges multi-threaded BLAS for every core)")
     args = ap.parse_args(argv)
 
     _load_workloads()
@@ -200,6 +207,7 @@ def main(argv=None) -> int:
     libs = _libs(not args.no_jax)
     repeats = args.repeats or (5 if args.quick else 15)
     budget = 0.3 if args.quick else 1.5
+    clock = time.process_time if args.timer == "cpu" else time.perf_counter
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
 
     rows, errors = [], []
@@ -212,7 +220,8 @@ def main(argv=None) -> int:
                 fn = w.setup(lib)
                 if fn is None:
                     continue
-                t = time_callable(fn, budget=budget, repeats=repeats, fresh=w.fresh)
+                t = time_callable(fn, budget=budget, repeats=repeats, fresh=w.fresh,
+                                  clock=clock)
             except Exception as e:  # noqa: BLE001 -- report it, go on with the others
                 errors.append(f"{w.name} [{lib_name}]: {type(e).__name__}: {e}")
                 traceback.print_exc(file=sys.stderr)
@@ -245,7 +254,7 @@ def main(argv=None) -> int:
         f"; 1-min load average {load_before:.2f} before, {load_after:.2f} after"
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     print(f"{when}; {', '.join(versions)}; {platform.machine()}, {os.cpu_count()} CPUs; "
-          f"median of {repeats} samples{load}")
+          f"median of {repeats} samples, {args.timer} time{load}")
     print()
     if args.markdown:
         print("| " + " | ".join(header) + " |")

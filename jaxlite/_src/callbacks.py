@@ -315,7 +315,8 @@ class HostFn:
         bare: bool = False,
     ) -> Callable:
         """A fast closure ``f(*vals) -> list`` for fixed operand and result avals (codegen);
-        with ``bare`` and one result, ``f(*vals) -> array``.
+        with ``bare`` and one result, ``f(*vals) -> array``. Only generated code calls it:
+        generated code makes the eval trace current first (``rules.runs_user_code``).
 
         What can be decided once per call site is decided here: the argument avals, the
         result checker (``make_checker``), whether the call is a plain ``fn(*arrays)``."""
@@ -358,28 +359,47 @@ class HostFn:
         fn, api, logger, returns = self.fn, self.api, self.logger, self.returns
         new, cls, ndarray = _ArrayImpl_new, ArrayImpl, np.ndarray
         refcount, weakcount, local = _getrefcount, _getweakrefcount, LOCAL_REFS
-        ctx, ev = trace_ctx, eval_trace
+        shape0, dtype0 = (), np.dtype(np.float32)
         if returns:
             check = make_checker(result_avals)
             shape0, dtype0 = result_avals[0].shape, result_avals[0].dtype
 
+        # Two per-call-site caches, both safe under threads (list pop/append and item
+        # assignment are atomic):
+        # * ``spare``: the Array handed to the callback last time, if the callback kept no
+        #   reference to it (strong or weak): reused instead of allocating one per call;
+        # * ``last``: the previous result, which this closure froze and owns; when it comes
+        #   back as the argument (a loop carry) it needs no freezing. Only for results of
+        #   at most 64 KiB, since it keeps the buffer alive until the next call.
+        spare: list = []
+        last: list = [None]
+        keep_last = returns and int(np.prod(shape0)) * dtype0.itemsize <= 65536
+
         def run1(v):
-            if type(v) is not ndarray:
-                v = np.asarray(v)
-            v.setflags(False)  # arguments are immutable (see ``_frozen``)
-            b = v.base
-            if b is not None:
-                freeze_chain(b)
-            a = new(cls)
-            a._value = v
-            a.aval = aval0
+            if v is not last[0]:
+                if type(v) is not ndarray:
+                    v = np.asarray(v)
+                v.setflags(False)  # arguments are immutable (see ``_frozen``)
+                b = v.base
+                if b is not None:
+                    freeze_chain(b)
             try:
-                out = fn(a) if ctx.trace is ev else _run_user(fn, (a,), {})
+                a = spare.pop()
+            except IndexError:
+                a = new(cls)
+                a.aval = aval0
+            a._value = v
+            try:
+                out = fn(a)  # the eval trace is current (``rules.runs_user_code``)
             except Exception as e:
                 err = _callback_failed(e, logger, api)
                 if err is e:
                     raise
                 raise err from e
+            if refcount(a) <= local and not weakcount(a):
+                a._value = None
+                spare.append(a)
+            a = None
             if not returns:
                 return None
             # The result checks of ``check_results`` for the common case, inline: a fresh
@@ -391,6 +411,8 @@ class HostFn:
                     if b is None:
                         if refcount(out) <= local and not weakcount(out):
                             out.setflags(False)
+                            if keep_last:
+                                last[0] = out
                             return out
                     elif b is v:
                         return out
@@ -653,6 +675,7 @@ def _io_effects(*avals, callback, result_avals, ordered):
     return {ordered_io_effect if ordered else io_effect}
 
 
+rules.runs_user_code.update({pure_callback_p, io_callback_p})
 rules.impl_rules[pure_callback_p] = _pure_impl
 rules.impl_rules[io_callback_p] = _io_impl
 rules.abstract_eval_rules[pure_callback_p] = _abstract_eval

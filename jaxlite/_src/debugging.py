@@ -87,6 +87,7 @@ def _debug_batch(axis_data, args, dims, **params):
     return sequential_batch(debug_callback_p, axis_data, args, dims, params)
 
 
+rules.runs_user_code.add(debug_callback_p)
 rules.impl_rules[debug_callback_p] = _debug_impl
 rules.abstract_eval_rules[debug_callback_p] = _debug_abstract_eval
 rules.effects_rules[debug_callback_p] = _debug_effects

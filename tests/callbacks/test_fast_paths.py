@@ -240,3 +240,72 @@ def test_one_argument_jit_identity_hit_follows_config_changes():
         jax.config.update("jax_enable_x64", False)
     assert f(x).dtype == jnp.int32
     np.testing.assert_array_equal(np.asarray(f(x)), [2, 2, 2])
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_kept_arguments_keep_their_values(kind, mode):
+    """An Array the callback keeps (or keeps a weak reference to) still holds its own value
+    after later calls at the same call site."""
+    import weakref
+
+    kept, weak = [], []
+
+    def cb(x):
+        kept.append(x)
+        weak.append(weakref.ref(x))
+        return np.asarray(x) + 1
+
+    fn = _modes(kind, cb)[mode]
+    for i in range(3):
+        _run(fn, jnp.full(4, float(i), jnp.float32))
+    seen = sorted({float(np.asarray(x)[0]) for x in kept})
+    assert seen == [0.0, 1.0, 2.0]
+    for x, w in zip(kept, weak):
+        assert w() is x
+
+
+def test_loop_carry_through_a_callback_that_keeps_every_argument():
+    kept = []
+
+    def cb(c):
+        kept.append(c)
+        return np.asarray(c) + 1
+
+    def body(c, _):
+        return io_callback(cb, F32_4, c), None
+
+    out = jax.jit(lambda c: jax.lax.scan(body, c, None, length=6)[0])(jnp.zeros(4))
+    jax.effects_barrier()
+    np.testing.assert_array_equal(np.asarray(out), np.full(4, 6.0, np.float32))
+    assert [float(np.asarray(c)[0]) for c in kept] == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+
+
+def test_one_call_site_from_several_threads():
+    """The per-call-site caches of the fast path are safe when threads share a function."""
+    import threading
+
+    seen_ok = []
+
+    def cb(c):
+        v = np.asarray(c)
+        seen_ok.append(bool((v == v[0]).all()))
+        return v + 1
+
+    def body(c, _):
+        return io_callback(cb, F32_4, c), None
+
+    f = jax.jit(lambda c: jax.lax.scan(body, c, None, length=200)[0])
+    results = {}
+
+    def work(k):
+        results[k] = np.asarray(f(jnp.full(4, 1000.0 * k, jnp.float32)))
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k in range(4):
+        np.testing.assert_array_equal(results[k], np.full(4, 1000.0 * k + 200, np.float32))
+    assert len(seen_ok) == 800 and all(seen_ok)

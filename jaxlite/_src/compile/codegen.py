@@ -21,7 +21,8 @@ import numpy as np
 
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import ArrayImpl
-from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Literal
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Literal, subjaxprs
+from jaxlite._src.core.trace import eval_trace, set_current_trace, trace_ctx
 
 _fn_counter = itertools.count()
 
@@ -68,7 +69,13 @@ def jaxpr_to_source(closed: ClosedJaxpr, ctx: CodegenContext, fn_name: str) -> s
         ctx, closed, params, lambda: f"v{next(counter)}", manage_buffers=True
     )
     lines = [f"def {fn_name}({', '.join(params)}):"]
-    if _needs_quiet_fp(closed.jaxpr):
+    if _uses(closed.jaxpr, rules.runs_user_code):
+        # Callbacks run user code: with the eval trace current, whoever calls this function.
+        tc, ev = ctx.add_global(trace_ctx, "_tc"), ctx.add_global(eval_trace, "_ev")
+        call_again = ctx.add_global(_call_with_eval_trace, "_with_eval")
+        lines.append(f"    if {tc}.trace is not {ev}:")
+        lines.append(f"        return {call_again}({', '.join([fn_name, *params])})")
+    if _uses(closed.jaxpr, rules.quiet_fp):
         # JAX is silent on IEEE exceptions (log(0), 1/0...); NumPy would warn.
         errstate = ctx.add_global(np.errstate, "_errstate")
         lines.append(f'    with {errstate}(all="ignore"):')
@@ -80,13 +87,16 @@ def jaxpr_to_source(closed: ClosedJaxpr, ctx: CodegenContext, fn_name: str) -> s
     return "\n".join(lines) + "\n"
 
 
-def _needs_quiet_fp(jaxpr: Jaxpr) -> bool:
-    """Does ``jaxpr`` (or a body inlined into it) use a primitive in ``rules.quiet_fp``?"""
-    from jaxlite._src.core.ir import subjaxprs
-
-    return any(e.primitive in rules.quiet_fp for e in jaxpr.eqns) or any(
-        _needs_quiet_fp(sub) for sub in subjaxprs(jaxpr)
+def _uses(jaxpr: Jaxpr, prims: set) -> bool:
+    """Does ``jaxpr`` (or a body inlined into it) use a primitive in ``prims``?"""
+    return any(e.primitive in prims for e in jaxpr.eqns) or any(
+        _uses(sub, prims) for sub in subjaxprs(jaxpr)
     )
+
+
+def _call_with_eval_trace(fn: Callable, *args: Any) -> Any:
+    with set_current_trace(eval_trace):
+        return fn(*args)
 
 
 def emit_equations(

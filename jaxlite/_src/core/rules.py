@@ -49,6 +49,10 @@ quiet_fp: set = set()
 # Primitives whose impl always returns a newly allocated array (never a view of an input):
 # generated code may write later elementwise results into that buffer once it is dead.
 fresh_output: set = set()
+# Primitives whose generated code calls user Python code (host callbacks): a generated
+# function containing one makes the eval trace current before it runs (once per call, not
+# once per callback), so jaxlite code inside a callback computes concrete values (K13).
+runs_user_code: set = set()
 
 ALL_TABLES: dict[str, dict] = {
     "impl": impl_rules,
