@@ -30,7 +30,10 @@ def _bitcast_shape(shape, old, new):
 
 
 def _bitcast_impl(x, *, new_dtype):
-    x = np.ascontiguousarray(x)
+    # (np.ascontiguousarray would turn a 0-d array into a 1-d one.)
+    x = np.asarray(x)
+    if not x.flags.c_contiguous:
+        x = x.copy()
     out_shape = _bitcast_shape(x.shape, x.dtype, new_dtype)
     return x.view(new_dtype).reshape(out_shape)
 
