@@ -16,6 +16,13 @@ _DEFAULTS: dict[str, Any] = {
     "jax_traceback_filtering": "auto",
     "jax_default_matmul_precision": None,
     "jax_numpy_dtype_promotion": "standard",
+    # jax.random (spec/random.md R1.1). Only the default, partitionable threefry exists.
+    "jax_default_prng_impl": "threefry2x32",
+    "jax_threefry_partitionable": True,
+    "jax_enable_custom_prng": False,
+    "jax_legacy_prng_key": "allow",
+    "jax_high_dynamic_range_gumbel": False,
+    "jax_random_seed_offset": 0,
 }
 
 

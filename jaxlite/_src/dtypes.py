@@ -26,6 +26,59 @@ complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
 # The tangent dtype of integer and boolean values (JAX's float0): a zero-size void type.
 float0 = np.dtype([("float0", np.void, 0)])
 
+
+# ---------------------------------------------------------------------- extended dtypes
+
+
+class extended(np.generic):
+    """Scalar type of the extended dtypes (``jax.dtypes.extended``): element types that are
+    not NumPy's, such as PRNG keys. Use it with ``issubdtype``."""
+
+
+class prng_key(extended):
+    """Scalar type of the PRNG key dtypes (``jax.dtypes.prng_key``)."""
+
+
+class ExtendedDType:
+    """Base of the extended dtypes (the ``key<fry>`` dtype of typed PRNG keys).
+
+    An extended dtype is the ``dtype`` of an aval and of an ``Array``; each element is
+    stored as one record of the NumPy dtype ``dtype`` (e.g. two ``uint32`` words for a
+    threefry key), so an array of logical shape ``S`` is a NumPy array of shape ``S`` and
+    every dtype-agnostic kernel (reshape, transpose, gather, concatenate, select, scatter)
+    works on it unchanged. ``np.dtype(ext)`` gives that storage dtype (NumPy reads the
+    ``dtype`` attribute), so buffers can be allocated for it anywhere.
+
+    Subclasses set ``type`` (a subclass of ``extended``), ``name`` and ``dtype``.
+    """
+
+    type: type = extended
+    name: str = "extended"
+    dtype: np.dtype
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def kind(self) -> str:
+        return "V"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def compare(self, op: str, x: Any, y: Any):
+        """``x == y`` (``op='eq'``) or ``x != y`` (``'ne'``) for arrays of this dtype."""
+        raise TypeError(f"{op} does not accept dtype {self.name}")
+
+
+def is_extended(dtype: Any) -> bool:
+    return isinstance(dtype, ExtendedDType)
+
+
 _X64_TO_X32 = {int64: int32, uint64: uint32, float64: float32, complex128: complex64}
 
 _SHORT_NAMES = {
@@ -60,6 +113,8 @@ def short_name(dtype: np.dtype) -> str:
 
 def canonicalize_dtype(dtype: Any) -> np.dtype:
     """The dtype an array of ``dtype`` gets in the current x64 mode."""
+    if isinstance(dtype, ExtendedDType):
+        return dtype
     dtype = np.dtype(dtype)
     if not _cfg.x64_enabled:
         return _X64_TO_X32.get(dtype, dtype)
@@ -91,7 +146,16 @@ def is_unsigned(dtype: np.dtype) -> bool:
 
 
 def issubdtype(a: Any, b: Any) -> bool:
-    """``np.issubdtype`` that also knows the ml_dtypes floats are floating types."""
+    """``np.issubdtype`` that also knows the ml_dtypes floats are floating types and the
+    extended dtypes (``issubdtype(key.dtype, jax.dtypes.prng_key)``)."""
+    if isinstance(a, ExtendedDType) or isinstance(b, ExtendedDType):
+        if isinstance(b, type) and isinstance(a, ExtendedDType):
+            return issubclass(a.type, b)
+        return a == b
+    if isinstance(a, type) and issubclass(a, extended):
+        return isinstance(b, type) and issubclass(a, b)
+    if isinstance(b, type) and issubclass(b, extended):
+        return False
     a = np.dtype(a) if not (isinstance(a, type) and issubclass(a, np.generic)) else np.dtype(a)
     if b in (np.floating, np.inexact, np.number) and a == bfloat16:
         return True
@@ -194,6 +258,8 @@ def _node(dtype: np.dtype, weak: bool):
 
 
 def _check_known(dtype: np.dtype) -> None:
+    if isinstance(dtype, ExtendedDType):
+        raise TypeError(f"JAX-style type promotion does not support dtype {dtype}")
     if dtype not in _SHORT_NAMES or dtype == float0:
         raise TypeError(f"JAX-style type promotion does not support dtype {dtype}")
 
@@ -252,6 +318,12 @@ def promote_types(a: Any, b: Any) -> np.dtype:
 
 def promote_dtypes_weak(items: list[tuple[np.dtype, bool]]) -> tuple[np.dtype, bool]:
     """Join ``(dtype, weak_type)`` pairs; returns the canonical dtype and the result weakness."""
+    if any(isinstance(d, ExtendedDType) for d, _ in items):
+        # Extended dtypes (keys) only combine with themselves (concatenate, where, stack).
+        if all(d == items[0][0] for d, _ in items):
+            return items[0][0], False
+        names = ", ".join(short_name(d) for d, _ in items)
+        raise TypeError(f"Cannot combine dtypes {names}: extended dtypes do not promote.")
     _check_strict(items)
     node = None
     for dtype, weak in items:
@@ -293,7 +365,9 @@ def result_type(*args: Any, return_weak_type_flag: bool = False):
         raise ValueError("at least one array or dtype is required")
     items = []
     for a in args:
-        if isinstance(a, (np.dtype, type)) or (isinstance(a, str) and a):
+        if isinstance(a, ExtendedDType):
+            items.append((a, False))
+        elif isinstance(a, (np.dtype, type)) or (isinstance(a, str) and a):
             items.append((np.dtype(a), False))
         else:
             items.append(dtype_and_weak_type(a))
@@ -331,6 +405,8 @@ def check_user_dtype_supported(dtype: Any, fun_name: str | None = None) -> np.dt
     """Canonicalise an explicitly requested dtype, warning when x64 truncation happens."""
     import warnings
 
+    if isinstance(dtype, ExtendedDType):
+        return dtype
     d = np.dtype(dtype)
     c = canonicalize_dtype(d)
     # Python's own int/float/complex mean "the default type of that kind": never a warning.

@@ -57,6 +57,10 @@ class Array:
         return self.aval.size
 
     @property
+    def itemsize(self) -> int:
+        return self.aval.dtype.itemsize
+
+    @property
     def weak_type(self) -> bool:
         return self.aval.weak_type
 
@@ -89,6 +93,11 @@ class ArrayImpl(Array):
 
     # ------------------------------------------------------------------ conversion
     def __array__(self, dtype=None, copy=None):
+        if dtypes.is_extended(self.aval.dtype):
+            raise TypeError(
+                "JAX array with PRNGKey dtype cannot be converted to a NumPy array. Use "
+                "jax.random.key_data(arr) if you wish to extract the underlying integer array."
+            )
         v = self._value
         if dtype is not None and np.dtype(dtype) != v.dtype:
             return v.astype(dtype)
@@ -99,6 +108,8 @@ class ArrayImpl(Array):
         return v.view() if v.base is None else v
 
     def __bool__(self) -> bool:
+        if dtypes.is_extended(self.aval.dtype):
+            raise TypeError("key array cannot be converted to boolean.")
         return bool(self._value)
 
     def __int__(self) -> int:
@@ -116,10 +127,10 @@ class ArrayImpl(Array):
         return int(self._value)
 
     def item(self, *args):
-        return self._value.item(*args)
+        return np.asarray(self).item(*args)
 
     def tolist(self):
-        return self._value.tolist()
+        return np.asarray(self).tolist()
 
     def block_until_ready(self) -> ArrayImpl:
         return self
@@ -148,6 +159,12 @@ class ArrayImpl(Array):
     # --------------------------------------------------------------------- display
     def __repr__(self) -> str:
         v = self._value
+        if dtypes.is_extended(self.aval.dtype):
+            # As JAX: the logical shape and dtype, then the physical data it overlays.
+            return (
+                f"Array({self.shape}, dtype={self.dtype.name}) overlaying:\n"
+                f"{self.dtype.physical_value(v)}"
+            )
         prefix = "Array("
         if v.size == 0 and v.ndim > 0:
             body = f"[], shape={v.shape}"
@@ -157,6 +174,8 @@ class ArrayImpl(Array):
         return f"{prefix}{body}, dtype={self.dtype.name}{weak})"
 
     def __str__(self) -> str:
+        if dtypes.is_extended(self.aval.dtype):
+            return repr(self)
         return str(self._value)
 
     def __format__(self, spec: str) -> str:
@@ -165,10 +184,11 @@ class ArrayImpl(Array):
         return format(self._value, spec)
 
     def __iter__(self):
-        if self.ndim == 0:
-            raise TypeError("iteration over a 0-d array")
-        for i in range(self.shape[0]):
-            yield ArrayImpl(self._value[i], ShapedArray(self.shape[1:], self.dtype, self.weak_type))
+        if self.ndim == 0:  # raised by iter() itself, as NumPy and JAX do
+            key = " key" if dtypes.is_extended(self.aval.dtype) else ""
+            raise TypeError(f"iteration over a 0-d{key} array")
+        rest = ShapedArray(self.shape[1:], self.dtype, self.weak_type)
+        return (ArrayImpl(self._value[i], rest) for i in range(self.shape[0]))
 
     def __hash__(self):
         raise TypeError(f"unhashable type: {type(self).__name__}")

@@ -22,7 +22,8 @@ class ShapedArray(AbstractValue):
 
     def __init__(self, shape: tuple, dtype: Any, weak_type: bool = False):
         self.shape = tuple(shape)
-        self.dtype = np.dtype(dtype)
+        # Extended dtypes (typed PRNG keys) are kept as they are; everything else is NumPy's.
+        self.dtype = dtype if isinstance(dtype, dtypes.ExtendedDType) else np.dtype(dtype)
         self.weak_type = bool(weak_type)
         self._hash = hash((self.shape, self.dtype, self.weak_type))
 

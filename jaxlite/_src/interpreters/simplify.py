@@ -103,7 +103,7 @@ def cse_and_fold(closed: ClosedJaxpr) -> ClosedJaxpr:
                 key = (
                     eqn.primitive,
                     tuple(
-                        ("L", v.val.item(), v.aval) if type(v) is Literal else ("V", id(v))
+                        ("L", _literal_key(v.val), v.aval) if type(v) is Literal else ("V", id(v))
                         for v in invars
                     ),
                     pkey,
@@ -117,6 +117,13 @@ def cse_and_fold(closed: ClosedJaxpr) -> ClosedJaxpr:
         eqns.append(eqn.replace(invars=invars))
     outvars = [read(v) for v in jaxpr.outvars]
     return ClosedJaxpr(Jaxpr(jaxpr.constvars, jaxpr.invars, outvars, eqns), closed.consts)
+
+
+def _literal_key(val):
+    """A hashable key for a literal's value: its bytes (exact: ``-0.0`` is not ``0.0``, and
+    records such as PRNG keys, whose ``.item()`` is unhashable, work too)."""
+    a = np.asarray(val)
+    return (a.dtype.str, a.tobytes())
 
 
 def simplify(closed: ClosedJaxpr) -> ClosedJaxpr:

@@ -7,6 +7,7 @@ exactly as ``jnp.add(x, y)`` does.
 from __future__ import annotations
 
 import numpy as np
+from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array
 from jaxlite._src.numpy import indexing, reductions, ufuncs
 from jaxlite._src.numpy.creation import astype, zeros_like
@@ -82,8 +83,8 @@ def install() -> None:
         setattr(Array, f"__r{name}__", _defer(f, swap=True))
     Array.__divmod__ = _defer(_divmod)
     Array.__rdivmod__ = _defer(_divmod, swap=True)
-    Array.__eq__ = _defer(equal)
-    Array.__ne__ = _defer(not_equal)
+    Array.__eq__ = _defer(_extended_aware(equal, "eq"))
+    Array.__ne__ = _defer(_extended_aware(not_equal, "ne"))
     Array.__lt__ = _defer(less)
     Array.__le__ = _defer(less_equal)
     Array.__gt__ = _defer(greater)
@@ -124,7 +125,7 @@ def install() -> None:
     }
     for name, fn in methods.items():
         setattr(Array, name, fn)
-    Array.astype = lambda self, dtype, copy=False: astype(self, dtype)
+    Array.astype = _astype_method
     Array.reshape = _reshape_method
     Array.transpose = lambda self, *axes: transpose(
         self, axes[0] if len(axes) == 1 and not isinstance(axes[0], int) else (axes or None)
@@ -133,6 +134,26 @@ def install() -> None:
     Array.__array_namespace__ = lambda self, api_version=None: __import__(
         "jaxlite.numpy", fromlist=["numpy"]
     )
+
+
+def _astype_method(self, dtype, copy=False):
+    if dtypes.is_extended(self.dtype):
+        raise NotImplementedError("Cannot call abstract method astype")
+    return astype(self, dtype)
+
+
+def _extended_aware(f, name):
+    """``==``/``!=``: arrays of an extended dtype (PRNG keys) compare through the dtype's
+    own ``compare`` (keys compare their data)."""
+
+    def op(x, y):
+        for v in (x, y):
+            d = getattr(v, "dtype", None)
+            if dtypes.is_extended(d):
+                return d.compare(name, x, y)
+        return f(x, y)
+
+    return op
 
 
 def _reshape_method(self, *shape, order="C"):

@@ -94,18 +94,29 @@ def _broadcast_for(fun_name: str, args: list) -> list:
         ) from None
 
 
+def _reject_extended(fun_name: str, args) -> None:
+    """Arithmetic on extended dtypes (PRNG keys) fails as in JAX: ``add does not accept
+    dtypes key<fry>, int32.``"""
+    dts = [dtypes.dtype_and_weak_type(a)[0] for a in args]
+    if any(dtypes.is_extended(d) for d in dts):
+        raise TypeError(f"{fun_name} does not accept dtypes {', '.join(map(str, dts))}.")
+
+
 def promote_args(fun_name: str, *args: Any) -> list:
     check_arraylike(fun_name, *args)
+    _reject_extended(fun_name, args)
     return _broadcast_for(fun_name, promote_dtypes(*args))
 
 
 def promote_args_inexact(fun_name: str, *args: Any) -> list:
     check_arraylike(fun_name, *args)
+    _reject_extended(fun_name, args)
     return _broadcast_for(fun_name, promote_dtypes_inexact(*args))
 
 
 def promote_args_numeric(fun_name: str, *args: Any) -> list:
     check_arraylike(fun_name, *args)
+    _reject_extended(fun_name, args)
     return _broadcast_for(fun_name, promote_dtypes_numeric(*args))
 
 

@@ -27,6 +27,11 @@ def _convert_impl(x, *, new_dtype, weak_type):
 
 
 def _convert_abstract_eval(x, *, new_dtype, weak_type):
+    if (dtypes.is_extended(x.dtype) or dtypes.is_extended(new_dtype)) and x.dtype != new_dtype:
+        raise TypeError(
+            f"convert_element_type cannot convert {x.dtype} to {new_dtype}: use "
+            "jax.random.key_data / jax.random.wrap_key_data for PRNG keys"
+        )
     return ShapedArray(x.shape, new_dtype, weak_type)
 
 

@@ -117,7 +117,7 @@ def full(shape, fill_value, dtype, weak_type: bool = False):
     """An array of ``shape`` filled with a scalar."""
     from jaxlite._src.core.array import ArrayImpl
 
-    dtype = np.dtype(dtype)
+    dtype = dtype if dtypes.is_extended(dtype) else np.dtype(dtype)
     if hasattr(fill_value, "aval") and not _is_concrete(fill_value):
         from jaxlite._src.ops import conversion
 
