@@ -45,6 +45,7 @@ from jaxlite import (  # noqa: E402  # noqa: E402  # noqa: E402
     interpreters as interpreters,
     monitoring as monitoring,
     nn as nn,
+    random as random,
     scipy as scipy,
     stages as stages,
     typing as typing,

@@ -22,6 +22,7 @@ if ORACLE:
     import jax.lax
     import jax.nn
     import jax.numpy
+    import jax.random
     import jax.scipy.special
     import jax.tree_util
 
@@ -36,6 +37,7 @@ if ORACLE:
         ".errors",
         ".dtypes",
         ".nn",
+        ".random",
         ".scipy",
         ".scipy.special",
     ]:

@@ -1,0 +1,132 @@
+"""The threefry2x32 block function (Random123 Threefry-2x32, 20 rounds) as one primitive.
+
+``threefry2x32_p(k0, k1, x0, x1)`` hashes counter words ``(x0, x1)`` under key words
+``(k0, k1)``; the four ``uint32`` operands broadcast against each other (NumPy rules) and
+the two ``uint32`` results have the broadcast shape. Every key derivation and every random
+bit of ``jax.random`` comes from this one primitive, so a faster kernel (a native tier) has
+exactly one place to go.
+
+Rules: ``impl`` (a vectorised in-place NumPy kernel, also what generated code calls),
+``abstract_eval``, ``batch`` (elementwise: batch dims move to the front and broadcast) and
+a zero JVP (the outputs are integers; keys are not differentiable).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxlite._src.core import rules
+from jaxlite._src.core.avals import ShapedArray
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import not_mapped
+from jaxlite._src.ops import _factories, shape as _shape
+
+_u32 = np.dtype(np.uint32)
+# Rotation amounts of the even and odd groups of four rounds.
+_ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
+_ROT_L = tuple(tuple(np.uint32(r) for r in g) for g in _ROTATIONS)
+_ROT_R = tuple(tuple(np.uint32(32 - r) for r in g) for g in _ROTATIONS)
+_PARITY = np.uint32(0x1BD11BDA)
+# Lanes hashed per pass: small enough that the three working buffers stay in cache, large
+# enough that the ~110 ufunc calls per pass cost little against the arithmetic.
+_CHUNK = 1 << 16
+
+
+def _flat(a: np.ndarray, shape: tuple) -> np.ndarray:
+    """A broadcastable operand as a 1-element array (a scalar) or a flat array of ``shape``."""
+    if a.size == 1:
+        return a.reshape(1)
+    return np.ascontiguousarray(np.broadcast_to(a, shape)).reshape(-1)
+
+
+def threefry2x32_kernel(k0, k1, x0, x1):
+    """NumPy threefry2x32: returns ``(y0, y1)``, ``uint32`` arrays of the broadcast shape.
+
+    The rounds run in place on cache-sized slices of the output buffers with one scratch
+    buffer; key words and round injections that are scalars stay scalars.
+    """
+    arrs = [np.asarray(a, dtype=_u32) for a in (k0, k1, x0, x1)]
+    shape = np.broadcast_shapes(*(a.shape for a in arrs))
+    k0, k1, x0, x1 = (_flat(a, shape) for a in arrs)
+    k2 = k0 ^ k1 ^ _PARITY
+    ks = (k0, k1, k2)
+    # Round injections: x0 += ks[(g+1) % 3]; x1 += ks[(g+2) % 3] + (g+1).
+    inj0 = [ks[(g + 1) % 3] for g in range(5)]
+    inj1 = [ks[(g + 2) % 3] + np.uint32(g + 1) for g in range(5)]
+    n = int(np.prod(shape, dtype=np.int64))
+    y0 = np.empty(n, _u32)
+    y1 = np.empty(n, _u32)
+    tmp_full = np.empty(min(n, _CHUNK), _u32)
+    add, xor, shl, shr, bor = np.add, np.bitwise_xor, np.left_shift, np.right_shift, np.bitwise_or
+    for start in range(0, n, _CHUNK):
+        stop = min(start + _CHUNK, n)
+        sl = slice(start, stop)
+
+        def part(a, sl=sl):
+            return a if a.shape[0] == 1 else a[sl]
+
+        a0, a1 = y0[sl], y1[sl]
+        tmp = tmp_full[: stop - start]
+        add(part(x0), part(k0), out=a0)
+        add(part(x1), part(k1), out=a1)
+        for g in range(5):
+            rl, rr = _ROT_L[g % 2], _ROT_R[g % 2]
+            for i in range(4):
+                add(a0, a1, out=a0)
+                shl(a1, rl[i], out=tmp)
+                shr(a1, rr[i], out=a1)
+                bor(a1, tmp, out=a1)
+                xor(a1, a0, out=a1)
+            add(a0, part(inj0[g]), out=a0)
+            add(a1, part(inj1[g]), out=a1)
+    return y0.reshape(shape), y1.reshape(shape)
+
+
+threefry2x32_p = Primitive("threefry2x32", multiple_results=True)
+
+
+def _threefry2x32_impl(k0, k1, x0, x1):
+    return list(threefry2x32_kernel(k0, k1, x0, x1))
+
+
+def _threefry2x32_abstract_eval(*avals):
+    if any(a.dtype != _u32 for a in avals):
+        raise TypeError(
+            f"threefry_2x32 requires uint32 arguments, got {[str(a.dtype) for a in avals]}"
+        )
+    try:
+        shape = np.broadcast_shapes(*(a.shape for a in avals))
+    except ValueError:
+        raise TypeError(
+            "threefry2x32 got incompatible shapes for broadcasting: "
+            + ", ".join(str(a.shape) for a in avals)
+            + "."
+        ) from None
+    return [ShapedArray(shape, _u32), ShapedArray(shape, _u32)]
+
+
+def _threefry2x32_batch(axis_data, args, dims):
+    # Elementwise with NumPy broadcasting: put each batch dim in front, padded to the
+    # common logical rank; unbatched operands broadcast from the right as they are.
+    ranks = [np.ndim(a) - (d is not not_mapped) for a, d in zip(args, dims)]
+    rank = max(ranks)
+    new_args = []
+    for a, d, r in zip(args, dims, ranks):
+        if d is not_mapped:
+            new_args.append(a)
+            continue
+        a = _shape.moveaxis(a, d, 0)
+        shp = np.shape(a) if not hasattr(a, "aval") else a.aval.shape
+        new_args.append(_shape.reshape(a, (shp[0],) + (1,) * (rank - r) + tuple(shp[1:])))
+    return threefry2x32_p.bind(*new_args), [0, 0]
+
+
+rules.impl_rules[threefry2x32_p] = _threefry2x32_impl
+rules.abstract_eval_rules[threefry2x32_p] = _threefry2x32_abstract_eval
+rules.batch_rules[threefry2x32_p] = _threefry2x32_batch
+_factories.non_differentiable(threefry2x32_p)
+
+
+def threefry2x32(k0, k1, x0, x1):
+    """Bind ``threefry2x32_p``: ``(y0, y1)`` for key words ``k0, k1`` and counters ``x0, x1``."""
+    return tuple(threefry2x32_p.bind(k0, k1, x0, x1))

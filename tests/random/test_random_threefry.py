@@ -1,0 +1,87 @@
+"""The threefry2x32 block function (spec/random.md R4): known answers, the primitive under
+jit and vmap, and its place in jaxprs."""
+
+import numpy as np
+import pytest
+
+import jaxlite as jax
+import jaxlite.numpy as jnp
+from jaxlite import random
+
+pytestmark = pytest.mark.jaxlite_only  # the primitive is jaxlite's internal API
+
+from jaxlite._src.random.threefry import threefry2x32, threefry2x32_kernel  # noqa: E402
+
+# R4.2: (key words, counter words) -> output words.
+KNOWN = [
+    ((0, 0), (0, 0), (0x6B200159, 0x99BA4EFE)),
+    ((0xFFFFFFFF, 0xFFFFFFFF), (0xFFFFFFFF, 0xFFFFFFFF), (0x1CB996FC, 0xBB002BE7)),
+    ((0x13198A2E, 0x03707344), (0x243F6A88, 0x85A308D3), (0xC4923A9C, 0x483DF7A0)),
+]
+
+
+def _u32(*v):
+    return [np.uint32(x) for x in v]
+
+
+@pytest.mark.parametrize("key,count,expected", KNOWN)
+def test_known_answers_kernel(key, count, expected):
+    y0, y1 = threefry2x32_kernel(*_u32(*key, *count))
+    assert (int(y0), int(y1)) == expected
+
+
+@pytest.mark.parametrize("key,count,expected", KNOWN)
+def test_known_answers_primitive_eager_and_jit(key, count, expected):
+    args = [jnp.asarray(x) for x in _u32(*key, *count)]
+    eager = threefry2x32(*args)
+    jitted = jax.jit(threefry2x32)(*args)
+    for out in (eager, jitted):
+        assert (int(out[0]), int(out[1])) == expected
+        assert out[0].dtype == jnp.uint32
+
+
+def test_kernel_chunks_agree_with_one_pass(monkeypatch):
+    from jaxlite._src.random import threefry as tf
+
+    lo = np.arange(200_003, dtype=np.uint32)
+    ref = tf.threefry2x32_kernel(np.uint32(7), np.uint32(9), np.uint32(0), lo)
+    monkeypatch.setattr(tf, "_CHUNK", 4096)
+    small = tf.threefry2x32_kernel(np.uint32(7), np.uint32(9), np.uint32(0), lo)
+    np.testing.assert_array_equal(ref[0], small[0])
+    np.testing.assert_array_equal(ref[1], small[1])
+    # Array-valued key words (one per lane) give the same as scalar ones.
+    k = np.full(lo.shape, 7, np.uint32)
+    arr = tf.threefry2x32_kernel(k, np.uint32(9), np.uint32(0), lo)
+    np.testing.assert_array_equal(ref[0], arr[0])
+
+
+def test_broadcasting_and_vmap_match_a_loop():
+    k0 = jnp.asarray(np.array([1, 2, 3], np.uint32))
+    k1 = jnp.asarray(np.array([4, 5, 6], np.uint32))
+    cnt = jnp.arange(5, dtype=jnp.uint32)
+    zero = jnp.zeros((), jnp.uint32)
+    batched = jax.vmap(lambda a, b: threefry2x32(a, b, zero, cnt))(k0, k1)
+    for i in range(3):
+        y0, y1 = threefry2x32(k0[i], k1[i], zero, cnt)
+        np.testing.assert_array_equal(np.asarray(batched[0][i]), np.asarray(y0))
+        np.testing.assert_array_equal(np.asarray(batched[1][i]), np.asarray(y1))
+
+
+def test_rejects_non_uint32():
+    with pytest.raises(TypeError, match="threefry_2x32 requires uint32 arguments"):
+        threefry2x32(jnp.int32(0), jnp.uint32(0), jnp.uint32(0), jnp.uint32(0))
+
+
+def test_one_primitive_in_split_jaxpr():
+    text = str(jax.make_jaxpr(lambda k: random.split(k, 3))(random.key(0)))
+    assert text.count("= threefry2x32 ") == 1
+    assert "random_wrap" in text and "random_unwrap" in text
+    assert "key<fry>[]" in text
+
+
+def test_not_differentiable_but_samplers_are_in_their_parameters():
+    # The key path has zero tangents; the parameter path carries the derivative.
+    k = random.key(0)
+    g = jax.grad(lambda m: random.uniform(k, minval=m, maxval=2.0))(0.5)
+    u = float(random.uniform(k))
+    assert abs(float(g) - (1 - u)) < 1e-6
