@@ -22,12 +22,20 @@ from jaxlite._src.core.array import Array, to_array
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.trace import concrete_or_error
 from jaxlite._src.numpy import (
-    lax_numpy as jnp,
-    linalg as jnp_linalg,
-    reductions as jnp_red,
-    sorting as jnp_sort,
+    creation,
+    indexing_routines,
+    reductions,
+    shape as jshape,
+    sorting,
+    ufuncs,
 )
-from jaxlite._src.ops import bitcast, conversion, elementwise as ew, shape as sh, sorting
+from jaxlite._src.ops import (
+    bitcast,
+    conversion,
+    elementwise as ew,
+    shape as sh,
+    sorting as lax_sorting,
+)
 from jaxlite._src.random import _xla_math as xm, prng
 from jaxlite._src.random.prng import canonicalize_shape, check_prng_key, random_bits, random_split
 
@@ -120,7 +128,7 @@ def _uniform(key, shape, dtype, minval, maxval, mode):
     lo, hi = _param(minval, dtype), _param(maxval, dtype)
     full = _bounds_shape(shape, lo, hi)
     f = sh.reshape(f, full) if full != shape else f
-    lo, hi = jnp.broadcast_to(lo, full), jnp.broadcast_to(hi, full)
+    lo, hi = jshape.broadcast_to(lo, full), jshape.broadcast_to(hi, full)
     span = ew.sub(hi, lo)
     if mode == "exact":
         out = ew.add(ew.mul(f, span), lo)
@@ -221,14 +229,14 @@ def _clip_to(x, dtype):
 
 
 def _randint(key, shape, minval, maxval, dtype):
-    minval = jnp.asarray(minval)
-    maxval = jnp.asarray(maxval)
+    minval = creation.asarray(minval)
+    maxval = creation.asarray(maxval)
     if not dtypes.is_int(minval.dtype):
         minval = minval.astype(dtypes.default_int_dtype())
     if not dtypes.is_int(maxval.dtype):
         maxval = maxval.astype(dtypes.default_int_dtype())
     info = dtypes.iinfo(dtype)
-    dmax = _clip_to(jnp.asarray(np.array(info.max, dtype)), maxval.dtype)
+    dmax = _clip_to(creation.asarray(np.array(info.max, dtype)), maxval.dtype)
     out_of_range = ew.gt(maxval, dmax)
     minval = _clip_to(minval, dtype)
     maxval = _clip_to(maxval, dtype)
@@ -237,11 +245,11 @@ def _randint(key, shape, minval, maxval, dtype):
     k1, k2 = _split2(key)
     higher = random_bits(k1, nbits, shape)
     lower = random_bits(k2, nbits, shape)
-    minval = jnp.broadcast_to(minval, shape)
-    maxval = jnp.broadcast_to(maxval, shape)
-    out_of_range = jnp.broadcast_to(out_of_range, shape)
+    minval = jshape.broadcast_to(minval, shape)
+    maxval = jshape.broadcast_to(maxval, shape)
+    out_of_range = jshape.broadcast_to(out_of_range, shape)
     span = conversion.convert_element_type(ew.sub(maxval, minval), uint)
-    one = jnp.ones(shape, uint)
+    one = creation.ones(shape, uint)
     span = ew.select_n(ew.le(maxval, minval), span, one)
     span = ew.select_n(ew.and_(out_of_range, ew.gt(maxval, minval)), span, ew.add(span, one))
     # span may need nbits+1 bits: (hi * 2**nbits + lo) mod span, computed as
@@ -315,8 +323,8 @@ def randint(
     if dt.itemsize < 4:
         # Narrow types are sampled as int32 within the type's range, then cast (R8.4 step 1).
         info = dtypes.iinfo(dt)
-        minval = jnp.clip(jnp.asarray(minval), int(info.min), int(info.max))
-        maxval = jnp.clip(jnp.asarray(maxval), int(info.min), int(info.max) + 1)
+        minval = ufuncs.clip(creation.asarray(minval), int(info.min), int(info.max))
+        maxval = ufuncs.clip(creation.asarray(maxval), int(info.min), int(info.max) + 1)
         out = _randint_jit(typed, shape, minval, maxval, dtypes.int32)
         return conversion.convert_element_type(out, dt)
     return _randint_jit(typed, shape, minval, maxval, dt)
@@ -327,7 +335,7 @@ def randint(
 
 def _bernoulli(key, p, shape, mode):
     dtype = aval_of(p).dtype
-    p = jnp.broadcast_to(p, shape)
+    p = jshape.broadcast_to(p, shape)
     if mode == "high":
         u = _unit_floats(key, (2,) + shape, dtype)
         u1, u2 = u[0], u[1]
@@ -354,7 +362,7 @@ def bernoulli(
     dt = dtypes.dtype_and_weak_type(p)[0]
     if not dtypes.is_float(dt):
         raise TypeError(f"bernoulli probability `p` must have a floating dtype, got {dt}.")
-    p = conversion.convert_element_type(jnp.asarray(p), dt)
+    p = conversion.convert_element_type(creation.asarray(p), dt)
     if shape is None:
         shape = p.shape
     else:
@@ -461,7 +469,7 @@ def categorical(
             without replacement than categories.
     """
     typed, _ = check_prng_key("categorical", key)
-    logits = jnp.asarray(logits)
+    logits = creation.asarray(logits)
     nd = logits.ndim
     if axis >= 0:
         axis -= nd
@@ -478,8 +486,8 @@ def categorical(
     dtype = logits.dtype
     if replace:
         g = gumbel(typed, (*prefix, *logits_shape), dtype, mode)
-        expanded = jnp.reshape(logits, (1,) * len(prefix) + logits.shape)
-        return jnp_red.argmax(g + expanded, axis=axis)
+        expanded = jshape.reshape(logits, (1,) * len(prefix) + logits.shape)
+        return reductions.argmax(g + expanded, axis=axis)
     noisy = logits + gumbel(typed, logits.shape, dtype, mode)
     k = math.prod(prefix)
     if k > logits.shape[axis]:
@@ -487,8 +495,8 @@ def categorical(
             f"Number of samples without replacement ({k}) cannot exceed number of "
             f"categories ({logits.shape[axis]})."
         )
-    _, idx = sorting.top_k(jnp.moveaxis(noisy, axis, -1), k)
-    return jnp.reshape(jnp.moveaxis(idx, -1, 0), shape)
+    _, idx = lax_sorting.top_k(jshape.moveaxis(noisy, axis, -1), k)
+    return jshape.reshape(jshape.moveaxis(idx, -1, 0), shape)
 
 
 # ------------------------------------------------------------------ permutation, choice
@@ -500,7 +508,7 @@ def _shuffle(key, x, axis):
     for _ in range(rounds):
         key, sub = _split2(key)
         sort_keys = random_bits(sub, 32, aval_of(x).shape)
-        _, x = sorting.sort_key_val(sort_keys, x, axis)
+        _, x = lax_sorting.sort_key_val(sort_keys, x, axis)
     return x
 
 
@@ -517,18 +525,18 @@ def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False) -> A
     """
     typed, _ = check_prng_key("permutation", key)
     if not isinstance(x, Array):
-        x = jnp.asarray(x)
+        x = creation.asarray(x)
     nd = x.ndim
     axis = _canon_axis(axis, nd or 1)
     if nd == 0:
         if not dtypes.is_int(x.dtype):
             raise TypeError("x must be an integer or at least 1-dimensional")
         r = int(concrete_or_error(x, "argument x of jax.random.permutation()"))
-        return _shuffle_jit(typed, jnp.arange(r), axis)
+        return _shuffle_jit(typed, creation.arange(r), axis)
     if independent or nd == 1:
         return _shuffle_jit(typed, x, axis)
-    ind = _shuffle_jit(typed, jnp.arange(x.shape[axis]), 0)
-    return jnp_sort.take(x, ind, axis)
+    ind = _shuffle_jit(typed, creation.arange(x.shape[axis]), 0)
+    return indexing_routines.take(x, ind, axis)
 
 
 def _canon_axis(axis, nd):
@@ -558,7 +566,7 @@ def choice(
     if not isinstance(shape, Sequence):
         raise TypeError(f"shape argument of jax.random.choice must be a sequence, got {shape}")
     shape = canonicalize_shape(shape)
-    arr = jnp.asarray(a)
+    arr = creation.asarray(a)
     if arr.ndim == 0:
         n_inputs = int(concrete_or_error(a, "The error occurred in jax.random.choice()"))
     else:
@@ -566,7 +574,7 @@ def choice(
         n_inputs = arr.shape[axis]
     n_draws = math.prod(shape)
     if n_draws == 0:
-        return jnp.zeros(shape, dtype=arr.dtype)
+        return creation.zeros(shape, dtype=arr.dtype)
     if n_inputs <= 0:
         raise ValueError("a must be greater than 0 unless no samples are taken")
     if not replace and n_draws > n_inputs:
@@ -577,12 +585,12 @@ def choice(
     if p is None:
         if replace:
             ind = randint(typed, shape, 0, n_inputs)
-            result = ind if arr.ndim == 0 else jnp_sort.take(arr, ind, axis)
+            result = ind if arr.ndim == 0 else indexing_routines.take(arr, ind, axis)
         else:
             perm = permutation(typed, n_inputs if arr.ndim == 0 else arr, axis)
             result = sh.slice_in_dim(perm, 0, n_draws, axis=axis)
     else:
-        p_arr = jnp.asarray(p)
+        p_arr = creation.asarray(p)
         if not dtypes.is_inexact(p_arr.dtype):
             p_arr = p_arr.astype(dtypes.to_inexact_dtype(p_arr.dtype))
         if p_arr.shape != (n_inputs,):
@@ -591,15 +599,15 @@ def choice(
                 f"p has shape {p_arr.shape} and a.shape[axis] is {n_inputs}."
             )
         if replace:
-            cuml = jnp_red.cumsum(p_arr)
+            cuml = reductions.cumsum(p_arr)
             r = cuml[-1] * (1 - uniform(typed, shape, dtype=cuml.dtype))
-            ind = jnp_sort.searchsorted(cuml, r).astype(dtypes.default_int_dtype())
+            ind = sorting.searchsorted(cuml, r).astype(dtypes.default_int_dtype())
         else:
             g = gumbel(typed, (n_inputs,), dtype=p_arr.dtype, mode=mode) + xm.log(p_arr)
-            ind = sorting.top_k(g, n_draws)[1].astype(dtypes.default_int_dtype())
-        result = ind if arr.ndim == 0 else jnp_sort.take(arr, ind, axis)
+            ind = lax_sorting.top_k(g, n_draws)[1].astype(dtypes.default_int_dtype())
+        result = ind if arr.ndim == 0 else indexing_routines.take(arr, ind, axis)
     out_shape = shape if arr.ndim == 0 else arr.shape[:axis] + shape + arr.shape[axis + 1 :]
-    return jnp.reshape(result, out_shape)
+    return jshape.reshape(result, out_shape)
 
 
 __all__ = [
@@ -613,5 +621,4 @@ __all__ = [
     "permutation",
     "choice",
     "prng",
-    "jnp_linalg",
 ]

@@ -27,7 +27,7 @@ from jaxlite._src.core.array import Array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import not_mapped
-from jaxlite._src.numpy import lax_numpy as jnp, reductions as jnp_red
+from jaxlite._src.numpy import reductions, ufuncs
 from jaxlite._src.ops import _factories, conversion, elementwise as ew, shape as sh
 from jaxlite._src.random.threefry import threefry2x32
 
@@ -73,7 +73,7 @@ class KeyTy(dtypes.ExtendedDType):
             if not (isinstance(v, Array) and v.dtype == self):
                 dt = getattr(v, "dtype", None) or dtypes.dtype_and_weak_type(v)[0]
                 raise TypeError(f"{op} does not accept dtypes {self.name}, {dt}.")
-        same = jnp_red.all(jnp.equal(random_unwrap(x), random_unwrap(y)), axis=-1)
+        same = reductions.all(ufuncs.equal(random_unwrap(x), random_unwrap(y)), axis=-1)
         return same if op == "eq" else ew.bitwise_not(same)
 
     def __eq__(self, other):
