@@ -76,4 +76,5 @@ from jaxlite._src.config import (  # noqa: E402
     numpy_dtype_promotion as numpy_dtype_promotion,
 )
 from jaxlite._src.custom_derivatives import custom_jvp as custom_jvp, custom_vjp as custom_vjp
+from jaxlite._src.custom_gradient import custom_gradient as custom_gradient  # noqa: E402
 from jaxlite._src.name_stack import named_call as named_call, named_scope as named_scope  # noqa: E402

@@ -5,7 +5,11 @@ JAX 0.10.2 keeps only a few names here; the jaxpr types live in ``jaxlite.extend
 
 from typing import Any as Value
 
-from jaxlite._src.core.avals import AbstractValue as AbstractValue, ShapedArray as ShapedArray
+from jaxlite._src.core.avals import (
+    AbstractValue as AbstractValue,
+    ShapedArray as ShapedArray,
+    pytype_aval_mappings as pytype_aval_mappings,
+)
 from jaxlite._src.core.ir import Literal as _Literal, Var as _Var
 from jaxlite._src.core.trace import Trace as Trace, Tracer as Tracer
 from jaxlite._src.interpreters.eval import eval_jaxpr as eval_jaxpr

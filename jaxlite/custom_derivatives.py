@@ -5,5 +5,7 @@ from jaxlite._src.custom_derivatives import (  # noqa: F401
     CustomVJPPrimal as CustomVJPPrimal,
     SymbolicZero as SymbolicZero,
     custom_jvp as custom_jvp,
+    custom_jvp_call_p as custom_jvp_call_p,
     custom_vjp as custom_vjp,
+    custom_vjp_call_p as custom_vjp_call_p,
 )

@@ -23,7 +23,7 @@ Nothing here keeps a rule table of its own: every registration lands in jaxlite'
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -35,6 +35,7 @@ from jaxlite._src.core.primitive import Primitive, array_level_impl
 from jaxlite._src.core.rule_types import AxisData, not_mapped
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.interpreters.eval import eval_jaxpr
+from jaxlite._src.interpreters.partial_eval import trace_partial
 from jaxlite._src.ops import shape as shape_ops
 
 # ------------------------------------------------------------------------------ batching
@@ -322,3 +323,57 @@ __all__ = [
     "Literal",
     "Var",
 ]
+
+
+# ------------------------------------------------------------------ partial_eval helpers
+
+
+class PartialVal(tuple):
+    """``(aval, None)`` for an unknown value, ``(None, const)`` for a known one."""
+
+    @classmethod
+    def known(cls, const) -> PartialVal:
+        return cls((None, const))
+
+    @classmethod
+    def unknown(cls, aval) -> PartialVal:
+        return cls((aval, None))
+
+    def is_known(self) -> bool:
+        return self[0] is None
+
+    def get_known(self):
+        return self[1] if self[0] is None else None
+
+    def get_aval(self):
+        return aval_of(self[1]) if self[0] is None else self[0]
+
+
+def trace_to_jaxpr_nounits(fun, pvals, instantiate: bool | Sequence[bool] = False):
+    """Partially evaluate ``fun`` (a linear_util WrappedFun on flat arguments).
+
+    Known inputs are computed with now; the rest is staged. Returns ``(jaxpr, out_pvals,
+    residuals)``: ``jaxpr``'s constvars take ``residuals`` and its invars the unknown inputs.
+    """
+    unknowns = [not pv.is_known() for pv in pvals]
+    args = [pv[0] if u else pv[1] for pv, u in zip(pvals, unknowns)]
+    known_outs, out_unknowns, closed, residuals = trace_partial(
+        fun.call_wrapped, args, unknowns, instantiate
+    )
+    j = closed.jaxpr
+    n_res = len(residuals)
+    jaxpr = Jaxpr(j.invars[:n_res], j.invars[n_res:], j.outvars, j.eqns, j.effects)
+    unknown_avals = iter(j.out_avals)
+    out_pvals = [
+        PartialVal.unknown(next(unknown_avals)) if u else PartialVal.known(k)
+        for k, u in zip(known_outs, out_unknowns)
+    ]
+    return jaxpr, out_pvals, residuals
+
+
+# ------------------------------------------------------------------------ interpreters.xla
+
+# type -> (value -> value): libraries register array-like types here and copy entries from
+# it (tensorflow_probability does). jaxlite itself converts array-likes with ``np.asarray``
+# and abstracts unknown types through ``core.avals.pytype_aval_mappings``.
+canonicalize_dtype_handlers: dict = {np.ndarray: np.asarray, np.generic: np.asarray}

@@ -6,4 +6,5 @@ from jaxlite.interpreters import (
     batching as batching,
     mlir as mlir,
     partial_eval as partial_eval,
+    xla as xla,
 )

@@ -10,3 +10,7 @@ from jaxlite._src.interpreters.staging import (
     StagingTrace as DynamicJaxprTrace,
     StagingTracer as DynamicJaxprTracer,
 )
+from jaxlite._src.jax_extension import (
+    PartialVal as PartialVal,
+    trace_to_jaxpr_nounits as trace_to_jaxpr_nounits,
+)

@@ -117,7 +117,10 @@ from jaxlite._src.ops.shape import (  # noqa: F401
     squeeze as squeeze,
     transpose as transpose,
 )
-from jaxlite._src.ops.structural import stop_gradient_p as _stop_gradient_p  # noqa: F401
+from jaxlite._src.ops.structural import (
+    stop_gradient_p as _stop_gradient_p,  # noqa: F401
+    stop_gradient_p as stop_gradient_p,  # noqa: F401
+)
 
 
 def stop_gradient(x):

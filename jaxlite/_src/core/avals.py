@@ -83,7 +83,20 @@ def aval_of(x: Any) -> ShapedArray:
         return ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype), False)
     if hasattr(x, "__jax_array__"):
         return aval_of(x.__jax_array__())
+    for cls in t.__mro__:  # types registered by libraries (jax.core.pytype_aval_mappings)
+        handler = pytype_aval_mappings.get(cls)
+        if handler is not None:
+            return handler(x)
     raise TypeError(f"Value {x!r} of type {type(x)} is not a valid JAX type")
+
+
+def _ndarray_aval(x) -> ShapedArray:
+    return ShapedArray(np.shape(x), dtypes.canonicalize_dtype(x.dtype), False)
+
+
+# type -> (value -> ShapedArray): how array-like types of libraries are abstracted
+# (``jax.core.pytype_aval_mappings``; tensorflow_probability registers its variables).
+pytype_aval_mappings: dict = {np.ndarray: _ndarray_aval, np.generic: _ndarray_aval}
 
 
 def raise_to_shaped(aval: ShapedArray, weak_type: bool | None = None) -> ShapedArray:

@@ -491,3 +491,43 @@ def trim_zeros(filt, trim: str = "fb"):
     lo = nz[0] if "f" in trim.lower() else 0
     hi = nz[-1] + 1 if "b" in trim.lower() else v.shape[0]
     return asarray_any(filt)[int(lo) : int(hi)]
+
+
+def block(arrays):
+    """Assemble an array from nested lists of blocks (``jax.numpy.block``).
+
+    The innermost lists are concatenated along the last axis, the next level along the
+    second-to-last, and so on; blocks are first promoted to the result's rank.
+
+    Raises:
+      ValueError: for tuples, empty lists or lists nested to different depths.
+    """
+
+    def depth(a) -> int:
+        if isinstance(a, tuple):
+            raise ValueError(f"jax.numpy.block does not allow tuples, got {a}")
+        if isinstance(a, list):
+            if not a:
+                raise ValueError("jax.numpy.block does not allow empty list arguments")
+            depths = {depth(x) for x in a}
+            if len(depths) != 1:
+                raise ValueError("Mismatched list depths in jax.numpy.block")
+            return 1 + depths.pop()
+        return 0
+
+    def max_rank(a) -> int:
+        if isinstance(a, list):
+            return builtins.max(max_rank(x) for x in a)
+        return aval_of(asarray_any(a)).ndim
+
+    list_depth = depth(arrays)
+    rank = builtins.max(max_rank(arrays), list_depth)
+
+    def assemble(a, level: int):
+        if not isinstance(a, list):
+            x = asarray_any(a)
+            return reshape(x, (1,) * (rank - x.ndim) + x.shape)
+        parts = [assemble(x, level + 1) for x in a]
+        return concatenate(parts, axis=-(list_depth - level))
+
+    return assemble(arrays, 0)

@@ -9,6 +9,8 @@ abstract type classes (``jnp.floating``, ...), ``finfo``/``iinfo``, ``promote_ty
 
 from __future__ import annotations
 
+import ml_dtypes
+
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array
@@ -145,3 +147,23 @@ bfloat16 = _make("bfloat16", dtypes.bfloat16)
 
 
 complex64, complex128 = _make("complex64", np.complex64), _make("complex128", np.complex128)
+
+
+# NumPy's C-style aliases, as in jax.numpy (jnp.double is jnp.float64).
+single, double = float32, float64
+csingle, cdouble = complex64, complex128
+uint = uint64
+
+# Narrow floating-point and integer types from ml_dtypes (as in jax.numpy). jaxlite stores
+# them but, like JAX, never promotes them implicitly.
+float8_e4m3fn = _make("float8_e4m3fn", ml_dtypes.float8_e4m3fn)
+float8_e5m2 = _make("float8_e5m2", ml_dtypes.float8_e5m2)
+float8_e4m3b11fnuz = _make("float8_e4m3b11fnuz", ml_dtypes.float8_e4m3b11fnuz)
+float8_e4m3fnuz = _make("float8_e4m3fnuz", ml_dtypes.float8_e4m3fnuz)
+float8_e5m2fnuz = _make("float8_e5m2fnuz", ml_dtypes.float8_e5m2fnuz)
+float8_e3m4 = _make("float8_e3m4", ml_dtypes.float8_e3m4)
+float8_e4m3 = _make("float8_e4m3", ml_dtypes.float8_e4m3)
+float8_e8m0fnu = _make("float8_e8m0fnu", ml_dtypes.float8_e8m0fnu)
+float4_e2m1fn = _make("float4_e2m1fn", ml_dtypes.float4_e2m1fn)
+int4, uint4 = _make("int4", ml_dtypes.int4), _make("uint4", ml_dtypes.uint4)
+int2, uint2 = _make("int2", ml_dtypes.int2), _make("uint2", ml_dtypes.uint2)
