@@ -182,3 +182,32 @@ def test_lax_broadcast_shapes_and_named_scope():
     with pytest.raises(TypeError, match="must be a string"):
         with jax.named_scope(3):
             pass
+
+
+def test_numpy_additions():
+    assert jnp.polyval(jnp.array([1, 2, 3]), 2).dtype == np.int32
+    np.testing.assert_allclose(jnp.polyval(jnp.array([1.0, 2.0, 3.0]), jnp.arange(3.0)), [3, 6, 11])
+    np.testing.assert_allclose(
+        jax.grad(lambda x: jnp.polyval(jnp.array([1.0, 2.0, 3.0]), x))(2.0), 6.0
+    )
+    b = jnp.block([[jnp.ones((2, 2)), jnp.zeros((2, 1))], [jnp.full((1, 3), 2.0)]])
+    np.testing.assert_array_equal(
+        b, np.block([[np.ones((2, 2)), np.zeros((2, 1))], [np.full((1, 3), 2.0)]])
+    )
+    for bad in ([[1, 2], 3], [], (1, 2)):
+        with pytest.raises(ValueError):
+            jnp.block(bad)
+    assert jnp.double is jnp.float64 and jnp.single is jnp.float32
+    x = jnp.array([1.5, -2.0], dtype=jnp.float8_e4m3fn)
+    assert x.dtype == jnp.float8_e4m3fn
+    np.testing.assert_array_equal(x.astype(jnp.float32), [1.5, -2.0])
+
+
+def test_custom_gradient():
+    @jax.custom_gradient
+    def f(x):
+        return jnp.sin(x), lambda g: g * 10.0 * jnp.cos(x)
+
+    np.testing.assert_allclose(f(1.0), np.sin(1.0), rtol=1e-6)
+    np.testing.assert_allclose(jax.grad(f)(1.0), 10 * np.cos(1.0), rtol=1e-6)
+    np.testing.assert_allclose(jax.jit(jax.grad(f))(1.0), 10 * np.cos(1.0), rtol=1e-6)
