@@ -12,6 +12,10 @@ import sys
 import pytest
 
 ORACLE = os.environ.get("JAXLITE_ORACLE", "") == "jax"
+# The Numba tier compiles hot loops in a background thread; the suite runs without it unless
+# asked (JAXLITE_NATIVE=auto|always), so its timing and CPU use stay deterministic.
+# tests/compile/test_native.py switches it on where it is under test.
+os.environ.setdefault("JAXLITE_NATIVE", "off")
 
 if ORACLE:
     import jax

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from typing import Any
 
 _DEFAULTS: dict[str, Any] = {
@@ -23,7 +24,11 @@ _DEFAULTS: dict[str, Any] = {
     "jax_legacy_prng_key": "allow",
     "jax_high_dynamic_range_gumbel": False,
     "jax_random_seed_offset": 0,
+    # The Numba tier (compile/native.py): "auto" (hot regions, background compile), "off",
+    # "always" (compile every eligible region synchronously: deterministic, for tests).
+    "jaxlite_native": os.environ.get("JAXLITE_NATIVE", "auto"),
 }
+_NATIVE_MODES = ("auto", "off", "always")
 
 
 class Config:
@@ -48,6 +53,8 @@ class Config:
             raise ValueError(
                 f"jax_numpy_dtype_promotion must be 'standard' or 'strict', got {value!r}"
             )
+        if name == "jaxlite_native" and value not in _NATIVE_MODES:
+            raise ValueError(f"jaxlite_native must be one of {_NATIVE_MODES}, got {value!r}")
         self._values[name] = value
         object.__setattr__(self, "epoch", self.epoch + 1)
         global x64_enabled

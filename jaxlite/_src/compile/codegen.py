@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from jaxlite._src.compile import native
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Literal, subjaxprs
@@ -139,7 +140,10 @@ def emit_equations(
             outs.append(n)
         lower = rules.lower_rules.get(eqn.primitive)
         if lower is not None:
-            lines.extend(lower(ctx, eqn, ins, outs))
+            sub = lower(ctx, eqn, ins, outs)
+            if eqn.primitive in rules.native_loops and native.enabled():
+                sub = native.tier_lines(ctx, eqn, ins, outs, sub)
+            lines.extend(sub)
         else:
             reuse = _reusable_input(eqn, i, last_use, fresh) if manage_buffers else None
             lines.extend(
@@ -280,4 +284,6 @@ def compile_jaxpr(closed: ClosedJaxpr) -> tuple[Callable, str]:
     exec(code, ctx.globals)  # noqa: S102 (source is generated from identifiers only)
     fn = ctx.globals[fn_name]
     fn.__jaxlite_source__ = source
+    if native.enabled():
+        fn = native.tier_function(closed, fn)
     return fn, source

@@ -400,6 +400,31 @@ rules.dce_rules[scan_p] = _scan_dce
 rules.lower_rules[scan_p] = _scan_lower
 
 
+def _scan_native(ctx, eqn, ins, outs):
+    p = eqn.params
+    nc, ncar, length = p["num_consts"], p["num_carry"], p["length"]
+    consts, init, xs = split_list(ins, [nc, ncar])
+    carry_out, ys_out = outs[:ncar], outs[ncar:]
+    lines = common.assign(carry_out, init)
+    for name, a in zip(ys_out, p["jaxpr"].out_avals[ncar:]):
+        shape = "".join(f"{int(d)}, " for d in (length,) + tuple(a.shape))
+        lines.append(f"{name} = np.empty(({shape}), {ctx.dtype(a.dtype)})")
+    if length == 0:
+        return lines
+    i = ctx.fresh("i")
+    rng = f"range({length - 1}, -1, -1)" if p["reverse"] else f"range({length})"
+    x_names = [ctx.fresh("x") for _ in xs]
+    body, res = ctx.emit(common.simplified(p["jaxpr"]), list(consts) + carry_out + x_names)
+    loop = [f"{xn} = {x}[{i}]" for xn, x in zip(x_names, xs)] + body
+    loop += [f"{name}[{i}] = {r}" for name, r in zip(ys_out, res[ncar:])]
+    loop += common.assign(carry_out, res[:ncar])
+    return lines + [f"for {i} in {rng}:"] + common.indent(loop or ["pass"])
+
+
+rules.native_rules[scan_p] = _scan_native
+rules.native_loops.add(scan_p)
+
+
 # --------------------------------------------------------------------------- front ends
 def _infer_length(xs_flat, length):
     for x in xs_flat:

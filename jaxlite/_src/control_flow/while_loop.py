@@ -68,6 +68,16 @@ def _while_lower(ctx, eqn, ins, outs):
     return lines + ["while True:"] + common.indent(loop)
 
 
+def _while_native(ctx, eqn, ins, outs):
+    p = eqn.params
+    cc, bc, init = split_list(ins, [p["cond_nconsts"], p["body_nconsts"]])
+    lines = common.assign(outs, init)
+    cond_lines, (pred,) = ctx.emit(common.simplified(p["cond_jaxpr"]), list(cc) + list(outs))
+    body_lines, new = ctx.emit(common.simplified(p["body_jaxpr"]), list(bc) + list(outs))
+    loop = cond_lines + [f"if not {pred}:", "    break"] + body_lines + common.assign(outs, new)
+    return lines + ["while True:"] + common.indent(loop)
+
+
 def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     from jaxlite._src.interpreters.jvp import jvp_jaxpr
     from jaxlite._src.ops.structural import instantiate
@@ -317,6 +327,8 @@ rules.partial_eval_rules[while_p] = _while_partial_eval
 rules.batch_rules[while_p] = _while_batch
 rules.dce_rules[while_p] = _while_dce
 rules.lower_rules[while_p] = _while_lower
+rules.native_rules[while_p] = _while_native
+rules.native_loops.add(while_p)
 
 
 # --------------------------------------------------------------------------- front ends

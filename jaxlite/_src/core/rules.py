@@ -20,6 +20,12 @@ Rule signatures:
   default "all known -> evaluate, else stage" rule).
 * ``dce_rules[p](used_outputs, eqn)`` -> (used_inputs, new_eqn or None).
 * ``lower_rules[p](ctx, eqn, in_names, out_names)`` -> lines of Python source.
+* ``native_rules[p](ctx, eqn, in_names, out_names)`` -> lines of Numba-compilable Python
+  (the native tier, ``compile/native.py``), or None when these params are outside the
+  native subset. Values of shape ``()`` are Numba scalars, others arrays; ``ctx.typed``
+  re-casts a scalar expression to its aval's dtype, ``ctx.const`` passes a value in as a
+  kernel argument, ``ctx.emit`` inlines a sub-jaxpr.
+* ``native_loops``: primitives whose equations are native regions of their own (loops).
 * ``inline_rules``: primitives the simplifier may inline (jit_p).
 """
 
@@ -36,6 +42,8 @@ batch_rules: dict = {}
 partial_eval_rules: dict = {}
 dce_rules: dict = {}
 lower_rules: dict = {}
+native_rules: dict = {}
+native_loops: set = set()
 
 # Primitives with no derivative on purpose (comparisons, integer ops...): their outputs get
 # zero tangents and they need no transpose rule.
@@ -63,6 +71,7 @@ ALL_TABLES: dict[str, dict] = {
     "partial_eval": partial_eval_rules,
     "dce": dce_rules,
     "lower": lower_rules,
+    "native": native_rules,
     "effects": effects_rules,
 }
 

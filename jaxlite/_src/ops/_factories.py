@@ -58,8 +58,10 @@ INT = "iu"
 INTBOOL = "iub"
 
 
-def unop(name: str, np_fn: Callable, kinds: str = NUM, out_dtype=None) -> Primitive:
-    """An elementwise unary primitive."""
+def unop(
+    name: str, np_fn: Callable, kinds: str = NUM, out_dtype=None, native: str | None = None
+) -> Primitive:
+    """An elementwise unary primitive; ``native``: its native-tier template (``defnative``)."""
     p = Primitive(name)
     check = dtype_rule_factory(kinds)
 
@@ -71,6 +73,8 @@ def unop(name: str, np_fn: Callable, kinds: str = NUM, out_dtype=None) -> Primit
     rules.abstract_eval_rules[p] = abstract_eval
     rules.impl_rules[p] = np_fn
     rules.batch_rules[p] = _unop_batch(p)
+    if native is not None:
+        defnative(p, native)
     return p
 
 
@@ -87,8 +91,11 @@ def naryop(
     kinds_per_arg: Sequence[str],
     out_dtype=None,
     require_same_dtype: bool = True,
+    native: str | None = None,
+    native_kinds: str = "fiub",
 ) -> Primitive:
-    """An elementwise n-ary primitive: operands of identical shape (and dtype)."""
+    """An elementwise n-ary primitive: operands of identical shape (and dtype). ``native``:
+    its native-tier template for operands of ``native_kinds`` (``defnative``)."""
     p = Primitive(name)
     checks = [dtype_rule_factory(k) for k in kinds_per_arg]
 
@@ -116,6 +123,8 @@ def naryop(
     rules.abstract_eval_rules[p] = abstract_eval
     rules.impl_rules[p] = np_fn
     rules.batch_rules[p] = broadcast_batcher(p)
+    if native is not None:
+        defnative(p, native, native_kinds)
     return p
 
 
@@ -241,3 +250,18 @@ def non_differentiable(p: Primitive) -> None:
         return out, Zero(_tangent_aval(out))
 
     rules.jvp_rules[p] = jvp
+
+
+def defnative(prim: Primitive, template: str, kinds: str = "fiub") -> None:
+    """The native-tier rule of an elementwise primitive from a fixed expression template over
+    its operand names (``"{0} + {1}"``), for operands whose NumPy dtype kind is in ``kinds``
+    (``"f"`` float, ``"i"``/``"u"`` signed/unsigned integer, ``"b"`` bool). Scalar results
+    are re-cast to the output dtype, so integer arithmetic wraps and float32 stays float32."""
+
+    def rule(ctx, eqn, ins, outs):
+        if np.dtype(eqn.invars[-1].aval.dtype).kind not in kinds:
+            return None
+        return [f"{outs[0]} = {ctx.typed(template.format(*ins), eqn.outvars[0].aval)}"]
+
+    rule.native_expr = True  # one ``out = expr`` line: the emitter may inline it
+    rules.native_rules[prim] = rule

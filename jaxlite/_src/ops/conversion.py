@@ -9,6 +9,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
+from jaxlite._src.ops import _native
 
 # --- convert_element_type ----------------------------------------------------------------
 convert_element_type_p = Primitive("convert_element_type")
@@ -53,6 +54,7 @@ def _convert_transpose(ct, x, *, new_dtype, weak_type):
 
 
 rules.impl_rules[convert_element_type_p] = _convert_impl
+rules.native_rules[convert_element_type_p] = _native.convert_element_type
 rules.abstract_eval_rules[convert_element_type_p] = _convert_abstract_eval
 rules.jvp_rules[convert_element_type_p] = _convert_jvp
 rules.transpose_rules[convert_element_type_p] = _convert_transpose
@@ -92,6 +94,7 @@ def _iota_impl(*, dtype, shape, dimension):
 
 
 rules.impl_rules[iota_p] = _iota_impl
+rules.native_rules[iota_p] = _native.iota
 rules.abstract_eval_rules[iota_p] = lambda *, dtype, shape, dimension: ShapedArray(shape, dtype)
 rules.non_differentiable.add(iota_p)
 rules.jvp_rules[iota_p] = lambda primals, tangents, **p: (

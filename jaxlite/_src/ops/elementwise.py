@@ -23,6 +23,7 @@ from jaxlite._src.ops._factories import (
     defjvp,
     defjvp2,
     deflinear,
+    defnative,
     naryop,
     non_differentiable,
     unop,
@@ -73,14 +74,14 @@ def _float_only(fn):
 
 
 # ------------------------------------------------------------------------------ unary
-neg_p = unop("neg", np.negative, NUM)
+neg_p = unop("neg", np.negative, NUM, native="-{0}")
 deflinear(neg_p, lambda ct, x: [Zero(x.aval) if type(ct) is Zero else neg(ct)])
 
-sign_p = unop("sign", np.sign, NUM)
+sign_p = unop("sign", np.sign, NUM, native="np.sign({0})")
 non_differentiable(sign_p)
-floor_p = unop("floor", np.floor, FLOAT)
+floor_p = unop("floor", np.floor, FLOAT, native="np.floor({0})")
 non_differentiable(floor_p)
-ceil_p = unop("ceil", np.ceil, FLOAT)
+ceil_p = unop("ceil", np.ceil, FLOAT, native="np.ceil({0})")
 non_differentiable(ceil_p)
 
 
@@ -91,21 +92,38 @@ def _round_impl(x, *, rounding_method):
 
 
 round_p = unop("round", _round_impl, FLOAT)
+
+
+def _round_native(ctx, eqn, ins, outs, *, rounding_method):
+    # Same operations as _round_impl (np.round to 0 decimals is np.rint: half to even).
+    x = eqn.invars[0].aval
+    if np.dtype(x.dtype).kind != "f":
+        return None
+    if rounding_method != 0:
+        return [f"{outs[0]} = {ctx.typed(f'np.rint({ins[0]})', eqn.outvars[0].aval)}"]
+    half = ctx.const(np.asarray(0.5, x.dtype))
+    expr = f"np.copysign(np.floor(np.abs({ins[0]}) + {half}), {ins[0]})"
+    return [f"{outs[0]} = {ctx.typed(expr, eqn.outvars[0].aval)}"]
+
+
+rules.native_rules[round_p] = lambda ctx, eqn, ins, outs: _round_native(
+    ctx, eqn, ins, outs, **eqn.params
+)
 non_differentiable(round_p)
-is_finite_p = unop("is_finite", np.isfinite, FLOAT, out_dtype=_bool)
+is_finite_p = unop("is_finite", np.isfinite, FLOAT, out_dtype=_bool, native="np.isfinite({0})")
 non_differentiable(is_finite_p)
 
-exp_p = unop("exp", np.exp, INEXACT)
+exp_p = unop("exp", np.exp, INEXACT, native="np.exp({0})")
 defjvp2(exp_p, lambda t, ans, x: mul(t, ans))
-exp2_p = unop("exp2", np.exp2, INEXACT)
+exp2_p = unop("exp2", np.exp2, INEXACT, native="np.exp2({0})")
 defjvp2(exp2_p, lambda t, ans, x: mul(t, mul(ans, _const(x, np.log(2)))))
-log_p = unop("log", np.log, INEXACT)
+log_p = unop("log", np.log, INEXACT, native="np.log({0})")
 defjvp(log_p, lambda t, x: div(t, x))
-log1p_p = unop("log1p", np.log1p, INEXACT)
+log1p_p = unop("log1p", np.log1p, INEXACT, native="np.log1p({0})")
 defjvp(log1p_p, lambda t, x: div(t, add(x, _const(x, 1))))
-expm1_p = unop("expm1", np.expm1, INEXACT)
+expm1_p = unop("expm1", np.expm1, INEXACT, native="np.expm1({0})")
 defjvp2(expm1_p, lambda t, ans, x: mul(t, add(ans, _const(x, 1))))
-tanh_p = unop("tanh", np.tanh, INEXACT)
+tanh_p = unop("tanh", np.tanh, INEXACT, native="np.tanh({0})")
 defjvp2(tanh_p, lambda t, ans, x: mul(t, sub(_const(x, 1), mul(ans, ans))))
 
 
@@ -115,29 +133,29 @@ def _logistic_impl(x):
 
 logistic_p = unop("logistic", _logistic_impl, INEXACT)
 defjvp2(logistic_p, lambda t, ans, x: mul(t, mul(ans, sub(_const(x, 1), ans))))
-sin_p = unop("sin", np.sin, INEXACT)
+sin_p = unop("sin", np.sin, INEXACT, native="np.sin({0})")
 defjvp(sin_p, lambda t, x: mul(t, cos(x)))
-cos_p = unop("cos", np.cos, INEXACT)
+cos_p = unop("cos", np.cos, INEXACT, native="np.cos({0})")
 defjvp(cos_p, lambda t, x: neg(mul(t, sin(x))))
-tan_p = unop("tan", np.tan, INEXACT)
+tan_p = unop("tan", np.tan, INEXACT, native="np.tan({0})")
 defjvp2(tan_p, lambda t, ans, x: mul(t, add(_const(x, 1), mul(ans, ans))))
-asin_p = unop("asin", np.arcsin, INEXACT)
+asin_p = unop("asin", np.arcsin, INEXACT, native="np.arcsin({0})")
 defjvp(asin_p, lambda t, x: mul(t, rsqrt(sub(_const(x, 1), mul(x, x)))))
-acos_p = unop("acos", np.arccos, INEXACT)
+acos_p = unop("acos", np.arccos, INEXACT, native="np.arccos({0})")
 defjvp(acos_p, lambda t, x: neg(mul(t, rsqrt(sub(_const(x, 1), mul(x, x))))))
-atan_p = unop("atan", np.arctan, INEXACT)
+atan_p = unop("atan", np.arctan, INEXACT, native="np.arctan({0})")
 defjvp(atan_p, lambda t, x: div(t, add(_const(x, 1), mul(x, x))))
-sinh_p = unop("sinh", np.sinh, INEXACT)
+sinh_p = unop("sinh", np.sinh, INEXACT, native="np.sinh({0})")
 defjvp(sinh_p, lambda t, x: mul(t, cosh(x)))
-cosh_p = unop("cosh", np.cosh, INEXACT)
+cosh_p = unop("cosh", np.cosh, INEXACT, native="np.cosh({0})")
 defjvp(cosh_p, lambda t, x: mul(t, sinh(x)))
-asinh_p = unop("asinh", np.arcsinh, INEXACT)
+asinh_p = unop("asinh", np.arcsinh, INEXACT, native="np.arcsinh({0})")
 defjvp(asinh_p, lambda t, x: mul(t, rsqrt(add(mul(x, x), _const(x, 1)))))
-acosh_p = unop("acosh", np.arccosh, INEXACT)
+acosh_p = unop("acosh", np.arccosh, INEXACT, native="np.arccosh({0})")
 defjvp(acosh_p, lambda t, x: mul(t, rsqrt(mul(sub(x, _const(x, 1)), add(x, _const(x, 1))))))
-atanh_p = unop("atanh", np.arctanh, INEXACT)
+atanh_p = unop("atanh", np.arctanh, INEXACT, native="np.arctanh({0})")
 defjvp(atanh_p, lambda t, x: div(t, sub(_const(x, 1), mul(x, x))))
-sqrt_p = unop("sqrt", np.sqrt, INEXACT)
+sqrt_p = unop("sqrt", np.sqrt, INEXACT, native="np.sqrt({0})")
 defjvp2(sqrt_p, lambda t, ans, x: div(t, mul(_const(x, 2), ans)))
 
 
@@ -146,6 +164,17 @@ def _rsqrt_impl(x):
 
 
 rsqrt_p = unop("rsqrt", _rsqrt_impl, INEXACT)
+
+
+def _rsqrt_native(ctx, eqn, ins, outs):
+    x = eqn.invars[0].aval
+    if np.dtype(x.dtype).kind != "f":
+        return None
+    one = ctx.const(np.ones((), x.dtype))
+    return [f"{outs[0]} = {ctx.typed(f'{one} / np.sqrt({ins[0]})', eqn.outvars[0].aval)}"]
+
+
+rules.native_rules[rsqrt_p] = _rsqrt_native
 defjvp2(rsqrt_p, lambda t, ans, x: mul(t, mul(_const(x, -0.5), div(ans, x))))
 cbrt_p = unop("cbrt", np.cbrt, FLOAT)
 defjvp2(cbrt_p, lambda t, ans, x: mul(t, div(_const(x, 1 / 3), mul(ans, ans))))
@@ -155,7 +184,7 @@ def _abs_out(d):
     return {dtypes.complex64: dtypes.float32, dtypes.complex128: dtypes.float64}.get(d, d)
 
 
-abs_p = unop("abs", np.abs, NUM, out_dtype=None)
+abs_p = unop("abs", np.abs, NUM, out_dtype=None, native="np.abs({0})")
 rules.abstract_eval_rules[abs_p] = lambda x: ShapedArray(x.shape, _abs_out(x.dtype), x.weak_type)
 defjvp2(
     abs_p,
@@ -167,6 +196,13 @@ defjvp2(
 )
 
 not_p = unop("not", np.invert, INTBOOL)
+rules.native_rules[not_p] = lambda ctx, eqn, ins, outs: [
+    f"{outs[0]} = "
+    + ctx.typed(
+        f"np.logical_not({ins[0]})" if eqn.invars[0].aval.dtype == np.bool_ else f"~{ins[0]}",
+        eqn.outvars[0].aval,
+    )
+]
 non_differentiable(not_p)
 
 
@@ -252,6 +288,27 @@ def _integer_pow_impl(x, *, y):
 
 
 integer_pow_p = unop("integer_pow", _integer_pow_impl, NUM)
+
+
+def _integer_pow_native(ctx, eqn, ins, outs):
+    # The multiplications of _integer_pow_impl, in the same order (bit-identical).
+    y, aval = eqn.params["y"], eqn.outvars[0].aval
+    kind = np.dtype(aval.dtype).kind
+    if (y < 0 and kind != "f") or kind not in "fiu":
+        return None
+    if y == 0:
+        one = ctx.const(np.ones(aval.shape, aval.dtype))
+        return [f"{outs[0]} = {one}" if aval.shape == () else f"{outs[0]} = {one}.copy()"]
+    lines = [f"{outs[0]} = {ins[0]}"]
+    for _ in range(abs(y) - 1):
+        lines.append(f"{outs[0]} = {ctx.typed(f'{outs[0]} * {ins[0]}', aval)}")
+    if y < 0:
+        one = ctx.const(np.ones((), aval.dtype))
+        lines.append(f"{outs[0]} = {ctx.typed(f'{one} / {outs[0]}', aval)}")
+    return lines
+
+
+rules.native_rules[integer_pow_p] = _integer_pow_native
 defjvp(
     integer_pow_p,
     lambda t, x, *, y: (
@@ -259,13 +316,13 @@ defjvp(
     ),
 )
 
-square_p = unop("square", np.square, NUM)
+square_p = unop("square", np.square, NUM, native="{0} * {0}")
 defjvp(square_p, lambda t, x: mul(t, mul(_const(x, 2), x)))
 
 # ----------------------------------------------------------------------------- binary
-add_p = naryop("add", np.add, [NUM, NUM])
+add_p = naryop("add", np.add, [NUM, NUM], native="{0} + {1}")
 deflinear(add_p, lambda ct, x, y: _unbroadcast_pair(ct, x, y, neg_y=False))
-sub_p = naryop("sub", np.subtract, [NUM, NUM])
+sub_p = naryop("sub", np.subtract, [NUM, NUM], native="{0} - {1}")
 deflinear(sub_p, lambda ct, x, y: _unbroadcast_pair(ct, x, y, neg_y=True))
 
 
@@ -290,7 +347,7 @@ def unbroadcast(ct, aval):
     return ct
 
 
-mul_p = naryop("mul", np.multiply, [NUM, NUM])
+mul_p = naryop("mul", np.multiply, [NUM, NUM], native="{0} * {1}")
 defjvp(mul_p, lambda t, x, y: mul(t, y), lambda t, x, y: mul(x, t))
 
 
@@ -313,7 +370,7 @@ def _div_impl(x, y):
     return np.true_divide(x, y)
 
 
-div_p = naryop("div", _div_impl, [NUM, NUM])
+div_p = naryop("div", _div_impl, [NUM, NUM], native="{0} / {1}", native_kinds="f")
 defjvp(div_p, lambda t, x, y: div(t, y), lambda t, x, y: mul(neg(t), div(div(x, y), y)))
 
 
@@ -331,7 +388,7 @@ def _rem_impl(x, y):
     return np.fmod(x, y)
 
 
-rem_p = naryop("rem", _rem_impl, [NUM, NUM])
+rem_p = naryop("rem", _rem_impl, [NUM, NUM], native="np.fmod({0}, {1})", native_kinds="f")
 defjvp(
     rem_p,
     lambda t, x, y: t,
@@ -343,7 +400,7 @@ def _pow_impl(x, y):
     return np.power(x, y)
 
 
-pow_p = naryop("pow", _pow_impl, [INEXACT, INEXACT])
+pow_p = naryop("pow", _pow_impl, [INEXACT, INEXACT], native="np.power({0}, {1})")
 
 
 def _pow_jvp_x(t, x, y):
@@ -361,8 +418,8 @@ def _pow_jvp_y(t, x, y):
 
 defjvp(pow_p, _pow_jvp_x, _pow_jvp_y)
 
-max_p = naryop("max", np.maximum, [ANY, ANY])
-min_p = naryop("min", np.minimum, [ANY, ANY])
+max_p = naryop("max", np.maximum, [ANY, ANY], native="np.maximum({0}, {1})")
+min_p = naryop("min", np.minimum, [ANY, ANY], native="np.minimum({0}, {1})")
 
 
 def _balanced_eq(x, z, y):
@@ -383,7 +440,7 @@ defjvp2(
     lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x)),
 )
 
-atan2_p = naryop("atan2", np.arctan2, [FLOAT, FLOAT])
+atan2_p = naryop("atan2", np.arctan2, [FLOAT, FLOAT], native="np.arctan2({0}, {1})")
 defjvp(
     atan2_p,
     lambda t, x, y: mul(t, div(y, add(mul(x, x), mul(y, y)))),
@@ -409,9 +466,9 @@ deflinear(
     ],
 )
 
-and_p = naryop("and", np.bitwise_and, [INTBOOL, INTBOOL])
-or_p = naryop("or", np.bitwise_or, [INTBOOL, INTBOOL])
-xor_p = naryop("xor", np.bitwise_xor, [INTBOOL, INTBOOL])
+and_p = naryop("and", np.bitwise_and, [INTBOOL, INTBOOL], native="{0} & {1}")
+or_p = naryop("or", np.bitwise_or, [INTBOOL, INTBOOL], native="{0} | {1}")
+xor_p = naryop("xor", np.bitwise_xor, [INTBOOL, INTBOOL], native="{0} ^ {1}")
 for _p in (and_p, or_p, xor_p):
     non_differentiable(_p)
 
@@ -440,12 +497,12 @@ shift_right_logical_p = naryop("shift_right_logical", _shift_right_logical, [INT
 for _p in (shift_left_p, shift_right_arithmetic_p, shift_right_logical_p):
     non_differentiable(_p)
 
-eq_p = naryop("eq", np.equal, [ANY, ANY], out_dtype=_bool)
-ne_p = naryop("ne", np.not_equal, [ANY, ANY], out_dtype=_bool)
-lt_p = naryop("lt", np.less, [NUM + "b", NUM + "b"], out_dtype=_bool)
-le_p = naryop("le", np.less_equal, [NUM + "b", NUM + "b"], out_dtype=_bool)
-gt_p = naryop("gt", np.greater, [NUM + "b", NUM + "b"], out_dtype=_bool)
-ge_p = naryop("ge", np.greater_equal, [NUM + "b", NUM + "b"], out_dtype=_bool)
+eq_p = naryop("eq", np.equal, [ANY, ANY], out_dtype=_bool, native="{0} == {1}")
+ne_p = naryop("ne", np.not_equal, [ANY, ANY], out_dtype=_bool, native="{0} != {1}")
+lt_p = naryop("lt", np.less, [NUM + "b", NUM + "b"], out_dtype=_bool, native="{0} < {1}")
+le_p = naryop("le", np.less_equal, [NUM + "b", NUM + "b"], out_dtype=_bool, native="{0} <= {1}")
+gt_p = naryop("gt", np.greater, [NUM + "b", NUM + "b"], out_dtype=_bool, native="{0} > {1}")
+ge_p = naryop("ge", np.greater_equal, [NUM + "b", NUM + "b"], out_dtype=_bool, native="{0} >= {1}")
 for _p in (eq_p, ne_p, lt_p, le_p, gt_p, ge_p):
     non_differentiable(_p)
 
@@ -544,6 +601,29 @@ def _select_n_batch(axis_data, args, dims):
 
 
 rules.impl_rules[select_n_p] = _select_n_impl
+
+
+def _select_n_native(ctx, eqn, ins, outs):
+    which, cases = ins[0], ins[1:]
+    aval = eqn.outvars[0].aval
+    if eqn.invars[0].aval.dtype == np.bool_:
+        conds = [which]
+    else:  # an integer index: case k where which == k (the last case otherwise)
+        conds = [
+            f"{which} == {ctx.const(np.asarray(k, eqn.invars[0].aval.dtype))}"
+            for k in range(1, len(cases))
+        ]
+    expr = cases[0]
+    scalar = aval.shape == ()
+    for k, cond in enumerate(conds):
+        if scalar:
+            expr = f"({cases[k + 1]} if {cond} else {expr})"
+        else:
+            expr = f"np.where({cond}, {cases[k + 1]}, {expr})"
+    return [f"{outs[0]} = {ctx.typed(expr, aval)}"]
+
+
+rules.native_rules[select_n_p] = _select_n_native
 rules.abstract_eval_rules[select_n_p] = _select_n_abstract_eval
 rules.jvp_rules[select_n_p] = _select_n_jvp
 rules.transpose_rules[select_n_p] = _select_n_transpose
@@ -564,6 +644,7 @@ def select(pred, on_true, on_false):
 # ----------------------------------------------------------------------------- clamp
 clamp_p = Primitive("clamp")
 rules.impl_rules[clamp_p] = lambda lo, x, hi: np.minimum(np.maximum(x, lo), hi)
+defnative(clamp_p, "np.minimum(np.maximum({1}, {0}), {2})", "fiu")
 
 
 def _clamp_abstract_eval(lo, x, hi):

@@ -157,6 +157,24 @@ def _dot_jvp_rhs(t, x, y, **params):
 
 
 rules.impl_rules[dot_general_p] = _dot_general_impl
+
+
+def _dot_general_native(ctx, eqn, ins, outs):
+    # Vectors and matrices of one float dtype: np.dot (BLAS), as the Python tier's fast path.
+    (xc, yc), (xb, yb) = eqn.params["dimension_numbers"]
+    x, y = (v.aval for v in eqn.invars)
+    out = eqn.outvars[0].aval
+    if xb or len(xc) != 1 or not (1 <= x.ndim <= 2 and 1 <= y.ndim <= 2):
+        return None
+    if x.dtype != y.dtype or out.dtype != x.dtype or np.dtype(x.dtype).kind != "f":
+        return None
+    xm = f"{ins[0]}.T" if x.ndim == 2 and xc[0] == 0 else ins[0]
+    ym = f"{ins[1]}.T" if y.ndim == 2 and yc[0] == 1 else ins[1]
+    expr = f"np.dot(np.ascontiguousarray({xm}), np.ascontiguousarray({ym}))"
+    return [f"{outs[0]} = {ctx.typed(expr, out)}"]
+
+
+rules.native_rules[dot_general_p] = _dot_general_native
 rules.fresh_output.add(dot_general_p)
 rules.abstract_eval_rules[dot_general_p] = _dot_general_abstract_eval
 rules.transpose_rules[dot_general_p] = _dot_general_transpose

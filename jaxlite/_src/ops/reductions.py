@@ -9,7 +9,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
-from jaxlite._src.ops import elementwise as ew, shape as _shape
+from jaxlite._src.ops import _native, elementwise as ew, shape as _shape
 from jaxlite._src.ops._factories import defjvp2, deflinear, dtype_rule_factory, non_differentiable
 
 
@@ -56,6 +56,7 @@ def _sum_impl(x, axis):
 
 reduce_sum_p = _reduction("reduce_sum", _sum_impl, "fciu")
 rules.impl_rules[reduce_sum_p] = lambda x, *, axes: np.asarray(np.sum(x, axis=axes, dtype=x.dtype))
+rules.native_rules[reduce_sum_p] = _native.reduction("sum", partial_axes=True, kinds="fiu")
 
 
 def _reduce_sum_transpose(ct, x, *, axes):
@@ -92,6 +93,8 @@ reduce_max_p = _reduction(
 reduce_min_p = _reduction(
     "reduce_min", lambda x, axis: np.min(x, axis=axis, initial=_highest(x.dtype)), "fciub"
 )
+rules.native_rules[reduce_max_p] = _native.reduction("max", partial_axes=False)
+rules.native_rules[reduce_min_p] = _native.reduction("min", partial_axes=False)
 
 
 def _minmax_jvp(p):
@@ -111,6 +114,7 @@ _minmax_jvp(reduce_max_p)
 _minmax_jvp(reduce_min_p)
 
 reduce_prod_p = _reduction("reduce_prod", np.prod, "fciu")
+rules.native_rules[reduce_prod_p] = _native.reduction("prod", partial_axes=False, kinds="fiu")
 
 
 def _reduce_prod_jvp(t, ans, x, *, axes):
@@ -125,6 +129,8 @@ defjvp2(reduce_prod_p, _reduce_prod_jvp)
 
 reduce_and_p = _reduction("reduce_and", np.all, "b")
 reduce_or_p = _reduction("reduce_or", np.any, "b")
+rules.native_rules[reduce_and_p] = _native.reduction("all", partial_axes=False)
+rules.native_rules[reduce_or_p] = _native.reduction("any", partial_axes=False)
 reduce_xor_p = _reduction(
     "reduce_xor", lambda x, axis: np.bitwise_xor.reduce(x, axis=axis) if axis else x, "biu"
 )

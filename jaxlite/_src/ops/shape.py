@@ -11,6 +11,7 @@ from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.core.trace import Tracer, eval_trace
+from jaxlite._src.ops import _native
 from jaxlite._src.ops._factories import deflinear
 
 
@@ -71,6 +72,7 @@ def _bid_batch(axis_data, args, dims, *, shape, broadcast_dimensions):
 
 
 rules.impl_rules[broadcast_in_dim_p] = _bid_impl
+rules.native_rules[broadcast_in_dim_p] = _native.broadcast_in_dim
 rules.abstract_eval_rules[broadcast_in_dim_p] = _bid_abstract_eval
 rules.batch_rules[broadcast_in_dim_p] = _bid_batch
 deflinear(broadcast_in_dim_p, _bid_transpose)
@@ -158,6 +160,7 @@ def _reshape_batch(axis_data, args, dims, *, new_sizes, dimensions):
 
 
 rules.impl_rules[reshape_p] = lambda x, *, new_sizes, dimensions: np.reshape(x, new_sizes)
+rules.native_rules[reshape_p] = _native.reshape
 rules.abstract_eval_rules[reshape_p] = _reshape_abstract_eval
 rules.batch_rules[reshape_p] = _reshape_batch
 deflinear(reshape_p, _reshape_transpose)
@@ -199,6 +202,7 @@ def _transpose_batch(axis_data, args, dims, *, permutation):
 
 
 rules.impl_rules[transpose_p] = lambda x, *, permutation: np.transpose(x, permutation)
+rules.native_rules[transpose_p] = _native.transpose
 rules.abstract_eval_rules[transpose_p] = _transpose_abstract_eval
 rules.batch_rules[transpose_p] = _transpose_batch
 deflinear(transpose_p, _transpose_transpose)
@@ -245,6 +249,7 @@ def _squeeze_batch(axis_data, args, dims, *, dimensions):
 
 
 rules.impl_rules[squeeze_p] = lambda x, *, dimensions: np.squeeze(x, dimensions)
+rules.native_rules[squeeze_p] = _native.squeeze
 rules.abstract_eval_rules[squeeze_p] = _squeeze_abstract_eval
 rules.batch_rules[squeeze_p] = _squeeze_batch
 deflinear(
@@ -272,6 +277,7 @@ def expand_dims(x, dimensions):
 # --- rev ---------------------------------------------------------------------------------
 rev_p = Primitive("rev")
 rules.impl_rules[rev_p] = lambda x, *, dimensions: np.flip(x, dimensions) if dimensions else x
+rules.native_rules[rev_p] = _native.rev
 rules.abstract_eval_rules[rev_p] = lambda x, *, dimensions: x
 rules.batch_rules[rev_p] = lambda ad, args, dims, *, dimensions: (
     rev_p.bind(args[0], dimensions=tuple(a + (a >= dims[0]) for a in dimensions)),
@@ -338,6 +344,7 @@ def _concat_batch(axis_data, args, dims, *, dimension):
 
 
 rules.impl_rules[concatenate_p] = lambda *xs, dimension: np.concatenate(xs, dimension)
+rules.native_rules[concatenate_p] = _native.concatenate
 rules.abstract_eval_rules[concatenate_p] = _concat_abstract_eval
 rules.batch_rules[concatenate_p] = _concat_batch
 deflinear(concatenate_p, _concat_transpose)
@@ -535,6 +542,7 @@ def _slice_batch(axis_data, args, dims, *, start_indices, limit_indices, strides
 
 
 rules.impl_rules[slice_p] = _slice_impl
+rules.native_rules[slice_p] = _native.slice_
 rules.abstract_eval_rules[slice_p] = _slice_abstract_eval
 rules.batch_rules[slice_p] = _slice_batch
 deflinear(slice_p, _slice_transpose)
@@ -650,6 +658,7 @@ def _window_indices(n, x_shape, starts, dstarts, sizes):
 
 
 rules.impl_rules[dynamic_slice_p] = _ds_impl
+rules.native_rules[dynamic_slice_p] = _native.dynamic_slice
 rules.abstract_eval_rules[dynamic_slice_p] = _ds_abstract_eval
 rules.jvp_rules[dynamic_slice_p] = _ds_jvp
 rules.transpose_rules[dynamic_slice_p] = _ds_transpose
@@ -742,6 +751,7 @@ def _dus_batch(axis_data, args, dims):
 
 
 rules.impl_rules[dynamic_update_slice_p] = _dus_impl
+rules.native_rules[dynamic_update_slice_p] = _native.dynamic_update_slice
 rules.abstract_eval_rules[dynamic_update_slice_p] = _dus_abstract_eval
 rules.jvp_rules[dynamic_update_slice_p] = _dus_jvp
 rules.transpose_rules[dynamic_update_slice_p] = _dus_transpose

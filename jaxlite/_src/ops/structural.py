@@ -15,6 +15,9 @@ from jaxlite._src.ops._factories import broadcast_batcher
 # --- add_any: sum of two tangents/cotangents (linear; never appears in user programs) -----
 add_any_p = Primitive("add_any")
 rules.impl_rules[add_any_p] = np.add
+rules.native_rules[add_any_p] = lambda ctx, eqn, ins, outs: [
+    f"{outs[0]} = {ctx.typed(f'{ins[0]} + {ins[1]}', eqn.outvars[0].aval)}"
+]
 # A rank-0 operand broadcasts (the broadcasting batch rule leaves unbatched scalars as is).
 rules.abstract_eval_rules[add_any_p] = lambda x, y: ShapedArray(
     x.shape if x.shape != () else y.shape, x.dtype, x.weak_type and y.weak_type
@@ -71,6 +74,7 @@ def zeros_like_aval(aval):
 # --- stop_gradient -----------------------------------------------------------------------
 stop_gradient_p = Primitive("stop_gradient")
 rules.impl_rules[stop_gradient_p] = lambda x: x
+rules.native_rules[stop_gradient_p] = lambda ctx, eqn, ins, outs: [f"{outs[0]} = {ins[0]}"]
 rules.abstract_eval_rules[stop_gradient_p] = lambda x: x
 rules.batch_rules[stop_gradient_p] = lambda ad, args, dims: (stop_gradient_p.bind(*args), dims[0])
 rules.non_differentiable.add(stop_gradient_p)
@@ -87,6 +91,9 @@ rules.jvp_rules[stop_gradient_p] = _stop_gradient_jvp
 # --- copy --------------------------------------------------------------------------------
 copy_p = Primitive("copy_p")
 rules.impl_rules[copy_p] = np.copy
+rules.native_rules[copy_p] = lambda ctx, eqn, ins, outs: [
+    f"{outs[0]} = {ins[0]}" + ("" if eqn.outvars[0].aval.shape == () else ".copy()")
+]
 rules.abstract_eval_rules[copy_p] = lambda x: x
 rules.batch_rules[copy_p] = lambda ad, args, dims: (copy_p.bind(*args), dims[0])
 rules.jvp_rules[copy_p] = lambda primals, tangents: (

@@ -1,0 +1,509 @@
+"""The native tier: hot loops and fused elementwise regions compiled by Numba.
+
+The Python/NumPy code generator (``codegen``) stays the first tier: it compiles in
+milliseconds. This module adds a second tier for *regions* whose every equation has a
+``native_rules`` entry (see ``core/rules.py``):
+
+* a loop equation (a primitive in ``rules.native_loops``: ``scan``, ``while``), anywhere in
+  generated code, including inside a loop body that itself stays in Python;
+* a whole top-level function of at least ``_REGION_MIN_EQNS`` equations on arrays of at
+  least ``_REGION_MIN_SIZE`` elements with no control flow (a fused elementwise/reduction
+  chain), compiled with ``parallel=True``.
+
+Life of a region (``Tier``): the generated Python runs and its time is accumulated; once the
+Python tier has spent ``_HOT_SECONDS`` in the region (trip count x calls x cost per step,
+measured rather than estimated), the region is queued for a single background thread that
+generates Numba source (``emit_kernel``), compiles it (``cache=True``: a second process loads
+the machine code from disk) and then sets ``Tier.kernel``; the generated code checks that
+attribute on every call and never waits for it. In ``"always"`` mode the kernel is compiled
+synchronously when the function is compiled (deterministic, for tests). Any failure (a rule
+declining its params, a Numba error) marks the tier failed with one debug log line; the
+Python tier keeps running.
+
+Kernel conventions: a value of shape ``()`` is a Numba scalar of its exact dtype (results
+are re-cast after every operation, so integer arithmetic wraps in the value's width and
+float32 stays float32); other values are arrays. Constants and literals are kernel
+arguments, never source text, so the source only holds generated names, operators, dtype
+names and integers (shapes, axes), and one kernel source serves every constant value.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import logging
+import os
+import queue
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from jaxlite._src import config as _cfg
+from jaxlite._src.core import rules
+from jaxlite._src.core.array import ArrayImpl
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+
+logger = logging.getLogger("jaxlite.native")
+
+# Python-tier seconds spent in a region before it is compiled natively. A Numba compile of
+# a small region costs 0.3-1 s of one core (measured on the 2-core dev machine); starting
+# it after a fifth of that bounds the time lost to the Python tier before the switch and
+# keeps one-shot programs (tests, scripts) from paying for compiles they never amortise.
+_HOT_SECONDS = 0.2
+# A control-flow-free top-level function is a region only if it is long and large enough
+# for a fused (and parallel) kernel to beat NumPy's per-op loops.
+_REGION_MIN_EQNS = 4
+_REGION_MIN_SIZE = 1 << 16
+
+_NUMBA_OPTIONS = dict(error_model="numpy", nogil=True, cache=True, boundscheck=False)
+MODES = ("auto", "off", "always")
+
+stats = {"regions": 0, "compiled": 0, "failed": 0}
+
+
+class NotNative(Exception):
+    """Raised while emitting a kernel for a construct outside the native subset."""
+
+
+# ------------------------------------------------------------------------------- numba
+_numba_state: dict[str, Any] = {}
+
+
+def numba_module():
+    """The ``numba`` module, or None when it is not installed (imported on first need:
+    importing it costs ~0.3 s, which programs that never get hot must not pay)."""
+    if "mod" not in _numba_state:
+        try:
+            _numba_state["mod"] = importlib.import_module("numba")
+        except Exception as e:  # noqa: BLE001 (any import failure means "no native tier")
+            logger.debug("jaxlite native tier disabled: numba unavailable (%s)", e)
+            _numba_state["mod"] = None
+    return _numba_state["mod"]
+
+
+def numba_available() -> bool:
+    return importlib.util.find_spec("numba") is not None and numba_module() is not None
+
+
+def mode() -> str:
+    m = _cfg.config.read("jaxlite_native")
+    return m if m in MODES else "auto"
+
+
+def enabled() -> bool:
+    """Is the native tier on (config) and is Numba installed? Cheap: called by codegen."""
+    if mode() == "off":
+        return False
+    avail = _numba_state.get("avail")
+    if avail is None:
+        avail = _numba_state["avail"] = importlib.util.find_spec("numba") is not None
+    return avail
+
+
+# ------------------------------------------------------------------------------ subset
+_DTYPES = {
+    np.dtype(n): n
+    for n in (
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float32",
+        "float64",
+    )
+}
+
+
+def _aval_ok(aval) -> bool:
+    return getattr(aval, "dtype", None) in _DTYPES and hasattr(aval, "shape")
+
+
+def _sub_closed(params) -> list[ClosedJaxpr]:
+    out = []
+    for v in params.values():
+        if isinstance(v, ClosedJaxpr):
+            out.append(v)
+        elif isinstance(v, tuple):
+            out.extend(b for b in v if isinstance(b, ClosedJaxpr))
+    return out
+
+
+def jaxpr_supported(jaxpr: Jaxpr) -> bool:
+    """Is every equation (recursively) in the native subset, with supported dtypes and no
+    effects? A cheap structural check: rules may still decline specific params later."""
+    for eqn in jaxpr.eqns:
+        if eqn.primitive not in rules.native_rules or eqn.effects:
+            return False
+        if not all(_aval_ok(v.aval) for v in list(eqn.invars) + list(eqn.outvars)):
+            return False
+        if not all(jaxpr_supported(c.jaxpr) for c in _sub_closed(eqn.params)):
+            return False
+    return True
+
+
+# ----------------------------------------------------------------------------- emission
+class NativeContext:
+    """State for emitting one kernel: fresh names and the constants passed as arguments.
+
+    Rules call ``typed`` to re-cast scalar results, ``const`` to pass a value in,
+    ``dtype`` for a dtype's Numba-visible name and ``emit`` to inline a sub-jaxpr.
+    """
+
+    def __init__(self):
+        self._counter = 0
+        self.const_names: list[str] = []
+        self.const_values: list[Any] = []
+        self._const_ids: dict[int, str] = {}
+        self._keep: list[Any] = []
+
+    def fresh(self, prefix: str = "t") -> str:
+        self._counter += 1
+        return f"{prefix}{self._counter}"
+
+    def dtype(self, dt) -> str:
+        name = _DTYPES.get(np.dtype(dt))
+        if name is None:
+            raise NotNative(f"dtype {dt}")
+        return "np.bool_" if name == "bool" else f"np.{name}"
+
+    def typed(self, expr: str, aval) -> str:
+        """``expr`` as a value of ``aval``'s dtype (scalars are re-cast; array expressions
+        of same-dtype operands already have the dtype)."""
+        if aval.shape == ():
+            return f"{self.dtype(aval.dtype)}({expr})"
+        return expr
+
+    def const(self, value: Any) -> str:
+        """A kernel argument holding ``value`` (a NumPy array; shape () becomes a scalar)."""
+        key = id(value)
+        name = self._const_ids.get(key)
+        if name is not None:
+            return name
+        arr = value._value if type(value) is ArrayImpl else np.asarray(value)
+        if arr.dtype not in _DTYPES:
+            raise NotNative(f"constant of dtype {arr.dtype}")
+        name = f"k{len(self.const_names)}"
+        self.const_names.append(name)
+        self.const_values.append(arr[()] if arr.shape == () else np.ascontiguousarray(arr))
+        self._const_ids[key] = name
+        self._keep.append(value)  # keeps ``id(value)`` unique while this context lives
+        return name
+
+    def emit(self, closed: ClosedJaxpr, in_names: Sequence[str]) -> tuple[list[str], list[str]]:
+        """Lines computing ``closed`` from ``in_names``, and the names of its outputs."""
+        jaxpr = closed.jaxpr
+        names: dict[int, str] = {}
+
+        def read(v) -> str:
+            if type(v) is Literal:
+                return self.const(np.asarray(v.val, v.aval.dtype).reshape(v.aval.shape))
+            return names[id(v)]
+
+        for v, c in zip(jaxpr.constvars, closed.consts):
+            names[id(v)] = self.const(c)
+        for v, n in zip(jaxpr.invars, in_names):
+            names[id(v)] = n
+        inlinable = _inlinable(jaxpr)
+        lines: list[str] = []
+        for eqn in jaxpr.eqns:
+            rule = rules.native_rules.get(eqn.primitive)
+            if rule is None:
+                raise NotNative(str(eqn.primitive))
+            ins = [read(v) for v in eqn.invars]
+            outs = []
+            for v in eqn.outvars:
+                names[id(v)] = n = self.fresh("t")
+                outs.append(n)
+            got = rule(self, eqn, ins, outs)
+            if got is None:
+                raise NotNative(f"{eqn.primitive} with these params")
+            if id(eqn.outvars[0]) in inlinable if eqn.outvars else False:
+                # A one-use elementwise result read by another elementwise expression: written
+                # into its reader, so Numba fuses the chain into one loop (one allocation).
+                (line,) = got
+                names[id(eqn.outvars[0])] = "(" + line.split(" = ", 1)[1] + ")"
+                continue
+            lines.extend(got)
+        return lines, [read(v) for v in jaxpr.outvars]
+
+
+def _inlinable(jaxpr: Jaxpr) -> set[int]:
+    """Outputs of expression rules (``defnative``) read exactly once, by an expression rule
+    of the same jaxpr, and not jaxpr outputs."""
+    uses: dict[int, int] = {}
+    reader_ok: dict[int, bool] = {}
+    for eqn in jaxpr.eqns:
+        is_expr = getattr(rules.native_rules.get(eqn.primitive), "native_expr", False)
+        for v in eqn.invars:
+            if type(v) is not Literal:
+                uses[id(v)] = uses.get(id(v), 0) + 1
+                reader_ok[id(v)] = reader_ok.get(id(v), True) and is_expr
+    outs = {id(v) for v in jaxpr.outvars if type(v) is not Literal}
+    return {
+        id(e.outvars[0])
+        for e in jaxpr.eqns
+        if getattr(rules.native_rules.get(e.primitive), "native_expr", False)
+        and len(e.outvars) == 1
+        and uses.get(id(e.outvars[0])) == 1
+        and reader_ok.get(id(e.outvars[0]))
+        and id(e.outvars[0]) not in outs
+    }
+
+
+def emit_kernel(closed: ClosedJaxpr) -> tuple[str, NativeContext]:
+    """Numba-compilable source of ``def kernel(a0, ..., k0, ...)`` returning a tuple."""
+    ctx = NativeContext()
+    params = [f"a{i}" for i in range(len(closed.jaxpr.invars))]
+    body, outs = ctx.emit(closed, params)
+    sig = ", ".join(params + ctx.const_names)
+    lines = ["import numpy as np", "", "", f"def kernel({sig}):"]
+    lines += ["    " + line for line in body]
+    lines.append(f"    return ({''.join(o + ', ' for o in outs)})")
+    return "\n".join(lines) + "\n", ctx
+
+
+# ----------------------------------------------------------------------------- compiling
+def cache_dir() -> str:
+    d = os.environ.get("JAXLITE_NATIVE_CACHE_DIR")
+    if not d:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        d = os.path.join(base, "jaxlite", "native")
+    return d
+
+
+def _load_kernel_module(source: str):
+    """Write ``source`` to a file named by its hash (Numba's disk cache needs a real file)
+    and import it; reused as is when an earlier process wrote it."""
+    digest = hashlib.sha256(source.encode()).hexdigest()[:20]
+    modname = f"jaxlite_native_{digest}"
+    if modname in sys.modules:
+        return sys.modules[modname]
+    d = cache_dir()
+    try:
+        os.makedirs(d, exist_ok=True)
+    except OSError:
+        d = tempfile.mkdtemp(prefix="jaxlite-native-")
+    path = os.path.join(d, modname + ".py")
+    if not os.path.exists(path):
+        fd, tmp = tempfile.mkstemp(dir=d, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            f.write(source)
+        os.replace(tmp, path)
+    spec = importlib.util.spec_from_file_location(modname, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    sys.modules[modname] = mod
+    return mod
+
+
+def _numba_type(nb, aval_or_value, is_aval: bool):
+    if not is_aval:
+        return nb.typeof(aval_or_value)
+    a = aval_or_value
+    dt = nb.from_dtype(np.dtype(a.dtype))
+    if a.shape == ():
+        return dt
+    return nb.types.Array(dt, len(a.shape), "A", readonly=True)
+
+
+def compile_kernel(closed: ClosedJaxpr, parallel: bool = False) -> Callable:
+    """Emit, compile (Numba, one signature, no further compiles) and wrap ``closed``.
+
+    The wrapper takes NumPy values (one per invar) and returns a list of NumPy arrays, like
+    the Python tier's function. Raises on any failure.
+    """
+    nb = numba_module()
+    if nb is None:
+        raise NotNative("numba is not installed")
+    source, ctx = emit_kernel(closed)
+    mod = _load_kernel_module(source)
+    opts = dict(_NUMBA_OPTIONS)
+    if parallel:
+        opts["parallel"] = True
+    disp = nb.njit(**opts)(mod.kernel)
+    sig = tuple(_numba_type(nb, a, True) for a in closed.jaxpr.in_avals) + tuple(
+        _numba_type(nb, v, False) for v in ctx.const_values
+    )
+    disp.compile(sig)
+    disp.disable_compile()
+    return _wrapper(disp, closed, ctx.const_values)
+
+
+def _wrapper(disp, closed: ClosedJaxpr, consts: list) -> Callable:
+    """A generated Python function adapting NumPy values to the kernel's conventions
+    (0-d arrays in as scalars, scalars out as 0-d arrays of the exact dtype)."""
+    n_in = len(closed.jaxpr.invars)
+    g: dict[str, Any] = {"_kern": disp, "_asarray": np.asarray}
+    args = []
+    for i, a in enumerate(closed.jaxpr.in_avals):
+        args.append(f"a{i}[()]" if a.shape == () else f"a{i}")
+    for j, c in enumerate(consts):
+        g[f"_k{j}"] = c
+        args.append(f"_k{j}")
+    outs = []
+    for i, a in enumerate(closed.out_avals):
+        if a.shape == ():
+            g[f"_d{i}"] = np.dtype(a.dtype)
+            outs.append(f"_asarray(r[{i}], _d{i})")
+        else:
+            outs.append(f"r[{i}]")
+    params = ", ".join(f"a{i}" for i in range(n_in))
+    src = f"def call({params}):\n    r = _kern({', '.join(args)})\n    return [{', '.join(outs)}]\n"
+    exec(compile(src, "<jaxlite-native-wrapper>", "exec"), g)  # noqa: S102 (generated names)
+    return g["call"]
+
+
+# -------------------------------------------------------------------------------- tiers
+class Tier:
+    """One region: the Python tier's time so far and, once compiled, the native kernel.
+
+    Generated code reads ``kernel`` (None until ready) and reports Python-tier time through
+    ``tick``; neither ever blocks.
+    """
+
+    __slots__ = ("closed", "parallel", "kernel", "spent", "state", "__weakref__")
+
+    def __init__(self, closed: ClosedJaxpr, parallel: bool = False):
+        self.closed = closed
+        self.parallel = parallel
+        self.kernel: Callable | None = None
+        self.spent = 0.0
+        self.state = "cold"  # cold -> queued -> ready | failed
+        stats["regions"] += 1
+
+    def tick(self, seconds: float) -> None:
+        self.spent += seconds
+        if self.state == "cold" and self.spent >= _HOT_SECONDS:
+            self.state = "queued"
+            _submit(self)
+
+    def build(self) -> None:
+        """Compile now (in whichever thread calls this); failures are logged, not raised."""
+        try:
+            kernel = compile_kernel(self.closed, self.parallel)
+        except Exception as e:  # noqa: BLE001 (any failure keeps the Python tier)
+            self.state = "failed"
+            stats["failed"] += 1
+            logger.debug("jaxlite native tier: region left in Python (%s: %s)", type(e).__name__, e)
+            return
+        self.kernel = kernel
+        self.state = "ready"
+        stats["compiled"] += 1
+
+
+_queue: queue.Queue = queue.Queue()
+_worker: list[threading.Thread] = []
+_worker_lock = threading.Lock()
+
+
+def _work() -> None:
+    while True:
+        tier = _queue.get()
+        try:
+            tier.build()
+        finally:
+            _queue.task_done()
+
+
+def _submit(tier: Tier) -> None:
+    with _worker_lock:
+        if not _worker:
+            t = threading.Thread(target=_work, name="jaxlite-native", daemon=True)
+            t.start()
+            _worker.append(t)
+    _queue.put(tier)
+
+
+def wait_for_compiles(timeout: float | None = None) -> bool:
+    """Block until queued native compiles are done (tests, benchmarks). True if idle."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while _queue.unfinished_tasks:
+        if deadline is not None and time.monotonic() > deadline:
+            return False
+        time.sleep(0.005)
+    return True
+
+
+def _new_tier(closed: ClosedJaxpr, parallel: bool = False) -> Tier:
+    tier = Tier(closed, parallel)
+    if mode() == "always":
+        tier.state = "queued"
+        tier.build()
+    return tier
+
+
+# --------------------------------------------------------------------- codegen hooks
+def tier_lines(ctx, eqn, ins: list[str], outs: list[str], python_lines: list[str]) -> list[str]:
+    """Wrap a loop equation's Python lines (``python_lines``) in a tier switch, when the
+    loop is in the native subset; otherwise return them unchanged."""
+    if eqn.primitive not in rules.native_loops or not outs:
+        return python_lines
+    sub = _single_eqn_jaxpr(eqn)
+    if not jaxpr_supported(sub.jaxpr):
+        return python_lines
+    tier = _new_tier(sub)
+    if tier.state == "failed":
+        return python_lines
+    name = ctx.add_global(tier, "_tier")
+    perf = ctx.add_global(time.perf_counter, "_perf")
+    t0 = ctx.fresh("_t")
+    args = [n for n, v in zip(ins, eqn.invars) if type(v) is not Literal]
+    target = f"{', '.join(outs)}{',' if len(outs) == 1 else ''}"
+    return (
+        [f"if {name}.kernel is not None:", f"    {target} = {name}.kernel({', '.join(args)})"]
+        + ["else:", f"    {t0} = {perf}()"]
+        + ["    " + line for line in python_lines]
+        + [f"    {name}.tick({perf}() - {t0})"]
+    )
+
+
+def _single_eqn_jaxpr(eqn) -> ClosedJaxpr:
+    """``eqn`` alone as a jaxpr taking its non-literal operands (literals stay literals and
+    become kernel constants)."""
+    new_in = [v if type(v) is Literal else Var(v.aval) for v in eqn.invars]
+    invars = [v for v in new_in if type(v) is not Literal]
+    outvars = [Var(v.aval) for v in eqn.outvars]
+    new_eqn = JaxprEqn(eqn.primitive, new_in, outvars, eqn.params, eqn.effects)
+    return ClosedJaxpr(Jaxpr([], invars, outvars, [new_eqn]), [])
+
+
+def tier_function(closed: ClosedJaxpr, fn: Callable) -> Callable:
+    """``fn`` (the Python tier of a whole top-level function) behind a tier switch when the
+    function is a fused elementwise/reduction region worth a kernel; else ``fn``."""
+    jaxpr = closed.jaxpr
+    if len(jaxpr.eqns) < _REGION_MIN_EQNS or any(_sub_closed(e.params) for e in jaxpr.eqns):
+        return fn
+    if not any(
+        int(np.prod(v.aval.shape)) >= _REGION_MIN_SIZE for e in jaxpr.eqns for v in e.outvars
+    ):
+        return fn
+    if not jaxpr_supported(jaxpr):
+        return fn
+    tier = _new_tier(closed, parallel=True)
+    if tier.state == "failed":
+        return fn
+    perf = time.perf_counter
+
+    def run(*args):
+        k = tier.kernel
+        if k is not None:
+            return k(*args)
+        t0 = perf()
+        out = fn(*args)
+        tier.tick(perf() - t0)
+        return out
+
+    run.__jaxlite_source__ = getattr(fn, "__jaxlite_source__", None)
+    run.__jaxlite_tier__ = tier
+    return run

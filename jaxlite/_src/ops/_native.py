@@ -1,0 +1,181 @@
+"""Native-tier rules (``rules.native_rules``) of the shape, conversion and reduction
+families, registered next to each primitive's other rules.
+
+A rule gets the kernel context (``compile/native.py``), the equation, the names holding its
+operands and the names to assign; it returns lines of Numba-compilable Python, or None
+when these params are outside the native subset (the region then stays in the Python
+tier). Values of shape ``()`` are Numba scalars of their exact dtype, others arrays. Only
+generated names, dtype names and integers (shapes, axes, starts) reach the source.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _tup(xs) -> str:
+    xs = [int(x) for x in xs]
+    return "(" + "".join(f"{x}, " for x in xs) + ")"
+
+
+def _cast_array(ctx, expr: str, dtype) -> str:
+    return f"({expr}).astype({ctx.dtype(dtype)})"
+
+
+def reshape_to(ctx, x: str, in_aval, shape) -> str:
+    """``x`` (of ``in_aval``) reshaped to ``shape`` (either may be ``()``)."""
+    shape = tuple(int(d) for d in shape)
+    if in_aval.shape == ():
+        return x if shape == () else f"np.full({_tup(shape)}, {x}, {ctx.dtype(in_aval.dtype)})"
+    if shape == ():
+        return f"np.ascontiguousarray({x}).reshape(-1)[0]"
+    if shape == tuple(in_aval.shape):
+        return x
+    return f"np.ascontiguousarray({x}).reshape({_tup(shape)})"
+
+
+# ------------------------------------------------------------------------------ shape
+def reshape(ctx, eqn, ins, outs):
+    return [f"{outs[0]} = {reshape_to(ctx, ins[0], eqn.invars[0].aval, eqn.outvars[0].aval.shape)}"]
+
+
+def broadcast_in_dim(ctx, eqn, ins, outs):
+    x, (out,) = eqn.invars[0].aval, eqn.outvars
+    shape, bdims = eqn.params["shape"], eqn.params["broadcast_dimensions"]
+    if out.aval.shape == ():
+        return [f"{outs[0]} = {reshape_to(ctx, ins[0], x, ())}"]
+    if x.shape == ():
+        return [f"{outs[0]} = np.full({_tup(shape)}, {ins[0]}, {ctx.dtype(x.dtype)})"]
+    s = [1] * len(shape)
+    for i, d in enumerate(bdims):
+        s[d] = x.shape[i]
+    r = reshape_to(ctx, ins[0], x, s)
+    if tuple(s) == tuple(shape):
+        return [f"{outs[0]} = {r}"]
+    return [f"{outs[0]} = np.broadcast_to({r}, {_tup(shape)})"]
+
+
+def transpose(ctx, eqn, ins, outs):
+    perm = eqn.params["permutation"]
+    if len(perm) < 2:
+        return [f"{outs[0]} = {ins[0]}"]
+    return [f"{outs[0]} = np.transpose({ins[0]}, {_tup(perm)})"]
+
+
+def _index(parts) -> str:
+    return "[" + ", ".join(parts) + ("," if len(parts) == 1 else "") + "]"
+
+
+def rev(ctx, eqn, ins, outs):
+    dims = eqn.params["dimensions"]
+    nd = len(eqn.invars[0].aval.shape)
+    parts = ["::-1" if i in dims else ":" for i in range(nd)]
+    return [f"{outs[0]} = {ins[0]}{_index(parts)}" if dims else f"{outs[0]} = {ins[0]}"]
+
+
+def slice_(ctx, eqn, ins, outs):
+    p = eqn.params
+    strides = p["strides"] or (1,) * len(p["start_indices"])
+    if not strides:
+        return [f"{outs[0]} = {ins[0]}"]
+    parts = [
+        f"{int(s)}:{int(e)}:{int(st)}"
+        for s, e, st in zip(p["start_indices"], p["limit_indices"], strides)
+    ]
+    return [f"{outs[0]} = {ins[0]}{_index(parts)}"]
+
+
+def _clamped_starts(ctx, starts, shape, sizes) -> tuple[list[str], list[str]]:
+    lines, names = [], []
+    for s, n, k in zip(starts, shape, sizes):
+        name = ctx.fresh("s")
+        lines.append(f"{name} = min(max(np.int64({s}), 0), {int(n) - int(k)})")
+        names.append(name)
+    return lines, names
+
+
+def dynamic_slice(ctx, eqn, ins, outs):
+    x, sizes = eqn.invars[0].aval, eqn.params["slice_sizes"]
+    if x.shape == ():
+        return [f"{outs[0]} = {ins[0]}"]
+    lines, st = _clamped_starts(ctx, ins[1:], x.shape, sizes)
+    parts = [f"{s}:{s} + {int(k)}" for s, k in zip(st, sizes)]
+    return lines + [f"{outs[0]} = {ins[0]}{_index(parts)}"]
+
+
+def dynamic_update_slice(ctx, eqn, ins, outs):
+    x, u = eqn.invars[0].aval, eqn.invars[1].aval
+    if x.shape == ():
+        return [f"{outs[0]} = {ins[1]}"]
+    lines, st = _clamped_starts(ctx, ins[2:], x.shape, u.shape)
+    parts = [f"{s}:{s} + {int(k)}" for s, k in zip(st, u.shape)]
+    return lines + [f"{outs[0]} = {ins[0]}.copy()", f"{outs[0]}{_index(parts)} = {ins[1]}"]
+
+
+def concatenate(ctx, eqn, ins, outs):
+    dim = int(eqn.params["dimension"])
+    return [f"{outs[0]} = np.concatenate(({''.join(n + ', ' for n in ins)}), axis={dim})"]
+
+
+def squeeze(ctx, eqn, ins, outs):
+    return reshape(ctx, eqn, ins, outs)
+
+
+# ------------------------------------------------------------------------- conversion
+def convert_element_type(ctx, eqn, ins, outs):
+    x, out = eqn.invars[0].aval, eqn.outvars[0].aval
+    new, src = np.dtype(out.dtype), np.dtype(x.dtype)
+    scalar = out.shape == ()
+    if new == np.bool_ and src != np.bool_:
+        expr = f"{ins[0]} != {ctx.const(np.zeros((), src))}"
+        return [f"{outs[0]} = {ctx.typed(expr, out)}"]
+    if new.kind in "iu" and src.kind == "f":
+        # As the Python tier: saturate to the integer range, NaN to 0, then cast.
+        info = np.iinfo(new)
+        lo, hi = ctx.const(np.asarray(info.min, src)), ctx.const(np.asarray(info.max, src))
+        zero = ctx.const(np.zeros((), src))
+        if scalar:
+            v = f"({zero} if np.isnan({ins[0]}) else min(max({ins[0]}, {lo}), {hi}))"
+            return [f"{outs[0]} = {ctx.typed(v, out)}"]
+        v = f"np.where(np.isnan({ins[0]}), {zero}, np.minimum(np.maximum({ins[0]}, {lo}), {hi}))"
+        return [f"{outs[0]} = {_cast_array(ctx, v, new)}"]
+    if scalar:
+        return [f"{outs[0]} = {ctx.typed(ins[0], out)}"]
+    if new == src:
+        return [f"{outs[0]} = {ins[0]}"]
+    return [f"{outs[0]} = {_cast_array(ctx, ins[0], new)}"]
+
+
+def iota(ctx, eqn, ins, outs):
+    p = eqn.params
+    shape, dim = tuple(p["shape"]), int(p["dimension"])
+    r = _cast_array(ctx, f"np.arange({int(shape[dim])})", p["dtype"])
+    if len(shape) == 1:
+        return [f"{outs[0]} = {r}"]
+    bshape = [1] * len(shape)
+    bshape[dim] = shape[dim]
+    return [f"{outs[0]} = np.broadcast_to({r}.reshape({_tup(bshape)}), {_tup(shape)})"]
+
+
+# ------------------------------------------------------------------------- reductions
+def reduction(np_name: str, partial_axes: bool, kinds: str = "fiub"):
+    """The native rule of a reduction over ``axes``: ``np.<np_name>`` of the whole array, or
+    (``partial_axes``) one axis at a time from the last; result re-cast to the dtype."""
+
+    def rule(ctx, eqn, ins, outs):
+        x, out = eqn.invars[0].aval, eqn.outvars[0].aval
+        axes = tuple(sorted(eqn.params["axes"]))
+        if np.dtype(x.dtype).kind not in kinds or 0 in x.shape:
+            return None
+        if not axes:
+            return [f"{outs[0]} = {ins[0]}"]
+        if out.shape == ():
+            return [f"{outs[0]} = {ctx.typed(f'np.{np_name}({ins[0]})', out)}"]
+        if not partial_axes:
+            return None
+        expr = ins[0]
+        for a in reversed(axes):
+            expr = f"np.{np_name}({expr}, axis={int(a)})"
+        return [f"{outs[0]} = {_cast_array(ctx, expr, out.dtype)}"]
+
+    return rule

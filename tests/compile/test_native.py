@@ -1,0 +1,484 @@
+"""The native (Numba) tier: same results as the Python tier, switched in without blocking,
+off for effectful bodies, clean fallback when Numba is absent or refuses a region.
+
+Numba compiles are CPU-heavy (0.3-1 s each): the tests batch many operations into few
+kernels, and Numba's disk cache makes reruns cheap.
+"""
+
+import importlib
+import logging
+import os
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import jaxlite as jax
+import jaxlite.numpy as jnp
+from jaxlite import lax
+from jaxlite._src.compile import codegen, native
+from jaxlite._src.control_flow import common
+from jaxlite._src.interpreters import simplify
+
+pytestmark = pytest.mark.jaxlite_only  # the tier is jaxlite's own machinery
+
+numba = pytest.importorskip("numba", reason="numba is not installed (pip install jaxlite[native])")
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "ops"))
+try:
+    from op_specs import SPECS, draw_args  # noqa: E402
+except ImportError:  # pragma: no cover - the table moved
+    SPECS, draw_args = [], None
+
+
+@pytest.fixture
+def native_mode():
+    """Set ``jaxlite_native`` for one test and restore it after."""
+    old = jax.config.read("jaxlite_native")
+
+    def set_mode(m):
+        jax.config.update("jaxlite_native", m)
+
+    yield set_mode
+    jax.config.update("jaxlite_native", old)
+
+
+def _both_tiers(f, *args):
+    """(python-tier outputs, native outputs) of ``f`` at ``args``: one Numba compile."""
+    closed = simplify.simplify(jax.make_jaxpr(f)(*args))
+    flat = [np.asarray(a) for a in args]
+    with jax.config._override("jaxlite_native", "off"):
+        want = codegen.compile_jaxpr(closed)[0](*flat)
+    got = native.compile_kernel(closed)(*flat)
+    return want, got
+
+
+def _same(want, got, exact=True, what=""):
+    assert len(want) == len(got)
+    for k, (w, g) in enumerate(zip(want, got)):
+        w, g = np.asarray(w), np.asarray(g)
+        assert g.dtype == w.dtype, f"{what}[{k}]: dtype {g.dtype} vs {w.dtype}"
+        assert g.shape == w.shape, f"{what}[{k}]: shape {g.shape} vs {w.shape}"
+        if exact or w.dtype.kind in "biu":
+            np.testing.assert_array_equal(g, w, err_msg=f"{what}[{k}]")
+        else:
+            np.testing.assert_allclose(
+                g,
+                w,
+                rtol=4e-7 if w.dtype == np.float64 else 4e-6,
+                atol=1e-37,
+                err_msg=f"{what}[{k}]",
+            )
+
+
+# ------------------------------------------------------------------ the op-spec table
+# Primitives whose native code performs the same IEEE operations as NumPy's (bit-identical);
+# the others (libm vs NumPy's SIMD transcendental functions, BLAS, summation order) are
+# compared to a few ulps, as docs/compat.md states.
+_EXACT = {
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "neg",
+    "abs",
+    "sign",
+    "floor",
+    "ceil",
+    "round",
+    "sqrt",
+    "max",
+    "min",
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "select_n",
+    "clamp",
+    "and",
+    "or",
+    "xor",
+    "not",
+    "convert_element_type",
+    "broadcast_in_dim",
+    "reshape",
+    "transpose",
+    "squeeze",
+    "rev",
+    "slice",
+    "dynamic_slice",
+    "dynamic_update_slice",
+    "concatenate",
+    "iota",
+    "is_finite",
+    "square",
+    "integer_pow",
+    "copy_p",
+    "stop_gradient",
+    "add_any",
+    "reduce_max",
+    "reduce_min",
+    "reduce_and",
+    "reduce_or",
+    "rem",
+}
+
+
+def _prims(jaxpr):
+    return {p for p, _ in _signature(jaxpr)}
+
+
+def _signature(jaxpr):
+    """(primitive, operand dtypes and ranks) of every equation, recursively."""
+    out = set()
+    for e in jaxpr.eqns:
+        out.add(
+            (
+                str(e.primitive),
+                tuple((np.dtype(v.aval.dtype).kind, len(v.aval.shape) > 0) for v in e.invars),
+            )
+        )
+        for c in native._sub_closed(e.params):
+            out |= _signature(c.jaxpr)
+    return out
+
+
+def _native_rows():
+    """(name, function of arrays, arrays, exact?) for every op-spec row whose jitted jaxpr
+    lies in the native subset."""
+    rows = []
+    covered = set()
+    ns = _NS()
+    for spec in SPECS:
+        if not spec.jit:
+            continue
+        args = draw_args(spec)
+        pos = [i for i, a in enumerate(args) if isinstance(a, np.ndarray)]
+        f = spec.fn(ns)
+
+        def g(*arrays, f=f, args=args, pos=pos):
+            full = list(args)
+            for i, a in zip(pos, arrays):
+                full[i] = a
+            return f(*full)
+
+        arrays = [args[i] for i in pos]
+        try:
+            closed = simplify.simplify(jax.make_jaxpr(g)(*arrays))
+        except Exception:  # noqa: BLE001 (rows that need statics etc. are not ours)
+            continue
+        if not closed.jaxpr.eqns or not native.jaxpr_supported(closed.jaxpr):
+            continue
+        try:  # rules may decline some params (e.g. partial-axis max)
+            native.emit_kernel(closed)
+        except native.NotNative:
+            continue
+        sig = _signature(closed.jaxpr)
+        if sig <= covered:
+            continue  # nothing new for the native tier (keeps the kernels few and small)
+        covered |= sig
+        rows.append((spec.name, g, arrays, _prims(closed.jaxpr) <= _EXACT))
+    return rows
+
+
+class _NS:
+    jnp = jnp
+    lax = lax
+
+    @property
+    def nn(self):
+        return importlib.import_module("jaxlite.nn")
+
+    @property
+    def special(self):
+        return importlib.import_module("jaxlite.scipy.special")
+
+    @property
+    def linalg(self):
+        return jnp.linalg
+
+
+def _check_rows(rows):
+    """One kernel for ``rows`` (one Numba compile), outputs compared row by row."""
+    arrays = [a for _, _, arrs, _ in rows for a in arrs]
+    counts = [len(arrs) for _, _, arrs, _ in rows]
+
+    def all_rows(*flat):
+        outs, k = [], 0
+        for (_, g, _, _), n in zip(rows, counts):
+            outs.append(g(*flat[k : k + n]))
+            k += n
+        return outs
+
+    closed = simplify.simplify(jax.make_jaxpr(all_rows)(*arrays))
+    with jax.config._override("jaxlite_native", "off"):
+        want = codegen.compile_jaxpr(closed)[0](*arrays)
+    got = native.compile_kernel(closed)(*arrays)
+    per_row = [len(jax.tree_util.tree_leaves(jax.eval_shape(g, *arrs))) for _, g, arrs, _ in rows]
+    k = 0
+    for (name, _, _, exact), n in zip(rows, per_row):
+        _same(want[k : k + n], got[k : k + n], exact=exact, what=name)
+        k += n
+
+
+_ROWS = _native_rows() if SPECS else []
+_CHUNK = 50  # rows per kernel: Numba's compile time grows faster than linearly with size
+
+
+def test_op_spec_table_mostly_native():
+    assert len(_ROWS) >= 40, [r[0] for r in _ROWS]  # the subset covers the common ops
+
+
+@pytest.mark.skipif(not SPECS, reason="op-spec table not importable")
+@pytest.mark.parametrize("chunk", range((len(_ROWS) + _CHUNK - 1) // _CHUNK))
+def test_op_spec_rows_match_python_tier(chunk):
+    _check_rows(_ROWS[chunk * _CHUNK : (chunk + 1) * _CHUNK])
+
+
+# ------------------------------------------------------------------------- dtype table
+_INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint32", "uint64"]
+_FLOAT_DTYPES = ["float32", "float64"]
+
+
+def test_dtype_table_matches_python_tier():
+    """Every elementwise family over every dtype, in one kernel: integer arithmetic wraps,
+    float32 stays float32, NaN/inf propagate as in NumPy, casts saturate as JAX's."""
+    rng = np.random.default_rng(0)
+    with jax.experimental.enable_x64():
+        ints = []
+        for dt in _INT_DTYPES:
+            info = np.iinfo(dt)
+            v = rng.integers(info.min, info.max, size=8, dtype=dt, endpoint=True)
+            v[:3] = [info.max, info.min, 1]
+            ints.append(v)
+        floats = []
+        for dt in _FLOAT_DTYPES:
+            v = rng.uniform(-3, 3, size=8).astype(dt)
+            v[:4] = [np.nan, np.inf, -np.inf, 0.0]
+            floats.append(v)
+        bools = rng.random(8) < 0.5
+
+        def f(bools, *xs):
+            ints, floats = xs[: len(_INT_DTYPES)], xs[len(_INT_DTYPES) :]
+            exact, approx = [], []
+            for x in ints:
+                y = x[::-1]
+                exact += [x + y, x - y, x * y, -x, x & y, x | y, x ^ y, ~x, jnp.abs(x)]
+                exact += [x < y, x == y, jnp.maximum(x, y), jnp.where(bools, x, y)]
+                exact += [x[0] + x[1], x[0] * x[2], -x[1]]  # scalars wrap too
+                exact += [lax.convert_element_type(x, jnp.int8), x.astype(jnp.float32)]
+                exact += [jnp.sum(x), jnp.max(x), lax.clamp(x[2], x, x[0])]
+            for x in floats:
+                y = x[::-1]
+                exact += [x + y, x - y, x * y, x / y, -x, jnp.abs(x), jnp.sqrt(x), x * x * x]
+                exact += [jnp.floor(x), jnp.ceil(x), jnp.sign(x), jnp.maximum(x, y)]
+                exact += [x < y, x != y, jnp.isfinite(x), jnp.minimum(x, y)]
+                exact += [jnp.where(x > 0, x, y), x[1] / x[3], x[0] * x[5] + x[6]]
+                exact += [x.astype(jnp.int32), x.astype(jnp.uint8), x.astype(jnp.bool_)]
+                exact += [x.astype(jnp.float32), jnp.max(x), jnp.fmod(x, y + 4), x**3]
+                approx += [jnp.exp(x), jnp.log(jnp.abs(x)), jnp.sin(x), jnp.tanh(x)]
+                approx += [jnp.sum(x)]  # summation order differs (pairwise in NumPy)
+            exact += [bools & bools[::-1], ~bools, jnp.any(bools), jnp.all(bools)]
+            return exact, approx
+
+        args = (bools, *ints, *floats)
+        closed = simplify.simplify(jax.make_jaxpr(f)(*args))
+        with jax.config._override("jaxlite_native", "off"):
+            want = codegen.compile_jaxpr(closed)[0](*args)
+        got = native.compile_kernel(closed)(*args)
+        n_approx = 5 * len(_FLOAT_DTYPES)
+        _same(want[:-n_approx], got[:-n_approx], exact=True, what="exact")
+        _same(want[-n_approx:], got[-n_approx:], exact=False, what="approx")
+
+
+# ------------------------------------------------------------------------------- loops
+def test_loops_nesting_loops_match_python_tier():
+    def f(x, xs, n):
+        def inner(i, c):
+            return c * 0.5 + lax.dynamic_slice(x, (i,), (2,)).sum()
+
+        def body(c, row):
+            c = lax.fori_loop(0, 3, inner, c)
+            w = lax.while_loop(lambda s: s[0] < n, lambda s: (s[0] + 1, s[1] * 1.01), (0, c))
+            upd = lax.dynamic_update_slice(row, w[1][:1], (1,))
+            return w[1] + row[0], (upd, jnp.dot(row, row))
+
+        c, (ys, ds) = lax.scan(body, jnp.zeros(2, jnp.float32), xs)
+        back = lax.scan(lambda c, y: (c + y, c), jnp.float32(0), ds, reverse=True)
+        return c, ys, back, lax.iota(jnp.int32, 5) * n
+
+    x = np.linspace(0, 1, 6, dtype=np.float32)
+    xs = np.arange(12, dtype=np.float32).reshape(6, 2)
+    want, got = _both_tiers(f, x, xs, np.int32(4))
+    _same(want, got, exact=False)
+
+
+def test_loop_is_tiered_and_always_mode_runs_native(native_mode):
+    native_mode("always")
+    before = dict(native.stats)
+
+    @jax.jit
+    def f(c):
+        return lax.fori_loop(0, 100, lambda i, c: c * 0.99 + 0.01, c)
+
+    x = jnp.ones(4, jnp.float32) * 3
+    out = f(x)
+    src = f.lower(x).as_text()
+    assert "_tier" in src and ".kernel" in src
+    assert native.stats["compiled"] == before["compiled"] + 1
+    native_mode("off")
+    ref = jax.jit(lambda c: lax.fori_loop(0, 100, lambda i, c: c * 0.99 + 0.01, c))(x)
+    np.testing.assert_array_equal(np.asarray(out), np.asarray(ref))
+    assert np.asarray(out).dtype == np.float32
+
+
+def test_switches_in_without_blocking(native_mode, monkeypatch):
+    """Auto mode: calls keep running the Python tier while the kernel compiles in the
+    background (here: held back by an event), and switch to it once it is ready."""
+    native_mode("auto")
+    monkeypatch.setattr(native, "_HOT_SECONDS", 0.0)
+    release = threading.Event()
+    started = threading.Event()
+    real = native.compile_kernel
+
+    def slow_compile(closed, parallel=False):
+        started.set()
+        assert release.wait(60)
+        return real(closed, parallel)
+
+    monkeypatch.setattr(native, "compile_kernel", slow_compile)
+
+    @jax.jit
+    def f(c):
+        return lax.scan(lambda c, _: (c * 0.99 + 0.01, None), c, None, length=50)[0]
+
+    x = jnp.ones(4, jnp.float32) * 2
+    first = np.asarray(f(x))
+    assert started.wait(30)
+    tier = next(
+        v for v in f.lower(x)._compiled().fn.__globals__.values() if isinstance(v, native.Tier)
+    )
+    for _ in range(3):  # the compile is blocked; calls must not wait for it
+        np.testing.assert_array_equal(np.asarray(f(x)), first)
+    assert tier.kernel is None and tier.state == "queued"
+    release.set()
+    assert native.wait_for_compiles(60)
+    assert tier.kernel is not None and tier.state == "ready"
+    np.testing.assert_array_equal(np.asarray(f(x)), first)
+
+
+def test_bodies_with_callbacks_stay_python(native_mode):
+    native_mode("always")
+    seen = []
+
+    @jax.jit
+    def f(c):
+        def body(c, _):
+            jax.debug.callback(lambda v: seen.append(float(v)), c[0])
+            return c + 1.0, None
+
+        return lax.scan(body, c, None, length=3)[0]
+
+    before = native.stats["regions"]
+    out = f(jnp.zeros(2, jnp.float32))
+    assert native.stats["regions"] == before
+    assert "_tier" not in f.lower(jnp.zeros(2, jnp.float32)).as_text()
+    assert seen == [0.0, 1.0, 2.0]
+    np.testing.assert_array_equal(np.asarray(out), [3.0, 3.0])
+
+
+def test_fallback_when_numba_absent(native_mode, monkeypatch, caplog):
+    native_mode("always")
+    # Installed but failing to import (or removed): every region stays in Python.
+    monkeypatch.setattr(native, "_numba_state", {"mod": None, "avail": True})
+    caplog.set_level(logging.DEBUG, logger="jaxlite.native")
+
+    @jax.jit
+    def f(c):
+        return lax.fori_loop(0, 10, lambda i, c: c + i, c)
+
+    out = f(jnp.float32(0))
+    assert float(out) == 45.0
+    lines = [r for r in caplog.records if r.name == "jaxlite.native"]
+    assert len(lines) == 1 and "numba is not installed" in lines[0].getMessage()
+    # Not installed at all: no tier is even set up.
+    monkeypatch.setattr(native, "_numba_state", {"mod": None, "avail": False})
+    g = jax.jit(lambda c: lax.fori_loop(0, 10, lambda i, c: c + i, c))
+    assert float(g(jnp.float32(1))) == 46.0
+    assert "_tier" not in g.lower(jnp.float32(1)).as_text()
+
+
+def test_fallback_when_a_rule_declines(native_mode, caplog):
+    """max over one axis of two has no native form: the region stays Python, one log line."""
+    native_mode("always")
+    caplog.set_level(logging.DEBUG, logger="jaxlite.native")
+    failed = native.stats["failed"]
+
+    @jax.jit
+    def f(c):
+        return lax.fori_loop(0, 3, lambda i, c: c * 0.5 + jnp.max(c, axis=0), c)
+
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    out = f(x)
+    c = x
+    for _ in range(3):
+        c = c * np.float32(0.5) + c.max(axis=0)
+    np.testing.assert_array_equal(np.asarray(out), c)
+    assert native.stats["failed"] == failed + 1
+    assert any("region left in Python" in r.getMessage() for r in caplog.records)
+
+
+def test_fallback_when_numba_refuses(native_mode, monkeypatch, caplog):
+    native_mode("always")
+    caplog.set_level(logging.DEBUG, logger="jaxlite.native")
+
+    def broken(closed, parallel=False):
+        raise numba.core.errors.TypingError("refused")
+
+    monkeypatch.setattr(native, "compile_kernel", broken)
+
+    @jax.jit
+    def f(c):
+        return lax.fori_loop(0, 4, lambda i, c: c * 2, c)
+
+    assert int(f(jnp.int32(1))) == 16
+    assert any("TypingError" in r.getMessage() for r in caplog.records)
+
+
+def test_config_values(native_mode):
+    with pytest.raises(ValueError, match="jaxlite_native"):
+        jax.config.update("jaxlite_native", "sometimes")
+    for m in native.MODES:
+        native_mode(m)
+        assert native.mode() == m
+
+
+def test_kernels_are_cached_on_disk():
+    closed = common.simplified(
+        jax.make_jaxpr(lambda c: lax.fori_loop(0, 7, lambda i, c: c * 3 + 1, c))(np.int32(1))
+    )
+    call = native.compile_kernel(closed)
+    assert int(call(np.asarray(1, np.int32))[0]) == 3280
+    d = native.cache_dir()
+    files = os.listdir(os.path.join(d, "__pycache__")) if os.path.isdir(d) else []
+    assert any(f.endswith(".nbi") for f in files), files  # Numba's index of cached machine code
+
+
+def test_fused_region_for_large_elementwise_chains(native_mode):
+    native_mode("always")
+
+    def f(x):
+        return jnp.sum(jnp.tanh(x * 1.5 + 0.5) * x - jnp.sqrt(jnp.abs(x)))
+
+    x = np.linspace(-2, 2, 1 << 16, dtype=np.float32)
+    jf = jax.jit(f)
+    out = jf(x)
+    fn = jf.lower(x)._compiled().fn
+    assert getattr(fn, "__jaxlite_tier__", None) is not None and fn.__jaxlite_tier__.kernel
+    native_mode("off")
+    ref = jax.jit(f)(x)
+    np.testing.assert_allclose(np.asarray(out), np.asarray(ref), rtol=1e-5)
+    assert np.asarray(out).dtype == np.float32
