@@ -36,12 +36,18 @@ def _hot(lib, call, timeout: float = 300.0):
     return call()
 
 
-@workload("native_scan_affine_10k", "hot jit(lax.scan) of 10000 steps of c = c*0.99 + 0.01 "
-          "on float32[4], native tier", target="<= 5x JAX", per=SCAN_STEPS, unit="step")
+@workload(
+    "native_scan_affine_10k",
+    "hot jit(lax.scan) of 10000 steps of c = c*0.99 + 0.01 on float32[4], native tier",
+    target="<= 5x JAX",
+    per=SCAN_STEPS,
+    unit="step",
+)
 def _scan_affine(lib):
     jnp, lax = lib.jnp, lib.lax
-    f = lib.jax.jit(lambda c: lax.scan(lambda c, _: (c * 0.99 + 0.01, None), c, None,
-                                       length=SCAN_STEPS)[0])
+    f = lib.jax.jit(
+        lambda c: lax.scan(lambda c, _: (c * 0.99 + 0.01, None), c, None, length=SCAN_STEPS)[0]
+    )
     c0 = jnp.zeros(4, jnp.float32)
     out = _hot(lib, lambda: f(c0))
     if abs(float(out[0]) - 1.0) > 1e-3:
@@ -54,9 +60,14 @@ def _lorenz(jnp, s):
     return jnp.stack([10.0 * (y - x), x * (28.0 - z) - y, x * y - (8.0 / 3.0) * z])
 
 
-@workload("native_rk4_lorenz", "hot jit(fori_loop) RK4 integration of the Lorenz system "
-          "(float32[3], dt=1e-3, 1000 steps), native tier", target="<= 5x JAX",
-          per=RK4_STEPS, unit="step")
+@workload(
+    "native_rk4_lorenz",
+    "hot jit(fori_loop) RK4 integration of the Lorenz system "
+    "(float32[3], dt=1e-3, 1000 steps), native tier",
+    target="<= 5x JAX",
+    per=RK4_STEPS,
+    unit="step",
+)
 def _rk4(lib):
     jnp, lax = lib.jnp, lib.lax
     dt = 1e-3
@@ -76,9 +87,14 @@ def _rk4(lib):
     return lambda: f(s0)
 
 
-@workload("native_rnn_scan", "hot jit(lax.scan) of an Elman RNN forward pass (hidden 64, "
-          "input 32, 200 steps, float32), native tier", target="<= 5x JAX", per=RNN_STEPS,
-          unit="step")
+@workload(
+    "native_rnn_scan",
+    "hot jit(lax.scan) of an Elman RNN forward pass (hidden 64, "
+    "input 32, 200 steps, float32), native tier",
+    target="<= 5x JAX",
+    per=RNN_STEPS,
+    unit="step",
+)
 def _rnn(lib):
     jnp, lax = lib.jnp, lib.lax
     rng = np.random.RandomState(0)
@@ -97,9 +113,13 @@ def _rnn(lib):
     return lambda: f(h0, xs)
 
 
-@workload("native_elementwise_chain_4M", "hot jit of a chain of 10 elementwise ops on "
-          "float32[4_000_000], one fused parallel native kernel", target="<= 0.5x JAX",
-          numpy=True)
+@workload(
+    "native_elementwise_chain_4M",
+    "hot jit of a chain of 10 elementwise ops on "
+    "float32[4_000_000], one fused parallel native kernel",
+    target="<= 0.5x JAX",
+    numpy=True,
+)
 def _chain(lib):
     def f(x, m):
         y = m.sin(x)

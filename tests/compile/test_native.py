@@ -271,6 +271,15 @@ def test_dtype_table_matches_python_tier():
                 exact += [x[0] + x[1], x[0] * x[2], -x[1]]  # scalars wrap too
                 exact += [lax.convert_element_type(x, jnp.int8), x.astype(jnp.float32)]
                 exact += [jnp.sum(x), jnp.max(x), lax.clamp(x[2], x, x[0])]
+                nbits = np.dtype(x.dtype).itemsize * 8
+                for k in (3, nbits - 1, nbits + 1):  # in range, at the edge, past it
+                    kk = np.asarray(k, x.dtype)
+                    exact += [lax.shift_left(x, kk), lax.shift_right_arithmetic(x, kk)]
+                    exact += [lax.shift_left(x[0], kk)]
+                    if np.dtype(x.dtype).kind == "u":
+                        exact += [lax.shift_right_logical(x, kk), lax.shift_right_logical(x[1], kk)]
+                if np.dtype(x.dtype).itemsize == 4:
+                    exact += [lax.bitcast_convert_type(x, jnp.float32)]
             for x in floats:
                 y = x[::-1]
                 exact += [x + y, x - y, x * y, x / y, -x, jnp.abs(x), jnp.sqrt(x), x * x * x]
@@ -279,6 +288,9 @@ def test_dtype_table_matches_python_tier():
                 exact += [jnp.where(x > 0, x, y), x[1] / x[3], x[0] * x[5] + x[6]]
                 exact += [x.astype(jnp.int32), x.astype(jnp.uint8), x.astype(jnp.bool_)]
                 exact += [x.astype(jnp.float32), jnp.max(x), jnp.fmod(x, y + 4), x**3]
+                exact += [
+                    lax.bitcast_convert_type(x, jnp.uint32 if x.dtype == np.float32 else jnp.int64)
+                ]
                 approx += [jnp.exp(x), jnp.log(jnp.abs(x)), jnp.sin(x), jnp.tanh(x)]
                 approx += [jnp.sum(x)]  # summation order differs (pairwise in NumPy)
             exact += [bools & bools[::-1], ~bools, jnp.any(bools), jnp.all(bools)]
@@ -303,7 +315,8 @@ def test_loops_nesting_loops_match_python_tier():
         def body(c, row):
             c = lax.fori_loop(0, 3, inner, c)
             w = lax.while_loop(lambda s: s[0] < n, lambda s: (s[0] + 1, s[1] * 1.01), (0, c))
-            upd = lax.dynamic_update_slice(row, w[1][:1], (1,))
+            w1 = lax.cond(w[1][0] > 1.0, lambda v: v * 2.0, lambda v: v - 1.0, w[1])
+            upd = lax.dynamic_update_slice(row, w1[:1], (1,))
             return w[1] + row[0], (upd, jnp.dot(row, row))
 
         c, (ys, ds) = lax.scan(body, jnp.zeros(2, jnp.float32), xs)

@@ -33,6 +33,7 @@ import hashlib
 import importlib
 import importlib.util
 import logging
+import math
 import os
 import queue
 import sys
@@ -485,7 +486,7 @@ def tier_function(closed: ClosedJaxpr, fn: Callable) -> Callable:
     if len(jaxpr.eqns) < _REGION_MIN_EQNS or any(_sub_closed(e.params) for e in jaxpr.eqns):
         return fn
     if not any(
-        int(np.prod(v.aval.shape)) >= _REGION_MIN_SIZE for e in jaxpr.eqns for v in e.outvars
+        math.prod(v.aval.shape) >= _REGION_MIN_SIZE for e in jaxpr.eqns for v in e.outvars
     ):
         return fn
     if not jaxpr_supported(jaxpr):

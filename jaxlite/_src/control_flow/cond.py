@@ -54,11 +54,20 @@ def _cond_impl(index, *ops, branches):
 
 
 def _cond_lower(ctx, eqn, ins, outs):
+    return _cond_blocks(lambda br, ops: common.emit_inline(ctx, br, ops), eqn, ins, outs)
+
+
+def _cond_native(ctx, eqn, ins, outs):
+    # The same if/elif chain, its branches emitted by the native tier's context.
+    return _cond_blocks(lambda br, ops: ctx.emit(common.simplified(br), ops), eqn, ins, outs)
+
+
+def _cond_blocks(emit, eqn, ins, outs):
     branches = eqn.params["branches"]
     index, ops = ins[0], ins[1:]
     blocks = []
     for br in branches:
-        body, res = common.emit_inline(ctx, br, ops)
+        body, res = emit(br, ops)
         blocks.append(body + common.assign(outs, res) or ["pass"])
     n = len(blocks)
     if n == 1:
@@ -281,6 +290,7 @@ rules.jvp_rules[cond_p] = _cond_jvp
 rules.batch_rules[cond_p] = _cond_batch
 rules.dce_rules[cond_p] = _cond_dce
 rules.lower_rules[cond_p] = _cond_lower
+rules.native_rules[cond_p] = _cond_native
 
 
 # --------------------------------------------------------------------------- front ends

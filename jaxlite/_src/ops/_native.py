@@ -121,6 +121,32 @@ def squeeze(ctx, eqn, ins, outs):
     return reshape(ctx, eqn, ins, outs)
 
 
+# ------------------------------------------------------------------------------ shifts
+def shift(ctx, eqn, ins, outs, op, clip):
+    """Shifts with the Python tier's semantics (``op``: ``<<``, ``>>``, ``>>>`` logical)."""
+    # The Python tier's semantics: out-of-range counts give 0 (or clip, for arithmetic >>).
+    (x, y), out = ins, eqn.outvars[0].aval
+    xa, ya = eqn.invars[0].aval, eqn.invars[1].aval
+    if op == ">>>" and np.dtype(xa.dtype).kind != "u":
+        return None  # logical shift of signed values: left to the Python tier
+    nbits = np.dtype(xa.dtype).itemsize * 8
+    zero, y0 = ctx.const(np.zeros((), xa.dtype)), ctx.const(np.zeros((), ya.dtype))
+    top, nb = ctx.const(np.asarray(nbits - 1, ya.dtype)), ctx.const(np.asarray(nbits, ya.dtype))
+    sym = "<<" if op == "<<" else ">>"
+    if clip:
+        yc = (
+            f"min(max({y}, {y0}), {top})"
+            if ya.shape == ()
+            else f"np.minimum(np.maximum({y}, {y0}), {top})"
+        )
+        return [f"{outs[0]} = {ctx.typed(f'{x} {sym} {yc}', out)}"]
+    if out.shape == ():
+        expr = f"({zero} if ({y} < {y0} or {y} >= {nb}) else {x} {sym} {y})"
+    else:
+        expr = f"np.where(({y} < {y0}) | ({y} >= {nb}), {zero}, {x} {sym} {y})"
+    return [f"{outs[0]} = {ctx.typed(expr, out)}"]
+
+
 # ------------------------------------------------------------------------- conversion
 def convert_element_type(ctx, eqn, ins, outs):
     x, out = eqn.invars[0].aval, eqn.outvars[0].aval

@@ -54,6 +54,18 @@ def _bitcast_batch(axis_data, args, dims, *, new_dtype):
 rules.impl_rules[bitcast_convert_type_p] = _bitcast_impl
 rules.abstract_eval_rules[bitcast_convert_type_p] = _bitcast_abstract_eval
 rules.batch_rules[bitcast_convert_type_p] = _bitcast_batch
+
+
+def _bitcast_native(ctx, eqn, ins, outs, *, new_dtype):
+    x = eqn.invars[0].aval
+    if np.dtype(x.dtype).itemsize != np.dtype(new_dtype).itemsize or x.shape == ():
+        return None  # width changes and scalars: left to the Python tier
+    return [f"{outs[0]} = np.ascontiguousarray({ins[0]}).view({ctx.dtype(new_dtype)})"]
+
+
+rules.native_rules[bitcast_convert_type_p] = lambda ctx, eqn, ins, outs: _bitcast_native(
+    ctx, eqn, ins, outs, **eqn.params
+)
 non_differentiable(bitcast_convert_type_p)
 
 

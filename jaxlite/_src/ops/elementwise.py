@@ -11,7 +11,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
-from jaxlite._src.ops import conversion, shape as _shape
+from jaxlite._src.ops import _native, conversion, shape as _shape
 from jaxlite._src.ops._factories import (
     ANY,
     FLOAT,
@@ -496,6 +496,16 @@ shift_right_arithmetic_p = naryop("shift_right_arithmetic", _shift_right_arith, 
 shift_right_logical_p = naryop("shift_right_logical", _shift_right_logical, [INT, INT])
 for _p in (shift_left_p, shift_right_arithmetic_p, shift_right_logical_p):
     non_differentiable(_p)
+
+
+for _p, _op, _clip in (
+    (shift_left_p, "<<", False),
+    (shift_right_arithmetic_p, ">>", True),
+    (shift_right_logical_p, ">>>", False),
+):
+    rules.native_rules[_p] = lambda ctx, eqn, ins, outs, _op=_op, _clip=_clip: _native.shift(
+        ctx, eqn, ins, outs, _op, _clip
+    )
 
 eq_p = naryop("eq", np.equal, [ANY, ANY], out_dtype=_bool, native="{0} == {1}")
 ne_p = naryop("ne", np.not_equal, [ANY, ANY], out_dtype=_bool, native="{0} != {1}")
