@@ -135,9 +135,10 @@ def _cholesky_jvp(primals, tangents):
     L = cholesky_p.bind(x)
     if type(t) is Zero:
         return L, Zero(aval_of(L).to_tangent_aval())
-    # dL = L phi(L^-1 dA_sym L^-H), phi = lower triangle with the diagonal halved.
-    sym = ew.mul(ew.add(t, _H(t)), _sh.full((), 0.5, aval_of(t).dtype))
-    tmp = triangular_solve(L, sym, left_side=False, lower=True, transpose_a=True, conjugate_a=True)
+    # dL = L phi(L^-1 dA L^-H), phi = lower triangle with the diagonal halved. The tangent
+    # is used as given, as in JAX: cholesky(x, symmetrize_input=True) symmetrizes x (and so
+    # its tangent) before binding; with symmetrize_input=False the derivative is JAX's too.
+    tmp = triangular_solve(L, t, left_side=False, lower=True, transpose_a=True, conjugate_a=True)
     inner = triangular_solve(L, tmp, left_side=True, lower=True)
     half_eye = ew.mul(_eye_like(inner), _sh.full((), 0.5, aval_of(inner).dtype))
     phi = ew.sub(_tril(inner), ew.mul(_sh.broadcast_to_rank(half_eye, _shape(inner)), inner))
