@@ -68,8 +68,19 @@ def tree_all(tree: Any) -> bool:
     return all(tree_leaves(tree))
 
 
-def tree_reduce(f: Callable, tree: Any, *initializer: Any, is_leaf=None) -> Any:
-    return functools.reduce(f, tree_leaves(tree, is_leaf), *initializer)
+_NO_INITIALIZER = object()
+
+
+def tree_reduce(f: Callable, tree: Any, initializer: Any = _NO_INITIALIZER, is_leaf=None) -> Any:
+    """Reduce the leaves of ``tree`` with ``f`` (``jax.tree_util.tree_reduce``).
+
+    Raises:
+      TypeError: for a tree without leaves and no ``initializer``.
+    """
+    leaves = tree_leaves(tree, is_leaf)
+    if initializer is _NO_INITIALIZER:
+        return functools.reduce(f, leaves)
+    return functools.reduce(f, leaves, initializer)
 
 
 def treedef_is_leaf(treedef: PyTreeDef) -> bool:
@@ -259,8 +270,21 @@ def tree_transpose(outer_treedef, inner_treedef, pytree_to_transpose):
 
 
 def broadcast_prefix(prefix_tree: Any, full_tree: Any, is_leaf=None) -> list:
-    """Leaves of ``prefix_tree`` repeated to match the leaves of ``full_tree``."""
-    return optree.broadcast_prefix(prefix_tree, full_tree, is_leaf, **_OPTS)
+    """Leaves of ``prefix_tree`` repeated to match the leaves of ``full_tree``.
+
+    ``is_leaf`` applies to ``prefix_tree`` only (e.g. ``None`` as an axis leaf): the full
+    tree is flattened normally, so a ``None`` there is an empty subtree with no leaves,
+    as in JAX (``vmap(f, in_axes=((None, 0),))((None, x))`` maps ``x``).
+
+    Raises:
+      ValueError: if ``prefix_tree`` is not a tree prefix of ``full_tree``.
+    """
+    prefix_leaves, prefix_def = optree.tree_flatten(prefix_tree, is_leaf, **_OPTS)
+    subtrees = prefix_def.flatten_up_to(full_tree)
+    out: list = []
+    for leaf, sub in zip(prefix_leaves, subtrees):
+        out.extend([leaf] * len(tree_leaves(sub)))
+    return out
 
 
 # ------------------------------------------------------- more of jax.tree_util's surface
