@@ -1,28 +1,19 @@
 """``jax._src.dtypes`` (equinox: TypePromotionError; flax.linen.fp8_ops: extended,
 ExtendedDType, DType, supports_inf, finfo, issubdtype)."""
 
-import abc as _abc
-
 import numpy as _np
 
 from jaxlite._src.dtypes import *  # noqa: F403
 from jaxlite._src.dtypes import (
+    ExtendedDType as ExtendedDType,
     TypePromotionError as TypePromotionError,
+    extended as extended,
     finfo as finfo,
     is_inexact as _is_inexact,
     issubdtype as issubdtype,
 )
 
 DType = _np.dtype
-
-
-class extended(_np.generic):  # noqa: N801 (JAX's name)
-    """Scalar type of extended dtypes (``jax.dtypes.extended``); jaxlite's own dtypes are
-    NumPy dtypes, so only library-defined dtypes derive from it."""
-
-
-class ExtendedDType(_abc.ABC):  # noqa: B024 (a marker base for library dtypes, as in JAX)
-    """Base of library-defined dtypes (``jax._src.dtypes.ExtendedDType``)."""
 
 
 def supports_inf(dtype) -> bool:

@@ -34,3 +34,4 @@ from jaxlite._src.nn import (  # noqa: F401
     swish as swish,
     tanh as tanh,
 )
+from jaxlite.nn import initializers as initializers  # noqa: E402

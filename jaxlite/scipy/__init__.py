@@ -1,3 +1,3 @@
 """Public ``jaxlite.scipy`` (mirrors ``jax.scipy``)."""
 
-from jaxlite.scipy import special as special  # noqa: F401
+from jaxlite.scipy import linalg as linalg, special as special, stats as stats  # noqa: F401

@@ -211,3 +211,71 @@ def test_custom_gradient():
     np.testing.assert_allclose(f(1.0), np.sin(1.0), rtol=1e-6)
     np.testing.assert_allclose(jax.grad(f)(1.0), 10 * np.cos(1.0), rtol=1e-6)
     np.testing.assert_allclose(jax.jit(jax.grad(f))(1.0), 10 * np.cos(1.0), rtol=1e-6)
+
+
+def test_scipy_linalg_factor_solve():
+    import scipy.linalg as sla
+
+    import jaxlite.scipy.linalg as jla
+
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(4, 4)).astype(np.float32)
+    spd = (a @ a.T + 4 * np.eye(4)).astype(np.float32)
+    b = rng.normal(size=(4, 2)).astype(np.float32)
+    for lower in (False, True):
+        got = jla.cho_solve(jla.cho_factor(spd, lower=lower), b)
+        np.testing.assert_allclose(
+            got, sla.cho_solve(sla.cho_factor(spd, lower=lower), b), rtol=1e-4
+        )
+    lu_piv = jla.lu_factor(a)
+    ref = sla.lu_factor(a)
+    np.testing.assert_allclose(lu_piv[0], ref[0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(lu_piv[1], ref[1])
+    for trans in (0, 1, 2):
+        np.testing.assert_allclose(
+            jla.lu_solve(lu_piv, b, trans), sla.lu_solve(ref, b, trans), rtol=1e-4
+        )
+    tri = np.triu(a) + 4 * np.eye(4, dtype=np.float32)
+    for trans in (0, "T"):
+        np.testing.assert_allclose(
+            jla.solve_triangular(tri, b[:, 0], trans=trans),
+            sla.solve_triangular(tri, b[:, 0], trans=trans),
+            rtol=1e-5,
+        )
+    p, l_, u = jla.lu(a)
+    np.testing.assert_allclose(
+        np.asarray(p) @ np.asarray(l_) @ np.asarray(u), a, rtol=1e-5, atol=1e-6
+    )
+    x = jax.jit(lambda m, v: jla.lu_solve(jla.lu_factor(m), v))(a, b)
+    np.testing.assert_allclose(a @ np.asarray(x), b, rtol=1e-4, atol=1e-5)
+    with pytest.raises(ValueError, match="trans"):
+        jla.solve_triangular(tri, b, trans=3)
+
+
+@pytest.mark.jaxlite_only  # compares with real JAX directly
+def test_scipy_cholesky_derivative_matches_jax():
+    """jax.scipy.linalg.cholesky does not symmetrize its input (jnp.linalg.cholesky does):
+    the derivatives of both match JAX's, for non-symmetric perturbations too."""
+    real = pytest.importorskip("jax")
+    import jax.scipy.linalg as real_sla
+
+    import jaxlite.scipy.linalg as jla
+
+    rng = np.random.default_rng(1)
+    a = rng.normal(size=(3, 3)).astype(np.float32)
+    spd = (a @ a.T + 3 * np.eye(3)).astype(np.float32)
+    w = rng.normal(size=(3, 3)).astype(np.float32)
+    for lower in (True, False):
+        ours = jax.grad(lambda m: jnp.sum(jla.cholesky(m, lower=lower) * w))(spd)
+        ref = real.grad(lambda m: real.numpy.sum(real_sla.cholesky(m, lower=lower) * w))(spd)
+        np.testing.assert_allclose(ours, np.asarray(ref), rtol=1e-5, atol=1e-6)
+    ours = jax.grad(lambda m: jnp.sum(jnp.linalg.cholesky(m) * w))(spd)
+    ref = real.grad(lambda m: real.numpy.sum(real.numpy.linalg.cholesky(m) * w))(spd)
+    np.testing.assert_allclose(ours, np.asarray(ref), rtol=1e-5, atol=1e-6)
+
+
+def test_vmap_none_subtree_and_tree_reduce_initializer():
+    out = jax.vmap(lambda t: t[1] * 2, in_axes=((None, 0),))((None, jnp.ones(3)))
+    np.testing.assert_array_equal(out, [2, 2, 2])
+    assert jax.tree_util.tree_reduce(lambda a, b: a + b, [1, 2], initializer=10) == 13
+    assert jax.tree_util.tree_reduce(lambda a, b: a + b, [], initializer=0) == 0

@@ -1,0 +1,302 @@
+"""Each library's README quick-start, as a function returning the numbers it computes.
+
+Run as a script, in a fresh interpreter: ``python quickstarts.py jaxlite|jax LIB...``
+prints one JSON line per library, ``{"lib": ..., "values": {...}}`` or ``{"lib": ...,
+"error": ...}``. With ``jaxlite`` it first calls ``jaxlite.install_as_jax()``, so the
+libraries (and the code below, written for JAX) run on jaxlite. The test compares the two
+engines' values.
+"""
+
+import io
+import json
+import sys
+import traceback
+
+if __name__ == "__main__" and sys.argv[1] == "jaxlite":
+    import jaxlite
+
+    jaxlite.install_as_jax()
+
+import numpy as np  # noqa: E402
+
+
+def _flat(tree):
+    import jax
+
+    return [
+        np.asarray(x, dtype=np.float64).ravel().tolist() for x in jax.tree_util.tree_leaves(tree)
+    ]
+
+
+def _regression_data():
+    import jax.numpy as jnp
+
+    x = jnp.linspace(-1.0, 1.0, 32).reshape(16, 2)
+    y = x @ jnp.array([1.5, -2.0]) + 0.3
+    return x, y
+
+
+def quick_optax():
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    x, y = _regression_data()
+
+    def loss(p):
+        return jnp.mean((x @ p["w"] + p["b"] - y) ** 2)
+
+    params = {"w": jnp.zeros(2), "b": jnp.zeros(())}
+    optimizers = {
+        "adam": optax.adam(0.1),
+        "adamw_cosine": optax.adamw(
+            optax.warmup_cosine_decay_schedule(0.0, 0.1, 5, 50), weight_decay=1e-2
+        ),
+        "chain_clip_sgd": optax.chain(
+            optax.clip_by_global_norm(1.0), optax.sgd(optax.exponential_decay(0.1, 10, 0.5))
+        ),
+    }
+    out = {}
+    for name, opt in optimizers.items():
+        for mode in ("eager", "jit"):
+
+            def step(p, s, opt=opt):
+                value, grads = jax.value_and_grad(loss)(p)
+                updates, s = opt.update(grads, s, p)
+                return optax.apply_updates(p, updates), s, value
+
+            step = jax.jit(step) if mode == "jit" else step
+            p, state = params, opt.init(params)
+            for _ in range(20):
+                p, state, value = step(p, state)
+            out[f"{name}_{mode}"] = _flat(p) + [float(value)]
+    return out
+
+
+def quick_equinox():
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+
+    x, y = _regression_data()
+    model = eqx.nn.MLP(
+        in_size=2, out_size="scalar", width_size=8, depth=2, key=jax.random.PRNGKey(0)
+    )
+
+    @eqx.filter_jit
+    def step(model):
+        def loss(m):
+            return jnp.mean((jax.vmap(m)(x) - y) ** 2)
+
+        value, grads = eqx.filter_value_and_grad(loss)(model)
+        model = eqx.apply_updates(model, jax.tree_util.tree_map(lambda g: -0.05 * g, grads))
+        return model, value
+
+    losses = []
+    for _ in range(10):
+        model, value = step(model)
+        losses.append(float(value))
+    grads = eqx.filter_grad(lambda m: jnp.sum(m(x[0])))(model)
+    return {
+        "losses": losses,
+        "params": _flat(eqx.filter(model, eqx.is_array)),
+        "grad": _flat(grads),
+    }
+
+
+def quick_flax():
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+
+    class MLP(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return nn.Dense(2)(nn.relu(nn.Dense(4)(x)))
+
+    x = jnp.linspace(-1.0, 1.0, 6).reshape(2, 3)
+    model = MLP()
+    variables = model.init(jax.random.PRNGKey(0), x)
+    y = model.apply(variables, x)
+    y_jit = jax.jit(model.apply)(variables, x)
+    return {"params": _flat(variables), "y": _flat(y), "y_jit": _flat(y_jit)}
+
+
+def quick_chex():
+    import chex
+    import jax
+    import jax.numpy as jnp
+
+    @chex.dataclass
+    class State:
+        w: chex.Array
+        step: int
+
+    s = State(w=jnp.ones(3), step=2)
+    s2 = jax.tree_util.tree_map(lambda v: v * 2, s)
+    chex.assert_shape(s2.w, (3,))
+    chex.assert_trees_all_close(s2.w, jnp.full(3, 2.0))
+    chex.assert_type(s2.w, float)
+    caught = []
+    for check in (
+        lambda: chex.assert_shape(s2.w, (4,)),
+        lambda: chex.assert_trees_all_close(s2.w, jnp.zeros(3)),
+        lambda: chex.assert_rank(s2.w, 2),
+    ):
+        try:
+            check()
+        except AssertionError:
+            caught.append(1.0)
+
+    @jax.jit
+    def f(v):
+        chex.assert_shape(v, (3,))
+        return v.sum()
+
+    return {"w": _flat(s2.w), "step": [float(s2.step)], "caught": caught, "jit": [float(f(s2.w))]}
+
+
+def quick_jax_tqdm():
+    import jax
+    import jax.numpy as jnp
+    from jax_tqdm import loop_tqdm, scan_tqdm
+
+    err = io.StringIO()
+    saved, sys.stderr = sys.stderr, err
+    try:
+        n = 50
+
+        @scan_tqdm(n)
+        def body(carry, i):
+            return carry + i * 0.5, carry
+
+        total, ys = jax.lax.scan(body, 0.0, jnp.arange(n))
+
+        @loop_tqdm(n)
+        def loop_body(i, val):
+            return val + jnp.sin(i * 1.0)
+
+        looped = jax.lax.fori_loop(0, n, loop_body, 0.0)
+
+        @scan_tqdm(20)
+        def vbody(carry, i):
+            return carry * 1.01, carry
+
+        def run(c0):
+            return jax.lax.scan(vbody, c0, jnp.arange(20))[0]
+
+        batched = jax.vmap(run)(jnp.array([1.0, 2.0, 3.0]))
+        jitted = jax.jit(lambda: jax.lax.scan(body, 0.0, jnp.arange(n)))()[0]
+    finally:
+        sys.stderr = saved
+    text = err.getvalue()
+    return {
+        "total": [float(total)],
+        "ys": _flat(ys),
+        "looped": [float(looped)],
+        "batched": _flat(batched),
+        "jitted": [float(jitted)],
+        "bars_completed": [float(text.count(f"{n}/{n}")), float(text.count("20/20") > 0)],
+    }
+
+
+def quick_distrax():
+    import distrax
+    import jax
+    import jax.numpy as jnp
+
+    d = distrax.Normal(loc=jnp.array([0.0, 1.0]), scale=jnp.array([1.0, 0.5]))
+    x = jnp.array([0.3, 0.2])
+    samples = d.sample(seed=jax.random.PRNGKey(0), sample_shape=(3,))
+    lp_jit = jax.jit(d.log_prob)(x)
+    return {
+        "log_prob": _flat(d.log_prob(x)),
+        "log_prob_jit": _flat(lp_jit),
+        "samples": _flat(samples),
+        "entropy": _flat(d.entropy()),
+        "grad": _flat(jax.grad(lambda m: distrax.Normal(m, 1.0).log_prob(0.5))(0.2)),
+    }
+
+
+def quick_diffrax():
+    import diffrax
+    import jax
+    import jax.numpy as jnp
+
+    term = diffrax.ODETerm(lambda t, y, args: -y)
+    saveat = diffrax.SaveAt(ts=jnp.linspace(0.0, 1.0, 5))
+
+    def solve(y0):
+        sol = diffrax.diffeqsolve(
+            term, diffrax.Tsit5(), t0=0.0, t1=1.0, dt0=0.1, y0=y0, saveat=saveat
+        )
+        return sol.ys
+
+    return {"ys": _flat(solve(1.0)), "ys_jit": _flat(jax.jit(solve)(jnp.array([1.0, 2.0])))}
+
+
+def quick_jaxtyping():
+    import jax.numpy as jnp
+    from jaxtyping import Array, ArrayLike, Float, Int
+
+    a = jnp.ones((2, 3))
+    checks = [
+        isinstance(a, Float[Array, "b c"]),
+        isinstance(a, Float[Array, "b"]),
+        isinstance(a.astype(jnp.int32), Int[Array, "b c"]),
+        isinstance(a, Int[Array, "b c"]),
+        isinstance(1.0, Float[ArrayLike, ""]),
+        isinstance(a, Float[ArrayLike, "2 3"]),
+    ]
+    return {"checks": [float(c) for c in checks]}
+
+
+def quick_lineax():
+    import jax
+    import jax.numpy as jnp
+    import lineax as lx
+
+    a = jnp.array([[3.0, 1.0], [1.0, 2.0]])
+    b = jnp.array([9.0, 8.0])
+    op = lx.MatrixLinearOperator(a)
+    sol = lx.linear_solve(op, b)
+    sol_jit = jax.jit(lambda b: lx.linear_solve(op, b, solver=lx.LU()).value)(b)
+    return {"x": _flat(sol.value), "x_jit": _flat(sol_jit)}
+
+
+def quick_optimistix():
+    import jax.numpy as jnp
+    import optimistix as optx
+
+    def fn(y, args):
+        return jnp.tanh(y + 1) - y
+
+    sol = optx.root_find(fn, optx.Newton(rtol=1e-6, atol=1e-6), jnp.array(0.5))
+    return {"root": _flat(sol.value)}
+
+
+LIBRARIES = {
+    "optax": quick_optax,
+    "equinox": quick_equinox,
+    "flax": quick_flax,
+    "chex": quick_chex,
+    "jax_tqdm": quick_jax_tqdm,
+    "distrax": quick_distrax,
+    "diffrax": quick_diffrax,
+    "jaxtyping": quick_jaxtyping,
+    "lineax": quick_lineax,
+    "optimistix": quick_optimistix,
+}
+
+
+def main(libs):
+    for lib in libs:
+        try:
+            record = {"lib": lib, "values": LIBRARIES[lib]()}
+        except Exception:  # reported to the test, which fails with the traceback
+            record = {"lib": lib, "error": traceback.format_exc()[-6000:]}
+        print(json.dumps(record), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[2:])
