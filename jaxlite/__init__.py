@@ -8,6 +8,7 @@ from jaxlite import (  # noqa: E402  # noqa: E402
     errors as errors,
     lax as lax,
     numpy as numpy,
+    sharding as sharding,  # noqa: E402
     tree as tree,  # noqa: E402
     tree_util as tree_util,
 )
@@ -17,10 +18,14 @@ from jaxlite._src.config import config as config
 from jaxlite._src.core.array import Array as Array
 from jaxlite._src.core.shape_dtype import ShapeDtypeStruct as ShapeDtypeStruct
 from jaxlite._src.devices import (
+    Device as Device,
+    default_backend as default_backend,
     device_count as device_count,
     devices as devices,
     local_device_count as local_device_count,
     local_devices as local_devices,
+    process_count as process_count,
+    process_index as process_index,
 )
 from jaxlite._src.interpreters.staging import make_jaxpr as make_jaxpr
 from jaxlite._src.jax_alias import install_as_jax as install_as_jax
@@ -28,11 +33,13 @@ from jaxlite._src.numpy import array_methods as _array_methods  # noqa: F401 (in
 from jaxlite._src.public_misc import (
     block_until_ready as block_until_ready,
     device_get as device_get,
-    device_put as device_put,
     eval_shape as eval_shape,
     jit_stats as jit_stats,
-    typeof as typeof,
 )
+from jaxlite._src.sharding import jit_shardings as _jit_shardings  # noqa: F401 (hooks)
+from jaxlite._src.sharding.array import device_put as device_put, typeof as typeof
+from jaxlite._src.sharding.mesh import make_mesh as make_mesh, set_mesh as set_mesh
+from jaxlite._src.sharding.specs import PartitionSpec as P
 from jaxlite._src.tree_util import tree_map as _tree_map  # noqa: F401
 
 __version__ = "0.1.0"

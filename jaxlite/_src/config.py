@@ -10,7 +10,7 @@ _DEFAULTS: dict[str, Any] = {
     "jax_enable_x64": False,
     "jax_enable_checks": False,
     "jax_disable_jit": False,
-    "jax_num_cpu_devices": 1,
+    "jax_num_cpu_devices": -1,  # -1: unset (env vars / XLA_FLAGS decide, devices.py)
     "jax_platforms": "cpu",
     "jax_platform_name": "cpu",
     "jax_debug_nans": False,
@@ -47,6 +47,9 @@ class Config:
         """
         if name not in self._values:
             raise AttributeError(f"Unrecognized config option: {name}")
+        validator = _validators.get(name)
+        if validator is not None:
+            validator(value)
         if name == "jax_enable_x64":
             value = bool(value)
         if name == "jax_numpy_dtype_promotion" and value not in ("standard", "strict"):
@@ -80,6 +83,15 @@ class Config:
             yield
         finally:
             self.update(name, old)
+
+
+# name -> callable(value) run before a flag changes; it raises to refuse the change.
+_validators: dict[str, Any] = {}
+
+
+def register_validator(name: str, fn) -> None:
+    """Have ``config.update(name, v)`` call ``fn(v)`` first (a module above registers it)."""
+    _validators[name] = fn
 
 
 config = Config()

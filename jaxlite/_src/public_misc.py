@@ -1,4 +1,7 @@
-"""Small public helpers: block_until_ready, device_get/put, eval_shape, typeof."""
+"""Small public helpers: block_until_ready, device_get, eval_shape, jit_stats.
+
+(``device_put`` and ``typeof`` live in ``sharding/array.py``: placement is theirs.)
+"""
 
 from __future__ import annotations
 
@@ -25,22 +28,6 @@ def device_get(x: Any) -> Any:
     return tree_util.tree_map(lambda v: np.asarray(v) if isinstance(v, Array) else v, x)
 
 
-def device_put(x: Any, device: Any = None) -> Any:
-    """Arrays and array-likes in ``x`` as jaxlite Arrays (``jax.device_put``)."""
-    from jaxlite._src.numpy.util import asarray_any
-
-    def put(v):
-        if isinstance(v, Array):
-            return v
-        if isinstance(v, (np.ndarray, np.generic)):
-            from jaxlite._src.numpy.creation import asarray
-
-            return asarray(v)
-        return asarray_any(v)
-
-    return tree_util.tree_map(put, x)
-
-
 def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
     """Output shapes/dtypes of ``fun`` without running it (``jax.eval_shape``)."""
     if not callable(fun):
@@ -65,11 +52,6 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
         out_tree,
         [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals],
     )
-
-
-def typeof(x: Any):
-    """The abstract value of ``x`` (``jax.typeof``)."""
-    return aval_of(x)
 
 
 def jit_stats() -> dict:

@@ -315,4 +315,7 @@ from jaxlite._src.ops.windowed import (  # noqa: F401,E402
     padtype_to_pads as padtype_to_pads,
     reduce_window as reduce_window,
 )
+from jaxlite._src.sharding.jit_shardings import (  # noqa: F401,E402
+    with_sharding_constraint as with_sharding_constraint,
+)
 from jaxlite.lax import linalg as linalg  # noqa: F401,E402

@@ -21,7 +21,7 @@ import numpy as np
 
 from jaxlite._src import config as _cfg, tree_util
 from jaxlite._src.compile import blas_threads, codegen
-from jaxlite._src.core import rules
+from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.array import ArrayImpl, foreign_to_numpy, freeze_chain, make_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr
@@ -41,7 +41,7 @@ _simplify.inline_primitives.add(jit_p)
 
 
 class _Compiled:
-    __slots__ = ("fn", "source", "out_avals", "jaxpr")
+    __slots__ = ("fn", "source", "out_avals", "jaxpr", "placed", "__weakref__")
 
     def __init__(self, closed: ClosedJaxpr):
         simplified = _simplify.simplify(closed)
@@ -49,6 +49,9 @@ class _Compiled:
         self.fn = blas_threads.adapt_blas_threads(fn, simplified.jaxpr)
         self.out_avals = closed.out_avals
         self.jaxpr = simplified
+        # Results carry shardings (shard_map, with_sharding_constraint...): no fast path.
+        prims = sharding_hooks.sharding_primitives
+        self.placed = any(e.primitive in prims for e in simplified.jaxpr.eqns)
         stats["compiles"] += 1
 
 
@@ -247,6 +250,8 @@ class JitWrapped:
         donate_argnames=None,
         inline: bool = False,
         keep_unused: bool = False,
+        in_shardings: Any = None,
+        out_shardings: Any = None,
         **unsupported,
     ):
         if not callable(fun):
@@ -266,6 +271,11 @@ class JitWrapped:
         self._cache: dict = {}
         # Hit path for the common call: positional ArrayImpl arguments, no statics.
         self._fast_ok = not static_argnums and not static_argnames
+        # (in_shardings, out_shardings) when either is given (sharding/jit_shardings.py).
+        self.shardings = None
+        if in_shardings is not None or out_shardings is not None:
+            self.shardings = (in_shardings, out_shardings)
+            self._fast_ok = False
         self._fast_cache: dict = {}
         self._last_hit: tuple | None = None  # (aval, config epoch, fn, wrap)
         self.trace_count = 0
@@ -346,6 +356,13 @@ class JitWrapped:
             compiled = entry.compiled
             if compiled is None:
                 compiled = entry.compiled = compiled_for(entry.closed)
+            if (
+                self.shardings is not None
+                or compiled.placed
+                or any(type(x) is not ArrayImpl and isinstance(x, ArrayImpl) for x in flat)
+            ):
+                outs = sharding_hooks.jit_call(self, compiled, flat, in_tree, entry.out_tree)
+                return tree_util.tree_unflatten(entry.out_tree, outs)
             if (
                 self._fast_ok
                 and not kwargs
@@ -523,6 +540,8 @@ def jit(
     donate_argnames=None,
     inline: bool = False,
     keep_unused: bool = False,
+    in_shardings: Any = None,
+    out_shardings: Any = None,
     **kwargs,
 ):
     """Compile ``fun`` to generated NumPy code (``jax.jit``).
@@ -534,6 +553,10 @@ def jit(
         static_argnames: the same, by keyword name.
         donate_argnums: accepted for compatibility (NumPy buffers are never reused across
             calls, so donation has no effect).
+        in_shardings: a ``Sharding``, ``PartitionSpec`` (needs a mesh context) or a pytree
+            prefix of the positional arguments: uncommitted arguments are placed so, and a
+            committed argument with another sharding raises ``ValueError``.
+        out_shardings: the same for the outputs (a prefix of the output tree).
 
     Returns:
         A callable with the same signature, plus ``.lower(*args)``, ``.trace(*args)`` and
@@ -552,10 +575,20 @@ def jit(
             donate_argnames=donate_argnames,
             inline=inline,
             keep_unused=keep_unused,
+            in_shardings=in_shardings,
+            out_shardings=out_shardings,
             **kwargs,
         )
     return JitWrapped(
-        fun, static_argnums, static_argnames, donate_argnums, donate_argnames, inline, keep_unused
+        fun,
+        static_argnums,
+        static_argnames,
+        donate_argnums,
+        donate_argnames,
+        inline,
+        keep_unused,
+        in_shardings,
+        out_shardings,
     )
 
 

@@ -135,9 +135,6 @@ class ArrayImpl(Array):
     def block_until_ready(self) -> ArrayImpl:
         return self
 
-    def is_fully_replicated(self) -> bool:
-        return True
-
     def copy(self) -> ArrayImpl:
         return ArrayImpl(self._value.copy(), self.aval)
 
@@ -150,11 +147,8 @@ class ArrayImpl(Array):
     def __reduce__(self):
         return (_reconstruct, (self._value, self.aval.weak_type))
 
-    @property
-    def devices(self):
-        from jaxlite._src import devices as _devices
-
-        return lambda: {_devices.local_devices()[0]}
+    # ``sharding``, ``devices()``, ``addressable_shards``... are installed by
+    # ``jaxlite._src.sharding.array`` (placement is metadata of the layer above).
 
     # --------------------------------------------------------------------- display
     def __repr__(self) -> str:

@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from jaxlite._src import dtypes
-from jaxlite._src.core import rules
+from jaxlite._src import devices as _devices, dtypes
+from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.array import Array, ArrayImpl, foreign_to_numpy, make_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.errors import (
@@ -208,7 +208,7 @@ def check_valid_tracer(x: Tracer) -> None:
 
 def to_numpy_value(x: Any) -> tuple[np.ndarray, ShapedArray]:
     """A concrete value's NumPy buffer and aval (Python scalars canonicalised, weakly typed)."""
-    if type(x) is ArrayImpl:
+    if isinstance(x, ArrayImpl):
         return x._value, x.aval
     if isinstance(x, Tracer):
         raise escaped_tracer_error(x)
@@ -220,17 +220,27 @@ def to_numpy_value(x: Any) -> tuple[np.ndarray, ShapedArray]:
     return foreign_to_numpy(x, aval.dtype), aval
 
 
+_device_state = _devices._state
+
+
 class EvalTrace(Trace):
     """The bottom trace: evaluates primitives on concrete NumPy values."""
 
     __slots__ = ()
 
     def process_primitive(self, primitive, args, params):
+        if not _device_state.initialized:
+            _devices.initialize()  # the first computation fixes the device count
         vals, avals = [], []
+        placed = False
         for a in args:
             if type(a) is ArrayImpl:
                 vals.append(a._value)
                 avals.append(a.aval)
+            elif isinstance(a, ArrayImpl):  # a sharded array (sharding/array.py)
+                vals.append(a._value)
+                avals.append(a.aval)
+                placed = True
             else:
                 v, aval = to_numpy_value(a)
                 vals.append(v)
@@ -248,8 +258,12 @@ class EvalTrace(Trace):
         else:
             out = impl(*vals, **params)
         if primitive.multiple_results:
-            return [make_array(o, a) for o, a in zip(out, avals_out)]
-        return make_array(out, avals_out)
+            outs = [make_array(o, a) for o, a in zip(out, avals_out)]
+        else:
+            outs = make_array(out, avals_out)
+        if placed:
+            return sharding_hooks.eval_outputs(primitive, args, outs)
+        return outs
 
     def process_custom_jvp_call(self, primitive, fun, jvp, tracers, *, symbolic_zeros):
         with set_current_trace(self):

@@ -1,0 +1,246 @@
+# ruff: noqa: E501 (check scripts are data: long lines keep exact JAX messages whole)
+"""S2-S5 and S7 (spec/sharding.md): meshes, the mesh context, PartitionSpec, the sharding
+classes, device_put and sharded arrays, and jit shardings. Grouped per subprocess."""
+
+from tests.sharding._subproc import run
+
+
+def test_S2_meshes_and_context():
+    run(
+        """
+        m = jax.make_mesh((2, 4), ("x", "y"))                                   # S2.1
+        assert m.axis_types == (AxisType.Explicit, AxisType.Explicit)
+        assert repr(m) == "Mesh(axis_sizes=(2, 4), axis_names=('x', 'y'), axis_types=(Explicit, Explicit))"
+        assert str(m) == "Mesh('x': 2, 'y': 4, axis_types=(Explicit, Explicit))"
+        assert list(m.shape.items()) == [("x", 2), ("y", 4)] and m.axis_sizes == (2, 4)
+        assert m.shape_tuple == (("x", 2), ("y", 4)) and m.size == 8
+        assert m.devices.shape == (2, 4) and m.device_ids.tolist() == [[0, 1, 2, 3], [4, 5, 6, 7]]
+        assert not m.empty and not m.is_multi_process
+        assert m == jax.make_mesh((2, 4), ("x", "y")) and hash(m) == hash(jax.make_mesh((2, 4), ("x", "y")))
+        ma = jax.make_mesh((2, 4), ("x", "y"), axis_types=(AxisType.Auto,) * 2)
+        assert ma != m
+        assert repr(ma.abstract_mesh) == ("AbstractMesh('x': 2, 'y': 4, axis_types=(Auto, Auto), "
+                                          "device_kind=cpu, num_cores=None, platform=cpu)")
+        sub = jax.make_mesh((2,), ("i",), devices=jax.devices()[4:6])
+        assert sub.device_ids.tolist() == [4, 5]
+        raises(ValueError, "Number of devices 8 must be >= the product of mesh_shape (3, 4)",
+               jax.make_mesh, (3, 4), ("x", "y"))
+        assert jax.make_mesh((2.0, 2), ("a", "b")).axis_sizes == (2, 2)         # S16.3
+        raises(ValueError, "`axis_shapes` passed to `make_mesh` should be a sequence of ints",
+               jax.make_mesh, (None, 2), ("a", "b"))
+        raises(TypeError, "not iterable", jax.make_mesh, 4, ("a",))
+        mi = Mesh(jax.devices(), "i")                                           # S2.2
+        assert mi.axis_names == ("i",) and mi.axis_types == (AxisType.Auto,)
+        raises(ValueError, "Mesh requires the ndim of its first argument (`devices`) to equal "
+               "the length of its second argument (`axis_names`), but got devices.ndim == 2 and "
+               "len(axis_names) == 1.", Mesh, np.array(jax.devices()).reshape(2, 4), ("i",))
+        # S2.4 the mesh context
+        assert repr(jax.sharding.get_abstract_mesh()) == "AbstractMesh((), axis_types=())"
+        with jax.set_mesh(m):
+            assert jax.sharding.get_abstract_mesh() == m.abstract_mesh
+            assert jax.sharding.get_mesh() == m
+        assert jax.sharding.get_abstract_mesh().empty
+        jax.set_mesh(ma)
+        assert jax.sharding.get_mesh() == ma
+        jax.set_mesh(None)
+        assert jax.sharding.get_mesh().empty
+        raises(ValueError, "Expected mesh of type `jax.sharding.Mesh`. Got <class", jax.set_mesh, P())
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            with m:
+                pass
+        assert any("`with mesh:` context manager has been deprecated" in str(x.message) for x in w)
+        assert not hasattr(jax.sharding, "use_mesh") and not hasattr(jax.sharding, "PositionalSharding")
+        """
+    )
+
+
+def test_S3_S4_specs_and_sharding_classes():
+    run(
+        """
+        assert repr(P("x", "y")) == "P('x', 'y')" and repr(P("x")) == "P('x',)"   # S3.1
+        assert repr(P()) == "P()" and repr(P(None, "y")) == "P(None, 'y')"
+        assert repr(P(("x", "y"),)) == "P(('x', 'y'),)" and str(P("x")) == "P('x',)"
+        assert len(P("x", None)) == 2 and tuple(P("x", None)) == ("x", None)
+        assert P("x", "y")[0] == "x" and P("x", "y")[1:] == ("y",)
+        assert P("x") != P("x", None) and P() != P(None) and P("x") == P("x")    # S3.2
+        assert jax.P is P
+        m = jax.make_mesh((2, 4), ("x", "y"), axis_types=(AxisType.Auto,) * 2)
+        assert NamedSharding(m, P("x")) != NamedSharding(m, P("x", None))
+        e = raises(Exception, "A single NamedSharding spec specification can map every mesh axis "
+                   "to at most one positional dimension, but P('x', 'x') has duplicate entries "
+                   "for `x`", NamedSharding, m, P("x", "x"))                    # S3.3
+        assert type(e).__name__ == "DuplicateSpecError"
+        me = jax.make_mesh((2, 4), ("x", "y"))
+        ns = NamedSharding(me, P("x", "y"))                                      # S4.1
+        assert repr(ns) == ("NamedSharding(mesh=Mesh('x': 2, 'y': 4, axis_types=(Explicit, "
+                            "Explicit)), spec=P('x', 'y'), memory_kind=device)")
+        assert ns.mesh == me and ns.spec == P("x", "y") and ns.num_devices == 8
+        assert ns.device_set == set(jax.devices()) and not ns.is_fully_replicated
+        assert ns.is_fully_addressable and ns.memory_kind == "device"
+        assert NamedSharding(m, P()).is_fully_replicated
+        raises(ValueError, "Resource axis: z of P('z',) is not found in mesh: ('x', 'y').",
+               NamedSharding, m, P("z"))
+        dim = ns.devices_indices_map((8, 8))                                     # S4.2
+        assert list(dim) == jax.devices()
+        assert dim[jax.devices()[0]] == (slice(0, 4), slice(0, 2))
+        assert dim[jax.devices()[1]] == (slice(0, 4), slice(2, 4))
+        assert dim[jax.devices()[7]] == (slice(4, 8), slice(6, 8))
+        assert NamedSharding(m, P("x")).devices_indices_map((8, 8))[jax.devices()[5]] == (slice(4, 8), slice(None))
+        blocks = [s[0].start for s in NamedSharding(m, P(("y", "x"))).devices_indices_map((8,)).values()]
+        assert blocks == [0, 2, 4, 6, 1, 3, 5, 7]
+        blocks = [s[0].start for s in NamedSharding(m, P(("x", "y"))).devices_indices_map((8,)).values()]
+        assert blocks == list(range(8))
+        assert ns.shard_shape((8, 8)) == (4, 2)
+        e = raises(ValueError, "implies that array axis 1 is partitioned 4 times, but the dimension "
+                   "size is 6 (full shape: (6, 6), per-dimension tiling factors: [2, 4] should "
+                   "evenly divide the shape)", ns.shard_shape, (6, 6))
+        assert type(e).__name__ == "IndivisibleError"
+        s3 = SingleDeviceSharding(jax.devices()[3])                             # S4.3
+        assert repr(s3) == "SingleDeviceSharding(device=CpuDevice(id=3), memory_kind=device)"
+        assert s3.device_set == {jax.devices()[3]} and s3.is_fully_replicated and s3.num_devices == 1
+        assert isinstance(ns, jax.sharding.Sharding) and isinstance(s3, jax.sharding.Sharding)
+        """
+    )
+
+
+def test_S5_arrays_and_placement():
+    run(
+        """
+        x = jnp.arange(8.)                                                       # S5.1
+        assert x.sharding == SingleDeviceSharding(jax.devices()[0]) and not x.committed
+        assert x.devices() == {jax.devices()[0]} and str(x.device) == "cpu:0"
+        (sh,) = x.addressable_shards
+        assert sh.device == jax.devices()[0] and sh.index == (slice(None),) and sh.replica_id == 0
+        m = jax.make_mesh((2, 4), ("x", "y"), axis_types=(AxisType.Auto,) * 2)
+        xs = jax.device_put(jnp.arange(64.).reshape(8, 8), NamedSharding(m, P("x", "y")))  # S5.3
+        assert xs.committed and xs.sharding == NamedSharding(m, P("x", "y"))
+        assert not xs.is_fully_replicated and xs.is_fully_addressable
+        assert len(xs.addressable_shards) == len(xs.global_shards) == 8
+        s5 = xs.addressable_shards[5]
+        assert s5.device == jax.devices()[5] and s5.index == (slice(4, 8), slice(2, 4))
+        assert np.asarray(s5.data).tolist() == [[34, 35], [42, 43], [50, 51], [58, 59]]
+        assert s5.data.sharding == SingleDeviceSharding(jax.devices()[5])
+        assert np.asarray(xs.addressable_data(5)).tolist() == np.asarray(s5.data).tolist()
+        assert (np.asarray(xs) == np.arange(64.).reshape(8, 8)).all()
+        xr = jax.device_put(jnp.arange(64.).reshape(8, 8), NamedSharding(m, P("x")))
+        assert [s.replica_id for s in xr.addressable_shards] == [0, 1, 2, 3, 0, 1, 2, 3]
+        assert jax.device_put(jnp.ones(3), jax.devices()[3]).devices() == {jax.devices()[3]}
+        assert not jax.device_put(jnp.ones(3)).committed                          # S5.2
+        tree = jax.device_put({"a": jnp.ones(8), "b": jnp.zeros(8)}, NamedSharding(m, P("y")))
+        assert tree["a"].sharding.spec == P("y") and tree["b"].sharding.spec == P("y")
+        tree = jax.device_put((jnp.ones(8), jnp.ones(8)), (NamedSharding(m, P("y")), jax.devices()[1]))
+        assert tree[1].devices() == {jax.devices()[1]}
+        raises(ValueError, "Please set a mesh via `jax.set_mesh` if a PartitionSpec is passed to device_put",
+               jax.device_put, jnp.ones(8), P("x"))
+        with jax.set_mesh(m):
+            assert jax.device_put(jnp.ones(8), P("x")).sharding == NamedSharding(m, P("x"))
+        # S5.4 placement errors (Auto and Explicit meshes)
+        raises(ValueError, "Sharding NamedSharding(mesh=Mesh('x': 2, 'y': 4, axis_types=(Auto, "
+               "Auto)), spec=P('y',), memory_kind=device) implies that array axis 0 is partitioned "
+               "4 times, but the dimension size is 6 (full shape: (6,), per-dimension tiling "
+               "factors: [4] should evenly divide the shape)",
+               jax.device_put, jnp.arange(6.), NamedSharding(m, P("y")))
+        raises(ValueError, "One of device_put args is incompatible with its sharding annotation "
+               "NamedSharding(mesh=Mesh('x': 2, 'y': 4, axis_types=(Auto, Auto)), spec=P('x', "
+               "'y'), memory_kind=device): Sharding NamedSharding(mesh=Mesh('x': 2, 'y': 4, "
+               "axis_types=(Auto, Auto)), spec=P('x', 'y'), memory_kind=device) is only valid for "
+               "values of rank at least 2, but was applied to a value of rank 1.",
+               jax.device_put, jnp.zeros(8), NamedSharding(m, P("x", "y")))
+        me = jax.make_mesh((2, 4), ("x", "y"))
+        raises(ValueError, "Sharding spec ('y',) implies that array axis 0 is partitioned 4 times, "
+               "but does not evenly divide the dimension size 6. Got shape: (6,) and sharding "
+               "NamedSharding(mesh=AbstractMesh('x': 2, 'y': 4, axis_types=(Explicit, Explicit), "
+               "device_kind=cpu, num_cores=None, platform=cpu), spec=P('y',))",
+               jax.device_put, jnp.arange(6.), NamedSharding(me, P("y")))
+        # A failed device_put of a tree places nothing and leaves the inputs as they were.
+        a = jnp.ones(8)
+        raises(ValueError, None, jax.device_put, (a, jnp.arange(6.)), NamedSharding(m, P("y")))
+        assert not a.committed and a.sharding == SingleDeviceSharding(jax.devices()[0])
+        # S5.5 committed arrays on different devices; uncommitted ones follow.
+        y = jnp.arange(8.) + jax.device_put(jnp.ones(8), jax.devices()[3])
+        assert y.devices() == {jax.devices()[3]}
+        raises(ValueError, "Received incompatible devices for jitted computation. Got argument x "
+               "of add with shape float32[3] and with device ids [0] on platform CPU and argument "
+               "y of add with shape float32[3] and with device ids [1] on platform CPU",
+               jnp.add, jax.device_put(jnp.ones(3), jax.devices()[0]),
+               jax.device_put(jnp.ones(3), jax.devices()[1]))
+        raises(ValueError, "Got argument u of <lambda> with shape float32[3] and with device ids [0]",
+               jax.jit(lambda u, v: u * v), jax.device_put(jnp.ones(3), jax.devices()[0]),
+               jax.device_put(jnp.ones(3), jax.devices()[1]))
+        # Values are the single-device values; elementwise results keep the sharding (S7.4).
+        xa = jax.device_put(jnp.arange(64.).reshape(8, 8), NamedSharding(m, P("x", "y")))
+        z = jnp.sin(xa) * 2 + 1
+        assert z.sharding == xa.sharding and np.allclose(np.asarray(z), np.sin(np.arange(64.).reshape(8, 8)) * 2 + 1)
+        zj = jax.jit(lambda a: a + 1)(xa)
+        assert zj.sharding == xa.sharding and np.asarray(zj)[7, 7] == 64.
+        assert float(jnp.sum(xa)) == 2016.0 and float(jax.jit(jnp.sum)(xa)) == 2016.0
+        """
+    )
+
+
+def test_S7_jit_shardings_and_constraints():
+    run(
+        """
+        m = jax.make_mesh((2, 4), ("x", "y"), axis_types=(AxisType.Auto,) * 2)
+        x = jnp.arange(64.).reshape(8, 8)
+        f = jax.jit(lambda a, b: a + b, in_shardings=NamedSharding(m, P("x")))   # S7.1
+        assert f(x, x).sharding == NamedSharding(m, P("x")) and np.asarray(f(x, x))[1, 1] == 18.
+        g = jax.jit(lambda a: a * 2, out_shardings=NamedSharding(m, P("x")))
+        assert g(x).sharding == NamedSharding(m, P("x")) and g(x).committed
+        h = jax.jit(lambda a: a * 2, out_shardings=SingleDeviceSharding(jax.devices()[5]))
+        assert h(x).devices() == {jax.devices()[5]}
+        raises(ValueError, "Sharding passed to jit does not match the sharding on the respective "
+               "arg. Got jit sharding: NamedSharding(mesh=Mesh('x': 2, 'y': 4, axis_types=(Auto, "
+               "Auto)), spec=P('x', 'y'), memory_kind=device),\\narg sharding: NamedSharding(mesh="
+               "Mesh('x': 2, 'y': 4, axis_types=(Auto, Auto)), spec=P('y', 'x'), memory_kind=device) "
+               "for arg type: float32[8,8]",
+               jax.jit(lambda a: a, in_shardings=NamedSharding(m, P("x", "y"))),
+               jax.device_put(x, NamedSharding(m, P("y", "x"))))
+        raises(RuntimeError, "jit requires a non-empty mesh in context if you are passing "      # S7.2
+               "`PartitionSpec`s to out_shardings. You can define a context mesh via "
+               "`jax.set_mesh(mesh)`. Alternatively, provide `Sharding`s to out_shardings and "
+               "then the mesh context manager is not required.",
+               jax.jit(lambda a: a, out_shardings=P("x")), x)
+        raises(ValueError, "pjit in_shardings specification must be a tree prefix of the "
+               "positional arguments tuple. In particular, pjit in_shardings must either be a "
+               "Sharding, a PartitionSpec, or a tuple of length equal to the number of "
+               "positional arguments. But pjit in_shardings is the wrong length: got a tuple or "
+               "list of length 1 for an args tuple of length 2.",
+               jax.jit(lambda a, b: a + b, in_shardings=(NamedSharding(m, P("x")),)), x, x)
+        raises(ValueError, "One of pjit arguments with pytree key path a is incompatible with its "
+               "sharding annotation", jax.jit(lambda a: a, in_shardings=NamedSharding(m, P("x", "y"))),
+               jnp.ones(8))
+        with jax.set_mesh(m):
+            assert jax.jit(lambda a: a, out_shardings=P("y"))(x).sharding == NamedSharding(m, P("y"))
+        wsc = jax.lax.with_sharding_constraint                                    # S7.3
+        assert wsc(x, NamedSharding(m, P("x"))).sharding == NamedSharding(m, P("x"))
+        r = jax.jit(lambda a: wsc(a * 3, NamedSharding(m, P("x"))) + 1)(x)
+        assert r.sharding == NamedSharding(m, P("x")) and np.asarray(r)[0, 1] == 4.
+        raises(RuntimeError, "with_sharding_constraint requires a non-empty mesh in context if "
+               "you are passing `PartitionSpec`s to shardings.", wsc, x, P("x"))
+        raises(ValueError, "One of with_sharding_constraint arguments is incompatible with its "
+               "sharding annotation", wsc, jnp.ones(8), NamedSharding(m, P("x", "y")))
+        me = jax.make_mesh((2, 4), ("x", "y"))
+        raises(ValueError, "The spec of NamedSharding passed to with_sharding_constraint can only "
+               "refer to Auto axes of the mesh.", wsc, x, NamedSharding(me, P("x")))   # S16.4
+        # grad through a constraint
+        gr = jax.grad(lambda a: wsc(a * a, NamedSharding(m, P("x"))).sum())(x)
+        assert np.allclose(np.asarray(gr), 2 * np.arange(64.).reshape(8, 8))
+        """
+    )
+
+
+def test_S8_typeof_explicit():
+    run(
+        """
+        me = jax.make_mesh((2, 4), ("x", "y"))
+        xe = jax.device_put(jnp.arange(64.).reshape(8, 8), NamedSharding(me, P("x", "y")))
+        assert str(jax.typeof(xe)) == "float32[8@x,8@y]"                           # S8.1
+        assert jax.typeof(xe).sharding.spec == P("x", "y")
+        assert str(jax.typeof(jax.device_put(jnp.ones((8, 8)), NamedSharding(me, P("x"))))) == "float32[8@x,8]"
+        assert str(jax.typeof(jax.device_put(jnp.ones((8, 8)), NamedSharding(me, P(("x", "y")))))) == "float32[8@(x,y),8]"
+        ma = jax.make_mesh((2, 4), ("x", "y"), axis_types=(AxisType.Auto,) * 2)
+        assert str(jax.typeof(jax.device_put(jnp.ones((8, 8)), NamedSharding(ma, P("x"))))) == "float32[8,8]"
+        """
+    )
