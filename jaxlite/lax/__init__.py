@@ -287,6 +287,12 @@ from jaxlite._src.ops.shape import (  # noqa: E402
     squeeze_p as squeeze_p,
     transpose_p as transpose_p,
 )
+from jaxlite._src.ops.parallel_extra import (  # noqa: F401,E402
+    all_to_all as all_to_all,
+    axis_size as axis_size,
+    pcast as pcast,
+    psum_scatter as psum_scatter,
+)
 from jaxlite._src.ops.sorting import (  # noqa: F401,E402
     sort as sort,
     sort_key_val as sort_key_val,
@@ -319,3 +325,12 @@ from jaxlite._src.sharding.jit_shardings import (  # noqa: F401,E402
     with_sharding_constraint as with_sharding_constraint,
 )
 from jaxlite.lax import linalg as linalg  # noqa: F401,E402
+
+
+def __getattr__(name):
+    if name == "pvary":
+        raise AttributeError(
+            "jax.lax.pvary was deprecated in JAX v0.8.2 and removed in JAX v0.10.0; use "
+            "`jax.lax.pcast(..., to='varying')"
+        )
+    raise AttributeError(f"module 'jaxlite.lax' has no attribute {name!r}")

@@ -37,6 +37,7 @@ from jaxlite._src.ops import (
     indexing as _idx,
     reductions as _red,
     shape as _shape,
+    spmd,
 )
 
 
@@ -48,8 +49,12 @@ def _names(axis_name) -> tuple:
 
 
 def _bound_axes() -> dict:
-    """Axis name -> size for every named axis bound by the current trace chain."""
-    env: dict = {}
+    """Axis name -> size for every named axis bound by the current trace chain, and the
+    manual axes of the shard_map bodies being traced (or executed, on a device thread)."""
+    env: dict = dict(spmd.tracing_axes())
+    ctx = spmd.current()
+    if ctx is not None:
+        env.update(ctx.exchange.axis_sizes)
     t = trace_ctx.trace
     while t is not None:
         ad = getattr(t, "axis_data", None)
@@ -67,9 +72,8 @@ def _check_bound(names: tuple, what: str = "a collective") -> dict:
             if trace_ctx.trace.parent_trace is None:
                 raise NameError(f"unbound axis name: {n}")
             raise NameError(
-                f"Found an unbound axis name: {n}. To fix this, please call "
-                f"{what} under `jax.vmap` with axis_name={n!r} (or under "
-                "`shard_map`)."
+                f"Found an unbound axis name: {n}. To fix this, please call {what} under "
+                "`jax.shard_map`."
             )
     return env
 
@@ -84,6 +88,36 @@ def _axis_size(names: tuple, what: str) -> int:
 
 def _unbound_impl(*args, axis_name, **params):
     raise NameError(f"unbound axis name: {_names(axis_name)[0]}")
+
+
+def _device_ctx(axis_name) -> spmd.DeviceContext:
+    """The shard_map device context binding ``axis_name`` (else the unbound error)."""
+    ctx = spmd.current()
+    if ctx is None or any(n not in ctx.exchange.axis_sizes for n in _names(axis_name)):
+        _unbound_impl(axis_name=axis_name)
+    return ctx
+
+
+def _members(ctx, names, x) -> list:
+    """The values of ``x`` on the devices of this device's group over ``names``, in order."""
+    vals = ctx.gather(x)
+    return [vals[j] for j in ctx.group(names)]
+
+
+def _fold(fn, values: list):
+    # A fixed order (position along the axes) makes results independent of thread timing.
+    acc = np.asarray(values[0])
+    for v in values[1:]:
+        acc = fn(acc, v)
+    return np.array(acc, copy=True) if len(values) == 1 else acc
+
+
+def _reduce_impl(fn):
+    def impl(x, *, axis_name):
+        ctx = _device_ctx(axis_name)
+        return _fold(fn, _members(ctx, axis_name, x))
+
+    return impl
 
 
 def _asarray(x):
@@ -109,7 +143,7 @@ def _scalar_like(x, v):
 
 
 # --------------------------------------------------------------------- psum/pmax/pmin
-def _reducing_collective(name: str, reduce_fn, unbatched_fn):
+def _reducing_collective(name: str, reduce_fn, unbatched_fn, np_fn):
     p = Primitive(name)
 
     def abstract_eval(x, *, axis_name):
@@ -125,7 +159,7 @@ def _reducing_collective(name: str, reduce_fn, unbatched_fn):
             out = p.bind(out, axis_name=rest)
         return out, not_mapped
 
-    rules.impl_rules[p] = _unbound_impl
+    rules.impl_rules[p] = _reduce_impl(np_fn)
     rules.abstract_eval_rules[p] = abstract_eval
     rules.batch_rules[p] = batch
     return p
@@ -143,9 +177,9 @@ def _psum_reduce(x, axes):
     return _red.reduce_sum(x, axes)
 
 
-psum_p = _reducing_collective("psum", _psum_reduce, _psum_unbatched)
-pmax_p = _reducing_collective("pmax", _red.reduce_max, lambda x, size: x)
-pmin_p = _reducing_collective("pmin", _red.reduce_min, lambda x, size: x)
+psum_p = _reducing_collective("psum", _psum_reduce, _psum_unbatched, np.add)
+pmax_p = _reducing_collective("pmax", _red.reduce_max, lambda x, size: x, np.maximum)
+pmin_p = _reducing_collective("pmin", _red.reduce_min, lambda x, size: x, np.minimum)
 
 # psum is linear; its transpose is psum again (each input feeds every output once).
 rules.jvp_rules[psum_p] = lambda primals, tangents, *, axis_name: (
@@ -237,7 +271,11 @@ def _axis_index_batch(axis_data, args, dims, *, axis_name):
     return conversion.iota(dtypes.int32, axis_data.size), 0
 
 
-rules.impl_rules[axis_index_p] = _unbound_impl
+def _axis_index_impl(*, axis_name):
+    return np.int32(_device_ctx(axis_name).position(axis_name))
+
+
+rules.impl_rules[axis_index_p] = _axis_index_impl
 rules.abstract_eval_rules[axis_index_p] = lambda *, axis_name: ShapedArray((), dtypes.int32)
 rules.batch_rules[axis_index_p] = _axis_index_batch
 rules.non_differentiable.add(axis_index_p)
@@ -248,19 +286,24 @@ rules.jvp_rules[axis_index_p] = lambda primals, tangents, *, axis_name: (
 
 
 def axis_index(axis_name: Any):
-    """``jax.lax.axis_index``: this element's int32 position along the named axis."""
+    """``jax.lax.axis_index``: this element's int32 position along the named axis (for a
+    tuple of axes, the row-major position over them, in the order given)."""
     names = _names(axis_name)
-    if len(names) != 1:
-        raise NotImplementedError("axis_index of several axes is not supported")
-    _check_bound(names, "axis_index")
-    return axis_index_p.bind(axis_name=names)
+    env = _check_bound(names, "axis_index")
+    if len(names) == 1:
+        return axis_index_p.bind(axis_name=names)
+    out = None
+    for n in names:
+        i = axis_index_p.bind(axis_name=(n,))
+        out = i if out is None else ew.add(ew.mul(out, _shape.full((), env[n], dtypes.int32)), i)
+    return out
 
 
 # ------------------------------------------------------------------------- all_gather
 all_gather_p = Primitive("all_gather")
 
 
-def _all_gather_abstract_eval(x, *, axis_name, axis, axis_size, tiled):
+def _all_gather_abstract_eval(x, *, axis_name, axis, axis_size, tiled, to="varying"):
     shape = list(x.shape)
     if tiled:
         shape[axis] *= axis_size
@@ -269,17 +312,17 @@ def _all_gather_abstract_eval(x, *, axis_name, axis, axis_size, tiled):
     return ShapedArray(tuple(shape), x.dtype, x.weak_type)
 
 
-def _all_gather_batch(axis_data, args, dims, *, axis_name, axis, axis_size, tiled):
+def _all_gather_batch(axis_data, args, dims, *, axis_name, axis, axis_size, tiled, to="varying"):
     (x,), (d,) = args, dims
     mine, _ = _split_names(axis_data, axis_name)
     if not mine:
         if d is not_mapped:
             return all_gather_p.bind(
-                x, axis_name=axis_name, axis=axis, axis_size=axis_size, tiled=tiled
+                x, axis_name=axis_name, axis=axis, axis_size=axis_size, tiled=tiled, to=to
             ), not_mapped
         x = _shape.moveaxis(x, d, 0)
         return all_gather_p.bind(
-            x, axis_name=axis_name, axis=axis + 1, axis_size=axis_size, tiled=tiled
+            x, axis_name=axis_name, axis=axis + 1, axis_size=axis_size, tiled=tiled, to=to
         ), 0
     if len(axis_name) != 1:
         raise NotImplementedError("all_gather over several axes is not supported")
@@ -298,7 +341,7 @@ def _all_gather_batch(axis_data, args, dims, *, axis_name, axis, axis_size, tile
     return out, not_mapped
 
 
-def _all_gather_transpose(ct, x, *, axis_name, axis, axis_size, tiled):
+def _all_gather_transpose(ct, x, *, axis_name, axis, axis_size, tiled, to="varying"):
     # Each element receives the sum over all elements of its own slice of the cotangent.
     if type(ct) is Zero:
         return [Zero(x.aval)]
@@ -316,7 +359,12 @@ def _all_gather_transpose(ct, x, *, axis_name, axis, axis_size, tiled):
     return [_shape.squeeze(_shape.dynamic_slice(summed, starts, sizes), (axis,))]
 
 
-rules.impl_rules[all_gather_p] = _unbound_impl
+def _all_gather_impl(x, *, axis_name, axis, axis_size, tiled, to="varying"):
+    vals = _members(_device_ctx(axis_name), axis_name, x)
+    return np.concatenate(vals, axis) if tiled else np.stack(vals, axis)
+
+
+rules.impl_rules[all_gather_p] = _all_gather_impl
 rules.abstract_eval_rules[all_gather_p] = _all_gather_abstract_eval
 rules.batch_rules[all_gather_p] = _all_gather_batch
 rules.transpose_rules[all_gather_p] = _all_gather_transpose
@@ -333,11 +381,32 @@ def _all_gather_jvp(primals, tangents, **params):
 rules.jvp_rules[all_gather_p] = _all_gather_jvp
 
 
+_ALL_GATHER_TO = ("reduced", "varying", "invarying")
+
+
 def all_gather(
-    x: Any, axis_name: Any, *, axis_index_groups=None, axis: int = 0, tiled: bool = False
+    x: Any,
+    axis_name: Any,
+    *,
+    axis_index_groups=None,
+    axis: int = 0,
+    tiled: bool = False,
+    to: str = "varying",
 ):
     """``jax.lax.all_gather``: every element sees the values of all elements, stacked on
-    ``axis`` (concatenated if ``tiled``)."""
+    ``axis`` (concatenated if ``tiled``).
+
+    ``to`` (inside ``shard_map``): ``'varying'`` (the default) types the result as varying
+    over the axis, ``'invarying'`` as replicated (so ``out_specs=P()`` accepts it).
+
+    Raises:
+        ValueError: for a ``to`` value not in ``{'reduced', 'varying', 'invarying'}``.
+    """
+    if to not in _ALL_GATHER_TO:
+        raise ValueError(
+            "Got unexpected `to` value for `jax.lax.all_gather`. Allowed `to` values are: "
+            f"{set(_ALL_GATHER_TO)}"
+        )
     if axis_index_groups is not None:
         raise NotImplementedError("all_gather: axis_index_groups is not supported")
     names = _names(axis_name)
@@ -355,7 +424,9 @@ def all_gather(
         ax %= limit
         if tiled and nd == 0:
             raise ValueError("all_gather with tiled=True needs an operand of rank >= 1")
-        return all_gather_p.bind(v, axis_name=names, axis=ax, axis_size=size, tiled=bool(tiled))
+        return all_gather_p.bind(
+            v, axis_name=names, axis=ax, axis_size=size, tiled=bool(tiled), to=to
+        )
 
     return _tree_map(one, x)
 
@@ -398,7 +469,17 @@ def _ppermute_transpose(ct, x, *, axis_name, perm):
     return [ppermute_p.bind(ct, axis_name=axis_name, perm=inverse)]
 
 
-rules.impl_rules[ppermute_p] = _unbound_impl
+def _ppermute_impl(x, *, axis_name, perm):
+    ctx = _device_ctx(axis_name)
+    vals = _members(ctx, axis_name, x)
+    me = ctx.position(axis_name)
+    for s, t in perm:
+        if t == me:
+            return np.array(vals[s], copy=True)
+    return np.zeros_like(x)
+
+
+rules.impl_rules[ppermute_p] = _ppermute_impl
 rules.abstract_eval_rules[ppermute_p] = lambda x, *, axis_name, perm: ShapedArray(
     x.shape, x.dtype, x.weak_type
 )

@@ -1,0 +1,306 @@
+"""More collectives over named axes: psum_scatter, all_to_all, pcast, axis_size.
+
+Same conventions as ``ops/parallel.py`` (axis names as a tuple param; the impl rules run on
+``shard_map`` device threads through ``ops/spmd.py``; batching rules make them work under
+``vmap(..., axis_name=...)`` too).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jaxlite._src.core import rules
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero, not_mapped
+from jaxlite._src.ops import reductions as _red, shape as _shape
+from jaxlite._src.ops.parallel import (
+    _asarray,
+    _axis_size,
+    _device_ctx,
+    _members,
+    _names,
+    _split_names,
+    _tree_map,
+    all_gather_p,
+)
+
+
+def _norm_axis(axis: int, ndim: int, what: str) -> int:
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"{what} {axis} is out of bounds for an operand of rank {ndim}")
+    return axis % ndim
+
+
+# ----------------------------------------------------------------------- psum_scatter
+psum_scatter_p = Primitive("psum_scatter")
+
+
+def _psum_scatter_abstract_eval(x, *, axis_name, scatter_dimension, axis_size, tiled):
+    shape = list(x.shape)
+    if tiled:
+        shape[scatter_dimension] //= axis_size
+    else:
+        del shape[scatter_dimension]
+    return ShapedArray(tuple(shape), x.dtype, x.weak_type)
+
+
+def _psum_scatter_impl(x, *, axis_name, scatter_dimension, axis_size, tiled):
+    ctx = _device_ctx(axis_name)
+    vals = _members(ctx, axis_name, x)
+    total = np.asarray(vals[0])
+    for v in vals[1:]:
+        total = total + v
+    me = ctx.position(axis_name)
+    if tiled:
+        k = total.shape[scatter_dimension] // axis_size
+        idx = [slice(None)] * total.ndim
+        idx[scatter_dimension] = slice(me * k, (me + 1) * k)
+        return np.array(total[tuple(idx)], copy=True)
+    return np.array(np.take(total, me, axis=scatter_dimension), copy=True)
+
+
+def _psum_scatter_batch(axis_data, args, dims, *, axis_name, scatter_dimension, axis_size, tiled):
+    (x,), (d,) = args, dims
+    mine, rest = _split_names(axis_data, axis_name)
+    params = dict(scatter_dimension=scatter_dimension, axis_size=axis_size, tiled=tiled)
+    if not mine:
+        if d is not_mapped:
+            return psum_scatter_p.bind(x, axis_name=axis_name, **params), not_mapped
+        x = _shape.moveaxis(x, d, 0)
+        params["scatter_dimension"] = scatter_dimension + 1
+        return psum_scatter_p.bind(x, axis_name=axis_name, **params), 0
+    if rest or d is not_mapped:
+        raise NotImplementedError("psum_scatter under vmap: only over the vmapped axis alone")
+    n = axis_data.size
+    total = _red.reduce_sum(_shape.moveaxis(x, d, 0), (0,))
+    # Element i receives block i of the sum along scatter_dimension.
+    shape = list(aval_of(total).shape)
+    sd = scatter_dimension
+    if tiled:
+        shape[sd : sd + 1] = [n, shape[sd] // n]
+        out = _shape.reshape(total, tuple(shape))
+    else:
+        out = total
+    return _shape.moveaxis(out, sd, 0), 0
+
+
+def _psum_scatter_transpose(ct, x, *, axis_name, scatter_dimension, axis_size, tiled):
+    if type(ct) is Zero:
+        return [Zero(x.aval)]
+    return [
+        all_gather_p.bind(
+            ct, axis_name=axis_name, axis=scatter_dimension, axis_size=axis_size, tiled=tiled
+        )
+    ]
+
+
+rules.impl_rules[psum_scatter_p] = _psum_scatter_impl
+rules.abstract_eval_rules[psum_scatter_p] = _psum_scatter_abstract_eval
+rules.batch_rules[psum_scatter_p] = _psum_scatter_batch
+rules.transpose_rules[psum_scatter_p] = _psum_scatter_transpose
+rules.jvp_rules[psum_scatter_p] = lambda primals, tangents, **params: (
+    psum_scatter_p.bind(primals[0], **params),
+    tangents[0] if type(tangents[0]) is Zero else psum_scatter_p.bind(tangents[0], **params),
+)
+
+
+def psum_scatter(
+    x: Any, axis_name: Any, *, scatter_dimension: int = 0, axis_index_groups=None, tiled=False
+):
+    """``jax.lax.psum_scatter``: the sum over the axis, each element keeping its block.
+
+    Args:
+        x: a pytree of arrays.
+        axis_name: a bound axis name (or tuple of names).
+        scatter_dimension: the dimension split among the elements.
+        tiled: if False the dimension must equal the axis size and is removed; if True it
+            must be divisible by it and each element keeps a block of ``size // n``.
+
+    Raises:
+        ValueError: if the scatter dimension does not fit the axis size.
+    """
+    if axis_index_groups is not None:
+        raise NotImplementedError()
+    names = _names(axis_name)
+    n = _axis_size(names, "psum_scatter")
+
+    def one(v):
+        v = _asarray(v)
+        a = aval_of(v)
+        sd = _norm_axis(int(scatter_dimension), a.ndim, "psum_scatter: scatter_dimension")
+        size = a.shape[sd]
+        if tiled and size % n:
+            raise ValueError(
+                f"tiled reduce_scatter operand scatter dimension size {size} must be divisible "
+                f"by shard_count {n}"
+            )
+        if not tiled and size != n:
+            raise ValueError(
+                f"reduce_scatter operand scatter dimension size {size} must match shard count {n}"
+            )
+        return psum_scatter_p.bind(
+            v, axis_name=names, scatter_dimension=sd, axis_size=n, tiled=bool(tiled)
+        )
+
+    return _tree_map(one, x)
+
+
+# ------------------------------------------------------------------------- all_to_all
+all_to_all_p = Primitive("all_to_all")
+
+
+def _a2a_out_shape(shape, split_axis, concat_axis, axis_size, tiled):
+    shape = list(shape)
+    if tiled:
+        shape[split_axis] //= axis_size
+        shape[concat_axis] *= axis_size
+    else:
+        del shape[split_axis]
+        shape.insert(concat_axis, axis_size)
+    return tuple(shape)
+
+
+def _all_to_all_impl(x, *, axis_name, split_axis, concat_axis, axis_size, tiled):
+    ctx = _device_ctx(axis_name)
+    vals = _members(ctx, axis_name, x)
+    me = ctx.position(axis_name)
+    if tiled:
+        k = x.shape[split_axis] // axis_size
+        idx = [slice(None)] * x.ndim
+        idx[split_axis] = slice(me * k, (me + 1) * k)
+        return np.concatenate([np.asarray(v)[tuple(idx)] for v in vals], concat_axis)
+    return np.stack([np.take(v, me, axis=split_axis) for v in vals], concat_axis)
+
+
+def _all_to_all_transpose(ct, x, *, axis_name, split_axis, concat_axis, axis_size, tiled):
+    if type(ct) is Zero:
+        return [Zero(x.aval)]
+    return [
+        all_to_all_p.bind(
+            ct,
+            axis_name=axis_name,
+            split_axis=concat_axis,
+            concat_axis=split_axis,
+            axis_size=axis_size,
+            tiled=tiled,
+        )
+    ]
+
+
+def _all_to_all_batch(axis_data, args, dims, *, axis_name, split_axis, concat_axis, **params):
+    (x,), (d,) = args, dims
+    mine, _ = _split_names(axis_data, axis_name)
+    if mine:
+        raise NotImplementedError("all_to_all over a vmapped axis is not supported")
+    if d is not_mapped:
+        return all_to_all_p.bind(
+            x, axis_name=axis_name, split_axis=split_axis, concat_axis=concat_axis, **params
+        ), not_mapped
+    x = _shape.moveaxis(x, d, 0)
+    return all_to_all_p.bind(
+        x, axis_name=axis_name, split_axis=split_axis + 1, concat_axis=concat_axis + 1, **params
+    ), 0
+
+
+rules.impl_rules[all_to_all_p] = _all_to_all_impl
+rules.abstract_eval_rules[all_to_all_p] = (
+    lambda x, *, axis_name, split_axis, concat_axis, axis_size, tiled: ShapedArray(
+        _a2a_out_shape(x.shape, split_axis, concat_axis, axis_size, tiled), x.dtype, x.weak_type
+    )
+)
+rules.transpose_rules[all_to_all_p] = _all_to_all_transpose
+rules.batch_rules[all_to_all_p] = _all_to_all_batch
+rules.jvp_rules[all_to_all_p] = lambda primals, tangents, **params: (
+    all_to_all_p.bind(primals[0], **params),
+    tangents[0] if type(tangents[0]) is Zero else all_to_all_p.bind(tangents[0], **params),
+)
+
+
+def all_to_all(
+    x: Any,
+    axis_name: Any,
+    split_axis: int,
+    concat_axis: int,
+    *,
+    axis_index_groups=None,
+    tiled=False,
+):
+    """``jax.lax.all_to_all``: element ``j`` receives chunk ``j`` (along ``split_axis``) of
+    every element, concatenated (``tiled``) or stacked along ``concat_axis`` in element order.
+
+    Raises:
+        ValueError: if ``split_axis`` does not fit the axis size.
+    """
+    if axis_index_groups is not None:
+        raise NotImplementedError()
+    names = _names(axis_name)
+    n = _axis_size(names, "all_to_all")
+
+    def one(v):
+        v = _asarray(v)
+        a = aval_of(v)
+        sa = _norm_axis(int(split_axis), a.ndim, "all_to_all: split_axis")
+        ca = _norm_axis(int(concat_axis), a.ndim, "all_to_all: concat_axis")
+        size = a.shape[sa]
+        if tiled and size % n:
+            raise ValueError(
+                f"The size of all_to_all split_axis ({size}) has to be divisible by the size of "
+                f"the named axis {names[0] if len(names) == 1 else names} ({n})"
+            )
+        if not tiled and size != n:
+            raise ValueError(
+                "all_to_all requires the size of the mapped axis axis_name to equal "
+                f"x.shape[split_axis], but they are {n} and {size} respectively."
+            )
+        return all_to_all_p.bind(
+            v, axis_name=names, split_axis=sa, concat_axis=ca, axis_size=n, tiled=bool(tiled)
+        )
+
+    return _tree_map(one, x)
+
+
+# ------------------------------------------------------------------------------ pcast
+pcast_p = Primitive("pcast")
+rules.impl_rules[pcast_p] = lambda x, *, axis_name, to: x
+rules.abstract_eval_rules[pcast_p] = lambda x, *, axis_name, to: ShapedArray(
+    x.shape, x.dtype, x.weak_type
+)
+rules.batch_rules[pcast_p] = lambda axis_data, args, dims, *, axis_name, to: (args[0], dims[0])
+rules.transpose_rules[pcast_p] = lambda ct, x, *, axis_name, to: [ct]
+rules.jvp_rules[pcast_p] = lambda primals, tangents, *, axis_name, to: (
+    pcast_p.bind(primals[0], axis_name=axis_name, to=to),
+    tangents[0]
+    if type(tangents[0]) is Zero
+    else pcast_p.bind(tangents[0], axis_name=axis_name, to=to),
+)
+
+
+def pcast(x: Any, axis_name: Any, *, to: str):
+    """``jax.lax.pcast``: change the varying-manual-axes type of ``x`` (values unchanged).
+
+    ``to='varying'`` marks ``x`` as varying over the axes (what ``pvary`` did).
+    """
+    names = _names(axis_name)
+    if to not in ("varying", "invarying", "reduced", "unreduced"):
+        raise ValueError(f"pcast: unexpected `to` value {to!r}")
+    _axis_size(names, "pcast")
+    return _tree_map(lambda v: pcast_p.bind(_asarray(v), axis_name=names, to=to), x)
+
+
+def axis_size(axis_name: Any) -> int:
+    """``jax.lax.axis_size``: the size of the bound axis (a Python int)."""
+    return _axis_size(_names(axis_name), "axis_size")
+
+
+__all__ = [
+    "all_to_all",
+    "all_to_all_p",
+    "axis_size",
+    "pcast",
+    "pcast_p",
+    "psum_scatter",
+    "psum_scatter_p",
+]

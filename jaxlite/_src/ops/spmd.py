@@ -1,0 +1,155 @@
+"""The per-device runtime of ``shard_map``: device contexts and value exchange.
+
+``shard_map`` runs its body once per device (per position of the manual sub-mesh), each on
+its own thread. Collective primitives (``ops/parallel.py``) evaluated on such a thread find
+its ``DeviceContext`` here and exchange values through the ``Exchange`` shared by the
+threads of one execution:
+
+* every device calls the same collectives in the same order (they run the same compiled
+  body), so the k-th collective of every thread meets the others at one barrier;
+* each thread writes its value into a slot, waits at the barrier, then reads the slots of
+  its *group* (the devices that share its coordinates along the axes not reduced over).
+  Slots alternate between two arrays, so one barrier per collective suffices: a thread can
+  only overwrite slot array ``k % 2`` after every thread has passed barrier ``k + 1``,
+  i.e. after it finished reading collective ``k``;
+* results are computed in a fixed member order (position along the named axes), so they
+  never depend on thread timing.
+
+While a body is traced, ``tracing_axes`` holds the manual axes it binds (name -> size), so
+collectives can check their axis names at trace time (see ``parallel._bound_axes``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from typing import Any
+
+# Seconds a device waits at a collective before giving up: a deadlock (collectives called
+# a different number of times on different devices) raises instead of hanging.
+BARRIER_TIMEOUT = 120.0
+
+
+class DeviceContext:
+    """What a device thread knows about itself: its position and the shared exchange."""
+
+    __slots__ = ("exchange", "index", "coords", "deferred")
+
+    def __init__(self, exchange: Exchange, index: int):
+        self.exchange = exchange
+        self.index = index
+        self.coords = exchange.coords[index]
+        self.deferred: list = []
+
+    def position(self, names: tuple) -> int:
+        """This device's row-major index along ``names`` (the order given)."""
+        return self.exchange.position(self.index, names)
+
+    def group(self, names: tuple) -> list:
+        """Flat indices of the devices exchanging with this one over ``names``, in order."""
+        return self.exchange.group(self.index, names)
+
+    def gather(self, value: Any) -> list:
+        """Every device's ``value`` (a barrier: all devices must call it)."""
+        return self.exchange.gather(self.index, value)
+
+
+class Exchange:
+    """Shared state of one ``shard_map`` execution over ``n`` devices.
+
+    Args:
+        axis_names: the manual axes, in mesh order.
+        axis_sizes: their sizes.
+    """
+
+    def __init__(self, axis_names: tuple, axis_sizes: tuple):
+        self.axis_names = tuple(axis_names)
+        self.axis_sizes = dict(zip(axis_names, axis_sizes))
+        self.coords = [
+            dict(zip(axis_names, c)) for c in itertools.product(*[range(s) for s in axis_sizes])
+        ]
+        self.n = len(self.coords)
+        self.barrier = threading.Barrier(self.n, timeout=BARRIER_TIMEOUT)
+        self._slots = ([None] * self.n, [None] * self.n)
+        self._step = [0] * self.n
+        self._groups: dict = {}
+
+    def position(self, index: int, names: tuple) -> int:
+        c = self.coords[index]
+        p = 0
+        for a in names:
+            p = p * self.axis_sizes[a] + c[a]
+        return p
+
+    def group(self, index: int, names: tuple) -> list:
+        key = (index, names)
+        g = self._groups.get(key)
+        if g is None:
+            mine = self.coords[index]
+            others = [a for a in self.axis_names if a not in names]
+            members = [j for j, c in enumerate(self.coords) if all(c[a] == mine[a] for a in others)]
+            members.sort(key=lambda j: self.position(j, names))
+            g = self._groups[key] = members
+        return g
+
+    def gather(self, index: int, value: Any) -> list:
+        k = self._step[index]
+        self._step[index] = k + 1
+        slots = self._slots[k % 2]
+        slots[index] = value
+        self.barrier.wait()
+        return list(slots)
+
+    def abort(self) -> None:
+        self.barrier.abort()
+
+
+class _TLS(threading.local):
+    def __init__(self):
+        self.ctx: DeviceContext | None = None
+        self.tracing_axes: list = []
+
+
+_tls = _TLS()
+
+
+def current() -> DeviceContext | None:
+    """The device context of this thread (None outside a shard_map execution)."""
+    return _tls.ctx
+
+
+def set_current(ctx: DeviceContext | None) -> None:
+    _tls.ctx = ctx
+
+
+def tracing_axes() -> dict:
+    """Manual axes bound by the shard_map bodies being traced (innermost last)."""
+    env: dict = {}
+    for axes in _tls.tracing_axes:
+        env.update(axes)
+    return env
+
+
+class binding_axes:  # noqa: N801
+    """Context manager: the manual axes ``axes`` (name -> size) are bound while tracing."""
+
+    def __init__(self, axes: dict):
+        self.axes = dict(axes)
+
+    def __enter__(self):
+        _tls.tracing_axes.append(self.axes)
+        return self
+
+    def __exit__(self, *exc):
+        _tls.tracing_axes.pop()
+        return False
+
+
+__all__ = [
+    "DeviceContext",
+    "Exchange",
+    "binding_axes",
+    "current",
+    "set_current",
+    "tracing_axes",
+]

@@ -1,0 +1,367 @@
+"""``shard_map_p``: run a body once per device, on threads, and its transformation rules.
+
+Params of ``shard_map_p``: ``jaxpr`` (the body, a ``ClosedJaxpr`` over per-device blocks),
+``mesh``, ``in_specs``/``out_specs`` (one ``P`` per operand/result), ``manual_axes`` (the
+manual mesh axes, in mesh order), ``check_vma`` and ``name`` (the user's function name).
+
+Execution (``_shard_map_impl``, the same callable eagerly and from generated code): one
+task per position of the manual sub-mesh. Each cuts its blocks out of the global operands
+(views), runs the compiled body with a ``spmd.DeviceContext`` (collectives exchange values
+through it) and writes its result blocks into preallocated global outputs. Along a manual
+axis an out_spec does not name, the device at coordinate 0 provides the value (S9.2). The
+tasks run on a thread pool; NumPy releases the GIL in its kernels, so N devices use N cores.
+
+Rules: JVP (the body's JVP, tangents with the primal specs), partial evaluation (the body
+split into a known and an unknown shard_map; residuals travel stacked along a leading
+dimension sharded over every manual axis), transposition (the body transposed per device;
+a result's cotangent enters only on the devices that provided it, and an operand's
+cotangent is summed over the axes its spec does not name, the transpose of replicating it),
+and batching (vmap adds an unsharded leading dimension, S10.4).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import math
+import threading
+
+import numpy as np
+
+from jaxlite._src.compile.jit import closure_convert_consts, compiled_for
+from jaxlite._src.core import rules, sharding_hooks
+from jaxlite._src.core.avals import ShapedArray
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+from jaxlite._src.interpreters.batching import batch_jaxpr
+from jaxlite._src.interpreters.eval import eval_jaxpr
+from jaxlite._src.interpreters.jvp import jvp_jaxpr
+from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
+from jaxlite._src.interpreters.staging import trace_to_jaxpr
+from jaxlite._src.interpreters.transpose import transpose_jaxpr
+from jaxlite._src.ops import (
+    conversion,
+    elementwise as ew,
+    parallel,
+    shape as _shape,
+    spmd,
+    structural,
+)
+from jaxlite._src.sharding.jit_shardings import sharding_rules
+from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, entry_names, padded
+
+shard_map_p = Primitive("shard_map", multiple_results=True)
+sharding_hooks.sharding_primitives.add(shard_map_p)
+
+
+# ------------------------------------------------------------------------------ shapes
+def _tiling(spec, ndim: int, mesh) -> list:
+    return [math.prod(mesh.shape[n] for n in entry_names(e)) for e in padded(spec, ndim)]
+
+
+def global_aval(block: ShapedArray, spec, mesh) -> ShapedArray:
+    t = _tiling(spec, block.ndim, mesh)
+    return ShapedArray(tuple(s * k for s, k in zip(block.shape, t)), block.dtype, block.weak_type)
+
+
+def block_aval(aval: ShapedArray, spec, mesh) -> ShapedArray:
+    t = _tiling(spec, aval.ndim, mesh)
+    return ShapedArray(tuple(s // k for s, k in zip(aval.shape, t)), aval.dtype, aval.weak_type)
+
+
+def _block_slices(spec, shape: tuple, mesh, coords: dict) -> tuple:
+    out = []
+    for n, e in zip(shape, padded(spec, len(shape))):
+        names = entry_names(e)
+        if not names:
+            out.append(slice(None))
+            continue
+        b, k = 0, 1
+        for a in names:
+            b = b * mesh.shape[a] + coords[a]
+            k *= mesh.shape[a]
+        size = n // k
+        out.append(slice(b * size, (b + 1) * size))
+    return tuple(out)
+
+
+def _provides(spec, coords: dict, manual_axes) -> bool:
+    named = {a for e in spec for a in entry_names(e)}
+    return all(coords[a] == 0 for a in manual_axes if a not in named)
+
+
+# ---------------------------------------------------------------------------- executor
+_pool_lock = threading.Lock()
+_pool: list = [None, 0]
+
+
+def _executor(n: int) -> concurrent.futures.ThreadPoolExecutor:
+    """A pool with room for ``n`` concurrent device tasks (all must run at once)."""
+    with _pool_lock:
+        if _pool[0] is None or _pool[1] < n:
+            size = max(n, 2 * _pool[1], 8)
+            _pool[0] = concurrent.futures.ThreadPoolExecutor(size, "jaxlite-device")
+            _pool[1] = size
+        return _pool[0]
+
+
+# Callbacks deferred by device threads (debug callbacks, K9): run after the body, in device
+# order. ``callbacks``/``debugging`` append to ``spmd.current().deferred``.
+def _run_deferred(contexts) -> None:
+    for ctx in contexts:
+        for fn in ctx.deferred:
+            fn()
+
+
+def _shard_map_impl(*args, jaxpr, mesh, in_specs, out_specs, manual_axes, check_vma, name):
+    sizes = tuple(mesh.shape[a] for a in manual_axes)
+    exchange = spmd.Exchange(manual_axes, sizes)
+    fn = compiled_for(jaxpr).fn
+    args = [np.asarray(a) for a in args]
+    outs = [
+        np.empty(global_aval(a, s, mesh).shape, a.dtype) for a, s in zip(jaxpr.out_avals, out_specs)
+    ]
+    contexts = [spmd.DeviceContext(exchange, i) for i in range(exchange.n)]
+
+    def run(i: int) -> None:
+        ctx = contexts[i]
+        prev = spmd.current()
+        spmd.set_current(ctx)
+        try:
+            blocks = [
+                a[_block_slices(s, a.shape, mesh, ctx.coords)] for a, s in zip(args, in_specs)
+            ]
+            res = fn(*blocks)
+            for o, r, s in zip(outs, res, out_specs):
+                if _provides(s, ctx.coords, manual_axes):
+                    o[_block_slices(s, o.shape, mesh, ctx.coords)] = r
+        except BaseException:
+            exchange.abort()
+            raise
+        finally:
+            spmd.set_current(prev)
+
+    if exchange.n == 1:
+        run(0)
+    else:
+        pool = _executor(exchange.n - 1)
+        futures = [pool.submit(run, i) for i in range(1, exchange.n)]
+        errors = []
+        try:
+            run(0)
+        except BaseException as e:  # noqa: BLE001 (re-raised below, after the others)
+            errors.append(e)
+        for f in futures:
+            e = f.exception()
+            if e is not None:
+                errors.append(e)
+        if errors:
+            real = [e for e in errors if not isinstance(e, threading.BrokenBarrierError)]
+            raise (real or errors)[0]
+    _run_deferred(contexts)
+    return outs
+
+
+def _shard_map_abstract_eval(*avals, jaxpr, mesh, out_specs, **params):
+    return [global_aval(a, s, mesh) for a, s in zip(jaxpr.out_avals, out_specs)]
+
+
+def _shard_map_effects(*avals, jaxpr, **params):
+    return jaxpr.effects
+
+
+rules.impl_rules[shard_map_p] = _shard_map_impl
+rules.abstract_eval_rules[shard_map_p] = _shard_map_abstract_eval
+rules.effects_rules[shard_map_p] = _shard_map_effects
+sharding_rules[shard_map_p] = lambda eqn, ins: [
+    (NamedSharding(eqn.params["mesh"], s), True) for s in eqn.params["out_specs"]
+]
+
+
+# ------------------------------------------------------------------------------- rules
+def _replace(params, **kw):
+    new = dict(params)
+    new.update(kw)
+    return new
+
+
+def _shard_map_jvp(primals, tangents, **params):
+    jaxpr, in_specs, out_specs = params["jaxpr"], params["in_specs"], params["out_specs"]
+    nonzeros = [type(t) is not Zero for t in tangents]
+    new, out_nz = jvp_jaxpr(jaxpr, nonzeros, instantiate=False)
+    nz_tangents = [t for t in tangents if type(t) is not Zero]
+    outs = shard_map_p.bind(
+        *primals,
+        *nz_tangents,
+        **_replace(
+            params,
+            jaxpr=new,
+            in_specs=tuple(in_specs) + tuple(s for s, nz in zip(in_specs, nonzeros) if nz),
+            out_specs=tuple(out_specs) + tuple(s for s, nz in zip(out_specs, out_nz) if nz),
+        ),
+    )
+    n = len(jaxpr.out_avals)
+    primals_out, it = outs[:n], iter(outs[n:])
+    tangents_out = [
+        next(it) if nz else Zero(a.to_tangent_aval())
+        for nz, a in zip(out_nz, _shard_map_abstract_eval(*primals, **params))
+    ]
+    return primals_out, tangents_out
+
+
+def _stack_spec(manual_axes) -> PartitionSpec:
+    return PartitionSpec(tuple(manual_axes) if len(manual_axes) > 1 else manual_axes[0])
+
+
+def _shard_map_partial_eval(trace, tracers, **params):
+    jaxpr, in_specs, out_specs = params["jaxpr"], params["in_specs"], params["out_specs"]
+    manual = params["manual_axes"]
+    unknowns = [trace.is_unknown(t) for t in tracers]
+    known, unknown, out_unk, num_res = partial_eval_jaxpr_nounits(jaxpr, unknowns, False)
+    known, kconsts = closure_convert_consts(known)
+    n_known_out = len(known.out_avals) - num_res
+    stack = _stack_spec(manual) if manual else PartitionSpec()
+
+    # Known part: residuals leave each device with a leading dimension of size 1, so the
+    # global residual stacks every device's value.
+    def known_body(*xs):
+        outs = eval_jaxpr(known.jaxpr, known.consts, *xs)
+        res = [_shape.reshape(r, (1, *r.aval.shape)) for r in outs[n_known_out:]]
+        return list(outs[:n_known_out]) + res
+
+    known_body_j, _ = trace_to_jaxpr(known_body, known.in_avals)
+    known_body_j, kc2 = closure_convert_consts(known_body_j)
+    k_in_specs = (PartitionSpec(),) * (len(kc2) + len(kconsts)) + tuple(
+        s for s, u in zip(in_specs, unknowns) if not u
+    )
+    k_out_specs = tuple(s for s, u in zip(out_specs, out_unk) if not u) + (stack,) * num_res
+    known_ins = [t for t, u in zip(tracers, unknowns) if not u]
+    k_outs = shard_map_p.bind_with_trace(
+        trace.parent_trace,
+        list(kc2) + list(kconsts) + known_ins,
+        _replace(params, jaxpr=known_body_j, in_specs=k_in_specs, out_specs=k_out_specs),
+    )
+    known_outs, res = k_outs[:n_known_out], k_outs[n_known_out:]
+
+    res_avals = [a for a in known.out_avals[n_known_out:]]
+    unknown, uconsts = closure_convert_consts(unknown)
+    n_uc = len(uconsts)
+
+    def unknown_body(*xs):
+        consts, stacked, rest = xs[:n_uc], xs[n_uc : n_uc + num_res], xs[n_uc + num_res :]
+        res_vals = [_shape.reshape(r, a.shape) for r, a in zip(stacked, res_avals)]
+        return eval_jaxpr(unknown.jaxpr, unknown.consts, *consts, *res_vals, *rest)
+
+    unk_in_avals = unknown.in_avals
+    stacked_avals = [ShapedArray((1, *a.shape), a.dtype, a.weak_type) for a in res_avals]
+    unknown_body_j, _ = trace_to_jaxpr(
+        unknown_body,
+        list(unk_in_avals[:n_uc]) + stacked_avals + list(unk_in_avals[n_uc + num_res :]),
+    )
+    unknown_body_j, uc2 = closure_convert_consts(unknown_body_j)
+    u_in_specs = (
+        (PartitionSpec(),) * (len(uc2) + n_uc)
+        + (stack,) * num_res
+        + tuple(s for s, u in zip(in_specs, unknowns) if u)
+    )
+    u_out_specs = tuple(s for s, u in zip(out_specs, out_unk) if u)
+    unk_ins = [t for t, u in zip(tracers, unknowns) if u]
+    u_outs = trace.stage(
+        shard_map_p,
+        list(uc2) + list(uconsts) + list(res) + unk_ins,
+        _replace(params, jaxpr=unknown_body_j, in_specs=u_in_specs, out_specs=u_out_specs),
+    )
+    k_it, u_it = iter(known_outs), iter(u_outs)
+    return [next(u_it) if u else next(k_it) for u in out_unk]
+
+
+def _missing_axes(spec, manual) -> tuple:
+    named = {a for e in spec for a in entry_names(e)}
+    return tuple(a for a in manual if a not in named)
+
+
+def _first_along(axes) -> object:
+    """A boolean: this device has coordinate 0 along every axis in ``axes``."""
+    ok = None
+    for a in axes:
+        z = ew.eq(parallel.axis_index_p.bind(axis_name=(a,)), _shape.full((), 0, np.int32))
+        ok = z if ok is None else ew.and_(ok, z)
+    return ok
+
+
+def _shard_map_transpose(cts, *args, **params):
+    jaxpr, in_specs, out_specs = params["jaxpr"], params["in_specs"], params["out_specs"]
+    manual = params["manual_axes"]
+    mask = [is_undefined_primal(a) for a in args]
+    if all(type(c) is Zero for c in cts) and not jaxpr.effects:
+        return [Zero(a.aval.to_tangent_aval()) if m else None for a, m in zip(args, mask)]
+    t = transpose_jaxpr(jaxpr, mask)
+    t, tconsts = closure_convert_consts(t)
+    n_tc = len(tconsts)
+    n_nl = sum(not m for m in mask)
+    lin_specs = [s for s, m in zip(in_specs, mask) if m]
+
+    def body(*xs):
+        consts, nonlin, cts_b = xs[:n_tc], xs[n_tc : n_tc + n_nl], list(xs[n_tc + n_nl :])
+        for i, s in enumerate(out_specs):
+            missing = _missing_axes(s, manual)
+            if missing:
+                keep = _first_along(missing)
+                c = cts_b[i]
+                keep = _shape.broadcast_to_rank(
+                    conversion.convert_element_type(keep, c.aval.dtype), c.aval.shape
+                )
+                cts_b[i] = ew.mul(c, keep)
+        outs = eval_jaxpr(t.jaxpr, t.consts, *consts, *nonlin, *cts_b)
+        res = []
+        for o, s in zip(outs, lin_specs):
+            missing = _missing_axes(s, manual)
+            res.append(parallel.psum_p.bind(o, axis_name=missing) if missing else o)
+        return res
+
+    body_j, _ = trace_to_jaxpr(body, t.in_avals)
+    body_j, bconsts = closure_convert_consts(body_j)
+    nonlin = [a for a, m in zip(args, mask) if not m]
+    nl_specs = tuple(s for s, m in zip(in_specs, mask) if not m)
+    outs = shard_map_p.bind(
+        *bconsts,
+        *tconsts,
+        *nonlin,
+        *[structural.instantiate(c) for c in cts],
+        **_replace(
+            params,
+            jaxpr=body_j,
+            in_specs=(PartitionSpec(),) * (len(bconsts) + n_tc) + nl_specs + tuple(out_specs),
+            out_specs=tuple(lin_specs),
+            name=f"transpose({params['name']})",
+        ),
+    )
+    it = iter(outs)
+    return [next(it) if m else None for m in mask]
+
+
+def _shard_map_batch(axis_data, args, dims, **params):
+    jaxpr, in_specs, out_specs = params["jaxpr"], params["in_specs"], params["out_specs"]
+    moved, new_in_specs, dims_in = [], [], []
+    for x, d, s in zip(args, dims, in_specs):
+        if d is not_mapped:
+            moved.append(x)
+            new_in_specs.append(s)
+            dims_in.append(not_mapped)
+        else:
+            moved.append(_shape.moveaxis(x, d, 0) if d != 0 else x)
+            new_in_specs.append(PartitionSpec(None, *s))
+            dims_in.append(0)
+    new, out_dims = batch_jaxpr(jaxpr, axis_data, dims_in, instantiate=True)
+    new_out_specs = tuple(PartitionSpec(None, *s) for s in out_specs)
+    outs = shard_map_p.bind(
+        *moved, **_replace(params, jaxpr=new, in_specs=tuple(new_in_specs), out_specs=new_out_specs)
+    )
+    return outs, [0] * len(outs)
+
+
+rules.jvp_rules[shard_map_p] = _shard_map_jvp
+rules.partial_eval_rules[shard_map_p] = _shard_map_partial_eval
+rules.transpose_rules[shard_map_p] = _shard_map_transpose
+rules.batch_rules[shard_map_p] = _shard_map_batch
+
+__all__ = ["block_aval", "global_aval", "shard_map_p"]
