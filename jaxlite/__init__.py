@@ -39,6 +39,7 @@ from jaxlite._src.public_misc import (
 from jaxlite._src.sharding import jit_shardings as _jit_shardings  # noqa: F401 (hooks)
 from jaxlite._src.sharding.array import device_put as device_put, typeof as typeof
 from jaxlite._src.sharding.mesh import make_mesh as make_mesh, set_mesh as set_mesh
+from jaxlite._src.sharding.pmap import pmap as pmap
 from jaxlite._src.sharding.shard_map_api import shard_map as shard_map
 from jaxlite._src.sharding.specs import PartitionSpec as P
 from jaxlite._src.tree_util import tree_map as _tree_map  # noqa: F401

@@ -1,0 +1,144 @@
+"""``jax.pmap`` built on ``shard_map``, as JAX 0.10.2 builds it (S11).
+
+``pmap(f)(x)`` maps ``f`` over the leading (``in_axes``) dimension of its arguments, one
+device per element: a one-axis mesh over the first ``n`` devices (``n`` the mapped size),
+each argument's mapped axis moved to the front and sharded over it, ``f`` called on each
+device's element (the block with that axis squeezed out), results stacked back along
+``out_axes``. The output is an ordinary array sharded ``P(axis_name)`` over that mesh.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from jaxlite._src import devices as _devices, tree_util
+from jaxlite._src.compile.jit import jit
+from jaxlite._src.core.array import to_array
+from jaxlite._src.core.avals import aval_of
+from jaxlite._src.ops import shape as _shape
+from jaxlite._src.sharding.array import check_fits
+from jaxlite._src.sharding.mesh import Mesh
+from jaxlite._src.sharding.shard_map_api import shard_map
+from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec
+
+_INTERNAL_AXIS = "_internal_pmap_axis_name"
+
+
+def _is_none(x) -> bool:
+    return x is None
+
+
+def pmap(
+    fun: Callable,
+    axis_name: Any = None,
+    *,
+    in_axes: Any = 0,
+    out_axes: Any = 0,
+    static_broadcasted_argnums: Any = (),
+    devices: Any = None,
+    backend: Any = None,
+    axis_size: int | None = None,
+    donate_argnums: Any = (),
+) -> Callable:
+    """Map ``fun`` over a leading axis, one device per element (``jax.pmap``).
+
+    Args:
+        fun: the per-element function; collectives may name ``axis_name``.
+        axis_name: the name of the mapped axis (for collectives).
+        in_axes: an int, ``None`` (broadcast) or a pytree prefix of the arguments of these.
+        out_axes: where the mapped axis goes in each output (int or prefix tree).
+        static_broadcasted_argnums: positional arguments passed to every call unchanged.
+        devices: the devices to use (default: the first ``n`` of ``jax.devices()``).
+        axis_size: the mapped size when no argument is mapped.
+
+    Returns:
+        The mapped function; outputs are sharded over a one-axis mesh of the devices.
+
+    Raises:
+        ValueError: when the mapped sizes disagree, or (``IndivisibleError``) the mapped
+            size exceeds the device count.
+    """
+    if isinstance(static_broadcasted_argnums, int):
+        static_broadcasted_argnums = (static_broadcasted_argnums,)
+    statics = frozenset(static_broadcasted_argnums)
+    name = axis_name if axis_name is not None else _INTERNAL_AXIS
+
+    @functools.wraps(fun)
+    def wrapped(*args):
+        dyn_pos = [i for i in range(len(args)) if i not in statics]
+        dyn = tuple(args[i] for i in dyn_pos)
+        if isinstance(in_axes, list):
+            axes_spec = tuple(in_axes)
+        else:
+            axes_spec = in_axes
+        if isinstance(axes_spec, tuple) and len(axes_spec) == len(args) and statics:
+            axes_spec = tuple(axes_spec[i] for i in dyn_pos)
+        leaves, treedef = tree_util.tree_flatten(dyn)
+        if axes_spec is None or isinstance(axes_spec, int):
+            axes = [axes_spec] * len(leaves)
+        else:
+            axes = tree_util.broadcast_prefix(axes_spec, dyn, is_leaf=_is_none)
+        leaves = [to_array(x) for x in leaves]
+        sizes = {aval_of(x).shape[a] for x, a in zip(leaves, axes) if a is not None}
+        if len(sizes) > 1:
+            raise ValueError(
+                f"pmap got inconsistent sizes for array axes to be mapped: {sorted(sizes)}"
+            )
+        n = sizes.pop() if sizes else axis_size
+        if n is None:
+            raise ValueError("pmap requires at least one mapped argument or an axis_size")
+        devs = list(devices) if devices is not None else _devices.devices()[: max(1, n)]
+        mesh = Mesh(devs, (name,))
+        moved = []
+        for x, a in zip(leaves, axes):
+            if a is None:
+                moved.append(x)
+                continue
+            x = _shape.moveaxis(x, a % x.ndim, 0) if a % x.ndim != 0 else x
+            check_fits(NamedSharding(mesh, PartitionSpec(name)), aval_of(x))
+            moved.append(x)
+        if n != len(devs):
+            raise ValueError(
+                f"compiling computation that requires {n} logical devices, but only "
+                f"{len(devs)} devices are available (num_replicas={n})"
+            )
+        mapped = [a is not None for a in axes]
+        store = {}
+
+        def body(*blocks):
+            vals = [_shape.squeeze(b, (0,)) if m else b for b, m in zip(blocks, mapped)]
+            dyn_args = tree_util.tree_unflatten(treedef, vals)
+            it = iter(dyn_args)
+            full = [args[i] if i in statics else next(it) for i in range(len(args))]
+            out = fun(*full)
+            flat, store["tree"] = tree_util.tree_flatten(out)
+            return [_shape.expand_dims(to_array(o), (0,)) for o in flat]
+
+        in_specs = tuple(PartitionSpec(name) if m else PartitionSpec() for m in mapped)
+        sm = shard_map(
+            body, mesh=mesh, in_specs=in_specs, out_specs=PartitionSpec(name), check_vma=False
+        )
+        outs = jit(sm)(*moved)
+        out_tree = store["tree"]
+        if isinstance(out_axes, int):
+            o_axes = [out_axes] * len(outs)
+        else:
+            o_axes = tree_util.broadcast_prefix(
+                out_axes, tree_util.tree_unflatten(out_tree, outs), is_leaf=_is_none
+            )
+        final = []
+        for o, a in zip(outs, o_axes):
+            if a is None:
+                final.append(_shape.squeeze(_shape.slice_in_dim(o, 0, 1, axis=0), (0,)))
+            elif a % o.ndim != 0:
+                final.append(_shape.moveaxis(o, 0, a % o.ndim))
+            else:
+                final.append(o)
+        return tree_util.tree_unflatten(out_tree, final)
+
+    return wrapped
+
+
+__all__ = ["pmap"]
