@@ -260,6 +260,12 @@ from jaxlite._src.ops.parallel import (  # noqa: E402,F401  # noqa: E402
     psum as psum,
     psum_p as psum_p,
 )
+from jaxlite._src.ops.parallel_extra import (  # noqa: F401,E402
+    all_to_all as all_to_all,
+    axis_size as axis_size,
+    pcast as pcast,
+    psum_scatter as psum_scatter,
+)
 from jaxlite._src.ops.reductions import (  # noqa: E402
     argmax_p as argmax_p,
     argmin_p as argmin_p,
@@ -286,12 +292,6 @@ from jaxlite._src.ops.shape import (  # noqa: E402
     slice_p as slice_p,
     squeeze_p as squeeze_p,
     transpose_p as transpose_p,
-)
-from jaxlite._src.ops.parallel_extra import (  # noqa: F401,E402
-    all_to_all as all_to_all,
-    axis_size as axis_size,
-    pcast as pcast,
-    psum_scatter as psum_scatter,
 )
 from jaxlite._src.ops.sorting import (  # noqa: F401,E402
     sort as sort,
