@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import config as _cfg, dtypes, tree_util
-from jaxlite._src.core import effects as _effects, rules
+from jaxlite._src.core import effects as _effects, rules, sharding_hooks
 from jaxlite._src.core.array import LOCAL_REFS, SOLE_REFS, ArrayImpl, freeze_chain
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.effects import Effect
@@ -96,6 +96,13 @@ def _aval_for(v: np.ndarray, weak: bool) -> ShapedArray:
 def _run_user(fn: Callable, args, kwargs) -> Any:
     """Call the user's function with the eval trace current, so that jaxlite code inside
     the callback computes concrete values whatever transformation is running it (K13)."""
+    wrap = sharding_hooks.callback_wrap
+    if wrap is not None:
+        return wrap(_run_plain, fn, args, kwargs)
+    return _run_plain(fn, args, kwargs)
+
+
+def _run_plain(fn: Callable, args, kwargs) -> Any:
     if trace_ctx.trace is eval_trace:
         return fn(*args, **kwargs)
     with set_current_trace(eval_trace):
@@ -390,7 +397,10 @@ class HostFn:
                 a.aval = aval0
             a._value = v
             try:
-                out = fn(a)  # the eval trace is current (``rules.runs_user_code``)
+                if sharding_hooks.callback_wrap is None:
+                    out = fn(a)  # the eval trace is current (``rules.runs_user_code``)
+                else:
+                    out = _run_user(fn, (a,), {})
             except Exception as e:
                 err = _callback_failed(e, logger, api)
                 if err is e:
@@ -599,7 +609,8 @@ def pure_callback(
         result_shape_dtypes: a pytree of objects with ``.shape`` and ``.dtype``
             (``ShapeDtypeStruct``...), or ``None`` for no outputs.
         *args, **kwargs: pytrees of arrays forwarded to ``callback``.
-        sharding: accepted for compatibility (single device).
+        sharding: the device that runs the callback in a global-view computation (a
+            ``SingleDeviceSharding``); every device shares this host, so it changes no value.
         vmap_method: how ``vmap`` batches the call: "sequential", "sequential_unrolled",
             "expand_dims", "broadcast_all", "legacy_vectorized" or ``None`` (vmap raises).
 
@@ -609,7 +620,8 @@ def pure_callback(
     The call may be removed when its results are unused, or run more than once.
     Exceptions inside ``callback`` reach the caller as ``jaxlite.errors.CallbackError``.
     """
-    del sharding
+    if sharding is not None or sharding_hooks.check_callback is not None:
+        sharding_hooks.check_callback("pure_callback", sharding)
     if vmap_method not in _VMAP_METHODS:
         raise ValueError(
             f"vmap_method must be on of the allowed methods {_VMAP_METHODS}, but got: {vmap_method}"
@@ -640,7 +652,8 @@ def io_callback(
     an ordered call cannot be vmapped over a batched operand.
     Exceptions inside ``callback`` reach the caller as ``jaxlite.errors.CallbackError``.
     """
-    del sharding
+    if sharding is not None or sharding_hooks.check_callback is not None:
+        sharding_hooks.check_callback("io_callback", sharding)
     _check_callable(callback, "io_callback")
     result_avals, out_tree = _result_avals(result_shape_dtypes)
     flat, in_tree = tree_util.tree_flatten((args, kwargs))

@@ -17,6 +17,7 @@ to the callback unchanged.
 
 from __future__ import annotations
 
+import functools
 import logging
 import string
 import sys
@@ -26,13 +27,14 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import tree_util
-from jaxlite._src.callbacks import HostFn, lower_callback, sequential_batch
-from jaxlite._src.core import effects as _effects, rules
+from jaxlite._src.callbacks import HostFn, sequential_batch
+from jaxlite._src.core import effects as _effects, rules, sharding_hooks
 from jaxlite._src.core.array import Array
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.effects import Effect
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
+from jaxlite._src.ops import spmd
 
 debug_logger = logging.getLogger("jax._src.debugging")
 
@@ -94,7 +96,36 @@ rules.effects_rules[debug_callback_p] = _debug_effects
 rules.jvp_rules[debug_callback_p] = _debug_jvp
 rules.transpose_rules[debug_callback_p] = _debug_transpose
 rules.batch_rules[debug_callback_p] = _debug_batch
-rules.lower_rules[debug_callback_p] = lower_callback
+
+
+def _lower_debug(ctx, eqn, ins, outs):
+    """A direct call; on a shard_map device thread the call is deferred and run after the
+    body, in device order (K9); a ``partitioned=True`` call under a global-view jit runs
+    once per device on its shards (K7)."""
+    host = eqn.params["callback"]
+    fn = host.specialise([v.aval for v in eqn.invars], ())
+    partitioned = eqn.params["partitioned"]
+    current = spmd.current
+    plans = sharding_hooks.partitioned_plans
+
+    def run(*vals):
+        dev = current()
+        if dev is not None:
+            kept = [np.array(v, copy=True) for v in vals]
+            dev.deferred.append(functools.partial(fn, *kept))
+            return []
+        plan = plans.get(host) if partitioned and plans else None
+        if plan is None:
+            return fn(*vals)
+        for idxs in plan:
+            fn(*[np.asarray(v)[i] for v, i in zip(vals, idxs)])
+        return []
+
+    name = ctx.add_global(run, "_cb")
+    return [f"{name}({', '.join(ins)})"]
+
+
+rules.lower_rules[debug_callback_p] = _lower_debug
 
 
 # ------------------------------------------------------------------------ debug.callback

@@ -131,6 +131,8 @@ def stop_gradient(x):
     return tree_map(lambda v: _stop_gradient_p.bind(asarray_any(v)), x)
 
 
+import sys  # noqa: E402
+
 from jaxlite._src.control_flow.cond import cond as cond, cond_p as cond_p, switch as switch  # noqa: F401,E402
 from jaxlite._src.control_flow.scan import (  # noqa: F401,E402
     associative_scan as associative_scan,
@@ -333,4 +335,8 @@ def __getattr__(name):
             "jax.lax.pvary was deprecated in JAX v0.8.2 and removed in JAX v0.10.0; use "
             "`jax.lax.pcast(..., to='varying')"
         )
+    # Under ``install_as_jax`` missing names say that jaxlite lacks them (jax_alias.py).
+    alias = sys.modules.get("jaxlite._src.jax_alias")
+    if alias is not None and not (name.startswith("__") and name.endswith("__")):
+        raise AttributeError(alias.not_implemented_message(f"jax.lax.{name}"))
     raise AttributeError(f"module 'jaxlite.lax' has no attribute {name!r}")

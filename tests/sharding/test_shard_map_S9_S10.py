@@ -107,7 +107,7 @@ def test_S9_semantics_and_specs():
         assert "jaxlite" not in jax.__name__ or "jax" not in sys.modules
         assert any("jax.experimental.shard_map is deprecated in v0.8.0. Used jax.shard_map instead." in str(x.message) for x in w)
         assert np.asarray(r)[7] == 14.
-        """
+        """,
     )
 
 
@@ -175,7 +175,7 @@ def test_S10_collectives():
         raises(NameError, "unbound axis name: i", jax.lax.psum, x8, "i")
         raises(NameError, "Found an unbound axis name: i. To fix this, please call psum under `jax.shard_map`.",
                jax.jit(lambda a: jax.lax.psum(a, "i")), x8)
-        """
+        """,
     )
 
 
@@ -231,5 +231,5 @@ def test_S10_4_autodiff_vmap_and_control_flow():
         first = np.asarray(red(data))
         for _ in range(5):
             assert np.array_equal(np.asarray(red(data)), first)
-        """
+        """,
     )

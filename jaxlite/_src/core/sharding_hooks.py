@@ -4,6 +4,7 @@ results, so the core never imports it.
 * ``eval_outputs(primitive, args, outs)``: set by ``_src/sharding/array.py``; the eval trace
   calls it when an operand is a sharded array (a subclass of ``ArrayImpl``), to give the
   results their shardings (S7.4) and check device compatibility (S5.5).
+* ``check_callback``, ``callback_wrap``: see below (callbacks under sharding, K).
 * ``jit_call(wrapped, closed, flat_args, run)``: the jit front end calls it instead of
   ``run(values)`` when an argument is sharded, the jaxpr contains a primitive in
   ``sharding_primitives``, or the function has ``in_shardings``/``out_shardings``.
@@ -15,5 +16,12 @@ from typing import Any
 
 eval_outputs: Any = None
 jit_call: Any = None
+# ``check_callback(api, sharding)``: validate a host callback's ``sharding=`` (K2, K5).
+check_callback: Any = None
+# ``callback_wrap(fn, args, kwargs)``: set once a mesh context has been used; runs a host
+# callback with the mesh context cleared (K13). ``None`` (the common case) costs nothing.
+callback_wrap: Any = None
 # Primitives whose outputs carry a sharding (shard_map, with_sharding_constraint...).
 sharding_primitives: set = set()
+# Under a global-view jit: HostFn -> per-device index tuples of its operands (K7).
+partitioned_plans: dict = {}

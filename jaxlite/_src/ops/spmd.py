@@ -108,6 +108,7 @@ class _TLS(threading.local):
     def __init__(self):
         self.ctx: DeviceContext | None = None
         self.tracing_axes: list = []
+        self.partial: list = []
 
 
 _tls = _TLS()
@@ -130,18 +131,27 @@ def tracing_axes() -> dict:
     return env
 
 
-class binding_axes:  # noqa: N801
-    """Context manager: the manual axes ``axes`` (name -> size) are bound while tracing."""
+def tracing_partial() -> bool:
+    """Whether a shard_map body being traced leaves some mesh axes automatic."""
+    return any(_tls.partial)
 
-    def __init__(self, axes: dict):
+
+class binding_axes:  # noqa: N801
+    """Context manager: the manual axes ``axes`` (name -> size) are bound while tracing;
+    ``partial``: the mesh has automatic axes too."""
+
+    def __init__(self, axes: dict, partial: bool = False):
         self.axes = dict(axes)
+        self.partial = partial
 
     def __enter__(self):
         _tls.tracing_axes.append(self.axes)
+        _tls.partial.append(self.partial)
         return self
 
     def __exit__(self, *exc):
         _tls.tracing_axes.pop()
+        _tls.partial.pop()
         return False
 
 
@@ -152,4 +162,5 @@ __all__ = [
     "current",
     "set_current",
     "tracing_axes",
+    "tracing_partial",
 ]

@@ -23,6 +23,7 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.core.trace import eval_trace, trace_ctx
 from jaxlite._src.sharding import array as _arr
+from jaxlite._src.sharding.callbacks_k import check_ordered_effects, jit_plans
 from jaxlite._src.sharding.mesh import AxisType, get_mesh
 from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, Sharding
 
@@ -66,6 +67,7 @@ def _propagate(jaxpr, placements: list) -> list:
 
 
 _prop_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_plan_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _param_names(wrapped, n: int) -> list:
@@ -179,7 +181,25 @@ def jit_call(wrapped, compiled, flat: list, in_tree, out_tree) -> list:
     if outs_p is None:
         outs_p = per[key] = _propagate(compiled.jaxpr.jaxpr, placements)
     values = [x._value if isinstance(x, ArrayImpl) else _arr._as_value(x)[0] for x in flat]
-    raw = compiled.fn(*values)
+    devs = set()
+    for p in placements:
+        if p._sharding is not None:
+            devs |= p._sharding.device_set
+    check_ordered_effects(compiled.jaxpr.effects, len(devs))
+    plans = _plan_cache.get(compiled, {}).get(key)
+    if plans is None:
+        plans = _plan_cache.setdefault(compiled, {})[key] = jit_plans(
+            compiled.jaxpr.jaxpr, placements
+        )
+    if plans:
+        sharding_hooks.partitioned_plans.update(plans)
+        try:
+            raw = compiled.fn(*values)
+        finally:
+            for h in plans:
+                sharding_hooks.partitioned_plans.pop(h, None)
+    else:
+        raw = compiled.fn(*values)
     outs = [make_array(o, a) for o, a in zip(raw, compiled.out_avals)]
     out_s = wrapped.shardings[1] if wrapped.shardings is not None else None
     if out_s is not None:

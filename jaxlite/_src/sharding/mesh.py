@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import devices as _devices
+from jaxlite._src.core import sharding_hooks
 
 
 class AxisType(enum.Enum):
@@ -200,6 +201,7 @@ class Mesh(_MeshBase):
 
     # ``with mesh:`` (deprecated in 0.10.2, still works).
     def __enter__(self):
+        sharding_hooks.callback_wrap = _run_cleared
         warnings.warn(
             "`with mesh:` context manager has been deprecated. Please use `with "
             "jax.set_mesh(mesh):` instead.",
@@ -307,6 +309,8 @@ class set_mesh:  # noqa: N801 (JAX's name)
         if mesh is not None and not isinstance(mesh, Mesh):
             raise ValueError(f"Expected mesh of type `jax.sharding.Mesh`. Got {type(mesh)}")
         new = _EMPTY_MESH if mesh is None else mesh
+        if not new.empty:
+            sharding_hooks.callback_wrap = _run_cleared  # K13, from now on
         self._prev = _current()
         self._prev_global = _global_mesh[0]
         _ctx.mesh = new
@@ -335,6 +339,11 @@ class _cleared_mesh:  # noqa: N801
     def __exit__(self, *exc):
         _ctx.mesh, _ctx.stack = self._saved
         return False
+
+
+def _run_cleared(run, fn, args, kwargs):
+    with _cleared_mesh():
+        return run(fn, args, kwargs)
 
 
 def get_mesh() -> Mesh:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from jaxlite._src import tree_util
+from jaxlite._src.compile.jit import closure_convert_consts
 from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import Literal
@@ -26,6 +27,7 @@ from jaxlite._src.core.trace import eval_trace, trace_ctx
 from jaxlite._src.interpreters.staging import check_output_leaf, trace_to_jaxpr
 from jaxlite._src.ops import parallel, parallel_extra, spmd
 from jaxlite._src.sharding import array as _arr
+from jaxlite._src.sharding.callbacks_k import check_ordered_effects
 from jaxlite._src.sharding.mesh import AbstractMesh, AxisType, Mesh, get_mesh
 from jaxlite._src.sharding.shard_map import block_aval, shard_map_p
 from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, entry_names, padded
@@ -358,7 +360,7 @@ def _shard_map_call(f, args, mesh, in_specs, out_specs, axis_names, check_vma):
 
     block_avals = [block_aval(_arr_aval(x), s, mesh) for x, s in zip(dyn, dyn_specs)]
     axes = {a: mesh.shape[a] for a in manual}
-    with spmd.binding_axes(axes):
+    with spmd.binding_axes(axes, partial=len(manual) < len(mesh.axis_names)):
         closed, _ = trace_to_jaxpr(body, block_avals)
     out_tree = store["tree"]
     out_avals = closed.out_avals
@@ -376,9 +378,8 @@ def _shard_map_call(f, args, mesh, in_specs, out_specs, axis_names, check_vma):
             missing = [a for a in manual if a in v and a not in named]
             if missing:
                 raise _vma_error(f, mesh, s, missing)
-    _check_callback_effects(closed, mesh)
-    from jaxlite._src.compile.jit import closure_convert_consts  # noqa: PLC0415 (cycle-free)
-
+    if trace_ctx.trace is not eval_trace:  # staged (jit): K10; eager shard_maps run them
+        check_ordered_effects(closed.effects, mesh.size)
     closed, consts = closure_convert_consts(closed)
     all_specs = (PartitionSpec(),) * len(consts) + tuple(dyn_specs)
     outs = shard_map_p.bind(
@@ -404,27 +405,6 @@ def _arr_aval(x) -> ShapedArray:
     if isinstance(x, Array):
         return x.aval
     return aval_of(x)
-
-
-def _is_debug(e) -> bool:
-    return "Debug" in type(e).__name__
-
-
-def _check_callback_effects(closed, mesh) -> None:
-    """K10: ordered debug effects cannot run on more than one device."""
-    from jaxlite._src.core import effects as _eff  # noqa: PLC0415
-
-    if mesh.size <= 1:
-        return
-    bad = [
-        e
-        for e in closed.effects
-        if getattr(_eff, "OrderedDebug", None) is not None and e is _eff.OrderedDebug
-    ]
-    if bad:
-        raise ValueError(
-            f"The following ordered effects are not supported for more than 1 device: {bad}"
-        )
 
 
 def experimental_shard_map(f, mesh, in_specs, out_specs, check_rep: bool = True, auto=frozenset()):
