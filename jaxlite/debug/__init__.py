@@ -5,5 +5,17 @@ from jaxlite._src.debugging import (
     debug_log as log,
     debug_print as print,
 )
+from jaxlite._src.sharding.visualize import (  # noqa: E402
+    inspect_array_sharding as inspect_array_sharding,
+    visualize_array_sharding as visualize_array_sharding,
+    visualize_sharding as visualize_sharding,
+)
 
-__all__ = ["callback", "log", "print"]
+__all__ = [
+    "callback",
+    "inspect_array_sharding",
+    "log",
+    "print",
+    "visualize_array_sharding",
+    "visualize_sharding",
+]
