@@ -41,7 +41,7 @@ from registry import WORKLOADS  # noqa: E402
 
 # Files listed here load first (in issue order), then any other workloads_*.py alphabetically.
 _FILE_ORDER = ["workloads_core.py", "workloads_ad.py", "workloads_control_flow.py",
-               "workloads_callbacks.py"]
+               "workloads_callbacks.py", "workloads_sharding.py"]
 
 
 def _load_workloads():
@@ -58,6 +58,11 @@ def _libs(use_jax: bool) -> dict:
     import jaxlite.lax
     import jaxlite.numpy
 
+    # Two virtual CPU devices for the sharding workloads (before first use; others use one).
+    try:
+        jaxlite.config.update("jax_num_cpu_devices", 2)
+    except RuntimeError:
+        pass
     libs = {"jaxlite": types.SimpleNamespace(name="jaxlite", jax=jaxlite, jnp=jaxlite.numpy,
                                             lax=jaxlite.lax)}
     if use_jax:
@@ -67,6 +72,10 @@ def _libs(use_jax: bool) -> dict:
             import jax.numpy
 
             jax.config.update("jax_platforms", "cpu")
+            try:
+                jax.config.update("jax_num_cpu_devices", 2)
+            except RuntimeError:
+                pass
             libs["jax"] = types.SimpleNamespace(name="jax", jax=jax, jnp=jax.numpy, lax=jax.lax)
         except ImportError:
             pass

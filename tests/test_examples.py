@@ -9,6 +9,7 @@ package.
 
 import csv
 import importlib.util
+import json
 import math
 import os
 import subprocess
@@ -253,3 +254,40 @@ def test_callbacks_tour_runs():
     assert "generating float32[5]" in out  # io_callback ran with the runtime shape
     assert "Cannot `vmap` ordered IO callback." in out
     assert "hello" in out  # io_callback inside grad with no differentiated operand
+
+
+# -------------------------------------------------------------------------- data_parallel
+
+
+def test_data_parallel_matches_single_device(tmp_path):
+    """examples/data_parallel.py over 2 virtual devices (a fresh interpreter: the device count
+    is fixed before first use) reaches the single-device demo's accuracy to rounding, and
+    every device logged every step, in order."""
+    pytest.importorskip("sklearn")
+    pytest.importorskip("tqdm")
+    pytest.importorskip("matplotlib")
+    script = (
+        "import sys, json; sys.path.insert(0, 'examples'); import data_parallel as dp; "
+        "r = dp.main(['--epochs', '2', '--devices', '2']); "
+        "print('RESULT', json.dumps([r['test_accuracy'], r['rows']]))"
+    )
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT "))
+    test_acc, rows = json.loads(line[len("RESULT ") :])
+    single = load_example("train_digits").main(
+        ["--epochs", "2", "--out", str(tmp_path), "--no-progress", "--target", "0"]
+    )
+    assert abs(test_acc - single["test_accuracy"]) <= 1 / 359 + 1e-9  # at most one image
+    for d in (0, 1):
+        steps = [s for dev, s, _ in rows if dev == d]
+        assert steps == list(range(len(steps))) and len(steps) == 2 * single["steps_per_epoch"]
+    assert all(np.isfinite(loss) and loss > 0 for _, _, loss in rows)
