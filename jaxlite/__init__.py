@@ -38,6 +38,13 @@ from jaxlite._src.public_misc import (
 )
 from jaxlite._src.sharding import jit_shardings as _jit_shardings  # noqa: F401 (hooks)
 from jaxlite._src.sharding.array import device_put as device_put, typeof as typeof
+from jaxlite._src.sharding.constructors import (
+    _DEPRECATED as _DEPRECATED_NAMES,
+    make_array_from_callback as make_array_from_callback,
+    make_array_from_process_local_data as make_array_from_process_local_data,
+    make_array_from_single_device_arrays as make_array_from_single_device_arrays,
+    reshard as reshard,
+)
 from jaxlite._src.sharding.mesh import make_mesh as make_mesh, set_mesh as set_mesh
 from jaxlite._src.sharding.pmap import pmap as pmap
 from jaxlite._src.sharding.shard_map_api import shard_map as shard_map
@@ -87,3 +94,11 @@ from jaxlite._src.config import (  # noqa: E402
 from jaxlite._src.custom_derivatives import custom_jvp as custom_jvp, custom_vjp as custom_vjp
 from jaxlite._src.custom_gradient import custom_gradient as custom_gradient  # noqa: E402
 from jaxlite._src.name_stack import named_call as named_call, named_scope as named_scope  # noqa: E402
+
+
+def __getattr__(name):
+    # Names JAX 0.10.2 removed with a message (S4.4).
+    msg = _DEPRECATED_NAMES.get(name)
+    if msg is not None:
+        raise AttributeError(msg)
+    raise AttributeError(f"module 'jaxlite' has no attribute {name!r}")

@@ -1,6 +1,7 @@
 """Public ``jaxlite.sharding`` (mirrors ``jax.sharding``): meshes, specs and shardings."""
 
 from jaxlite._src.sharding.array import Shard as Shard
+from jaxlite._src.sharding.constructors import reshard as reshard
 from jaxlite._src.sharding.mesh import (
     AbstractMesh as AbstractMesh,
     AxisType as AxisType,
@@ -29,5 +30,6 @@ __all__ = [
     "get_abstract_mesh",
     "get_mesh",
     "make_single_device_sharding",
+    "reshard",
     "set_mesh",
 ]

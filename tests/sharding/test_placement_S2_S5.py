@@ -244,3 +244,31 @@ def test_S8_typeof_explicit():
         assert str(jax.typeof(jax.device_put(jnp.ones((8, 8)), NamedSharding(ma, P("x"))))) == "float32[8,8]"
         """
     )
+
+
+def test_S4_4_S8_4_S13_3_reshard_constructors_and_removed_names():
+    run(
+        """
+        m = jax.make_mesh((8,), ("i",), axis_types=(AxisType.Auto,))
+        me = jax.make_mesh((8,), ("i",))
+        raises(ValueError, "Using PartitionSpec when you are not under a mesh context is not allowed. Please pass a NamedSharding instance or enter into a mesh context via `jax.set_mesh`. Got P('i',)",
+               jax.reshard, jnp.ones(8), P("i"))
+        raises(ValueError, "PartitionSpec passed to reshard cannot contain axis names that are of type Auto or Manual. Got PartitionSpec: P('i',) with axis name: i of type: AxisType.Auto.",
+               jax.reshard, jnp.ones(8), NamedSharding(m, P("i")))
+        assert jax.reshard(jnp.ones(8), NamedSharding(me, P("i"))).sharding == NamedSharding(me, P("i"))
+        with jax.set_mesh(me):
+            assert jax.sharding.reshard(jnp.ones(8), P("i")).sharding == NamedSharding(me, P("i"))
+        s = NamedSharding(m, P("i"))
+        a = jax.make_array_from_callback((16,), s, lambda idx: np.arange(16.)[idx])
+        assert a.sharding == s and np.asarray(a).tolist() == list(np.arange(16.))
+        parts = [jax.device_put(np.arange(2.) + 2 * i, d) for i, d in enumerate(m.devices.flat)]
+        b = jax.make_array_from_single_device_arrays((16,), s, parts)
+        assert np.asarray(b).tolist() == list(np.arange(16.)) and b.sharding == s
+        c = jax.make_array_from_process_local_data(s, np.arange(16.))
+        assert c.sharding == s and np.asarray(c)[5] == 5.
+        raises(AttributeError, "jax.device_put_sharded is deprecated; use jax.device_put instead. See https://docs.jax.dev/en/latest/migrate_pmap.html#drop-in-replacements for a drop-in replacement.",
+               getattr, jax, "device_put_sharded")
+        raises(AttributeError, "jax.device_put_replicated is deprecated; use jax.device_put instead.",
+               getattr, jax, "device_put_replicated")
+        """
+    )
