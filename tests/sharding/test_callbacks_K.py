@@ -105,6 +105,14 @@ def test_K2_K5_K7_K8_K10_K13_rules_and_errors():
         # K10: ordered debug effects over several devices (staged)
         raises(ValueError, "The following ordered effects are not supported for more than 1 device: ",
                jax.jit(sm(lambda a: (jax.debug.print("{}", a, ordered=True), a)[1])), jnp.arange(8.))
+        # An exception on one device's thread reaches the caller (the others do not hang)
+        def bad(v):
+            if float(np.asarray(v)[0]) == 3.0:
+                raise ZeroDivisionError("device 3")
+            return v
+        raises(RuntimeError, "device 3",
+               lambda: jax.block_until_ready(sm(lambda a: jax.pure_callback(bad, jax.ShapeDtypeStruct(a.shape, a.dtype), a))(jnp.arange(8.))))
+        assert np.asarray(sm(lambda a: jax.lax.psum(a, "i"), outs=P())(jnp.arange(8.))).tolist() == [28.]
         # K13: inside a callback the mesh context is empty
         inside = []
         with jax.set_mesh(m8):
