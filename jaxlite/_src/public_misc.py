@@ -47,11 +47,22 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
 
     flat, in_tree = tree_util.tree_flatten((args, kwargs))
     avals = [to_aval(x) for x in flat]
-    closed, out_tree = trace_flat(fun, in_tree, avals)
-    return tree_util.tree_unflatten(
-        out_tree,
-        [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals],
+    # Outputs that are already ShapeDtypeStructs (no value) are their own shapes, as in JAX;
+    # only the other output leaves go through tracing.
+    structs: dict = {}
+
+    def traced(*a, **k):
+        leaves, tree = tree_util.tree_flatten(fun(*a, **k))
+        structs["tree"] = tree
+        structs["given"] = [x if isinstance(x, ShapeDtypeStruct) else None for x in leaves]
+        return [x for x in leaves if not isinstance(x, ShapeDtypeStruct)]
+
+    closed, _ = trace_flat(traced, in_tree, avals)
+    computed = iter(
+        ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals
     )
+    leaves = [next(computed) if g is None else g for g in structs["given"]]
+    return tree_util.tree_unflatten(structs["tree"], leaves)
 
 
 def jit_stats() -> dict:

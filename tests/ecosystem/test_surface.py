@@ -279,3 +279,12 @@ def test_vmap_none_subtree_and_tree_reduce_initializer():
     np.testing.assert_array_equal(out, [2, 2, 2])
     assert jax.tree_util.tree_reduce(lambda a, b: a + b, [1, 2], initializer=10) == 13
     assert jax.tree_util.tree_reduce(lambda a, b: a + b, [], initializer=0) == 0
+
+
+def test_shape_dtype_structs_in_eval_shape_and_make_jaxpr():
+    s = jax.ShapeDtypeStruct((2,), jnp.float32)
+    out = jax.eval_shape(lambda x: {"a": x * 2, "b": s}, jnp.ones(3))
+    assert out["a"].shape == (3,) and out["b"] == s
+    jaxpr = jax.make_jaxpr(lambda x: x * 2)(s)
+    assert jaxpr.in_avals[0].shape == (2,)
+    assert not jnp.iscomplexobj(s) and jnp.isrealobj(s) and not jnp.iscomplexobj(None)

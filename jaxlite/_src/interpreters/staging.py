@@ -19,6 +19,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
 from jaxlite._src.core.trace import (
     Trace,
     Tracer,
@@ -181,11 +182,15 @@ def make_jaxpr(fun: Callable, static_argnums=(), return_shape: bool = False):
             return fun(*full, **kw)
 
         flat, in_tree = tree_util.tree_flatten((tuple(dyn), kwargs))
-        in_avals = [abstractify(x) for x in flat]
+        # As in JAX, a ShapeDtypeStruct argument stands for an array of that shape.
+        in_avals = [
+            ShapedArray(x.shape, x.dtype, x.weak_type)
+            if isinstance(x, ShapeDtypeStruct)
+            else abstractify(x)
+            for x in flat
+        ]
         closed, out_tree = trace_flat(f, in_tree, in_avals)
         if return_shape:
-            from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
-
             shapes = [
                 ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals
             ]

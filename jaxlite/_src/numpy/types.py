@@ -67,14 +67,22 @@ result_type = dtypes.result_type
 issubdtype = dtypes.issubdtype
 
 
+def _dtype_of(x):
+    # Anything with a dtype (arrays, ShapeDtypeStruct) answers without being converted.
+    dt = getattr(x, "dtype", None)
+    return np.dtype(dt) if dt is not None else asarray_any(x).dtype
+
+
 def isrealobj(x):
     """``jnp.isrealobj``."""
-    return not dtypes.is_complex(asarray_any(x).dtype)
+    return not dtypes.is_complex(_dtype_of(x))
 
 
 def iscomplexobj(x):
-    """``jnp.iscomplexobj``."""
-    return dtypes.is_complex(asarray_any(x).dtype)
+    """``jnp.iscomplexobj``: whether ``x``'s dtype is complex (``None`` is not)."""
+    if x is None:
+        return False
+    return dtypes.is_complex(_dtype_of(x))
 
 
 def isscalar(element):
