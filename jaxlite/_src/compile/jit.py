@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import config as _cfg, tree_util
-from jaxlite._src.compile import blas_threads, codegen
+from jaxlite._src.compile import codegen
 from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.array import ArrayImpl, foreign_to_numpy, freeze_chain, make_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
@@ -45,8 +45,7 @@ class _Compiled:
 
     def __init__(self, closed: ClosedJaxpr):
         simplified = _simplify.simplify(closed)
-        fn, self.source = codegen.compile_jaxpr(simplified)
-        self.fn = blas_threads.adapt_blas_threads(fn, simplified.jaxpr)
+        self.fn, self.source = codegen.compile_jaxpr(simplified)
         self.out_avals = closed.out_avals
         self.jaxpr = simplified
         # Results carry shardings (shard_map, with_sharding_constraint...): no fast path.
