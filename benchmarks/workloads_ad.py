@@ -21,7 +21,7 @@ def _data():
 
 
 @workload("ad_mlp_sgd_step", "jit(value_and_grad) SGD step, 784-512-512-10 tanh MLP, "
-          "batch 128, float32, softmax cross-entropy", target="<= 1.1x JAX")
+          "batch 128, float32, softmax cross-entropy", target="<= 1.0x JAX (issue 17)")
 def _mlp_sgd_step(lib):
     jax, jnp = lib.jax, lib.jnp
     params_np, x_np, y_np = _data()

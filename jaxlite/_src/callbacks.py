@@ -376,11 +376,13 @@ class HostFn:
         # * ``spare``: the Array handed to the callback last time, if the callback kept no
         #   reference to it (strong or weak): reused instead of allocating one per call;
         # * ``last``: the previous result, which this closure froze and owns; when it comes
-        #   back as the argument (a loop carry) it needs no freezing. Only for results of
-        #   at most 64 KiB, since it keeps the buffer alive until the next call.
+        #   back as the argument (a loop carry) it needs no freezing; likewise the last
+        #   argument frozen (a loop-invariant argument). Only for buffers of at most 64 KiB,
+        #   since it keeps the buffer alive until the next call.
         spare: list = []
         last: list = [None]
         keep_last = returns and int(np.prod(shape0)) * dtype0.itemsize <= 65536
+        keep_arg = int(np.prod(aval0.shape)) * aval0.dtype.itemsize <= 65536
 
         def run1(v):
             if v is not last[0]:
@@ -390,6 +392,8 @@ class HostFn:
                 b = v.base
                 if b is not None:
                     freeze_chain(b)
+                if keep_arg:
+                    last[0] = v
             try:
                 a = spare.pop()
             except IndexError:
