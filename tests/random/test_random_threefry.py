@@ -49,6 +49,12 @@ def test_kernel_chunks_agree_with_one_pass(monkeypatch):
     small = tf.threefry2x32_kernel(np.uint32(7), np.uint32(9), np.uint32(0), lo)
     np.testing.assert_array_equal(ref[0], small[0])
     np.testing.assert_array_equal(ref[1], small[1])
+    # Split across threads (uneven last range) and on one thread: the same bits.
+    monkeypatch.setattr(tf, "_PARALLEL_MIN", 1000)
+    monkeypatch.setattr(tf, "_THREADS", 3)
+    threaded = tf.threefry2x32_kernel(np.uint32(7), np.uint32(9), np.uint32(0), lo)
+    np.testing.assert_array_equal(ref[0], threaded[0])
+    np.testing.assert_array_equal(ref[1], threaded[1])
     # Array-valued key words (one per lane) give the same as scalar ones.
     k = np.full(lo.shape, 7, np.uint32)
     arr = tf.threefry2x32_kernel(k, np.uint32(9), np.uint32(0), lo)

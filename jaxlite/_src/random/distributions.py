@@ -75,12 +75,18 @@ def _bounds_shape(shape: tuple, *params) -> tuple:
     bounds, NumPy broadcasting); it must have ``shape``'s size (then it is reshaped)."""
     shapes = [aval_of(p).shape for p in params]
     try:
-        full = np.broadcast_shapes(shape, *shapes)
+        span = np.broadcast_shapes(*shapes)
     except ValueError:
         raise TypeError(
-            "mul got incompatible shapes for broadcasting: "
-            + ", ".join(str(tuple(s)) for s in (shape, *shapes))
+            "sub got incompatible shapes for broadcasting: "
+            + ", ".join(str(tuple(s)) for s in shapes)
             + "."
+        ) from None
+    try:
+        full = np.broadcast_shapes(shape, span)
+    except ValueError:
+        raise TypeError(
+            f"mul got incompatible shapes for broadcasting: {tuple(shape)}, {tuple(span)}."
         ) from None
     if math.prod(full) != math.prod(shape):
         raise TypeError(
@@ -312,14 +318,14 @@ def randint(
     shape = canonicalize_shape(shape)
     _check_int_bound(minval, "minval")
     _check_int_bound(maxval, "maxval")
-    for b in (minval, maxval):
-        try:
-            ok = np.broadcast_shapes(np.shape(b) if not isinstance(b, Array) else b.shape, shape)
-        except ValueError:
-            ok = None
-        if ok != shape:
-            bs = np.shape(b) if not isinstance(b, Array) else b.shape
-            raise ValueError(f"Incompatible shapes for broadcasting: shapes=[{shape}, {bs}]")
+    shapes = [b.shape if isinstance(b, Array) else np.shape(b) for b in (minval, maxval)]
+    try:
+        full = np.broadcast_shapes(shape, *shapes)
+    except ValueError:
+        full = None
+    if full != shape:
+        listed = ", ".join(str(tuple(s)) for s in (shape, *shapes))
+        raise ValueError(f"Incompatible shapes for broadcasting: shapes=[{listed}]")
     if dt.itemsize < 4:
         # Narrow types are sampled as int32 within the type's range, then cast (R8.4 step 1).
         info = dtypes.iinfo(dt)

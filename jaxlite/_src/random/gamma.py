@@ -185,7 +185,7 @@ def _check_safe_cast(name, dt, *args):
     for x in args:
         xd = dtypes.dtype_and_weak_type(x)[0]
         if dtypes.is_complex(xd) and not dtypes.is_complex(dt):
-            raise TypeError(
+            raise dtypes.TypePromotionError(
                 f"In arguments to {name}, cannot safely cast argument of type {xd} to {dt}"
             )
 
@@ -366,7 +366,7 @@ def poisson(key: Any, lam: Any, shape=None, dtype=None, *, out_sharding=None):
     typed, _ = check_prng_key("poisson", key)
     dt = dtypes.check_user_dtype_supported(dtype or dtypes.default_int_dtype(), "poisson")
     if not dtypes.is_int(np.dtype(dt)):
-        raise TypeError(f"poisson only accepts integer dtypes, got {np.dtype(dt)}")
+        raise ValueError(f"poisson only accepts integer dtypes, got {np.dtype(dt)}")
     lam = creation.asarray(lam).astype(np.float32)
     shape = _shape_of(shape, lam)
     return _poisson_jit(typed, lam, shape, np.dtype(dt))

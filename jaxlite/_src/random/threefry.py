@@ -13,6 +13,9 @@ a zero JVP (the outputs are integers; keys are not differentiable).
 
 from __future__ import annotations
 
+import concurrent.futures
+import os
+
 import numpy as np
 
 from jaxlite._src.core import rules
@@ -30,6 +33,9 @@ _PARITY = np.uint32(0x1BD11BDA)
 # Lanes hashed per pass: small enough that the three working buffers stay in cache, large
 # enough that the ~110 ufunc calls per pass cost little against the arithmetic.
 _CHUNK = 1 << 16
+# Inputs of at least this many lanes per worker are hashed on several threads.
+_PARALLEL_MIN = 1 << 17
+_THREADS = max(1, min(4, os.cpu_count() or 1))
 
 
 def _flat(a: np.ndarray, shape: tuple) -> np.ndarray:
@@ -39,34 +45,19 @@ def _flat(a: np.ndarray, shape: tuple) -> np.ndarray:
     return np.ascontiguousarray(np.broadcast_to(a, shape)).reshape(-1)
 
 
-def threefry2x32_kernel(k0, k1, x0, x1):
-    """NumPy threefry2x32: returns ``(y0, y1)``, ``uint32`` arrays of the broadcast shape.
-
-    The rounds run in place on cache-sized slices of the output buffers with one scratch
-    buffer; key words and round injections that are scalars stay scalars.
-    """
-    arrs = [np.asarray(a, dtype=_u32) for a in (k0, k1, x0, x1)]
-    shape = np.broadcast_shapes(*(a.shape for a in arrs))
-    k0, k1, x0, x1 = (_flat(a, shape) for a in arrs)
-    k2 = k0 ^ k1 ^ _PARITY
-    ks = (k0, k1, k2)
-    # Round injections: x0 += ks[(g+1) % 3]; x1 += ks[(g+2) % 3] + (g+1).
-    inj0 = [ks[(g + 1) % 3] for g in range(5)]
-    inj1 = [ks[(g + 2) % 3] + np.uint32(g + 1) for g in range(5)]
-    n = int(np.prod(shape, dtype=np.int64))
-    y0 = np.empty(n, _u32)
-    y1 = np.empty(n, _u32)
-    tmp_full = np.empty(min(n, _CHUNK), _u32)
+def _hash_lanes(y0, y1, x0, x1, ks, inj0, inj1, start, stop, tmp_full):
+    """Hash lanes ``[start, stop)`` into ``y0``/``y1``, one cache-sized slice at a time."""
     add, xor, shl, shr, bor = np.add, np.bitwise_xor, np.left_shift, np.right_shift, np.bitwise_or
-    for start in range(0, n, _CHUNK):
-        stop = min(start + _CHUNK, n)
-        sl = slice(start, stop)
+    k0, k1, _ = ks
+    for lo in range(start, stop, _CHUNK):
+        hi = min(lo + _CHUNK, stop)
+        sl = slice(lo, hi)
 
         def part(a, sl=sl):
             return a if a.shape[0] == 1 else a[sl]
 
         a0, a1 = y0[sl], y1[sl]
-        tmp = tmp_full[: stop - start]
+        tmp = tmp_full[: hi - lo]
         add(part(x0), part(k0), out=a0)
         add(part(x1), part(k1), out=a1)
         for g in range(5):
@@ -79,6 +70,54 @@ def threefry2x32_kernel(k0, k1, x0, x1):
                 xor(a1, a0, out=a1)
             add(a0, part(inj0[g]), out=a0)
             add(a1, part(inj1[g]), out=a1)
+
+
+_pool = None
+
+
+def _thread_pool():
+    global _pool
+    if _pool is None:
+        _pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=_THREADS, thread_name_prefix="jaxlite-threefry"
+        )
+    return _pool
+
+
+def threefry2x32_kernel(k0, k1, x0, x1):
+    """NumPy threefry2x32: returns ``(y0, y1)``, ``uint32`` arrays of the broadcast shape.
+
+    The rounds run in place on cache-sized slices of the output buffers with one scratch
+    buffer per worker; key words and round injections that are scalars stay scalars.
+    Large inputs are split across a few threads (NumPy releases the GIL in its loops).
+    """
+    arrs = [np.asarray(a, dtype=_u32) for a in (k0, k1, x0, x1)]
+    shape = np.broadcast_shapes(*(a.shape for a in arrs))
+    k0, k1, x0, x1 = (_flat(a, shape) for a in arrs)
+    k2 = k0 ^ k1 ^ _PARITY
+    ks = (k0, k1, k2)
+    # Round injections: x0 += ks[(g+1) % 3]; x1 += ks[(g+2) % 3] + (g+1).
+    inj0 = [ks[(g + 1) % 3] for g in range(5)]
+    inj1 = [ks[(g + 2) % 3] + np.uint32(g + 1) for g in range(5)]
+    n = int(np.prod(shape, dtype=np.int64))
+    y0 = np.empty(n, _u32)
+    y1 = np.empty(n, _u32)
+    workers = min(_THREADS, n // _PARALLEL_MIN) if _THREADS > 1 else 1
+    if workers <= 1:
+        _hash_lanes(y0, y1, x0, x1, ks, inj0, inj1, 0, n, np.empty(min(n, _CHUNK), _u32))
+    else:
+        # Contiguous ranges of whole chunks, one per worker.
+        chunks = -(-n // _CHUNK)
+        per = -(-chunks // workers) * _CHUNK
+        futures = [
+            _thread_pool().submit(
+                _hash_lanes, y0, y1, x0, x1, ks, inj0, inj1, lo, min(lo + per, n),
+                np.empty(_CHUNK, _u32),
+            )
+            for lo in range(0, n, per)
+        ]  # fmt: skip
+        for f in futures:
+            f.result()
     return y0.reshape(shape), y1.reshape(shape)
 
 
