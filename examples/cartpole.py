@@ -125,7 +125,7 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(argv)
     (gym,) = require("gymnasium", example="examples/cartpole.py")
-    rng = np.random.default_rng(args.seed)
+    key = jax.random.key(args.seed)
     n_pop = 2 * args.pairs
     env = VectorCartPole(gym, n_pop + args.eval_episodes, args.vectorization)
     rollout = make_rollout(env, args.horizon)
@@ -140,7 +140,8 @@ def main(argv=None):
     )
     try:
         for gen in range(args.generations):
-            eps = rng.standard_normal((args.pairs, OBS_DIM + 1))
+            noise = jax.random.normal(jax.random.fold_in(key, gen), (args.pairs, OBS_DIM + 1))
+            eps = np.asarray(noise, dtype=np.float64)
             eps = np.concatenate([eps, -eps])
             members = np.concatenate(
                 [theta + args.sigma * eps, np.tile(theta, (args.eval_episodes, 1))]

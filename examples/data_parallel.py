@@ -99,8 +99,10 @@ def main(argv=None):
         devices=jax.devices()[: args.devices],
     )
     x_train, y_train, x_test, y_test = load_data(datasets, args.seed)
-    rng = np.random.default_rng(args.seed)
-    params = init_params(rng, [x_train.shape[1], args.hidden, NUM_CLASSES])
+    # The same jax.random keys as train_digits.py: the same initial weights and batch order.
+    key = jax.random.key(args.seed)
+    key, init_key = jax.random.split(key)
+    params = init_params(init_key, [x_train.shape[1], args.hidden, NUM_CLASSES])
     velocity = jax.tree_util.tree_map(jnp.zeros_like, params)
     steps_per_epoch = len(x_train) // args.batch_size
     print(
@@ -111,8 +113,9 @@ def main(argv=None):
     log = DeviceLog()
     step_fn = make_step(mesh, args.lr, args.momentum, args.weight_decay, log)
     step = 0
-    for _ in range(args.epochs):
-        order = rng.permutation(len(x_train))[: steps_per_epoch * args.batch_size]
+    for epoch in range(args.epochs):
+        perm = jax.random.permutation(jax.random.fold_in(key, epoch), len(x_train))
+        order = np.asarray(perm)[: steps_per_epoch * args.batch_size]
         for idx in order.reshape(steps_per_epoch, -1):
             params, velocity = step_fn(
                 params, velocity, x_train[idx], y_train[idx], jnp.int32(step)

@@ -1,12 +1,14 @@
 """Train a small MLP on scikit-learn's handwritten digits with jaxlite.
 
 The data are the 1,797 real 8x8 digit images that ship inside scikit-learn (no download).
-One epoch of minibatch SGD with momentum is a single jitted call: ``lax.scan`` runs a jitted
-``value_and_grad`` training step over the epoch's minibatches, and after every step an ordered
-``io_callback`` sends (step, loss, batch accuracy) to the host, where it is appended to a CSV
-file and advances a ``tqdm`` progress bar. ``jax.debug.print`` reports each epoch's mean loss
-from inside the compiled epoch. At the end the test accuracy and the wall time are printed and
-the loss curve is saved as a PNG next to the CSV.
+Randomness comes from ``jax.random`` as in JAX programs: the weights are initialised from a
+``jax.random.key``, and each epoch shuffles the training set with ``jax.random.permutation``
+inside the compiled epoch. One epoch of minibatch SGD with momentum is a single jitted call:
+``lax.scan`` runs a jitted ``value_and_grad`` training step over the epoch's minibatches, and
+after every step an ordered ``io_callback`` sends (step, loss, batch accuracy) to the host,
+where it is appended to a CSV file and advances a ``tqdm`` progress bar. ``jax.debug.print``
+reports each epoch's mean loss from inside the compiled epoch. At the end the test accuracy
+and the wall time are printed and the loss curve is saved as a PNG next to the CSV.
 
     python examples/train_digits.py                 # full run, writes examples/out/
     python examples/train_digits.py --epochs 2 --out /tmp/digits --no-progress
@@ -52,12 +54,12 @@ def load_data(datasets, seed, test_fraction=0.2):
 # ----------------------------------------------------------------------------- model
 
 
-def init_params(rng, sizes):
-    """A dict pytree {w0, b0, w1, b1, ...}, weights scaled by 1/sqrt(fan_in)."""
+def init_params(key, sizes):
+    """A dict pytree {w0, b0, w1, b1, ...}, normal weights scaled by 1/sqrt(fan_in)."""
     params = {}
+    keys = jax.random.split(key, len(sizes) - 1)
     for i, (n_in, n_out) in enumerate(itertools.pairwise(sizes)):
-        w = rng.standard_normal((n_in, n_out)) / np.sqrt(n_in)
-        params[f"w{i}"] = jnp.asarray(w.astype(np.float32))
+        params[f"w{i}"] = jax.random.normal(keys[i], (n_in, n_out)) / np.sqrt(n_in)
         params[f"b{i}"] = jnp.zeros((n_out,), jnp.float32)
     return params
 
@@ -84,7 +86,7 @@ def accuracy_of(logits, labels):
     return jnp.mean((jnp.argmax(logits, axis=1) == labels).astype(jnp.float32))
 
 
-def make_trainer(lr, momentum, weight_decay, log_fn):
+def make_trainer(lr, momentum, weight_decay, log_fn, batch_size, steps_per_epoch):
     """Return (train_epoch, evaluate), both jitted."""
 
     def loss_fn(params, x, y):
@@ -100,7 +102,11 @@ def make_trainer(lr, momentum, weight_decay, log_fn):
         return params, velocity, loss, accuracy_of(logits, y)
 
     @jax.jit
-    def train_epoch(params, velocity, x_train, y_train, batch_index, step0, epoch):
+    def train_epoch(params, velocity, x_train, y_train, key, step0, epoch):
+        # This epoch's minibatches: a fresh permutation of the training set.
+        order = jax.random.permutation(key, x_train.shape[0])
+        batch_index = order[: steps_per_epoch * batch_size].reshape(steps_per_epoch, batch_size)
+
         def body(carry, idx):
             params, velocity, step = carry
             params, velocity, loss, acc = train_step(params, velocity, x_train[idx], y_train[idx])
@@ -194,8 +200,9 @@ def main(argv=None):
 
     t_start = time.perf_counter()
     x_train, y_train, x_test, y_test = load_data(datasets, args.seed)
-    rng = np.random.default_rng(args.seed)
-    params = init_params(rng, [x_train.shape[1], args.hidden, NUM_CLASSES])
+    key = jax.random.key(args.seed)
+    key, init_key = jax.random.split(key)
+    params = init_params(init_key, [x_train.shape[1], args.hidden, NUM_CLASSES])
     velocity = jax.tree_util.tree_map(jnp.zeros_like, params)
 
     steps_per_epoch = len(x_train) // args.batch_size
@@ -218,12 +225,18 @@ def main(argv=None):
         ) as bar,
     ):
         log = MetricsLog(csv_file, bar, steps_per_epoch)
-        train_epoch, evaluate = make_trainer(args.lr, args.momentum, args.weight_decay, log)
+        train_epoch, evaluate = make_trainer(
+            args.lr, args.momentum, args.weight_decay, log, args.batch_size, steps_per_epoch
+        )
         for epoch in range(args.epochs):
-            order = rng.permutation(len(x_train))[: steps_per_epoch * args.batch_size]
-            batch_index = jnp.asarray(order.reshape(steps_per_epoch, -1).astype(np.int32))
             params, velocity, step = train_epoch(
-                params, velocity, xs_train, ys_train, batch_index, step, jnp.int32(epoch)
+                params,
+                velocity,
+                xs_train,
+                ys_train,
+                jax.random.fold_in(key, epoch),
+                step,
+                jnp.int32(epoch),
             )
         jax.block_until_ready(params)
         jax.effects_barrier()  # every queued metrics row is written before the file closes
