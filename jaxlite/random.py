@@ -1,6 +1,10 @@
 """Public ``jaxlite.random`` (mirrors ``jax.random``): threefry2x32 keys and samplers,
 bit-exact with JAX 0.10.2 (see docs/compat.md for the samplers that agree to a tolerance)."""
 
+from jaxlite._src.random.binomial import (  # noqa: F401
+    binomial as binomial,
+    multinomial as multinomial,
+)
 from jaxlite._src.random.continuous import (  # noqa: F401
     cauchy as cauchy,
     double_sided_maxwell as double_sided_maxwell,

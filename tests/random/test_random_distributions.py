@@ -84,6 +84,8 @@ MOMENTS = [
     (lambda k, s: random.triangular(k, 0.0, 1.0, 3.0, s), 4 / 3, (9 + 1 - 3) / 18),
     (lambda k, s: random.double_sided_maxwell(k, 1.0, 2.0, s), 1.0, 12.0),
     (lambda k, s: random.generalized_normal(k, 2.0, s), 0.0, 0.5),
+    (lambda k, s: random.binomial(k, 30.0, 0.2, s), 6.0, 4.8),
+    (lambda k, s: random.binomial(k, 500.0, 0.7, s), 350.0, 105.0),
 ]
 
 
@@ -124,6 +126,14 @@ def test_gamma_reparameterised_gradient():
     assert abs(g - fd) < 1e-2
 
 
+def test_multinomial_counts_sum_to_n():
+    c = np.asarray(
+        random.multinomial(random.key(8), 50.0, jnp.array([0.1, 0.6, 0.3]), shape=(400, 3))
+    )
+    assert c.shape == (400, 3) and (c.sum(-1) == 50).all() and (c >= 0).all()
+    np.testing.assert_allclose(c.mean(0), [5.0, 30.0, 15.0], rtol=0.05)
+
+
 def test_dirichlet_rows_sum_to_one():
     d = np.asarray(random.dirichlet(random.key(6), jnp.array([0.5, 1.0, 2.0]), (100,)))
     assert d.shape == (100, 3)
@@ -151,6 +161,14 @@ EXACT = [
     ("truncated_normal-sym", lambda r, n, k: r.truncated_normal(k, -2.0, 2.0, (500,))),
     ("poisson-small", lambda r, n, k: r.poisson(k, 3.5, (500,))),
     ("poisson-large", lambda r, n, k: r.poisson(k, 25.0, (500,))),
+    ("binomial-inversion", lambda r, n, k: r.binomial(k, 10.0, 0.3, (500,))),
+    ("binomial-btrs", lambda r, n, k: r.binomial(k, 200.0, 0.4, (500,))),
+    ("binomial-high-p", lambda r, n, k: r.binomial(k, 100.0, 0.9, (500,))),
+    ("binomial-special",
+     lambda r, n, k: r.binomial(k, n.array([-1.0, 5.0, n.inf, 7.0]),
+                                n.array([0.5, n.nan, 0.5, 0.2]))),
+    ("multinomial", lambda r, n, k: r.multinomial(k, n.array([10.0, 100.0]),
+                                                  n.array([0.2, 0.3, 0.5]), shape=(2, 3))),
 ]  # fmt: skip
 
 CLOSE = [
@@ -193,7 +211,7 @@ def test_exact_vs_jax(name, fn):
     want = np.asarray(fn(realjax.random, realjax.numpy, kj))
     got = np.asarray(fn(random, jnp, kl))
     assert got.dtype == want.dtype and got.shape == want.shape
-    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(got, want)  # (NaNs compare equal here)
 
 
 @pytest.mark.parametrize("name,fn,rtol", CLOSE, ids=[n for n, _, _ in CLOSE])
