@@ -93,6 +93,9 @@ from jaxlite._src.config import (  # noqa: E402
 )
 from jaxlite._src.custom_derivatives import custom_jvp as custom_jvp, custom_vjp as custom_vjp
 from jaxlite._src.custom_gradient import custom_gradient as custom_gradient  # noqa: E402
+from jaxlite._src.jax_extension import (  # noqa: E402
+    ensure_compile_time_eval as ensure_compile_time_eval,
+)
 from jaxlite._src.name_stack import named_call as named_call, named_scope as named_scope  # noqa: E402
 
 

@@ -14,6 +14,7 @@ from jaxlite._src.core.ir import Literal as _Literal, Var as _Var
 from jaxlite._src.core.trace import Trace as Trace, Tracer as Tracer
 from jaxlite._src.interpreters.eval import eval_jaxpr as eval_jaxpr
 from jaxlite._src.jax_extension import (
+    ensure_compile_time_eval as ensure_compile_time_eval,
     eval_context as eval_context,
     find_top_trace as find_top_trace,
     jaxprs_in_params as jaxprs_in_params,

@@ -315,6 +315,39 @@ def eval_context():
     return core_trace.set_current_trace(core_trace.eval_trace)
 
 
+class _CompileTimeEvalTrace(core_trace.EvalTrace):
+    """Evaluates primitives on concrete values; one with a traced operand is handed to
+    that operand's (innermost) trace, so it is staged as usual (JAX's behaviour)."""
+
+    __slots__ = ()
+
+    def process_primitive(self, primitive, args, params):
+        tracers = [a for a in args if isinstance(a, Tracer)]
+        if tracers:
+            trace = find_top_trace(tracers)
+            with core_trace.set_current_trace(trace):
+                return primitive.bind_with_trace(trace, args, params)
+        return super().process_primitive(primitive, args, params)
+
+
+_compile_time_eval_trace = _CompileTimeEvalTrace()
+
+
+def ensure_compile_time_eval():
+    """Inside, operations on concrete values run now, even while ``jit`` traces
+    (``jax.ensure_compile_time_eval``); operations on traced values are staged as usual.
+
+    Example::
+
+        @jax.jit
+        def f(x):
+            with jax.ensure_compile_time_eval():
+                table = jnp.sin(jnp.arange(4.0))  # a concrete constant, not staged
+            return x + table
+    """
+    return core_trace.set_current_trace(_compile_time_eval_trace)
+
+
 __all__ = [
     "AxisData",
     "ClosedJaxpr",

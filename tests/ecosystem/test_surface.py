@@ -288,3 +288,32 @@ def test_shape_dtype_structs_in_eval_shape_and_make_jaxpr():
     jaxpr = jax.make_jaxpr(lambda x: x * 2)(s)
     assert jaxpr.in_avals[0].shape == (2,)
     assert not jnp.iscomplexobj(s) and jnp.isrealobj(s) and not jnp.iscomplexobj(None)
+
+
+def test_ensure_compile_time_eval():
+    seen = {}
+
+    @jax.jit
+    def f(x):
+        with jax.ensure_compile_time_eval():
+            table = jnp.sin(jnp.arange(3.0))
+            seen["concrete"] = not isinstance(table, jax.core.Tracer)
+            y = x + 1.0  # a traced operand is staged as usual
+            seen["staged"] = isinstance(y, jax.core.Tracer)
+        return y + table
+
+    np.testing.assert_allclose(f(jnp.ones(3)), 2 + np.sin(np.arange(3.0)), rtol=1e-6)
+    assert seen == {"concrete": True, "staged": True}
+
+
+def test_more_array_methods():
+    x = jnp.array([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+    np.testing.assert_array_equal(x.take(0, axis=1), [3, 0])
+    np.testing.assert_array_equal(x.sort(), np.sort(np.asarray(x)))
+    np.testing.assert_array_equal(x.argsort(axis=0), np.argsort(np.asarray(x), axis=0))
+    np.testing.assert_array_equal(x.diagonal(), [3, 5])
+    assert float(x.trace()) == 8.0 and float(x.ptp()) == 5.0
+    np.testing.assert_array_equal(x.repeat(2, axis=0), np.repeat(np.asarray(x), 2, axis=0))
+    np.testing.assert_array_equal(x.compress(jnp.array([True, False]), axis=0), [[3, 1, 2]])
+    assert x.nbytes == 24
+    np.testing.assert_array_equal(jax.grad(lambda v: v.take(1).sum())(x), [[0, 1, 0], [0, 0, 0]])

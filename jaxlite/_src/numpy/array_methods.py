@@ -9,11 +9,26 @@ from __future__ import annotations
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array
-from jaxlite._src.numpy import indexing, reductions, ufuncs
+from jaxlite._src.numpy import (
+    indexing,
+    indexing_routines,
+    products,
+    reductions,
+    sorting,
+    ufuncs,
+)
 from jaxlite._src.numpy.creation import astype, zeros_like
 from jaxlite._src.numpy.products import dot, matmul
 from jaxlite._src.numpy.reductions import argmax, argmin, cumprod, cumsum, mean, prod, std, var
-from jaxlite._src.numpy.shape import matrix_transpose, ravel, reshape, squeeze, swapaxes, transpose
+from jaxlite._src.numpy.shape import (
+    matrix_transpose,
+    ravel,
+    repeat,
+    reshape,
+    squeeze,
+    swapaxes,
+    transpose,
+)
 from jaxlite._src.numpy.ufuncs import (
     add,
     bitwise_and,
@@ -122,9 +137,24 @@ def install() -> None:
         "round": ufuncs.round,
         "conj": conj,
         "conjugate": conjugate,
+        "take": indexing_routines.take,
+        "diagonal": indexing_routines.diagonal,
+        "choose": indexing_routines.choose,
+        "sort": sorting.sort,
+        "argsort": sorting.argsort,
+        "argpartition": sorting.argpartition,
+        "searchsorted": sorting.searchsorted,
+        "trace": products.trace,
+        "repeat": repeat,
+        "nonzero": indexing.nonzero,
+        "ptp": reductions.ptp,
     }
     for name, fn in methods.items():
         setattr(Array, name, fn)
+    Array.compress = lambda self, condition, axis=None: indexing_routines.compress(
+        condition, self, axis
+    )
+    Array.nbytes = property(lambda self: self.size * np.dtype(self.dtype).itemsize)
     Array.astype = _astype_method
     Array.reshape = _reshape_method
     Array.transpose = lambda self, *axes: transpose(
