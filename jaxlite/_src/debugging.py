@@ -103,7 +103,10 @@ def _lower_debug(ctx, eqn, ins, outs):
     body, in device order (K9); a ``partitioned=True`` call under a global-view jit runs
     once per device on its shards (K7)."""
     host = eqn.params["callback"]
-    fn = host.specialise([v.aval for v in eqn.invars], ())
+    in_avals = [v.aval for v in eqn.invars]
+    fn = host.specialise(in_avals, (), bare=True) if isinstance(host, HostFn) else None
+    if fn is None:
+        fn = host.specialise(in_avals, ())
     partitioned = eqn.params["partitioned"]
     current = spmd.current
     plans = sharding_hooks.partitioned_plans
@@ -116,12 +119,22 @@ def _lower_debug(ctx, eqn, ins, outs):
             return []
         plan = plans.get(host) if partitioned and plans else None
         if plan is None:
-            return fn(*vals)
+            fn(*vals)
+            return []
         for idxs in plan:
             fn(*[np.asarray(v)[i] for v, i in zip(vals, idxs)])
         return []
 
-    name = ctx.add_global(run, "_cb")
+    call = run
+    if len(ins) == 1 and not partitioned:
+
+        def run1(v):  # the common case, one call layer: a callback in a loop body
+            if current() is not None:
+                return run(v)
+            fn(v)
+
+        call = run1
+    name = ctx.add_global(call, "_cb")
     return [f"{name}({', '.join(ins)})"]
 
 

@@ -485,9 +485,7 @@ def tier_function(closed: ClosedJaxpr, fn: Callable) -> Callable:
     jaxpr = closed.jaxpr
     if len(jaxpr.eqns) < _REGION_MIN_EQNS or any(_sub_closed(e.params) for e in jaxpr.eqns):
         return fn
-    if not any(
-        math.prod(v.aval.shape) >= _REGION_MIN_SIZE for e in jaxpr.eqns for v in e.outvars
-    ):
+    if not any(math.prod(v.aval.shape) >= _REGION_MIN_SIZE for e in jaxpr.eqns for v in e.outvars):
         return fn
     if not jaxpr_supported(jaxpr):
         return fn

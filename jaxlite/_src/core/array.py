@@ -93,18 +93,21 @@ class ArrayImpl(Array):
 
     # ------------------------------------------------------------------ conversion
     def __array__(self, dtype=None, copy=None):
+        v = self._value
+        if dtype is None and not copy and v.dtype.kind != "V":
+            # The common case first (a callback's np.asarray(x) is on its hot path): a view
+            # of an owning buffer (never the owner), whose base is read-only, so the caller
+            # cannot re-enable writing on it. Extended dtypes are stored as records ("V").
+            return v.view() if v.base is None else v
         if dtypes.is_extended(self.aval.dtype):
             raise TypeError(
                 "JAX array with PRNGKey dtype cannot be converted to a NumPy array. Use "
                 "jax.random.key_data(arr) if you wish to extract the underlying integer array."
             )
-        v = self._value
         if dtype is not None and np.dtype(dtype) != v.dtype:
             return v.astype(dtype)
         if copy:
             return v.copy()
-        # A view of an owning buffer (never the owner): its base is read-only, so the
-        # caller cannot re-enable writing on it.
         return v.view() if v.base is None else v
 
     def __bool__(self) -> bool:
