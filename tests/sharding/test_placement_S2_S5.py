@@ -224,6 +224,15 @@ def test_S7_jit_shardings_and_constraints():
         me = jax.make_mesh((2, 4), ("x", "y"))
         raises(ValueError, "The spec of NamedSharding passed to with_sharding_constraint can only "
                "refer to Auto axes of the mesh.", wsc, x, NamedSharding(me, P("x")))   # S16.4
+        with jax.set_mesh(me):                                                   # S16.4
+            xe = jax.device_put(jnp.ones(8), P("x"))
+            assert wsc(xe, P("x")).sharding == NamedSharding(me, P("x"))
+            raises(AssertionError, "`with_sharding_constraint` acts as an assert when all axes of mesh are of type `Explicit`. The array sharding: P('x',) did not match the sharding provided: P(None,). Please use `jax.sharding.reshard` to shard your input to the sharding you want.",
+                   wsc, xe, P())
+            raises(AssertionError, "The array sharding: P(None,) did not match the sharding provided: P('x',).", wsc, jnp.ones(8), P("x"))
+        with jax.set_mesh(m):
+            assert wsc(jnp.ones(8), P("x")).sharding == NamedSharding(m, P("x"))
+        assert not hasattr(jax.sharding, "Infer")                                 # S16.2
         # grad through a constraint
         gr = jax.grad(lambda a: wsc(a * a, NamedSharding(m, P("x"))).sum())(x)
         assert np.allclose(np.asarray(gr), 2 * np.arange(64.).reshape(8, 8))

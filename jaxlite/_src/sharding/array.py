@@ -217,7 +217,11 @@ def device_put(
     shardings = [_resolve(t) for t in targets]
     plans = []
     for v, s in zip(leaves, shardings):
-        if s is None:
+        if s is None or isinstance(v, Tracer):
+            # Under a transformation placement is the enclosing computation's business:
+            # the value passes through (check what can be checked).
+            if s is not None:
+                check_fits(s, v.aval)
             plans.append((v, None))
             continue
         value, aval = _as_value(v)

@@ -25,7 +25,7 @@ from jaxlite._src.core.trace import eval_trace, trace_ctx
 from jaxlite._src.sharding import array as _arr
 from jaxlite._src.sharding.callbacks_k import check_ordered_effects, jit_plans
 from jaxlite._src.sharding.mesh import AxisType, get_mesh
-from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, Sharding
+from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, Sharding, padded
 
 # primitive -> rule(eqn, in_placements) -> one (sharding, committed) per output.
 sharding_rules: dict = {}
@@ -266,13 +266,6 @@ def _wsc_resolve(s):
                 "`jax.set_mesh(mesh)`. Alternatively, provide `Sharding`s to shardings and "
                 "then the mesh context manager is not required."
             )
-        if mesh.all_explicit:
-            raise AssertionError(
-                "`with_sharding_constraint` acts as an assert when all axes of mesh are of type "
-                "`Explicit`. The array sharding: does not match the sharding provided to "
-                "with_sharding_constraint. Please use `jax.sharding.reshard` to shard your "
-                "input to the required sharding."
-            )
         return NamedSharding(mesh, s)
     if isinstance(s, NamedSharding) and isinstance(s.mesh, type(get_mesh())):
         explicit = [
@@ -288,6 +281,21 @@ def _wsc_resolve(s):
                 "probably meant to use `reshard` API?"
             )
     return s
+
+
+def _assert_same_spec(v, s: NamedSharding) -> None:
+    """On an all-Explicit mesh a bare ``P`` constraint is an assertion (S16.4)."""
+    nd = v.aval.ndim
+    have = getattr(v, "_sharding", None)
+    have_spec = padded(have.spec, nd) if isinstance(have, NamedSharding) else (None,) * nd
+    want = padded(s.spec, nd)
+    if tuple(have_spec) != tuple(want):
+        raise AssertionError(
+            "`with_sharding_constraint` acts as an assert when all axes of mesh are of type "
+            f"`Explicit`. The array sharding: {PartitionSpec(*have_spec)} did not match the "
+            f"sharding provided: {PartitionSpec(*want)}. Please use `jax.sharding.reshard` to "
+            "shard your input to the sharding you want."
+        )
 
 
 def with_sharding_constraint(x: Any, shardings: Any):
@@ -306,14 +314,17 @@ def with_sharding_constraint(x: Any, shardings: Any):
         targets = [shardings] * len(leaves)
     else:
         targets = tree_util.broadcast_prefix(shardings, x, is_leaf=_is_target)
+    bare = [isinstance(t, PartitionSpec) for t in targets]
     targets = [None if t is None else _wsc_resolve(t) for t in targets]
     out = []
-    for v, s in zip(leaves, targets):
+    for v, s, is_p in zip(leaves, targets, bare):
         if s is None:
             out.append(v)
             continue
         v = to_array(v)
         _arr.check_fits(s, v.aval, "with_sharding_constraint arguments")
+        if is_p and s.mesh.all_explicit and trace_ctx.trace is eval_trace:
+            _assert_same_spec(v, s)
         if trace_ctx.trace is eval_trace:
             out.append(_arr.ShardedArray(v._value, v.aval, s, True))
         else:
