@@ -160,6 +160,12 @@ def test_S10_collectives():
         x88 = x64.reshape(8, 8)
         r = both(sm(lambda a: jax.lax.all_to_all(a, "i", 1, 0, tiled=True), ins=P("i", None), outs=P(None, "i")), x88)
         assert r.tolist() == np.arange(64.).reshape(8, 8).tolist()
+        # S12.4: the new collectives also work under vmap with an axis name
+        r = jax.vmap(lambda a: jax.lax.psum_scatter(a, "i"), axis_name="i")(jnp.arange(16.).reshape(4, 4))
+        assert np.asarray(r).tolist() == [24., 28., 32., 36.]
+        r = jax.vmap(lambda a: jax.lax.psum_scatter(a, "i", tiled=True), axis_name="i")(jnp.arange(32.).reshape(4, 8))
+        assert np.asarray(r).tolist() == [[48., 52.], [56., 60.], [64., 68.], [72., 76.]]
+        assert np.asarray(jax.vmap(lambda a: jax.lax.axis_size("i") * a, axis_name="i")(jnp.arange(4.))).tolist() == [0., 4., 8., 12.]
         # S10.2 errors
         raises(ValueError, "ppermute sources and destinations must be unique, got ((0, 1), (2, 1)).",
                sm(lambda a: jax.lax.ppermute(a, "i", [(0, 1), (2, 1)])), x8)
