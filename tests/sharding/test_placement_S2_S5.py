@@ -281,3 +281,25 @@ def test_S4_4_S8_4_S13_3_reshard_constructors_and_removed_names():
                getattr, jax, "device_put_replicated")
         """
     )
+
+
+def test_S13_mesh_utils_and_multihost_utils_in_one_process():
+    run(
+        """
+        import importlib
+        mesh_utils = importlib.import_module(jax.__name__ + ".experimental.mesh_utils")
+        mh = importlib.import_module(jax.__name__ + ".experimental.multihost_utils")
+        d = mesh_utils.create_device_mesh((2, 4))
+        assert d.shape == (2, 4) and list(d.flat) == jax.devices()
+        assert list(mesh_utils.create_device_mesh((4,), devices=jax.devices()[4:])) == jax.devices()[4:]
+        raises(ValueError, "Number of devices 8 must equal the product of mesh_shape (3, 4)", mesh_utils.create_device_mesh, (3, 4))
+        x = jnp.arange(4.)
+        a = mh.process_allgather(x)
+        assert type(a) is np.ndarray and a.tolist() == [[0., 1., 2., 3.]]
+        assert mh.process_allgather(x, tiled=True).tolist() == [0., 1., 2., 3.]
+        assert mh.process_allgather({"a": 1.0})["a"].tolist() == [1.]
+        assert np.asarray(mh.broadcast_one_to_all(x)).tolist() == [0., 1., 2., 3.]
+        assert mh.sync_global_devices("step") is None
+        assert "jaxlite" not in jax.__name__ or "jax" not in sys.modules
+        """
+    )
