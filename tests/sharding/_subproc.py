@@ -47,7 +47,7 @@ def raises(exc, match, fn, *args, **kwargs):
 """
 
 
-def run(*scripts: str, n_devices: int | None = 8, env: dict | None = None, timeout=240) -> str:
+def run(*scripts: str, n_devices: int | None = 8, env: dict | None = None, timeout=900) -> str:
     """Run ``script``; fail the calling test with its output if it fails. Returns stdout."""
     config = f"jax.config.update('jax_num_cpu_devices', {n_devices})" if n_devices else "pass"
     code = _PRELUDE.replace("{config}", config) + "\n".join(textwrap.dedent(s) for s in scripts)
