@@ -45,6 +45,12 @@ def test_S9_semantics_and_specs():
         assert np.asarray(r).tolist() == list(range(8))
         r = jax.shard_map(lambda a: a, mesh=m24, in_specs=P(("y", "x")), out_specs=P(("y", "x")))(x8)
         assert np.asarray(r).tolist() == np.arange(8.).tolist()
+        # S9.3 committed single-device arguments are not resharded
+        raises(ValueError, "Received incompatible devices for jitted computation. Got argument args[0] of ",
+               sm(lambda a: a), jax.device_put(x8, jax.devices()[0]))
+        e = raises(ValueError, "with shape float32[8] and with device ids [0] on platform CPU and shard_map inside jit with device ids [0, 1, 2, 3, 4, 5, 6, 7] on platform CPU at",
+                   sm(lambda a: a), jax.device_put(x8, jax.devices()[0]))
+        assert sm(lambda a: a)(jax.device_put(x8, NamedSharding(m8, P()))).sharding == NamedSharding(m8, P("i"))
         # S9.8 the body runs once, eagerly and under jit
         calls = []
         h = sm(lambda a: (calls.append(1), a)[1])

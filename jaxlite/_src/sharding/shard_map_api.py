@@ -332,6 +332,7 @@ def _shard_map_call(f, args, mesh, in_specs, out_specs, axis_names, check_vma):
             continue
         _check_spec_leaf(s, "in_specs", f"[{paths[k][0]}]", manual_set)
         aval = aval_of(x)
+        _check_committed(x, mesh, paths[k][1], aval)
         _check_in(f, mesh, s, aval, paths[k][1], paths[k][0])
         if in_specs is not Infer and mesh.all_explicit and set(manual) == set(mesh.axis_names):
             have = _explicit_spec(x, aval.ndim)
@@ -399,6 +400,22 @@ def _shard_map_call(f, args, mesh, in_specs, out_specs, axis_names, check_vma):
             for o, s in zip(outs, o_specs)
         ]
     return tree_util.tree_unflatten(out_tree, outs)
+
+
+def _check_committed(x, mesh, path: str, aval) -> None:
+    """An argument committed to other devices than the mesh's cannot be resharded (S9.3)."""
+    have = getattr(x, "_sharding", None)
+    if not getattr(x, "_committed", False) or have is None or mesh.size <= 1:
+        return
+    devs = set(mesh.devices.flat)
+    if have.device_set == devs:
+        return
+    ids = sorted(d.id for d in have.device_set)
+    raise ValueError(
+        f"Received incompatible devices for jitted computation. Got argument {path} of "
+        f"shard_map with shape {_type_str(aval)} and with device ids {ids} on platform CPU and "
+        f"shard_map inside jit with device ids {sorted(d.id for d in devs)} on platform CPU at "
+    )
 
 
 def _arr_aval(x) -> ShapedArray:
