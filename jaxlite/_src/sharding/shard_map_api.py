@@ -145,10 +145,6 @@ def _mesh_shape_text(mesh) -> str:
     )
 
 
-def _type_str(aval) -> str:
-    return f"{aval.dtype.name}[{','.join(map(str, aval.shape))}]"
-
-
 def _check_in(f, mesh, spec, aval, path: str, argnum: int) -> None:
     name = _fun_name(f)
     bound = _arg_desc(f, path, argnum)
@@ -157,7 +153,7 @@ def _check_in(f, mesh, spec, aval, path: str, argnum: int) -> None:
             f"shard_map applied to the function '{name}' was given an in_specs entry which is "
             "too long to be compatible with the corresponding input value from the function:"
             f"\n\nin_specs is {spec} which has length {len(spec)}, but the passed {path}{bound}, "
-            f"has shape {_type_str(aval)}, which has rank {aval.ndim} (and {aval.ndim} < "
+            f"has shape {_arr._type_str(aval)}, which has rank {aval.ndim} (and {aval.ndim} < "
             f"{len(spec)})\n\nEntries in in_specs must be of length no greater than the number "
             "of axes in the corresponding input value.\n\nEither revise the spec to be shorter, "
             f"or modify '{name}' so that its inputs have sufficient rank."
@@ -172,7 +168,7 @@ def _check_in(f, mesh, spec, aval, path: str, argnum: int) -> None:
             raise ValueError(
                 f"shard_map applied to the function '{name}' was given argument arrays with "
                 "axis sizes that are not evenly divisible by the corresponding mesh axis sizes:"
-                f"\n\n{_mesh_shape_text(mesh)}\n\nthe passed {path} of shape {_type_str(aval)}"
+                f"\n\n{_mesh_shape_text(mesh)}\n\nthe passed {path} of shape {_arr._type_str(aval)}"
                 f"{bound}, corresponds to in_specs of value {spec}, which maps array axis {d} "
                 f"(of size {n}) to mesh axis {axes!r} (of size {k}), but {k} does not evenly "
                 f"divide {n}\n\nArray arguments' axis sizes must be evenly divisible by the mesh "
@@ -190,7 +186,7 @@ def _check_out_rank(f, spec, aval) -> None:
             f"shard_map applied to the function '{name}' was given an out_specs entry which is "
             "too long to be compatible with the corresponding output value from the function:"
             f"\n\nout_specs is {spec} which has length {len(spec)}, but {name}(*args) has shape "
-            f"{_type_str(aval)}, which has rank {aval.ndim} (and {aval.ndim} < {len(spec)})\n\n"
+            f"{_arr._type_str(aval)}, which has rank {aval.ndim} (and {aval.ndim} < {len(spec)})\n\n"
             "Entries in out_specs must be of length no greater than the number of axes in the "
             "corresponding output value.\n\nEither revise the spec to be shorter, or modify "
             f"'{name}' so that its outputs have sufficient rank.\n\nFor scalar values (rank 0), "
@@ -339,7 +335,7 @@ def _shard_map_call(f, args, mesh, in_specs, out_specs, axis_names, check_vma):
             if PartitionSpec(*padded(s, aval.ndim)) != have:
                 raise ValueError(
                     f"in_specs passed to shard_map: {s} does not match the specs of the input: "
-                    f"{have} for arg: {_type_str(aval)}. `in_specs` is an optional argument so "
+                    f"{have} for arg: {_arr._type_str(aval)}. `in_specs` is an optional argument so "
                     "you can omit specifying it and shard_map will infer the in_specs from the "
                     "arguments. If you want to reshard your inputs, you can use `jax.reshard` "
                     "on the arguments and then pass those args to shard_map."
@@ -413,7 +409,7 @@ def _check_committed(x, mesh, path: str, aval) -> None:
     ids = sorted(d.id for d in have.device_set)
     raise ValueError(
         f"Received incompatible devices for jitted computation. Got argument {path} of "
-        f"shard_map with shape {_type_str(aval)} and with device ids {ids} on platform CPU and "
+        f"shard_map with shape {_arr._type_str(aval)} and with device ids {ids} on platform CPU and "
         f"shard_map inside jit with device ids {sorted(d.id for d in devs)} on platform CPU at "
     )
 
