@@ -27,6 +27,7 @@ from jaxlite._src.core.trace import eval_trace, trace_ctx
 from jaxlite._src.interpreters.staging import check_output_leaf, trace_to_jaxpr
 from jaxlite._src.ops import parallel, parallel_extra, spmd
 from jaxlite._src.sharding import array as _arr
+from jaxlite._src.sharding.array import _type_str
 from jaxlite._src.sharding.callbacks_k import check_ordered_effects
 from jaxlite._src.sharding.mesh import AbstractMesh, AxisType, Mesh, get_mesh
 from jaxlite._src.sharding.shard_map import block_aval, shard_map_p
@@ -153,7 +154,7 @@ def _check_in(f, mesh, spec, aval, path: str, argnum: int) -> None:
             f"shard_map applied to the function '{name}' was given an in_specs entry which is "
             "too long to be compatible with the corresponding input value from the function:"
             f"\n\nin_specs is {spec} which has length {len(spec)}, but the passed {path}{bound}, "
-            f"has shape {_arr._type_str(aval)}, which has rank {aval.ndim} (and {aval.ndim} < "
+            f"has shape {_type_str(aval)}, which has rank {aval.ndim} (and {aval.ndim} < "
             f"{len(spec)})\n\nEntries in in_specs must be of length no greater than the number "
             "of axes in the corresponding input value.\n\nEither revise the spec to be shorter, "
             f"or modify '{name}' so that its inputs have sufficient rank."
@@ -168,7 +169,7 @@ def _check_in(f, mesh, spec, aval, path: str, argnum: int) -> None:
             raise ValueError(
                 f"shard_map applied to the function '{name}' was given argument arrays with "
                 "axis sizes that are not evenly divisible by the corresponding mesh axis sizes:"
-                f"\n\n{_mesh_shape_text(mesh)}\n\nthe passed {path} of shape {_arr._type_str(aval)}"
+                f"\n\n{_mesh_shape_text(mesh)}\n\nthe passed {path} of shape {_type_str(aval)}"
                 f"{bound}, corresponds to in_specs of value {spec}, which maps array axis {d} "
                 f"(of size {n}) to mesh axis {axes!r} (of size {k}), but {k} does not evenly "
                 f"divide {n}\n\nArray arguments' axis sizes must be evenly divisible by the mesh "
@@ -186,7 +187,7 @@ def _check_out_rank(f, spec, aval) -> None:
             f"shard_map applied to the function '{name}' was given an out_specs entry which is "
             "too long to be compatible with the corresponding output value from the function:"
             f"\n\nout_specs is {spec} which has length {len(spec)}, but {name}(*args) has shape "
-            f"{_arr._type_str(aval)}, which has rank {aval.ndim} (and {aval.ndim} < {len(spec)})\n\n"
+            f"{_type_str(aval)}, which has rank {aval.ndim} (and {aval.ndim} < {len(spec)})\n\n"
             "Entries in out_specs must be of length no greater than the number of axes in the "
             "corresponding output value.\n\nEither revise the spec to be shorter, or modify "
             f"'{name}' so that its outputs have sufficient rank.\n\nFor scalar values (rank 0), "
@@ -335,7 +336,7 @@ def _shard_map_call(f, args, mesh, in_specs, out_specs, axis_names, check_vma):
             if PartitionSpec(*padded(s, aval.ndim)) != have:
                 raise ValueError(
                     f"in_specs passed to shard_map: {s} does not match the specs of the input: "
-                    f"{have} for arg: {_arr._type_str(aval)}. `in_specs` is an optional argument so "
+                    f"{have} for arg: {_type_str(aval)}. `in_specs` is an optional argument so "
                     "you can omit specifying it and shard_map will infer the in_specs from the "
                     "arguments. If you want to reshard your inputs, you can use `jax.reshard` "
                     "on the arguments and then pass those args to shard_map."
@@ -409,7 +410,7 @@ def _check_committed(x, mesh, path: str, aval) -> None:
     ids = sorted(d.id for d in have.device_set)
     raise ValueError(
         f"Received incompatible devices for jitted computation. Got argument {path} of "
-        f"shard_map with shape {_arr._type_str(aval)} and with device ids {ids} on platform CPU and "
+        f"shard_map with shape {_type_str(aval)} and with device ids {ids} on platform CPU and "
         f"shard_map inside jit with device ids {sorted(d.id for d in devs)} on platform CPU at "
     )
 
