@@ -10,7 +10,9 @@ import pytest
 
 import jaxlite as jax
 import jaxlite.numpy as jnp
-from jaxlite.experimental import host_callback as hcb
+
+# JAX removed host_callback: in oracle mode (jaxlite is JAX) the module is skipped.
+hcb = pytest.importorskip("jaxlite.experimental.host_callback", reason="JAX removed it")
 
 pytestmark = pytest.mark.jaxlite_only
 
