@@ -25,6 +25,7 @@ from jaxlite._src.interpreters import jvp as _jvp
 from jaxlite._src.interpreters.partial_eval import trace_partial
 from jaxlite._src.interpreters.transpose import backward_pass
 from jaxlite._src.numpy.util import asarray_any
+from jaxlite._src.ops.conversion import convert_element_type
 
 
 # ------------------------------------------------------------------------ flat engines
@@ -245,6 +246,10 @@ def _instantiate_ct(ct, primal_aval):
         return zeros(ta)
     if ta.dtype == dtypes.float0:
         return zeros(ta)
+    ca = aval_of(ct)
+    if ca.weak_type != ta.weak_type and ca.dtype == ta.dtype:
+        # A cotangent has its primal's type: the gradient w.r.t. a Python float is weak.
+        return convert_element_type(ct, ta.dtype, ta.weak_type)
     return ct
 
 

@@ -721,10 +721,9 @@ def _lin_transpose(cts, *args, num_res, bwd, out_avals, in_avals, lin_mask):
 
 
 def _lin_batch(axis_data, args, dims, *, num_res, bwd, out_avals, in_avals, lin_mask):
-    raise NotImplementedError(
-        "vmap of a linearized custom_vjp function is not supported; "
-        "apply vmap outside of the differentiation instead."
-    )
+    # Batching the linearized call means evaluating it forward (vmap of jvp, jacfwd): JAX
+    # refuses forward mode of a custom_vjp function with this TypeError.
+    raise TypeError(_JVP_OF_VJP_MSG)
 
 
 rules.impl_rules[custom_lin_p] = _lin_impl

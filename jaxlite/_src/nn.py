@@ -36,7 +36,7 @@ from jaxlite._src.numpy.ufuncs import (
     where,
 )
 from jaxlite._src.numpy.util import asarray_any, check_arraylike, promote_dtypes_inexact
-from jaxlite._src.ops import elementwise as ew
+from jaxlite._src.ops import conversion, elementwise as ew
 from jaxlite._src.ops.structural import stop_gradient_p
 from jaxlite._src.scipy_special import logsumexp
 
@@ -49,7 +49,11 @@ def _arr(name, x):
 def relu(x):
     """``jax.nn.relu``: ``max(x, 0)`` (derivative 0 at 0)."""
     x = _arr("relu", x)
-    return where(greater(x, 0), x, zeros_like(x))
+    # max(x, 0) (NaN propagates; bool promotes to int, as in JAX) with the derivative taken
+    # from ``x > 0``, so it is 0 at 0.
+    m = maximum(x, 0)
+    xm = ew.convert_element_type_like(x, m)
+    return where(greater(x, 0), xm, stop_gradient_p.bind(m))
 
 
 def relu6(x):
@@ -143,13 +147,19 @@ def mish(x):
 
 
 def gelu(x, approximate: bool = True):
-    """``jax.nn.gelu``: tanh approximation by default, exact (erf) form otherwise."""
+    """``jax.nn.gelu``: tanh approximation by default, exact (erf) form otherwise.
+
+    The result keeps ``x``'s dtype (float16 / bfloat16 included) and, as in JAX, is strongly
+    typed even for a Python scalar input.
+    """
     (x,) = promote_dtypes_inexact(_arr("gelu", x))
     if approximate:
-        c = np.sqrt(2 / np.pi)
+        c = float(np.sqrt(2 / np.pi))  # a Python float: weak, so float16/bfloat16 stay
         inner = multiply(c, add(x, multiply(0.044715, power(x, 3))))
-        return multiply(multiply(0.5, x), add(1.0, ufuncs.tanh(inner)))
-    return multiply(x, divide(ew.erfc(multiply(x, -np.sqrt(0.5))), 2.0))
+        out = multiply(multiply(0.5, x), add(1.0, ufuncs.tanh(inner)))
+    else:
+        out = multiply(x, divide(ew.erfc(multiply(x, -float(np.sqrt(0.5)))), 2.0))
+    return conversion.convert_element_type(out, out.dtype, False)
 
 
 def glu(x, axis: int = -1):
@@ -163,9 +173,7 @@ def glu(x, axis: int = -1):
 
 
 def _max_shift(x, axis, where):
-    m = reductions.max(
-        x, axis, keepdims=True, where=where, initial=-np.inf if where is not None else None
-    )
+    m = reductions.max(x, axis, keepdims=True, where=where, initial=-np.inf)  # empty axes work
     m = ufuncs.where(isfinite(m), m, zeros_like(m))
     return stop_gradient_p.bind(m)
 
@@ -228,7 +236,7 @@ def tanh(x):
 def log1mexp(x):
     """``jax.nn.log1mexp``: ``log(1 - exp(-x))`` computed stably for ``x > 0``."""
     (x,) = promote_dtypes_inexact(_arr("log1mexp", x))
-    c = np.log(2.0)
+    c = float(np.log(2.0))
     big = greater(x, c)
     safe_big = where(big, x, full_like(x, 1.0))
     safe_small = where(big, full_like(x, 0.5), x)
@@ -246,7 +254,7 @@ def logmeanexp(x, axis=None, where=None, keepdims: bool = False):
     if where is None:
         axes = _reduction_axes(x, axis)
         n = int(np.prod([x.shape[i] for i in axes], dtype=np.int64))
-        return subtract(lse, np.log(n))
+        return subtract(lse, float(np.log(n)))
     cnt = reductions.sum(broadcast_to(asarray_any(where), x.shape), axis=axis, keepdims=keepdims)
     return subtract(lse, log(cnt.astype(lse.dtype)))
 

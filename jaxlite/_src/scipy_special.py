@@ -61,9 +61,8 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
     axes = _reduction_axes(a, axis)
     if where is not None:
         a = ufuncs.where(where, a, -np.inf)
-    amax = reductions.max(
-        a, axis=axes, keepdims=True, where=where, initial=-np.inf if where is not None else None
-    )
+    # initial=-inf: the identity, so an empty axis gives -inf rather than an error (as JAX).
+    amax = reductions.max(a, axis=axes, keepdims=True, where=where, initial=-np.inf)
     amax = stop_gradient_p.bind(ufuncs.where(isfinite(amax), amax, zeros_like(amax)))
     e = exp(subtract(a, amax))
     if b is not None:
@@ -109,21 +108,18 @@ def digamma(x):
 
 
 def xlogy(x, y):
-    """``jax.scipy.special.xlogy``: ``x * log(y)``, 0 where ``x == 0``."""
+    """``jax.scipy.special.xlogy``: ``x * log(y)``, 0 where ``x == 0``.
+
+    Its derivative is ``(log(y), x / y)`` everywhere, as in JAX (``(-inf, nan)`` at ``(0, 0)``).
+    """
     x, y = promote_args_inexact("xlogy", x, y)
-    x, y = broadcast_arrays(x, y)
-    zero = equal(x, 0)
-    safe_y = where(zero, ones_like(y), y)
-    return where(zero, zeros_like(x), multiply(x, log(safe_y)))
+    return special_ops.xlogy(*broadcast_arrays(x, y))
 
 
 def xlog1py(x, y):
     """``jax.scipy.special.xlog1py``: ``x * log1p(y)``, 0 where ``x == 0``."""
     x, y = promote_args_inexact("xlog1py", x, y)
-    x, y = broadcast_arrays(x, y)
-    zero = equal(x, 0)
-    safe_y = where(zero, zeros_like(y), y)
-    return where(zero, zeros_like(x), multiply(x, log1p(safe_y)))
+    return special_ops.xlog1py(*broadcast_arrays(x, y))
 
 
 def expit(x):

@@ -267,6 +267,14 @@ def make_array(value: Any, aval: ShapedArray) -> ArrayImpl:
     """Wrap a NumPy result as an Array with the given aval, fixing the dtype if needed."""
     if type(value) is not np.ndarray or value.dtype != aval.dtype:
         value = np.asarray(value, dtype=aval.dtype)
+    if value.shape != aval.shape:
+        # An impl whose NumPy kernel changed the rank (np.ascontiguousarray makes 0-d arrays
+        # 1-d, for one) must not give a buffer that disagrees with ``.shape``.
+        if value.size != aval.size:
+            raise AssertionError(
+                f"internal error: a kernel returned shape {value.shape} for {aval.str_short()}"
+            )
+        value = value.reshape(aval.shape)
     return ArrayImpl(value, aval)
 
 

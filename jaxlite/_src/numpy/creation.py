@@ -144,9 +144,13 @@ def ones_like(a, dtype=None, shape=None) -> Array:
 
 def full_like(a, fill_value, dtype=None, shape=None) -> Array:
     av = aval_of(a)
-    return full(
+    out = full(
         av.shape if shape is None else shape, fill_value, av.dtype if dtype is None else dtype
     )
+    if dtype is None and av.weak_type:
+        # As in JAX, the result takes ``a``'s weak type when no dtype is given.
+        out = conversion.convert_element_type(out, av.dtype, weak_type=True)
+    return out
 
 
 def empty_like(a, dtype=None, shape=None) -> Array:

@@ -74,7 +74,8 @@ def _take_diagonals(x, s):
 def _sum_unneeded(x, s, needed):
     axes = tuple(i for i, c in enumerate(s) if c not in needed)
     if axes:
-        x = _red.reduce_sum(x, axes)
+        # A sum of booleans is their "or" (JAX sums bools in bool).
+        x = _red.reduce_or(x, axes) if x.dtype == dtypes.bool_ else _red.reduce_sum(x, axes)
         s = "".join(c for c in s if c in needed)
     return x, s
 
@@ -119,9 +120,11 @@ def einsum(
     sizes = {}
     for s, o in zip(ins, ops):
         for c, n in zip(s, o.shape):
-            if sizes.get(c, 1) != 1 and n not in (1, sizes[c]):
-                raise ValueError(f"einsum: size of label {c!r} differs: {sizes[c]} vs {n}")
-            sizes[c] = max(sizes.get(c, 1), n)
+            prev = sizes.get(c)
+            if prev is None or prev == 1:
+                sizes[c] = n  # a size-0 label stays 0
+            elif n not in (1, prev):
+                raise ValueError(f"einsum: size of label {c!r} differs: {prev} vs {n}")
     fixed = []
     for s, o in zip(ins, ops):
         target = tuple(sizes[c] for c in s)

@@ -4,6 +4,8 @@ differences and integration (``diff``, ``ediff1d``, ``gradient``, ``trapezoid``)
 
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.numpy import reductions, shape as jnp_shape, ufuncs
@@ -92,8 +94,9 @@ def diff(a, n: int = 1, axis: int = -1, prepend=None, append=None):
         a = concatenate(parts, axis)
     for _ in range(int(n)):
         m = a.shape[axis]
-        hi = _sh.slice_in_dim(a, 1, m, 1, axis)
-        lo = _sh.slice_in_dim(a, 0, m - 1, 1, axis)
+        # An empty axis stays empty (no slice may start past its end).
+        hi = _sh.slice_in_dim(a, builtins.min(1, m), m, 1, axis)
+        lo = _sh.slice_in_dim(a, 0, builtins.max(m - 1, 0), 1, axis)
         a = not_equal(hi, lo) if a.dtype == dtypes.bool_ else subtract(hi, lo)
     return a
 

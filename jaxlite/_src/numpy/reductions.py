@@ -216,6 +216,11 @@ def nancumprod(a, axis=None, dtype=None, out=None):
 
 
 # ------------------------------------------------------------- the core reductions
+def _strong(x):
+    """``x`` with its weak type dropped: jnp reductions of weak values are not weak."""
+    return conversion.convert_element_type(x, x.dtype, False) if x.weak_type else x
+
+
 def _apply_where(x, where, identity):
     if where is None:
         return x
@@ -253,7 +258,8 @@ def sum(
             )
     else:
         dt = dtypes.check_user_dtype_supported(dtype, "sum")
-    a = conversion.convert_element_type(a, dt, a.weak_type)
+    # jnp reductions give a strongly typed result, even of a weak (Python scalar) input.
+    a = conversion.convert_element_type(a, dt, False)
     a = _apply_where(a, where, 0)
     axes = _reduction_axes(a, axis)
     out = _red.reduce_sum(a, axes)
@@ -280,7 +286,7 @@ def prod(
             if not dtypes.is_unsigned(dt)
             else dtypes.default_uint_dtype()
         )
-    a = conversion.convert_element_type(a, dt, a.weak_type)
+    a = conversion.convert_element_type(a, dt, False)
     a = _apply_where(a, where, 1)
     axes = _reduction_axes(a, axis)
     out = _red.reduce_prod(a, axes)
@@ -291,7 +297,7 @@ def prod(
 
 def _extremum(name, reduce, combine, a, axis, keepdims, initial, where):
     """``jnp.max`` / ``jnp.min``: no identity, so ``where=`` needs ``initial=``."""
-    a = asarray_any(a)
+    a = _strong(asarray_any(a))
     axes = _reduction_axes(a, axis)
     if where is not None:
         if initial is None:
@@ -322,7 +328,7 @@ amax, amin = max, min
 
 
 def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
-    a = asarray_any(a)
+    a = _strong(asarray_any(a))
     if a.dtype != dtypes.bool_:
         a = ew.ne(a, ew._const(a, 0))
     a = _apply_where(a, where, True)
@@ -331,7 +337,7 @@ def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
 
 
 def any(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
-    a = asarray_any(a)
+    a = _strong(asarray_any(a))
     if a.dtype != dtypes.bool_:
         a = ew.ne(a, ew._const(a, 0))
     a = _apply_where(a, where, False)
@@ -372,11 +378,17 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     n = int(np.prod([_shape(a)[i] for i in axes], dtype=np.int64))
     total = sum(sq, axis=axes, keepdims=keepdims, where=where)
     if where is None:
+        if n - ddof <= 0:
+            # No degrees of freedom left: NaN (with a zero derivative), as in JAX.
+            return _sh.full(_shape(total), np.nan, total.dtype)
         return ew.div(total, ew._const(total, n - ddof))
     cnt = sum(
         _broadcast_all(asarray_any(where), a)[0], axis=axes, keepdims=keepdims, dtype=total.dtype
     )
-    return ew.div(total, ew.sub(cnt, ew._const(cnt, ddof)))
+    dof = ew.sub(cnt, ew._const(cnt, ddof))
+    ok = ew.gt(dof, ew._const(dof, 0))
+    safe = ew.select_n(ok, ew._const(dof, 1), dof)
+    return ew.select_n(ok, ew._const(total, np.nan), ew.div(total, safe))
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, correction=None):
@@ -386,8 +398,9 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
 def argmax(a, axis=None, out=None, keepdims=False):
     a = asarray_any(a)
     if axis is None:
-        a = ravel(a)
-        axis = 0
+        out = _red.argmax(ravel(a), 0, dtypes.default_int_dtype())
+        # keepdims keeps the rank: all axes become size 1, as in JAX.
+        return _keepdims(out, a, tuple(range(a.ndim)), keepdims)
     axis = canonicalize_axis(axis, a.ndim)
     out = _red.argmax(a, axis, dtypes.default_int_dtype())
     return _keepdims(out, a, (axis,), keepdims)
@@ -396,8 +409,9 @@ def argmax(a, axis=None, out=None, keepdims=False):
 def argmin(a, axis=None, out=None, keepdims=False):
     a = asarray_any(a)
     if axis is None:
-        a = ravel(a)
-        axis = 0
+        out = _red.argmin(ravel(a), 0, dtypes.default_int_dtype())
+        # keepdims keeps the rank: all axes become size 1, as in JAX.
+        return _keepdims(out, a, tuple(range(a.ndim)), keepdims)
     axis = canonicalize_axis(axis, a.ndim)
     out = _red.argmin(a, axis, dtypes.default_int_dtype())
     return _keepdims(out, a, (axis,), keepdims)
@@ -411,7 +425,7 @@ def cumsum(a, axis=None, dtype=None):
         a = conversion.convert_element_type(a, dtypes.canonicalize_dtype(dtype))
     elif a.dtype == dtypes.bool_:  # small integer types keep their width, as in JAX
         a = conversion.convert_element_type(a, dtypes.default_int_dtype())
-    return _red.cumsum(a, canonicalize_axis(axis, a.ndim))
+    return _red.cumsum(_strong(a), canonicalize_axis(axis, a.ndim))
 
 
 def cumprod(a, axis=None, dtype=None):
@@ -422,7 +436,7 @@ def cumprod(a, axis=None, dtype=None):
         a = conversion.convert_element_type(a, dtypes.canonicalize_dtype(dtype))
     elif a.dtype == dtypes.bool_:  # small integer types keep their width, as in JAX
         a = conversion.convert_element_type(a, dtypes.default_int_dtype())
-    return _red.cumprod(a, canonicalize_axis(axis, a.ndim))
+    return _red.cumprod(_strong(a), canonicalize_axis(axis, a.ndim))
 
 
 def _int_dtype():

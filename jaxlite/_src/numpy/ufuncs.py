@@ -107,10 +107,24 @@ cbrt = _unary(ew.cbrt, "cbrt")
 negative = _unary(ew.neg, "negative", inexact=False)
 
 
-floor = _unary(ew.floor, "floor")
+def _rounding(lax_fn, name):
+    def f(x, /):
+        check_arraylike(name, x)
+        x = asarray_any(x)
+        if x.dtype == dtypes.bool_ or dtypes.is_int(x.dtype):
+            return x  # integers are already whole: JAX returns them unchanged, dtype kept
+        (x,) = promote_dtypes_inexact(x)
+        return lax_fn(x)
+
+    f.__name__ = name
+    f.__doc__ = f"Elementwise ``{name}`` (``jax.numpy.{name}``); integer input is returned as is."
+    return f
 
 
-ceil = _unary(ew.ceil, "ceil")
+floor = _rounding(ew.floor, "floor")
+
+
+ceil = _rounding(ew.ceil, "ceil")
 
 
 conjugate = conj = _unary(ew.conj, "conj", inexact=False)
@@ -210,7 +224,18 @@ def floor_divide(x1, x2, /):
         zero = ew._const(x1, 0)
         adjust = ew.and_(ew.ne(r, zero), ew.ne(ew.lt(r, zero), ew.lt(x2, zero)))
         return ew.select_n(adjust, q, ew.sub(q, ew._const(q, 1)))
-    return ew.floor(ew.div(x1, x2))
+    return _float_floor_divide(x1, x2)
+
+
+def _float_floor_divide(x1, x2):
+    # floor(x1 / x2) rounds a near-integer quotient the wrong way (-3 * -0.84 // -0.84 must
+    # be -4, consistent with ``%``): take the quotient of x1 minus the truncated remainder,
+    # step it down where the remainder's sign differs from x2's, then round to a whole number.
+    mod = ew.rem(x1, x2)
+    div = ew.div(ew.sub(x1, mod), x2)
+    fix = ew.and_(ew.ne(mod, ew._const(mod, 0)), ew.ne(ew.sign(x2), ew.sign(mod)))
+    div = ew.select_n(fix, div, ew.sub(div, ew._const(div, 1)))
+    return ew.round(div, 0)
 
 
 def remainder(x1, x2, /):
@@ -563,7 +588,8 @@ def hypot(x1, x2, /):
     safe_big = where(equal(big, 0), ones_like(big), big)
     r = divide(small, safe_big)
     out = multiply(big, sqrt(add(1, multiply(r, r))))
-    return where(equal(big, 0), zeros_like(big), out)
+    # ``big`` itself (not a constant 0) where both are 0: JAX's derivative there is 1/2 each.
+    return where(equal(big, 0), big, out)
 
 
 def logaddexp(x1, x2, /):

@@ -68,7 +68,8 @@ def unop(
     def abstract_eval(x, **params):
         check(name, x.dtype)
         dt = out_dtype(x.dtype) if out_dtype else x.dtype
-        return ShapedArray(x.shape, dt, x.weak_type and out_dtype is None)
+        # Weak types survive a dtype change too (``isnan`` of a weak float is a weak bool).
+        return ShapedArray(x.shape, dt, x.weak_type)
 
     rules.abstract_eval_rules[p] = abstract_eval
     rules.impl_rules[p] = np_fn
@@ -102,14 +103,7 @@ def naryop(
     def abstract_eval(*avals, **params):
         for c, a in zip(checks, avals):
             c(name, a.dtype)
-        # Rank-0 operands broadcast (as JAX allows for scalar literals); others must agree.
-        shapes = {a.shape for a in avals if a.shape != ()} or {()}
-        if len(shapes) != 1:
-            raise TypeError(
-                f"{name} got incompatible shapes for broadcasting: "
-                + ", ".join(str(a.shape) for a in avals)
-                + "."
-            )
+        shape = broadcast_shapes_lax(name, [a.shape for a in avals])
         if require_same_dtype and len({a.dtype for a in avals}) != 1:
             raise TypeError(
                 f"{name} requires arguments to have the same dtypes, got "
@@ -117,8 +111,9 @@ def naryop(
                 + "."
             )
         dt = out_dtype(*[a.dtype for a in avals]) if out_dtype else avals[0].dtype
-        weak = all(a.weak_type for a in avals) and out_dtype is None
-        return ShapedArray(next(iter(shapes)), dt, weak)
+        # As in JAX, comparisons of weak operands give a weak bool.
+        weak = all(a.weak_type for a in avals)
+        return ShapedArray(shape, dt, weak)
 
     rules.abstract_eval_rules[p] = abstract_eval
     rules.impl_rules[p] = np_fn
@@ -126,6 +121,33 @@ def naryop(
     if native is not None:
         defnative(p, native, native_kinds)
     return p
+
+
+def broadcast_shapes_lax(name, shapes):
+    """The result shape of an elementwise primitive, with JAX 0.10's lax-level leniency:
+    rank-0 operands broadcast, and operands of equal rank broadcast their size-1 dimensions.
+    Operands of different nonzero ranks are an error (lax never inserts dimensions)."""
+    ranked = [s for s in shapes if s != ()]
+    if not ranked:
+        return ()
+    if len({len(s) for s in ranked}) != 1:
+        raise TypeError(
+            f"{name}: arrays must have the same number of dimensions, got "
+            + "{"
+            + ", ".join(str(n) for n in sorted({len(s) for s in ranked}))
+            + "}"
+        )
+    out = []
+    for dims in zip(*ranked):
+        big = {d for d in dims if d != 1}
+        if len(big) > 1:
+            raise TypeError(
+                f"{name} got incompatible shapes for broadcasting: "
+                + ", ".join(str(s) for s in shapes)
+                + "."
+            )
+        out.append(big.pop() if big else 1)
+    return tuple(out)
 
 
 def broadcast_batcher(p):
@@ -177,7 +199,10 @@ def defjvp(p: Primitive, *jvp_fns: Callable | None) -> None:
         for fn, t in zip(jvp_fns, tangents):
             if fn is None or type(t) is Zero:
                 continue
-            contrib = fn(t, *primals, **params)
+            # Each contribution is brought to the output's shape before the sum: an operand
+            # that broadcast (rank 0 or size-1 dims) gives a smaller tangent, and add_any's
+            # transpose hands its cotangent to both sides unchanged.
+            contrib = _match_shape(fn(t, *primals, **params), primal_out)
             out = contrib if out is None else structural.add_any(out, contrib)
         if out is None:
             return primal_out, Zero(_tangent_aval(primal_out))
@@ -208,7 +233,7 @@ def defjvp2(p: Primitive, *jvp_fns: Callable | None) -> None:
         for fn, t in zip(jvp_fns, tangents):
             if fn is None or type(t) is Zero:
                 continue
-            contrib = fn(t, ans, *primals, **params)
+            contrib = _match_shape(fn(t, ans, *primals, **params), ans)
             out = contrib if out is None else structural.add_any(out, contrib)
         if out is None:
             return ans, Zero(_tangent_aval(ans))

@@ -106,7 +106,7 @@ def _reduce_precision_impl(x, *, exponent_bits, mantissa_bits):
     if drop <= 0:
         return x
     itype = {4: np.uint32, 8: np.uint64, 2: np.uint16}[x.dtype.itemsize]
-    bits = np.ascontiguousarray(x).view(itype)
+    bits = np.ascontiguousarray(x).reshape(x.shape).view(itype)
     one = itype(1)
     half = itype((1 << (drop - 1)) - 1)
     lsb = (bits >> itype(drop)) & one

@@ -186,14 +186,16 @@ def _abs_out(d):
 
 abs_p = unop("abs", np.abs, NUM, out_dtype=None, native="np.abs({0})")
 rules.abstract_eval_rules[abs_p] = lambda x: ShapedArray(x.shape, _abs_out(x.dtype), x.weak_type)
-defjvp2(
-    abs_p,
-    lambda t, ans, x: (
-        mul(t, sign(x))
-        if not dtypes.is_complex(aval_of(x).dtype)
-        else real(mul(conj(div(x, convert_element_type_like(ans, x))), t))
-    ),
-)
+
+
+def _abs_jvp(t, ans, x):
+    if dtypes.is_complex(aval_of(x).dtype):
+        return real(mul(conj(div(x, convert_element_type_like(ans, x))), t))
+    # JAX's convention: the derivative is +1 at 0 (and -1 at NaN).
+    return select_n(ge(x, _const(x, 0)), neg(t), t)
+
+
+defjvp2(abs_p, _abs_jvp)
 
 not_p = unop("not", np.invert, INTBOOL)
 rules.native_rules[not_p] = lambda ctx, eqn, ins, outs: [
@@ -237,21 +239,15 @@ defjvp(lgamma_p, lambda t, x: mul(t, digamma(x)))
 digamma_p = unop("digamma", _digamma_impl, FLOAT)
 
 
-def _polygamma1(x):
-    def impl(v):
-        return _sp.polygamma(1, v).astype(v.dtype, copy=False)
-
-    return _host_unary(impl, x)
+def _polygamma_impl(x, *, m):
+    return _sp.polygamma(m, x).astype(x.dtype, copy=False)
 
 
-defjvp(digamma_p, lambda t, x: mul(t, _polygamma1(x)))
-
-polygamma1_p = unop("polygamma1", lambda v: _sp.polygamma(1, v).astype(v.dtype, copy=False), FLOAT)
-non_differentiable(polygamma1_p)
-
-
-def _host_unary(impl, x):
-    return polygamma1_p.bind(x)
+# polygamma of a static order ``m``: the derivatives of digamma, each differentiable in turn
+# (so hessians of lgamma/digamma are right).
+polygamma_p = unop("polygamma", _polygamma_impl, FLOAT)
+defjvp(polygamma_p, lambda t, x, *, m: mul(t, polygamma_p.bind(x, m=m + 1)))
+defjvp(digamma_p, lambda t, x: mul(t, polygamma_p.bind(x, m=1)))
 
 
 def _popcnt(x):
@@ -339,12 +335,17 @@ def _unbroadcast_pair(ct, x, y, neg_y):
 
 
 def unbroadcast(ct, aval):
-    """Sum a full-shape cotangent down to a rank-0 operand's shape."""
-    if aval.shape == () and aval_of(ct).shape != ():
-        from jaxlite._src.ops import reductions
+    """Sum a full-shape cotangent down to the shape of an operand that broadcast: a rank-0
+    operand, or one whose size-1 dimensions were stretched (lax-level broadcasting)."""
+    ct_shape = aval_of(ct).shape
+    if ct_shape == aval.shape:
+        return ct
+    from jaxlite._src.ops import reductions
 
-        return reductions.reduce_sum(ct, tuple(range(aval_of(ct).ndim)))
-    return ct
+    if aval.shape == ():
+        return reductions.reduce_sum(ct, tuple(range(len(ct_shape))))
+    dims = tuple(i for i, (a, c) in enumerate(zip(aval.shape, ct_shape)) if a == 1 and c != 1)
+    return _shape.reshape(reductions.reduce_sum(ct, dims), aval.shape)
 
 
 mul_p = naryop("mul", np.multiply, [NUM, NUM], native="{0} * {1}")
@@ -404,16 +405,19 @@ pow_p = naryop("pow", _pow_impl, [INEXACT, INEXACT], native="np.power({0}, {1})"
 
 
 def _pow_jvp_x(t, x, y):
-    # d/dx x**y = y * x**(y-1), with the convention 0 at y == 0.
-    return mul(
-        t, select_n(eq(y, _const(y, 0)), mul(y, pow(x, sub(y, _const(y, 1)))), zeros_like(x))
-    )
+    # d/dx x**y = y * x**(y-1), as JAX 0.10 computes it (no special case: nan at (0, 0)).
+    return mul(t, mul(y, pow(x, sub(y, _const(y, 1)))))
 
 
 def _pow_jvp_y(t, x, y):
     # d/dy x**y = log(x) * x**y, with 0 where x == 0.
     safe_log = select_n(eq(x, _const(x, 0)), log(x), zeros_like(x))
     return mul(t, mul(safe_log, pow(x, y)))
+
+
+def _bcast_like(x, like):
+    shape = aval_of(like).shape
+    return x if aval_of(x).shape == shape else _shape.broadcast_to_rank(x, shape)
 
 
 defjvp(pow_p, _pow_jvp_x, _pow_jvp_y)
@@ -423,10 +427,12 @@ min_p = naryop("min", np.minimum, [ANY, ANY], native="np.minimum({0}, {1})")
 
 
 def _balanced_eq(x, z, y):
-    # Gradient of max/min splits evenly between tied operands, as in JAX.
-    xz = convert_element_type_like(eq(x, z), x)
-    yz = convert_element_type_like(eq(y, z), x)
-    return div(xz, add(xz, yz))
+    # Gradient of max/min: 1 where x is the result, split evenly between tied operands, and
+    # 0 where neither operand equals the result (a NaN), as in JAX.
+    one = _const(z, 1)
+    share = select_n(eq(y, z), one, _const(z, 0.5))
+    share = _bcast_like(share, z)
+    return select_n(_bcast_like(eq(x, z), z), zeros_like(share), share)
 
 
 defjvp2(
@@ -461,8 +467,8 @@ rules.impl_rules[complex_p] = lambda x, y: (
 deflinear(
     complex_p,
     lambda ct, x, y: [
-        real(ct) if is_undefined_primal(x) else None,
-        neg(imag(ct)) if is_undefined_primal(y) else None,
+        unbroadcast(real(ct), x.aval) if is_undefined_primal(x) else None,
+        unbroadcast(neg(imag(ct)), y.aval) if is_undefined_primal(y) else None,
     ],
 )
 
@@ -711,7 +717,7 @@ def clamp(min, x, max):  # noqa: A002 (JAX's parameter names)
 # Kernels that can hit IEEE exceptions (log(0), 1/0, overflow...) where JAX stays silent.
 rules.quiet_fp.update([
     exp_p, exp2_p, expm1_p, log_p, log1p_p, tan_p, asin_p, acos_p, sinh_p, cosh_p, acosh_p,
-    atanh_p, sqrt_p, rsqrt_p, erf_inv_p, lgamma_p, digamma_p, polygamma1_p, integer_pow_p,
+    atanh_p, sqrt_p, rsqrt_p, erf_inv_p, lgamma_p, digamma_p, polygamma_p, integer_pow_p,
     square_p, div_p, rem_p, pow_p, logistic_p,
 ])  # fmt: skip
 

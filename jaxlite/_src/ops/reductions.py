@@ -117,12 +117,48 @@ reduce_prod_p = _reduction("reduce_prod", np.prod, "fciu")
 rules.native_rules[reduce_prod_p] = _native.reduction("prod", partial_axes=False, kinds="fiu")
 
 
+def _cumprod_tangent(x, t, axis):
+    """The tangent of ``cumprod(x, axis)`` along ``t`` without dividing by ``x`` (so zeros in
+    ``x`` are exact): a Hillis-Steele scan of (value, tangent) pairs under the product rule,
+    ``(a, da) * (b, db) = (a b, da b + a db)``, built from slices, pads and multiplies, whose
+    own JVPs give the higher derivatives."""
+    n = aval_of(x).shape[axis]
+    nd = aval_of(x).ndim
+    v, dv, s = x, t, 1
+    while s < n:
+        config = [(0, 0, 0)] * nd
+        config[axis] = (s, 0, 0)
+        v_sh = _shape.pad(_shape.slice_in_dim(v, 0, n - s, 1, axis), _one(x), config)
+        dv_sh = _shape.pad(_shape.slice_in_dim(dv, 0, n - s, 1, axis), _zero(t), config)
+        dv = ew.add(ew.mul(dv, v_sh), ew.mul(v, dv_sh))
+        v = ew.mul(v, v_sh)
+        s *= 2
+    return dv
+
+
+def _one(x):
+    return _shape.full((), 1, aval_of(x).dtype)
+
+
+def _zero(x):
+    return _shape.full((), 0, aval_of(x).dtype)
+
+
 def _reduce_prod_jvp(t, ans, x, *, axes):
-    # d prod = sum(t * prod / x); exact only for nonzero x (JAX handles zeros more carefully).
+    # The last element of the cumulative product's tangent over the (flattened) reduced axes:
+    # exact at zeros, unlike sum(t * prod / x).
     shape = aval_of(x).shape
     kept = tuple(i for i in range(len(shape)) if i not in axes)
-    ans_b = _shape.broadcast_in_dim(ans, shape, kept)
-    return reduce_sum(ew.mul(t, ew.div(ans_b, x)), axes)
+    kept_shape = tuple(shape[i] for i in kept)
+    n = int(np.prod([shape[i] for i in axes], dtype=np.int64))
+    if n == 0:
+        return ew.zeros_like(ans)
+    perm = kept + tuple(axes)
+    xf = _shape.reshape(_shape.transpose(x, perm), kept_shape + (n,))
+    tf = _shape.reshape(_shape.transpose(t, perm), kept_shape + (n,))
+    dv = _cumprod_tangent(xf, tf, len(kept_shape))
+    last = _shape.slice_in_dim(dv, n - 1, n, 1, len(kept_shape))
+    return _shape.reshape(last, kept_shape)
 
 
 defjvp2(reduce_prod_p, _reduce_prod_jvp)
@@ -245,8 +281,12 @@ deflinear(
 
 
 def _cumprod_jvp(t, ans, x, *, axis, reverse):
-    # d cumprod_i = sum_{j<=i} t_j * cumprod_i / x_j (valid for nonzero x).
-    return ew.mul(ans, cumsum_p.bind(ew.div(t, x), axis=axis, reverse=reverse))
+    if aval_of(x).ndim == 0:
+        return t
+    if reverse:
+        x, t = _shape.rev(x, (axis,)), _shape.rev(t, (axis,))
+    dv = _cumprod_tangent(x, t, axis)
+    return _shape.rev(dv, (axis,)) if reverse else dv
 
 
 defjvp2(cumprod_p, _cumprod_jvp)

@@ -1,5 +1,10 @@
 """Special-function primitives: incomplete gamma and beta, scaled Bessel functions, log_ndtr.
 
+``xlogy`` and ``xlog1py`` are here too: JAX defines them with a custom JVP, so their
+derivative convention is not that of their composition. The value is 0 where ``x == 0``; the
+derivative is the plain formula everywhere (``d/dx = log(y)``, ``d/dy = x / y``), so at
+``(0, 0)`` it is ``(-inf, nan)`` as in JAX.
+
 Each is an elementwise primitive whose impl is the SciPy kernel in the operand dtype, with
 JVP rules for the arguments JAX differentiates. A derivative JAX computes but jaxlite does
 not (with respect to the shape parameters ``a``/``b``) raises NotImplementedError when it
@@ -141,3 +146,35 @@ def bessel_i1e(x):
 def log_ndtr(x):
     """The log of the standard normal CDF (``jax.scipy.special.log_ndtr``'s kernel)."""
     return log_ndtr_p.bind(x)
+
+
+# xlogy / xlog1py ----------------------------------------------------------------------
+def _xlogy_impl(x, y):
+    return np.where(x == 0, np.zeros((), x.dtype), x * np.log(y)).astype(x.dtype, copy=False)
+
+
+def _xlog1py_impl(x, y):
+    return np.where(x == 0, np.zeros((), x.dtype), x * np.log1p(y)).astype(x.dtype, copy=False)
+
+
+xlogy_p = naryop("xlogy", _xlogy_impl, [FLOAT, FLOAT])
+defjvp(xlogy_p, lambda t, x, y: mul(t, log(y)), lambda t, x, y: mul(t, div(x, y)))
+
+xlog1py_p = naryop("xlog1py", _xlog1py_impl, [FLOAT, FLOAT])
+defjvp(
+    xlog1py_p,
+    lambda t, x, y: mul(t, log1p(y)),
+    lambda t, x, y: mul(t, div(x, add(y, _const(y, 1)))),
+)
+
+rules.quiet_fp.update([xlogy_p, xlog1py_p])
+
+
+def xlogy(x, y):
+    """``x * log(y)``, 0 where ``x == 0`` (operands of one float dtype)."""
+    return xlogy_p.bind(*_lax_args(x, y))
+
+
+def xlog1py(x, y):
+    """``x * log1p(y)``, 0 where ``x == 0`` (operands of one float dtype)."""
+    return xlog1py_p.bind(*_lax_args(x, y))
