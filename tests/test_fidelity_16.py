@@ -309,3 +309,13 @@ def test_19_forward_mode_of_custom_vjp_is_a_type_error():
 def test_19_power_incompatible_shapes_is_a_type_error():
     with pytest.raises(TypeError):
         jnp.power(jnp.ones(2), jnp.ones(3))
+
+
+# ------------------------------------------------- found by the fuzzer (tests/fuzz)
+def test_jacfwd_of_an_integer_valued_function_is_zeros_of_its_dtype():
+    j = jax.jacfwd(lambda x: (x // x).astype(jnp.int32))(jnp.ones(2))
+    assert j.dtype == jnp.int32 and j.shape == (2, 2)
+    np.testing.assert_array_equal(np.asarray(j), np.zeros((2, 2)))
+    j, aux = jax.jacfwd(lambda x: (jnp.sin(x), x > 0), has_aux=True)(jnp.ones(2))
+    close(j, np.diag(np.cos(np.ones(2))))
+    assert aux.dtype == jnp.bool_

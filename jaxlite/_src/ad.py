@@ -26,6 +26,7 @@ from jaxlite._src.interpreters.partial_eval import trace_partial
 from jaxlite._src.interpreters.transpose import backward_pass
 from jaxlite._src.numpy.util import asarray_any
 from jaxlite._src.ops.conversion import convert_element_type
+from jaxlite._src.ops.shape import full as _full
 
 
 # ------------------------------------------------------------------------ flat engines
@@ -415,6 +416,10 @@ def grad(
 
 
 # --------------------------------------------------------------------------- jacobians
+def zeros_of(shape, dtype):
+    return _full(tuple(shape), 0, dtype)
+
+
 def _std_basis(flat_avals):
     """Rows of an identity over the concatenated flattened inputs, one array per input."""
     sizes = [a.size for a in flat_avals]
@@ -466,20 +471,26 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
         def push(*ts):
             tangents = tree_util.tree_unflatten(tree, list(ts))
             res = _api_jvp(f_partial, diff_args, tangents, has_aux=has_aux)
-            return (res[1], res[2]) if has_aux else res[1]
+            return (res[0], res[1], res[2]) if has_aux else (res[0], res[1])
 
         basis_arrays = [asarray_any(b) for b in basis]
         if has_aux:
-            pushed, aux = vmap(push, out_axes=(0, None))(*basis_arrays)
+            primal, pushed, aux = vmap(push, out_axes=(None, 0, None))(*basis_arrays)
         else:
-            pushed = vmap(push)(*basis_arrays)
+            primal, pushed = vmap(push, out_axes=(None, 0))(*basis_arrays)
         from jaxlite._src.numpy.shape import moveaxis, reshape
 
-        def reshape_leaf(y):
+        def reshape_leaf(y, p):
             # y: (total, *out_shape) -> per input: (*out_shape, *in_shape)
+            out_shape = tuple(y.shape[1:])
+            if y.dtype == dtypes.float0:
+                # An integer (or bool) output: JAX's Jacobian is zeros of the output's dtype.
+                pdt = aval_of(p).dtype
+                parts = [zeros_of(out_shape + a.shape, pdt) for a in avals]
+                parts = tree_util.tree_unflatten(tree, parts)
+                return parts[0] if isinstance(argnums, int) else tuple(parts)
             y = moveaxis(y, 0, -1)
             parts, start = [], 0
-            out_shape = y.shape[:-1]
             for a in avals:
                 part = y[..., start : start + a.size]
                 parts.append(reshape(part, out_shape + a.shape))
@@ -487,7 +498,7 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
             parts = tree_util.tree_unflatten(tree, parts)
             return parts[0] if isinstance(argnums, int) else tuple(parts)
 
-        out = tree_util.tree_map(reshape_leaf, pushed)
+        out = tree_util.tree_map(reshape_leaf, pushed, primal)
         if has_aux:
             return out, aux
         return out
