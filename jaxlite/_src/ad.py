@@ -25,7 +25,6 @@ from jaxlite._src.interpreters import jvp as _jvp
 from jaxlite._src.interpreters.partial_eval import trace_partial
 from jaxlite._src.interpreters.transpose import backward_pass
 from jaxlite._src.numpy.util import asarray_any
-from jaxlite._src.ops.conversion import convert_element_type
 from jaxlite._src.ops.shape import full as _full
 
 
@@ -247,10 +246,6 @@ def _instantiate_ct(ct, primal_aval):
         return zeros(ta)
     if ta.dtype == dtypes.float0:
         return zeros(ta)
-    ca = aval_of(ct)
-    if ca.weak_type != ta.weak_type and ca.dtype == ta.dtype:
-        # A cotangent has its primal's type: the gradient w.r.t. a Python float is weak.
-        return convert_element_type(ct, ta.dtype, ta.weak_type)
     return ct
 
 
@@ -384,8 +379,10 @@ def _value_and_grad(fun, argnums, has_aux, holomorphic, allow_int, who, args, kw
     else:
         ans, pullback = vjp(f_partial, *diff_args)
     _check_scalar_output(ans, holomorphic, "grad" if who == "grad" else who)
-    ones = np.ones((), aval_of(ans).dtype)
-    g = pullback(asarray_any(ones))
+    # The seed cotangent has the output's weak type (as JAX's): with the transpose rules, the
+    # gradient w.r.t. a Python float then comes out weak exactly where JAX's does.
+    a = aval_of(ans)
+    g = pullback(_full((), 1, a.dtype, a.weak_type))
     g = g[0] if isinstance(argnums, int) else tuple(g)
     if has_aux:
         return (ans, aux), g

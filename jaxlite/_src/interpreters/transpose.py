@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from jaxlite._src.core import rules
+from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Literal
 from jaxlite._src.core.rule_types import UndefinedPrimal, Zero, is_undefined_primal
@@ -54,7 +55,11 @@ def backward_pass(
     linear: set[int] = set()
 
     def read(v):
-        return v.val if type(v) is Literal else env[id(v)]
+        if type(v) is Literal:
+            # As an Array with the literal's aval, so a weak literal stays weak in the
+            # cotangent computation (the gradient w.r.t. a Python float is weak, as in JAX).
+            return ArrayImpl(v.val, v.aval)
+        return env[id(v)]
 
     safe_map(lambda v, c: env.__setitem__(id(v), c), jaxpr.constvars, consts)
     for v, p in zip(jaxpr.invars, primals_in):

@@ -235,7 +235,8 @@ def _float_floor_divide(x1, x2):
     div = ew.div(ew.sub(x1, mod), x2)
     fix = ew.and_(ew.ne(mod, ew._const(mod, 0)), ew.ne(ew.sign(x2), ew.sign(mod)))
     div = ew.select_n(fix, div, ew.sub(div, ew._const(div, 1)))
-    return ew.round(div, 0)
+    # Division by zero: x1 / x2 (+-inf, or NaN for 0 / 0), as in NumPy and JAX.
+    return ew.select_n(ew.eq(x2, ew._const(x2, 0)), ew.round(div, 0), ew.div(x1, x2))
 
 
 def remainder(x1, x2, /):

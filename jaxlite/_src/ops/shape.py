@@ -406,7 +406,7 @@ def _pad_abstract_eval(x, pv, *, padding_config):
     shape = []
     for n, (lo, hi, interior) in zip(x.shape, padding_config):
         shape.append(lo + hi + n + max(n - 1, 0) * interior)
-    return ShapedArray(shape, x.dtype, x.weak_type)
+    return ShapedArray(shape, x.dtype, x.weak_type and pv.weak_type)
 
 
 def _pad_transpose(ct, x, pv, *, padding_config):
