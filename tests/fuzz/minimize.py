@@ -60,7 +60,7 @@ def minimize(program, stack, cls, lite, jax, budget_s: float = 60.0):
                 best, changed = cand, True
                 break
         # Replace a line's uses by an earlier value of the same shape and dtype.
-        for idx, (v, e) in enumerate(best.lines[:-1]):
+        for idx, (v, _e) in enumerate(best.lines[:-1]):
             av = best.avals.get(v)
             if av is None:
                 continue

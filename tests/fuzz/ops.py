@@ -355,7 +355,8 @@ def _while(rng, env):
     v = _pick(rng, env, _float)
     if v is None:
         return None
-    return f"lax.while_loop(lambda ic: ic[0] < 3, lambda ic: (ic[0] + 1, ic[1] * 0.5 + 1.0), (0, {v.name}))[1]"
+    body = "lambda ic: (ic[0] + 1, ic[1] * 0.5 + 1.0)"
+    return f"lax.while_loop(lambda ic: ic[0] < 3, {body}, (0, {v.name}))[1]"
 
 
 def _scan(rng, env):
