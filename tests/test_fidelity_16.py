@@ -319,3 +319,48 @@ def test_jacfwd_of_an_integer_valued_function_is_zeros_of_its_dtype():
     j, aux = jax.jacfwd(lambda x: (jnp.sin(x), x > 0), has_aux=True)(jnp.ones(2))
     close(j, np.diag(np.cos(np.ones(2))))
     assert aux.dtype == jnp.bool_
+
+
+def test_fuzzer_findings_weak_types_of_gradients_and_pad():
+    # The gradient w.r.t. a Python float is weak where JAX's is, not always.
+    g = jax.grad(lambda x0, x1: lax.div(x1, x0), argnums=(0, 1))(jnp.float32(0.5), 0.57)
+    assert g[1].weak_type is False
+    assert jax.grad(lambda x: x * 2.0)(3.0).weak_type is True
+    v = jnp.minimum(jnp.array([-3, 4]), 2.0)  # weak float32
+    assert lax.pad(v, jnp.zeros((), v.dtype), ((0, 0, 0),)).weak_type is False
+    j = jax.jacfwd(lambda x, i: jnp.where(jnp.isnan(x), i, -1), argnums=0)(jnp.ones(2), 0)
+    assert j.dtype == jnp.int32 and j.weak_type is True
+
+
+def test_fuzzer_findings_values():
+    # logaddexp's derivative at a tie is 1/2 (JAX's custom JVP), also through stacking.
+    close(jax.grad(lambda x: jnp.logaddexp(0.0, x))(0.0), 0.5)
+    close(jax.grad(lambda x: jnp.logaddexp2(x, 1.0))(1.0), 0.5)
+    _, t = jax.jvp(
+        jnp.logaddexp,
+        (jnp.array([np.inf, -np.inf]), jnp.array([1.0, -np.inf])),
+        (jnp.ones(2), jnp.ones(2)),
+    )
+    assert np.isnan(np.asarray(t)[1]) and np.isfinite(np.asarray(t)[0])
+    assert jnp.logaddexp2(jnp.float16(1), 2.0).dtype == jnp.float16
+    # Float floor division by zero is x1 / x2.
+    r = np.asarray(jnp.array([3.7, -3.7]) // 0.0)
+    assert r[0] == np.inf and r[1] == -np.inf
+    # std / var without degrees of freedom: JVP 0 (var) and NaN (std); gradient NaN.
+    _, t = jax.jvp(lambda x: jnp.var(x, ddof=3), (jnp.ones(2),), (jnp.ones(2),))
+    assert float(t) == 0.0
+    _, t = jax.jvp(lambda x: jnp.std(x, ddof=3), (jnp.ones(2),), (jnp.ones(2),))
+    assert np.isnan(float(t))
+    assert np.isnan(float(jax.grad(lambda x: jnp.var(x, ddof=1))(1.9)))
+
+
+def test_fuzzer_findings_errors_and_dtypes():
+    b = jnp.array([True, False])
+    r = jnp.left_shift(b, b)
+    assert r.dtype == jnp.int32
+    np.testing.assert_array_equal(np.asarray(r), [2, 0])
+    with pytest.raises(IndexError, match="non-empty jnp.take"):
+        jnp.take(jnp.ones((0, 3)), jnp.array([0]), axis=0)
+    with pytest.raises(TypeError):
+        jnp.ones((0, 3))[jnp.array([2, 0])]
+    assert jnp.ones((0, 3))[jnp.array([], jnp.int32)].shape == (0, 3)

@@ -413,8 +413,8 @@ def grad(
 
 
 # --------------------------------------------------------------------------- jacobians
-def zeros_of(shape, dtype):
-    return _full(tuple(shape), 0, dtype)
+def zeros_of(shape, dtype, weak_type=False):
+    return _full(tuple(shape), 0, dtype, weak_type)
 
 
 def _std_basis(flat_avals):
@@ -482,8 +482,8 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
             out_shape = tuple(y.shape[1:])
             if y.dtype == dtypes.float0:
                 # An integer (or bool) output: JAX's Jacobian is zeros of the output's dtype.
-                pdt = aval_of(p).dtype
-                parts = [zeros_of(out_shape + a.shape, pdt) for a in avals]
+                pa = aval_of(p)
+                parts = [zeros_of(out_shape + a.shape, pa.dtype, pa.weak_type) for a in avals]
                 parts = tree_util.tree_unflatten(tree, parts)
                 return parts[0] if isinstance(argnums, int) else tuple(parts)
             y = moveaxis(y, 0, -1)

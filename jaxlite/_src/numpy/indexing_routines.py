@@ -384,6 +384,10 @@ def take(
     idx = idx.astype(np.int32)
     n = a.shape[axis]
     mode = "fill" if mode is None else mode
+    if mode not in ("wrap", "clip", "promise_in_bounds", "fill"):
+        raise ValueError(f"Invalid mode value for take: {mode!r}")
+    if n == 0 and idx.size != 0:
+        raise IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
     if mode == "wrap":
         idx = remainder(idx, n)
     elif mode in ("clip", "promise_in_bounds"):

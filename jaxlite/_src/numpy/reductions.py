@@ -378,17 +378,19 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     n = int(np.prod([_shape(a)[i] for i in axes], dtype=np.int64))
     total = sum(sq, axis=axes, keepdims=keepdims, where=where)
     if where is None:
+        res = ew.div(total, ew._const(total, n - ddof))
         if n - ddof <= 0:
-            # No degrees of freedom left: NaN (with a zero derivative), as in JAX.
-            return _sh.full(_shape(total), np.nan, total.dtype)
-        return ew.div(total, ew._const(total, n - ddof))
+            # No degrees of freedom left: NaN, selected over total / (n - ddof) as in JAX
+            # (so the JVP is 0 and the gradient, through the division by 0, is NaN).
+            nan = _sh.full(_shape(total), np.nan, total.dtype)
+            return ew.select_n(_sh.full(_shape(total), True, dtypes.bool_), res, nan)
+        return res
     cnt = sum(
         _broadcast_all(asarray_any(where), a)[0], axis=axes, keepdims=keepdims, dtype=total.dtype
     )
     dof = ew.sub(cnt, ew._const(cnt, ddof))
     ok = ew.gt(dof, ew._const(dof, 0))
-    safe = ew.select_n(ok, ew._const(dof, 1), dof)
-    return ew.select_n(ok, ew._const(total, np.nan), ew.div(total, safe))
+    return ew.select_n(ok, ew._const(total, np.nan), ew.div(total, dof))
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, correction=None):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.trace import Tracer
+from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy.creation import asarray, full, full_like, ones_like, zeros_like
 from jaxlite._src.numpy.shape import _broadcast_all, broadcast_arrays
 from jaxlite._src.numpy.util import (
@@ -375,7 +376,7 @@ def bitwise_not(x, /):
 invert = bitwise_not
 
 
-left_shift = _binary(ew.shift_left, "left_shift")
+left_shift = _binary(ew.shift_left, "left_shift", promote_args_numeric)  # bools shift as ints
 
 
 def right_shift(x1, x2, /):
@@ -594,21 +595,63 @@ def hypot(x1, x2, /):
 
 
 def logaddexp(x1, x2, /):
-    """``jnp.logaddexp``: ``log(exp(x1) + exp(x2))`` computed stably."""
+    """``jnp.logaddexp``: ``log(exp(x1) + exp(x2))`` computed stably.
+
+    Its derivative is JAX's: ``exp(x_i - out)`` per operand (so 1/2 each at a tie), with
+    +inf replaced by 0 in that formula.
+    """
     x1, x2 = promote_args_inexact("logaddexp", x1, x2)
+    return _logaddexp(x1, x2)
+
+
+def _replace_inf(x):
+    # +inf only: at (-inf, -inf) the derivative is NaN, as in JAX.
+    return where(logical_and(isinf(x), greater(x, 0)), zeros_like(x), x)
+
+
+@custom_jvp
+def _logaddexp(x1, x2):
     amax = maximum(x1, x2)
     delta = subtract(x1, x2)
     out = add(amax, log1p(exp(negative(abs(delta)))))
     return where(isnan(delta), add(x1, x2), out)
 
 
+@_logaddexp.defjvp
+def _logaddexp_jvp(primals, tangents):
+    (x1, x2), (t1, t2) = primals, tangents
+    out = _logaddexp(x1, x2)
+    r = _replace_inf(out)
+    return out, add(
+        multiply(t1, exp(subtract(_replace_inf(x1), r))),
+        multiply(t2, exp(subtract(_replace_inf(x2), r))),
+    )
+
+
 def logaddexp2(x1, x2, /):
-    """``jnp.logaddexp2``: ``log2(2**x1 + 2**x2)`` computed stably."""
+    """``jnp.logaddexp2``: ``log2(2**x1 + 2**x2)`` computed stably (derivative as JAX's:
+    ``2**(x_i - out)`` per operand)."""
     x1, x2 = promote_args_inexact("logaddexp2", x1, x2)
+    return _logaddexp2(x1, x2)
+
+
+@custom_jvp
+def _logaddexp2(x1, x2):
     amax = maximum(x1, x2)
     delta = subtract(x1, x2)
-    out = add(amax, divide(log1p(exp2(negative(abs(delta)))), np.log(2)))
+    out = add(amax, divide(log1p(exp2(negative(abs(delta)))), float(np.log(2))))
     return where(isnan(delta), add(x1, x2), out)
+
+
+@_logaddexp2.defjvp
+def _logaddexp2_jvp(primals, tangents):
+    (x1, x2), (t1, t2) = primals, tangents
+    out = _logaddexp2(x1, x2)
+    r = _replace_inf(out)
+    return out, add(
+        multiply(t1, exp2(subtract(_replace_inf(x1), r))),
+        multiply(t2, exp2(subtract(_replace_inf(x2), r))),
+    )
 
 
 def copysign(x1, x2, /):

@@ -50,7 +50,16 @@ def _gather_abstract_eval(x, *idxs):
     for i in idxs:
         if not dtypes.is_int(i.dtype):
             raise TypeError(f"gather indices must be integers, got {dtypes.short_name(i.dtype)}")
-    return ShapedArray(_bshape(idxs) + x.shape[len(idxs) :], x.dtype, x.weak_type)
+    bshape = _bshape(idxs)
+    if int(np.prod(bshape, dtype=np.int64)) > 0:
+        for d, n in enumerate(x.shape[: len(idxs)]):
+            if n == 0:
+                # No element to take (JAX's gather rejects its size-1 slice the same way).
+                raise TypeError(
+                    f"Slice size at index {d} in gather op is out of range, must be within "
+                    f"[0, 0 + 1), got 1."
+                )
+    return ShapedArray(bshape + x.shape[len(idxs) :], x.dtype, x.weak_type)
 
 
 def _gather_jvp(primals, tangents):
