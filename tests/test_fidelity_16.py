@@ -364,3 +364,17 @@ def test_fuzzer_findings_errors_and_dtypes():
     with pytest.raises(TypeError):
         jnp.ones((0, 3))[jnp.array([2, 0])]
     assert jnp.ones((0, 3))[jnp.array([], jnp.int32)].shape == (0, 3)
+
+
+def test_fuzzer_findings_conversions_poles_and_jacobian_weak_types():
+    x = jnp.array([np.inf, -np.inf, np.nan, 3e9, -3e9, 2.5])
+    np.testing.assert_array_equal(
+        np.asarray(x.astype(jnp.int32)), [2147483647, -2147483648, 0, 2147483647, -2147483648, 2]
+    )
+    np.testing.assert_array_equal(np.asarray(jnp.array([300.0, -5.0]).astype(jnp.uint8)), [255, 0])
+    d = np.asarray(jax.scipy.special.digamma(jnp.array([0.0, -0.0, -2.0, 1.0])))
+    assert np.isnan(d[:3]).all() and np.isfinite(d[3])
+    r = jnp.array([True, False]) ** 3
+    assert r.dtype == jnp.int32 and r.weak_type is False
+    for jac in (jax.jacfwd, jax.jacrev, jax.hessian):
+        assert jac(jnp.tanh)(0.53).weak_type is True

@@ -25,6 +25,7 @@ from jaxlite._src.interpreters import jvp as _jvp
 from jaxlite._src.interpreters.partial_eval import trace_partial
 from jaxlite._src.interpreters.transpose import backward_pass
 from jaxlite._src.numpy.util import asarray_any
+from jaxlite._src.ops.conversion import convert_element_type as _convert
 from jaxlite._src.ops.shape import full as _full
 
 
@@ -470,7 +471,11 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
             res = _api_jvp(f_partial, diff_args, tangents, has_aux=has_aux)
             return (res[0], res[1], res[2]) if has_aux else (res[0], res[1])
 
-        basis_arrays = [asarray_any(b) for b in basis]
+        # Basis tangents have their primal's weak type (a Python float input gives a weak
+        # Jacobian, as in JAX).
+        basis_arrays = [
+            _convert(asarray_any(b), a.dtype, a.weak_type) for b, a in zip(basis, avals)
+        ]
         if has_aux:
             primal, pushed, aux = vmap(push, out_axes=(None, 0, None))(*basis_arrays)
         else:
@@ -544,7 +549,8 @@ def jacrev(
             res = pullback(tree_util.tree_unflatten(y_tree, list(cts)))
             return [c for c, ok in zip(tree_util.tree_leaves(res), inexact) if ok]
 
-        cts_ok = iter(vmap(pull)(*[asarray_any(b) for b in basis]))  # (total, *in_shape)
+        basis = [_convert(asarray_any(b), a.dtype, a.weak_type) for b, a in zip(basis, y_avals)]
+        cts_ok = iter(vmap(pull)(*basis))  # (total, *in_shape)
         from jaxlite._src.numpy.creation import zeros
         from jaxlite._src.numpy.shape import reshape
 

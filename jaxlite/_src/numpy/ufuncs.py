@@ -22,6 +22,7 @@ from jaxlite._src.numpy.util import (
     promote_args_numeric,
     promote_dtypes,
     promote_dtypes_inexact,
+    promote_dtypes_numeric,
 )
 from jaxlite._src.ops import elementwise as ew
 
@@ -260,9 +261,10 @@ def power(x1, x2, /):
     check_arraylike("power", x1, x2)
     # Integer powers by a concrete Python int use integer_pow, as JAX does.
     if type(x2) is int or (isinstance(x2, (np.integer,))):
-        (x1,) = promote_dtypes(x1)
-        if x1.dtype != dtypes.bool_:  # raises for a negative power of integers, as JAX
-            return ew.integer_pow(x1, int(x2))
+        # Bools power as integers (int32, keeping x1's weak type), as in JAX; integer_pow
+        # raises for a negative power of integers, as JAX's does.
+        (x1,) = promote_dtypes_numeric(x1)
+        return ew.integer_pow(x1, int(x2))
     x1, x2 = promote_args_numeric("power", x1, x2)
     if dtypes.is_int(x1.dtype):
         return _int_power(x1, x2)

@@ -21,9 +21,14 @@ def _convert_impl(x, *, new_dtype, weak_type):
     if dtypes.is_complex(x.dtype) and not dtypes.is_complex(new_dtype):
         x = np.real(x)
     if dtypes.is_int(new_dtype) and dtypes.is_inexact(x.dtype):
-        # JAX (XLA) converts out-of-range floats by saturating and NaN to 0.
+        # JAX (XLA) converts out-of-range floats by saturating and NaN to 0. The bounds are
+        # applied after the cast: a float32 clip to int32's max rounds up past it.
         info = np.iinfo(new_dtype)
-        x = np.nan_to_num(np.clip(x, info.min, info.max), nan=0)
+        xf = np.asarray(x, np.float64)
+        with np.errstate(invalid="ignore", over="ignore"):
+            out = np.nan_to_num(xf, nan=0, posinf=0, neginf=0).astype(new_dtype)
+        out = np.where(xf >= info.max, info.max, out)
+        return np.where(xf <= info.min, info.min, out).astype(new_dtype)
     return np.asarray(x).astype(new_dtype)
 
 

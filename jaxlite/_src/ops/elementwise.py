@@ -225,7 +225,9 @@ def _lgamma_impl(x):
 
 
 def _digamma_impl(x):
-    return _sp.digamma(x).astype(x.dtype, copy=False)
+    # The poles (0, -0 and the negative integers) are NaN, as in JAX (SciPy gives +-inf at 0).
+    out = _sp.digamma(x).astype(x.dtype, copy=False)
+    return np.where((x <= 0) & (x == np.floor(x)), np.asarray(np.nan, x.dtype), out)
 
 
 erf_p = unop("erf", _erf_impl, FLOAT)
