@@ -378,3 +378,17 @@ def test_fuzzer_findings_conversions_poles_and_jacobian_weak_types():
     assert r.dtype == jnp.int32 and r.weak_type is False
     for jac in (jax.jacfwd, jax.jacrev, jax.hessian):
         assert jac(jnp.tanh)(0.53).weak_type is True
+
+
+def test_fuzzer_findings_scatter_set_duplicates_hypot_power():
+    w = jnp.linspace(0.5, 1.5, 9).reshape(3, 3)
+    x = jnp.arange(9.0).reshape(3, 3)
+    # Duplicate indices: only the update that is left in place gets the cotangent.
+    g = jax.grad(lambda u: jnp.sum(x.at[jnp.array([0, 0, 1])].set(u) * w))(0.5)
+    close(g, float(np.sum(np.asarray(w)[:2])))
+    r = np.asarray(jnp.hypot(jnp.array([np.inf, np.nan, 3.0]), jnp.array([np.nan, np.inf, 4.0])))
+    np.testing.assert_array_equal(r, [np.inf, np.inf, 5.0])
+    assert jnp.hypot(jnp.array([1, 2]), 0.5).weak_type is False
+    assert jnp.hypot(2.0, 0.5).weak_type is True
+    assert jnp.power(2.0, jnp.array([1, 2])).weak_type is False
+    assert jnp.power(jnp.array([1, 2]), 0.5).weak_type is True

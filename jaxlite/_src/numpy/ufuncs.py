@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 from jaxlite._src import dtypes
+from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy.creation import asarray, full, full_like, ones_like, zeros_like
@@ -24,7 +25,8 @@ from jaxlite._src.numpy.util import (
     promote_dtypes_inexact,
     promote_dtypes_numeric,
 )
-from jaxlite._src.ops import elementwise as ew
+from jaxlite._src.ops import conversion, elementwise as ew
+from jaxlite._src.ops.shape import full as _sh_full
 
 
 # --------------------------------------------------------------------------- elementwise
@@ -265,10 +267,17 @@ def power(x1, x2, /):
         # raises for a negative power of integers, as JAX's does.
         (x1,) = promote_dtypes_numeric(x1)
         return ew.integer_pow(x1, int(x2))
+    a2 = aval_of(x2) if hasattr(x2, "dtype") else None
+    int_exponent = a2 is not None and dtypes.is_int(a2.dtype) and not a2.weak_type
     x1, x2 = promote_args_numeric("power", x1, x2)
     if dtypes.is_int(x1.dtype):
         return _int_power(x1, x2)
-    return ew.pow(x1, x2)
+    out = ew.pow(x1, x2)
+    if int_exponent and out.weak_type:
+        # JAX raises floats to a strongly typed integer array's powers with lax.pow(float,
+        # int), whose result is strongly typed.
+        out = conversion.convert_element_type(out, out.dtype, False)
+    return out
 
 
 def _int_power(x, y):
@@ -593,7 +602,11 @@ def hypot(x1, x2, /):
     r = divide(small, safe_big)
     out = multiply(big, sqrt(add(1, multiply(r, r))))
     # ``big`` itself (not a constant 0) where both are 0: JAX's derivative there is 1/2 each.
-    return where(equal(big, 0), big, out)
+    out = where(equal(big, 0), big, out)
+    # An infinite operand gives inf even with a NaN partner. As observed in JAX 0.10, the
+    # result stays weak only for rank-0 weak operands.
+    inf = _sh_full(out.shape, np.inf, out.dtype, out.weak_type and out.ndim == 0)
+    return ew.select_n(logical_or(isinf(x1), isinf(x2)), out, inf)
 
 
 def logaddexp(x1, x2, /):

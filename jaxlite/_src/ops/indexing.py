@@ -246,6 +246,10 @@ def _scatter_transpose(ct, x, u, *idxs, mode):
         g = gather_p.bind(ct, *idxs)
         # Out-of-bounds updates were dropped: their cotangent is zero.
         mask = _gather_mask(idxs, aval_of(ct).shape, aval_of(g).shape)
+        if mode == "set":
+            # Of updates to the same position only the one written last wins, so only it
+            # gets the cotangent (JAX's "scatter the update ids" rule).
+            mask = ew.and_(mask, _winners(idxs, aval_of(ct).shape, aval_of(g).shape))
         g = ew.select_n(mask, ew.zeros_like(g), g)
         if aval_of(g).shape != uaval.shape:
             from jaxlite._src.ops import reductions
@@ -257,6 +261,18 @@ def _scatter_transpose(ct, x, u, *idxs, mode):
                 g = _shape.reshape(reductions.reduce_sum(g, axes), uaval.shape)
         ct_u = g
     return [ct_x, ct_u] + [None] * len(idxs)
+
+
+def _winners(idxs, shape, out_shape):
+    """True for each update of a ``set`` scatter that is the one left at its position."""
+    S = _bshape([aval_of(i) for i in idxs])
+    n = int(np.prod(S, dtype=np.int64))
+    ids = _shape.reshape(conversion.iota(dtypes.int32, n), S)
+    k = len(idxs)
+    slots = _shape.full(tuple(shape[:k]), -1, dtypes.int32)
+    won = gather_p.bind(scatter_p.bind(slots, ids, *idxs, mode="set"), *idxs)
+    ok = ew.eq(won, ids)
+    return _shape.broadcast_in_dim(ok, out_shape, tuple(range(len(S))))
 
 
 def _gather_mask(idxs, shape, out_shape):
