@@ -112,6 +112,11 @@ KNOWN = [
         "with a float0 array. float0s do not support any operations",
         "JVP through a custom_jvp function (xlogy, ...) of an integer-derived operand",
     ),
+    (
+        "raise/no-raise",
+        "JAX raised TypeError: Slice size at index",
+        "derivatives of .at[...] updates of an empty array",
+    ),
 ]
 
 CLASSES = ("raise/no-raise", "exception type", "shape", "dtype", "weak type", "value")

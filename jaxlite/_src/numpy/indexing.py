@@ -303,6 +303,8 @@ def _scatter(x, idx, values, mode, idx_mode=None):
     # element, then scatter into the flat array (works for every indexing form above).
     # Out-of-bounds updates are dropped, or clamped with ``mode="clip"``.
     n = x.size
+    if n == 0:
+        return x  # nothing to update (any index is out of bounds of an empty array)
     if idx_mode == "clip":
         pos = (
             _shape.reshape(conversion.iota(dtypes.int32, n), x.shape)
