@@ -90,7 +90,17 @@ def _as_array(v: np.ndarray, aval: ShapedArray) -> ArrayImpl:
 
 
 def _aval_for(v: np.ndarray, weak: bool) -> ShapedArray:
-    return ShapedArray(v.shape, v.dtype, weak)
+    return ShapedArray(v.shape, dtypes.from_storage(v.dtype), weak)
+
+
+def _physical(flat: list) -> list:
+    """``pure_callback``/``io_callback`` operands of an extended dtype (PRNG keys) reach
+    the host function as their data, as in JAX (``debug.callback`` gets keys as keys)."""
+    for i, x in enumerate(flat):
+        d = getattr(x, "dtype", None)
+        if isinstance(d, dtypes.ExtendedDType):
+            flat[i] = d.to_physical(x)
+    return flat
 
 
 def _run_user(fn: Callable, args, kwargs) -> Any:
@@ -633,6 +643,7 @@ def pure_callback(
     _check_callable(callback, "pure_callback")
     result_avals, out_tree = _result_avals(result_shape_dtypes)
     flat, in_tree = tree_util.tree_flatten((args, kwargs))
+    flat = _physical(flat)
     _check_operands(flat, "pure_callback")
     host = HostFn(callback, "pure_callback", in_tree, len(flat))
     outs = pure_callback_p.bind(
@@ -661,6 +672,7 @@ def io_callback(
     _check_callable(callback, "io_callback")
     result_avals, out_tree = _result_avals(result_shape_dtypes)
     flat, in_tree = tree_util.tree_flatten((args, kwargs))
+    flat = _physical(flat)
     _check_operands(flat, "io_callback")
     host = HostFn(callback, "io_callback", in_tree, len(flat))
     outs = io_callback_p.bind(

@@ -74,6 +74,24 @@ class ExtendedDType:
         """``x == y`` (``op='eq'``) or ``x != y`` (``'ne'``) for arrays of this dtype."""
         raise TypeError(f"{op} does not accept dtype {self.name}")
 
+    def to_physical(self, x: Any) -> Any:
+        """The array of NumPy-typed data ``x`` overlays (what host callbacks receive)."""
+        raise TypeError(f"dtype {self.name} has no physical representation")
+
+
+# storage dtype -> extended dtype, so a raw buffer of an extended dtype's records is
+# recognised as that dtype (a callback's operand buffer, for instance).
+_EXTENDED_BY_STORAGE: dict = {}
+
+
+def register_extended(dtype: ExtendedDType) -> None:
+    _EXTENDED_BY_STORAGE[dtype.dtype] = dtype
+
+
+def from_storage(dtype: np.dtype) -> Any:
+    """``dtype``, or the extended dtype whose elements are stored as ``dtype`` records."""
+    return _EXTENDED_BY_STORAGE.get(dtype, dtype) if dtype.kind == "V" else dtype
+
 
 def is_extended(dtype: Any) -> bool:
     return isinstance(dtype, ExtendedDType)

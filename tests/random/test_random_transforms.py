@@ -126,15 +126,37 @@ def test_grad_rejects_keys():
         jax.grad(lambda k: random.uniform(k))(random.PRNGKey(0))
 
 
-def test_key_through_io_callback_arrives_as_data():
+@pytest.mark.parametrize("mode", ["eager", "jit"])
+def test_keys_through_callbacks(mode):
     from jaxlite.experimental import io_callback
 
     seen = []
 
     def cb(x):
-        seen.append(np.asarray(x))
+        seen.append(np.asarray(jax.tree_util.tree_leaves(x)[0]))
         return np.zeros((), np.float32)
 
     k = random.key(3)
-    jax.jit(lambda k: io_callback(cb, jax.ShapeDtypeStruct((), jnp.float32), random.key_data(k)))(k)
-    assert seen[0].tolist() == _data(k)
+    out = jax.ShapeDtypeStruct((), jnp.float32)
+
+    def f(k):
+        a = io_callback(cb, out, k)
+        b = jax.pure_callback(cb, out, {"key": k})
+        c = jax.vmap(lambda kk: jax.pure_callback(cb, out, kk, vmap_method="sequential"))(
+            random.split(k, 2)
+        )
+        return a, b, c
+
+    f(k) if mode == "eager" else jax.jit(f)(k)
+    # io_callback / pure_callback receive a key's uint32 data, as in JAX
+    assert [a.dtype for a in seen] == [np.uint32] * 4
+    assert seen[0].tolist() == seen[1].tolist() == _data(k)
+    assert [seen[2].tolist(), seen[3].tolist()] == _data(random.split(k, 2))
+
+
+def test_debug_callback_gets_the_key():
+    got = []
+    k = random.key(3)
+    jax.debug.callback(lambda x: got.append(x), k)
+    assert jnp.issubdtype(got[0].dtype, jax.dtypes.prng_key)
+    assert _data(got[0]) == [0, 3]

@@ -176,6 +176,8 @@ class ArrayImpl(Array):
         return str(self._value)
 
     def __format__(self, spec: str) -> str:
+        if dtypes.is_extended(self.aval.dtype):
+            return format(str(self), spec)
         if self._value.ndim == 0:
             return format(self._value[()], spec)
         return format(self._value, spec)

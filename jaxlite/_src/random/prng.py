@@ -76,6 +76,10 @@ class KeyTy(dtypes.ExtendedDType):
         same = reductions.all(ufuncs.equal(random_unwrap(x), random_unwrap(y)), axis=-1)
         return same if op == "eq" else ew.bitwise_not(same)
 
+    def to_physical(self, x):
+        """Host callbacks receive key data, as in JAX."""
+        return random_unwrap(x)
+
     def __eq__(self, other):
         return type(other) is KeyTy and other._impl is self._impl
 
@@ -87,6 +91,8 @@ class KeyTy(dtypes.ExtendedDType):
 
 
 _KEY_DTYPES = {name: KeyTy(impl) for name, impl in _IMPLS.items()}
+for _kt in _KEY_DTYPES.values():
+    dtypes.register_extended(_kt)
 
 
 def resolve_impl(impl: Any = None) -> PRNGImpl:
