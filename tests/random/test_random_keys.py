@@ -209,3 +209,17 @@ def test_rejected_operations(call, exc, msg):
     with pytest.raises(exc) as e:
         call()
     assert msg in str(e.value)
+
+
+def test_readme_random_block(capsys):
+    """README's jax.random snippet prints the values README quotes (JAX's)."""
+    import os
+    import re
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    readme = open(os.path.join(root, "README.md")).read()
+    block = re.search(r"```python\n(key = jax\.random\.key\(0\).*?)```", readme, re.S).group(1)
+    exec(compile(block, "README.md", "exec"), {"jax": jax})
+    out = capsys.readouterr().out
+    assert "[ 1.0040143 -0.9063372 -0.7481722] [2 2 6]" in out
+    assert "[0.8423141  0.00729382 0.9024495  0.26698947]" in out
