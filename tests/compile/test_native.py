@@ -480,6 +480,10 @@ def test_kernels_are_cached_on_disk():
     assert any(f.endswith(".nbi") for f in files), files  # Numba's index of cached machine code
 
 
+def _tiers(fn):
+    return [v for v in fn.__globals__.values() if isinstance(v, native.Tier)]
+
+
 def test_fused_region_for_large_elementwise_chains(native_mode):
     native_mode("always")
 
@@ -489,9 +493,52 @@ def test_fused_region_for_large_elementwise_chains(native_mode):
     x = np.linspace(-2, 2, 1 << 16, dtype=np.float32)
     jf = jax.jit(f)
     out = jf(x)
-    fn = jf.lower(x)._compiled().fn
-    assert getattr(fn, "__jaxlite_tier__", None) is not None and fn.__jaxlite_tier__.kernel
+    (tier,) = _tiers(jf.lower(x)._compiled().fn)
+    assert tier.parallel and tier.kernel is not None
     native_mode("off")
     ref = jax.jit(f)(x)
     np.testing.assert_allclose(np.asarray(out), np.asarray(ref), rtol=1e-5)
     assert np.asarray(out).dtype == np.float32
+
+
+def test_regions_are_runs_of_native_equations():
+    """A region is a long run of native-subset equations; what comes before or after it
+    (here a callback) stays as it was, in order."""
+    seen = []
+
+    def f(x):
+        jax.debug.callback(lambda v: seen.append(1), x[0])
+        return jnp.exp(x * 2.0 + 1.0) - x * 3.0
+
+    closed = simplify.simplify(jax.make_jaxpr(f)(np.ones(1 << 16, np.float32)))
+    out = native.outline_regions(closed)
+    prims = [str(e.primitive) for e in out.jaxpr.eqns]
+    assert prims[-1] == "native_region" and "native_region" not in prims[:-1]
+    assert len(out.jaxpr.eqns) < len(closed.jaxpr.eqns)
+    small = simplify.simplify(jax.make_jaxpr(f)(np.ones(8, np.float32)))
+    assert native.outline_regions(small) is small  # small arrays: NumPy is as fast
+
+
+def test_threefry_kernel_matches_python_tier():
+    import jaxlite.random as jr
+
+    key = jr.PRNGKey(42)
+
+    def f(k):
+        return jr.uniform(k, (64,)), jr.bits(jr.split(k)[1], (3, 5))
+
+    closed = simplify.simplify(jax.make_jaxpr(f)(key))
+    regions = [
+        e
+        for e in native.outline_regions(closed, min_size=1).jaxpr.eqns
+        if str(e.primitive) == "native_region"
+    ]
+    assert len(regions) == 2  # the key wrap/unwrap between them is not in the subset
+    args = [np.asarray(jr.key_data(key))]
+    for region in regions:
+        sub = region.params["jaxpr"]
+        with jax.config._override("jaxlite_native", "off"):
+            want = codegen.compile_jaxpr(sub)[0](*args)
+        got = native.compile_kernel(sub)(*args)
+        _same(want, got, exact=True, what="threefry")
+        args = [want[-1][1]] if len(want) == 2 else args  # the second region's key

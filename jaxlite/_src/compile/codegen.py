@@ -50,6 +50,12 @@ class CodegenContext:
         self._global_ids[key] = name
         return name
 
+    def inline(
+        self, closed: ClosedJaxpr, in_names: Sequence[str], manage_buffers: bool = False
+    ) -> tuple[list[str], list[str]]:
+        """``closed``'s equations as lines of the current function (fresh names)."""
+        return emit_equations(self, closed, in_names, lambda: self.fresh("t"), manage_buffers)
+
     def compile_sub(self, closed: ClosedJaxpr) -> str:
         """Compile a sub-jaxpr (a loop body, a branch) into this module; returns its name."""
         fn, _ = compile_jaxpr(closed)
@@ -279,11 +285,11 @@ def compile_jaxpr(closed: ClosedJaxpr) -> tuple[Callable, str]:
     """Generate and ``exec`` the Python source for ``closed``; returns (function, source)."""
     ctx = CodegenContext()
     fn_name = f"jitted_{next(_fn_counter)}"
+    if native.enabled():
+        closed = native.outline_regions(closed)  # long elementwise runs: a tier each
     source = jaxpr_to_source(closed, ctx, fn_name)
     code = compile(source, f"<jaxlite-generated {fn_name}>", "exec")
     exec(code, ctx.globals)  # noqa: S102 (source is generated from identifiers only)
     fn = ctx.globals[fn_name]
     fn.__jaxlite_source__ = source
-    if native.enabled():
-        fn = native.tier_function(closed, fn)
     return fn, source

@@ -6,9 +6,11 @@ milliseconds. This module adds a second tier for *regions* whose every equation 
 
 * a loop equation (a primitive in ``rules.native_loops``: ``scan``, ``while``), anywhere in
   generated code, including inside a loop body that itself stays in Python;
-* a whole top-level function of at least ``_REGION_MIN_EQNS`` equations on arrays of at
-  least ``_REGION_MIN_SIZE`` elements with no control flow (a fused elementwise/reduction
-  chain), compiled with ``parallel=True``.
+* a run of at least ``_REGION_MIN_EQNS`` consecutive native-subset equations without
+  control flow that produces an array of at least ``_REGION_MIN_SIZE`` elements (a fused
+  elementwise/reduction chain, e.g. most of ``random.uniform``): ``outline_regions`` turns
+  it into one ``native_region`` equation before code generation; compiled with
+  ``parallel=True``.
 
 Life of a region (``Tier``): the generated Python runs and its time is accumulated; once the
 Python tier has spent ``_HOT_SECONDS`` in the region (trip count x calls x cost per step,
@@ -49,6 +51,7 @@ from jaxlite._src import config as _cfg
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from jaxlite._src.core.primitive import Primitive
 
 logger = logging.getLogger("jaxlite.native")
 
@@ -169,6 +172,7 @@ class NativeContext:
         self._keep: list[Any] = []
 
     def fresh(self, prefix: str = "t") -> str:
+        assert "_" not in prefix
         self._counter += 1
         return f"{prefix}{self._counter}"
 
@@ -194,7 +198,7 @@ class NativeContext:
         arr = value._value if type(value) is ArrayImpl else np.asarray(value)
         if arr.dtype not in _DTYPES:
             raise NotNative(f"constant of dtype {arr.dtype}")
-        name = f"k{len(self.const_names)}"
+        name = f"c__{len(self.const_names)}"  # never a fresh() name (those have no "_")
         self.const_names.append(name)
         self.const_values.append(arr[()] if arr.shape == () else np.ascontiguousarray(arr))
         self._const_ids[key] = name
@@ -265,10 +269,10 @@ def _inlinable(jaxpr: Jaxpr) -> set[int]:
 def emit_kernel(closed: ClosedJaxpr) -> tuple[str, NativeContext]:
     """Numba-compilable source of ``def kernel(a0, ..., k0, ...)`` returning a tuple."""
     ctx = NativeContext()
-    params = [f"a{i}" for i in range(len(closed.jaxpr.invars))]
+    params = [f"in__{i}" for i in range(len(closed.jaxpr.invars))]
     body, outs = ctx.emit(closed, params)
     sig = ", ".join(params + ctx.const_names)
-    lines = ["import numpy as np", "", "", f"def kernel({sig}):"]
+    lines = ["import numpy as np", "from numba import prange", "", "", f"def kernel({sig}):"]
     lines += ["    " + line for line in body]
     lines.append(f"    return ({''.join(o + ', ' for o in outs)})")
     return "\n".join(lines) + "\n", ctx
@@ -453,7 +457,7 @@ def tier_lines(ctx, eqn, ins: list[str], outs: list[str], python_lines: list[str
     sub = _single_eqn_jaxpr(eqn)
     if not jaxpr_supported(sub.jaxpr):
         return python_lines
-    tier = _new_tier(sub)
+    tier = _new_tier(sub, parallel=eqn.primitive is native_region_p)
     if tier.state == "failed":
         return python_lines
     name = ctx.add_global(tier, "_tier")
@@ -479,30 +483,91 @@ def _single_eqn_jaxpr(eqn) -> ClosedJaxpr:
     return ClosedJaxpr(Jaxpr([], invars, outvars, [new_eqn]), [])
 
 
-def tier_function(closed: ClosedJaxpr, fn: Callable) -> Callable:
-    """``fn`` (the Python tier of a whole top-level function) behind a tier switch when the
-    function is a fused elementwise/reduction region worth a kernel; else ``fn``."""
+# ----------------------------------------------------------------- fused regions
+native_region_p = Primitive("native_region", multiple_results=True)
+rules.native_loops.add(native_region_p)
+
+
+def _region_lower(ctx, eqn, ins, outs):
+    # The Python tier: the region's equations inline, as they were before outlining.
+    body, res = ctx.inline(eqn.params["jaxpr"], ins, manage_buffers=True)
+    return body + [f"{o} = {r}" for o, r in zip(outs, res) if o != r]
+
+
+def _region_native(ctx, eqn, ins, outs):
+    body, res = ctx.emit(eqn.params["jaxpr"], ins)
+    return body + [f"{o} = {r}" for o, r in zip(outs, res) if o != r]
+
+
+rules.abstract_eval_rules[native_region_p] = lambda *avals, jaxpr: list(jaxpr.out_avals)
+rules.lower_rules[native_region_p] = _region_lower
+rules.native_rules[native_region_p] = _region_native
+
+
+def _eqn_supported(eqn) -> bool:
+    return (
+        not _sub_closed(eqn.params)
+        and eqn.primitive in rules.native_rules
+        and not eqn.effects
+        and all(_aval_ok(v.aval) for v in list(eqn.invars) + list(eqn.outvars))
+    )
+
+
+def outline_regions(closed: ClosedJaxpr, min_size: int | None = None) -> ClosedJaxpr:
+    """``closed`` with each long run of consecutive native-subset equations (no control
+    flow, no effects) that produces a large array replaced by one ``native_region``
+    equation (its own tier, compiled with ``parallel=True``). Runs keep program order."""
     jaxpr = closed.jaxpr
-    if len(jaxpr.eqns) < _REGION_MIN_EQNS or any(_sub_closed(e.params) for e in jaxpr.eqns):
-        return fn
-    if not any(math.prod(v.aval.shape) >= _REGION_MIN_SIZE for e in jaxpr.eqns for v in e.outvars):
-        return fn
-    if not jaxpr_supported(jaxpr):
-        return fn
-    tier = _new_tier(closed, parallel=True)
-    if tier.state == "failed":
-        return fn
-    perf = time.perf_counter
-
-    def run(*args):
-        k = tier.kernel
-        if k is not None:
-            return k(*args)
-        t0 = perf()
-        out = fn(*args)
-        tier.tick(perf() - t0)
-        return out
-
-    run.__jaxlite_source__ = getattr(fn, "__jaxlite_source__", None)
-    run.__jaxlite_tier__ = tier
-    return run
+    eqns = list(jaxpr.eqns)
+    runs, start = [], None
+    for i, e in enumerate(eqns + [None]):
+        ok = e is not None and _eqn_supported(e)
+        if ok and start is None:
+            start = i
+        elif not ok and start is not None:
+            if i - start >= _REGION_MIN_EQNS and any(
+                math.prod(v.aval.shape) >= (_REGION_MIN_SIZE if min_size is None else min_size)
+                for q in eqns[start:i]
+                for v in q.outvars
+            ):
+                runs.append((start, i))
+            start = None
+    if not runs:
+        return closed
+    later_uses: list[set[int]] = [set() for _ in range(len(eqns) + 1)]
+    used = {id(v) for v in jaxpr.outvars if type(v) is not Literal}
+    for i in range(len(eqns) - 1, -1, -1):
+        later_uses[i + 1] = set(used)
+        used |= {id(v) for v in eqns[i].invars if type(v) is not Literal}
+    new_eqns, pos = [], 0
+    for start, stop in runs:
+        new_eqns.extend(eqns[pos:start])
+        run = eqns[start:stop]
+        defined = {id(v) for e in run for v in e.outvars}
+        ins, seen = [], set()
+        for e in run:
+            for v in e.invars:
+                if type(v) is not Literal and id(v) not in defined and id(v) not in seen:
+                    seen.add(id(v))
+                    ins.append(v)
+        after = later_uses[stop]
+        outs = [v for e in run for v in e.outvars if id(v) in after]
+        # The region body reads its own copies of the inputs.
+        sub_in = [Var(v.aval) for v in ins]
+        rename = {id(v): n for v, n in zip(ins, sub_in)}
+        sub_eqns = [
+            JaxprEqn(
+                e.primitive,
+                [rename.get(id(v), v) if type(v) is not Literal else v for v in e.invars],
+                e.outvars,
+                e.params,
+                e.effects,
+            )
+            for e in run
+        ]
+        sub = ClosedJaxpr(Jaxpr([], sub_in, outs, sub_eqns), [])
+        new_eqns.append(JaxprEqn(native_region_p, ins, outs, {"jaxpr": sub}, ()))
+        pos = stop
+    new_eqns.extend(eqns[pos:])
+    out = Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, new_eqns)
+    return ClosedJaxpr(out, closed.consts)
