@@ -140,3 +140,20 @@ def _chain(lib):
     g = lib.jax.jit(lambda x: f(x, lib.jnp))
     _hot(lib, lambda: g(x))
     return lambda: g(x)
+
+
+@workload(
+    "native_random_uniform_1M",
+    "hot jit of random.uniform(key, (1_000_000,)) (threefry "
+    "and the bits-to-float chain as one parallel native kernel)",
+    target="<= 1.0x JAX",
+)
+def _uniform(lib):
+    if lib.name == "jaxlite":
+        import jaxlite.random as random
+    else:
+        import jax.random as random
+    key = random.PRNGKey(0)
+    f = lib.jax.jit(lambda k: random.uniform(k, (1_000_000,)))
+    _hot(lib, lambda: f(key))
+    return lambda: f(key)

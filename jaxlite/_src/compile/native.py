@@ -65,10 +65,38 @@ _HOT_SECONDS = 0.2
 _REGION_MIN_EQNS = 4
 _REGION_MIN_SIZE = 1 << 16
 
+# Timed calls of a new kernel before it replaces the Python tier for good (auto mode).
+_TRIALS = 3
+# Where NumPy's own SIMD kernels beat Numba's scalar libm calls on large arrays (measured:
+# a 10-op float32 chain with sin/exp/tanh costs 6x NumPy's CPU time as one Numba loop);
+# large-array runs containing them are not outlined as regions.
+_NUMPY_SIMD = {
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "exp",
+    "exp2",
+    "log",
+    "log1p",
+    "expm1",
+    "pow",
+    "atan2",
+    "logistic",
+}
+
 _NUMBA_OPTIONS = dict(error_model="numpy", nogil=True, cache=True, boundscheck=False)
 MODES = ("auto", "off", "always")
 
-stats = {"regions": 0, "compiled": 0, "failed": 0}
+stats = {"regions": 0, "compiled": 0, "failed": 0, "slower": 0}
 
 
 class NotNative(Exception):
@@ -374,26 +402,42 @@ class Tier:
     """One region: the Python tier's time so far and, once compiled, the native kernel.
 
     Generated code reads ``kernel`` (None until ready) and reports Python-tier time through
-    ``tick``; neither ever blocks.
+    ``tick``; neither ever blocks. In auto mode a new kernel is first on trial: its first
+    ``_TRIALS`` calls are timed, and it stays only if it beats the Python tier's mean time
+    per call (NumPy's SIMD transcendental kernels can beat a scalar Numba loop).
     """
 
-    __slots__ = ("closed", "parallel", "kernel", "spent", "state", "__weakref__")
+    __slots__ = (
+        "closed",
+        "parallel",
+        "kernel",
+        "spent",
+        "calls",
+        "state",
+        "_native",
+        "_times",
+        "__weakref__",
+    )
 
     def __init__(self, closed: ClosedJaxpr, parallel: bool = False):
         self.closed = closed
         self.parallel = parallel
         self.kernel: Callable | None = None
         self.spent = 0.0
-        self.state = "cold"  # cold -> queued -> ready | failed
+        self.calls = 0
+        self.state = "cold"  # cold -> queued -> (trial ->) ready | failed | slower
+        self._native: Callable | None = None
+        self._times: list[float] = []
         stats["regions"] += 1
 
     def tick(self, seconds: float) -> None:
         self.spent += seconds
+        self.calls += 1
         if self.state == "cold" and self.spent >= _HOT_SECONDS:
             self.state = "queued"
             _submit(self)
 
-    def build(self) -> None:
+    def build(self, trial: bool = False) -> None:
         """Compile now (in whichever thread calls this); failures are logged, not raised."""
         try:
             kernel = compile_kernel(self.closed, self.parallel)
@@ -402,9 +446,31 @@ class Tier:
             stats["failed"] += 1
             logger.debug("jaxlite native tier: region left in Python (%s: %s)", type(e).__name__, e)
             return
-        self.kernel = kernel
-        self.state = "ready"
         stats["compiled"] += 1
+        if trial and self.calls:
+            self._native, self.state = kernel, "trial"
+            self.kernel = self._trial
+        else:
+            self.kernel, self.state = kernel, "ready"
+
+    def _trial(self, *args):
+        t0 = time.perf_counter()
+        out = self._native(*args)
+        self._times.append(time.perf_counter() - t0)
+        if len(self._times) >= _TRIALS:
+            native_t, python_t = sorted(self._times)[len(self._times) // 2], self.spent / self.calls
+            if native_t < python_t:
+                self.kernel, self.state = self._native, "ready"
+            else:
+                self.kernel, self.state = None, "slower"
+                stats["slower"] += 1
+                logger.debug(
+                    "jaxlite native tier: region kept in Python (native %.3g s/call, Python "
+                    "%.3g s/call)",
+                    native_t,
+                    python_t,
+                )
+        return out
 
 
 _queue: queue.Queue = queue.Queue()
@@ -416,7 +482,7 @@ def _work() -> None:
     while True:
         tier = _queue.get()
         try:
-            tier.build()
+            tier.build(trial=True)
         finally:
             _queue.task_done()
 
@@ -525,10 +591,15 @@ def outline_regions(closed: ClosedJaxpr, min_size: int | None = None) -> ClosedJ
         if ok and start is None:
             start = i
         elif not ok and start is not None:
-            if i - start >= _REGION_MIN_EQNS and any(
-                math.prod(v.aval.shape) >= (_REGION_MIN_SIZE if min_size is None else min_size)
-                for q in eqns[start:i]
-                for v in q.outvars
+            simd = any(str(q.primitive) in _NUMPY_SIMD for q in eqns[start:i])
+            if (
+                not simd
+                and i - start >= _REGION_MIN_EQNS
+                and any(
+                    math.prod(v.aval.shape) >= (_REGION_MIN_SIZE if min_size is None else min_size)
+                    for q in eqns[start:i]
+                    for v in q.outvars
+                )
             ):
                 runs.append((start, i))
             start = None

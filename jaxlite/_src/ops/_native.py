@@ -28,7 +28,7 @@ def reshape_to(ctx, x: str, in_aval, shape) -> str:
     if in_aval.shape == ():
         return x if shape == () else f"np.full({_tup(shape)}, {x}, {ctx.dtype(in_aval.dtype)})"
     if shape == ():
-        return f"np.ascontiguousarray({x}).reshape(-1)[0]"
+        return f"{x}.flat[0]"  # a size-1 array: its element, no copy
     if shape == tuple(in_aval.shape):
         return x
     return f"np.ascontiguousarray({x}).reshape({_tup(shape)})"

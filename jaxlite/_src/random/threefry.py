@@ -167,14 +167,11 @@ rules.batch_rules[threefry2x32_p] = _threefry2x32_batch
 
 def _threefry2x32_native(ctx, eqn, ins, outs):
     # The same 20 rounds as threefry2x32_kernel, one lane per iteration of a (parallel)
-    # loop; every uint32 operation is re-cast so it wraps in 32 bits.
-    shape = tuple(eqn.outvars[0].aval.shape)
+    # loop; every uint32 operation is re-cast so it wraps in 32 bits. The rotation amounts
+    # and round constants are this module's integers, written as literals so that LLVM
+    # sees constant shifts (rotates) and vectorises the loop.
+    shape = tuple(int(d) for d in eqn.outvars[0].aval.shape)
     n = int(np.prod(shape, dtype=np.int64))
-    c = {
-        v: ctx.const(np.uint32(v))
-        for v in {*sum(_ROTATIONS, ()), *(32 - r for g in _ROTATIONS for r in g), *range(1, 6)}
-    }
-    parity = ctx.const(_PARITY)
     lines, lane = [], ctx.fresh("j")
     words = []
     for name, v in zip(ins, eqn.invars):
@@ -182,23 +179,23 @@ def _threefry2x32_native(ctx, eqn, ins, outs):
             words.append(name)
             continue
         flat = ctx.fresh("w")
-        lines.append(
-            f"{flat} = np.ascontiguousarray(np.broadcast_to({name}, {shape!r})).reshape(-1)"
-        )
+        src = name if tuple(v.aval.shape) == shape else f"np.broadcast_to({name}, {shape!r})"
+        lines.append(f"{flat} = np.ascontiguousarray({src}).reshape(-1)")
         words.append(f"{flat}[{lane}]")
     y0, y1 = ctx.fresh("y"), ctx.fresh("y")
     lines += [f"{y0} = np.empty({n}, np.uint32)", f"{y1} = np.empty({n}, np.uint32)"]
     u = "np.uint32"
     k0, k1, k2, a0, a1 = (ctx.fresh(p) for p in ("k", "k", "k", "a", "a"))
-    body = [f"{k0} = {words[0]}", f"{k1} = {words[1]}", f"{k2} = {u}({k0} ^ {k1} ^ {parity})"]
+    body = [f"{k0} = {words[0]}", f"{k1} = {words[1]}"]
+    body += [f"{k2} = {u}({k0} ^ {k1} ^ {u}({int(_PARITY)}))"]
     body += [f"{a0} = {u}({words[2]} + {k0})", f"{a1} = {u}({words[3]} + {k1})"]
     ks = (k0, k1, k2)
     for g in range(5):
         for r in _ROTATIONS[g % 2]:
             body.append(f"{a0} = {u}({a0} + {a1})")
-            body.append(f"{a1} = {u}({u}({a1} << {c[r]}) | ({a1} >> {c[32 - r]})) ^ {a0}")
+            body.append(f"{a1} = {u}({u}({a1} << {u}({r})) | ({a1} >> {u}({32 - r}))) ^ {a0}")
         body.append(f"{a0} = {u}({a0} + {ks[(g + 1) % 3]})")
-        body.append(f"{a1} = {u}({u}({a1} + {ks[(g + 2) % 3]}) + {c[g + 1]})")
+        body.append(f"{a1} = {u}({u}({a1} + {ks[(g + 2) % 3]}) + {u}({g + 1}))")
     body += [f"{y0}[{lane}] = {a0}", f"{y1}[{lane}] = {a1}"]
     lines += [f"for {lane} in prange({n}):"] + ["    " + b for b in body]
     if shape == ():
