@@ -147,6 +147,16 @@ def shift(ctx, eqn, ins, outs, op, clip):
     return [f"{outs[0]} = {ctx.typed(expr, out)}"]
 
 
+def shift_rule(op: str, clip: bool):
+    """The native rule of a shift primitive (one expression line: fusable)."""
+
+    def rule(ctx, eqn, ins, outs):
+        return shift(ctx, eqn, ins, outs, op, clip)
+
+    rule.native_expr = True
+    return rule
+
+
 # ------------------------------------------------------------------------- conversion
 def convert_element_type(ctx, eqn, ins, outs):
     x, out = eqn.invars[0].aval, eqn.outvars[0].aval

@@ -511,9 +511,7 @@ for _p, _op, _clip in (
     (shift_right_arithmetic_p, ">>", True),
     (shift_right_logical_p, ">>>", False),
 ):
-    rules.native_rules[_p] = lambda ctx, eqn, ins, outs, _op=_op, _clip=_clip: _native.shift(
-        ctx, eqn, ins, outs, _op, _clip
-    )
+    rules.native_rules[_p] = _native.shift_rule(_op, _clip)
 
 eq_p = naryop("eq", np.equal, [ANY, ANY], out_dtype=_bool, native="{0} == {1}")
 ne_p = naryop("ne", np.not_equal, [ANY, ANY], out_dtype=_bool, native="{0} != {1}")
