@@ -392,3 +392,14 @@ def test_fuzzer_findings_scatter_set_duplicates_hypot_power():
     assert jnp.hypot(2.0, 0.5).weak_type is True
     assert jnp.power(2.0, jnp.array([1, 2])).weak_type is False
     assert jnp.power(jnp.array([1, 2]), 0.5).weak_type is True
+
+
+def test_fuzzer_findings_square_of_bool_and_shift_out_of_range():
+    r = jnp.square(jnp.array([True, False]))
+    assert r.dtype == jnp.int32
+    np.testing.assert_array_equal(np.asarray(r), [1, 0])
+    assert int(jax.jit(lambda x: x >> x)(-2)) == -1
+    np.testing.assert_array_equal(
+        np.asarray(jnp.right_shift(jnp.array([-8, 8, -8]), jnp.array([40, 40, -1]))), [-1, 0, -1]
+    )
+    np.testing.assert_array_equal(np.asarray(jnp.right_shift(jnp.array([-8, 8]), 1)), [-4, 4])

@@ -157,7 +157,7 @@ def sign(x, /):
 
 
 def square(x, /):
-    (x,) = promote_dtypes(x)
+    (x,) = promote_dtypes_numeric(x)  # bools square as int32, as in JAX
     return ew.integer_pow(x, 2)
 
 

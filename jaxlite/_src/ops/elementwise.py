@@ -488,8 +488,9 @@ def _shift_left(x, y):
 
 def _shift_right_arith(x, y):
     nbits = x.dtype.itemsize * 8
-    yc = np.clip(y, 0, nbits - 1)
-    return np.right_shift(x, yc).astype(x.dtype)
+    # An out-of-range amount (negative or >= the width) fills with the sign bit, as XLA.
+    yc = np.where((y < 0) | (y >= nbits), nbits - 1, y)
+    return np.right_shift(x, yc.astype(x.dtype)).astype(x.dtype)
 
 
 def _shift_right_logical(x, y):
