@@ -403,3 +403,10 @@ def test_fuzzer_findings_square_of_bool_and_shift_out_of_range():
         np.asarray(jnp.right_shift(jnp.array([-8, 8, -8]), jnp.array([40, 40, -1]))), [-1, 0, -1]
     )
     np.testing.assert_array_equal(np.asarray(jnp.right_shift(jnp.array([-8, 8]), 1)), [-4, 4])
+
+
+def test_fuzzer_findings_sign_of_bool_and_integer_powers_broadcast():
+    with pytest.raises(TypeError):
+        jnp.sign(jnp.array(True))
+    assert (3 ** jnp.zeros((2, 0), jnp.uint8)).shape == (2, 0)
+    np.testing.assert_array_equal(np.asarray(3 ** jnp.array([1, 2], jnp.uint8)), [3, 9])

@@ -119,6 +119,11 @@ KNOWN = [
     ),
     (
         "raise/no-raise",
+        "called on traced array with shape int32[0]",
+        "indexing with an empty index array under a transformation",
+    ),
+    (
+        "raise/no-raise",
         "JAX raised TypeError: Slice size at index",
         "derivatives of .at[...] updates of an empty array",
     ),

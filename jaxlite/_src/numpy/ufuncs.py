@@ -152,7 +152,10 @@ absolute = abs
 def sign(x, /):
     x = asarray_any(x)
     if x.dtype == dtypes.bool_:
-        return x
+        raise TypeError(
+            "sign does not accept dtype bool. Accepted dtypes are subtypes of integer, "
+            "floating, complexfloating."
+        )
     return ew.sign(x)
 
 
@@ -287,7 +290,9 @@ def _int_power(x, y):
         yv = np.asarray(y)
         if yv.ndim == 0:
             return ew.integer_pow(x, int(yv))
-    # Generic integer power by squaring, vectorised over the exponent bits.
+    # Generic integer power by squaring, vectorised over the exponent bits (at the
+    # broadcast shape: a scalar base with an array exponent, or the reverse).
+    x, y = broadcast_arrays(x, y)
     acc = ones_like(x)
     base = x
     yy = y
