@@ -410,3 +410,10 @@ def test_fuzzer_findings_sign_of_bool_and_integer_powers_broadcast():
         jnp.sign(jnp.array(True))
     assert (3 ** jnp.zeros((2, 0), jnp.uint8)).shape == (2, 0)
     np.testing.assert_array_equal(np.asarray(3 ** jnp.array([1, 2], jnp.uint8)), [3, 9])
+
+
+def test_fuzzer_findings_max_reduction_jvp_with_infinite_tangents():
+    x = jnp.array([[-1.0, -np.inf, 0.72], [-np.inf, -np.inf, 1.0]])
+    _, t = jax.jvp(lambda x: jnp.max(x, axis=1), (x,), (x,))
+    close(t, [0.72, 1.0])
+    close(jax.grad(lambda x: jnp.max(x))(jnp.array([1.0, 3.0, 3.0])), [0.0, 0.5, 0.5])

@@ -103,9 +103,11 @@ def _minmax_jvp(p):
         shape = aval_of(x).shape
         kept = tuple(i for i in range(len(shape)) if i not in axes)
         ans_b = _shape.broadcast_in_dim(ans, shape, kept)
-        loc = ew.convert_element_type_like(ew.eq(x, ans_b), x)
-        counts = reduce_sum(loc, axes)
-        return ew.div(reduce_sum(ew.mul(t, loc), axes), counts)
+        hit = ew.eq(x, ans_b)
+        counts = reduce_sum(ew.convert_element_type_like(hit, x), axes)
+        # A select, not t * indicator: an infinite tangent elsewhere must not give NaN.
+        picked = ew.select_n(hit, ew.zeros_like(t), t)
+        return ew.div(reduce_sum(picked, axes), counts)
 
     defjvp2(p, jvp)
 
