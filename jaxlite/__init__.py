@@ -14,7 +14,12 @@ from jaxlite import (  # noqa: E402  # noqa: E402
 )
 from jaxlite._src.api import jvp as jvp, vmap as vmap
 from jaxlite._src.compile.jit import disable_jit as disable_jit, jit as jit
-from jaxlite._src.config import config as config
+from jaxlite._src.config import (
+    config as config,
+    debug_infs as debug_infs,
+    debug_nans as debug_nans,
+    enable_x64 as enable_x64,
+)
 from jaxlite._src.core.array import Array as Array
 from jaxlite._src.core.shape_dtype import ShapeDtypeStruct as ShapeDtypeStruct
 from jaxlite._src.devices import (
@@ -72,6 +77,7 @@ from jaxlite._src.ad import (
     grad as grad,
     hessian as hessian,
     jacfwd as jacfwd,
+    jacobian as jacobian,
     jacrev as jacrev,
     linear_transpose as linear_transpose,
     linearize as linearize,
@@ -87,10 +93,7 @@ from jaxlite._src.callbacks import (  # noqa: E402
     effects_barrier as effects_barrier,
     pure_callback as pure_callback,
 )
-from jaxlite._src.config import (  # noqa: E402
-    enable_x64 as enable_x64,
-    numpy_dtype_promotion as numpy_dtype_promotion,
-)
+from jaxlite._src.config import numpy_dtype_promotion as numpy_dtype_promotion  # noqa: E402
 from jaxlite._src.custom_derivatives import custom_jvp as custom_jvp, custom_vjp as custom_vjp
 from jaxlite._src.custom_gradient import custom_gradient as custom_gradient  # noqa: E402
 from jaxlite._src.jax_extension import (  # noqa: E402

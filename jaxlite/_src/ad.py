@@ -579,6 +579,9 @@ def jacrev(
     return jac
 
 
+jacobian = jacrev  # ``jax.jacobian`` is an alias of ``jax.jacrev``
+
+
 def hessian(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False):
     """``jax.hessian``: ``jacfwd(jacrev(fun))``."""
     _check_callable(fun)
@@ -676,6 +679,7 @@ __all__ = [
     "value_and_grad",
     "jacfwd",
     "jacrev",
+    "jacobian",
     "hessian",
     "linear_transpose",
     "closure_convert",

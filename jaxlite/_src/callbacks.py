@@ -581,7 +581,7 @@ def _result_avals(result_shape_dtypes: Any) -> tuple[tuple, Any]:
     for leaf in leaves:
         shape, dtype = leaf.shape, leaf.dtype  # AttributeError for non-specs (1.1 check 2)
         dtype = np.dtype(dtype)
-        if not _cfg.x64_enabled and dtypes.canonicalize_dtype(dtype) != dtype:
+        if not _cfg.x64() and dtypes.canonicalize_dtype(dtype) != dtype:
             raise ValueError(
                 "result_shape_dtypes cannot specify 64-bit types when `jax_enable_x64` is disabled"
             )

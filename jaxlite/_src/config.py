@@ -1,9 +1,21 @@
-"""Every flag in one place. ``jaxlite.config.update(name, value)`` as in JAX."""
+"""Every flag in one place. ``jaxlite.config.update(name, value)`` as in JAX.
+
+A flag has a process-wide value, set by ``config.update``, and may be overridden in one
+thread by a context manager (``enable_x64()``, ``disable_jit()``, ``debug_nans()``...). As in
+JAX, context overrides are thread-local: a block in one thread never changes what another
+thread sees, and leaving the block always restores the thread's previous state, whatever the
+other threads did meanwhile. Reads check the calling thread's overrides first.
+
+``config.epoch`` is part of every jit cache key: it names the global settings (a counter
+bumped on each ``update``) and the calling thread's overrides, so code compiled under one
+setting is never reused under another.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from typing import Any
 
 _DEFAULTS: dict[str, Any] = {
@@ -14,6 +26,7 @@ _DEFAULTS: dict[str, Any] = {
     "jax_platforms": "cpu",
     "jax_platform_name": "cpu",
     "jax_debug_nans": False,
+    "jax_debug_infs": False,
     "jax_traceback_filtering": "auto",
     "jax_default_matmul_precision": None,
     "jax_numpy_dtype_promotion": "standard",
@@ -27,8 +40,42 @@ _DEFAULTS: dict[str, Any] = {
     # The Numba tier (compile/native.py): "auto" (hot regions, background compile), "off",
     # "always" (compile every eligible region synchronously: deterministic, for tests).
     "jaxlite_native": os.environ.get("JAXLITE_NATIVE", "auto"),
+    # Accepted with their JAX 0.10.2 meaning: explaining cache misses only logs, and the
+    # remat implementation choice has no effect on results.
+    "jax_explain_cache_misses": False,
+    "jax_remat3": False,
 }
 _NATIVE_MODES = ("auto", "off", "always")
+
+_BOOL_FLAGS = frozenset(
+    {
+        "jax_enable_x64",
+        "jax_enable_checks",
+        "jax_disable_jit",
+        "jax_debug_nans",
+        "jax_debug_infs",
+        "jax_explain_cache_misses",
+        "jax_remat3",
+    }
+)
+
+
+def _validate(name: str, value: Any) -> None:
+    if name == "jax_numpy_dtype_promotion" and value not in ("standard", "strict"):
+        raise ValueError(
+            f"jax_numpy_dtype_promotion must be 'standard' or 'strict', got {value!r}"
+        )
+    if name == "jaxlite_native" and value not in _NATIVE_MODES:
+        raise ValueError(f"jaxlite_native must be one of {_NATIVE_MODES}, got {value!r}")
+
+
+class _Local(threading.local):
+    # Class attributes are the defaults every thread starts from.
+    overrides: dict[str, Any] | None = None
+    key: tuple = ()
+
+
+_local = _Local()
 
 
 class Config:
@@ -36,11 +83,11 @@ class Config:
 
     def __init__(self):
         object.__setattr__(self, "_values", dict(_DEFAULTS))
-        # Bumped on every change that invalidates compiled code (part of jit cache keys).
-        object.__setattr__(self, "epoch", 0)
+        object.__setattr__(self, "_epoch", 0)
+        object.__setattr__(self, "_lock", threading.Lock())
 
     def update(self, name: str, value: Any) -> None:
-        """Set flag ``name`` to ``value`` (mirrors ``jax.config.update``).
+        """Set flag ``name`` to ``value`` for the whole process (``jax.config.update``).
 
         Raises:
             AttributeError: for an unknown flag name.
@@ -50,25 +97,44 @@ class Config:
         validator = _validators.get(name)
         if validator is not None:
             validator(value)
-        if name == "jax_enable_x64":
+        if name in _BOOL_FLAGS:
             value = bool(value)
-        if name == "jax_numpy_dtype_promotion" and value not in ("standard", "strict"):
-            raise ValueError(
-                f"jax_numpy_dtype_promotion must be 'standard' or 'strict', got {value!r}"
-            )
-        if name == "jaxlite_native" and value not in _NATIVE_MODES:
-            raise ValueError(f"jaxlite_native must be one of {_NATIVE_MODES}, got {value!r}")
-        self._values[name] = value
-        object.__setattr__(self, "epoch", self.epoch + 1)
-        global x64_enabled
-        x64_enabled = self._values["jax_enable_x64"]
+        _validate(name, value)
+        with self._lock:
+            self._values[name] = value
+            object.__setattr__(self, "_epoch", self._epoch + 1)
 
     def read(self, name: str) -> Any:
+        """The value of flag ``name`` seen by the calling thread."""
+        ov = _local.overrides
+        if ov is not None and name in ov:
+            return ov[name]
         return self._values[name]
 
+    @property
+    def epoch(self) -> int | tuple:
+        """A hashable name of the settings the calling thread sees (for cache keys): the
+        global counter alone (an int, cheap to compare on jit's hit path) when the thread
+        has no overrides, else the counter with the overrides."""
+        key = _local.key
+        return (self._epoch, key) if key else self._epoch
+
+    @property
+    def x64_enabled(self) -> bool:
+        return x64()
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """A snapshot of every flag as the calling thread sees it."""
+        out = dict(self._values)
+        out.update(_local.overrides or {})
+        return out
+
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
         try:
-            return self._values[name]
+            return self.read(name)
         except KeyError:
             raise AttributeError(f"Unrecognized config option: {name}") from None
 
@@ -77,12 +143,24 @@ class Config:
 
     @contextlib.contextmanager
     def _override(self, name: str, value: Any):
-        old = self._values[name]
-        self.update(name, value)
+        """Set ``name`` to ``value`` in the calling thread for the duration of the block."""
+        if name not in self._values:
+            raise AttributeError(f"Unrecognized config option: {name}")
+        validator = _validators.get(name)
+        if validator is not None:
+            validator(value)
+        if name in _BOOL_FLAGS:
+            value = bool(value)
+        _validate(name, value)
+        prev_overrides, prev_key = _local.overrides, _local.key
+        new = dict(prev_overrides or {})
+        new[name] = value
+        _local.overrides = new
+        _local.key = tuple(sorted(new.items(), key=lambda kv: kv[0]))
         try:
             yield
         finally:
-            self.update(name, old)
+            _local.overrides, _local.key = prev_overrides, prev_key
 
 
 # name -> callable(value) run before a flag changes; it raises to refuse the change.
@@ -95,16 +173,62 @@ def register_validator(name: str, fn) -> None:
 
 
 config = Config()
-x64_enabled = False
+
+
+def x64() -> bool:
+    """Whether 64-bit types are enabled for the calling thread."""
+    ov = _local.overrides
+    if ov is not None and "jax_enable_x64" in ov:
+        return ov["jax_enable_x64"]
+    return config._values["jax_enable_x64"]
+
+
+def debug_value_checks() -> tuple[bool, bool] | None:
+    """``(jax_debug_nans, jax_debug_infs)`` for the calling thread, or None when both are off
+    (the common case, answered without building a tuple)."""
+    ov = _local.overrides
+    vals = config._values
+    if ov is None:
+        if not (vals["jax_debug_nans"] or vals["jax_debug_infs"]):
+            return None
+        return vals["jax_debug_nans"], vals["jax_debug_infs"]
+    nans = ov.get("jax_debug_nans", vals["jax_debug_nans"])
+    infs = ov.get("jax_debug_infs", vals["jax_debug_infs"])
+    return (nans, infs) if (nans or infs) else None
+
+
+def disable_jit_enabled() -> bool:
+    ov = _local.overrides
+    if ov is not None and "jax_disable_jit" in ov:
+        return ov["jax_disable_jit"]
+    return config._values["jax_disable_jit"]
+
+
+def __getattr__(name: str) -> Any:
+    # ``config.x64_enabled`` (a module attribute in earlier versions) reads the calling
+    # thread's setting; it is computed on access so it can never go stale.
+    if name == "x64_enabled":
+        return x64()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def enable_x64(new_val: bool = True):
-    """Temporarily set ``jax_enable_x64`` (``jax.experimental.enable_x64``)."""
+    """Temporarily set ``jax_enable_x64`` in this thread (``jax.enable_x64``)."""
     return config._override("jax_enable_x64", new_val)
 
 
+def debug_nans(new_val: bool = True):
+    """Temporarily set ``jax_debug_nans`` in this thread (``jax.debug_nans``)."""
+    return config._override("jax_debug_nans", new_val)
+
+
+def debug_infs(new_val: bool = True):
+    """Temporarily set ``jax_debug_infs`` in this thread (``jax.debug_infs``)."""
+    return config._override("jax_debug_infs", new_val)
+
 def numpy_dtype_promotion(val: str):
-    """Temporarily set ``jax_numpy_dtype_promotion`` (``jax.numpy_dtype_promotion``).
+    """Temporarily set ``jax_numpy_dtype_promotion`` in this thread
+    (``jax.numpy_dtype_promotion``).
 
     ``"standard"`` is JAX's promotion lattice; ``"strict"`` forbids implicit promotion
     between different dtypes (Python scalars still adapt), raising ``TypePromotionError``.

@@ -129,12 +129,46 @@ def short_name(dtype: np.dtype) -> str:
     return _SHORT_NAMES.get(dtype, str(dtype))
 
 
+# NumPy dtype kinds that may have no JAX counterpart: object, bytes, str, void/structured,
+# datetime64, timedelta64. Of kind "V" only raw void and structured dtypes (type np.void)
+# are invalid: ml_dtypes' types (bfloat16, float8_*, int4...) are kind "V" too, and float0
+# is a (zero-size) structured dtype.
+_INVALID_KINDS = frozenset("OSUVMm")
+
+
+def is_invalid_dtype(dtype: np.dtype) -> bool:
+    """True for NumPy dtypes that JAX has no arrays of (str, object, datetime64, void...)."""
+    if dtype.kind not in _INVALID_KINDS:
+        return False
+    if dtype.kind == "V":
+        return dtype.type is np.void and dtype != float0
+    return True
+
+
+def check_valid_dtype(dtype: np.dtype, fun_name: str | None = None, orig: Any = None) -> None:
+    """Raise ``TypeError`` for a dtype JAX has no arrays of (str, object, datetime64...)."""
+    if is_invalid_dtype(dtype):
+        where = f" in {fun_name}" if fun_name else ""
+        shown = dtype if orig is None else orig
+        raise TypeError(
+            f"JAX only supports number, bool, and string dtypes, got dtype {shown}{where}"
+        )
+
+
 def canonicalize_dtype(dtype: Any) -> np.dtype:
-    """The dtype an array of ``dtype`` gets in the current x64 mode."""
+    """The dtype an array of ``dtype`` gets in the current x64 mode.
+
+    Raises:
+        TypeError: for dtypes that JAX has no arrays of (str, bytes, object, void and
+            structured, datetime64, timedelta64).
+    """
+    orig = dtype
     if isinstance(dtype, ExtendedDType):
         return dtype
     dtype = np.dtype(dtype)
-    if not _cfg.x64_enabled:
+    if dtype.kind in _INVALID_KINDS:
+        check_valid_dtype(dtype, None, orig)
+    if not _cfg.x64():
         return _X64_TO_X32.get(dtype, dtype)
     return dtype
 
@@ -248,7 +282,7 @@ def _upper_sets(x64: bool) -> dict:
 
 
 def _join(a, b):
-    return _join_in(a, b, bool(_cfg.x64_enabled))
+    return _join_in(a, b, bool(_cfg.x64()))
 
 
 @functools.lru_cache(None)
@@ -426,6 +460,7 @@ def check_user_dtype_supported(dtype: Any, fun_name: str | None = None) -> np.dt
     if isinstance(dtype, ExtendedDType):
         return dtype
     d = np.dtype(dtype)
+    check_valid_dtype(d, fun_name or "asarray", dtype)
     c = canonicalize_dtype(d)
     # Python's own int/float/complex mean "the default type of that kind": never a warning.
     if c != d and dtype not in (int, float, complex):

@@ -27,8 +27,15 @@ from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
-from jaxlite._src.core.trace import Tracer, eval_trace, trace_ctx
+from jaxlite._src.core.trace import (
+    Tracer,
+    check_debug_values,
+    eval_trace,
+    find_debug_value,
+    trace_ctx,
+)
 from jaxlite._src.interpreters import dce as _dce, simplify as _simplify
+from jaxlite._src.interpreters.eval import eval_closed_jaxpr
 from jaxlite._src.interpreters.staging import abstractify, trace_flat
 
 # Process-wide counters, for tests and benchmarks (``jaxlite.jit_stats()``).
@@ -66,7 +73,23 @@ def compiled_for(closed: ClosedJaxpr) -> _Compiled:
 
 
 def _jit_impl(*args, jaxpr, name):
-    return compiled_for(jaxpr).fn(*args)
+    outs = compiled_for(jaxpr).fn(*args)
+    checks = _cfg.debug_value_checks()
+    if checks is not None:
+        _debug_deoptimize(jaxpr, args, outs, checks, name)
+    return outs
+
+
+def _debug_deoptimize(closed: ClosedJaxpr, args, outs, checks, name: str) -> None:
+    """``jax_debug_nans``/``jax_debug_infs`` for compiled code: if an output holds a NaN
+    (inf), re-run the jaxpr one primitive at a time, which raises ``FloatingPointError``
+    naming the primitive that produced it (as JAX re-runs the de-optimized function)."""
+    kind = find_debug_value(outs, checks)
+    if kind is None:
+        return
+    eval_closed_jaxpr(closed, *args)
+    # No primitive produced it (e.g. an input passed through): blame the jitted function.
+    check_debug_values(f"jit({name})", outs, checks)
 
 
 def _jit_abstract_eval(*avals, jaxpr, name):
@@ -237,6 +260,29 @@ def _output_wrapper(out_avals, out_tree) -> Callable:
     return wrap
 
 
+# fun -> {jit options: (trace cache, fast cache)}; entries die with the function.
+_caches_by_fun: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _freeze(x):
+    return tuple(x) if isinstance(x, (list, tuple)) else x
+
+
+def _shared_caches(fun: Callable, options: tuple) -> tuple[dict, dict]:
+    """The trace and fast caches of ``fun`` jitted with ``options``, shared by every
+    ``jit(fun, **options)`` wrapper (private ones for functions that cannot be weakly keyed)."""
+    try:
+        per_fun = _caches_by_fun.get(fun)
+        if per_fun is None:
+            per_fun = _caches_by_fun[fun] = {}
+        caches = per_fun.get(options)
+        if caches is None:
+            caches = per_fun[options] = ({}, {})
+        return caches
+    except TypeError:  # unhashable or not weakly referenceable (a builtin, an odd callable)
+        return {}, {}
+
+
 class JitWrapped:
     """The callable ``jax.jit`` returns."""
 
@@ -267,7 +313,6 @@ class JitWrapped:
         self._static_argnames = static_argnames
         self._donate_argnums = donate_argnums
         self._name = getattr(fun, "__name__", "fun")
-        self._cache: dict = {}
         # Hit path for the common call: positional ArrayImpl arguments, no statics.
         self._fast_ok = not static_argnums and not static_argnames
         # (in_shardings, out_shardings) when either is given (sharding/jit_shardings.py).
@@ -275,7 +320,19 @@ class JitWrapped:
         if in_shardings is not None or out_shardings is not None:
             self.shardings = (in_shardings, out_shardings)
             self._fast_ok = False
-        self._fast_cache: dict = {}
+        # As in JAX, the caches belong to the function (and the jit options), not to this
+        # wrapper: ``jit(f)(x); jit(f)(y)`` traces ``f`` once.
+        self._cache, self._fast_cache = _shared_caches(
+            fun,
+            (
+                static_argnums,
+                static_argnames,
+                _freeze(donate_argnums),
+                inline,
+                keep_unused,
+                _freeze(self.shardings),
+            ),
+        )
         self._last_hit: tuple | None = None  # (aval, config epoch, fn, wrap)
         self.trace_count = 0
 
@@ -344,7 +401,7 @@ class JitWrapped:
                 if len(args) == 1:
                     self._last_hit = (args[0].aval, key[0], fn, wrap)
                 return wrap(fn(*[a._value for a in args]))
-        if _cfg.config._values["jax_disable_jit"]:
+        if _cfg.disable_jit_enabled():
             return self._fun(*args, **kwargs)
         statics, dyn_args, dyn_kwargs = self._split(args, kwargs)
         flat, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
@@ -355,6 +412,7 @@ class JitWrapped:
             compiled = entry.compiled
             if compiled is None:
                 compiled = entry.compiled = compiled_for(entry.closed)
+            checks = _cfg.debug_value_checks()
             if (
                 self.shardings is not None
                 or compiled.placed
@@ -364,6 +422,7 @@ class JitWrapped:
                 return tree_util.tree_unflatten(entry.out_tree, outs)
             if (
                 self._fast_ok
+                and checks is None
                 and not kwargs
                 and len(flat) == len(args)
                 and all(type(a) is ArrayImpl for a in args)
@@ -372,7 +431,10 @@ class JitWrapped:
                     compiled.fn,
                     _output_wrapper(compiled.out_avals, entry.out_tree),
                 )
-            outs = compiled.fn(*[_leaf_value(x, a) for x, a in zip(flat, avals)])
+            in_vals = [_leaf_value(x, a) for x, a in zip(flat, avals)]
+            outs = compiled.fn(*in_vals)
+            if checks is not None:
+                _debug_deoptimize(entry.closed, in_vals, outs, checks, self._name)
             outs = [make_array(o, a) for o, a in zip(outs, compiled.out_avals)]
             return tree_util.tree_unflatten(entry.out_tree, outs)
         closed, consts = closure_convert_consts(entry.closed)

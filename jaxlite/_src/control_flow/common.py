@@ -36,7 +36,7 @@ def to_array(x: Any):
 
 
 def jit_disabled() -> bool:
-    return bool(_cfg.config._values["jax_disable_jit"])
+    return bool(_cfg.disable_jit_enabled())
 
 
 def is_concrete_value(x: Any) -> bool:

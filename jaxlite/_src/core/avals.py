@@ -80,6 +80,16 @@ def aval_of(x: Any) -> ShapedArray:
         dtype, weak = dtypes.dtype_and_weak_type(x)
         return ShapedArray((), dtype, weak)
     if isinstance(x, (np.ndarray, np.generic)):
+        if isinstance(x, np.ma.MaskedArray):
+            raise ValueError(
+                "numpy masked arrays are not supported as direct inputs to JAX functions. "
+                "Use arr.filled() to convert the value to a standard numpy array."
+            )
+        if dtypes.is_invalid_dtype(x.dtype):
+            raise TypeError(
+                f"Dtype {x.dtype} is not a valid JAX array type. Only arrays of numeric "
+                "types are supported by JAX."
+            )
         return ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype), False)
     if hasattr(x, "__jax_array__"):
         return aval_of(x.__jax_array__())

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxlite._src import devices as _devices, dtypes
+from jaxlite._src import config as _cfg, devices as _devices, dtypes
 from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.array import Array, ArrayImpl, foreign_to_numpy, make_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
@@ -86,11 +86,14 @@ class Tracer(Array):
             raise err
         return v
 
+    # Conversions follow JAX exactly. A conversion that would hand the value to code that
+    # jaxlite cannot see (NumPy through ``__array__``, Python floats and lists) always raises,
+    # even when the value is known (a grad/jvp tracer): the derivative would be dropped
+    # silently otherwise. ``bool``/``int``/``__index__``/``item`` of a *concrete* tracer are
+    # allowed (Python control flow on known values under grad), as in JAX.
+
     def __array__(self, dtype=None, copy=None):
-        v = self.to_concrete_value() if self._trace._valid else None
-        if v is None:
-            raise TracerArrayConversionError(self)
-        return np.asarray(v, dtype=dtype)
+        raise TracerArrayConversionError(self)
 
     def __bool__(self):
         size = self.aval.size
@@ -123,21 +126,21 @@ class Tracer(Array):
         )
 
     def __float__(self):
-        return float(
-            self._concrete_or_raise(
-                ConcretizationTypeError(
-                    self, f"The problem arose with the `float` function on {self}."
-                )
-            )
+        check_valid_tracer(self)
+        raise ConcretizationTypeError(
+            self,
+            f"The problem arose with the `float` function on {self}. If trying to convert "
+            "the data type of a value, try using `x.astype(float)` or "
+            "`jnp.array(x, dtype=float)` instead.",
         )
 
     def __complex__(self):
-        return complex(
-            self._concrete_or_raise(
-                ConcretizationTypeError(
-                    self, f"The problem arose with the `complex` function on {self}."
-                )
-            )
+        check_valid_tracer(self)
+        raise ConcretizationTypeError(
+            self,
+            f"The problem arose with the `complex` function on {self}. If trying to convert "
+            "the data type of a value, try using `x.astype(complex)` or "
+            "`jnp.array(x, dtype=complex)` instead.",
         )
 
     def __index__(self):
@@ -150,13 +153,10 @@ class Tracer(Array):
         return np.asarray(v).item(*args)
 
     def tolist(self):
-        return np.asarray(
-            self._concrete_or_raise(
-                ConcretizationTypeError(
-                    self, f"The problem arose with the `tolist` method on {self}."
-                )
-            )
-        ).tolist()
+        check_valid_tracer(self)
+        raise ConcretizationTypeError(
+            self, f"The problem arose with the `tolist` method on {self}."
+        )
 
     def __iter__(self):
         if self.ndim == 0:
@@ -257,6 +257,9 @@ class EvalTrace(Trace):
                 out = impl(*vals, **params)
         else:
             out = impl(*vals, **params)
+        checks = _cfg.debug_value_checks()
+        if checks is not None:
+            check_debug_values(primitive.name, out if primitive.multiple_results else [out], checks)
         if primitive.multiple_results:
             outs = [make_array(o, a) for o, a in zip(out, avals_out)]
         else:
@@ -275,6 +278,29 @@ class EvalTrace(Trace):
 
 
 eval_trace = EvalTrace()
+
+
+def find_debug_value(outs, checks: tuple[bool, bool]) -> str | None:
+    """``"nan"`` or ``"inf"`` if an inexact value in ``outs`` has one that ``checks``
+    (``(debug_nans, debug_infs)``) asks about, else None."""
+    nans, infs = checks
+    for o in outs:
+        o = np.asarray(o)
+        if not dtypes.is_inexact(o.dtype):
+            continue
+        if nans and np.isnan(o).any():
+            return "nan"
+        if infs and np.isinf(o).any():
+            return "inf"
+    return None
+
+
+def check_debug_values(name: str, outs, checks: tuple[bool, bool]) -> None:
+    """``jax_debug_nans``/``jax_debug_infs``: raise ``FloatingPointError`` naming the
+    primitive ``name`` whose outputs hold a NaN (or an inf)."""
+    kind = find_debug_value(outs, checks)
+    if kind is not None:
+        raise FloatingPointError(f"invalid value ({kind}) encountered in {name}")
 
 
 class _TraceCtx(threading.local):

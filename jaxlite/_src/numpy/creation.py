@@ -24,7 +24,14 @@ def array(object: Any, dtype=None, copy: bool = True, order=None, ndmin: int = 0
 
     Python scalars give weakly typed 0-d arrays only through ``asarray`` with no dtype;
     ``array`` of a scalar is weakly typed too, as in JAX.
+
+    Raises:
+        ValueError: for a NumPy masked array (its mask would be dropped; JAX raises in
+            ``asarray``, jaxlite in ``array`` too).
+        TypeError: for values of a non-numeric dtype (str, object, datetime64...).
     """
+    if isinstance(object, np.ma.MaskedArray):
+        aval_of(object)  # raises JAX's error for masked arrays
     if isinstance(object, Array):
         out = object
         if dtype is not None:

@@ -264,7 +264,8 @@ def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):
     if rcond is None:
         rcond = float(dtypes.finfo(a.dtype).eps) * max(n, m)
     u, s, vh = svd(a, full_matrices=False)
-    mask = greater_equal(s, multiply(rcond, s[0])) if s.shape[0] else s
+    # Strictly greater: an all-zero matrix has rank 0 (minimum-norm answer 0), not 1/0.
+    mask = greater(s, multiply(rcond, s[0])) if s.shape[0] else s
     rank = reductions.sum(mask)
     safe_s = where(mask, s, ones_like(s))
     s_inv = where(mask, divide(1, safe_s), zeros_like(s))[:, None]
@@ -278,8 +279,8 @@ def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):
     else:
         resid = reductions.sum(square(ufuncs.abs(subtract(b, products.matmul(a, x)))), axis=0)
     if vec:
+        # As in NumPy and JAX, the residuals of a vector ``b`` keep shape (1,).
         x = squeeze(x, -1)
-        resid = squeeze(resid, -1) if resid.ndim else resid
     return x, resid, rank, s
 
 

@@ -21,15 +21,28 @@ def _convert_impl(x, *, new_dtype, weak_type):
     if dtypes.is_complex(x.dtype) and not dtypes.is_complex(new_dtype):
         x = np.real(x)
     if dtypes.is_int(new_dtype) and dtypes.is_inexact(x.dtype):
-        # JAX (XLA) converts out-of-range floats by saturating and NaN to 0. The bounds are
-        # applied after the cast: a float32 clip to int32's max rounds up past it.
-        info = np.iinfo(new_dtype)
-        xf = np.asarray(x, np.float64)
-        with np.errstate(invalid="ignore", over="ignore"):
-            out = np.nan_to_num(xf, nan=0, posinf=0, neginf=0).astype(new_dtype)
-        out = np.where(xf >= info.max, info.max, out)
-        return np.where(xf <= info.min, info.min, out).astype(new_dtype)
+        return _float_to_int_saturating(np.asarray(x), np.dtype(new_dtype))
     return np.asarray(x).astype(new_dtype)
+
+
+def _float_to_int_saturating(x: np.ndarray, new_dtype: np.dtype) -> np.ndarray:
+    """Float -> int as XLA does: truncate toward zero, saturate out-of-range values (+inf
+    to the maximum, -inf to the minimum) and send NaN to 0.
+
+    The integer bounds are not always floats of ``x``'s dtype (int32's maximum rounds up to
+    2**31 in float32, which would overflow to INT_MIN), so the clip uses the largest float
+    below each bound, and values beyond it are set to the bound exactly.
+    """
+    info = np.iinfo(new_dtype)
+    fdt = x.dtype if x.dtype.itemsize >= 4 else np.dtype(np.float32)
+    xf = x.astype(fdt, copy=False)
+    hi = fdt.type(info.max)
+    if int(hi) > info.max:
+        hi = np.nextafter(hi, fdt.type(0))
+    lo = fdt.type(info.min)  # 0 or -2**(bits-1): exactly representable
+    with np.errstate(invalid="ignore"):
+        out = np.clip(np.nan_to_num(xf, nan=0.0, posinf=hi, neginf=lo), lo, hi).astype(new_dtype)
+        return np.where(xf > hi, new_dtype.type(info.max), out)
 
 
 def _convert_abstract_eval(x, *, new_dtype, weak_type):
@@ -73,6 +86,7 @@ def convert_element_type(x, new_dtype, weak_type: bool = False):
     """Cast ``x`` to ``new_dtype`` (``jax.lax.convert_element_type``)."""
     from jaxlite._src.core.avals import aval_of
 
+    dtypes.check_valid_dtype(np.dtype(new_dtype), "convert_element_type", new_dtype)
     new_dtype = dtypes.canonicalize_dtype(new_dtype)
     aval = aval_of(x)
     if aval.dtype == new_dtype and aval.weak_type == weak_type and hasattr(x, "aval"):
