@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -93,3 +96,67 @@ class HashableFunction:
 
     def __repr__(self):
         return getattr(self.f, "__name__", repr(self.f))
+
+
+def _freeze(x: Any) -> Any:
+    if isinstance(x, (list, tuple)):
+        return tuple(_freeze(e) for e in x)
+    return x
+
+
+def memoize_jaxpr_transform(normalize: Callable | None = None) -> Callable:
+    """Memoise a transformation ``fn(closed_jaxpr, *args)`` of closed jaxprs per (jaxpr
+    object, args); entries die with the jaxpr.
+
+    Why: control-flow rules ask for the transform of their bodies more than once (once to
+    learn which outputs are nonzero/unknown/batched, once more with those forced), and the
+    bodies hold nested control flow, so without a memo the innermost body is transformed
+    2**depth times. With it, every (body, arguments) pair is transformed once.
+
+    ``normalize(args, result)``, if given, returns other args that are known to give the
+    same result (e.g. ``instantiate`` set to exactly the outputs that came out nonzero), so
+    the second question of the pattern above is answered from the memo too.
+
+    Results are shared: lists in a result tuple are copied for each caller; jaxprs are
+    immutable. Arguments that cannot be hashed bypass the memo.
+    """
+
+    def deco(fn: Callable) -> Callable:
+        memo: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        sig = inspect.signature(fn)
+
+        def copy_out(result):
+            if isinstance(result, tuple):
+                return tuple(list(r) if isinstance(r, list) else r for r in result)
+            return result
+
+        @functools.wraps(fn)
+        def wrapped(closed, *args, **kwargs):
+            if kwargs:  # one key per call, however the arguments were passed
+                bound = sig.bind(closed, *args, **kwargs)
+                bound.apply_defaults()
+                args = bound.args[1:]
+            key = _freeze(args)
+            try:
+                per = memo.get(closed)
+                if per is None:
+                    per = memo[closed] = {}
+                hit = per.get(key)
+            except TypeError:  # unhashable arguments (or jaxpr)
+                return fn(closed, *args)
+            if hit is None:
+                hit = copy_out(fn(closed, *args))
+                per[key] = hit
+                if normalize is not None:
+                    other = normalize(args, hit)
+                    if other is not None:
+                        try:
+                            per.setdefault(_freeze(other), hit)
+                        except TypeError:
+                            pass
+            return copy_out(hit)
+
+        wrapped.memo = memo
+        return wrapped
+
+    return deco

@@ -27,6 +27,11 @@ from jaxlite._src.core.trace import eval_trace, set_current_trace, trace_ctx
 
 _fn_counter = itertools.count()
 
+# Python refuses more than 20 statically nested blocks (loops, ``with``) in one function and
+# 100 indentation levels; control-flow bodies nested deeper than this are emitted as calls
+# of separately compiled functions.
+MAX_INLINE_DEPTH = 8
+
 
 class CodegenContext:
     """Accumulates globals for one generated module (a function and its sub-functions)."""
@@ -35,6 +40,10 @@ class CodegenContext:
         self.globals: dict[str, Any] = {"np": np}
         self._counter = itertools.count()
         self._global_ids: dict[int, str] = {}
+        # How many control-flow bodies the code being emitted is nested in (see
+        # ``control_flow.common.emit_inline``: past ``MAX_INLINE_DEPTH`` bodies become
+        # separate functions, so generated code never nests without bound).
+        self.depth = 0
 
     def fresh(self, prefix: str) -> str:
         return f"{prefix}{next(self._counter)}"

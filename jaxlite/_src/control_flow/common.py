@@ -26,6 +26,7 @@ from jaxlite._src.core.effects import batched_cond_allowed_effects, control_flow
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.core.trace import Tracer
+from jaxlite._src.interpreters import dce as _dce
 
 
 # ------------------------------------------------------------------------------ values
@@ -227,14 +228,14 @@ def prune_jaxpr_io(
         j.eqns,
         j.effects,
     )
-    return ClosedJaxpr(new, closed.consts)
+    out = ClosedJaxpr(new, closed.consts)
+    _dce.derive_fixpoint(closed, out, keep_in)
+    return out
 
 
 def dce_body(closed: ClosedJaxpr, used_outputs: Sequence[bool]) -> tuple[ClosedJaxpr, list]:
     """DCE keeping every invar; returns (jaxpr with only the used outputs, used invars)."""
-    from jaxlite._src.interpreters.dce import dce_closed_jaxpr
-
-    return dce_closed_jaxpr(closed, list(used_outputs))
+    return _dce.dce_closed_jaxpr(closed, list(used_outputs))
 
 
 def add_dummy_invars(closed: ClosedJaxpr, avals: Sequence[ShapedArray], at: int) -> ClosedJaxpr:
@@ -330,7 +331,21 @@ def emit_inline(ctx, closed: ClosedJaxpr, in_names: Sequence[str]) -> tuple[list
     """
     from jaxlite._src.compile import codegen
 
-    return codegen.emit_equations(ctx, simplified(closed), in_names, lambda: ctx.fresh("t"))
+    body = simplified(closed)
+    if ctx.depth >= codegen.MAX_INLINE_DEPTH:
+        # Deep nesting (a cond in a cond in ... a scan): call the body as its own compiled
+        # function, whose code starts again at depth 0. Python limits static nesting.
+        fn = ctx.compile_sub(body)
+        outs = [ctx.fresh("t") for _ in body.jaxpr.outvars]
+        call = f"{fn}({', '.join(in_names)})"
+        if not outs:
+            return [call], []
+        return [f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}"], outs
+    ctx.depth += 1
+    try:
+        return codegen.emit_equations(ctx, body, in_names, lambda: ctx.fresh("t"))
+    finally:
+        ctx.depth -= 1
 
 
 def assign(targets: Sequence[str], values: Sequence[str]) -> list[str]:

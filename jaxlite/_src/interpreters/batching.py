@@ -17,7 +17,7 @@ from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.ir import ClosedJaxpr
 from jaxlite._src.core.rule_types import AxisData, not_mapped
 from jaxlite._src.core.trace import Trace, Tracer, check_valid_tracer, set_current_trace, trace_ctx
-from jaxlite._src.util import safe_zip
+from jaxlite._src.util import memoize_jaxpr_transform, safe_zip
 
 
 class BatchTracer(Tracer):
@@ -134,6 +134,9 @@ def batch_flat(
     return [v for v, _ in infos], [d for _, d in infos]
 
 
+@memoize_jaxpr_transform(
+    normalize=lambda args, res: (args[0], args[1], [d is not not_mapped for d in res[1]])
+)
 def batch_jaxpr(
     closed: ClosedJaxpr,
     axis_data: AxisData,

@@ -18,7 +18,7 @@ from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.ir import ClosedJaxpr
 from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.core.trace import Trace, Tracer, check_valid_tracer, set_current_trace, trace_ctx
-from jaxlite._src.util import safe_zip
+from jaxlite._src.util import memoize_jaxpr_transform, safe_zip
 
 
 class JVPTracer(Tracer):
@@ -102,6 +102,7 @@ def jvp_flat(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]):
     return [p for p, _ in pairs], [t for _, t in pairs]
 
 
+@memoize_jaxpr_transform(normalize=lambda args, res: (args[0], res[1]))
 def jvp_jaxpr(
     closed: ClosedJaxpr, nonzeros: Sequence[bool], instantiate: bool | Sequence[bool]
 ) -> tuple[ClosedJaxpr, list[bool]]:

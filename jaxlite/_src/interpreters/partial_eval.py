@@ -29,6 +29,7 @@ from jaxlite._src.core.avals import ShapedArray
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr
 from jaxlite._src.core.trace import Trace, Tracer, check_valid_tracer, set_current_trace, trace_ctx
 from jaxlite._src.interpreters.staging import StagingTrace, StagingTracer
+from jaxlite._src.util import memoize_jaxpr_transform
 
 
 class PETracer(Tracer):
@@ -155,6 +156,7 @@ def trace_partial(
     return result
 
 
+@memoize_jaxpr_transform(normalize=lambda args, res: (args[0], res[2]))
 def partial_eval_jaxpr_nounits(
     closed: ClosedJaxpr, unknowns: Sequence[bool], instantiate: bool | Sequence[bool]
 ) -> tuple[ClosedJaxpr, ClosedJaxpr, list[bool], int]:
