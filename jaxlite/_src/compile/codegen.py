@@ -22,6 +22,7 @@ import numpy as np
 from jaxlite._src.compile import native
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import ArrayImpl
+from jaxlite._src.core.avals import check_allocation
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Literal, subjaxprs
 from jaxlite._src.core.trace import eval_trace, set_current_trace, trace_ctx
 
@@ -148,6 +149,7 @@ def emit_equations(
     fresh: set[int] = set()
     only_ufunc_readers = _only_ufunc_readers(jaxpr) if manage_buffers else set()
     for i, eqn in enumerate(jaxpr.eqns):
+        check_allocation([v.aval for v in eqn.outvars], eqn.primitive.name)
         ins = [read(v) for v in eqn.invars]
         outs = []
         for v in eqn.outvars:

@@ -2,11 +2,47 @@
 
 from __future__ import annotations
 
+import math
+import os
 from typing import Any
 
 import numpy as np
 
 from jaxlite._src import dtypes
+from jaxlite._src.core.errors import JaxRuntimeError
+
+
+def _physical_memory() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # not POSIX: assume a large machine
+        return 1 << 40
+
+
+# An array larger than the machine's physical memory cannot be allocated (NumPy may accept
+# it lazily, e.g. a broadcast view, and then compute over it for hours).
+MAX_ARRAY_BYTES = _physical_memory()
+
+
+def fits_in_memory(aval: ShapedArray) -> bool:
+    return math.prod(aval.shape) * aval.dtype.itemsize <= MAX_ARRAY_BYTES
+
+
+def check_allocation(avals, where: str) -> None:
+    """Refuse arrays that cannot fit in memory, as JAX's allocator does.
+
+    Raises:
+        JaxRuntimeError: ``RESOURCE_EXHAUSTED`` if an aval in ``avals`` needs more bytes
+            than the machine has.
+    """
+    for a in avals:
+        nbytes = math.prod(a.shape) * a.dtype.itemsize
+        if nbytes > MAX_ARRAY_BYTES:
+            raise JaxRuntimeError(
+                f"RESOURCE_EXHAUSTED: Out of memory allocating {nbytes} bytes "
+                f"(an array of shape {a.shape} and dtype {a.dtype.name}, produced by "
+                f"{where}; this machine has {MAX_ARRAY_BYTES} bytes of memory)."
+            )
 
 
 class AbstractValue:

@@ -64,12 +64,16 @@ class JaxprTypeError(TypeError):
     """Raised by the jaxpr type checker."""
 
 
-class CallbackError(RuntimeError):
+class JaxRuntimeError(RuntimeError):
+    """A failure while running a computation (``jax.errors.JaxRuntimeError``): an exception
+    in a host callback (``CallbackError``) or an allocation that cannot fit
+    (``RESOURCE_EXHAUSTED``)."""
+
+
+class CallbackError(JaxRuntimeError):
     """An exception raised inside a host callback, re-raised to the caller.
 
-    A subclass of ``RuntimeError`` so that code written for JAX's ``JaxRuntimeError``
-    still catches it. The original exception is available as ``__cause__``.
+    A subclass of ``JaxRuntimeError`` (a ``RuntimeError``), so that code written for JAX's
+    ``JaxRuntimeError`` still catches it. The original exception is available as
+    ``__cause__``.
     """
-
-
-JaxRuntimeError = CallbackError

@@ -27,7 +27,7 @@ import numpy as np
 from jaxlite._src import config as _cfg, devices as _devices, dtypes
 from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.array import Array, ArrayImpl, foreign_to_numpy, make_array
-from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.avals import ShapedArray, aval_of, check_allocation
 from jaxlite._src.core.errors import (
     ConcretizationTypeError,
     TracerArrayConversionError,
@@ -252,6 +252,7 @@ class EvalTrace(Trace):
             kind = "abstract_eval" if primitive not in rules.abstract_eval_rules else "impl"
             raise rules.missing_rule(kind, primitive) from None
         avals_out = abstract_eval(*avals, **params)
+        check_allocation(avals_out if primitive.multiple_results else (avals_out,), primitive.name)
         if primitive in rules.quiet_fp:
             with np.errstate(all="ignore"):
                 out = impl(*vals, **params)

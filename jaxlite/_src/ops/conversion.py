@@ -86,7 +86,8 @@ def convert_element_type(x, new_dtype, weak_type: bool = False):
     """Cast ``x`` to ``new_dtype`` (``jax.lax.convert_element_type``)."""
     from jaxlite._src.core.avals import aval_of
 
-    dtypes.check_valid_dtype(np.dtype(new_dtype), "convert_element_type", new_dtype)
+    if not dtypes.is_extended(new_dtype):
+        dtypes.check_valid_dtype(np.dtype(new_dtype), "convert_element_type", new_dtype)
     new_dtype = dtypes.canonicalize_dtype(new_dtype)
     aval = aval_of(x)
     if aval.dtype == new_dtype and aval.weak_type == weak_type and hasattr(x, "aval"):

@@ -100,6 +100,29 @@ def _per_matrix(fn, x, n_out):
     return outs
 
 
+def _nan_on_failure(batched, x, out_shapes_dtypes):
+    """Run ``batched(x)`` (a NumPy factorisation over a stack of matrices). Data never
+    raises, as in JAX: if LAPACK fails on some matrix (``LinAlgError``: NaN input, no
+    convergence), each matrix is redone alone and the failed ones give NaN outputs.
+
+    ``out_shapes_dtypes(m)`` gives, for one matrix ``m``, the (shape, dtype) of each output.
+    """
+    try:
+        return list(batched(x))
+    except np.linalg.LinAlgError:
+        pass
+
+    def one(m):
+        try:
+            return tuple(batched(m))
+        except np.linalg.LinAlgError:
+            return tuple(np.full(shp, np.nan, dt) for shp, dt in out_shapes_dtypes(m))
+
+    if x.ndim == 2:
+        return list(one(x))
+    return _per_matrix(one, x, len(out_shapes_dtypes(x[(0,) * (x.ndim - 2)])))
+
+
 def _check_square(name, x):
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
         raise ValueError(
@@ -118,7 +141,8 @@ def _cholesky_impl(x):
         try:
             return (np.linalg.cholesky(m),)
         except np.linalg.LinAlgError:
-            return (np.full(m.shape, np.nan, m.dtype),)
+            # As JAX: NaN in the lower triangle, zeros above it.
+            return (np.tril(np.full(m.shape, np.nan, m.dtype)),)
 
     if x.size == 0:
         return x.copy()
@@ -177,12 +201,39 @@ def _tri_op(a, lower, transpose_a, conjugate_a, unit_diagonal):
     return a
 
 
+def _substitute(op, b, lower: bool):
+    """Solve ``op x = b`` for triangular ``op`` by forward/back substitution, with IEEE
+    arithmetic throughout: a zero pivot gives inf/NaN (as XLA's triangular solve does)
+    instead of raising. Vectorised over the batch and the columns of ``b``."""
+    n = op.shape[-1]
+    x = np.zeros(np.broadcast_shapes(op.shape[:-2], b.shape[:-2]) + b.shape[-2:], b.dtype)
+    order = range(n) if lower else range(n - 1, -1, -1)
+    with np.errstate(all="ignore"):
+        for i in order:
+            done = slice(0, i) if lower else slice(i + 1, n)
+            acc = b[..., i, :] - np.einsum("...j,...jk->...k", op[..., i, done], x[..., done, :])
+            x[..., i, :] = acc / op[..., i, i][..., None]
+    return x
+
+
+def _solve_triangular(op, b, lower: bool):
+    try:
+        return np.linalg.solve(op, b)
+    except np.linalg.LinAlgError:  # a zero pivot somewhere: inf/NaN, never an exception
+        return _substitute(op, b, lower)
+
+
 def _triangular_solve_impl(a, b, *, left_side, lower, transpose_a, conjugate_a, unit_diagonal):
     op = _tri_op(a, lower, transpose_a, conjugate_a, unit_diagonal)
+    op_lower = lower != transpose_a  # transposing swaps the triangle
     if left_side:
-        out = np.linalg.solve(op, b)
+        out = _solve_triangular(op, b, op_lower)
     else:  # x op = b  <=>  op^T x^T = b^T
-        out = np.swapaxes(np.linalg.solve(np.swapaxes(op, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+        out = np.swapaxes(
+            _solve_triangular(np.swapaxes(op, -1, -2), np.swapaxes(b, -1, -2), not op_lower),
+            -1,
+            -2,
+        )
     return np.asarray(out, dtype=b.dtype)
 
 
@@ -372,7 +423,14 @@ qr_p = Primitive("qr", multiple_results=True)
 
 
 def _qr_impl(x, *, full_matrices):
-    q, r = np.linalg.qr(x, mode="complete" if full_matrices else "reduced")
+    mode = "complete" if full_matrices else "reduced"
+
+    def shapes(m):
+        r, c = m.shape
+        k = r if full_matrices else min(r, c)
+        return [((r, k), m.dtype), ((k, c), m.dtype)]
+
+    q, r = _nan_on_failure(lambda m: np.linalg.qr(m, mode=mode), x, shapes)
     return [q.astype(x.dtype), r.astype(x.dtype)]
 
 
@@ -434,7 +492,10 @@ def _real_dtype(d):
 
 
 def _eigh_impl(x, *, lower):
-    w, v = np.linalg.eigh(x, UPLO="L" if lower else "U")
+    def shapes(m):
+        return [((m.shape[0],), _real_dtype(m.dtype)), (m.shape, m.dtype)]
+
+    w, v = _nan_on_failure(lambda m: np.linalg.eigh(m, UPLO="L" if lower else "U"), x, shapes)
     return [v.astype(x.dtype), w.astype(_real_dtype(x.dtype))]
 
 
@@ -488,10 +549,21 @@ svd_p = Primitive("svd", multiple_results=True)
 
 
 def _svd_impl(x, *, full_matrices, compute_uv):
+    rdt = _real_dtype(x.dtype)
+
+    def shapes(m):
+        r, c = m.shape
+        k = min(r, c)
+        if not compute_uv:
+            return [((k,), rdt)]
+        um, vn = (r, c) if full_matrices else (k, k)
+        return [((r, um), m.dtype), ((k,), rdt), ((vn, c), m.dtype)]
+
     if not compute_uv:
-        return [np.linalg.svd(x, compute_uv=False).astype(_real_dtype(x.dtype))]
-    u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
-    return [s.astype(_real_dtype(x.dtype)), u.astype(x.dtype), vh.astype(x.dtype)]
+        (s,) = _nan_on_failure(lambda m: (np.linalg.svd(m, compute_uv=False),), x, shapes)
+        return [s.astype(rdt)]
+    u, s, vh = _nan_on_failure(lambda m: np.linalg.svd(m, full_matrices=full_matrices), x, shapes)
+    return [s.astype(rdt), u.astype(x.dtype), vh.astype(x.dtype)]
 
 
 def _svd_abstract_eval(x, *, full_matrices, compute_uv):

@@ -7,10 +7,10 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
-from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.avals import ShapedArray, aval_of, check_allocation, fits_in_memory
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
-from jaxlite._src.core.trace import Tracer, eval_trace
+from jaxlite._src.core.trace import Tracer, eval_trace, trace_ctx
 from jaxlite._src.ops import _native
 from jaxlite._src.ops._factories import deflinear
 
@@ -126,7 +126,16 @@ def full(shape, fill_value, dtype, weak_type: bool = False):
         v = conversion.convert_element_type(fill_value, dtype, weak_type)
         return broadcast(v, tuple(shape))
     v = np.asarray(np.asarray(fill_value), dtype=dtype)
-    return ArrayImpl(np.broadcast_to(v, tuple(shape)), ShapedArray(tuple(shape), dtype, weak_type))
+    aval = ShapedArray(tuple(shape), dtype, weak_type)
+    if not fits_in_memory(aval):
+        # A broadcast view costs nothing now, but everything computed from it would be as
+        # big. Eagerly that is an error now; under a trace (eval_shape, jit) the value is
+        # staged, so shapes can still be computed and compiling it raises.
+        if trace_ctx.trace is eval_trace:
+            check_allocation([aval], "full")
+        scalar = ArrayImpl(v, ShapedArray((), dtype, weak_type))
+        return broadcast_in_dim_p.bind(scalar, shape=tuple(shape), broadcast_dimensions=())
+    return ArrayImpl(np.broadcast_to(v, tuple(shape)), aval)
 
 
 def _is_concrete(x):
