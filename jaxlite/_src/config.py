@@ -62,9 +62,7 @@ _BOOL_FLAGS = frozenset(
 
 def _validate(name: str, value: Any) -> None:
     if name == "jax_numpy_dtype_promotion" and value not in ("standard", "strict"):
-        raise ValueError(
-            f"jax_numpy_dtype_promotion must be 'standard' or 'strict', got {value!r}"
-        )
+        raise ValueError(f"jax_numpy_dtype_promotion must be 'standard' or 'strict', got {value!r}")
     if name == "jaxlite_native" and value not in _NATIVE_MODES:
         raise ValueError(f"jaxlite_native must be one of {_NATIVE_MODES}, got {value!r}")
 
@@ -225,6 +223,7 @@ def debug_nans(new_val: bool = True):
 def debug_infs(new_val: bool = True):
     """Temporarily set ``jax_debug_infs`` in this thread (``jax.debug_infs``)."""
     return config._override("jax_debug_infs", new_val)
+
 
 def numpy_dtype_promotion(val: str):
     """Temporarily set ``jax_numpy_dtype_promotion`` in this thread
