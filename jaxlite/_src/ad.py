@@ -247,6 +247,11 @@ def _instantiate_ct(ct, primal_aval):
         return zeros(ta)
     if ta.dtype == dtypes.float0:
         return zeros(ta)
+    ca = aval_of(ct)
+    if ca.weak_type != ta.weak_type and ca.dtype == ta.dtype:
+        # As in JAX, a cotangent has its primal's type, weakness included: grad at a
+        # Python scalar is weakly typed (so it adapts to the dtypes it is combined with).
+        ct = _convert(ct, ta.dtype, weak_type=ta.weak_type)
     return ct
 
 

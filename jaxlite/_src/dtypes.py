@@ -419,6 +419,10 @@ def result_type(*args: Any, return_weak_type_flag: bool = False):
     for a in args:
         if isinstance(a, ExtendedDType):
             items.append((a, False))
+        elif a is int or a is float or a is complex:
+            # A Python scalar type is weak like a Python scalar: result_type(int8, int) is
+            # int8, result_type(float16, float) float16 (as JAX).
+            items.append((canonicalize_dtype(_PY_SCALAR_DTYPES[a]), True))
         elif isinstance(a, (np.dtype, type)) or (isinstance(a, str) and a):
             items.append((np.dtype(a), False))
         else:

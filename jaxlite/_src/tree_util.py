@@ -6,6 +6,7 @@ optree's ``"jaxlite"`` namespace so that they do not leak into other optree user
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
 from collections.abc import Callable, Hashable, Iterable
@@ -19,9 +20,47 @@ PyTreeDef = optree.PyTreeSpec
 _OPTS = dict(none_is_leaf=False, namespace=NAMESPACE)
 
 
+def _sorted_dict_node(spec: PyTreeDef) -> PyTreeDef:
+    """One node of a treedef, with a ``dict``'s keys in sorted order (see ``_canonical``)."""
+    if spec.type is not dict and spec.type is not collections.defaultdict:
+        return spec
+    d = optree.tree_unflatten(spec, spec.children())  # insertion order, leaf specs
+    keys = list(d)
+    try:
+        ordered = sorted(keys)
+    except TypeError:
+        raise ValueError(
+            "Comparator raised exception while sorting pytree dictionary keys."
+        ) from None
+    if ordered == keys:
+        return spec
+    items = [(k, d[k]) for k in ordered]
+    if spec.type is dict:
+        return optree.treespec_dict(items, **_OPTS)
+    return optree.treespec_defaultdict(d.default_factory, items, **_OPTS)
+
+
+@functools.lru_cache(maxsize=4096)
+def _canonical(treedef: PyTreeDef) -> PyTreeDef:
+    """``treedef`` with every ``dict``/``defaultdict`` rebuilt in sorted key order.
+
+    JAX's treedefs store dict keys sorted, so everything rebuilt from one (``tree_map``,
+    ``tree_unflatten``, the outputs of ``jit``/``vmap``/``grad``) is a dict in sorted key
+    order, and keys that cannot be sorted raise ``ValueError``. optree sorts the leaves the
+    same way but rebuilds dicts in their original insertion order; this restores JAX's
+    behaviour (memoised per treedef, so a hot flatten pays one lookup).
+    """
+    return optree.treespec_transform(treedef, _sorted_dict_node)
+
+
 def tree_flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None):
-    """Flatten ``tree`` into (leaves, treedef) (``jax.tree_util.tree_flatten``)."""
-    return optree.tree_flatten(tree, is_leaf, **_OPTS)
+    """Flatten ``tree`` into (leaves, treedef) (``jax.tree_util.tree_flatten``).
+
+    Raises:
+        ValueError: for a dict whose keys cannot be sorted (``{1: 7, "y": 42}``), as JAX.
+    """
+    leaves, treedef = optree.tree_flatten(tree, is_leaf, **_OPTS)
+    return leaves, _canonical(treedef)
 
 
 def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
@@ -30,16 +69,21 @@ def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
 
 
 def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list:
-    return optree.tree_leaves(tree, is_leaf, **_OPTS)
+    return tree_flatten(tree, is_leaf)[0]
 
 
 def tree_structure(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> PyTreeDef:
-    return optree.tree_structure(tree, is_leaf, **_OPTS)
+    return _canonical(optree.tree_structure(tree, is_leaf, **_OPTS))
 
 
 def tree_map(f: Callable, tree: Any, *rest: Any, is_leaf: Callable | None = None) -> Any:
-    """Map ``f`` over the leaves of ``tree`` and the matching leaves of ``rest``."""
-    return optree.tree_map(f, tree, *rest, is_leaf=is_leaf, **_OPTS)
+    """Map ``f`` over the leaves of ``tree`` and the matching leaves of ``rest`` (dicts come
+    back in sorted key order, as in JAX)."""
+    leaves, treedef = tree_flatten(tree, is_leaf)
+    if not rest:
+        return treedef.unflatten(map(f, leaves))
+    rests = [treedef.flatten_up_to(r) for r in rest]
+    return treedef.unflatten(f(*xs) for xs in zip(leaves, *rests))
 
 
 def tree_map_with_path(f: Callable, tree: Any, *rest: Any, is_leaf: Callable | None = None):
@@ -57,7 +101,7 @@ def tree_flatten_with_path(tree: Any, is_leaf: Callable | None = None):
     accessors = optree.tree_flatten_with_accessor(tree, is_leaf, **_OPTS)[0]
     keypaths = [tuple(_to_key(e) for e in acc) for acc in accessors]
     del paths
-    return list(zip(keypaths, leaves)), treedef
+    return list(zip(keypaths, leaves)), _canonical(treedef)
 
 
 def tree_leaves_with_path(tree: Any, is_leaf: Callable | None = None) -> list:
@@ -127,6 +171,8 @@ class FlattenedIndexKey:
 
 
 def _to_key(entry) -> Any:
+    if isinstance(entry, optree.NamedTupleEntry):  # before SequenceEntry, its base class
+        return GetAttrKey(entry.field)
     if isinstance(entry, optree.SequenceEntry):
         return SequenceKey(entry.entry)
     if isinstance(entry, optree.MappingEntry):
@@ -266,7 +312,9 @@ optree.register_pytree_node(
 
 
 def tree_transpose(outer_treedef, inner_treedef, pytree_to_transpose):
-    return optree.tree_transpose(outer_treedef, inner_treedef, pytree_to_transpose)
+    return optree.tree_transpose(
+        _canonical(outer_treedef), _canonical(inner_treedef), pytree_to_transpose
+    )
 
 
 def broadcast_prefix(prefix_tree: Any, full_tree: Any, is_leaf=None) -> list:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 import os
 from typing import Any
 
@@ -22,6 +23,43 @@ def _physical_memory() -> int:
 # An array larger than the machine's physical memory cannot be allocated (NumPy may accept
 # it lazily, e.g. a broadcast view, and then compute over it for hours).
 MAX_ARRAY_BYTES = _physical_memory()
+
+
+def canonicalize_shape(shape: Any) -> tuple[int, ...]:
+    """A shape argument as a tuple of Python ints (``jax.core.canonicalize_shape``).
+
+    Accepts an integer, a 0-d integer array, or a sequence of them. Anything else (floats,
+    strings, traced values) is refused: ``int(1.5)`` would silently truncate a dimension.
+
+    Raises:
+        TypeError: "Shapes must be 1D sequences of concrete values of integer type".
+    """
+    try:
+        if hasattr(shape, "__index__") or (hasattr(shape, "ndim") and shape.ndim == 0):
+            return (operator.index(shape),)
+        return tuple(operator.index(d) for d in shape)
+    except TypeError:
+        pass
+    msg = f"Shapes must be 1D sequences of concrete values of integer type, got {shape}."
+    if any(type(d).__name__.endswith("Tracer") for d in _as_tuple(shape)):
+        msg += (
+            "\nIf using `jit`, try using `static_argnums` or applying `jit` to smaller "
+            "subfunctions."
+        )
+    raise TypeError(msg)
+
+
+def _as_tuple(shape) -> tuple:
+    try:
+        return tuple(shape)
+    except TypeError:
+        return (shape,)
+
+
+def check_nonnegative_shape(shape: tuple, name: str) -> None:
+    """Raise JAX's ``TypeError`` for a negative dimension in ``name``'s shape."""
+    if any(d < 0 for d in shape):
+        raise TypeError(f"{name} shape must have every element be nonnegative, got {shape}.")
 
 
 def fits_in_memory(aval: ShapedArray) -> bool:

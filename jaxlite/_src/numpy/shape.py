@@ -11,7 +11,7 @@ import builtins
 
 import numpy as np
 from jaxlite._src import dtypes
-from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.avals import aval_of, canonicalize_shape, check_nonnegative_shape
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes
 from jaxlite._src.ops import conversion, shape as _sh
@@ -21,10 +21,7 @@ def _shape(x):
     return aval_of(x).shape
 
 
-def _canon_shape(shape):
-    if isinstance(shape, (int, np.integer)) or (hasattr(shape, "ndim") and shape.ndim == 0):
-        return (int(shape),)
-    return tuple(int(s) for s in shape)
+_canon_shape = canonicalize_shape
 
 
 def _broadcast_all(*args):
@@ -155,6 +152,7 @@ def expand_dims(a, axis):
 def broadcast_to(array, shape):
     a = asarray_any(array)
     shape = _canon_shape(shape)
+    check_nonnegative_shape(shape, "broadcast_in_dim")
     if a.shape == shape:
         return a
     try:

@@ -166,15 +166,23 @@ def convert_element_type(ctx, eqn, ins, outs):
         expr = f"{ins[0]} != {ctx.const(np.zeros((), src))}"
         return [f"{outs[0]} = {ctx.typed(expr, out)}"]
     if new.kind in "iu" and src.kind == "f":
-        # As the Python tier: saturate to the integer range, NaN to 0, then cast.
+        # As the Python tier: saturate to the integer range, NaN to 0, then cast. The
+        # integer maximum may not be a float of ``src`` (int32's rounds up to 2**31, which
+        # would overflow to INT_MIN): clip to the largest float below it, and send values
+        # above that to the maximum exactly.
         info = np.iinfo(new)
-        lo, hi = ctx.const(np.asarray(info.min, src)), ctx.const(np.asarray(info.max, src))
+        hi_f = src.type(info.max)
+        if int(hi_f) > info.max:
+            hi_f = np.nextafter(hi_f, src.type(0))
+        lo, hi = ctx.const(np.asarray(info.min, src)), ctx.const(np.asarray(hi_f, src))
+        top = ctx.const(np.asarray(info.max, new))
         zero = ctx.const(np.zeros((), src))
+        x = ins[0]
         if scalar:
-            v = f"({zero} if np.isnan({ins[0]}) else min(max({ins[0]}, {lo}), {hi}))"
-            return [f"{outs[0]} = {ctx.typed(v, out)}"]
-        v = f"np.where(np.isnan({ins[0]}), {zero}, np.minimum(np.maximum({ins[0]}, {lo}), {hi}))"
-        return [f"{outs[0]} = {_cast_array(ctx, v, new)}"]
+            v = ctx.typed(f"({zero} if np.isnan({x}) else min(max({x}, {lo}), {hi}))", out)
+            return [f"{outs[0]} = ({top} if {x} > {hi} else {v})"]
+        v = f"np.where(np.isnan({x}), {zero}, np.minimum(np.maximum({x}, {lo}), {hi}))"
+        return [f"{outs[0]} = np.where({x} > {hi}, {top}, {_cast_array(ctx, v, new)})"]
     if scalar:
         return [f"{outs[0]} = {ctx.typed(ins[0], out)}"]
     if new == src:

@@ -6,7 +6,7 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
-from jaxlite._src.core.avals import ShapedArray
+from jaxlite._src.core.avals import ShapedArray, check_nonnegative_shape
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.ops import _native
@@ -115,7 +115,14 @@ def _iota_impl(*, dtype, shape, dimension):
 
 rules.impl_rules[iota_p] = _iota_impl
 rules.native_rules[iota_p] = _native.iota
-rules.abstract_eval_rules[iota_p] = lambda *, dtype, shape, dimension: ShapedArray(shape, dtype)
+
+
+def _iota_abstract_eval(*, dtype, shape, dimension):
+    check_nonnegative_shape(tuple(shape), "iota")
+    return ShapedArray(shape, dtype)
+
+
+rules.abstract_eval_rules[iota_p] = _iota_abstract_eval
 rules.non_differentiable.add(iota_p)
 rules.jvp_rules[iota_p] = lambda primals, tangents, **p: (
     iota_p.bind(**p),

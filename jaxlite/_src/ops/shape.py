@@ -3,11 +3,20 @@ slice, dynamic_slice, dynamic_update_slice. All are linear."""
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
-from jaxlite._src.core.avals import ShapedArray, aval_of, check_allocation, fits_in_memory
+from jaxlite._src.core.avals import (
+    ShapedArray,
+    aval_of,
+    canonicalize_shape,
+    check_allocation,
+    check_nonnegative_shape,
+    fits_in_memory,
+)
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.core.trace import Tracer, eval_trace, trace_ctx
@@ -31,6 +40,7 @@ def _bid_impl(x, *, shape, broadcast_dimensions):
 
 
 def _bid_abstract_eval(x, *, shape, broadcast_dimensions):
+    check_nonnegative_shape(shape, "broadcast_in_dim")
     if len(broadcast_dimensions) != x.ndim:
         raise TypeError(
             f"broadcast_in_dim broadcast_dimensions must have length equal to operand ndim; "
@@ -126,7 +136,9 @@ def full(shape, fill_value, dtype, weak_type: bool = False):
         v = conversion.convert_element_type(fill_value, dtype, weak_type)
         return broadcast(v, tuple(shape))
     v = np.asarray(np.asarray(fill_value), dtype=dtype)
-    aval = ShapedArray(tuple(shape), dtype, weak_type)
+    shape = canonicalize_shape(shape)
+    check_nonnegative_shape(shape, "broadcast_in_dim")  # as JAX's full (a broadcast)
+    aval = ShapedArray(shape, dtype, weak_type)
     if not fits_in_memory(aval):
         # A broadcast view costs nothing now, but everything computed from it would be as
         # big. Eagerly that is an error now; under a trace (eval_shape, jit) the value is
@@ -491,10 +503,27 @@ deflinear(pad_p, _pad_transpose)
 
 
 def pad(x, padding_value, padding_config):
-    """``jax.lax.pad`` with (low, high, interior) per dimension."""
-    return pad_p.bind(
-        x, padding_value, padding_config=tuple(tuple(int(v) for v in c) for c in padding_config)
-    )
+    """``jax.lax.pad`` with (low, high, interior) per dimension.
+
+    Raises:
+        ValueError: if ``padding_config`` does not have one ``(low, high, interior)`` triple
+            per axis of ``x``, or an interior padding is negative (JAX's messages).
+    """
+    config = tuple(tuple(operator.index(v) for v in c) for c in padding_config)
+    ndim = len(aval_of(x).shape)
+    for c in config:
+        if len(c) != 3:
+            raise ValueError(f"not enough values to unpack (expected 3, got {len(c)})")
+    if len(config) != ndim:
+        raise ValueError(
+            "length of padding_config must equal the number of axes of operand, got "
+            f"padding_config {config} for operand shape {aval_of(x).shape}"
+        )
+    if any(i < 0 for _, _, i in config):
+        raise ValueError(
+            f"interior padding in padding_config must be nonnegative, got padding_config {config}"
+        )
+    return pad_p.bind(x, padding_value, padding_config=config)
 
 
 # --- slice -------------------------------------------------------------------------------
