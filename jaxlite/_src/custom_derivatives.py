@@ -31,7 +31,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
-from jaxlite._src.core.trace import set_current_trace, trace_ctx
+from jaxlite._src.core.trace import Tracer, eval_trace, set_current_trace, trace_ctx
 
 
 # ------------------------------------------------------------------------ helpers
@@ -131,6 +131,13 @@ def _merge(nondiff, dyn, n):
 custom_jvp_call_p = Primitive("custom_jvp_call", multiple_results=True)
 
 
+def _plain_eager_call(args) -> bool:
+    """No transformation is active and no argument is a tracer."""
+    if trace_ctx.trace is not eval_trace:
+        return False
+    return not any(isinstance(x, Tracer) for x in tree_util.tree_leaves(args))
+
+
 class custom_jvp:
     """``jax.custom_jvp``: a function with a user-defined JVP rule."""
 
@@ -178,6 +185,10 @@ class custom_jvp:
                 "using defjvp."
             )
         args = _resolve_args(self.fun, args, kwargs, "custom_jvp")
+        if _plain_eager_call(args):
+            # As in JAX: outside every transformation the function simply runs on the
+            # values it was given (Python scalars in, a Python float out for ``x ** 2``).
+            return self.fun(*args)
         n = len(args)
         nondiff, dyn = _split_nondiff(args, self.nondiff_argnums)
         flat, in_tree = tree_util.tree_flatten(dyn)
@@ -431,6 +442,10 @@ class custom_vjp:
                 "using defvjp."
             )
         args = _resolve_args(self.fun, args, kwargs, "custom_vjp")
+        if _plain_eager_call(args):
+            # As in JAX: outside every transformation the function simply runs on the
+            # values it was given (Python scalars in, a Python float out for ``x ** 2``).
+            return self.fun(*args)
         n = len(args)
         nondiff, dyn = _split_nondiff(args, self.nondiff_argnums)
         flat, in_tree = tree_util.tree_flatten(dyn)

@@ -267,7 +267,10 @@ class _Printer:
             msg = " ".join([self.fmt, *(str(a) for a in args)])
         if self.site is None:
             sys.stdout.write(msg + "\n")
-        elif debug_logger.isEnabledFor(logging.INFO):
+        else:
+            # As JAX: the record goes to the logger's handlers whatever the logger's level
+            # (``handle`` applies filters, not the level), so ``jax.debug.log`` is never
+            # silently dropped by a WARNING-level configuration.
             fn, lno, func = self.site
             record = debug_logger.makeRecord(
                 debug_logger.name, logging.INFO, fn, lno, msg, (), None, func
@@ -342,9 +345,55 @@ def debug_log(
     )
 
 
+def debug_breakpoint(
+    *,
+    backend: str | None = None,
+    filter_frames: bool = True,
+    num_frames: int | None = None,
+    ordered: bool = False,
+    token: Any = None,
+    **kwargs: Any,
+):
+    """Stop in a debugger with the caller's array values (``jax.debug.breakpoint``).
+
+    Works eagerly and inside transformations: the caller's local variables that are
+    arrays (traced or not) are passed to a debug callback, so at run time the debugger
+    (``pdb`` on the terminal; ``backend`` ``None`` or ``"cli"``) sees their concrete
+    values by name. Type ``c`` to continue. ``filter_frames``/``num_frames`` are accepted
+    for compatibility (only the calling frame is shown).
+
+    Raises:
+        ValueError: for a ``backend`` other than ``None``/``"cli"``.
+    """
+    import inspect
+    import pdb
+
+    if backend not in (None, "cli"):
+        raise ValueError(f"jaxlite.debug.breakpoint supports backend='cli' only, got {backend!r}")
+    frame = inspect.currentframe().f_back
+    names, values, static = [], [], {}
+    for k, v in frame.f_locals.items():
+        leaves = tree_util.tree_leaves(v)
+        if leaves and all(isinstance(x, (Array, np.ndarray, np.generic)) for x in leaves):
+            names.append(k)
+            values.append(v)
+        else:
+            static[k] = v
+    del frame
+
+    def enter(*vals):
+        env = dict(static)
+        env.update(zip(names, vals))
+        pdb.Pdb().run("pass", env, env)
+
+    debug_callback(enter, *values, ordered=ordered)
+    return token
+
+
 __all__ = [
     "DebugEffect",
     "OrderedDebugEffect",
+    "debug_breakpoint",
     "debug_callback",
     "debug_callback_p",
     "debug_log",

@@ -1,6 +1,7 @@
 """Public ``jaxlite.debug`` (mirrors ``jax.debug``): host-side debugging callbacks."""
 
 from jaxlite._src.debugging import (
+    debug_breakpoint as breakpoint,
     debug_callback as callback,
     debug_log as log,
     debug_print as print,
@@ -12,6 +13,7 @@ from jaxlite._src.sharding.visualize import (  # noqa: E402
 )
 
 __all__ = [
+    "breakpoint",
     "callback",
     "inspect_array_sharding",
     "log",

@@ -224,12 +224,14 @@ divide = true_divide
 
 def floor_divide(x1, x2, /):
     x1, x2 = promote_args_numeric("floor_divide", x1, x2)
+    if dtypes.is_unsigned(x1.dtype):
+        return ew.div(x1, x2)
     if dtypes.is_int(x1.dtype):
         q = ew.div(x1, x2)
-        # Round toward negative infinity: adjust where signs differ and there's a remainder.
-        r = ew.rem(x1, x2)
+        # Round toward negative infinity where the signs differ and there is a remainder
+        # (JAX's formula, which also fixes x // 0: [5, -5, 0] // 0 is [-2, -2, -1]).
         zero = ew._const(x1, 0)
-        adjust = ew.and_(ew.ne(r, zero), ew.ne(ew.lt(r, zero), ew.lt(x2, zero)))
+        adjust = ew.and_(ew.ne(ew.sign(x1), ew.sign(x2)), ew.ne(ew.rem(x1, x2), zero))
         return ew.select_n(adjust, q, ew.sub(q, ew._const(q, 1)))
     return _float_floor_divide(x1, x2)
 
@@ -248,6 +250,7 @@ def _float_floor_divide(x1, x2):
 
 def remainder(x1, x2, /):
     x1, x2 = promote_args_numeric("remainder", x1, x2)
+    x2 = _int_divisor_or_one(x2)  # x % 0 is 0 for integers, as JAX
     r = ew.rem(x1, x2)
     zero = ew._const(r, 0)
     adjust = ew.and_(ew.ne(r, zero), ew.ne(ew.lt(r, zero), ew.lt(x2, zero)))
@@ -259,7 +262,14 @@ mod = remainder
 
 def fmod(x1, x2, /):
     x1, x2 = promote_args_numeric("fmod", x1, x2)
-    return ew.rem(x1, x2)
+    return ew.rem(x1, _int_divisor_or_one(x2))
+
+
+def _int_divisor_or_one(x2):
+    """Integer divisors with 0 replaced by 1 (JAX's ``remainder``/``fmod`` by zero give 0)."""
+    if not dtypes.is_int(x2.dtype):
+        return x2
+    return ew.select_n(ew.eq(x2, ew._const(x2, 0)), x2, ew._const(x2, 1))
 
 
 def power(x1, x2, /):

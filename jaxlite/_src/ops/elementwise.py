@@ -367,9 +367,15 @@ rules.transpose_rules[mul_p] = _mul_transpose
 
 def _div_impl(x, y):
     if dtypes.is_int(x.dtype):
-        # XLA integer division rounds toward zero.
-        q = np.trunc(np.true_divide(x, np.where(y == 0, 1, y)))
-        return np.where(y == 0, -1, q).astype(x.dtype)
+        # XLA integer division: exact (no float round trip, which loses int64 digits),
+        # rounding toward zero; x / 0 is -1 (all ones for unsigned), INT_MIN / -1 wraps.
+        with np.errstate(all="ignore"):
+            safe = np.where(y == 0, 1, y).astype(x.dtype)
+            q = np.floor_divide(x, safe)
+            # floor -> toward zero: one up where the remainder is nonzero and signs differ.
+            up = (np.remainder(x, safe) != 0) & ((x < 0) != (safe < 0))
+            q = np.where(up, q + 1, q)
+        return np.where(y == 0, np.array(-1).astype(x.dtype), q).astype(x.dtype)
     return np.true_divide(x, y)
 
 
@@ -387,7 +393,10 @@ rules.transpose_rules[div_p] = _div_transpose
 
 def _rem_impl(x, y):
     if dtypes.is_int(x.dtype):
-        return np.fmod(x, np.where(y == 0, 1, y)).astype(x.dtype)
+        # XLA: the remainder of x / 0 is x (and INT_MIN rem -1 is 0).
+        with np.errstate(all="ignore"):
+            r = np.fmod(x, np.where(y == 0, 1, y).astype(x.dtype))
+        return np.where(y == 0, x, r).astype(x.dtype)
     return np.fmod(x, y)
 
 

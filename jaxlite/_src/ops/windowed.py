@@ -21,7 +21,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
-from jaxlite._src.ops import elementwise as ew, reductions as _red, shape as _sh
+from jaxlite._src.ops import elementwise as ew, lax_api, reductions as _red, shape as _sh
 from jaxlite._src.ops._factories import defjvp
 
 
@@ -52,6 +52,8 @@ def _monoid(computation):
     from jaxlite._src.ops import elementwise as e
 
     table = {e.add: "add", e.max: "max", e.min: "min", e.mul: "mul"}
+    # The public jax.lax operators (strict dtypes) are the same monoids.
+    table.update({lax_api.add: "add", lax_api.max: "max", lax_api.min: "min", lax_api.mul: "mul"})
     try:
         from jaxlite._src.numpy import ufuncs as jnp
 
