@@ -301,6 +301,12 @@ def eval_numpy(closed: ClosedJaxpr, args: Sequence[Any]) -> list:
     from jaxlite._src.core.trace import eval_trace, set_current_trace
     from jaxlite._src.interpreters.eval import eval_jaxpr
 
+    # Raw buffers of extended dtypes (PRNG keys: structured storage) carry their meaning
+    # only in the aval: wrap them with it, as NumPy values they are not valid operands.
+    args = [
+        ArrayImpl(a, av) if type(a) is np.ndarray and dtypes.is_extended(av.dtype) else a
+        for a, av in zip(args, closed.in_avals)
+    ]
     with set_current_trace(eval_trace):
         outs = eval_jaxpr(closed.jaxpr, closed.consts, *args)
     from jaxlite._src.compile.codegen import _const_value
