@@ -417,3 +417,13 @@ def test_fuzzer_findings_max_reduction_jvp_with_infinite_tangents():
     _, t = jax.jvp(lambda x: jnp.max(x, axis=1), (x,), (x,))
     close(t, [0.72, 1.0])
     close(jax.grad(lambda x: jnp.max(x))(jnp.array([1.0, 3.0, 3.0])), [0.0, 0.5, 0.5])
+
+
+def test_fuzzer_findings_scatter_weak_type_mul_gradient_and_floor_divide_jvp():
+    v = jnp.float_power(jnp.array([True]), 2)  # weak float32
+    assert v.weak_type is True
+    assert v.at[-1].mul(jnp.float32(2.0), mode="clip").weak_type is True
+    with pytest.raises(NotImplementedError, match="unique_indices"):
+        jax.jvp(lambda x: x.at[jnp.array([0, 0])].mul(2.0), (jnp.ones(3),), (jnp.ones(3),))
+    _, t = jax.jvp(lambda x: x // 0.0, (jnp.array([4.1, -0.7]),), (jnp.ones(2),))
+    close(t, [0.0, 0.0])

@@ -27,6 +27,7 @@ from jaxlite._src.numpy.util import (
 )
 from jaxlite._src.ops import conversion, elementwise as ew
 from jaxlite._src.ops.shape import full as _sh_full
+from jaxlite._src.ops.structural import stop_gradient_p
 
 
 # --------------------------------------------------------------------------- elementwise
@@ -245,7 +246,8 @@ def _float_floor_divide(x1, x2):
     fix = ew.and_(ew.ne(mod, ew._const(mod, 0)), ew.ne(ew.sign(x2), ew.sign(mod)))
     div = ew.select_n(fix, div, ew.sub(div, ew._const(div, 1)))
     # Division by zero: x1 / x2 (+-inf, or NaN for 0 / 0), as in NumPy and JAX.
-    return ew.select_n(ew.eq(x2, ew._const(x2, 0)), ew.round(div, 0), ew.div(x1, x2))
+    by_zero = stop_gradient_p.bind(ew.div(x1, x2))  # floor division has a zero derivative
+    return ew.select_n(ew.eq(x2, ew._const(x2, 0)), ew.round(div, 0), by_zero)
 
 
 def remainder(x1, x2, /):

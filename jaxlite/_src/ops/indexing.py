@@ -195,7 +195,8 @@ def _scatter_abstract_eval(x, updates, *idxs, mode):
             f"scatter updates of shape {updates.shape} cannot be broadcast to "
             f"the indexed shape {expected}"
         ) from None
-    return ShapedArray(x.shape, x.dtype, x.weak_type and updates.weak_type)
+    # The operand's weak type, as JAX's scatters (the updates' does not matter).
+    return ShapedArray(x.shape, x.dtype, x.weak_type)
 
 
 def _scatter_jvp(primals, tangents, *, mode):
@@ -210,6 +211,11 @@ def _scatter_jvp(primals, tangents, *, mode):
     if mode in ("set", "add"):
         return out, scatter_p.bind(tx, tu, *idxs, mode=mode)
     if mode == "mul":
+        # With repeated indices the product rule needs every other update's factor; like
+        # JAX (which requires unique_indices=True), refuse rather than give a wrong answer.
+        raise NotImplementedError(
+            "scatter_mul gradients are only implemented if `unique_indices=True`"
+        )
         # d(x * prod u) = tx * prod(u) + x * d(prod u); with one update per slot this is
         # tx * u + x * tu at the scattered positions.
         ones = ew.zeros_like(x)
