@@ -62,6 +62,7 @@ from jaxlite import (  # noqa: E402  # noqa: E402  # noqa: E402
     api_util as api_util,
     core as core,
     debug as debug,
+    distributed as distributed,
     experimental as experimental,
     interpreters as interpreters,
     monitoring as monitoring,

@@ -1,0 +1,152 @@
+"""``jax.distributed`` under ``mpiexec -n 2`` (2 processes x 2 virtual devices; spec S13.2).
+
+One launch runs many checks; every rank appends ``<check>`` lines to its own file (output
+of two ranks interleaves on stdout) and the test asserts both ranks reported every check.
+Skipped when mpi4py or mpiexec is absent.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+MPIEXEC = shutil.which("mpiexec") or shutil.which("mpiexec", path=str(Path(sys.executable).parent))
+
+pytestmark = [
+    # jaxlite's bare initialize() under MPICH goes beyond JAX (S16.10).
+    pytest.mark.jaxlite_only,
+    pytest.mark.skipif(
+        importlib.util.find_spec("mpi4py") is None,
+        reason="mpi4py is not installed (pip install jaxlite[mpi])",
+    ),
+    pytest.mark.skipif(MPIEXEC is None, reason="no mpiexec on PATH (pip install mpich)"),
+]
+
+_PRELUDE = """
+import os, sys
+import numpy as np
+import jaxlite as jax
+import jaxlite.numpy as jnp
+rank = int(os.environ.get("PMI_RANK", os.environ.get("OMPI_COMM_WORLD_RANK", "-1")))
+def ok(name):
+    with open(os.path.join(os.environ["JAXLITE_MPI_CHECKS"], f"rank{rank}.txt"), "a") as f:
+        print(name, file=f)
+def raises(exc, match, fn, *args, **kwargs):
+    try:
+        fn(*args, **kwargs)
+    except exc as e:
+        assert match in str(e), (str(e), match)
+        return
+    raise AssertionError(f"{fn} did not raise {exc}")
+"""
+
+
+def _launch(script: str, names: list, timeout: int = 180) -> None:
+    """Run ``script`` on 2 ranks; fail unless both exit 0 having passed every check."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    for var in ("XLA_FLAGS", "JAX_NUM_CPU_DEVICES", "PMI_RANK", "PMI_SIZE"):
+        env.pop(var, None)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp, "mpi_check.py")
+        path.write_text(_PRELUDE + textwrap.dedent(script))
+        env["JAXLITE_MPI_CHECKS"] = tmp
+        proc = subprocess.run(
+            [MPIEXEC, "-n", "2", sys.executable, str(path)],
+            capture_output=True,
+            text=True,
+            cwd=str(ROOT),
+            env=env,
+            timeout=timeout,
+        )
+        done = {}
+        for r in (0, 1):
+            f = Path(tmp, f"rank{r}.txt")
+            done[r] = f.read_text().split() if f.exists() else []
+    missing = [f"rank {r}: {n}" for r in (0, 1) for n in names if n not in done[r]]
+    assert proc.returncode == 0 and not missing, (
+        f"rc={proc.returncode}, missing {missing}\n--- stdout\n{proc.stdout}\n"
+        f"--- stderr\n{proc.stderr[-4000:]}"
+    )
+
+
+CHECKS = [
+    "mismatch",
+    "explicit",
+    "twice",
+    "process",
+    "devices",
+    "local",
+    "compute",
+    "shutdown",
+]
+
+
+def test_two_processes_two_devices_each():
+    _launch(
+        """
+        jax.config.update("jax_num_cpu_devices", 2)
+        # Arguments contradicting MPI raise before anything is installed.
+        raises(ValueError, "the MPI job has 2 processes", jax.distributed.initialize,
+               num_processes=3)
+        raises(ValueError, f"this process is MPI rank {rank}", jax.distributed.initialize,
+               process_id=1 - rank)
+        assert not jax.distributed.is_initialized()
+        ok("mismatch")
+        # The explicit form is accepted (the coordinator address is unused under MPI).
+        jax.distributed.initialize(coordinator_address="localhost:12355", num_processes=2,
+                                   process_id=rank)
+        assert jax.distributed.is_initialized()
+        ok("explicit")
+        raises(RuntimeError, "distributed.initialize should only be called once.",
+               jax.distributed.initialize)
+        ok("twice")
+        assert jax.process_index() == rank and jax.process_count() == 2
+        ok("process")
+        devs = jax.devices()
+        assert [d.id for d in devs] == [0, 1, 2048, 2049], devs
+        assert [d.process_index for d in devs] == [0, 0, 1, 1]
+        assert [d.local_hardware_id for d in devs] == [0, 1, 0, 1]
+        assert jax.device_count() == 4
+        assert devs == jax.devices() and all(a is b for a, b in zip(devs, jax.devices()))
+        ok("devices")
+        local = jax.local_devices()
+        assert local == devs[2 * rank: 2 * rank + 2], local
+        assert jax.local_device_count() == 2
+        assert jax.local_devices(process_index=1 - rank) == devs[2 * (1 - rank): 2 * (1 - rank) + 2]
+        raises(ValueError, "Unknown process_index 2", jax.local_devices, process_index=2)
+        ok("local")
+        # Process-local computation runs on this process's first device.
+        x = jnp.arange(4.0) + 10 * rank
+        y = jax.jit(lambda v: (v * 2).sum())(x)
+        assert float(y) == float(np.sum((np.arange(4.0) + 10 * rank) * 2))
+        assert x.devices() == {local[0]}, x.devices()
+        ok("compute")
+        jax.distributed.shutdown()
+        assert not jax.distributed.is_initialized()
+        raises(RuntimeError, "must be called before any JAX calls", jax.distributed.initialize)
+        ok("shutdown")
+        """,
+        CHECKS,
+    )
+
+
+def test_ranks_disagreeing_on_local_device_count_fail_on_every_rank():
+    _launch(
+        """
+        jax.config.update("jax_num_cpu_devices", 1 + rank)
+        raises(RuntimeError, "per process: [1, 2]", jax.distributed.initialize)
+        assert not jax.distributed.is_initialized()
+        ok("disagree")
+        """,
+        ["disagree"],
+    )
