@@ -87,6 +87,7 @@ CHECKS = [
     "devices",
     "local",
     "compute",
+    "multihost",
     "shutdown",
 ]
 
@@ -131,6 +132,17 @@ def test_two_processes_two_devices_each():
         assert float(y) == float(np.sum((np.arange(4.0) + 10 * rank) * 2))
         assert x.devices() == {local[0]}, x.devices()
         ok("compute")
+        from jaxlite.experimental import multihost_utils as mh
+        mine = np.arange(3.0, dtype=np.float32) + 10 * rank
+        g = mh.process_allgather(mine)
+        assert g.shape == (2, 3) and g.tolist() == [[0, 1, 2], [10, 11, 12]], g
+        assert mh.process_allgather(x, tiled=True).tolist() == [0, 1, 2, 3, 10, 11, 12, 13]
+        assert mh.process_allgather({"a": float(rank)})["a"].tolist() == [0.0, 1.0]
+        b = mh.broadcast_one_to_all(mine)
+        assert b.dtype == np.float32 and b.tolist() == [0, 1, 2], b
+        assert mh.broadcast_one_to_all(mine, is_source=rank == 1).tolist() == [10, 11, 12]
+        assert mh.sync_global_devices("step") is None
+        ok("multihost")
         jax.distributed.shutdown()
         assert not jax.distributed.is_initialized()
         raises(RuntimeError, "must be called before any JAX calls", jax.distributed.initialize)

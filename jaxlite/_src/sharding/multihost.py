@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import devices as _devices, tree_util
+from jaxlite._src.sharding import distributed as _distributed
 
 
 def create_device_mesh(
@@ -39,25 +40,54 @@ def create_device_mesh(
 
 def process_allgather(in_tree: Any, tiled: bool = False) -> Any:
     """Every process's value of each leaf, as NumPy (``multihost_utils.process_allgather``):
-    stacked on a new leading process axis, or concatenated along axis 0 if ``tiled``."""
-    n = _devices.process_count()
+    stacked on a new leading process axis, or concatenated along axis 0 if ``tiled``.
+
+    Across processes each leaf is this process's (process-local) value, gathered with MPI
+    in process order. Arrays spanning processes are not supported yet (issue 19).
+    """
+    comm = _distributed.communicator()
 
     def one(x):
         v = np.asarray(x)
+        vals = [v] if comm is None else comm.allgather(v)
         if tiled:
-            return v
-        return np.stack([v] * n)
+            return np.concatenate([np.atleast_1d(u) for u in vals]) if len(vals) > 1 else v
+        return np.stack(vals)
 
     return tree_util.tree_map(one, in_tree)
 
 
 def broadcast_one_to_all(in_tree: Any, is_source: bool | None = None) -> Any:
-    """Process 0's value of each leaf on every process (one process: the value)."""
-    return tree_util.tree_map(np.asarray, in_tree)
+    """Process 0's value of each leaf on every process (``multihost_utils.broadcast_one_to_all``).
+
+    ``is_source`` (default: ``process_index() == 0``) marks the source; as in JAX the result
+    is the sum of the sources' values (zeros of the same shape and dtype if none is).
+    """
+    comm = _distributed.communicator()
+    if comm is None:
+        return tree_util.tree_map(np.asarray, in_tree)
+    if is_source is None:
+        is_source = _devices.process_index() == 0
+    flags = comm.allgather(bool(is_source))
+
+    def one(x):
+        v = np.asarray(x)
+        vals = comm.allgather(v)
+        out = np.zeros_like(v)
+        for flag, u in zip(flags, vals):  # process order: the same result on every process
+            if flag:
+                out = out + u
+        return out.astype(v.dtype)
+
+    return tree_util.tree_map(one, in_tree)
 
 
 def sync_global_devices(name: str) -> None:
-    """A barrier across processes (one process: returns at once)."""
+    """A barrier across processes (``multihost_utils.sync_global_devices``); one process:
+    returns at once."""
+    comm = _distributed.communicator()
+    if comm is not None:
+        comm.Barrier()
     return None
 
 
