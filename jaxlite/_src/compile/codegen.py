@@ -170,6 +170,12 @@ def emit_equations(
             )
             if _allocates_output(eqn) and id(eqn.outvars[0]) in only_ufunc_readers:
                 fresh.add(id(eqn.outvars[0]))
+            elif eqn.primitive.multiple_results and eqn.primitive in rules.fresh_output:
+                # Every result of a multiple-result primitive in ``fresh_output`` (e.g.
+                # threefry2x32) is a new buffer: its ufunc consumers may write into it.
+                for v in eqn.outvars:
+                    if v.aval.shape != () and id(v) in only_ufunc_readers:
+                        fresh.add(id(v))
         if not manage_buffers:
             continue
         # Drop intermediates after their last use so NumPy can recycle their memory (large

@@ -54,8 +54,9 @@ loop_batched: set = set()
 # invalid) where JAX is silent: eager evaluation and generated code run them under
 # ``np.errstate(all="ignore")``.
 quiet_fp: set = set()
-# Primitives whose impl always returns a newly allocated array (never a view of an input):
-# generated code may write later elementwise results into that buffer once it is dead.
+# Primitives whose impl always returns newly allocated arrays (never a view of an input;
+# every result, for multiple-result primitives): generated code may write later
+# elementwise results into such a buffer once it is dead.
 fresh_output: set = set()
 # Primitives whose generated code calls user Python code (host callbacks): a generated
 # function containing one makes the eval trace current before it runs (once per call, not

@@ -163,6 +163,7 @@ def _threefry2x32_batch(axis_data, args, dims):
 rules.impl_rules[threefry2x32_p] = _threefry2x32_impl
 rules.abstract_eval_rules[threefry2x32_p] = _threefry2x32_abstract_eval
 rules.batch_rules[threefry2x32_p] = _threefry2x32_batch
+rules.fresh_output.add(threefry2x32_p)  # both results are new buffers
 
 
 def _threefry2x32_native(ctx, eqn, ins, outs):
