@@ -1,0 +1,104 @@
+"""Third-party JAX libraries run on jaxlite with the same numbers as on JAX (issue 14).
+
+Each library's README quick-start (``quickstarts.py``) runs in a fresh interpreter after
+``jaxlite.install_as_jax()``, and again on the real JAX; values must agree to 1e-5. The two
+interpreters run in parallel and every library shares them, to keep start-up cost low.
+A library that is not installed is skipped (install them with ``pip install -e
+".[ecosystem]"`` then ``pip install --no-deps -r tests/ecosystem/requirements-libs.txt``).
+"""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.jaxlite_only  # compares jaxlite with the real JAX itself
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SCRIPT = os.path.join(HERE, "quickstarts.py")
+
+# quick-start name -> the distribution's import name(s) that must be present
+LIBRARIES = {
+    "optax": ["optax"],
+    "equinox": ["equinox"],
+    "flax": ["flax"],
+    "chex": ["chex"],
+    "jax_tqdm": ["jax_tqdm"],
+    "distrax": ["distrax", "tensorflow_probability"],
+    "diffrax": ["diffrax"],
+    "jaxtyping": ["jaxtyping"],
+    "lineax": ["lineax"],
+    "optimistix": ["optimistix"],
+}
+
+
+def _installed(lib: str) -> bool:
+    return all(importlib.util.find_spec(m) is not None for m in LIBRARIES[lib])
+
+
+INSTALLED = [lib for lib in LIBRARIES if _installed(lib)]
+
+
+def _start(engine: str) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.setdefault("JAX_PLATFORMS", "cpu")
+    return subprocess.Popen(
+        [sys.executable, SCRIPT, engine, *INSTALLED],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _collect(proc: subprocess.Popen) -> dict:
+    out, err = proc.communicate(timeout=600)
+    results = {}
+    for line in out.splitlines():
+        if line.startswith("{"):
+            record = json.loads(line)
+            results[record["lib"]] = record
+    if not results:
+        raise AssertionError(f"quick-start run produced no results:\n{out}\n{err}")
+    return results
+
+
+@pytest.fixture(scope="module")
+def runs():
+    if not INSTALLED:
+        pytest.skip("none of the ecosystem libraries is installed")
+    has_jax = importlib.util.find_spec("jax") is not None and importlib.util.find_spec("jaxlib")
+    procs = {"jaxlite": _start("jaxlite")}
+    if has_jax:
+        procs["jax"] = _start("jax")
+    return {engine: _collect(p) for engine, p in procs.items()}
+
+
+def _flat(values) -> np.ndarray:
+    parts = [np.ravel(np.asarray(v, dtype=np.float64)) for v in values]
+    return np.concatenate(parts) if parts else np.zeros(0)
+
+
+@pytest.mark.parametrize("lib", list(LIBRARIES))
+def test_quickstart_matches_jax(lib, runs):
+    if lib not in INSTALLED:
+        pytest.skip(f"{lib} is not installed (see tests/ecosystem/requirements-libs.txt)")
+    ours = runs["jaxlite"].get(lib)
+    assert ours is not None, f"no result for {lib}"
+    assert "error" not in ours, f"{lib} failed on jaxlite:\n{ours['error']}"
+    if "jax" not in runs:
+        pytest.skip("real JAX is not installed: ran on jaxlite without a reference")
+    ref = runs["jax"][lib]
+    assert "error" not in ref, f"{lib} failed on JAX itself:\n{ref['error']}"
+    assert ours["values"].keys() == ref["values"].keys()
+    for key, expected in ref["values"].items():
+        got = _flat(ours["values"][key])
+        want = _flat(expected)
+        assert got.shape == want.shape, (lib, key, got.shape, want.shape)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=f"{lib}: {key}")
