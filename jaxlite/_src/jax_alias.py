@@ -81,7 +81,8 @@ def _make_root() -> types.ModuleType:
         try:
             value = getattr(jaxlite, name)
         except AttributeError:
-            pass
+            if name in getattr(jaxlite, "_DEPRECATED_NAMES", {}):
+                raise  # JAX's own message for a name it removed
         else:
             if not isinstance(value, types.ModuleType):
                 return value
