@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib
 import importlib.abc
 import importlib.machinery
+import importlib.util
 import sys
 import types
 
@@ -37,6 +38,10 @@ _SPECIAL_TARGETS = {
     "jax.version": "jaxlite._jax_compat.version",
     "jax._src": "jaxlite._jax_compat",
 }
+
+
+# Used only while jaxlite has no module of its own for the name.
+_FALLBACK_TARGETS = {"jax.test_util": "jaxlite._jax_compat.test_util"}
 
 
 def not_implemented_message(name: str) -> str:
@@ -116,6 +121,8 @@ class _Loader(importlib.abc.Loader):
         if spec.name == "jax":
             return self._root
         target = _target_name(spec.name)
+        if spec.name in _FALLBACK_TARGETS and importlib.util.find_spec(target) is None:
+            target = _FALLBACK_TARGETS[spec.name]
         try:
             module = importlib.import_module(target)
         except ModuleNotFoundError as e:

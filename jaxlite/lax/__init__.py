@@ -269,6 +269,7 @@ from jaxlite._src.ops.parallel_extra import (  # noqa: F401,E402
     axis_size as axis_size,
     pcast as pcast,
     psum_scatter as psum_scatter,
+    pswapaxes as pswapaxes,
 )
 from jaxlite._src.ops.reductions import (  # noqa: E402
     argmax_p as argmax_p,

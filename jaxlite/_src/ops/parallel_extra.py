@@ -304,3 +304,9 @@ __all__ = [
     "psum_scatter",
     "psum_scatter_p",
 ]
+
+
+def pswapaxes(x: Any, axis_name: Any, axis: int, *, axis_index_groups=None):
+    """``jax.lax.pswapaxes``: swap the mapped axis ``axis_name`` with positional ``axis``
+    (an ``all_to_all`` splitting and concatenating along ``axis``)."""
+    return all_to_all(x, axis_name, axis, axis, axis_index_groups=axis_index_groups)
