@@ -73,6 +73,16 @@ except ImportError as e:
     assert "not_a_name" in str(e), e
 else:
     raise AssertionError("from jax import not_a_name")
+import jax.test_util  # jaxlite's own, or the compat fallback (chex imports it)
+bad = jax.custom_jvp(lambda x: jnp.sin(x))
+bad.defjvp(lambda p, t: (jnp.sin(p[0]), 2.0 * t[0]))
+try:
+    jax.test_util.check_grads(bad, (jnp.float32(0.5),), 1, modes=("fwd",))
+except AssertionError:
+    pass
+else:
+    raise AssertionError("check_grads missed a wrong jvp")
+jax.test_util.check_grads(lambda x: jnp.sin(x) * x, (jnp.float32(0.5),), 2)
 print("ALIAS OK")
 """
 
