@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import tree_util
-from jaxlite._src.api import jvp
 from jaxlite._src.ad import vjp
+from jaxlite._src.api import jvp
 
 
 def _leaves64(tree) -> list[np.ndarray]:
