@@ -424,6 +424,8 @@ def test_fuzzer_findings_scatter_weak_type_mul_gradient_and_floor_divide_jvp():
     assert v.weak_type is True
     assert v.at[-1].mul(jnp.float32(2.0), mode="clip").weak_type is True
     with pytest.raises(NotImplementedError, match="unique_indices"):
-        jax.jvp(lambda x: x.at[jnp.array([0, 0])].mul(2.0), (jnp.ones(3),), (jnp.ones(3),))
+        jax.jvp(lambda u: jnp.ones(3).at[jnp.array([0, 0])].mul(u), (2.0,), (1.0,))
+    _, t = jax.jvp(lambda x: x.at[jnp.array([0, 0])].mul(2.0), (jnp.ones(3),), (jnp.ones(3),))
+    close(t, [4.0, 1.0, 1.0])
     _, t = jax.jvp(lambda x: x // 0.0, (jnp.array([4.1, -0.7]),), (jnp.ones(2),))
     close(t, [0.0, 0.0])

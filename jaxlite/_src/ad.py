@@ -247,11 +247,9 @@ def _instantiate_ct(ct, primal_aval):
         return zeros(ta)
     if ta.dtype == dtypes.float0:
         return zeros(ta)
-    ca = aval_of(ct)
-    if ca.weak_type != ta.weak_type and ca.dtype == ta.dtype:
-        # As in JAX, a cotangent has its primal's type, weakness included: grad at a
-        # Python scalar is weakly typed (so it adapts to the dtypes it is combined with).
-        ct = _convert(ct, ta.dtype, weak_type=ta.weak_type)
+    # No cast to the primal's weak type: JAX's cotangent is weak exactly where its
+    # computation is (the seed has the output's weak type, literals keep theirs), e.g. the
+    # gradient of lax.div(x1, x0) w.r.t. a Python float x1 is strong when x0 is.
     return ct
 
 

@@ -124,6 +124,11 @@ KNOWN = [
     ),
     (
         "raise/no-raise",
+        "JAX raised NotImplementedError: scatter_mul gradients are only implemented",
+        "derivative of .at[index array].mul(u) w.r.t. u with distinct indices",
+    ),
+    (
+        "raise/no-raise",
         "JAX raised TypeError: Slice size at index",
         "derivatives of .at[...] updates of an empty array",
     ),

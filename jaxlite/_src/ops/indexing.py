@@ -21,6 +21,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+from jaxlite._src.core.trace import Tracer
 from jaxlite._src.ops import conversion, elementwise as ew, shape as _shape
 
 
@@ -199,6 +200,16 @@ def _scatter_abstract_eval(x, updates, *idxs, mode):
     return ShapedArray(x.shape, x.dtype, x.weak_type)
 
 
+def _known_unique(idxs):
+    """Whether the (concrete) index arrays name each position at most once."""
+    if any(isinstance(i, Tracer) for i in idxs):
+        return False
+    vals = [np.asarray(i) for i in idxs]
+    S = np.broadcast_shapes(*[v.shape for v in vals]) if vals else ()
+    rows = np.stack([np.broadcast_to(v, S).ravel() for v in vals], axis=-1) if vals else None
+    return rows is None or len(np.unique(rows, axis=0)) == len(rows)
+
+
 def _scatter_jvp(primals, tangents, *, mode):
     x, u, *idxs = primals
     tx, tu = tangents[0], tangents[1]
@@ -211,11 +222,13 @@ def _scatter_jvp(primals, tangents, *, mode):
     if mode in ("set", "add"):
         return out, scatter_p.bind(tx, tu, *idxs, mode=mode)
     if mode == "mul":
-        # With repeated indices the product rule needs every other update's factor; like
-        # JAX (which requires unique_indices=True), refuse rather than give a wrong answer.
-        raise NotImplementedError(
-            "scatter_mul gradients are only implemented if `unique_indices=True`"
-        )
+        if type(tangents[1]) is not Zero and not _known_unique(idxs):
+            # With repeated indices the product rule needs every other update's factor; like
+            # JAX (which requires unique_indices=True), refuse rather than give a wrong
+            # answer. The tangent w.r.t. the operand alone is exact either way.
+            raise NotImplementedError(
+                "scatter_mul gradients are only implemented if `unique_indices=True`"
+            )
         # d(x * prod u) = tx * prod(u) + x * d(prod u); with one update per slot this is
         # tx * u + x * tu at the scattered positions.
         ones = ew.zeros_like(x)
