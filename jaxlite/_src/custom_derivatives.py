@@ -1,10 +1,12 @@
 """``custom_jvp`` and ``custom_vjp``.
 
-Calling a custom function asks the current trace what to do
-(``process_custom_jvp_call`` / ``process_custom_vjp_call``):
+Calling a custom function asks the current trace to process the call
+(``Trace.process_custom_call``), which looks up this primitive's rule for the trace's kind
+in ``rules.custom_call_rules`` (registered below, so the interpreters hold no
+custom-derivative code):
 
 * the ``EvalTrace`` just runs the function;
-* a ``JVPTrace`` runs the user's rule instead (``jvp_of_custom_jvp``); for ``custom_vjp`` it
+* a ``JVPTrace`` runs the user's rule instead (``_cj_call_jvp``); for ``custom_vjp`` it
   runs ``fwd`` and emits a ``custom_lin`` primitive, linear in the tangents, whose transpose
   rule calls ``bwd`` (so reverse mode uses ``bwd``, forward mode raises);
 * staging, batching and partial evaluation (with an unknown operand) trace the function to
@@ -261,8 +263,8 @@ class custom_jvp:
                 t_res.append(t)
             return p_flat, t_res
 
-        outs = trace_ctx.trace.process_custom_jvp_call(
-            custom_jvp_call_p, flat_fun, flat_jvp, flat, symbolic_zeros=sz
+        outs = trace_ctx.trace.process_custom_call(
+            custom_jvp_call_p, flat, dict(fun=flat_fun, jvp=flat_jvp, symbolic_zeros=sz)
         )
         return tree_util.tree_unflatten(store["out_tree"], outs)
 
@@ -274,23 +276,31 @@ def _store_tree(store, key, tree, what):
     store[key] = tree
 
 
-def jvp_of_custom_jvp(trace, fun, jvp, tracers, symbolic_zeros):
-    """``JVPTrace.process_custom_jvp_call``: run the user's rule on the parent trace."""
+# --- how each kind of trace processes the not-yet-traced call (rules.custom_call_rules) --
+def _cj_call_eval(trace, tracers, *, fun, jvp, symbolic_zeros):
+    """Outside differentiation the rule is ignored: run ``fun``."""
+    with set_current_trace(trace):
+        return fun(*tracers)
+
+
+def _cj_call_jvp(trace, tracers, *, fun, jvp, symbolic_zeros):
+    """Under JVP: run the user's rule on the parent trace."""
     pairs = [trace.to_primal_tangent(t) for t in tracers]
     primals = [p for p, _ in pairs]
     tangents = [t for _, t in pairs]
     if all(type(t) is Zero for t in tangents):
         with set_current_trace(trace.parent_trace):
-            return trace.parent_trace.process_custom_jvp_call(
-                custom_jvp_call_p, fun, jvp, primals, symbolic_zeros=symbolic_zeros
+            return trace.parent_trace.process_custom_call(
+                custom_jvp_call_p, primals, dict(fun=fun, jvp=jvp, symbolic_zeros=symbolic_zeros)
             )
     with set_current_trace(trace.parent_trace):
         p_out, t_out = jvp(primals, tangents)
     return [trace.wrap(p, t) for p, t in zip(p_out, t_out)]
 
 
-def bind_custom_jvp(trace, fun, jvp, tracers, symbolic_zeros):
-    """Stage ``fun`` to a jaxpr and bind ``custom_jvp_call_p`` on ``trace``."""
+def _cj_call_bind(trace, tracers, *, fun, jvp, symbolic_zeros):
+    """Staging and batching: stage ``fun`` to a jaxpr and bind ``custom_jvp_call_p`` (whose
+    jvp/batch rules then apply)."""
     closed, consts = _trace_closed(trace, fun, tracers)
     return custom_jvp_call_p.bind_with_trace(
         trace,
@@ -299,12 +309,11 @@ def bind_custom_jvp(trace, fun, jvp, tracers, symbolic_zeros):
     )
 
 
-def stage_custom_jvp(trace, primitive, fun, jvp, tracers, symbolic_zeros):
-    return bind_custom_jvp(trace, fun, jvp, tracers, symbolic_zeros)
-
-
-def batch_custom_jvp(trace, primitive, fun, jvp, tracers, symbolic_zeros):
-    return bind_custom_jvp(trace, fun, jvp, tracers, symbolic_zeros)
+def _cj_call_partial_eval(trace, tracers, **params):
+    """All inputs known: the parent trace processes the call; else stage it."""
+    if not any(trace.is_unknown(a) for a in tracers):
+        return trace.parent_trace.process_custom_call(custom_jvp_call_p, tracers, params)
+    return _cj_call_bind(trace, tracers, **params)
 
 
 def _cj_impl(*args, call_jaxpr, jvp, num_consts, symbolic_zeros):
@@ -399,6 +408,13 @@ rules.effects_rules[custom_jvp_call_p] = _cj_effects
 rules.jvp_rules[custom_jvp_call_p] = _cj_jvp
 rules.batch_rules[custom_jvp_call_p] = _cj_batch
 rules.dce_rules[custom_jvp_call_p] = _call_dce
+rules.custom_call_rules[custom_jvp_call_p] = {
+    "eval": _cj_call_eval,
+    "jvp": _cj_call_jvp,
+    "batch": _cj_call_bind,
+    "staging": _cj_call_bind,
+    "partial_eval": _cj_call_partial_eval,
+}
 
 
 # ===================================================================== custom_vjp
@@ -556,8 +572,10 @@ class custom_vjp:
                     out.append(x)
             return out
 
-        outs = trace_ctx.trace.process_custom_vjp_call(
-            custom_vjp_call_p, flat_fun, flat_fwd, flat_bwd, flat, None, sz
+        outs = trace_ctx.trace.process_custom_call(
+            custom_vjp_call_p,
+            flat,
+            dict(fun=flat_fun, fwd=flat_fwd, bwd=flat_bwd, symbolic_zeros=sz),
         )
         return tree_util.tree_unflatten(store["out_tree"], outs)
 
@@ -591,23 +609,37 @@ def _jvp_via_fwd(fwd, bwd, primals, tangents, symbolic_zeros):
     return outs, t_out
 
 
-def jvp_of_custom_vjp(trace, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
-    """``JVPTrace.process_custom_vjp_call``: run fwd and emit ``custom_lin``."""
+# --- how each kind of trace processes the not-yet-traced call (rules.custom_call_rules) --
+def _cv_call_eval(trace, tracers, *, fun, fwd, bwd, symbolic_zeros):
+    with set_current_trace(trace):
+        return fun(*tracers)
+
+
+def _cv_call_jvp(trace, tracers, *, fun, fwd, bwd, symbolic_zeros):
+    """Under JVP: run fwd and emit ``custom_lin`` (transposed by bwd)."""
     pairs = [trace.to_primal_tangent(t) for t in tracers]
     primals = [p for p, _ in pairs]
     tangents = [t for _, t in pairs]
     parent = trace.parent_trace
     if all(type(t) is Zero for t in tangents):
         with set_current_trace(parent):
-            return parent.process_custom_vjp_call(
-                custom_vjp_call_p, fun, fwd, bwd, primals, out_trees, symbolic_zeros
+            return parent.process_custom_call(
+                custom_vjp_call_p,
+                primals,
+                dict(fun=fun, fwd=fwd, bwd=bwd, symbolic_zeros=symbolic_zeros),
             )
     with set_current_trace(parent):
         p_out, t_out = _jvp_via_fwd(fwd, bwd, primals, tangents, symbolic_zeros)
     return [trace.wrap(p, t) for p, t in zip(p_out, t_out)]
 
 
-def bind_custom_vjp(trace, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
+def _cv_call_partial_eval(trace, tracers, **params):
+    if not any(trace.is_unknown(a) for a in tracers):
+        return trace.parent_trace.process_custom_call(custom_vjp_call_p, tracers, params)
+    return _cv_call_bind(trace, tracers, **params)
+
+
+def _cv_call_bind(trace, tracers, *, fun, fwd, bwd, symbolic_zeros):
     closed, consts = _trace_closed(trace, fun, tracers)
     return custom_vjp_call_p.bind_with_trace(
         trace,
@@ -620,14 +652,6 @@ def bind_custom_vjp(trace, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
             symbolic_zeros=symbolic_zeros,
         ),
     )
-
-
-def stage_custom_vjp(trace, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
-    return bind_custom_vjp(trace, fun, fwd, bwd, tracers, out_trees, symbolic_zeros)
-
-
-def batch_custom_vjp(trace, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
-    return bind_custom_vjp(trace, fun, fwd, bwd, tracers, out_trees, symbolic_zeros)
 
 
 def _cv_impl(*args, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
@@ -707,6 +731,13 @@ rules.effects_rules[custom_vjp_call_p] = _cv_effects
 rules.jvp_rules[custom_vjp_call_p] = _cv_jvp
 rules.batch_rules[custom_vjp_call_p] = _cv_batch
 rules.dce_rules[custom_vjp_call_p] = _call_dce
+rules.custom_call_rules[custom_vjp_call_p] = {
+    "eval": _cv_call_eval,
+    "jvp": _cv_call_jvp,
+    "batch": _cv_call_bind,
+    "staging": _cv_call_bind,
+    "partial_eval": _cv_call_partial_eval,
+}
 
 
 # --- custom_lin: the tangent map of a custom_vjp function; linear in its tangent operands.
@@ -756,12 +787,4 @@ __all__ = [
     "custom_jvp_call_p",
     "custom_vjp_call_p",
     "custom_lin_p",
-    "jvp_of_custom_jvp",
-    "jvp_of_custom_vjp",
-    "stage_custom_jvp",
-    "stage_custom_vjp",
-    "batch_custom_jvp",
-    "batch_custom_vjp",
-    "bind_custom_jvp",
-    "bind_custom_vjp",
 ]

@@ -27,6 +27,11 @@ Rule signatures:
   kernel argument, ``ctx.emit`` inlines a sub-jaxpr.
 * ``native_loops``: primitives whose equations are native regions of their own (loops).
 * ``inline_rules``: primitives the simplifier may inline (jit_p).
+* ``custom_call_rules[p][kind](trace, tracers, **params)`` -> output tracers: how a trace of
+  a given ``Trace.kind`` ("eval", "jvp", "batch", "partial_eval", "staging") processes a
+  primitive whose params are Python callables that must not be traced yet
+  (``custom_jvp_call``, ``custom_vjp_call``: the user's rule runs only under JVP). The
+  interpreters stay generic: ``Trace.process_custom_call`` looks the rule up here.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ dce_rules: dict = {}
 lower_rules: dict = {}
 native_rules: dict = {}
 native_loops: set = set()
+custom_call_rules: dict = {}
 
 # Primitives with no derivative on purpose (comparisons, integer ops...): their outputs get
 # zero tangents and they need no transpose rule.

@@ -38,9 +38,11 @@ from jaxlite._src.core.errors import (
 
 
 class Trace:
-    """Base of all traces. Subclasses implement ``process_primitive``."""
+    """Base of all traces. Subclasses implement ``process_primitive`` and name their
+    ``kind`` (the key of ``rules.custom_call_rules``)."""
 
     __slots__ = ("parent_trace", "_valid", "__weakref__")
+    kind = "trace"
 
     def __init__(self, parent_trace: Trace | None = None):
         self.parent_trace = parent_trace
@@ -49,11 +51,13 @@ class Trace:
     def process_primitive(self, primitive, tracers, params):  # pragma: no cover
         raise NotImplementedError
 
-    def process_custom_jvp_call(self, primitive, fun, jvp, tracers, *, symbolic_zeros):
-        raise NotImplementedError(f"custom_jvp is not supported by {type(self).__name__}")
-
-    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
-        raise NotImplementedError(f"custom_vjp is not supported by {type(self).__name__}")
+    def process_custom_call(self, primitive, tracers, params):
+        """Process a primitive bound with not-yet-traced callables (``custom_jvp_call``...)
+        by its ``rules.custom_call_rules`` entry for this trace's ``kind``."""
+        rule = rules.custom_call_rules.get(primitive, {}).get(self.kind)
+        if rule is None:
+            raise NotImplementedError(f"{primitive} is not supported by {type(self).__name__}")
+        return rule(self, tracers, **params)
 
     def invalidate(self) -> None:
         self._valid = False
@@ -227,6 +231,7 @@ class EvalTrace(Trace):
     """The bottom trace: evaluates primitives on concrete NumPy values."""
 
     __slots__ = ()
+    kind = "eval"
 
     def process_primitive(self, primitive, args, params):
         if not _device_state.initialized:
@@ -268,14 +273,6 @@ class EvalTrace(Trace):
         if placed:
             return sharding_hooks.eval_outputs(primitive, args, outs)
         return outs
-
-    def process_custom_jvp_call(self, primitive, fun, jvp, tracers, *, symbolic_zeros):
-        with set_current_trace(self):
-            return fun(*tracers)
-
-    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
-        with set_current_trace(self):
-            return fun(*tracers)
 
 
 eval_trace = EvalTrace()

@@ -37,6 +37,7 @@ class BatchTracer(Tracer):
 
 class BatchTrace(Trace):
     __slots__ = ("axis_data",)
+    kind = "batch"
 
     def __init__(self, parent_trace: Trace, axis_data: AxisData):
         super().__init__(parent_trace)
@@ -79,16 +80,6 @@ class BatchTrace(Trace):
         if primitive.multiple_results:
             return [self.wrap(o, d) for o, d in safe_zip(outs, out_dims)]
         return self.wrap(outs, out_dims)
-
-    def process_custom_jvp_call(self, primitive, fun, jvp, tracers, *, symbolic_zeros):
-        from jaxlite._src.custom_derivatives import batch_custom_jvp
-
-        return batch_custom_jvp(self, primitive, fun, jvp, tracers, symbolic_zeros)
-
-    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
-        from jaxlite._src.custom_derivatives import batch_custom_vjp
-
-        return batch_custom_vjp(self, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros)
 
 
 def _loop_batch_rule(primitive):

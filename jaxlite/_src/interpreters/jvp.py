@@ -44,6 +44,7 @@ class JVPTracer(Tracer):
 
 class JVPTrace(Trace):
     __slots__ = ()
+    kind = "jvp"
 
     def to_primal_tangent(self, x):
         if isinstance(x, JVPTracer) and x._trace is self:
@@ -73,16 +74,6 @@ class JVPTrace(Trace):
         if primitive.multiple_results:
             return [self.wrap(p, t) for p, t in safe_zip(primals_out, tangents_out)]
         return self.wrap(primals_out, tangents_out)
-
-    def process_custom_jvp_call(self, primitive, fun, jvp, tracers, *, symbolic_zeros):
-        from jaxlite._src.custom_derivatives import jvp_of_custom_jvp
-
-        return jvp_of_custom_jvp(self, fun, jvp, tracers, symbolic_zeros)
-
-    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
-        from jaxlite._src.custom_derivatives import jvp_of_custom_vjp
-
-        return jvp_of_custom_vjp(self, fun, fwd, bwd, tracers, out_trees, symbolic_zeros)
 
 
 def jvp_flat(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]):

@@ -48,6 +48,7 @@ class PETracer(Tracer):
 
 class PartialEvalTrace(Trace):
     __slots__ = ("staging",)
+    kind = "partial_eval"
 
     def __init__(self, parent_trace: Trace | None = None):
         super().__init__(parent_trace if parent_trace is not None else trace_ctx.trace)
@@ -89,24 +90,6 @@ class PartialEvalTrace(Trace):
         if rule is not None:
             return rule(self, list(args), **params)
         return self.stage(primitive, args, params)
-
-    def process_custom_jvp_call(self, primitive, fun, jvp, tracers, *, symbolic_zeros):
-        if not any(self.is_unknown(a) for a in tracers):
-            return self.parent_trace.process_custom_jvp_call(
-                primitive, fun, jvp, tracers, symbolic_zeros=symbolic_zeros
-            )
-        from jaxlite._src.custom_derivatives import bind_custom_jvp
-
-        return bind_custom_jvp(self, fun, jvp, tracers, symbolic_zeros)
-
-    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
-        if not any(self.is_unknown(a) for a in tracers):
-            return self.parent_trace.process_custom_vjp_call(
-                primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros
-            )
-        from jaxlite._src.custom_derivatives import bind_custom_vjp
-
-        return bind_custom_vjp(self, fun, fwd, bwd, tracers, out_trees, symbolic_zeros)
 
     # -- result
     def finish(self, outs: Sequence[Any], instantiate: bool | Sequence[bool] = False):

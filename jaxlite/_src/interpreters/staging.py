@@ -47,6 +47,7 @@ class StagingTrace(Trace):
     """Records primitives into a jaxpr under construction."""
 
     __slots__ = ("eqns", "invars", "constvar_of", "const_vals", "const_vars", "effects")
+    kind = "staging"
 
     def __init__(self, parent_trace: Trace | None = None):
         super().__init__(parent_trace if parent_trace is not None else trace_ctx.trace)
@@ -101,16 +102,6 @@ class StagingTrace(Trace):
         v = Var(avals_out)
         self.eqns.append(JaxprEqn(primitive, atoms, [v], params, effects))
         return StagingTracer(self, avals_out, v)
-
-    def process_custom_jvp_call(self, primitive, fun, jvp, tracers, *, symbolic_zeros):
-        from jaxlite._src.custom_derivatives import stage_custom_jvp
-
-        return stage_custom_jvp(self, primitive, fun, jvp, tracers, symbolic_zeros)
-
-    def process_custom_vjp_call(self, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros):
-        from jaxlite._src.custom_derivatives import stage_custom_vjp
-
-        return stage_custom_vjp(self, primitive, fun, fwd, bwd, tracers, out_trees, symbolic_zeros)
 
     def to_closed_jaxpr(self, outs: Sequence[Any]) -> ClosedJaxpr:
         outvars = [self.to_atom(o) for o in outs]
