@@ -19,14 +19,22 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import dtypes, tree_util
+from jaxlite._src.api import jvp as _api_jvp, split_aux, vmap
+from jaxlite._src.api_plumbing import check_callable, flatten_fun
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.rule_types import UndefinedPrimal, Zero
+from jaxlite._src.core.trace import Tracer
 from jaxlite._src.interpreters import jvp as _jvp
+from jaxlite._src.interpreters.eval import eval_jaxpr
 from jaxlite._src.interpreters.partial_eval import trace_partial
+from jaxlite._src.interpreters.staging import abstractify, check_output_leaf, trace_flat
 from jaxlite._src.interpreters.transpose import backward_pass
+from jaxlite._src.numpy.creation import zeros as jnp_zeros
+from jaxlite._src.numpy.shape import moveaxis, reshape
 from jaxlite._src.numpy.util import asarray_any
 from jaxlite._src.ops.conversion import convert_element_type as _convert
 from jaxlite._src.ops.shape import full as _full
+from jaxlite._src.ops.structural import instantiate, zeros
 
 
 # ------------------------------------------------------------------------ flat engines
@@ -45,7 +53,6 @@ def linearize_flat(fun: Callable, primals: Sequence[Any]):
         ps, ts = args[:n], args[n:]
         ts = [Zero(a) if a.dtype == dtypes.float0 else t for a, t in zip(tan_avals, ts)]
         p_out, t_out = _jvp.jvp_flat(fun, ps, ts)
-        from jaxlite._src.ops.structural import instantiate
 
         return list(p_out) + [instantiate(t) for t in t_out]
 
@@ -72,8 +79,6 @@ def linearize_flat(fun: Callable, primals: Sequence[Any]):
 
 
 def _eval_lin(lin, res, tangents):
-    from jaxlite._src.interpreters.eval import eval_jaxpr
-
     return eval_jaxpr(lin.jaxpr, lin.consts, *res, *tangents)
 
 
@@ -90,22 +95,21 @@ def vjp_backward(lin, res, in_avals, cts):
 def _flatten_fun(fun: Callable, primals, has_aux: bool, what: str):
     """Flatten ``primals`` and wrap ``fun`` as a flat function; ``store`` receives the output
     tree (``"tree"``) and, with ``has_aux``, the auxiliary output (``"aux"``)."""
-    from jaxlite._src.interpreters.staging import check_output_leaf
-
-    _check_callable(fun)
+    check_callable(fun)
     p_flat, p_tree = tree_util.tree_flatten(primals)
     p_flat = [asarray_any(p) for p in p_flat]
-    store = {}
 
-    def flat_fun(*xs):
-        out = fun(*tree_util.tree_unflatten(p_tree, xs))
-        if has_aux:
-            out, store["aux"] = _split_aux(out, what)
-        out_flat, store["tree"] = tree_util.tree_flatten(out)
+    def out_leaves(out_flat):
         for o in out_flat:
             check_output_leaf(o)
         return [asarray_any(o) for o in out_flat]
 
+    flat_fun, store = flatten_fun(
+        fun,
+        p_tree,
+        split_aux=(lambda out: split_aux(out, what)) if has_aux else None,
+        out_leaves=out_leaves,
+    )
     return p_flat, p_tree, flat_fun, store
 
 
@@ -156,32 +160,6 @@ class _LinFun:
 tree_util.register_pytree_node(
     _LinFun, lambda f: (f._res, f._meta), lambda meta, res: _LinFun(res, meta)
 )
-
-
-def _split_aux(out, who):
-    if not (isinstance(out, (tuple, list)) and len(out) == 2):
-        raise TypeError(
-            "expected function with aux output to return a two-element tuple, "
-            f"but got type {type(out)} with value {out!r}"
-        )
-    return out[0], strip_tangents(out[1])
-
-
-def strip_tangents(tree):
-    """Replace values of the current JVP trace in ``tree`` by their primals (``aux``
-    outputs are not differentiated)."""
-    from jaxlite._src.core.trace import trace_ctx
-
-    cur = trace_ctx.trace
-    if not isinstance(cur, _jvp.JVPTrace):
-        return tree
-
-    def strip(x):
-        if isinstance(x, _jvp.JVPTracer) and x._trace is cur:
-            return x.primal
-        return x
-
-    return tree_util.tree_map(strip, tree)
 
 
 # ------------------------------------------------------------------------------- vjp
@@ -240,8 +218,6 @@ tree_util.register_pytree_node(
 
 
 def _instantiate_ct(ct, primal_aval):
-    from jaxlite._src.ops.structural import zeros
-
     ta = primal_aval.to_tangent_aval()
     if type(ct) is Zero or ct is None:
         return zeros(ta)
@@ -306,11 +282,6 @@ def _check_input_dtype(x, holomorphic, allow_int, who):
     )
 
 
-def _check_callable(fun):
-    if not callable(fun):
-        raise TypeError(f"Expected a callable value, got {fun}")
-
-
 def _check_scalar_output(y, holomorphic, who):
     if y is None or isinstance(y, (tuple, list, dict)):
         # A container (or None) is never a scalar, even when it holds a single scalar.
@@ -355,7 +326,7 @@ def value_and_grad(
         TypeError: for a non-scalar or non-real output, integer/boolean inputs (unless
             ``allow_int``), or ``has_aux`` with a function not returning a pair.
     """
-    _check_callable(fun)
+    check_callable(fun)
     who = "value_and_grad"
 
     @functools.wraps(fun)
@@ -402,7 +373,7 @@ def grad(
     reduce_axes=(),
 ):
     """``jax.grad``: the gradient of a scalar-output function w.r.t. ``argnums``."""
-    _check_callable(fun)
+    check_callable(fun)
 
     @functools.wraps(fun)
     def g(*args, **kwargs):
@@ -436,8 +407,7 @@ def _std_basis(flat_avals):
 
 def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False):
     """``jax.jacfwd``: Jacobian by forward mode (vmap of jvp over a standard basis)."""
-    _check_callable(fun)
-    from jaxlite._src.api import jvp as _api_jvp, vmap
+    check_callable(fun)
 
     @functools.wraps(fun)
     def jac(*args, **kwargs):
@@ -483,7 +453,6 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
             primal, pushed, aux = vmap(push, out_axes=(None, 0, None))(*basis_arrays)
         else:
             primal, pushed = vmap(push, out_axes=(None, 0))(*basis_arrays)
-        from jaxlite._src.numpy.shape import moveaxis, reshape
 
         def reshape_leaf(y, p):
             # y: (total, *out_shape) -> per input: (*out_shape, *in_shape)
@@ -519,8 +488,7 @@ def jacrev(
     allow_int: bool = False,
 ):
     """``jax.jacrev``: Jacobian by reverse mode (vmap of the pullback over a basis)."""
-    _check_callable(fun)
-    from jaxlite._src.api import vmap
+    check_callable(fun)
 
     @functools.wraps(fun)
     def jac(*args, **kwargs):
@@ -554,12 +522,10 @@ def jacrev(
 
         basis = [_convert(asarray_any(b), a.dtype, a.weak_type) for b, a in zip(basis, y_avals)]
         cts_ok = iter(vmap(pull)(*basis))  # (total, *in_shape)
-        from jaxlite._src.numpy.creation import zeros
-        from jaxlite._src.numpy.shape import reshape
 
         # Integer inputs (allow_int): zero Jacobian blocks in the input's dtype, as JAX.
         cts_in = [
-            next(cts_ok) if ok else zeros((total,) + a.shape, a.dtype)
+            next(cts_ok) if ok else jnp_zeros((total,) + a.shape, a.dtype)
             for ok, a in zip(inexact, in_avals)
         ]
 
@@ -587,7 +553,7 @@ jacobian = jacrev  # ``jax.jacobian`` is an alias of ``jax.jacrev``
 
 def hessian(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = False):
     """``jax.hessian``: ``jacfwd(jacrev(fun))``."""
-    _check_callable(fun)
+    check_callable(fun)
     return jacfwd(
         jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic),
         argnums,
@@ -599,8 +565,6 @@ def hessian(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool =
 # --------------------------------------------------------------------- linear_transpose
 def linear_transpose(fun: Callable, *primals, reduce_axes=()):
     """``jax.linear_transpose``: the transpose of a linear function at the given avals."""
-    from jaxlite._src.interpreters.staging import abstractify, trace_flat
-
     flat, in_tree = tree_util.tree_flatten(primals)
     _, call_tree = tree_util.tree_flatten((primals, {}))
     in_avals = [abstractify(x) for x in flat]
@@ -644,9 +608,6 @@ def closure_convert(fun: Callable, *example_args):
     """``jax.closure_convert``: ``(converted, consts)`` with ``converted(*args, *consts)``
     equal to ``fun(*args)``, hoisting closed-over floating-point arrays (and tracers) out of
     ``fun`` so custom-derivative rules can see them as explicit arguments."""
-    from jaxlite._src.core.trace import Tracer
-    from jaxlite._src.interpreters.eval import eval_jaxpr
-    from jaxlite._src.interpreters.staging import abstractify, trace_flat
 
     flat, in_tree = tree_util.tree_flatten(example_args)
     _, call_tree = tree_util.tree_flatten((example_args, {}))

@@ -23,12 +23,21 @@ from collections.abc import Callable
 from typing import Any
 
 from jaxlite._src import tree_util
+from jaxlite._src.api_plumbing import canonicalize_argnums, merge_static_args, split_static_args
 from jaxlite._src.compile import codegen
+from jaxlite._src.compile.jit import compiled_for
 from jaxlite._src.core import effects as _effects, rules
-from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from jaxlite._src.core.array import to_array
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, closure_convert_consts
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.interpreters import dce as _dce
+from jaxlite._src.interpreters.batching import batch_jaxpr
+from jaxlite._src.interpreters.dce import dce_jaxpr
+from jaxlite._src.interpreters.jvp import jvp_jaxpr
+from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
+from jaxlite._src.interpreters.staging import abstractify, trace_flat
+from jaxlite._src.interpreters.transpose import backward_pass
 
 checkpoint_p = Primitive("checkpoint", multiple_results=True)
 name_p = Primitive("name")
@@ -118,9 +127,7 @@ rules.transpose_rules[name_p] = lambda ct, x, *, name: [ct]
 
 def checkpoint_name(x: Any, name: str) -> Any:
     """Tag the values of ``x`` (a pytree) with ``name`` for ``save_*_names`` policies."""
-    from jaxlite._src.numpy.util import asarray_any
-
-    return tree_util.tree_map(lambda v: name_p.bind(asarray_any(v), name=name), x)
+    return tree_util.tree_map(lambda v: name_p.bind(to_array(v), name=name), x)
 
 
 # ------------------------------------------------------------------------ front end
@@ -146,23 +153,14 @@ def checkpoint(
         return functools.partial(
             checkpoint, prevent_cse=prevent_cse, policy=policy, static_argnums=static_argnums
         )
-    if isinstance(static_argnums, int):
-        static_argnums = (static_argnums,)
-    static_argnums = tuple(static_argnums)
+    static_argnums = canonicalize_argnums(static_argnums)
 
     @functools.wraps(fun)
     def wrapped(*args, **kwargs):
-        from jaxlite._src.compile.jit import closure_convert_consts
-        from jaxlite._src.interpreters.staging import abstractify, trace_flat
-
-        n = len(args)
-        statics = {i % n: args[i] for i in static_argnums} if n else {}
-        dyn = tuple(a for i, a in enumerate(args) if i not in statics)
+        statics, dyn = split_static_args(args, static_argnums)
 
         def f(*dyn_args, **kw):
-            it = iter(dyn_args)
-            full = [statics[i] if i in statics else next(it) for i in range(n)]
-            return fun(*full, **kw)
+            return fun(*merge_static_args(statics, dyn_args, len(args)), **kw)
 
         flat, in_tree = tree_util.tree_flatten((dyn, kwargs))
         avals = [abstractify(x) for x in flat]
@@ -181,8 +179,6 @@ remat = checkpoint
 
 # ------------------------------------------------------------------------ rules
 def _ckpt_impl(*args, jaxpr, prevent_cse, policy):
-    from jaxlite._src.compile.jit import compiled_for
-
     return compiled_for(jaxpr).fn(*args)
 
 
@@ -195,14 +191,10 @@ def _ckpt_effects(*avals, jaxpr, prevent_cse, policy):
 
 
 def _convert(closed):
-    from jaxlite._src.compile.jit import closure_convert_consts
-
     return closure_convert_consts(closed)
 
 
 def _ckpt_jvp(primals, tangents, *, jaxpr, prevent_cse, policy):
-    from jaxlite._src.interpreters.jvp import jvp_jaxpr
-
     nonzeros = [type(t) is not Zero for t in tangents]
     new, out_nz = jvp_jaxpr(jaxpr, nonzeros, instantiate=False)
     new, consts = _convert(new)
@@ -217,8 +209,6 @@ def _ckpt_jvp(primals, tangents, *, jaxpr, prevent_cse, policy):
 
 
 def _ckpt_batch(axis_data, args, dims, *, jaxpr, prevent_cse, policy):
-    from jaxlite._src.interpreters.batching import batch_jaxpr
-
     new, out_dims = batch_jaxpr(jaxpr, axis_data, dims, instantiate=False)
     new, consts = _convert(new)
     outs = checkpoint_p.bind(*consts, *args, jaxpr=new, prevent_cse=prevent_cse, policy=policy)
@@ -226,8 +216,6 @@ def _ckpt_batch(axis_data, args, dims, *, jaxpr, prevent_cse, policy):
 
 
 def _ckpt_transpose(cts, *args, jaxpr, prevent_cse, policy):
-    from jaxlite._src.interpreters.transpose import backward_pass
-
     cts_in = backward_pass(jaxpr.jaxpr, jaxpr.consts, list(args), list(cts))
     return [c if is_undefined_primal(a) else None for c, a in zip(cts_in, args)]
 
@@ -305,9 +293,6 @@ def remat_split(known: Jaxpr, n_known_outs: int, policy):
 
 
 def _ckpt_partial_eval(trace, tracers, *, jaxpr, prevent_cse, policy):
-    from jaxlite._src.interpreters.dce import dce_jaxpr
-    from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
-
     unknowns = [trace.is_unknown(t) for t in tracers]
     known_c, unk_c, out_unk, num_res = partial_eval_jaxpr_nounits(jaxpr, unknowns, False)
     known_c, kconsts = _convert(known_c)

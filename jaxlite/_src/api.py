@@ -14,15 +14,38 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import dtypes, tree_util
+from jaxlite._src.api_plumbing import check_callable, flatten_fun
+from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.rule_types import AxisData, Zero, not_mapped
+from jaxlite._src.core.trace import trace_ctx
 from jaxlite._src.interpreters import batching, jvp as _jvp
-from jaxlite._src.numpy.util import asarray_any
+from jaxlite._src.ops.structural import instantiate
 
 
-def _check_callable(fun: Any) -> None:
-    if not callable(fun):
-        raise TypeError(f"Expected a callable value, got {fun}")
+def split_aux(out, who):
+    """``(out, aux)`` of a ``has_aux`` function's output; ``aux`` is not differentiated."""
+    if not (isinstance(out, (tuple, list)) and len(out) == 2):
+        raise TypeError(
+            "expected function with aux output to return a two-element tuple, "
+            f"but got type {type(out)} with value {out!r}"
+        )
+    return out[0], strip_tangents(out[1])
+
+
+def strip_tangents(tree):
+    """Replace values of the current JVP trace in ``tree`` by their primals (``aux``
+    outputs are not differentiated)."""
+    cur = trace_ctx.trace
+    if not isinstance(cur, _jvp.JVPTrace):
+        return tree
+
+    def strip(x):
+        if isinstance(x, _jvp.JVPTracer) and x._trace is cur:
+            return x.primal
+        return x
+
+    return tree_util.tree_map(strip, tree)
 
 
 # -------------------------------------------------------------------------------- jvp
@@ -42,7 +65,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
             dtype does not match its primal's tangent dtype.
         ValueError: on a tangent shape mismatch.
     """
-    _check_callable(fun)
+    check_callable(fun)
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError(
             "primal and tangent arguments to jax.jvp must be tuples or lists; "
@@ -56,7 +79,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
             f"structure; primals have tree structure {p_tree} whereas tangents "
             f"have tree structure {t_tree}."
         )
-    p_flat = [asarray_any(p) for p in p_flat]
+    p_flat = [to_array(p) for p in p_flat]
     tangents_in = []
     for p, t in zip(p_flat, t_flat):
         pa = aval_of(p)
@@ -79,22 +102,10 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
         if expected.dtype == dtypes.float0:
             tangents_in.append(Zero(expected))
         else:
-            tangents_in.append(asarray_any(t))
-    store = {}
-
-    def flat_fun(*xs):
-        args = tree_util.tree_unflatten(p_tree, xs)
-        out = fun(*args)
-        if has_aux:
-            from jaxlite._src.ad import _split_aux
-
-            out, store["aux"] = _split_aux(out, "jvp")
-        out_flat, out_tree = tree_util.tree_flatten(out)
-        store["tree"] = out_tree
-        return out_flat
-
-    from jaxlite._src.ops.structural import instantiate
-
+            tangents_in.append(to_array(t))
+    flat_fun, store = flatten_fun(
+        fun, p_tree, split_aux=(lambda out: split_aux(out, "jvp")) if has_aux else None
+    )
     p_out, t_out = _jvp.jvp_flat(flat_fun, p_flat, tangents_in)
     t_out = [instantiate(t) for t in t_out]
     out_tree = store["tree"]
@@ -177,7 +188,7 @@ def vmap(
             prefix of the arguments, or ``out_axes=None`` for an output that is mapped.
         TypeError: for in_axes/out_axes that are not ints/None (or containers of them).
     """
-    _check_callable(fun)
+    check_callable(fun)
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
     if not (in_axes is None or type(in_axes) is tuple or _is_axis_leaf(in_axes)):
@@ -209,7 +220,7 @@ def vmap(
         vals = []
         for x in flat:
             try:
-                vals.append(asarray_any(x))
+                vals.append(to_array(x))
             except TypeError:
                 raise TypeError(
                     f"Argument '{x}' of type {type(x)} is not a valid JAX type"
@@ -217,16 +228,12 @@ def vmap(
         size, dims = _mapped_size(fun, vals, dims, args, kwargs, axis_size)
         store = {}
 
-        def flat_fun(*xs):
-            a, k = tree_util.tree_unflatten(in_tree, xs)
-            out = fun(*a, **k)
-            out_flat, out_tree = tree_util.tree_flatten(out)
-            store["tree"] = out_tree
+        def out_leaves(out_flat):
             store["raw"] = out_flat
             res = []
             for o in out_flat:
                 try:
-                    res.append(asarray_any(o))
+                    res.append(to_array(o))
                 except TypeError:
                     raise TypeError(
                         f"Output from batched function '{o}' with type "
@@ -234,6 +241,7 @@ def vmap(
                     ) from None
             return res
 
+        flat_fun, store = flatten_fun(fun, in_tree, kwargs=True, out_leaves=out_leaves, store=store)
         axis_data = AxisData(axis_name, size, spmd_axis_name)
         outs, out_dims = batching.batch_flat(flat_fun, axis_data, vals, dims)
         out_tree = store["tree"]

@@ -29,11 +29,19 @@ import inspect
 from collections.abc import Callable, Sequence
 
 from jaxlite._src import dtypes, tree_util
+from jaxlite._src.api_plumbing import flatten_fun, merge_static_args, split_static_args
+from jaxlite._src.compile.jit import compiled_for
 from jaxlite._src.core import rules
+from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.ir import closure_convert_consts
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.core.trace import Tracer, eval_trace, set_current_trace, trace_ctx
+from jaxlite._src.interpreters.batching import batch_flat, batch_jaxpr, move_dim
+from jaxlite._src.interpreters.staging import trace_to_jaxpr
+from jaxlite._src.ops.conversion import convert_element_type
+from jaxlite._src.ops.structural import instantiate, zeros
 
 
 # ------------------------------------------------------------------------ helpers
@@ -52,8 +60,6 @@ class SymbolicZero:
         return self.aval.dtype
 
     def instantiate(self):
-        from jaxlite._src.ops.structural import zeros
-
         return zeros(self.aval)
 
     def __repr__(self):
@@ -80,16 +86,12 @@ def _ty(aval) -> str:
 
 
 def _zeros(aval):
-    from jaxlite._src.ops.structural import zeros
-
     return zeros(aval)
 
 
 def _trace_closed(trace, fun, tracers):
     """Trace ``fun`` at the avals of ``tracers`` with ``trace`` current; returns the closed
     jaxpr with no consts and the consts (values of ``trace``) to pass as leading operands."""
-    from jaxlite._src.compile.jit import closure_convert_consts
-    from jaxlite._src.interpreters.staging import trace_to_jaxpr
 
     with set_current_trace(trace):
         closed, _ = trace_to_jaxpr(fun, [aval_of(t) for t in tracers])
@@ -118,15 +120,8 @@ def _resolve_args(fun, args, kwargs, kind):
     return tuple(ba.args)
 
 
-def _split_nondiff(args, nondiff_argnums):
-    nondiff = {i % len(args): args[i] for i in nondiff_argnums} if args else {}
-    dyn = tuple(a for i, a in enumerate(args) if i not in nondiff)
-    return nondiff, dyn
-
-
-def _merge(nondiff, dyn, n):
-    it = iter(dyn)
-    return [nondiff[i] if i in nondiff else next(it) for i in range(n)]
+def _to_arrays(leaves):
+    return [to_array(x) for x in leaves]
 
 
 # ===================================================================== custom_jvp
@@ -192,19 +187,19 @@ class custom_jvp:
             # values it was given (Python scalars in, a Python float out for ``x ** 2``).
             return self.fun(*args)
         n = len(args)
-        nondiff, dyn = _split_nondiff(args, self.nondiff_argnums)
+        nondiff, dyn = split_static_args(args, self.nondiff_argnums)
         flat, in_tree = tree_util.tree_flatten(dyn)
-        from jaxlite._src.numpy.util import asarray_any
-
-        flat = [asarray_any(x) for x in flat]
+        flat = [to_array(x) for x in flat]
         store: dict = {}
         fun, user_jvp, sz = self.fun, self.jvp, self.symbolic_zeros
 
-        def flat_fun(*xs):
-            out = fun(*_merge(nondiff, tree_util.tree_unflatten(in_tree, xs), n))
-            out_flat, out_tree = tree_util.tree_flatten(out)
-            _store_tree(store, "out_tree", out_tree, "custom_jvp function")
-            return [asarray_any(o) for o in out_flat]
+        flat_fun, _ = flatten_fun(
+            lambda *dyn: fun(*merge_static_args(nondiff, dyn, n)),
+            in_tree,
+            out_leaves=_to_arrays,
+            tree_name="custom_jvp function",
+            store=store,
+        )
 
         def flat_jvp(primals, tangents):
             p_args = tree_util.tree_unflatten(in_tree, primals)
@@ -235,15 +230,15 @@ class custom_jvp:
                     f"container (pytree) structures, but got {p_tree} and {t_tree} "
                     "respectively."
                 )
-            prev = store.get("out_tree")
+            prev = store.get("tree")
             if prev is not None and prev != p_tree:
                 raise TypeError(
                     "Custom JVP rule must produce a primal output with the same container "
                     "(pytree) structure as the primal function's output, but got "
                     f"{p_tree} for the rule and {prev} for the primal function."
                 )
-            store.setdefault("out_tree", p_tree)
-            p_flat = [asarray_any(p) for p in p_flat]
+            store.setdefault("tree", p_tree)
+            p_flat = [to_array(p) for p in p_flat]
             t_res = []
             for p, t in zip(p_flat, t_flat):
                 pa = aval_of(p)
@@ -251,7 +246,7 @@ class custom_jvp:
                 if t is None or isinstance(t, SymbolicZero) or expected.dtype == dtypes.float0:
                     t_res.append(Zero(expected))
                     continue
-                t = asarray_any(t)
+                t = to_array(t)
                 ta = aval_of(t)
                 if ta.shape != pa.shape or ta.dtype != expected.dtype:
                     raise TypeError(
@@ -266,14 +261,7 @@ class custom_jvp:
         outs = trace_ctx.trace.process_custom_call(
             custom_jvp_call_p, flat, dict(fun=flat_fun, jvp=flat_jvp, symbolic_zeros=sz)
         )
-        return tree_util.tree_unflatten(store["out_tree"], outs)
-
-
-def _store_tree(store, key, tree, what):
-    prev = store.get(key)
-    if prev is not None and prev != tree:
-        raise TypeError(f"{what} output structure changed between traces: {prev} vs {tree}")
-    store[key] = tree
+        return tree_util.tree_unflatten(store["tree"], outs)
 
 
 # --- how each kind of trace processes the not-yet-traced call (rules.custom_call_rules) --
@@ -317,8 +305,6 @@ def _cj_call_partial_eval(trace, tracers, **params):
 
 
 def _cj_impl(*args, call_jaxpr, jvp, num_consts, symbolic_zeros):
-    from jaxlite._src.compile.jit import compiled_for
-
     return compiled_for(call_jaxpr).fn(*args)
 
 
@@ -347,14 +333,10 @@ def _cj_jvp(primals, tangents, *, call_jaxpr, jvp, num_consts, symbolic_zeros):
 
 
 def _move_all_to_zero(axis_data, args, dims):
-    from jaxlite._src.interpreters.batching import move_dim
-
     return [move_dim(x, d, 0, axis_data.size) for x, d in zip(args, dims)]
 
 
 def _cj_batch(axis_data, args, dims, *, call_jaxpr, jvp, num_consts, symbolic_zeros):
-    from jaxlite._src.interpreters.batching import batch_flat, batch_jaxpr, move_dim
-
     args = _move_all_to_zero(axis_data, args, dims)
     batched, _ = batch_jaxpr(call_jaxpr, axis_data, [0] * len(args), instantiate=True)
     size = axis_data.size
@@ -376,7 +358,6 @@ def _cj_batch(axis_data, args, dims, *, call_jaxpr, jvp, num_consts, symbolic_ze
             ]
             p_out, t_out = jvp(ps, tt)
             info["zero"] = [type(t) is Zero for t in t_out]
-            from jaxlite._src.ops.structural import instantiate
 
             return list(p_out) + [instantiate(t) for t in t_out]
 
@@ -463,21 +444,20 @@ class custom_vjp:
             # values it was given (Python scalars in, a Python float out for ``x ** 2``).
             return self.fun(*args)
         n = len(args)
-        nondiff, dyn = _split_nondiff(args, self.nondiff_argnums)
+        nondiff, dyn = split_static_args(args, self.nondiff_argnums)
         flat, in_tree = tree_util.tree_flatten(dyn)
-        from jaxlite._src.numpy.util import asarray_any
-
-        flat = [asarray_any(x) for x in flat]
+        flat = [to_array(x) for x in flat]
         in_avals = [aval_of(x) for x in flat]
         store: dict = {}
         fun, user_fwd, user_bwd, sz = self.fun, self.fwd, self.bwd, self.symbolic_zeros
         nd = [nondiff[i] for i in sorted(nondiff)]
 
-        def flat_fun(*xs):
-            out = fun(*_merge(nondiff, tree_util.tree_unflatten(in_tree, xs), n))
-            out_flat, out_tree = tree_util.tree_flatten(out)
-            store["out_tree"] = out_tree
-            return [asarray_any(o) for o in out_flat]
+        flat_fun, _ = flatten_fun(
+            lambda *dyn: fun(*merge_static_args(nondiff, dyn, n)),
+            in_tree,
+            out_leaves=_to_arrays,
+            store=store,
+        )
 
         def flat_fwd(*xs, perturbed=None):
             if sz:
@@ -485,7 +465,7 @@ class custom_vjp:
                 xs_in = [CustomVJPPrimal(x, p) for x, p in zip(xs, pert)]
             else:
                 xs_in = list(xs)
-            res = user_fwd(*_merge(nondiff, tree_util.tree_unflatten(in_tree, xs_in), n))
+            res = user_fwd(*merge_static_args(nondiff, tree_util.tree_unflatten(in_tree, xs_in), n))
             if not (isinstance(res, (tuple, list)) and len(res) == 2):
                 raise TypeError(
                     "Custom VJP fwd rule must produce a pair (list or tuple of length two) "
@@ -496,7 +476,7 @@ class custom_vjp:
                 )
             out, resid = res
             out_flat, out_tree = tree_util.tree_flatten(out)
-            prev = store.get("out_tree")
+            prev = store.get("tree")
             if prev is not None and prev != out_tree:
                 raise TypeError(
                     "Custom VJP fwd rule must produce a pair (list or tuple of length two) "
@@ -504,16 +484,16 @@ class custom_vjp:
                     "output of the custom_vjp-decorated function), but the primal output "
                     f"structure {out_tree} differs from the function's {prev}."
                 )
-            store["out_tree"] = out_tree
+            store["tree"] = out_tree
             res_flat, res_tree = tree_util.tree_flatten(resid)
             return (
-                [asarray_any(o) for o in out_flat],
-                [asarray_any(r) for r in res_flat],
+                [to_array(o) for o in out_flat],
+                [to_array(r) for r in res_flat],
                 res_tree,
             )
 
         def flat_bwd(res_tree, res_flat, cts_flat):
-            out_tree = store["out_tree"]
+            out_tree = store["tree"]
             resid = tree_util.tree_unflatten(res_tree, list(res_flat))
             cts = []
             for c in cts_flat:
@@ -555,7 +535,7 @@ class custom_vjp:
                     if x is None or isinstance(x, SymbolicZero) or ta.dtype == dtypes.float0:
                         out.append(Zero(ta))
                         continue
-                    x = asarray_any(x)
+                    x = to_array(x)
                     xa = aval_of(x)
                     if xa.shape != a.shape:
                         raise ValueError(
@@ -566,8 +546,6 @@ class custom_vjp:
                             "not match"
                         )
                     if xa.dtype != ta.dtype:
-                        from jaxlite._src.ops.conversion import convert_element_type
-
                         x = convert_element_type(x, ta.dtype)
                     out.append(x)
             return out
@@ -577,7 +555,7 @@ class custom_vjp:
             flat,
             dict(fun=flat_fun, fwd=flat_fwd, bwd=flat_bwd, symbolic_zeros=sz),
         )
-        return tree_util.tree_unflatten(store["out_tree"], outs)
+        return tree_util.tree_unflatten(store["tree"], outs)
 
 
 def _jvp_via_fwd(fwd, bwd, primals, tangents, symbolic_zeros):
@@ -655,8 +633,6 @@ def _cv_call_bind(trace, tracers, *, fun, fwd, bwd, symbolic_zeros):
 
 
 def _cv_impl(*args, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
-    from jaxlite._src.compile.jit import compiled_for
-
     return compiled_for(call_jaxpr).fn(*args)
 
 
@@ -677,8 +653,6 @@ def _cv_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts, symbolic_zer
 
 
 def _cv_batch(axis_data, args, dims, *, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
-    from jaxlite._src.interpreters.batching import batch_flat, batch_jaxpr, move_dim
-
     args = _move_all_to_zero(axis_data, args, dims)
     batched, _ = batch_jaxpr(call_jaxpr, axis_data, [0] * len(args), instantiate=True)
     size = axis_data.size

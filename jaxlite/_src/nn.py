@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from jaxlite._src import dtypes
-from jaxlite._src.numpy import reductions, ufuncs
+from jaxlite._src.numpy import indexing_routines, reductions, ufuncs
 from jaxlite._src.numpy.creation import arange, full_like, ones, ones_like, zeros_like
+from jaxlite._src.numpy.einsum import einsum
+from jaxlite._src.numpy.indexing_routines import where
 from jaxlite._src.numpy.matrices import tril
 from jaxlite._src.numpy.shape import _reduction_axes, broadcast_to, expand_dims, reshape, split
 from jaxlite._src.numpy.ufuncs import (
@@ -33,7 +35,6 @@ from jaxlite._src.numpy.ufuncs import (
     sqrt,
     square,
     subtract,
-    where,
 )
 from jaxlite._src.numpy.util import asarray_any, check_arraylike, promote_dtypes_inexact
 from jaxlite._src.ops import conversion, elementwise as ew
@@ -183,7 +184,7 @@ def softmax(x, axis=-1, where=None, initial=None):
     (x,) = promote_dtypes_inexact(_arr("softmax", x))
     u = exp(subtract(x, _max_shift(x, axis, where)))
     if where is not None:
-        u = ufuncs.where(where, u, zeros_like(u))
+        u = indexing_routines.where(where, u, zeros_like(u))
     return divide(u, reductions.sum(u, axis, keepdims=True, where=where))
 
 
@@ -194,7 +195,7 @@ def log_softmax(x, axis=-1, where=None, initial=None):
     e = exp(shifted)
     out = subtract(shifted, log(reductions.sum(e, axis, keepdims=True, where=where)))
     if where is not None:
-        out = ufuncs.where(where, out, full_like(out, -np.inf))
+        out = indexing_routines.where(where, out, full_like(out, -np.inf))
     return out
 
 
@@ -298,8 +299,6 @@ def dot_product_attention(
     dividing ``N`` (grouped-query attention). ``mask`` is boolean (True = attend). Returns
     ``(B, T, N, H)``.
     """
-    from jaxlite._src.numpy.einsum import einsum
-
     q, k, v = (asarray_any(t) for t in (query, key, value))
     unbatched = q.ndim == 3
     if unbatched:
@@ -341,3 +340,15 @@ def dot_product_attention(
     probs = softmax(wide, axis=-1).astype(q.dtype)
     out = einsum("bnts,bsnh->btnh", probs, v)
     return out[0] if unbatched else out
+
+
+# jax.scipy.special.softmax / log_softmax: the same functions over all axes by default, as
+# in SciPy (defined here, next to the jax.nn ones; jaxlite/scipy/special.py re-exports them).
+def scipy_softmax(x, axis=None):
+    """``jax.scipy.special.softmax`` (over all axes by default, as in SciPy)."""
+    return softmax(x, axis)
+
+
+def scipy_log_softmax(x, axis=None):
+    """``jax.scipy.special.log_softmax`` (over all axes by default, as in SciPy)."""
+    return log_softmax(x, axis)

@@ -10,9 +10,14 @@ from typing import Any
 
 import numpy as np
 
-from jaxlite._src import tree_util
+from jaxlite._src import dtypes, tree_util
+from jaxlite._src.compile.jit import stats
 from jaxlite._src.core.array import Array, ArrayImpl
-from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
+from jaxlite._src.interpreters.staging import trace_flat
+from jaxlite._src.numpy.creation import asarray
+from jaxlite._src.numpy.util import asarray_any
 
 
 def block_until_ready(x: Any) -> Any:
@@ -32,14 +37,9 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
     """Output shapes/dtypes of ``fun`` without running it (``jax.eval_shape``)."""
     if not callable(fun):
         raise TypeError(f"Expected a callable value, got {fun}")
-    from jaxlite._src.core.avals import ShapedArray
-    from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
-    from jaxlite._src.interpreters.staging import trace_flat
 
     def to_aval(x):
         if hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, Array):
-            from jaxlite._src import dtypes
-
             return ShapedArray(
                 tuple(x.shape), dtypes.canonicalize_dtype(x.dtype), getattr(x, "weak_type", False)
             )
@@ -67,8 +67,6 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
 
 def jit_stats() -> dict:
     """Process-wide counts of jit traces and compilations (for tests and benchmarks)."""
-    from jaxlite._src.compile.jit import stats
-
     return dict(stats)
 
 

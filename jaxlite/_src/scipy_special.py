@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from jaxlite._src.numpy import reductions, ufuncs
+from jaxlite._src.numpy import indexing_routines, reductions, ufuncs
 from jaxlite._src.numpy.creation import full_like, ones_like, zeros_like
+from jaxlite._src.numpy.indexing_routines import where
 from jaxlite._src.numpy.shape import _reduction_axes, broadcast_arrays, squeeze
 from jaxlite._src.numpy.ufuncs import (
     add,
@@ -27,7 +28,6 @@ from jaxlite._src.numpy.ufuncs import (
     negative,
     remainder,
     subtract,
-    where,
 )
 from jaxlite._src.numpy.util import promote_args_inexact, promote_dtypes_inexact
 from jaxlite._src.ops import elementwise as ew, special as special_ops
@@ -78,7 +78,7 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
     if return_sign:
         return out, sign
     if b is not None and not return_sign:
-        out = ufuncs.where(less(sign, 0), full_like(out, np.nan), out)
+        out = indexing_routines.where(less(sign, 0), full_like(out, np.nan), out)
     return out
 
 
@@ -190,20 +190,6 @@ def kl_div(p, q):
     """``jax.scipy.special.kl_div``: ``p log(p / q) - p + q``."""
     p, q = promote_args_inexact("kl_div", p, q)
     return add(subtract(rel_entr(p, q), p), q)
-
-
-def softmax(x, axis=None):
-    """``jax.scipy.special.softmax`` (over all axes by default, as in SciPy)."""
-    from jaxlite._src.nn import softmax as _softmax
-
-    return _softmax(x, axis)
-
-
-def log_softmax(x, axis=None):
-    """``jax.scipy.special.log_softmax`` (over all axes by default, as in SciPy)."""
-    from jaxlite._src.nn import log_softmax as _log_softmax
-
-    return _log_softmax(x, axis)
 
 
 # -------------------------------------------- incomplete gamma/beta, Bessel, log_ndtr

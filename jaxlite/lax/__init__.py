@@ -6,6 +6,12 @@ from jaxlite._src.ops.conversion import (  # noqa: F401
     convert_element_type_p as convert_element_type_p,
     iota as iota,
 )
+from jaxlite._src.ops.cumulative import (  # noqa: F401
+    cummax as cummax,
+    cummin as cummin,
+    cumprod as cumprod,
+    cumsum as cumsum,
+)
 from jaxlite._src.ops.elementwise import (  # noqa: F401
     abs as abs,
     acos as acos,
@@ -94,10 +100,6 @@ from jaxlite._src.ops.linalg import dot as dot, dot_general as dot_general  # no
 from jaxlite._src.ops.reductions import (  # noqa: F401
     argmax as argmax,
     argmin as argmin,
-    cummax as cummax,
-    cummin as cummin,
-    cumprod as cumprod,
-    cumsum as cumsum,
     reduce_and as reduce_and,
     reduce_max as reduce_max,
     reduce_min as reduce_min,
@@ -156,6 +158,12 @@ from jaxlite._src.ops.bitcast import (  # noqa: F401,E402  # noqa: E402
 )
 from jaxlite._src.ops.conversion import (  # noqa: E402
     iota_p as iota_p,
+)
+from jaxlite._src.ops.cumulative import (  # noqa: E402
+    cummax_p as cummax_p,
+    cummin_p as cummin_p,
+    cumprod_p as cumprod_p,
+    cumsum_p as cumsum_p,
 )
 
 # Primitive objects (``jax.lax.*_p``), for libraries that inspect jaxprs or register rules.
@@ -230,10 +238,8 @@ from jaxlite._src.ops.indexing import (  # noqa: E402
 from jaxlite._src.ops.lax_extras import (  # noqa: F401,E402  # noqa: F401,E402 (negative starts count from the end)
     collapse as collapse,
     dynamic_index_in_dim as dynamic_index_in_dim,
-    dynamic_slice as dynamic_slice,
     dynamic_slice_in_dim as dynamic_slice_in_dim,
     dynamic_update_index_in_dim as dynamic_update_index_in_dim,
-    dynamic_update_slice as dynamic_update_slice,
     dynamic_update_slice_in_dim as dynamic_update_slice_in_dim,
     reduce as reduce,
 )
@@ -274,10 +280,6 @@ from jaxlite._src.ops.parallel_extra import (  # noqa: F401,E402
 from jaxlite._src.ops.reductions import (  # noqa: E402
     argmax_p as argmax_p,
     argmin_p as argmin_p,
-    cummax_p as cummax_p,
-    cummin_p as cummin_p,
-    cumprod_p as cumprod_p,
-    cumsum_p as cumsum_p,
     reduce_and_p as reduce_and_p,
     reduce_max_p as reduce_max_p,
     reduce_min_p as reduce_min_p,
@@ -289,14 +291,18 @@ from jaxlite._src.ops.reductions import (  # noqa: E402
 from jaxlite._src.ops.shape import (  # noqa: E402
     broadcast_in_dim_p as broadcast_in_dim_p,
     concatenate_p as concatenate_p,
-    dynamic_slice_p as dynamic_slice_p,
-    dynamic_update_slice_p as dynamic_update_slice_p,
     pad_p as pad_p,
     reshape_p as reshape_p,
     rev_p as rev_p,
     slice_p as slice_p,
     squeeze_p as squeeze_p,
     transpose_p as transpose_p,
+)
+from jaxlite._src.ops.slicing import (  # noqa: F401,E402 (negative starts count from the end)
+    dynamic_slice as dynamic_slice,
+    dynamic_slice_p as dynamic_slice_p,
+    dynamic_update_slice as dynamic_update_slice,
+    dynamic_update_slice_p as dynamic_update_slice_p,
 )
 from jaxlite._src.ops.sorting import (  # noqa: F401,E402
     sort as sort,

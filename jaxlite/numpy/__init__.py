@@ -33,9 +33,6 @@ from jaxlite._src.numpy.functional import (
     apply_over_axes as apply_over_axes,
     fromfunction as fromfunction,
 )
-from jaxlite._src.numpy.indexing import (
-    nonzero as nonzero,
-)
 from jaxlite._src.numpy.indexing_routines import (
     argwhere as argwhere,
     choose as choose,
@@ -48,6 +45,7 @@ from jaxlite._src.numpy.indexing_routines import (
     flatnonzero as flatnonzero,
     indices as indices,
     ix_ as ix_,
+    nonzero as nonzero,
     put as put,
     put_along_axis as put_along_axis,
     ravel_multi_index as ravel_multi_index,
@@ -61,6 +59,7 @@ from jaxlite._src.numpy.indexing_routines import (
     triu_indices as triu_indices,
     triu_indices_from as triu_indices_from,
     unravel_index as unravel_index,
+    where as where,
 )
 from jaxlite._src.numpy.matrices import (
     diag as diag,
@@ -386,7 +385,6 @@ from jaxlite._src.numpy.ufuncs import (
     tanh as tanh,
     true_divide as true_divide,
     trunc as trunc,
-    where as where,
 )
 from jaxlite._src.numpy.vectorize import (
     vectorize as vectorize,

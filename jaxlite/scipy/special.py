@@ -1,5 +1,9 @@
 """Public ``jaxlite.scipy.special`` (mirrors ``jax.scipy.special``)."""
 
+from jaxlite._src.nn import (  # noqa: F401
+    scipy_log_softmax as log_softmax,
+    scipy_softmax as softmax,
+)
 from jaxlite._src.scipy_special import (  # noqa: F401
     betainc as betainc,
     betaln as betaln,
@@ -19,14 +23,12 @@ from jaxlite._src.scipy_special import (  # noqa: F401
     i1e as i1e,
     kl_div as kl_div,
     log_ndtr as log_ndtr,
-    log_softmax as log_softmax,
     logit as logit,
     logsumexp as logsumexp,
     multigammaln as multigammaln,
     ndtr as ndtr,
     ndtri as ndtri,
     rel_entr as rel_entr,
-    softmax as softmax,
     xlog1py as xlog1py,
     xlogy as xlogy,
 )

@@ -20,23 +20,31 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import config as _cfg, tree_util
+from jaxlite._src.api_plumbing import canonicalize_argnums
 from jaxlite._src.compile import codegen
 from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.array import ArrayImpl, foreign_to_numpy, freeze_chain, make_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
-from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, closure_convert_consts
 from jaxlite._src.core.primitive import Primitive
-from jaxlite._src.core.rule_types import Zero, not_mapped
+from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
 from jaxlite._src.core.trace import (
     Tracer,
     check_debug_values,
+    escaped_tracer_error,
     eval_trace,
     find_debug_value,
     trace_ctx,
 )
 from jaxlite._src.interpreters import dce as _dce, simplify as _simplify
+from jaxlite._src.interpreters.batching import batch_jaxpr
 from jaxlite._src.interpreters.eval import eval_closed_jaxpr
+from jaxlite._src.interpreters.jvp import jvp_jaxpr
+from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
 from jaxlite._src.interpreters.staging import abstractify, trace_flat
+from jaxlite._src.interpreters.transpose import transpose_jaxpr
+from jaxlite._src.ops.structural import instantiate
 
 # Process-wide counters, for tests and benchmarks (``jaxlite.jit_stats()``).
 stats = {"traces": 0, "compiles": 0}
@@ -101,9 +109,6 @@ def _jit_effects(*avals, jaxpr, name):
 
 
 def _jit_jvp(primals, tangents, *, jaxpr, name):
-    from jaxlite._src.interpreters.jvp import jvp_jaxpr
-    from jaxlite._src.ops.structural import instantiate
-
     nonzeros = [type(t) is not Zero for t in tangents]
     new, out_nz = jvp_jaxpr(jaxpr, nonzeros, instantiate=False)
     nz_tangents = [t for t in tangents if type(t) is not Zero]
@@ -113,13 +118,10 @@ def _jit_jvp(primals, tangents, *, jaxpr, name):
     tangents_out = [
         next(it) if nz else Zero(a.to_tangent_aval()) for nz, a in zip(out_nz, jaxpr.out_avals)
     ]
-    del instantiate
     return primals_out, tangents_out
 
 
 def _jit_batch(axis_data, args, dims, *, jaxpr, name):
-    from jaxlite._src.interpreters.batching import batch_jaxpr
-
     new, out_dims = batch_jaxpr(jaxpr, axis_data, dims, instantiate=False)
     return jit_p.bind(*args, jaxpr=new, name=name), out_dims
 
@@ -127,8 +129,6 @@ def _jit_batch(axis_data, args, dims, *, jaxpr, name):
 def _jit_partial_eval(trace, tracers, *, jaxpr, name):
     """Split a jit call into a known call (run now, also returns residuals) and an unknown
     call staged with the residuals."""
-    from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
-
     unknowns = [trace.is_unknown(t) for t in tracers]
     known, unknown, out_unk, num_res = partial_eval_jaxpr_nounits(jaxpr, unknowns, False)
     known, kconsts = closure_convert_consts(known)
@@ -146,10 +146,6 @@ def _jit_partial_eval(trace, tracers, *, jaxpr, name):
 
 
 def _jit_transpose(cts, *args, jaxpr, name):
-    from jaxlite._src.core.rule_types import is_undefined_primal
-    from jaxlite._src.interpreters.transpose import transpose_jaxpr
-    from jaxlite._src.ops.structural import instantiate
-
     mask = [is_undefined_primal(a) for a in args]
     if not any(type(c) is not Zero for c in cts) and not jaxpr.effects:
         return [Zero(a.aval.to_tangent_aval()) if m else None for a, m in zip(args, mask)]
@@ -176,16 +172,6 @@ rules.dce_rules[jit_p] = _dce.dce_call_rule
 rules.lower_rules[jit_p] = codegen.lower_as_call
 
 
-def closure_convert_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
-    """Turn a closed jaxpr's consts into leading invars (so tracers among them become
-    ordinary operands that transformations see)."""
-    j = closed.jaxpr
-    if not j.constvars:
-        return closed, []
-    new = Jaxpr([], list(j.constvars) + list(j.invars), j.outvars, j.eqns, j.effects)
-    return ClosedJaxpr(new, []), list(closed.consts)
-
-
 # -------------------------------------------------------------------------- front end
 def _hash_static(x, what):
     try:
@@ -210,8 +196,6 @@ def _leaf_value(x, aval):
     if type(x) is ArrayImpl:
         return x._value
     if isinstance(x, Tracer):
-        from jaxlite._src.core.trace import escaped_tracer_error
-
         raise escaped_tracer_error(x)
     if hasattr(x, "__jax_array__"):
         return _leaf_value(x.__jax_array__(), aval)
@@ -495,10 +479,7 @@ def _check_statics_against_signature(params, static_argnums, static_argnames):
 
 
 def _infer_statics(sig, static_argnums, static_argnames):
-    if static_argnums is None:
-        static_argnums = ()
-    elif isinstance(static_argnums, int):
-        static_argnums = (static_argnums,)
+    static_argnums = canonicalize_argnums(static_argnums)
     if static_argnames is None:
         static_argnames = ()
     elif isinstance(static_argnames, str):
@@ -530,8 +511,6 @@ class Traced:
 
     @property
     def out_info(self):
-        from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
-
         leaves = [
             ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in self.jaxpr.out_avals
         ]

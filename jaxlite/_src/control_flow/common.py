@@ -19,23 +19,24 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import config as _cfg, dtypes, tree_util
+from jaxlite._src.compile import codegen
+from jaxlite._src.compile.codegen import _const_value
+from jaxlite._src.compile.jit import compiled_for
 from jaxlite._src.core import rules
-from jaxlite._src.core.array import ArrayImpl
+from jaxlite._src.core.array import ArrayImpl, to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.effects import batched_cond_allowed_effects, control_flow_allowed_effects
-from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, closure_convert_consts
 from jaxlite._src.core.rule_types import Zero
-from jaxlite._src.core.trace import Tracer
-from jaxlite._src.interpreters import dce as _dce
+from jaxlite._src.core.trace import Tracer, eval_trace, set_current_trace
+from jaxlite._src.interpreters import dce as _dce, simplify as _simplify
+from jaxlite._src.interpreters.dce import dce_closed_jaxpr
+from jaxlite._src.interpreters.eval import eval_jaxpr
+from jaxlite._src.interpreters.staging import trace_to_jaxpr
+from jaxlite._src.ops.conversion import convert_element_type
 
 
 # ------------------------------------------------------------------------------ values
-def to_array(x: Any):
-    from jaxlite._src.numpy.util import asarray_any
-
-    return asarray_any(x)
-
-
 def jit_disabled() -> bool:
     return bool(_cfg.disable_jit_enabled())
 
@@ -71,8 +72,6 @@ def trace_closure_converted(
 
     Returns ``(closed, consts)``: ``closed`` has no consts and takes ``(*consts, *args)``.
     """
-    from jaxlite._src.compile.jit import closure_convert_consts
-    from jaxlite._src.interpreters.staging import trace_to_jaxpr
 
     closed, _ = trace_to_jaxpr(flat_fun, list(in_avals))
     return closure_convert_consts(closed)
@@ -191,8 +190,6 @@ def check_carry_type(name: str, body_fun, in_tree, in_avals, out_tree, out_avals
 
 def promote_weak_inputs(vals: list, in_avals: list, out_avals: list) -> tuple[list, bool]:
     """Weakly typed initial carries take the body's output type (as JAX does)."""
-    from jaxlite._src.ops.conversion import convert_element_type
-
     changed = False
     new = []
     for v, a, b in zip(vals, in_avals, out_avals):
@@ -248,8 +245,6 @@ def add_dummy_invars(closed: ClosedJaxpr, avals: Sequence[ShapedArray], at: int)
 
 def jaxpr_from_fun(fun: Callable, in_avals: Sequence[ShapedArray]) -> ClosedJaxpr:
     """Trace a flat function to a closed jaxpr (consts stay consts)."""
-    from jaxlite._src.interpreters.staging import trace_to_jaxpr
-
     closed, _ = trace_to_jaxpr(fun, list(in_avals))
     return closed
 
@@ -284,22 +279,16 @@ def has_tracer_consts(closed: ClosedJaxpr) -> bool:
 
 
 def convert_consts_to_invars(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
-    from jaxlite._src.compile.jit import closure_convert_consts
-
     return closure_convert_consts(closed)
 
 
 def eval_closed(closed: ClosedJaxpr, *args) -> list:
     """Evaluate ``closed`` on the current trace (inlining it into what is being traced)."""
-    from jaxlite._src.interpreters.eval import eval_jaxpr
-
     return eval_jaxpr(closed.jaxpr, closed.consts, *args)
 
 
 def eval_numpy(closed: ClosedJaxpr, args: Sequence[Any]) -> list:
     """Evaluate ``closed`` eagerly on NumPy inputs; NumPy outputs (an impl helper)."""
-    from jaxlite._src.core.trace import eval_trace, set_current_trace
-    from jaxlite._src.interpreters.eval import eval_jaxpr
 
     # Raw buffers of extended dtypes (PRNG keys: structured storage) carry their meaning
     # only in the aval: wrap them with it, as NumPy values they are not valid operands.
@@ -309,7 +298,6 @@ def eval_numpy(closed: ClosedJaxpr, args: Sequence[Any]) -> list:
     ]
     with set_current_trace(eval_trace):
         outs = eval_jaxpr(closed.jaxpr, closed.consts, *args)
-    from jaxlite._src.compile.codegen import _const_value
 
     return [_const_value(o) for o in outs]
 
@@ -320,8 +308,6 @@ _simplified_cache: weakref.WeakKeyDictionary[ClosedJaxpr, ClosedJaxpr] = weakref
 
 def simplified(closed: ClosedJaxpr) -> ClosedJaxpr:
     """The body as ``jit`` would compile it (nested jit inlined, CSE, DCE), cached."""
-    from jaxlite._src.interpreters import simplify as _simplify
-
     s = _simplified_cache.get(closed)
     if s is None:
         s = _simplify.simplify(closed)
@@ -335,7 +321,6 @@ def emit_inline(ctx, closed: ClosedJaxpr, in_names: Sequence[str]) -> tuple[list
     ``in_names`` are Python expressions (names) holding the inputs. Returns the lines
     (unindented) and the names holding the outputs. Generated names are fresh in ``ctx``.
     """
-    from jaxlite._src.compile import codegen
 
     body = simplified(closed)
     if ctx.depth >= codegen.MAX_INLINE_DEPTH:
@@ -382,8 +367,6 @@ def impl_via_codegen(
     Used as the impl rule of loops and conds so that eager evaluation runs exactly the code
     ``jit`` generates. Cached per body jaxpr (weakly) and the remaining params.
     """
-    from jaxlite._src.compile.jit import compiled_for
-
     per = _single_cache.get(key_jaxpr)
     if per is None:
         per = {}

@@ -27,6 +27,14 @@ from jaxlite._src.core.effects import join_effects
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+from jaxlite._src.interpreters.batching import batch_jaxpr, move_dim
+from jaxlite._src.interpreters.jvp import jvp_jaxpr
+from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
+from jaxlite._src.interpreters.transpose import transpose_jaxpr
+from jaxlite._src.ops import shape as _shape
+from jaxlite._src.ops.conversion import convert_element_type
+from jaxlite._src.ops.elementwise import clamp, ne, select_n_p
+from jaxlite._src.ops.structural import instantiate, zeros
 
 cond_p = Primitive("cond", multiple_results=True)
 
@@ -108,8 +116,6 @@ def _cond_jvp(primals, tangents, *, branches):
 
 
 def _jvp_jaxpr(closed, nonzeros, instantiate):
-    from jaxlite._src.interpreters.jvp import jvp_jaxpr
-
     if isinstance(instantiate, bool):
         instantiate = [instantiate] * len(closed.out_avals)
     new, out_nz = jvp_jaxpr(closed, nonzeros, list(instantiate))
@@ -117,9 +123,6 @@ def _jvp_jaxpr(closed, nonzeros, instantiate):
 
 
 def _cond_batch(axis_data, args, dims, *, branches):
-    from jaxlite._src.interpreters.batching import batch_jaxpr, move_dim
-    from jaxlite._src.ops import shape as _shape
-
     index, ops = args[0], list(args[1:])
     d_index, op_dims = dims[0], list(dims[1:])
     size = axis_data.size
@@ -149,11 +152,8 @@ def _cond_batch(axis_data, args, dims, *, branches):
         cases = [r[k] for r in results]
         shape = (size,) + a.shape
         which = index if a.shape == () else _shape.broadcast_in_dim(index, shape, (0,))
-        from jaxlite._src.ops.elementwise import select_n_p
 
         if len(cases) == 2:
-            from jaxlite._src.ops.elementwise import ne
-
             which = ne(which, np.zeros((), aval_of(which).dtype))
         outs.append(select_n_p.bind(which, *cases))
     return outs, [0] * len(outs)
@@ -162,8 +162,6 @@ def _cond_batch(axis_data, args, dims, *, branches):
 def _per_element(index, ops, op_dims, size, branches):
     """Run the cond once per batch element, in order (bodies with effects that must not run
     for elements whose branch is not taken)."""
-    from jaxlite._src.ops import shape as _shape
-
     per_out: list[list] = []
     for i in range(size):
         idx_i = _shape.index_in_dim(index, i, 0, keepdims=False)
@@ -204,8 +202,6 @@ def _cond_partial_eval(trace, tracers, *, branches):
 
     All branches must agree on which outputs are unknown, and each branch's residuals get
     a slot in a shared residual list (other branches fill it with zeros)."""
-    from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
-    from jaxlite._src.ops.structural import zeros
 
     index, ops = tracers[0], tracers[1:]
     if trace.is_unknown(index):
@@ -264,9 +260,6 @@ def _cond_partial_eval(trace, tracers, *, branches):
 
 
 def _cond_transpose(cts, index, *ops, branches):
-    from jaxlite._src.interpreters.transpose import transpose_jaxpr
-    from jaxlite._src.ops.structural import instantiate
-
     assert not is_undefined_primal(index)
     mask = [is_undefined_primal(a) for a in ops]
     effects = join_effects(*(b.effects for b in branches))
@@ -318,8 +311,6 @@ def _trace_branches(
             out_flat, out_tree = tree_util.tree_flatten(out)
             out_flat = [common.to_array(o) for o in out_flat]
             if strong_mask is not None:
-                from jaxlite._src.ops.conversion import convert_element_type
-
                 out_flat = [
                     convert_element_type(o, aval_of(o).dtype, False) if m else o
                     for o, m in zip(out_flat, strong_mask)
@@ -396,12 +387,10 @@ def cond(pred, true_fun: Callable, false_fun: Callable, *operands, operand=_no_o
     if dt != np.bool_:
         if not (dtypes.is_int(dt) or dtypes.is_float(dt)):
             raise TypeError(f"Pred type must be either boolean or number, got {dt}.")
-        from jaxlite._src.ops.elementwise import ne
 
         pred = ne(pred, np.zeros((), dt))
     if common.jit_disabled() and common.is_concrete_value(pred):
         return true_fun(*operands) if bool(pred) else false_fun(*operands)
-    from jaxlite._src.ops.conversion import convert_element_type
 
     index = convert_element_type(pred, dtypes.int32)
     branches, args, out_tree = _trace_branches(
@@ -433,8 +422,6 @@ def switch(index, branches: Sequence[Callable], *operands, operand=_no_operand):
         raise ValueError("Empty branch sequence")
     if len(branches) == 1:
         return branches[0](*operands)
-    from jaxlite._src.ops.conversion import convert_element_type
-    from jaxlite._src.ops.elementwise import clamp
 
     index = convert_element_type(index, dtypes.int32)
     index = clamp(np.int32(0), index, np.int32(len(branches) - 1))

@@ -21,13 +21,21 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import tree_util
+from jaxlite._src.api import vmap
 from jaxlite._src.control_flow import common
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.ir import Literal
 from jaxlite._src.core.primitive import Primitive
-from jaxlite._src.core.rule_types import Zero, not_mapped
-from jaxlite._src.util import split_list
+from jaxlite._src.core.rule_types import UndefinedPrimal, Zero, is_undefined_primal, not_mapped
+from jaxlite._src.interpreters.batching import batch_jaxpr, move_dim
+from jaxlite._src.interpreters.jvp import jvp_jaxpr
+from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
+from jaxlite._src.interpreters.transpose import backward_pass
+from jaxlite._src.ops import shape as _shape
+from jaxlite._src.ops.structural import add_any, instantiate, zeros
+from jaxlite._src.util import canonicalize_axis, split_list
 
 scan_p = Primitive("scan", multiple_results=True)
 
@@ -91,9 +99,6 @@ def _scan_lower(ctx, eqn, ins, outs):
 
 
 def _scan_jvp(primals, tangents, *, jaxpr, num_consts, num_carry, length, reverse, unroll):
-    from jaxlite._src.interpreters.jvp import jvp_jaxpr
-    from jaxlite._src.ops.structural import instantiate
-
     consts, init, xs = split_list(primals, [num_consts, num_carry])
     c_t, init_t, xs_t = split_list(tangents, [num_consts, num_carry])
     c_nz = [common.nonzero_tangent(t) for t in c_t]
@@ -164,8 +169,6 @@ def _scan_jvp(primals, tangents, *, jaxpr, num_consts, num_carry, length, revers
 
 
 def _scan_batch(axis_data, args, dims, *, jaxpr, num_consts, num_carry, length, reverse, unroll):
-    from jaxlite._src.interpreters.batching import batch_jaxpr, move_dim
-
     size = axis_data.size
     consts, init, xs = split_list(args, [num_consts, num_carry])
     k_d, init_d, xs_d = split_list(dims, [num_consts, num_carry])
@@ -228,8 +231,6 @@ def _scan_dce(used_outputs, eqn):
 def _scan_partial_eval(trace, tracers, *, jaxpr, num_consts, num_carry, length, reverse, unroll):
     """Known scan (run now; per-iteration residuals become extra stacked ys) + staged
     unknown scan consuming the stacked residuals as extra xs."""
-    from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
-
     params = dict(length=length, reverse=reverse, unroll=unroll)
     unknowns = [trace.is_unknown(t) for t in tracers]
     k_uk, carry_uk, xs_uk = split_list(unknowns, [num_consts, num_carry])
@@ -308,9 +309,6 @@ def _scan_partial_eval(trace, tracers, *, jaxpr, num_consts, num_carry, length, 
 def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, unroll):
     """Transpose: a scan in the other direction. Linear consts accumulate their cotangent
     in the carry; cotangents of ys are scanned over; non-linear xs (residuals) too."""
-    from jaxlite._src.core.rule_types import is_undefined_primal
-    from jaxlite._src.interpreters.transpose import backward_pass
-    from jaxlite._src.ops.structural import add_any, instantiate, zeros
 
     consts, init, xs = split_list(args, [num_consts, num_carry])
     k_lin = [is_undefined_primal(a) for a in consts]
@@ -384,8 +382,6 @@ def _nonlinear(avals, linear):
 
 
 def _undef(aval):
-    from jaxlite._src.core.rule_types import UndefinedPrimal
-
     return UndefinedPrimal(aval)
 
 
@@ -435,8 +431,6 @@ def _infer_length(xs_flat, length):
         try:
             length = int(length)
         except Exception:  # noqa: BLE001
-            from jaxlite._src.core.errors import ConcretizationTypeError
-
             raise ConcretizationTypeError(
                 length,
                 "The `length` argument to `scan` expects a concrete `int` value. For "
@@ -462,8 +456,6 @@ def _infer_length(xs_flat, length):
 
 def _scan_python(f, init, xs_flat, xs_tree, length, reverse):
     """``disable_jit()``: a plain Python loop calling ``f`` once per iteration."""
-    from jaxlite._src.ops import shape as _shape
-
     if length == 0:
         raise ValueError(
             "zero-length scan is not supported in disable_jit() mode because "
@@ -586,8 +578,6 @@ def map(f: Callable, xs, *, batch_size: int | None = None):
     With ``batch_size``, slices are processed ``batch_size`` at a time with ``vmap`` (the
     remainder, if any, in one last vmapped call).
     """
-    from jaxlite._src.api import vmap
-    from jaxlite._src.ops import shape as _shape
 
     if batch_size is None:
         _, ys = scan(lambda _, x: ((), f(x)), (), xs)
@@ -625,8 +615,6 @@ def associative_scan(fn: Callable, elems, reverse: bool = False, axis: int = 0):
     """``jax.lax.associative_scan``: all prefix combinations of ``elems`` along ``axis``
     under the associative ``fn`` (a pytree function of two pytrees), in O(log n) rounds
     of vectorised ``fn`` calls."""
-    from jaxlite._src.ops import shape as _shape
-    from jaxlite._src.util import canonicalize_axis
 
     leaves, tree = tree_util.tree_flatten(elems)
     leaves = [common.to_array(x) for x in leaves]

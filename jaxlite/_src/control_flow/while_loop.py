@@ -24,12 +24,21 @@ import numpy as np
 
 from jaxlite._src import dtypes, tree_util
 from jaxlite._src.control_flow import common
+from jaxlite._src.control_flow.scan import scan
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.effects import join_effects
+from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
 from jaxlite._src.core.trace import Tracer
+from jaxlite._src.interpreters.batching import batch_jaxpr, move_dim
+from jaxlite._src.interpreters.jvp import jvp_jaxpr
+from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
+from jaxlite._src.ops import reductions, shape as _shape
+from jaxlite._src.ops.conversion import convert_element_type
+from jaxlite._src.ops.elementwise import select_n_p
+from jaxlite._src.ops.structural import instantiate
 from jaxlite._src.util import split_list
 
 while_p = Primitive("while", multiple_results=True)
@@ -79,9 +88,6 @@ def _while_native(ctx, eqn, ins, outs):
 
 
 def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
-    from jaxlite._src.interpreters.jvp import jvp_jaxpr
-    from jaxlite._src.ops.structural import instantiate
-
     cc, bc, init = split_list(primals, [cond_nconsts, body_nconsts])
     _, bc_t, init_t = split_list(tangents, [cond_nconsts, body_nconsts])
     bc_nz = [common.nonzero_tangent(t) for t in bc_t]
@@ -132,8 +138,6 @@ def _while_partial_eval(trace, tracers, *, cond_jaxpr, body_jaxpr, cond_nconsts,
     """The known carries are computed by a loop over the known part now; the whole loop is
     also staged to produce the unknown carries (it recomputes the known ones). This makes
     ``linearize`` work; transposing the staged loop raises JAX's reverse-mode error."""
-    from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
-
     params = dict(
         cond_jaxpr=cond_jaxpr,
         body_jaxpr=body_jaxpr,
@@ -190,8 +194,6 @@ def _while_transpose(cts, *args, **params):
 
 
 def _while_batch(axis_data, args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
-    from jaxlite._src.interpreters.batching import batch_jaxpr, move_dim
-
     size = axis_data.size
     cc, bc, init = split_list(args, [cond_nconsts, body_nconsts])
     cc_d, bc_d, init_d = split_list(dims, [cond_nconsts, body_nconsts])
@@ -222,8 +224,6 @@ def _while_batch(axis_data, args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts,
         return outs, carry_dims
     # Batched predicate: carry the per-element predicate; the loop runs while any element
     # is still going, and finished elements keep their value (select).
-    from jaxlite._src.ops import reductions, shape as _shape
-    from jaxlite._src.ops.elementwise import select_n_p
 
     ncc, nbc = len(cc), len(bc)
     carry_avals = body_b.out_avals
@@ -266,8 +266,6 @@ def _while_batch(axis_data, args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts,
 
 
 def _per_element(cc, bc, init, cc_d, bc_d, size, cond_jaxpr, body_jaxpr, params):
-    from jaxlite._src.ops import shape as _shape
-
     def take(x, d, i):
         return x if d is not_mapped else _shape.index_in_dim(x, i, d, keepdims=False)
 
@@ -342,8 +340,6 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
     if not (callable(cond_fun) and callable(body_fun)):
         raise TypeError("lax.while_loop: body_fun and cond_fun arguments should be callable.")
     if common.jit_disabled():
-        from jaxlite._src.core.errors import ConcretizationTypeError
-
         try:
             val = tree_util.tree_map(common.to_array, init_val)
             while cond_fun(val):
@@ -428,8 +424,6 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll=None):
     Concrete bounds give a ``scan`` (reverse-mode differentiable); traced bounds give a
     ``while_loop``.
     """
-    from jaxlite._src.control_flow.scan import scan
-    from jaxlite._src.ops.conversion import convert_element_type
 
     if not callable(body_fun):
         raise TypeError("lax.fori_loop: body_fun argument should be callable.")

@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from jaxlite._src import dtypes
-from jaxlite._src.core.avals import ShapedArray
+from jaxlite._src import devices as _devices, dtypes
+from jaxlite._src.core.avals import ShapedArray, aval_of
 
 
 class Array:
@@ -295,7 +295,6 @@ def to_array(x: Any) -> Array:
         return x
     if hasattr(x, "__jax_array__"):
         return to_array(x.__jax_array__())
-    from jaxlite._src.core.avals import aval_of
 
     aval = aval_of(x)
     return ArrayImpl(foreign_to_numpy(x, aval.dtype), aval)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import dtypes
+from jaxlite._src.config import config as _config
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray
 from jaxlite._src.core.effects import join_effects
@@ -111,6 +112,11 @@ class ClosedJaxpr:
         assert len(jaxpr.constvars) == len(consts), (len(jaxpr.constvars), len(consts))
         self.jaxpr = jaxpr
         self.consts = list(consts)
+        # jax_enable_checks: every pass returns its result as a ClosedJaxpr, so checking
+        # here checks what each pass produces (staging, jvp, batching, partial eval,
+        # transposition, DCE, simplification, closure conversion, remat...).
+        if _config._values["jax_enable_checks"]:
+            check_jaxpr(jaxpr)
 
     @property
     def in_avals(self):
@@ -313,3 +319,13 @@ def subjaxprs(jaxpr: Jaxpr):
     """Every jaxpr nested in ``jaxpr``'s equation params (one level)."""
     for eqn in jaxpr.eqns:
         yield from _sub_jaxprs(eqn.params)
+
+
+def closure_convert_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
+    """Turn a closed jaxpr's consts into leading invars (so tracers among them become
+    ordinary operands that transformations see)."""
+    j = closed.jaxpr
+    if not j.constvars:
+        return closed, []
+    new = Jaxpr([], list(j.constvars) + list(j.invars), j.outvars, j.eqns, j.effects)
+    return ClosedJaxpr(new, []), list(closed.consts)

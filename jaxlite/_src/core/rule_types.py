@@ -5,7 +5,7 @@ They live here so that ``ops`` (below the interpreters) can name them in their r
 
 from __future__ import annotations
 
-from jaxlite._src.core.avals import ShapedArray
+from jaxlite._src.core.avals import ShapedArray, aval_of
 
 
 class Zero:
@@ -21,8 +21,6 @@ class Zero:
 
     @staticmethod
     def from_primal_value(x) -> Zero:
-        from jaxlite._src.core.avals import aval_of
-
         return Zero(aval_of(x).to_tangent_aval())
 
 

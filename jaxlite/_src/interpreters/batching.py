@@ -13,10 +13,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from jaxlite._src.core import rules
-from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import ClosedJaxpr
 from jaxlite._src.core.rule_types import AxisData, not_mapped
 from jaxlite._src.core.trace import Trace, Tracer, check_valid_tracer, set_current_trace, trace_ctx
+from jaxlite._src.interpreters.eval import eval_jaxpr
+from jaxlite._src.interpreters.staging import trace_to_jaxpr
+from jaxlite._src.ops import shape as _shape
+from jaxlite._src.ops.shape import _loop_batch
 from jaxlite._src.util import memoize_jaxpr_transform, safe_zip
 
 
@@ -86,7 +90,6 @@ def _loop_batch_rule(primitive):
     """The explicit loop-and-stack fallback for primitives in ``rules.loop_batched``: the
     primitive is bound once per batch element and the results stacked (``axis_size`` copies
     when staged). Only primitives that opt in get it; others raise a missing-rule error."""
-    from jaxlite._src.ops.shape import _loop_batch
 
     def rule(axis_data, vals, dims, **params):
         return _loop_batch(primitive, axis_data, vals, dims, params)
@@ -96,8 +99,6 @@ def _loop_batch_rule(primitive):
 
 def move_dim(x, src, dst, size):
     """Move a batch dim (``not_mapped`` broadcasts) to ``dst`` (``not_mapped`` = leave)."""
-    from jaxlite._src.ops import shape as _shape
-
     if dst is not_mapped:
         return x
     if src is not_mapped:
@@ -137,9 +138,6 @@ def batch_jaxpr(
     """Batch a closed jaxpr. Inputs with ``dims_in[i]`` not ``not_mapped`` get a batch axis
     at that position. Outputs come back with the batch axis at 0 where batched (or where
     ``instantiate`` forces it); returns the jaxpr and the output dims (0 or not_mapped)."""
-    from jaxlite._src.core.avals import ShapedArray
-    from jaxlite._src.interpreters.eval import eval_jaxpr
-    from jaxlite._src.interpreters.staging import trace_to_jaxpr
 
     if isinstance(instantiate, bool):
         instantiate = [instantiate] * len(closed.out_avals)

@@ -18,6 +18,9 @@ from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.ir import ClosedJaxpr
 from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.core.trace import Trace, Tracer, check_valid_tracer, set_current_trace, trace_ctx
+from jaxlite._src.interpreters.eval import eval_jaxpr
+from jaxlite._src.interpreters.staging import trace_to_jaxpr
+from jaxlite._src.ops.structural import instantiate as inst
 from jaxlite._src.util import memoize_jaxpr_transform, safe_zip
 
 
@@ -103,9 +106,6 @@ def jvp_jaxpr(
     ``(*primals_out, *nonzero_tangents_out)``. Returns it with the mask of which output
     tangents are nonzero (forced to True where ``instantiate`` says so).
     """
-    from jaxlite._src.interpreters.eval import eval_jaxpr
-    from jaxlite._src.interpreters.staging import trace_to_jaxpr
-    from jaxlite._src.ops.structural import instantiate as inst
 
     n = len(closed.in_avals)
     if isinstance(instantiate, bool):

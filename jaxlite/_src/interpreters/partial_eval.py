@@ -28,7 +28,8 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr
 from jaxlite._src.core.trace import Trace, Tracer, check_valid_tracer, set_current_trace, trace_ctx
-from jaxlite._src.interpreters.staging import StagingTrace, StagingTracer
+from jaxlite._src.interpreters.eval import eval_jaxpr
+from jaxlite._src.interpreters.staging import StagingTrace, StagingTracer, trace_to_jaxpr
 from jaxlite._src.util import memoize_jaxpr_transform
 
 
@@ -163,8 +164,6 @@ def partial_eval_jaxpr_nounits(
         ``known_closed`` only; equations with an unknown input are in ``unknown_closed``.
         Either result may carry consts.
     """
-    from jaxlite._src.interpreters.eval import eval_jaxpr
-    from jaxlite._src.interpreters.staging import trace_to_jaxpr
 
     unknowns = list(unknowns)
     n_out = len(closed.out_avals)

@@ -16,6 +16,7 @@ import numpy as np
 
 from jaxlite._src.core import rules
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from jaxlite._src.interpreters.dce import dce_closed_jaxpr
 
 inline_primitives: set = set()
 
@@ -127,8 +128,6 @@ def _literal_key(val):
 
 
 def simplify(closed: ClosedJaxpr) -> ClosedJaxpr:
-    from jaxlite._src.interpreters.dce import dce_closed_jaxpr
-
     closed = inline_calls(closed)
     closed = cse_and_fold(closed)
     closed, _ = dce_closed_jaxpr(closed)

@@ -15,8 +15,14 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import tree_util
+from jaxlite._src.api_plumbing import (
+    canonicalize_argnums,
+    flatten_fun,
+    merge_static_args,
+    split_static_args,
+)
 from jaxlite._src.core import rules
-from jaxlite._src.core.array import ArrayImpl
+from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
@@ -128,26 +134,20 @@ def trace_to_jaxpr(fun: Callable, in_avals: Sequence[ShapedArray]) -> tuple[Clos
 
 def trace_flat(fun: Callable, in_tree, in_avals: Sequence[ShapedArray], *, check_outs=None):
     """Trace a pytree function: returns (closed_jaxpr, out_tree)."""
-    store = {}
 
-    def flat_fun(*flat_args):
-        args, kwargs = tree_util.tree_unflatten(in_tree, flat_args)
-        out = fun(*args, **kwargs)
-        out_flat, out_tree = tree_util.tree_flatten(out)
+    def out_leaves(out_flat):
         if check_outs is not None:
             check_outs(out_flat)
         for o in out_flat:
             check_output_leaf(o)
-        store["tree"] = out_tree
         return out_flat
 
+    flat_fun, store = flatten_fun(fun, in_tree, kwargs=True, out_leaves=out_leaves)
     closed, _ = trace_to_jaxpr(flat_fun, in_avals)
     return closed, store["tree"]
 
 
 def check_output_leaf(x: Any, what: str = "function") -> None:
-    from jaxlite._src.core.array import Array
-
     if isinstance(x, (Array, np.ndarray, np.generic)) or type(x) in (bool, int, float, complex):
         return
     raise TypeError(
@@ -160,17 +160,13 @@ def make_jaxpr(fun: Callable, static_argnums=(), return_shape: bool = False):
     """``jax.make_jaxpr``: a function returning the ``ClosedJaxpr`` of ``fun`` on given args."""
     if not callable(fun):
         raise TypeError("the first argument must be callable")
-    if isinstance(static_argnums, int):
-        static_argnums = (static_argnums,)
+    static_argnums = canonicalize_argnums(static_argnums)
 
     def wrapped(*args, **kwargs):
-        static = {i: args[i] for i in static_argnums}
-        dyn = [a for i, a in enumerate(args) if i not in static]
+        static, dyn = split_static_args(args, static_argnums)
 
         def f(*dyn_args, **kw):
-            it = iter(dyn_args)
-            full = [static[i] if i in static else next(it) for i in range(len(args))]
-            return fun(*full, **kw)
+            return fun(*merge_static_args(static, dyn_args, len(args)), **kw)
 
         flat, in_tree = tree_util.tree_flatten((tuple(dyn), kwargs))
         # As in JAX, a ShapeDtypeStruct argument stands for an array of that shape.

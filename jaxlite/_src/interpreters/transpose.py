@@ -18,12 +18,12 @@ from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Literal
 from jaxlite._src.core.rule_types import UndefinedPrimal, Zero, is_undefined_primal
+from jaxlite._src.interpreters.staging import trace_to_jaxpr
+from jaxlite._src.ops.structural import add_any, instantiate, zeros
 from jaxlite._src.util import safe_map
 
 
 def _add_ct(ct_env: dict, v, ct) -> None:
-    from jaxlite._src.ops.structural import add_any
-
     if type(v) is Literal or ct is None:
         return
     if type(ct) is Zero:
@@ -123,8 +123,6 @@ def transpose_jaxpr(closed: ClosedJaxpr, linear_mask: Sequence[bool]) -> ClosedJ
     ``closed``, in order) and returns one cotangent per linear input, in order, with zeros
     materialised. It may carry consts.
     """
-    from jaxlite._src.interpreters.staging import trace_to_jaxpr
-    from jaxlite._src.ops.structural import instantiate
 
     linear_mask = list(linear_mask)
     nonlin_avals = [a for a, lin in zip(closed.in_avals, linear_mask) if not lin]
@@ -146,8 +144,6 @@ def transpose_jaxpr(closed: ClosedJaxpr, linear_mask: Sequence[bool]) -> ClosedJ
 
 def zeros_like_ct(x):
     """A zero cotangent (materialised) for a primal value ``x``."""
-    from jaxlite._src.ops.structural import zeros
-
     return zeros(aval_of(x).to_tangent_aval())
 
 

@@ -54,6 +54,7 @@ from jaxlite._src.numpy.ufuncs import (
     subtract,
     true_divide,
 )
+from jaxlite._src.ops import elementwise as ew
 
 
 def _defer(f, swap=False):
@@ -146,7 +147,7 @@ def install() -> None:
         "searchsorted": sorting.searchsorted,
         "trace": products.trace,
         "repeat": repeat,
-        "nonzero": indexing.nonzero,
+        "nonzero": indexing_routines.nonzero,
         "ptp": reductions.ptp,
     }
     for name, fn in methods.items():
@@ -193,16 +194,10 @@ def _reshape_method(self, *shape, order="C"):
 
 
 def _real(x):
-    from jaxlite._src import dtypes
-    from jaxlite._src.ops import elementwise as ew
-
     return ew.real(x) if dtypes.is_complex(x.dtype) else x
 
 
 def _imag(x):
-    from jaxlite._src import dtypes
-    from jaxlite._src.ops import elementwise as ew
-
     return ew.imag(x) if dtypes.is_complex(x.dtype) else zeros_like(x)
 
 

@@ -13,6 +13,7 @@ import string
 
 import numpy as np
 from jaxlite._src import dtypes
+from jaxlite._src.numpy.indexing_routines import diagonal
 from jaxlite._src.numpy.shape import broadcast_to, reshape
 from jaxlite._src.numpy.ufuncs import multiply
 from jaxlite._src.numpy.util import asarray_any, promote_dtypes
@@ -65,7 +66,6 @@ def _take_diagonals(x, s):
             return x, s
         p = s.index(dup)
         q = s.index(dup, p + 1)
-        from jaxlite._src.numpy.indexing_routines import diagonal
 
         x = diagonal(x, 0, p, q)
         s = "".join(c for i, c in enumerate(s) if i not in (p, q)) + dup

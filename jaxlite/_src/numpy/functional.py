@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from jaxlite._src import dtypes
+from jaxlite._src.api import vmap
 from jaxlite._src.numpy.indexing_routines import indices
 from jaxlite._src.numpy.shape import expand_dims, moveaxis, reshape
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis
@@ -25,8 +26,6 @@ def apply_along_axis(func1d, axis: int, arr, *args, **kwargs):
 
 
 def _apply_along(func1d, axis, arr, args, kwargs):
-    from jaxlite._src.api import vmap
-
     moved = moveaxis(arr, axis, -1)
     batch = moved.shape[:-1]
     flat = reshape(moved, (-1, moved.shape[-1])) if batch else reshape(moved, (1, moved.shape[-1]))

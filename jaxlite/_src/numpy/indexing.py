@@ -13,8 +13,16 @@ from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.errors import NonConcreteBooleanIndexError
 from jaxlite._src.core.trace import Tracer
+from jaxlite._src.numpy.creation import ones_like
+from jaxlite._src.numpy.ufuncs import true_divide
 from jaxlite._src.numpy.util import asarray_any
-from jaxlite._src.ops import conversion, elementwise as ew, indexing as _ix, shape as _shape
+from jaxlite._src.ops import (
+    conversion,
+    elementwise as ew,
+    indexing as _ix,
+    shape as _shape,
+    slicing,
+)
 
 
 def _is_int_scalar(i):
@@ -151,7 +159,7 @@ def _index(x, items):
             starts[axis] = i
             sizes = list(out.shape)
             sizes[axis] = 1
-            out = _shape.dynamic_slice(out, starts, sizes)
+            out = slicing.clamped_dynamic_slice(out, starts, sizes)
             squeeze_axes.append(axis)
             axis += 1
         else:
@@ -255,9 +263,6 @@ class _IndexUpdateRef:
     mul = multiply
 
     def divide(self, values, **kwargs):
-        from jaxlite._src.numpy.creation import ones_like
-        from jaxlite._src.numpy.ufuncs import true_divide
-
         return _scatter(
             self.array,
             self.index,
@@ -374,56 +379,3 @@ def _scatter_positions(shape, idx):
             pos, sentinel, [(0, 1 if a in pad_axes else 0, 0) for a in range(len(shape))]
         )
     return _index(pos, new_items)
-
-
-def nonzero(a, *, size=None, fill_value=None):
-    """``jnp.nonzero``; under jit ``size=`` is required (the output shape depends on data)."""
-    a = asarray_any(a)
-    if isinstance(a, Tracer) and a.to_concrete_value() is None:
-        if size is None:
-            from jaxlite._src.core.errors import ConcretizationTypeError
-
-            raise ConcretizationTypeError(
-                a,
-                "The size argument of jnp.nonzero must be statically specified to use "
-                "jnp.nonzero within JAX transformations.",
-            )
-        return _nonzero_sized(a, size, fill_value)
-    v = np.asarray(a)
-    res = np.nonzero(v)
-    if size is not None:
-        return _nonzero_sized(a, size, fill_value)
-    return tuple(ArrayImpl(r.astype(dtypes.default_int_dtype())) for r in res)
-
-
-def _nonzero_sized(a, size, fill_value):
-    from jaxlite._src.numpy import reductions, ufuncs
-    from jaxlite._src.numpy.shape import ravel
-
-    flat = ravel(a)
-    mask = ew.ne(flat, ew._const(flat, 0)) if flat.dtype != dtypes.bool_ else flat
-    n = aval_of(flat).shape[0]
-    idx = conversion.iota(dtypes.int32, n)
-    # Stable compaction: positions of true entries in order, padded with fill_value.
-    csum = reductions.cumsum(mask.astype(np.int32)) - 1
-    target = ew.select_n(mask, ew._const(csum, size), csum)
-    fill = 0 if fill_value is None else fill_value
-    base = _shape.full((size + 1,), fill if not isinstance(fill, tuple) else fill[0], dtypes.int32)
-    res = _ix.scatter(base, idx, [target], "set")
-    res = _shape.slice_in_dim(res, 0, size)
-    coords = []
-    rem = res
-    for s in reversed(a.shape):
-        coords.append(ufuncs.remainder(rem, s))
-        rem = ufuncs.floor_divide(rem, s)
-    coords = coords[::-1]
-    if fill_value is not None or True:
-        valid = ew.lt(
-            conversion.iota(dtypes.int32, size),
-            _shape.broadcast_to_rank(
-                reductions.sum(mask.astype(np.int32), dtype=np.int32), (size,)
-            ),
-        )
-        fv = 0 if fill_value is None else fill_value
-        coords = [ew.select_n(valid, _shape.full((size,), fv, dtypes.int32), c) for c in coords]
-    return tuple(conversion.convert_element_type(c, dtypes.default_int_dtype()) for c in coords)

@@ -13,6 +13,9 @@ import builtins
 
 import numpy as np
 from jaxlite._src import dtypes
+from jaxlite._src.core.array import ArrayImpl
+from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import reductions
 from jaxlite._src.numpy.creation import arange, full_like, zeros
@@ -28,6 +31,7 @@ from jaxlite._src.numpy.shape import (
     tile,
 )
 from jaxlite._src.numpy.ufuncs import (
+    _where,
     add,
     clip,
     floor_divide,
@@ -38,10 +42,9 @@ from jaxlite._src.numpy.ufuncs import (
     not_equal,
     remainder,
     subtract,
-    where,
 )
-from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes
-from jaxlite._src.ops import conversion, elementwise as ew, indexing as _ix, shape as _sh
+from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, check_arraylike, promote_dtypes
+from jaxlite._src.ops import conversion, elementwise as ew, indexing as _ix, shape as _sh, slicing
 
 
 def diagonal(a, offset: int = 0, axis1: int = 0, axis2: int = 1):
@@ -129,7 +132,66 @@ def _roll1(a, s, axis):
     starts = [0] * a.ndim
     starts[axis] = subtract(n, s)
     sizes = list(a.shape)
-    return _sh.dynamic_slice(doubled, starts, sizes)
+    return slicing.clamped_dynamic_slice(doubled, starts, sizes)
+
+
+def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
+    """``jnp.where``: three-argument select, or (one argument) the indices of nonzeros."""
+    if x is None and y is None:
+        return nonzero(condition, size=size, fill_value=fill_value)
+    check_arraylike("where", condition, x, y)
+    if x is None or y is None:
+        raise ValueError(
+            "Either both or neither of the x and y arguments should be provided "
+            "to jax.numpy.where, got x={x} and y={y}."
+        )
+    return _where(condition, x, y)
+
+
+def nonzero(a, *, size=None, fill_value=None):
+    """``jnp.nonzero``; under jit ``size=`` is required (the output shape depends on data)."""
+    a = asarray_any(a)
+    if isinstance(a, Tracer) and a.to_concrete_value() is None:
+        if size is None:
+            raise ConcretizationTypeError(
+                a,
+                "The size argument of jnp.nonzero must be statically specified to use "
+                "jnp.nonzero within JAX transformations.",
+            )
+        return _nonzero_sized(a, size, fill_value)
+    v = np.asarray(a)
+    res = np.nonzero(v)
+    if size is not None:
+        return _nonzero_sized(a, size, fill_value)
+    return tuple(ArrayImpl(r.astype(dtypes.default_int_dtype())) for r in res)
+
+
+def _nonzero_sized(a, size, fill_value):
+    flat = ravel(a)
+    mask = ew.ne(flat, ew._const(flat, 0)) if flat.dtype != dtypes.bool_ else flat
+    n = aval_of(flat).shape[0]
+    idx = conversion.iota(dtypes.int32, n)
+    # Stable compaction: positions of true entries in order, padded with fill_value.
+    csum = reductions.cumsum(mask.astype(np.int32)) - 1
+    target = ew.select_n(mask, ew._const(csum, size), csum)
+    fill = 0 if fill_value is None else fill_value
+    base = _sh.full((size + 1,), fill if not isinstance(fill, tuple) else fill[0], dtypes.int32)
+    res = _ix.scatter(base, idx, [target], "set")
+    res = _sh.slice_in_dim(res, 0, size)
+    coords = []
+    rem = res
+    for s in reversed(a.shape):
+        coords.append(remainder(rem, s))
+        rem = floor_divide(rem, s)
+    coords = coords[::-1]
+    if fill_value is not None or True:
+        valid = ew.lt(
+            conversion.iota(dtypes.int32, size),
+            _sh.broadcast_to_rank(reductions.sum(mask.astype(np.int32), dtype=np.int32), (size,)),
+        )
+        fv = 0 if fill_value is None else fill_value
+        coords = [ew.select_n(valid, _sh.full((size,), fv, dtypes.int32), c) for c in coords]
+    return tuple(conversion.convert_element_type(c, dtypes.default_int_dtype()) for c in coords)
 
 
 # ---------------------------------------------------------------------------- selection
@@ -159,8 +221,6 @@ def choose(a, choices, out=None, mode: str = "raise"):
     n = len(choices)
     if mode == "raise":
         if isinstance(a, Tracer) and a.to_concrete_value() is None:
-            from jaxlite._src.core.errors import ConcretizationTypeError
-
             raise ConcretizationTypeError(
                 a,
                 "The error occurred because jnp.choose was jit-compiled with mode='raise'. "
@@ -449,8 +509,6 @@ def take_along_axis(arr, indices, axis: int | None, mode=None, fill_value=None):
 
 def argwhere(a, *, size=None, fill_value=None):
     """``jnp.argwhere``: indices of nonzero elements as rows (``size=`` under jit)."""
-    from jaxlite._src.numpy.indexing import nonzero
-
     a = asarray_any(a)
     if a.ndim == 0:
         a = reshape(a, (1,))
@@ -462,6 +520,4 @@ def argwhere(a, *, size=None, fill_value=None):
 
 def flatnonzero(a, *, size=None, fill_value=None):
     """``jnp.flatnonzero``: indices of nonzero elements of the flattened array."""
-    from jaxlite._src.numpy.indexing import nonzero
-
     return nonzero(ravel(a), size=size, fill_value=fill_value)[0]

@@ -10,7 +10,9 @@ from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array
 from jaxlite._src.numpy import creation, products, reductions, ufuncs
 from jaxlite._src.numpy.creation import arange, eye, full_like, ones_like, zeros, zeros_like
-from jaxlite._src.numpy.indexing_routines import diagonal as _diagonal
+from jaxlite._src.numpy.einsum import tensordot as _td
+from jaxlite._src.numpy.indexing_routines import diagonal as _diagonal, where
+from jaxlite._src.numpy.products import cross as _cross, trace as _trace, vecdot as _vecdot
 from jaxlite._src.numpy.reductions import prod
 from jaxlite._src.numpy.shape import (
     broadcast_to,
@@ -35,7 +37,6 @@ from jaxlite._src.numpy.ufuncs import (
     sqrt,
     square,
     subtract,
-    where,
 )
 from jaxlite._src.numpy.util import asarray_any, promote_dtypes_inexact
 from jaxlite._src.ops import indexing as _ix, linalg_ops as _la
@@ -398,8 +399,6 @@ def outer(x1, x2, /):
 
 def trace(x, /, *, offset: int = 0, dtype=None):
     """``jnp.linalg.trace``: trace over the last two axes."""
-    from jaxlite._src.numpy.products import trace as _trace
-
     return _trace(x, offset, -2, -1, dtype)
 
 
@@ -415,22 +414,16 @@ def matmul(x1, x2, /, *, precision=None, preferred_element_type=None):
 
 def tensordot(x1, x2, /, *, axes=2, precision=None, preferred_element_type=None):
     """``jnp.linalg.tensordot``."""
-    from jaxlite._src.numpy.einsum import tensordot as _td
-
     return _td(x1, x2, axes, preferred_element_type=preferred_element_type)
 
 
 def cross(x1, x2, /, *, axis=-1):
     """``jnp.linalg.cross``: cross product of 3-vectors along ``axis``."""
-    from jaxlite._src.numpy.products import cross as _cross
-
     return _cross(x1, x2, axis=axis)
 
 
 def vecdot(x1, x2, /, *, axis=-1, precision=None, preferred_element_type=None):
     """``jnp.linalg.vecdot``."""
-    from jaxlite._src.numpy.products import vecdot as _vecdot
-
     return _vecdot(x1, x2, axis=axis)
 
 

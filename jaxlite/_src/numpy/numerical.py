@@ -10,7 +10,7 @@ import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.numpy import reductions, shape as jnp_shape, ufuncs
 from jaxlite._src.numpy.creation import full_like, linspace, ones_like, zeros_like
-from jaxlite._src.numpy.indexing_routines import take
+from jaxlite._src.numpy.indexing_routines import take, where
 from jaxlite._src.numpy.reductions import cumsum
 from jaxlite._src.numpy.shape import broadcast_to, concatenate, ravel, reshape
 from jaxlite._src.numpy.sorting import argsort, searchsorted
@@ -29,7 +29,6 @@ from jaxlite._src.numpy.ufuncs import (
     power,
     remainder,
     subtract,
-    where,
 )
 from jaxlite._src.numpy.util import (
     asarray_any,
@@ -38,6 +37,7 @@ from jaxlite._src.numpy.util import (
     promote_dtypes_inexact,
 )
 from jaxlite._src.ops import shape as _sh
+from jaxlite._src.ops.windowed import conv_general_dilated
 
 
 # ----------------------------------------------------------------------- numerical ranges
@@ -159,7 +159,6 @@ def _conv1d(x, y, mode, flip):
         pads = (m - 1, m - 1)
     else:
         raise ValueError("mode must be one of ['full', 'same', 'valid']")
-    from jaxlite._src.ops.windowed import conv_general_dilated
 
     out = conv_general_dilated(reshape(x, (1, 1, n)), reshape(y, (1, 1, m)), (1,), (pads,))
     return reshape(out, (-1,))

@@ -36,7 +36,6 @@ from jaxlite._src.numpy.ufuncs import (
     real as _real,
     sqrt,
     subtract,
-    where,
 )
 from jaxlite._src.numpy.util import (
     asarray_any,
@@ -44,7 +43,13 @@ from jaxlite._src.numpy.util import (
     check_arraylike,
     promote_dtypes_inexact,
 )
-from jaxlite._src.ops import conversion, elementwise as ew, reductions as _red, shape as _sh
+from jaxlite._src.ops import (
+    conversion,
+    cumulative as _cum,
+    elementwise as ew,
+    reductions as _red,
+    shape as _sh,
+)
 
 
 def _keepdims(out, x, axes, keepdims):
@@ -121,7 +126,7 @@ def _nan_to(a, value):
     a = asarray_any(a)
     if not dtypes.is_inexact(a.dtype):
         return a
-    return where(isnan(a), full_like(a, value), a)
+    return ufuncs._where(isnan(a), full_like(a, value), a)
 
 
 def nansum(a, axis=None, dtype=None, out=None, keepdims: bool = False, initial=None, where=None):
@@ -144,7 +149,7 @@ def nanmax(a, axis=None, out=None, keepdims: bool = False, initial=None, where=N
     if not dtypes.is_inexact(a.dtype):
         return max(a, axis, keepdims=keepdims, initial=initial, where=where)
     out = max(_nan_to(a, -np.inf), axis, keepdims=keepdims, initial=initial, where=where)
-    return ufuncs.where(_all_nan(a, axis, keepdims), full_like(out, np.nan), out)
+    return ufuncs._where(_all_nan(a, axis, keepdims), full_like(out, np.nan), out)
 
 
 def nanmin(a, axis=None, out=None, keepdims: bool = False, initial=None, where=None):
@@ -153,7 +158,7 @@ def nanmin(a, axis=None, out=None, keepdims: bool = False, initial=None, where=N
     if not dtypes.is_inexact(a.dtype):
         return min(a, axis, keepdims=keepdims, initial=initial, where=where)
     out = min(_nan_to(a, np.inf), axis, keepdims=keepdims, initial=initial, where=where)
-    return ufuncs.where(_all_nan(a, axis, keepdims), full_like(out, np.nan), out)
+    return ufuncs._where(_all_nan(a, axis, keepdims), full_like(out, np.nan), out)
 
 
 def _nan_count(a, axis, keepdims, dtype):
@@ -193,7 +198,7 @@ def nanargmax(a, axis=None, out=None, keepdims: bool = False):
     if not dtypes.is_inexact(a.dtype):
         return argmax(a, axis, keepdims=keepdims)
     res = argmax(_nan_to(a, -np.inf), axis, keepdims=keepdims)
-    return where(_all_nan(a, axis, keepdims), full_like(res, -1), res)
+    return ufuncs._where(_all_nan(a, axis, keepdims), full_like(res, -1), res)
 
 
 def nanargmin(a, axis=None, out=None, keepdims: bool = False):
@@ -202,7 +207,7 @@ def nanargmin(a, axis=None, out=None, keepdims: bool = False):
     if not dtypes.is_inexact(a.dtype):
         return argmin(a, axis, keepdims=keepdims)
     res = argmin(_nan_to(a, np.inf), axis, keepdims=keepdims)
-    return where(_all_nan(a, axis, keepdims), full_like(res, -1), res)
+    return ufuncs._where(_all_nan(a, axis, keepdims), full_like(res, -1), res)
 
 
 def nancumsum(a, axis=None, dtype=None, out=None):
@@ -427,7 +432,7 @@ def cumsum(a, axis=None, dtype=None):
         a = conversion.convert_element_type(a, dtypes.canonicalize_dtype(dtype))
     elif a.dtype == dtypes.bool_:  # small integer types keep their width, as in JAX
         a = conversion.convert_element_type(a, dtypes.default_int_dtype())
-    return _red.cumsum(_strong(a), canonicalize_axis(axis, a.ndim))
+    return _cum.cumsum(_strong(a), canonicalize_axis(axis, a.ndim))
 
 
 def cumprod(a, axis=None, dtype=None):
@@ -438,7 +443,7 @@ def cumprod(a, axis=None, dtype=None):
         a = conversion.convert_element_type(a, dtypes.canonicalize_dtype(dtype))
     elif a.dtype == dtypes.bool_:  # small integer types keep their width, as in JAX
         a = conversion.convert_element_type(a, dtypes.default_int_dtype())
-    return _red.cumprod(_strong(a), canonicalize_axis(axis, a.ndim))
+    return _cum.cumprod(_strong(a), canonicalize_axis(axis, a.ndim))
 
 
 def _int_dtype():

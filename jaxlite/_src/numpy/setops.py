@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 from jaxlite._src import dtypes
+from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import reductions
 from jaxlite._src.numpy.creation import asarray, full, full_like, ones, zeros
-from jaxlite._src.numpy.indexing_routines import take
+from jaxlite._src.numpy.indexing_routines import take, where
 from jaxlite._src.numpy.reductions import _int_dtype, cumsum
 from jaxlite._src.numpy.shape import broadcast_to, concatenate, expand_dims, ravel, reshape
 from jaxlite._src.numpy.sorting import argsort
-from jaxlite._src.numpy.ufuncs import equal, logical_not, minimum, not_equal, subtract, where
+from jaxlite._src.numpy.ufuncs import equal, logical_not, minimum, not_equal, subtract
 from jaxlite._src.numpy.util import asarray_any
 from jaxlite._src.ops import indexing as _ix
 
@@ -93,8 +94,6 @@ def _fill_for_sets(a):
 
 def _concrete_count(mask, vals, big):
     if isinstance(vals, Tracer) and vals.to_concrete_value() is None:
-        from jaxlite._src.core.errors import ConcretizationTypeError
-
         raise ConcretizationTypeError(vals, "set operations need size= under transformations")
     v = np.asarray(vals)[np.asarray(mask)]
     return int(np.unique(v).size)
@@ -152,8 +151,6 @@ def unique(
     n = a.shape[0]
     if size is None:
         if isinstance(a, Tracer) and a.to_concrete_value() is None:
-            from jaxlite._src.core.errors import ConcretizationTypeError
-
             raise ConcretizationTypeError(
                 a,
                 "The error arose in jnp.unique(). When jnp.unique is used inside "

@@ -12,7 +12,9 @@ import builtins
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.avals import aval_of, canonicalize_shape, check_nonnegative_shape
+from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.trace import Tracer
+from jaxlite._src.numpy import util as _util
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes
 from jaxlite._src.ops import conversion, shape as _sh
 
@@ -25,9 +27,7 @@ _canon_shape = canonicalize_shape
 
 
 def _broadcast_all(*args):
-    from jaxlite._src.numpy.util import broadcast_arrays
-
-    return broadcast_arrays(*args)
+    return _util.broadcast_arrays(*args)
 
 
 # ------------------------------------------------------------------------- axis helpers
@@ -327,8 +327,6 @@ def repeat(a, repeats, axis: int | None = None, *, total_repeat_length: int | No
         axis = 0
     axis = canonicalize_axis(axis, a.ndim)
     if isinstance(repeats, Tracer) and repeats.to_concrete_value() is None:
-        from jaxlite._src.core.errors import ConcretizationTypeError
-
         raise ConcretizationTypeError(
             repeats, "jnp.repeat with traced repeats needs a static total_repeat_length."
         )

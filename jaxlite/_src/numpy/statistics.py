@@ -8,10 +8,11 @@ import builtins
 
 import numpy as np
 from jaxlite._src import dtypes
+from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import reductions, ufuncs
 from jaxlite._src.numpy.creation import full, full_like, linspace, ones, ones_like, zeros
-from jaxlite._src.numpy.indexing_routines import diagonal
+from jaxlite._src.numpy.indexing_routines import diagonal, where
 from jaxlite._src.numpy.products import matmul
 from jaxlite._src.numpy.reductions import _int_dtype, mean
 from jaxlite._src.numpy.shape import (
@@ -41,7 +42,6 @@ from jaxlite._src.numpy.ufuncs import (
     multiply,
     sqrt,
     subtract,
-    where,
 )
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes_inexact
 from jaxlite._src.ops import indexing as _ix, shape as _sh, sorting as _sort
@@ -276,8 +276,6 @@ def bincount(x, weights=None, minlength: int = 0, *, length: int | None = None):
         raise ValueError("only 1-dimensional input supported.")
     if length is None:
         if isinstance(x, Tracer) and x.to_concrete_value() is None:
-            from jaxlite._src.core.errors import ConcretizationTypeError
-
             raise ConcretizationTypeError(
                 x,
                 "The error occurred because of argument 'length' of jnp.bincount: it must "
@@ -322,6 +320,4 @@ def histogram(a, bins=10, range=None, weights=None, density=None):  # noqa: A002
 
 
 def _inexact_pair(a):
-    from jaxlite._src.numpy.util import promote_dtypes_inexact
-
     return promote_dtypes_inexact(a)

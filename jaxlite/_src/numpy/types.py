@@ -14,6 +14,7 @@ import ml_dtypes
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array
+from jaxlite._src.numpy import creation
 from jaxlite._src.numpy.util import asarray_any
 
 ndarray = Array
@@ -124,8 +125,6 @@ class _ScalarMeta(type):
         return not cls.__eq__(other)
 
     def __call__(cls, x=0):
-        from jaxlite._src.numpy import creation
-
         return creation.asarray(x, dtype=cls.dtype)
 
     def __instancecheck__(cls, instance):

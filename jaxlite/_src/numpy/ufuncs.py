@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.core.trace import Tracer
+from jaxlite._src.core.trace import Tracer, is_concrete
 from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy.creation import asarray, full, full_like, ones_like, zeros_like
 from jaxlite._src.numpy.shape import _broadcast_all, broadcast_arrays
@@ -25,7 +25,8 @@ from jaxlite._src.numpy.util import (
     promote_dtypes_inexact,
     promote_dtypes_numeric,
 )
-from jaxlite._src.ops import conversion, elementwise as ew
+from jaxlite._src.ops import conversion, elementwise as ew, windowed
+from jaxlite._src.ops.bitcast import bitcast_convert_type
 from jaxlite._src.ops.shape import full as _sh_full
 from jaxlite._src.ops.structural import stop_gradient_p
 
@@ -296,8 +297,6 @@ def power(x1, x2, /):
 
 
 def _int_power(x, y):
-    from jaxlite._src.core.trace import is_concrete
-
     if is_concrete(y) and not isinstance(y, Tracer):
         yv = np.asarray(y)
         if yv.ndim == 0:
@@ -433,18 +432,9 @@ def isinf(x, /):
     return ew.eq(ew.abs(x), ew._const(ew.abs(x), np.inf))
 
 
-def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
-    """``jnp.where``: three-argument select, or (one argument) the indices of nonzeros."""
-    if x is None and y is None:
-        from jaxlite._src.numpy.indexing import nonzero
-
-        return nonzero(condition, size=size, fill_value=fill_value)
-    check_arraylike("where", condition, x, y)
-    if x is None or y is None:
-        raise ValueError(
-            "Either both or neither of the x and y arguments should be provided "
-            "to jax.numpy.where, got x={x} and y={y}."
-        )
+def _where(condition, x, y):
+    """Three-argument ``jnp.where`` (the public ``where``, whose one-argument form is
+    ``nonzero``, is in ``indexing_routines``)."""
     check_arraylike("where", condition, x, y)
     condition = asarray_any(condition)
     if condition.dtype != dtypes.bool_:
@@ -503,7 +493,7 @@ def trunc(x, /):
     x = asarray_any(x)
     if not dtypes.is_inexact(x.dtype):
         return x
-    return where(less(x, 0), ew.ceil(x), ew.floor(x))
+    return _where(less(x, 0), ew.ceil(x), ew.floor(x))
 
 
 fix = trunc
@@ -531,9 +521,9 @@ def sinc(x, /):
     """``jnp.sinc``: ``sin(pi x) / (pi x)``, 1 at 0."""
     x = _inexact(x)
     zero = equal(x, 0)
-    safe = where(zero, ones_like(x), x)
+    safe = _where(zero, ones_like(x), x)
     pix = ew.mul(safe, ew._const(safe, np.pi))
-    return where(zero, ones_like(x), ew.div(ew.sin(pix), pix))
+    return _where(zero, ones_like(x), ew.div(ew.sin(pix), pix))
 
 
 def real(val, /):
@@ -573,9 +563,9 @@ def nan_to_num(x, copy: bool = True, nan=0.0, posinf=None, neginf=None):
     info = dtypes.finfo(x.dtype)
     posinf = info.max if posinf is None else posinf
     neginf = info.min if neginf is None else neginf
-    out = where(isnan(x), full_like(x, nan), x)
-    out = where(logical_and(isinf(out), greater(out, 0)), full_like(x, posinf), out)
-    out = where(logical_and(isinf(out), less(out, 0)), full_like(x, neginf), out)
+    out = _where(isnan(x), full_like(x, nan), x)
+    out = _where(logical_and(isinf(out), greater(out, 0)), full_like(x, posinf), out)
+    out = _where(logical_and(isinf(out), less(out, 0)), full_like(x, neginf), out)
     return out
 
 
@@ -586,7 +576,6 @@ def signbit(x, /):
         return full(x.shape, False, dtypes.bool_)
     if dtypes.is_int(x.dtype):
         return less(x, 0)
-    from jaxlite._src.ops.bitcast import bitcast_convert_type
 
     itype = {2: np.int16, 4: np.int32, 8: np.int64}[x.dtype.itemsize]
     return less(bitcast_convert_type(x, itype), 0)
@@ -601,13 +590,13 @@ def float_power(x1, x2, /):
 def fmax(x1, x2, /):
     """``jnp.fmax``: elementwise maximum that ignores NaNs."""
     x1, x2 = promote_args("fmax", x1, x2)
-    return where(logical_or(greater(x1, x2), isnan(x2)), x1, x2)
+    return _where(logical_or(greater(x1, x2), isnan(x2)), x1, x2)
 
 
 def fmin(x1, x2, /):
     """``jnp.fmin``: elementwise minimum that ignores NaNs."""
     x1, x2 = promote_args("fmin", x1, x2)
-    return where(logical_or(less(x1, x2), isnan(x2)), x1, x2)
+    return _where(logical_or(less(x1, x2), isnan(x2)), x1, x2)
 
 
 def hypot(x1, x2, /):
@@ -615,11 +604,11 @@ def hypot(x1, x2, /):
     x1, x2 = promote_args_inexact("hypot", x1, x2)
     a, b = abs(x1), abs(x2)
     big, small = maximum(a, b), minimum(a, b)
-    safe_big = where(equal(big, 0), ones_like(big), big)
+    safe_big = _where(equal(big, 0), ones_like(big), big)
     r = divide(small, safe_big)
     out = multiply(big, sqrt(add(1, multiply(r, r))))
     # ``big`` itself (not a constant 0) where both are 0: JAX's derivative there is 1/2 each.
-    out = where(equal(big, 0), big, out)
+    out = _where(equal(big, 0), big, out)
     # An infinite operand gives inf even with a NaN partner. As observed in JAX 0.10, the
     # result stays weak only for rank-0 weak operands.
     inf = _sh_full(out.shape, np.inf, out.dtype, out.weak_type and out.ndim == 0)
@@ -638,7 +627,7 @@ def logaddexp(x1, x2, /):
 
 def _replace_inf(x):
     # +inf only: at (-inf, -inf) the derivative is NaN, as in JAX.
-    return where(logical_and(isinf(x), greater(x, 0)), zeros_like(x), x)
+    return _where(logical_and(isinf(x), greater(x, 0)), zeros_like(x), x)
 
 
 @custom_jvp
@@ -646,7 +635,7 @@ def _logaddexp(x1, x2):
     amax = maximum(x1, x2)
     delta = subtract(x1, x2)
     out = add(amax, log1p(exp(negative(abs(delta)))))
-    return where(isnan(delta), add(x1, x2), out)
+    return _where(isnan(delta), add(x1, x2), out)
 
 
 @_logaddexp.defjvp
@@ -672,7 +661,7 @@ def _logaddexp2(x1, x2):
     amax = maximum(x1, x2)
     delta = subtract(x1, x2)
     out = add(amax, divide(log1p(exp2(negative(abs(delta)))), float(np.log(2))))
-    return where(isnan(delta), add(x1, x2), out)
+    return _where(isnan(delta), add(x1, x2), out)
 
 
 @_logaddexp2.defjvp
@@ -689,13 +678,13 @@ def _logaddexp2_jvp(primals, tangents):
 def copysign(x1, x2, /):
     """``jnp.copysign``: magnitude of ``x1`` with the sign of ``x2``."""
     x1, x2 = promote_args_inexact("copysign", x1, x2)
-    return where(signbit(x2), negative(abs(x1)), abs(x1))
+    return _where(signbit(x2), negative(abs(x1)), abs(x1))
 
 
 def heaviside(x1, x2, /):
     """``jnp.heaviside``: 0 for negative, ``x2`` at zero, 1 for positive ``x1``."""
     x1, x2 = promote_args_inexact("heaviside", x1, x2)
-    return where(less(x1, 0), zeros_like(x1), where(greater(x1, 0), ones_like(x1), x2))
+    return _where(less(x1, 0), zeros_like(x1), _where(greater(x1, 0), ones_like(x1), x2))
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan: bool = False):
@@ -708,7 +697,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan: bool = False):
     tol = add(atol, multiply(rtol, abs(b)))
     out = less_equal(diff, tol.astype(diff.dtype))
     both_inf = logical_and(isinf(a), isinf(b))
-    out = where(logical_or(isinf(a), isinf(b)), logical_and(both_inf, equal(a, b)), out)
+    out = _where(logical_or(isinf(a), isinf(b)), logical_and(both_inf, equal(a, b)), out)
     if equal_nan:
         out = logical_or(out, logical_and(isnan(a), isnan(b)))
     return out
@@ -785,8 +774,8 @@ def gcd(x1, x2, /):
     a, b = abs(x1), abs(x2)
     for _ in range(np.iinfo(a.dtype).bits * 2):
         nz = not_equal(b, 0)
-        safe_b = where(nz, b, ones_like(b))
-        a, b = where(nz, b, a), where(nz, remainder(a, safe_b), b)
+        safe_b = _where(nz, b, ones_like(b))
+        a, b = _where(nz, b, a), _where(nz, remainder(a, safe_b), b)
     return a
 
 
@@ -794,8 +783,8 @@ def lcm(x1, x2, /):
     """``jnp.lcm``: least common multiple."""
     x1, x2 = promote_args("lcm", x1, x2)
     g = gcd(x1, x2)
-    safe = where(equal(g, 0), ones_like(g), g)
-    return where(equal(g, 0), zeros_like(g), abs(multiply(x1, floor_divide(x2, safe))))
+    safe = _where(equal(g, 0), ones_like(g), g)
+    return _where(equal(g, 0), zeros_like(g), abs(multiply(x1, floor_divide(x2, safe))))
 
 
 def ldexp(x1, x2, /):
@@ -823,3 +812,9 @@ def i0(x):
         term = divide(multiply(term, q), float(k * k))
         total = add(total, term)
     return total
+
+
+# reduce_window / lax.reduce recognise these jnp functions as monoids, like their lax forms.
+for _fn, _kind in ((add, "add"), (maximum, "max"), (minimum, "min"), (multiply, "mul")):
+    windowed.register_monoid(_fn, _kind)
+del _fn, _kind

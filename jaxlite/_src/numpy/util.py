@@ -1,12 +1,15 @@
-"""Promotion and broadcasting helpers shared by the jax.numpy functions."""
+"""What every jax.numpy function starts with: converting its arguments (``array`` --
+``jnp.array`` itself, since ``asarray_any`` of a list is one -- and ``asarray_any``),
+JAX's dtype promotion and NumPy-style broadcasting."""
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import numpy as np
 from jaxlite._src import dtypes
-from jaxlite._src.core.array import Array, ArrayImpl, to_array
+from jaxlite._src.core.array import Array, ArrayImpl, owned, to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.ops import conversion, shape as _shape
@@ -32,8 +35,6 @@ def asarray_any(x: Any):
     """Any array-like as an Array or tracer (Python scalars stay weakly typed; nested lists
     and tuples become arrays, as ``jnp.asarray`` does)."""
     if isinstance(x, (list, tuple)):
-        from jaxlite._src.numpy.creation import array
-
         return array(x)
     return to_array(x)
 
@@ -133,3 +134,70 @@ def is_tracer(x) -> bool:
 
 
 __all__ = ["ShapedArray"]
+
+
+def array(object: Any, dtype=None, copy: bool = True, order=None, ndmin: int = 0) -> Array:
+    """``jnp.array``: build an array from an array-like (nested lists allowed).
+
+    Python scalars give weakly typed 0-d arrays only through ``asarray`` with no dtype;
+    ``array`` of a scalar is weakly typed too, as in JAX.
+
+    Raises:
+        ValueError: for a NumPy masked array (its mask would be dropped; JAX raises in
+            ``asarray``, jaxlite in ``array`` too).
+        TypeError: for values of a non-numeric dtype (str, object, datetime64...).
+    """
+    if isinstance(object, np.ma.MaskedArray):
+        aval_of(object)  # raises JAX's error for masked arrays
+    if isinstance(object, Array):
+        out = object
+        if dtype is not None:
+            out = conversion.convert_element_type(
+                out, dtypes.check_user_dtype_supported(dtype, "array")
+            )
+    elif isinstance(object, (list, tuple)) and builtins.any(
+        isinstance(x, Array) for x in _flatten_nested(object)
+    ):
+        leaves = [array(x) for x in object]
+        if not leaves:
+            out = asarray_any(np.asarray(object, dtype=dtype or dtypes.float32))
+        else:
+            leaves = promote_dtypes(*leaves)
+            out = _sh.concatenate([_sh.expand_dims(x, (0,)) for x in leaves], 0)
+        if dtype is not None:
+            out = conversion.convert_element_type(out, dtypes.canonicalize_dtype(dtype))
+    else:
+        if type(object) in (bool, int, float, complex) and dtype is None:
+            out = asarray_any(object)
+        else:
+            if dtype is not None:
+                dt = dtypes.check_user_dtype_supported(dtype, "array")
+                v = np.array(object, dtype=dt)
+            else:
+                v = np.array(object)
+                if v.dtype.kind == "O":
+                    raise TypeError(
+                        f"JAX only supports number and bool dtypes, got array "
+                        f"with dtype object from {object!r}"
+                    )
+                if isinstance(object, (list, tuple)) and v.size and _all_py_scalars(object):
+                    # Lists of Python scalars: JAX's default dtypes, not weak.
+                    v = v.astype(dtypes.canonicalize_dtype(v.dtype))
+                v = v.astype(dtypes.canonicalize_dtype(v.dtype), copy=False)
+            # ``np.array`` may hand back a buffer an ``__array__`` object keeps: own it.
+            out = ArrayImpl(owned(v, held=1))
+    if ndmin > out.ndim:
+        out = _sh.reshape(out, (1,) * (ndmin - out.ndim) + out.shape)
+    return out
+
+
+def _flatten_nested(x):
+    if isinstance(x, (list, tuple)):
+        for y in x:
+            yield from _flatten_nested(y)
+    else:
+        yield x
+
+
+def _all_py_scalars(x):
+    return builtins.all(type(v) in (bool, int, float, complex) for v in _flatten_nested(x))

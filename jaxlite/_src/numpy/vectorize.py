@@ -13,6 +13,9 @@ import re
 from collections.abc import Callable
 
 import numpy as np
+from jaxlite._src.api import vmap
+from jaxlite._src.numpy.creation import asarray
+from jaxlite._src.numpy.shape import squeeze
 
 _DIM = r"\w+"
 _CORE = rf"\((?:{_DIM}(?:,{_DIM})*)?\)"
@@ -64,10 +67,6 @@ def vectorize(pyfunc: Callable, *, excluded=frozenset(), signature: str | None =
 
     @functools.wraps(pyfunc)
     def wrapped(*args, **kwargs):
-        from jaxlite._src.api import vmap
-        from jaxlite._src.numpy.creation import asarray
-        from jaxlite._src.numpy.shape import squeeze
-
         context = (
             f"on vectorized function with excluded={set(excluded)!r} and signature={signature!r}"
         )
@@ -139,8 +138,6 @@ def vectorize(pyfunc: Callable, *, excluded=frozenset(), signature: str | None =
 
 
 def _check_outputs(out, out_core, sizes, context):
-    from jaxlite._src.numpy.creation import asarray
-
     if len(out_core) == 1:
         outs = [out]
     else:

@@ -14,7 +14,7 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
-from jaxlite._src.core.avals import ShapedArray
+from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
 
@@ -160,7 +160,6 @@ def broadcast_batcher(p):
             batched
         ) == len(args):
             return p.bind(*args, **params), first_d
-        from jaxlite._src.core.avals import aval_of
         from jaxlite._src.ops import shape as _shape
 
         size = axis_data.size
@@ -212,8 +211,6 @@ def defjvp(p: Primitive, *jvp_fns: Callable | None) -> None:
 
 
 def _match_shape(t, like):
-    from jaxlite._src.core.avals import aval_of
-
     shape = aval_of(like).shape
     if aval_of(t).shape != shape:
         from jaxlite._src.ops import shape as _shape
@@ -259,8 +256,6 @@ def deflinear(p: Primitive, transpose_rule: Callable) -> None:
 
 
 def _tangent_aval(x):
-    from jaxlite._src.core.avals import aval_of
-
     return aval_of(x).to_tangent_aval()
 
 

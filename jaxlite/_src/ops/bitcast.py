@@ -6,9 +6,11 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
+from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero
+from jaxlite._src.ops import shape as _shape
 from jaxlite._src.ops._factories import deflinear, non_differentiable
 
 # --- bitcast_convert_type -----------------------------------------------------------------
@@ -45,8 +47,6 @@ def _bitcast_abstract_eval(x, *, new_dtype):
 
 
 def _bitcast_batch(axis_data, args, dims, *, new_dtype):
-    from jaxlite._src.ops import shape as _shape
-
     x = _shape.moveaxis(args[0], dims[0], 0)
     return bitcast_convert_type_p.bind(x, new_dtype=new_dtype), 0
 
@@ -75,10 +75,8 @@ def bitcast_convert_type(operand, new_dtype):
     Same-width types keep the shape; a narrower target adds a trailing dimension and a wider
     one consumes it.
     """
-    from jaxlite._src.core.array import to_array as asarray_any
-
     return bitcast_convert_type_p.bind(
-        asarray_any(operand), new_dtype=dtypes.canonicalize_dtype(new_dtype)
+        to_array(operand), new_dtype=dtypes.canonicalize_dtype(new_dtype)
     )
 
 
@@ -135,8 +133,6 @@ deflinear(
 
 def reduce_precision(operand, exponent_bits: int, mantissa_bits: int):
     """``jax.lax.reduce_precision``: round to a float format with the given bit counts."""
-    from jaxlite._src.core.array import to_array as asarray_any
-
     return reduce_precision_p.bind(
-        asarray_any(operand), exponent_bits=int(exponent_bits), mantissa_bits=int(mantissa_bits)
+        to_array(operand), exponent_bits=int(exponent_bits), mantissa_bits=int(mantissa_bits)
     )

@@ -6,9 +6,10 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
-from jaxlite._src.core.avals import ShapedArray, check_nonnegative_shape
+from jaxlite._src.core.avals import ShapedArray, aval_of, check_nonnegative_shape
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
+from jaxlite._src.core.trace import Tracer, eval_trace
 from jaxlite._src.ops import _native
 
 # --- convert_element_type ----------------------------------------------------------------
@@ -57,7 +58,6 @@ def _convert_abstract_eval(x, *, new_dtype, weak_type):
 def _convert_jvp(primals, tangents, *, new_dtype, weak_type):
     (x,), (t,) = primals, tangents
     out = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
-    from jaxlite._src.core.avals import aval_of
 
     if type(t) is Zero or not dtypes.is_inexact(new_dtype) or not dtypes.is_inexact(x.dtype):
         return out, Zero(aval_of(out).to_tangent_aval())
@@ -84,15 +84,12 @@ rules.batch_rules[convert_element_type_p] = lambda ad, args, dims, **p: (
 
 def convert_element_type(x, new_dtype, weak_type: bool = False):
     """Cast ``x`` to ``new_dtype`` (``jax.lax.convert_element_type``)."""
-    from jaxlite._src.core.avals import aval_of
-
     if not dtypes.is_extended(new_dtype):
         dtypes.check_valid_dtype(np.dtype(new_dtype), "convert_element_type", new_dtype)
     new_dtype = dtypes.canonicalize_dtype(new_dtype)
     aval = aval_of(x)
     if aval.dtype == new_dtype and aval.weak_type == weak_type and hasattr(x, "aval"):
         return x
-    from jaxlite._src.core.trace import Tracer, eval_trace
 
     if not isinstance(x, Tracer):
         # Constants are converted now rather than staged (they become literals).

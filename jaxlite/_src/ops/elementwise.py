@@ -10,8 +10,8 @@ from jaxlite._src import dtypes
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
-from jaxlite._src.core.rule_types import Zero, is_undefined_primal
-from jaxlite._src.ops import _native, conversion, shape as _shape
+from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+from jaxlite._src.ops import _native, conversion, shape as _shape, structural
 from jaxlite._src.ops._factories import (
     ANY,
     FLOAT,
@@ -574,7 +574,6 @@ def _select_n_jvp(primals, tangents):
     ts = tangents[1:]
     if all(type(t) is Zero for t in ts):
         return out, Zero(aval_of(out).to_tangent_aval())
-    from jaxlite._src.ops import structural
 
     ts = [structural.instantiate(t) for t in ts]
     return out, select_n_p.bind(which, *ts)
@@ -600,7 +599,6 @@ def _select_n_batch(axis_data, args, dims):
     which, *cases = args
     dw, *dcs = dims
     size = axis_data.size
-    from jaxlite._src.core.rule_types import not_mapped
 
     case_shape = None
     for c, d in zip(cases, dcs):
@@ -697,7 +695,6 @@ def _clamp_jvp(primals, tangents):
 def _clamp_batch(axis_data, args, dims):
     size = axis_data.size
     lo, x, hi = args
-    from jaxlite._src.core.rule_types import not_mapped
 
     xb = (
         _shape.broadcast_batch(x, size) if dims[1] is not_mapped else _shape.moveaxis(x, dims[1], 0)

@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from jaxlite._src import dtypes
+from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.ops import conversion, elementwise as ew, indexing as _ix, shape as _sh
 
@@ -122,10 +123,8 @@ def gather(
     """``jax.lax.gather``: XLA gather. ``start_indices`` has the index vector in its last
     dimension; the output has the batch dimensions of ``start_indices`` plus the
     non-collapsed window dimensions at ``offset_dims``."""
-    from jaxlite._src.core.array import to_array as asarray_any
-
-    x = asarray_any(operand)
-    idx = _i32(asarray_any(start_indices))
+    x = to_array(operand)
+    idx = _i32(to_array(start_indices))
     dn = dimension_numbers
     if dn.operand_batching_dims or dn.start_indices_batching_dims:
         raise NotImplementedError("jaxlite lax.gather does not support batching dims")
@@ -178,13 +177,11 @@ def gather(
 
 
 def _scatter(kind, operand, scatter_indices, updates, dimension_numbers, mode):
-    from jaxlite._src.core.array import to_array as asarray_any
-
-    x = asarray_any(operand)
-    u = asarray_any(updates)
+    x = to_array(operand)
+    u = to_array(updates)
     if aval_of(u).dtype != aval_of(x).dtype:
         u = conversion.convert_element_type(u, aval_of(x).dtype)
-    idx = _i32(asarray_any(scatter_indices))
+    idx = _i32(to_array(scatter_indices))
     dn = dimension_numbers
     if dn.operand_batching_dims or dn.scatter_indices_batching_dims:
         raise NotImplementedError("jaxlite lax.scatter does not support batching dims")

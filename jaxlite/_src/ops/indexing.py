@@ -22,7 +22,7 @@ from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.core.trace import Tracer
-from jaxlite._src.ops import conversion, elementwise as ew, shape as _shape
+from jaxlite._src.ops import conversion, elementwise as ew, reductions, shape as _shape, structural
 
 
 def _bshape(idx_avals):
@@ -216,7 +216,6 @@ def _scatter_jvp(primals, tangents, *, mode):
     out = scatter_p.bind(x, u, *idxs, mode=mode)
     if type(tx) is Zero and type(tu) is Zero:
         return out, Zero(aval_of(out).to_tangent_aval())
-    from jaxlite._src.ops import structural
 
     tx, tu = structural.instantiate(tx), structural.instantiate(tu)
     if mode in ("set", "add"):
@@ -271,8 +270,6 @@ def _scatter_transpose(ct, x, u, *idxs, mode):
             mask = ew.and_(mask, _winners(idxs, aval_of(ct).shape, aval_of(g).shape))
         g = ew.select_n(mask, ew.zeros_like(g), g)
         if aval_of(g).shape != uaval.shape:
-            from jaxlite._src.ops import reductions
-
             extra = aval_of(g).ndim - uaval.ndim
             g = reductions.reduce_sum(g, tuple(range(extra))) if extra else g
             axes = tuple(i for i, (a, b) in enumerate(zip(aval_of(g).shape, uaval.shape)) if a != b)

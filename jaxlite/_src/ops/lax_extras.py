@@ -6,43 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.ops import shape as _sh
-
-
-def _normalize_starts(shape, start_indices):
-    """JAX's ``lax.dynamic_slice``/``dynamic_update_slice`` front ends: a negative start
-    index counts from the end of its axis (once); the primitive then clamps it."""
-    from jaxlite._src import dtypes
-    from jaxlite._src.ops import conversion, elementwise as ew
-
-    starts = list(start_indices)
-    if len(starts) != len(shape):
-        raise ValueError(
-            "Length of slice indices must match number of operand dimensions "
-            f"({len(starts)} vs {tuple(shape)})"
-        )
-    out = []
-    for s, n in zip(starts, shape):
-        if isinstance(s, (int, np.integer)) and not isinstance(s, bool):
-            out.append(np.int32(s + n if s < 0 else s))
-            continue
-        s = conversion.convert_element_type(_sh._as_index(s), dtypes.int32)
-        out.append(ew.select_n(ew.lt(s, ew._const(s, 0)), s, ew.add(s, ew._const(s, n))))
-    return out
-
-
-def dynamic_slice(operand, start_indices, slice_sizes):
-    """``jax.lax.dynamic_slice``: negative starts count from the end, then starts are
-    clamped so the slice fits."""
-    shape = aval_of(operand).shape
-    return _sh.dynamic_slice(operand, _normalize_starts(shape, start_indices), slice_sizes)
-
-
-def dynamic_update_slice(operand, update, start_indices):
-    """``jax.lax.dynamic_update_slice``: negative starts count from the end, then clamp."""
-    shape = aval_of(operand).shape
-    return _sh.dynamic_update_slice(operand, update, _normalize_starts(shape, start_indices))
+from jaxlite._src.ops import elementwise as ew, reductions as red, shape as _sh
+from jaxlite._src.ops.slicing import dynamic_slice, dynamic_update_slice
+from jaxlite._src.ops.windowed import _monoid
 
 
 def dynamic_slice_in_dim(operand, start_index, slice_size: int, axis: int = 0):
@@ -85,9 +53,6 @@ def dynamic_update_index_in_dim(operand, update, index, axis: int):
 def reduce(operands, init_values, computation, dimensions):
     """``jax.lax.reduce`` for a single operand with a monoid computation (add, mul, max, min,
     and, or) or any binary function (folded pairwise over the reduced axes)."""
-    from jaxlite._src.core.array import to_array as asarray_any
-    from jaxlite._src.ops import elementwise as ew, reductions as red
-    from jaxlite._src.ops.windowed import _monoid
 
     if isinstance(operands, (tuple, list)):
         if len(operands) != 1:
@@ -96,7 +61,7 @@ def reduce(operands, init_values, computation, dimensions):
         single = False
     else:
         x, init, single = operands, init_values, True
-    x = asarray_any(x)
+    x = to_array(x)
     dims = tuple(int(d) for d in dimensions)
     kind = _monoid(computation)
     if computation in (ew.and_,):
@@ -121,15 +86,13 @@ def reduce(operands, init_values, computation, dimensions):
             "and": ew.and_,
             "or": ew.or_,
         }[kind]
-        out = comb(
-            out, _sh.broadcast_to_rank(asarray_any(init).astype(x.dtype), aval_of(out).shape)
-        )
+        out = comb(out, _sh.broadcast_to_rank(to_array(init).astype(x.dtype), aval_of(out).shape))
     else:
         keep = [i for i in range(x.ndim) if i not in dims]
         xt = _sh.transpose(x, tuple(dims) + tuple(keep))
         n = int(np.prod([x.shape[d] for d in dims], dtype=np.int64))
         xt = _sh.reshape(xt, (n,) + tuple(x.shape[i] for i in keep))
-        out = _sh.broadcast_to_rank(asarray_any(init).astype(x.dtype), aval_of(xt).shape[1:])
+        out = _sh.broadcast_to_rank(to_array(init).astype(x.dtype), aval_of(xt).shape[1:])
         for i in range(n):
             out = computation(out, _sh.index_in_dim(xt, i, 0, keepdims=False))
     return out if single else (out,)

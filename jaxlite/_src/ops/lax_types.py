@@ -6,7 +6,11 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
+import numpy as np
+
+from jaxlite._src import dtypes
 from jaxlite._src.core.avals import aval_of
+from jaxlite._src.ops import elementwise as ew, shape as _sh
 
 
 class Precision(enum.Enum):
@@ -47,23 +51,31 @@ class ConvDimensionNumbers(NamedTuple):
 
 def reciprocal(x):
     """``jax.lax.reciprocal``: ``1 / x``."""
-    from jaxlite._src.ops import elementwise as ew
-
     return ew.div(ew._const(x, 1), x)
 
 
 def full(shape, fill_value, dtype=None):
-    """``jax.lax.full``."""
-    from jaxlite._src.numpy import creation
+    """``jax.lax.full``: an array of ``shape`` filled with the scalar ``fill_value``.
 
-    return creation.full(shape, fill_value, dtype)
+    With ``dtype=None`` the result has ``fill_value``'s dtype (weakly typed for a Python
+    scalar). Raises ``TypeError`` for a non-scalar ``fill_value``, as JAX does.
+    """
+    fv_shape = aval_of(fill_value).shape
+    if fv_shape != ():
+        raise TypeError(
+            f"full must be called with scalar fill_value, got fill_value.shape {fv_shape}."
+        )
+    shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
+    if dtype is None:
+        dt, weak = dtypes.result_type(fill_value, return_weak_type_flag=True)
+    else:
+        dt, weak = dtypes.check_user_dtype_supported(dtype, "full"), False
+    return _sh.full(shape, fill_value, dt, weak)
 
 
 def full_like(x, fill_value, dtype=None, shape=None):
-    """``jax.lax.full_like``."""
-    from jaxlite._src.numpy import creation
-
+    """``jax.lax.full_like``: ``full`` with ``x``'s shape and dtype unless given."""
     a = aval_of(x)
-    return creation.full(
+    return full(
         a.shape if shape is None else shape, fill_value, a.dtype if dtype is None else dtype
     )

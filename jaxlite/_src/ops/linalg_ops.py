@@ -16,7 +16,15 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
-from jaxlite._src.ops import conversion, elementwise as ew, linalg as _dot, shape as _sh, structural
+from jaxlite._src.ops import (
+    conversion,
+    elementwise as ew,
+    indexing,
+    linalg as _dot,
+    reductions,
+    shape as _sh,
+    structural,
+)
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -74,7 +82,6 @@ def _diag(x):
     n = min(s[-2:])
     eye = _eye_like(_sh.slice_in_dim(_sh.slice_in_dim(x, 0, n, 1, len(s) - 2), 0, n, 1, len(s) - 1))
     xs = _sh.slice_in_dim(_sh.slice_in_dim(x, 0, n, 1, len(s) - 2), 0, n, 1, len(s) - 1)
-    from jaxlite._src.ops import reductions
 
     return reductions.reduce_sum(ew.mul(xs, _sh.broadcast_to_rank(eye, _shape(xs))), (len(s) - 1,))
 
@@ -385,7 +392,6 @@ def _lu_jvp(primals, tangents):
     zeros_i = [Zero(aval_of(piv).to_tangent_aval()), Zero(aval_of(perm).to_tangent_aval())]
     if type(t) is Zero:
         return [lu, piv, perm], [Zero(aval_of(lu).to_tangent_aval())] + zeros_i
-    from jaxlite._src.ops import indexing
 
     nd = len(_shape(x))
     # Rows of the tangent in pivoted order: P dA.

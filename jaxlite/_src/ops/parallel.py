@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxlite._src import dtypes
+from jaxlite._src import dtypes, tree_util
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import Array, ArrayImpl, to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
@@ -37,6 +37,7 @@ from jaxlite._src.ops import (
     indexing as _idx,
     reductions as _red,
     shape as _shape,
+    slicing,
     spmd,
 )
 
@@ -125,8 +126,6 @@ def _asarray(x):
 
 
 def _tree_map(f, tree):
-    from jaxlite._src import tree_util
-
     return tree_util.tree_map(f, tree)
 
 
@@ -353,10 +352,10 @@ def _all_gather_transpose(ct, x, *, axis_name, axis, axis_size, tiled, to="varyi
         start = ew.mul(idx, _shape.full((), k, dtypes.int32))
         starts = [start if i == axis else 0 for i in range(len(shape))]
         sizes = tuple(k if i == axis else s for i, s in enumerate(shape))
-        return [_shape.dynamic_slice(summed, starts, sizes)]
+        return [slicing.clamped_dynamic_slice(summed, starts, sizes)]
     starts = [idx if i == axis else 0 for i in range(len(shape))]
     sizes = tuple(1 if i == axis else s for i, s in enumerate(shape))
-    return [_shape.squeeze(_shape.dynamic_slice(summed, starts, sizes), (axis,))]
+    return [_shape.squeeze(slicing.clamped_dynamic_slice(summed, starts, sizes), (axis,))]
 
 
 def _all_gather_impl(x, *, axis_name, axis, axis_size, tiled, to="varying"):

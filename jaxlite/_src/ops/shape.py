@@ -1,5 +1,6 @@
 """Shape primitives: broadcast_in_dim, reshape, transpose, squeeze, rev, concatenate, pad,
-slice, dynamic_slice, dynamic_update_slice. All are linear."""
+slice. All are linear. (The dynamic slices, whose batching rules gather and scatter, are in
+``slicing``.)"""
 
 from __future__ import annotations
 
@@ -431,7 +432,7 @@ def _pad_abstract_eval(x, pv, *, padding_config):
 
 
 def _pad_transpose(ct, x, pv, *, padding_config):
-    from jaxlite._src.ops import reductions
+    from jaxlite._src.ops import reductions  # the ops kernel cycle: see OPS_KERNEL
 
     if type(ct) is Zero:
         return [
@@ -608,200 +609,6 @@ def slice_in_dim(x, start, limit, stride=1, axis=0):
 def index_in_dim(x, index, axis=0, keepdims=True):
     out = slice_in_dim(x, index, index + 1, 1, axis)
     return out if keepdims else squeeze(out, (axis,))
-
-
-# --- dynamic_slice -----------------------------------------------------------------------
-dynamic_slice_p = Primitive("dynamic_slice")
-
-
-def _clamp_starts(x_shape, starts, sizes):
-    return [int(min(max(int(s), 0), n - k)) for s, n, k in zip(starts, x_shape, sizes)]
-
-
-def _ds_impl(x, *starts, slice_sizes):
-    st = _clamp_starts(x.shape, starts, slice_sizes)
-    import builtins
-
-    return x[tuple(builtins.slice(s, s + k) for s, k in zip(st, slice_sizes))]
-
-
-def _ds_abstract_eval(x, *starts, slice_sizes):
-    if len(starts) != x.ndim or len(slice_sizes) != x.ndim:
-        raise TypeError(f"dynamic_slice needs {x.ndim} start indices and slice sizes")
-    for k, n in zip(slice_sizes, x.shape):
-        if not 0 <= k <= n:
-            raise TypeError(f"slice_sizes {slice_sizes} must fit in operand shape {x.shape}")
-    for s in starts:
-        if s.shape != () or not dtypes.is_int(s.dtype):
-            raise TypeError("dynamic_slice start indices must be integer scalars")
-    return ShapedArray(slice_sizes, x.dtype, x.weak_type)
-
-
-def _ds_jvp(primals, tangents, *, slice_sizes):
-    x, *starts = primals
-    out = dynamic_slice_p.bind(x, *starts, slice_sizes=slice_sizes)
-    t = tangents[0]
-    if type(t) is Zero:
-        return out, Zero(aval_of(out).to_tangent_aval())
-    return out, dynamic_slice_p.bind(t, *starts, slice_sizes=slice_sizes)
-
-
-def _ds_transpose(ct, x, *starts, slice_sizes):
-    if type(ct) is Zero:
-        return [Zero(x.aval)] + [None] * len(starts)
-    zeros = full(x.aval.shape, 0, x.aval.dtype)
-    return [dynamic_update_slice_p.bind(zeros, ct, *starts)] + [None] * len(starts)
-
-
-def _ds_batch(axis_data, args, dims, *, slice_sizes):
-    x, *starts = args
-    dx, *dstarts = dims
-    if all(d is not_mapped for d in dstarts):
-        x = moveaxis(x, dx, 0)
-        zero = full((), 0, aval_of(starts[0]).dtype if starts else dtypes.int32)
-        return dynamic_slice_p.bind(
-            x, zero, *starts, slice_sizes=(_shape_of(x)[0],) + slice_sizes
-        ), 0
-    # Batched start indices: one gather with per-element window indices.
-    from jaxlite._src.ops import indexing
-
-    logical = _shape_of(x) if dx is not_mapped else _drop(_shape_of(x), dx)
-    idxs = _window_indices(axis_data.size, logical, starts, dstarts, slice_sizes)
-    if dx is not_mapped:
-        return indexing.gather_p.bind(x, *idxs[1:]), 0
-    return indexing.gather_p.bind(moveaxis(x, dx, 0), *idxs), 0
-
-
-def _drop(shape, d):
-    return shape[:d] + shape[d + 1 :]
-
-
-def _window_indices(n, x_shape, starts, dstarts, sizes):
-    """Gather/scatter index arrays of shape ``(n, *sizes)`` selecting, for each batch element
-    ``b``, the window of ``sizes`` at ``starts[b]`` (clamped to fit, as dynamic_slice does):
-    a batch iota first, then one array per operand axis."""
-    from jaxlite._src.ops import conversion, elementwise as ew
-
-    full_shape = (n,) + tuple(sizes)
-    idxs = [conversion.broadcasted_iota(dtypes.int32, full_shape, 0)]
-    for j, (st, d, dim, size) in enumerate(zip(starts, dstarts, x_shape, sizes)):
-        st = conversion.convert_element_type(st, dtypes.int32)
-        st = ew.max(ew.min(st, full((), dim - size, dtypes.int32)), full((), 0, dtypes.int32))
-        if d is not_mapped:
-            st = broadcast_in_dim(st, full_shape, ())
-        else:
-            st = broadcast_in_dim(st, full_shape, (0,))
-        idxs.append(ew.add(st, conversion.broadcasted_iota(dtypes.int32, full_shape, j + 1)))
-    return idxs
-
-
-rules.impl_rules[dynamic_slice_p] = _ds_impl
-rules.native_rules[dynamic_slice_p] = _native.dynamic_slice
-rules.abstract_eval_rules[dynamic_slice_p] = _ds_abstract_eval
-rules.jvp_rules[dynamic_slice_p] = _ds_jvp
-rules.transpose_rules[dynamic_slice_p] = _ds_transpose
-rules.batch_rules[dynamic_slice_p] = _ds_batch
-
-
-def dynamic_slice(x, start_indices, slice_sizes):
-    """``jax.lax.dynamic_slice``: start indices are clamped so the slice fits, as in JAX."""
-    from jaxlite._src.ops import conversion
-
-    starts = [conversion.convert_element_type(_as_index(s), dtypes.int32) for s in start_indices]
-    return dynamic_slice_p.bind(x, *starts, slice_sizes=tuple(int(k) for k in slice_sizes))
-
-
-def _as_index(s):
-    if isinstance(s, (int, np.integer)):
-        return np.int32(s)
-    return s
-
-
-# --- dynamic_update_slice ----------------------------------------------------------------
-dynamic_update_slice_p = Primitive("dynamic_update_slice")
-
-
-def _dus_impl(x, update, *starts):
-    import builtins
-
-    st = _clamp_starts(x.shape, starts, update.shape)
-    out = np.array(x, copy=True)
-    out[tuple(builtins.slice(s, s + k) for s, k in zip(st, update.shape))] = update
-    return out
-
-
-def _dus_abstract_eval(x, update, *starts):
-    if x.dtype != update.dtype:
-        raise TypeError(
-            "dynamic_update_slice update must have the operand's dtype, got "
-            f"{dtypes.short_name(update.dtype)} and {dtypes.short_name(x.dtype)}"
-        )
-    if update.ndim != x.ndim or any(u > n for u, n in zip(update.shape, x.shape)):
-        raise TypeError(
-            f"dynamic_update_slice update shape {update.shape} must fit in operand shape {x.shape}"
-        )
-    return x.strip_weak_type() if not update.weak_type else x
-
-
-def _dus_jvp(primals, tangents, **params):
-    x, u, *starts = primals
-    tx, tu = tangents[0], tangents[1]
-    out = dynamic_update_slice_p.bind(x, u, *starts)
-    if type(tx) is Zero and type(tu) is Zero:
-        return out, Zero(aval_of(out).to_tangent_aval())
-    from jaxlite._src.ops import structural
-
-    tx, tu = structural.instantiate(tx), structural.instantiate(tu)
-    return out, dynamic_update_slice_p.bind(tx, tu, *starts)
-
-
-def _dus_transpose(ct, x, u, *starts):
-    uaval = u.aval if is_undefined_primal(u) else aval_of(u)
-    if type(ct) is Zero:
-        return [
-            Zero(x.aval) if is_undefined_primal(x) else None,
-            Zero(uaval) if is_undefined_primal(u) else None,
-        ] + [None] * len(starts)
-    ct_x = ct_u = None
-    if is_undefined_primal(x):
-        ct_x = dynamic_update_slice_p.bind(ct, full(uaval.shape, 0, uaval.dtype), *starts)
-    if is_undefined_primal(u):
-        ct_u = dynamic_slice_p.bind(ct, *starts, slice_sizes=uaval.shape)
-    return [ct_x, ct_u] + [None] * len(starts)
-
-
-def _dus_batch(axis_data, args, dims):
-    x, u, *starts = args
-    dx, du, *dstarts = dims
-    if all(d is not_mapped for d in dstarts):
-        x = broadcast_batch(x, axis_data.size) if dx is not_mapped else moveaxis(x, dx, 0)
-        u = broadcast_batch(u, axis_data.size) if du is not_mapped else moveaxis(u, du, 0)
-        zero = full((), 0, aval_of(starts[0]).dtype if starts else dtypes.int32)
-        return dynamic_update_slice_p.bind(x, u, zero, *starts), 0
-    # Batched start indices: one scatter of each element's update into its own window.
-    from jaxlite._src.ops import indexing
-
-    n = axis_data.size
-    x = broadcast_batch(x, n) if dx is not_mapped else moveaxis(x, dx, 0)
-    u = broadcast_batch(u, n) if du is not_mapped else moveaxis(u, du, 0)
-    idxs = _window_indices(n, _shape_of(x)[1:], starts, dstarts, _shape_of(u)[1:])
-    return indexing.scatter_p.bind(x, u, *idxs, mode="set"), 0
-
-
-rules.impl_rules[dynamic_update_slice_p] = _dus_impl
-rules.native_rules[dynamic_update_slice_p] = _native.dynamic_update_slice
-rules.abstract_eval_rules[dynamic_update_slice_p] = _dus_abstract_eval
-rules.jvp_rules[dynamic_update_slice_p] = _dus_jvp
-rules.transpose_rules[dynamic_update_slice_p] = _dus_transpose
-rules.batch_rules[dynamic_update_slice_p] = _dus_batch
-
-
-def dynamic_update_slice(x, update, start_indices):
-    """``jax.lax.dynamic_update_slice`` (start indices clamped, as in JAX)."""
-    from jaxlite._src.ops import conversion
-
-    starts = [conversion.convert_element_type(_as_index(s), dtypes.int32) for s in start_indices]
-    return dynamic_update_slice_p.bind(x, update, *starts)
 
 
 # --- loop-and-stack fallback -------------------------------------------------------------

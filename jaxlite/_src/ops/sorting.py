@@ -11,10 +11,11 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
+from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
-from jaxlite._src.ops import conversion, shape as _shape
+from jaxlite._src.ops import conversion, indexing, shape as _shape
 
 sort_p = Primitive("sort", multiple_results=True)
 
@@ -57,7 +58,6 @@ def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
     iota = conversion.broadcasted_iota(dtypes.int32, shape, dimension)
     outs = sort_p.bind(*primals, iota, dimension=dimension, is_stable=is_stable, num_keys=num_keys)
     perm = outs[-1]
-    from jaxlite._src.ops import indexing
 
     t_out = []
     for p, t in zip(outs[:-1], tangents):
@@ -95,10 +95,8 @@ def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1
     Returns:
         The sorted array, or a tuple of arrays permuted together.
     """
-    from jaxlite._src.core.array import to_array as asarray_any
-
     single = not isinstance(operand, (tuple, list))
-    ops = [asarray_any(operand)] if single else [asarray_any(o) for o in operand]
+    ops = [to_array(operand)] if single else [to_array(o) for o in operand]
     nd = ops[0].ndim
     dim = int(dimension) % max(nd, 1)
     outs = sort_p.bind(*ops, dimension=dim, is_stable=bool(is_stable), num_keys=int(num_keys))
@@ -151,7 +149,6 @@ def _top_k_jvp(primals, tangents, *, k):
             Zero(aval_of(vals).to_tangent_aval()),
             Zero(aval_of(idx).to_tangent_aval()),
         ]
-    from jaxlite._src.ops import indexing
 
     nd = aval_of(x).ndim
     return [vals, idx], [
@@ -177,7 +174,5 @@ rules.batch_rules[top_k_p] = _top_k_batch
 def top_k(operand, k: int):
     """``jax.lax.top_k``: the ``k`` largest entries along the last axis and their indices
     (ties: lower index first)."""
-    from jaxlite._src.core.array import to_array as asarray_any
-
-    vals, idx = top_k_p.bind(asarray_any(operand), k=int(k))
+    vals, idx = top_k_p.bind(to_array(operand), k=int(k))
     return [vals, idx]

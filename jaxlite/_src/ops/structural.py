@@ -7,6 +7,7 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
+from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero
@@ -54,8 +55,6 @@ def zeros(aval: ShapedArray):
     from jaxlite._src.ops import shape
 
     if aval.dtype == dtypes.float0:
-        from jaxlite._src.core.array import ArrayImpl
-
         return ArrayImpl(np.zeros(aval.shape, dtypes.float0), aval)
     return shape.full(aval.shape, 0, aval.dtype, weak_type=aval.weak_type)
 

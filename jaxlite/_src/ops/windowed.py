@@ -18,10 +18,18 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
+from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
-from jaxlite._src.ops import elementwise as ew, lax_api, reductions as _red, shape as _sh
+from jaxlite._src.core.trace import Tracer
+from jaxlite._src.ops import (
+    conversion,
+    elementwise as ew,
+    lax_api,
+    reductions as _red,
+    shape as _sh,
+)
 from jaxlite._src.ops._factories import defjvp
 
 
@@ -48,19 +56,22 @@ def padtype_to_pads(in_shape, window_shape, window_strides, padding):
 
 
 # ---------------------------------------------------------------------- reduce_window
+# The binary functions reduce_window recognises as monoids (so it can use a NumPy
+# reduction). The lax ones are listed here; jax.numpy registers its own (``jnp.add`` is a
+# different function from ``lax.add``) with ``register_monoid``.
+_MONOIDS: dict = {ew.add: "add", ew.max: "max", ew.min: "min", ew.mul: "mul"}
+# The public jax.lax operators (strict dtypes) are the same monoids.
+_MONOIDS.update({lax_api.add: "add", lax_api.max: "max", lax_api.min: "min", lax_api.mul: "mul"})
+
+
+def register_monoid(fn, kind: str) -> None:
+    """Let ``reduce_window``/``lax.reduce`` recognise ``fn`` as the monoid ``kind``
+    ("add", "max", "min" or "mul")."""
+    _MONOIDS[fn] = kind
+
+
 def _monoid(computation):
-    from jaxlite._src.ops import elementwise as e
-
-    table = {e.add: "add", e.max: "max", e.min: "min", e.mul: "mul"}
-    # The public jax.lax operators (strict dtypes) are the same monoids.
-    table.update({lax_api.add: "add", lax_api.max: "max", lax_api.min: "min", lax_api.mul: "mul"})
-    try:
-        from jaxlite._src.numpy import ufuncs as jnp
-
-        table.update({jnp.add: "add", jnp.maximum: "max", jnp.minimum: "min", jnp.multiply: "mul"})
-    except ImportError:  # pragma: no cover
-        pass
-    return table.get(computation)
+    return _MONOIDS.get(computation)
 
 
 def reduce_window(
@@ -84,10 +95,8 @@ def reduce_window(
         padding: ``"VALID"``, ``"SAME"`` or a sequence of (low, high) pairs.
         base_dilation, window_dilation: optional dilation factors.
     """
-    from jaxlite._src.core.array import to_array as asarray_any
-    from jaxlite._src.ops import conversion
 
-    x = asarray_any(operand)
+    x = to_array(operand)
     nd = x.ndim
     wd = tuple(int(w) for w in window_dimensions)
     ws = tuple(int(s) for s in window_strides)
@@ -101,7 +110,7 @@ def reduce_window(
     dilated_in = tuple(_dilate_len(n, b) for n, b in zip(x.shape, bd))
     dilated_win = tuple(_dilate_len(k, d) for k, d in zip(wd, wdil))
     pads = padtype_to_pads(dilated_in, dilated_win, ws, padding)
-    init = conversion.convert_element_type(asarray_any(init_value), x.dtype)
+    init = conversion.convert_element_type(to_array(init_value), x.dtype)
     xp = _sh.pad(x, init, [(lo, hi, b - 1) for (lo, hi), b in zip(pads, bd)])
     padded = aval_of(xp).shape
     out_shape = tuple(max(0, (p - w) // s + 1) for p, w, s in zip(padded, dilated_win, ws))
@@ -133,8 +142,6 @@ def reduce_window(
 
 
 def _is_identity(value, identity):
-    from jaxlite._src.core.trace import Tracer
-
     if isinstance(value, Tracer):
         return False
     v = np.asarray(value)
@@ -288,8 +295,6 @@ def _conv_transpose_lhs(
         preferred_element_type=None,
     )
     if aval_of(out).dtype != lhs_aval.dtype:
-        from jaxlite._src.ops import conversion
-
         out = conversion.convert_element_type(out, lhs_aval.dtype)
     return out
 
@@ -335,8 +340,6 @@ def _conv_transpose_rhs(
     )
     out = _sh.transpose(out, perm)
     if aval_of(out).dtype != rhs_aval.dtype:
-        from jaxlite._src.ops import conversion
-
         out = conversion.convert_element_type(out, rhs_aval.dtype)
     return out
 
@@ -422,15 +425,15 @@ def conv_general_dilated(
     padding ("SAME"/"VALID"/pairs), lhs (transposed-conv) and rhs (atrous) dilation,
     feature groups, and any layout via ``dimension_numbers`` (e.g.
     ``("NHWC", "HWIO", "NHWC")``)."""
-    from jaxlite._src.numpy.util import asarray_any, promote_dtypes
-
     if batch_group_count != 1:
         raise NotImplementedError(
             "conv_general_dilated with batch_group_count > 1 is not implemented in jaxlite"
         )
-    lhs, rhs = asarray_any(lhs), asarray_any(rhs)
+    lhs, rhs = to_array(lhs), to_array(rhs)
     if aval_of(lhs).dtype != aval_of(rhs).dtype:
-        lhs, rhs = promote_dtypes(lhs, rhs)
+        # Mixed dtypes are promoted with JAX's rules (weak types respected).
+        to_dtype, weak = dtypes.result_type(lhs, rhs, return_weak_type_flag=True)
+        lhs, rhs = (conversion.convert_element_type(a, to_dtype, weak) for a in (lhs, rhs))
     nd = aval_of(lhs).ndim
     nsp = nd - 2
     lspec, rspec, ospec = conv_dimension_numbers(

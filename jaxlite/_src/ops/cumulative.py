@@ -1,0 +1,99 @@
+"""Cumulative reductions: cumsum, cumprod, cummax, cummin (``jax.lax.cum*``). The JVP of
+cummax/cummin gathers the tangent at the running extremum, so this family sits after
+indexing."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.core import rules
+from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero
+from jaxlite._src.ops import conversion, elementwise as ew, indexing, shape as _shape
+from jaxlite._src.ops._factories import defjvp2, deflinear
+from jaxlite._src.ops.reductions import _cumprod_tangent
+
+
+# ----------------------------------------------------------------- cumulative reductions
+def _cumulative(name, np_fn):
+    p = Primitive(name)
+
+    def abstract_eval(x, *, axis, reverse):
+        if not 0 <= axis < max(x.ndim, 1):
+            raise ValueError(f"{name}: axis {axis} is out of bounds for shape {x.shape}")
+        return x
+
+    def impl(x, *, axis, reverse):
+        if x.ndim == 0:
+            return x
+        if reverse:
+            return np.flip(np_fn(np.flip(x, axis), axis=axis), axis).astype(x.dtype, copy=False)
+        return np.asarray(np_fn(x, axis=axis), dtype=x.dtype)
+
+    def batch(axis_data, args, dims, *, axis, reverse):
+        (x,), (d,) = args, dims
+        return p.bind(x, axis=axis + (axis >= d), reverse=reverse), d
+
+    rules.abstract_eval_rules[p] = abstract_eval
+    rules.impl_rules[p] = impl
+    rules.batch_rules[p] = batch
+    return p
+
+
+cumsum_p = _cumulative("cumsum", lambda x, axis: np.cumsum(x, axis=axis, dtype=x.dtype))
+cumprod_p = _cumulative("cumprod", lambda x, axis: np.cumprod(x, axis=axis, dtype=x.dtype))
+cummax_p = _cumulative("cummax", np.maximum.accumulate)
+cummin_p = _cumulative("cummin", np.minimum.accumulate)
+deflinear(
+    cumsum_p,
+    lambda ct, x, *, axis, reverse: [
+        Zero(x.aval) if type(ct) is Zero else cumsum_p.bind(ct, axis=axis, reverse=not reverse)
+    ],
+)
+
+
+def _cumprod_jvp(t, ans, x, *, axis, reverse):
+    if aval_of(x).ndim == 0:
+        return t
+    if reverse:
+        x, t = _shape.rev(x, (axis,)), _shape.rev(t, (axis,))
+    dv = _cumprod_tangent(x, t, axis)
+    return _shape.rev(dv, (axis,)) if reverse else dv
+
+
+defjvp2(cumprod_p, _cumprod_jvp)
+
+
+def _cumext_jvp(t, ans, x, *, axis, reverse):
+    # The tangent follows the position that currently holds the running extremum.
+    n = aval_of(x).shape[axis]
+    idx = conversion.broadcasted_iota(dtypes.int32, aval_of(x).shape, axis)
+    if reverse:
+        idx = ew.sub(_shape.full((), n - 1, dtypes.int32), idx)
+    hit = ew.select_n(ew.eq(x, ans), _shape.full(aval_of(x).shape, -1, dtypes.int32), idx)
+    last = cummax_p.bind(hit, axis=axis, reverse=reverse)
+    if reverse:
+        last = ew.sub(_shape.full((), n - 1, dtypes.int32), last)
+    return indexing.take_along_axis(t, last, axis)
+
+
+defjvp2(cummax_p, _cumext_jvp)
+defjvp2(cummin_p, _cumext_jvp)
+
+
+def cumsum(x, axis: int = 0, reverse: bool = False):
+    return cumsum_p.bind(x, axis=int(axis), reverse=bool(reverse))
+
+
+def cumprod(x, axis: int = 0, reverse: bool = False):
+    return cumprod_p.bind(x, axis=int(axis), reverse=bool(reverse))
+
+
+def cummax(x, axis: int = 0, reverse: bool = False):
+    return cummax_p.bind(x, axis=int(axis), reverse=bool(reverse))
+
+
+def cummin(x, axis: int = 0, reverse: bool = False):
+    return cummin_p.bind(x, axis=int(axis), reverse=bool(reverse))
