@@ -4,6 +4,10 @@ Oracle mode: ``JAXLITE_ORACLE=jax pytest tests/...`` runs the same test files ag
 JAX by aliasing the ``jaxlite`` modules to ``jax`` ones. It is how a test is shown to assert
 JAX's behaviour. Tests of behaviour that deliberately goes beyond JAX carry the
 ``jaxlite_only`` marker and are skipped in oracle mode (and only there).
+
+Checked mode: ``JAXLITE_ENABLE_CHECKS=1 pytest tests/...`` runs the tests with
+``jax_enable_checks`` on, so every jaxpr a pass produces is type-checked
+(``core.ir.check_jaxpr``); tests/test_enable_checks.py runs a large part of the suite so.
 """
 
 import os
@@ -16,6 +20,7 @@ ORACLE = os.environ.get("JAXLITE_ORACLE", "") == "jax"
 # asked (JAXLITE_NATIVE=auto|always), so its timing and CPU use stay deterministic.
 # tests/compile/test_native.py switches it on where it is under test.
 os.environ.setdefault("JAXLITE_NATIVE", "off")
+CHECKS = os.environ.get("JAXLITE_ENABLE_CHECKS", "") == "1"
 
 if ORACLE:
     import jax
@@ -69,5 +74,7 @@ def _reset_x64():
     import jaxlite
 
     jaxlite.config.update("jax_enable_x64", False)
+    if CHECKS:
+        jaxlite.config.update("jax_enable_checks", True)
     yield
     jaxlite.config.update("jax_enable_x64", False)

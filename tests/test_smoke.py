@@ -5,14 +5,11 @@ Runs unchanged against real JAX in oracle mode (``JAXLITE_ORACLE=jax``).
 
 import numpy as np
 import pytest
+from helpers import close
 
 import jaxlite as jax
 import jaxlite.numpy as jnp
 from jaxlite import lax
-
-
-def close(a, b, rtol=1e-5, atol=1e-6):
-    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=rtol, atol=atol)
 
 
 def test_arrays_and_numpy_api():

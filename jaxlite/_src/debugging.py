@@ -8,7 +8,7 @@ custom derivatives, batched predicates). Its rules:
 * jvp: bind on the primals only (tangents are never shown, G6);
 * transpose: nothing (no printing in the backward pass, G7);
 * batch: one call per batch element in index order (a loop inside the host function, see
-  ``callbacks.MappedHostFn``), nested vmaps looping the innermost axis outermost (F14, F15);
+  ``callback_host.MappedHostFn``), nested vmaps looping the innermost axis outermost (F14, F15);
 * lower: a direct Python call; an exception becomes ``CallbackError``.
 
 Arguments whose leaves are not arrays or numbers are static: captured at the call and handed
@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import tree_util
-from jaxlite._src.callbacks import HostFn, sequential_batch
+from jaxlite._src.callback_host import HostFn
+from jaxlite._src.callbacks import lower_callback, sequential_batch
 from jaxlite._src.core import effects as _effects, rules, sharding_hooks
 from jaxlite._src.core.array import Array
 from jaxlite._src.core.avals import aval_of

@@ -8,6 +8,7 @@ Runs unchanged against JAX in oracle mode (``JAXLITE_ORACLE=jax``) except the te
 
 import numpy as np
 import pytest
+from helpers import close, rand
 
 import jaxlite as jax
 import jaxlite.numpy as jnp
@@ -15,14 +16,6 @@ from jaxlite import lax
 from jaxlite.experimental import io_callback
 
 F32 = jax.ShapeDtypeStruct((), jnp.float32)
-
-
-def close(actual, expected, rtol=1e-5, atol=1e-6):
-    np.testing.assert_allclose(np.asarray(actual), np.asarray(expected), rtol=rtol, atol=atol)
-
-
-def rand(*shape, seed=0):
-    return np.random.RandomState(seed).uniform(-1.0, 1.0, size=shape).astype(np.float32)
 
 
 def fd_grad(f, x, eps=1e-3):

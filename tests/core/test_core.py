@@ -6,9 +6,11 @@ Runs unchanged against real JAX (``JAXLITE_ORACLE=jax``) except the tests marked
 type checker). The promotion table is a differential test against JAX when it is installed.
 """
 
+import functools
 import operator
 import re
 
+import helpers
 import numpy as np
 import pytest
 
@@ -22,9 +24,7 @@ from jaxlite.errors import (
     UnexpectedTracerError,
 )
 
-
-def close(a, b, rtol=1e-6, atol=1e-6):
-    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=rtol, atol=atol)
+close = functools.partial(helpers.close, rtol=1e-6)
 
 
 # ------------------------------------------------------------------------ jaxpr printing

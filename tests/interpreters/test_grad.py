@@ -7,16 +7,10 @@ from a hand-written number. The file runs unchanged against real JAX in oracle m
 
 import numpy as np
 import pytest
+from helpers import close
 
 import jaxlite as jax
 import jaxlite.numpy as jnp
-
-RTOL = 1e-5
-ATOL = 1e-6
-
-
-def close(actual, expected, rtol=RTOL, atol=ATOL):
-    np.testing.assert_allclose(np.asarray(actual), np.asarray(expected), rtol=rtol, atol=atol)
 
 
 def fd_grad(f, x, eps=1e-3):

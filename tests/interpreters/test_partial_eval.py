@@ -7,16 +7,13 @@ under ``linearize``/``vjp``/``checkpoint``; the internals tests (``jaxlite_only`
 
 import numpy as np
 import pytest
+from helpers import close
 
 import jaxlite as jax
 import jaxlite.numpy as jnp
 from jaxlite.ad_checkpoint import checkpoint_name
 
 RNG = np.random.RandomState(1)
-
-
-def close(a, b, rtol=1e-5, atol=1e-6):
-    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=rtol, atol=atol)
 
 
 def _counted_sin(counts):

@@ -6,17 +6,19 @@ vector with NumPy-checked results, which gives its matrix ``J``; its transpose m
 cotangent ``ct`` to ``J.T @ ct``.
 """
 
+import functools
+
+import helpers
 import numpy as np
 import pytest
 
 import jaxlite as jax
 import jaxlite.numpy as jnp
 
+close = functools.partial(helpers.close, atol=1e-5)
+
+
 RNG = np.random.RandomState(0)
-
-
-def close(a, b, rtol=1e-5, atol=1e-5):
-    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=rtol, atol=atol)
 
 
 def dense_matrix(f, in_shape):

@@ -6,21 +6,11 @@ NumPy. The file runs unchanged against real JAX in oracle mode (``JAXLITE_ORACLE
 
 import numpy as np
 import pytest
+from helpers import close, rand
 
 import jaxlite as jax
 import jaxlite.numpy as jnp
 from jaxlite import lax
-
-RTOL = 1e-5
-ATOL = 1e-6
-
-
-def close(actual, expected, rtol=RTOL, atol=ATOL):
-    np.testing.assert_allclose(np.asarray(actual), np.asarray(expected), rtol=rtol, atol=atol)
-
-
-def rand(*shape, seed=0):
-    return np.random.RandomState(seed).uniform(-1.0, 1.0, size=shape).astype(np.float32)
 
 
 def loop_reference(f, args, in_axes):

@@ -10,15 +10,11 @@ import re
 
 import numpy as np
 import pytest
+from helpers import close
 
 import jaxlite as jax
 import jaxlite.numpy as jnp
 from jaxlite import lax
-
-
-def close(a, b, rtol=1e-5, atol=1e-6):
-    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=rtol, atol=atol)
-
 
 # ------------------------------------------------------------------------ error messages
 

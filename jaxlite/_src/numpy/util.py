@@ -163,7 +163,7 @@ def array(object: Any, dtype=None, copy: bool = True, order=None, ndmin: int = 0
             out = asarray_any(np.asarray(object, dtype=dtype or dtypes.float32))
         else:
             leaves = promote_dtypes(*leaves)
-            out = _sh.concatenate([_sh.expand_dims(x, (0,)) for x in leaves], 0)
+            out = _shape.concatenate([_shape.expand_dims(x, (0,)) for x in leaves], 0)
         if dtype is not None:
             out = conversion.convert_element_type(out, dtypes.canonicalize_dtype(dtype))
     else:
@@ -187,7 +187,7 @@ def array(object: Any, dtype=None, copy: bool = True, order=None, ndmin: int = 0
             # ``np.array`` may hand back a buffer an ``__array__`` object keeps: own it.
             out = ArrayImpl(owned(v, held=1))
     if ndmin > out.ndim:
-        out = _sh.reshape(out, (1,) * (ndmin - out.ndim) + out.shape)
+        out = _shape.reshape(out, (1,) * (ndmin - out.ndim) + out.shape)
     return out
 
 
