@@ -106,6 +106,7 @@ from jaxlite._src.ops.reductions import (  # noqa: F401
     reduce_or as reduce_or,
     reduce_prod as reduce_prod,
     reduce_sum as reduce_sum,
+    reduce_xor as reduce_xor,
 )
 from jaxlite._src.ops.shape import (  # noqa: F401
     broadcast as broadcast,

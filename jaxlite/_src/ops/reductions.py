@@ -201,6 +201,11 @@ def reduce_or(x, axes):
     return reduce_or_p.bind(x, axes=tuple(int(a) for a in axes))
 
 
+def reduce_xor(x, axes):
+    """``jax.lax.reduce_xor`` over ``axes`` (bool or integer operands)."""
+    return reduce_xor_p.bind(x, axes=tuple(int(a) for a in axes))
+
+
 # ---------------------------------------------------------------------- argmax / argmin
 def _arg_reduction(name, np_fn):
     p = Primitive(name)

@@ -1,0 +1,33 @@
+"""Op-spec rows: jax.scipy.special."""
+
+from __future__ import annotations
+
+from ._base import S34, SP, A, F, OpSpec, add
+
+# ------------------------------------------------------------------- scipy.special
+add(
+    OpSpec("sp_logsumexp", SP("logsumexp"), (A(S34),), None, grad=2),
+    OpSpec("sp_logsumexp_ax", SP("logsumexp", axis=0, keepdims=True), (A(S34),), None),
+    OpSpec(
+        "sp_logsumexp_b",
+        lambda m: lambda x, b: m.special.logsumexp(x, axis=1, b=b),
+        (A(S34), A(S34, F, 0.5, 2)),
+        None,
+    ),
+    OpSpec("sp_erf", SP("erf"), (A(S34),), None, grad=2),
+    OpSpec("sp_erfc", SP("erfc"), (A(S34),), None),
+    OpSpec("sp_erfinv", SP("erfinv"), (A(S34, F, -0.8, 0.8),), None, rtol=1e-4),
+    OpSpec("sp_gammaln", SP("gammaln"), (A(S34, F, 0.5, 3),), None, rtol=1e-4),
+    OpSpec("sp_digamma", SP("digamma"), (A(S34, F, 0.5, 3),), None, rtol=1e-4),
+    OpSpec("sp_xlogy", SP("xlogy"), (A(S34, F, 0.1, 2), A(S34, F, 0.1, 2)), None),
+    OpSpec(
+        "sp_xlogy_zero",
+        lambda m: lambda y: m.special.xlogy(0.0, y),
+        (A(S34, F, 0.0, 2),),
+        None,
+        grad=0,
+    ),
+    OpSpec("sp_xlog1py", SP("xlog1py"), (A(S34, F, 0.1, 2), A(S34, F, -0.5, 2)), None),
+    OpSpec("sp_expit", SP("expit"), (A(S34),), None, grad=2),
+    OpSpec("sp_logit", SP("logit"), (A(S34, F, 0.1, 0.9),), None, grad=2),
+)
