@@ -41,6 +41,7 @@ from jaxlite._src.core.errors import CallbackError
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.core.trace import eval_trace, set_current_trace, trace_ctx
+from jaxlite._src.ops import shape as _shape
 
 callback_logger = logging.getLogger("jax._src.callback")
 
@@ -247,8 +248,6 @@ def _batched_avals(result_avals, size):
 
 
 def _front(args, dims):
-    from jaxlite._src.ops import shape as _shape
-
     return [
         x if d is not_mapped or d == 0 else _shape.moveaxis(x, d, 0) for x, d in zip(args, dims)
     ]
@@ -268,8 +267,6 @@ def sequential_batch(prim, axis_data, args, dims, params):
 
 
 def _pure_batch(axis_data, args, dims, *, callback, result_avals, vmap_method):
-    from jaxlite._src.ops import shape as _shape
-
     params = {"callback": callback, "result_avals": result_avals, "vmap_method": vmap_method}
     if vmap_method in ("sequential", "sequential_unrolled"):
         return sequential_batch(pure_callback_p, axis_data, args, dims, params)

@@ -10,6 +10,7 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
+from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import (
     ShapedArray,
     aval_of,
@@ -21,7 +22,7 @@ from jaxlite._src.core.avals import (
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.core.trace import Tracer, eval_trace, trace_ctx
-from jaxlite._src.ops import _native
+from jaxlite._src.ops import _native, conversion
 from jaxlite._src.ops._factories import deflinear
 
 
@@ -128,12 +129,8 @@ def broadcast_batch(x, size: int):
 
 def full(shape, fill_value, dtype, weak_type: bool = False):
     """An array of ``shape`` filled with a scalar."""
-    from jaxlite._src.core.array import ArrayImpl
-
     dtype = dtype if dtypes.is_extended(dtype) else np.dtype(dtype)
     if hasattr(fill_value, "aval") and not _is_concrete(fill_value):
-        from jaxlite._src.ops import conversion
-
         v = conversion.convert_element_type(fill_value, dtype, weak_type)
         return broadcast(v, tuple(shape))
     v = np.asarray(np.asarray(fill_value), dtype=dtype)
@@ -152,8 +149,6 @@ def full(shape, fill_value, dtype, weak_type: bool = False):
 
 
 def _is_concrete(x):
-    from jaxlite._src.core.array import ArrayImpl
-
     return type(x) is ArrayImpl
 
 
