@@ -8,7 +8,6 @@ from jaxlite._src import dtypes
 from jaxlite._src.numpy import indexing_routines, reductions, ufuncs
 from jaxlite._src.numpy.creation import arange, full_like, ones, ones_like, zeros_like
 from jaxlite._src.numpy.einsum import einsum
-from jaxlite._src.numpy.indexing_routines import where
 from jaxlite._src.numpy.matrices import tril
 from jaxlite._src.numpy.shape import _reduction_axes, broadcast_to, expand_dims, reshape, split
 from jaxlite._src.numpy.ufuncs import (
@@ -35,6 +34,7 @@ from jaxlite._src.numpy.ufuncs import (
     sqrt,
     square,
     subtract,
+    where,
 )
 from jaxlite._src.numpy.util import asarray_any, check_arraylike, promote_dtypes_inexact
 from jaxlite._src.ops import conversion, elementwise as ew
@@ -184,7 +184,7 @@ def softmax(x, axis=-1, where=None, initial=None):
     (x,) = promote_dtypes_inexact(_arr("softmax", x))
     u = exp(subtract(x, _max_shift(x, axis, where)))
     if where is not None:
-        u = indexing_routines.where(where, u, zeros_like(u))
+        u = ufuncs.where(where, u, zeros_like(u))
     return divide(u, reductions.sum(u, axis, keepdims=True, where=where))
 
 
@@ -195,7 +195,7 @@ def log_softmax(x, axis=-1, where=None, initial=None):
     e = exp(shifted)
     out = subtract(shifted, log(reductions.sum(e, axis, keepdims=True, where=where)))
     if where is not None:
-        out = indexing_routines.where(where, out, full_like(out, -np.inf))
+        out = ufuncs.where(where, out, full_like(out, -np.inf))
     return out
 
 

@@ -8,7 +8,6 @@ import numpy as np
 
 from jaxlite._src.numpy import indexing_routines, reductions, ufuncs
 from jaxlite._src.numpy.creation import full_like, ones_like, zeros_like
-from jaxlite._src.numpy.indexing_routines import where
 from jaxlite._src.numpy.shape import _reduction_axes, broadcast_arrays, squeeze
 from jaxlite._src.numpy.ufuncs import (
     add,
@@ -28,6 +27,7 @@ from jaxlite._src.numpy.ufuncs import (
     negative,
     remainder,
     subtract,
+    where,
 )
 from jaxlite._src.numpy.util import promote_args_inexact, promote_dtypes_inexact
 from jaxlite._src.ops import elementwise as ew, special as special_ops
@@ -78,7 +78,7 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
     if return_sign:
         return out, sign
     if b is not None and not return_sign:
-        out = indexing_routines.where(less(sign, 0), full_like(out, np.nan), out)
+        out = ufuncs.where(less(sign, 0), full_like(out, np.nan), out)
     return out
 
 

@@ -59,7 +59,6 @@ from jaxlite._src.numpy.indexing_routines import (
     triu_indices as triu_indices,
     triu_indices_from as triu_indices_from,
     unravel_index as unravel_index,
-    where as where,
 )
 from jaxlite._src.numpy.matrices import (
     diag as diag,
@@ -385,6 +384,7 @@ from jaxlite._src.numpy.ufuncs import (
     tanh as tanh,
     true_divide as true_divide,
     trunc as trunc,
+    where as where,
 )
 from jaxlite._src.numpy.vectorize import (
     vectorize as vectorize,

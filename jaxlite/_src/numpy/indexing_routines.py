@@ -17,7 +17,7 @@ from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.trace import Tracer
-from jaxlite._src.numpy import reductions
+from jaxlite._src.numpy import reductions, ufuncs
 from jaxlite._src.numpy.creation import arange, full_like, zeros
 from jaxlite._src.numpy.reductions import _int_dtype
 from jaxlite._src.numpy.shape import (
@@ -42,6 +42,7 @@ from jaxlite._src.numpy.ufuncs import (
     not_equal,
     remainder,
     subtract,
+    where,
 )
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, check_arraylike, promote_dtypes
 from jaxlite._src.ops import conversion, elementwise as ew, indexing as _ix, shape as _sh, slicing
@@ -135,19 +136,6 @@ def _roll1(a, s, axis):
     return slicing.clamped_dynamic_slice(doubled, starts, sizes)
 
 
-def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
-    """``jnp.where``: three-argument select, or (one argument) the indices of nonzeros."""
-    if x is None and y is None:
-        return nonzero(condition, size=size, fill_value=fill_value)
-    check_arraylike("where", condition, x, y)
-    if x is None or y is None:
-        raise ValueError(
-            "Either both or neither of the x and y arguments should be provided "
-            "to jax.numpy.where, got x={x} and y={y}."
-        )
-    return _where(condition, x, y)
-
-
 def nonzero(a, *, size=None, fill_value=None):
     """``jnp.nonzero``; under jit ``size=`` is required (the output shape depends on data)."""
     a = asarray_any(a)
@@ -164,6 +152,9 @@ def nonzero(a, *, size=None, fill_value=None):
     if size is not None:
         return _nonzero_sized(a, size, fill_value)
     return tuple(ArrayImpl(r.astype(dtypes.default_int_dtype())) for r in res)
+
+
+ufuncs._one_argument_where = nonzero
 
 
 def _nonzero_sized(a, size, fill_value):

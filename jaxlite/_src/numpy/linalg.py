@@ -11,7 +11,7 @@ from jaxlite._src.core.array import Array
 from jaxlite._src.numpy import creation, products, reductions, ufuncs
 from jaxlite._src.numpy.creation import arange, eye, full_like, ones_like, zeros, zeros_like
 from jaxlite._src.numpy.einsum import tensordot as _td
-from jaxlite._src.numpy.indexing_routines import diagonal as _diagonal, where
+from jaxlite._src.numpy.indexing_routines import diagonal as _diagonal
 from jaxlite._src.numpy.products import cross as _cross, trace as _trace, vecdot as _vecdot
 from jaxlite._src.numpy.reductions import prod
 from jaxlite._src.numpy.shape import (
@@ -37,6 +37,7 @@ from jaxlite._src.numpy.ufuncs import (
     sqrt,
     square,
     subtract,
+    where,
 )
 from jaxlite._src.numpy.util import asarray_any, promote_dtypes_inexact
 from jaxlite._src.ops import indexing as _ix, linalg_ops as _la

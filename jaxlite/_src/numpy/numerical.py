@@ -10,7 +10,7 @@ import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.numpy import reductions, shape as jnp_shape, ufuncs
 from jaxlite._src.numpy.creation import full_like, linspace, ones_like, zeros_like
-from jaxlite._src.numpy.indexing_routines import take, where
+from jaxlite._src.numpy.indexing_routines import take
 from jaxlite._src.numpy.reductions import cumsum
 from jaxlite._src.numpy.shape import broadcast_to, concatenate, ravel, reshape
 from jaxlite._src.numpy.sorting import argsort, searchsorted
@@ -29,6 +29,7 @@ from jaxlite._src.numpy.ufuncs import (
     power,
     remainder,
     subtract,
+    where,
 )
 from jaxlite._src.numpy.util import (
     asarray_any,

@@ -9,11 +9,11 @@ from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import reductions
 from jaxlite._src.numpy.creation import asarray, full, full_like, ones, zeros
-from jaxlite._src.numpy.indexing_routines import take, where
+from jaxlite._src.numpy.indexing_routines import take
 from jaxlite._src.numpy.reductions import _int_dtype, cumsum
 from jaxlite._src.numpy.shape import broadcast_to, concatenate, expand_dims, ravel, reshape
 from jaxlite._src.numpy.sorting import argsort
-from jaxlite._src.numpy.ufuncs import equal, logical_not, minimum, not_equal, subtract
+from jaxlite._src.numpy.ufuncs import equal, logical_not, minimum, not_equal, subtract, where
 from jaxlite._src.numpy.util import asarray_any
 from jaxlite._src.ops import indexing as _ix
 

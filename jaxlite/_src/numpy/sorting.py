@@ -8,10 +8,10 @@ import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.numpy import reductions
 from jaxlite._src.numpy.creation import ones_like, zeros
-from jaxlite._src.numpy.indexing_routines import _flat_axis, take, where
+from jaxlite._src.numpy.indexing_routines import _flat_axis, take
 from jaxlite._src.numpy.reductions import _int_dtype
 from jaxlite._src.numpy.shape import expand_dims
-from jaxlite._src.numpy.ufuncs import imag, isnan, less, less_equal, logical_not, real
+from jaxlite._src.numpy.ufuncs import imag, isnan, less, less_equal, logical_not, real, where
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes
 from jaxlite._src.ops import conversion, elementwise as ew, shape as _sh, sorting, sorting as _sort
 

@@ -12,7 +12,7 @@ from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import reductions, ufuncs
 from jaxlite._src.numpy.creation import full, full_like, linspace, ones, ones_like, zeros
-from jaxlite._src.numpy.indexing_routines import diagonal, where
+from jaxlite._src.numpy.indexing_routines import diagonal
 from jaxlite._src.numpy.products import matmul
 from jaxlite._src.numpy.reductions import _int_dtype, mean
 from jaxlite._src.numpy.shape import (
@@ -42,6 +42,7 @@ from jaxlite._src.numpy.ufuncs import (
     multiply,
     sqrt,
     subtract,
+    where,
 )
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes_inexact
 from jaxlite._src.ops import indexing as _ix, shape as _sh, sorting as _sort

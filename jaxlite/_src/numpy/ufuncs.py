@@ -432,9 +432,26 @@ def isinf(x, /):
     return ew.eq(ew.abs(x), ew._const(ew.abs(x), np.inf))
 
 
+# ``where(condition)`` is ``nonzero(condition)``, which lives in ``indexing_routines`` (above
+# this module: it uses the reductions); that module registers it here when it is imported.
+_one_argument_where = None
+
+
+def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
+    """``jnp.where``: three-argument select, or (one argument) the indices of nonzeros."""
+    if x is None and y is None:
+        return _one_argument_where(condition, size=size, fill_value=fill_value)
+    check_arraylike("where", condition, x, y)
+    if x is None or y is None:
+        raise ValueError(
+            "Either both or neither of the x and y arguments should be provided "
+            "to jax.numpy.where, got x={x} and y={y}."
+        )
+    return _where(condition, x, y)
+
+
 def _where(condition, x, y):
-    """Three-argument ``jnp.where`` (the public ``where``, whose one-argument form is
-    ``nonzero``, is in ``indexing_routines``)."""
+    """Three-argument ``where`` (what the functions of this package use)."""
     check_arraylike("where", condition, x, y)
     condition = asarray_any(condition)
     if condition.dtype != dtypes.bool_:
