@@ -81,6 +81,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "random",
             "scipy",
             "checkify",
+            "host_callback",
             "testing",
         ),
     ),

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import config as _cfg, dtypes, tree_util
-from jaxlite._src.callback_host import HostFn, MappedHostFn, check_results, map_host_fn
+from jaxlite._src.callback_host import HostFn, MappedHostFn, _physical, check_results, map_host_fn
 from jaxlite._src.core import effects as _effects, rules, sharding_hooks
 from jaxlite._src.core.array import LOCAL_REFS, SOLE_REFS, ArrayImpl, freeze_chain
 from jaxlite._src.core.avals import ShapedArray, aval_of

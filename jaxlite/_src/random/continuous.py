@@ -18,7 +18,7 @@ from jaxlite._src import dtypes
 from jaxlite._src.compile.jit import jit
 from jaxlite._src.core.array import Array
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.numpy import creation, linalg, reductions, shape as jshape, ufuncs
+from jaxlite._src.numpy import creation, linalg, reductions, shape as jshape, ufuncs, ufuncs_extra
 from jaxlite._src.numpy.einsum import einsum
 from jaxlite._src.ops import elementwise as ew, structural
 from jaxlite._src.random import _xla_math as xm
@@ -64,8 +64,8 @@ def _truncated_normal(key, lower, upper, shape, dtype):
     b = ew.erf(ew.div(upper, sqrt2))
     u = _uniform(key, shape, dtype, a, b, "fma")
     out = ew.mul(sqrt2, xm.erf_inv(u))
-    lo = ufuncs.nextafter(structural.stop_gradient_p.bind(lower), _c(dtype, np.inf))
-    hi = ufuncs.nextafter(structural.stop_gradient_p.bind(upper), _c(dtype, -np.inf))
+    lo = ufuncs_extra.nextafter(structural.stop_gradient_p.bind(lower), _c(dtype, np.inf))
+    hi = ufuncs_extra.nextafter(structural.stop_gradient_p.bind(upper), _c(dtype, -np.inf))
     return ufuncs.clip(out, lo, hi)
 
 

@@ -1,0 +1,166 @@
+"""More ``jax.numpy`` elementwise functions: the array-API spellings (``acos``, ``asin``,
+``bitwise_invert``...), ``fabs``, ``divmod``, ``nextafter``, ``isposinf``/``isneginf``,
+``isreal``/``iscomplex``, ``gcd``, ``lcm``, ``ldexp``, ``modf``, ``i0``."""
+
+from __future__ import annotations
+
+import numpy as np
+from jaxlite._src import dtypes
+from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.trace import Tracer, is_concrete
+from jaxlite._src.custom_derivatives import custom_jvp
+from jaxlite._src.numpy.creation import asarray, full, full_like, ones_like, zeros_like
+from jaxlite._src.numpy.shape import _broadcast_all, broadcast_arrays
+from jaxlite._src.numpy.ufuncs import (  # noqa: A004 (abs is jnp.abs here, as in ufuncs)
+    _where,
+    abs,
+    add,
+    arccos,
+    arccosh,
+    arcsin,
+    arcsinh,
+    arctan,
+    arctan2,
+    arctanh,
+    bitwise_not,
+    divide,
+    equal,
+    exp2,
+    floor_divide,
+    greater,
+    imag,
+    isinf,
+    left_shift,
+    less,
+    logical_and,
+    logical_not,
+    multiply,
+    not_equal,
+    remainder,
+    right_shift,
+    subtract,
+    trunc,
+)
+from jaxlite._src.numpy.util import (
+    asarray_any,
+    check_arraylike,
+    promote_args,
+    promote_args_inexact,
+    promote_args_numeric,
+    promote_dtypes,
+    promote_dtypes_inexact,
+    promote_dtypes_numeric,
+)
+from jaxlite._src.ops import conversion, elementwise as ew, windowed
+from jaxlite._src.ops.bitcast import bitcast_convert_type
+from jaxlite._src.ops.shape import full as _sh_full
+
+# --------------------------------------------------------------------- array-API aliases
+acos, asin, atan, acosh, asinh, atanh = (
+    arccos,
+    arcsin,
+    arctan,
+    arccosh,
+    arcsinh,
+    arctanh,
+)
+
+
+atan2 = arctan2
+
+
+bitwise_invert = bitwise_not
+
+
+bitwise_left_shift = left_shift
+
+
+bitwise_right_shift = right_shift
+
+
+def fabs(x, /):
+    """``jnp.fabs``: absolute value as a float."""
+    (x,) = promote_dtypes_inexact(asarray_any(x))
+    return abs(x)
+
+
+def divmod(x1, x2, /):  # noqa: A001
+    """``jnp.divmod``: ``(floor_divide, remainder)``."""
+    return floor_divide(x1, x2), remainder(x1, x2)
+
+
+def nextafter(x1, x2, /):
+    """``jnp.nextafter``: the next representable float after ``x1`` toward ``x2``."""
+    x1, x2 = promote_args_inexact("nextafter", x1, x2)
+    return ew.nextafter(x1, x2)
+
+
+def isposinf(x, /):
+    """``jnp.isposinf``."""
+    x = asarray_any(x)
+    return logical_and(isinf(x), greater(x, 0))
+
+
+def isneginf(x, /):
+    """``jnp.isneginf``."""
+    x = asarray_any(x)
+    return logical_and(isinf(x), less(x, 0))
+
+
+def isreal(x):
+    """``jnp.isreal``: imaginary part is zero."""
+    x = asarray_any(x)
+    return equal(imag(x), 0) if dtypes.is_complex(x.dtype) else full(x.shape, True, dtypes.bool_)
+
+
+def iscomplex(x):
+    """``jnp.iscomplex``: imaginary part is nonzero."""
+    return logical_not(isreal(x))
+
+
+def gcd(x1, x2, /):
+    """``jnp.gcd``: greatest common divisor (Euclid, a fixed number of unrolled steps)."""
+    x1, x2 = promote_args("gcd", x1, x2)
+    if not dtypes.is_int(x1.dtype):
+        raise ValueError("Arguments to jax.numpy.gcd must be integers.")
+    a, b = abs(x1), abs(x2)
+    for _ in range(np.iinfo(a.dtype).bits * 2):
+        nz = not_equal(b, 0)
+        safe_b = _where(nz, b, ones_like(b))
+        a, b = _where(nz, b, a), _where(nz, remainder(a, safe_b), b)
+    return a
+
+
+def lcm(x1, x2, /):
+    """``jnp.lcm``: least common multiple."""
+    x1, x2 = promote_args("lcm", x1, x2)
+    g = gcd(x1, x2)
+    safe = _where(equal(g, 0), ones_like(g), g)
+    return _where(equal(g, 0), zeros_like(g), abs(multiply(x1, floor_divide(x2, safe))))
+
+
+def ldexp(x1, x2, /):
+    """``jnp.ldexp``: ``x1 * 2**x2``."""
+    x1 = asarray_any(x1)
+    (x1,) = promote_dtypes_inexact(x1)
+    return multiply(x1, exp2(asarray_any(x2).astype(x1.dtype)))
+
+
+def modf(x, /, out=None):
+    """``jnp.modf``: ``(fractional part, integral part)``."""
+    (x,) = promote_dtypes_inexact(asarray_any(x))
+    whole = trunc(x)
+    return subtract(x, whole), whole
+
+
+def i0(x):
+    """``jnp.i0``: modified Bessel function of the first kind, order 0 (series)."""
+    (x,) = promote_dtypes_inexact(asarray_any(x))
+    ax = abs(x)
+    term = ones_like(ax)
+    total = ones_like(ax)
+    q = multiply(multiply(ax, ax), 0.25)
+    for k in range(1, 40):
+        term = divide(multiply(term, q), float(k * k))
+        total = add(total, term)
+    return total
