@@ -113,6 +113,7 @@ OPS_ORDER: list[str] = [
     "conversion",
     "shape",
     "elementwise",
+    "lax_api",  # the strict-dtype public lax binary operators over elementwise
     "reductions",
     "indexing",
     "slicing",

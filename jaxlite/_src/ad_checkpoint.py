@@ -393,10 +393,9 @@ def saved_residuals(f: Callable, *args: Any, **kwargs: Any) -> list[tuple[Any, s
     from jaxlite._src.interpreters.jvp import jvp_jaxpr
     from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
     from jaxlite._src.interpreters.staging import trace_to_jaxpr
-    from jaxlite._src.numpy.util import asarray_any
 
     flat, in_tree = tree_util.tree_flatten((args, kwargs))
-    flat = [asarray_any(x) for x in flat]
+    flat = [to_array(x) for x in flat]
     avals = [x.aval for x in flat]
 
     def flat_f(*xs):
