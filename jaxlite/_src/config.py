@@ -90,14 +90,7 @@ class Config:
         Raises:
             AttributeError: for an unknown flag name.
         """
-        if name not in self._values:
-            raise AttributeError(f"Unrecognized config option: {name}")
-        validator = _validators.get(name)
-        if validator is not None:
-            validator(value)
-        if name in _BOOL_FLAGS:
-            value = bool(value)
-        _validate(name, value)
+        value = self._checked(name, value)
         with self._lock:
             self._values[name] = value
             object.__setattr__(self, "_epoch", self._epoch + 1)
@@ -139,9 +132,8 @@ class Config:
     def __setattr__(self, name, value):
         raise AttributeError("use config.update(name, value)")
 
-    @contextlib.contextmanager
-    def _override(self, name: str, value: Any):
-        """Set ``name`` to ``value`` in the calling thread for the duration of the block."""
+    def _checked(self, name: str, value: Any) -> Any:
+        """``value`` validated (and bools coerced) for flag ``name``; AttributeError if unknown."""
         if name not in self._values:
             raise AttributeError(f"Unrecognized config option: {name}")
         validator = _validators.get(name)
@@ -150,6 +142,12 @@ class Config:
         if name in _BOOL_FLAGS:
             value = bool(value)
         _validate(name, value)
+        return value
+
+    @contextlib.contextmanager
+    def _override(self, name: str, value: Any):
+        """Set ``name`` to ``value`` in the calling thread for the duration of the block."""
+        value = self._checked(name, value)
         prev_overrides, prev_key = _local.overrides, _local.key
         new = dict(prev_overrides or {})
         new[name] = value

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from jaxlite._src.compile import codegen
 from jaxlite._src.core import rules, trace as core_trace
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
@@ -182,19 +183,8 @@ def register_lowering(
         return list(out) if prim.multiple_results else out[0]
 
     impl = array_level_impl(prim, as_outputs)
-    rules.lower_rules[prim] = functools.partial(_call_lowering, impl)
+    rules.lower_rules[prim] = functools.partial(codegen.lower_impl, impl)
     rules.impl_rules.setdefault(prim, impl)
-
-
-def _call_lowering(impl, ctx, eqn, ins: list[str], outs: list[str]) -> list[str]:
-    fn = functools.partial(impl, **eqn.params) if eqn.params else impl
-    fname = ctx.add_global(fn, "_f")
-    call = f"{fname}({', '.join(ins)})"
-    if eqn.primitive.multiple_results:
-        if not outs:
-            return [call]
-        return [f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}"]
-    return [f"{outs[0]} = {call}"]
 
 
 # ----------------------------------------------------------------------- extend.core helpers

@@ -286,6 +286,13 @@ def default_lowering(
     impl = rules.impl_rules.get(eqn.primitive)
     if impl is None:
         raise rules.missing_rule("lower", eqn.primitive)
+    return lower_impl(impl, ctx, eqn, ins, outs, out_buffer)
+
+
+def lower_impl(
+    impl, ctx: CodegenContext, eqn, ins: list[str], outs: list[str], out_buffer: str | None = None
+) -> list[str]:
+    """Lower ``eqn`` as a direct call of the NumPy callable ``impl`` (passed via globals)."""
     fn = functools.partial(impl, **eqn.params) if eqn.params else impl
     fname = ctx.add_global(fn, "_f")
     if out_buffer is not None:

@@ -85,34 +85,28 @@ def array_equiv(a1, a2):
     return all(equal(a1, a2))
 
 
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial: bool = False):
-    """``jnp.cumulative_sum`` (array API)."""
+def _cumulative(fn, fill, x, axis, dtype, include_initial):
     x = asarray_any(x)
     if axis is None:
         if x.ndim > 1:
             raise ValueError("The input array has rank > 1; axis must be specified")
         axis = 0
-    out = cumsum(x, axis, dtype)
+    out = fn(x, axis, dtype)
     if include_initial:
         shape = list(out.shape)
         shape[canonicalize_axis(axis, out.ndim)] = 1
-        out = concatenate([zeros(shape, out.dtype), out], axis)
+        out = concatenate([fill(shape, out.dtype), out], axis)
     return out
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial: bool = False):
+    """``jnp.cumulative_sum`` (array API)."""
+    return _cumulative(cumsum, zeros, x, axis, dtype, include_initial)
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial: bool = False):
     """``jnp.cumulative_prod`` (array API)."""
-    x = asarray_any(x)
-    if axis is None:
-        if x.ndim > 1:
-            raise ValueError("The input array has rank > 1; axis must be specified")
-        axis = 0
-    out = cumprod(x, axis, dtype)
-    if include_initial:
-        shape = list(out.shape)
-        shape[canonicalize_axis(axis, out.ndim)] = 1
-        out = concatenate([ones(shape, out.dtype), out], axis)
-    return out
+    return _cumulative(cumprod, ones, x, axis, dtype, include_initial)
 
 
 def ptp(a, axis=None, out=None, keepdims: bool = False):
