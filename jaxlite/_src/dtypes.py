@@ -23,6 +23,33 @@ uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.u
 float16, float32, float64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64))
 complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
 
+# The narrow ml_dtypes types (8- and 4-bit floats, 1/2/4-bit integers). They sit in the
+# promotion lattice but never promote implicitly to another type (JAX's rule): a join that
+# involves one of them must come out as that type, or it raises TypePromotionError.
+_FLOAT8_NAMES = (
+    "float8_e3m4",
+    "float8_e4m3",
+    "float8_e4m3b11fnuz",
+    "float8_e4m3fn",
+    "float8_e4m3fnuz",
+    "float8_e5m2",
+    "float8_e5m2fnuz",
+    "float8_e8m0fnu",
+)
+_FLOAT4_NAMES = ("float4_e2m1fn",)
+_NARROW_SIGNED_NAMES = ("int2", "int4")
+_NARROW_UNSIGNED_NAMES = ("uint2", "uint4")
+
+
+def _ml_dtypes(names):
+    return tuple(np.dtype(getattr(ml_dtypes, n)) for n in names if hasattr(ml_dtypes, n))
+
+
+float8_types = _ml_dtypes(_FLOAT8_NAMES)
+float4_types = _ml_dtypes(_FLOAT4_NAMES)
+narrow_signed_types = _ml_dtypes(_NARROW_SIGNED_NAMES)
+narrow_unsigned_types = _ml_dtypes(_NARROW_UNSIGNED_NAMES)
+
 # The tangent dtype of integer and boolean values (JAX's float0): a zero-size void type.
 float0 = np.dtype([("float0", np.void, 0)])
 
@@ -116,12 +143,26 @@ _SHORT_NAMES = {
     complex64: "c64",
     complex128: "c128",
     float0: "float0",
+    **{d: d.name for d in float8_types + float4_types},
+    **{d: d.name for d in narrow_signed_types + narrow_unsigned_types},
 }
 
-_float_types = {bfloat16, float16, float32, float64}
+_float_types = {bfloat16, float16, float32, float64, *float8_types, *float4_types}
 _complex_types = {complex64, complex128}
-_signed_types = {int8, int16, int32, int64}
-_unsigned_types = {uint8, uint16, uint32, uint64}
+_signed_types = {int8, int16, int32, int64, *narrow_signed_types}
+_unsigned_types = {uint8, uint16, uint32, uint64, *narrow_unsigned_types}
+# What a TypePromotionError says of each narrow family, and the cast it suggests.
+_NARROW_FAMILIES = (
+    (frozenset(float8_types), "8-bit floats", "float32"),
+    (frozenset(float4_types), "4-bit floats", "float32"),
+    (
+        frozenset(narrow_signed_types + narrow_unsigned_types),
+        "1-bit, 2-bit and 4-bit integers",
+        "int32",
+    ),
+)
+_NARROW = frozenset().union(*(fam for fam, _, _ in _NARROW_FAMILIES))
+_ML_FLOATS = frozenset((bfloat16, *float8_types, *float4_types))
 
 
 def short_name(dtype: np.dtype) -> str:
@@ -209,8 +250,11 @@ def issubdtype(a: Any, b: Any) -> bool:
     if isinstance(b, type) and issubclass(b, extended):
         return False
     a = np.dtype(a) if not (isinstance(a, type) and issubclass(a, np.generic)) else np.dtype(a)
-    if b in (np.floating, np.inexact, np.number) and a == bfloat16:
-        return True
+    if a in _ML_FLOATS:  # bfloat16, float8_*, float4_*: NumPy does not know their kind
+        return b in (np.floating, np.inexact, np.number, np.generic)
+    if a in _NARROW and a not in _ML_FLOATS:  # int2, int4, uint2, uint4
+        kind = np.signedinteger if a in _signed_types else np.unsignedinteger
+        return b in (kind, np.integer, np.number, np.generic)
     if (
         isinstance(b, type)
         and issubclass(b, np.generic)
@@ -241,7 +285,7 @@ _WEAK_I, _WEAK_F, _WEAK_C = "i*", "f*", "c*"
 def _lattice_edges(x64: bool) -> dict:
     edges = {
         bool_: [_WEAK_I],
-        _WEAK_I: [uint8, int8],
+        _WEAK_I: [uint8, int8, *narrow_signed_types, *narrow_unsigned_types],
         uint8: [int16, uint16],
         uint16: [int32, uint32],
         # Without x64 no 64-bit type is formed from 32-bit inputs (as in JAX).
@@ -251,12 +295,17 @@ def _lattice_edges(x64: bool) -> dict:
         int16: [int32],
         int32: [int64],
         int64: [_WEAK_F],
-        _WEAK_F: [bfloat16, float16, _WEAK_C],
+        _WEAK_F: [bfloat16, float16, _WEAK_C, *float8_types, *float4_types],
         bfloat16: [float32],
         float16: [float32],
         float32: [float64, complex64],
         float64: [complex128],
         _WEAK_C: [complex64],
+        # The narrow types hang off the weak nodes; a join with anything above them is
+        # rejected by _check_narrow.
+        **{d: [float32] for d in float8_types + float4_types},
+        **{d: [int8] for d in narrow_signed_types},
+        **{d: [uint8] for d in narrow_unsigned_types},
         complex64: [complex128],
         complex128: [],
     }
@@ -317,7 +366,31 @@ def _check_known(dtype: np.dtype) -> None:
 
 
 class TypePromotionError(ValueError):
-    """Implicit promotion that ``jax_numpy_dtype_promotion="strict"`` forbids."""
+    """Implicit promotion that JAX forbids: any under ``jax_numpy_dtype_promotion="strict"``,
+    and one that would widen a narrow type (float8, float4, int4...) in any mode."""
+
+
+def _check_narrow(items: list[tuple[np.dtype, bool]], node: Any) -> None:
+    """Raise TypePromotionError when the join ``node`` of ``items`` widens a narrow type
+    (or combines two different ones)."""
+    narrow = {d for d, _ in items if d in _NARROW}
+    if not narrow or (len(narrow) == 1 and node in narrow):
+        return
+    what, cast = next((w, c) for fam, w, c in _NARROW_FAMILIES if narrow & fam)
+    names = []
+    for d, weak in items:
+        name = _WEAK_NAMES[_node(d, weak)] if weak else str(d)
+        if name not in names:
+            names.append(name)
+    raise TypePromotionError(
+        f"Input dtypes {tuple(names)} have no available implicit dtype promotion "
+        f"path. To avoid unintended promotion, {what} do not support implicit "
+        "promotion. If you'd like your inputs to be promoted to another type, you "
+        f"can do so explicitly using e.g. x.astype('{cast}')"
+    )
+
+
+_WEAK_NAMES = {_WEAK_I: "<class 'int'>", _WEAK_F: "<class 'float'>", _WEAK_C: "<class 'complex'>"}
 
 
 def _check_strict(items: list[tuple[np.dtype, bool]]) -> None:
@@ -362,6 +435,7 @@ def promote_types(a: Any, b: Any) -> np.dtype:
     _check_known(b)
     _check_strict([(a, False), (b, False)])
     node = _join(a, b)
+    _check_narrow([(a, False), (b, False)], node)
     if isinstance(node, str):  # e.g. int64 with uint64 meet at the weak float node
         node = _WEAK_DEFAULT[node]
     # Like JAX, not canonicalised: promote_types(int8, int64) is int64 even with x64 off.
@@ -382,6 +456,7 @@ def promote_dtypes_weak(items: list[tuple[np.dtype, bool]]) -> tuple[np.dtype, b
         _check_known(dtype)
         n = _node(dtype, weak)
         node = n if node is None else _join(node, n)
+    _check_narrow(items, node)
     if isinstance(node, str):
         return canonicalize_dtype(_WEAK_DEFAULT[node]), True
     return canonicalize_dtype(node), False
@@ -429,6 +504,46 @@ def result_type(*args: Any, return_weak_type_flag: bool = False):
             items.append(dtype_and_weak_type(a))
     dtype, weak = promote_dtypes_weak(items)
     return (dtype, weak) if return_weak_type_flag else dtype
+
+
+_BITS = {**{d: 4 for d in float4_types}, **{d: int(d.name[-1]) for d in _NARROW if is_int(d)}}
+
+
+def itemsize_bits(dtype: Any) -> int:
+    """Number of bits one element of ``dtype`` takes (``jax.dtypes.itemsize_bits``): 4 for
+    int4 and float4_e2m1fn, 2 for int2, 8 for bool.
+
+    Raises:
+        ValueError: for ``None`` and for extended dtypes (PRNG keys).
+    """
+    if dtype is None:
+        raise ValueError("dtype cannot be None.")
+    if isinstance(dtype, ExtendedDType):
+        raise ValueError(f"unexpected input: dtype={dtype}")
+    dtype = np.dtype(dtype)
+    return _BITS.get(dtype, dtype.itemsize * 8)
+
+
+def scalar_type_of(x: Any) -> type:
+    """The Python scalar type (``bool``, ``int``, ``float`` or ``complex``) of the kind of
+    ``x``'s dtype (``jax.dtypes.scalar_type_of``).
+
+    Raises:
+        TypeError: when ``x`` is not a numeric value.
+    """
+    dtype, _ = dtype_and_weak_type(x) if not isinstance(x, str) else (np.asarray(x).dtype, 0)
+    if dtype == bool_:
+        return bool
+    if is_int(dtype):
+        return int
+    if is_float(dtype):
+        return float
+    if is_complex(dtype):
+        return complex
+    raise TypeError(
+        f"Value {x!r} with dtype {dtype} is not a valid JAX array type. Only arrays of "
+        "numeric types are supported by JAX."
+    )
 
 
 def default_int_dtype() -> np.dtype:

@@ -477,6 +477,62 @@ def test_promotion_table_matches_jax(x64):
     assert not diffs, diffs
 
 
+_NARROW_NAMES = [
+    "float8_e4m3fn",
+    "float8_e5m2",
+    "float8_e8m0fnu",
+    "float4_e2m1fn",
+    "int4",
+    "uint4",
+    "int2",
+]
+
+
+def _narrow_table(mod):
+    """result_type of each narrow ml_dtypes type with every dtype and Python scalar type:
+    the dtype name, or the error class and message (the order of the dtypes a
+    TypePromotionError lists is not part of the contract: JAX takes it from a set)."""
+    import re
+
+    others = [np.dtype(n) for n in _DTYPE_NAMES if n != "bfloat16"] + [mod.numpy.bfloat16]
+    others += [bool, int, float, complex] + [getattr(mod.numpy, n) for n in _NARROW_NAMES]
+    table = {}
+    for name in _NARROW_NAMES:
+        a = getattr(mod.numpy, name)
+        for b in others:
+            key = (name, str(getattr(b, "__name__", b)))
+            try:
+                table[key] = str(mod.numpy.result_type(a, b))
+            except Exception as e:  # noqa: BLE001 - the class is what is compared
+                msg = re.sub(r"Input dtypes \(.*?\) have", "Input dtypes (...) have", str(e))
+                table[key] = (type(e).__name__, msg)
+        kinds = (np.floating, np.inexact, np.integer, np.signedinteger, np.unsignedinteger)
+        table[name, "issubdtype"] = [bool(mod.numpy.issubdtype(a, k)) for k in kinds]
+    return table
+
+
+def test_narrow_dtype_promotion_matches_jax():
+    """float8/float4/int4/int2 never promote implicitly (TypePromotionError with JAX's
+    text), except with bool, Python scalars of a fitting kind, and (floats) integers."""
+    real_jax = pytest.importorskip("jax")
+    pytest.importorskip("jax.numpy")
+    expected = _narrow_table(real_jax)
+    got = _narrow_table(jax)
+    diffs = {k: (got[k], expected[k]) for k in expected if got[k] != expected[k]}
+    assert not diffs, diffs
+
+
+def test_narrow_dtype_arithmetic():
+    x = jnp.ones(3, jnp.float8_e4m3fn)
+    assert (x + 1.0).dtype == jnp.float8_e4m3fn and (x * 2).dtype == jnp.float8_e4m3fn
+    assert (x + jnp.ones(3, jnp.int8)).dtype == jnp.float8_e4m3fn
+    with pytest.raises(jax.dtypes.TypePromotionError, match="8-bit floats do not support"):
+        x + jnp.ones(3, jnp.float32)
+    with pytest.raises(jax.dtypes.TypePromotionError, match="4-bit integers do not support"):
+        jnp.ones(3, jnp.int4) + jnp.ones(3, jnp.int8)
+    assert (jnp.ones(3, jnp.int4) + 1).dtype == jnp.int4
+
+
 @pytest.mark.parametrize("x64", [False, True])
 def test_binary_ops_follow_the_promotion_table(x64):
     """Array arithmetic agrees with result_type on every pair (incl. weak scalars)."""
@@ -830,3 +886,23 @@ def test_ieee_exceptions_are_silent_like_jax():
             lambda c: jax.lax.scan(lambda c, _: (c * c * jnp.exp(c), None), c, None, length=2)[0]
         )(big)
         assert np.all(np.isposinf(np.asarray(out)))
+
+
+def test_itemsize_bits_and_scalar_type_of():
+    d = jax.dtypes
+    assert [d.itemsize_bits(t) for t in (jnp.int4, jnp.float32, jnp.bfloat16, jnp.bool_)] == [
+        4,
+        32,
+        16,
+        8,
+    ]
+    assert d.itemsize_bits(jnp.float4_e2m1fn) == 4
+    got = [
+        d.scalar_type_of(v) for v in (jnp.ones(2), 1, np.int8(1), True, 1j, jnp.ones(2, jnp.int4))
+    ]
+    assert got == [float, int, int, bool, complex, int]
+    assert d.scalar_type_of(jnp.ones(2, jnp.bfloat16)) is float
+    with pytest.raises(ValueError, match="dtype cannot be None"):
+        d.itemsize_bits(None)
+    with pytest.raises(ValueError):
+        d.itemsize_bits(jax.random.key(0).dtype)
