@@ -421,3 +421,17 @@ def test_small_jax_differences_fixed():
     )
     assert float(jax.lax.reduce_max(jnp.zeros((0,)), (0,))) == -np.inf
     assert isinstance(jax.lax.top_k(jnp.arange(5.0), 2), list)
+
+
+@pytest.mark.parametrize(
+    "shape, index, text",
+    [
+        ((), 0, "array is 0-dimensional, but 1 were indexed"),
+        ((3,), (0, 1), "array is 1-dimensional, but 2 were indexed"),
+    ],
+)
+def test_too_many_indices_message(shape, index, text):
+    with pytest.raises(IndexError, match=f"Too many indices: {text}"):
+        jnp.ones(shape)[index]
+    with pytest.raises(IndexError, match=f"Too many indices: {text}"):
+        jax.jit(lambda x: x[index])(jnp.ones(shape))

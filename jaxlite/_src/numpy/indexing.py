@@ -53,7 +53,7 @@ def _expand_index(idx, ndim):
             consumed += 1
     if consumed > ndim:
         raise IndexError(
-            f"Too many indices: {ndim}-dimensional array indexed with {consumed} regular indices."
+            f"Too many indices: array is {ndim}-dimensional, but {consumed} were indexed"
         )
     out = []
     for i in idx:
