@@ -15,6 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 eval_outputs: Any = None
+# ``eval_check(primitive, args, vals)``: called before an eager primitive with a sharded
+# operand runs; None, or replacement operand values when an operand spans other processes
+# and the primitive needs their blocks too (``_src/sharding/multiprocess.py``).
+eval_check: Any = None
 jit_call: Any = None
 # ``check_callback(api, sharding)``: validate a host callback's ``sharding=`` (K2, K5).
 check_callback: Any = None

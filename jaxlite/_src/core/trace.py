@@ -256,6 +256,10 @@ class EvalTrace(Trace):
         except KeyError:
             kind = "abstract_eval" if primitive not in rules.abstract_eval_rules else "impl"
             raise rules.missing_rule(kind, primitive) from None
+        if placed and sharding_hooks.eval_check is not None:
+            gathered = sharding_hooks.eval_check(primitive, args, vals)
+            if gathered is not None:
+                vals = gathered
         avals_out = abstract_eval(*avals, **params)
         check_allocation(avals_out if primitive.multiple_results else (avals_out,), primitive.name)
         if primitive in rules.quiet_fp:

@@ -15,6 +15,13 @@ threads of one execution:
 * results are computed in a fixed member order (position along the named axes), so they
   never depend on thread timing.
 
+Across processes (``jax.distributed``), each process runs only the bodies of its own
+devices (``local``): the barrier has one party per local device, and its action, run by one
+local thread once all have written their slots, hands the local values to ``transport``
+(the sharding layer's MPI exchange), which fills in every other process's slots. Every
+device then reads the same complete slot list as in one process, so results are
+bit-identical to a one-process run with the same number of devices.
+
 While a body is traced, ``tracing_axes`` holds the manual axes it binds (name -> size), so
 collectives can check their axis names at trace time (see ``parallel._bound_axes``).
 """
@@ -60,18 +67,32 @@ class Exchange:
     Args:
         axis_names: the manual axes, in mesh order.
         axis_sizes: their sizes.
+        local: the flat indices of the devices run by this process (default: all).
+        transport: ``transport(local, values, step) -> list`` of every device's value (in
+            flat order), given this process's ``values`` of collective number ``step``;
+            None in one process.
+        timeout: seconds a device waits at a collective (default ``BARRIER_TIMEOUT``).
     """
 
-    def __init__(self, axis_names: tuple, axis_sizes: tuple):
+    def __init__(
+        self, axis_names: tuple, axis_sizes: tuple, local=None, transport=None, timeout=None
+    ):
         self.axis_names = tuple(axis_names)
         self.axis_sizes = dict(zip(axis_names, axis_sizes))
         self.coords = [
             dict(zip(axis_names, c)) for c in itertools.product(*[range(s) for s in axis_sizes])
         ]
         self.n = len(self.coords)
-        self.barrier = threading.Barrier(self.n, timeout=BARRIER_TIMEOUT)
+        self.local = list(range(self.n)) if local is None else list(local)
+        self.transport = transport
+        self.barrier = threading.Barrier(
+            max(1, len(self.local)),
+            action=self._cross if transport is not None else None,
+            timeout=BARRIER_TIMEOUT if timeout is None else timeout,
+        )
         self._slots = ([None] * self.n, [None] * self.n)
         self._step = [0] * self.n
+        self._current_step = 0
         self._groups: dict = {}
 
     def position(self, index: int, names: tuple) -> int:
@@ -97,8 +118,16 @@ class Exchange:
         self._step[index] = k + 1
         slots = self._slots[k % 2]
         slots[index] = value
+        self._current_step = k  # the same k on every local thread
         self.barrier.wait()
         return list(slots)
+
+    def _cross(self) -> None:
+        # The barrier action: one local thread, after every local slot is written.
+        k = self._current_step
+        slots = self._slots[k % 2]
+        every = self.transport(self.local, [slots[i] for i in self.local], k)
+        slots[:] = every
 
     def abort(self) -> None:
         self.barrier.abort()

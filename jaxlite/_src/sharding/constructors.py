@@ -1,8 +1,9 @@
 """Building sharded arrays from per-device pieces, and ``reshard`` (S8.4, S13.3).
 
 In one process every device is addressable, so these assemble the global value from the
-pieces; a multi-process runtime (``devices.set_process_model``) keeps this API and
-assembles only the addressable blocks.
+pieces. Across processes (S13.3) they take only this process's pieces (its addressable
+devices) and build a local-only array (``multiprocess``): a global-shape buffer in which
+only this process's blocks are filled.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import numpy as np
 from jaxlite._src import dtypes, tree_util
 from jaxlite._src.core.avals import ShapedArray
 from jaxlite._src.core.trace import eval_trace, trace_ctx
-from jaxlite._src.sharding import array as _arr
+from jaxlite._src.sharding import array as _arr, multiprocess
 from jaxlite._src.sharding.jit_shardings import sharding_constraint_p
 from jaxlite._src.sharding.mesh import AxisType, get_mesh
 from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, Sharding, entry_names
@@ -23,11 +24,12 @@ from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, Sharding, 
 
 def _assemble(shape, sharding: Sharding, piece: Callable, dtype=None) -> _arr.ShardedArray:
     out = None
-    for dev, idx in sharding.devices_indices_map(tuple(shape)).items():
+    alloc = np.zeros if multiprocess.spans_processes(sharding) else np.empty
+    for dev, idx in sharding.addressable_devices_indices_map(tuple(shape)).items():
         block = np.asarray(piece(dev, idx))
         if out is None:
             dt = dtypes.canonicalize_dtype(dtype if dtype is not None else block.dtype)
-            out = np.empty(tuple(shape), dt)
+            out = alloc(tuple(shape), dt)
         out[idx] = block
     if out is None:
         out = np.empty(tuple(shape), dtypes.canonicalize_dtype(dtype or np.float32))
@@ -37,7 +39,10 @@ def _assemble(shape, sharding: Sharding, piece: Callable, dtype=None) -> _arr.Sh
 def make_array_from_callback(
     shape: Sequence[int], sharding: Sharding, data_callback: Callable, dtype=None
 ):
-    """``jax.make_array_from_callback``: ``data_callback(index)`` gives each device's block."""
+    """``jax.make_array_from_callback``: ``data_callback(index)`` gives each device's block.
+
+    Across processes the callback is called only for this process's devices (S13.3).
+    """
     return _assemble(shape, sharding, lambda dev, idx: data_callback(idx), dtype)
 
 
@@ -50,7 +55,7 @@ def make_array_from_single_device_arrays(
     Raises:
         ValueError: if the number of arrays differs from the number of devices.
     """
-    devs = list(sharding.devices_indices_map(tuple(shape)))
+    devs = list(sharding.addressable_devices_indices_map(tuple(shape)))
     if len(arrays) != len(devs):
         raise ValueError(
             f"The sharding has {len(devs)} addressable devices but {len(arrays)} arrays were given."
@@ -60,9 +65,21 @@ def make_array_from_single_device_arrays(
 
 
 def make_array_from_process_local_data(sharding: Sharding, local_data: Any, global_shape=None):
-    """``jax.make_array_from_process_local_data``: in one process the local data is the
-    global value."""
+    """``jax.make_array_from_process_local_data``: a global array from each process's part.
+
+    In one process the local data is the global value. Across processes (S13.3) each
+    process passes the block its devices hold under ``sharding`` (for ``P('i')`` over 2
+    processes x 2 devices, the first or second half); ``global_shape`` defaults to the
+    local shape scaled by the number of processes along each sharded dimension.
+
+    Raises:
+        ValueError: if ``local_data`` does not have the shape of this process's part.
+    """
     value = np.asarray(local_data)
+    if multiprocess.spans_processes(sharding):
+        out, shape = multiprocess.from_process_local(sharding, value, global_shape)
+        aval = ShapedArray(shape, dtypes.canonicalize_dtype(out.dtype), False)
+        return _arr.ShardedArray(out.astype(aval.dtype, copy=False), aval, sharding, True)
     if global_shape is not None and tuple(global_shape) != value.shape:
         raise ValueError(
             f"global_shape {tuple(global_shape)} does not match the local data's shape "

@@ -6,10 +6,12 @@ process's rank and the rank count from MPI's ``COMM_WORLD`` and installs an
 on ``jax.devices()`` is the global list (process ``p``'s CPU devices are numbered from
 ``p * 2048``, S13.2) and ``jax.local_devices()`` this process's share.
 
-What is built: initialization, shutdown, the process model, the device numbering, and the
-check that every rank asks for the same number of local devices. What is not (see
-docs/distributed.md): global arrays spanning processes and collectives crossing processes;
-the communicator is kept on the model (``_MPIProcessModel.comm``) for them.
+Besides the process model, the runtime keeps the communicators of cross-process
+collectives (``group_comm``: a duplicate of ``COMM_WORLD``, or a sub-communicator for a
+mesh over some of the processes), their timeout (``heartbeat_timeout_seconds``), and the
+fault handling: an uncaught exception in any process prints its traceback and aborts the
+whole MPI job (``MPI.COMM_WORLD.Abort``), so no process waits forever for one that died;
+at exit the processes meet at a barrier bounded by ``shutdown_timeout_seconds``.
 
 mpi4py is optional (``pip install jaxlite[mpi]``) and imported only here, only when a
 multi-process run is requested.
@@ -17,8 +19,11 @@ multi-process run is requested.
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import os
+import sys
+import time
 
 from jaxlite._src import devices as _devices
 
@@ -46,11 +51,40 @@ class _MPIProcessModel:
         num_local: the local device count every rank agreed on at ``initialize``.
     """
 
-    def __init__(self, comm, process_index: int, process_count: int, num_local: int):
+    def __init__(
+        self,
+        comm,
+        process_index: int,
+        process_count: int,
+        num_local: int,
+        collective_timeout: float = 100.0,
+        shutdown_timeout: float = 300.0,
+    ):
         self.comm = comm
         self.process_index = process_index
         self.process_count = process_count
         self.num_local = num_local
+        self.collective_timeout = float(collective_timeout)
+        self.shutdown_timeout = float(shutdown_timeout)
+        # Collectives and the exit barrier use their own duplicates of COMM_WORLD, so a
+        # process leaving early never matches another's collective.
+        self.coll_comm = comm.Dup() if comm is not None and process_count > 1 else None
+        self.exit_comm = comm.Dup() if comm is not None and process_count > 1 else None
+        self._groups: dict = {}
+
+    def group_comm(self, procs: list):
+        """The communicator of the processes ``procs`` (sorted ranks); None if this
+        process is not one of them."""
+        if self.process_index not in procs:
+            return None
+        if len(procs) == self.process_count:
+            return self.coll_comm
+        key = tuple(procs)
+        c = self._groups.get(key)
+        if c is None:
+            group = self.coll_comm.Get_group().Incl(list(procs))
+            c = self._groups[key] = self.coll_comm.Create_group(group)
+        return c
 
     def make_devices(self, num_local: int) -> tuple:
         if num_local != self.num_local:
@@ -125,8 +159,7 @@ def initialize(
             process must be defined.`` outside a launcher; arguments that contradict MPI.
         NotImplementedError: ``local_device_ids`` (not supported yet).
     """
-    del initialization_timeout, heartbeat_timeout_seconds, shutdown_timeout_seconds
-    del coordinator_bind_address, slice_index, partition_index
+    del initialization_timeout, coordinator_bind_address, slice_index, partition_index
     if _devices.backends_initialized():
         raise RuntimeError(
             "jax.distributed.initialize() must be called before any JAX calls that might "
@@ -164,6 +197,7 @@ def initialize(
             raise ValueError(f"process_id={process_id} is out of range for num_processes=1.")
         _install(None, 0, 1)
         return
+    timeouts = (heartbeat_timeout_seconds, shutdown_timeout_seconds)
     mpi = _import_mpi()
     if mpi is None:
         if world is not None and world[1] == 1:
@@ -176,10 +210,10 @@ def initialize(
         raise ValueError(f"num_processes={num_processes}, but the MPI job has {size} processes.")
     if process_id is not None and process_id != rank:
         raise ValueError(f"process_id={process_id}, but this process is MPI rank {rank}.")
-    _install(comm, rank, size)
+    _install(comm, rank, size, timeouts)
 
 
-def _install(comm, rank: int, size: int) -> None:
+def _install(comm, rank: int, size: int, timeouts=(100.0, 300.0)) -> None:
     num_local = _devices._requested_count()
     if comm is not None and size > 1:
         counts = comm.allgather(num_local)
@@ -188,10 +222,52 @@ def _install(comm, rank: int, size: int) -> None:
                 "every process must have the same number of local devices "
                 f"(jax_num_cpu_devices); per process: {counts}"
             )
-    model = _MPIProcessModel(comm, rank, size, num_local)
+    model = _MPIProcessModel(comm, rank, size, num_local, *timeouts)
     _devices.set_process_model(model)
     _state.model = model
     _state.running = True
+    if model.coll_comm is not None:
+        _install_fault_handling(comm)
+
+
+_hooks_installed = [False]
+
+
+def _install_fault_handling(comm) -> None:
+    """An uncaught exception aborts the job; the exit waits (bounded) for every process."""
+    if _hooks_installed[0]:
+        return
+    _hooks_installed[0] = True
+    previous = sys.excepthook
+
+    def excepthook(kind, value, tb):
+        previous(kind, value, tb)
+        sys.stderr.write(
+            f"jaxlite: process {comm.Get_rank()} raised {kind.__name__}; aborting the MPI job\n"
+        )
+        sys.stderr.flush()
+        comm.Abort(1)
+
+    sys.excepthook = excepthook
+    atexit.register(_exit_barrier)
+
+
+def _exit_barrier() -> None:
+    model = _state.model
+    if model is None or model.exit_comm is None or not _state.running:
+        return
+    req = model.exit_comm.Ibarrier()
+    deadline = time.monotonic() + model.shutdown_timeout
+    while not req.Test():
+        if time.monotonic() > deadline:
+            sys.stderr.write(
+                f"jaxlite: process {model.process_index} is exiting, but not every process "
+                f"reached the end of the program within {model.shutdown_timeout:g} s "
+                "(shutdown_timeout_seconds); aborting the MPI job\n"
+            )
+            sys.stderr.flush()
+            model.comm.Abort(1)
+        time.sleep(1e-3)
 
 
 def shutdown() -> None:
@@ -204,8 +280,8 @@ def shutdown() -> None:
     if not _state.running:
         return
     model = _state.model
-    if model is not None and model.comm is not None and model.process_count > 1:
-        model.comm.Barrier()
+    if model is not None and model.exit_comm is not None:
+        _exit_barrier()
     _state.running = False
     if not _devices.backends_initialized():
         # Devices never used: back to one process, so initialize() may run again (as JAX).
@@ -219,11 +295,21 @@ def is_initialized() -> bool:
 
 
 def communicator():
-    """The MPI communicator of the running job, or None (one process, or not initialized).
+    """The MPI communicator of the running job's collectives (a duplicate of
+    ``COMM_WORLD``), or None (one process, or not initialized)."""
+    if not _state.running or _state.model is None:
+        return None
+    return _state.model.coll_comm
 
-    The seam for cross-process collectives and global arrays (not built yet).
-    """
-    return _state.model.comm if _state.running and _state.model is not None else None
+
+def runtime() -> _MPIProcessModel:
+    """The running multi-process model (``RuntimeError`` if there is none)."""
+    if not _state.running or _state.model is None or _state.model.coll_comm is None:
+        raise RuntimeError(
+            "this mesh spans several processes, but jax.distributed is not running; call "
+            "jax.distributed.initialize() first"
+        )
+    return _state.model
 
 
-__all__ = ["communicator", "initialize", "is_initialized", "shutdown"]
+__all__ = ["communicator", "initialize", "is_initialized", "runtime", "shutdown"]

@@ -22,7 +22,7 @@ from jaxlite._src.core.ir import Literal
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.core.trace import eval_trace, trace_ctx
-from jaxlite._src.sharding import array as _arr
+from jaxlite._src.sharding import array as _arr, multiprocess
 from jaxlite._src.sharding.callbacks_k import check_ordered_effects, jit_plans
 from jaxlite._src.sharding.mesh import AxisType, get_mesh
 from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, Sharding, padded
@@ -181,6 +181,9 @@ def jit_call(wrapped, compiled, flat: list, in_tree, out_tree) -> list:
     if outs_p is None:
         outs_p = per[key] = _propagate(compiled.jaxpr.jaxpr, placements)
     values = [x._value if isinstance(x, ArrayImpl) else _arr._as_value(x)[0] for x in flat]
+    global_view = multiprocess.global_view(compiled, key, flat, placements)
+    if global_view:  # across processes, on every process's blocks (multiprocess.py)
+        values = multiprocess.gather_values(flat, values)
     devs = set()
     for p in placements:
         if p._sharding is not None:
@@ -191,7 +194,10 @@ def jit_call(wrapped, compiled, flat: list, in_tree, out_tree) -> list:
         plans = _plan_cache.setdefault(compiled, {})[key] = jit_plans(
             compiled.jaxpr.jaxpr, placements
         )
-    if plans:
+    if global_view:
+        with multiprocess.callbacks_once():
+            raw = compiled.fn(*values)
+    elif plans:
         sharding_hooks.partitioned_plans.update(plans)
         try:
             raw = compiled.fn(*values)

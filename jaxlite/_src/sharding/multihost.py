@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import devices as _devices, tree_util
-from jaxlite._src.sharding import distributed as _distributed
+from jaxlite._src.sharding import distributed as _distributed, multiprocess
 
 
 def create_device_mesh(
@@ -42,12 +42,21 @@ def process_allgather(in_tree: Any, tiled: bool = False) -> Any:
     """Every process's value of each leaf, as NumPy (``multihost_utils.process_allgather``):
     stacked on a new leading process axis, or concatenated along axis 0 if ``tiled``.
 
-    Across processes each leaf is this process's (process-local) value, gathered with MPI
-    in process order. Arrays spanning processes are not supported yet (issue 19).
+    Across processes each process-local leaf is gathered with MPI in process order. A
+    global array spanning processes gives its global value (every process's blocks).
+
+    Raises:
+        ValueError: ``tiled=False`` with a global array spanning processes (as JAX).
     """
     comm = _distributed.communicator()
 
     def one(x):
+        if multiprocess.spans_processes(getattr(x, "_sharding", None)):
+            if not tiled:
+                raise ValueError(
+                    "Gathering global non-fully-addressable arrays only supports tiled=True"
+                )
+            return multiprocess.allgather_global(x)
         v = np.asarray(x)
         vals = [v] if comm is None else comm.allgather(v)
         if tiled:

@@ -5,6 +5,11 @@ device per element: a one-axis mesh over the first ``n`` devices (``n`` the mapp
 each argument's mapped axis moved to the front and sharded over it, ``f`` called on each
 device's element (the block with that axis squeezed out), results stacked back along
 ``out_axes``. The output is an ordinary array sharded ``P(axis_name)`` over that mesh.
+
+Across processes (as JAX's pmap): each process passes the elements of its own devices
+(mapped size = ``jax.local_device_count()``), the mesh is every process's devices in
+process order, collectives span all of them, and each process gets back its own elements
+(a process-local array). Under a trace (pmap inside jit) only local devices are used.
 """
 
 from __future__ import annotations
@@ -15,10 +20,11 @@ from typing import Any
 
 from jaxlite._src import devices as _devices, tree_util
 from jaxlite._src.compile.jit import jit
-from jaxlite._src.core.array import to_array
+from jaxlite._src.core.array import ArrayImpl, to_array
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.ops import shape as _shape
-from jaxlite._src.sharding.array import check_fits
+from jaxlite._src.sharding import multiprocess
+from jaxlite._src.sharding.array import ShardedArray, check_fits
 from jaxlite._src.sharding.mesh import Mesh
 from jaxlite._src.sharding.shard_map_api import shard_map
 from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec
@@ -89,7 +95,19 @@ def pmap(
         n = sizes.pop() if sizes else axis_size
         if n is None:
             raise ValueError("pmap requires at least one mapped argument or an axis_size")
-        devs = list(devices) if devices is not None else _devices.devices()[: max(1, n)]
+        procs = _devices.process_count()
+        multi = (
+            procs > 1
+            and devices is None
+            and all(isinstance(x, ArrayImpl) for x in leaves)
+            and not any(multiprocess.is_local_only(x) for x in leaves)
+        )
+        if multi:
+            devs = _devices.devices()[: max(1, n) * procs]
+        elif procs > 1 and devices is None:
+            devs = _devices.local_devices()[: max(1, n)]
+        else:
+            devs = list(devices) if devices is not None else _devices.devices()[: max(1, n)]
         mesh = Mesh(devs, (name,))
         moved = []
         for x, a in zip(leaves, axes):
@@ -97,8 +115,12 @@ def pmap(
                 moved.append(x)
                 continue
             x = _shape.moveaxis(x, a % x.ndim, 0) if a % x.ndim != 0 else x
+            if multi:
+                x = multiprocess.global_from_local(NamedSharding(mesh, PartitionSpec(name)), x)
             check_fits(NamedSharding(mesh, PartitionSpec(name)), aval_of(x))
             moved.append(x)
+        if multi:
+            n = n * procs
         if n != len(devs):
             raise ValueError(
                 f"compiling computation that requires {n} logical devices, but only "
@@ -121,6 +143,8 @@ def pmap(
             body, mesh=mesh, in_specs=in_specs, out_specs=PartitionSpec(name), check_vma=False
         )
         outs = jit(sm)(*moved)
+        if multi:
+            outs = [multiprocess.local_part(o) for o in outs]
         out_tree = store["tree"]
         if isinstance(out_axes, int):
             o_axes = [out_axes] * len(outs)

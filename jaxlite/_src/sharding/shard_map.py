@@ -10,6 +10,9 @@ task per position of the manual sub-mesh. Each cuts its blocks out of the global
 through it) and writes its result blocks into preallocated global outputs. Along a manual
 axis an out_spec does not name, the device at coordinate 0 provides the value (S9.2). The
 tasks run on a thread pool; NumPy releases the GIL in its kernels, so N devices use N cores.
+Over a mesh spanning processes (``multiprocess.plan``) each process runs only its own
+devices' tasks, the exchange crosses processes over MPI, and each output block is written
+by the first local device holding it (remote blocks stay zero: the array is local-only).
 
 Rules: JVP (the body's JVP, tangents with the primal specs), partial evaluation (the body
 split into a known and an unknown shard_map; residuals travel stacked along a leading
@@ -46,11 +49,13 @@ from jaxlite._src.ops import (
     spmd,
     structural,
 )
+from jaxlite._src.sharding import multiprocess
 from jaxlite._src.sharding.jit_shardings import sharding_rules
 from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, entry_names, padded
 
 shard_map_p = Primitive("shard_map", multiple_results=True)
 sharding_hooks.sharding_primitives.add(shard_map_p)
+multiprocess.passthrough.add(shard_map_p)
 
 
 # ------------------------------------------------------------------------------ shapes
@@ -115,15 +120,22 @@ def _run_deferred(contexts) -> None:
 def _shard_map_impl(*args, jaxpr, mesh, in_specs, out_specs, manual_axes, check_vma, name):
     sizes = tuple(mesh.shape[a] for a in manual_axes)
     exchange = spmd.Exchange(manual_axes, sizes)
+    procs = multiprocess.plan(mesh, manual_axes, exchange.coords, name)
+    alloc = np.empty
+    if procs is not None:
+        local, transport, timeout = procs
+        exchange = spmd.Exchange(manual_axes, sizes, local, transport, timeout + 30.0)
+        providers = multiprocess.out_providers(out_specs, exchange.coords, local)
+        alloc = np.zeros
     fn = compiled_for(jaxpr).fn
     args = [np.asarray(a) for a in args]
     outs = [
-        np.empty(global_aval(a, s, mesh).shape, a.dtype) for a, s in zip(jaxpr.out_avals, out_specs)
+        alloc(global_aval(a, s, mesh).shape, a.dtype) for a, s in zip(jaxpr.out_avals, out_specs)
     ]
-    contexts = [spmd.DeviceContext(exchange, i) for i in range(exchange.n)]
+    contexts = [spmd.DeviceContext(exchange, i) for i in exchange.local]
 
-    def run(i: int) -> None:
-        ctx = contexts[i]
+    def run(j: int) -> None:
+        ctx = contexts[j]
         prev = spmd.current()
         spmd.set_current(ctx)
         try:
@@ -131,8 +143,12 @@ def _shard_map_impl(*args, jaxpr, mesh, in_specs, out_specs, manual_axes, check_
                 a[_block_slices(s, a.shape, mesh, ctx.coords)] for a, s in zip(args, in_specs)
             ]
             res = fn(*blocks)
-            for o, r, s in zip(outs, res, out_specs):
-                if _provides(s, ctx.coords, manual_axes):
+            for k, (o, r, s) in enumerate(zip(outs, res, out_specs)):
+                if (
+                    _provides(s, ctx.coords, manual_axes)
+                    if procs is None
+                    else ctx.index in providers[k]
+                ):
                     o[_block_slices(s, o.shape, mesh, ctx.coords)] = r
         except BaseException:
             exchange.abort()
@@ -140,11 +156,12 @@ def _shard_map_impl(*args, jaxpr, mesh, in_specs, out_specs, manual_axes, check_
         finally:
             spmd.set_current(prev)
 
-    if exchange.n == 1:
+    n = len(contexts)
+    if n == 1:
         run(0)
-    else:
-        pool = _executor(exchange.n - 1)
-        futures = [pool.submit(run, i) for i in range(1, exchange.n)]
+    elif n > 1:
+        pool = _executor(n - 1)
+        futures = [pool.submit(run, i) for i in range(1, n)]
         errors = []
         try:
             run(0)
