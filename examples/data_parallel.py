@@ -10,6 +10,14 @@ mean of equal-sized shards' mean gradients is the full batch's mean gradient.
 
     python examples/data_parallel.py                    # 2 devices, 20 epochs
     python examples/data_parallel.py --devices 4 --epochs 2
+    mpiexec -n 2 python examples/data_parallel.py --distributed   # 2 processes x 2 devices
+
+With ``--distributed`` (under an MPI launcher, ``pip install jaxlite[mpi]``) the program
+runs in every process (``jax.distributed.initialize()``): ``--devices`` counts the devices
+of all processes (default 2 per process), the mesh spans them, each process builds the
+global batch from its own half (``make_array_from_process_local_data``), runs its own
+devices' bodies and logs its own devices' shard losses; ``pmean`` crosses processes. The
+final accuracy is the one of one process with the same number of devices, bit for bit.
 """
 
 import argparse
@@ -25,7 +33,7 @@ from train_digits import NUM_CLASSES, accuracy_of, cross_entropy, forward, init_
 
 import jaxlite as jax
 import jaxlite.numpy as jnp
-from jaxlite.experimental import io_callback
+from jaxlite.experimental import io_callback, multihost_utils
 
 P = jax.sharding.PartitionSpec
 
@@ -67,9 +75,31 @@ class DeviceLog:
         self.rows.append((int(device), int(step), float(loss)))
 
 
+def _launcher_size() -> int:
+    """The number of processes of the MPI job this process belongs to (1 outside one)."""
+    for var in ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE"):
+        if var in os.environ:
+            return int(os.environ[var])
+    return 1
+
+
+def _global_batch(mesh, local_full, rank, procs):
+    """The global batch from this process's contiguous share of it (rows of its devices)."""
+    n = len(local_full) // procs
+    sharding = jax.sharding.NamedSharding(mesh, P("batch"))
+    return jax.make_array_from_process_local_data(sharding, local_full[rank * n : (rank + 1) * n])
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--devices", type=int, default=2, help="virtual CPU devices (2 or 4)")
+    p.add_argument(
+        "--devices", type=int, default=None, help="virtual CPU devices, all processes (2 or 4)"
+    )
+    p.add_argument(
+        "--distributed",
+        action="store_true",
+        help="run as one process of an MPI job (mpiexec -n 2 ... --distributed)",
+    )
     p.add_argument("--epochs", type=int, default=20)
     p.add_argument("--batch-size", type=int, default=64)
     p.add_argument("--hidden", type=int, default=128)
@@ -82,10 +112,18 @@ def parse_args(argv):
 
 def main(argv=None):
     args = parse_args(argv)
+    procs = _launcher_size() if args.distributed else 1
+    if args.devices is None:
+        args.devices = 2 * procs
+    if args.devices % procs:
+        raise SystemExit(f"--devices {args.devices} must be divisible by the {procs} processes")
     try:
-        jax.config.update("jax_num_cpu_devices", args.devices)
+        jax.config.update("jax_num_cpu_devices", args.devices // procs)
     except RuntimeError:
         pass  # the count is fixed already (a host program used jaxlite first)
+    if args.distributed:
+        jax.distributed.initialize()
+    rank = jax.process_index()
     if jax.device_count() < args.devices:
         raise SystemExit(f"need {args.devices} devices, have {jax.device_count()}")
     (datasets,) = require("sklearn.datasets", example="examples/data_parallel.py")
@@ -105,10 +143,11 @@ def main(argv=None):
     params = init_params(init_key, [x_train.shape[1], args.hidden, NUM_CLASSES])
     velocity = jax.tree_util.tree_map(jnp.zeros_like, params)
     steps_per_epoch = len(x_train) // args.batch_size
-    print(
+    say = print if rank == 0 else (lambda *a, **k: None)
+    say(
         f"digits: {len(x_train)} train / {len(x_test)} test images, MLP 64-{args.hidden}-10, "
         f"{args.epochs} epochs x {steps_per_epoch} steps, batch {args.batch_size} split over "
-        f"{args.devices} devices"
+        f"{args.devices} devices" + (f" in {procs} processes" if args.distributed else "")
     )
     log = DeviceLog()
     step_fn = make_step(mesh, args.lr, args.momentum, args.weight_decay, log)
@@ -117,9 +156,10 @@ def main(argv=None):
         perm = jax.random.permutation(jax.random.fold_in(key, epoch), len(x_train))
         order = np.asarray(perm)[: steps_per_epoch * args.batch_size]
         for idx in order.reshape(steps_per_epoch, -1):
-            params, velocity = step_fn(
-                params, velocity, x_train[idx], y_train[idx], jnp.int32(step)
-            )
+            xb, yb = x_train[idx], y_train[idx]
+            if procs > 1:  # this process's half of the global batch
+                xb, yb = _global_batch(mesh, xb, rank, procs), _global_batch(mesh, yb, rank, procs)
+            params, velocity = step_fn(params, velocity, xb, yb, jnp.int32(step))
             step += 1
     jax.block_until_ready(params)
     jax.effects_barrier()
@@ -127,12 +167,21 @@ def main(argv=None):
     evaluate = jax.jit(lambda p, x, y: accuracy_of(forward(p, x), y))
     train_acc = float(evaluate(params, jnp.asarray(x_train), jnp.asarray(y_train)))
     test_acc = float(evaluate(params, jnp.asarray(x_test), jnp.asarray(y_test)))
-    for d in range(args.devices):
+    per = args.devices // procs
+    for d in range(rank * per, (rank + 1) * per):  # this process's devices' log
         mine = [r for r in log.rows if r[0] == d]
-        print(f"device {d}: {len(mine)} logged steps, last shard loss {mine[-1][2]:.4f}")
-    print(f"train accuracy {train_acc:.4f}")
-    print(f"test accuracy {test_acc:.4f}")
-    print(f"wall time {time.perf_counter() - t_start:.2f} s")
+        where = f"process {rank} " if args.distributed else ""
+        print(
+            f"{where}device {d}: {len(mine)} logged steps, last shard loss {mine[-1][2]:.4f}",
+            flush=True,
+        )
+    if args.distributed:
+        # Every process's log, to process 0 (only to print it in device order).
+        everything = multihost_utils.process_allgather(len(log.rows))
+        say(f"logged rows per process: {everything.tolist()}")
+    say(f"train accuracy {train_acc:.4f}")
+    say(f"test accuracy {test_acc:.4f}")
+    say(f"wall time {time.perf_counter() - t_start:.2f} s")
     return {"train_accuracy": train_acc, "test_accuracy": test_acc, "rows": log.rows}
 
 

@@ -68,9 +68,10 @@ class Exchange:
         axis_names: the manual axes, in mesh order.
         axis_sizes: their sizes.
         local: the flat indices of the devices run by this process (default: all).
-        transport: ``transport(local, values, step) -> list`` of every device's value (in
-            flat order), given this process's ``values`` of collective number ``step``;
-            None in one process.
+        transport: ``transport(local, values, step, cancelled) -> list`` of every device's
+            value (in flat order), given this process's ``values`` of collective number
+            ``step``; ``cancelled()`` turns true when a local device failed. None in one
+            process.
         timeout: seconds a device waits at a collective (default ``BARRIER_TIMEOUT``).
     """
 
@@ -93,6 +94,7 @@ class Exchange:
         self._slots = ([None] * self.n, [None] * self.n)
         self._step = [0] * self.n
         self._current_step = 0
+        self._failed = False
         self._groups: dict = {}
 
     def position(self, index: int, names: tuple) -> int:
@@ -126,10 +128,13 @@ class Exchange:
         # The barrier action: one local thread, after every local slot is written.
         k = self._current_step
         slots = self._slots[k % 2]
-        every = self.transport(self.local, [slots[i] for i in self.local], k)
+        every = self.transport(self.local, [slots[i] for i in self.local], k, lambda: self._failed)
         slots[:] = every
 
     def abort(self) -> None:
+        # The flag first: a barrier action waiting on other processes holds the barrier's
+        # lock, and gives up (``cancelled()``) when it sees the flag.
+        self._failed = True
         self.barrier.abort()
 
 

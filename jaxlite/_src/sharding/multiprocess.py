@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import functools
 import itertools
+import threading
 import time
+import zlib
 from typing import Any
 
 import numpy as np
@@ -306,57 +308,118 @@ class CollectiveError(RuntimeError):
     """A collective the processes did not agree on (timeout, different shapes)."""
 
 
-def _describe(sig) -> str:
-    return ", ".join(f"{np.dtype(d).name}[{','.join(map(str, s))}]" for s, d in sig) or "nothing"
+class _Cancelled(threading.BrokenBarrierError):
+    """Another device of this process failed while this one waited for the others."""
 
 
-def wait_all(comm, timeout: float, what: str) -> None:
-    """A barrier over ``comm`` that gives up after ``timeout`` seconds (``CollectiveError``)."""
-    req = comm.Ibarrier()
-    if req.Test():
-        return
-    deadline = time.monotonic() + timeout
-    delay = 0.0
-    while not req.Test():
-        if time.monotonic() > deadline:
-            raise CollectiveError(
-                f"process {_devices.process_index()} waited {timeout:g} s at {what}, and not "
-                "every process reached it: every process must run the same sequence of "
-                "multi-process computations (jax.distributed.initialize(heartbeat_timeout_"
-                "seconds=...) sets this bound)"
-            )
-        time.sleep(delay)
-        delay = min(1e-3, delay * 2 or 1e-6)
+_WORDS = 18  # header: tag crc, step, ndim, 10 dims, dtype name (2 words), nbytes, count
+_HEADER = 8 * _WORDS
+_INLINE = 1 << 16  # payloads up to this size travel with the header (one round trip)
+_MAX_DIMS = 10
+
+
+def _header(tag: int, step: int, v0: np.ndarray, nbytes: int, count: int) -> np.ndarray:
+    h = np.zeros(_WORDS, np.int64)
+    if v0.ndim > _MAX_DIMS:
+        raise NotImplementedError(
+            f"collectives across processes support operands of rank <= {_MAX_DIMS}"
+        )
+    h[0], h[1], h[2] = tag, step, v0.ndim
+    h[3 : 3 + v0.ndim] = v0.shape
+    name = v0.dtype.name.encode()[:16].ljust(16, b"\0")
+    h[13:15] = np.frombuffer(name, np.int64)
+    h[15], h[16] = nbytes, count
+    return h
+
+
+def _header_str(h: np.ndarray) -> str:
+    name = h[13:15].tobytes().rstrip(b"\0").decode(errors="replace")
+    dims = ",".join(str(int(d)) for d in h[3 : 3 + int(h[2])])
+    return f"collective #{int(h[1])} on {name}[{dims}]"
 
 
 class _Transport:
-    """Exchange one collective's values between the processes of a mesh (MPI allgather)."""
+    """Exchange one collective's values between the processes of a mesh.
 
-    def __init__(self, comm, n: int, timeout: float, tag: str):
+    One MPI ``Iallgather`` of a fixed-size record per process: a header (which shard_map
+    execution and collective, the operand's shape and dtype, its byte count) and, up to
+    64 KiB, the process's values themselves, polled against the timeout; larger payloads
+    follow in an ``Allgatherv`` of raw bytes (every dtype, bfloat16 and bool included),
+    blocking, since every process has arrived by then. Headers that disagree raise
+    ``CollectiveError`` on every process. ``owners[r]``: the flat device indices of
+    communicator rank ``r``.
+    """
+
+    def __init__(self, comm, n: int, timeout: float, tag: str, owners: list):
         self.comm = comm
         self.n = n
         self.timeout = timeout
         self.tag = tag
+        self.crc = zlib.crc32(tag.encode())
+        self.owners = owners
 
-    def __call__(self, local: list, values: list, step: int) -> list:
-        values = [np.asarray(v) for v in values]
-        sig = tuple((v.shape, v.dtype.str) for v in values[:1])
+    def _wait(self, req, what: str, cancelled) -> None:
+        if req.Test():
+            return
+        start = time.monotonic()
+        deadline = start + self.timeout
+        delay = 0.0
+        while not req.Test():
+            if time.monotonic() - start < 2e-3:
+                continue  # spin first: MPI progresses the transfer inside Test
+            if cancelled is not None and cancelled():
+                raise _Cancelled()
+            if time.monotonic() > deadline:
+                raise CollectiveError(
+                    f"process {_devices.process_index()} waited {self.timeout:g} s at {what}, "
+                    "and not every process reached it: every process must run the same "
+                    "sequence of multi-process computations (jax.distributed.initialize("
+                    "heartbeat_timeout_seconds=...) sets this bound)"
+                )
+            time.sleep(delay)
+            delay = min(1e-3, delay * 2 or 1e-6)
+
+    def __call__(self, local: list, values: list, step: int, cancelled=None) -> list:
+        values = [np.asarray(v) for v in values]  # (not ascontiguousarray: keeps 0-d)
+        values = [v if v.flags.c_contiguous else v.copy(order="C") for v in values]
+        v0 = values[0]
+        payload = np.concatenate([v.reshape(-1).view(np.uint8) for v in values])
         what = f"collective #{step} of shard_map {self.tag}"
-        wait_all(self.comm, self.timeout, what)
-        got = self.comm.allgather((self.tag, step, sig, local, values))
-        if len({(g[0], g[1], g[2]) for g in got}) != 1:
+        send = np.zeros(_HEADER + _INLINE, np.uint8)
+        send[:_HEADER] = _header(self.crc, step, v0, payload.size, len(values)).view(np.uint8)
+        if payload.size <= _INLINE:
+            send[_HEADER : _HEADER + payload.size] = payload
+        recv = np.empty((self.comm.Get_size(), _HEADER + _INLINE), np.uint8)
+        self._wait(self.comm.Iallgather(send, recv), what, cancelled)
+        heads = recv[:, :_HEADER].copy().view(np.int64)
+        if any((h[:15] != heads[0][:15]).any() for h in heads):
             per = "; ".join(
-                f"process {_devices.process_index() if g is None else p}: {g[0]} #{g[1]} "
-                f"with {_describe(g[2])}"
-                for p, g in enumerate(got)
+                f"process {p}: {self.tag if h[0] == self.crc else 'another shard_map'} "
+                f"{_header_str(h)}"
+                for p, h in enumerate(heads)
             )
             raise CollectiveError(
                 f"processes disagree at {what}: {per}. Every process must run the same "
                 "program on values of the same shapes and dtypes."
             )
+        sizes = [int(h[15]) for h in heads]
+        if max(sizes) <= _INLINE:
+            blobs = [recv[r, _HEADER : _HEADER + sizes[r]] for r in range(len(sizes))]
+        else:
+            mpi = _distributed._import_mpi()
+            displs = np.concatenate([[0], np.cumsum(sizes)[:-1]]).tolist()
+            flat = np.empty(sum(sizes), np.uint8)
+            # Every process is here (its header arrived): a blocking call cannot hang, and
+            # MPI progresses a large transfer fastest inside it.
+            if len(set(sizes)) == 1:  # (MPICH's Allgather is much faster than Allgatherv)
+                self.comm.Allgather(payload, flat)
+            else:
+                self.comm.Allgatherv(payload, [flat, (sizes, displs), mpi.BYTE])
+            blobs = [flat[d : d + n] for d, n in zip(displs, sizes)]
         out = [None] * self.n
-        for _, _, _, idxs, vals in got:
-            for i, v in zip(idxs, vals):
+        for idxs, blob in zip(self.owners, blobs):
+            arr = blob.view(v0.dtype).reshape((len(idxs), *v0.shape))
+            for i, v in zip(idxs, arr):
                 out[i] = v
         return out
 
@@ -389,7 +452,13 @@ def plan(mesh, manual_axes: tuple, coords: list, name: str):
     tag = f"{name}@{next(_counter)}"
     if comm is None:  # this process owns none of the mesh's devices
         return local, None, rt.collective_timeout
-    return local, _Transport(comm, len(coords), rt.collective_timeout, tag), rt.collective_timeout
+    ranks = sorted(procs)  # communicator rank r is process ranks[r]
+    owners: list = [[] for _ in ranks]
+    for i, c in enumerate(coords):
+        dev = mesh.devices[tuple(c.get(a, 0) for a in mesh.axis_names)]
+        owners[ranks.index(dev.process_index)].append(i)
+    transport = _Transport(comm, len(coords), rt.collective_timeout, tag, owners)
+    return local, transport, rt.collective_timeout
 
 
 def out_providers(out_specs, coords: list, local: list) -> list:
