@@ -25,7 +25,7 @@ psum = jax.jit(jax.shard_map(lambda b: jax.lax.psum(b, "i"), mesh=mesh, in_specs
 def _run(body: str, heartbeat: int = 4):
     t0 = time.monotonic()
     script = f"HEARTBEAT = {heartbeat}\n" + SETUP + textwrap.dedent(body)
-    proc, done = launch(script, [], timeout=150, check=False)
+    proc, done = launch(script, [], timeout=240, check=False)
     return proc, done, time.monotonic() - t0
 
 
@@ -77,8 +77,9 @@ def test_exception_in_one_process_callback_aborts_the_job_with_its_text():
         # Far beyond the test's bound: the abort must not wait for the collective timeout.
         heartbeat=300,
     )
-    assert proc.returncode != 0
-    assert "bad shard on device 3" in proc.stderr, proc.stderr[-3000:]
-    assert "aborting the MPI job" in proc.stderr or "MPI_Abort" in proc.stderr
-    assert "after" not in done[0] and "after" not in done[1]
-    assert wall < 60, wall
+    info = (wall, done, proc.stdout[-2000:], proc.stderr[-3000:])
+    assert proc.returncode != 0, info
+    assert "bad shard on device 3" in proc.stderr, info
+    assert "aborting the MPI job" in proc.stderr or "MPI_Abort" in proc.stderr, info
+    assert "after" not in done[0] and "after" not in done[1], info
+    assert wall < 150, info  # far below the 300 s collective timeout
