@@ -42,7 +42,7 @@ from jaxlite._src.public_misc import (
     jit_stats as jit_stats,
 )
 from jaxlite._src.sharding import jit_shardings as _jit_shardings  # noqa: F401 (hooks)
-from jaxlite._src.sharding.array import device_put as device_put, typeof as typeof
+from jaxlite._src.sharding.array import device_put as device_put
 from jaxlite._src.sharding.constructors import (
     _DEPRECATED as _DEPRECATED_NAMES,
     make_array_from_callback as make_array_from_callback,
@@ -50,6 +50,7 @@ from jaxlite._src.sharding.constructors import (
     make_array_from_single_device_arrays as make_array_from_single_device_arrays,
     reshard as reshard,
 )
+from jaxlite._src.sharding.explicit import typeof as typeof
 from jaxlite._src.sharding.mesh import make_mesh as make_mesh, set_mesh as set_mesh
 from jaxlite._src.sharding.pmap import pmap as pmap
 from jaxlite._src.sharding.shard_map_api import shard_map as shard_map

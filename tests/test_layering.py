@@ -129,6 +129,7 @@ OPS_ORDER: list[str] = [
     "lax_types",
     "parallel",
     "parallel_extra",
+    "sharding_rules",  # the sharding rules of the families above (one table, S8)
 ]
 
 # The one deliberate cycle: the kernel of lax. The rule factories build rules that broadcast

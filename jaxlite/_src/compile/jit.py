@@ -349,13 +349,13 @@ class JitWrapped:
 
         return f
 
-    def _get_entry(self, statics, nargs, in_tree, avals, key):
+    def _get_entry(self, statics, nargs, in_tree, avals, key, in_shardings=None):
         entry = self._cache.get(key)
         if entry is None or entry.has_tracer_consts:
             f = self._rebuild(statics, nargs)
             self.trace_count += 1
             stats["traces"] += 1
-            closed, out_tree = trace_flat(f, in_tree, avals)
+            closed, out_tree = trace_flat(f, in_tree, avals, in_shardings=in_shardings)
             entry = _CacheEntry(closed, out_tree)
             if not entry.has_tracer_consts:
                 self._cache[key] = entry
@@ -391,7 +391,11 @@ class JitWrapped:
         flat, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
         avals = tuple(map(_leaf_key, flat))
         key = (in_tree, statics, _cfg.config.epoch, avals)
-        entry = self._get_entry(statics, len(args), in_tree, avals, key)
+        # Arguments on Explicit meshes: their shardings are part of the traced types (S8).
+        in_shardings = sharding_hooks.trace_shardings(flat)
+        if in_shardings is not None:
+            key = (*key, in_shardings)
+        entry = self._get_entry(statics, len(args), in_tree, avals, key, in_shardings)
         if trace_ctx.trace is eval_trace:
             compiled = entry.compiled
             if compiled is None:

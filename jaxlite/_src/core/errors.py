@@ -77,3 +77,11 @@ class CallbackError(JaxRuntimeError):
     ``JaxRuntimeError`` still catches it. The original exception is available as
     ``__cause__``.
     """
+
+
+class ShardingTypeError(Exception):
+    """An operation's operands have shardings it cannot combine (Explicit mesh axes).
+
+    JAX 0.10.2 raises it as ``jax._src.core.ShardingTypeError``, a direct ``Exception``
+    subclass that no public module exports; jaxlite exports it from ``jaxlite.errors``.
+    """

@@ -27,6 +27,13 @@ Rule signatures:
   kernel argument, ``ctx.emit`` inlines a sub-jaxpr.
 * ``native_loops``: primitives whose equations are native regions of their own (loops).
 * ``inline_rules``: primitives the simplifier may inline (jit_p).
+* ``sharding_rules[p](mesh, specs, avals_in, avals_out, **params)`` -> the result's spec
+  (a list of specs if ``p.multiple_results``) over the Explicit axes of ``mesh`` (an
+  ``AbstractMesh``). A spec is a tuple with one entry per dimension: ``None`` or a tuple of
+  mesh axis names (first name major); ``specs`` has one per operand (all ``None`` for an
+  unplaced operand). Raises ``ShardingTypeError`` when the operands' shardings cannot be
+  combined. Used only for operands on a mesh with Explicit axes (``sharding/explicit.py``);
+  helpers and the elementwise rule are in ``core/sharding_types.py``.
 * ``custom_call_rules[p][kind](trace, tracers, **params)`` -> output tracers: how a trace of
   a given ``Trace.kind`` ("eval", "jvp", "batch", "partial_eval", "staging") processes a
   primitive whose params are Python callables that must not be traced yet
@@ -50,6 +57,7 @@ lower_rules: dict = {}
 native_rules: dict = {}
 native_loops: set = set()
 custom_call_rules: dict = {}
+sharding_rules: dict = {}
 
 # Primitives with no derivative on purpose (comparisons, integer ops...): their outputs get
 # zero tangents and they need no transpose rule.
@@ -80,6 +88,7 @@ ALL_TABLES: dict[str, dict] = {
     "lower": lower_rules,
     "native": native_rules,
     "effects": effects_rules,
+    "sharding": sharding_rules,
 }
 
 

@@ -1,9 +1,15 @@
 """Hooks through which the sharding layer (``_src/sharding``, above) sees eager and jitted
 results, so the core never imports it.
 
-* ``eval_outputs(primitive, args, outs)``: set by ``_src/sharding/array.py``; the eval trace
-  calls it when an operand is a sharded array (a subclass of ``ArrayImpl``), to give the
-  results their shardings (S7.4) and check device compatibility (S5.5).
+* ``eval_outputs(primitive, args, outs, params)``: set by ``_src/sharding/explicit.py``
+  (over ``array.py``'s generic rule); the eval trace calls it when an operand is a sharded
+  array (a subclass of ``ArrayImpl``), to give the results their shardings (S7.4, S8) and
+  check device compatibility (S5.5).
+* ``staging_outputs(trace, primitive, args, avals_in, avals_out, params, outvars)``: the
+  staging trace calls it when a value it holds has a sharding (``trace.shardings``) or the
+  primitive is in ``sharding_primitives``: it records the results' shardings (S8.1 under jit).
+* ``trace_shardings(flat_args)``: jit's cache key part for Explicit-sharded arguments
+  (None when there are none); they are the traced arguments' shardings.
 * ``check_callback``, ``callback_wrap``: see below (callbacks under sharding, K).
 * ``jit_call(wrapped, closed, flat_args, run)``: the jit front end calls it instead of
   ``run(values)`` when an argument is sharded, the jaxpr contains a primitive in
@@ -20,6 +26,8 @@ eval_outputs: Any = None
 # and the primitive needs their blocks too (``_src/sharding/multiprocess.py``).
 eval_check: Any = None
 jit_call: Any = None
+staging_outputs: Any = None
+trace_shardings: Any = lambda flat: None
 # ``check_callback(api, sharding)``: validate a host callback's ``sharding=`` (K2, K5).
 check_callback: Any = None
 # ``callback_wrap(fn, args, kwargs)``: set once a mesh context has been used; runs a host

@@ -275,7 +275,7 @@ class EvalTrace(Trace):
         else:
             outs = make_array(out, avals_out)
         if placed:
-            return sharding_hooks.eval_outputs(primitive, args, outs)
+            return sharding_hooks.eval_outputs(primitive, args, outs, params)
         return outs
 
 

@@ -21,7 +21,7 @@ from jaxlite._src.api_plumbing import (
     merge_static_args,
     split_static_args,
 )
-from jaxlite._src.core import rules
+from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
@@ -52,7 +52,15 @@ class StagingTracer(Tracer):
 class StagingTrace(Trace):
     """Records primitives into a jaxpr under construction."""
 
-    __slots__ = ("eqns", "invars", "constvar_of", "const_vals", "const_vars", "effects")
+    __slots__ = (
+        "eqns",
+        "invars",
+        "constvar_of",
+        "const_vals",
+        "const_vars",
+        "effects",
+        "shardings",
+    )
     kind = "staging"
 
     def __init__(self, parent_trace: Trace | None = None):
@@ -62,6 +70,8 @@ class StagingTrace(Trace):
         self.constvar_of: dict[int, Var] = {}
         self.const_vals: list = []
         self.const_vars: list[Var] = []
+        # id(Var) -> Sharding of values on Explicit meshes (sharding/explicit.py).
+        self.shardings: dict = {}
 
     def new_arg(self, aval: ShapedArray) -> StagingTracer:
         v = Var(aval)
@@ -104,9 +114,15 @@ class StagingTrace(Trace):
         if primitive.multiple_results:
             outvars = [Var(a) for a in avals_out]
             self.eqns.append(JaxprEqn(primitive, atoms, outvars, params, effects))
+            if self.shardings or primitive in sharding_hooks.sharding_primitives:
+                sharding_hooks.staging_outputs(
+                    self, primitive, args, avals_in, avals_out, params, outvars
+                )
             return [StagingTracer(self, a, v) for a, v in zip(avals_out, outvars)]
         v = Var(avals_out)
         self.eqns.append(JaxprEqn(primitive, atoms, [v], params, effects))
+        if self.shardings or primitive in sharding_hooks.sharding_primitives:
+            sharding_hooks.staging_outputs(self, primitive, args, avals_in, avals_out, params, [v])
         return StagingTracer(self, avals_out, v)
 
     def to_closed_jaxpr(self, outs: Sequence[Any]) -> ClosedJaxpr:
@@ -116,13 +132,21 @@ class StagingTrace(Trace):
         return ClosedJaxpr(jaxpr, self.const_vals)
 
 
-def trace_to_jaxpr(fun: Callable, in_avals: Sequence[ShapedArray]) -> tuple[ClosedJaxpr, Any]:
+def trace_to_jaxpr(
+    fun: Callable, in_avals: Sequence[ShapedArray], in_shardings: Sequence[Any] | None = None
+) -> tuple[ClosedJaxpr, Any]:
     """Trace ``fun`` (a function of flat arguments returning a flat list) to a jaxpr.
 
+    ``in_shardings``: the arguments' shardings on Explicit meshes (None entries: none),
+    recorded so that sharding rules apply while tracing (sharding/explicit.py).
     Returns the closed jaxpr (consts hold any captured arrays and outer tracers).
     """
     trace = StagingTrace()
     args = [trace.new_arg(a) for a in in_avals]
+    if in_shardings is not None:
+        for t, s in zip(args, in_shardings):
+            if s is not None:
+                trace.shardings[id(t.var)] = s
     try:
         with set_current_trace(trace):
             outs = fun(*args)
@@ -132,7 +156,9 @@ def trace_to_jaxpr(fun: Callable, in_avals: Sequence[ShapedArray]) -> tuple[Clos
     return closed, outs
 
 
-def trace_flat(fun: Callable, in_tree, in_avals: Sequence[ShapedArray], *, check_outs=None):
+def trace_flat(
+    fun: Callable, in_tree, in_avals: Sequence[ShapedArray], *, check_outs=None, in_shardings=None
+):
     """Trace a pytree function: returns (closed_jaxpr, out_tree)."""
 
     def out_leaves(out_flat):
@@ -143,7 +169,7 @@ def trace_flat(fun: Callable, in_tree, in_avals: Sequence[ShapedArray], *, check
         return out_flat
 
     flat_fun, store = flatten_fun(fun, in_tree, kwargs=True, out_leaves=out_leaves)
-    closed, _ = trace_to_jaxpr(flat_fun, in_avals)
+    closed, _ = trace_to_jaxpr(flat_fun, in_avals, in_shardings)
     return closed, store["tree"]
 
 

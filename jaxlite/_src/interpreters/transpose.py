@@ -18,6 +18,7 @@ from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Literal
 from jaxlite._src.core.rule_types import UndefinedPrimal, Zero, is_undefined_primal
+from jaxlite._src.core.sharding_types import relaxed
 from jaxlite._src.interpreters.staging import trace_to_jaxpr
 from jaxlite._src.ops.structural import add_any, instantiate, zeros
 from jaxlite._src.util import safe_map
@@ -41,6 +42,10 @@ def backward_pass(
 ) -> list:
     """Transpose ``jaxpr`` with respect to its ``UndefinedPrimal`` inputs.
 
+    Sharding rules run relaxed here: JAX's transpose rules pass the primal operands'
+    shardings as ``out_sharding``, which jaxlite's avals do not carry, so a cotangent
+    computation never raises ``ShardingTypeError`` (the forward pass raised already).
+
     Args:
         jaxpr: a jaxpr linear in the inputs given as ``UndefinedPrimal``.
         consts: values of ``jaxpr.constvars`` (never linear).
@@ -51,6 +56,11 @@ def backward_pass(
         One cotangent per invar: for an ``UndefinedPrimal`` input its cotangent (possibly a
         symbolic ``Zero``), ``None`` for non-linear inputs.
     """
+    with relaxed():
+        return _backward_pass(jaxpr, consts, primals_in, cts_out)
+
+
+def _backward_pass(jaxpr, consts, primals_in, cts_out) -> list:
     env: dict[int, Any] = {}
     linear: set[int] = set()
 

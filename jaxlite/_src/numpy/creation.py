@@ -16,6 +16,7 @@ from jaxlite._src.core.trace import Tracer, concrete_or_error
 from jaxlite._src.numpy.shape import _canon_shape, _shape, broadcast_to, reshape
 from jaxlite._src.numpy.util import array, asarray_any, promote_dtypes
 from jaxlite._src.ops import conversion, shape as _sh
+from jaxlite._src.sharding import explicit as _explicit
 
 
 # ----------------------------------------------------------------------------- creation
@@ -32,19 +33,28 @@ def _dtype_or_default(dtype, default=None):
     return dtypes.check_user_dtype_supported(dtype)
 
 
-def zeros(shape, dtype=None) -> Array:
-    return _sh.full(_canon_shape(shape), 0, _dtype_or_default(dtype))
+def zeros(shape, dtype=None, *, device=None, out_sharding=None) -> Array:
+    """``jnp.zeros``; ``device``/``out_sharding`` place the result (S8.4, S8.5)."""
+    out = _sh.full(_canon_shape(shape), 0, _dtype_or_default(dtype))
+    return _explicit.created(out, out_sharding, device)
 
 
-def ones(shape, dtype=None) -> Array:
-    return _sh.full(_canon_shape(shape), 1, _dtype_or_default(dtype))
+def ones(shape, dtype=None, *, device=None, out_sharding=None) -> Array:
+    """``jnp.ones``; ``device``/``out_sharding`` place the result (S8.4, S8.5)."""
+    out = _sh.full(_canon_shape(shape), 1, _dtype_or_default(dtype))
+    return _explicit.created(out, out_sharding, device)
 
 
-def empty(shape, dtype=None) -> Array:
-    return zeros(shape, dtype)
+def empty(shape, dtype=None, *, device=None, out_sharding=None) -> Array:
+    return zeros(shape, dtype, device=device, out_sharding=out_sharding)
 
 
-def full(shape, fill_value, dtype=None) -> Array:
+def full(shape, fill_value, dtype=None, *, device=None, out_sharding=None) -> Array:
+    """``jnp.full``; ``device``/``out_sharding`` place the result (S8.4, S8.5)."""
+    return _explicit.created(_full(shape, fill_value, dtype), out_sharding, device)
+
+
+def _full(shape, fill_value, dtype=None) -> Array:
     shape = _canon_shape(shape)
     if dtype is None:
         dt, weak = dtypes.result_type(fill_value, return_weak_type_flag=True)
@@ -62,42 +72,58 @@ def full(shape, fill_value, dtype=None) -> Array:
     return _sh.full(shape, fill_value, dt)
 
 
-def zeros_like(a, dtype=None, shape=None) -> Array:
+def _like(a, out, shape, device, out_sharding):
+    # The result has ``a``'s sharding unless its shape differs or a placement is given.
+    like = a if shape is None else None
+    return _explicit.created(out, out_sharding, device, like=like)
+
+
+def zeros_like(a, dtype=None, shape=None, *, device=None, out_sharding=None) -> Array:
+    """``jnp.zeros_like``: with ``a``'s sharding unless ``out_sharding``/``device`` say."""
     av = aval_of(a)
-    return _sh.full(
+    out = _sh.full(
         av.shape if shape is None else _canon_shape(shape),
         0,
         av.dtype if dtype is None else _dtype_or_default(dtype),
         av.weak_type and dtype is None,
     )
+    return _like(a, out, shape, device, out_sharding)
 
 
-def ones_like(a, dtype=None, shape=None) -> Array:
+def ones_like(a, dtype=None, shape=None, *, device=None, out_sharding=None) -> Array:
+    """``jnp.ones_like``: with ``a``'s sharding unless ``out_sharding``/``device`` say."""
     av = aval_of(a)
-    return _sh.full(
+    out = _sh.full(
         av.shape if shape is None else _canon_shape(shape),
         1,
         av.dtype if dtype is None else _dtype_or_default(dtype),
         av.weak_type and dtype is None,
     )
+    return _like(a, out, shape, device, out_sharding)
 
 
-def full_like(a, fill_value, dtype=None, shape=None) -> Array:
+def full_like(a, fill_value, dtype=None, shape=None, *, device=None, out_sharding=None) -> Array:
+    """``jnp.full_like``: with ``a``'s sharding unless ``out_sharding``/``device`` say."""
     av = aval_of(a)
-    out = full(
+    out = _full(
         av.shape if shape is None else shape, fill_value, av.dtype if dtype is None else dtype
     )
     if dtype is None and av.weak_type:
         # As in JAX, the result takes ``a``'s weak type when no dtype is given.
         out = conversion.convert_element_type(out, av.dtype, weak_type=True)
-    return out
+    return _like(a, out, shape, device, out_sharding)
 
 
-def empty_like(a, dtype=None, shape=None) -> Array:
-    return zeros_like(a, dtype, shape)
+def empty_like(a, dtype=None, shape=None, *, device=None) -> Array:
+    return zeros_like(a, dtype, shape, device=device)
 
 
-def arange(start, stop=None, step=None, dtype=None) -> Array:
+def arange(start, stop=None, step=None, dtype=None, *, device=None, out_sharding=None) -> Array:
+    """``jnp.arange`` (arguments must be concrete); ``device``/``out_sharding`` place it."""
+    return _explicit.created(_arange(start, stop, step, dtype), out_sharding, device)
+
+
+def _arange(start, stop=None, step=None, dtype=None) -> Array:
     """``jnp.arange`` (arguments must be concrete)."""
     ctx = "It arose in jnp.arange: its arguments determine the output shape."
     start = concrete_or_error(start, ctx).item() if start is not None else None
@@ -129,21 +155,32 @@ def linspace(
     retstep: bool = False,
     dtype=None,
     axis: int = 0,
+    *,
+    device=None,
 ):
+    """``jnp.linspace``; ``device`` places the result."""
+    out = _linspace(start, stop, num, endpoint, retstep, dtype, axis)
+    if retstep:
+        return _explicit.created(out[0], None, device), out[1]
+    return _explicit.created(out, None, device)
+
+
+def _linspace(start, stop, num, endpoint, retstep, dtype, axis):
     dt = _dtype_or_default(dtype, dtypes.default_float_dtype())
     start, stop = asarray(start), asarray(stop)
     if isinstance(start, Tracer) or isinstance(stop, Tracer):
         n = num - 1 if endpoint else num
         step = (stop - start) / builtins.max(n, 1)
-        out = start + arange(num).astype(dt) * step
+        out = start + _arange(num).astype(dt) * step
         return (out, step) if retstep else out.astype(dt)
     v, step = np.linspace(np.asarray(start), np.asarray(stop), num, endpoint, True, axis=axis)
     out = ArrayImpl(np.asarray(v, dt))
     return (out, asarray(step)) if retstep else out
 
 
-def eye(N: int, M: int | None = None, k: int = 0, dtype=None) -> Array:
-    return ArrayImpl(np.eye(N, M, k, dtype=_dtype_or_default(dtype)))
+def eye(N: int, M: int | None = None, k: int = 0, dtype=None, *, device=None) -> Array:
+    out = ArrayImpl(np.eye(N, M, k, dtype=_dtype_or_default(dtype)))
+    return _explicit.created(out, None, device)
 
 
 def identity(n: int, dtype=None) -> Array:

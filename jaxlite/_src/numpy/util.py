@@ -13,6 +13,7 @@ from jaxlite._src.core.array import Array, ArrayImpl, owned, to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.ops import conversion, shape as _shape
+from jaxlite._src.sharding import explicit as _explicit
 
 
 def check_arraylike(fun_name: str, *args: Any) -> None:
@@ -136,8 +137,20 @@ def is_tracer(x) -> bool:
 __all__ = ["ShapedArray"]
 
 
-def array(object: Any, dtype=None, copy: bool = True, order=None, ndmin: int = 0) -> Array:
+def array(
+    object: Any,
+    dtype=None,
+    copy: bool = True,
+    order=None,
+    ndmin: int = 0,
+    *,
+    device=None,
+    out_sharding=None,
+) -> Array:
     """``jnp.array``: build an array from an array-like (nested lists allowed).
+
+    ``device``/``out_sharding`` place the result; under ``jax.set_mesh`` a new array is
+    replicated on the context mesh (``P()``, S8.5).
 
     Python scalars give weakly typed 0-d arrays only through ``asarray`` with no dtype;
     ``array`` of a scalar is weakly typed too, as in JAX.
@@ -188,6 +201,8 @@ def array(object: Any, dtype=None, copy: bool = True, order=None, ndmin: int = 0
             out = ArrayImpl(owned(v, held=1))
     if ndmin > out.ndim:
         out = _shape.reshape(out, (1,) * (ndmin - out.ndim) + out.shape)
+    if device is not None or out_sharding is not None or not isinstance(object, Array):
+        out = _explicit.created(out, out_sharding, device, bare=True)
     return out
 
 

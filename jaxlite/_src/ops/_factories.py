@@ -17,6 +17,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
+from jaxlite._src.core.sharding_types import broadcasting_rule
 
 
 def _dtype_error(name, dtype, accepted):
@@ -74,6 +75,7 @@ def unop(
     rules.abstract_eval_rules[p] = abstract_eval
     rules.impl_rules[p] = np_fn
     rules.batch_rules[p] = _unop_batch(p)
+    rules.sharding_rules[p] = broadcasting_rule(name)
     if native is not None:
         defnative(p, native)
     return p
@@ -118,6 +120,7 @@ def naryop(
     rules.abstract_eval_rules[p] = abstract_eval
     rules.impl_rules[p] = np_fn
     rules.batch_rules[p] = broadcast_batcher(p)
+    rules.sharding_rules[p] = broadcasting_rule(name)
     if native is not None:
         defnative(p, native, native_kinds)
     return p

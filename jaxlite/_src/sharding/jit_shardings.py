@@ -24,11 +24,18 @@ from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.core.trace import eval_trace, trace_ctx
 from jaxlite._src.sharding import array as _arr, multiprocess
 from jaxlite._src.sharding.callbacks_k import check_ordered_effects, jit_plans
+from jaxlite._src.sharding.explicit import (
+    placement_rules,
+    propagate_eqn,
+    relaxed,
+    sharding_constraint_p,
+)
 from jaxlite._src.sharding.mesh import AxisType, get_mesh
 from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, Sharding, padded
 
-# primitive -> rule(eqn, in_placements) -> one (sharding, committed) per output.
-sharding_rules: dict = {}
+# primitive -> rule(eqn, in_shardings) -> one (sharding, committed) per output: the
+# primitives that state their results' placement (shard_map, sharding_constraint).
+sharding_rules = placement_rules
 
 
 class _Placement:
@@ -42,12 +49,15 @@ class _Placement:
         self.aval = aval
 
 
-def _propagate(jaxpr, placements: list) -> list:
+def _propagate(jaxpr, placements: list, consts=()) -> list:
+    """Each result's placement: a placement rule, the Explicit-mode sharding rule (relaxed:
+    its errors were raised while tracing), or the generic rule."""
     env: dict = {}
     for v, p in zip(jaxpr.invars, placements):
         env[id(v)] = p
-    for v in jaxpr.constvars:
-        env[id(v)] = _Placement(None, False, v.aval)
+    for v, c in zip(jaxpr.constvars, consts or [None] * len(jaxpr.constvars)):
+        s = getattr(c, "_sharding", None)
+        env[id(v)] = _Placement(s, _arr.is_committed(c), v.aval)
 
     def read(v):
         if type(v) is Literal:
@@ -56,11 +66,19 @@ def _propagate(jaxpr, placements: list) -> list:
 
     for eqn in jaxpr.eqns:
         ins = [read(v) for v in eqn.invars]
-        rule = sharding_rules.get(eqn.primitive)
+        rule = placement_rules.get(eqn.primitive)
         if rule is not None:
-            outs = rule(eqn, ins)
+            outs = rule(eqn, [p._sharding for p in ins])
         else:
-            outs = [_arr.result_sharding(eqn.primitive.name, ins, v.aval) for v in eqn.outvars]
+            with relaxed():
+                got = propagate_eqn(eqn, [p._sharding for p in ins])
+            committed = any(p._committed for p in ins)
+            outs = [
+                (s, committed)
+                if s is not None
+                else _arr.result_sharding(eqn.primitive.name, ins, v.aval)
+                for v, s in zip(eqn.outvars, got)
+            ]
         for v, (s, c) in zip(eqn.outvars, outs):
             env[id(v)] = _Placement(s, c, v.aval)
     return [read(v) for v in jaxpr.outvars]
@@ -179,7 +197,7 @@ def jit_call(wrapped, compiled, flat: list, in_tree, out_tree) -> list:
     per = _prop_cache.setdefault(compiled, {})
     outs_p = per.get(key)
     if outs_p is None:
-        outs_p = per[key] = _propagate(compiled.jaxpr.jaxpr, placements)
+        outs_p = per[key] = _propagate(compiled.jaxpr.jaxpr, placements, compiled.jaxpr.consts)
     values = [x._value if isinstance(x, ArrayImpl) else _arr._as_value(x)[0] for x in flat]
     global_view = multiprocess.global_view(compiled, key, flat, placements)
     if global_view:  # across processes, on every process's blocks (multiprocess.py)
@@ -228,40 +246,6 @@ sharding_hooks.jit_call = jit_call
 
 
 # ---------------------------------------------------------------- with_sharding_constraint
-sharding_constraint_p = Primitive("sharding_constraint")
-sharding_hooks.sharding_primitives.add(sharding_constraint_p)
-
-
-def _identity_impl(x, *, sharding):
-    return x
-
-
-rules.impl_rules[sharding_constraint_p] = _identity_impl
-rules.abstract_eval_rules[sharding_constraint_p] = lambda x, *, sharding: ShapedArray(
-    x.shape, x.dtype, x.weak_type
-)
-rules.jvp_rules[sharding_constraint_p] = lambda primals, tangents, *, sharding: (
-    sharding_constraint_p.bind(primals[0], sharding=sharding),
-    tangents[0]
-    if type(tangents[0]) is Zero
-    else sharding_constraint_p.bind(tangents[0], sharding=sharding),
-)
-rules.transpose_rules[sharding_constraint_p] = lambda ct, x, *, sharding: [
-    ct if type(ct) is Zero else sharding_constraint_p.bind(ct, sharding=sharding)
-]
-
-
-def _constraint_batch(axis_data, args, dims, *, sharding):
-    # The batch dimension is unconstrained: the constraint applies to the others, so it is
-    # dropped under vmap (placement has no effect on values).
-    (x,), (d,) = args, dims
-    return x, d
-
-
-rules.batch_rules[sharding_constraint_p] = _constraint_batch
-sharding_rules[sharding_constraint_p] = lambda eqn, ins: [(eqn.params["sharding"], True)]
-
-
 def _wsc_resolve(s):
     if isinstance(s, PartitionSpec):
         mesh = get_mesh()

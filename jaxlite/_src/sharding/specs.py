@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from jaxlite._src.core.errors import ShardingTypeError
 from jaxlite._src.sharding.mesh import AbstractMesh, AxisType, Mesh
 
 
@@ -19,10 +20,6 @@ class IndivisibleError(ValueError):
 
 class DuplicateSpecError(Exception):
     """A spec maps one mesh axis to two dimensions."""
-
-
-class ShardingTypeError(Exception):
-    """An explicit-mode sharding type error (``jax._src.core.ShardingTypeError``)."""
 
 
 class _UnconstrainedSingleton:
@@ -318,8 +315,10 @@ class NamedSharding(Sharding):
         return hash((self.mesh, self.spec))
 
     def __repr__(self) -> str:
-        mesh = self.mesh.short_str() if isinstance(self.mesh, Mesh) else repr(self.mesh)
-        return f"NamedSharding(mesh={mesh}, spec={self.spec}, memory_kind=device)"
+        if not isinstance(self.mesh, Mesh):
+            # Over an AbstractMesh (``jax.typeof(x).sharding``) JAX prints no memory kind.
+            return f"NamedSharding(mesh={self.mesh!r}, spec={self.spec})"
+        return f"NamedSharding(mesh={self.mesh.short_str()}, spec={self.spec}, memory_kind=device)"
 
 
 def _unravel(i: int, shape: tuple) -> tuple:

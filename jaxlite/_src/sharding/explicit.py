@@ -1,0 +1,386 @@
+"""Explicit sharding mode: the sharding is part of the type (S8).
+
+When an operand is placed on a mesh with Explicit axes, every primitive computes its
+result's sharding with its rule in ``rules.sharding_rules`` (the rules see specs over the
+Explicit axes only, ``core/sharding_types.py``) or raises ``ShardingTypeError``:
+
+* eagerly, through ``sharding_hooks.eval_outputs`` (this module wraps ``array.py``'s generic
+  rule, which stays in force for Auto meshes, single devices and primitives without a rule);
+* under ``jit``, at trace time: ``jit`` keys its cache on the arguments' Explicit shardings
+  (``trace_shardings``) and the staging trace records each value's sharding
+  (``StagingTrace.shardings``, filled by ``staging_outputs``), so errors are raised while
+  tracing and ``jax.typeof`` of a tracer prints ``float32[8@x,8]``. The placement of the
+  jitted function's results is then propagated over the simplified jaxpr
+  (``jit_shardings._propagate``) with ``propagate_eqn``, relaxed (errors were raised already).
+
+Also here: ``out_sharding=`` arguments (``apply_out_sharding``), the sharding of arrays
+created under ``jax.set_mesh`` (S8.5, ``created``), the gather error of indexing a sharded
+dimension, and ``typeof`` of traced values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jaxlite._src.core import rules, sharding_hooks
+from jaxlite._src.core.array import ArrayImpl
+from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero
+from jaxlite._src.core.sharding_types import ShardingTypeError, is_relaxed, relaxed
+from jaxlite._src.core.trace import Tracer
+from jaxlite._src.interpreters.staging import StagingTracer
+from jaxlite._src.ops import spmd
+from jaxlite._src.ops.sharding_rules import gather_error
+from jaxlite._src.sharding import array as _arr
+from jaxlite._src.sharding.mesh import AxisType, Mesh, get_mesh
+from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, entry_names, padded
+
+__all__ = [
+    "ShardingTypeError",
+    "placement_rules",
+    "propagate_eqn",
+    "sharding_constraint_p",
+    "apply_out_sharding",
+    "check_index",
+    "created",
+    "sharding_of_value",
+    "typeof",
+]
+
+
+def _explicit_mesh(s) -> Mesh | None:
+    """The mesh of a NamedSharding with an Explicit axis (else None)."""
+    if isinstance(s, NamedSharding):
+        mesh = s.mesh
+        if any(t == AxisType.Explicit for t in mesh.axis_types):
+            return mesh
+    return None
+
+
+def spec_of(s, ndim: int) -> tuple:
+    """The rule-level spec of ``s`` for rank ``ndim``: Explicit names only, as tuples."""
+    if not isinstance(s, NamedSharding):
+        return (None,) * ndim
+    mesh = s.mesh
+    out = []
+    for e in padded(s.spec, ndim):
+        names = tuple(n for n in entry_names(e) if mesh.axis_type_of(n) == AxisType.Explicit)
+        out.append(names or None)
+    return tuple(out)
+
+
+def _to_sharding(mesh: Mesh, spec: tuple) -> NamedSharding:
+    return NamedSharding(
+        mesh, PartitionSpec(*[None if not e else e[0] if len(e) == 1 else tuple(e) for e in spec])
+    )
+
+
+def _common_mesh(shardings) -> Mesh | None:
+    """The one Explicit mesh of the operands (None: no operand is on one). Operands on
+    other meshes (Auto ones too) raise JAX's ``Mesh for all inputs should be equal``."""
+    mesh = None
+    for s in shardings:
+        m = _explicit_mesh(s)
+        if m is not None:
+            mesh = m
+            break
+    if mesh is None:
+        return None
+    for s in shardings:
+        if isinstance(s, NamedSharding) and s.mesh.abstract_mesh != mesh.abstract_mesh:
+            raise ValueError(
+                "Mesh for all inputs should be equal. Got one mesh: "
+                f"{mesh.abstract_mesh} and another mesh: {s.mesh.abstract_mesh}"
+            )
+    return mesh
+
+
+def out_shardings(primitive, params, shardings, avals_in, avals_out) -> list | None:
+    """The results' NamedShardings by ``primitive``'s sharding rule, or None when no
+    operand is on an Explicit mesh or the primitive has no rule (the generic rule applies)."""
+    mesh = _common_mesh(shardings)
+    if mesh is None:
+        return None
+    rule = rules.sharding_rules.get(primitive)
+    if rule is None:
+        call = _call_jaxpr(primitive, params)
+        if call is None:
+            return None
+        return _propagate_call(call, mesh, shardings, avals_in)
+    specs = [spec_of(s, len(a.shape)) for s, a in zip(shardings, avals_in)]
+    multiple = primitive.multiple_results
+    out = rule(mesh.abstract_mesh, specs, avals_in, avals_out, **params)
+    outs = out if multiple else [out]
+    return [_to_sharding(mesh, o) for o in outs]
+
+
+# Higher-order primitives whose results' shardings come from their body (param name).
+call_params: dict = {}
+
+
+def _call_jaxpr(primitive, params):
+    name = call_params.get(primitive)
+    return None if name is None else params.get(name)
+
+
+def _propagate_call(closed, mesh, shardings, avals_in) -> list:
+    jaxpr = closed.jaxpr
+    env: dict = {}
+    for v, s in zip(jaxpr.invars, shardings):
+        env[id(v)] = s
+    with relaxed():
+        for eqn in jaxpr.eqns:
+            got = propagate_eqn(eqn, [env.get(id(v)) for v in eqn.invars])
+            for v, s in zip(eqn.outvars, got):
+                env[id(v)] = s
+    out = []
+    for v in jaxpr.outvars:
+        s = env.get(id(v))
+        out.append(s if s is not None else _to_sharding(mesh, (None,) * len(v.aval.shape)))
+    return out
+
+
+def propagate_eqn(eqn, shardings) -> list:
+    """One sharding (or None: the generic rule decides) per result of ``eqn``."""
+    placement = placement_rules.get(eqn.primitive)
+    if placement is not None:
+        return [s for s, _ in placement(eqn, shardings)]
+    outs = [v.aval for v in eqn.outvars]
+    got = out_shardings(
+        eqn.primitive,
+        eqn.params,
+        shardings,
+        [v.aval for v in eqn.invars],
+        outs if eqn.primitive.multiple_results else outs[0],
+    )
+    return [None] * len(outs) if got is None else got
+
+
+# ------------------------------------------------------------------------------ eagerly
+_generic_eval_outputs = sharding_hooks.eval_outputs
+
+
+def _eval_outputs(primitive, args, outs, params):
+    shardings = [getattr(a, "_sharding", None) for a in args]
+    if any(_explicit_mesh(s) is not None for s in shardings):
+        _arr.check_devices(primitive.name, args)
+        avals_in = [a.aval if isinstance(a, ArrayImpl) else aval_of(a) for a in args]
+        multiple = primitive.multiple_results
+        res = outs if multiple else [outs]
+        avals_out = [o.aval for o in res]
+        got = out_shardings(
+            primitive, params, shardings, avals_in, avals_out if multiple else avals_out[0]
+        )
+        if got is not None:
+            committed = any(getattr(a, "_committed", False) for a in args)
+            new = [_arr.ShardedArray(o._value, o.aval, s, committed) for o, s in zip(res, got)]
+            return new if multiple else new[0]
+    return _generic_eval_outputs(primitive, args, outs)
+
+
+sharding_hooks.eval_outputs = _eval_outputs
+
+
+# ------------------------------------------------------------------------------ staging
+def sharding_of_value(x: Any):
+    """The sharding of a concrete array or of a tracer of a staging trace (None: none)."""
+    s = getattr(x, "_sharding", None)
+    if s is not None:
+        return s
+    if isinstance(x, StagingTracer):
+        d = x._trace.shardings
+        if d:
+            return d.get(id(x.var))
+    return None
+
+
+def trace_shardings(flat) -> tuple | None:
+    """The Explicit shardings of jit's flat arguments (part of its cache key), or None."""
+    out = None
+    for i, x in enumerate(flat):
+        if type(x) is ArrayImpl:
+            continue
+        s = sharding_of_value(x)
+        if _explicit_mesh(s) is not None:
+            if out is None:
+                out = [None] * len(flat)
+            out[i] = s
+    return None if out is None else tuple(out)
+
+
+def staging_outputs(trace, primitive, args, avals_in, avals_out, params, outvars) -> None:
+    """Record the shardings of a staged equation's results in ``trace.shardings``."""
+    shardings = [sharding_of_value(a) for a in args]
+    placement = placement_rules.get(primitive)
+    if placement is not None:
+        got = [s for s, _ in placement(trace.eqns[-1], shardings)]
+    elif any(_explicit_mesh(s) is not None for s in shardings):
+        got = out_shardings(primitive, params, shardings, avals_in, avals_out)
+    else:
+        return
+    if got is None:
+        return
+    d = trace.shardings
+    for v, s in zip(outvars, got):
+        if s is not None:
+            d[id(v)] = s
+
+
+sharding_hooks.staging_outputs = staging_outputs
+sharding_hooks.trace_shardings = trace_shardings
+
+
+def typeof(x: Any):
+    """``jax.typeof``: the aval, with the sharding of placed and traced values (S8.1)."""
+    s = sharding_of_value(x)
+    if s is None:
+        return _arr.typeof(x)
+    return _arr.ShardedType(x.aval, s)
+
+
+# ------------------------------------------------------------------ sharding_constraint_p
+# primitive -> rule(eqn, in_shardings) -> one (sharding, committed) per result: primitives
+# that state their results' placement (constraints, reshard, shard_map).
+placement_rules: dict = {}
+
+sharding_constraint_p = Primitive("sharding_constraint")
+sharding_hooks.sharding_primitives.add(sharding_constraint_p)
+
+
+def _identity_impl(x, *, sharding):
+    return x
+
+
+def _constraint_jvp(primals, tangents, *, sharding):
+    t = tangents[0]
+    out = sharding_constraint_p.bind(primals[0], sharding=sharding)
+    return out, t if type(t) is Zero else sharding_constraint_p.bind(t, sharding=sharding)
+
+
+def _constraint_transpose(ct, x, *, sharding):
+    return [ct if type(ct) is Zero else sharding_constraint_p.bind(ct, sharding=sharding)]
+
+
+def _constraint_batch(axis_data, args, dims, *, sharding):
+    # The batch dimension is unconstrained: the constraint applies to the others, so it is
+    # dropped under vmap (placement has no effect on values).
+    (x,), (d,) = args, dims
+    return x, d
+
+
+rules.impl_rules[sharding_constraint_p] = _identity_impl
+rules.abstract_eval_rules[sharding_constraint_p] = lambda x, *, sharding: ShapedArray(
+    x.shape, x.dtype, x.weak_type
+)
+rules.jvp_rules[sharding_constraint_p] = _constraint_jvp
+rules.transpose_rules[sharding_constraint_p] = _constraint_transpose
+rules.batch_rules[sharding_constraint_p] = _constraint_batch
+placement_rules[sharding_constraint_p] = lambda eqn, ins: [(eqn.params["sharding"], True)]
+
+
+# -------------------------------------------------------------------- out_sharding=, set_mesh
+def resolve_out_sharding(out_sharding):
+    """A NamedSharding from ``out_sharding=`` (a ``P`` needs a mesh context)."""
+    if isinstance(out_sharding, PartitionSpec):
+        mesh = get_mesh()
+        if mesh.empty:
+            raise ValueError(
+                "Using PartitionSpec when you are not under a mesh context is not allowed. "
+                "Please pass a NamedSharding instance or enter into a mesh context via "
+                f"`jax.set_mesh`. Got {out_sharding}"
+            )
+        return NamedSharding(mesh, out_sharding)
+    if isinstance(out_sharding, NamedSharding):
+        return out_sharding
+    raise TypeError(
+        f"out_sharding must be a NamedSharding or a PartitionSpec, got {out_sharding!r}"
+    )
+
+
+def _place(x, s, committed: bool = True):
+    """``x`` carrying sharding ``s``: relabelled eagerly, a constraint when traced."""
+    if isinstance(x, Tracer):
+        return sharding_constraint_p.bind(x, sharding=s)
+    x = x if isinstance(x, ArrayImpl) else _arr._uncommitted(x)
+    _arr.check_fits(s, x.aval)
+    return _arr.ShardedArray(x._value, x.aval, s, committed)
+
+
+def apply_out_sharding(fn, out_sharding, *args, **kwargs):
+    """``fn(*args, **kwargs)`` with its result placed by ``out_sharding`` (None: as is).
+
+    The computation runs relaxed: with an explicit output sharding no operand combination
+    is ambiguous."""
+    if out_sharding is None:
+        return fn(*args, **kwargs)
+    s = resolve_out_sharding(out_sharding)
+    with relaxed():
+        out = fn(*args, **kwargs)
+    return _place(out, _padded(s, out.ndim))
+
+
+def _padded(s: NamedSharding, ndim: int) -> NamedSharding:
+    """``s`` with its spec padded to ``ndim`` entries (as ``out_sharding=`` results are)."""
+    if len(s.spec) >= ndim:
+        return s
+    return NamedSharding(s.mesh, PartitionSpec(*padded(s.spec, ndim)))
+
+
+def created(x, out_sharding=None, device=None, like=None, bare: bool = False):
+    """An array made by a creation function, placed by ``out_sharding`` or ``device``;
+    else like ``like`` (``zeros_like``...) when that is on an Explicit mesh; else, under
+    ``jax.set_mesh``, on the context mesh: ``P(None, ...)`` there if it has Explicit axes,
+    ``P()`` otherwise, or with ``bare`` (``jnp.array``), S8.5. Outside a mesh context, and
+    while a ``shard_map`` body is traced, ``x`` is returned as it is.
+
+    Raises:
+        ValueError: both ``device`` and ``out_sharding``; a ``P`` without a mesh context;
+            a spec that does not fit ``x`` (S5.4).
+    """
+    if device is not None:
+        if out_sharding is not None:
+            raise ValueError("Only one of `device` or `out_sharding` can be set.")
+        if isinstance(x, Tracer):
+            s = _arr._resolve(device)
+            return _place(x, s) if isinstance(s, NamedSharding) else x
+        return _arr.device_put(x, device)
+    if out_sharding is not None:
+        return _place(x, _padded(resolve_out_sharding(out_sharding), x.ndim))
+    if like is not None:
+        s = sharding_of_value(like)
+        if _explicit_mesh(s) is not None:
+            return _place(x, _to_sharding(s.mesh, spec_of(s, x.ndim)))
+    mesh = get_mesh()
+    if mesh.empty or spmd.tracing_axes():
+        return x
+    if not bare and any(t == AxisType.Explicit for t in mesh.axis_types):
+        return _place(x, NamedSharding(mesh, PartitionSpec(*([None] * x.ndim))), False)
+    return _place(x, NamedSharding(mesh, PartitionSpec()), False)
+
+
+def check_index(x, items) -> None:
+    """Indexing a dimension sharded over Explicit axes raises JAX's gather error (S8.3).
+
+    ``items``: one per indexed dimension, in order: ``None`` (kept whole), an int, a slice
+    or an integer array (its shape)."""
+    if is_relaxed():
+        return
+    s = sharding_of_value(x)
+    if _explicit_mesh(s) is None:
+        return
+    nd = x.ndim
+    spec = spec_of(s, nd)
+    hit = False
+    bshape: tuple = ()
+    n_idx = 0
+    for e, it in zip(spec, items):
+        if it is None:
+            continue
+        n_idx += 1
+        if isinstance(it, tuple):
+            bshape = it
+        if e:
+            hit = True
+    if hit:
+        raise gather_error(x.aval, spec, tuple(bshape) + (max(n_idx, 1),))
