@@ -2,6 +2,7 @@
 
 from jaxlite._src.sharding.array import Shard as Shard
 from jaxlite._src.sharding.constructors import reshard as reshard
+from jaxlite._src.sharding.explicit import auto_axes as auto_axes, explicit_axes as explicit_axes
 from jaxlite._src.sharding.mesh import (
     AbstractMesh as AbstractMesh,
     AxisType as AxisType,
@@ -27,6 +28,8 @@ __all__ = [
     "Shard",
     "Sharding",
     "SingleDeviceSharding",
+    "auto_axes",
+    "explicit_axes",
     "get_abstract_mesh",
     "get_mesh",
     "make_single_device_sharding",

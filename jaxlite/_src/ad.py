@@ -35,6 +35,7 @@ from jaxlite._src.numpy.util import asarray_any
 from jaxlite._src.ops.conversion import convert_element_type as _convert
 from jaxlite._src.ops.shape import full as _full
 from jaxlite._src.ops.structural import instantiate, zeros
+from jaxlite._src.sharding import explicit as _explicit
 
 
 # ------------------------------------------------------------------------ flat engines
@@ -205,6 +206,10 @@ class _VjpFun:
                 flat.append(asarray_any(c))
         cts_in = vjp_backward(self._lin, self._res, self._in_avals, flat)
         cts_in = [_instantiate_ct(c, a) for c, a in zip(cts_in, self._in_avals)]
+        shardings = getattr(self, "_in_shardings", None)
+        if shardings is not None:
+            # On an Explicit mesh a cotangent has its primal's sharding, as in JAX.
+            cts_in = [_explicit.like_primal(c, s) for c, s in zip(cts_in, shardings)]
         return tree_util.tree_unflatten(self._in_tree, cts_in)
 
 
@@ -242,6 +247,9 @@ def vjp(fun: Callable, *primals, has_aux: bool = False):
     in_avals = [aval_of(p) for p in p_flat]
     out_avals_full = [aval_of(p).to_tangent_aval() for p in p_out]
     pullback = _VjpFun(lin, res, in_avals, p_tree, out_tree, out_avals_full)
+    shardings = [_explicit.sharding_of_value(p) for p in p_flat]
+    if any(_explicit.is_explicit_sharding(s) for s in shardings):
+        pullback._in_shardings = shardings
     out = tree_util.tree_unflatten(out_tree, p_out)
     if has_aux:
         return out, pullback, store["aux"]

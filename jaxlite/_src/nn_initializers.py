@@ -17,6 +17,7 @@ import jaxlite.numpy as jnp  # the public jnp namespace (stable across module sp
 from jaxlite import random
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array
+from jaxlite._src.sharding import explicit as _explicit
 
 
 class Initializer(Protocol):
@@ -29,28 +30,23 @@ def _dtype(dtype):
     return dtypes.default_float_dtype() if dtype is None else dtype
 
 
-def _no_sharding(out_sharding, name: str) -> None:
-    if out_sharding is not None:
-        raise NotImplementedError(f"nn.initializers.{name}: out_sharding is not supported")
-
-
+@_explicit.placed_result
 def zeros(key: Array, shape: Sequence[int], dtype: Any = None, out_sharding=None) -> Array:
     """An array of zeros (``jax.nn.initializers.zeros``); ``key`` is unused."""
-    _no_sharding(out_sharding, "zeros")
     return jnp.zeros(shape, _dtype(dtype))
 
 
+@_explicit.placed_result
 def ones(key: Array, shape: Sequence[int], dtype: Any = None, out_sharding=None) -> Array:
     """An array of ones (``jax.nn.initializers.ones``); ``key`` is unused."""
-    _no_sharding(out_sharding, "ones")
     return jnp.ones(shape, _dtype(dtype))
 
 
 def constant(value: Any, dtype: Any = None) -> Initializer:
     """Initializer filling with ``value``."""
 
+    @_explicit.placed_result
     def init(key, shape, dtype=dtype, out_sharding=None):
-        _no_sharding(out_sharding, "constant")
         return jnp.full(shape, value, dtype=_dtype(dtype))
 
     return init
@@ -59,8 +55,8 @@ def constant(value: Any, dtype: Any = None) -> Initializer:
 def uniform(scale: float = 1e-2, dtype: Any = None) -> Initializer:
     """Initializer drawing uniformly from ``[0, scale)``."""
 
+    @_explicit.placed_result
     def init(key, shape, dtype=dtype, out_sharding=None):
-        _no_sharding(out_sharding, "uniform")
         dtype = _dtype(dtype)
         return random.uniform(key, shape, dtype) * jnp.array(scale, dtype)
 
@@ -70,8 +66,8 @@ def uniform(scale: float = 1e-2, dtype: Any = None) -> Initializer:
 def normal(stddev: float = 1e-2, dtype: Any = None) -> Initializer:
     """Initializer drawing from a normal distribution with mean 0 and ``stddev``."""
 
+    @_explicit.placed_result
     def init(key, shape, dtype=dtype, out_sharding=None):
-        _no_sharding(out_sharding, "normal")
         dtype = _dtype(dtype)
         return random.normal(key, shape, dtype) * jnp.array(stddev, dtype)
 
@@ -83,8 +79,8 @@ def truncated_normal(
 ) -> Initializer:
     """Initializer drawing from a normal truncated to ``[lower, upper]``, times ``stddev``."""
 
+    @_explicit.placed_result
     def init(key, shape, dtype=dtype, out_sharding=None):
-        _no_sharding(out_sharding, "truncated_normal")
         dtype = _dtype(dtype)
         return random.truncated_normal(key, lower, upper, shape, dtype) * jnp.array(stddev, dtype)
 
@@ -128,8 +124,8 @@ def variance_scaling(
       NotImplementedError: for complex dtypes.
     """
 
+    @_explicit.placed_result
     def init(key, shape, dtype=dtype, out_sharding=None):
-        _no_sharding(out_sharding, "variance_scaling")
         shape = tuple(int(d) for d in shape)
         dtype = _dtype(dtype)
         fan_in, fan_out = compute_fans(shape, in_axis, out_axis, batch_axis)
@@ -191,8 +187,8 @@ def orthogonal(scale: float = 1.0, column_axis: int = -1, dtype: Any = None) -> 
       ValueError: for shapes of fewer than two dimensions.
     """
 
+    @_explicit.placed_result
     def init(key, shape, dtype=dtype, out_sharding=None):
-        _no_sharding(out_sharding, "orthogonal")
         dtype = _dtype(dtype)
         shape = tuple(int(d) for d in shape)
         if len(shape) < 2:
@@ -216,8 +212,8 @@ def delta_orthogonal(scale: float = 1.0, column_axis: int = -1, dtype: Any = Non
       ValueError: for other ranks, or fewer output than input channels.
     """
 
+    @_explicit.placed_result
     def init(key, shape, dtype=dtype, out_sharding=None):
-        _no_sharding(out_sharding, "delta_orthogonal")
         dtype = _dtype(dtype)
         shape = tuple(int(d) for d in shape)
         if len(shape) not in (3, 4, 5):

@@ -65,7 +65,9 @@ class _Compiled:
         self.jaxpr = simplified
         # Results carry shardings (shard_map, with_sharding_constraint...): no fast path.
         prims = sharding_hooks.sharding_primitives
-        self.placed = any(e.primitive in prims for e in simplified.jaxpr.eqns)
+        self.placed = any(e.primitive in prims for e in simplified.jaxpr.eqns) or any(
+            type(c) is not ArrayImpl and isinstance(c, ArrayImpl) for c in simplified.consts
+        )
         stats["compiles"] += 1
 
 

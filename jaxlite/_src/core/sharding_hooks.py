@@ -27,6 +27,9 @@ eval_outputs: Any = None
 eval_check: Any = None
 jit_call: Any = None
 staging_outputs: Any = None
+# ``apply_out_sharding(fn, out_sharding, *args)``: ``fn(*args)`` placed by ``out_sharding=``
+# (lax.reshape, lax.dot_general...), set by sharding/explicit.py.
+apply_out_sharding: Any = None
 trace_shardings: Any = lambda flat: None
 # ``check_callback(api, sharding)``: validate a host callback's ``sharding=`` (K2, K5).
 check_callback: Any = None

@@ -18,6 +18,7 @@ from jaxlite._src.numpy.shape import broadcast_to, reshape
 from jaxlite._src.numpy.ufuncs import multiply
 from jaxlite._src.numpy.util import asarray_any, promote_dtypes
 from jaxlite._src.ops import linalg as _linalg, reductions as _red, shape as _sh
+from jaxlite._src.sharding import explicit as _explicit
 
 
 def _parse(subscripts: str, shapes):
@@ -97,7 +98,13 @@ def _contract_pair(a, sa, b, sb, keep, pet):
 
 
 def einsum(
-    subscripts, *operands, out=None, optimize="auto", precision=None, preferred_element_type=None
+    subscripts,
+    *operands,
+    out=None,
+    optimize="auto",
+    precision=None,
+    preferred_element_type=None,
+    out_sharding=None,
 ):
     """``jnp.einsum``: Einstein summation over the operands.
 
@@ -106,7 +113,20 @@ def einsum(
         operands: arrays (promoted to a common dtype).
         optimize: contraction-order strategy (``"auto"``/``"greedy"``/``"optimal"``/False).
         preferred_element_type: accumulation/result dtype passed to ``dot_general``.
+        out_sharding: the result's sharding (a ``NamedSharding``, or a ``P`` under
+            ``jax.set_mesh``), S8.4.
     """
+    if out_sharding is not None:
+        return _explicit.apply_out_sharding(
+            einsum,
+            out_sharding,
+            subscripts,
+            *operands,
+            out=out,
+            optimize=optimize,
+            precision=precision,
+            preferred_element_type=preferred_element_type,
+        )
     if not isinstance(subscripts, str):
         raise TypeError("jaxlite einsum supports only the string subscripts form")
     ops = promote_dtypes(*[asarray_any(o) for o in operands])

@@ -23,6 +23,7 @@ from jaxlite._src.ops import (
     shape as _shape,
     slicing,
 )
+from jaxlite._src.sharding import explicit as _explicit
 
 
 def _is_int_scalar(i):
@@ -94,6 +95,8 @@ def getitem(x, idx):
         )
     x = asarray_any(x)
     items = _bool_to_int(_expand_index(idx, x.ndim))
+    if type(x) is not ArrayImpl:
+        _explicit.check_index(x, items)
     return _index(x, items)
 
 
@@ -235,12 +238,16 @@ class _IndexUpdateRef:
         self.array = array
         self.index = index
 
-    def get(self, *, mode=None, fill_value=None, **kwargs):
+    def get(self, *, mode=None, fill_value=None, out_sharding=None, **kwargs):
         """``x.at[idx].get()``: out-of-bounds indices clamp (default, ``"clip"``) or give
-        ``fill_value`` (``"fill"``/``"drop"``; NaN, the minimum int or True by default)."""
+        ``fill_value`` (``"fill"``/``"drop"``; NaN, the minimum int or True by default).
+        ``out_sharding``: the result's sharding (needed to index a dimension sharded over
+        Explicit mesh axes, S8.3)."""
         if mode in ("fill", "drop"):
-            return _get_filled(self.array, self.index, fill_value)
-        return getitem(self.array, self.index)
+            return _explicit.apply_out_sharding(
+                _get_filled, out_sharding, self.array, self.index, fill_value
+            )
+        return _explicit.apply_out_sharding(getitem, out_sharding, self.array, self.index)
 
     def set(self, values, **kwargs):
         return _scatter(self.array, self.index, values, "set", kwargs.get("mode"))
@@ -301,7 +308,12 @@ def _get_filled(x, idx, fill_value):
 
 
 def _scatter(x, idx, values, mode, idx_mode=None):
+    # The result keeps ``x``'s sharding; the flat positions in between have none to speak of.
     x = asarray_any(x)
+    return _explicit.keep_sharding(x, _scatter_flat, x, idx, values, mode, idx_mode)
+
+
+def _scatter_flat(x, idx, values, mode, idx_mode):
     values = asarray_any(values)
     values = conversion.convert_element_type(values, x.dtype, x.weak_type and values.weak_type)
     # Index the positions with an iota map: gather the flat position of each selected

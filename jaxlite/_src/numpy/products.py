@@ -21,11 +21,22 @@ from jaxlite._src.numpy.shape import (
 from jaxlite._src.numpy.ufuncs import conj, multiply, subtract
 from jaxlite._src.numpy.util import asarray_any, promote_args, promote_dtypes
 from jaxlite._src.ops import elementwise as ew, linalg as _linalg, shape as _sh
+from jaxlite._src.sharding import explicit as _explicit
 
 
 # -------------------------------------------------------------------------------- dots
-def dot(a, b, *, precision=None, preferred_element_type=None):
-    """``jnp.dot``: NumPy's rules for 0-d, 1-d and N-d operands."""
+def dot(a, b, *, precision=None, preferred_element_type=None, out_sharding=None):
+    """``jnp.dot``: NumPy's rules for 0-d, 1-d and N-d operands; ``out_sharding``: the
+    result's sharding (S8.4)."""
+    if out_sharding is not None:
+        return _explicit.apply_out_sharding(
+            dot,
+            out_sharding,
+            a,
+            b,
+            precision=precision,
+            preferred_element_type=preferred_element_type,
+        )
     a, b = promote_dtypes(a, b)
     if a.ndim == 0 or b.ndim == 0:
         return multiply(a, b)
@@ -38,8 +49,17 @@ def dot(a, b, *, precision=None, preferred_element_type=None):
     )
 
 
-def matmul(a, b, *, precision=None, preferred_element_type=None):
-    """``jnp.matmul`` with batch broadcasting."""
+def matmul(a, b, *, precision=None, preferred_element_type=None, out_sharding=None):
+    """``jnp.matmul`` with batch broadcasting; ``out_sharding``: the result's sharding."""
+    if out_sharding is not None:
+        return _explicit.apply_out_sharding(
+            matmul,
+            out_sharding,
+            a,
+            b,
+            precision=precision,
+            preferred_element_type=preferred_element_type,
+        )
     a, b = promote_dtypes(a, b)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"matmul: inputs must be at least 1-D, got shapes {a.shape} and {b.shape}")

@@ -17,6 +17,7 @@ from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import util as _util
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes
 from jaxlite._src.ops import conversion, shape as _sh
+from jaxlite._src.sharding import explicit as _explicit
 
 
 def _shape(x):
@@ -61,8 +62,12 @@ def size(a, axis=None):
     return int(np.prod(s, dtype=np.int64)) if axis is None else s[axis]
 
 
-def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
-    """``jnp.reshape`` (one ``-1`` entry allowed)."""
+def reshape(a, shape=None, order="C", *, newshape=None, copy=None, out_sharding=None):
+    """``jnp.reshape`` (one ``-1`` entry allowed); ``out_sharding``: the result's sharding."""
+    if out_sharding is not None:
+        return _explicit.apply_out_sharding(
+            reshape, out_sharding, a, shape, order, newshape=newshape, copy=copy
+        )
     if shape is None:
         shape = newshape
     a = asarray_any(a)

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from jaxlite._src import dtypes
-from jaxlite._src.core import rules
+from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
@@ -182,14 +182,28 @@ rules.batch_rules[dot_general_p] = _dot_general_batch
 defjvp(dot_general_p, _dot_jvp_lhs, _dot_jvp_rhs)
 
 
-def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None):
+def dot_general(
+    lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None, out_sharding=None
+):
     """``jax.lax.dot_general``: contract ``lhs`` and ``rhs``.
 
     Args:
         dimension_numbers: ``((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))``.
+        out_sharding: the result's sharding (a ``NamedSharding``, or a ``P`` under
+            ``jax.set_mesh``); it resolves contracting dimensions sharded on both sides.
     Returns:
         An array of shape ``batch + lhs_free + rhs_free``.
     """
+    if out_sharding is not None:
+        return sharding_hooks.apply_out_sharding(
+            dot_general,
+            out_sharding,
+            lhs,
+            rhs,
+            dimension_numbers,
+            precision,
+            preferred_element_type,
+        )
     (xc, yc), (xb, yb) = dimension_numbers
     dn = (
         (tuple(int(i) for i in xc), tuple(int(i) for i in yc)),
@@ -205,8 +219,12 @@ def dot_general(lhs, rhs, dimension_numbers, precision=None, preferred_element_t
     )
 
 
-def dot(lhs, rhs, precision=None, preferred_element_type=None):
-    """``jax.lax.dot`` for vectors and matrices."""
+def dot(lhs, rhs, precision=None, preferred_element_type=None, out_sharding=None):
+    """``jax.lax.dot`` for vectors and matrices (``out_sharding``: as ``dot_general``)."""
+    if out_sharding is not None:
+        return sharding_hooks.apply_out_sharding(
+            dot, out_sharding, lhs, rhs, precision, preferred_element_type
+        )
     xn, yn = aval_of(lhs).ndim, aval_of(rhs).ndim
     return dot_general(
         lhs,

@@ -9,7 +9,7 @@ import operator
 import numpy as np
 
 from jaxlite._src import dtypes
-from jaxlite._src.core import rules
+from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import (
     ShapedArray,
@@ -183,8 +183,11 @@ rules.batch_rules[reshape_p] = _reshape_batch
 deflinear(reshape_p, _reshape_transpose)
 
 
-def reshape(x, new_sizes, dimensions=None):
-    """``jax.lax.reshape`` (row-major)."""
+def reshape(x, new_sizes, dimensions=None, *, out_sharding=None):
+    """``jax.lax.reshape`` (row-major); ``out_sharding``: the result's sharding (for
+    reshapes of sharded dimensions the Explicit-mode rule cannot type, S8.3)."""
+    if out_sharding is not None:
+        return sharding_hooks.apply_out_sharding(reshape, out_sharding, x, new_sizes, dimensions)
     new_sizes = tuple(int(s) for s in new_sizes)
     if dimensions is not None:
         x = transpose(x, dimensions)

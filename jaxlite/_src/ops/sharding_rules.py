@@ -215,7 +215,7 @@ def _shape_repr(shape_) -> str:
     return repr(tuple(np.int64(n) for n in shape_))
 
 
-def _sliced_rule(what: str):
+def _sliced_rule(what: str, np_ints: bool = True):
     """``slice``/``pad``/``dynamic_slice``: a sharded dimension keeps its axes when the
     result's size is still divisible by them."""
 
@@ -229,7 +229,7 @@ def _sliced_rule(what: str):
                     f"{what} on sharded dims where out dim ({n_out}) is not divisible by mesh "
                     f"axes ({axes_size(mesh, e)}) with spec ({','.join(e)}) is not implemented. "
                     f"Got input type={type_str(x, s, True)} and output "
-                    f"shape={_shape_repr(aval_out.shape)}"
+                    f"shape={_shape_repr(aval_out.shape) if np_ints else tuple(aval_out.shape)}"
                 )
                 if not is_relaxed():
                     raise ShardingTypeError(msg)
@@ -240,24 +240,23 @@ def _sliced_rule(what: str):
     return rule
 
 
-_table[shape.slice_p] = _sliced_rule("dynamic_slice")
+_table[shape.slice_p] = _sliced_rule("slicing", np_ints=False)
 _table[shape.pad_p] = _sliced_rule("padding")
 _table[slicing.dynamic_slice_p] = _sliced_rule("dynamic_slice")
 
 
-def _axis_types_repr(mesh) -> str:
-    if mesh is None:
-        return "{}"
-    return "{Explicit: " + repr(tuple(mesh.axis_names)) + "}"
-
-
 def _dus_rule(mesh, specs, avals_in, aval_out):
     x, u = specs[0], specs[1]
-    if any(u) and u != x:
+    if u != x:
+
+        def axes(spec):
+            # JAX prints the mesh's axes by type; an update on no mesh has none.
+            return "{Explicit: " + repr(tuple(mesh.axis_names)) + "}" if any(spec) or x else "{}"
+
         msg = (
             "dynamic_update_slice operand sharding must be equal to update sharding, got "
-            f"operand sharding {type_str(avals_in[0], x)}({_axis_types_repr(mesh)}) and update "
-            f"sharding {type_str(avals_in[1], u)}({_axis_types_repr(mesh)})."
+            f"operand sharding {type_str(avals_in[0], x)}({axes(x)}) and update sharding "
+            f"{type_str(avals_in[1], u)}({'{}' if not any(u) else axes(u)})."
         )
         return _raise(msg, x)
     return x

@@ -34,6 +34,7 @@ from jaxlite._src.random.distributions import (
     uniform,
 )
 from jaxlite._src.random.prng import canonicalize_shape, check_prng_key
+from jaxlite._src.sharding import explicit as _explicit
 
 
 def _c(dtype, v):
@@ -72,6 +73,7 @@ def _truncated_normal(key, lower, upper, shape, dtype):
 _truncated_normal_jit = jit(_truncated_normal, static_argnums=(3, 4))
 
 
+@_explicit.placed_result
 def truncated_normal(
     key: Any,
     lower: Any,
@@ -150,6 +152,7 @@ maxwell = _simple("maxwell", _maxwell_jit)
 maxwell.__doc__ = """Maxwell samples (``jax.random.maxwell``): the norm of three normals."""
 
 
+@_explicit.placed_result
 def rademacher(key: Any, shape: Sequence[int] = (), dtype: Any = None, *, out_sharding=None):
     """Random signs, ``-1`` or ``+1`` with equal probability (``jax.random.rademacher``).
 
@@ -182,6 +185,7 @@ def weibull_min(key, scale, concentration, shape=(), dtype=None):
     return ufuncs.power(-xm.log1p(-u), 1.0 / _as(concentration, dt)) * _as(scale, dt)
 
 
+@_explicit.placed_result
 def rayleigh(key, scale, shape=None, dtype=None, *, out_sharding=None):
     """Rayleigh samples (``jax.random.rayleigh``): ``scale * sqrt(-2 log u)``."""
     typed, _ = check_prng_key("rayleigh", key)
@@ -191,6 +195,7 @@ def rayleigh(key, scale, shape=None, dtype=None, *, out_sharding=None):
     return _as(scale, dt) * ufuncs.sqrt(-2.0 * xm.log(u))
 
 
+@_explicit.placed_result
 def pareto(key, b, shape=None, dtype=None, *, out_sharding=None):
     """Pareto samples (``jax.random.pareto``): ``exp(e / b)`` for standard exponential ``e``."""
     typed, _ = check_prng_key("pareto", key)
@@ -199,6 +204,7 @@ def pareto(key, b, shape=None, dtype=None, *, out_sharding=None):
     return ufuncs.exp(exponential(typed, shape, dt) / _as(b, dt))
 
 
+@_explicit.placed_result
 def geometric(key, p, shape=None, dtype=None, *, out_sharding=None):
     """Geometric samples on ``1, 2, ...`` (``jax.random.geometric``):
     ``floor(log(u) / log1p(-p)) + 1``.
@@ -221,6 +227,7 @@ def geometric(key, p, shape=None, dtype=None, *, out_sharding=None):
 _ONE = np.float32(1.0)
 
 
+@_explicit.placed_result
 def lognormal(key, sigma=_ONE, shape=None, dtype=None, *, out_sharding=None):
     """Log-normal samples (``jax.random.lognormal``): ``exp(sigma * normal)``."""
     typed, _ = check_prng_key("lognormal", key)
@@ -229,6 +236,7 @@ def lognormal(key, sigma=_ONE, shape=None, dtype=None, *, out_sharding=None):
     return ufuncs.exp(normal(typed, shape, dt) * _as(sigma, dt))
 
 
+@_explicit.placed_result
 def wald(key, mean, shape=None, dtype=None, *, out_sharding=None):
     """Wald (inverse Gaussian) samples (``jax.random.wald``), by Michael et al.'s method."""
     typed, _ = check_prng_key("wald", key)
@@ -245,6 +253,7 @@ def wald(key, mean, shape=None, dtype=None, *, out_sharding=None):
     return ufuncs.where(z <= mean / (mean + x), x, mean_sq / x)
 
 
+@_explicit.placed_result
 def triangular(key, left, mode, right, shape=None, dtype=None, *, out_sharding=None):
     """Triangular samples on ``[left, right]`` peaking at ``mode`` (``jax.random.triangular``)."""
     typed, _ = check_prng_key("triangular", key)
@@ -261,6 +270,7 @@ def triangular(key, left, mode, right, shape=None, dtype=None, *, out_sharding=N
 # ------------------------------------------------------------------ linear algebra
 
 
+@_explicit.placed_result
 def multivariate_normal(
     key, mean, cov, shape=None, dtype=None, method="cholesky", *, out_sharding=None
 ):
@@ -304,6 +314,7 @@ def multivariate_normal(
     return mean + einsum("...ij,...j->...i", factor, z)
 
 
+@_explicit.placed_result
 def orthogonal(key, n, shape=(), dtype=None, m=None, *, out_sharding=None):
     """Haar-random orthogonal (semi-orthogonal when ``m != n``) matrices
     (``jax.random.orthogonal``), from the QR decomposition of a normal matrix."""

@@ -38,6 +38,7 @@ from jaxlite._src.ops import (
 )
 from jaxlite._src.random import _xla_math as xm, prng
 from jaxlite._src.random.prng import canonicalize_shape, check_prng_key, random_bits, random_split
+from jaxlite._src.sharding import explicit as _explicit
 
 _UINT = {8: dtypes.uint8, 16: dtypes.uint16, 32: dtypes.uint32, 64: dtypes.uint64}
 
@@ -147,6 +148,7 @@ def _uniform(key, shape, dtype, minval, maxval, mode):
 _uniform_jit = jit(_uniform, static_argnums=(1, 2, 5))
 
 
+@_explicit.placed_result
 def uniform(
     key: Any,
     shape: Sequence[int] = (),
@@ -206,6 +208,7 @@ def _normal(key, shape, dtype):
 _normal_jit = jit(_normal, static_argnums=(1, 2))
 
 
+@_explicit.placed_result
 def normal(
     key: Any, shape: Sequence[int] = (), dtype: Any = None, *, out_sharding: Any = None
 ) -> Array:
@@ -289,6 +292,7 @@ def _check_int_bound(x, name: str):
         raise TypeError(f"randint requires integer or float bounds, got {name} of dtype {dt}")
 
 
+@_explicit.placed_result
 def randint(
     key: Any,
     shape: Sequence[int],
@@ -353,8 +357,14 @@ def _bernoulli(key, p, shape, mode):
 _bernoulli_jit = jit(_bernoulli, static_argnums=(2, 3))
 
 
+@_explicit.placed_result
 def bernoulli(
-    key: Any, p: Any = 0.5, shape: Sequence[int] | None = None, mode: str = "low"
+    key: Any,
+    p: Any = 0.5,
+    shape: Sequence[int] | None = None,
+    mode: str = "low",
+    *,
+    out_sharding: Any = None,
 ) -> Array:
     """Boolean samples, ``True`` with probability ``p`` (``jax.random.bernoulli``).
 
@@ -422,8 +432,14 @@ def _gumbel_mode(mode):
     return mode
 
 
+@_explicit.placed_result
 def gumbel(
-    key: Any, shape: Sequence[int] = (), dtype: Any = None, mode: str | None = None
+    key: Any,
+    shape: Sequence[int] = (),
+    dtype: Any = None,
+    mode: str | None = None,
+    *,
+    out_sharding: Any = None,
 ) -> Array:
     """Standard Gumbel samples, ``-log(-log(u))`` (``jax.random.gumbel``).
 
@@ -445,7 +461,10 @@ def _exponential(key, shape, dtype):
 _exponential_jit = jit(_exponential, static_argnums=(1, 2))
 
 
-def exponential(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Array:
+@_explicit.placed_result
+def exponential(
+    key: Any, shape: Sequence[int] = (), dtype: Any = None, *, out_sharding: Any = None
+) -> Array:
     """Standard exponential samples, ``-log1p(-u)`` (``jax.random.exponential``)."""
     typed, _ = check_prng_key("exponential", key)
     dt = _float_dtype("exponential", dtype)
@@ -455,6 +474,7 @@ def exponential(key: Any, shape: Sequence[int] = (), dtype: Any = None) -> Array
 # ------------------------------------------------------------------------ categorical
 
 
+@_explicit.placed_result
 def categorical(
     key: Any,
     logits: Any,
@@ -462,6 +482,8 @@ def categorical(
     shape: Sequence[int] | None = None,
     replace: bool = True,
     mode: str | None = None,
+    *,
+    out_sharding: Any = None,
 ) -> Array:
     """Samples from a categorical distribution given by unnormalised log-probabilities
     (``jax.random.categorical``), by the Gumbel-max trick (top-k without replacement).

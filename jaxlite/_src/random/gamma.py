@@ -38,6 +38,7 @@ from jaxlite._src.random.distributions import (
 )
 from jaxlite._src.random.keys import split
 from jaxlite._src.random.prng import canonicalize_shape, check_prng_key, random_split
+from jaxlite._src.sharding import explicit as _explicit
 
 # ----------------------------------------------------------------- random_gamma_grad
 
@@ -161,6 +162,7 @@ def _gamma(key, a, shape, dtype, log_space):
 _gamma_jit = jit(_gamma, static_argnums=(2, 3, 4))
 
 
+@_explicit.placed_result
 def gamma(key: Any, a: Any, shape=None, dtype=None, *, out_sharding=None):
     """Gamma samples with shape parameter ``a`` and unit scale (``jax.random.gamma``).
 
@@ -174,6 +176,7 @@ def gamma(key: Any, a: Any, shape=None, dtype=None, *, out_sharding=None):
     return _gamma_jit(typed, a, _shape_of(shape, a), dt, False)
 
 
+@_explicit.placed_result
 def loggamma(key: Any, a: Any, shape=None, dtype=None, *, out_sharding=None):
     """``log`` of gamma samples, accurate for small ``a`` (``jax.random.loggamma``)."""
     typed, _ = check_prng_key("loggamma", key)
@@ -190,6 +193,7 @@ def _check_safe_cast(name, dt, *args):
             )
 
 
+@_explicit.placed_result
 def beta(key: Any, a: Any, b: Any, shape=None, dtype=None, *, out_sharding=None):
     """Beta samples (``jax.random.beta``), from two log-gamma draws."""
     typed, _ = check_prng_key("beta", key)
@@ -204,6 +208,7 @@ def beta(key: Any, a: Any, b: Any, shape=None, dtype=None, *, out_sharding=None)
     return ea / (ea + eb)
 
 
+@_explicit.placed_result
 def dirichlet(key: Any, alpha: Any, shape=None, dtype=None, *, out_sharding=None):
     """Dirichlet samples (``jax.random.dirichlet``): normalised log-gamma draws.
 
@@ -226,6 +231,7 @@ def dirichlet(key: Any, alpha: Any, shape=None, dtype=None, *, out_sharding=None
     return e / reductions.sum(e, axis=-1, keepdims=True)
 
 
+@_explicit.placed_result
 def chisquare(key: Any, df: Any, shape=None, dtype=None, *, out_sharding=None):
     """Chi-square samples (``jax.random.chisquare``): ``2 * exp(loggamma(df / 2))``."""
     typed, _ = check_prng_key("chisquare", key)
@@ -235,6 +241,7 @@ def chisquare(key: Any, df: Any, shape=None, dtype=None, *, out_sharding=None):
     return 2 * ufuncs.exp(loggamma(typed, half, shape, dt))
 
 
+@_explicit.placed_result
 def t(key: Any, df: Any, shape=None, dtype=None, *, out_sharding=None):
     """Student's t samples (``jax.random.t``): ``normal * sqrt(df/2 / gamma(df/2))``."""
     typed, _ = check_prng_key("t", key)
@@ -247,6 +254,7 @@ def t(key: Any, df: Any, shape=None, dtype=None, *, out_sharding=None):
     return n * ufuncs.sqrt(half / g)
 
 
+@_explicit.placed_result
 def f(key: Any, dfnum: Any, dfden: Any, shape=None, dtype=None, *, out_sharding=None):
     """F-distribution samples (``jax.random.f``): a ratio of scaled chi-squares."""
     typed, _ = check_prng_key("f", key)
@@ -258,6 +266,7 @@ def f(key: Any, dfnum: Any, dfden: Any, shape=None, dtype=None, *, out_sharding=
     return num / den
 
 
+@_explicit.placed_result
 def generalized_normal(key: Any, p: float, shape=(), dtype=None, *, out_sharding=None):
     """Generalized normal samples with density ``∝ exp(-|x|^p)``
     (``jax.random.generalized_normal``)."""
@@ -276,6 +285,7 @@ def rademacher_float(key, shape, dtype):
     return rademacher(key, shape, dtype)
 
 
+@_explicit.placed_result
 def ball(key: Any, d: int, p: float = 2, shape=(), dtype=None, *, out_sharding=None):
     """Uniform samples from the unit ``p``-norm ball in ``d`` dimensions (``jax.random.ball``)."""
     typed, _ = check_prng_key("ball", key)
@@ -356,6 +366,7 @@ def _poisson(key, lam, shape, dtype):
 _poisson_jit = jit(_poisson, static_argnums=(2, 3))
 
 
+@_explicit.placed_result
 def poisson(key: Any, lam: Any, shape=None, dtype=None, *, out_sharding=None):
     """Poisson samples with rate ``lam`` (``jax.random.poisson``): Knuth's method for
     ``lam < 10``, transformed rejection (Hormann) above.

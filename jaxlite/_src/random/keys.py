@@ -28,6 +28,7 @@ from jaxlite._src.random.prng import (
     random_wrap,
     resolve_impl,
 )
+from jaxlite._src.sharding import explicit as _explicit
 
 _u32 = np.dtype(np.uint32)
 
@@ -252,6 +253,7 @@ def _bits(keys, bit_width, shape):
 _bits_jit = jit(_bits, static_argnums=(1, 2))
 
 
+@_explicit.placed_result
 def bits(key: Any, shape: Any = (), dtype: Any = None, *, out_sharding: Any = None) -> Array:
     """Uniform random bits (``jax.random.bits``).
 

@@ -17,9 +17,15 @@ from jaxlite._src import dtypes, tree_util
 from jaxlite._src.core.avals import ShapedArray
 from jaxlite._src.core.trace import eval_trace, trace_ctx
 from jaxlite._src.sharding import array as _arr, multiprocess
-from jaxlite._src.sharding.jit_shardings import sharding_constraint_p
+from jaxlite._src.sharding.explicit import sharding_constraint_p
 from jaxlite._src.sharding.mesh import AxisType, get_mesh
-from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, Sharding, entry_names
+from jaxlite._src.sharding.specs import (
+    NamedSharding,
+    PartitionSpec,
+    Sharding,
+    entry_names,
+    padded,
+)
 
 
 def _assemble(shape, sharding: Sharding, piece: Callable, dtype=None) -> _arr.ShardedArray:
@@ -127,6 +133,10 @@ def reshard(xs: Any, out_shardings: Any):
     out = []
     for x, t in zip(leaves, targets):
         s = _reshard_target(t)
+        nd = len(getattr(x, "shape", ()))
+        if isinstance(s, NamedSharding) and len(s.spec) < nd:
+            # As in JAX, the result's spec has one entry per dimension.
+            s = NamedSharding(s.mesh, PartitionSpec(*padded(s.spec, nd)))
         if trace_ctx.trace is eval_trace:
             out.append(_arr.place(x, s))
         else:

@@ -20,8 +20,13 @@ dimension, and ``typeof`` of traced values.
 
 from __future__ import annotations
 
+import functools
+import inspect
 from typing import Any
 
+import numpy as np
+
+from jaxlite._src import tree_util
 from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
@@ -42,18 +47,34 @@ __all__ = [
     "propagate_eqn",
     "sharding_constraint_p",
     "apply_out_sharding",
+    "auto_axes",
+    "explicit_axes",
     "check_index",
     "created",
+    "keep_sharding",
+    "placed_result",
     "sharding_of_value",
     "typeof",
 ]
+
+
+# Inside ``auto_axes``: the Explicit axes treated as Auto (None: none; a set, or ``ALL``).
+_hidden: list = [None]
+_ALL = object()
+
+
+def _is_explicit(mesh, name) -> bool:
+    h = _hidden[0]
+    if h is not None and (h is _ALL or name in h):
+        return False
+    return mesh.axis_type_of(name) == AxisType.Explicit
 
 
 def _explicit_mesh(s) -> Mesh | None:
     """The mesh of a NamedSharding with an Explicit axis (else None)."""
     if isinstance(s, NamedSharding):
         mesh = s.mesh
-        if any(t == AxisType.Explicit for t in mesh.axis_types):
+        if any(_is_explicit(mesh, n) for n in mesh.axis_names):
             return mesh
     return None
 
@@ -65,7 +86,7 @@ def spec_of(s, ndim: int) -> tuple:
     mesh = s.mesh
     out = []
     for e in padded(s.spec, ndim):
-        names = tuple(n for n in entry_names(e) if mesh.axis_type_of(n) == AxisType.Explicit)
+        names = tuple(n for n in entry_names(e) if _is_explicit(mesh, n))
         out.append(names or None)
     return tuple(out)
 
@@ -228,6 +249,7 @@ def staging_outputs(trace, primitive, args, avals_in, avals_out, params, outvars
 
 
 sharding_hooks.staging_outputs = staging_outputs
+sharding_hooks.apply_out_sharding = lambda fn, s, *args: apply_out_sharding(fn, s, *args)
 sharding_hooks.trace_shardings = trace_shardings
 
 
@@ -236,7 +258,109 @@ def typeof(x: Any):
     s = sharding_of_value(x)
     if s is None:
         return _arr.typeof(x)
+    if _hidden[0] is not None and isinstance(s, NamedSharding):
+        s = NamedSharding(s.mesh, PartitionSpec(*_display(spec_of(s, x.ndim))))
     return _arr.ShardedType(x.aval, s)
+
+
+def _display(spec) -> list:
+    return [None if not e else e[0] if len(e) == 1 else tuple(e) for e in spec]
+
+
+# ----------------------------------------------------------------- auto_axes, explicit_axes
+_REQUIRED = object()
+
+
+def auto_axes(f=None, /, *, axes=None, out_sharding=_REQUIRED):
+    """``jax.sharding.auto_axes``: run ``f`` with the Explicit mesh ``axes`` (all when
+    ``None``) treated as Auto, so its operations are not sharding-typed, then place its
+    results by ``out_sharding`` (a pytree prefix of them; a ``P`` needs ``jax.set_mesh``).
+
+    Raises:
+        TypeError: without ``out_sharding`` (JAX's message).
+    """
+    if f is None:
+        return lambda g: auto_axes(g, axes=axes, out_sharding=out_sharding)
+
+    def wrapped(*args, **kwargs):
+        if out_sharding is _REQUIRED:
+            raise TypeError("Missing required keyword argument: 'out_sharding'")
+        prev = _hidden[0]
+        if axes is None:
+            # All axes of the context mesh (none without one).
+            _hidden[0] = frozenset() if get_mesh().empty else _ALL
+        else:
+            _hidden[0] = frozenset((axes,) if isinstance(axes, str) else axes)
+        try:
+            out = f(*args, **kwargs)
+        finally:
+            _hidden[0] = prev
+        return _place_tree(out, out_sharding)
+
+    return wrapped
+
+
+def explicit_axes(f=None, /, *, axes=None, in_sharding=_REQUIRED):
+    """``jax.sharding.explicit_axes``: on a mesh with Auto axes, run ``f`` with ``axes`` (all
+    when ``None``) Explicit and its arguments placed by ``in_sharding`` (a prefix of them);
+    the results are placed back on the original (Auto) mesh with the specs ``f`` gave them.
+
+    Raises:
+        TypeError: without ``in_sharding``.
+    """
+    if f is None:
+        return lambda g: explicit_axes(g, axes=axes, in_sharding=in_sharding)
+
+    def wrapped(*args, **kwargs):
+        if in_sharding is _REQUIRED:
+            raise TypeError("Missing required keyword argument: 'in_sharding'")
+        mesh = get_mesh()
+        if mesh.empty:
+            raise ValueError("explicit_axes requires a mesh in context: use `jax.set_mesh(mesh)`")
+        names = mesh.axis_names if axes is None else ((axes,) if isinstance(axes, str) else axes)
+        types = tuple(
+            AxisType.Explicit if n in names else t for n, t in zip(mesh.axis_names, mesh.axis_types)
+        )
+        emesh = Mesh(mesh.devices, mesh.axis_names, axis_types=types)
+
+        def to_explicit(s):
+            spec = s.spec if isinstance(s, NamedSharding) else s
+            return NamedSharding(emesh, spec)
+
+        leaves, tree = tree_util.tree_flatten(args)
+        targets = _prefix(in_sharding, args, len(leaves))
+        placed = [_place(x, to_explicit(t)) for x, t in zip(leaves, targets)]
+        out = f(*tree_util.tree_unflatten(tree, placed), **kwargs)
+
+        def back(x):
+            s = sharding_of_value(x)
+            if isinstance(s, NamedSharding) and s.mesh == emesh:
+                return _place(x, NamedSharding(mesh, s.spec))
+            return x
+
+        return tree_util.tree_map(back, out)
+
+    return wrapped
+
+
+def _is_target(t) -> bool:
+    return isinstance(t, (NamedSharding, PartitionSpec))
+
+
+def _prefix(spec, tree, n: int) -> list:
+    if _is_target(spec):
+        return [spec] * n
+    return tree_util.broadcast_prefix(spec, tree, is_leaf=_is_target)
+
+
+def _place_tree(out, shardings):
+    leaves, tree = tree_util.tree_flatten(out)
+    targets = _prefix(shardings, out, len(leaves))
+    placed = [
+        _place(x, _padded(resolve_out_sharding(t), len(getattr(x, "shape", ()))))
+        for x, t in zip(leaves, targets)
+    ]
+    return tree_util.tree_unflatten(tree, placed)
 
 
 # ------------------------------------------------------------------ sharding_constraint_p
@@ -359,28 +483,72 @@ def created(x, out_sharding=None, device=None, like=None, bare: bool = False):
     return _place(x, NamedSharding(mesh, PartitionSpec()), False)
 
 
+def placed_result(fn):
+    """Decorator: ``fn``'s ``out_sharding`` argument places its result (``created``), so
+    ``fn`` itself ignores it; under ``jax.set_mesh`` the result lies on the context mesh."""
+    params = list(inspect.signature(fn).parameters.values())
+    names = [p.name for p in params]
+    pos = names.index("out_sharding") if "out_sharding" in names else None
+    if pos is not None and params[pos].kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD:
+        pos = None
+
+    @functools.wraps(fn)
+    def wrapped(*args, **kwargs):
+        out_sharding = kwargs.pop("out_sharding", None)
+        if pos is not None and len(args) > pos:
+            out_sharding, args = args[pos], args[:pos] + args[pos + 1 :]
+        return created(fn(*args, **kwargs), out_sharding)
+
+    return wrapped
+
+
 def check_index(x, items) -> None:
     """Indexing a dimension sharded over Explicit axes raises JAX's gather error (S8.3).
 
-    ``items``: one per indexed dimension, in order: ``None`` (kept whole), an int, a slice
-    or an integer array (its shape)."""
-    if is_relaxed():
-        return
+    ``items``: the expanded index of ``jnp``'s ``x[...]``: ``None`` (a new axis), slices,
+    ints or integer arrays, one per dimension of ``x`` apart from the ``None`` entries."""
     s = sharding_of_value(x)
-    if _explicit_mesh(s) is None:
+    if _explicit_mesh(s) is None or is_relaxed() or isinstance(x, Tracer):
+        # Under jit the slices' own rule decides (JAX's jitted indexing is a slice too).
         return
-    nd = x.ndim
-    spec = spec_of(s, nd)
+    spec = spec_of(s, x.ndim)
+    dims = [i for i in items if i is not None]
     hit = False
     bshape: tuple = ()
     n_idx = 0
-    for e, it in zip(spec, items):
-        if it is None:
-            continue
+    for e, it, n in zip(spec, dims, x.shape):
+        if isinstance(it, slice):
+            if it.indices(n) == (0, n, 1):
+                continue
+        elif not isinstance(it, (int, np.integer)):
+            shape = getattr(it, "shape", None)
+            if shape is None:
+                continue
+            bshape = tuple(shape)
         n_idx += 1
-        if isinstance(it, tuple):
-            bshape = it
-        if e:
-            hit = True
+        hit = hit or bool(e)
     if hit:
-        raise gather_error(x.aval, spec, tuple(bshape) + (max(n_idx, 1),))
+        raise gather_error(x.aval, spec, bshape + (n_idx,))
+
+
+def is_explicit_sharding(s) -> bool:
+    return _explicit_mesh(s) is not None
+
+
+def like_primal(ct, s):
+    """A cotangent placed with its primal's Explicit sharding ``s`` (else unchanged)."""
+    if _explicit_mesh(s) is None or not isinstance(ct, (ArrayImpl, Tracer)):
+        return ct
+    if len(getattr(ct, "shape", ())) != len(s.spec) and len(s.spec) > len(ct.shape):
+        return ct
+    return _place(ct, s, True)
+
+
+def keep_sharding(x, fn, *args):
+    """``fn(*args)`` (an update of ``x``: ``x.at[...].set``...) with ``x``'s sharding."""
+    s = sharding_of_value(x)
+    if _explicit_mesh(s) is None:
+        return fn(*args)
+    with relaxed():
+        out = fn(*args)
+    return _place(out, s, _arr.is_committed(x))
