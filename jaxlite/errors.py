@@ -5,6 +5,7 @@ from jaxlite._src.core.errors import (  # noqa: F401
     ConcretizationTypeError as ConcretizationTypeError,
     JaxRuntimeError as JaxRuntimeError,
     NonConcreteBooleanIndexError as NonConcreteBooleanIndexError,
+    ShardingTypeError as ShardingTypeError,
     TracerArrayConversionError as TracerArrayConversionError,
     TracerBoolConversionError as TracerBoolConversionError,
     TracerIntegerConversionError as TracerIntegerConversionError,

@@ -37,12 +37,13 @@ from jaxlite._src.core.trace import (
 
 
 class StagingTracer(Tracer):
-    __slots__ = ("_aval", "var")
+    # ``_var``, not ``var``: ``x.var()`` is the Array method (jnp.var).
+    __slots__ = ("_aval", "_var")
 
     def __init__(self, trace: StagingTrace, aval: ShapedArray, var: Var):
         self._trace = trace
         self._aval = aval
-        self.var = var
+        self._var = var
 
     @property
     def aval(self):
@@ -81,7 +82,7 @@ class StagingTrace(Trace):
     def to_atom(self, x: Any):
         """The jaxpr atom (Var or Literal) standing for ``x`` in this trace."""
         if isinstance(x, StagingTracer) and x._trace is self:
-            return x.var
+            return x._var
         if isinstance(x, Tracer):
             check_valid_tracer(x)
             return self._constvar(x)
@@ -146,7 +147,7 @@ def trace_to_jaxpr(
     if in_shardings is not None:
         for t, s in zip(args, in_shardings):
             if s is not None:
-                trace.shardings[id(t.var)] = s
+                trace.shardings[id(t._var)] = s
     try:
         with set_current_trace(trace):
             outs = fun(*args)

@@ -212,7 +212,7 @@ def sharding_of_value(x: Any):
     if isinstance(x, StagingTracer):
         d = x._trace.shardings
         if d:
-            return d.get(id(x.var))
+            return d.get(id(x._var))
     return None
 
 
