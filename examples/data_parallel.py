@@ -168,17 +168,18 @@ def main(argv=None):
     train_acc = float(evaluate(params, jnp.asarray(x_train), jnp.asarray(y_train)))
     test_acc = float(evaluate(params, jnp.asarray(x_test), jnp.asarray(y_test)))
     per = args.devices // procs
-    for d in range(rank * per, (rank + 1) * per):  # this process's devices' log
-        mine = [r for r in log.rows if r[0] == d]
-        where = f"process {rank} " if args.distributed else ""
-        print(
-            f"{where}device {d}: {len(mine)} logged steps, last shard loss {mine[-1][2]:.4f}",
-            flush=True,
-        )
+    mine = []  # (device, logged steps, last shard loss) of this process's devices
+    for d in range(rank * per, (rank + 1) * per):
+        rows = [r for r in log.rows if r[0] == d]
+        mine.append((d, len(rows), rows[-1][2]))
     if args.distributed:
-        # Every process's log, to process 0 (only to print it in device order).
-        everything = multihost_utils.process_allgather(len(log.rows))
-        say(f"logged rows per process: {everything.tolist()}")
+        # Every process's summary, to process 0 (the processes' stdout would interleave).
+        summary = multihost_utils.process_allgather(np.asarray(mine, np.float64), tiled=True)
+    else:
+        summary = mine
+    for d, n, loss in summary:
+        where = f"process {int(d) // per} " if args.distributed else ""
+        say(f"{where}device {int(d)}: {int(n)} logged steps, last shard loss {loss:.4f}")
     say(f"train accuracy {train_acc:.4f}")
     say(f"test accuracy {test_acc:.4f}")
     say(f"wall time {time.perf_counter() - t_start:.2f} s")

@@ -242,14 +242,21 @@ def _install_fault_handling(comm) -> None:
 
     def excepthook(kind, value, tb):
         previous(kind, value, tb)
-        sys.stderr.write(
-            f"jaxlite: process {comm.Get_rank()} raised {kind.__name__}; aborting the MPI job\n"
-        )
-        sys.stderr.flush()
-        comm.Abort(1)
+        rank = comm.Get_rank()
+        _abort(comm, f"jaxlite: process {rank} raised {kind.__name__}; aborting the MPI job")
 
     sys.excepthook = excepthook
     atexit.register(_exit_barrier)
+
+
+def _abort(comm, message: str) -> None:
+    """Print ``message``, give the launcher a moment to forward this process's output (an
+    abort kills every process at once), then abort the whole MPI job."""
+    sys.stdout.flush()
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+    time.sleep(0.5)
+    comm.Abort(1)
 
 
 def _exit_barrier() -> None:
@@ -260,13 +267,12 @@ def _exit_barrier() -> None:
     deadline = time.monotonic() + model.shutdown_timeout
     while not req.Test():
         if time.monotonic() > deadline:
-            sys.stderr.write(
+            _abort(
+                model.comm,
                 f"jaxlite: process {model.process_index} is exiting, but not every process "
                 f"reached the end of the program within {model.shutdown_timeout:g} s "
-                "(shutdown_timeout_seconds); aborting the MPI job\n"
+                "(shutdown_timeout_seconds); aborting the MPI job",
             )
-            sys.stderr.flush()
-            model.comm.Abort(1)
         time.sleep(1e-3)
 
 

@@ -338,6 +338,21 @@ def _header_str(h: np.ndarray) -> str:
     return f"collective #{int(h[1])} on {name}[{dims}]"
 
 
+# Buffers of the transport, reused from one collective to the next: MPI's first transfer
+# into fresh pages costs ~10x a warm one here. Safe because a collective's received values
+# are read only until every local device reaches the next collective (the results of the
+# collective primitives are new arrays), and multi-process computations run one at a time
+# (they must run in the same order on every process).
+_buffers: dict = {}
+
+
+def _buffer(role: str, nbytes: int) -> np.ndarray:
+    b = _buffers.get(role)
+    if b is None or b.size < nbytes:
+        b = _buffers[role] = np.empty(max(nbytes, 2 * (b.size if b is not None else 0)), np.uint8)
+    return b[:nbytes]
+
+
 class _Transport:
     """Exchange one collective's values between the processes of a mesh.
 
@@ -383,13 +398,17 @@ class _Transport:
         values = [np.asarray(v) for v in values]  # (not ascontiguousarray: keeps 0-d)
         values = [v if v.flags.c_contiguous else v.copy(order="C") for v in values]
         v0 = values[0]
-        payload = np.concatenate([v.reshape(-1).view(np.uint8) for v in values])
+        nbytes = sum(v.nbytes for v in values)
+        nprocs = self.comm.Get_size()
+        send = _buffer("send", _HEADER + _INLINE)
+        recv = _buffer("recv", nprocs * (_HEADER + _INLINE)).reshape(nprocs, -1)
+        if nbytes <= _INLINE:
+            payload = send[_HEADER : _HEADER + nbytes]
+        else:
+            payload = _buffer("payload", nbytes)
+        np.concatenate([v.reshape(-1).view(np.uint8) for v in values], out=payload)
         what = f"collective #{step} of shard_map {self.tag}"
-        send = np.zeros(_HEADER + _INLINE, np.uint8)
-        send[:_HEADER] = _header(self.crc, step, v0, payload.size, len(values)).view(np.uint8)
-        if payload.size <= _INLINE:
-            send[_HEADER : _HEADER + payload.size] = payload
-        recv = np.empty((self.comm.Get_size(), _HEADER + _INLINE), np.uint8)
+        send[:_HEADER] = _header(self.crc, step, v0, nbytes, len(values)).view(np.uint8)
         self._wait(self.comm.Iallgather(send, recv), what, cancelled)
         heads = recv[:, :_HEADER].copy().view(np.int64)
         if any((h[:15] != heads[0][:15]).any() for h in heads):
@@ -408,7 +427,7 @@ class _Transport:
         else:
             mpi = _distributed._import_mpi()
             displs = np.concatenate([[0], np.cumsum(sizes)[:-1]]).tolist()
-            flat = np.empty(sum(sizes), np.uint8)
+            flat = _buffer("flat", sum(sizes))
             # Every process is here (its header arrived): a blocking call cannot hang, and
             # MPI progresses a large transfer fastest inside it.
             if len(set(sizes)) == 1:  # (MPICH's Allgather is much faster than Allgatherv)
