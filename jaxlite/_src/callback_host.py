@@ -345,37 +345,43 @@ class HostFn:
             check = make_checker(result_avals)
             shape0, dtype0 = result_avals[0].shape, result_avals[0].dtype
 
-        # Two per-call-site caches, both safe under threads (list pop/append and item
-        # assignment are atomic):
-        # * ``spare``: the Array handed to the callback last time, if the callback kept no
-        #   reference to it (strong or weak): reused instead of allocating one per call;
-        # * ``last``: the previous result, which this closure froze and owns; when it comes
-        #   back as the argument (a loop carry) it needs no freezing; likewise the last
-        #   argument frozen (a loop-invariant argument). Only for buffers of at most 64 KiB,
-        #   since it keeps the buffer alive until the next call.
-        spare: list = []
+        # Two per-call-site caches, both safe under threads (a race only allocates an Array
+        # or freezes a buffer twice):
+        # * ``held[0]``: the Array handed to the callback last time. It is reused when the
+        #   callback kept no reference to it (strong or weak), instead of allocating one per
+        #   call (a reference count check costs less than an allocation);
+        # * ``last[0]``: the previous result, which this closure froze and owns; when it
+        #   comes back as the argument (a loop carry) it needs no freezing; likewise the
+        #   last argument frozen (a loop-invariant argument). Only for buffers of at most
+        #   64 KiB, since it keeps the buffer alive until the next call.
+        held: list = [None]
         last: list = [None]
         keep_last = returns and int(np.prod(shape0)) * dtype0.itemsize <= 65536
         keep_arg = int(np.prod(aval0.shape)) * aval0.dtype.itemsize <= 65536
+        hooks, setflags = sharding_hooks, ndarray.setflags
 
         def run1(v):
             if v is not last[0]:
                 if type(v) is not ndarray:
                     v = np.asarray(v)
-                v.setflags(False)  # arguments are immutable (see ``_frozen``)
+                setflags(v, False)  # arguments are immutable (see ``_frozen``)
                 b = v.base
                 if b is not None:
                     freeze_chain(b)
                 if keep_arg:
                     last[0] = v
-            try:
-                a = spare.pop()
-            except IndexError:
+            if keep_arg:
+                a = held[0]
+                # Held here and in ``held`` only: the callback kept no reference to it.
+                if a is None or refcount(a) > local + 1 or weakcount(a):
+                    a = held[0] = new(cls)
+                    a.aval = aval0
+            else:
                 a = new(cls)
                 a.aval = aval0
             a._value = v
             try:
-                if sharding_hooks.callback_wrap is None:
+                if hooks.callback_wrap is None:
                     out = fn(a)  # the eval trace is current (``rules.runs_user_code``)
                 else:
                     out = _run_user(fn, (a,), {})
@@ -384,26 +390,21 @@ class HostFn:
                 if err is e:
                     raise
                 raise err from e
-            if refcount(a) <= local and not weakcount(a):
-                a._value = None
-                spare.append(a)
             a = None
             if not returns:
                 return None
             # The result checks of ``check_results`` for the common case, inline: a fresh
             # array only ``out`` holds is taken as it is; a view of the argument is frozen.
-            if type(out) is ndarray and out.shape == shape0:
-                dt = out.dtype
-                if dt is dtype0 or dt == dtype0:
-                    b = out.base
-                    if b is None:
-                        if refcount(out) <= local and not weakcount(out):
-                            out.setflags(False)
-                            if keep_last:
-                                last[0] = out
-                            return out
-                    elif b is v:
+            if type(out) is ndarray and out.shape == shape0 and out.dtype is dtype0:
+                b = out.base
+                if b is None:
+                    if refcount(out) <= local and not weakcount(out):
+                        setflags(out, False)
+                        if keep_last:
+                            last[0] = out
                         return out
+                elif b is v:
+                    return out
             box = [out]
             out = None
             return check(box.pop(), (v,))[0]
