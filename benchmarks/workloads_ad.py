@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import subprocess
+import sys
+import weakref
 
 import numpy as np
 from registry import workload
@@ -23,6 +26,33 @@ def _data():
 @workload("ad_mlp_sgd_step", "jit(value_and_grad) SGD step, 784-512-512-10 tanh MLP, "
           "batch 128, float32, softmax cross-entropy", target="<= 1.0x JAX (issue 17)")
 def _mlp_sgd_step(lib):
+    return _make_step(lib)
+
+
+# A Python busy loop in another process, bounded in time in case this one dies first.
+_BUSY = "import time\nend = time.time() + 300\nwhile time.time() < end:\n    pass\n"
+
+
+@workload("ad_mlp_sgd_step_busy_core", "ad_mlp_sgd_step while another process keeps one "
+          "core busy (a Python busy loop, started by the setup and stopped with the workload)",
+          target="<= 1.0x JAX (issue 17: robust to a busy second core)")
+def _mlp_sgd_step_busy(lib):
+    step = _make_step(lib)
+    busy = subprocess.Popen([sys.executable, "-c", _BUSY])
+
+    def run():
+        return step()
+
+    weakref.finalize(run, _stop, busy)
+    return run
+
+
+def _stop(proc):
+    proc.kill()
+    proc.wait()
+
+
+def _make_step(lib):
     jax, jnp = lib.jax, lib.jnp
     params_np, x_np, y_np = _data()
     params = [(jnp.asarray(w), jnp.asarray(b)) for w, b in params_np]

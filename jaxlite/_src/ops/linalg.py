@@ -11,7 +11,7 @@ from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
-from jaxlite._src.ops import conversion, shape as _shape
+from jaxlite._src.ops import blas_split, conversion, shape as _shape
 from jaxlite._src.ops._factories import defjvp
 
 dot_general_p = Primitive("dot_general")
@@ -28,6 +28,10 @@ def _dot_general_impl(x, y, *, dimension_numbers, precision, preferred_element_t
         # Vectors and matrices go straight to BLAS (transposes are free views).
         xm = x.T if x.ndim == 2 and xc[0] == 0 else x
         ym = y.T if y.ndim == 2 and yc[0] == 1 else y
+        if xm.ndim == 2 and ym.ndim == 2:
+            out = blas_split.matmul2d(xm, ym)  # large products: split across threads
+            if out is not None:
+                return np.asarray(out, dtype=out_dtype)
         return np.asarray(np.dot(xm, ym), dtype=out_dtype)
     xf = _free_dims(x.ndim, xc, xb)
     yf = _free_dims(y.ndim, yc, yb)

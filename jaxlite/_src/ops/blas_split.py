@@ -1,0 +1,182 @@
+"""Large matrix products split across threads by jaxlite, one BLAS thread each.
+
+OpenBLAS splits each product statically between its threads: when another process keeps
+one core busy, every product waits for the worker's next time slice, and a step of dense
+work takes 10-50x longer (docs/benchmarks.md, "Under load"). Here a large product is cut
+into column (or row) blocks, written straight into the output through
+``np.matmul(..., out=block)`` (a BLAS call with a leading dimension, no copy), and the
+blocks are taken one by one by the calling thread and ``n - 1`` helper threads: a thread
+that does not get a core takes fewer blocks, the others take the rest. OpenBLAS is limited
+to one thread while the blocks run (threadpoolctl, a well-kept library for exactly this),
+and restored after.
+
+Used only when it can help and cannot hurt: the optional ``threadpoolctl`` is installed,
+NumPy's BLAS is OpenBLAS with more than one thread allowed (a user's own limit, e.g.
+``OPENBLAS_NUM_THREADS=1`` or ``threadpool_limits(1)``, is respected), the process may run
+on more than one core, the product is large, and no other split product is running (one at
+a time; a concurrent one runs as a plain ``np.dot``). Results are those of BLAS on each
+block: every output element is one dot product of a row and a column, as in ``np.dot``.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+
+import numpy as np
+
+try:
+    from threadpoolctl import ThreadpoolController
+except ImportError:  # optional: without it, products run as plain np.dot
+    ThreadpoolController = None
+
+# Multiply-adds below which OpenBLAS runs a product on one thread itself (its
+# SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD): left alone.
+OPENBLAS_ONE_THREAD = 65536 * 4
+# Multiply-adds from which a product is split across threads (hand-offs cost ~10-30 us);
+# between the two it runs in the calling thread with OpenBLAS at one thread, since even a
+# small product stalls for a time slice when OpenBLAS's worker does not get a core.
+MIN_WORK = 1 << 23
+# Blocks per thread (more blocks balance better when a core is busy; each costs a call).
+BLOCKS_PER_THREAD = 2
+# Narrowest block, in columns (or rows), a multiple of every BLAS kernel's unroll.
+MIN_BLOCK = 64
+
+_BLAS_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
+
+
+class _Splitter:
+    """The OpenBLAS controller and the helper threads, made on first use."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.blas = None  # threadpoolctl's controller of NumPy's OpenBLAS, or False
+        self.helpers: list = []
+        self.done: queue.SimpleQueue = queue.SimpleQueue()
+
+    def controller(self):
+        if self.blas is None:
+            self.blas = _find_openblas()
+        return self.blas
+
+    def start_helpers(self, n: int) -> None:
+        while len(self.helpers) < n:
+            q: queue.SimpleQueue = queue.SimpleQueue()
+            t = threading.Thread(
+                target=_helper, args=(q, self.done), name="jaxlite-blas", daemon=True
+            )
+            t.start()
+            self.helpers.append(q)
+
+
+def _helper(jobs: queue.SimpleQueue, done: queue.SimpleQueue) -> None:
+    while True:
+        job = jobs.get()
+        try:
+            job()
+        finally:
+            done.put(None)
+
+
+def _find_openblas():
+    if ThreadpoolController is None:
+        return False
+    try:
+        libs = ThreadpoolController().select(internal_api="openblas").lib_controllers
+    except Exception:  # a BLAS threadpoolctl cannot inspect: leave it alone
+        return False
+    numpy_libs = [c for c in libs if "numpy" in os.path.basename(os.path.dirname(c.filepath))]
+    libs = numpy_libs or libs
+    if len(libs) != 1 or getattr(libs[0], "threading_layer", "pthreads") != "pthreads":
+        return False
+    return libs[0]
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+_state = _Splitter()
+
+
+def _reset_after_fork() -> None:
+    global _state
+    _state = _Splitter()  # the child has no helper threads
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_after_fork)
+
+
+def matmul2d(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
+    """``x @ y`` for 2-D ``x`` (m, k) and ``y`` (k, n) of one BLAS dtype with OpenBLAS at
+    one thread: split across threads when large, in the calling thread otherwise; ``None``
+    when the product should run as a plain ``np.dot`` (one OpenBLAS runs on one thread
+    anyway, another dtype, no OpenBLAS to limit, one thread allowed, or a product of this
+    module already running in another thread)."""
+    m, k = x.shape
+    n = y.shape[1]
+    work = m * n * k
+    if work < OPENBLAS_ONE_THREAD or x.dtype != y.dtype or x.dtype not in _BLAS_DTYPES:
+        return None
+    st = _state
+    blas = st.controller()
+    if not blas:
+        return None
+    if not st.lock.acquire(blocking=False):
+        return None
+    try:
+        allowed = blas.get_num_threads()
+        if allowed < 2:
+            return None
+        threads = min(allowed, _cores())
+        blas.set_num_threads(1)
+        try:
+            if work >= MIN_WORK and threads >= 2:
+                return _split(st, x, y, threads)
+            return np.matmul(x, y)
+        finally:
+            blas.set_num_threads(allowed)
+    finally:
+        st.lock.release()
+
+
+def _split(st: _Splitter, x: np.ndarray, y: np.ndarray, threads: int) -> np.ndarray:
+    m, n = x.shape[0], y.shape[1]
+    out = np.empty((m, n), x.dtype)
+    by_cols = n >= m
+    size = n if by_cols else m
+    blocks = max(1, min(threads * BLOCKS_PER_THREAD, size // MIN_BLOCK))
+    if blocks < 2:
+        np.matmul(x, y, out=out)
+        return out
+    step = -(-size // blocks)
+    step = -(-step // 16) * 16
+    starts = iter(range(0, size, step))
+    matmul = np.matmul
+    errors: list = []
+
+    def work():
+        try:
+            for j in starts:  # next() on a range iterator is atomic under the GIL
+                if by_cols:
+                    matmul(x, y[:, j : j + step], out=out[:, j : j + step])
+                else:
+                    matmul(x[j : j + step], y, out=out[j : j + step])
+        except BaseException as e:  # re-raised in the calling thread
+            errors.append(e)
+
+    helpers = min(threads - 1, blocks - 1)
+    st.start_helpers(helpers)
+    for q in st.helpers[:helpers]:
+        q.put(work)
+    work()
+    for _ in range(helpers):
+        st.done.get()
+    if errors:
+        raise errors[0]
+    return out
