@@ -309,3 +309,52 @@ def test_one_call_site_from_several_threads():
     for k in range(4):
         np.testing.assert_array_equal(results[k], np.full(4, 1000.0 * k + 200, np.float32))
     assert len(seen_ok) == 800 and all(seen_ok)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_argument_kept_only_by_weak_reference_keeps_its_value(kind, mode):
+    """The fast path reuses the Array it handed the callback only when nothing refers to
+    it: an Array reachable through a weak reference never changes its value."""
+    import weakref
+
+    seen = []  # (weak reference, value it had)
+    changed = []
+
+    def cb(x):
+        for w, v in seen:
+            a = w()
+            if a is not None and float(np.asarray(a)[0]) != v:
+                changed.append((v, float(np.asarray(a)[0])))
+        seen.append((weakref.ref(x), float(np.asarray(x)[0])))
+        return np.asarray(x) + 1
+
+    def in_scan(x):
+        return jax.lax.scan(lambda c, _: (_call(kind, cb, F32_4, c), None), x, None, length=4)[0]
+
+    fn = jax.jit(in_scan) if mode.startswith("jit") else in_scan
+    out = _run(fn, jnp.zeros(4, jnp.float32))
+    np.testing.assert_array_equal(np.asarray(out), np.full(4, 4.0, np.float32))
+    assert not changed
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_result_kept_by_weak_reference_and_mutated(kind, mode):
+    """A result the callback can still reach through a weak reference is not taken as the
+    output's buffer: writing it later leaves the output alone."""
+    import weakref
+
+    weak = []
+
+    def cb(x):
+        r = np.asarray(x) + 1
+        weak.append(weakref.ref(r))
+        return r
+
+    out = _run(_modes(kind, cb)[mode], jnp.zeros(4, jnp.float32))
+    for w in weak:
+        r = w()
+        if r is not None and r.flags.writeable:
+            r[...] = 99.0
+    np.testing.assert_array_equal(np.asarray(out), np.ones(4, np.float32))

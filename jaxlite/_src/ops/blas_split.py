@@ -1,21 +1,25 @@
-"""Large matrix products split across threads by jaxlite, one BLAS thread each.
+"""Matrix products that a busy core does not stall: OpenBLAS at one thread, and large
+products split across threads by jaxlite.
 
-OpenBLAS splits each product statically between its threads: when another process keeps
-one core busy, every product waits for the worker's next time slice, and a step of dense
-work takes 10-50x longer (docs/benchmarks.md, "Under load"). Here a large product is cut
-into column (or row) blocks, written straight into the output through
-``np.matmul(..., out=block)`` (a BLAS call with a leading dimension, no copy), and the
-blocks are taken one by one by the calling thread and ``n - 1`` helper threads: a thread
-that does not get a core takes fewer blocks, the others take the rest. OpenBLAS is limited
-to one thread while the blocks run (threadpoolctl, a well-kept library for exactly this),
-and restored after.
+OpenBLAS splits each product statically between its threads and waits for all of them:
+when another process keeps a core busy, every product waits for the worker's next time
+slice (even a 128x512 @ 512x10 product took 20-40 ms instead of 30 us), and a step of dense
+work takes 10-50x longer (docs/benchmarks.md, "Under load"). Here every 2-D float product
+that OpenBLAS would run on several threads runs with OpenBLAS limited to one thread
+(threadpoolctl, a well-kept library for exactly this; the limit is restored after each
+product). A large product is also cut into column (or row) blocks, written straight into
+the output through ``np.matmul(..., out=block)`` (a BLAS call with a leading dimension, no
+copy), and the blocks are taken one by one by the calling thread and helper threads: a
+thread that does not get a core takes fewer blocks, the others take the rest.
 
-Used only when it can help and cannot hurt: the optional ``threadpoolctl`` is installed,
-NumPy's BLAS is OpenBLAS with more than one thread allowed (a user's own limit, e.g.
-``OPENBLAS_NUM_THREADS=1`` or ``threadpool_limits(1)``, is respected), the process may run
-on more than one core, the product is large, and no other split product is running (one at
-a time; a concurrent one runs as a plain ``np.dot``). Results are those of BLAS on each
-block: every output element is one dot product of a row and a column, as in ``np.dot``.
+Used only when it can help: the optional ``threadpoolctl`` is installed, NumPy's BLAS is
+OpenBLAS (pthreads) with more than one thread allowed (a user's own limit, e.g.
+``OPENBLAS_NUM_THREADS=1`` or ``threadpool_limits(1)``, is respected), and no other product
+of this module is running in another thread (a concurrent one runs as a plain ``np.dot``).
+``JAXLITE_BLAS_SPLIT=off`` in the environment turns it off, for comparisons. Each output
+element is one BLAS dot product of a row and a column, as in ``np.dot``; results can differ
+from a multi-threaded ``np.dot`` in the last bits, as OpenBLAS's own results do between
+thread counts.
 """
 
 from __future__ import annotations
@@ -57,7 +61,8 @@ class _Splitter:
 
     def controller(self):
         if self.blas is None:
-            self.blas = _find_openblas()
+            off = os.environ.get("JAXLITE_BLAS_SPLIT", "auto").lower() in ("off", "0")
+            self.blas = False if off else _find_openblas()
         return self.blas
 
     def start_helpers(self, n: int) -> None:
