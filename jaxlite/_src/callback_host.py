@@ -354,7 +354,8 @@ class HostFn:
         #   comes back as the argument (a loop carry) it needs no freezing; likewise the
         #   last argument frozen (a loop-invariant argument). Only for buffers of at most
         #   64 KiB, since it keeps the buffer alive until the next call.
-        held: list = [None]
+        held: list = [new(cls)]
+        held[0].aval = aval0
         last: list = [None]
         keep_last = returns and int(np.prod(shape0)) * dtype0.itemsize <= 65536
         keep_arg = int(np.prod(aval0.shape)) * aval0.dtype.itemsize <= 65536
@@ -373,7 +374,7 @@ class HostFn:
             if keep_arg:
                 a = held[0]
                 # Held here and in ``held`` only: the callback kept no reference to it.
-                if a is None or refcount(a) > local + 1 or weakcount(a):
+                if refcount(a) > local + 1 or weakcount(a):
                     a = held[0] = new(cls)
                     a.aval = aval0
             else:
@@ -390,7 +391,6 @@ class HostFn:
                 if err is e:
                     raise
                 raise err from e
-            a = None
             if not returns:
                 return None
             # The result checks of ``check_results`` for the common case, inline: a fresh
