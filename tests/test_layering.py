@@ -108,6 +108,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 OPS_ORDER: list[str] = [
     "_native",  # the Numba-tier emitters of the families' native rules (no project imports)
     "spmd",  # the device-thread exchange of shard_map's collectives (no project imports)
+    "blas_split",  # matrix products at one OpenBLAS thread, split (no project imports)
     "_factories",
     "structural",
     "conversion",
