@@ -11,9 +11,10 @@ Rows (medians of ``--repeat`` timed calls after a warm-up, each in a fresh inter
 * ``data_parallel_step``: one jitted data-parallel SGD step of ``examples/data_parallel.py``
   (batch 64 over 4 devices): 1 process x 4 devices, and 2 processes x 2 devices.
 
-JAX is not run here: its cross-process CPU collectives need a coordinator service and Gloo
-(spec S13), a different setup; the one-process rows are the baseline.
-The MPI rows need ``pip install jaxlite[mpi]`` and ``mpiexec`` (skipped otherwise).
+With ``--jax`` the psum rows also run in JAX 0.10.2 (the oracle in the venv): 2 processes
+launched by the same ``mpiexec``, joined by ``jax.distributed.initialize`` on a localhost
+coordinator, collectives over Gloo (spec S13). The data-parallel step has no JAX column (the
+example is jaxlite's). The MPI rows need ``pip install jaxlite[mpi]`` and ``mpiexec``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import argparse
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -32,17 +34,28 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _child(kind: str, repeat: int) -> None:
+def _child(kind: str, repeat: int, lib: str, port: int) -> None:
     """Run one measurement in this (possibly MPI) process; rank 0 prints JSON."""
     sys.path.insert(0, str(ROOT / "examples"))
-    import jaxlite as jax
-
     multi = "PMI_RANK" in os.environ or "OMPI_COMM_WORLD_RANK" in os.environ
     procs = int(os.environ.get("PMI_SIZE", os.environ.get("OMPI_COMM_WORLD_SIZE", "1")))
     total = 2 if kind == "psum" else 4
-    jax.config.update("jax_num_cpu_devices", total // procs)
-    if multi:
-        jax.distributed.initialize()
+    if lib == "jax":
+        import jax
+
+        jax.config.update("jax_num_cpu_devices", total // procs)
+        if multi:
+            jax.distributed.initialize(
+                coordinator_address=f"localhost:{port}",
+                num_processes=procs,
+                process_id=int(os.environ.get("PMI_RANK", os.environ.get("OMPI_COMM_WORLD_RANK"))),
+            )
+    else:
+        import jaxlite as jax
+
+        jax.config.update("jax_num_cpu_devices", total // procs)
+        if multi:
+            jax.distributed.initialize()
     P = jax.sharding.PartitionSpec
     mesh = jax.sharding.Mesh(np.array(jax.devices()), ("batch",))
     sharding = jax.sharding.NamedSharding(mesh, P("batch"))
@@ -88,12 +101,19 @@ def _child(kind: str, repeat: int) -> None:
         print(json.dumps({"median_s": float(np.median(times)), "min_s": float(np.min(times))}))
 
 
-def _run(kind: str, mpi: bool, repeat: int):
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("localhost", 0))
+        return sock.getsockname()[1]
+
+
+def _run(kind: str, mpi: bool, repeat: int, lib: str = "jaxlite"):
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     for var in ("PMI_RANK", "PMI_SIZE", "JAX_NUM_CPU_DEVICES"):
         env.pop(var, None)
-    cmd = [sys.executable, __file__, "--child", kind, "--repeat", str(repeat)]
+    cmd = [sys.executable, __file__, "--child", kind, "--repeat", str(repeat), "--lib", lib]
+    cmd += ["--port", str(_free_port())]
     if mpi:
         mpiexec = shutil.which("mpiexec") or shutil.which(
             "mpiexec", path=str(Path(sys.executable).parent)
@@ -104,7 +124,8 @@ def _run(kind: str, mpi: bool, repeat: int):
     out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
     if out.returncode != 0:
         raise RuntimeError(f"{cmd} failed:\n{out.stderr[-3000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    lines = [ln for ln in out.stdout.splitlines() if ln.startswith("{")]
+    return json.loads(lines[-1])
 
 
 def main(argv=None) -> int:
@@ -112,28 +133,35 @@ def main(argv=None) -> int:
     p.add_argument("--child", choices=["psum", "step"])
     p.add_argument("--repeat", type=int, default=30)
     p.add_argument("--markdown", action="store_true")
+    p.add_argument("--jax", action="store_true", help="also time the psum rows in JAX")
+    p.add_argument("--lib", default="jaxlite", help=argparse.SUPPRESS)
+    p.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
-        _child(args.child, args.repeat)
+        _child(args.child, args.repeat, args.lib, args.port)
         return 0
     rows = []
     for kind, label1, label2 in (
         ("psum", "psum float32[1M], 1 process x 2 devices", "psum float32[1M], 2 processes x 1"),
         ("step", "data-parallel step, 1 process x 4 devices", "data-parallel step, 2 x 2"),
     ):
-        one = _run(kind, False, args.repeat)
-        two = _run(kind, True, args.repeat)
-        rows.append((label1, one))
-        rows.append((label2, two))
-    fmt = "| {} | {} | {} |" if args.markdown else "{:<48} {:>12} {:>12}"
-    print(fmt.format("workload", "median", "min"))
+        jx = args.jax and kind == "psum"
+        for label, mpi in ((label1, False), (label2, True)):
+            mine = _run(kind, mpi, args.repeat)
+            theirs = _run(kind, mpi, args.repeat, "jax") if jx else None
+            rows.append((label, mine, theirs))
+    fmt = "| {} | {} | {} | {} |" if args.markdown else "{:<44} {:>10} {:>10} {:>14}"
+    print(fmt.format("workload", "median", "min", "JAX median"))
     if args.markdown:
-        print("|---|---|---|")
-    for label, r in rows:
+        print("|---|---|---|---|")
+    for label, r, j in rows:
         if r is None:
-            print(fmt.format(label, "skipped", "(no mpiexec)"))
-        else:
-            print(fmt.format(label, f"{r['median_s'] * 1e3:.2f} ms", f"{r['min_s'] * 1e3:.2f} ms"))
+            print(fmt.format(label, "skipped", "(no mpiexec)", ""))
+            continue
+        other = "" if j is None else f"{j['median_s'] * 1e3:.2f} ms"
+        print(
+            fmt.format(label, f"{r['median_s'] * 1e3:.2f} ms", f"{r['min_s'] * 1e3:.2f} ms", other)
+        )
     return 0
 
 

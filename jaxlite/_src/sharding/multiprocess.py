@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 import threading
 import time
 import zlib
@@ -380,8 +381,12 @@ class _Transport:
         deadline = start + self.timeout
         delay = 0.0
         while not req.Test():
-            if time.monotonic() - start < 2e-3:
-                continue  # spin first: MPI progresses the transfer inside Test
+            waited = time.monotonic() - start
+            if waited < 20e-3:
+                # Poll, yielding the core: the other processes may need it (MPI progresses
+                # a transfer only inside Test).
+                os.sched_yield()
+                continue
             if cancelled is not None and cancelled():
                 raise _Cancelled()
             if time.monotonic() > deadline:
@@ -428,12 +433,13 @@ class _Transport:
             mpi = _distributed._import_mpi()
             displs = np.concatenate([[0], np.cumsum(sizes)[:-1]]).tolist()
             flat = _buffer("flat", sum(sizes))
-            # Every process is here (its header arrived): a blocking call cannot hang, and
-            # MPI progresses a large transfer fastest inside it.
+            # Every process is here (its header arrived), so this cannot hang; polled like
+            # the header, yielding the core between tests.
             if len(set(sizes)) == 1:  # (MPICH's Allgather is much faster than Allgatherv)
-                self.comm.Allgather(payload, flat)
+                req = self.comm.Iallgather(payload, flat)
             else:
-                self.comm.Allgatherv(payload, [flat, (sizes, displs), mpi.BYTE])
+                req = self.comm.Iallgatherv(payload, [flat, (sizes, displs), mpi.BYTE])
+            self._wait(req, what, cancelled)
             blobs = [flat[d : d + n] for d, n in zip(displs, sizes)]
         out = [None] * self.n
         for idxs, blob in zip(self.owners, blobs):
