@@ -18,7 +18,7 @@ import pytest
 import jaxlite as jax
 import jaxlite.numpy as jnp
 from jaxlite import lax
-from jaxlite._src.compile import codegen, native
+from jaxlite._src.compile import codegen, native, native_emit
 from jaxlite._src.control_flow import common
 from jaxlite._src.interpreters import simplify
 
@@ -244,26 +244,33 @@ _INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint32", "uint64"]
 _FLOAT_DTYPES = ["float32", "float64"]
 
 
-def test_dtype_table_matches_python_tier():
+@pytest.mark.parametrize(
+    "n, int_dtypes",
+    [(17, _INT_DTYPES), (7, ["int8", "uint32", "int64"])],
+    ids=["arrays", "scalarized"],
+)
+def test_dtype_table_matches_python_tier(n, int_dtypes):
     """Every elementwise family over every dtype, in one kernel: integer arithmetic wraps,
-    float32 stays float32, NaN/inf propagate as in NumPy, casts saturate as JAX's."""
+    float32 stays float32, NaN/inf propagate as in NumPy, casts saturate as JAX's. Arrays of
+    17 elements take the array form, arrays of 7 are held as scalar locals (fewer integer
+    dtypes: the unrolled kernel is large and slow to compile)."""
     rng = np.random.default_rng(0)
     with jax.experimental.enable_x64():
         ints = []
-        for dt in _INT_DTYPES:
+        for dt in int_dtypes:
             info = np.iinfo(dt)
-            v = rng.integers(info.min, info.max, size=8, dtype=dt, endpoint=True)
+            v = rng.integers(info.min, info.max, size=n, dtype=dt, endpoint=True)
             v[:3] = [info.max, info.min, 1]
             ints.append(v)
         floats = []
         for dt in _FLOAT_DTYPES:
-            v = rng.uniform(-3, 3, size=8).astype(dt)
+            v = rng.uniform(-3, 3, size=n).astype(dt)
             v[:4] = [np.nan, np.inf, -np.inf, 0.0]
             floats.append(v)
-        bools = rng.random(8) < 0.5
+        bools = rng.random(n) < 0.5
 
         def f(bools, *xs):
-            ints, floats = xs[: len(_INT_DTYPES)], xs[len(_INT_DTYPES) :]
+            ints, floats = xs[: len(int_dtypes)], xs[len(int_dtypes) :]
             exact, approx = [], []
             for x in ints:
                 y = x[::-1]
@@ -459,7 +466,8 @@ def test_fallback_when_numba_absent(native_mode, monkeypatch, caplog):
 
 
 def test_fallback_when_a_rule_declines(native_mode, caplog):
-    """max over one axis of two has no native form: the region stays Python, one log line."""
+    """max over one axis of a (not small) array has no native form: the region stays
+    Python, one log line."""
     native_mode("always")
     caplog.set_level(logging.DEBUG, logger="jaxlite.native")
     failed = native.stats["failed"]
@@ -468,7 +476,7 @@ def test_fallback_when_a_rule_declines(native_mode, caplog):
     def f(c):
         return lax.fori_loop(0, 3, lambda i, c: c * 0.5 + jnp.max(c, axis=0), c)
 
-    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x = np.arange(60, dtype=np.float32).reshape(3, 20)
     out = f(x)
     c = x
     for _ in range(3):
@@ -576,3 +584,103 @@ def test_threefry_kernel_matches_python_tier():
         got = native.compile_kernel(sub)(*args)
         _same(want, got, exact=True, what="threefry")
         args = [want[-1][1]] if len(want) == 2 else args  # the second region's key
+
+
+# ------------------------------------------------------------------ scalarization
+def _loop_lines(source):
+    """The kernel lines inside loops (indented past the function body)."""
+    return [ln.strip() for ln in source.splitlines() if ln.startswith("        ")]
+
+
+def test_small_arrays_live_in_scalars_and_match_python_tier():
+    """Small fixed-size arrays (an ODE state, a 2x2 matrix, loop carries, scan slices) are
+    held as scalar locals: no array is allocated per step, and every op on them (index
+    maps, dynamic slices with clamped starts, updates, reductions, casts, selects) gives
+    the Python tier's results bit for bit."""
+
+    def f(s, m, xs, k):
+        def step(i, c):
+            s, m = c
+            x, y, z = s[0], s[1], s[2]
+            d = jnp.stack([10.0 * (y - x), x * (28.0 - z) - y, x * y - 2.5 * z])
+            s = s + 1e-3 * d
+            m = m.T[::-1] * 0.5 + jnp.broadcast_to(s[:2], (2, 2)) + lax.iota(jnp.float32, 2)
+            m = lax.dynamic_update_slice(m, s[1:3][None] * 0.25, (i & 3, 0))
+            w = lax.dynamic_slice(s, (i - 1,), (2,))  # the start is clamped at both ends
+            v = lax.dynamic_slice(m, (i & 1, 0), (1, 2))  # from a scalarized value
+            t = jnp.concatenate([w.sum(keepdims=True), m.sum(axis=0) - v[0]])
+            return s + t * 1e-4, m
+
+        s, m = lax.fori_loop(0, 50, step, (s, m))
+
+        def body(c, x):
+            c = lax.while_loop(lambda c: c[0] < 10, lambda c: c * 2 + 1, c)
+            ys = (c.max(), jnp.min(c), jnp.prod(c), (c > 3).any(), (c > 3).all())
+            ys += (c.astype(jnp.int8), jnp.where(c > 5, c, -c), lax.rev(c, (0,)) << 1)
+            return c - x, ys
+
+        c, ys = lax.scan(body, k, xs)
+        return s, m, c, ys
+
+    args = (
+        np.array([1.0, 1.0, 1.0], np.float32),
+        np.array([[0.5, -1.0], [2.0, 0.25]], np.float32),
+        np.arange(10, dtype=np.int32).reshape(5, 2),
+        np.array([1, -3], np.int32),
+    )
+    want, got = _both_tiers(f, *args)
+    _same(want, got, exact=True)
+    closed = simplify.simplify(jax.make_jaxpr(f)(*args))
+    source, _ = native.emit_kernel(closed)
+    inner = _loop_lines(source)
+    assert inner and not [ln for ln in inner if "np.empty(" in ln or "np.full(" in ln]
+    assert not [ln for ln in inner if "concatenate" in ln or ".copy()" in ln or "[0:" in ln]
+
+
+@pytest.mark.parametrize("scalarize", [True, False])
+def test_scalarized_and_array_forms_agree(monkeypatch, scalarize):
+    """The same small-array program with scalarization on and off (the array form is what
+    larger arrays get): both are the Python tier's results."""
+    if not scalarize:
+        monkeypatch.setattr(native_emit, "_SCALAR_MAX", 0)
+
+    def f(x, y):
+        z = jnp.where(x > y, x * y - 1.5, jnp.abs(y)) / (1.0 + x * x)
+        q = jnp.concatenate([z[::2], z[1::2] ** 3])
+        return q, z.reshape(2, 3).T.sum(axis=1), jnp.maximum(q, y).astype(jnp.int16), x[2] * y
+
+    x = np.array([0.5, -1.0, np.nan, 3.0, -0.0, np.inf], np.float32)
+    y = np.array([1.0, 2.0, 3.0, -4.0, 5.0, -6.0], np.float32)
+    want, got = _both_tiers(f, x, y)
+    _same(want, got, exact=True)
+
+
+def test_lane_fused_regions_match_python_tier():
+    """A lane-wise region (threefry, the bits-to-float chain, the affine map, a reshape and
+    2-D iotas) is one loop that allocates only its outputs, bit for bit the Python tier."""
+    import jaxlite.random as jr
+
+    def f(k, x):
+        u = jr.uniform(k, (3, 500), minval=-1.0, maxval=2.0)
+        i = lax.broadcasted_iota(jnp.int32, (3, 500), 1) * 3 - lax.broadcasted_iota(
+            jnp.int32, (3, 500), 0
+        )
+        return u, jnp.where(u > 0.5, u * x, -x) + i.astype(jnp.float32), i ^ 5
+
+    args = (jr.PRNGKey(3), np.linspace(-1, 1, 1500, dtype=np.float32).reshape(3, 500))
+    closed = simplify.simplify(jax.make_jaxpr(f)(*args))
+    out = native.outline_regions(closed, min_size=1)
+    (region,) = [e for e in out.jaxpr.eqns if str(e.primitive) == "native_region"]
+    sub = native._single_eqn_jaxpr(region)
+    source, _ = native.emit_kernel(sub)
+    assert source.count("prange(") == 1 and "np.arange" not in source
+    assert source.count("np.empty(") == len(region.outvars)
+    flat = [np.asarray(v) for v in jax.tree_util.tree_leaves(args)]
+    ins = [
+        flat[1] if v.aval.shape == (3, 500) else np.asarray(jr.key_data(args[0]))
+        for v in region.invars
+    ]
+    with jax.config._override("jaxlite_native", "off"):
+        want = codegen.compile_jaxpr(sub)[0](*ins)
+    got = native.compile_kernel(sub, parallel=True)(*ins)
+    _same(want, got, exact=True, what="lanes")

@@ -48,8 +48,8 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import config as _cfg
+from jaxlite._src.compile.native_emit import _DTYPES, NativeContext, NotNative, emit_kernel
 from jaxlite._src.core import rules
-from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jaxlite._src.core.primitive import Primitive
 
@@ -99,10 +99,6 @@ MODES = ("auto", "off", "always")
 stats = {"regions": 0, "compiled": 0, "failed": 0, "slower": 0}
 
 
-class NotNative(Exception):
-    """Raised while emitting a kernel for a construct outside the native subset."""
-
-
 # ------------------------------------------------------------------------------- numba
 _numba_state: dict[str, Any] = {}
 
@@ -139,24 +135,6 @@ def enabled() -> bool:
 
 
 # ------------------------------------------------------------------------------ subset
-_DTYPES = {
-    np.dtype(n): n
-    for n in (
-        "bool",
-        "int8",
-        "int16",
-        "int32",
-        "int64",
-        "uint8",
-        "uint16",
-        "uint32",
-        "uint64",
-        "float32",
-        "float64",
-    )
-}
-
-
 def _aval_ok(aval) -> bool:
     return getattr(aval, "dtype", None) in _DTYPES and hasattr(aval, "shape")
 
@@ -182,128 +160,6 @@ def jaxpr_supported(jaxpr: Jaxpr) -> bool:
         if not all(jaxpr_supported(c.jaxpr) for c in _sub_closed(eqn.params)):
             return False
     return True
-
-
-# ----------------------------------------------------------------------------- emission
-class NativeContext:
-    """State for emitting one kernel: fresh names and the constants passed as arguments.
-
-    Rules call ``typed`` to re-cast scalar results, ``const`` to pass a value in,
-    ``dtype`` for a dtype's Numba-visible name and ``emit`` to inline a sub-jaxpr.
-    """
-
-    def __init__(self):
-        self._counter = 0
-        self.const_names: list[str] = []
-        self.const_values: list[Any] = []
-        self._const_ids: dict[int, str] = {}
-        self._keep: list[Any] = []
-
-    def fresh(self, prefix: str = "t") -> str:
-        assert "_" not in prefix
-        self._counter += 1
-        return f"{prefix}{self._counter}"
-
-    def dtype(self, dt) -> str:
-        name = _DTYPES.get(np.dtype(dt))
-        if name is None:
-            raise NotNative(f"dtype {dt}")
-        return "np.bool_" if name == "bool" else f"np.{name}"
-
-    def typed(self, expr: str, aval) -> str:
-        """``expr`` as a value of ``aval``'s dtype (scalars are re-cast; array expressions
-        of same-dtype operands already have the dtype)."""
-        if aval.shape == ():
-            return f"{self.dtype(aval.dtype)}({expr})"
-        return expr
-
-    def const(self, value: Any) -> str:
-        """A kernel argument holding ``value`` (a NumPy array; shape () becomes a scalar)."""
-        key = id(value)
-        name = self._const_ids.get(key)
-        if name is not None:
-            return name
-        arr = value._value if type(value) is ArrayImpl else np.asarray(value)
-        if arr.dtype not in _DTYPES:
-            raise NotNative(f"constant of dtype {arr.dtype}")
-        name = f"c__{len(self.const_names)}"  # never a fresh() name (those have no "_")
-        self.const_names.append(name)
-        self.const_values.append(arr[()] if arr.shape == () else np.ascontiguousarray(arr))
-        self._const_ids[key] = name
-        self._keep.append(value)  # keeps ``id(value)`` unique while this context lives
-        return name
-
-    def emit(self, closed: ClosedJaxpr, in_names: Sequence[str]) -> tuple[list[str], list[str]]:
-        """Lines computing ``closed`` from ``in_names``, and the names of its outputs."""
-        jaxpr = closed.jaxpr
-        names: dict[int, str] = {}
-
-        def read(v) -> str:
-            if type(v) is Literal:
-                return self.const(np.asarray(v.val, v.aval.dtype).reshape(v.aval.shape))
-            return names[id(v)]
-
-        for v, c in zip(jaxpr.constvars, closed.consts):
-            names[id(v)] = self.const(c)
-        for v, n in zip(jaxpr.invars, in_names):
-            names[id(v)] = n
-        inlinable = _inlinable(jaxpr)
-        lines: list[str] = []
-        for eqn in jaxpr.eqns:
-            rule = rules.native_rules.get(eqn.primitive)
-            if rule is None:
-                raise NotNative(str(eqn.primitive))
-            ins = [read(v) for v in eqn.invars]
-            outs = []
-            for v in eqn.outvars:
-                names[id(v)] = n = self.fresh("t")
-                outs.append(n)
-            got = rule(self, eqn, ins, outs)
-            if got is None:
-                raise NotNative(f"{eqn.primitive} with these params")
-            if id(eqn.outvars[0]) in inlinable if eqn.outvars else False:
-                # A one-use elementwise result read by another elementwise expression: written
-                # into its reader, so Numba fuses the chain into one loop (one allocation).
-                (line,) = got
-                names[id(eqn.outvars[0])] = "(" + line.split(" = ", 1)[1] + ")"
-                continue
-            lines.extend(got)
-        return lines, [read(v) for v in jaxpr.outvars]
-
-
-def _inlinable(jaxpr: Jaxpr) -> set[int]:
-    """Outputs of expression rules (``defnative``) read exactly once, by an expression rule
-    of the same jaxpr, and not jaxpr outputs."""
-    uses: dict[int, int] = {}
-    reader_ok: dict[int, bool] = {}
-    for eqn in jaxpr.eqns:
-        is_expr = getattr(rules.native_rules.get(eqn.primitive), "native_expr", False)
-        for v in eqn.invars:
-            if type(v) is not Literal:
-                uses[id(v)] = uses.get(id(v), 0) + 1
-                reader_ok[id(v)] = reader_ok.get(id(v), True) and is_expr
-    outs = {id(v) for v in jaxpr.outvars if type(v) is not Literal}
-    return {
-        id(e.outvars[0])
-        for e in jaxpr.eqns
-        if getattr(rules.native_rules.get(e.primitive), "native_expr", False)
-        and len(e.outvars) == 1
-        and uses.get(id(e.outvars[0])) == 1
-        and reader_ok.get(id(e.outvars[0]))
-        and id(e.outvars[0]) not in outs
-    }
-
-
-def emit_kernel(closed: ClosedJaxpr) -> tuple[str, NativeContext]:
-    """Numba-compilable source of ``def kernel(a0, ..., k0, ...)`` returning a tuple."""
-    ctx = NativeContext()
-    params = [f"in__{i}" for i in range(len(closed.jaxpr.invars))]
-    body, outs = ctx.emit(closed, params)
-    sig = ", ".join(params + ctx.const_names)
-    lines = ["import numpy as np", "from numba import prange", "", "", f"def kernel({sig}):"]
-    lines += ["    " + line for line in body]
-    lines.append(f"    return ({''.join(o + ', ' for o in outs)})")
-    return "\n".join(lines) + "\n", ctx
 
 
 # ----------------------------------------------------------------------------- compiling
@@ -561,7 +417,9 @@ def _region_lower(ctx, eqn, ins, outs):
 
 
 def _region_native(ctx, eqn, ins, outs):
-    body, res = ctx.emit(eqn.params["jaxpr"], ins)
+    # One loop over the lanes when the region is lane-wise, else NumPy-style array code.
+    got = ctx.emit_lanes(eqn.params["jaxpr"], ins)
+    body, res = got if got is not None else ctx.emit(eqn.params["jaxpr"], ins)
     return body + [f"{o} = {r}" for o, r in zip(outs, res) if o != r]
 
 

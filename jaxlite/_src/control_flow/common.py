@@ -392,3 +392,42 @@ def impl_via_codegen(
         entry = (compiled_for(closed).fn, others)
         per[pkey] = entry
     return entry[0]
+
+
+# ----------------------------------------------------------------- native-tier loop carries
+def native_carries(ctx, names, init, avals) -> tuple[list, list[str]]:
+    """The carries of a native loop, initialized from ``init``: small arrays as lists of
+    scalar locals (``ctx.small``), others under ``names``; and the lines doing it."""
+    carry, targets, values = [], [], []
+    for name, x, a in zip(names, init, avals):
+        if ctx.small(a):
+            els = [ctx.fresh("e") for _ in range(a.size)]
+            targets += els
+            values += ctx.elements(x, a)
+            carry.append(els)
+        else:
+            targets.append(name)
+            values.append(x)
+            carry.append(name)
+    return carry, assign(targets, values)
+
+
+def assign_native(ctx, carry, new, avals) -> list[str]:
+    """One simultaneous assignment of a loop step's results ``new`` to ``carry``."""
+    targets, values = [], []
+    for c, r, a in zip(carry, new, avals):
+        if isinstance(c, list):
+            targets += c
+            values += ctx.elements(r, a)
+        else:
+            targets.append(c)
+            values.append(r)
+    return assign(targets, values)
+
+
+def native_results(ctx, names, carry, avals) -> list[str]:
+    """Hand scalarized final carries to the enclosing emitter under ``names``."""
+    for name, c in zip(names, carry):
+        if isinstance(c, list):
+            ctx.scalar_outs[name] = list(c)
+    return []

@@ -401,20 +401,39 @@ def _scan_native(ctx, eqn, ins, outs):
     nc, ncar, length = p["num_consts"], p["num_carry"], p["length"]
     consts, init, xs = split_list(ins, [nc, ncar])
     carry_out, ys_out = outs[:ncar], outs[ncar:]
-    lines = common.assign(carry_out, init)
-    for name, a in zip(ys_out, p["jaxpr"].out_avals[ncar:]):
+    avals = p["jaxpr"].out_avals
+    # Small carries live in scalar locals across iterations (no allocation per step).
+    carry, lines = common.native_carries(ctx, carry_out, init, avals[:ncar])
+    for name, a in zip(ys_out, avals[ncar:]):
         shape = "".join(f"{int(d)}, " for d in (length,) + tuple(a.shape))
         lines.append(f"{name} = np.empty(({shape}), {ctx.dtype(a.dtype)})")
     if length == 0:
-        return lines
+        return lines + common.native_results(ctx, carry_out, carry, avals[:ncar])
     i = ctx.fresh("i")
     rng = f"range({length - 1}, -1, -1)" if p["reverse"] else f"range({length})"
-    x_names = [ctx.fresh("x") for _ in xs]
-    body, res = ctx.emit(common.simplified(p["jaxpr"]), list(consts) + carry_out + x_names)
-    loop = [f"{xn} = {x}[{i}]" for xn, x in zip(x_names, xs)] + body
-    loop += [f"{name}[{i}] = {r}" for name, r in zip(ys_out, res[ncar:])]
-    loop += common.assign(carry_out, res[:ncar])
-    return lines + [f"for {i} in {rng}:"] + common.indent(loop or ["pass"])
+    x_names, loop = [], []
+    for k, (x, a) in enumerate(zip(xs, p["jaxpr"].in_avals[nc + ncar :])):
+        if isinstance(x, list):  # a small stacked operand: as an array to slice from
+            name = ctx.fresh("m")
+            lines += ctx.materialize(name, x, eqn.invars[nc + ncar + k].aval)
+            x = name
+        if ctx.small(a):  # this step's slice, read element by element
+            els = [ctx.fresh("e") for _ in range(a.size)]
+            loop += common.assign(els, [f"{x}{s}" for s in ctx.subscripts(a, i)])
+        else:
+            els = ctx.fresh("x")
+            loop.append(f"{els} = {x}[{i}]")
+        x_names.append(els)
+    body, res = ctx.emit(common.simplified(p["jaxpr"]), list(consts) + carry + x_names, True)
+    loop += body
+    for name, r, a in zip(ys_out, res[ncar:], avals[ncar:]):
+        if isinstance(r, list):
+            loop += [f"{name}{s} = {e}" for s, e in zip(ctx.subscripts(a, i), r)]
+        else:
+            loop.append(f"{name}[{i}] = {r}")
+    loop += common.assign_native(ctx, carry, res[:ncar], avals[:ncar])
+    lines += [f"for {i} in {rng}:"] + common.indent(loop or ["pass"])
+    return lines + common.native_results(ctx, carry_out, carry, avals[:ncar])
 
 
 rules.native_rules[scan_p] = _scan_native

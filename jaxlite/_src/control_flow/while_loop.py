@@ -80,11 +80,19 @@ def _while_lower(ctx, eqn, ins, outs):
 def _while_native(ctx, eqn, ins, outs):
     p = eqn.params
     cc, bc, init = split_list(ins, [p["cond_nconsts"], p["body_nconsts"]])
-    lines = common.assign(outs, init)
-    cond_lines, (pred,) = ctx.emit(common.simplified(p["cond_jaxpr"]), list(cc) + list(outs))
-    body_lines, new = ctx.emit(common.simplified(p["body_jaxpr"]), list(bc) + list(outs))
-    loop = cond_lines + [f"if not {pred}:", "    break"] + body_lines + common.assign(outs, new)
-    return lines + ["while True:"] + common.indent(loop)
+    avals = p["body_jaxpr"].out_avals
+    # Small carries live in scalar locals across iterations (no allocation per step).
+    carry, lines = common.native_carries(ctx, outs, init, avals)
+    cond_lines, (pred,) = ctx.emit(common.simplified(p["cond_jaxpr"]), list(cc) + carry)
+    body_lines, new = ctx.emit(common.simplified(p["body_jaxpr"]), list(bc) + carry, True)
+    loop = cond_lines + [f"if not {pred}:", "    break"] + body_lines
+    loop += common.assign_native(ctx, carry, new, avals)
+    return (
+        lines
+        + ["while True:"]
+        + common.indent(loop)
+        + common.native_results(ctx, outs, carry, avals)
+    )
 
 
 def _while_jvp(primals, tangents, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):

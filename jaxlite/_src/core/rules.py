@@ -26,6 +26,11 @@ Rule signatures:
   re-casts a scalar expression to its aval's dtype, ``ctx.const`` passes a value in as a
   kernel argument, ``ctx.emit`` inlines a sub-jaxpr.
 * ``native_loops``: primitives whose equations are native regions of their own (loops).
+* ``native_elementwise``: primitives whose native rule is elementwise, so the native tier
+  may apply it to each element of a small array held as scalar locals (scalarization).
+* ``native_scalar_rules[p](ctx, eqn, operands)`` -> (lines, element names per output), or
+  None: ``p`` on small arrays held as scalar locals; each operand gives ``aval``,
+  ``elem(k)`` (flat C-order element ``k``), ``elems()``, ``array()`` and ``scalarized``.
 * ``inline_rules``: primitives the simplifier may inline (jit_p).
 * ``sharding_rules[p](mesh, specs, avals_in, avals_out, **params)`` -> the result's spec
   (a list of specs if ``p.multiple_results``) over the Explicit axes of ``mesh`` (an
@@ -56,6 +61,8 @@ dce_rules: dict = {}
 lower_rules: dict = {}
 native_rules: dict = {}
 native_loops: set = set()
+native_elementwise: set = set()
+native_scalar_rules: dict = {}
 custom_call_rules: dict = {}
 sharding_rules: dict = {}
 

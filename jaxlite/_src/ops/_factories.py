@@ -288,3 +288,4 @@ def defnative(prim: Primitive, template: str, kinds: str = "fiub") -> None:
 
     rule.native_expr = True  # one ``out = expr`` line: the emitter may inline it
     rules.native_rules[prim] = rule
+    rules.native_elementwise.add(prim)

@@ -223,3 +223,198 @@ def reduction(np_name: str, partial_axes: bool, kinds: str = "fiub"):
         return [f"{outs[0]} = {_cast_array(ctx, expr, out.dtype)}"]
 
     return rule
+
+
+# ------------------------------------------------------------- scalarized small arrays
+# ``rules.native_scalar_rules``: the same primitives on small arrays held as one scalar
+# local per element (see ``compile/native_emit.py``). Index-mapping rules move element
+# names and emit nothing; each returns (lines, [element names per output]) or None.
+def _flat(shape, idx) -> int:
+    return int(np.ravel_multi_index(tuple(int(i) for i in idx), shape)) if shape else 0
+
+
+def _positions(shape):
+    return list(np.ndindex(*shape)) if shape else [()]
+
+
+def scalar_same_order(ctx, eqn, ops):
+    """reshape/squeeze: the elements in the same C order."""
+    return [], [ops[0].elems()]
+
+
+def scalar_broadcast_in_dim(ctx, eqn, ops):
+    x = ops[0]
+    shape, bdims = eqn.params["shape"], eqn.params["broadcast_dimensions"]
+    out = []
+    for idx in _positions(shape):
+        src = [idx[d] if x.aval.shape[i] != 1 else 0 for i, d in enumerate(bdims)]
+        out.append(x.elem(_flat(x.aval.shape, src)))
+    return [], [out]
+
+
+def scalar_slice(ctx, eqn, ops):
+    p, x = eqn.params, ops[0]
+    strides = p["strides"] or (1,) * len(p["start_indices"])
+    out = [
+        x.elem(
+            _flat(x.aval.shape, [s + i * st for s, i, st in zip(p["start_indices"], idx, strides)])
+        )
+        for idx in _positions(eqn.outvars[0].aval.shape)
+    ]
+    return [], [out]
+
+
+def scalar_concatenate(ctx, eqn, ops):
+    dim = int(eqn.params["dimension"])
+    owner = []  # (operand, offset) for each position along ``dim``
+    for x in ops:
+        owner += [(x, j) for j in range(x.aval.shape[dim])]
+    out = []
+    for idx in _positions(eqn.outvars[0].aval.shape):
+        x, j = owner[idx[dim]]
+        src = list(idx)
+        src[dim] = j
+        out.append(x.elem(_flat(x.aval.shape, src)))
+    return [], [out]
+
+
+def scalar_transpose(ctx, eqn, ops):
+    x, perm = ops[0], eqn.params["permutation"]
+    out = []
+    for idx in _positions(eqn.outvars[0].aval.shape):
+        src = [0] * len(perm)
+        for j, d in enumerate(perm):
+            src[d] = idx[j]
+        out.append(x.elem(_flat(x.aval.shape, src)))
+    return [], [out]
+
+
+def scalar_rev(ctx, eqn, ops):
+    x, dims = ops[0], eqn.params["dimensions"]
+    shape = x.aval.shape
+    out = [
+        x.elem(
+            _flat(
+                shape, [n - 1 - i if d in dims else i for d, (i, n) in enumerate(zip(idx, shape))]
+            )
+        )
+        for idx in _positions(shape)
+    ]
+    return [], [out]
+
+
+def scalar_iota(ctx, eqn, ops):
+    p = eqn.params
+    shape, dim, dt = tuple(p["shape"]), int(p["dimension"]), ctx.dtype(p["dtype"])
+    lines, out = [], []
+    for idx in _positions(shape):
+        e = ctx.fresh("e")
+        lines.append(f"{e} = {dt}({int(idx[dim])})")
+        out.append(e)
+    return lines, [out]
+
+
+def _scalar_starts(ctx, starts, shape, sizes):
+    return _clamped_starts(ctx, [s.array() for s in starts], shape, sizes)
+
+
+def _start_choices(shape, sizes):
+    """Every combination of (clamped) start indices."""
+    return _positions(tuple(int(n) - int(k) + 1 for n, k in zip(shape, sizes)))
+
+
+def _when(starts, combo) -> str:
+    return " and ".join(f"{s} == {int(c)}" for s, c in zip(starts, combo)) or "True"
+
+
+def scalar_dynamic_slice(ctx, eqn, ops):
+    x, sizes = ops[0], eqn.params["slice_sizes"]
+    shape = x.aval.shape
+    if shape == ():
+        return None
+    lines, st = _scalar_starts(ctx, ops[1:], shape, sizes)
+    out = []
+    if not x.scalarized:  # read the elements from the array at run time
+        arr = x.array()
+        for idx in _positions(tuple(sizes)):
+            e = ctx.fresh("e")
+            sub = ", ".join(f"{s} + {int(i)}" for s, i in zip(st, idx))
+            lines.append(f"{e} = {arr}[{sub}]")
+            out.append(e)
+        return lines, [out]
+    choices = _start_choices(shape, sizes)
+    for idx in _positions(tuple(sizes)):
+        expr = None
+        for combo in choices:  # the last choice is the fallback of the select chain
+            v = x.elem(_flat(shape, [c + i for c, i in zip(combo, idx)]))
+            expr = v if expr is None else f"({v} if {_when(st, combo)} else {expr})"
+        e = ctx.fresh("e")
+        lines.append(f"{e} = {expr}")
+        out.append(e)
+    return lines, [out]
+
+
+def scalar_dynamic_update_slice(ctx, eqn, ops):
+    x, u = ops[0], ops[1]
+    shape, ushape = x.aval.shape, u.aval.shape
+    if shape == ():
+        return None
+    lines, st = _scalar_starts(ctx, ops[2:], shape, ushape)
+    choices = _start_choices(shape, ushape)
+    out = []
+    for idx in _positions(shape):
+        expr = x.elem(_flat(shape, idx))
+        for combo in choices:
+            off = [i - c for i, c in zip(idx, combo)]
+            if all(0 <= o < n for o, n in zip(off, ushape)):
+                expr = f"({u.elem(_flat(ushape, off))} if {_when(st, combo)} else {expr})"
+        e = ctx.fresh("e")
+        lines.append(f"{e} = {expr}")
+        out.append(e)
+    return lines, [out]
+
+
+def scalar_reduction(binary, kinds: str = "fiub"):
+    """The scalarized rule of a reduction: each output element folds its input elements in
+    index order with ``binary``'s native rule (a function of two element names)."""
+
+    def rule(ctx, eqn, ops):
+        x, out = ops[0], eqn.outvars[0].aval
+        if not ctx.small(x.aval) or np.dtype(x.aval.dtype).kind not in kinds:
+            return None
+        axes = tuple(sorted(int(a) for a in eqn.params["axes"]))
+        shape = x.aval.shape
+        kept = [d for d in range(len(shape)) if d not in axes]
+        lines, res = [], []
+        for oidx in _positions(tuple(shape[d] for d in kept)):
+            acc = None
+            for ridx in _positions(tuple(shape[d] for d in axes)):
+                src = [0] * len(shape)
+                for d, i in zip(kept, oidx):
+                    src[d] = i
+                for d, i in zip(axes, ridx):
+                    src[d] = i
+                v = x.elem(_flat(shape, src))
+                if acc is None:
+                    acc = v
+                    continue
+                e = ctx.fresh("e")
+                got = binary(ctx, e, acc, v, out.dtype)
+                if got is None:
+                    return None
+                lines += got
+                acc = e
+            res.append(acc)
+        return lines, [res]
+
+    return rule
+
+
+def binary(template: str):
+    """A ``scalar_reduction`` step from an elementwise template (``"{0} + {1}"``), the same
+    expression as that primitive's native rule."""
+
+    def step(ctx, out: str, a: str, b: str, dtype):
+        return [f"{out} = {ctx.dtype(dtype)}({template.format(a, b)})"]
+
+    return step

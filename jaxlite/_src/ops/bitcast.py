@@ -58,14 +58,18 @@ rules.batch_rules[bitcast_convert_type_p] = _bitcast_batch
 
 def _bitcast_native(ctx, eqn, ins, outs, *, new_dtype):
     x = eqn.invars[0].aval
-    if np.dtype(x.dtype).itemsize != np.dtype(new_dtype).itemsize or x.shape == ():
-        return None  # width changes and scalars: left to the Python tier
+    if np.dtype(x.dtype).itemsize != np.dtype(new_dtype).itemsize:
+        return None  # width changes: left to the Python tier
+    if x.shape == ():  # a Numba scalar's bits as another scalar type
+        # (Numba wants the operand spelled as a dtype call to type ``.view``.)
+        return [f"{outs[0]} = {ctx.dtype(x.dtype)}({ins[0]}).view({ctx.dtype(new_dtype)})"]
     return [f"{outs[0]} = np.ascontiguousarray({ins[0]}).view({ctx.dtype(new_dtype)})"]
 
 
 rules.native_rules[bitcast_convert_type_p] = lambda ctx, eqn, ins, outs: _bitcast_native(
     ctx, eqn, ins, outs, **eqn.params
 )
+rules.native_elementwise.add(bitcast_convert_type_p)
 non_differentiable(bitcast_convert_type_p)
 
 

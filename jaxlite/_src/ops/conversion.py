@@ -73,6 +73,7 @@ def _convert_transpose(ct, x, *, new_dtype, weak_type):
 
 rules.impl_rules[convert_element_type_p] = _convert_impl
 rules.native_rules[convert_element_type_p] = _native.convert_element_type
+rules.native_elementwise.add(convert_element_type_p)
 rules.abstract_eval_rules[convert_element_type_p] = _convert_abstract_eval
 rules.jvp_rules[convert_element_type_p] = _convert_jvp
 rules.transpose_rules[convert_element_type_p] = _convert_transpose
@@ -112,6 +113,7 @@ def _iota_impl(*, dtype, shape, dimension):
 
 rules.impl_rules[iota_p] = _iota_impl
 rules.native_rules[iota_p] = _native.iota
+rules.native_scalar_rules[iota_p] = _native.scalar_iota
 
 
 def _iota_abstract_eval(*, dtype, shape, dimension):

@@ -109,6 +109,7 @@ def _round_native(ctx, eqn, ins, outs, *, rounding_method):
 rules.native_rules[round_p] = lambda ctx, eqn, ins, outs: _round_native(
     ctx, eqn, ins, outs, **eqn.params
 )
+rules.native_elementwise.add(round_p)
 non_differentiable(round_p)
 is_finite_p = unop("is_finite", np.isfinite, FLOAT, out_dtype=_bool, native="np.isfinite({0})")
 non_differentiable(is_finite_p)
@@ -175,6 +176,7 @@ def _rsqrt_native(ctx, eqn, ins, outs):
 
 
 rules.native_rules[rsqrt_p] = _rsqrt_native
+rules.native_elementwise.add(rsqrt_p)
 defjvp2(rsqrt_p, lambda t, ans, x: mul(t, mul(_const(x, -0.5), div(ans, x))))
 cbrt_p = unop("cbrt", np.cbrt, FLOAT)
 defjvp2(cbrt_p, lambda t, ans, x: mul(t, div(_const(x, 1 / 3), mul(ans, ans))))
@@ -205,6 +207,7 @@ rules.native_rules[not_p] = lambda ctx, eqn, ins, outs: [
         eqn.outvars[0].aval,
     )
 ]
+rules.native_elementwise.add(not_p)
 non_differentiable(not_p)
 
 
@@ -307,6 +310,7 @@ def _integer_pow_native(ctx, eqn, ins, outs):
 
 
 rules.native_rules[integer_pow_p] = _integer_pow_native
+rules.native_elementwise.add(integer_pow_p)
 defjvp(
     integer_pow_p,
     lambda t, x, *, y: (
@@ -522,6 +526,7 @@ for _p, _op, _clip in (
     (shift_right_logical_p, ">>>", False),
 ):
     rules.native_rules[_p] = _native.shift_rule(_op, _clip)
+    rules.native_elementwise.add(_p)
 
 eq_p = naryop("eq", np.equal, [ANY, ANY], out_dtype=_bool, native="{0} == {1}")
 ne_p = naryop("ne", np.not_equal, [ANY, ANY], out_dtype=_bool, native="{0} != {1}")
@@ -648,6 +653,7 @@ def _select_n_native(ctx, eqn, ins, outs):
 
 
 rules.native_rules[select_n_p] = _select_n_native
+rules.native_elementwise.add(select_n_p)
 rules.abstract_eval_rules[select_n_p] = _select_n_abstract_eval
 rules.jvp_rules[select_n_p] = _select_n_jvp
 rules.transpose_rules[select_n_p] = _select_n_transpose

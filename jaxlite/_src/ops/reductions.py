@@ -57,6 +57,9 @@ def _sum_impl(x, axis):
 reduce_sum_p = _reduction("reduce_sum", _sum_impl, "fciu")
 rules.impl_rules[reduce_sum_p] = lambda x, *, axes: np.asarray(np.sum(x, axis=axes, dtype=x.dtype))
 rules.native_rules[reduce_sum_p] = _native.reduction("sum", partial_axes=True, kinds="fiu")
+rules.native_scalar_rules[reduce_sum_p] = _native.scalar_reduction(
+    _native.binary("{0} + {1}"), "fiu"
+)
 
 
 def _reduce_sum_transpose(ct, x, *, axes):
@@ -95,6 +98,12 @@ reduce_min_p = _reduction(
 )
 rules.native_rules[reduce_max_p] = _native.reduction("max", partial_axes=False)
 rules.native_rules[reduce_min_p] = _native.reduction("min", partial_axes=False)
+rules.native_scalar_rules[reduce_max_p] = _native.scalar_reduction(
+    _native.binary("np.maximum({0}, {1})")
+)
+rules.native_scalar_rules[reduce_min_p] = _native.scalar_reduction(
+    _native.binary("np.minimum({0}, {1})")
+)
 
 
 def _minmax_jvp(p):
@@ -117,6 +126,9 @@ _minmax_jvp(reduce_min_p)
 
 reduce_prod_p = _reduction("reduce_prod", np.prod, "fciu")
 rules.native_rules[reduce_prod_p] = _native.reduction("prod", partial_axes=False, kinds="fiu")
+rules.native_scalar_rules[reduce_prod_p] = _native.scalar_reduction(
+    _native.binary("{0} * {1}"), "fiu"
+)
 
 
 def _cumprod_tangent(x, t, axis):
@@ -169,6 +181,8 @@ reduce_and_p = _reduction("reduce_and", np.all, "b")
 reduce_or_p = _reduction("reduce_or", np.any, "b")
 rules.native_rules[reduce_and_p] = _native.reduction("all", partial_axes=False)
 rules.native_rules[reduce_or_p] = _native.reduction("any", partial_axes=False)
+rules.native_scalar_rules[reduce_and_p] = _native.scalar_reduction(_native.binary("{0} & {1}"), "b")
+rules.native_scalar_rules[reduce_or_p] = _native.scalar_reduction(_native.binary("{0} | {1}"), "b")
 reduce_xor_p = _reduction(
     "reduce_xor", lambda x, axis: np.bitwise_xor.reduce(x, axis=axis) if axis else x, "biu"
 )

@@ -85,6 +85,7 @@ def _bid_batch(axis_data, args, dims, *, shape, broadcast_dimensions):
 
 rules.impl_rules[broadcast_in_dim_p] = _bid_impl
 rules.native_rules[broadcast_in_dim_p] = _native.broadcast_in_dim
+rules.native_scalar_rules[broadcast_in_dim_p] = _native.scalar_broadcast_in_dim
 rules.abstract_eval_rules[broadcast_in_dim_p] = _bid_abstract_eval
 rules.batch_rules[broadcast_in_dim_p] = _bid_batch
 deflinear(broadcast_in_dim_p, _bid_transpose)
@@ -178,6 +179,7 @@ def _reshape_batch(axis_data, args, dims, *, new_sizes, dimensions):
 
 rules.impl_rules[reshape_p] = lambda x, *, new_sizes, dimensions: np.reshape(x, new_sizes)
 rules.native_rules[reshape_p] = _native.reshape
+rules.native_scalar_rules[reshape_p] = _native.scalar_same_order
 rules.abstract_eval_rules[reshape_p] = _reshape_abstract_eval
 rules.batch_rules[reshape_p] = _reshape_batch
 deflinear(reshape_p, _reshape_transpose)
@@ -223,6 +225,7 @@ def _transpose_batch(axis_data, args, dims, *, permutation):
 
 rules.impl_rules[transpose_p] = lambda x, *, permutation: np.transpose(x, permutation)
 rules.native_rules[transpose_p] = _native.transpose
+rules.native_scalar_rules[transpose_p] = _native.scalar_transpose
 rules.abstract_eval_rules[transpose_p] = _transpose_abstract_eval
 rules.batch_rules[transpose_p] = _transpose_batch
 deflinear(transpose_p, _transpose_transpose)
@@ -270,6 +273,7 @@ def _squeeze_batch(axis_data, args, dims, *, dimensions):
 
 rules.impl_rules[squeeze_p] = lambda x, *, dimensions: np.squeeze(x, dimensions)
 rules.native_rules[squeeze_p] = _native.squeeze
+rules.native_scalar_rules[squeeze_p] = _native.scalar_same_order
 rules.abstract_eval_rules[squeeze_p] = _squeeze_abstract_eval
 rules.batch_rules[squeeze_p] = _squeeze_batch
 deflinear(
@@ -298,6 +302,7 @@ def expand_dims(x, dimensions):
 rev_p = Primitive("rev")
 rules.impl_rules[rev_p] = lambda x, *, dimensions: np.flip(x, dimensions) if dimensions else x
 rules.native_rules[rev_p] = _native.rev
+rules.native_scalar_rules[rev_p] = _native.scalar_rev
 rules.abstract_eval_rules[rev_p] = lambda x, *, dimensions: x
 rules.batch_rules[rev_p] = lambda ad, args, dims, *, dimensions: (
     rev_p.bind(args[0], dimensions=tuple(a + (a >= dims[0]) for a in dimensions)),
@@ -365,6 +370,7 @@ def _concat_batch(axis_data, args, dims, *, dimension):
 
 rules.impl_rules[concatenate_p] = lambda *xs, dimension: np.concatenate(xs, dimension)
 rules.native_rules[concatenate_p] = _native.concatenate
+rules.native_scalar_rules[concatenate_p] = _native.scalar_concatenate
 rules.abstract_eval_rules[concatenate_p] = _concat_abstract_eval
 rules.batch_rules[concatenate_p] = _concat_batch
 deflinear(concatenate_p, _concat_transpose)
@@ -580,6 +586,7 @@ def _slice_batch(axis_data, args, dims, *, start_indices, limit_indices, strides
 
 rules.impl_rules[slice_p] = _slice_impl
 rules.native_rules[slice_p] = _native.slice_
+rules.native_scalar_rules[slice_p] = _native.scalar_slice
 rules.abstract_eval_rules[slice_p] = _slice_abstract_eval
 rules.batch_rules[slice_p] = _slice_batch
 deflinear(slice_p, _slice_transpose)

@@ -121,6 +121,7 @@ def _window_indices(n, x_shape, starts, dstarts, sizes):
 
 rules.impl_rules[dynamic_slice_p] = _ds_impl
 rules.native_rules[dynamic_slice_p] = _native.dynamic_slice
+rules.native_scalar_rules[dynamic_slice_p] = _native.scalar_dynamic_slice
 rules.abstract_eval_rules[dynamic_slice_p] = _ds_abstract_eval
 rules.jvp_rules[dynamic_slice_p] = _ds_jvp
 rules.transpose_rules[dynamic_slice_p] = _ds_transpose
@@ -209,6 +210,7 @@ def _dus_batch(axis_data, args, dims):
 
 rules.impl_rules[dynamic_update_slice_p] = _dus_impl
 rules.native_rules[dynamic_update_slice_p] = _native.dynamic_update_slice
+rules.native_scalar_rules[dynamic_update_slice_p] = _native.scalar_dynamic_update_slice
 rules.abstract_eval_rules[dynamic_update_slice_p] = _dus_abstract_eval
 rules.jvp_rules[dynamic_update_slice_p] = _dus_jvp
 rules.transpose_rules[dynamic_update_slice_p] = _dus_transpose

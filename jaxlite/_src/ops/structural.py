@@ -19,6 +19,7 @@ rules.impl_rules[add_any_p] = np.add
 rules.native_rules[add_any_p] = lambda ctx, eqn, ins, outs: [
     f"{outs[0]} = {ctx.typed(f'{ins[0]} + {ins[1]}', eqn.outvars[0].aval)}"
 ]
+rules.native_elementwise.add(add_any_p)
 # A rank-0 operand broadcasts (the broadcasting batch rule leaves unbatched scalars as is).
 rules.abstract_eval_rules[add_any_p] = lambda x, y: ShapedArray(
     x.shape if x.shape != () else y.shape, x.dtype, x.weak_type and y.weak_type
@@ -74,6 +75,7 @@ def zeros_like_aval(aval):
 stop_gradient_p = Primitive("stop_gradient")
 rules.impl_rules[stop_gradient_p] = lambda x: x
 rules.native_rules[stop_gradient_p] = lambda ctx, eqn, ins, outs: [f"{outs[0]} = {ins[0]}"]
+rules.native_elementwise.add(stop_gradient_p)
 rules.abstract_eval_rules[stop_gradient_p] = lambda x: x
 rules.batch_rules[stop_gradient_p] = lambda ad, args, dims: (stop_gradient_p.bind(*args), dims[0])
 rules.non_differentiable.add(stop_gradient_p)
@@ -93,6 +95,7 @@ rules.impl_rules[copy_p] = np.copy
 rules.native_rules[copy_p] = lambda ctx, eqn, ins, outs: [
     f"{outs[0]} = {ins[0]}" + ("" if eqn.outvars[0].aval.shape == () else ".copy()")
 ]
+rules.native_elementwise.add(copy_p)
 rules.abstract_eval_rules[copy_p] = lambda x: x
 rules.batch_rules[copy_p] = lambda ad, args, dims: (copy_p.bind(*args), dims[0])
 rules.jvp_rules[copy_p] = lambda primals, tangents: (

@@ -70,6 +70,22 @@ def _fma_impl(a, b, c):
 
 
 fma_p = naryop("xla_fma", _fma_impl, [FLOAT, FLOAT, FLOAT])
+
+
+def _fma_native(ctx, eqn, ins, outs):
+    # float32 only: the operations of fma32 (float64 product and sum, one rounding back).
+    aval = eqn.outvars[0].aval
+    if any(v.aval.dtype != _f32 for v in eqn.invars):
+        return None
+    a, b, c = ins
+    if aval.shape == ():
+        return [f"{outs[0]} = np.float32(np.float64({a}) * np.float64({b}) + np.float64({c}))"]
+    wide = f"np.asarray({a}).astype(np.float64) * {b} + {c}"
+    return [f"{outs[0]} = ({wide}).astype(np.float32)"]
+
+
+rules.native_rules[fma_p] = _fma_native
+rules.native_elementwise.add(fma_p)
 defjvp(
     fma_p,
     lambda t, a, b, c: ew.mul(t, b),

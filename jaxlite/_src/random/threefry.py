@@ -172,6 +172,8 @@ def _threefry2x32_native(ctx, eqn, ins, outs):
     # and round constants are this module's integers, written as literals so that LLVM
     # sees constant shifts (rotates) and vectorises the loop.
     shape = tuple(int(d) for d in eqn.outvars[0].aval.shape)
+    if shape == ():  # one lane, scalar operands (a fused lane loop or a scalarized array)
+        return _threefry_lane(ctx, list(ins), outs[0], outs[1])
     n = int(np.prod(shape, dtype=np.int64))
     lines, lane = [], ctx.fresh("j")
     words = []
@@ -185,6 +187,13 @@ def _threefry2x32_native(ctx, eqn, ins, outs):
         words.append(f"{flat}[{lane}]")
     y0, y1 = ctx.fresh("y"), ctx.fresh("y")
     lines += [f"{y0} = np.empty({n}, np.uint32)", f"{y1} = np.empty({n}, np.uint32)"]
+    body = _threefry_lane(ctx, words, f"{y0}[{lane}]", f"{y1}[{lane}]")
+    lines += [f"for {lane} in prange({n}):"] + ["    " + b for b in body]
+    return lines + [f"{outs[0]} = {y0}.reshape({shape!r})", f"{outs[1]} = {y1}.reshape({shape!r})"]
+
+
+def _threefry_lane(ctx, words, out0: str, out1: str) -> list[str]:
+    """Lines computing one lane of threefry2x32 from four uint32 scalar expressions."""
     u = "np.uint32"
     k0, k1, k2, a0, a1 = (ctx.fresh(p) for p in ("k", "k", "k", "a", "a"))
     body = [f"{k0} = {words[0]}", f"{k1} = {words[1]}"]
@@ -197,14 +206,11 @@ def _threefry2x32_native(ctx, eqn, ins, outs):
             body.append(f"{a1} = {u}({u}({a1} << {u}({r})) | ({a1} >> {u}({32 - r}))) ^ {a0}")
         body.append(f"{a0} = {u}({a0} + {ks[(g + 1) % 3]})")
         body.append(f"{a1} = {u}({u}({a1} + {ks[(g + 2) % 3]}) + {u}({g + 1}))")
-    body += [f"{y0}[{lane}] = {a0}", f"{y1}[{lane}] = {a1}"]
-    lines += [f"for {lane} in prange({n}):"] + ["    " + b for b in body]
-    if shape == ():
-        return lines + [f"{outs[0]} = {y0}[0]", f"{outs[1]} = {y1}[0]"]
-    return lines + [f"{outs[0]} = {y0}.reshape({shape!r})", f"{outs[1]} = {y1}.reshape({shape!r})"]
+    return body + [f"{out0} = {a0}", f"{out1} = {a1}"]
 
 
 rules.native_rules[threefry2x32_p] = _threefry2x32_native
+rules.native_elementwise.add(threefry2x32_p)
 _factories.non_differentiable(threefry2x32_p)
 
 
