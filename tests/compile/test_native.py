@@ -684,3 +684,27 @@ def test_lane_fused_regions_match_python_tier():
         want = codegen.compile_jaxpr(sub)[0](*ins)
     got = native.compile_kernel(sub, parallel=True)(*ins)
     _same(want, got, exact=True, what="lanes")
+
+
+def test_threaded_numpy_region_for_transcendental_chains(native_mode):
+    """A large elementwise chain with NumPy-SIMD functions (sin, exp, tanh) stays NumPy but
+    runs on one flat chunk per core: bit for bit the Python tier, odd sizes included."""
+    native_mode("always")
+
+    def f(x):
+        y = jnp.exp(-(jnp.sin(x) * 2.0 + 1.0)) * x
+        return jnp.sqrt(jnp.abs(jnp.tanh(y) - 0.5)) + x, x * 3.0 - 1.0
+
+    x = np.random.RandomState(1).uniform(-4, 4, (3, 70001)).astype(np.float32)
+    x[0, :4] = [np.nan, np.inf, -np.inf, -0.0]
+    jf = jax.jit(f)
+    got = jf(x)
+    tiers = _tiers(jf.lower(x)._compiled().fn)
+    if (os.cpu_count() or 1) < 2:
+        assert not tiers
+    else:
+        (tier,) = tiers
+        assert tier.threads and tier.kernel is not None
+    native_mode("off")
+    want = jax.jit(f)(x)
+    _same(jax.tree_util.tree_leaves(want), jax.tree_util.tree_leaves(got), exact=True)

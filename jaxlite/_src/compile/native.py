@@ -43,6 +43,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -266,6 +267,7 @@ class Tier:
     __slots__ = (
         "closed",
         "parallel",
+        "threads",
         "kernel",
         "spent",
         "calls",
@@ -275,9 +277,10 @@ class Tier:
         "__weakref__",
     )
 
-    def __init__(self, closed: ClosedJaxpr, parallel: bool = False):
+    def __init__(self, closed: ClosedJaxpr, parallel: bool = False, threads: bool = False):
         self.closed = closed
         self.parallel = parallel
+        self.threads = threads  # NumPy on one chunk per core (``compile_threaded``)
         self.kernel: Callable | None = None
         self.spent = 0.0
         self.calls = 0
@@ -296,7 +299,10 @@ class Tier:
     def build(self, trial: bool = False) -> None:
         """Compile now (in whichever thread calls this); failures are logged, not raised."""
         try:
-            kernel = compile_kernel(self.closed, self.parallel)
+            if self.threads:
+                kernel = compile_threaded(self.closed)
+            else:
+                kernel = compile_kernel(self.closed, self.parallel)
         except Exception as e:  # noqa: BLE001 (any failure keeps the Python tier)
             self.state = "failed"
             stats["failed"] += 1
@@ -362,8 +368,8 @@ def wait_for_compiles(timeout: float | None = None) -> bool:
     return True
 
 
-def _new_tier(closed: ClosedJaxpr, parallel: bool = False) -> Tier:
-    tier = Tier(closed, parallel)
+def _new_tier(closed: ClosedJaxpr, parallel: bool = False, threads: bool = False) -> Tier:
+    tier = Tier(closed, parallel, threads)
     if mode() == "always":
         tier.state = "queued"
         tier.build()
@@ -379,7 +385,10 @@ def tier_lines(ctx, eqn, ins: list[str], outs: list[str], python_lines: list[str
     sub = _single_eqn_jaxpr(eqn)
     if not jaxpr_supported(sub.jaxpr):
         return python_lines
-    tier = _new_tier(sub, parallel=eqn.primitive is native_region_p)
+    if eqn.primitive is native_region_p and eqn.params.get("threads"):
+        tier = _new_tier(eqn.params["jaxpr"], threads=True)
+    else:
+        tier = _new_tier(sub, parallel=eqn.primitive is native_region_p)
     if tier.state == "failed":
         return python_lines
     name = ctx.add_global(tier, "_tier")
@@ -428,6 +437,22 @@ rules.lower_rules[native_region_p] = _region_lower
 rules.native_rules[native_region_p] = _region_native
 
 
+def _elementwise_run(eqns) -> bool:
+    """Are ``eqns`` elementwise on one shape (operands of that shape or scalars), so that
+    running them on flat chunks of their operands gives the same elements? Only with more
+    than one core to split them over."""
+    if (os.cpu_count() or 1) < 2:
+        return False
+    shape = tuple(eqns[0].outvars[0].aval.shape)
+    return all(
+        e.primitive in rules.native_elementwise
+        and e.primitive in rules.impl_rules
+        and all(tuple(v.aval.shape) == shape for v in e.outvars)
+        and all(tuple(v.aval.shape) in (shape, ()) for v in e.invars)
+        for e in eqns
+    )
+
+
 def _eqn_supported(eqn) -> bool:
     return (
         not _sub_closed(eqn.params)
@@ -451,7 +476,7 @@ def outline_regions(closed: ClosedJaxpr, min_size: int | None = None) -> ClosedJ
         elif not ok and start is not None:
             simd = any(str(q.primitive) in _NUMPY_SIMD for q in eqns[start:i])
             if (
-                not simd
+                (not simd or _elementwise_run(eqns[start:i]))
                 and i - start >= _REGION_MIN_EQNS
                 and any(
                     math.prod(v.aval.shape) >= (_REGION_MIN_SIZE if min_size is None else min_size)
@@ -495,8 +520,71 @@ def outline_regions(closed: ClosedJaxpr, min_size: int | None = None) -> ClosedJ
             for e in run
         ]
         sub = ClosedJaxpr(Jaxpr([], sub_in, outs, sub_eqns), [])
-        new_eqns.append(JaxprEqn(native_region_p, ins, outs, {"jaxpr": sub}, ()))
+        # Runs with NumPy's SIMD transcendental kernels stay NumPy, split over threads.
+        threads = any(str(q.primitive) in _NUMPY_SIMD for q in run)
+        params = {"jaxpr": sub, "threads": threads}
+        new_eqns.append(JaxprEqn(native_region_p, ins, outs, params, ()))
         pos = stop
     new_eqns.extend(eqns[pos:])
     out = Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, new_eqns)
     return ClosedJaxpr(out, closed.consts)
+
+
+# ------------------------------------------------------------ threaded NumPy regions
+# An elementwise region that uses NumPy's SIMD transcendental kernels (which beat Numba's
+# scalar libm calls) runs as NumPy on flat chunks of its operands, one chunk per core: the
+# same ufuncs on the same elements (NumPy's SIMD loops treat a chunk's tail with the same
+# kernel), so the same bits. NumPy releases the GIL inside each ufunc loop.
+_pool: list = []
+_CHUNK_ALIGN = 1024  # elements: chunk edges on cache-line (and SIMD) boundaries
+
+
+def _numpy_eval(jaxpr: Jaxpr, args: Sequence) -> list:
+    env: dict[int, Any] = {}
+    for v, a in zip(jaxpr.invars, args):
+        env[id(v)] = a
+
+    def read(v):
+        return v.val if type(v) is Literal else env[id(v)]
+
+    with np.errstate(all="ignore"):  # as generated code does for rules.quiet_fp
+        for eqn in jaxpr.eqns:
+            out = rules.impl_rules[eqn.primitive](*[read(v) for v in eqn.invars], **eqn.params)
+            outs = out if eqn.primitive.multiple_results else [out]
+            for v, o in zip(eqn.outvars, outs):
+                env[id(v)] = o
+    return [read(v) for v in jaxpr.outvars]
+
+
+def compile_threaded(closed: ClosedJaxpr) -> Callable:
+    """``closed`` (elementwise, see ``_elementwise_run``) as NumPy over one flat chunk per
+    core, run on a thread pool; returns a function of NumPy values like ``compile_kernel``."""
+    jaxpr = closed.jaxpr
+    n = math.prod(jaxpr.outvars[0].aval.shape) if jaxpr.outvars else 0
+    workers = min(os.cpu_count() or 1, 8)
+    step = -(-n // workers)
+    step = -(-step // _CHUNK_ALIGN) * _CHUNK_ALIGN
+    bounds = [(lo, min(lo + step, n)) for lo in range(0, n, step)] if n else []
+    lane = [v.aval.shape != () for v in jaxpr.invars]
+    out_avals = closed.out_avals
+    if not _pool:
+        _pool.append(ThreadPoolExecutor(max(workers - 1, 1), thread_name_prefix="jaxlite-np"))
+    pool = _pool[0]
+
+    def call(*args):
+        flat = [np.ascontiguousarray(a).reshape(-1) if ln else a for a, ln in zip(args, lane)]
+        outs = [np.empty(n, a.dtype) for a in out_avals]
+
+        def run(lo, hi):
+            res = _numpy_eval(jaxpr, [a[lo:hi] if ln else a for a, ln in zip(flat, lane)])
+            for o, r in zip(outs, res):
+                o[lo:hi] = r
+
+        futs = [pool.submit(run, lo, hi) for lo, hi in bounds[1:]]
+        if bounds:
+            run(*bounds[0])
+        for f in futs:
+            f.result()
+        return [o.reshape(a.shape) for o, a in zip(outs, out_avals)]
+
+    return call
