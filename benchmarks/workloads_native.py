@@ -116,7 +116,7 @@ def _rnn(lib):
 @workload(
     "native_elementwise_chain_4M",
     "hot jit of a chain of 10 elementwise ops on "
-    "float32[4_000_000], one fused parallel native kernel",
+    "float32[4_000_000], NumPy on one chunk per core (native tier)",
     target="<= 0.5x JAX",
     numpy=True,
 )
@@ -145,7 +145,7 @@ def _chain(lib):
 @workload(
     "native_random_uniform_1M",
     "hot jit of random.uniform(key, (1_000_000,)) (threefry "
-    "and the bits-to-float chain as one parallel native kernel)",
+    "and the bits-to-float chain as one lane-fused parallel native loop)",
     target="<= 1.0x JAX",
 )
 def _uniform(lib):
