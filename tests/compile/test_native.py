@@ -8,6 +8,7 @@ kernels, and Numba's disk cache makes reruns cheap.
 import importlib
 import logging
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -520,6 +521,36 @@ def test_kernels_are_cached_on_disk():
     d = native.cache_dir()
     files = os.listdir(os.path.join(d, "__pycache__")) if os.path.isdir(d) else []
     assert any(f.endswith(".nbi") for f in files), files  # Numba's index of cached machine code
+
+
+_PROBE = """
+import numpy as np
+import jaxlite as jax
+from jaxlite import lax
+from jaxlite._src.compile import native
+from jaxlite._src.control_flow import common
+
+closed = common.simplified(
+    jax.make_jaxpr(lambda c: lax.fori_loop(0, 9, lambda i, c: c * 5 - 2, c))(np.int32(1))
+)
+call = native.compile_kernel(closed)
+assert int(call(np.asarray(1, np.int32))[0]) == 976563
+print(sum(call.__globals__["_kern"].stats.cache_hits.values()))
+"""
+
+
+def test_second_process_starts_warm(tmp_path):
+    """A kernel compiled by one process is loaded from the disk cache by the next one."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, JAXLITE_NATIVE_CACHE_DIR=str(tmp_path), PYTHONPATH=root)
+    hits = []
+    for _ in range(2):
+        out = subprocess.run(
+            [sys.executable, "-c", _PROBE], env=env, capture_output=True, text=True, timeout=300
+        )
+        assert out.returncode == 0, out.stderr
+        hits.append(int(out.stdout.strip().splitlines()[-1]))
+    assert hits == [0, 1]  # compiled by the first process, loaded by the second
 
 
 def _tiers(fn):
