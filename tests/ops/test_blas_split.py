@@ -48,7 +48,7 @@ def test_split_product_matches_numpy(shape, dtype, layout):
     m, k, n = shape
     x, y = _operands(m, k, n, dtype, layout)
     before = _blas_threads()
-    out = blas_split.matmul2d(x, y)
+    out = blas_split.matmul(x, y)
     assert _blas_threads() == before  # OpenBLAS's thread count restored
     assert out is not None and out.shape == (m, n) and out.dtype == np.dtype(dtype)
     tol = 1e-10 if dtype == np.float64 else 1e-4
@@ -70,16 +70,16 @@ def test_jitted_matmul_uses_it_and_matches_numpy():
 def test_user_thread_limit_is_respected():
     x, y = _operands(256, 512, 512, np.float32, "C")
     with threadpoolctl.threadpool_limits(1, user_api="blas"):
-        assert blas_split.matmul2d(x, y) is None  # one thread allowed: plain np.dot
+        assert blas_split.matmul(x, y) is None  # one thread allowed: plain np.dot
         assert _blas_threads() == [1] * len(_blas_threads())
 
 
 def test_plain_path_for_small_products_and_other_dtypes():
     x, y = _operands(16, 16, 16, np.float32, "C")
-    assert blas_split.matmul2d(x, y) is None  # OpenBLAS runs it on one thread anyway
+    assert blas_split.matmul(x, y) is None  # OpenBLAS runs it on one thread anyway
     xi, yi = (np.ones((256, 512), np.int32), np.ones((512, 256), np.int32))
-    assert blas_split.matmul2d(xi, yi) is None  # not a BLAS dtype
-    assert blas_split.matmul2d(xi.astype(np.float32), yi.astype(np.float64)) is None
+    assert blas_split.matmul(xi, yi) is None  # not a BLAS dtype
+    assert blas_split.matmul(xi.astype(np.float32), yi.astype(np.float64)) is None
 
 
 @needs_split
@@ -103,3 +103,25 @@ def test_products_from_several_threads_at_once():
         t.join()
     assert not errs
     assert _blas_threads() == before  # every limit undone
+
+
+@needs_split
+@pytest.mark.parametrize("shape", [(8, 128, 256, 256), (3, 64, 512, 300), (1, 256, 512, 512)])
+def test_batched_product_matches_numpy(shape):
+    b, m, k, n = shape
+    rng = np.random.default_rng(b + m)
+    x = rng.standard_normal((b, m, k)).astype(np.float32)
+    y = rng.standard_normal((b, k, n)).astype(np.float32)
+    before = _blas_threads()
+    out = blas_split.matmul(x, y)
+    assert _blas_threads() == before
+    assert out is not None and out.shape == (b, m, n)
+    np.testing.assert_allclose(out, x.astype(np.float64) @ y, rtol=1e-4, atol=1e-3)
+    got = np.asarray(jax.jit(lambda a, c: jnp.einsum("bmk,bkn->bmn", a, c))(x, y))
+    np.testing.assert_allclose(got, x.astype(np.float64) @ y, rtol=1e-4, atol=1e-3)
+
+
+def test_mismatched_batch_shapes_take_the_plain_path():
+    x = np.ones((2, 64, 512), np.float32)
+    assert blas_split.matmul(x, np.ones((3, 512, 64), np.float32)) is None
+    assert blas_split.matmul(x, np.ones((512, 64), np.float32)) is None

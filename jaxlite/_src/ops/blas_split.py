@@ -24,6 +24,7 @@ thread counts.
 
 from __future__ import annotations
 
+import math
 import os
 import queue
 import threading
@@ -117,15 +118,19 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_reset_after_fork)
 
 
-def matmul2d(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
-    """``x @ y`` for 2-D ``x`` (m, k) and ``y`` (k, n) of one BLAS dtype with OpenBLAS at
-    one thread: split across threads when large, in the calling thread otherwise; ``None``
-    when the product should run as a plain ``np.dot`` (one OpenBLAS runs on one thread
-    anyway, another dtype, no OpenBLAS to limit, one thread allowed, or a product of this
-    module already running in another thread)."""
-    m, k = x.shape
-    n = y.shape[1]
-    work = m * n * k
+def matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
+    """``np.matmul(x, y)`` for ``x`` (..., m, k) and ``y`` (..., k, n) of one BLAS dtype and
+    the same batch shape, with OpenBLAS at one thread: split across threads when large (a
+    matrix product by column or row blocks, a batched one by batch blocks), in the calling
+    thread otherwise; ``None`` when the product should run as a plain ``np.matmul`` (one
+    OpenBLAS runs on one thread anyway, another dtype, no OpenBLAS to limit, one thread
+    allowed, or a product of this module already running in another thread)."""
+    if x.ndim < 2 or x.shape[:-2] != y.shape[:-2] or y.ndim != x.ndim:
+        return None
+    m, k = x.shape[-2:]
+    n = y.shape[-1]
+    batch = math.prod(x.shape[:-2])
+    work = m * n * k * batch
     if work < OPENBLAS_ONE_THREAD or x.dtype != y.dtype or x.dtype not in _BLAS_DTYPES:
         return None
     st = _state
@@ -151,27 +156,35 @@ def matmul2d(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
 
 
 def _split(st: _Splitter, x: np.ndarray, y: np.ndarray, threads: int) -> np.ndarray:
-    m, n = x.shape[0], y.shape[1]
-    out = np.empty((m, n), x.dtype)
-    by_cols = n >= m
-    size = n if by_cols else m
-    blocks = max(1, min(threads * BLOCKS_PER_THREAD, size // MIN_BLOCK))
+    out = np.empty(x.shape[:-1] + y.shape[-1:], x.dtype)
+    if x.ndim > 2 and x.shape[0] >= 2:
+        axis, size, unit = "batch", x.shape[0], 1  # blocks of whole matrices
+    elif y.shape[-1] >= x.shape[-2]:
+        axis, size, unit = "cols", y.shape[-1], MIN_BLOCK
+    else:
+        axis, size, unit = "rows", x.shape[-2], MIN_BLOCK
+    blocks = max(1, min(threads * BLOCKS_PER_THREAD, size // unit))
     if blocks < 2:
         np.matmul(x, y, out=out)
         return out
     step = -(-size // blocks)
-    step = -(-step // 16) * 16
+    if unit > 1:
+        step = -(-step // 16) * 16
     starts = iter(range(0, size, step))
-    matmul = np.matmul
+    mm = np.matmul
     errors: list = []
+    ell = Ellipsis
 
     def work():
         try:
             for j in starts:  # next() on a range iterator is atomic under the GIL
-                if by_cols:
-                    matmul(x, y[:, j : j + step], out=out[:, j : j + step])
+                s = slice(j, j + step)
+                if axis == "batch":
+                    mm(x[s], y[s], out=out[s])
+                elif axis == "cols":
+                    mm(x, y[ell, s], out=out[ell, s])
                 else:
-                    matmul(x[j : j + step], y, out=out[j : j + step])
+                    mm(x[ell, s, :], y, out=out[ell, s, :])
         except BaseException as e:  # re-raised in the calling thread
             errors.append(e)
 

@@ -29,7 +29,7 @@ def _dot_general_impl(x, y, *, dimension_numbers, precision, preferred_element_t
         xm = x.T if x.ndim == 2 and xc[0] == 0 else x
         ym = y.T if y.ndim == 2 and yc[0] == 1 else y
         if xm.ndim == 2 and ym.ndim == 2:
-            out = blas_split.matmul2d(xm, ym)  # large products: split across threads
+            out = blas_split.matmul(xm, ym)  # large products: split across threads
             if out is not None:
                 return np.asarray(out, dtype=out_dtype)
         return np.asarray(np.dot(xm, ym), dtype=out_dtype)
@@ -41,7 +41,10 @@ def _dot_general_impl(x, y, *, dimension_numbers, precision, preferred_element_t
     m = math.prod([x.shape[i] for i in xf])
     k = math.prod([x.shape[i] for i in xc])
     n = math.prod([y.shape[i] for i in yf])
-    out = np.matmul(xt.reshape(bshape + [m, k]), yt.reshape(bshape + [k, n]))
+    xt, yt = xt.reshape(bshape + [m, k]), yt.reshape(bshape + [k, n])
+    out = blas_split.matmul(xt, yt)  # large products: split across threads
+    if out is None:
+        out = np.matmul(xt, yt)
     out = out.reshape(bshape + [x.shape[i] for i in xf] + [y.shape[i] for i in yf])
     return np.asarray(out, dtype=out_dtype)
 
