@@ -83,3 +83,20 @@ def test_exception_in_one_process_callback_aborts_the_job_with_its_text():
     assert "aborting the MPI job" in proc.stderr or "MPI_Abort" in proc.stderr, info
     assert "after" not in done[0] and "after" not in done[1], info
     assert wall < 150, info  # far below the 300 s collective timeout
+
+
+def test_process_that_dies_ends_the_job():
+    proc, done, wall = _run(
+        """
+        x = jax.make_array_from_process_local_data(s, np.ones(2, np.float32))
+        ok("before")
+        if rank == 1:
+            os._exit(3)  # dies without a word: no exception, no MPI finalize
+        psum(x)
+        ok("after")
+        """
+    )
+    info = (wall, done, proc.stdout[-2000:], proc.stderr[-3000:])
+    assert proc.returncode != 0, info
+    assert "after" not in done[0], info
+    assert wall < 120, info

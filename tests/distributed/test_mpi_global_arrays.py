@@ -21,6 +21,7 @@ CHECKS = [
     "shard_map_callbacks",
     "global_view_callback",
     "eager_callback_error",
+    "mixed_callbacks",
 ]
 
 
@@ -111,6 +112,23 @@ def test_global_arrays_and_callbacks_across_processes():
         ok("global_view_callback")
         raises(NotImplementedError, "under jax.jit", io_callback, log, None, x, 1.0)
         ok("eager_callback_error")
+        # A global-view jit with a shard_map inside: the shard_map's callbacks stay per
+        # device (each process its own), the global-view callback runs once, in process 0.
+        rows.clear()
+        calls.clear()
+        inner = jax.shard_map(
+            lambda b: (io_callback(log, None, jax.lax.axis_index("i"), b.sum(), ordered=True), b * 2)[1],
+            mesh=mesh, in_specs=P("i"), out_specs=P("i"))
+        def mixed(v):
+            total = jnp.sum(v)
+            return inner(v), jax.pure_callback(host, jax.ShapeDtypeStruct((), v.dtype), total)
+        y2, t2 = jax.jit(mixed)(x)
+        jax.effects_barrier()
+        assert sorted(rows) == want, (rows, want)
+        assert calls == ([52.0] if rank == 0 else []), calls
+        assert float(t2) == 156.0
+        assert mh.process_allgather(y2, tiled=True).tolist() == [0, 2, 4, 6, 20, 22, 24, 26]
+        ok("mixed_callbacks")
         """,
         CHECKS,
     )

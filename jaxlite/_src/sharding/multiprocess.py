@@ -297,10 +297,32 @@ class callbacks_once:  # noqa: N801
             return res
 
         sharding_hooks.callback_wrap = once
+        _once_state.append((prev, once))
         return self
 
     def __exit__(self, *exc):
+        _once_state.pop()
         sharding_hooks.callback_wrap = self.prev
+        return False
+
+
+# (wrapper before, the once-wrapper) of the running global-view computations.
+_once_state: list = []
+
+
+class per_device_callbacks:  # noqa: N801
+    """Inside a ``shard_map`` execution each process runs its own devices' callbacks, also
+    when the shard_map is part of a global-view computation (``callbacks_once``)."""
+
+    def __enter__(self):
+        self.active = bool(_once_state)
+        if self.active:
+            sharding_hooks.callback_wrap = _once_state[-1][0]
+        return self
+
+    def __exit__(self, *exc):
+        if self.active:
+            sharding_hooks.callback_wrap = _once_state[-1][1]
         return False
 
 

@@ -156,6 +156,15 @@ def _shard_map_impl(*args, jaxpr, mesh, in_specs, out_specs, manual_axes, check_
         finally:
             spmd.set_current(prev)
 
+    if procs is not None:
+        with multiprocess.per_device_callbacks():
+            _run_all(contexts, run)
+    else:
+        _run_all(contexts, run)
+    return outs
+
+
+def _run_all(contexts, run) -> None:
     n = len(contexts)
     if n == 1:
         run(0)
@@ -175,7 +184,6 @@ def _shard_map_impl(*args, jaxpr, mesh, in_specs, out_specs, manual_axes, check_
             real = [e for e in errors if not isinstance(e, threading.BrokenBarrierError)]
             raise (real or errors)[0]
     _run_deferred(contexts)
-    return outs
 
 
 def _shard_map_abstract_eval(*avals, jaxpr, mesh, out_specs, **params):
