@@ -166,6 +166,12 @@ def test_S8_2_S8_3_rules_eager_and_jit():
                    lambda a: a @ a, xe)
         both_raise(Exception, "dot_general operation with inputs: f32[8@x,4], f32[4,8@x] produces an illegally sharded result: f32[8@x,8@x]",
                    lambda a, b: a @ b, put(jnp.ones((8, 4)), "x"), put(jnp.ones((4, 8)), None, "x"))
+        both_raise(ValueError, "0th dimension of all xs should be replicated. Got P('x', 'y')",
+                   lambda a: jax.lax.scan(lambda c, r: (c + r, r.sum()), jnp.zeros(8), a), xe)
+        both(lambda a: jax.lax.scan(lambda c, r: (c + r, r.sum()), jnp.zeros(8), a)[0], xy, value=np.arange(64.).reshape(8, 8).sum(0))
+        # committed operands elsewhere: the devices error prints the sharded type (S5.5)
+        raises(ValueError, "Received incompatible devices for jitted computation. Got argument x of add with shape float32[8@x,8@y] and with device ids [0, 1, 2, 3, 4, 5, 6, 7] on platform CPU and argument y of add with shape float32[8,8] and with device ids [1] on platform CPU",
+               lambda: xe + jax.device_put(jnp.ones((8, 8)), jax.devices()[1]))
         # control flow and nested jit keep the types
         both(lambda a: jax.lax.cond(True, lambda v: v * 2, lambda v: v, a), xe, typ="float32[8@x,8@y]")
         both(lambda a: jax.lax.fori_loop(0, 3, lambda i, v: v * 2, a), xe, typ="float32[8@x,8@y]")
@@ -236,6 +242,8 @@ def test_S8_4_reshard_and_out_sharding():
             both(lambda: jnp.zeros((8, 8), out_sharding=P("x")), typ="float32[8@x,8]", spec=P("x", None))
             both(lambda: jnp.ones((8, 8), out_sharding=P("x", "y")), typ="float32[8@x,8@y]")
             both(lambda: jnp.full((8, 8), 3., dtype=jnp.float32, out_sharding=P("x", "y")), typ="float32[8@x,8@y]", value=np.full((8, 8), 3.))
+            both(lambda: jnp.full((8, 8), 3., out_sharding=P("x", "y")), typ="~float32[8@x,8@y]")
+            both(lambda v: jax.lax.broadcast_in_dim(v, (8, 8), (1,), out_sharding=P("x", None)), jnp.ones(8), typ="float32[8@x,8]")
             both(lambda: jnp.arange(8., out_sharding=P("x")), typ="float32[8@x]", value=np.arange(8.))
             both(lambda: jnp.empty((8,), out_sharding=P("x")), typ="float32[8@x]")
             both(lambda a: jnp.zeros_like(a, out_sharding=P("y")), xe, typ="float32[8@y,8]", spec=P("y", None))

@@ -20,8 +20,11 @@ from jaxlite._src.sharding import explicit as _explicit
 
 
 # ----------------------------------------------------------------------------- creation
-def asarray(a: Any, dtype=None, order=None, copy=None) -> Array:
-    """``jnp.asarray``: like ``array`` without forcing a copy."""
+def asarray(a: Any, dtype=None, order=None, *, copy=None, device=None, out_sharding=None) -> Array:
+    """``jnp.asarray``: like ``array`` without forcing a copy; ``device``/``out_sharding``
+    place the result."""
+    if device is not None or out_sharding is not None:
+        return _explicit.created(asarray(a, dtype, order, copy=copy), out_sharding, device)
     if dtype is None and isinstance(a, Array):
         return a
     return array(a, dtype=dtype, copy=False)

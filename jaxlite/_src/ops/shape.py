@@ -91,8 +91,12 @@ rules.batch_rules[broadcast_in_dim_p] = _bid_batch
 deflinear(broadcast_in_dim_p, _bid_transpose)
 
 
-def broadcast_in_dim(x, shape, broadcast_dimensions):
-    """``jax.lax.broadcast_in_dim``."""
+def broadcast_in_dim(x, shape, broadcast_dimensions, *, out_sharding=None):
+    """``jax.lax.broadcast_in_dim``; ``out_sharding``: the result's sharding."""
+    if out_sharding is not None:
+        return sharding_hooks.apply_out_sharding(
+            broadcast_in_dim, out_sharding, x, shape, broadcast_dimensions
+        )
     shape = tuple(int(s) for s in shape)
     broadcast_dimensions = tuple(int(d) for d in broadcast_dimensions)
     if not isinstance(x, Tracer):
@@ -109,8 +113,10 @@ def broadcast_in_dim(x, shape, broadcast_dimensions):
     return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions)
 
 
-def broadcast(x, sizes):
+def broadcast(x, sizes, *, out_sharding=None):
     """``jax.lax.broadcast``: prepend dimensions of the given sizes."""
+    if out_sharding is not None:
+        return sharding_hooks.apply_out_sharding(broadcast, out_sharding, x, sizes)
     sizes = tuple(sizes)
     nd = len(_shape_of(x))
     return broadcast_in_dim(x, sizes + _shape_of(x), tuple(range(len(sizes), len(sizes) + nd)))

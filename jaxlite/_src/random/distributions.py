@@ -543,7 +543,10 @@ def _shuffle(key, x, axis):
 _shuffle_jit = jit(_shuffle, static_argnums=2)
 
 
-def permutation(key: Any, x: Any, axis: int = 0, independent: bool = False) -> Array:
+@_explicit.placed_result
+def permutation(
+    key: Any, x: Any, axis: int = 0, independent: bool = False, *, out_sharding: Any = None
+) -> Array:
     """A random permutation of ``arange(x)`` or of ``x`` along ``axis``
     (``jax.random.permutation``).
 

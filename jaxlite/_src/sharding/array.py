@@ -260,7 +260,7 @@ def _incompatible(prim_name: str, a, i, b, j, extra: str = "", names=None) -> Va
         else:
             name = ("x", "y")[k] if k < 2 else f"args[{k}]"
         return (
-            f"argument {name} of {prim_name} with shape {_type_str(x.aval)} and with device ids "
+            f"argument {name} of {prim_name} with shape {_typed_str(x)} and with device ids "
             f"{_device_ids(sharding_of(x))} on platform CPU"
         )
 
@@ -268,6 +268,12 @@ def _incompatible(prim_name: str, a, i, b, j, extra: str = "", names=None) -> Va
         f"Received incompatible devices for jitted computation. Got {arg(a, i)} and "
         f"{arg(b, j)}{extra}"
     )
+
+
+def _typed_str(x) -> str:
+    # ``float32[8@x,8]`` on an Explicit mesh, as JAX prints the type.
+    s = sharding_of(x)
+    return spec_str(x.aval, s) if isinstance(s, NamedSharding) else _type_str(x.aval)
 
 
 def check_devices(name: str, args: list, names=None) -> None:
@@ -365,7 +371,8 @@ class ShardedType:
         return spec_str(self._aval, self._concrete)
 
     def __str__(self) -> str:
-        return self.str_short()
+        # JAX marks a weak type with ``~`` (``~float32[8@x]``).
+        return ("~" if self._aval.weak_type else "") + self.str_short()
 
     def __repr__(self) -> str:
         weak = ", weak_type=True" if self._aval.weak_type else ""

@@ -27,13 +27,17 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import tree_util
+from jaxlite._src.ad_checkpoint import checkpoint_p
+from jaxlite._src.compile.jit import jit_p
+from jaxlite._src.control_flow.scan import scan_p
 from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero
-from jaxlite._src.core.sharding_types import ShardingTypeError, is_relaxed, relaxed
+from jaxlite._src.core.sharding_types import ShardingTypeError, is_relaxed, p_repr, relaxed
 from jaxlite._src.core.trace import Tracer
+from jaxlite._src.custom_derivatives import custom_jvp_call_p, custom_vjp_call_p
 from jaxlite._src.interpreters.staging import StagingTracer
 from jaxlite._src.ops import spmd
 from jaxlite._src.ops.sharding_rules import gather_error
@@ -136,8 +140,27 @@ def out_shardings(primitive, params, shardings, avals_in, avals_out) -> list | N
     return [_to_sharding(mesh, o) for o in outs]
 
 
-# Higher-order primitives whose results' shardings come from their body (param name).
-call_params: dict = {}
+def _scan_rule(mesh, specs, avals_in, avals_out, *, num_consts, num_carry, **params):
+    # The scanned axis of every ``xs`` must be unsharded; the carry keeps its type (JAX
+    # requires equal carry types); ``ys`` are typed unsharded (jaxlite does not type bodies).
+    for s in specs[num_consts + num_carry :]:
+        if s and s[0] and not is_relaxed():
+            raise ValueError(f"0th dimension of all xs should be replicated. Got {p_repr(s)}")
+    carry = list(specs[num_consts : num_consts + num_carry])
+    return carry + [(None,) * len(a.shape) for a in avals_out[num_carry:]]
+
+
+rules.sharding_rules[scan_p] = _scan_rule
+
+
+# Higher-order primitives whose results' shardings come from their body (param name):
+# calls whose jaxpr takes exactly their operands.
+call_params: dict = {
+    jit_p: "jaxpr",
+    custom_jvp_call_p: "call_jaxpr",
+    custom_vjp_call_p: "call_jaxpr",
+    checkpoint_p: "jaxpr",
+}
 
 
 def _call_jaxpr(primitive, params):
@@ -145,8 +168,10 @@ def _call_jaxpr(primitive, params):
     return None if name is None else params.get(name)
 
 
-def _propagate_call(closed, mesh, shardings, avals_in) -> list:
+def _propagate_call(closed, mesh, shardings, avals_in) -> list | None:
     jaxpr = closed.jaxpr
+    if len(jaxpr.invars) != len(shardings):
+        return None
     env: dict = {}
     for v, s in zip(jaxpr.invars, shardings):
         env[id(v)] = s
@@ -268,10 +293,7 @@ def _display(spec) -> list:
 
 
 # ----------------------------------------------------------------- auto_axes, explicit_axes
-_REQUIRED = object()
-
-
-def auto_axes(f=None, /, *, axes=None, out_sharding=_REQUIRED):
+def auto_axes(f=None, /, *, axes=None, out_sharding=None):
     """``jax.sharding.auto_axes``: run ``f`` with the Explicit mesh ``axes`` (all when
     ``None``) treated as Auto, so its operations are not sharding-typed, then place its
     results by ``out_sharding`` (a pytree prefix of them; a ``P`` needs ``jax.set_mesh``).
@@ -283,7 +305,7 @@ def auto_axes(f=None, /, *, axes=None, out_sharding=_REQUIRED):
         return lambda g: auto_axes(g, axes=axes, out_sharding=out_sharding)
 
     def wrapped(*args, **kwargs):
-        if out_sharding is _REQUIRED:
+        if out_sharding is None:
             raise TypeError("Missing required keyword argument: 'out_sharding'")
         prev = _hidden[0]
         if axes is None:
@@ -300,7 +322,7 @@ def auto_axes(f=None, /, *, axes=None, out_sharding=_REQUIRED):
     return wrapped
 
 
-def explicit_axes(f=None, /, *, axes=None, in_sharding=_REQUIRED):
+def explicit_axes(f=None, /, *, axes=None, in_sharding=None):
     """``jax.sharding.explicit_axes``: on a mesh with Auto axes, run ``f`` with ``axes`` (all
     when ``None``) Explicit and its arguments placed by ``in_sharding`` (a prefix of them);
     the results are placed back on the original (Auto) mesh with the specs ``f`` gave them.
@@ -312,7 +334,7 @@ def explicit_axes(f=None, /, *, axes=None, in_sharding=_REQUIRED):
         return lambda g: explicit_axes(g, axes=axes, in_sharding=in_sharding)
 
     def wrapped(*args, **kwargs):
-        if in_sharding is _REQUIRED:
+        if in_sharding is None:
             raise TypeError("Missing required keyword argument: 'in_sharding'")
         mesh = get_mesh()
         if mesh.empty:
