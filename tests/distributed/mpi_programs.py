@@ -93,6 +93,12 @@ save(
     jax.shard_map(lambda b: lax.psum(b * b, "i"), mesh=mesh1, in_specs=P("i"), out_specs=P())(x1),
 )
 
+# An Explicit mesh (make_mesh's default), as spec S13.4 ran it.
+mesh_e = jax.make_mesh((4,), ("i",))
+x_e = global_array(data((8, 3), 0), NamedSharding(mesh_e, P("i")))
+save("psum_explicit", sm(lambda b: lax.psum(b, "i"), mesh=mesh_e)(x_e))
+save("global_sum_explicit", jax.jit(jnp.sum)(x_e))
+
 for tag, mesh in (("m2", mesh2), ("mt", mesh_t)):
     x2 = global_array(data((4, 6), 2), NamedSharding(mesh, P("x", "y")))
     s2 = lambda body, out, **kw: sm(body, mesh, P("x", "y"), out, **kw)  # noqa: E731

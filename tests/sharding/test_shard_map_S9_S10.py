@@ -81,6 +81,10 @@ def test_S9_semantics_and_specs():
             xe = jax.device_put(x8, P("i"))
             assert np.asarray(jax.shard_map(lambda a: a * 2, out_specs=P("i"))(xe)).tolist() == (2 * np.arange(8.)).tolist()
             assert np.asarray(jax.shard_map(lambda a: a * 2, in_specs=P("i"), out_specs=P("i"))(xe))[7] == 14.
+            # under jit the spec comes from the traced argument's Explicit type
+            assert np.asarray(jax.jit(jax.shard_map(lambda a: jax.lax.psum(a, "i"), in_specs=P("i"), out_specs=P()))(xe)).tolist() == [28.]
+        raises(ValueError, "in_specs passed to shard_map: P('i',) does not match the specs of the input: P(None,) for arg: float32[8].",
+               jax.jit(jax.shard_map(lambda a: a, mesh=me, in_specs=P("i"), out_specs=P("i"))), jax.device_put(x8, NamedSharding(me, P())))
         # S9.7 spec errors
         raises(ValueError, "shard_map applied to the function '<lambda>' was given an in_specs entry which is too long to be compatible with the corresponding input value from the function:\\n\\nin_specs is P('i', None) which has length 2, but the passed args[0], where args[0] is bound to <lambda>'s parameter 'a', has shape float32[8], which has rank 1 (and 1 < 2)",
                sm(lambda a: a, ins=P("i", None)), x8)

@@ -29,6 +29,7 @@ from jaxlite._src.ops import parallel, parallel_extra, spmd
 from jaxlite._src.sharding import array as _arr
 from jaxlite._src.sharding.array import _type_str
 from jaxlite._src.sharding.callbacks_k import check_ordered_effects
+from jaxlite._src.sharding.explicit import sharding_of_value
 from jaxlite._src.sharding.mesh import AbstractMesh, AxisType, Mesh, get_mesh
 from jaxlite._src.sharding.shard_map import block_aval, shard_map_p
 from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, entry_names, padded
@@ -213,7 +214,7 @@ def _vma_error(f, mesh, spec, missing) -> ValueError:
 
 # ---------------------------------------------------------------------------- front end
 def _explicit_spec(x, ndim: int) -> PartitionSpec:
-    s = getattr(x, "_sharding", None)
+    s = sharding_of_value(x)  # a placed array's, or a jit tracer's (its Explicit type)
     if isinstance(s, NamedSharding):
         return PartitionSpec(*padded(s.spec, ndim)) if ndim else PartitionSpec()
     return PartitionSpec(*([None] * ndim))
