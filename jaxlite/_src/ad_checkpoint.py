@@ -362,6 +362,7 @@ def _ckpt_partial_eval(trace, tracers, *, jaxpr, prevent_cse, policy):
 
 rules.impl_rules[checkpoint_p] = _ckpt_impl
 rules.abstract_eval_rules[checkpoint_p] = _ckpt_abstract_eval
+rules.vma_rules[checkpoint_p] = rules.keep_vma
 rules.effects_rules[checkpoint_p] = _ckpt_effects
 rules.jvp_rules[checkpoint_p] = _ckpt_jvp
 rules.batch_rules[checkpoint_p] = _ckpt_batch

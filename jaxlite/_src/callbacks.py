@@ -211,6 +211,9 @@ rules.impl_rules[pure_callback_p] = _pure_impl
 rules.impl_rules[io_callback_p] = _io_impl
 rules.abstract_eval_rules[pure_callback_p] = _abstract_eval
 rules.abstract_eval_rules[io_callback_p] = _abstract_eval
+# Callback results are typed invariant inside shard_map, as in JAX (whatever they hold).
+rules.vma_rules[pure_callback_p] = rules.keep_vma
+rules.vma_rules[io_callback_p] = rules.keep_vma
 rules.effects_rules[io_callback_p] = _io_effects
 
 

@@ -385,6 +385,7 @@ def _call_dce(used_outputs, eqn):
 
 rules.impl_rules[custom_jvp_call_p] = _cj_impl
 rules.abstract_eval_rules[custom_jvp_call_p] = _cj_abstract_eval
+rules.vma_rules[custom_jvp_call_p] = rules.keep_vma
 rules.effects_rules[custom_jvp_call_p] = _cj_effects
 rules.jvp_rules[custom_jvp_call_p] = _cj_jvp
 rules.batch_rules[custom_jvp_call_p] = _cj_batch
@@ -701,6 +702,7 @@ def _cv_batch(axis_data, args, dims, *, call_jaxpr, fwd, bwd, num_consts, symbol
 
 rules.impl_rules[custom_vjp_call_p] = _cv_impl
 rules.abstract_eval_rules[custom_vjp_call_p] = _cv_abstract_eval
+rules.vma_rules[custom_vjp_call_p] = rules.keep_vma
 rules.effects_rules[custom_vjp_call_p] = _cv_effects
 rules.jvp_rules[custom_vjp_call_p] = _cv_jvp
 rules.batch_rules[custom_vjp_call_p] = _cv_batch
@@ -748,6 +750,7 @@ def _lin_batch(axis_data, args, dims, *, num_res, bwd, out_avals, in_avals, lin_
 
 rules.impl_rules[custom_lin_p] = _lin_impl
 rules.abstract_eval_rules[custom_lin_p] = _lin_abstract_eval
+rules.vma_rules[custom_lin_p] = rules.keep_vma
 rules.jvp_rules[custom_lin_p] = _lin_jvp
 rules.transpose_rules[custom_lin_p] = _lin_transpose
 rules.batch_rules[custom_lin_p] = _lin_batch

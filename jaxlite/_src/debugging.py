@@ -93,6 +93,7 @@ def _debug_batch(axis_data, args, dims, **params):
 rules.runs_user_code.add(debug_callback_p)
 rules.impl_rules[debug_callback_p] = _debug_impl
 rules.abstract_eval_rules[debug_callback_p] = _debug_abstract_eval
+rules.vma_rules[debug_callback_p] = rules.keep_vma
 rules.effects_rules[debug_callback_p] = _debug_effects
 rules.jvp_rules[debug_callback_p] = _debug_jvp
 rules.transpose_rules[debug_callback_p] = _debug_transpose

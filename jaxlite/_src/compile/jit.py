@@ -165,6 +165,7 @@ rules.partial_eval_rules[jit_p] = _jit_partial_eval
 rules.transpose_rules[jit_p] = _jit_transpose
 rules.impl_rules[jit_p] = _jit_impl
 rules.abstract_eval_rules[jit_p] = _jit_abstract_eval
+rules.vma_rules[jit_p] = rules.keep_vma
 rules.effects_rules[jit_p] = _jit_effects
 rules.jvp_rules[jit_p] = _jit_jvp
 rules.batch_rules[jit_p] = _jit_batch

@@ -278,6 +278,7 @@ rules.partial_eval_rules[cond_p] = _cond_partial_eval
 rules.transpose_rules[cond_p] = _cond_transpose
 rules.impl_rules[cond_p] = _cond_impl
 rules.abstract_eval_rules[cond_p] = _cond_abstract_eval
+rules.vma_rules[cond_p] = rules.keep_vma
 rules.effects_rules[cond_p] = _cond_effects
 rules.jvp_rules[cond_p] = _cond_jvp
 rules.batch_rules[cond_p] = _cond_batch

@@ -41,11 +41,11 @@ scan_p = Primitive("scan", multiple_results=True)
 
 
 def _stacked(a: ShapedArray, length: int) -> ShapedArray:
-    return ShapedArray((length,) + a.shape, a.dtype, a.weak_type)
+    return a.update(shape=(length,) + a.shape)
 
 
 def _unstacked(a: ShapedArray) -> ShapedArray:
-    return ShapedArray(a.shape[1:], a.dtype, a.weak_type)
+    return a.update(shape=a.shape[1:])
 
 
 # ------------------------------------------------------------------------------- rules
@@ -389,6 +389,7 @@ rules.partial_eval_rules[scan_p] = _scan_partial_eval
 rules.transpose_rules[scan_p] = _scan_transpose
 rules.impl_rules[scan_p] = _scan_impl
 rules.abstract_eval_rules[scan_p] = _scan_abstract_eval
+rules.vma_rules[scan_p] = rules.keep_vma
 rules.effects_rules[scan_p] = _scan_effects
 rules.jvp_rules[scan_p] = _scan_jvp
 rules.batch_rules[scan_p] = _scan_batch

@@ -326,6 +326,7 @@ def _while_dce(used_outputs, eqn):
 
 rules.impl_rules[while_p] = _while_impl
 rules.abstract_eval_rules[while_p] = _while_abstract_eval
+rules.vma_rules[while_p] = rules.keep_vma
 rules.effects_rules[while_p] = _while_effects
 rules.jvp_rules[while_p] = _while_jvp
 rules.transpose_rules[while_p] = _while_transpose

@@ -89,17 +89,68 @@ class AbstractValue:
     __slots__ = ()
 
 
+# Mesh-axis order for printing varying manual axes (``{V:x,y}``): names in the order the
+# shard_map bodies that bind them list them (``note_axis_order``, called by ``ops/spmd``).
+_AXIS_ORDER: dict = {}
+
+
+def note_axis_order(names) -> None:
+    for n in names:
+        _AXIS_ORDER.setdefault(n, len(_AXIS_ORDER))
+
+
+def ordered_axes(vma) -> tuple:
+    """``vma``'s axis names in mesh order (as JAX prints and lists them)."""
+    return tuple(sorted(vma, key=lambda n: (_AXIS_ORDER.get(n, len(_AXIS_ORDER)), str(n))))
+
+
+_EMPTY = frozenset()
+
+
+class ManualAxisType:
+    """``jax.typeof(x).mat`` inside ``shard_map``: the manual axes along which a value may
+    differ between devices (``varying``); ``unreduced``/``reduced`` are always empty here."""
+
+    __slots__ = ("varying", "unreduced", "reduced")
+
+    def __init__(self, *, varying=_EMPTY, unreduced=_EMPTY, reduced=_EMPTY):
+        self.varying = frozenset(varying)
+        self.unreduced = frozenset(unreduced)
+        self.reduced = frozenset(reduced)
+
+    def __eq__(self, other):
+        return isinstance(other, ManualAxisType) and (
+            (self.varying, self.unreduced, self.reduced)
+            == (other.varying, other.unreduced, other.reduced)
+        )
+
+    def __hash__(self):
+        return hash((self.varying, self.unreduced, self.reduced))
+
+    def __repr__(self):
+        return (
+            f"ManualAxisType(varying={self.varying}, unreduced={self.unreduced}, "
+            f"reduced={self.reduced})"
+        )
+
+
 class ShapedArray(AbstractValue):
-    """The abstract value of an array: its shape, dtype and whether it is weakly typed."""
+    """The abstract value of an array: its shape, dtype and whether it is weakly typed.
 
-    __slots__ = ("shape", "dtype", "weak_type", "_hash")
+    ``vma`` (a frozenset of mesh axis names, empty outside ``shard_map`` bodies) is the set
+    of manual axes along which the value may differ between devices; it is part of the
+    type (equality, hashing, printing ``float32[2]{V:i}``), as in JAX.
+    """
 
-    def __init__(self, shape: tuple, dtype: Any, weak_type: bool = False):
+    __slots__ = ("shape", "dtype", "weak_type", "vma", "_hash")
+
+    def __init__(self, shape: tuple, dtype: Any, weak_type: bool = False, vma=_EMPTY):
         self.shape = tuple(shape)
         # Extended dtypes (typed PRNG keys) are kept as they are; everything else is NumPy's.
         self.dtype = dtype if isinstance(dtype, dtypes.ExtendedDType) else np.dtype(dtype)
         self.weak_type = bool(weak_type)
-        self._hash = hash((self.shape, self.dtype, self.weak_type))
+        self.vma = vma if type(vma) is frozenset else frozenset(vma)
+        self._hash = hash((self.shape, self.dtype, self.weak_type, self.vma))
 
     @property
     def ndim(self) -> int:
@@ -109,29 +160,46 @@ class ShapedArray(AbstractValue):
     def size(self) -> int:
         return int(np.prod(self.shape, dtype=np.int64))
 
+    @property
+    def mat(self) -> ManualAxisType:
+        """``jax.typeof(x).mat`` (``ManualAxisType``): ``.varying`` is the vma."""
+        return ManualAxisType(varying=self.vma)
+
+    manual_axis_type = mat
+
     def __eq__(self, other):
         return (
             type(other) is ShapedArray
             and self.shape == other.shape
             and self.dtype == other.dtype
             and self.weak_type == other.weak_type
+            and self.vma == other.vma
         )
 
     def __hash__(self):
         return self._hash
 
-    def update(self, shape=None, dtype=None, weak_type=None) -> ShapedArray:
+    def update(self, shape=None, dtype=None, weak_type=None, vma=None) -> ShapedArray:
         return ShapedArray(
             self.shape if shape is None else shape,
             self.dtype if dtype is None else dtype,
             self.weak_type if weak_type is None else weak_type,
+            self.vma if vma is None else vma,
         )
 
     def strip_weak_type(self) -> ShapedArray:
-        return self if not self.weak_type else ShapedArray(self.shape, self.dtype, False)
+        return self if not self.weak_type else ShapedArray(self.shape, self.dtype, False, self.vma)
+
+    def vma_str(self) -> str:
+        if not self.vma:
+            return ""
+        names = ordered_axes(self.vma)
+        inner = ",".join(map(str, names))
+        return f"{{V:{inner if len(names) == 1 else f'({inner})'}}}"
 
     def str_short(self) -> str:
-        return f"{dtypes.short_name(self.dtype)}[{','.join(map(str, self.shape))}]"
+        shape = ",".join(map(str, self.shape))
+        return f"{dtypes.short_name(self.dtype)}[{shape}]{self.vma_str()}"
 
     def __repr__(self):
         weak = ", weak_type=True" if self.weak_type else ""
@@ -140,8 +208,8 @@ class ShapedArray(AbstractValue):
     def to_tangent_aval(self) -> ShapedArray:
         """Tangent space: same for inexact types, float0 for integers and booleans."""
         if dtypes.is_inexact(self.dtype):
-            return ShapedArray(self.shape, self.dtype, self.weak_type)
-        return ShapedArray(self.shape, dtypes.float0, False)
+            return ShapedArray(self.shape, self.dtype, self.weak_type, self.vma)
+        return ShapedArray(self.shape, dtypes.float0, False, self.vma)
 
 
 def aval_of(x: Any) -> ShapedArray:

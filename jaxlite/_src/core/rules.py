@@ -18,6 +18,12 @@ Rule signatures:
 * ``batch_rules[p](axis_data, args, dims, **params)`` -> (outs, out_dims).
 * ``partial_eval_rules[p](trace, tracers, **params)`` -> output tracers (override of the
   default "all known -> evaluate, else stage" rule).
+* ``vma_rules[p](avals_in, avals_out, **params)`` -> avals_out with their varying manual
+  axes (``ShapedArray.vma``, inside ``shard_map`` bodies with ``check_vma``). Primitives
+  without an entry are *standard*: operands with different vmas first get an implicit
+  ``pvary`` to their union (``vma_pvary`` below) and every output varies along the union.
+  Collectives and higher-order primitives (whose abstract eval takes the vma of their
+  bodies) have entries, and get no implicit pvary.
 * ``dce_rules[p](used_outputs, eqn)`` -> (used_inputs, new_eqn or None).
 * ``lower_rules[p](ctx, eqn, in_names, out_names)`` -> lines of Python source.
 * ``native_rules[p](ctx, eqn, in_names, out_names)`` -> lines of Numba-compilable Python
@@ -58,6 +64,7 @@ transpose_rules: dict = {}
 batch_rules: dict = {}
 partial_eval_rules: dict = {}
 dce_rules: dict = {}
+vma_rules: dict = {}
 lower_rules: dict = {}
 native_rules: dict = {}
 native_loops: set = set()
@@ -65,6 +72,10 @@ native_elementwise: set = set()
 native_scalar_rules: dict = {}
 custom_call_rules: dict = {}
 sharding_rules: dict = {}
+
+# How an operand is cast to vary along more manual axes: ``vma_pvary[0](x, axes)`` binds
+# ``pvary`` (set by ``ops/parallel.py``, where the primitive lives).
+vma_pvary: list = [None]
 
 # Primitives with no derivative on purpose (comparisons, integer ops...): their outputs get
 # zero tangents and they need no transpose rule.
@@ -96,7 +107,14 @@ ALL_TABLES: dict[str, dict] = {
     "native": native_rules,
     "effects": effects_rules,
     "sharding": sharding_rules,
+    "vma": vma_rules,
 }
+
+
+def keep_vma(avals_in, avals_out, **params):
+    """The ``vma_rules`` entry of primitives whose abstract eval gives the varying manual
+    axes itself (collectives, and higher-order primitives: their bodies' output types)."""
+    return avals_out
 
 
 def register(table: dict, prim) -> Callable:

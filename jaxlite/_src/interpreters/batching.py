@@ -148,7 +148,7 @@ def batch_jaxpr(
         else:
             shape = list(a.shape)
             shape.insert(d, axis_data.size)
-            in_avals.append(ShapedArray(tuple(shape), a.dtype, a.weak_type))
+            in_avals.append(a.update(shape=tuple(shape)))
     out_dims: list = []
 
     def fun(*args):

@@ -109,7 +109,16 @@ class StagingTrace(Trace):
             rule = rules.abstract_eval_rules[primitive]
         except KeyError:
             raise rules.missing_rule("abstract_eval", primitive) from None
+        vma_rule = None
+        for a in avals_in:
+            if a.vma:  # inside a shard_map body with check_vma: types carry varying axes
+                vma_rule = rules.vma_rules.get(primitive, _standard_vma)
+                if vma_rule is _standard_vma:
+                    atoms, avals_in = self._insert_pvary(args, atoms, avals_in)
+                break
         avals_out = rule(*avals_in, **params)
+        if vma_rule is not None:
+            avals_out = vma_rule(avals_in, avals_out, **params)
         eff_rule = rules.effects_rules.get(primitive)
         effects = eff_rule(*avals_in, **params) if eff_rule else ()
         if primitive.multiple_results:
@@ -126,11 +135,34 @@ class StagingTrace(Trace):
             sharding_hooks.staging_outputs(self, primitive, args, avals_in, avals_out, params, [v])
         return StagingTracer(self, avals_out, v)
 
+    def _insert_pvary(self, args, atoms, avals_in):
+        """Operands of a standard primitive that vary along fewer manual axes than the
+        others get an implicit ``pvary`` (whose transpose is a psum), as in JAX."""
+        union = frozenset().union(*(a.vma for a in avals_in))
+        new_atoms, new_avals = [], []
+        for x, atom, aval in zip(args, atoms, avals_in):
+            missing = union - aval.vma
+            if missing:
+                with set_current_trace(self):
+                    t = rules.vma_pvary[0](x, missing)
+                atom, aval = self.to_atom(t), t.aval
+            new_atoms.append(atom)
+            new_avals.append(aval)
+        return new_atoms, new_avals
+
     def to_closed_jaxpr(self, outs: Sequence[Any]) -> ClosedJaxpr:
         outvars = [self.to_atom(o) for o in outs]
         # Literal outputs are fine in a jaxpr's outvars.
         jaxpr = Jaxpr(self.const_vars, self.invars, outvars, self.eqns)
         return ClosedJaxpr(jaxpr, self.const_vals)
+
+
+def _standard_vma(avals_in, avals_out, **params):
+    """Outputs of a standard primitive vary along the union of its operands' axes."""
+    union = frozenset().union(*(a.vma for a in avals_in))
+    if isinstance(avals_out, (list, tuple)):
+        return [a.update(vma=union) for a in avals_out]
+    return avals_out.update(vma=union)
 
 
 def trace_to_jaxpr(

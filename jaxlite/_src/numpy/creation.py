@@ -17,6 +17,7 @@ from jaxlite._src.numpy.shape import _canon_shape, _shape, broadcast_to, reshape
 from jaxlite._src.numpy.util import array, asarray_any, promote_dtypes
 from jaxlite._src.ops import conversion, shape as _sh
 from jaxlite._src.sharding import explicit as _explicit
+from jaxlite._src.ops.structural import with_vma
 
 
 # ----------------------------------------------------------------------------- creation
@@ -90,7 +91,7 @@ def zeros_like(a, dtype=None, shape=None, *, device=None, out_sharding=None) -> 
         av.dtype if dtype is None else _dtype_or_default(dtype),
         av.weak_type and dtype is None,
     )
-    return _like(a, out, shape, device, out_sharding)
+    return with_vma(_like(a, out, shape, device, out_sharding), av.vma)
 
 
 def ones_like(a, dtype=None, shape=None, *, device=None, out_sharding=None) -> Array:
@@ -102,7 +103,7 @@ def ones_like(a, dtype=None, shape=None, *, device=None, out_sharding=None) -> A
         av.dtype if dtype is None else _dtype_or_default(dtype),
         av.weak_type and dtype is None,
     )
-    return _like(a, out, shape, device, out_sharding)
+    return with_vma(_like(a, out, shape, device, out_sharding), av.vma)
 
 
 def full_like(a, fill_value, dtype=None, shape=None, *, device=None, out_sharding=None) -> Array:
@@ -114,7 +115,7 @@ def full_like(a, fill_value, dtype=None, shape=None, *, device=None, out_shardin
     if dtype is None and av.weak_type:
         # As in JAX, the result takes ``a``'s weak type when no dtype is given.
         out = conversion.convert_element_type(out, av.dtype, weak_type=True)
-    return _like(a, out, shape, device, out_sharding)
+    return with_vma(_like(a, out, shape, device, out_sharding), av.vma)
 
 
 def empty_like(a, dtype=None, shape=None, *, device=None) -> Array:

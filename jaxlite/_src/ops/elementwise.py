@@ -780,7 +780,7 @@ def integer_pow(x, y: int):
 
 def zeros_like(x):
     a = aval_of(x)
-    return _shape.full(a.shape, 0, a.dtype, a.weak_type)
+    return structural.with_vma(_shape.full(a.shape, 0, a.dtype, a.weak_type), a.vma)
 
 
 def _const(x, v):

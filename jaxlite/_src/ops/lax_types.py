@@ -10,7 +10,7 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.ops import elementwise as ew, shape as _sh
+from jaxlite._src.ops import elementwise as ew, shape as _sh, structural
 
 
 class Precision(enum.Enum):
@@ -76,6 +76,5 @@ def full(shape, fill_value, dtype=None):
 def full_like(x, fill_value, dtype=None, shape=None):
     """``jax.lax.full_like``: ``full`` with ``x``'s shape and dtype unless given."""
     a = aval_of(x)
-    return full(
-        a.shape if shape is None else shape, fill_value, a.dtype if dtype is None else dtype
-    )
+    out = full(a.shape if shape is None else shape, fill_value, a.dtype if dtype is None else dtype)
+    return structural.with_vma(out, a.vma)

@@ -27,7 +27,7 @@ import numpy as np
 from jaxlite._src import dtypes, tree_util
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import Array, ArrayImpl, to_array
-from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.avals import ShapedArray, aval_of, ordered_axes
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
 from jaxlite._src.core.trace import trace_ctx
@@ -141,12 +141,80 @@ def _scalar_like(x, v):
     return _shape.full((), v, a.dtype, a.weak_type)
 
 
+# ------------------------------------------------------------------------------ pvary
+# ``pvary`` marks a value as varying along more manual axes (inside a shard_map body with
+# check_vma). It computes nothing (the identity on each device); its transpose is a psum
+# over the axes it added: the cotangents of an invariant value used by every device sum.
+pvary_p = Primitive("pvary")
+
+
+def _pvary_impl(x, *, axes):
+    if spmd.current() is None:
+        raise ValueError("pvary should be called under jax.shard_map.")
+    return x
+
+
+def _pvary_transpose(ct, x, *, axes):
+    if type(ct) is Zero:
+        return [Zero(x.aval)]
+    added = tuple(a for a in axes if a not in x.aval.vma)
+    return [_psum_varying(ct, added) if added else ct]
+
+
+_keep_vma = rules.keep_vma
+
+
+rules.impl_rules[pvary_p] = _pvary_impl
+rules.abstract_eval_rules[pvary_p] = lambda x, *, axes: x.update(vma=x.vma | frozenset(axes))
+rules.vma_rules[pvary_p] = _keep_vma
+rules.batch_rules[pvary_p] = lambda axis_data, args, dims, *, axes: (
+    pvary_p.bind(args[0], axes=axes),
+    dims[0],
+)
+rules.transpose_rules[pvary_p] = _pvary_transpose
+rules.jvp_rules[pvary_p] = lambda primals, tangents, *, axes: (
+    pvary_p.bind(primals[0], axes=axes),
+    Zero(tangents[0].aval.update(vma=tangents[0].aval.vma | frozenset(axes)))
+    if type(tangents[0]) is Zero
+    else pvary_p.bind(tangents[0], axes=axes),
+)
+
+
+def pvary(x, axes) -> Any:
+    """Cast ``x`` (one array) to vary along ``axes`` too (the axes it already varies along
+    are skipped; nothing is bound if none remain)."""
+    axes = tuple(axes)
+    have = aval_of(x).vma
+    new = tuple(a for a in ordered_axes(axes) if a not in have)
+    return pvary_p.bind(x, axes=new) if new else x
+
+
+rules.vma_pvary[0] = pvary
+
+
+def insert_collective_pvary(names: tuple, x):
+    """Before a collective over ``names``: make ``x`` vary along the manual (vma-checked)
+    axes among them, so that e.g. ``psum`` of an invariant value counts it once per device
+    and its transpose is right (JAX's ``insert_collective_pvary``)."""
+    manual = spmd.vma_axes()
+    if not manual:
+        return x
+    want = tuple(n for n in names if n in manual)
+    return pvary(x, want) if want else x
+
+
+def _psum_varying(ct, names: tuple):
+    """``psum`` of a cotangent over ``names``, cast to varying first (typed as JAX does)."""
+    return psum_p.bind(insert_collective_pvary(names, ct), axis_name=names)
+
+
 # --------------------------------------------------------------------- psum/pmax/pmin
 def _reducing_collective(name: str, reduce_fn, unbatched_fn, np_fn):
     p = Primitive(name)
 
     def abstract_eval(x, *, axis_name):
-        return ShapedArray(x.shape, x.dtype, x.weak_type)
+        # The result no longer varies along the reduced axes.
+        return ShapedArray(x.shape, x.dtype, x.weak_type, x.vma - frozenset(axis_name))
 
     def batch(axis_data, args, dims, *, axis_name):
         (x,), (d,) = args, dims
@@ -160,6 +228,7 @@ def _reducing_collective(name: str, reduce_fn, unbatched_fn, np_fn):
 
     rules.impl_rules[p] = _reduce_impl(np_fn)
     rules.abstract_eval_rules[p] = abstract_eval
+    rules.vma_rules[p] = _keep_vma
     rules.batch_rules[p] = batch
     return p
 
@@ -180,14 +249,26 @@ psum_p = _reducing_collective("psum", _psum_reduce, _psum_unbatched, np.add)
 pmax_p = _reducing_collective("pmax", _red.reduce_max, lambda x, size: x, np.maximum)
 pmin_p = _reducing_collective("pmin", _red.reduce_min, lambda x, size: x, np.minimum)
 
-# psum is linear; its transpose is psum again (each input feeds every output once).
+
+def _psum_transpose(ct, x, *, axis_name):
+    # Over a manual axis the operand varies along (vma), psum goes from varying to
+    # invariant: its transpose is a pvary, a copy (S10.4). Over other axes (vmap's named
+    # axes, shard_map with check_vma=False) each input feeds every output once: psum again.
+    if type(ct) is Zero:
+        return [Zero(x.aval)]
+    vary = tuple(n for n in axis_name if n in x.aval.vma)
+    rest = tuple(n for n in axis_name if n not in x.aval.vma)
+    if rest:
+        ct = psum_p.bind(ct, axis_name=rest)
+    return [pvary(ct, vary) if vary else ct]
+
+
+# psum is linear.
 rules.jvp_rules[psum_p] = lambda primals, tangents, *, axis_name: (
     psum_p.bind(primals[0], axis_name=axis_name),
     tangents[0] if type(tangents[0]) is Zero else psum_p.bind(tangents[0], axis_name=axis_name),
 )
-rules.transpose_rules[psum_p] = lambda ct, x, *, axis_name: [
-    ct if type(ct) is Zero else psum_p.bind(ct, axis_name=axis_name)
-]
+rules.transpose_rules[psum_p] = _psum_transpose
 
 
 def _pextremum_jvp(p):
@@ -220,7 +301,7 @@ def psum(x: Any, axis_name: Any, *, axis_index_groups=None):
         v = _asarray(v)
         if aval_of(v).dtype == dtypes.bool_:
             v = conversion.convert_element_type(v, dtypes.int32)
-        return psum_p.bind(v, axis_name=names)
+        return psum_p.bind(insert_collective_pvary(names, v), axis_name=names)
 
     return _tree_map(one, x)
 
@@ -248,7 +329,9 @@ def _pextremum(p, what):
             raise NotImplementedError(f"{what}: axis_index_groups is not supported")
         names = _names(axis_name)
         _check_bound(names, what)
-        return _tree_map(lambda v: p.bind(_asarray(v), axis_name=names), x)
+        return _tree_map(
+            lambda v: p.bind(insert_collective_pvary(names, _asarray(v)), axis_name=names), x
+        )
 
     fn.__name__ = what
     fn.__doc__ = f"``jax.lax.{what}`` over the named axis (pytrees allowed)."
@@ -275,7 +358,11 @@ def _axis_index_impl(*, axis_name):
 
 
 rules.impl_rules[axis_index_p] = _axis_index_impl
-rules.abstract_eval_rules[axis_index_p] = lambda *, axis_name: ShapedArray((), dtypes.int32)
+# Varying along its axes when they are manual axes of a vma-checked shard_map body.
+rules.abstract_eval_rules[axis_index_p] = lambda *, axis_name: ShapedArray(
+    (), dtypes.int32, False, frozenset(axis_name) & spmd.vma_axes()
+)
+rules.vma_rules[axis_index_p] = _keep_vma
 rules.batch_rules[axis_index_p] = _axis_index_batch
 rules.non_differentiable.add(axis_index_p)
 rules.jvp_rules[axis_index_p] = lambda primals, tangents, *, axis_name: (
@@ -308,7 +395,8 @@ def _all_gather_abstract_eval(x, *, axis_name, axis, axis_size, tiled, to="varyi
         shape[axis] *= axis_size
     else:
         shape.insert(axis, axis_size)
-    return ShapedArray(tuple(shape), x.dtype, x.weak_type)
+    vma = x.vma - frozenset(axis_name) if to == "invarying" else x.vma
+    return ShapedArray(tuple(shape), x.dtype, x.weak_type, vma)
 
 
 def _all_gather_batch(axis_data, args, dims, *, axis_name, axis, axis_size, tiled, to="varying"):
@@ -342,9 +430,14 @@ def _all_gather_batch(axis_data, args, dims, *, axis_name, axis, axis_size, tile
 
 def _all_gather_transpose(ct, x, *, axis_name, axis, axis_size, tiled, to="varying"):
     # Each element receives the sum over all elements of its own slice of the cotangent.
+    # With to='invarying' over manual axes (vma) the result is one replicated value: each
+    # device's slice of its cotangent is the operand's (no sum, as JAX's dynamic_slice).
     if type(ct) is Zero:
         return [Zero(x.aval)]
-    summed = psum_p.bind(ct, axis_name=axis_name)
+    if to == "invarying" and all(n in x.aval.vma for n in axis_name):
+        summed = ct
+    else:
+        summed = _psum_varying(ct, axis_name)
     idx = axis_index_p.bind(axis_name=axis_name)
     shape = aval_of(summed).shape
     if tiled:
@@ -365,6 +458,7 @@ def _all_gather_impl(x, *, axis_name, axis, axis_size, tiled, to="varying"):
 
 rules.impl_rules[all_gather_p] = _all_gather_impl
 rules.abstract_eval_rules[all_gather_p] = _all_gather_abstract_eval
+rules.vma_rules[all_gather_p] = _keep_vma
 rules.batch_rules[all_gather_p] = _all_gather_batch
 rules.transpose_rules[all_gather_p] = _all_gather_transpose
 
@@ -424,7 +518,12 @@ def all_gather(
         if tiled and nd == 0:
             raise ValueError("all_gather with tiled=True needs an operand of rank >= 1")
         return all_gather_p.bind(
-            v, axis_name=names, axis=ax, axis_size=size, tiled=bool(tiled), to=to
+            insert_collective_pvary(names, v),
+            axis_name=names,
+            axis=ax,
+            axis_size=size,
+            tiled=bool(tiled),
+            to=to,
         )
 
     return _tree_map(one, x)
@@ -479,9 +578,8 @@ def _ppermute_impl(x, *, axis_name, perm):
 
 
 rules.impl_rules[ppermute_p] = _ppermute_impl
-rules.abstract_eval_rules[ppermute_p] = lambda x, *, axis_name, perm: ShapedArray(
-    x.shape, x.dtype, x.weak_type
-)
+rules.abstract_eval_rules[ppermute_p] = lambda x, *, axis_name, perm: x.update()
+rules.vma_rules[ppermute_p] = _keep_vma
 rules.batch_rules[ppermute_p] = _ppermute_batch
 rules.transpose_rules[ppermute_p] = _ppermute_transpose
 rules.jvp_rules[ppermute_p] = lambda primals, tangents, *, axis_name, perm: (
@@ -506,10 +604,18 @@ def ppermute(x: Any, axis_name: Any, perm):
             raise ValueError(
                 f"ppermute permutation index {i} is out of range for an axis of size {size}."
             )
-    return _tree_map(lambda v: ppermute_p.bind(_asarray(v), axis_name=names, perm=perm), x)
+    return _tree_map(
+        lambda v: ppermute_p.bind(
+            insert_collective_pvary(names, _asarray(v)), axis_name=names, perm=perm
+        ),
+        x,
+    )
 
 
 __all__ = [
+    "insert_collective_pvary",
+    "pvary",
+    "pvary_p",
     "all_gather",
     "all_gather_p",
     "axis_index",

@@ -15,16 +15,19 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
-from jaxlite._src.ops import reductions as _red, shape as _shape
+from jaxlite._src.ops import reductions as _red, shape as _shape, spmd
 from jaxlite._src.ops.parallel import (
     _asarray,
     _axis_size,
     _device_ctx,
+    _keep_vma,
     _members,
     _names,
     _split_names,
     _tree_map,
     all_gather_p,
+    insert_collective_pvary,
+    pvary,
 )
 
 
@@ -44,7 +47,7 @@ def _psum_scatter_abstract_eval(x, *, axis_name, scatter_dimension, axis_size, t
         shape[scatter_dimension] //= axis_size
     else:
         del shape[scatter_dimension]
-    return ShapedArray(tuple(shape), x.dtype, x.weak_type)
+    return ShapedArray(tuple(shape), x.dtype, x.weak_type, x.vma)
 
 
 def _psum_scatter_impl(x, *, axis_name, scatter_dimension, axis_size, tiled):
@@ -92,13 +95,18 @@ def _psum_scatter_transpose(ct, x, *, axis_name, scatter_dimension, axis_size, t
         return [Zero(x.aval)]
     return [
         all_gather_p.bind(
-            ct, axis_name=axis_name, axis=scatter_dimension, axis_size=axis_size, tiled=tiled
+            insert_collective_pvary(axis_name, ct),
+            axis_name=axis_name,
+            axis=scatter_dimension,
+            axis_size=axis_size,
+            tiled=tiled,
         )
     ]
 
 
 rules.impl_rules[psum_scatter_p] = _psum_scatter_impl
 rules.abstract_eval_rules[psum_scatter_p] = _psum_scatter_abstract_eval
+rules.vma_rules[psum_scatter_p] = _keep_vma
 rules.batch_rules[psum_scatter_p] = _psum_scatter_batch
 rules.transpose_rules[psum_scatter_p] = _psum_scatter_transpose
 rules.jvp_rules[psum_scatter_p] = lambda primals, tangents, **params: (
@@ -142,7 +150,11 @@ def psum_scatter(
                 f"reduce_scatter operand scatter dimension size {size} must match shard count {n}"
             )
         return psum_scatter_p.bind(
-            v, axis_name=names, scatter_dimension=sd, axis_size=n, tiled=bool(tiled)
+            insert_collective_pvary(names, v),
+            axis_name=names,
+            scatter_dimension=sd,
+            axis_size=n,
+            tiled=bool(tiled),
         )
 
     return _tree_map(one, x)
@@ -208,9 +220,13 @@ def _all_to_all_batch(axis_data, args, dims, *, axis_name, split_axis, concat_ax
 rules.impl_rules[all_to_all_p] = _all_to_all_impl
 rules.abstract_eval_rules[all_to_all_p] = (
     lambda x, *, axis_name, split_axis, concat_axis, axis_size, tiled: ShapedArray(
-        _a2a_out_shape(x.shape, split_axis, concat_axis, axis_size, tiled), x.dtype, x.weak_type
+        _a2a_out_shape(x.shape, split_axis, concat_axis, axis_size, tiled),
+        x.dtype,
+        x.weak_type,
+        x.vma,
     )
 )
+rules.vma_rules[all_to_all_p] = _keep_vma
 rules.transpose_rules[all_to_all_p] = _all_to_all_transpose
 rules.batch_rules[all_to_all_p] = _all_to_all_batch
 rules.jvp_rules[all_to_all_p] = lambda primals, tangents, **params: (
@@ -256,38 +272,67 @@ def all_to_all(
                 f"x.shape[split_axis], but they are {n} and {size} respectively."
             )
         return all_to_all_p.bind(
-            v, axis_name=names, split_axis=sa, concat_axis=ca, axis_size=n, tiled=bool(tiled)
+            insert_collective_pvary(names, v),
+            axis_name=names,
+            split_axis=sa,
+            concat_axis=ca,
+            axis_size=n,
+            tiled=bool(tiled),
         )
 
     return _tree_map(one, x)
 
 
 # ------------------------------------------------------------------------------ pcast
-pcast_p = Primitive("pcast")
-rules.impl_rules[pcast_p] = lambda x, *, axis_name, to: x
-rules.abstract_eval_rules[pcast_p] = lambda x, *, axis_name, to: ShapedArray(
-    x.shape, x.dtype, x.weak_type
-)
-rules.batch_rules[pcast_p] = lambda axis_data, args, dims, *, axis_name, to: (args[0], dims[0])
-rules.transpose_rules[pcast_p] = lambda ct, x, *, axis_name, to: [ct]
-rules.jvp_rules[pcast_p] = lambda primals, tangents, *, axis_name, to: (
-    pcast_p.bind(primals[0], axis_name=axis_name, to=to),
-    tangents[0]
-    if type(tangents[0]) is Zero
-    else pcast_p.bind(tangents[0], axis_name=axis_name, to=to),
-)
+_PCAST_TO = ("unreduced", "reduced", "varying")
 
 
 def pcast(x: Any, axis_name: Any, *, to: str):
     """``jax.lax.pcast``: change the varying-manual-axes type of ``x`` (values unchanged).
 
-    ``to='varying'`` marks ``x`` as varying over the axes (what ``pvary`` did).
+    Only ``to='varying'`` (from invariant: ``pvary``, whose transpose is a psum) is
+    supported, as in JAX 0.10.2 for arrays that are neither reduced nor unreduced.
+
+    Args:
+        x: a pytree of arrays inside a ``shard_map`` body.
+        axis_name: an axis name or a tuple of them (not a set).
+        to: ``'varying'``.
+
+    Raises:
+        TypeError: for a set of axis names.
+        ValueError: for another ``to`` value, axes the value already varies along
+            (``Unsupported pcast from=varying, to='varying'``), or outside ``shard_map``.
     """
+    if isinstance(axis_name, (set, frozenset)):
+        raise TypeError(f"axis_name={axis_name} must be a tuple or a str. Got {axis_name}")
+    if not axis_name:
+        return x
     names = _names(axis_name)
-    if to not in ("varying", "invarying", "reduced", "unreduced"):
-        raise ValueError(f"pcast: unexpected `to` value {to!r}")
+    if to not in _PCAST_TO:
+        raise ValueError(f"Got unexpected `to` value. Allowed `to` values are: {set(_PCAST_TO)}")
+    if not spmd.tracing_axes() and spmd.current() is None:
+        raise ValueError("pvary should be called under jax.shard_map.")
     _axis_size(names, "pcast")
-    return _tree_map(lambda v: pcast_p.bind(_asarray(v), axis_name=names, to=to), x)
+    manual = spmd.vma_axes()
+
+    def one(v):
+        v = _asarray(v)
+        if not any(n in manual for n in names):  # check_vma=False or vmap axes: no types
+            return v
+        have = aval_of(v).vma
+        state = {"varying" if n in have else "invarying" for n in names}
+        if len(state) > 1:
+            raise ValueError(
+                "jax.lax.pcast can only accept axis_name which corresponds to one of varying, "
+                "unreduced, reduced or invarying state of the input. Got input type: "
+                f"{aval_of(v).str_short()}, axes: {names} and input state: {state}"
+            )
+        (frm,) = state
+        if (frm, to) != ("invarying", "varying"):
+            raise ValueError(f"Unsupported pcast from={frm}, to={to!r}")
+        return pvary(v, names)
+
+    return _tree_map(one, x)
 
 
 def axis_size(axis_name: Any) -> int:
@@ -300,7 +345,6 @@ __all__ = [
     "all_to_all_p",
     "axis_size",
     "pcast",
-    "pcast_p",
     "psum_scatter",
     "psum_scatter_p",
 ]

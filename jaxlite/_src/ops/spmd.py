@@ -32,6 +32,8 @@ import itertools
 import threading
 from typing import Any
 
+from jaxlite._src.core.avals import note_axis_order
+
 # Seconds a device waits at a collective before giving up: a deadlock (collectives called
 # a different number of times on different devices) raises instead of hanging.
 BARRIER_TIMEOUT = 120.0
@@ -143,6 +145,7 @@ class _TLS(threading.local):
         self.ctx: DeviceContext | None = None
         self.tracing_axes: list = []
         self.partial: list = []
+        self.vma: list = []
 
 
 _tls = _TLS()
@@ -165,27 +168,41 @@ def tracing_axes() -> dict:
     return env
 
 
+def vma_axes() -> frozenset:
+    """The manual axes bound, while tracing, by shard_map bodies with ``check_vma=True``:
+    values vary along these axes in their types (``axis_index`` results, pvary...)."""
+    out: frozenset = frozenset()
+    for axes in _tls.vma:
+        out = out | axes
+    return out
+
+
 def tracing_partial() -> bool:
     """Whether a shard_map body being traced leaves some mesh axes automatic."""
     return any(_tls.partial)
 
 
 class binding_axes:  # noqa: N801
-    """Context manager: the manual axes ``axes`` (name -> size) are bound while tracing;
-    ``partial``: the mesh has automatic axes too."""
+    """Context manager: the manual axes ``axes`` (name -> size, in mesh order) are bound
+    while tracing; ``partial``: the mesh has automatic axes too; ``check_vma``: values'
+    types track the axes they vary along (shard_map's ``check_vma=True``)."""
 
-    def __init__(self, axes: dict, partial: bool = False):
+    def __init__(self, axes: dict, partial: bool = False, check_vma: bool = False):
         self.axes = dict(axes)
         self.partial = partial
+        self.vma = frozenset(self.axes) if check_vma else frozenset()
+        note_axis_order(self.axes)
 
     def __enter__(self):
         _tls.tracing_axes.append(self.axes)
         _tls.partial.append(self.partial)
+        _tls.vma.append(self.vma)
         return self
 
     def __exit__(self, *exc):
         _tls.tracing_axes.pop()
         _tls.partial.pop()
+        _tls.vma.pop()
         return False
 
 
@@ -197,4 +214,5 @@ __all__ = [
     "set_current",
     "tracing_axes",
     "tracing_partial",
+    "vma_axes",
 ]

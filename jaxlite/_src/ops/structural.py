@@ -56,8 +56,16 @@ def zeros(aval: ShapedArray):
     from jaxlite._src.ops import shape
 
     if aval.dtype == dtypes.float0:
-        return ArrayImpl(np.zeros(aval.shape, dtypes.float0), aval)
-    return shape.full(aval.shape, 0, aval.dtype, weak_type=aval.weak_type)
+        return ArrayImpl(np.zeros(aval.shape, dtypes.float0), aval.update(vma=frozenset()))
+    return with_vma(shape.full(aval.shape, 0, aval.dtype, weak_type=aval.weak_type), aval.vma)
+
+
+def with_vma(x, vma):
+    """``x`` cast (``pvary``) to vary along the manual axes ``vma`` too, as JAX types values
+    made "like" another inside ``shard_map`` (``zeros_like`` of a varying value varies)."""
+    if not vma or not (vma - aval_of(x).vma):
+        return x
+    return rules.vma_pvary[0](x, tuple(vma))
 
 
 def instantiate(t):

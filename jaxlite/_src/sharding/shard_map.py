@@ -32,7 +32,7 @@ import numpy as np
 
 from jaxlite._src.compile.jit import closure_convert_consts, compiled_for
 from jaxlite._src.core import rules, sharding_hooks
-from jaxlite._src.core.avals import ShapedArray
+from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.interpreters.batching import batch_jaxpr
@@ -68,9 +68,45 @@ def global_aval(block: ShapedArray, spec, mesh) -> ShapedArray:
     return ShapedArray(tuple(s * k for s, k in zip(block.shape, t)), block.dtype, block.weak_type)
 
 
-def block_aval(aval: ShapedArray, spec, mesh) -> ShapedArray:
+def block_aval(aval: ShapedArray, spec, mesh, vma=frozenset()) -> ShapedArray:
+    """The per-device aval of a global ``aval`` cut by ``spec`` (varying along ``vma``)."""
     t = _tiling(spec, aval.ndim, mesh)
-    return ShapedArray(tuple(s // k for s, k in zip(aval.shape, t)), aval.dtype, aval.weak_type)
+    shape = tuple(s // k for s, k in zip(aval.shape, t))
+    return ShapedArray(shape, aval.dtype, aval.weak_type, vma)
+
+
+def spec_axes(spec, manual) -> frozenset:
+    """The manual axes ``spec`` names: what a block with this spec varies along."""
+    return frozenset(a for e in spec for a in entry_names(e) if a in manual)
+
+
+def in_body(params):
+    """Context for tracing (or re-tracing) a body of ``shard_map_p`` with these params:
+    its manual axes bound, with vma types when ``check_vma``."""
+    mesh, manual = params["mesh"], params["manual_axes"]
+    return spmd.binding_axes(
+        {a: mesh.shape[a] for a in manual},
+        partial=len(manual) < len(mesh.axis_names),
+        check_vma=params["check_vma"],
+    )
+
+
+def match_out_vma(closed, out_specs, manual, check_vma: bool):
+    """With ``check_vma``, cast body outputs to vary along every manual axis their spec
+    names (``pvary``), as JAX types them: a replicated value returned with ``P('i')`` is
+    then varying, and its cotangent's transpose sums it. Must run inside ``in_body``."""
+    if not check_vma:
+        return closed
+    want = [spec_axes(s, manual) for s in out_specs]
+    if all(w <= a.vma for w, a in zip(want, closed.out_avals)):
+        return closed
+
+    def cast(*xs):
+        outs = eval_jaxpr(closed.jaxpr, closed.consts, *xs)
+        return [parallel.pvary(o, tuple(w - aval_of(o).vma)) for o, w in zip(outs, want)]
+
+    new, _ = trace_to_jaxpr(cast, closed.in_avals)
+    return new
 
 
 def _block_slices(spec, shape: tuple, mesh, coords: dict) -> tuple:
@@ -197,6 +233,16 @@ def _shard_map_effects(*avals, jaxpr, **params):
 rules.impl_rules[shard_map_p] = _shard_map_impl
 rules.abstract_eval_rules[shard_map_p] = _shard_map_abstract_eval
 rules.effects_rules[shard_map_p] = _shard_map_effects
+
+
+def _shard_map_vma(avals_in, avals_out, **params):
+    # Nested in another vma-checked body: the results vary along the outer axes the
+    # operands vary along.
+    union = frozenset().union(*(a.vma for a in avals_in))
+    return [a.update(vma=union) for a in avals_out]
+
+
+rules.vma_rules[shard_map_p] = _shard_map_vma
 sharding_rules[shard_map_p] = lambda eqn, ins: [
     (NamedSharding(eqn.params["mesh"], s), True) for s in eqn.params["out_specs"]
 ]
@@ -212,7 +258,10 @@ def _replace(params, **kw):
 def _shard_map_jvp(primals, tangents, **params):
     jaxpr, in_specs, out_specs = params["jaxpr"], params["in_specs"], params["out_specs"]
     nonzeros = [type(t) is not Zero for t in tangents]
-    new, out_nz = jvp_jaxpr(jaxpr, nonzeros, instantiate=False)
+    with in_body(params):
+        new, out_nz = jvp_jaxpr(jaxpr, nonzeros, instantiate=False)
+        new_out_specs = tuple(out_specs) + tuple(s for s, nz in zip(out_specs, out_nz) if nz)
+        new = match_out_vma(new, new_out_specs, params["manual_axes"], params["check_vma"])
     nz_tangents = [t for t in tangents if type(t) is not Zero]
     outs = shard_map_p.bind(
         *primals,
@@ -221,7 +270,7 @@ def _shard_map_jvp(primals, tangents, **params):
             params,
             jaxpr=new,
             in_specs=tuple(in_specs) + tuple(s for s, nz in zip(in_specs, nonzeros) if nz),
-            out_specs=tuple(out_specs) + tuple(s for s, nz in zip(out_specs, out_nz) if nz),
+            out_specs=new_out_specs,
         ),
     )
     n = len(jaxpr.out_avals)
@@ -237,14 +286,28 @@ def _stack_spec(manual_axes) -> PartitionSpec:
     return PartitionSpec(tuple(manual_axes) if len(manual_axes) > 1 else manual_axes[0])
 
 
+def _res_spec(vma, manual) -> PartitionSpec:
+    axes = tuple(a for a in manual if a in vma)
+    return _stack_spec(axes) if axes else PartitionSpec()
+
+
 def _shard_map_partial_eval(trace, tracers, **params):
     jaxpr, in_specs, out_specs = params["jaxpr"], params["in_specs"], params["out_specs"]
     manual = params["manual_axes"]
+    check_vma = params["check_vma"]
     unknowns = [trace.is_unknown(t) for t in tracers]
-    known, unknown, out_unk, num_res = partial_eval_jaxpr_nounits(jaxpr, unknowns, False)
+    with in_body(params):
+        known, unknown, out_unk, num_res = partial_eval_jaxpr_nounits(jaxpr, unknowns, False)
     known, kconsts = closure_convert_consts(known)
     n_known_out = len(known.out_avals) - num_res
-    stack = _stack_spec(manual) if manual else PartitionSpec()
+    res_avals = [a for a in known.out_avals[n_known_out:]]
+    # Residuals leave the known body stacked along a new leading dimension: over the axes
+    # they vary along (vma types), or over every manual axis without check_vma.
+    if check_vma:
+        res_specs = tuple(_res_spec(a.vma, manual) for a in res_avals)
+    else:
+        stack = _stack_spec(manual) if manual else PartitionSpec()
+        res_specs = (stack,) * num_res
 
     # Known part: residuals leave each device with a leading dimension of size 1, so the
     # global residual stacks every device's value.
@@ -253,12 +316,14 @@ def _shard_map_partial_eval(trace, tracers, **params):
         res = [_shape.reshape(r, (1, *r.aval.shape)) for r in outs[n_known_out:]]
         return list(outs[:n_known_out]) + res
 
-    known_body_j, _ = trace_to_jaxpr(known_body, known.in_avals)
+    k_out_specs = tuple(s for s, u in zip(out_specs, out_unk) if not u) + res_specs
+    with in_body(params):
+        known_body_j, _ = trace_to_jaxpr(known_body, known.in_avals)
+        known_body_j = match_out_vma(known_body_j, k_out_specs, manual, check_vma)
     known_body_j, kc2 = closure_convert_consts(known_body_j)
     k_in_specs = (PartitionSpec(),) * (len(kc2) + len(kconsts)) + tuple(
         s for s, u in zip(in_specs, unknowns) if not u
     )
-    k_out_specs = tuple(s for s, u in zip(out_specs, out_unk) if not u) + (stack,) * num_res
     known_ins = [t for t, u in zip(tracers, unknowns) if not u]
     k_outs = shard_map_p.bind_with_trace(
         trace.parent_trace,
@@ -267,7 +332,6 @@ def _shard_map_partial_eval(trace, tracers, **params):
     )
     known_outs, res = k_outs[:n_known_out], k_outs[n_known_out:]
 
-    res_avals = [a for a in known.out_avals[n_known_out:]]
     unknown, uconsts = closure_convert_consts(unknown)
     n_uc = len(uconsts)
 
@@ -277,18 +341,20 @@ def _shard_map_partial_eval(trace, tracers, **params):
         return eval_jaxpr(unknown.jaxpr, unknown.consts, *consts, *res_vals, *rest)
 
     unk_in_avals = unknown.in_avals
-    stacked_avals = [ShapedArray((1, *a.shape), a.dtype, a.weak_type) for a in res_avals]
-    unknown_body_j, _ = trace_to_jaxpr(
-        unknown_body,
-        list(unk_in_avals[:n_uc]) + stacked_avals + list(unk_in_avals[n_uc + num_res :]),
-    )
+    stacked_avals = [a.update(shape=(1, *a.shape)) for a in res_avals]
+    u_out_specs = tuple(s for s, u in zip(out_specs, out_unk) if u)
+    with in_body(params):
+        unknown_body_j, _ = trace_to_jaxpr(
+            unknown_body,
+            list(unk_in_avals[:n_uc]) + stacked_avals + list(unk_in_avals[n_uc + num_res :]),
+        )
+        unknown_body_j = match_out_vma(unknown_body_j, u_out_specs, manual, check_vma)
     unknown_body_j, uc2 = closure_convert_consts(unknown_body_j)
     u_in_specs = (
         (PartitionSpec(),) * (len(uc2) + n_uc)
-        + (stack,) * num_res
+        + res_specs
         + tuple(s for s, u in zip(in_specs, unknowns) if u)
     )
-    u_out_specs = tuple(s for s, u in zip(out_specs, out_unk) if u)
     unk_ins = [t for t, u in zip(tracers, unknowns) if u]
     u_outs = trace.stage(
         shard_map_p,
@@ -316,20 +382,29 @@ def _first_along(axes) -> object:
 def _shard_map_transpose(cts, *args, **params):
     jaxpr, in_specs, out_specs = params["jaxpr"], params["in_specs"], params["out_specs"]
     manual = params["manual_axes"]
+    check_vma = params["check_vma"]
     mask = [is_undefined_primal(a) for a in args]
     if all(type(c) is Zero for c in cts) and not jaxpr.effects:
         return [Zero(a.aval.to_tangent_aval()) if m else None for a, m in zip(args, mask)]
-    t = transpose_jaxpr(jaxpr, mask)
+    with in_body(params):
+        t = transpose_jaxpr(jaxpr, mask)
     t, tconsts = closure_convert_consts(t)
     n_tc = len(tconsts)
     n_nl = sum(not m for m in mask)
     lin_specs = [s for s, m in zip(in_specs, mask) if m]
 
+    # With vma types every device receives a replicated result's whole cotangent, and the
+    # body's transpose sums the cotangents of invariant values itself (the transpose of
+    # their implicit pvary), so an operand's cotangent is complete on each device; one that
+    # still varies along an axis its spec does not name is summed along it. Without vma
+    # types (check_vma=False) a replicated result's cotangent enters only on the devices
+    # that provided the value, and an operand's cotangent is summed over the axes its spec
+    # does not name (the transpose of replicating it): the derivative of what runs.
     def body(*xs):
         consts, nonlin, cts_b = xs[:n_tc], xs[n_tc : n_tc + n_nl], list(xs[n_tc + n_nl :])
         for i, s in enumerate(out_specs):
             missing = _missing_axes(s, manual)
-            if missing:
+            if missing and not check_vma:
                 keep = _first_along(missing)
                 c = cts_b[i]
                 keep = _shape.broadcast_to_rank(
@@ -340,10 +415,14 @@ def _shard_map_transpose(cts, *args, **params):
         res = []
         for o, s in zip(outs, lin_specs):
             missing = _missing_axes(s, manual)
+            if check_vma:
+                missing = tuple(a for a in missing if a in aval_of(o).vma)
             res.append(parallel.psum_p.bind(o, axis_name=missing) if missing else o)
         return res
 
-    body_j, _ = trace_to_jaxpr(body, t.in_avals)
+    with in_body(params):
+        body_j, _ = trace_to_jaxpr(body, t.in_avals)
+        body_j = match_out_vma(body_j, lin_specs, manual, check_vma)
     body_j, bconsts = closure_convert_consts(body_j)
     nonlin = [a for a, m in zip(args, mask) if not m]
     nl_specs = tuple(s for s, m in zip(in_specs, mask) if not m)
@@ -376,7 +455,8 @@ def _shard_map_batch(axis_data, args, dims, **params):
             moved.append(_shape.moveaxis(x, d, 0) if d != 0 else x)
             new_in_specs.append(PartitionSpec(None, *s))
             dims_in.append(0)
-    new, out_dims = batch_jaxpr(jaxpr, axis_data, dims_in, instantiate=True)
+    with in_body(params):
+        new, out_dims = batch_jaxpr(jaxpr, axis_data, dims_in, instantiate=True)
     new_out_specs = tuple(PartitionSpec(None, *s) for s in out_specs)
     outs = shard_map_p.bind(
         *moved, **_replace(params, jaxpr=new, in_specs=tuple(new_in_specs), out_specs=new_out_specs)
@@ -389,4 +469,4 @@ rules.partial_eval_rules[shard_map_p] = _shard_map_partial_eval
 rules.transpose_rules[shard_map_p] = _shard_map_transpose
 rules.batch_rules[shard_map_p] = _shard_map_batch
 
-__all__ = ["block_aval", "global_aval", "shard_map_p"]
+__all__ = ["block_aval", "global_aval", "in_body", "match_out_vma", "shard_map_p", "spec_axes"]

@@ -4,10 +4,13 @@ The Python body is traced once, to a jaxpr over per-device blocks, with the manu
 bound (so collectives see their names); eagerly and under ``jit`` alike (S9.8). Execution
 is ``shard_map_p`` (``shard_map.py``).
 
-check_vma: the *varying manual axes* of every value are computed on the body's jaxpr
-(``_vma``): inputs vary along the axes their spec names, constants along none,
-most primitives take the union of their operands', and the collectives change the set
-(S10.3). A result whose set holds an axis its out_spec does not name raises JAX's error.
+check_vma: every value's type carries its *varying manual axes* (``ShapedArray.vma``), set
+while the body is traced: inputs vary along the axes their spec names, constants along
+none, standard primitives take the union of their operands' (an invariant operand meeting a
+varying one gets an implicit ``pvary``, whose transpose is a psum: so ``grad`` with respect
+to a replicated input sums over devices, S16.5), and the collectives change the set
+(S10.3). A result whose set holds an axis its out_spec does not name raises JAX's error;
+results are then cast (``pvary``) to vary along every axis their spec names.
 """
 
 from __future__ import annotations
@@ -22,16 +25,15 @@ from jaxlite._src import tree_util
 from jaxlite._src.compile.jit import closure_convert_consts
 from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
-from jaxlite._src.core.ir import Literal
 from jaxlite._src.core.trace import eval_trace, trace_ctx
 from jaxlite._src.interpreters.staging import check_output_leaf, trace_to_jaxpr
-from jaxlite._src.ops import parallel, parallel_extra, spmd
+from jaxlite._src.ops import spmd
 from jaxlite._src.sharding import array as _arr
 from jaxlite._src.sharding.array import _type_str
 from jaxlite._src.sharding.callbacks_k import check_ordered_effects
 from jaxlite._src.sharding.explicit import sharding_of_value
 from jaxlite._src.sharding.mesh import AbstractMesh, AxisType, Mesh, get_mesh
-from jaxlite._src.sharding.shard_map import block_aval, shard_map_p
+from jaxlite._src.sharding.shard_map import block_aval, match_out_vma, shard_map_p, spec_axes
 from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, entry_names, padded
 
 
@@ -41,53 +43,6 @@ class _InferType:
 
 
 Infer = _InferType()
-
-
-# ---------------------------------------------------------------------------- vma
-_REDUCING = {parallel.psum_p, parallel.pmax_p, parallel.pmin_p}
-_VARYING = {parallel.ppermute_p, parallel_extra.psum_scatter_p, parallel_extra.all_to_all_p}
-
-
-def _vma(jaxpr, in_vmas: list) -> list:
-    env: dict = {}
-    for v, s in zip(jaxpr.invars, in_vmas):
-        env[id(v)] = frozenset(s)
-
-    def read(v):
-        if type(v) is Literal:
-            return frozenset()
-        return env.get(id(v), frozenset())
-
-    for eqn in jaxpr.eqns:
-        ins = [read(v) for v in eqn.invars]
-        union = frozenset().union(*ins) if ins else frozenset()
-        p, params = eqn.primitive, eqn.params
-        names = frozenset(params.get("axis_name", ()) or ())
-        if p in _REDUCING:
-            outs = [union - names] * len(eqn.outvars)
-        elif p is parallel.all_gather_p:
-            to = params.get("to", "varying")
-            outs = [union - names if to == "invarying" else union | names]
-        elif p in _VARYING or p is parallel.axis_index_p:
-            outs = [union | names]
-        elif p is parallel_extra.pcast_p:
-            outs = [union | names if params["to"] == "varying" else union - names]
-        elif "branches" in params:
-            outs = [frozenset(ins[0]) for _ in eqn.outvars]
-            for br in params["branches"]:
-                outs = [o | b for o, b in zip(outs, _vma(br.jaxpr, ins[1:]))]
-        elif hasattr(params.get("jaxpr"), "jaxpr") and len(params["jaxpr"].jaxpr.invars) == len(
-            ins
-        ):
-            sub = params["jaxpr"].jaxpr
-            outs = _vma(sub, ins)
-            if len(outs) != len(eqn.outvars):
-                outs = [union] * len(eqn.outvars)
-        else:
-            outs = [union] * len(eqn.outvars)
-        for v, o in zip(eqn.outvars, outs):
-            env[id(v)] = o
-    return [read(v) for v in jaxpr.outvars]
 
 
 # ------------------------------------------------------------------------- errors
@@ -357,9 +312,14 @@ def _shard_map_call(f, args, mesh, in_specs, out_specs, axis_names, check_vma):
             check_output_leaf(o)
         return out_flat
 
-    block_avals = [block_aval(_arr_aval(x), s, mesh) for x, s in zip(dyn, dyn_specs)]
+    check_vma = bool(check_vma)
+    block_avals = [
+        block_aval(_arr_aval(x), s, mesh, spec_axes(s, manual) if check_vma else frozenset())
+        for x, s in zip(dyn, dyn_specs)
+    ]
     axes = {a: mesh.shape[a] for a in manual}
-    with spmd.binding_axes(axes, partial=len(manual) < len(mesh.axis_names)):
+    ctx = spmd.binding_axes(axes, partial=len(manual) < len(mesh.axis_names), check_vma=check_vma)
+    with ctx:
         closed, _ = trace_to_jaxpr(body, block_avals)
     out_tree = store["tree"]
     out_avals = closed.out_avals
@@ -371,12 +331,13 @@ def _shard_map_call(f, args, mesh, in_specs, out_specs, axis_names, check_vma):
         _check_spec_leaf(s, "out_specs", "", manual_set)
         _check_out_rank(f, s, a)
     if check_vma:
-        in_vmas = [frozenset(n for e in s for n in entry_names(e)) for s in dyn_specs]
-        for s, v in zip(o_specs, _vma(closed.jaxpr, in_vmas)):
-            named = {n for e in s for n in entry_names(e)}
-            missing = [a for a in manual if a in v and a not in named]
+        for s, a in zip(o_specs, out_avals):
+            named = spec_axes(s, manual)
+            missing = [ax for ax in manual if ax in a.vma and ax not in named]
             if missing:
                 raise _vma_error(f, mesh, s, missing)
+        with ctx:
+            closed = match_out_vma(closed, o_specs, manual, check_vma)
     if trace_ctx.trace is not eval_trace:  # staged (jit): K10; eager shard_maps run them
         check_ordered_effects(closed.effects, mesh.size)
     closed, consts = closure_convert_consts(closed)
@@ -389,7 +350,7 @@ def _shard_map_call(f, args, mesh, in_specs, out_specs, axis_names, check_vma):
         in_specs=all_specs,
         out_specs=tuple(o_specs),
         manual_axes=manual,
-        check_vma=bool(check_vma),
+        check_vma=check_vma,
         name=_fun_name(f),
     )
     if trace_ctx.trace is eval_trace:

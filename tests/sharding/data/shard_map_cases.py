@@ -88,7 +88,108 @@ nocheck = {
         (x, w),
     ),
 }
+# grad *inside* the body with respect to a replicated (P()) input: JAX sums it over the
+# devices (the transpose of the implicit pvary, S16.5), unlike a per-device vmap-style grad.
+inside = {
+    "inside_grad_w": (
+        sm(lambda a, w: jax.grad(lambda w: jnp.tanh(a @ w).sum())(w), (P("i"), P()), P()),
+        (x, w),
+    ),
+    "inside_grad_pmean": (
+        sm(
+            lambda a, w: lax.pmean(jax.grad(lambda w: ((a @ w) ** 2).sum())(w), "i"),
+            (P("i"), P()),
+            P(),
+        ),
+        (x, w),
+    ),
+    "inside_grad_psum": (
+        sm(
+            lambda a, w: jax.grad(lambda w: lax.psum(jnp.sin(a @ w), "i").sum())(w),
+            (P("i"), P()),
+            P(),
+        ),
+        (x, w),
+    ),
+    "inside_grad_ag": (
+        sm(
+            lambda a, w: jax.grad(lambda w: jnp.cos(lax.all_gather(a @ w, "i", tiled=True)).sum())(
+                w
+            ),
+            (P("i"), P()),
+            P(),
+        ),
+        (x, w),
+    ),
+    "inside_grad_ag_inv": (
+        sm(
+            lambda a, w: jax.grad(
+                lambda w: jnp.cos(lax.all_gather(a @ w, "i", tiled=True, to="invarying")).sum()
+            )(w),
+            (P("i"), P()),
+            P(),
+        ),
+        (x, w),
+    ),
+    "inside_grad_ppermute": (
+        sm(
+            lambda a, w: jax.grad(
+                lambda w: (
+                    lax.ppermute(a @ w, "i", [(0, 1), (1, 2), (2, 3), (3, 0)]) * (a @ w)
+                ).sum()
+            )(w),
+            (P("i"), P()),
+            P(),
+        ),
+        (x, w),
+    ),
+    "inside_grad_pcast": (
+        sm(
+            lambda a, w: jax.grad(lambda w: jnp.tanh(a @ w).sum())(lax.pcast(w, "i", to="varying")),
+            (P("i"), P()),
+            P("i"),
+        ),
+        (x, w),
+    ),
+    "inside_grad_2d_partial": (
+        sm(
+            lambda a, w: jax.grad(lambda w: jnp.sin(a @ w).sum())(w),
+            (P("x"), P()),
+            P(),
+            mesh=m22,
+        ),
+        (x, w),
+    ),
+    "inside_grad_2d_inner": (
+        sm(
+            lambda a, w: jax.grad(lambda w: jnp.tanh(lax.psum(a @ w, "y")).sum())(w),
+            (P("x", "y"), P("y")),
+            P("y"),
+            mesh=m22,
+        ),
+        (x, w),
+    ),
+    "inside_grad_scan": (
+        sm(
+            lambda a, w: jax.grad(
+                lambda w: lax.scan(
+                    lambda c, r: (c + jnp.sin(r @ w), None),
+                    lax.pcast(jnp.zeros(3), "i", to="varying"),
+                    a,
+                )[0].sum()
+            )(w),
+            (P("i"), P()),
+            P(),
+        ),
+        (x, w),
+    ),
+    "outside_2d_partial": (
+        sm(lambda a, w: lax.psum(jnp.sin(a @ w), "x"), (P("x"), P()), P(), mesh=m22),
+        (x, w),
+    ),
+}
 cases.update(nocheck)
+cases.update(inside)
 for name, (f, args) in cases.items():
     try:
         val = np.asarray(jax.jit(f)(*args))
