@@ -599,7 +599,8 @@ def linear_transpose(fun: Callable, *primals, reduce_axes=()):
             if ca.shape != a.shape:
                 raise TypeError(
                     "cotangent type does not match function output, "
-                    f"expected {a.str_short()} but got {ca.str_short()}"
+                    f"expected {a.str_short(short_dtypes=True)} but got "
+                    f"{ca.str_short(short_dtypes=True)}"
                 )
         primals_in = [UndefinedPrimal(a) for a in in_avals]
         cts_in = backward_pass(

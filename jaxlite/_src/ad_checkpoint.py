@@ -433,4 +433,4 @@ def print_saved_residuals(f: Callable, *args: Any, **kwargs: Any) -> None:
     (``jax.ad_checkpoint.print_saved_residuals``): ``f32[3] from the argument y``,
     ``f32[3] output of cos``. jaxlite records no source locations, so none are printed."""
     for aval, what in saved_residuals(f, *args, **kwargs):
-        print(f"{aval.str_short()} {what}")
+        print(f"{aval.str_short(short_dtypes=True)} {what}")

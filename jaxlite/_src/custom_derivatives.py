@@ -63,7 +63,7 @@ class SymbolicZero:
         return zeros(self.aval)
 
     def __repr__(self):
-        return f"SymbolicZero({self.aval.str_short()})"
+        return f"SymbolicZero({self.aval.str_short(short_dtypes=True)})"
 
 
 class CustomVJPPrimal:
@@ -82,7 +82,7 @@ def _name(f) -> str:
 
 
 def _ty(aval) -> str:
-    return f"{aval.dtype.name}[{','.join(map(str, aval.shape))}]"
+    return f"{aval.dtype.name}[{','.join(map(str, aval.shape))}]{aval.vma_str()}"
 
 
 def _zeros(aval):
@@ -538,13 +538,20 @@ class custom_vjp:
                         continue
                     x = to_array(x)
                     xa = aval_of(x)
-                    if xa.shape != a.shape:
+                    # Inside shard_map the varying manual axes are part of the type: a
+                    # cotangent varying along an axis its (invariant) input does not is
+                    # an error, as in JAX (summing it is the rule's job).
+                    bad_vma = bool(xa.vma - a.vma)
+                    if xa.shape != a.shape or bad_vma:
+                        what = [
+                            *(["the shapes do not match"] if xa.shape != a.shape else []),
+                            *(["the manual axis types do not match"] if bad_vma else []),
+                        ]
                         raise ValueError(
                             "Custom VJP bwd rule must produce an output with the same type "
                             "as the args tuple of the primal function, but at "
                             f"output[{k}] the bwd rule produced an output of type {_ty(xa)} "
-                            f"corresponding to an input of type {_ty(a)}, so the shapes do "
-                            "not match"
+                            f"corresponding to an input of type {_ty(a)}, so " + ", and ".join(what)
                         )
                     if xa.dtype != ta.dtype:
                         x = convert_element_type(x, ta.dtype)

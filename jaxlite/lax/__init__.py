@@ -274,6 +274,7 @@ from jaxlite._src.ops.parallel import (  # noqa: E402,F401  # noqa: E402
 from jaxlite._src.ops.parallel_extra import (  # noqa: F401,E402
     all_to_all as all_to_all,
     axis_size as axis_size,
+    pbroadcast as pbroadcast,
     pcast as pcast,
     psum_scatter as psum_scatter,
     pswapaxes as pswapaxes,

@@ -570,8 +570,8 @@ class Compiled:
         if [(a.shape, a.dtype) for a in avals] != [(a.shape, a.dtype) for a in expected]:
             raise TypeError(
                 "Argument types differ from the types for which this computation was "
-                f"compiled: got {[a.str_short() for a in avals]}, expected "
-                f"{[a.str_short() for a in expected]}."
+                f"compiled: got {[a.str_short(short_dtypes=True) for a in avals]}, expected "
+                f"{[a.str_short(short_dtypes=True) for a in expected]}."
             )
         outs = self._compiled.fn(*[_leaf_value(x, a) for x, a in zip(flat, avals)])
         outs = [make_array(o, a) for o, a in zip(outs, self._compiled.out_avals)]

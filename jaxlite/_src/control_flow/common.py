@@ -24,7 +24,7 @@ from jaxlite._src.compile.codegen import _const_value
 from jaxlite._src.compile.jit import compiled_for
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import ArrayImpl, to_array
-from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.avals import ShapedArray, aval_of, ordered_axes
 from jaxlite._src.core.effects import batched_cond_allowed_effects, control_flow_allowed_effects
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, closure_convert_consts
 from jaxlite._src.core.rule_types import Zero
@@ -48,8 +48,9 @@ def is_concrete_value(x: Any) -> bool:
 
 
 def typematch(a: ShapedArray, b: ShapedArray) -> bool:
-    """Equal shapes and dtypes (weak types ignored), as JAX compares loop carries."""
-    return a.shape == b.shape and a.dtype == b.dtype
+    """Equal shapes, dtypes and varying manual axes (weak types ignored), as JAX compares
+    loop carries and branch outputs."""
+    return a.shape == b.shape and a.dtype == b.dtype and a.vma == b.vma
 
 
 def is_float0(x: Any) -> bool:
@@ -99,16 +100,41 @@ def _join_diffs(diffs: list[str]) -> str:
 
 
 def type_str(a: ShapedArray) -> str:
-    """JAX's short type string in error messages: ``float32[3]``."""
-    return f"{np.dtype(a.dtype).name}[{','.join(str(d) for d in a.shape)}]"
+    """JAX's short type string in error messages: ``float32[3]``, ``float32[3]{V:i}``."""
+    return f"{np.dtype(a.dtype).name}[{','.join(str(d) for d in a.shape)}]{a.vma_str()}"
 
 
 def _mismatch_extra(a: ShapedArray, b: ShapedArray) -> str:
+    parts = []
     if a.shape != b.shape and a.dtype != b.dtype:
-        return ", so the shapes and dtypes do not match"
-    if a.shape != b.shape:
-        return ", so the shapes do not match"
-    return ", so the dtypes do not match"
+        parts.append("the shapes and dtypes do not match")
+    elif a.shape != b.shape:
+        parts.append("the shapes do not match")
+    elif a.dtype != b.dtype:
+        parts.append("the dtypes do not match")
+    if a.vma != b.vma:
+        parts.append("the manual axis types do not match")
+    if len(parts) == 1:
+        return ", so " + parts[0]
+    return ", so " + ", ".join(parts[:-1]) + ", and " + parts[-1]
+
+
+_SCAN_VMA_DOC = (
+    "See https://docs.jax.dev/en/latest/notebooks/shard_map.html#scan-vma for more information.\n\n"
+)
+
+
+def _pcast_hint(apps: list[str], loop: bool) -> str:
+    """JAX's "This might be fixed by applying `jax.lax.pcast(...)`" paragraph."""
+    if not apps:
+        return ""
+    if len(apps) == 1:
+        return f"This might be fixed by {apps[0]}.\n" + _SCAN_VMA_DOC
+    if loop:
+        items = "\n".join(f"  * {d};\n" for d in apps[:-1]) + f"  * {apps[-1]}.\n"
+    else:
+        items = "\n".join(f"  * {d};" for d in apps[:-1]) + f"\n  * {apps[-1]}.\n"
+    return "This might be fixed by:\n" + items + _SCAN_VMA_DOC
 
 
 def _leaf_paths(tree_def) -> list[str]:
@@ -139,10 +165,18 @@ def check_branch_outputs(
         for p, a1, a2 in zip(paths, avals1, avals2)
         if not typematch(a1, a2)
     ]
+    # JAX's text, verbatim (0.10.2 names the axes ``b - a`` for the output of ``n``).
+    apps = [
+        f"applying `jax.lax.pcast(..., {ordered_axes(a.vma - b.vma)}, to='varying')` to the "
+        f"output of {n}{' at path ' + p if p else ''}"
+        for p, a1, a2 in zip(paths, avals1, avals2)
+        for n, a, b in ((name1, a2, a1), (name2, a1, a2))
+        if not typematch(a1, a2) and a.vma != b.vma and b.vma - a.vma
+    ]
     if diffs:
         raise TypeError(
             f"{api_name} branches must have equal output types but they differ.\n\n"
-            f"{_join_diffs(diffs)}\n"
+            f"{_join_diffs(diffs)}\n{_pcast_hint(apps, False)}"
             f"Revise {name1} and/or {name2} so that all output types match."
         )
 
@@ -179,10 +213,16 @@ def check_carry_type(name: str, body_fun, in_tree, in_avals, out_tree, out_avals
         for p, a, b in zip(paths, in_avals, out_avals)
         if not typematch(a, b)
     ]
+    apps = [
+        f"applying `jax.lax.pcast(..., {ordered_axes(b.vma - a.vma)}, to='varying')`, to the "
+        f"initial carry value corresponding to {component(p)}"
+        for p, a, b in zip(paths, in_avals, out_avals)
+        if not typematch(a, b) and a.vma != b.vma and b.vma - a.vma
+    ]
     if diffs:
         raise TypeError(
             f"{name} function carry input and carry output must have equal types, but they "
-            f"differ:\n\n{_join_diffs(diffs)}\n"
+            f"differ:\n\n{_join_diffs(diffs)}\n{_pcast_hint(apps, True)}"
             "Revise the function so that all output types match the corresponding input "
             "types."
         )

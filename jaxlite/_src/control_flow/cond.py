@@ -42,7 +42,9 @@ cond_p = Primitive("cond", multiple_results=True)
 # ------------------------------------------------------------------------------- rules
 def _cond_abstract_eval(index, *ops, branches):
     if index.shape != () or not dtypes.is_int(index.dtype):
-        raise TypeError(f"cond index must be an integer scalar, got {index.str_short()}")
+        raise TypeError(
+            f"cond index must be an integer scalar, got {index.str_short(short_dtypes=True)}"
+        )
     outs = branches[0].out_avals
     return [
         a.update(weak_type=all(b.out_avals[k].weak_type for b in branches))

@@ -274,7 +274,8 @@ def make_array(value: Any, aval: ShapedArray) -> ArrayImpl:
         # 1-d, for one) must not give a buffer that disagrees with ``.shape``.
         if value.size != aval.size:
             raise AssertionError(
-                f"internal error: a kernel returned shape {value.shape} for {aval.str_short()}"
+                f"internal error: a kernel returned shape {value.shape} for "
+                f"{aval.str_short(short_dtypes=True)}"
             )
         value = value.reshape(aval.shape)
     return ArrayImpl(value, aval)

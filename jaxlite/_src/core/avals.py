@@ -107,6 +107,10 @@ def ordered_axes(vma) -> tuple:
 _EMPTY = frozenset()
 
 
+def _dtype_name(dtype) -> str:
+    return str(getattr(dtype, "name", dtype))
+
+
 class ManualAxisType:
     """``jax.typeof(x).mat`` inside ``shard_map``: the manual axes along which a value may
     differ between devices (``varying``); ``unreduced``/``reduced`` are always empty here."""
@@ -197,13 +201,16 @@ class ShapedArray(AbstractValue):
         inner = ",".join(map(str, names))
         return f"{{V:{inner if len(names) == 1 else f'({inner})'}}}"
 
-    def str_short(self) -> str:
+    def str_short(self, short_dtypes: bool = False) -> str:
+        """``float32[2]{V:i}`` (JAX's ``str_short``; ``f32[2]`` with ``short_dtypes``, as
+        jaxprs print)."""
         shape = ",".join(map(str, self.shape))
-        return f"{dtypes.short_name(self.dtype)}[{shape}]{self.vma_str()}"
+        dt = dtypes.short_name(self.dtype) if short_dtypes else _dtype_name(self.dtype)
+        return f"{dt}[{shape}]{self.vma_str()}"
 
     def __repr__(self):
         weak = ", weak_type=True" if self.weak_type else ""
-        return f"ShapedArray({self.str_short()}{weak})"
+        return f"ShapedArray({self.str_short(short_dtypes=True)}{weak})"
 
     def to_tangent_aval(self) -> ShapedArray:
         """Tangent space: same for inexact types, float0 for integers and booleans."""

@@ -34,7 +34,7 @@ class Var:
         self.aval = aval
 
     def __repr__(self):
-        return f"Var({self.aval.str_short()})"
+        return f"Var({self.aval.str_short(short_dtypes=True)})"
 
 
 class Literal:
@@ -170,7 +170,7 @@ class _Names:
                 s = repr(val.item()) if val.dtype != dtypes.bfloat16 else str(float(val))
             else:
                 s = str(val.item())
-            return f"{s}:{v.aval.str_short()}"
+            return f"{s}:{v.aval.str_short(short_dtypes=True)}"
         key = id(v)
         if key not in self.names:
             self.names[key] = _letters(len(self.names))
@@ -211,7 +211,7 @@ def _pp_param(v: Any, indent: int) -> str:
 
 
 def pp_eqn(eqn: JaxprEqn, names: _Names, indent: int = 4) -> str:
-    outs = " ".join(f"{names(v)}:{v.aval.str_short()}" for v in eqn.outvars) or "_"
+    outs = " ".join(f"{names(v)}:{v.aval.str_short(short_dtypes=True)}" for v in eqn.outvars) or "_"
     params = ""
     if eqn.params:
         items = [f"{k}={_pp_param(v, indent + 2)}" for k, v in sorted(eqn.params.items())]
@@ -233,8 +233,8 @@ def pp_eqn(eqn: JaxprEqn, names: _Names, indent: int = 4) -> str:
 
 def pp_jaxpr(jaxpr: Jaxpr) -> str:
     names = _Names()
-    consts = " ".join(f"{names(v)}:{v.aval.str_short()}" for v in jaxpr.constvars)
-    ins = " ".join(f"{names(v)}:{v.aval.str_short()}" for v in jaxpr.invars)
+    consts = " ".join(f"{names(v)}:{v.aval.str_short(short_dtypes=True)}" for v in jaxpr.constvars)
+    ins = " ".join(f"{names(v)}:{v.aval.str_short(short_dtypes=True)}" for v in jaxpr.invars)
     eqns = [pp_eqn(e, names) for e in jaxpr.eqns]
     outs = ", ".join(names(v) for v in jaxpr.outvars)
     outs = f"({outs},)" if len(jaxpr.outvars) == 1 else f"({outs})"

@@ -17,7 +17,7 @@ class Zero:
         self.aval = aval
 
     def __repr__(self):
-        return f"Zero({self.aval.str_short()})"
+        return f"Zero({self.aval.str_short(short_dtypes=True)})"
 
     @staticmethod
     def from_primal_value(x) -> Zero:
@@ -33,7 +33,7 @@ class UndefinedPrimal:
         self.aval = aval
 
     def __repr__(self):
-        return f"UndefinedPrimal({self.aval.str_short()})"
+        return f"UndefinedPrimal({self.aval.str_short(short_dtypes=True)})"
 
 
 def is_undefined_primal(x) -> bool:

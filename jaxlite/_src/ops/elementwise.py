@@ -557,7 +557,7 @@ def _select_n_abstract_eval(which, *cases):
     ):
         raise TypeError(
             "select_n cases must have the same shapes and dtypes, got "
-            + ", ".join(c.str_short() for c in cases)
+            + ", ".join(c.str_short(short_dtypes=True) for c in cases)
         )
     if which.shape not in ((), cases[0].shape):
         raise TypeError(
@@ -773,7 +773,7 @@ def integer_pow(x, y: int):
     if int(y) < 0 and dtypes.is_int(aval.dtype):
         raise TypeError(
             f"Integers cannot be raised to negative powers, got "
-            f"integer_pow({aval.str_short()}, {int(y)})"
+            f"integer_pow({aval.str_short(short_dtypes=True)}, {int(y)})"
         )
     return integer_pow_p.bind(x, y=int(y))
 

@@ -335,6 +335,20 @@ def pcast(x: Any, axis_name: Any, *, to: str):
     return _tree_map(one, x)
 
 
+def pbroadcast(x: Any, axis_name: Any, source: int):
+    """``jax.lax.pbroadcast`` (every device gets ``source``'s value): as in JAX 0.10.2 on
+    CPU, there is no implementation for this platform.
+
+    Raises:
+        NotImplementedError: always (JAX's CPU backend has no lowering for it), after the
+            usual unbound-axis ``NameError``.
+    """
+    _axis_size(_names(axis_name), "pbroadcast")
+    raise NotImplementedError(
+        "MLIR translation rule for primitive 'pbroadcast' not found for platform cpu"
+    )
+
+
 def axis_size(axis_name: Any) -> int:
     """``jax.lax.axis_size``: the size of the bound axis (a Python int)."""
     return _axis_size(_names(axis_name), "axis_size")
@@ -344,6 +358,7 @@ __all__ = [
     "all_to_all",
     "all_to_all_p",
     "axis_size",
+    "pbroadcast",
     "pcast",
     "psum_scatter",
     "psum_scatter_p",
