@@ -165,6 +165,8 @@ _keep_vma = rules.keep_vma
 
 
 rules.impl_rules[pvary_p] = _pvary_impl
+# In generated code (a shard_map body on a device thread) pvary is a rename.
+rules.lower_rules[pvary_p] = lambda ctx, eqn, ins, outs: [f"{outs[0]} = {ins[0]}"]
 rules.abstract_eval_rules[pvary_p] = lambda x, *, axes: x.update(vma=x.vma | frozenset(axes))
 rules.vma_rules[pvary_p] = _keep_vma
 rules.batch_rules[pvary_p] = lambda axis_data, args, dims, *, axes: (
