@@ -286,11 +286,6 @@ def _stack_spec(manual_axes) -> PartitionSpec:
     return PartitionSpec(tuple(manual_axes) if len(manual_axes) > 1 else manual_axes[0])
 
 
-def _res_spec(vma, manual) -> PartitionSpec:
-    axes = tuple(a for a in manual if a in vma)
-    return _stack_spec(axes) if axes else PartitionSpec()
-
-
 def _shard_map_partial_eval(trace, tracers, **params):
     jaxpr, in_specs, out_specs = params["jaxpr"], params["in_specs"], params["out_specs"]
     manual = params["manual_axes"]
@@ -301,13 +296,12 @@ def _shard_map_partial_eval(trace, tracers, **params):
     known, kconsts = closure_convert_consts(known)
     n_known_out = len(known.out_avals) - num_res
     res_avals = [a for a in known.out_avals[n_known_out:]]
-    # Residuals leave the known body stacked along a new leading dimension: over the axes
-    # they vary along (vma types), or over every manual axis without check_vma.
-    if check_vma:
-        res_specs = tuple(_res_spec(a.vma, manual) for a in res_avals)
-    else:
-        stack = _stack_spec(manual) if manual else PartitionSpec()
-        res_specs = (stack,) * num_res
+    # Residuals leave the known body stacked along a new leading dimension sharded over
+    # every manual axis, so each device gets its own back, whatever its type says (a
+    # callback's result is typed invariant but may differ between devices). The unknown
+    # body still sees each residual with its own type (vma), as JAX's staged body does.
+    stack = _stack_spec(manual) if manual else PartitionSpec()
+    res_specs = (stack,) * num_res
 
     # Known part: residuals leave each device with a leading dimension of size 1, so the
     # global residual stacks every device's value.

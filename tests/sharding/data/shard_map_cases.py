@@ -183,6 +183,27 @@ inside = {
         ),
         (x, w),
     ),
+    # a callback's result is typed invariant but differs between devices: as a residual
+    # each device must get its own back
+    "callback_residual": (
+        sm(
+            lambda a, w: (
+                jnp.sum(
+                    jax.pure_callback(
+                        lambda v: np.asarray(v) ** 2,
+                        jax.ShapeDtypeStruct(a.shape, a.dtype),
+                        lax.stop_gradient(a),
+                        vmap_method="sequential",
+                    )
+                    * lax.psum(a, "i")
+                )
+                * w
+            ),
+            (P("i"), P()),
+            P("i"),
+        ),
+        (x, w),
+    ),
     "outside_2d_partial": (
         sm(lambda a, w: lax.psum(jnp.sin(a @ w), "x"), (P("x"), P()), P(), mesh=m22),
         (x, w),
