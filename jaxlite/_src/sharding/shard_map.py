@@ -16,10 +16,14 @@ by the first local device holding it (remote blocks stay zero: the array is loca
 
 Rules: JVP (the body's JVP, tangents with the primal specs), partial evaluation (the body
 split into a known and an unknown shard_map; residuals travel stacked along a leading
-dimension sharded over every manual axis), transposition (the body transposed per device;
-a result's cotangent enters only on the devices that provided it, and an operand's
-cotangent is summed over the axes its spec does not name, the transpose of replicating it),
-and batching (vmap adds an unsharded leading dimension, S10.4).
+dimension sharded over every manual axis), transposition (the body transposed per device)
+and batching (vmap adds an unsharded leading dimension, S10.4). Every body these rules
+build is traced inside ``in_body`` (the manual axes bound, vma types when ``check_vma``)
+and its outputs cast to their specs' axes (``match_out_vma``). With vma types every device
+receives a replicated result's whole cotangent and the body's own pvary/psum transposes do
+the summing; with ``check_vma=False`` a replicated result's cotangent enters only on the
+devices that provided it and an operand's cotangent is summed over the axes its spec does
+not name (the transpose of replicating it).
 """
 
 from __future__ import annotations
