@@ -16,8 +16,8 @@ from jaxlite._src.core.trace import Tracer, concrete_or_error
 from jaxlite._src.numpy.shape import _canon_shape, _shape, broadcast_to, reshape
 from jaxlite._src.numpy.util import array, asarray_any, promote_dtypes
 from jaxlite._src.ops import conversion, shape as _sh
-from jaxlite._src.sharding import explicit as _explicit
 from jaxlite._src.ops.structural import with_vma
+from jaxlite._src.sharding import explicit as _explicit
 
 
 # ----------------------------------------------------------------------------- creation
