@@ -739,3 +739,25 @@ def test_threaded_numpy_region_for_transcendental_chains(native_mode):
     native_mode("off")
     want = jax.jit(f)(x)
     _same(jax.tree_util.tree_leaves(want), jax.tree_util.tree_leaves(got), exact=True)
+
+
+def test_parallel_region_trial_picks_parallel_or_serial(native_mode, monkeypatch):
+    """Auto mode: a parallel region is compiled twice (parallel and serial loops), each is
+    timed on the trial calls, and the fastest stays if it beats the Python tier."""
+    native_mode("auto")
+    monkeypatch.setattr(native, "_HOT_SECONDS", 0.0)
+
+    @jax.jit
+    def f(x):
+        return jnp.maximum(x * 1.5 + 0.25, 0.0) * x - 3.0
+
+    x = np.linspace(-2, 2, 1 << 17, dtype=np.float32)
+    want = np.asarray(f(x))
+    assert native.wait_for_compiles(300)
+    (tier,) = _tiers(f.lower(x)._compiled().fn)
+    assert tier.parallel and tier.state == "trial" and len(tier._candidates) == 2
+    for _ in range(2 * native._TRIALS):
+        np.testing.assert_array_equal(np.asarray(f(x)), want)
+    assert [len(t) for t in tier._times] == [native._TRIALS] * 2
+    assert tier.state in ("ready", "slower") and not tier._candidates
+    assert tier.kernel is (tier._native if tier.state == "ready" else None)

@@ -217,6 +217,8 @@ def compile_kernel(closed: ClosedJaxpr, parallel: bool = False) -> Callable:
     if nb is None:
         raise NotNative("numba is not installed")
     source, ctx = emit_kernel(closed)
+    if not parallel:  # a serial variant is its own source file (and disk-cache entry)
+        source = source.replace("prange(", "range(")
     mod = _load_kernel_module(source)
     opts = dict(_NUMBA_OPTIONS)
     if parallel:
@@ -261,7 +263,8 @@ class Tier:
     Generated code reads ``kernel`` (None until ready) and reports Python-tier time through
     ``tick``; neither ever blocks. In auto mode a new kernel is first on trial: its first
     ``_TRIALS`` calls are timed, and it stays only if it beats the Python tier's mean time
-    per call (NumPy's SIMD transcendental kernels can beat a scalar Numba loop).
+    per call (NumPy's SIMD transcendental kernels can beat a scalar Numba loop). A parallel
+    region is compiled serial too, and the faster of the two candidates is kept.
     """
 
     __slots__ = (
@@ -273,6 +276,7 @@ class Tier:
         "calls",
         "state",
         "_native",
+        "_candidates",
         "_times",
         "__weakref__",
     )
@@ -286,7 +290,8 @@ class Tier:
         self.calls = 0
         self.state = "cold"  # cold -> queued -> (trial ->) ready | failed | slower
         self._native: Callable | None = None
-        self._times: list[float] = []
+        self._candidates: list[Callable] = []
+        self._times: list[list[float]] = []
         stats["regions"] += 1
 
     def tick(self, seconds: float) -> None:
@@ -298,29 +303,45 @@ class Tier:
 
     def build(self, trial: bool = False) -> None:
         """Compile now (in whichever thread calls this); failures are logged, not raised."""
+        trial = trial and self.calls > 0
         try:
             if self.threads:
-                kernel = compile_threaded(self.closed)
+                kernels = [compile_threaded(self.closed)]
             else:
-                kernel = compile_kernel(self.closed, self.parallel)
+                kernels = [compile_kernel(self.closed, self.parallel)]
         except Exception as e:  # noqa: BLE001 (any failure keeps the Python tier)
             self.state = "failed"
             stats["failed"] += 1
             logger.debug("jaxlite native tier: region left in Python (%s: %s)", type(e).__name__, e)
             return
+        if self.parallel and not self.threads and trial:
+            # The same loop on one thread is a second candidate: with no idle core (a busy
+            # machine) the parallel loop waits for its workers and the serial one wins.
+            try:
+                kernels.append(compile_kernel(self.closed, False))
+            except Exception as e:  # noqa: BLE001 (the parallel kernel stays a candidate)
+                logger.debug("jaxlite native tier: no serial variant (%s)", e)
         stats["compiled"] += 1
-        if trial and self.calls:
-            self._native, self.state = kernel, "trial"
+        if trial:
+            self._candidates, self._times = kernels, [[] for _ in kernels]
+            self._native, self.state = kernels[0], "trial"
             self.kernel = self._trial
         else:
-            self.kernel, self.state = kernel, "ready"
+            self.kernel, self.state = kernels[0], "ready"
 
     def _trial(self, *args):
+        """Time each candidate kernel on ``_TRIALS`` calls (in turn), then keep the fastest
+        if it beats the Python tier's mean time per call."""
+        k = min(range(len(self._times)), key=lambda i: len(self._times[i]))
         t0 = time.perf_counter()
-        out = self._native(*args)
-        self._times.append(time.perf_counter() - t0)
-        if len(self._times) >= _TRIALS:
-            native_t, python_t = sorted(self._times)[len(self._times) // 2], self.spent / self.calls
+        out = self._candidates[k](*args)
+        self._times[k].append(time.perf_counter() - t0)
+        if all(len(t) >= _TRIALS for t in self._times):
+            medians = [sorted(t)[len(t) // 2] for t in self._times]
+            best = min(range(len(medians)), key=medians.__getitem__)
+            native_t, python_t = medians[best], self.spent / self.calls
+            self._native = self._candidates[best]
+            self._candidates = []
             if native_t < python_t:
                 self.kernel, self.state = self._native, "ready"
             else:
