@@ -8,7 +8,7 @@ import numpy as np
 
 from jaxlite._src.numpy import indexing_routines, reductions, ufuncs
 from jaxlite._src.numpy.creation import full_like, ones_like, zeros_like
-from jaxlite._src.numpy.shape import _reduction_axes, broadcast_arrays, squeeze
+from jaxlite._src.numpy.shape import _reduction_axes, broadcast_arrays, broadcast_to, squeeze
 from jaxlite._src.numpy.ufuncs import (
     add,
     divide,
@@ -64,9 +64,11 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
     # initial=-inf: the identity, so an empty axis gives -inf rather than an error (as JAX).
     amax = reductions.max(a, axis=axes, keepdims=True, where=where, initial=-np.inf)
     amax = stop_gradient_p.bind(ufuncs.where(isfinite(amax), amax, zeros_like(amax)))
-    e = exp(subtract(a, amax))
+    # lax-level sub/exp/mul (as JAX): no cast of a weakly typed ``a`` or ``b``, so their
+    # cotangents keep the strong type of the computation.
+    e = ew.exp(ew.sub(a, broadcast_to(amax, a.shape)))
     if b is not None:
-        e = multiply(e, b)
+        e = ew.mul(e, b)
     s = reductions.sum(e, axis=axes, keepdims=True, where=where)
     sign = ufuncs.sign(s)
     if return_sign:

@@ -147,7 +147,8 @@ def _index(x, items):
                 raise IndexError(f"index {i} is out of bounds for axis {axis} with size 0")
             # Out-of-bounds static indices are clamped, as JAX's gathers are.
             i = min(max(i + n if i < 0 else i, 0), n - 1)
-            out = _shape.slice_in_dim(out, i, i + 1, 1, axis)
+            if n != 1:  # a trivial slice is skipped, as in JAX (it shows in weak types)
+                out = _shape.slice_in_dim(out, i, i + 1, 1, axis)
             squeeze_axes.append(axis)
             axis += 1
         elif (
@@ -338,13 +339,33 @@ def _scatter_flat(x, idx, values, mode, idx_mode):
         else values
     )
     flat = _shape.reshape(x, (n,))
-    out = _ix.scatter(
-        flat,
-        _shape.reshape(values, (int(np.prod(sel_shape, dtype=np.int64)),)),
-        [_shape.reshape(sel, (int(np.prod(sel_shape, dtype=np.int64)),))],
-        mode,
-    )
+    m = int(np.prod(sel_shape, dtype=np.int64))
+    values, sel = _shape.reshape(values, (m,)), _shape.reshape(sel, (m,))
+    if mode == "mul" and x.dtype != dtypes.bool_ and _unique_by_construction(idx, x.ndim):
+        # Basic indices (ints, slices, scalar index arrays) name each position once, which
+        # JAX's scatter knows (unique_indices): multiply by a set-scatter of the factors
+        # into ones, differentiable in the updates too (a scatter-mul is only where the
+        # indices are known to be distinct).
+        factors = _ix.scatter(ew.add(ew.zeros_like(flat), ew._const(flat, 1)), values, [sel], "set")
+        return _shape.reshape(ew.mul(flat, factors), x.shape)
+    out = _ix.scatter(flat, values, [sel], mode)
     return _shape.reshape(out, x.shape)
+
+
+def _unique_by_construction(idx, ndim):
+    """Whether ``idx`` uses basic indexing only (static ints, slices, ``None``,
+    ``Ellipsis`` and scalar integer arrays), so that it names each position at most once."""
+    for i in _expand_index(idx, ndim):
+        if i is None or isinstance(i, slice):
+            continue
+        if isinstance(i, (int, np.integer)) and not isinstance(i, bool):
+            continue
+        if isinstance(i, (Array, np.ndarray, Tracer)) and (
+            aval_of(i).ndim == 0 and dtypes.is_int(aval_of(i).dtype)
+        ):
+            continue
+        return False
+    return True
 
 
 def _scatter_positions(shape, idx):

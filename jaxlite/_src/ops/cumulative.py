@@ -13,7 +13,6 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.ops import conversion, elementwise as ew, indexing, shape as _shape
 from jaxlite._src.ops._factories import defjvp2, deflinear
-from jaxlite._src.ops.reductions import _cumprod_tangent
 
 
 # ----------------------------------------------------------------- cumulative reductions
@@ -54,12 +53,52 @@ deflinear(
 )
 
 
+def _interleave(a, b, axis):
+    """``a[0], b[0], a[1], b[1], ...`` along ``axis`` (``a`` has as many or one more)."""
+    na, nb = aval_of(a).shape[axis], aval_of(b).shape[axis]
+    if nb < na:
+        config = [(0, 0, 0)] * aval_of(b).ndim
+        config[axis] = (0, na - nb, 0)
+        b = _shape.pad(b, _shape.full((), 0, aval_of(b).dtype), config)
+    both = _shape.concatenate(
+        [_shape.expand_dims(a, (axis + 1,)), _shape.expand_dims(b, (axis + 1,))], axis + 1
+    )
+    shape = list(aval_of(a).shape)
+    shape[axis] = 2 * na
+    return _shape.slice_in_dim(_shape.reshape(both, tuple(shape)), 0, na + nb, 1, axis)
+
+
+def _prod_pairs(x, y):
+    """``(a, da) * (b, db) = (a b, da b + a db)``: the product rule."""
+    return ew.mul(x[0], y[0]), ew.add(ew.mul(x[1], y[0]), ew.mul(x[0], y[1]))
+
+
+def _scan_prod_pairs(pair, axis):
+    """Inclusive product scan of ``(value, tangent)`` pairs along ``axis`` with JAX's
+    associative-scan association (combine adjacent pairs, scan the half, fill in the
+    evens), so zeros and infinities give JAX's inf/nan pattern; built from slices, pads and
+    multiplies, whose own JVPs give the higher derivatives."""
+    n = aval_of(pair[0]).shape[axis]
+    if n < 2:
+        return pair
+
+    def sl(xs, start, stop, stride):
+        return [_shape.slice_in_dim(x, start, stop, stride, axis) for x in xs]
+
+    odd = _scan_prod_pairs(_prod_pairs(sl(pair, 0, n - 1, 2), sl(pair, 1, n, 2)), axis)
+    m = aval_of(odd[0]).shape[axis]
+    prev = sl(odd, 0, m - 1, 1) if n % 2 == 0 else odd
+    even = _prod_pairs(prev, sl(pair, 2, n, 2))
+    even = [_shape.concatenate([f, e], axis) for f, e in zip(sl(pair, 0, 1, 1), even)]
+    return [_interleave(e, o, axis) for e, o in zip(even, odd)]
+
+
 def _cumprod_jvp(t, ans, x, *, axis, reverse):
     if aval_of(x).ndim == 0:
         return t
     if reverse:
         x, t = _shape.rev(x, (axis,)), _shape.rev(t, (axis,))
-    dv = _cumprod_tangent(x, t, axis)
+    dv = _scan_prod_pairs([x, t], axis)[1]
     return _shape.rev(dv, (axis,)) if reverse else dv
 
 

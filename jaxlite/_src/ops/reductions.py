@@ -131,25 +131,6 @@ rules.native_scalar_rules[reduce_prod_p] = _native.scalar_reduction(
 )
 
 
-def _cumprod_tangent(x, t, axis):
-    """The tangent of ``cumprod(x, axis)`` along ``t`` without dividing by ``x`` (so zeros in
-    ``x`` are exact): a Hillis-Steele scan of (value, tangent) pairs under the product rule,
-    ``(a, da) * (b, db) = (a b, da b + a db)``, built from slices, pads and multiplies, whose
-    own JVPs give the higher derivatives."""
-    n = aval_of(x).shape[axis]
-    nd = aval_of(x).ndim
-    v, dv, s = x, t, 1
-    while s < n:
-        config = [(0, 0, 0)] * nd
-        config[axis] = (s, 0, 0)
-        v_sh = _shape.pad(_shape.slice_in_dim(v, 0, n - s, 1, axis), _one(x), config)
-        dv_sh = _shape.pad(_shape.slice_in_dim(dv, 0, n - s, 1, axis), _zero(t), config)
-        dv = ew.add(ew.mul(dv, v_sh), ew.mul(v, dv_sh))
-        v = ew.mul(v, v_sh)
-        s *= 2
-    return dv
-
-
 def _one(x):
     return _shape.full((), 1, aval_of(x).dtype)
 
@@ -159,8 +140,10 @@ def _zero(x):
 
 
 def _reduce_prod_jvp(t, ans, x, *, axes):
-    # The last element of the cumulative product's tangent over the (flattened) reduced axes:
-    # exact at zeros, unlike sum(t * prod / x).
+    # The product as JAX's tree of pairwise multiplies over the (flattened) reduced axis
+    # (halves, the second padded with a 1 when odd), differentiated by the product rule:
+    # exact at zeros, unlike sum(t * prod / x), and with JAX's association, so products of
+    # zeros and infinities give JAX's inf/nan pattern. Its own JVP gives higher derivatives.
     shape = aval_of(x).shape
     kept = tuple(i for i in range(len(shape)) if i not in axes)
     kept_shape = tuple(shape[i] for i in kept)
@@ -168,11 +151,21 @@ def _reduce_prod_jvp(t, ans, x, *, axes):
     if n == 0:
         return ew.zeros_like(ans)
     perm = kept + tuple(axes)
-    xf = _shape.reshape(_shape.transpose(x, perm), kept_shape + (n,))
-    tf = _shape.reshape(_shape.transpose(t, perm), kept_shape + (n,))
-    dv = _cumprod_tangent(xf, tf, len(kept_shape))
-    last = _shape.slice_in_dim(dv, n - 1, n, 1, len(kept_shape))
-    return _shape.reshape(last, kept_shape)
+    ax = len(kept_shape)
+    v = _shape.reshape(_shape.transpose(x, perm), kept_shape + (n,))
+    dv = _shape.reshape(_shape.transpose(t, perm), kept_shape + (n,))
+    while n > 1:
+        n1 = (n + 1) // 2
+        v1, v2 = _shape.slice_in_dim(v, 0, n1, 1, ax), _shape.slice_in_dim(v, n1, n, 1, ax)
+        d1, d2 = _shape.slice_in_dim(dv, 0, n1, 1, ax), _shape.slice_in_dim(dv, n1, n, 1, ax)
+        if n - n1 != n1:
+            config = [(0, 0, 0)] * (ax + 1)
+            config[ax] = (0, 1, 0)
+            v2, d2 = _shape.pad(v2, _one(x), config), _shape.pad(d2, _zero(t), config)
+        dv = ew.add(ew.mul(d1, v2), ew.mul(v1, d2))
+        v = ew.mul(v1, v2)
+        n = n1
+    return _shape.reshape(dv, kept_shape)
 
 
 defjvp2(reduce_prod_p, _reduce_prod_jvp)

@@ -164,7 +164,10 @@ def _dus_abstract_eval(x, update, *starts):
         raise TypeError(
             f"dynamic_update_slice update shape {update.shape} must fit in operand shape {x.shape}"
         )
-    return x.strip_weak_type() if not update.weak_type else x
+    # JAX's standard weak-type rule: weak only if every operand is, the start indices
+    # included (its front end makes them strongly typed int32, so the result is not weak).
+    weak = x.weak_type and update.weak_type and all(s.weak_type for s in starts)
+    return x if weak else x.strip_weak_type()
 
 
 def _dus_jvp(primals, tangents, **params):

@@ -1,0 +1,117 @@
+"""Issue 16, the differential fuzzer's long run: one regression test per root cause it found
+(minimized programs, tests/fuzz/README.md). Expected values are JAX 0.10.2's; the file runs
+unchanged against JAX (``JAXLITE_ORACLE=jax python -m pytest tests/test_fidelity_16_fuzz.py``).
+"""
+
+import numpy as np
+import pytest
+
+import jaxlite as jax
+import jaxlite.numpy as jnp
+from jaxlite import lax
+
+inf, nan = np.inf, np.nan
+
+
+def same(a, b):
+    """Equal values with NaN and infinities in the same places (rtol 1e-5)."""
+    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5, atol=1e-6)
+
+
+def scal(o):
+    w = jnp.linspace(0.5, 1.5, o.size).reshape(o.shape)
+    return jnp.sum(o * w)
+
+
+# ------------------------------------------ products through zeros and infinities
+def test_grad_prod_with_infinities_follows_jax_pairwise_tree():
+    # JAX multiplies in a tree of halves; which products meet 0 * inf decides nan vs inf.
+    x = jnp.array([0.0, 0.5, -1.5, 2.0, -inf, 3.0, 0.5])
+    same(jax.grad(jnp.prod)(x), [inf, nan, nan, nan, 0.0, nan, nan])
+    z = jnp.array([[2.35, 0.02, -3.09], [-inf, 0.68, 2.06], [-3.49, 0.17, -0.31]])
+    _, t = jax.jvp(lambda z: jnp.prod(z, axis=0), (z,), (z,))
+    same(t, [nan, 0.006936, 5.9198217])
+    _, tv = jax.vmap(lambda z: jax.jvp(lambda z: jnp.prod(z, axis=0), (z,), (z,)))(z[None])
+    same(tv[0], t)
+
+
+def test_cumprod_derivatives_with_infinities_follow_jax_associative_scan():
+    y = jnp.array([inf, 0.5, -1.5, -0.0])
+    g = jax.grad(lambda y: jnp.sum(jnp.cumprod(y) * jnp.array([1.0, 2.0, 3.0, 4.0])))(y)
+    same(g, [-0.25, -inf, nan, -inf])
+    same(jax.jvp(jnp.cumprod, (y,), (jnp.ones(4),))[1], [1.0, inf, nan, nan])
+    # reverse=True scans the reversed axis the same way
+    same(
+        jax.jvp(lambda y: lax.cumprod(y, reverse=True), (y[::-1],), (jnp.ones(4),))[1],
+        [nan, nan, inf, 1.0],
+    )
+
+
+# ----------------------------------------------------------------------- weak types
+def test_dynamic_update_slice_is_weak_only_if_all_operands_are():
+    w = lax.full((3,), 1.0)
+    assert w.weak_type
+    # the front end makes the start indices strongly typed int32, so the result is strong
+    assert not lax.dynamic_update_slice(w, w[:1], (1,)).weak_type
+    assert not lax.dynamic_update_index_in_dim(w, 2.0, 1, 0).weak_type
+    assert not jax.jit(lambda w, i: lax.dynamic_update_slice(w, w[:1], (i,)))(w, 1).weak_type
+    # dynamic_slice keeps the operand's weak type
+    assert lax.dynamic_slice(w, (1,), (1,)).weak_type
+
+
+def test_static_index_of_a_size_one_axis_is_not_a_slice():
+    # JAX skips the trivial slice, so the cotangent keeps the seed's weak type.
+    _, pb = jax.vjp(lambda x: x[0], jnp.asarray([1.0]))
+    assert pb(lax.full((), 1.0))[0].weak_type
+    assert not pb(jnp.float32(1.0))[0].weak_type
+    _, pb = jax.vjp(lambda x: jnp.reshape(x, (-1,))[0], 1.0)
+    assert pb(lax.full((), 1.0))[0].weak_type
+    # a real slice (size 3) pads the cotangent with a strong zero: not weak
+    _, pb = jax.vjp(lambda x: x[1], lax.full((3,), 1.0))
+    assert not pb(lax.full((), 1.0))[0].weak_type
+
+
+def test_logsumexp_gradient_of_a_python_float_is_strong():
+    # lax-level sub/exp (no cast of the weak operand), as JAX's logsumexp
+    g = jax.grad(lambda x: jax.nn.logsumexp(jnp.reshape(x, (-1,)), axis=0))(1.0)
+    assert not g.weak_type and g.dtype == jnp.float32
+    same(g, 1.0)
+    g = jax.grad(lambda x: jax.scipy.special.logsumexp(jnp.reshape(x, (-1,)), b=2.0))(1.0)
+    assert not g.weak_type
+    # an unused Python float input still gets a weak zero
+    gs = jax.grad(lambda x, y: jnp.sum(jax.nn.logsumexp(y)), argnums=(0, 1))(1.0, jnp.ones(2))
+    assert gs[0].weak_type
+
+
+# --------------------------------------------------------------- .at[...].mul(...)
+@pytest.mark.parametrize("wrap", [lambda f: f, jax.jit], ids=["eager", "jit"])
+def test_mul_update_with_basic_indices_is_differentiable(wrap):
+    # Basic indices (slices, ints, scalar index arrays) are unique by construction, so JAX
+    # differentiates the scatter-mul w.r.t. the updates; under jit too.
+    x, u = jnp.array([2.0, 0.0, 3.0, -1.0]), jnp.float32(1.5)
+    gx, gu = wrap(jax.grad(lambda x, u: scal(x.at[1:].mul(u)), argnums=(0, 1)))(x, u)
+    same(gx, [0.5, 1.25, 1.75, 2.25])
+    same(gu, 2.0)
+    gx, gu = wrap(jax.grad(lambda x, u: scal(x.at[2].mul(u)), argnums=(0, 1)))(x, u)
+    same(gx, [0.5, 0.8333333, 1.75, 1.5])
+    same(gu, 3.5)
+    gx, gu = wrap(jax.grad(lambda x, u: scal(x.at[7].mul(u)), argnums=(0, 1)))(x, u)
+    same(gu, 0.0)  # out of bounds: dropped
+    gu = wrap(jax.grad(lambda u, i: scal(x.at[i].mul(u))))(u, 2)
+    same(gu, 3.5)
+    # empty selection
+    gx, gu = wrap(jax.grad(lambda x, u: scal(x[:1].at[1:].mul(u)), argnums=(0, 1)))(x, u)
+    same(gu, 0.0)
+    # values, dtypes and weak types of the forward result are the scatter's
+    same(x.at[1:3].mul(u), [2.0, 0.0, 4.5, -1.0])
+    assert lax.full((3,), 2.0).at[1:3].mul(3.0).weak_type
+    r = jnp.arange(4).at[1:3].mul(3)
+    assert r.dtype == jnp.int32
+    same(r, [0, 3, 6, 3])
+
+
+def test_mul_update_with_an_index_array_still_needs_unique_indices():
+    x = jnp.array([2.0, 0.0, 3.0, -1.0])
+    f = jax.jit(jax.grad(lambda u: scal(x.at[jnp.array([0, 2])].mul(u))))
+    with pytest.raises(NotImplementedError, match="unique_indices=True"):
+        f(jnp.float32(1.5))
