@@ -115,3 +115,32 @@ def test_mul_update_with_an_index_array_still_needs_unique_indices():
     f = jax.jit(jax.grad(lambda u: scal(x.at[jnp.array([0, 2])].mul(u))))
     with pytest.raises(NotImplementedError, match="unique_indices=True"):
         f(jnp.float32(1.5))
+
+
+def test_pow_tangents_are_strongly_typed():
+    # JAX's pow JVP casts x and y (and the y-side tangent) to their dtype: never weak.
+    for f in (lambda x: x**0.5, lambda x: x**2.0, lambda x: 2.0**x, lambda x: x**x):
+        y, t = jax.jvp(f, (0.68,), (0.5,))
+        assert y.weak_type and not t.weak_type
+    same(jax.jvp(lambda x: x**0.5, (0.68,), (0.5,))[1], 0.5 * 0.5 * 0.68**-0.5)
+    _, t = jax.jvp(lambda x: jnp.sqrt(x), (0.68,), (0.5,))
+    assert t.weak_type  # sqrt's JVP keeps the weak type
+
+
+# ------------------------------------------------------------------------- heaviside
+def test_heaviside_constants_nan_and_weak_types():
+    same(jnp.heaviside(jnp.array([nan, 0.0, -1.0, 2.0]), 0.5), [nan, 0.5, 0.0, 1.0])
+    # constants are weak only for a weak scalar x1 (JAX's _lax_const)
+    assert jnp.heaviside(2.0, 2.0).weak_type and jnp.heaviside(2, 2).weak_type
+    assert not jnp.heaviside(lax.full((2,), 1.0), 0.5).weak_type
+    wi = jnp.concatenate([jnp.expand_dims(2, -1)] * 2)
+    assert wi.weak_type and not jnp.heaviside(wi, wi).weak_type
+
+    # x1 reaches the output (at NaN), so its derivative path is not symbolically zero:
+    # reverse mode through a while_loop carry then raises, as in JAX
+    def f(x):
+        c = lax.while_loop(lambda ic: ic[0] < 3, lambda ic: (ic[0] + 1, ic[1] * 0.5), (0, x))[1]
+        return jnp.sum(jnp.heaviside(c, 0.5))
+
+    with pytest.raises(ValueError, match="Reverse-mode differentiation does not work"):
+        jax.grad(f)(jnp.ones(3))

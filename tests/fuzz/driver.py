@@ -90,6 +90,7 @@ class Stats:
         self.stopped = "done"  # or "time", "rss"
         self.version = ""
         self.seconds = 0.0
+        self.per_program = None
 
     def summary(self) -> str:
         lines = [f"programs: {self.programs}; program x stack runs: {sum(self.runs.values())}"]
@@ -111,6 +112,7 @@ class Stats:
             next_seed=self.next_seed,
             stopped=self.stopped,
             seconds=round(self.seconds, 1),
+            per_program=self.per_program,
             programs=self.programs,
             runs=dict(self.runs),
             mismatches={c: self.mismatches.get(c, 0) for c in CLASSES},
@@ -164,6 +166,7 @@ def fuzz(
     stacks = list(stacks or STACKS)
     stats = Stats()
     stats.version = code_version()
+    stats.per_program = per_program
     t0 = time.monotonic()
 
     def save():

@@ -228,9 +228,21 @@ def repro_source(program, stack, engine="jaxlite"):
         + "\n"
         + inputs_source(program)
         + "\n"
+        + "".join(f"{p} = jnp.asarray({p})\n" for p in _array_params(program))
         + code
         + "\nprint(out)\n"
     )
+
+
+def _array_params(program):
+    """The names of the array-valued inputs (passed as the engine's arrays, as a user would)."""
+    out = []
+    for i in program.inputs:
+        if i.kind == "array":
+            out += [i.name, "b" + i.name]
+        if is_diff_input(i) and i.kind == "array":
+            out.append("t" + i.name)
+    return out
 
 
 @dataclass

@@ -701,7 +701,16 @@ def copysign(x1, x2, /):
 def heaviside(x1, x2, /):
     """``jnp.heaviside``: 0 for negative, ``x2`` at zero, 1 for positive ``x1``."""
     x1, x2 = promote_args_inexact("heaviside", x1, x2)
-    return _where(less(x1, 0), zeros_like(x1), _where(greater(x1, 0), ones_like(x1), x2))
+    zero, one = _lax_const(x1, 0), _lax_const(x1, 1)
+    return _where(less(x1, zero), zero, _where(greater(x1, zero), one, _where(isnan(x1), x1, x2)))
+
+
+def _lax_const(x, v):
+    """A constant ``v`` of ``x``'s dtype: weakly typed only when ``x`` is a weakly typed
+    scalar (JAX's rule for the constants inside its ``jnp`` functions)."""
+    a = aval_of(x)
+    c = np.asarray(v, a.dtype)
+    return _sh_full((), c, a.dtype, True) if a.weak_type and a.ndim == 0 else c
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan: bool = False):

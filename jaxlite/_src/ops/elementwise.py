@@ -419,15 +419,22 @@ def _pow_impl(x, y):
 pow_p = naryop("pow", _pow_impl, [INEXACT, INEXACT], native="np.power({0}, {1})")
 
 
+def _strong(x):
+    a = aval_of(x)
+    return conversion.convert_element_type(x, a.dtype, weak_type=False) if a.weak_type else x
+
+
 def _pow_jvp_x(t, x, y):
-    # d/dx x**y = y * x**(y-1), as JAX 0.10 computes it (no special case: nan at (0, 0)).
+    # d/dx x**y = y * x**(y-1), as JAX 0.10 computes it (no special case: nan at (0, 0)),
+    # from strongly typed x and y (as JAX's rule casts them), so the tangent is not weak.
+    x, y = _strong(x), _strong(y)
     return mul(t, mul(y, pow(x, sub(y, _const(y, 1)))))
 
 
 def _pow_jvp_y(t, x, y):
-    # d/dy x**y = log(x) * x**y, with 0 where x == 0.
+    # d/dy x**y = log(x) * x**y, with 0 where x == 0; cast to y's dtype (strong), as JAX.
     safe_log = select_n(eq(x, _const(x, 0)), log(x), zeros_like(x))
-    return mul(t, mul(safe_log, pow(x, y)))
+    return _strong(mul(t, mul(safe_log, pow(x, y))))
 
 
 def _bcast_like(x, like):
