@@ -144,3 +144,37 @@ def test_heaviside_constants_nan_and_weak_types():
 
     with pytest.raises(ValueError, match="Reverse-mode differentiation does not work"):
         jax.grad(f)(jnp.ones(3))
+
+
+# ------------------------------------------------------- .at[...] updates: edge cases
+def test_update_with_an_empty_selection_returns_the_operand():
+    # JAX skips the scatter: no NaN from 0 * x in the derivative of an unused update
+    g = jax.grad(lambda x: jnp.sum(x.at[1:].mul(jnp.sum(x) ** 2)))(jnp.array([nan]))
+    same(g, [1.0])
+    same(jnp.ones(1).at[1:].mul(2.0), [1.0])
+
+
+@pytest.mark.parametrize("mode", [None, "drop", "clip"])
+def test_static_int_update_of_a_size_zero_axis_raises(mode):
+    with pytest.raises(IndexError, match="out of bounds for axis 0 with size 0"):
+        jnp.zeros(0).at[5].mul(3.0, mode=mode)
+    with pytest.raises(IndexError, match="out of bounds for axis 0 with size 0"):
+        jnp.zeros((0, 3)).at[-1].set(1.0, mode=mode)
+    assert jnp.zeros((2, 0)).at[0].set(1.0, mode=mode).shape == (2, 0)
+    assert jnp.zeros((0, 3)).at[:, 1].set(1.0, mode=mode).shape == (0, 3)
+
+
+def test_min_max_update_tangents_average_the_tied_winners():
+    x = jnp.array([[-1.3, 4.59, -1.58], [nan, 2.0, -0.04]])
+    # max(nan, 3) is nan: neither value is the result, the tangent is 0
+    _, t = jax.jvp(lambda x: x.at[1:].max(3.0), (x,), (jnp.full((2, 3), 0.5),))
+    same(t, [[0.5, 0.5, 0.5], [0.0, 0.0, 0.0]])
+    y = jnp.array([[0.5, 3.0, 2.0], [1.0, 0.5, -1.0]])
+    u = jnp.array([[0.5, 3.0, 0.5], [3.0, 3.0, 0.5]])
+    _, t = jax.jvp(
+        lambda x, u: x.at[jnp.array([0, 0])].max(u),
+        (y, u),
+        (jnp.full((2, 3), 0.5), jnp.full((2, 3), 0.25)),
+    )
+    # one winning update; operand and two updates tied (mean of 0.5, 0.25, 0.25); operand
+    same(t, [[0.25, 1.0 / 3.0, 0.5], [0.5, 0.5, 0.5]])

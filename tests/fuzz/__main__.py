@@ -17,6 +17,7 @@ import argparse
 import sys
 
 from tests.fuzz.driver import chunked, fuzz, summary
+from tests.fuzz.recheck import recheck
 
 
 def _print(stats, versions=None):
@@ -41,8 +42,20 @@ def main(argv=None):
     ap.add_argument("--dir", default=None)
     ap.add_argument("--chunk", type=int, default=250)
     ap.add_argument("--summary", default=None, metavar="DIR")
+    ap.add_argument("--recheck", default=None, metavar="DIR")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
+    if args.recheck:
+        stats = summary(args.recheck)
+        fails = [dict(signature=k, repro=r) for k, (r, _n) in stats.failures.items()]
+        rows = recheck(fails)
+        for sig, status, detail in rows:
+            print(f"{status:>10} | {sig}" + (f"\n           {detail}" if detail else ""))
+        counts = {}
+        for _, status, _ in rows:
+            counts[status.split(":")[0]] = counts.get(status.split(":")[0], 0) + 1
+        print("recheck of the minimized failures:", counts)
+        return 0
     if args.summary:
         stats = summary(args.summary)
         _print(stats, stats.versions)

@@ -320,6 +320,7 @@ def _scatter_flat(x, idx, values, mode, idx_mode):
     # Index the positions with an iota map: gather the flat position of each selected
     # element, then scatter into the flat array (works for every indexing form above).
     # Out-of-bounds updates are dropped, or clamped with ``mode="clip"``.
+    _check_static_ints_on_empty_axes(x.shape, idx)
     n = x.size
     if n == 0:
         return x  # nothing to update (any index is out of bounds of an empty array)
@@ -340,6 +341,8 @@ def _scatter_flat(x, idx, values, mode, idx_mode):
     )
     flat = _shape.reshape(x, (n,))
     m = int(np.prod(sel_shape, dtype=np.int64))
+    if m == 0:
+        return x  # an empty selection leaves x as it is (JAX skips the scatter)
     values, sel = _shape.reshape(values, (m,)), _shape.reshape(sel, (m,))
     if mode == "mul" and x.dtype != dtypes.bool_ and _unique_by_construction(idx, x.ndim):
         # Basic indices (ints, slices, scalar index arrays) name each position once, which
@@ -350,6 +353,20 @@ def _scatter_flat(x, idx, values, mode, idx_mode):
         return _shape.reshape(ew.mul(flat, factors), x.shape)
     out = _ix.scatter(flat, values, [sel], mode)
     return _shape.reshape(out, x.shape)
+
+
+def _check_static_ints_on_empty_axes(shape, idx):
+    """JAX's updates reject a static integer index into a size-0 axis (in every mode)."""
+    axis = 0
+    for i in _expand_index(idx, len(shape)):
+        if i is None:
+            continue
+        if isinstance(i, (int, np.integer)) and not isinstance(i, bool) and shape[axis] == 0:
+            raise IndexError(f"index is out of bounds for axis {axis} with size 0")
+        if isinstance(i, (Array, np.ndarray)) and aval_of(i).dtype == dtypes.bool_:
+            axis += max(aval_of(i).ndim, 1) if aval_of(i).ndim else 0
+        else:
+            axis += 1
 
 
 def _unique_by_construction(idx, ndim):

@@ -239,10 +239,36 @@ def _scatter_jvp(primals, tangents, *, mode):
             ew.zeros_like(x), ew.mul(gather_p.bind(x, *idxs), tu), *idxs, mode="add"
         )
         return out, ew.add(t_from_x, t_from_u)
-    # min / max: the tangent comes from whichever value won.
-    from_u = ew.eq(out, scatter_p.bind(x, u, *idxs, mode="set"))
-    t_set = scatter_p.bind(tx, tu, *idxs, mode="set")
-    return out, ew.select_n(ew.and_(from_u, ew.ne(out, x)), tx, t_set)
+    return out, _scatter_extremal_tangent(x, u, idxs, tx, tu, out, mode)
+
+
+def _scatter_extremal_tangent(x, u, idxs, tx, tu, out, mode):
+    """The tangent of a min/max scatter, as JAX defines it: at each updated position the
+    tangents of the values that equal the result (the operand's and the updates') are
+    averaged; a position whose result equals none of them (NaN) gets a zero tangent."""
+    shape = _bshape([aval_of(i) for i in idxs]) + aval_of(x).shape[len(idxs) :]
+    if aval_of(u).shape != shape:
+        u = _shape.broadcast_to_rank(u, shape)
+    if aval_of(tu).shape != shape:
+        tu = _shape.broadcast_to_rank(tu, shape)
+    dt = aval_of(tx).dtype
+
+    def count(pred):
+        ones = ew.select_n(pred, _shape.full(shape, 0, dt), _shape.full(shape, 1, dt))
+        return gather_p.bind(scatter_p.bind(ew.zeros_like(tx), ones, *idxs, mode="add"), *idxs)
+
+    target = gather_p.bind(out, *idxs)
+    won = ew.eq(u, target)  # this update is (one of) the result
+    kept = ew.eq(gather_p.bind(x, *idxs), target)  # the operand's value is the result
+    n_won = count(won)
+    n_refs = count(_shape.full(shape, True, dtypes.bool_))
+    one = _shape.full((), 1, dt)
+    share = ew.select_n(kept, ew.div(one, n_won), ew.div(one, ew.add(n_won, one)))
+    u_coef = ew.select_n(won, ew.zeros_like(share), share)
+    x_share = ew.select_n(kept, ew.zeros_like(share), ew.div(one, ew.add(n_won, one)))
+    x_coef = ew.div(ew.sub(x_share, one), n_refs)  # per reference: remove tx, add its share
+    t_updates = ew.add(ew.mul(gather_p.bind(tx, *idxs), x_coef), ew.mul(tu, u_coef))
+    return scatter_p.bind(tx, t_updates, *idxs, mode="add")
 
 
 def _scatter_transpose(ct, x, u, *idxs, mode):

@@ -1,0 +1,62 @@
+"""Re-run the minimized repro scripts of a fuzz run on the current code: which failures
+are fixed, documented (``KNOWN``) or still there. ``python -m tests.fuzz --recheck DIR``.
+
+A repro is plain Python over ``jaxlite``; JAX's side runs the same text with the imports
+swapped (eagerly: the reference). Test-harness code only.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+from tests.fuzz.runner import Outcome, _leaf, compare, known
+
+_SWAP = [
+    ("import jaxlite as jax\n", "import jax\n"),
+    ("import jaxlite.numpy as jnp\n", "import jax.numpy as jnp\n"),
+    ("from jaxlite import lax\n", "from jax import lax\n"),
+    ("import jaxlite.scipy.special\n", "import jax.scipy.special\n"),
+]
+
+
+def _exec(src, flatten):
+    src = src.replace("\nprint(out)\n", "\n")
+    g: dict = {}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exec(src, g)  # noqa: S102 (test side: the fuzzer's own generated text)
+            leaves = [_leaf(x) for x in flatten(g["out"])]
+    except Exception as e:
+        return Outcome(False, exc=e)
+    return Outcome(True, leaves=leaves)
+
+
+def recheck(failures):
+    """``[(signature, status, detail)]`` for each ``{"signature", "repro"}`` in
+    ``failures``; status is ``fixed``, ``documented: <topic>`` or ``remains``."""
+    import jax
+    import jax.tree_util
+
+    import jaxlite.tree_util
+
+    jax.config.update("jax_platforms", "cpu")
+    out = []
+    for f in failures:
+        lite_src = f["repro"]
+        jax_src = lite_src
+        for a, b in _SWAP:
+            jax_src = jax_src.replace(a, b)
+        got = compare(
+            _exec(lite_src, jaxlite.tree_util.tree_leaves),
+            _exec(jax_src, jax.tree_util.tree_leaves),
+        )
+        if got is None:
+            out.append((f["signature"], "fixed", ""))
+            continue
+        topic = known(*got)
+        status = f"documented: {topic}" if topic else "remains"
+        detail = re.sub(r"\s+", " ", got[1])[:200]
+        out.append((f["signature"], status, f"{got[0]}: {detail}"))
+    return out
