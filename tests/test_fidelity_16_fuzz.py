@@ -178,3 +178,59 @@ def test_min_max_update_tangents_average_the_tied_winners():
     )
     # one winning update; operand and two updates tied (mean of 0.5, 0.25, 0.25); operand
     same(t, [[0.25, 1.0 / 3.0, 0.5], [0.5, 0.5, 0.5]])
+
+
+# --------------------------------------------------- contractions and weak operands
+@pytest.mark.parametrize(
+    "f",
+    [
+        jnp.dot,
+        jnp.matmul,
+        jnp.vdot,
+        lambda a, b: jnp.tensordot(a, b, 1),
+        lambda a, b: jnp.einsum("ij,jk->ik", a, b),
+        lambda a, b: a @ b,
+    ],
+    ids=["dot", "matmul", "vdot", "tensordot", "einsum", "matmul_op"],
+)
+def test_contractions_do_not_cast_a_weak_operand(f):
+    # JAX casts only the dtype; the gradient w.r.t. a Python float is then strong
+    def g(x2, x1):
+        return jnp.sum(f(jnp.reshape(x2, (1, 1)), x1))
+
+    gx2, gx1 = jax.grad(g, argnums=(0, 1))(1.24, jnp.ones((1, 1)))
+    assert not gx2.weak_type and not gx1.weak_type
+    same(gx2, 1.0)
+    # both weak: a weak result; weak and strong: strong
+    w = lax.full((1, 1), 1.5)
+    assert f(w, w).weak_type
+    assert not f(w, jnp.ones((1, 1))).weak_type
+    # another dtype is still cast
+    assert f(jnp.ones((1, 1), jnp.int32), jnp.ones((1, 1))).dtype == jnp.float32
+
+
+def test_inner_and_dot_of_scalars():
+    w = lax.full((), 1.5)
+    # inner of a scalar is a jnp multiply (it casts the weak operand): a weak cotangent
+    _, pb = jax.vjp(lambda a: jnp.inner(a, jnp.ones(2)), w)
+    assert pb(jnp.ones(2))[0].weak_type
+    same(jnp.dot(2.0, jnp.array([1.0, 2.0])), [2.0, 4.0])
+
+
+def test_cond_transpose_is_traced_with_the_actual_cotangent_types():
+    def f(x0):
+        return lax.cond(jnp.sum(x0) > 0, jnp.sin, lambda a: a * 2.0, x0)
+
+    o, pb = jax.vjp(f, 1.42)
+    assert o.weak_type
+    assert not pb(jnp.float32(0.75))[0].weak_type
+    assert pb(lax.full((), 0.75))[0].weak_type
+    same(pb(jnp.float32(0.75))[0], 0.75 * np.cos(1.42))
+
+
+def test_whole_axis_reversal_is_not_a_slice():
+    for shape in [(1,), (2,)]:
+        o, pb = jax.vjp(lambda x: x[::-1], lax.full(shape, 1.0))
+        assert pb(lax.full(o.shape, 1.0))[0].weak_type
+    same(jnp.arange(3.0)[::-1], [2.0, 1.0, 0.0])
+    same(jnp.arange(5.0)[3::-2], [3.0, 1.0])

@@ -267,11 +267,12 @@ def _cond_transpose(cts, index, *ops, branches):
     effects = join_effects(*(b.effects for b in branches))
     if all(type(c) is Zero for c in cts) and not effects:
         return [None] + [Zero(a.aval.to_tangent_aval()) if m else None for a, m in zip(ops, mask)]
-    transposed, tconsts = common.join_consts([transpose_jaxpr(b, mask) for b in branches])
+    cts = [instantiate(c) for c in cts]
+    # Traced with the actual cotangents' avals, as JAX does (their weak types matter).
+    ct_avals = [aval_of(c) for c in cts]
+    transposed, tconsts = common.join_consts([transpose_jaxpr(b, mask, ct_avals) for b in branches])
     nonlin = [a for a, m in zip(ops, mask) if not m]
-    outs = cond_p.bind(
-        index, *tconsts, *nonlin, *[instantiate(c) for c in cts], branches=tuple(transposed)
-    )
+    outs = cond_p.bind(index, *tconsts, *nonlin, *cts, branches=tuple(transposed))
     it = iter(outs)
     return [None] + [next(it) if m else None for m in mask]
 

@@ -126,17 +126,23 @@ def _backward_pass(jaxpr, consts, primals_in, cts_out) -> list:
     return out
 
 
-def transpose_jaxpr(closed: ClosedJaxpr, linear_mask: Sequence[bool]) -> ClosedJaxpr:
+def transpose_jaxpr(
+    closed: ClosedJaxpr, linear_mask: Sequence[bool], ct_avals: Sequence | None = None
+) -> ClosedJaxpr:
     """The transpose of a jaxpr linear in the inputs where ``linear_mask`` is True.
 
     The result takes ``(*non_linear_inputs, *cts_out)`` (one cotangent per output of
     ``closed``, in order) and returns one cotangent per linear input, in order, with zeros
-    materialised. It may carry consts.
+    materialised. It may carry consts. ``ct_avals``: the avals of the cotangents it will be
+    called with (default: the outputs' tangent avals); JAX traces the transpose with the
+    actual cotangents' types, which shows in weak types.
     """
 
     linear_mask = list(linear_mask)
     nonlin_avals = [a for a, lin in zip(closed.in_avals, linear_mask) if not lin]
-    ct_avals = [a.to_tangent_aval() for a in closed.out_avals]
+    if ct_avals is None:
+        ct_avals = [a.to_tangent_aval() for a in closed.out_avals]
+    ct_avals = list(ct_avals)
     n_nl = len(nonlin_avals)
 
     def fun(*args):

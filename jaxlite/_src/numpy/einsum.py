@@ -16,7 +16,12 @@ from jaxlite._src import dtypes
 from jaxlite._src.numpy.indexing_routines import diagonal
 from jaxlite._src.numpy.shape import broadcast_to, reshape
 from jaxlite._src.numpy.ufuncs import multiply
-from jaxlite._src.numpy.util import asarray_any, promote_dtypes
+from jaxlite._src.numpy.util import (
+    asarray_any,
+    promote_dtypes,
+    promote_dtypes_for_contraction,
+    with_weak_type,
+)
 from jaxlite._src.ops import linalg as _linalg, reductions as _red, shape as _sh
 from jaxlite._src.sharding import explicit as _explicit
 
@@ -129,7 +134,8 @@ def einsum(
         )
     if not isinstance(subscripts, str):
         raise TypeError("jaxlite einsum supports only the string subscripts form")
-    ops = promote_dtypes(*[asarray_any(o) for o in operands])
+    ops, weak = promote_dtypes_for_contraction(*[asarray_any(o) for o in operands])
+    weak = weak and preferred_element_type is None
     pet = (
         None
         if preferred_element_type is None
@@ -191,13 +197,13 @@ def einsum(
         res = _sh.transpose(res, tuple(s.index(c) for c in out_s))
     if pet is not None and res.dtype != pet:
         res = res.astype(pet)
-    return res
+    return with_weak_type(res, weak)
 
 
 def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
     """``jnp.tensordot``: contract the last ``axes`` of ``a`` with the first of ``b``, or the
     given pairs of axis sequences."""
-    a, b = promote_dtypes(a, b)
+    (a, b), _ = promote_dtypes_for_contraction(a, b)
     if isinstance(axes, (int, np.integer)):
         k = int(axes)
         if k > min(a.ndim, b.ndim) or k < 0:

@@ -138,7 +138,8 @@ def _index(x, items):
                     out = _shape.slice_in_dim(out, 0, 0, 1, axis)
                 else:
                     lo = start + (length - 1) * step
-                    out = _shape.slice_in_dim(out, lo, start + 1, -step, axis)
+                    if (lo, start + 1, -step) != (0, n, 1):  # a whole-axis reversal: no slice
+                        out = _shape.slice_in_dim(out, lo, start + 1, -step, axis)
                     out = _shape.rev(out, (axis,))
             axis += 1
         elif isinstance(i, (int, np.integer)) and not isinstance(i, bool):

@@ -19,7 +19,13 @@ from jaxlite._src.numpy.shape import (
     stack,
 )
 from jaxlite._src.numpy.ufuncs import conj, multiply, subtract
-from jaxlite._src.numpy.util import asarray_any, promote_args, promote_dtypes
+from jaxlite._src.numpy.util import (
+    asarray_any,
+    promote_args,
+    promote_dtypes,
+    promote_dtypes_for_contraction,
+    with_weak_type,
+)
 from jaxlite._src.ops import elementwise as ew, linalg as _linalg, shape as _sh
 from jaxlite._src.sharding import explicit as _explicit
 
@@ -37,16 +43,17 @@ def dot(a, b, *, precision=None, preferred_element_type=None, out_sharding=None)
             precision=precision,
             preferred_element_type=preferred_element_type,
         )
-    a, b = promote_dtypes(a, b)
+    (a, b), weak = promote_dtypes_for_contraction(a, b)
     if a.ndim == 0 or b.ndim == 0:
-        return multiply(a, b)
+        return with_weak_type(ew.mul(*broadcast_arrays(a, b)), weak)
     contract_b = 0 if b.ndim == 1 else b.ndim - 2
-    return _linalg.dot_general(
+    out = _linalg.dot_general(
         a,
         b,
         (((a.ndim - 1,), (contract_b,)), ((), ())),
         preferred_element_type=preferred_element_type,
     )
+    return with_weak_type(out, weak and preferred_element_type is None)
 
 
 def matmul(a, b, *, precision=None, preferred_element_type=None, out_sharding=None):
@@ -60,7 +67,7 @@ def matmul(a, b, *, precision=None, preferred_element_type=None, out_sharding=No
             precision=precision,
             preferred_element_type=preferred_element_type,
         )
-    a, b = promote_dtypes(a, b)
+    (a, b), weak = promote_dtypes_for_contraction(a, b)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"matmul: inputs must be at least 1-D, got shapes {a.shape} and {b.shape}")
     a_vec, b_vec = a.ndim == 1, b.ndim == 1
@@ -89,21 +96,22 @@ def matmul(a, b, *, precision=None, preferred_element_type=None, out_sharding=No
         out = _sh.squeeze(out, (out.ndim - 2,))
     if b_vec:
         out = _sh.squeeze(out, (out.ndim - 1,))
-    return out
+    return with_weak_type(out, weak and preferred_element_type is None)
 
 
 def vdot(a, b):
-    a, b = promote_dtypes(a, b)
+    (a, b), _ = promote_dtypes_for_contraction(a, b)
     if dtypes.is_complex(a.dtype):
         a = ew.conj(a)
     return dot(ravel(a), ravel(b))
 
 
 def inner(a, b):
-    a, b = promote_dtypes(a, b)
+    (a, b), weak = promote_dtypes_for_contraction(a, b)
     if a.ndim == 0 or b.ndim == 0:
-        return multiply(a, b)
-    return _linalg.dot_general(a, b, (((a.ndim - 1,), (b.ndim - 1,)), ((), ())))
+        return multiply(a, b)  # as JAX's (a jnp multiply: it casts a weak operand)
+    out = _linalg.dot_general(a, b, (((a.ndim - 1,), (b.ndim - 1,)), ((), ())))
+    return with_weak_type(out, weak)
 
 
 def outer(a, b):

@@ -48,6 +48,28 @@ def promote_dtypes(*args: Any) -> list:
     return [conversion.convert_element_type(asarray_any(a), to_dtype, weak) for a in args]
 
 
+def promote_dtypes_for_contraction(*args: Any) -> tuple[list, bool]:
+    """``promote_dtypes`` for ``dot``-like contractions, as JAX's: only operands of another
+    dtype are cast (an operand of the result dtype keeps its weak type, so no cast stands
+    between it and its cotangent); returns the arrays and the result's weak type."""
+    to_dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
+    out = []
+    for a in args:
+        a = asarray_any(a)
+        out.append(
+            a
+            if aval_of(a).dtype == to_dtype
+            else conversion.convert_element_type(a, to_dtype, weak)
+        )
+    return out, weak
+
+
+def with_weak_type(x, weak: bool):
+    """``x`` with weak type ``weak`` (a cast only where it differs)."""
+    a = aval_of(x)
+    return x if a.weak_type == weak else conversion.convert_element_type(x, a.dtype, weak)
+
+
 def promote_dtypes_inexact(*args: Any) -> list:
     to_dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
     to_dtype = dtypes.to_inexact_dtype(to_dtype)
