@@ -205,7 +205,7 @@ def fuzz(
             if got is None:
                 continue
             cls, detail = got
-            topic = known(cls, detail)
+            topic = known(cls, detail, program.source())
             if topic is not None:
                 stats.documented[topic] += 1
                 continue

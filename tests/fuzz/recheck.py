@@ -55,7 +55,7 @@ def recheck(failures):
         if got is None:
             out.append((f["signature"], "fixed", ""))
             continue
-        topic = known(*got)
+        topic = known(*got, lite_src)
         status = f"documented: {topic}" if topic else "remains"
         detail = re.sub(r"\s+", " ", got[1])[:200]
         out.append((f["signature"], status, f"{got[0]}: {detail}"))

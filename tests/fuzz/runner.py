@@ -15,6 +15,7 @@ jaxlite itself.
 
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import dataclass
 
@@ -102,7 +103,8 @@ SIMPLER = {
 }
 
 # Mismatches that are documented deliberate differences (docs/compat.md, "Differential
-# fuzzer" rows): (class, pattern in the description) -> the compat row's topic.
+# fuzzer" rows): (class, text in the description or a regex over the program source) ->
+# the compat row's topic.
 KNOWN = [
     (
         "raise/no-raise",
@@ -133,6 +135,26 @@ KNOWN = [
         "raise/no-raise",
         "JAX raised TypeError: Slice size at index",
         "derivatives of .at[...] updates of an empty array",
+    ),
+    (
+        "exception type",
+        "JAX NotImplementedError: scatter_mul gradients are only implemented",
+        "derivative of .at[index array].mul(u) w.r.t. u with distinct indices",
+    ),
+    (
+        "exception type",
+        "JAX TracerArrayConversionError: The numpy.ndarray conversion method",
+        "a NumPy array indexed by a jnp array constant made under jit",
+    ),
+    (
+        "value",
+        re.compile(r"\.at\[[^\n]*\]\.(min|max)\([^\n]*mode='clip'"),
+        "tangent of .at[...].min/max with mode='clip' and clamped indices",
+    ),
+    (
+        "raise/no-raise",
+        ("JAX raised IndexError: index", re.compile(r"jnp\.reshape\(")),
+        "jnp.reshape of a NumPy array returns a NumPy array in JAX",
     ),
 ]
 
@@ -361,10 +383,15 @@ def compare(a: Outcome, b: Outcome):
     return None
 
 
-def known(cls, detail):
-    """The compat-row topic of a documented difference, or ``None``."""
+def known(cls, detail, source=""):
+    """The compat-row topic of a documented difference, or ``None``. A pattern is text in
+    the mismatch's description, a regular expression over the program's ``source`` (for
+    differences its values alone do not show), or a tuple of these (all must match)."""
     for c, pat, topic in KNOWN:
-        if c == cls and pat in detail:
+        if c != cls:
+            continue
+        pats = pat if isinstance(pat, tuple) else (pat,)
+        if all(p in detail if isinstance(p, str) else p.search(source) for p in pats):
             return topic
     return None
 
