@@ -234,3 +234,46 @@ def test_whole_axis_reversal_is_not_a_slice():
         assert pb(lax.full(o.shape, 1.0))[0].weak_type
     same(jnp.arange(3.0)[::-1], [2.0, 1.0, 0.0])
     same(jnp.arange(5.0)[3::-2], [3.0, 1.0])
+
+
+# --------------------------------------------- symbolic zeros: unused and empty values
+def test_scan_transpose_keeps_zero_cotangents_of_unused_ys_symbolic():
+    # the ys (c * x) are discarded; with x = inf their zero cotangent times inf must not
+    # leak NaN into the carry's gradient
+    x0 = jnp.array([[[0.81, inf, -0.14]], [[-0.75, -0.19, -1.13]]])
+
+    def f(x0):
+        c = lax.scan(lambda c, x: (c + x, c * x), x0[0], x0)[0]
+        return jnp.sum(c * jnp.array([1.0, 2.0, 3.0]))
+
+    expected = [[[2.0, 4.0, 6.0]], [[1.0, 2.0, 3.0]]]
+    same(jax.grad(f)(x0), expected)
+    same(jax.jit(jax.grad(f))(x0), expected)
+    # used ys still get their cotangent
+    g = jax.grad(lambda x0: jnp.sum(lax.scan(lambda c, x: (c + x, c * x), x0[0], x0)[1]))(x0)
+    same(g, [[[0.12, inf, -2.54]], [[1.62, inf, -0.28]]])
+
+
+def test_empty_gather_is_a_constant():
+    # JAX skips a gather whose result is empty: no tangent flows, so 0 * nan does not appear
+    x0, x1 = jnp.array([-1.79, 0.09]), jnp.array([-1.15, -0.49])
+
+    def f(x0, x1):
+        return x1 ** jnp.sum(x0[jnp.array([], jnp.int32)], axis=-1, keepdims=True)
+
+    _, t = jax.jvp(f, (x0, x1), (jnp.full(2, 0.5), jnp.full(2, 0.5)))
+    same(t, [-0.0, -0.0])
+    assert lax.full((3,), 1.0)[jnp.array([], jnp.int32)].weak_type
+    assert jnp.ones((2, 3))[:, jnp.array([], jnp.int32)].shape == (2, 0)
+    same(jax.grad(lambda x: jnp.sum(x[jnp.array([], jnp.int32)]))(x0), [0.0, 0.0])
+
+
+def test_integer_array_powers_with_negative_exponents():
+    b = jnp.array([-3, -2, -1, 0, 1, 2, 3, 5], jnp.int32)
+    for e in (-1, -3):
+        r = b ** jnp.full(8, e, jnp.int32)
+        # 1 and -1 have exact negative powers; 0 stays 0
+        assert r[2] == -1 and r[4] == 1 and r[3] == 0
+    assert (b ** jnp.full(8, -2, jnp.int32))[2] == 1
+    same(b ** jnp.full(8, 3, jnp.int32), [-27, -8, -1, 0, 1, 8, 27, 125])
+    same(jax.jit(lambda a, e: a**e)(jnp.array([-1, 1, 2]), jnp.array([-3, -2, 3])), [-1, 1, 8])

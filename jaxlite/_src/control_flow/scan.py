@@ -324,10 +324,15 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
     ct_c_avals = [a.to_tangent_aval() for a in carry_avals]
     nl_x_avals = [a for a, lin in zip(x_avals, x_lin) if not lin]
     ct_y_avals = [a.to_tangent_aval() for a in y_avals]
+    # Symbolically zero cotangents of ys stay symbolic in the body (as JAX's transpose
+    # does), so an unused ys computation adds no 0 * inf = nan to the other cotangents.
+    y_zero = [type(c) is Zero for c in ct_ys]
     n_nlk, n_lk, n_c, n_nlx = len(nl_k), len(lin_k_avals), num_carry, len(nl_x)
 
     def body_t(*a):
-        nlk, acc, ct_c, nlx, ct_y = split_list(a, [n_nlk, n_lk, n_c, n_nlx])
+        nlk, acc, ct_c, nlx, ct_y_nz = split_list(a, [n_nlk, n_lk, n_c, n_nlx])
+        it_y = iter(ct_y_nz)
+        ct_y = [Zero(av) if z else next(it_y) for av, z in zip(ct_y_avals, y_zero)]
         it_k, it_x = iter(nlk), iter(nlx)
         primals = (
             [next(it_k) if not lin else _undef(av) for av, lin in zip(k_avals, k_lin)]
@@ -344,16 +349,14 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
             + [instantiate(c) for c, lin in zip(ct_x, x_lin) if lin]
         )
 
+    nz_ct_y_avals = [a for a, z in zip(ct_y_avals, y_zero) if not z]
     body = common.jaxpr_from_fun(
-        body_t, _nonlinear(k_avals, k_lin) + lin_k_avals + ct_c_avals + nl_x_avals + ct_y_avals
+        body_t, _nonlinear(k_avals, k_lin) + lin_k_avals + ct_c_avals + nl_x_avals + nz_ct_y_avals
     )
     body, bconsts = common.convert_consts_to_invars(body)
     init_acc = [zeros(a) for a in lin_k_avals]
     init_ct = [instantiate(c) for c in ct_carry]
-    ys_ct = [
-        instantiate(c) if type(c) is not Zero else zeros(_stacked(a, length))
-        for c, a in zip(ct_ys, ct_y_avals)
-    ]
+    ys_ct = [instantiate(c) for c, z in zip(ct_ys, y_zero) if not z]
     outs = scan_p.bind(
         *bconsts,
         *nl_k,

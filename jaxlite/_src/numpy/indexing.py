@@ -197,6 +197,11 @@ def _index(x, items):
         out = _shape.squeeze(out, squeeze_axes)
     for a in new_axes:
         out = _shape.expand_dims(out, (a,))
+    if advanced and 0 in aval_of(out).shape:
+        # An empty gather result is a constant, as in JAX (which skips the gather): no
+        # derivative flows through it.
+        xa = aval_of(x)
+        return _shape.full(aval_of(out).shape, 0, xa.dtype, xa.weak_type)
     return out
 
 

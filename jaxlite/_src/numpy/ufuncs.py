@@ -312,7 +312,16 @@ def _int_power(x, y):
         acc = ew.select_n(bit, acc, ew.mul(acc, base))
         base = ew.mul(base, base)
         yy = ew.shift_right_logical(yy, ew._const(yy, 1))
-    return ew.select_n(ew.lt(y, ew._const(y, 0)), acc, ew.zeros_like(acc))
+    # Negative powers: 1 and -1 have exact ones (+-1 by the exponent's parity), 0 for
+    # every other base (the truncated value; JAX returns XLA's wrapped arithmetic there).
+    odd = ew.ne(ew.and_(y, ew._const(y, 1)), ew._const(y, 0))
+    minus_one = ew.select_n(odd, ew._const(acc, 1), ew._const(acc, -1))
+    unit = ew.select_n(
+        ew.eq(x, ew._const(x, 1)),
+        ew.select_n(ew.eq(x, ew._const(x, -1)), ew.zeros_like(acc), minus_one),
+        ew._const(acc, 1),
+    )
+    return ew.select_n(ew.lt(y, ew._const(y, 0)), acc, unit)
 
 
 pow = power  # noqa: A001
