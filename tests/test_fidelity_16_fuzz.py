@@ -277,3 +277,25 @@ def test_integer_array_powers_with_negative_exponents():
     assert (b ** jnp.full(8, -2, jnp.int32))[2] == 1
     same(b ** jnp.full(8, 3, jnp.int32), [-27, -8, -1, 0, 1, 8, 27, 125])
     same(jax.jit(lambda a, e: a**e)(jnp.array([-1, 1, 2]), jnp.array([-3, -2, 3])), [-1, 1, 8])
+
+
+# ---------------------------------------------- cummax/cummin ties, xlogy's custom JVP
+def test_cummax_cummin_tangents_split_ties_as_jax_associative_scan():
+    x0 = jnp.array([[0.0, 0.53, 0.5], [0.18, 2.15, -0.56], [0.0, -0.0, 1.0]])
+    w = jnp.linspace(0.5, 1.5, 9).reshape(3, 3)
+    g = jax.grad(lambda x: jnp.sum(lax.cummax(x, axis=1) * w))(x0)
+    same(g, [[0.5, 1.375, 0.0], [0.875, 2.125, 0.0], [1.9375, 0.6875, 1.5]])
+    g = jax.grad(lambda x: jnp.sum(lax.cummin(x, axis=0, reverse=True) * w))(x0)
+    same(g, [[0.25, 0.0, 0.0], [0.0, 0.0, 1.875], [2.375, 3.0, 1.5]])
+
+
+def test_xlogy_jvp_instantiates_the_zero_tangent_as_jax_custom_jvp():
+    v = jnp.array([0.0, -0.0, 0.5, -1.0, -2.0])
+    _, t = jax.jvp(lambda v: jax.scipy.special.xlogy(0.0, v), (v,), (jnp.full(5, 0.5),))
+    same(t, [nan, nan, 0.0, nan, nan])
+    _, t = jax.jvp(lambda v: jax.scipy.special.xlog1py(0.0, v), (v,), (jnp.full(5, 0.5),))
+    same(t, [0.0, 0.0, 0.0, nan, nan])
+    _, t = jax.jvp(
+        lambda x: jax.scipy.special.xlogy(x, 2.0), (jnp.array([0.0, 1.0]),), (jnp.ones(2),)
+    )
+    same(t, [np.log(2.0), np.log(2.0)])

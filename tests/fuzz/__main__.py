@@ -18,12 +18,20 @@ import sys
 
 from tests.fuzz.driver import chunked, fuzz, summary
 from tests.fuzz.recheck import recheck
+from tests.fuzz.runner import CLASSES
 
 
 def _print(stats, versions=None):
     print(stats.summary())
     if versions:
         print("programs per code version: " + ", ".join(f"{v} {n}" for v, n in versions.items()))
+        for v in versions:
+            m = stats.version_mismatches[v]
+            print(
+                f"  {v}: mismatches "
+                + ", ".join(f"{c} {m.get(c, 0)}" for c in CLASSES)
+                + f"; documented {stats.version_documented[v]}"
+            )
     print(f"JAX-under-jit disagreed but eager JAX agreed (not counted): {stats.jit_only}")
     for sig, (text, n) in stats.failures.items():
         print(f"\n=== {sig} (x{n})\n{text}")

@@ -295,8 +295,13 @@ def summary(out_dir) -> Stats:
     version to the programs that ran on it."""
     total = Stats()
     total.versions = Counter()
+    total.version_mismatches = defaultdict(Counter)  # version -> class -> count
+    total.version_documented = Counter()  # version -> documented differences
     for f in sorted(Path(out_dir).glob("chunk_*.json")):
         d = json.loads(f.read_text())
         total.merge(d)
-        total.versions[d.get("version", "unknown")] += d["programs"]
+        v = d.get("version", "unknown")
+        total.versions[v] += d["programs"]
+        total.version_mismatches[v].update(d["mismatches"])
+        total.version_documented[v] += sum(d["documented"].values())
     return total

@@ -73,11 +73,24 @@ def _prod_pairs(x, y):
     return ew.mul(x[0], y[0]), ew.add(ew.mul(x[1], y[0]), ew.mul(x[0], y[1]))
 
 
-def _scan_prod_pairs(pair, axis):
-    """Inclusive product scan of ``(value, tangent)`` pairs along ``axis`` with JAX's
-    associative-scan association (combine adjacent pairs, scan the half, fill in the
-    evens), so zeros and infinities give JAX's inf/nan pattern; built from slices, pads and
-    multiplies, whose own JVPs give the higher derivatives."""
+def _extremum_pairs(op):
+    """``combine`` for cummax/cummin: ``op`` of the values, the tangent by ``op``'s JVP
+    (the winner's tangent, split evenly between ties, 0 where the result is NaN)."""
+
+    def combine(x, y):
+        m = op(x[0], y[0])
+        tx = ew.mul(x[1], ew._balanced_eq(x[0], m, y[0]))
+        return m, ew.add(tx, ew.mul(y[1], ew._balanced_eq(y[0], m, x[0])))
+
+    return combine
+
+
+def _scan_prod_pairs(pair, axis, combine=_prod_pairs):
+    """Inclusive scan of ``(value, tangent)`` pairs along ``axis`` under ``combine`` (the
+    product rule by default) with JAX's associative-scan association (combine adjacent
+    pairs, scan the half, fill in the evens), so zeros, infinities and ties give JAX's
+    values; built from slices, pads and elementwise ops, whose own JVPs give the higher
+    derivatives."""
     n = aval_of(pair[0]).shape[axis]
     if n < 2:
         return pair
@@ -85,10 +98,10 @@ def _scan_prod_pairs(pair, axis):
     def sl(xs, start, stop, stride):
         return [_shape.slice_in_dim(x, start, stop, stride, axis) for x in xs]
 
-    odd = _scan_prod_pairs(_prod_pairs(sl(pair, 0, n - 1, 2), sl(pair, 1, n, 2)), axis)
+    odd = _scan_prod_pairs(combine(sl(pair, 0, n - 1, 2), sl(pair, 1, n, 2)), axis, combine)
     m = aval_of(odd[0]).shape[axis]
     prev = sl(odd, 0, m - 1, 1) if n % 2 == 0 else odd
-    even = _prod_pairs(prev, sl(pair, 2, n, 2))
+    even = combine(prev, sl(pair, 2, n, 2))
     even = [_shape.concatenate([f, e], axis) for f, e in zip(sl(pair, 0, 1, 1), even)]
     return [_interleave(e, o, axis) for e, o in zip(even, odd)]
 
@@ -105,21 +118,21 @@ def _cumprod_jvp(t, ans, x, *, axis, reverse):
 defjvp2(cumprod_p, _cumprod_jvp)
 
 
-def _cumext_jvp(t, ans, x, *, axis, reverse):
-    # The tangent follows the position that currently holds the running extremum.
-    n = aval_of(x).shape[axis]
-    idx = conversion.broadcasted_iota(dtypes.int32, aval_of(x).shape, axis)
-    if reverse:
-        idx = ew.sub(_shape.full((), n - 1, dtypes.int32), idx)
-    hit = ew.select_n(ew.eq(x, ans), _shape.full(aval_of(x).shape, -1, dtypes.int32), idx)
-    last = cummax_p.bind(hit, axis=axis, reverse=reverse)
-    if reverse:
-        last = ew.sub(_shape.full((), n - 1, dtypes.int32), last)
-    return indexing.take_along_axis(t, last, axis)
+def _cumext_jvp(op):
+    # JAX's: the JVP of an associative scan of max/min (ties split their tangents).
+    def jvp(t, ans, x, *, axis, reverse):
+        if aval_of(x).ndim == 0:
+            return t
+        if reverse:
+            x, t = _shape.rev(x, (axis,)), _shape.rev(t, (axis,))
+        dv = _scan_prod_pairs([x, t], axis, _extremum_pairs(op))[1]
+        return _shape.rev(dv, (axis,)) if reverse else dv
+
+    return jvp
 
 
-defjvp2(cummax_p, _cumext_jvp)
-defjvp2(cummin_p, _cumext_jvp)
+defjvp2(cummax_p, _cumext_jvp(ew.max))
+defjvp2(cummin_p, _cumext_jvp(ew.min))
 
 
 def cumsum(x, axis: int = 0, reverse: bool = False):

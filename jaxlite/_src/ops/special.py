@@ -19,6 +19,7 @@ import scipy.special as _sp
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.ops._factories import FLOAT, defjvp, defjvp2, naryop, unop
 from jaxlite._src.ops.elementwise import (
     _const,
@@ -37,6 +38,7 @@ from jaxlite._src.ops.elementwise import (
     sign,
     sub,
 )
+from jaxlite._src.ops.structural import instantiate
 
 
 def _in_dtype(fn):
@@ -158,14 +160,37 @@ def _xlog1py_impl(x, y):
 
 
 xlogy_p = naryop("xlogy", _xlogy_impl, [FLOAT, FLOAT])
-defjvp(xlogy_p, lambda t, x, y: mul(t, log(y)), lambda t, x, y: mul(t, div(x, y)))
+
+
+def _xlogy_jvp(primals, tangents):
+    # JAX defines xlogy with a custom JVP, which instantiates zero tangents: the tangent is
+    # tx * log(y) + ty * x / y in full (NaN where log(y) is infinite, even if x is fixed).
+    x, y = primals
+    out = xlogy_p.bind(x, y)
+    tx, ty = tangents
+    if type(tx) is Zero and type(ty) is Zero:
+        return out, Zero(aval_of(out).to_tangent_aval())
+    tx, ty = instantiate(tx), instantiate(ty)
+    return out, add(mul(tx, log(y)), mul(ty, div(x, y)))
+
+
+rules.jvp_rules[xlogy_p] = _xlogy_jvp
 
 xlog1py_p = naryop("xlog1py", _xlog1py_impl, [FLOAT, FLOAT])
-defjvp(
-    xlog1py_p,
-    lambda t, x, y: mul(t, log1p(y)),
-    lambda t, x, y: mul(t, div(x, add(y, _const(y, 1)))),
-)
+
+
+def _xlog1py_jvp(primals, tangents):
+    # As xlogy: JAX's custom JVP instantiates zero tangents.
+    x, y = primals
+    out = xlog1py_p.bind(x, y)
+    tx, ty = tangents
+    if type(tx) is Zero and type(ty) is Zero:
+        return out, Zero(aval_of(out).to_tangent_aval())
+    tx, ty = instantiate(tx), instantiate(ty)
+    return out, add(mul(tx, log1p(y)), mul(ty, div(x, add(y, _const(y, 1)))))
+
+
+rules.jvp_rules[xlog1py_p] = _xlog1py_jvp
 
 rules.quiet_fp.update([xlogy_p, xlog1py_p])
 
