@@ -299,3 +299,13 @@ def test_xlogy_jvp_instantiates_the_zero_tangent_as_jax_custom_jvp():
         lambda x: jax.scipy.special.xlogy(x, 2.0), (jnp.array([0.0, 1.0]),), (jnp.ones(2),)
     )
     same(t, [np.log(2.0), np.log(2.0)])
+
+
+def test_digamma_derivatives_at_poles_follow_jax_polygamma():
+    # polygamma at a non-positive integer: inf for odd orders, NaN for even ones
+    d = jax.scipy.special.digamma
+    assert np.isinf(jax.grad(d)(0.0))
+    assert np.isnan(jax.hessian(d)(0.0))
+    assert np.isnan(jax.grad(jax.grad(d))(-1.0))
+    assert np.isinf(jax.grad(jax.grad(jax.grad(d)))(-1.0))
+    same(jax.hessian(d)(0.5), -16.828798)

@@ -245,7 +245,10 @@ digamma_p = unop("digamma", _digamma_impl, FLOAT)
 
 
 def _polygamma_impl(x, *, m):
-    return _sp.polygamma(m, x).astype(x.dtype, copy=False)
+    out = _sp.polygamma(m, x).astype(x.dtype, copy=False)
+    # At the poles (non-positive integers) JAX gives inf for odd orders, NaN for even ones.
+    pole = (x <= 0) & (x == np.floor(x))
+    return np.where(pole, np.asarray(np.inf if m % 2 else np.nan, x.dtype), out)
 
 
 # polygamma of a static order ``m``: the derivatives of digamma, each differentiable in turn
