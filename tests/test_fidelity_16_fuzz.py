@@ -309,3 +309,17 @@ def test_digamma_derivatives_at_poles_follow_jax_polygamma():
     assert np.isnan(jax.grad(jax.grad(d))(-1.0))
     assert np.isinf(jax.grad(jax.grad(jax.grad(d)))(-1.0))
     same(jax.hessian(d)(0.5), -16.828798)
+
+
+def test_jacobians_take_the_weak_type_of_their_example():
+    # jacfwd casts to the output's dtype and weak type, jacrev to the input's (as JAX)
+    w = lax.full((2,), 1.5)
+    assert jax.jacrev(lambda x: x * jnp.ones(2, jnp.float32))(w).weak_type
+    assert not jax.jacfwd(lambda x: x * jnp.ones(2, jnp.float32))(w).weak_type
+    assert jax.jacrev(lambda x: x**3.0)(1.3).weak_type
+    assert jax.jacfwd(lambda x: x**3.0)(1.3).weak_type
+    assert not jax.grad(lambda x: x**3.0)(1.3).weak_type
+    assert jax.hessian(lambda x: jnp.sum(jnp.sort(jnp.broadcast_to(x, (2,)))))(1.3).weak_type
+    assert jax.jacfwd(lambda x: x.astype(jnp.float16))(jnp.ones(2)).dtype == jnp.float16
+    assert jax.jacrev(lambda x: x.astype(jnp.float16))(jnp.ones(2)).dtype == jnp.float32
+    same(jax.jacrev(lambda x: x**3.0)(1.3), 3 * 1.3**2)

@@ -473,9 +473,11 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
                 return parts[0] if isinstance(argnums, int) else tuple(parts)
             y = moveaxis(y, 0, -1)
             parts, start = [], 0
+            pa = aval_of(p)
             for a in avals:
                 part = y[..., start : start + a.size]
-                parts.append(reshape(part, out_shape + a.shape))
+                # Cast to the output's dtype and weak type, as JAX's jacfwd does.
+                parts.append(_like(reshape(part, out_shape + a.shape), pa))
                 start += a.size
             parts = tree_util.tree_unflatten(tree, parts)
             return parts[0] if isinstance(argnums, int) else tuple(parts)
@@ -486,6 +488,16 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
         return out
 
     return jac
+
+
+def _like(x, example):
+    """``x`` cast to ``example``'s dtype and weak type (a no-op where they agree)."""
+    a = aval_of(x)
+    if (a.dtype, a.weak_type) == (example.dtype, example.weak_type):
+        return x
+    if dtypes.is_complex(a.dtype) and not dtypes.is_complex(example.dtype):
+        return x  # JAX would take the real part; keep the complex block
+    return _convert(x, example.dtype, example.weak_type)
 
 
 def jacrev(
@@ -544,7 +556,8 @@ def jacrev(
             parts = []
             for c, xa in zip(cts_in, in_avals):
                 blk = c[start : start + ya.size]
-                parts.append(reshape(blk, ya.shape + xa.shape))
+                # Cast to the input's dtype and weak type, as JAX's jacrev does.
+                parts.append(_like(reshape(blk, ya.shape + xa.shape), xa))
             parts = tree_util.tree_unflatten(in_tree, parts)
             per_out.append(parts[0] if isinstance(argnums, int) else tuple(parts))
             start += ya.size
