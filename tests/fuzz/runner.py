@@ -156,6 +156,11 @@ KNOWN = [
         ("JAX raised IndexError: index", re.compile(r"jnp\.reshape\(")),
         "jnp.reshape of a NumPy array returns a NumPy array in JAX",
     ),
+    (
+        "value",
+        re.compile(r"\.at\[jnp\.array\([^\n]*mode='promise_in_bounds'"),
+        "out-of-bounds indices with mode='promise_in_bounds' (undefined)",
+    ),
 ]
 
 CLASSES = ("raise/no-raise", "exception type", "shape", "dtype", "weak type", "value")
