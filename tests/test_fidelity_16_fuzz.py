@@ -323,3 +323,24 @@ def test_jacobians_take_the_weak_type_of_their_example():
     assert jax.jacfwd(lambda x: x.astype(jnp.float16))(jnp.ones(2)).dtype == jnp.float16
     assert jax.jacrev(lambda x: x.astype(jnp.float16))(jnp.ones(2)).dtype == jnp.float32
     same(jax.jacrev(lambda x: x**3.0)(1.3), 3 * 1.3**2)
+
+
+def test_where_with_an_empty_result_is_its_first_branch():
+    # JAX's where skips the select for an empty result, so y's derivative path is pruned
+    x = jnp.ones((3, 1)) * 2.0
+    g = jax.grad(lambda x: jnp.sum(jnp.fmax(x, jnp.arccos(x)[:, 1:])))(x)
+    same(g, [[0.0], [0.0], [0.0]])
+    r = jnp.where(jnp.ones((0, 2), bool), 1, 2.5)
+    assert r.shape == (0, 2) and r.dtype == jnp.float32
+
+    # hypot ends in such a where: an empty hypot does not depend on its operands, so
+    # reverse mode through a while_loop before it does not raise (as in JAX)
+    def f(x):
+        c = lax.while_loop(lambda ic: ic[0] < 3, lambda ic: (ic[0] + 1, ic[1] * 0.5), (0, x))[1]
+        return jnp.sum(jnp.hypot(c, c))
+
+    assert jax.grad(f)(jnp.ones((2, 0))).shape == (2, 0)
+    with pytest.raises(ValueError, match="Reverse-mode differentiation does not work"):
+        jax.grad(f)(jnp.ones(2))
+    gw = jax.grad(lambda a, b: jnp.sum(jnp.hypot(b.astype(jnp.uint8), a)), argnums=(0, 1))
+    assert gw(0.73, jnp.zeros((0, 3)))[0].weak_type

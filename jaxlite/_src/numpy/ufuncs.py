@@ -467,6 +467,8 @@ def _where(condition, x, y):
         condition = ew.ne(condition, ew._const(condition, 0))
     x, y = promote_dtypes(x, y)
     condition, x, y = _broadcast_all(condition, x, y)
+    if 0 in aval_of(x).shape:
+        return x  # an empty result is x (broadcast), as in JAX: y's derivative is pruned
     return ew.select_n(condition, y, x)
 
 
@@ -638,7 +640,7 @@ def hypot(x1, x2, /):
     # An infinite operand gives inf even with a NaN partner. As observed in JAX 0.10, the
     # result stays weak only for rank-0 weak operands.
     inf = _sh_full(out.shape, np.inf, out.dtype, out.weak_type and out.ndim == 0)
-    return ew.select_n(logical_or(isinf(x1), isinf(x2)), out, inf)
+    return _where(logical_or(isinf(x1), isinf(x2)), inf, out)
 
 
 def logaddexp(x1, x2, /):
