@@ -23,7 +23,7 @@ import numpy as np
 from tests.fuzz.engines import jax_ns, jaxlite_ns
 from tests.fuzz.generator import generate
 from tests.fuzz.minimize import minimize, report
-from tests.fuzz.runner import CLASSES, STACKS, applicable, compare, known, run
+from tests.fuzz.runner import CLASSES, STACKS, applicable, compare, known, low_precision, run
 
 # Each jitted stack and the same stack without jit (its result must be the same in JAX).
 UNJIT = {
@@ -207,10 +207,11 @@ def fuzz(
         for stack in ok:
             stats.runs[stack] += 1
             mine = run(program, stack, lite)
-            got = compare(mine, run(program, stack, jax, jit_whole=True))
+            lp = low_precision(program)
+            got = compare(mine, run(program, stack, jax, jit_whole=True), lp)
             if got is not None:
                 # Eager JAX is the reference (jit may change float16 rounding and errors).
-                got = compare(mine, run(program, stack, jax))
+                got = compare(mine, run(program, stack, jax), lp)
                 if got is None:
                     stats.jit_only += 1
             if got is None:
@@ -220,7 +221,7 @@ def fuzz(
             if topic is None and stack in UNJIT and applicable(program, UNJIT[stack]):
                 # JAX disagreeing with itself: its result under the same stack without jit
                 # is jaxlite's (documented: jaxlite gives the eager result everywhere).
-                if compare(mine, run(program, UNJIT[stack], jax)) is None:
+                if compare(mine, run(program, UNJIT[stack], jax), lp) is None:
                     topic = JIT_EAGER_TOPIC
             if topic is not None:
                 stats.documented[topic] += 1
