@@ -246,8 +246,7 @@ digamma_p = unop("digamma", _digamma_impl, FLOAT)
 
 def _polygamma_impl(x, *, m):
     out = _sp.polygamma(m, x).astype(x.dtype, copy=False)
-    # At the poles (non-positive integers) JAX gives inf for odd orders, NaN for even ones.
-    pole = (x <= 0) & (x == np.floor(x))
+    pole = (x <= 0) & (x == np.floor(x))  # JAX: inf for odd orders, NaN for even ones
     return np.where(pole, np.asarray(np.inf if m % 2 else np.nan, x.dtype), out)
 
 
@@ -423,8 +422,7 @@ pow_p = naryop("pow", _pow_impl, [INEXACT, INEXACT], native="np.power({0}, {1})"
 
 
 def _strong(x):
-    a = aval_of(x)
-    return conversion.convert_element_type(x, a.dtype, weak_type=False) if a.weak_type else x
+    return conversion.convert_element_type(x, aval_of(x).dtype, weak_type=False)
 
 
 def _pow_jvp_x(t, x, y):
