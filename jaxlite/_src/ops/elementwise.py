@@ -245,9 +245,8 @@ digamma_p = unop("digamma", _digamma_impl, FLOAT)
 
 
 def _polygamma_impl(x, *, m):
-    out = _sp.polygamma(m, x).astype(x.dtype, copy=False)
     pole = (x <= 0) & (x == np.floor(x))  # JAX: inf for odd orders, NaN for even ones
-    return np.where(pole, np.asarray(np.inf if m % 2 else np.nan, x.dtype), out)
+    return np.where(pole, np.inf if m % 2 else np.nan, _sp.polygamma(m, x)).astype(x.dtype)
 
 
 # polygamma of a static order ``m``: the derivatives of digamma, each differentiable in turn
@@ -421,19 +420,15 @@ def _pow_impl(x, y):
 pow_p = naryop("pow", _pow_impl, [INEXACT, INEXACT], native="np.power({0}, {1})")
 
 
-def _strong(x):
-    return conversion.convert_element_type(x, aval_of(x).dtype, weak_type=False)
+_strong = lambda x: conversion.convert_element_type(x, aval_of(x).dtype, weak_type=False)
 
 
+# Pow's JVP as JAX 0.10's, from strong x and y: d/dx = y x**(y-1), d/dy = log(x) x**y.
 def _pow_jvp_x(t, x, y):
-    # d/dx x**y = y * x**(y-1), as JAX 0.10 computes it (no special case: nan at (0, 0)),
-    # from strongly typed x and y (as JAX's rule casts them), so the tangent is not weak.
-    x, y = _strong(x), _strong(y)
-    return mul(t, mul(y, pow(x, sub(y, _const(y, 1)))))
+    return mul(t, mul(_strong(y), pow(_strong(x), sub(_strong(y), _const(_strong(y), 1)))))
 
 
 def _pow_jvp_y(t, x, y):
-    # d/dy x**y = log(x) * x**y, with 0 where x == 0; cast to y's dtype (strong), as JAX.
     safe_log = select_n(eq(x, _const(x, 0)), log(x), zeros_like(x))
     return _strong(mul(t, mul(safe_log, pow(x, y))))
 
