@@ -344,3 +344,14 @@ def test_where_with_an_empty_result_is_its_first_branch():
         jax.grad(f)(jnp.ones(2))
     gw = jax.grad(lambda a, b: jnp.sum(jnp.hypot(b.astype(jnp.uint8), a)), argnums=(0, 1))
     assert gw(0.73, jnp.zeros((0, 3)))[0].weak_type
+
+
+def test_updates_compute_in_the_promoted_dtype_then_cast_back():
+    # int32 += -1.5 twice: -3 (not -1 - 1); 2 * 0.5 is 1 (not 2 * 0)
+    r = jnp.array([0], jnp.int32).at[jnp.array([0, 0])].add(-1.5)
+    assert r.dtype == jnp.int32
+    same(r, [-3])
+    same(jnp.array([2], jnp.int32).at[0].mul(0.5), [1])
+    same(jnp.arange(3).at[1].set(2.7), [0, 2, 2])
+    e = lax.full((2,), 1).at[0].add(1.5)
+    assert e.dtype == jnp.int32 and e.weak_type

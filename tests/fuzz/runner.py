@@ -171,7 +171,7 @@ KNOWN = [
     ),
     (
         "value",
-        re.compile(r"\.at\[jnp\.array\([^\n]*mode='promise_in_bounds'"),
+        re.compile(r"\.at\[[^\n]*mode='promise_in_bounds'"),
         "out-of-bounds indices with mode='promise_in_bounds' (undefined)",
     ),
 ]

@@ -322,6 +322,12 @@ def _scatter(x, idx, values, mode, idx_mode=None):
 
 def _scatter_flat(x, idx, values, mode, idx_mode):
     values = asarray_any(values)
+    dtype, weak = x.dtype, x.weak_type
+    to, to_weak = dtypes.result_type(x, values, return_weak_type_flag=True)
+    if to != dtype:
+        # As JAX: update in the promoted dtype (int += -1.5 twice is -3), then cast back.
+        out = _scatter(conversion.convert_element_type(x, to, to_weak), idx, values, mode, idx_mode)
+        return conversion.convert_element_type(out, dtype, weak)
     values = conversion.convert_element_type(values, x.dtype, x.weak_type and values.weak_type)
     # Index the positions with an iota map: gather the flat position of each selected
     # element, then scatter into the flat array (works for every indexing form above).
