@@ -101,9 +101,9 @@ rules.batch_rules[debug_callback_p] = _debug_batch
 
 
 def _lower_debug(ctx, eqn, ins, outs):
-    """A direct call; on a shard_map device thread the call is deferred and run after the
-    body, in device order (K9); a ``partitioned=True`` call under a global-view jit runs
-    once per device on its shards (K7)."""
+    """A direct call (on a shard_map device thread too: the body runs its top-level host
+    callbacks in lockstep, in device order, K9); a ``partitioned=True`` call under a
+    global-view jit runs once per device on its shards (K7)."""
     host = eqn.params["callback"]
     in_avals = [v.aval for v in eqn.invars]
     fn = host.specialise(in_avals, (), bare=True) if isinstance(host, HostFn) else None
@@ -114,12 +114,7 @@ def _lower_debug(ctx, eqn, ins, outs):
     plans = sharding_hooks.partitioned_plans
 
     def run(*vals):
-        dev = current()
-        if dev is not None:
-            kept = [np.array(v, copy=True) for v in vals]
-            dev.deferred.append(functools.partial(fn, *kept))
-            return []
-        plan = plans.get(host) if partitioned and plans else None
+        plan = plans.get(host) if partitioned and plans and current() is None else None
         if plan is None:
             fn(*vals)
             return []
@@ -129,13 +124,7 @@ def _lower_debug(ctx, eqn, ins, outs):
 
     call = run
     if len(ins) == 1 and not partitioned:
-
-        def run1(v):  # the common case, one call layer: a callback in a loop body
-            if current() is not None:
-                return run(v)
-            fn(v)
-
-        call = run1
+        call = fn  # the common case, one call layer: a callback in a loop body
     name = ctx.add_global(call, "_cb")
     return [f"{name}({', '.join(ins)})"]
 

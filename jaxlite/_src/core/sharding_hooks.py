@@ -36,6 +36,9 @@ check_callback: Any = None
 # ``callback_wrap(fn, args, kwargs)``: set once a mesh context has been used; runs a host
 # callback with the mesh context cleared (K13). ``None`` (the common case) costs nothing.
 callback_wrap: Any = None
+# ``run_sharded(args, **shard_map_params)``: run a shard_map on concrete (sharded) arrays,
+# per-device buffers in and out (set by ``_src/sharding/shard_map.py``).
+run_sharded: Any = None
 # Primitives whose outputs carry a sharding (shard_map, with_sharding_constraint...).
 sharding_primitives: set = set()
 # Under a global-view jit: HostFn -> per-device index tuples of its operands (K7).

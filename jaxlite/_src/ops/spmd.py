@@ -42,13 +42,12 @@ BARRIER_TIMEOUT = 120.0
 class DeviceContext:
     """What a device thread knows about itself: its position and the shared exchange."""
 
-    __slots__ = ("exchange", "index", "coords", "deferred")
+    __slots__ = ("exchange", "index", "coords")
 
     def __init__(self, exchange: Exchange, index: int):
         self.exchange = exchange
         self.index = index
         self.coords = exchange.coords[index]
-        self.deferred: list = []
 
     def position(self, names: tuple) -> int:
         """This device's row-major index along ``names`` (the order given)."""
@@ -98,6 +97,15 @@ class Exchange:
         self._current_step = 0
         self._failed = False
         self._groups: dict = {}
+        # Lockstep host callbacks (``in_turn``): a barrier of their own (over this
+        # process's devices) and a turn counter.
+        self._turn_barrier = threading.Barrier(
+            max(1, len(self.local)), timeout=BARRIER_TIMEOUT if timeout is None else timeout
+        )
+        self._turn_cv = threading.Condition()
+        self._turn = 0
+        self._rounds = [0] * self.n
+        self._aborted = False
 
     def position(self, index: int, names: tuple) -> int:
         c = self.coords[index]
@@ -133,11 +141,43 @@ class Exchange:
         every = self.transport(self.local, [slots[i] for i in self.local], k, lambda: self._failed)
         slots[:] = every
 
+    def in_turn(self, index: int, fn) -> Any:
+        """Run ``fn()`` on every (local) device, one after the other in device order, after
+        all of them got here: an effect at the top level of a body happens on all devices
+        before the next one starts (JAX's eager shard_map order). Every device must call it
+        (the same top-level sequence runs everywhere). ``fn=None``: only wait for the
+        others."""
+        self._turn_barrier.wait()
+        if fn is None:
+            return None
+        r = self._rounds[index]
+        self._rounds[index] = r + 1
+        nl = len(self.local)
+        mine = r * nl + (index if nl == self.n else self.local.index(index))
+        with self._turn_cv:
+            while self._turn != mine:
+                if self._aborted:
+                    raise threading.BrokenBarrierError
+                self._turn_cv.wait(BARRIER_TIMEOUT)
+        try:
+            return fn()
+        except BaseException:
+            self.abort()
+            raise
+        finally:
+            with self._turn_cv:
+                self._turn = mine + 1
+                self._turn_cv.notify_all()
+
     def abort(self) -> None:
         # The flag first: a barrier action waiting on other processes holds the barrier's
         # lock, and gives up (``cancelled()``) when it sees the flag.
         self._failed = True
         self.barrier.abort()
+        self._turn_barrier.abort()
+        with self._turn_cv:
+            self._aborted = True
+            self._turn_cv.notify_all()
 
 
 class _TLS(threading.local):

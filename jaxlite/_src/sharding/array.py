@@ -1,10 +1,28 @@
 """Sharded arrays, ``device_put`` and the output-sharding rule (S5, S7.4).
 
-Data model (S12.2): a ``ShardedArray`` is an ``ArrayImpl`` (one global, read-only NumPy value)
-plus a ``Sharding`` and a ``committed`` flag. Each device's shard is a view of the global
-value (``addressable_shards``), so placement copies nothing and every operation computes the
-exact single-device value. A plain ``ArrayImpl`` is an uncommitted array on the default
-device.
+Data model: a ``ShardedArray`` is an ``ArrayImpl`` placed by a ``Sharding`` (plus a
+``committed`` flag) that holds **one NumPy buffer per device it lives on**
+(``_buffers``: device -> read-only ndarray, in the sharding's device order). Its global
+value is *gathered* from the buffers the first time it is needed (``np.asarray``, printing,
+a global-view operation) and cached: arrays are immutable, so the cache never goes stale.
+Conversely an array computed in the global view (an eager op, a jitted function's result)
+starts from its global value, and each device's buffer is the read-only view of its block,
+made on first use; nothing is copied either way.
+
+Replicated blocks: devices holding the same block share one read-only buffer when the
+array was built from a global value (JAX keeps a copy per device; nothing observable
+differs, since no buffer can be written and jaxlite exposes no buffer pointers); arrays
+built per device (``shard_map`` results, ``make_array_from_single_device_arrays``) keep
+each device's own buffer, as JAX does: with ``check_vma=False`` the replicas of a
+``P()`` result can differ, and ``addressable_shards`` shows each device's, while the gather
+takes the first device (in mesh order) holding each block.
+
+Multi-process seam: an array may hold only some devices' buffers (the addressable ones,
+``Device.process_index == devices.process_index()``); build it with
+``ShardedArray.from_buffers``. ``addressable_shards`` lists the buffers present,
+``global_shards`` adds the remote devices with ``data=None``, and a gather that needs a
+missing block raises JAX's ``RuntimeError`` ("Fetching value for `jax.Array` that spans
+non-addressable ...") -- a fully replicated array gathers from any local replica.
 
 Output shardings of eager operations and of ``jit`` without ``out_shardings`` follow one
 generic rule (``result_sharding``), never a per-primitive one: a result with the shape of a
@@ -14,13 +32,14 @@ the operands' mesh; single-device operands give that device.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 
 from jaxlite._src import devices as _devices, dtypes, tree_util
 from jaxlite._src.core import sharding_hooks
-from jaxlite._src.core.array import Array, ArrayImpl
+from jaxlite._src.core.array import Array, ArrayImpl, freeze_chain
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.sharding.mesh import AxisType, Mesh, get_mesh
@@ -35,16 +54,154 @@ from jaxlite._src.sharding.specs import (
     replica_ids,
 )
 
+# The base class's value slot: a ShardedArray caches its gathered global value there.
+_GLOBAL = ArrayImpl._value
+
+NOT_ADDRESSABLE = (
+    "Fetching value for `jax.Array` that spans non-addressable (non process local) devices is "
+    "not possible. You can use `jax.experimental.multihost_utils.process_allgather` to print "
+    "the global array or use `.addressable_shards` method of jax.Array to inspect the "
+    "addressable (process local) shards."
+)
+
+
+def _frozen(v: np.ndarray) -> np.ndarray:
+    if type(v) is not np.ndarray:
+        v = np.asarray(v)
+    if v.flags.writeable:
+        v.setflags(write=False)
+    if v.base is not None:
+        freeze_chain(v.base)
+    return v
+
+
+@functools.lru_cache(maxsize=4096)
+def layout(sharding: Sharding, shape: tuple) -> tuple:
+    """``((device, index, bounds), ...)`` in ``devices_indices_map`` order; ``bounds`` is
+    the block as ``((start, stop), ...)`` per dimension."""
+    out = []
+    for dev, idx in sharding.devices_indices_map(tuple(shape)).items():
+        bounds = tuple(
+            (0 if s.start is None else s.start, n if s.stop is None else s.stop)
+            for s, n in zip(idx, shape)
+        )
+        out.append((dev, idx, bounds))
+    return tuple(out)
+
+
+def _is_local(dev) -> bool:
+    return dev.process_index == _devices.process_index()
+
 
 class ShardedArray(ArrayImpl):
-    """An ``ArrayImpl`` placed by a ``Sharding`` (committed, or produced from sharded inputs)."""
+    """An ``ArrayImpl`` placed by a ``Sharding``, holding one buffer per device.
 
-    __slots__ = ("_sharding", "_committed")
+    ``ShardedArray(value, aval, sharding, committed)`` builds one from its global value
+    (per-device buffers are views of it, made on demand); ``ShardedArray.from_buffers``
+    builds one from per-device buffers (the global value is gathered on demand).
+    """
+
+    __slots__ = ("_sharding", "_committed", "_buffers")
 
     def __init__(self, value: np.ndarray, aval: ShapedArray, sharding: Sharding, committed=True):
         super().__init__(value, aval)
         self._sharding = sharding
         self._committed = committed
+        self._buffers = None
+
+    @classmethod
+    def from_buffers(
+        cls, buffers: dict, aval: ShapedArray, sharding: Sharding, committed: bool = True
+    ) -> ShardedArray:
+        """An array from ``buffers`` (device -> the NumPy block of that device, per
+        ``sharding.devices_indices_map(aval.shape)``), made read-only. Devices of
+        ``sharding`` missing from ``buffers`` are not addressable here (their data lives in
+        another process); gathering a block none of the present buffers holds raises."""
+        self = cls.__new__(cls)
+        self.aval = aval
+        self._sharding = sharding
+        self._committed = committed
+        self._buffers = {d: _frozen(b) for d, b in buffers.items()}
+        return self
+
+    @property
+    def _value(self) -> np.ndarray:
+        try:
+            return _GLOBAL.__get__(self, ShardedArray)
+        except AttributeError:
+            v = _gather(self)
+            _GLOBAL.__set__(self, v)
+            return v
+
+    @_value.setter
+    def _value(self, v) -> None:
+        _GLOBAL.__set__(self, v)
+
+    def has_global(self) -> bool:
+        """Whether the global value is at hand (given, or gathered already)."""
+        try:
+            _GLOBAL.__get__(self, ShardedArray)
+        except AttributeError:
+            return False
+        return True
+
+
+def _gather(x: ShardedArray) -> np.ndarray:
+    """The global value of ``x`` from its buffers: each block from the first device (in
+    the sharding's order) that holds it."""
+    shape = x.aval.shape
+    bufs = x._buffers or {}
+    blocks: dict = {}
+    for dev, idx, bounds in layout(x._sharding, shape):
+        if bounds not in blocks or blocks[bounds] is None:
+            b = bufs.get(dev)
+            blocks[bounds] = None if b is None else (idx, b)
+    if any(v is None for v in blocks.values()):
+        raise RuntimeError(NOT_ADDRESSABLE)
+    if len(blocks) == 1:  # replicated: any buffer is the whole value
+        return next(iter(blocks.values()))[1]
+    first = next(iter(blocks.values()))[1]
+    out = np.empty(tuple(shape) + first.shape[len(shape) :], first.dtype)
+    for idx, b in blocks.values():
+        out[idx] = b
+    out.setflags(write=False)
+    return out
+
+
+def buffers(x: Any) -> dict:
+    """device -> buffer for the devices of this process that hold ``x`` (a concrete
+    array; a plain ``ArrayImpl`` lives on the default device)."""
+    b = getattr(x, "_buffers", None)
+    if b is not None:
+        return b
+    if not isinstance(x, ShardedArray):
+        return {_devices.default_device(): x._value}
+    value = x._value
+    b = {dev: value[idx] for dev, idx, _ in layout(x._sharding, x.aval.shape) if _is_local(dev)}
+    x._buffers = b
+    return b
+
+
+def _contains(outer: tuple, inner: tuple) -> bool:
+    return all(a0 <= b0 and b1 <= a1 for (a0, a1), (b0, b1) in zip(outer, inner))
+
+
+def block_of(x: Any, device, bounds: tuple) -> np.ndarray:
+    """The block ``bounds`` (``((start, stop), ...)``) of ``x``, for ``device``: a view of
+    the buffer of ``device`` (or another device) that holds it, else of the global value
+    (gathered if need be). ``x`` is a concrete array or a NumPy value."""
+    if isinstance(x, ShardedArray) and x._buffers is not None and not x.has_global():
+        lay = layout(x._sharding, x.aval.shape)
+        order = sorted(lay, key=lambda t: t[0] is not device)  # the device's own first
+        for dev, _, have in order:
+            b = x._buffers.get(dev)
+            if b is None or not _contains(have, bounds):
+                continue
+            if have == bounds:
+                return b
+            return b[tuple(slice(lo - h0, hi - h0) for (lo, hi), (h0, _) in zip(bounds, have))]
+    value = x._value if isinstance(x, ArrayImpl) else x
+    return value[tuple(slice(lo, hi) for lo, hi in bounds)]
 
 
 def _default_sharding() -> SingleDeviceSharding:
@@ -62,7 +219,8 @@ def is_committed(x: Any) -> bool:
 
 
 class Shard:
-    """One device's block of an array (``jax.Shard``)."""
+    """One device's block of an array (``jax.Shard``); ``data`` is ``None`` for a device
+    of another process."""
 
     __slots__ = ("device", "index", "replica_id", "_array")
 
@@ -83,16 +241,22 @@ class Shard:
         )
 
 
-def _shards(x: ArrayImpl) -> list:
+def _shards(x: ArrayImpl, include_remote: bool = False) -> list:
     s = sharding_of(x)
     shape = x.aval.shape
     reps = replica_ids(s, shape)
-    out = []
-    for dev, idx in s.devices_indices_map(shape).items():
-        block = x._value[idx]
-        aval = ShapedArray(block.shape, x.aval.dtype, x.aval.weak_type)
-        out.append(Shard(dev, idx, reps[dev], ShardedArray(block, aval, SingleDeviceSharding(dev))))
-    return out
+    bufs = buffers(x)
+    local, remote = [], []
+    for dev, idx, _ in layout(s, shape):
+        b = bufs.get(dev)
+        if b is None:
+            remote.append(Shard(dev, idx, reps[dev], None))
+            continue
+        aval = ShapedArray(b.shape[: len(shape)], x.aval.dtype, x.aval.weak_type)
+        data = ShardedArray(b, aval, SingleDeviceSharding(dev))
+        local.append(Shard(dev, idx, reps[dev], data))
+    # S16.12: the calling process's own shards first.
+    return local + remote if include_remote else local
 
 
 def _device_prop(x):
@@ -107,7 +271,9 @@ def _install_array_properties() -> None:
     ArrayImpl.sharding = property(sharding_of, doc="The array's ``Sharding``.")
     ArrayImpl.committed = property(is_committed)
     ArrayImpl.addressable_shards = property(_shards, doc="Shards on this process's devices.")
-    ArrayImpl.global_shards = property(_shards)
+    ArrayImpl.global_shards = property(
+        lambda x: _shards(x, True), doc="Every device's shard (``data=None`` if remote)."
+    )
     ArrayImpl.is_fully_replicated = property(lambda x: sharding_of(x).is_fully_replicated)
     ArrayImpl.is_fully_addressable = property(lambda x: sharding_of(x).is_fully_addressable)
     ArrayImpl.devices = lambda x: set(sharding_of(x).device_set)
@@ -181,10 +347,29 @@ def _as_value(v: Any) -> tuple[np.ndarray, ShapedArray]:
     return value, aval
 
 
-def place(v: Any, sharding: Sharding, committed: bool = True) -> ShardedArray:
+def reshard_value(v: Any, sharding: Sharding, committed: bool = True) -> ShardedArray:
+    """``v`` (a concrete array or array-like that fits ``sharding``) placed by ``sharding``.
+
+    An array that holds per-device buffers but no global value is resharded block by block
+    (each target block a view of a source buffer that holds it, gathering only blocks that
+    span several); any other value is sliced from its global value.
+    """
+    if isinstance(v, ShardedArray) and v._buffers is not None and not v.has_global():
+        if v._sharding == sharding:
+            return ShardedArray.from_buffers(v._buffers, v.aval, sharding, committed)
+        bufs = {
+            dev: block_of(v, dev, bounds)
+            for dev, _, bounds in layout(sharding, v.aval.shape)
+            if _is_local(dev)
+        }
+        return ShardedArray.from_buffers(bufs, v.aval, sharding, committed)
     value, aval = _as_value(v)
-    check_fits(sharding, aval)
     return ShardedArray(value, aval, sharding, committed)
+
+
+def place(v: Any, sharding: Sharding, committed: bool = True) -> ShardedArray:
+    check_fits(sharding, aval_of(v) if not isinstance(v, Array) else v.aval)
+    return reshard_value(v, sharding, committed)
 
 
 def _is_target_leaf(x) -> bool:
@@ -224,16 +409,16 @@ def device_put(
                 check_fits(s, v.aval)
             plans.append((v, None))
             continue
-        value, aval = _as_value(v)
-        check_fits(s, aval)
-        plans.append((value, aval, s))
+        if not isinstance(v, ArrayImpl):
+            v = _uncommitted(v)
+        check_fits(s, v.aval)
+        plans.append((v, s, True))
     out = []
     for plan in plans:
         if len(plan) == 2:
             out.append(_uncommitted(plan[0]))
         else:
-            value, aval, s = plan
-            out.append(ShardedArray(value, aval, s, True))
+            out.append(reshard_value(plan[0], plan[1], True))
     return tree_util.tree_unflatten(treedef, out)
 
 

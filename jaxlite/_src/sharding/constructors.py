@@ -1,9 +1,9 @@
 """Building sharded arrays from per-device pieces, and ``reshard`` (S8.4, S13.3).
 
-In one process every device is addressable, so these assemble the global value from the
-pieces. Across processes (S13.3) they take only this process's pieces (its addressable
-devices) and build a local-only array (``multiprocess``): a global-shape buffer in which
-only this process's blocks are filled.
+In one process the pieces become the array's per-device buffers
+(``ShardedArray.from_buffers``). Across processes (S13.3) they take only this process's
+pieces (its addressable devices) and build a local-only array (``multiprocess``): a
+global-shape buffer in which only this process's blocks are filled.
 """
 
 from __future__ import annotations
@@ -29,17 +29,36 @@ from jaxlite._src.sharding.specs import (
 
 
 def _assemble(shape, sharding: Sharding, piece: Callable, dtype=None) -> _arr.ShardedArray:
-    out = None
-    alloc = np.zeros if multiprocess.spans_processes(sharding) else np.empty
-    for dev, idx in sharding.addressable_devices_indices_map(tuple(shape)).items():
+    """An array of ``shape`` from ``piece(dev, idx)``, asked for each addressable device: in
+    one process the pieces are the array's per-device buffers; across processes they fill
+    a local-only array's blocks (``multiprocess``)."""
+    shape = tuple(shape)
+    spans = multiprocess.spans_processes(sharding)
+    want = tuple(sharding.shard_shape(shape))
+    bufs, out, dt = {}, None, None
+    for dev, idx in sharding.addressable_devices_indices_map(shape).items():
         block = np.asarray(piece(dev, idx))
-        if out is None:
+        if dt is None:
             dt = dtypes.canonicalize_dtype(dtype if dtype is not None else block.dtype)
-            out = alloc(tuple(shape), dt)
-        out[idx] = block
-    if out is None:
-        out = np.empty(tuple(shape), dtypes.canonicalize_dtype(dtype or np.float32))
-    return _arr.ShardedArray(out, ShapedArray(out.shape, out.dtype, False), sharding, True)
+        if block.shape != want:
+            raise ValueError(
+                f"Expected shard shape {want} doesn't match the single device array shape "
+                f"{block.shape}. Shape of Array is {_arr._type_str(ShapedArray(shape, dt))} "
+                f"with sharding {sharding}"
+            )
+        if spans:
+            if out is None:
+                out = np.zeros(shape, dt)
+            out[idx] = block
+        else:
+            bufs[dev] = np.array(block, dtype=dt)
+    if dt is None:
+        dt = dtypes.canonicalize_dtype(dtype or np.float32)
+    aval = ShapedArray(shape, dt, False)
+    if spans:
+        out = np.zeros(shape, dt) if out is None else out
+        return _arr.ShardedArray(out, aval, sharding, True)
+    return _arr.ShardedArray.from_buffers(bufs, aval, sharding, True)
 
 
 def make_array_from_callback(

@@ -11,10 +11,11 @@ follows the generic rule of ``array.result_sharding``.
 from __future__ import annotations
 
 import inspect
+import threading
 import weakref
 from typing import Any
 
-from jaxlite._src import tree_util
+from jaxlite._src import devices as _devices, tree_util
 from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.array import ArrayImpl, make_array, to_array
 from jaxlite._src.core.avals import ShapedArray
@@ -183,6 +184,48 @@ def _flat_names(wrapped, flat, in_tree) -> list:
     return out
 
 
+_direct_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_placing = threading.local()
+
+
+def placing() -> bool:
+    """Whether a jitted computation is being placed (its shardings propagated, once per
+    compiled function and argument placement: JAX's compile time)."""
+    return getattr(_placing, "on", False)
+
+
+def _direct_plan(compiled):
+    """For a jitted function that is one ``shard_map`` (results straight from it):
+    ``(eqn, sources, out_index)`` with ``sources[j]`` ``("arg", k)`` or ``("value", v)``
+    per operand; else None."""
+    plan = _direct_cache.get(compiled, False)
+    if plan is not False:
+        return plan
+    plan = None
+    jaxpr = compiled.jaxpr.jaxpr
+    if (
+        len(jaxpr.eqns) == 1
+        and jaxpr.eqns[0].primitive.name == "shard_map"
+        and sharding_hooks.run_sharded is not None
+    ):
+        eqn = jaxpr.eqns[0]
+        args = {id(v): k for k, v in enumerate(jaxpr.invars)}
+        consts = {id(v): c for v, c in zip(jaxpr.constvars, compiled.jaxpr.consts)}
+        sources = []
+        for v in eqn.invars:
+            if type(v) is Literal:
+                sources.append(("value", to_array(v.val)))
+            elif id(v) in args:
+                sources.append(("arg", args[id(v)]))
+            else:
+                sources.append(("value", to_array(consts[id(v)])))
+        outs = {id(v): i for i, v in enumerate(eqn.outvars)}
+        if all(id(v) in outs for v in jaxpr.outvars):
+            plan = (eqn, sources, [outs[id(v)] for v in jaxpr.outvars])
+    _direct_cache[compiled] = plan
+    return plan
+
+
 def jit_call(wrapped, compiled, flat: list, in_tree, out_tree) -> list:
     """Run a compiled jit function on (possibly sharded) arguments; place the results."""
     flat = _place_args(wrapped, list(flat), in_tree)
@@ -197,16 +240,27 @@ def jit_call(wrapped, compiled, flat: list, in_tree, out_tree) -> list:
     per = _prop_cache.setdefault(compiled, {})
     outs_p = per.get(key)
     if outs_p is None:
-        outs_p = per[key] = _propagate(compiled.jaxpr.jaxpr, placements, compiled.jaxpr.consts)
-    values = [x._value if isinstance(x, ArrayImpl) else _arr._as_value(x)[0] for x in flat]
-    global_view = multiprocess.global_view(compiled, key, flat, placements)
-    if global_view:  # across processes, on every process's blocks (multiprocess.py)
-        values = multiprocess.gather_values(flat, values)
+        _placing.on = True
+        try:
+            outs_p = per[key] = _propagate(compiled.jaxpr.jaxpr, placements, compiled.jaxpr.consts)
+        finally:
+            _placing.on = False
     devs = set()
     for p in placements:
         if p._sharding is not None:
             devs |= p._sharding.device_set
     check_ordered_effects(compiled.jaxpr.effects, len(devs))
+    out_s = wrapped.shardings[1] if wrapped.shardings is not None else None
+    direct = _direct_plan(compiled) if out_s is None and _devices.process_count() == 1 else None
+    if direct is not None:  # jit(shard_map(f)): per-device buffers in and out
+        eqn, sources, out_index = direct
+        ins = [flat[k] if kind == "arg" else k for kind, k in sources]
+        res = sharding_hooks.run_sharded(ins, **eqn.params)
+        return [res[i] for i in out_index]
+    values = [x._value if isinstance(x, ArrayImpl) else _arr._as_value(x)[0] for x in flat]
+    global_view = multiprocess.global_view(compiled, key, flat, placements)
+    if global_view:  # across processes, on every process's blocks (multiprocess.py)
+        values = multiprocess.gather_values(flat, values)
     plans = _plan_cache.get(compiled, {}).get(key)
     if plans is None:
         plans = _plan_cache.setdefault(compiled, {})[key] = jit_plans(
@@ -225,7 +279,6 @@ def jit_call(wrapped, compiled, flat: list, in_tree, out_tree) -> list:
     else:
         raw = compiled.fn(*values)
     outs = [make_array(o, a) for o, a in zip(raw, compiled.out_avals)]
-    out_s = wrapped.shardings[1] if wrapped.shardings is not None else None
     if out_s is not None:
         targets = _prefix_targets(out_s, tree_util.tree_unflatten(out_tree, outs), "out_shardings")
     else:

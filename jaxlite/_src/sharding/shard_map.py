@@ -31,12 +31,16 @@ from __future__ import annotations
 import concurrent.futures
 import math
 import threading
+import weakref
 
 import numpy as np
 
+from jaxlite._src import devices as _devices
 from jaxlite._src.compile.jit import closure_convert_consts, compiled_for
 from jaxlite._src.core import rules, sharding_hooks
+from jaxlite._src.core.array import make_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.interpreters.batching import batch_jaxpr
@@ -53,7 +57,7 @@ from jaxlite._src.ops import (
     spmd,
     structural,
 )
-from jaxlite._src.sharding import multiprocess
+from jaxlite._src.sharding import array as _arr, multiprocess
 from jaxlite._src.sharding.jit_shardings import sharding_rules
 from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, entry_names, padded
 
@@ -149,47 +153,115 @@ def _executor(n: int) -> concurrent.futures.ThreadPoolExecutor:
         return _pool[0]
 
 
-# Callbacks deferred by device threads (debug callbacks, K9): run after the body, in device
-# order. ``callbacks``/``debugging`` append to ``spmd.current().deferred``.
-def _run_deferred(contexts) -> None:
-    for ctx in contexts:
-        for fn in ctx.deferred:
-            fn()
+# Top-level host callbacks of a body run in lockstep (``Exchange.in_turn``): each one on all
+# devices, in device order, before the next effect starts; an effectful control-flow
+# equation starts once every device is there, and the callbacks nested in it run where each
+# device's thread reaches them (devices may loop different numbers of times). ``lockstep_p``
+# wraps such an equation for execution only (its jaxpr holds that one equation).
+lockstep_p = Primitive("shard_map_lockstep", multiple_results=True)
 
 
-def _shard_map_impl(*args, jaxpr, mesh, in_specs, out_specs, manual_axes, check_vma, name):
+def _lockstep_impl(*args, jaxpr, turns):
+    fn = compiled_for(jaxpr).fn
+    ctx = spmd.current()
+    if ctx is None or ctx.exchange.n == 1:
+        return fn(*args)
+    if not turns:  # an effectful control-flow equation: it starts when all devices are here
+        ctx.exchange.in_turn(ctx.index, None)
+        return fn(*args)
+    return ctx.exchange.in_turn(ctx.index, lambda: fn(*args))
+
+
+rules.impl_rules[lockstep_p] = _lockstep_impl
+rules.abstract_eval_rules[lockstep_p] = lambda *avals, jaxpr, turns: list(jaxpr.out_avals)
+rules.effects_rules[lockstep_p] = lambda *avals, jaxpr, turns: jaxpr.effects
+
+_lockstep_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _lockstep_jaxpr(closed: ClosedJaxpr) -> ClosedJaxpr:
+    """``closed`` with each top-level host-callback equation wrapped in ``lockstep_p``."""
+    out = _lockstep_cache.get(closed, False)
+    if out is not False:
+        return closed if out is None else out
+    jaxpr = closed.jaxpr
+    if not any(e.effects for e in jaxpr.eqns):
+        _lockstep_cache[closed] = None  # unchanged (a value must not refer to its key)
+        return closed
+    eqns = []
+    for e in jaxpr.eqns:
+        if not e.effects:
+            eqns.append(e)
+            continue
+        ins = [Var(v.aval) for v in e.invars]
+        sub_outs = [Var(v.aval) for v in e.outvars]
+        inner = e.replace(invars=[v if type(v) is Literal else w for v, w in zip(e.invars, ins)])
+        inner = inner.replace(outvars=sub_outs)
+        keep = [w for v, w in zip(e.invars, ins) if type(v) is not Literal]
+        sub = ClosedJaxpr(Jaxpr([], keep, sub_outs, [inner], e.effects), [])
+        eqns.append(
+            JaxprEqn(
+                lockstep_p,
+                [v for v in e.invars if type(v) is not Literal],
+                e.outvars,
+                {"jaxpr": sub, "turns": e.primitive in rules.runs_user_code},
+                e.effects,
+            )
+        )
+    out = ClosedJaxpr(
+        Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, eqns, jaxpr.effects), closed.consts
+    )
+    _lockstep_cache[closed] = out
+    return out
+
+
+def _bounds(slices: tuple, shape: tuple) -> tuple:
+    return tuple(
+        (0 if sl.start is None else sl.start, n if sl.stop is None else sl.stop)
+        for sl, n in zip(slices, shape)
+    )
+
+
+def _spans_processes(mesh) -> bool:
+    if _devices.process_count() == 1:
+        return False
+    me = _devices.process_index()
+    return any(d.process_index != me for d in mesh.devices.flat)
+
+
+def _run_devices(sources, jaxpr, mesh, in_specs, out_specs, manual_axes, sink, name):
+    """Run the body once per position of the manual sub-mesh (this process's positions,
+    across processes: ``multiprocess.plan``), on threads.
+
+    ``sources[j]`` is operand ``j``: a NumPy (global) value, or a concrete array whose
+    per-device buffers feed the devices directly (``array.block_of``). ``sink(ctx,
+    results)`` receives each device's results on its thread. Returns ``(exchange, procs)``.
+    """
     sizes = tuple(mesh.shape[a] for a in manual_axes)
     exchange = spmd.Exchange(manual_axes, sizes)
     procs = multiprocess.plan(mesh, manual_axes, exchange.coords, name)
-    alloc = np.empty
     if procs is not None:
         local, transport, timeout = procs
         exchange = spmd.Exchange(manual_axes, sizes, local, transport, timeout + 30.0)
-        providers = multiprocess.out_providers(out_specs, exchange.coords, local)
-        alloc = np.zeros
-    fn = compiled_for(jaxpr).fn
-    args = [np.asarray(a) for a in args]
-    outs = [
-        alloc(global_aval(a, s, mesh).shape, a.dtype) for a, s in zip(jaxpr.out_avals, out_specs)
-    ]
+    fn = compiled_for(_lockstep_jaxpr(jaxpr)).fn
     contexts = [spmd.DeviceContext(exchange, i) for i in exchange.local]
+    shapes = [tuple(a.aval.shape) if hasattr(a, "aval") else a.shape for a in sources]
+    names = mesh.axis_names
 
     def run(j: int) -> None:
         ctx = contexts[j]
         prev = spmd.current()
         spmd.set_current(ctx)
         try:
-            blocks = [
-                a[_block_slices(s, a.shape, mesh, ctx.coords)] for a, s in zip(args, in_specs)
-            ]
-            res = fn(*blocks)
-            for k, (o, r, s) in enumerate(zip(outs, res, out_specs)):
-                if (
-                    _provides(s, ctx.coords, manual_axes)
-                    if procs is None
-                    else ctx.index in providers[k]
-                ):
-                    o[_block_slices(s, o.shape, mesh, ctx.coords)] = r
+            device = mesh.devices[tuple(ctx.coords.get(a, 0) for a in names)]
+            blocks = []
+            for a, sh, sp in zip(sources, shapes, in_specs):
+                sl = _block_slices(sp, sh, mesh, ctx.coords)
+                if type(a) is np.ndarray:
+                    blocks.append(a[sl])
+                else:
+                    blocks.append(_arr.block_of(a, device, _bounds(sl, sh)))
+            sink(ctx, fn(*blocks))
         except BaseException:
             exchange.abort()
             raise
@@ -201,7 +273,7 @@ def _shard_map_impl(*args, jaxpr, mesh, in_specs, out_specs, manual_axes, check_
             _run_all(contexts, run)
     else:
         _run_all(contexts, run)
-    return outs
+    return exchange, procs
 
 
 def _run_all(contexts, run) -> None:
@@ -223,7 +295,66 @@ def _run_all(contexts, run) -> None:
         if errors:
             real = [e for e in errors if not isinstance(e, threading.BrokenBarrierError)]
             raise (real or errors)[0]
-    _run_deferred(contexts)
+
+
+def _shard_map_impl(*args, jaxpr, mesh, in_specs, out_specs, manual_axes, check_vma, name):
+    """The impl on NumPy values (generated code): global operands in, global results out,
+    each device writing its result blocks into them (across processes: this process's
+    blocks of zero-filled global buffers, ``multiprocess``)."""
+    args = [np.asarray(a) for a in args]
+    alloc = np.zeros if _spans_processes(mesh) else np.empty
+    outs = [
+        alloc(global_aval(a, s, mesh).shape, a.dtype) for a, s in zip(jaxpr.out_avals, out_specs)
+    ]
+    providers: list = []
+
+    def sink(ctx, res):
+        ex = ctx.exchange
+        for k, (o, r, s) in enumerate(zip(outs, res, out_specs)):
+            if ex.transport is None and len(ex.local) == ex.n:
+                ok = _provides(s, ctx.coords, manual_axes)
+            else:
+                with _pool_lock:
+                    if not providers:
+                        providers.extend(multiprocess.out_providers(out_specs, ex.coords, ex.local))
+                ok = ctx.index in providers[k]
+            if ok:
+                o[_block_slices(s, o.shape, mesh, ctx.coords)] = r
+
+    _run_devices(args, jaxpr, mesh, in_specs, out_specs, manual_axes, sink, name)
+    return outs
+
+
+def run_sharded(args, *, jaxpr, mesh, in_specs, out_specs, manual_axes, check_vma, name) -> list:
+    """Run a shard_map on concrete operands without global copies: each device's body gets
+    its own buffer (a view of it) and its results become that device's buffers of the
+    returned ``ShardedArray``s (``NamedSharding(mesh, out_spec)``). Devices along the
+    automatic axes of a partially manual mesh share their manual position's buffers.
+    Across processes it runs the global-buffer impl (``multiprocess``'s model)."""
+    params = dict(jaxpr=jaxpr, mesh=mesh, in_specs=in_specs, out_specs=out_specs)
+    params.update(manual_axes=manual_axes, check_vma=check_vma, name=name)
+    if _spans_processes(mesh):
+        outs = shard_map_p.bind(*args, **params)
+        return [_arr.with_sharding(o, NamedSharding(mesh, s)) for o, s in zip(outs, out_specs)]
+    n_out = len(jaxpr.out_avals)
+    results: dict = {}
+
+    def sink(ctx, res):
+        results[ctx.index] = [make_array(r, a)._value for r, a in zip(res, jaxpr.out_avals)]
+
+    ex, _ = _run_devices(args, jaxpr, mesh, in_specs, out_specs, manual_axes, sink, name)
+    pos = {tuple(c[a] for a in manual_axes): i for i, c in enumerate(ex.coords)}
+    index = {}
+    for coords in np.ndindex(*mesh.devices.shape):
+        full = dict(zip(mesh.axis_names, coords))
+        index[mesh.devices[coords]] = pos[tuple(full[a] for a in manual_axes)]
+    outs = []
+    for k in range(n_out):
+        aval = global_aval(jaxpr.out_avals[k], out_specs[k], mesh)
+        sharding = NamedSharding(mesh, out_specs[k])
+        bufs = {d: results[i][k] for d, i in index.items()}
+        outs.append(_arr.ShardedArray.from_buffers(bufs, aval, sharding, True))
+    return outs
 
 
 def _shard_map_abstract_eval(*avals, jaxpr, mesh, out_specs, **params):
@@ -235,6 +366,7 @@ def _shard_map_effects(*avals, jaxpr, **params):
 
 
 rules.impl_rules[shard_map_p] = _shard_map_impl
+sharding_hooks.run_sharded = run_sharded
 rules.abstract_eval_rules[shard_map_p] = _shard_map_abstract_eval
 rules.effects_rules[shard_map_p] = _shard_map_effects
 

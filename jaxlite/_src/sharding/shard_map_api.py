@@ -23,7 +23,7 @@ from typing import Any
 
 from jaxlite._src import tree_util
 from jaxlite._src.compile.jit import closure_convert_consts
-from jaxlite._src.core.array import Array, ArrayImpl
+from jaxlite._src.core.array import Array, to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.trace import eval_trace, trace_ctx
 from jaxlite._src.interpreters.staging import check_output_leaf, trace_to_jaxpr
@@ -33,7 +33,13 @@ from jaxlite._src.sharding.array import _type_str
 from jaxlite._src.sharding.callbacks_k import check_ordered_effects
 from jaxlite._src.sharding.explicit import sharding_of_value
 from jaxlite._src.sharding.mesh import AbstractMesh, AxisType, Mesh, get_mesh
-from jaxlite._src.sharding.shard_map import block_aval, match_out_vma, shard_map_p, spec_axes
+from jaxlite._src.sharding.shard_map import (
+    block_aval,
+    match_out_vma,
+    run_sharded,
+    shard_map_p,
+    spec_axes,
+)
 from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, entry_names, padded
 
 
@@ -342,9 +348,7 @@ def _shard_map_call(f, args, mesh, in_specs, out_specs, axis_names, check_vma):
         check_ordered_effects(closed.effects, mesh.size)
     closed, consts = closure_convert_consts(closed)
     all_specs = (PartitionSpec(),) * len(consts) + tuple(dyn_specs)
-    outs = shard_map_p.bind(
-        *consts,
-        *dyn,
+    params = dict(
         jaxpr=closed,
         mesh=mesh,
         in_specs=all_specs,
@@ -354,10 +358,10 @@ def _shard_map_call(f, args, mesh, in_specs, out_specs, axis_names, check_vma):
         name=_fun_name(f),
     )
     if trace_ctx.trace is eval_trace:
-        outs = [
-            _arr.with_sharding(o, NamedSharding(mesh, s)) if isinstance(o, ArrayImpl) else o
-            for o, s in zip(outs, o_specs)
-        ]
+        # Eagerly: each device's buffers in, each device's results out (no global copies).
+        outs = run_sharded([to_array(a) for a in (*consts, *dyn)], **params)
+    else:
+        outs = shard_map_p.bind(*consts, *dyn, **params)
     return tree_util.tree_unflatten(out_tree, outs)
 
 

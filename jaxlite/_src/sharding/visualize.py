@@ -10,8 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from jaxlite._src.core import effects as _effects, rules, sharding_hooks
+from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.trace import Tracer
-from jaxlite._src.sharding import array as _arr
+from jaxlite._src.sharding import array as _arr, jit_shardings
+from jaxlite._src.sharding.jit_shardings import sharding_rules
 from jaxlite._src.sharding.specs import Sharding
 
 try:  # rich is optional: only the picture needs it
@@ -96,23 +99,85 @@ def visualize_sharding(
     console.print(table)
 
 
-def visualize_array_sharding(arr: Any, **kwargs) -> None:
-    """Print how ``arr`` is split over devices (``jax.debug.visualize_array_sharding``).
+# ------------------------------------------------------------------ under transformations
+class InspectShardingEffect(_effects.Effect):
+    """Keeps an ``inspect_sharding`` equation alive (it has no outputs)."""
 
-    Under ``jit`` it prints at trace time (the placement of the traced value is the default
-    device's unless a constraint says otherwise).
-    """
-    if isinstance(arr, Tracer):
-        sharding = _arr.sharding_of(None)
+
+for _sets in (
+    _effects.control_flow_allowed_effects,
+    _effects.custom_derivatives_allowed_effects,
+    _effects.remat_allowed_effects,
+    _effects.batched_cond_allowed_effects,
+):
+    _sets.add_type(InspectShardingEffect)
+
+# ``inspect_sharding_p``: calls ``callback(sharding)`` with the sharding a traced value gets
+# in the global-view computation, when that computation is placed (JAX: when it is
+# compiled), once per compiled function and input placement; at run time it does nothing.
+inspect_sharding_p = Primitive("inspect_sharding", multiple_results=True)
+sharding_hooks.sharding_primitives.add(inspect_sharding_p)
+rules.impl_rules[inspect_sharding_p] = lambda x, *, callback: []
+rules.abstract_eval_rules[inspect_sharding_p] = lambda x, *, callback: []
+rules.effects_rules[inspect_sharding_p] = lambda x, *, callback: {InspectShardingEffect()}
+
+
+def _inspect_jvp(primals, tangents, *, callback):
+    _inspect(primals[0], callback)
+    return [], []
+
+
+def _inspect_batch(axis_data, args, dims, *, callback):
+    _inspect(args[0], callback)
+    return [], []
+
+
+def _inspect_rule(eqn, ins):
+    # A placement rule: also asked while staging (explicit-mode types), when it must not
+    # report; it reports when the jitted computation is placed.
+    if jit_shardings.placing():
+        s = getattr(ins[0], "_sharding", ins[0])
+        eqn.params["callback"](_arr.sharding_of(None) if s is None else s)
+    return []
+
+
+rules.jvp_rules[inspect_sharding_p] = _inspect_jvp
+rules.batch_rules[inspect_sharding_p] = _inspect_batch
+sharding_rules[inspect_sharding_p] = _inspect_rule
+
+
+def _inspect(x: Any, callback: Callable) -> None:
+    if isinstance(x, Tracer):
+        inspect_sharding_p.bind(x, callback=callback)
     else:
-        sharding = _arr.sharding_of(arr)
-    visualize_sharding(arr.shape, sharding, **kwargs)
+        callback(_arr.sharding_of(x))
+
+
+def visualize_array_sharding(arr: Any, **kwargs) -> None:
+    """Print how ``arr`` (rank 1 or 2) is split over devices
+    (``jax.debug.visualize_array_sharding``).
+
+    Eagerly it prints at once. Under ``jit`` it prints the sharding the traced value gets
+    in the computation (from the arguments' shardings and ``with_sharding_constraint``),
+    when the computation is compiled for those argument shardings (the first call), as
+    JAX does; later calls print nothing.
+
+    Raises:
+        ValueError: without ``rich``, or for ranks other than 1 and 2.
+    """
+    shape = tuple(arr.shape)
+    if rich is None:
+        raise ValueError("`visualize_sharding` requires `rich` to be installed.")
+    if len(shape) not in (1, 2):
+        raise ValueError("`visualize_sharding` only works for shapes with 1 and 2 dimensions.")
+    _inspect(arr, lambda s: visualize_sharding(shape, s, **kwargs))
 
 
 def inspect_array_sharding(value: Any, *, callback: Callable) -> None:
-    """Call ``callback(sharding)`` with the sharding of ``value`` (a pytree leaf)
-    (``jax.debug.inspect_array_sharding``)."""
-    callback(_arr.sharding_of(None if isinstance(value, Tracer) else value))
+    """Call ``callback(sharding)`` with the sharding of ``value``, an array
+    (``jax.debug.inspect_array_sharding``): eagerly at once, under ``jit`` when the
+    computation is compiled for its argument shardings (see ``visualize_array_sharding``)."""
+    _inspect(value, callback)
 
 
 __all__ = ["inspect_array_sharding", "visualize_array_sharding", "visualize_sharding"]
