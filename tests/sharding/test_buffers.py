@@ -259,3 +259,24 @@ def test_arrays_with_only_some_buffers_raise_on_gather():
         """,
         n_devices=4,
     )
+
+
+@pytest.mark.jaxlite_only
+def test_lockstep_wrapper_rules_are_those_of_the_wrapped_equation():
+    import numpy as np
+
+    import jaxlite as jax
+    import jaxlite.numpy as jnp
+    from jaxlite._src.sharding.shard_map import lockstep_p
+
+    closed = jax.make_jaxpr(jnp.sin)(1.0)
+
+    def f(x):
+        return lockstep_p.bind(x, jaxpr=closed, turns=True)[0]
+
+    y, t = jax.jvp(f, (0.5,), (2.0,))
+    assert np.allclose(y, np.sin(0.5)) and np.allclose(t, 2.0 * np.cos(0.5))
+    xs = jnp.arange(3.0)
+    closed_v = jax.make_jaxpr(jnp.sin)(xs[0])
+    g = jax.vmap(lambda x: lockstep_p.bind(x, jaxpr=closed_v, turns=False)[0])
+    assert np.allclose(g(xs), np.sin(np.arange(3.0)))

@@ -176,6 +176,30 @@ rules.impl_rules[lockstep_p] = _lockstep_impl
 rules.abstract_eval_rules[lockstep_p] = lambda *avals, jaxpr, turns: list(jaxpr.out_avals)
 rules.effects_rules[lockstep_p] = lambda *avals, jaxpr, turns: jaxpr.effects
 
+
+# The wrapper exists only in executed jaxprs; its other rules are those of the equation it
+# holds (applied by evaluating its transformed jaxpr).
+def _lockstep_jvp(primals, tangents, *, jaxpr, turns):
+    nonzeros = [type(t) is not Zero for t in tangents]
+    new, out_nz = jvp_jaxpr(jaxpr, nonzeros, instantiate=False)
+    nz = [t for t in tangents if type(t) is not Zero]
+    outs = eval_jaxpr(new.jaxpr, new.consts, *primals, *nz)
+    n = len(jaxpr.out_avals)
+    it = iter(outs[n:])
+    tangents_out = [
+        next(it) if z else Zero(a.to_tangent_aval()) for z, a in zip(out_nz, jaxpr.out_avals)
+    ]
+    return list(outs[:n]), tangents_out
+
+
+def _lockstep_batch(axis_data, args, dims, *, jaxpr, turns):
+    new, out_dims = batch_jaxpr(jaxpr, axis_data, list(dims), instantiate=True)
+    return eval_jaxpr(new.jaxpr, new.consts, *args), out_dims
+
+
+rules.jvp_rules[lockstep_p] = _lockstep_jvp
+rules.batch_rules[lockstep_p] = _lockstep_batch
+
 _lockstep_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
