@@ -104,28 +104,6 @@ def _short_repr(x) -> str:
     return f"Array(shape={tuple(x.aval.shape)}, dtype={x.aval.dtype.name}{weak})"
 
 
-def _global_shards(x) -> list:
-    local = x.addressable_shards
-    if not spans_processes(x.sharding):
-        return local
-    shape = tuple(x.aval.shape)
-    me = _devices.process_index()
-    remote = []
-    reps = _arr.replica_ids(x.sharding, shape)
-    for d, idx in x.sharding.devices_indices_map(shape).items():
-        if d.process_index != me:
-            remote.append(_arr.Shard(d, idx, reps[d], None))
-    return local + remote
-
-
-def _addressable_shards(x) -> list:
-    shards = _arr._shards(x)
-    if not spans_processes(x.sharding):
-        return shards
-    me = _devices.process_index()
-    return [s for s in shards if s.device.process_index == me]
-
-
 def _install() -> None:
     cls = _arr.ShardedArray
     for name in ("__array__", "tolist", "item", "__bool__", "__int__", "__float__"):
@@ -135,9 +113,8 @@ def _install() -> None:
     cls.__repr__ = _guarded("__repr__", _short_repr)
     cls.__str__ = _guarded("__str__", _short_repr)
     cls.__format__ = _guarded("__format__", _short_repr)
-    cls.addressable_shards = property(_addressable_shards, doc="Shards on this process's devices.")
-    cls.global_shards = property(_global_shards, doc="Every shard; remote ones have data=None.")
-    cls.addressable_data = lambda x, i: _addressable_shards(x)[i].data
+    # (addressable_shards / global_shards: array.py lists this process's devices' buffers,
+    # then the remote devices with data=None, S16.12.)
 
 
 _install()
@@ -610,7 +587,7 @@ def allgather_global(x) -> np.ndarray:
     with ``tiled=True``)."""
     comm = _distributed.communicator()
     shape = tuple(x.aval.shape)
-    mine = [(s.index, np.asarray(s.data._value)) for s in _addressable_shards(x)]
+    mine = [(s.index, np.asarray(s.data._value)) for s in x.addressable_shards]
     out = np.zeros(shape, x.aval.dtype)
     for blocks in comm.allgather(mine):
         for idx, v in blocks:
