@@ -23,6 +23,9 @@ Multi-process seam: an array may hold only some devices' buffers (the addressabl
 ``global_shards`` adds the remote devices with ``data=None``, and a gather that needs a
 missing block raises JAX's ``RuntimeError`` ("Fetching value for `jax.Array` that spans
 non-addressable ...") -- a fully replicated array gathers from any local replica.
+(``multiprocess.py`` builds its arrays spanning processes, for now, as a zero-filled global
+buffer holding this process's blocks, with its own guards; ``from_buffers`` is the
+representation to move them to.)
 
 Output shardings of eager operations and of ``jit`` without ``out_shardings`` follow one
 generic rule (``result_sharding``), never a per-primitive one: a result with the shape of a
