@@ -254,7 +254,7 @@ def jit_call(wrapped, compiled, flat: list, in_tree, out_tree) -> list:
     direct = _direct_plan(compiled) if out_s is None and _devices.process_count() == 1 else None
     if direct is not None:  # jit(shard_map(f)): per-device buffers in and out
         eqn, sources, out_index = direct
-        ins = [flat[k] if kind == "arg" else k for kind, k in sources]
+        ins = [to_array(flat[k]) if kind == "arg" else k for kind, k in sources]
         res = sharding_hooks.run_sharded(ins, **eqn.params)
         return [res[i] for i in out_index]
     values = [x._value if isinstance(x, ArrayImpl) else _arr._as_value(x)[0] for x in flat]
