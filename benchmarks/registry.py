@@ -47,8 +47,16 @@ class Workload:
 WORKLOADS: dict[str, Workload] = {}
 
 
-def workload(name: str, description: str, *, target: str | None = None, numpy: bool = False,
-             fresh: bool = False, per: int = 1, unit: str = "call"):
+def workload(
+    name: str,
+    description: str,
+    *,
+    target: str | None = None,
+    numpy: bool = False,
+    fresh: bool = False,
+    per: int = 1,
+    unit: str = "call",
+):
     """Decorator registering ``setup`` under ``name`` (see the module docstring)."""
 
     def deco(setup):

@@ -40,8 +40,13 @@ sys.path.insert(0, os.path.dirname(HERE))
 from registry import WORKLOADS  # noqa: E402
 
 # Files listed here load first (in issue order), then any other workloads_*.py alphabetically.
-_FILE_ORDER = ["workloads_core.py", "workloads_ad.py", "workloads_control_flow.py",
-               "workloads_callbacks.py", "workloads_sharding.py"]
+_FILE_ORDER = [
+    "workloads_core.py",
+    "workloads_ad.py",
+    "workloads_control_flow.py",
+    "workloads_callbacks.py",
+    "workloads_sharding.py",
+]
 
 
 def _load_workloads():
@@ -63,8 +68,11 @@ def _libs(use_jax: bool) -> dict:
         jaxlite.config.update("jax_num_cpu_devices", 2)
     except RuntimeError:
         pass
-    libs = {"jaxlite": types.SimpleNamespace(name="jaxlite", jax=jaxlite, jnp=jaxlite.numpy,
-                                            lax=jaxlite.lax)}
+    libs = {
+        "jaxlite": types.SimpleNamespace(
+            name="jaxlite", jax=jaxlite, jnp=jaxlite.numpy, lax=jaxlite.lax
+        )
+    }
     if use_jax:
         try:
             import jax
@@ -93,14 +101,15 @@ def _block(x):
     return x
 
 
-def time_callable(fn, *, budget: float, repeats: int, fresh: bool,
-                  clock=time.perf_counter) -> float:
+def time_callable(
+    fn, *, budget: float, repeats: int, fresh: bool, clock=time.perf_counter
+) -> float:
     """Median seconds per call. Calls are batched so each timed sample lasts >= ~budget/
     repeats (one call per sample for ``fresh`` workloads, whose calls do new work).
     ``clock`` is wall time, or ``time.process_time`` (``--timer cpu``: the CPU time of all
     the process's threads, steadier on a busy machine, but it charges multi-threaded work
     such as BLAS for every core it uses)."""
-    _block(fn())                       # warm-up
+    _block(fn())  # warm-up
     t0 = clock()
     _block(fn())
     one = max(clock() - t0, 1e-7)
@@ -139,14 +148,18 @@ def check_target(target, times):
         why = f"{_fmt_time(mine)} vs {_fmt_time(limit)}"
         if times.get("jax") is not None:
             ratio = mine / times["jax"]
-            why += (f"; {ratio:.0f}x slower than JAX" if ratio >= 1
-                    else f"; {1 / ratio:.1f}x faster than JAX")
+            why += (
+                f"; {ratio:.0f}x slower than JAX"
+                if ratio >= 1
+                else f"; {1 / ratio:.1f}x faster than JAX"
+            )
         return mine <= limit, why
     m = _RATIO_RE.match(target)
     if m:
         limit, ref_text = float(m.group(1)), m.group(2)
-        ref = "numpy" if "numpy" in ref_text.lower() else "jax" if "jax" in ref_text.lower() \
-            else None
+        ref = (
+            "numpy" if "numpy" in ref_text.lower() else "jax" if "jax" in ref_text.lower() else None
+        )
         if ref is None:
             return None, f"unknown reference in target {target!r}"
         if times.get(ref) is None:
@@ -190,22 +203,34 @@ def _status(met):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("names", nargs="*", help="workload names or name prefixes (default: all)")
-    ap.add_argument("--filter", action="append", default=[], metavar="TEXT",
-                    help="run workloads whose name contains TEXT (repeatable)")
+    ap.add_argument(
+        "--filter",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="run workloads whose name contains TEXT (repeatable)",
+    )
     ap.add_argument("--list", action="store_true", help="list the workloads and exit")
     ap.add_argument("--no-jax", action="store_true", help="do not run JAX")
     ap.add_argument("--quick", action="store_true", help="fewer, shorter samples")
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
     ap.add_argument("--repeats", type=int, default=None)
-    ap.add_argument("--timer", choices=["wall", "cpu"], default="wall",
-                    help="wall time (default) or the process's CPU time (steadier on a busy "
-                    "machine; charges multi-threaded BLAS for every core)")
+    ap.add_argument(
+        "--timer",
+        choices=["wall", "cpu"],
+        default="wall",
+        help="wall time (default) or the process's CPU time (steadier on a busy "
+        "machine; charges multi-threaded BLAS for every core)",
+    )
     args = ap.parse_args(argv)
 
     _load_workloads()
-    selected = [w for w in WORKLOADS.values()
-                if (not args.names or any(w.name.startswith(n) for n in args.names))
-                and (not args.filter or any(f in w.name for f in args.filter))]
+    selected = [
+        w
+        for w in WORKLOADS.values()
+        if (not args.names or any(w.name.startswith(n) for n in args.names))
+        and (not args.filter or any(f in w.name for f in args.filter))
+    ]
     if args.list:
         for w in selected:
             print(f"{w.name:28s} {w.description}" + (f"  [target {w.target}]" if w.target else ""))
@@ -229,8 +254,7 @@ def main(argv=None) -> int:
                 fn = w.setup(lib)
                 if fn is None:
                     continue
-                t = time_callable(fn, budget=budget, repeats=repeats, fresh=w.fresh,
-                                  clock=clock)
+                t = time_callable(fn, budget=budget, repeats=repeats, fresh=w.fresh, clock=clock)
             except Exception as e:  # noqa: BLE001 -- report it, go on with the others
                 errors.append(f"{w.name} [{lib_name}]: {type(e).__name__}: {e}")
                 traceback.print_exc(file=sys.stderr)
@@ -243,27 +267,46 @@ def main(argv=None) -> int:
             print(f"  done {w.name}", file=sys.stderr)
     load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
 
-    header = ["workload", "jaxlite", "JAX", "jaxlite/JAX", "NumPy", "jaxlite/NumPy", "target",
-              "met"]
+    header = [
+        "workload",
+        "jaxlite",
+        "JAX",
+        "jaxlite/JAX",
+        "NumPy",
+        "jaxlite/NumPy",
+        "target",
+        "met",
+    ]
     table, verdicts = [], []
     for w, t in rows:
         met, why = check_target(w.target, t)
         verdicts.append((w, met, why))
-        table.append([w.name, _fmt_unit_time(t.get("jaxlite"), w),
-                      _fmt_unit_time(t.get("jax"), w),
-                      _fmt_ratio(t.get("jaxlite"), t.get("jax")),
-                      _fmt_unit_time(t.get("numpy"), w),
-                      _fmt_ratio(t.get("jaxlite"), t.get("numpy")), w.target or "",
-                      _status(met)])
+        table.append(
+            [
+                w.name,
+                _fmt_unit_time(t.get("jaxlite"), w),
+                _fmt_unit_time(t.get("jax"), w),
+                _fmt_ratio(t.get("jaxlite"), t.get("jax")),
+                _fmt_unit_time(t.get("numpy"), w),
+                _fmt_ratio(t.get("jaxlite"), t.get("numpy")),
+                w.target or "",
+                _status(met),
+            ]
+        )
     import numpy
 
     versions = [f"python {platform.python_version()}", f"numpy {numpy.__version__}"]
     versions.append(f"jax {libs['jax'].jax.__version__}" if "jax" in libs else "no JAX")
-    load = "" if load_before is None else \
-        f"; 1-min load average {load_before:.2f} before, {load_after:.2f} after"
+    load = (
+        ""
+        if load_before is None
+        else f"; 1-min load average {load_before:.2f} before, {load_after:.2f} after"
+    )
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    print(f"{when}; {', '.join(versions)}; {platform.machine()}, {os.cpu_count()} CPUs; "
-          f"median of {repeats} samples, {args.timer} time{load}")
+    print(
+        f"{when}; {', '.join(versions)}; {platform.machine()}, {os.cpu_count()} CPUs; "
+        f"median of {repeats} samples, {args.timer} time{load}"
+    )
     print()
     if args.markdown:
         print("| " + " | ".join(header) + " |")

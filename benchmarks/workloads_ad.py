@@ -16,15 +16,21 @@ BATCH = 128
 
 def _data():
     rng = np.random.RandomState(0)
-    params = [((rng.randn(m, n) / np.sqrt(m)).astype(np.float32), np.zeros(n, np.float32))
-              for m, n in itertools.pairwise(SIZES)]
+    params = [
+        ((rng.randn(m, n) / np.sqrt(m)).astype(np.float32), np.zeros(n, np.float32))
+        for m, n in itertools.pairwise(SIZES)
+    ]
     x = rng.randn(BATCH, SIZES[0]).astype(np.float32)
     y = rng.randint(0, SIZES[-1], BATCH).astype(np.int32)
     return params, x, y
 
 
-@workload("ad_mlp_sgd_step", "jit(value_and_grad) SGD step, 784-512-512-10 tanh MLP, "
-          "batch 128, float32, softmax cross-entropy", target="<= 1.0x JAX (issue 17)")
+@workload(
+    "ad_mlp_sgd_step",
+    "jit(value_and_grad) SGD step, 784-512-512-10 tanh MLP, "
+    "batch 128, float32, softmax cross-entropy",
+    target="<= 1.0x JAX (issue 17)",
+)
 def _mlp_sgd_step(lib):
     return _make_step(lib)
 
@@ -33,9 +39,12 @@ def _mlp_sgd_step(lib):
 _BUSY = "import time\nend = time.time() + 300\nwhile time.time() < end:\n    pass\n"
 
 
-@workload("ad_mlp_sgd_step_busy_core", "ad_mlp_sgd_step while another process keeps one "
-          "core busy (a Python busy loop, started by the setup and stopped with the workload)",
-          target="<= 1.0x JAX (issue 17: robust to a busy second core)")
+@workload(
+    "ad_mlp_sgd_step_busy_core",
+    "ad_mlp_sgd_step while another process keeps one "
+    "core busy (a Python busy loop, started by the setup and stopped with the workload)",
+    target="<= 1.0x JAX (issue 17: robust to a busy second core)",
+)
 def _mlp_sgd_step_busy(lib):
     step = _make_step(lib)
     busy = subprocess.Popen([sys.executable, "-c", _BUSY])

@@ -65,18 +65,28 @@ def _bare_loop(n, dispatch=None):
     return run
 
 
-@workload("callback_floor_loop", f"floor of callback_scan_*: a bare Python loop calling "
-          f"np.asarray(c) + 1 on a float32[4] NumPy carry, {SCAN_STEPS} steps",
-          per=SCAN_STEPS, unit="step")
+@workload(
+    "callback_floor_loop",
+    f"floor of callback_scan_*: a bare Python loop calling "
+    f"np.asarray(c) + 1 on a float32[4] NumPy carry, {SCAN_STEPS} steps",
+    per=SCAN_STEPS,
+    unit="step",
+)
 def _(lib):
     return _bare_loop(SCAN_STEPS) if lib.name == "jaxlite" else None
 
 
 def _register_loop(kind):
-    @workload(f"callback_jit_loop_{kind}", f"jitted function with one {_API[kind]} of "
-              f"np.asarray(x) + 1 on float32[4], called {LOOP_CALLS} times from Python "
-              f"(floor: the host call plus a cached jaxlite dispatch)", target=_FLOOR,
-              per=LOOP_CALLS, unit="call", numpy=True)
+    @workload(
+        f"callback_jit_loop_{kind}",
+        f"jitted function with one {_API[kind]} of "
+        f"np.asarray(x) + 1 on float32[4], called {LOOP_CALLS} times from Python "
+        f"(floor: the host call plus a cached jaxlite dispatch)",
+        target=_FLOOR,
+        per=LOOP_CALLS,
+        unit="call",
+        numpy=True,
+    )
     def _(lib):
         if lib.name == "numpy":
             import jaxlite
@@ -106,9 +116,15 @@ for _kind in ("io", "pure", "debug"):
 
 
 def _register_scan(kind):
-    @workload(f"callback_scan_{kind}", f"jit(lax.scan) of {SCAN_STEPS} steps whose body calls "
-              f"{_API[kind]} of np.asarray(c) + 1 on a float32[4] carry", target=_FLOOR,
-              per=SCAN_STEPS, unit="step", numpy=True)
+    @workload(
+        f"callback_scan_{kind}",
+        f"jit(lax.scan) of {SCAN_STEPS} steps whose body calls "
+        f"{_API[kind]} of np.asarray(c) + 1 on a float32[4] carry",
+        target=_FLOOR,
+        per=SCAN_STEPS,
+        unit="step",
+        numpy=True,
+    )
     def _(lib):
         if lib.name == "numpy":
             return _bare_loop(SCAN_STEPS)
@@ -137,8 +153,12 @@ for _kind in ("io", "pure", "debug"):
 
 
 def _register_vmap(method, target):
-    @workload(f"callback_vmap_{method}", f"jit(vmap(pure_callback, vmap_method={method!r})) "
-              f"over {VMAP_BATCH} elements of float32[4]", target=target)
+    @workload(
+        f"callback_vmap_{method}",
+        f"jit(vmap(pure_callback, vmap_method={method!r})) "
+        f"over {VMAP_BATCH} elements of float32[4]",
+        target=target,
+    )
     def _(lib):
         jax, jnp = lib.jax, lib.jnp
         spec = jax.ShapeDtypeStruct((4,), np.float32)

@@ -8,8 +8,7 @@ import numpy as np
 from registry import workload
 
 
-@workload("jit_dispatch", "cached jit call of x*2+1 on float32[8]",
-          target="<= 0.5x JAX (issue 17)")
+@workload("jit_dispatch", "cached jit call of x*2+1 on float32[8]", target="<= 0.5x JAX (issue 17)")
 def _jit_dispatch(lib):
     f = lib.jax.jit(lambda x: x * 2 + 1)
     x = lib.jnp.ones(8, lib.jnp.float32)
@@ -27,11 +26,16 @@ def _thirty_ops(jnp, c):
         h = jnp.where(g > 0.5, g, -g) + jnp.log1p(jnp.abs(a))
         k = jnp.sum(h * x) + jnp.max(e)
         return h * k - jnp.mean(g), jnp.dot(a, b)
+
     return f
 
 
-@workload("first_call_30ops", "first call (trace + compile) of a fresh ~30-op function "
-          "on float32[16]", target="<= 0.03x JAX (issue 17)", fresh=True)
+@workload(
+    "first_call_30ops",
+    "first call (trace + compile) of a fresh ~30-op function on float32[16]",
+    target="<= 0.03x JAX (issue 17)",
+    fresh=True,
+)
 def _first_call(lib):
     x = lib.jnp.ones(16, lib.jnp.float32)
     y = lib.jnp.full(16, 0.5, lib.jnp.float32)
@@ -46,8 +50,12 @@ def _first_call(lib):
     return run
 
 
-@workload("elementwise_chain_4M", "chain of 10 elementwise ops on float32[4_000_000] (jit)",
-          target="<= 0.8x JAX (issue 17)", numpy=True)
+@workload(
+    "elementwise_chain_4M",
+    "chain of 10 elementwise ops on float32[4_000_000] (jit)",
+    target="<= 0.8x JAX (issue 17)",
+    numpy=True,
+)
 def _chain(lib):
     def f(x, np_=None):
         m = np_ if np_ is not None else lib.jnp
@@ -73,8 +81,10 @@ def _chain(lib):
 
 def _mlp_params(sizes=(256, 512, 512, 10)):
     rng = np.random.RandomState(0)
-    return [(rng.randn(m, n).astype(np.float32) / np.sqrt(m), np.zeros(n, np.float32))
-            for m, n in itertools.pairwise(sizes)]
+    return [
+        (rng.randn(m, n).astype(np.float32) / np.sqrt(m), np.zeros(n, np.float32))
+        for m, n in itertools.pairwise(sizes)
+    ]
 
 
 def _mlp_batch(n=1024, d=256):
@@ -84,16 +94,18 @@ def _mlp_batch(n=1024, d=256):
 def _mlp_setup(lib, use_jit):
     params_np, xs_np = _mlp_params(), _mlp_batch()
     if lib.name == "numpy":
+
         def forward_batched(params, xs):
             h = xs
             for w, b in params[:-1]:
                 h = np.maximum(h @ w + b, 0.0)
             w, b = params[-1]
             return h @ w + b
+
         return lambda: forward_batched(params_np, xs_np)
     jnp = lib.jnp
 
-    def forward(params, x):           # one example: x is float32[256]
+    def forward(params, x):  # one example: x is float32[256]
         h = x
         for w, b in params[:-1]:
             h = jnp.maximum(jnp.dot(h, w) + b, 0.0)
@@ -109,13 +121,21 @@ def _mlp_setup(lib, use_jit):
     return lambda: f(params, xs)
 
 
-@workload("vmap_mlp_1024_jit", "jit(vmap(3-layer MLP forward)) over a batch of 1024 "
-          "(256-512-512-10)", target="<= 1.2x hand-batched NumPy", numpy=True)
+@workload(
+    "vmap_mlp_1024_jit",
+    "jit(vmap(3-layer MLP forward)) over a batch of 1024 (256-512-512-10)",
+    target="<= 1.2x hand-batched NumPy",
+    numpy=True,
+)
 def _vmap_mlp_jit(lib):
     return _mlp_setup(lib, use_jit=True)
 
 
-@workload("vmap_mlp_1024_eager", "vmap(3-layer MLP forward) over a batch of 1024, no jit",
-          target="<= 1.2x hand-batched NumPy", numpy=True)
+@workload(
+    "vmap_mlp_1024_eager",
+    "vmap(3-layer MLP forward) over a batch of 1024, no jit",
+    target="<= 1.2x hand-batched NumPy",
+    numpy=True,
+)
 def _vmap_mlp_eager(lib):
     return _mlp_setup(lib, use_jit=False)
