@@ -15,6 +15,10 @@ import jaxlite as jax  # noqa: E402
 import jaxlite.numpy as jnp  # noqa: E402
 from jaxlite._src.ops import blas_split  # noqa: E402
 
+# The split is opt-in (JAXLITE_BLAS_SPLIT=on); switch it on for these tests (and re-detect).
+os.environ["JAXLITE_BLAS_SPLIT"] = "on"
+blas_split._state.blas = None
+
 pytestmark = pytest.mark.jaxlite_only  # jaxlite's internal BLAS threading
 
 threadpoolctl = pytest.importorskip("threadpoolctl", reason="the split needs threadpoolctl")

@@ -53,6 +53,7 @@ from jaxlite._src.compile.native_emit import _DTYPES, NativeContext, NotNative, 
 from jaxlite._src.core import rules
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.ops import spmd
 
 logger = logging.getLogger("jaxlite.native")
 
@@ -278,6 +279,7 @@ class Tier:
         "_native",
         "_candidates",
         "_times",
+        "_lock",
         "__weakref__",
     )
 
@@ -292,6 +294,8 @@ class Tier:
         self._native: Callable | None = None
         self._candidates: list[Callable] = []
         self._times: list[list[float]] = []
+        # shard_map runs one body per device on threads: they can be in _trial together.
+        self._lock = threading.Lock()
         stats["regions"] += 1
 
     def tick(self, seconds: float) -> None:
@@ -331,29 +335,44 @@ class Tier:
 
     def _trial(self, *args):
         """Time each candidate kernel on ``_TRIALS`` calls (in turn), then keep the fastest
-        if it beats the Python tier's mean time per call."""
-        k = min(range(len(self._times)), key=lambda i: len(self._times[i]))
-        t0 = time.perf_counter()
-        out = self._candidates[k](*args)
-        self._times[k].append(time.perf_counter() - t0)
-        if all(len(t) >= _TRIALS for t in self._times):
-            medians = [sorted(t)[len(t) // 2] for t in self._times]
-            best = min(range(len(medians)), key=medians.__getitem__)
-            native_t, python_t = medians[best], self.spent / self.calls
-            self._native = self._candidates[best]
-            self._candidates = []
-            if native_t < python_t:
-                self.kernel, self.state = self._native, "ready"
+        if it beats the Python tier's mean time per call. Thread-safe: a call that arrives
+        after another thread has decided runs the chosen kernel untimed."""
+        with self._lock:
+            if self._candidates:
+                k = min(range(len(self._times)), key=lambda i: len(self._times[i]))
+                fn = self._candidates[k]
             else:
-                self.kernel, self.state = None, "slower"
-                stats["slower"] += 1
-                logger.debug(
-                    "jaxlite native tier: region kept in Python (native %.3g s/call, Python "
-                    "%.3g s/call)",
-                    native_t,
-                    python_t,
-                )
+                k, fn = None, self._native
+        t0 = time.perf_counter()
+        out = fn(*args)
+        if k is None:
+            return out
+        elapsed = time.perf_counter() - t0
+        with self._lock:
+            if not self._candidates:
+                return out
+            self._times[k].append(elapsed)
+            if all(len(t) >= _TRIALS for t in self._times):
+                self._decide()
         return out
+
+    def _decide(self) -> None:
+        medians = [sorted(t)[len(t) // 2] for t in self._times]
+        best = min(range(len(medians)), key=medians.__getitem__)
+        native_t, python_t = medians[best], self.spent / self.calls
+        self._native = self._candidates[best]
+        self._candidates = []
+        if native_t < python_t:
+            self.kernel, self.state = self._native, "ready"
+        else:
+            self.kernel, self.state = None, "slower"
+            stats["slower"] += 1
+            logger.debug(
+                "jaxlite native tier: region kept in Python (native %.3g s/call, Python "
+                "%.3g s/call)",
+                native_t,
+                python_t,
+            )
 
 
 _queue: queue.Queue = queue.Queue()
@@ -593,6 +612,9 @@ def compile_threaded(closed: ClosedJaxpr) -> Callable:
     pool = _pool[0]
 
     def call(*args):
+        if spmd.current() is not None:
+            # A shard_map device body: the devices' threads already occupy the cores.
+            return [np.asarray(r) for r in _numpy_eval(jaxpr, list(args))]
         flat = [np.ascontiguousarray(a).reshape(-1) if ln else a for a, ln in zip(args, lane)]
         outs = [np.empty(n, a.dtype) for a in out_avals]
 
