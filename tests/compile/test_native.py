@@ -761,3 +761,36 @@ def test_parallel_region_trial_picks_parallel_or_serial(native_mode, monkeypatch
     assert [len(t) for t in tier._times] == [native._TRIALS] * 2
     assert tier.state in ("ready", "slower") and not tier._candidates
     assert tier.kernel is (tier._native if tier.state == "ready" else None)
+
+
+def test_trial_is_thread_safe():
+    """shard_map runs one device body per thread, so several threads can be in a tier's
+    trial at once: every call returns its kernel's result and one decision is made."""
+    tier = native.Tier(jax.make_jaxpr(lambda x: x + 1)(np.float32(0)), parallel=True)
+    tier.spent, tier.calls = 1.0, 1  # the Python tier's time: 1 s a call (native wins)
+    gate = threading.Barrier(8)
+
+    def slow_kernel(x):
+        time.sleep(0.001)
+        return [x + 1]
+
+    tier._candidates, tier._times = [slow_kernel, slow_kernel], [[], []]
+    tier._native, tier.state, tier.kernel = slow_kernel, "trial", tier._trial
+    results, errors = [], []
+
+    def call():
+        gate.wait()
+        try:
+            for _ in range(20):
+                results.append(tier._trial(np.float32(1))[0])
+        except Exception as e:  # noqa: BLE001 - collected and asserted below
+            errors.append(e)
+
+    threads = [threading.Thread(target=call) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert len(results) == 160 and all(r == 2 for r in results)
+    assert tier.state == "ready" and tier.kernel is slow_kernel and not tier._candidates
