@@ -355,3 +355,12 @@ def test_updates_compute_in_the_promoted_dtype_then_cast_back():
     same(jnp.arange(3).at[1].set(2.7), [0, 2, 2])
     e = lax.full((2,), 1).at[0].add(1.5)
     assert e.dtype == jnp.int32 and e.weak_type
+
+
+def test_constant_pad_keeps_the_operands_weak_type():
+    # The pad value is cast to the operand's dtype *and* weak type (seed 1008720).
+    weak = jnp.reshape(0.0, (1, -1))
+    assert jnp.pad(weak, ((0, 1), (1, 1))).weak_type
+    assert jnp.pad(jnp.asarray(2.0)[None], 1, constant_values=((1, 2),)).weak_type
+    assert not jnp.pad(jnp.ones(2), 1).weak_type
+    assert jax.jit(lambda x: jnp.pad(x, 1))(1.0).weak_type

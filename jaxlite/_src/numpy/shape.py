@@ -425,6 +425,8 @@ def pad(array, pad_width, mode="constant", **kwargs):
     a = asarray_any(array)
     widths = _pad_widths(pad_width, a.ndim)
     if mode == "constant":
+        # The pad value takes the operand's dtype and weak type (a weak array stays weak).
+        weak = aval_of(a).weak_type
         cv = kwargs.get("constant_values", 0)
         cvs = np.asarray(cv) if not isinstance(cv, (Tracer,)) else None
         if cvs is not None and cvs.ndim > 0:
@@ -435,11 +437,11 @@ def pad(array, pad_width, mode="constant", **kwargs):
                         cfg = [(0, 0, 0)] * a.ndim
                         cfg[ax] = (w, 0, 0) if side == 0 else (0, w, 0)
                         val = conversion.convert_element_type(
-                            asarray_any(cvs[ax, side].item()), a.dtype
+                            asarray_any(cvs[ax, side].item()), a.dtype, weak
                         )
                         a = _sh.pad(a, val, cfg)
             return a
-        val = conversion.convert_element_type(asarray_any(cv), a.dtype)
+        val = conversion.convert_element_type(asarray_any(cv), a.dtype, weak)
         return _sh.pad(a, val, [(lo, hi, 0) for lo, hi in widths])
     if mode in ("edge", "reflect", "symmetric", "wrap"):
         for ax, (lo, hi) in enumerate(widths):
