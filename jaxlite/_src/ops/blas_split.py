@@ -66,8 +66,7 @@ class _Splitter:
     def controller(self):
         if self.blas is None:
             on = os.environ.get("JAXLITE_BLAS_SPLIT", "off").lower() in ("on", "1", "auto")
-            off = not on
-            self.blas = False if off else _find_openblas()
+            self.blas = _find_openblas() if on else False
         return self.blas
 
     def start_helpers(self, n: int) -> None:

@@ -162,35 +162,29 @@ def _xlog1py_impl(x, y):
 xlogy_p = naryop("xlogy", _xlogy_impl, [FLOAT, FLOAT])
 
 
-def _xlogy_jvp(primals, tangents):
-    # JAX defines xlogy with a custom JVP, which instantiates zero tangents: the tangent is
-    # tx * log(y) + ty * x / y in full (NaN where log(y) is infinite, even if x is fixed).
-    x, y = primals
-    out = xlogy_p.bind(x, y)
-    tx, ty = tangents
-    if type(tx) is Zero and type(ty) is Zero:
-        return out, Zero(aval_of(out).to_tangent_aval())
-    tx, ty = instantiate(tx), instantiate(ty)
-    return out, add(mul(tx, log(y)), mul(ty, div(x, y)))
+def _instantiating_jvp(prim, d_dx, d_dy):
+    """The JVP of a binary ``prim`` that JAX defines with a custom JVP, which instantiates
+    zero tangents: ``tx * d_dx(x, y) + ty * d_dy(x, y)`` in full (NaN where a partial
+    derivative is, even if that operand is fixed)."""
+
+    def jvp(primals, tangents):
+        x, y = primals
+        out = prim.bind(x, y)
+        tx, ty = tangents
+        if type(tx) is Zero and type(ty) is Zero:
+            return out, Zero(aval_of(out).to_tangent_aval())
+        tx, ty = instantiate(tx), instantiate(ty)
+        return out, add(mul(tx, d_dx(x, y)), mul(ty, d_dy(x, y)))
+
+    return jvp
 
 
-rules.jvp_rules[xlogy_p] = _xlogy_jvp
+rules.jvp_rules[xlogy_p] = _instantiating_jvp(xlogy_p, lambda x, y: log(y), lambda x, y: div(x, y))
 
 xlog1py_p = naryop("xlog1py", _xlog1py_impl, [FLOAT, FLOAT])
-
-
-def _xlog1py_jvp(primals, tangents):
-    # As xlogy: JAX's custom JVP instantiates zero tangents.
-    x, y = primals
-    out = xlog1py_p.bind(x, y)
-    tx, ty = tangents
-    if type(tx) is Zero and type(ty) is Zero:
-        return out, Zero(aval_of(out).to_tangent_aval())
-    tx, ty = instantiate(tx), instantiate(ty)
-    return out, add(mul(tx, log1p(y)), mul(ty, div(x, add(y, _const(y, 1)))))
-
-
-rules.jvp_rules[xlog1py_p] = _xlog1py_jvp
+rules.jvp_rules[xlog1py_p] = _instantiating_jvp(
+    xlog1py_p, lambda x, y: log1p(y), lambda x, y: div(x, add(y, _const(y, 1)))
+)
 
 rules.quiet_fp.update([xlogy_p, xlog1py_p])
 
