@@ -276,14 +276,25 @@ conj_p = unop("conj", np.conj, INEXACT)
 deflinear(conj_p, lambda ct, x: [Zero(x.aval) if type(ct) is Zero else conj(ct)])
 
 
+def _pow_by_squaring(x, n, mul2):
+    """``x ** n`` (``n >= 1``) by binary exponentiation in JAX's order of multiplications
+    (its lowering of ``integer_pow``), so float rounding matches."""
+    acc = None
+    while n > 0:
+        if n & 1:
+            acc = x if acc is None else mul2(acc, x)
+        n >>= 1
+        if n > 0:
+            x = mul2(x, x)
+    return acc
+
+
 def _integer_pow_impl(x, *, y):
     if y == 0:
         return np.ones_like(x)
     if y < 0 and dtypes.is_int(x.dtype):
         return np.asarray(1 // x**-y, x.dtype)
-    out = x
-    for _ in range(abs(y) - 1):
-        out = out * x
+    out = _pow_by_squaring(x, abs(y), lambda a, b: np.asarray(a * b, x.dtype))
     if y < 0:
         out = np.asarray(1, x.dtype) / out
     return np.asarray(out, dtype=x.dtype)
@@ -293,7 +304,8 @@ integer_pow_p = unop("integer_pow", _integer_pow_impl, NUM)
 
 
 def _integer_pow_native(ctx, eqn, ins, outs):
-    # The multiplications of _integer_pow_impl, in the same order (bit-identical).
+    # The multiplications of _integer_pow_impl (_pow_by_squaring), in the same order
+    # (bit-identical).
     y, aval = eqn.params["y"], eqn.outvars[0].aval
     kind = np.dtype(aval.dtype).kind
     if (y < 0 and kind != "f") or kind not in "fiu":
@@ -301,9 +313,16 @@ def _integer_pow_native(ctx, eqn, ins, outs):
     if y == 0:
         one = ctx.const(np.ones(aval.shape, aval.dtype))
         return [f"{outs[0]} = {one}" if aval.shape == () else f"{outs[0]} = {one}.copy()"]
-    lines = [f"{outs[0]} = {ins[0]}"]
-    for _ in range(abs(y) - 1):
-        lines.append(f"{outs[0]} = {ctx.typed(f'{outs[0]} * {ins[0]}', aval)}")
+    lines, acc, base, n = [], None, ins[0], abs(y)
+    while n > 0:
+        if n & 1:
+            rhs = base if acc is None else ctx.typed(f"{acc} * {base}", aval)
+            lines.append(f"{outs[0]} = {rhs}")
+            acc = outs[0]
+        n >>= 1
+        if n > 0:
+            lines.append(f"{outs[0]}_sq = {ctx.typed(f'{base} * {base}', aval)}")
+            base = f"{outs[0]}_sq"
     if y < 0:
         one = ctx.const(np.ones((), aval.dtype))
         lines.append(f"{outs[0]} = {ctx.typed(f'{one} / {outs[0]}', aval)}")
@@ -312,12 +331,18 @@ def _integer_pow_native(ctx, eqn, ins, outs):
 
 rules.native_rules[integer_pow_p] = _integer_pow_native
 rules.native_elementwise.add(integer_pow_p)
-defjvp(
-    integer_pow_p,
-    lambda t, x, *, y: (
-        mul(t, mul(_const(x, y), integer_pow(x, y - 1))) if y != 0 else zeros_like(t)
-    ),
-)
+
+
+def _integer_pow_jvp(t, x, *, y):
+    if y == 0:
+        return zeros_like(t)
+    if y == 1:
+        return t
+    # JAX's formulas (x ** 1 is not formed for y == 2), so float16 rounding matches.
+    return mul(t, mul(_const(x, y), x if y == 2 else integer_pow(x, y - 1)))
+
+
+defjvp(integer_pow_p, _integer_pow_jvp)
 
 square_p = unop("square", np.square, NUM, native="{0} * {0}")
 defjvp(square_p, lambda t, x: mul(t, mul(_const(x, 2), x)))
@@ -385,7 +410,12 @@ def _div_impl(x, y):
 
 
 div_p = naryop("div", _div_impl, [NUM, NUM], native="{0} / {1}", native_kinds="f")
-defjvp(div_p, lambda t, x, y: div(t, y), lambda t, x, y: mul(neg(t), div(div(x, y), y)))
+# JAX's formulas, in its order of operations (the rounding of float16 hessians matches).
+defjvp(
+    div_p,
+    lambda t, x, y: div(t, y),
+    lambda t, x, y: mul(mul(neg(t), x), integer_pow(y, -2)),
+)
 
 
 def _div_transpose(ct, x, y):
