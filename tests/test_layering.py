@@ -115,6 +115,7 @@ OPS_ORDER: list[str] = [
     "shape",
     "elementwise",
     "lax_api",  # the strict-dtype public lax binary operators over elementwise
+    "clamp",  # lax.clamp (its JVP selects)
     "reductions",
     "indexing",
     "slicing",

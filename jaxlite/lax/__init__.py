@@ -1,5 +1,6 @@
 """Public ``jaxlite.lax`` (mirrors ``jax.lax``): primitive-level ops and control flow."""
 
+from jaxlite._src.ops.clamp import clamp as clamp, clamp_p as clamp_p  # noqa: F401
 from jaxlite._src.ops.conversion import (  # noqa: F401
     broadcasted_iota as broadcasted_iota,
     convert_element_type as convert_element_type,
@@ -25,7 +26,6 @@ from jaxlite._src.ops.elementwise import (  # noqa: F401
     bitwise_not as bitwise_not,
     cbrt as cbrt,
     ceil as ceil,
-    clamp as clamp,
     complex_ as complex,
     conj as conj,
     cos as cos,
@@ -180,7 +180,6 @@ from jaxlite._src.ops.elementwise import (  # noqa: E402
     atanh_p as atanh_p,
     cbrt_p as cbrt_p,
     ceil_p as ceil_p,
-    clamp_p as clamp_p,
     complex_p as complex_p,
     conj_p as conj_p,
     cosh_p as cosh_p,

@@ -32,8 +32,9 @@ from jaxlite._src.interpreters.jvp import jvp_jaxpr
 from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
 from jaxlite._src.interpreters.transpose import transpose_jaxpr
 from jaxlite._src.ops import shape as _shape
+from jaxlite._src.ops.clamp import clamp
 from jaxlite._src.ops.conversion import convert_element_type
-from jaxlite._src.ops.elementwise import clamp, ne, select_n_p
+from jaxlite._src.ops.elementwise import ne, select_n_p
 from jaxlite._src.ops.structural import instantiate, zeros
 
 cond_p = Primitive("cond", multiple_results=True)

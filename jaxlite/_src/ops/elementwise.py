@@ -704,62 +704,6 @@ def select(pred, on_true, on_false):
     return select_n(pred, on_false, on_true)
 
 
-# ----------------------------------------------------------------------------- clamp
-clamp_p = Primitive("clamp")
-rules.impl_rules[clamp_p] = lambda lo, x, hi: np.minimum(np.maximum(x, lo), hi)
-defnative(clamp_p, "np.minimum(np.maximum({1}, {0}), {2})", "fiu")
-
-
-def _clamp_abstract_eval(lo, x, hi):
-    if lo.dtype != x.dtype or hi.dtype != x.dtype:
-        raise TypeError("clamp requires min, operand and max to have the same dtype")
-    for b in (lo, hi):
-        if b.shape not in ((), x.shape):
-            raise TypeError(f"clamp bounds must be scalars or have shape {x.shape}")
-    return x
-
-
-def _clamp_jvp(primals, tangents):
-    lo, x, hi = primals
-    out = clamp_p.bind(lo, x, hi)
-    t = tangents[1]
-    if type(t) is Zero:
-        return out, Zero(aval_of(out).to_tangent_aval())
-    lo_b = _shape.broadcast_to_rank(lo, aval_of(x).shape)
-    hi_b = _shape.broadcast_to_rank(hi, aval_of(x).shape)
-    inside = and_(ge(x, lo_b), le(x, hi_b))
-    return out, select_n(inside, zeros_like(t), t)
-
-
-def _clamp_batch(axis_data, args, dims):
-    size = axis_data.size
-    lo, x, hi = args
-
-    xb = (
-        _shape.broadcast_batch(x, size) if dims[1] is not_mapped else _shape.moveaxis(x, dims[1], 0)
-    )
-    shp = aval_of(xb).shape
-
-    def fix(b, d):
-        if d is not_mapped:
-            return b if aval_of(b).shape == () else _shape.broadcast_batch(b, size)
-        b = _shape.moveaxis(b, d, 0)
-        return _shape.broadcast_in_dim(b, shp, tuple(range(aval_of(b).ndim)))
-
-    return clamp_p.bind(fix(lo, dims[0]), xb, fix(hi, dims[2])), 0
-
-
-rules.abstract_eval_rules[clamp_p] = _clamp_abstract_eval
-rules.jvp_rules[clamp_p] = _clamp_jvp
-rules.batch_rules[clamp_p] = _clamp_batch
-
-
-def clamp(min, x, max):  # noqa: A002 (JAX's parameter names)
-    """``jax.lax.clamp(min, x, max)``."""
-    min, x, max = _lax_args(min, x, max)
-    return clamp_p.bind(min, x, max)
-
-
 # Kernels that can hit IEEE exceptions (log(0), 1/0, overflow...) where JAX stays silent.
 rules.quiet_fp.update([
     exp_p, exp2_p, expm1_p, log_p, log1p_p, tan_p, asin_p, acos_p, sinh_p, cosh_p, acosh_p,

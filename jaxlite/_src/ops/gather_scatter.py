@@ -17,7 +17,13 @@ import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.ops import conversion, elementwise as ew, indexing as _ix, shape as _sh
+from jaxlite._src.ops import (
+    clamp as _clamp,
+    conversion,
+    elementwise as ew,
+    indexing as _ix,
+    shape as _sh,
+)
 
 
 class GatherDimensionNumbers(NamedTuple):
@@ -82,7 +88,7 @@ def _index_arrays(
             lim = n - window_sizes[d]
             ok = ew.and_(ew.ge(start, ew._const(start, 0)), ew.le(start, ew._const(start, lim)))
             valid = ok if valid is None else ew.and_(valid, ok)
-            start = ew.clamp(ew._const(start, 0), start, ew._const(start, max(lim, 0)))
+            start = _clamp.clamp(ew._const(start, 0), start, ew._const(start, max(lim, 0)))
             bshape = [1] * out_rank
             for p, s in zip(batch_positions, batch_shape):
                 bshape[p] = s

@@ -32,6 +32,7 @@ from jaxlite._src.core.sharding_types import (
 )
 from jaxlite._src.ops import (
     bitcast,
+    clamp,
     conversion,
     cumulative,
     elementwise,
@@ -85,7 +86,7 @@ def _clamp_rule(mesh, specs, avals_in, aval_out):
     return merge_dims("clamp", specs, avals_in, aval_out)
 
 
-_table[elementwise.clamp_p] = _clamp_rule
+_table[clamp.clamp_p] = _clamp_rule
 
 
 def _select_n_rule(mesh, specs, avals_in, aval_out):

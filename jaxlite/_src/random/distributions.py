@@ -36,6 +36,7 @@ from jaxlite._src.ops import (
     shape as sh,
     sorting as lax_sorting,
 )
+from jaxlite._src.ops.clamp import clamp
 from jaxlite._src.random import _xla_math as xm, prng
 from jaxlite._src.random.prng import canonicalize_shape, check_prng_key, random_bits, random_split
 from jaxlite._src.sharding import explicit as _explicit
@@ -233,7 +234,7 @@ def _clip_to(x, dtype):
         return x
     info, sinfo = dtypes.iinfo(dtype), dtypes.iinfo(src)
     lo, hi = max(int(info.min), int(sinfo.min)), min(int(info.max), int(sinfo.max))
-    x = ew.clamp(np.asarray(lo, src), x, np.asarray(hi, src))
+    x = clamp(np.asarray(lo, src), x, np.asarray(hi, src))
     return conversion.convert_element_type(x, dtype)
 
 
