@@ -202,7 +202,10 @@ def _dus_batch(axis_data, args, dims):
         x = broadcast_batch(x, axis_data.size) if dx is not_mapped else moveaxis(x, dx, 0)
         u = broadcast_batch(u, axis_data.size) if du is not_mapped else moveaxis(u, du, 0)
         zero = full((), 0, aval_of(starts[0]).dtype if starts else dtypes.int32)
-        return dynamic_update_slice_p.bind(x, u, zero, *starts), 0
+        out = dynamic_update_slice_p.bind(x, u, zero, *starts)
+        # JAX batches it as a scatter, whose result has the operand's weak type.
+        xa = aval_of(x)
+        return conversion.convert_element_type(out, xa.dtype, xa.weak_type), 0
     # Batched start indices: one scatter of each element's update into its own window.
     n = axis_data.size
     x = broadcast_batch(x, n) if dx is not_mapped else moveaxis(x, dx, 0)
