@@ -26,18 +26,13 @@ from jaxlite._src.ops import (
 from jaxlite._src.sharding import explicit as _explicit
 
 
-def _is_int_scalar(i):
-    if isinstance(i, (int, np.integer)) and not isinstance(i, bool):
-        return True
-    return (
-        isinstance(i, (Array, np.ndarray))
-        and aval_of(i).shape == ()
-        and dtypes.is_int(aval_of(i).dtype)
-    )
+class _EmptyEllipsis:
+    """An Ellipsis that stands for no axes: it still separates advanced indices (NumPy)."""
 
 
-def _expand_index(idx, ndim):
-    """Normalise to a tuple with Ellipsis expanded; returns (items, n_consumed)."""
+def _expand_index(idx, ndim, keep_empty_ellipsis=False):
+    """Normalise to a list with Ellipsis expanded (to ``_EmptyEllipsis`` if it stands for
+    no axes and ``keep_empty_ellipsis``)."""
     if not isinstance(idx, tuple):
         idx = (idx,)
     idx = tuple(np.asarray(i) if isinstance(i, list) else i for i in idx)
@@ -60,6 +55,8 @@ def _expand_index(idx, ndim):
     for i in idx:
         if i is Ellipsis:
             out.extend([slice(None)] * (ndim - consumed))
+            if keep_empty_ellipsis and ndim == consumed:
+                out.append(_EmptyEllipsis())
         else:
             out.append(i)
     if n_ell == 0:
@@ -94,29 +91,76 @@ def getitem(x, idx):
             f"`arr[array(seq)]` instead of `arr[seq]`. Got index {idx!r}."
         )
     x = asarray_any(x)
-    items = _bool_to_int(_expand_index(idx, x.ndim))
+    items = _bool_to_int(_expand_index(idx, x.ndim, keep_empty_ellipsis=True))
     if type(x) is not ArrayImpl:
-        _explicit.check_index(x, items)
+        _explicit.check_index(x, [i for i in items if not isinstance(i, _EmptyEllipsis)])
     return _index(x, items)
 
 
+def _is_static_int(i):
+    return isinstance(i, (int, np.integer)) and not isinstance(i, bool)
+
+
+def _is_scalar_index(i):
+    """A static int, or a 0-d integer array (traced or not)."""
+    return _is_static_int(i) or (
+        isinstance(i, (Array, np.ndarray, Tracer))
+        and aval_of(i).shape == ()
+        and dtypes.is_int(aval_of(i).dtype)
+    )
+
+
+def _use_gather(x, items):
+    """Whether JAX indexes with one gather (its third strategy): for any integer array
+    index, and for a dynamic scalar index (traced, or a static int out of bounds) next to
+    a slice whose step is not 1 or -1 (neither a static slice nor a dynamic_slice can).
+    In a gather every scalar index is an advanced index (NumPy's rule: it broadcasts with
+    the arrays, which decides where the indexed dimensions go)."""
+    dynamic = strided = False
+    axis = 0
+    for i in items:
+        if i is None or isinstance(i, (_EmptyIndex, _EmptyEllipsis)):
+            continue
+        if isinstance(i, slice):
+            strided |= i.step not in (None, 1, -1)
+        elif _is_static_int(i):
+            n = x.shape[axis]
+            dynamic |= not -n <= int(i) < n
+        elif _is_scalar_index(i) and isinstance(i, (Array, Tracer)):
+            dynamic = True
+        else:
+            return True
+        axis += 1
+    return dynamic and strided
+
+
 def _index(x, items):
-    # Pass 1: basic indexing (slices, static ints, None); collect advanced indices.
+    # JAX's strategies: static slices when every index is a static int in bounds, a slice,
+    # None or Ellipsis; dynamic_slice (clamped) when scalar indices are traced or out of
+    # bounds and every slice has step 1 or -1; a gather otherwise. They show in weak types (a
+    # dynamic_slice transposes to a strongly typed dynamic_update_slice).
+    gather_mode = _use_gather(x, items)
+    # Pass 1: slices, None, and scalar indices outside a gather; collect advanced indices.
     out = x
     axis = 0
     squeeze_axes = []
     new_axes = []
+    slots = []  # per item in the output: "new" (None), "dim" (a kept axis) or "adv"
     advanced = []  # (axis in `out` after basic pass, index array)
-    dyn_starts = None
     for i in items:
         if i is None:
             # Position in the output: kept input axes so far plus earlier new axes.
             new_axes.append(axis - len(squeeze_axes) + len(new_axes))
+            slots.append("new")
+            continue
+        if isinstance(i, _EmptyEllipsis):
+            slots.append("sep")
             continue
         if isinstance(i, _EmptyIndex):
             raise IndexError("boolean scalar False index is not supported")
         n = out.shape[axis]
         if isinstance(i, slice):
+            slots.append("dim")
             start, stop, step = i.start, i.stop, i.step
             for s in (start, stop, step):
                 if isinstance(s, Tracer):
@@ -142,22 +186,26 @@ def _index(x, items):
                         out = _shape.slice_in_dim(out, lo, start + 1, -step, axis)
                     out = _shape.rev(out, (axis,))
             axis += 1
-        elif isinstance(i, (int, np.integer)) and not isinstance(i, bool):
+        elif gather_mode and _is_scalar_index(i):
+            # In a gather a scalar index is a 0-d advanced index.
+            arr = ArrayImpl(np.asarray(int(i), np.int32)) if _is_static_int(i) else i
+            advanced.append((axis, asarray_any(arr)))
+            slots.append("adv")
+            axis += 1
+        elif _is_static_int(i) and -n <= int(i) < n:
             i = int(i)
-            if n == 0:
-                raise IndexError(f"index {i} is out of bounds for axis {axis} with size 0")
-            # Out-of-bounds static indices are clamped, as JAX's gathers are.
-            i = min(max(i + n if i < 0 else i, 0), n - 1)
+            i = i + n if i < 0 else i
             if n != 1:  # a trivial slice is skipped, as in JAX (it shows in weak types)
                 out = _shape.slice_in_dim(out, i, i + 1, 1, axis)
             squeeze_axes.append(axis)
             axis += 1
-        elif (
-            _is_int_scalar(i)
-            and isinstance(i, Tracer)
-            or (isinstance(i, Array) and aval_of(i).shape == () and dtypes.is_int(aval_of(i).dtype))
-        ):
-            # Traced scalar index: dynamic_slice with JAX's clamping (negative wraps once).
+        elif _is_scalar_index(i) and not isinstance(i, np.ndarray):
+            # A traced (or out-of-bounds static) scalar index: dynamic_slice with JAX's
+            # clamping (negative wraps once).
+            if _is_static_int(i):
+                if n == 0:
+                    raise IndexError(f"index {int(i)} is out of bounds for axis {axis} with size 0")
+                i = ArrayImpl(np.asarray(int(i), np.int32))
             i = conversion.convert_element_type(i, dtypes.int32)
             i = ew.select_n(ew.lt(i, ew._const(i, 0)), i, ew.add(i, ew._const(i, n)))
             starts = [ArrayImpl(np.asarray(0, np.int32))] * out.ndim
@@ -175,24 +223,24 @@ def _index(x, items):
                     f"{aval_of(arr).dtype}"
                 )
             advanced.append((axis, arr))
+            slots.append("adv")
             axis += 1
-    del dyn_starts
     if advanced:
-        out = _advanced(out, advanced)
-        # Advanced indexing removes/changes axes; basic squeezes refer to earlier axes only
-        # when they precede the advanced block. Handle the common layouts.
-        adv_axes = [a for a, _ in advanced]
-        nb = len(np.broadcast_shapes(*[aval_of(a).shape for _, a in advanced]))
-        contiguous = adv_axes == list(range(adv_axes[0], adv_axes[0] + len(adv_axes)))
-        first = adv_axes[0] if contiguous else 0
-        remap = []
-        for s in squeeze_axes:
-            if contiguous:
-                remap.append(s if s < first else s - len(adv_axes) + nb)
-            else:
-                before = sum(1 for a in adv_axes if a < s)
-                remap.append(s - before + nb)
-        squeeze_axes = remap
+        # NumPy's rule: the broadcast index dimensions replace the indexed block where the
+        # advanced indices are adjacent in the index (a None between them separates them),
+        # else they go first. Every scalar index is advanced here, so nothing is squeezed.
+        at = [k for k, sl in enumerate(slots) if sl == "adv"]
+        contiguous = at == list(range(at[0], at[-1] + 1))
+        out = _advanced(out, advanced, contiguous)
+        nb = len(np.broadcast_shapes(*[aval_of(arr).shape for _, arr in advanced]))
+        rest = [sl for sl in slots if sl != "adv"]
+        layout = (
+            slots[: at[0]] + ["adv"] * nb + slots[at[-1] + 1 :]
+            if contiguous
+            else ["adv"] * nb + rest
+        )
+        layout = [sl for sl in layout if sl != "sep"]
+        new_axes = [k for k, sl in enumerate(layout) if sl == "new"]
     if squeeze_axes:
         out = _shape.squeeze(out, squeeze_axes)
     for a in new_axes:
@@ -205,16 +253,24 @@ def _index(x, items):
     return out
 
 
-def _advanced(x, advanced):
+def _advanced(x, advanced, contiguous):
+    """``x`` gathered at the advanced indices ``[(axis, index array)]``; the broadcast index
+    dimensions go where the indexed axes were if ``contiguous``, else first."""
     axes = [a for a, _ in advanced]
+    rest = [i for i in range(x.ndim) if i not in axes]
+    index_shape = np.broadcast_shapes(*[aval_of(a).shape for _, a in advanced])
+    if 0 in index_shape or any(x.shape[i] == 0 for i in rest):
+        # An empty result: no gather (JAX skips it, so its slice-size check on an empty
+        # indexed axis does not apply); the caller makes it a constant.
+        at = axes[0] if contiguous else 0
+        shape = [x.shape[i] for i in rest]
+        return _shape.full(tuple(shape[:at]) + index_shape + tuple(shape[at:]), 0, x.dtype)
     idxs = []
     for a, arr in advanced:
         n = x.shape[a]
         arr = conversion.convert_element_type(arr, dtypes.int32)
         arr = ew.select_n(ew.lt(arr, ew._const(arr, 0)), arr, ew.add(arr, ew._const(arr, n)))
         idxs.append(arr)
-    contiguous = axes == list(range(axes[0], axes[0] + len(axes)))
-    rest = [i for i in range(x.ndim) if i not in axes]
     xt = _shape.transpose(x, axes + rest)
     out = _ix.gather(xt, *idxs)
     if contiguous and axes[0] > 0:
@@ -407,10 +463,10 @@ def _scatter_positions(shape, idx):
         if shape
         else _shape.reshape(conversion.iota(dtypes.int32, 1), ())
     )
-    items = _bool_to_int(_expand_index(idx, len(shape)))
+    items = _bool_to_int(_expand_index(idx, len(shape), keep_empty_ellipsis=True))
     new_items, pad_axes, axis = [], set(), 0
     for i in items:
-        if i is None or isinstance(i, _EmptyIndex):
+        if i is None or isinstance(i, (_EmptyIndex, _EmptyEllipsis)):
             new_items.append(i)
             continue
         if isinstance(i, slice):
