@@ -158,7 +158,7 @@ def emit_equations(
         lower = rules.lower_rules.get(eqn.primitive)
         if lower is not None:
             sub = lower(ctx, eqn, ins, outs)
-            if eqn.primitive in rules.native_loops and native.enabled():
+            if eqn.primitive in rules.native_loops and native.active():
                 sub = native.tier_lines(ctx, eqn, ins, outs, sub)
             lines.extend(sub)
         else:
@@ -309,7 +309,7 @@ def compile_jaxpr(closed: ClosedJaxpr) -> tuple[Callable, str]:
     """Generate and ``exec`` the Python source for ``closed``; returns (function, source)."""
     ctx = CodegenContext()
     fn_name = f"jitted_{next(_fn_counter)}"
-    if native.enabled():
+    if native.active():
         closed = native.outline_regions(closed)  # long elementwise runs: a tier each
     source = jaxpr_to_source(closed, ctx, fn_name)
     code = compile(source, f"<jaxlite-generated {fn_name}>", "exec")

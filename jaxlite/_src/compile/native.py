@@ -42,18 +42,17 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from jaxlite._src import config as _cfg
-from jaxlite._src.compile.native_emit import _DTYPES, NativeContext, NotNative, emit_kernel
+from jaxlite._src import config as _cfg, dtypes
+from jaxlite._src.compile.native_blocks import compile_blocks
+from jaxlite._src.compile.native_emit import _DTYPES, NotNative, emit_kernel
 from jaxlite._src.core import rules
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jaxlite._src.core.primitive import Primitive
-from jaxlite._src.ops import spmd
 
 logger = logging.getLogger("jaxlite.native")
 
@@ -62,6 +61,10 @@ logger = logging.getLogger("jaxlite.native")
 # it after a fifth of that bounds the time lost to the Python tier before the switch and
 # keeps one-shot programs (tests, scripts) from paying for compiles they never amortise.
 _HOT_SECONDS = 0.2
+# The same for a blocked NumPy region (``native_blocks``): generating its block function
+# costs ~0.3 ms, so it is built (on the calling thread) once the Python tier has spent
+# 30x that in the region: one or two calls of a chain on a few million elements.
+_HOT_SECONDS_BLOCKS = 0.01
 # A control-flow-free top-level function is a region only if it is long and large enough
 # for a fused (and parallel) kernel to beat NumPy's per-op loops.
 _REGION_MIN_EQNS = 4
@@ -126,14 +129,23 @@ def mode() -> str:
     return m if m in MODES else "auto"
 
 
-def enabled() -> bool:
-    """Is the native tier on (config) and is Numba installed? Cheap: called by codegen."""
-    if mode() == "off":
-        return False
+def active() -> bool:
+    """Is the native tier on (config)? Blocked NumPy regions need nothing else; Numba
+    kernels also need ``enabled()``. Cheap: called by codegen."""
+    return mode() != "off"
+
+
+def numba_installed() -> bool:
+    """Is Numba installed (found, not yet imported)? Cached."""
     avail = _numba_state.get("avail")
     if avail is None:
         avail = _numba_state["avail"] = importlib.util.find_spec("numba") is not None
     return avail
+
+
+def enabled() -> bool:
+    """Is the native tier on (config) and is Numba installed?"""
+    return mode() != "off" and numba_installed()
 
 
 # ------------------------------------------------------------------------------ subset
@@ -286,7 +298,7 @@ class Tier:
     def __init__(self, closed: ClosedJaxpr, parallel: bool = False, threads: bool = False):
         self.closed = closed
         self.parallel = parallel
-        self.threads = threads  # NumPy on one chunk per core (``compile_threaded``)
+        self.threads = threads  # blocked NumPy on threads (``native_blocks``)
         self.kernel: Callable | None = None
         self.spent = 0.0
         self.calls = 0
@@ -301,8 +313,17 @@ class Tier:
     def tick(self, seconds: float) -> None:
         self.spent += seconds
         self.calls += 1
-        if self.state == "cold" and self.spent >= _HOT_SECONDS:
+        if self.state != "cold" or self.spent < (
+            _HOT_SECONDS_BLOCKS if self.threads else _HOT_SECONDS
+        ):
+            return
+        with self._lock:
+            if self.state != "cold":
+                return
             self.state = "queued"
+        if self.threads:
+            self.build(trial=True)  # a code generation of ~0.3 ms: no compiler to wait for
+        else:
             _submit(self)
 
     def build(self, trial: bool = False) -> None:
@@ -310,7 +331,7 @@ class Tier:
         trial = trial and self.calls > 0
         try:
             if self.threads:
-                kernels = [compile_threaded(self.closed)]
+                kernels = [compile_blocks(self.closed)]
             else:
                 kernels = [compile_kernel(self.closed, self.parallel)]
         except Exception as e:  # noqa: BLE001 (any failure keeps the Python tier)
@@ -422,12 +443,12 @@ def tier_lines(ctx, eqn, ins: list[str], outs: list[str], python_lines: list[str
     loop is in the native subset; otherwise return them unchanged."""
     if eqn.primitive not in rules.native_loops or not outs:
         return python_lines
-    sub = _single_eqn_jaxpr(eqn)
-    if not jaxpr_supported(sub.jaxpr):
-        return python_lines
     if eqn.primitive is native_region_p and eqn.params.get("threads"):
         tier = _new_tier(eqn.params["jaxpr"], threads=True)
     else:
+        sub = _single_eqn_jaxpr(eqn)
+        if not enabled() or not jaxpr_supported(sub.jaxpr):
+            return python_lines
         tier = _new_tier(sub, parallel=eqn.primitive is native_region_p)
     if tier.state == "failed":
         return python_lines
@@ -477,19 +498,27 @@ rules.lower_rules[native_region_p] = _region_lower
 rules.native_rules[native_region_p] = _region_native
 
 
-def _elementwise_run(eqns) -> bool:
-    """Are ``eqns`` elementwise on one shape (operands of that shape or scalars), so that
-    running them on flat chunks of their operands gives the same elements? Only with more
-    than one core to split them over."""
-    if (os.cpu_count() or 1) < 2:
-        return False
-    shape = tuple(eqns[0].outvars[0].aval.shape)
-    return all(
-        e.primitive in rules.native_elementwise
-        and e.primitive in rules.impl_rules
-        and all(tuple(v.aval.shape) == shape for v in e.outvars)
-        and all(tuple(v.aval.shape) in (shape, ()) for v in e.invars)
-        for e in eqns
+# Dtypes of blocked NumPy regions: Numba's, and the 16-bit floats it lacks.
+_BLOCK_DTYPES = frozenset(_DTYPES) | {dtypes.float16, dtypes.bfloat16}
+
+
+def _blockable(eqn, shape: tuple) -> bool:
+    """Is ``eqn`` elementwise on ``shape`` (operands of that shape or scalars), so that
+    running it on flat blocks of its operands gives the same elements?"""
+    return (
+        eqn.primitive in rules.native_elementwise
+        and eqn.primitive in rules.impl_rules
+        and not eqn.effects
+        and not _sub_closed(eqn.params)
+        and bool(eqn.outvars)
+        and all(
+            tuple(v.aval.shape) == shape and getattr(v.aval, "dtype", None) in _BLOCK_DTYPES
+            for v in eqn.outvars
+        )
+        and all(
+            tuple(v.aval.shape) in (shape, ()) and getattr(v.aval, "dtype", None) in _BLOCK_DTYPES
+            for v in eqn.invars
+        )
     )
 
 
@@ -502,30 +531,57 @@ def _eqn_supported(eqn) -> bool:
     )
 
 
+def _runs(eqns, ok: Callable, key: Callable = lambda e: None) -> list[tuple[int, int]]:
+    """Maximal runs of consecutive equations passing ``ok`` with equal ``key``."""
+    runs, start, k0 = [], None, None
+    for i, e in enumerate(list(eqns) + [None]):
+        k = key(e) if e is not None else None
+        good = e is not None and ok(e, k)
+        if start is not None and (not good or k != k0):
+            runs.append((start, i))
+            start = None
+        if good and start is None:
+            start, k0 = i, k
+    return runs
+
+
+def _find_regions(eqns, min_size: int) -> list[tuple[int, int, bool]]:
+    """(start, stop, blocked) of each region, in program order. Elementwise runs on one
+    shape with NumPy-SIMD functions, with 16-bit floats, or any when Numba is absent are
+    blocked NumPy regions; other runs of native-subset equations are Numba regions."""
+
+    def big(run):
+        return run[1] - run[0] >= _REGION_MIN_EQNS and any(
+            math.prod(v.aval.shape) >= min_size for q in eqns[run[0] : run[1]] for v in q.outvars
+        )
+
+    def simd(run):
+        return any(str(q.primitive) in _NUMPY_SIMD for q in eqns[run[0] : run[1]])
+
+    numba = numba_installed()
+    shape_of = lambda e: tuple(e.outvars[0].aval.shape) if e.outvars else None  # noqa: E731
+    blocked = [
+        r
+        for r in _runs(eqns, lambda e, k: k is not None and _blockable(e, k), shape_of)
+        if big(r)
+        and (not numba or simd(r) or not all(_eqn_supported(q) for q in eqns[r[0] : r[1]]))
+    ]
+    taken = {id(eqns[i]) for a, b in blocked for i in range(a, b)}
+    compiled = []
+    if numba:
+        ok = lambda e, k: id(e) not in taken and _eqn_supported(e)  # noqa: E731
+        compiled = [r for r in _runs(eqns, ok) if big(r) and not simd(r)]
+    return sorted([(a, b, True) for a, b in blocked] + [(a, b, False) for a, b in compiled])
+
+
 def outline_regions(closed: ClosedJaxpr, min_size: int | None = None) -> ClosedJaxpr:
     """``closed`` with each long run of consecutive native-subset equations (no control
     flow, no effects) that produces a large array replaced by one ``native_region``
-    equation (its own tier, compiled with ``parallel=True``). Runs keep program order."""
+    equation (its own tier: a Numba kernel compiled with ``parallel=True``, or a blocked
+    NumPy function, see ``_find_regions``). Runs keep program order."""
     jaxpr = closed.jaxpr
     eqns = list(jaxpr.eqns)
-    runs, start = [], None
-    for i, e in enumerate(eqns + [None]):
-        ok = e is not None and _eqn_supported(e)
-        if ok and start is None:
-            start = i
-        elif not ok and start is not None:
-            simd = any(str(q.primitive) in _NUMPY_SIMD for q in eqns[start:i])
-            if (
-                (not simd or _elementwise_run(eqns[start:i]))
-                and i - start >= _REGION_MIN_EQNS
-                and any(
-                    math.prod(v.aval.shape) >= (_REGION_MIN_SIZE if min_size is None else min_size)
-                    for q in eqns[start:i]
-                    for v in q.outvars
-                )
-            ):
-                runs.append((start, i))
-            start = None
+    runs = _find_regions(eqns, _REGION_MIN_SIZE if min_size is None else min_size)
     if not runs:
         return closed
     later_uses: list[set[int]] = [set() for _ in range(len(eqns) + 1)]
@@ -534,7 +590,7 @@ def outline_regions(closed: ClosedJaxpr, min_size: int | None = None) -> ClosedJ
         later_uses[i + 1] = set(used)
         used |= {id(v) for v in eqns[i].invars if type(v) is not Literal}
     new_eqns, pos = [], 0
-    for start, stop in runs:
+    for start, stop, threads in runs:
         new_eqns.extend(eqns[pos:start])
         run = eqns[start:stop]
         defined = {id(v) for e in run for v in e.outvars}
@@ -560,74 +616,9 @@ def outline_regions(closed: ClosedJaxpr, min_size: int | None = None) -> ClosedJ
             for e in run
         ]
         sub = ClosedJaxpr(Jaxpr([], sub_in, outs, sub_eqns), [])
-        # Runs with NumPy's SIMD transcendental kernels stay NumPy, split over threads.
-        threads = any(str(q.primitive) in _NUMPY_SIMD for q in run)
         params = {"jaxpr": sub, "threads": threads}
         new_eqns.append(JaxprEqn(native_region_p, ins, outs, params, ()))
         pos = stop
     new_eqns.extend(eqns[pos:])
     out = Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, new_eqns)
     return ClosedJaxpr(out, closed.consts)
-
-
-# ------------------------------------------------------------ threaded NumPy regions
-# An elementwise region that uses NumPy's SIMD transcendental kernels (which beat Numba's
-# scalar libm calls) runs as NumPy on flat chunks of its operands, one chunk per core: the
-# same ufuncs on the same elements (NumPy's SIMD loops treat a chunk's tail with the same
-# kernel), so the same bits. NumPy releases the GIL inside each ufunc loop.
-_pool: list = []
-_CHUNK_ALIGN = 1024  # elements: chunk edges on cache-line (and SIMD) boundaries
-
-
-def _numpy_eval(jaxpr: Jaxpr, args: Sequence) -> list:
-    env: dict[int, Any] = {}
-    for v, a in zip(jaxpr.invars, args):
-        env[id(v)] = a
-
-    def read(v):
-        return v.val if type(v) is Literal else env[id(v)]
-
-    with np.errstate(all="ignore"):  # as generated code does for rules.quiet_fp
-        for eqn in jaxpr.eqns:
-            out = rules.impl_rules[eqn.primitive](*[read(v) for v in eqn.invars], **eqn.params)
-            outs = out if eqn.primitive.multiple_results else [out]
-            for v, o in zip(eqn.outvars, outs):
-                env[id(v)] = o
-    return [read(v) for v in jaxpr.outvars]
-
-
-def compile_threaded(closed: ClosedJaxpr) -> Callable:
-    """``closed`` (elementwise, see ``_elementwise_run``) as NumPy over one flat chunk per
-    core, run on a thread pool; returns a function of NumPy values like ``compile_kernel``."""
-    jaxpr = closed.jaxpr
-    n = math.prod(jaxpr.outvars[0].aval.shape) if jaxpr.outvars else 0
-    workers = min(os.cpu_count() or 1, 8)
-    step = -(-n // workers)
-    step = -(-step // _CHUNK_ALIGN) * _CHUNK_ALIGN
-    bounds = [(lo, min(lo + step, n)) for lo in range(0, n, step)] if n else []
-    lane = [v.aval.shape != () for v in jaxpr.invars]
-    out_avals = closed.out_avals
-    if not _pool:
-        _pool.append(ThreadPoolExecutor(max(workers - 1, 1), thread_name_prefix="jaxlite-np"))
-    pool = _pool[0]
-
-    def call(*args):
-        if spmd.current() is not None:
-            # A shard_map device body: the devices' threads already occupy the cores.
-            return [np.asarray(r) for r in _numpy_eval(jaxpr, list(args))]
-        flat = [np.ascontiguousarray(a).reshape(-1) if ln else a for a, ln in zip(args, lane)]
-        outs = [np.empty(n, a.dtype) for a in out_avals]
-
-        def run(lo, hi):
-            res = _numpy_eval(jaxpr, [a[lo:hi] if ln else a for a, ln in zip(flat, lane)])
-            for o, r in zip(outs, res):
-                o[lo:hi] = r
-
-        futs = [pool.submit(run, lo, hi) for lo, hi in bounds[1:]]
-        if bounds:
-            run(*bounds[0])
-        for f in futs:
-            f.result()
-        return [o.reshape(a.shape) for o, a in zip(outs, out_avals)]
-
-    return call

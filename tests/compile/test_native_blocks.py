@@ -1,0 +1,272 @@
+"""Blocked NumPy regions of the native tier (``compile/native_blocks.py``): same bits as the
+Python tier, for every dtype family, at sizes that do not fill a block; thread safety; the
+tier switching them in; and all of it without Numba (they need none)."""
+
+import re
+import threading
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import jaxlite as jax
+import jaxlite.numpy as jnp
+from jaxlite import lax
+from jaxlite._src.compile import codegen, native, native_blocks
+from jaxlite._src.interpreters import simplify
+from tests.sharding._subproc import run
+
+pytestmark = pytest.mark.jaxlite_only  # the tier is jaxlite's own machinery
+
+
+@pytest.fixture
+def native_mode():
+    old = jax.config.read("jaxlite_native")
+    yield lambda m: jax.config.update("jaxlite_native", m)
+    jax.config.update("jaxlite_native", old)
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    """Blocks of 4096 elements, so small arrays span several blocks and a partial one."""
+    monkeypatch.setattr(native_blocks, "_BLOCK_MIN", 4096)
+    monkeypatch.setattr(native_blocks, "_BLOCK_MAX", 4096)
+
+
+@pytest.fixture
+def no_numba(monkeypatch):
+    monkeypatch.setattr(native, "_numba_state", {"mod": None, "avail": False})
+
+
+def _chain(x):
+    y = jnp.sin(x) * 2.0 + 1.0
+    y = jnp.exp(-y) * x
+    return jnp.sqrt(jnp.abs(jnp.tanh(y) - 0.5)) + x
+
+
+def _float_multi(x, s):
+    """Several outputs, a value read long after it is made, a broadcast scalar operand, a
+    cast and a select (not plain ufuncs) in the middle."""
+    a = jnp.sin(x)
+    b = jnp.exp(a * s)
+    c = lax.convert_element_type(b, jnp.float32) * 3.0
+    d = jnp.where(c > 2.0, a, c - s)
+    return d + a, lax.integer_pow(b, 3) / (a + 2.0), c
+
+
+def _int_chain(x, s):
+    y = (x * 3 + s) ^ (x >> 2)
+    y = jnp.abs(y - 7) // 5
+    return jnp.maximum(y, x) - (y % 3), (y & 255) << 1
+
+
+def _bool_chain(x, y):
+    a = jnp.logical_and(x, jnp.logical_not(y))
+    b = jnp.logical_or(a, jnp.logical_xor(x, y))
+    return jnp.where(b, a, y) != x, jnp.logical_not(b) & a
+
+
+def _tiers(fn):
+    return [v for v in fn.__globals__.values() if isinstance(v, native.Tier)]
+
+
+def _region(closed):
+    out = native.outline_regions(closed, min_size=0)
+    regions = [e for e in out.jaxpr.eqns if str(e.primitive) == "native_region"]
+    assert len(regions) == 1 and regions[0].params["threads"], out
+    return regions[0]
+
+
+def _check(f, *args):
+    """``f`` with its one blocked region (built in ``always`` mode) against the Python
+    tier, bit for bit; returns the region's kernel."""
+    closed = simplify.simplify(jax.make_jaxpr(f)(*args))
+    outlined = native.outline_regions(closed, min_size=0)
+    _region(outlined)
+    with jax.config._override("jaxlite_native", "off"):
+        want = codegen.compile_jaxpr(closed)[0](*args)
+    with jax.config._override("jaxlite_native", "always"):
+        fn = codegen.compile_jaxpr(outlined)[0]
+    (tier,) = _tiers(fn)
+    assert tier.threads and tier.state == "ready"
+    got = fn(*args)
+    assert len(got) == len(want)
+    for w, g in zip(want, got):
+        w, g = np.asarray(w), np.asarray(g)
+        assert g.dtype == w.dtype and g.shape == w.shape
+        # Compare the bits (NaNs included, -0.0 apart from 0.0).
+        np.testing.assert_array_equal(
+            np.ascontiguousarray(g).view(np.uint8), np.ascontiguousarray(w).view(np.uint8)
+        )
+    return tier.kernel
+
+
+def _floats(n, dtype, seed=0):
+    x = np.random.RandomState(seed).uniform(-6, 6, n).astype(dtype)
+    special = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1e30, -1e-30], np.float32)
+    with np.errstate(over="ignore"):  # 1e30 is inf in the 16-bit floats
+        x[: min(n, special.size)] = special[: min(n, special.size)].astype(dtype)
+    return x
+
+
+@pytest.mark.parametrize("n", [0, 1, 4095, 4096, 4097, 3 * 4096 + 17])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, ml_dtypes.bfloat16, np.float64])
+def test_float_chains_match_python_tier(small_blocks, n, dtype):
+    x = _floats(n, dtype)
+    if dtype == np.float64:
+        with jax.config._override("jax_enable_x64", True):
+            _check(_chain, x)
+            _check(_float_multi, x, np.asarray(0.75, dtype))
+        return
+    _check(_chain, x)
+    # float32 casts inside the chain (a no-op for float32) keep 16-bit floats out of it.
+    if dtype == np.float32:
+        _check(_float_multi, x, np.asarray(0.75, dtype))
+
+
+@pytest.mark.parametrize("n", [1, 4097, 2 * 4096 + 5])
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.uint16, np.uint32])
+def test_integer_chains_wrap_as_python_tier(small_blocks, no_numba, n, dtype):
+    info = np.iinfo(dtype)
+    x = np.random.RandomState(2).randint(info.min, info.max, n, dtype=np.int64).astype(dtype)
+    _check(_int_chain, x, np.asarray(info.max, dtype))  # x * 3 + max wraps
+
+
+@pytest.mark.parametrize("n", [1, 4096 * 2 + 3])
+def test_bool_chains_match_python_tier(small_blocks, no_numba, n):
+    rng = np.random.RandomState(3)
+    _check(_bool_chain, rng.rand(n) < 0.5, rng.rand(n) < 0.3)
+
+
+def test_real_block_size_and_odd_shape():
+    """The default block size (the chain's working set in L2) on a 2-D array whose size is
+    not a multiple of it; the tail block is the array's tail."""
+    x = _floats(3 * 70001, np.float32).reshape(3, 70001)
+    kernel = _check(_chain, x)
+    m = re.search(r"b = k \* (\d+)", kernel.__jaxlite_source__)
+    assert m and int(m.group(1)) % native_blocks._ALIGN == 0
+    assert native_blocks._BLOCK_MIN <= int(m.group(1)) <= native_blocks._BLOCK_MAX
+
+
+def test_buffers_are_reused_in_place():
+    """The 10-op chain needs one scratch buffer: each ufunc writes over its dying operand,
+    and the last one writes the result slice."""
+    x = _floats(1 << 16, np.float32)
+    src = _check(_chain, x).__jaxlite_source__
+    assert "s0, = _scratch(_spec)" in src and "s1" not in src
+    assert src.rstrip().splitlines()[-1].strip().endswith("out=r0)")
+    # Only generated names: constants and callables are globals, never source text.
+    words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", src))
+    generated = re.compile(r"^(_[ucf]\d+|[sxrtAO]\d+|_run|_scratch|_spec)$")
+    keywords = {"def", "for", "in", "if", "return", "take", "k", "b", "e", "out"}
+    assert all(generated.match(w) or w in keywords for w in words), words
+
+
+def test_non_contiguous_operand_runs_whole_arrays():
+    x = _floats(2 * 40000, np.float32).reshape(2, 40000)
+    closed = simplify.simplify(jax.make_jaxpr(_chain)(x.T))
+    region = _region(closed)
+    kernel = native_blocks.compile_blocks(region.params["jaxpr"])
+    with jax.config._override("jaxlite_native", "off"):
+        want = codegen.compile_jaxpr(closed)[0](x.T)
+    got = kernel(x.T)
+    np.testing.assert_array_equal(np.asarray(got[0]).view(np.uint32), want[0].view(np.uint32))
+
+
+def test_concurrent_calls_from_many_threads(small_blocks):
+    """Scratch buffers are per thread and threads share only the block counter: calls
+    from several threads at once each get their own, correct result."""
+    x = _floats(5 * 4096 + 3, np.float32)
+    kernel = _check(_chain, x)
+    inputs = [x * np.float32(k + 1) for k in range(6)]
+    with jax.config._override("jaxlite_native", "off"):
+        f = jax.jit(_chain)
+        wants = [np.asarray(f(a)) for a in inputs]
+    gate = threading.Barrier(6)
+    errors = []
+
+    def call(k):
+        gate.wait()
+        try:
+            for _ in range(10):
+                got = kernel(inputs[k])[0]
+                np.testing.assert_array_equal(got.view(np.uint32), wants[k].view(np.uint32))
+        except Exception as e:  # noqa: BLE001 - collected and asserted below
+            errors.append(e)
+
+    threads = [threading.Thread(target=call, args=(k,)) for k in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("numba", [True, False])
+def test_modes_with_and_without_numba(native_mode, monkeypatch, numba):
+    """``always``: the blocked region is built when the function is compiled; ``auto``: once
+    the Python tier has spent ``_HOT_SECONDS_BLOCKS`` in it, on the calling thread, then
+    three trial calls; ``off``: no region. Numba is needed by none of them."""
+    if not numba:
+        monkeypatch.setattr(native, "_numba_state", {"mod": None, "avail": False})
+    x = _floats(1 << 17, np.float32)
+    native_mode("off")
+    want = np.asarray(jax.jit(_chain)(x))
+    f = jax.jit(_chain)
+    assert not _tiers(f.lower(x)._compiled().fn)
+    native_mode("always")
+    f = jax.jit(_chain)
+    np.testing.assert_array_equal(np.asarray(f(x)), want)
+    (tier,) = _tiers(f.lower(x)._compiled().fn)
+    assert tier.threads and tier.state == "ready"
+    native_mode("auto")
+    monkeypatch.setattr(native, "_HOT_SECONDS_BLOCKS", 0.0)
+    f = jax.jit(_chain)
+    np.testing.assert_array_equal(np.asarray(f(x)), want)  # the Python tier; then built
+    (tier,) = _tiers(f.lower(x)._compiled().fn)
+    assert tier.state == "trial" and native._queue.unfinished_tasks == 0
+    for _ in range(native._TRIALS + 1):
+        np.testing.assert_array_equal(np.asarray(f(x)), want)
+    assert tier.state in ("ready", "slower")
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the Python tier on inf * 0
+def test_arithmetic_chain_is_blocked_without_numba(no_numba):
+    """Without Numba an elementwise chain with no NumPy-SIMD function is a blocked region
+    too (with Numba it would be a compiled one)."""
+
+    def f(x):
+        return jnp.maximum(x * 1.5 + 0.25, 0.0) * x - 3.0
+
+    x = _floats(1 << 16, np.float32)
+    _check(f, x)
+
+
+def test_shard_map_device_bodies_run_blocks_on_their_thread():
+    """Inside a shard_map device body a blocked region runs its blocks on the device's own
+    thread (the devices' threads already occupy the cores), with the same bits."""
+    run(
+        """
+        from jaxlite._src.compile import native_blocks
+        native_blocks.workers = lambda: 2  # as on a 2-core machine, even on one core
+        def chain(x):
+            y = jnp.sin(x) * 2.0 + 1.0
+            y = jnp.exp(-y) * x
+            return jnp.sqrt(jnp.abs(jnp.tanh(y) - 0.5)) + x
+        def no_pool():
+            raise AssertionError("a device body handed blocks to the pool")
+        native_blocks._get_pool = no_pool
+        mesh = jax.make_mesh((2,), ("i",), axis_types=(AxisType.Auto,))
+        g = jax.jit(jax.shard_map(chain, mesh=mesh, in_specs=P("i"), out_specs=P("i")))
+        x = np.random.RandomState(0).uniform(-6, 6, 2 * 300001).astype(np.float32)
+        from jaxlite._src.compile import native
+        before = native.stats["compiled"]
+        got = np.asarray(g(x))
+        assert native.stats["compiled"] > before  # the body's regions were built
+        jax.config.update("jaxlite_native", "off")
+        want = np.asarray(jax.jit(chain)(x))
+        assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+        """,
+        n_devices=2,
+        env={"JAXLITE_NATIVE": "always"},
+    )
