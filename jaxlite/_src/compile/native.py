@@ -574,13 +574,33 @@ def _find_regions(eqns, min_size: int) -> list[tuple[int, int, bool]]:
     return sorted([(a, b, True) for a, b in blocked] + [(a, b, False) for a, b in compiled])
 
 
+def _hoist_scalars(jaxpr: Jaxpr) -> list:
+    """``jaxpr``'s equations with the pure scalar ones that need only literals, inputs and
+    constants (e.g. shard_map's ``pvary`` of a literal) moved first, in order, so they do
+    not split an elementwise run."""
+    ready = {id(v) for v in list(jaxpr.invars) + list(jaxpr.constvars)}
+    first, rest = [], []
+    for e in jaxpr.eqns:
+        if (
+            not e.effects
+            and not _sub_closed(e.params)
+            and all(v.aval.shape == () for v in e.outvars)
+            and all(type(v) is Literal or id(v) in ready for v in e.invars)
+        ):
+            first.append(e)
+            ready.update(id(v) for v in e.outvars)
+        else:
+            rest.append(e)
+    return first + rest
+
+
 def outline_regions(closed: ClosedJaxpr, min_size: int | None = None) -> ClosedJaxpr:
     """``closed`` with each long run of consecutive native-subset equations (no control
     flow, no effects) that produces a large array replaced by one ``native_region``
     equation (its own tier: a Numba kernel compiled with ``parallel=True``, or a blocked
     NumPy function, see ``_find_regions``). Runs keep program order."""
     jaxpr = closed.jaxpr
-    eqns = list(jaxpr.eqns)
+    eqns = _hoist_scalars(jaxpr)
     runs = _find_regions(eqns, _REGION_MIN_SIZE if min_size is None else min_size)
     if not runs:
         return closed
