@@ -257,6 +257,10 @@ def _block_source(jaxpr: Jaxpr, g: dict, n: int) -> tuple[str, tuple]:
     per_elem += sum(np.dtype(jaxpr.invars[j].aval.dtype).itemsize for j in lane_in)
     per_elem += sum(np.dtype(v.aval.dtype).itemsize for v in jaxpr.outvars)
     block = block_size(per_elem)
+    # A region of a few blocks still gives every thread one (down to ``_BLOCK_MIN``).
+    per_thread = -(-n // workers())
+    share = -(-per_thread // _ALIGN) * _ALIGN
+    block = max(min(block, share), min(block, _BLOCK_MIN))
     nblocks = -(-n // block)
     spec = (block, tuple(bufs.dtypes))
     g["_scratch"], g["_spec"] = _scratch, spec
