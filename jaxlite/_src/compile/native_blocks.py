@@ -63,7 +63,12 @@ class NotBlockable(Exception):
 
 
 def workers() -> int:
-    return max(1, min(os.cpu_count() or 1, _MAX_WORKERS))
+    """Threads for one region: the cores this process may run on (at most 8)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, _MAX_WORKERS))
 
 
 def _get_pool() -> ThreadPoolExecutor:
