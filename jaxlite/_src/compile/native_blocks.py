@@ -62,6 +62,7 @@ class NotBlockable(Exception):
     """The region cannot be blocked (the Python tier keeps it)."""
 
 
+@functools.cache
 def workers() -> int:
     """Threads for one region: the cores this process may run on (at most 8)."""
     try:
