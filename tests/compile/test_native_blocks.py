@@ -13,6 +13,7 @@ import jaxlite as jax
 import jaxlite.numpy as jnp
 from jaxlite import lax
 from jaxlite._src.compile import codegen, native, native_blocks
+from jaxlite._src.core.ir import Var
 from jaxlite._src.interpreters import simplify
 from tests.sharding._subproc import run
 
@@ -272,3 +273,32 @@ def test_shard_map_device_bodies_run_blocks_on_their_thread():
         n_devices=2,
         env={"JAXLITE_NATIVE": "always"},
     )
+
+
+def test_scalar_equations_of_inputs_are_hoisted_out_of_runs():
+    """A pure scalar equation of literals and inputs moves before the run it would split;
+    one that needs a value computed in the function stays where it is."""
+
+    def f(x, s):
+        y = jnp.sin(x) * 2.0
+        t = s * 3.0  # inputs only: hoisted
+        y = jnp.exp(y + t) - 1.0
+        u = jnp.sum(y)  # computed here: the scalar below stays after it
+        return jnp.tanh(y) * (u * 2.0)
+
+    x, s = _floats(1 << 16, np.float32), np.asarray(0.5, np.float32)
+    closed = simplify.simplify(jax.make_jaxpr(f)(x, s))
+    eqns = native._hoist_scalars(closed.jaxpr)
+    assert [str(e.primitive) for e in eqns[:1]] == ["mul"] and eqns[0].outvars[0].aval.shape == ()
+    defined = {id(v) for v in closed.jaxpr.invars}
+    for e in eqns:  # every operand is defined before it is read
+        assert all(type(v) is not Var or id(v) in defined for v in e.invars), e
+        defined.update(id(v) for v in e.outvars)
+    assert sorted(map(id, eqns)) == sorted(map(id, closed.jaxpr.eqns))
+    outlined = native.outline_regions(closed, min_size=0)
+    assert [str(e.primitive) for e in outlined.jaxpr.eqns].count("native_region") == 1
+    with jax.config._override("jaxlite_native", "off"):
+        want = codegen.compile_jaxpr(closed)[0](x, s)
+    with jax.config._override("jaxlite_native", "always"):
+        got = codegen.compile_jaxpr(outlined)[0](x, s)
+    np.testing.assert_array_equal(np.asarray(got[0]).view(np.uint32), want[0].view(np.uint32))
