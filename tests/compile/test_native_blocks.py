@@ -347,3 +347,16 @@ def test_every_elementwise_ufunc_is_block_invariant(dtype):
                 np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8), f.__name__)
                 checked += 1
     assert checked > 5
+
+
+def test_scratch_is_per_thread_and_shared_by_regions():
+    f32, i8 = np.dtype(np.float32), np.dtype(np.int8)
+    a = native_blocks._scratch((65536, (f32, f32, i8)))
+    b = native_blocks._scratch((32768, (f32,)))
+    assert [x.shape for x in a] == [(65536,)] * 3 and a[2].dtype == i8
+    assert np.shares_memory(a[0], b[0]) and not np.shares_memory(a[0], a[1])
+    other = []
+    t = threading.Thread(target=lambda: other.extend(native_blocks._scratch((32768, (f32,)))))
+    t.start()
+    t.join()
+    assert not np.shares_memory(other[0], b[0])

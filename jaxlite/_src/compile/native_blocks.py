@@ -80,16 +80,29 @@ def _get_pool() -> ThreadPoolExecutor:
 
 
 def _scratch(spec: tuple) -> list[np.ndarray]:
-    """This thread's scratch buffers for ``spec`` = (block, dtypes): one thread runs one
-    block function at a time, so regions of one spec share them."""
-    cache = getattr(_local, "bufs", None)
-    if cache is None:
-        cache = _local.bufs = {}
-    bufs = cache.get(spec)
-    if bufs is None:
+    """This thread's scratch buffers for ``spec`` = (block, dtypes). One thread runs one
+    block function at a time, so every region shares the thread's buffers: per dtype, a
+    list of ``_BLOCK_MAX``-element arrays, the k-th buffer of a dtype a view of the k-th
+    array (a thread's scratch is the largest need of any region, not the sum)."""
+    views = getattr(_local, "views", None)
+    if views is None:
+        views = _local.views = {}
+        _local.arrays = {}
+    got = views.get(spec)
+    if got is None:
         block, dts = spec
-        bufs = cache[spec] = [np.empty(block, dt) for dt in dts]
-    return bufs
+        arrays, used = _local.arrays, {}
+        got = []
+        for dt in dts:
+            have = arrays.setdefault(dt, [])
+            k = used[dt] = used.get(dt, -1) + 1
+            if k == len(have):
+                have.append(np.empty(0, dt))
+            if have[k].size < block:  # (a larger block than ``_BLOCK_MAX`` was then)
+                have[k] = np.empty(max(block, _BLOCK_MAX), dt)
+            got.append(have[k][:block])
+        views[spec] = got
+    return got
 
 
 def block_size(bytes_per_element: int) -> int:
