@@ -91,6 +91,34 @@ def _libs(use_jax: bool) -> dict:
     return libs
 
 
+_BLAS_ENV = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")
+_JAXLITE_BLAS_ENV = ("JAXLITE_BLAS_THREADS", "JAXLITE_BLAS_SPLIT")
+
+
+def blas_summary() -> str:
+    """One line on NumPy's BLAS as it ran: library, version, kernel (OpenBLAS's core type)
+    and threads (threadpoolctl), and the environment variables that change them. The BLAS
+    rows depend on all of it (docs/benchmarks.md)."""
+    env = ", ".join(
+        f"{k}={os.environ[k]}" for k in _BLAS_ENV + _JAXLITE_BLAS_ENV if k in os.environ
+    )
+    env = f"; environment: {env}" if env else "; none of OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE set"
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return "BLAS: unknown (threadpoolctl not installed)" + env
+    libs = [i for i in threadpool_info() if i.get("user_api") == "blas"]
+    if not libs:
+        return "BLAS: none found by threadpoolctl" + env
+    desc = [
+        f"{os.path.basename(os.path.dirname(i.get('filepath', '')))}: "
+        f"{i.get('internal_api')} {i.get('version')}, kernel {i.get('architecture')}, "
+        f"{i.get('num_threads')} threads ({i.get('threading_layer')})"
+        for i in libs
+    ]
+    return "BLAS: " + "; ".join(desc) + env
+
+
 def _block(x):
     leaves = x if isinstance(x, (tuple, list)) else [x]
     for leaf in leaves:
@@ -307,6 +335,7 @@ def main(argv=None) -> int:
         f"{when}; {', '.join(versions)}; {platform.machine()}, {os.cpu_count()} CPUs; "
         f"median of {repeats} samples, {args.timer} time{load}"
     )
+    print(blas_summary())
     print()
     if args.markdown:
         print("| " + " | ".join(header) + " |")

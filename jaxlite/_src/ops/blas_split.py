@@ -12,17 +12,30 @@ the output through ``np.matmul(..., out=block)`` (a BLAS call with a leading dim
 copy), and the blocks are taken one by one by the calling thread and helper threads: a
 thread that does not get a core takes fewer blocks, the others take the rest.
 
+Two modes, chosen by the environment when the first product runs:
+
+* ``JAXLITE_BLAS_THREADS=auto`` (the default): the thread count adapts to the load. Each
+  product shape is on trial now and then: a few calls with OpenBLAS limited to one thread
+  alternate with a few at its own thread count, and the faster (median) runs until the next
+  trial. Trials get rarer while the choice stays the same (every 16 calls of that shape at
+  first, at most every 512), and a call at least ``STALL`` times slower than the chosen
+  count's trial median (the load changed) re-opens the trial at once. On a quiet machine
+  OpenBLAS's threads win and the cost is a timer read per product; when another process
+  keeps a core busy, one thread wins (OpenBLAS's second thread would stall the product).
+  ``JAXLITE_BLAS_THREADS=off`` leaves OpenBLAS as it is.
+* ``JAXLITE_BLAS_SPLIT=on`` (opt-in, takes precedence): every product at one OpenBLAS thread,
+  large ones split into blocks as above. On a quiet 2-core machine OpenBLAS's own threads are
+  faster (a 784-512-512-10 MLP step 1.18x JAX's time without the split, 1.63x with it; a
+  batched MLP forward 0.32x against 1.75x of hand-batched NumPy), so it is for machines whose
+  cores are shared with other busy work.
+
 Used only when it can help: the optional ``threadpoolctl`` is installed, NumPy's BLAS is
 OpenBLAS (pthreads) with more than one thread allowed (a user's own limit, e.g.
 ``OPENBLAS_NUM_THREADS=1`` or ``threadpool_limits(1)``, is respected), and no other product
 of this module is running in another thread (a concurrent one runs as a plain ``np.dot``).
-It is opt-in: ``JAXLITE_BLAS_SPLIT=on`` in the environment turns it on. On a quiet 2-core
-machine OpenBLAS's own threads are faster (a 784-512-512-10 MLP step 1.18x JAX's time
-without the split, 1.63x with it; a batched MLP forward 0.32x against 1.75x of hand-batched
-NumPy), so it is for machines whose cores are shared with other busy work. Each output
-element is one BLAS dot product of a row and a column, as in ``np.dot``; results can differ
-from a multi-threaded ``np.dot`` in the last bits, as OpenBLAS's own results do between
-thread counts.
+Each output element is one BLAS dot product of a row and a column, as in ``np.dot``; results
+can differ from a multi-threaded ``np.dot`` in the last bits, as OpenBLAS's own results do
+between thread counts.
 """
 
 from __future__ import annotations
@@ -31,6 +44,7 @@ import math
 import os
 import queue
 import threading
+import time
 
 import numpy as np
 
@@ -51,6 +65,23 @@ BLOCKS_PER_THREAD = 2
 # Narrowest block, in columns (or rows), a multiple of every BLAS kernel's unroll.
 MIN_BLOCK = 64
 
+# Adaptive thread count (``JAXLITE_BLAS_THREADS=auto``): calls per thread count in a trial,
+# calls between trials (first and most), and the slowdown that re-opens a trial.
+# A call of OpenBLAS's threads on trial costs at most ~2x a one-thread call on a quiet
+# machine, but a time slice (~10-40 ms) when a core is busy: trials of a shape that runs on
+# one thread get rarer (up to every MAX_PERIOD_ONE calls), and only a shape that runs on
+# OpenBLAS's threads watches for stalls.
+TRIAL_CALLS = 3
+FIRST_PERIOD = 16
+MAX_PERIOD = 512
+MAX_PERIOD_ONE = 2048
+STALL = 3.0
+# Seconds after a stall of OpenBLAS's threads (in any shape) during which a trial takes one
+# thread without timing OpenBLAS's threads again (the load is the machine's, not a shape's).
+STALL_MEMORY = 1.0
+# Product shapes remembered (a program with more starts over).
+MAX_SHAPES = 512
+
 _BLAS_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
 
 
@@ -60,13 +91,18 @@ class _Splitter:
     def __init__(self):
         self.lock = threading.Lock()
         self.blas = None  # threadpoolctl's controller of NumPy's OpenBLAS, or False
+        self.split = False  # JAXLITE_BLAS_SPLIT=on; else the adaptive thread count
         self.helpers: list = []
         self.done: queue.SimpleQueue = queue.SimpleQueue()
+        self.choices: dict = {}  # product shape -> _Choice (adaptive mode)
+        self.stalled_at = -math.inf  # time.monotonic() of the last stall seen
 
     def controller(self):
         if self.blas is None:
-            on = os.environ.get("JAXLITE_BLAS_SPLIT", "off").lower() in ("on", "1", "auto")
-            self.blas = _find_openblas() if on else False
+            env = os.environ.get
+            self.split = env("JAXLITE_BLAS_SPLIT", "off").lower() in ("on", "1", "auto")
+            adaptive = env("JAXLITE_BLAS_THREADS", "auto").lower() not in ("off", "0")
+            self.blas = _find_openblas() if self.split or adaptive else False
         return self.blas
 
     def start_helpers(self, n: int) -> None:
@@ -114,7 +150,7 @@ _state = _Splitter()
 
 def _reset_after_fork() -> None:
     global _state
-    _state = _Splitter()  # the child has no helper threads
+    _state = _Splitter()  # the child has no helper threads (and its own load)
 
 
 if hasattr(os, "register_at_fork"):
@@ -146,6 +182,8 @@ def matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
         allowed = blas.get_num_threads()
         if allowed < 2:
             return None
+        if not st.split:
+            return _adaptive(st, blas, allowed, x, y)
         threads = min(allowed, _cores())
         blas.set_num_threads(1)
         try:
@@ -156,6 +194,80 @@ def matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
             blas.set_num_threads(allowed)
     finally:
         st.lock.release()
+
+
+class _Choice:
+    """The thread count chosen for one product shape (adaptive mode) and its trial."""
+
+    __slots__ = ("one", "ref", "left", "period", "t_one", "t_all")
+
+    def __init__(self):
+        self.one = False  # run at one OpenBLAS thread (else at OpenBLAS's own count)
+        self.ref = 0.0  # the chosen count's median time in the last trial
+        self.left = 0  # calls before the next trial (0: on trial)
+        self.period = FIRST_PERIOD
+        self.t_one: list = []
+        self.t_all: list = []
+
+
+def _timed(blas, allowed: int, one: bool, x: np.ndarray, y: np.ndarray):
+    if one:
+        blas.set_num_threads(1)
+        try:
+            t0 = time.perf_counter()
+            out = np.matmul(x, y)
+            return out, time.perf_counter() - t0
+        finally:
+            blas.set_num_threads(allowed)
+    t0 = time.perf_counter()
+    out = np.matmul(x, y)
+    return out, time.perf_counter() - t0
+
+
+def _adaptive(st: _Splitter, blas, allowed: int, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``np.matmul(x, y)`` at one OpenBLAS thread or at ``allowed``, whichever was faster
+    for this product shape in its last trial (see the module docstring)."""
+    key = (x.shape, y.shape, x.dtype.char, x.strides, y.strides)
+    c = st.choices.get(key)
+    if c is None:
+        if len(st.choices) >= MAX_SHAPES:
+            st.choices.clear()
+        c = st.choices[key] = _Choice()
+    if c.left > 0:
+        c.left -= 1
+        if c.one:
+            blas.set_num_threads(1)
+            try:
+                return np.matmul(x, y)
+            finally:
+                blas.set_num_threads(allowed)
+        out, dt = _timed(blas, allowed, False, x, y)
+        if dt > STALL * c.ref:
+            c.left, c.period = 0, FIRST_PERIOD  # a stall (the load changed): a trial next
+            st.stalled_at = time.monotonic()
+        return out
+    one = len(c.t_one) <= len(c.t_all)  # alternate, one thread first
+    out, dt = _timed(blas, allowed, one, x, y)
+    (c.t_one if one else c.t_all).append(dt)
+    t1, tn = c.t_one, c.t_all
+    if one and time.monotonic() - st.stalled_at < STALL_MEMORY:
+        pick = True  # OpenBLAS's threads stalled a moment ago (this shape or another)
+    elif tn and min(tn) > 2 * min(t1):
+        pick = True  # OpenBLAS's threads stall: decided at once
+        st.stalled_at = time.monotonic()
+    elif len(tn) >= TRIAL_CALLS:
+        pick = _median(t1) < _median(tn)
+    else:
+        return out
+    same = pick == c.one
+    c.one, c.ref = pick, _median(t1 if pick else tn)
+    c.period = min(2 * c.period, MAX_PERIOD_ONE if pick else MAX_PERIOD) if same else FIRST_PERIOD
+    c.left, c.t_one, c.t_all = c.period, [], []
+    return out
+
+
+def _median(ts: list) -> float:
+    return sorted(ts)[len(ts) // 2]
 
 
 def _split(st: _Splitter, x: np.ndarray, y: np.ndarray, threads: int) -> np.ndarray:
