@@ -137,24 +137,37 @@ def time_callable(
     ``clock`` is wall time, or ``time.process_time`` (``--timer cpu``: the CPU time of all
     the process's threads, steadier on a busy machine, but it charges multi-threaded work
     such as BLAS for every core it uses)."""
-    _block(fn())  # warm-up
-    t0 = clock()
-    _block(fn())
-    one = max(clock() - t0, 1e-7)
-    number = 1 if fresh else max(1, int(budget / repeats / one))
-    samples = []
+    return time_interleaved({0: fn}, budget=budget, repeats=repeats, fresh=fresh, clock=clock)[0]
+
+
+def time_interleaved(
+    fns: dict, *, budget: float, repeats: int, fresh: bool, clock=time.perf_counter
+) -> dict:
+    """``time_callable`` for several callables at once, their samples taken in turn (one of
+    each, ``repeats`` times), so that a change in the machine's load reaches all of them
+    alike: how jaxlite is timed against its NumPy baseline (the floor of the callback rows)."""
+    numbers = {}
+    for key, fn in fns.items():
+        _block(fn())  # warm-up
+        t0 = clock()
+        _block(fn())
+        one = max(clock() - t0, 1e-7)
+        numbers[key] = 1 if fresh else max(1, int(budget / repeats / one))
+    samples: dict = {key: [] for key in fns}
     gc_was = gc.isenabled()
     gc.disable()
     try:
         for _ in range(repeats):
-            t0 = clock()
-            for _ in range(number):
-                _block(fn())
-            samples.append((clock() - t0) / number)
+            for key, fn in fns.items():
+                number = numbers[key]
+                t0 = clock()
+                for _ in range(number):
+                    _block(fn())
+                samples[key].append((clock() - t0) / number)
     finally:
         if gc_was:
             gc.enable()
-    return statistics.median(samples)
+    return {key: statistics.median(ts) for key, ts in samples.items()}
 
 
 _UNITS = {"ns": 1e-9, "us": 1e-6, "\u00b5s": 1e-6, "ms": 1e-3, "s": 1.0}
@@ -275,20 +288,35 @@ def main(argv=None) -> int:
     rows, errors = [], []
     for w in selected:
         times = {}
-        for lib_name, lib in libs.items():
-            if lib_name == "numpy" and not w.numpy:
-                continue
-            try:
-                fn = w.setup(lib)
-                if fn is None:
+        # jaxlite and the NumPy baseline are timed in turn (ratios to the floor stay honest
+        # when the load moves), JAX on its own (a workload's setup may start a busy process).
+        groups = [["jaxlite", "numpy"] if w.numpy else ["jaxlite"], ["jax"]]
+        for group in groups:
+            fns = {}
+            for lib_name in group:
+                if lib_name not in libs:
                     continue
-                t = time_callable(fn, budget=budget, repeats=repeats, fresh=w.fresh, clock=clock)
-            except Exception as e:  # noqa: BLE001 -- report it, go on with the others
-                errors.append(f"{w.name} [{lib_name}]: {type(e).__name__}: {e}")
-                traceback.print_exc(file=sys.stderr)
-                continue
-            times[lib_name] = t / w.per
+                try:
+                    fn = w.setup(libs[lib_name])
+                except Exception as e:  # noqa: BLE001 -- report it, go on with the others
+                    errors.append(f"{w.name} [{lib_name}]: {type(e).__name__}: {e}")
+                    traceback.print_exc(file=sys.stderr)
+                    continue
+                if fn is not None:
+                    fns[lib_name] = fn
             fn = None
+            if fns:
+                try:
+                    got = time_interleaved(
+                        fns, budget=budget, repeats=repeats, fresh=w.fresh, clock=clock
+                    )
+                except Exception as e:  # noqa: BLE001 -- report it, go on with the others
+                    errors.append(f"{w.name} [{', '.join(fns)}]: {type(e).__name__}: {e}")
+                    traceback.print_exc(file=sys.stderr)
+                    got = {}
+                for lib_name, t in got.items():
+                    times[lib_name] = t / w.per
+            fns = None
             gc.collect()
         rows.append((w, times))
         if not args.markdown:

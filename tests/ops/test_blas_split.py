@@ -132,121 +132,117 @@ def test_mismatched_batch_shapes_take_the_plain_path():
 
 
 # ------------------------------------------------------------------ adaptive thread count
+ONE, SPLIT, ALL = blas_split.ONE, blas_split.SPLIT, blas_split.ALL
+
+
 class _FakeBlas:
     """Records the thread counts set; stands in for threadpoolctl's OpenBLAS controller."""
 
     def __init__(self, allowed=2):
-        self.allowed, self.now, self.set = allowed, allowed, []
+        self.allowed, self.now = allowed, allowed
 
     def get_num_threads(self):
         return self.now
 
     def set_num_threads(self, n):
-        self.set.append(n)
         self.now = n
 
 
-def _adaptive_calls(monkeypatch, timings, n):
-    """Run ``n`` products through ``_adaptive`` with fake timings: ``timings(one)`` is the
-    time a call takes at one thread (``one``) or at OpenBLAS's own count. Returns the
-    thread count each call ran with."""
+def _fake_adaptive(monkeypatch, timings):
+    """``call(x, y)`` runs ``_adaptive`` with fake timings (``timings(way)``: seconds a call
+    takes run that way) and returns the way it ran; each result is checked."""
     st = blas_split._Splitter()
     blas = _FakeBlas()
-    x, y = _operands(64, 64, 64, np.float32, "C")
     ran = []
 
-    def fake_timed(blas_, allowed, one, a, b):
-        ran.append(1 if one else allowed)
-        return a @ b, timings(one)
+    def fake_timed(st_, blas_, allowed, way, a, b):
+        ran.append(way)
+        return a @ b, timings(way)
 
     monkeypatch.setattr(blas_split, "_timed", fake_timed)
-    real_matmul = np.matmul
+    monkeypatch.setattr(blas_split, "MIN_WORK", 100_000)  # LARGE is split, SMALL not
 
-    def counting_matmul(a, b):  # the untimed path of a shape decided for one thread
-        ran.append(blas.now)
-        return real_matmul(a, b)
-
-    for _ in range(n):
-        monkeypatch.setattr(blas_split.np, "matmul", counting_matmul)
-        try:
-            out = blas_split._adaptive(st, blas, 2, x, y)
-        finally:
-            monkeypatch.setattr(blas_split.np, "matmul", real_matmul)
+    def call(x, y):
+        n = len(ran)
+        out = blas_split._adaptive(st, blas, 2, x, y)
         np.testing.assert_allclose(out, x @ y, rtol=1e-6)
         assert blas.now == 2  # OpenBLAS's count restored after every product
-    return ran, st
+        assert len(ran) == n + 1
+        return ran[-1]
+
+    return call, st
+
+
+SMALL = _operands(32, 32, 32, np.float32, "C")  # below MIN_WORK: never split
+LARGE = _operands(64, 64, 64, np.float32, "C")  # above it: split is a candidate
 
 
 def test_adaptive_keeps_openblas_threads_when_they_are_faster(monkeypatch):
-    ran, st = _adaptive_calls(monkeypatch, lambda one: 2.0 if one else 1.0, 200)
-    trial = 2 * blas_split.TRIAL_CALLS
-    assert ran[:trial] == [1, 2] * blas_split.TRIAL_CALLS  # the trial alternates
-    assert ran[trial : trial + blas_split.FIRST_PERIOD] == [2] * blas_split.FIRST_PERIOD
-    assert ran.count(1) <= 4 * blas_split.TRIAL_CALLS  # trials get rarer
+    call, st = _fake_adaptive(monkeypatch, lambda way: {ONE: 2.0, SPLIT: 1.5, ALL: 1.0}[way])
+    ran = [call(*LARGE) for _ in range(300)]
+    n = blas_split.TRIAL_CALLS
+    assert ran[: 3 * n] == [ONE, SPLIT, ALL] * n  # the trial takes the ways in turn
+    assert ran[3 * n : 3 * n + blas_split.FIRST_PERIOD] == [ALL] * blas_split.FIRST_PERIOD
+    assert ran.count(ONE) <= 4 * n  # trials get rarer
     (c,) = st.choices.values()
-    assert not c.one and c.period > blas_split.FIRST_PERIOD
+    assert c.mode == ALL and c.period > blas_split.FIRST_PERIOD
 
 
-def test_adaptive_moves_to_one_thread_when_openblas_threads_stall(monkeypatch):
-    ran, st = _adaptive_calls(monkeypatch, lambda one: 1.0 if one else 30.0, 100)
-    assert ran[:2] == [1, 2]  # one stalled call decides
-    assert ran[2 : 2 + blas_split.FIRST_PERIOD] == [1] * blas_split.FIRST_PERIOD
-    assert ran.count(2) <= 4  # a trial now and then, each of one stalled call
+def test_adaptive_small_products_are_never_split(monkeypatch):
+    call, st = _fake_adaptive(monkeypatch, lambda way: {ONE: 1.0, SPLIT: 0.1, ALL: 1.5}[way])
+    ran = [call(*SMALL) for _ in range(40)]
+    assert SPLIT not in ran
+    assert ran[: 2 * blas_split.TRIAL_CALLS] == [ONE, ALL] * blas_split.TRIAL_CALLS
     (c,) = st.choices.values()
-    assert c.one
+    assert c.mode == ONE
+
+
+def test_adaptive_moves_off_openblas_threads_when_they_stall(monkeypatch):
+    call, st = _fake_adaptive(monkeypatch, lambda way: {ONE: 1.0, SPLIT: 0.8, ALL: 30.0}[way])
+    ran = [call(*LARGE) for _ in range(200)]
+    assert ran[:3] == [ONE, SPLIT, ALL]
+    assert ran.count(ALL) <= 3  # one stalled call rules them out, and trials get rarer
+    (c,) = st.choices.values()
+    assert c.mode == SPLIT
 
 
 def test_adaptive_stall_reopens_the_trial_at_once(monkeypatch):
     state = {"busy": False}
 
-    def timings(one):
-        return 1.0 if one else (30.0 if state["busy"] else 0.5)
+    def timings(way):
+        return {ONE: 1.0, SPLIT: 1.0}.get(way, 30.0 if state["busy"] else 0.5)
 
-    st = blas_split._Splitter()
-    blas = _FakeBlas()
-    x, y = _operands(64, 64, 64, np.float32, "C")
-    monkeypatch.setattr(blas_split, "_timed", lambda b, a, one, p, q: (p @ q, timings(one)))
+    call, st = _fake_adaptive(monkeypatch, timings)
     for _ in range(2 * blas_split.TRIAL_CALLS + 3):
-        blas_split._adaptive(st, blas, 2, x, y)
+        call(*SMALL)
     (c,) = st.choices.values()
-    assert not c.one and c.left > 0
+    assert c.mode == ALL and c.left > 0
     state["busy"] = True
-    blas_split._adaptive(st, blas, 2, x, y)  # a stalled call of OpenBLAS's threads
+    assert call(*SMALL) == ALL  # a stalled call of OpenBLAS's threads
     assert c.left == 0  # the next call is on trial
-    blas_split._adaptive(st, blas, 2, x, y)  # one thread
-    blas_split._adaptive(st, blas, 2, x, y)  # OpenBLAS's threads: stalled, decided
-    assert c.one
+    assert call(*SMALL) == ONE  # and it decides without timing OpenBLAS's threads again
+    assert c.mode == ONE
+
+
+def test_adaptive_stall_in_one_shape_spares_the_others_a_stalled_trial(monkeypatch):
+    call, st = _fake_adaptive(monkeypatch, lambda way: {ONE: 1.0, ALL: 30.0}[way])
+    other = _operands(16, 32, 32, np.float32, "C")
+    assert [call(*SMALL), call(*SMALL)] == [ONE, ALL]  # stalls: SMALL goes to one thread
+    assert call(*other) == ONE  # decided without a stalled call
+    assert all(c.mode == ONE for c in st.choices.values())
 
 
 @pytest.mark.skipif(
     not blas_split._find_openblas() or blas_split._cores() < 2,
     reason="needs NumPy on OpenBLAS (pthreads) and two cores",
 )
-def test_adaptive_mode_on_real_openblas_restores_the_thread_count():
+@pytest.mark.parametrize("shape", [(128, 784, 512), (130, 512, 10)])
+def test_adaptive_mode_on_real_openblas_restores_the_thread_count(shape):
     st = blas_split._Splitter()
     st.blas, st.split = blas_split._find_openblas(), False
-    x, y = _operands(128, 784, 512, np.float32, "T")
+    x, y = _operands(*shape, np.float32, "T")
     before = _blas_threads()
-    for _ in range(3 * blas_split.TRIAL_CALLS):
+    for _ in range(4 * blas_split.TRIAL_CALLS):
         out = blas_split._adaptive(st, st.blas, st.blas.get_num_threads(), x, y)
         assert _blas_threads() == before
         np.testing.assert_allclose(out, x.astype(np.float64) @ y, rtol=1e-4, atol=1e-3)
-
-
-def test_adaptive_stall_in_one_shape_spares_the_others_a_stalled_trial(monkeypatch):
-    st = blas_split._Splitter()
-    blas = _FakeBlas()
-    ran = []
-
-    def fake_timed(b, allowed, one, p, q):
-        ran.append((p.shape, 1 if one else allowed))
-        return p @ q, 1.0 if one else 30.0  # OpenBLAS's threads stall
-
-    monkeypatch.setattr(blas_split, "_timed", fake_timed)
-    a = _operands(64, 64, 64, np.float32, "C")
-    b = _operands(32, 64, 64, np.float32, "C")
-    blas_split._adaptive(st, blas, 2, *a)
-    blas_split._adaptive(st, blas, 2, *a)  # stalls: shape a goes to one thread
-    blas_split._adaptive(st, blas, 2, *b)  # shape b: one thread, decided without a stall
-    assert ran == [(a[0].shape, 1), (a[0].shape, 2), (b[0].shape, 1)]
-    assert all(c.one for c in st.choices.values())

@@ -4,25 +4,29 @@ products split across threads by jaxlite.
 OpenBLAS splits each product statically between its threads and waits for all of them:
 when another process keeps a core busy, every product waits for the worker's next time
 slice (even a 128x512 @ 512x10 product took 20-40 ms instead of 30 us), and a step of dense
-work takes 10-50x longer (docs/benchmarks.md, "Under load"). Here every 2-D float product
-that OpenBLAS would run on several threads runs with OpenBLAS limited to one thread
+work takes 10-50x longer (docs/benchmarks.md, "Under load"). The remedies here: a product
+that OpenBLAS would run on several threads can run with OpenBLAS limited to one thread
 (threadpoolctl, a well-kept library for exactly this; the limit is restored after each
-product). A large product is also cut into column (or row) blocks, written straight into
+product), and a large one can be cut into column (or row) blocks, written straight into
 the output through ``np.matmul(..., out=block)`` (a BLAS call with a leading dimension, no
 copy), and the blocks are taken one by one by the calling thread and helper threads: a
 thread that does not get a core takes fewer blocks, the others take the rest.
 
 Two modes, chosen by the environment when the first product runs:
 
-* ``JAXLITE_BLAS_THREADS=auto`` (the default): the thread count adapts to the load. Each
-  product shape is on trial now and then: a few calls with OpenBLAS limited to one thread
-  alternate with a few at its own thread count, and the faster (median) runs until the next
-  trial. Trials get rarer while the choice stays the same (every 16 calls of that shape at
-  first, at most every 512), and a call at least ``STALL`` times slower than the chosen
-  count's trial median (the load changed) re-opens the trial at once. On a quiet machine
-  OpenBLAS's threads win and the cost is a timer read per product; when another process
-  keeps a core busy, one thread wins (OpenBLAS's second thread would stall the product).
-  ``JAXLITE_BLAS_THREADS=off`` leaves OpenBLAS as it is.
+* ``JAXLITE_BLAS_THREADS=auto`` (the default): the way a product runs follows the load.
+  Each product shape is on trial now and then: calls with OpenBLAS limited to one thread,
+  calls split as above (large products only) and calls at OpenBLAS's own thread count are
+  taken in turn, and the fastest (median of ``TRIAL_CALLS``) runs until the next trial.
+  Trials get rarer while the choice stays the same (every ``FIRST_PERIOD`` calls of that
+  shape at first, then at most every ``MAX_PERIOD``, or ``MAX_PERIOD_ONE`` for a shape kept
+  off OpenBLAS's threads). OpenBLAS's threads are ruled out of a trial by one call more than
+  twice as slow as the others, and for ``STALL_MEMORY`` seconds after any such stall (the
+  load is the machine's, not a shape's); a call of theirs ``STALL`` times slower than their
+  trial median re-opens the trial at once. On a quiet machine OpenBLAS's threads win and
+  the cost is a timer read per product plus the trials; when another process keeps a core
+  busy, OpenBLAS's second thread would stall every product, and one thread or the split
+  wins. ``JAXLITE_BLAS_THREADS=off`` leaves OpenBLAS as it is.
 * ``JAXLITE_BLAS_SPLIT=on`` (opt-in, takes precedence): every product at one OpenBLAS thread,
   large ones split into blocks as above. On a quiet 2-core machine OpenBLAS's own threads are
   faster (a 784-512-512-10 MLP step 1.18x JAX's time without the split, 1.63x with it; a
@@ -67,10 +71,10 @@ MIN_BLOCK = 64
 
 # Adaptive thread count (``JAXLITE_BLAS_THREADS=auto``): calls per thread count in a trial,
 # calls between trials (first and most), and the slowdown that re-opens a trial.
-# A call of OpenBLAS's threads on trial costs at most ~2x a one-thread call on a quiet
-# machine, but a time slice (~10-40 ms) when a core is busy: trials of a shape that runs on
-# one thread get rarer (up to every MAX_PERIOD_ONE calls), and only a shape that runs on
-# OpenBLAS's threads watches for stalls.
+# A call of OpenBLAS's threads on trial costs a time slice (~10-40 ms) when a core is busy,
+# a one-thread call at most ~2x theirs on a quiet machine: trials of a shape kept off
+# OpenBLAS's threads get rarer (up to every MAX_PERIOD_ONE calls), and only a shape that
+# runs on them watches for stalls.
 TRIAL_CALLS = 3
 FIRST_PERIOD = 16
 MAX_PERIOD = 512
@@ -196,73 +200,77 @@ def matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
         st.lock.release()
 
 
+# The ways a product can run (adaptive mode), in the order a trial tries them.
+ONE, SPLIT, ALL = 0, 1, 2  # one OpenBLAS thread; split by jaxlite (large); OpenBLAS's own
+
+
 class _Choice:
-    """The thread count chosen for one product shape (adaptive mode) and its trial."""
+    """How one product shape runs (adaptive mode), and its trial."""
 
-    __slots__ = ("one", "ref", "left", "period", "t_one", "t_all")
+    __slots__ = ("mode", "ref", "left", "period", "times", "split")
 
-    def __init__(self):
-        self.one = False  # run at one OpenBLAS thread (else at OpenBLAS's own count)
-        self.ref = 0.0  # the chosen count's median time in the last trial
+    def __init__(self, split: bool):
+        self.mode = ALL
+        self.ref = 0.0  # the chosen way's median time in the last trial
         self.left = 0  # calls before the next trial (0: on trial)
         self.period = FIRST_PERIOD
-        self.t_one: list = []
-        self.t_all: list = []
+        self.split = split  # large enough to be split: SPLIT is a candidate
+        self.times: list = [[], [], []]  # per way: this trial's times (None: ruled out)
 
 
-def _timed(blas, allowed: int, one: bool, x: np.ndarray, y: np.ndarray):
-    if one:
-        blas.set_num_threads(1)
-        try:
-            t0 = time.perf_counter()
-            out = np.matmul(x, y)
-            return out, time.perf_counter() - t0
-        finally:
-            blas.set_num_threads(allowed)
-    t0 = time.perf_counter()
-    out = np.matmul(x, y)
-    return out, time.perf_counter() - t0
+def _timed(st: _Splitter, blas, allowed: int, mode: int, x: np.ndarray, y: np.ndarray):
+    """``np.matmul(x, y)`` run the given way, and how long it took."""
+    if mode == ALL:
+        t0 = time.perf_counter()
+        out = np.matmul(x, y)
+        return out, time.perf_counter() - t0
+    blas.set_num_threads(1)
+    try:
+        t0 = time.perf_counter()
+        out = _split(st, x, y, min(allowed, _cores())) if mode == SPLIT else np.matmul(x, y)
+        return out, time.perf_counter() - t0
+    finally:
+        blas.set_num_threads(allowed)
 
 
 def _adaptive(st: _Splitter, blas, allowed: int, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """``np.matmul(x, y)`` at one OpenBLAS thread or at ``allowed``, whichever was faster
-    for this product shape in its last trial (see the module docstring)."""
+    """``np.matmul(x, y)`` the way (one OpenBLAS thread, OpenBLAS's ``allowed`` threads, or
+    split by jaxlite) that was fastest for this product shape in its last trial (see the
+    module docstring)."""
     key = (x.shape, y.shape, x.dtype.char, x.strides, y.strides)
     c = st.choices.get(key)
     if c is None:
         if len(st.choices) >= MAX_SHAPES:
             st.choices.clear()
-        c = st.choices[key] = _Choice()
+        work = x.shape[-2] * x.shape[-1] * y.shape[-1] * math.prod(x.shape[:-2])
+        c = st.choices[key] = _Choice(work >= MIN_WORK and min(allowed, _cores()) >= 2)
     if c.left > 0:
         c.left -= 1
-        if c.one:
-            blas.set_num_threads(1)
-            try:
-                return np.matmul(x, y)
-            finally:
-                blas.set_num_threads(allowed)
-        out, dt = _timed(blas, allowed, False, x, y)
-        if dt > STALL * c.ref:
+        out, dt = _timed(st, blas, allowed, c.mode, x, y)
+        if c.mode == ALL and dt > STALL * c.ref:
             c.left, c.period = 0, FIRST_PERIOD  # a stall (the load changed): a trial next
             st.stalled_at = time.monotonic()
         return out
-    one = len(c.t_one) <= len(c.t_all)  # alternate, one thread first
-    out, dt = _timed(blas, allowed, one, x, y)
-    (c.t_one if one else c.t_all).append(dt)
-    t1, tn = c.t_one, c.t_all
-    if one and time.monotonic() - st.stalled_at < STALL_MEMORY:
-        pick = True  # OpenBLAS's threads stalled a moment ago (this shape or another)
-    elif tn and min(tn) > 2 * min(t1):
-        pick = True  # OpenBLAS's threads stall: decided at once
+    times = c.times
+    if not c.split:
+        times[SPLIT] = None
+    if times[ALL] is not None and time.monotonic() - st.stalled_at < STALL_MEMORY:
+        times[ALL] = None  # OpenBLAS's threads stalled a moment ago (this shape or another)
+    ways = [w for w in (ONE, SPLIT, ALL) if times[w] is not None]
+    way = min(ways, key=lambda w: len(times[w]))  # in turn, the cheap ways first
+    out, dt = _timed(st, blas, allowed, way, x, y)
+    times[way].append(dt)
+    if way == ALL and dt > 2 * min(min(times[w]) for w in ways if w != ALL and times[w]):
+        times[ALL] = None  # OpenBLAS's threads stall: ruled out at once
         st.stalled_at = time.monotonic()
-    elif len(tn) >= TRIAL_CALLS:
-        pick = _median(t1) < _median(tn)
-    else:
+        ways.remove(ALL)
+    if any(len(times[w]) < TRIAL_CALLS for w in ways) and len(ways) > 1:
         return out
-    same = pick == c.one
-    c.one, c.ref = pick, _median(t1 if pick else tn)
-    c.period = min(2 * c.period, MAX_PERIOD_ONE if pick else MAX_PERIOD) if same else FIRST_PERIOD
-    c.left, c.t_one, c.t_all = c.period, [], []
+    pick = min(ways, key=lambda w: _median(times[w]) if times[w] else math.inf)
+    limit = MAX_PERIOD if pick == ALL else MAX_PERIOD_ONE
+    c.period = min(2 * c.period, limit) if pick == c.mode else FIRST_PERIOD
+    c.mode, c.ref = pick, _median(times[pick]) if times[pick] else 0.0
+    c.left, c.times = c.period, [[], [], []]
     return out
 
 
