@@ -16,6 +16,8 @@ and returns a zero-argument callable to time (``run.py`` blocks on its result). 
 ``numpy=True`` also runs the setup with ``lib.name == "numpy"`` (``lib.jax`` is then None)
 for a hand-written NumPy baseline. ``per=N, unit="step"`` says that one timed call does N
 units of work (scan steps, calls in a Python loop); the table then reports time per unit.
+``interleave=True`` times jaxlite and the NumPy baseline in turn, one sample of each at a
+time (for a floor that must see the same load as jaxlite, like the callback rows').
 
 ``target`` is a phrase that ``run.py`` checks when it has the figures it needs:
 ``"<= R x JAX"`` or ``"<= R x ... NumPy"`` (jaxlite's time over the other library's), or
@@ -42,6 +44,9 @@ class Workload:
     # One timed call does ``per`` units of work; times are reported per ``unit``.
     per: int = 1
     unit: str = "call"
+    # Time jaxlite and the NumPy baseline in turn (a floor measured alongside); off for
+    # BLAS rows, where the baseline's own OpenBLAS threads would disturb jaxlite's samples.
+    interleave: bool = False
 
 
 WORKLOADS: dict[str, Workload] = {}
@@ -56,13 +61,16 @@ def workload(
     fresh: bool = False,
     per: int = 1,
     unit: str = "call",
+    interleave: bool = False,
 ):
     """Decorator registering ``setup`` under ``name`` (see the module docstring)."""
 
     def deco(setup):
         if name in WORKLOADS:
             raise ValueError(f"duplicate benchmark workload {name!r}")
-        WORKLOADS[name] = Workload(name, description, setup, target, numpy, fresh, per, unit)
+        WORKLOADS[name] = Workload(
+            name, description, setup, target, numpy, fresh, per, unit, interleave
+        )
         return setup
 
     return deco

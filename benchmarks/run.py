@@ -288,9 +288,13 @@ def main(argv=None) -> int:
     rows, errors = [], []
     for w in selected:
         times = {}
-        # jaxlite and the NumPy baseline are timed in turn (ratios to the floor stay honest
-        # when the load moves), JAX on its own (a workload's setup may start a busy process).
-        groups = [["jaxlite", "numpy"] if w.numpy else ["jaxlite"], ["jax"]]
+        # With ``interleave``, jaxlite and the NumPy baseline are timed in turn (ratios to the
+        # floor stay honest when the load moves); JAX always on its own (a workload's setup
+        # may start a busy process).
+        if w.interleave and w.numpy:
+            groups = [["jaxlite", "numpy"], ["jax"]]
+        else:
+            groups = [["jaxlite"], ["jax"], ["numpy"] if w.numpy else []]
         for group in groups:
             fns = {}
             for lib_name in group:

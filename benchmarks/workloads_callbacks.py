@@ -86,6 +86,7 @@ def _register_loop(kind):
         per=LOOP_CALLS,
         unit="call",
         numpy=True,
+        interleave=True,
     )
     def _(lib):
         if lib.name == "numpy":
@@ -124,6 +125,7 @@ def _register_scan(kind):
         per=SCAN_STEPS,
         unit="step",
         numpy=True,
+        interleave=True,
     )
     def _(lib):
         if lib.name == "numpy":

@@ -178,7 +178,7 @@ LARGE = _operands(64, 64, 64, np.float32, "C")  # above it: split is a candidate
 
 
 def test_adaptive_keeps_openblas_threads_when_they_are_faster(monkeypatch):
-    call, st = _fake_adaptive(monkeypatch, lambda way: {ONE: 2.0, SPLIT: 1.5, ALL: 1.0}[way])
+    call, st = _fake_adaptive(monkeypatch, lambda way: {ONE: 1.2, SPLIT: 1.3, ALL: 1.0}[way])
     ran = [call(*LARGE) for _ in range(300)]
     n = blas_split.TRIAL_CALLS
     assert ran[: 3 * n] == [ONE, SPLIT, ALL] * n  # the trial takes the ways in turn
@@ -186,6 +186,16 @@ def test_adaptive_keeps_openblas_threads_when_they_are_faster(monkeypatch):
     assert ran.count(ONE) <= 4 * n  # trials get rarer
     (c,) = st.choices.values()
     assert c.mode == ALL and c.period > blas_split.FIRST_PERIOD
+
+
+def test_adaptive_far_slower_ways_cost_one_call_per_trial(monkeypatch):
+    call, st = _fake_adaptive(monkeypatch, lambda way: {ONE: 2.0, SPLIT: 1.6, ALL: 1.0}[way])
+    ran = [call(*LARGE) for _ in range(100)]
+    assert ran[:4] == [ONE, SPLIT, ALL, ALL]  # both ruled out by their first call
+    (c,) = st.choices.values()
+    assert c.mode == ALL
+    trials = ran.count(ONE)
+    assert trials >= 2 and ran.count(SPLIT) == trials  # one call of each loser per trial
 
 
 def test_adaptive_small_products_are_never_split(monkeypatch):

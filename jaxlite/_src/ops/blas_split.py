@@ -20,13 +20,14 @@ Two modes, chosen by the environment when the first product runs:
   taken in turn, and the fastest (median of ``TRIAL_CALLS``) runs until the next trial.
   Trials get rarer while the choice stays the same (every ``FIRST_PERIOD`` calls of that
   shape at first, then at most every ``MAX_PERIOD``, or ``MAX_PERIOD_ONE`` for a shape kept
-  off OpenBLAS's threads). OpenBLAS's threads are ruled out of a trial by one call more than
-  twice as slow as the others, and for ``STALL_MEMORY`` seconds after any such stall (the
-  load is the machine's, not a shape's); a call of theirs ``STALL`` times slower than their
-  trial median re-opens the trial at once. On a quiet machine OpenBLAS's threads win and
-  the cost is a timer read per product plus the trials; when another process keeps a core
-  busy, OpenBLAS's second thread would stall every product, and one thread or the split
-  wins. ``JAXLITE_BLAS_THREADS=off`` leaves OpenBLAS as it is.
+  off OpenBLAS's threads). A way whose one call is ``RULE_OUT`` times slower than the best
+  so far is ruled out of the trial at once (so a trial costs one slow call per loser);
+  OpenBLAS's threads ruled out so (a stall) stay out of every shape's trial for
+  ``STALL_MEMORY`` seconds (the load is the machine's, not a shape's), and a call of theirs
+  ``STALL`` times slower than their trial median re-opens the trial at once. On a quiet
+  machine OpenBLAS's threads win and the cost is a timer read per product plus the trials;
+  when another process keeps a core busy, OpenBLAS's second thread would stall every
+  product, and one thread or the split wins. ``JAXLITE_BLAS_THREADS=off`` leaves OpenBLAS as it is.
 * ``JAXLITE_BLAS_SPLIT=on`` (opt-in, takes precedence): every product at one OpenBLAS thread,
   large ones split into blocks as above. On a quiet 2-core machine OpenBLAS's own threads are
   faster (a 784-512-512-10 MLP step 1.18x JAX's time without the split, 1.63x with it; a
@@ -80,6 +81,8 @@ FIRST_PERIOD = 16
 MAX_PERIOD = 512
 MAX_PERIOD_ONE = 2048
 STALL = 3.0
+# A way of running a product slower than this times the best of its trial is ruled out.
+RULE_OUT = 1.5
 # Seconds after a stall of OpenBLAS's threads (in any shape) during which a trial takes one
 # thread without timing OpenBLAS's threads again (the load is the machine's, not a shape's).
 STALL_MEMORY = 1.0
@@ -260,10 +263,15 @@ def _adaptive(st: _Splitter, blas, allowed: int, x: np.ndarray, y: np.ndarray) -
     way = min(ways, key=lambda w: len(times[w]))  # in turn, the cheap ways first
     out, dt = _timed(st, blas, allowed, way, x, y)
     times[way].append(dt)
-    if way == ALL and dt > 2 * min(min(times[w]) for w in ways if w != ALL and times[w]):
-        times[ALL] = None  # OpenBLAS's threads stall: ruled out at once
-        st.stalled_at = time.monotonic()
-        ways.remove(ALL)
+    # A way far slower than the best so far is ruled out at once: a trial costs one slow
+    # call of each loser, not TRIAL_CALLS (only close contenders are timed again).
+    best = min(min(times[w]) for w in ways if times[w])
+    for w in list(ways):
+        if times[w] and min(times[w]) > RULE_OUT * best:
+            times[w] = None
+            ways.remove(w)
+            if w == ALL:
+                st.stalled_at = time.monotonic()  # OpenBLAS's threads stall
     if any(len(times[w]) < TRIAL_CALLS for w in ways) and len(ways) > 1:
         return out
     pick = min(ways, key=lambda w: _median(times[w]) if times[w] else math.inf)
