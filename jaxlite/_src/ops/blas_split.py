@@ -40,7 +40,9 @@ OpenBLAS (pthreads) with more than one thread allowed (a user's own limit, e.g.
 of this module is running in another thread (a concurrent one runs as a plain ``np.dot``).
 Each output element is one BLAS dot product of a row and a column, as in ``np.dot``; results
 can differ from a multi-threaded ``np.dot`` in the last bits, as OpenBLAS's own results do
-between thread counts.
+between thread counts (float32 products nearly always do). So in the adaptive mode a
+product's low bits can change from one call to the next when a trial changes the choice
+(docs/compat.md); ``JAXLITE_BLAS_THREADS=off`` gives bit-reproducible runs.
 """
 
 from __future__ import annotations
