@@ -4,6 +4,7 @@ and the plain path whenever the split cannot apply."""
 
 import os
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -148,9 +149,10 @@ class _FakeBlas:
         self.now = n
 
 
-def _fake_adaptive(monkeypatch, timings):
+def _fake_adaptive(monkeypatch, timings, delay=lambda: 0.0):
     """``call(x, y)`` runs ``_adaptive`` with fake timings (``timings(way)``: seconds a call
-    takes run that way) and returns the way it ran; each result is checked."""
+    on trial takes run that way; ``delay()``: seconds a call on OpenBLAS's threads between
+    trials really sleeps) and returns the way it ran; each result is checked."""
     st = blas_split._Splitter()
     blas = _FakeBlas()
     ran = []
@@ -159,12 +161,20 @@ def _fake_adaptive(monkeypatch, timings):
         ran.append(way)
         return a @ b, timings(way)
 
+    real_matmul = np.matmul
+
+    def committed_all(a, b):  # OpenBLAS's threads between trials: no OpenBLAS call at all
+        ran.append(ALL)
+        time.sleep(delay())
+        return real_matmul(a, b)
+
     monkeypatch.setattr(blas_split, "_timed", fake_timed)
+    monkeypatch.setattr(blas_split.np, "matmul", committed_all)
     monkeypatch.setattr(blas_split, "MIN_WORK", 100_000)  # LARGE is split, SMALL not
 
     def call(x, y):
         n = len(ran)
-        out = blas_split._adaptive(st, blas, 2, x, y)
+        out = blas_split._adaptive(st, blas, x, y)
         np.testing.assert_allclose(out, x @ y, rtol=1e-6)
         assert blas.now == 2  # OpenBLAS's count restored after every product
         assert len(ran) == n + 1
@@ -220,15 +230,15 @@ def test_adaptive_stall_reopens_the_trial_at_once(monkeypatch):
     state = {"busy": False}
 
     def timings(way):
-        return {ONE: 1.0, SPLIT: 1.0}.get(way, 30.0 if state["busy"] else 0.5)
+        return {ONE: 0.002}.get(way, 0.05 if state["busy"] else 0.001)
 
-    call, st = _fake_adaptive(monkeypatch, timings)
-    for _ in range(2 * blas_split.TRIAL_CALLS + 3):
+    call, st = _fake_adaptive(monkeypatch, timings, lambda: 0.02 if state["busy"] else 0.0)
+    for _ in range(4):
         call(*SMALL)
     (c,) = st.choices.values()
     assert c.mode == ALL and c.left > 0
     state["busy"] = True
-    assert call(*SMALL) == ALL  # a stalled call of OpenBLAS's threads
+    assert call(*SMALL) == ALL  # a stalled call of OpenBLAS's threads (20 ms, not ~1 ms)
     assert c.left == 0  # the next call is on trial
     assert call(*SMALL) == ONE  # and it decides without timing OpenBLAS's threads again
     assert c.mode == ONE
@@ -253,6 +263,6 @@ def test_adaptive_mode_on_real_openblas_restores_the_thread_count(shape):
     x, y = _operands(*shape, np.float32, "T")
     before = _blas_threads()
     for _ in range(4 * blas_split.TRIAL_CALLS):
-        out = blas_split._adaptive(st, st.blas, st.blas.get_num_threads(), x, y)
+        out = blas_split._adaptive(st, st.blas, x, y)
         assert _blas_threads() == before
         np.testing.assert_allclose(out, x.astype(np.float64) @ y, rtol=1e-4, atol=1e-3)

@@ -188,11 +188,11 @@ def matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
     if not st.lock.acquire(blocking=False):
         return None
     try:
+        if not st.split:
+            return _adaptive(st, blas, x, y)
         allowed = blas.get_num_threads()
         if allowed < 2:
             return None
-        if not st.split:
-            return _adaptive(st, blas, allowed, x, y)
         threads = min(allowed, _cores())
         blas.set_num_threads(1)
         try:
@@ -238,24 +238,32 @@ def _timed(st: _Splitter, blas, allowed: int, mode: int, x: np.ndarray, y: np.nd
         blas.set_num_threads(allowed)
 
 
-def _adaptive(st: _Splitter, blas, allowed: int, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """``np.matmul(x, y)`` the way (one OpenBLAS thread, OpenBLAS's ``allowed`` threads, or
-    split by jaxlite) that was fastest for this product shape in its last trial (see the
-    module docstring)."""
+def _adaptive(st: _Splitter, blas, x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
+    """``np.matmul(x, y)`` the way (one OpenBLAS thread, OpenBLAS's own threads, or split by
+    jaxlite) that was fastest for this product shape in its last trial (see the module
+    docstring); ``None`` (a plain product) when the user allows OpenBLAS one thread. Running
+    on OpenBLAS's threads needs no call to OpenBLAS: the user's limit applies as it is."""
     key = (x.shape, y.shape, x.dtype.char, x.strides, y.strides)
     c = st.choices.get(key)
+    if c is not None and c.left > 0 and c.mode == ALL:
+        c.left -= 1
+        t0 = time.perf_counter()
+        out = np.matmul(x, y)
+        if time.perf_counter() - t0 > STALL * c.ref:
+            c.left, c.period = 0, FIRST_PERIOD  # a stall (the load changed): a trial next
+            st.stalled_at = time.monotonic()
+        return out
+    allowed = blas.get_num_threads()
+    if allowed < 2:
+        return None
     if c is None:
         if len(st.choices) >= MAX_SHAPES:
             st.choices.clear()
         work = x.shape[-2] * x.shape[-1] * y.shape[-1] * math.prod(x.shape[:-2])
         c = st.choices[key] = _Choice(work >= MIN_WORK and min(allowed, _cores()) >= 2)
-    if c.left > 0:
+    if c.left > 0:  # one thread or the split, until the next trial
         c.left -= 1
-        out, dt = _timed(st, blas, allowed, c.mode, x, y)
-        if c.mode == ALL and dt > STALL * c.ref:
-            c.left, c.period = 0, FIRST_PERIOD  # a stall (the load changed): a trial next
-            st.stalled_at = time.monotonic()
-        return out
+        return _timed(st, blas, allowed, c.mode, x, y)[0]
     times = c.times
     if not c.split:
         times[SPLIT] = None
