@@ -103,6 +103,9 @@ def blas_summary() -> str:
         f"{k}={os.environ[k]}" for k in _BLAS_ENV + _JAXLITE_BLAS_ENV if k in os.environ
     )
     env = f"; environment: {env}" if env else "; none of OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE set"
+    split = os.environ.get("JAXLITE_BLAS_SPLIT", "off").lower() in ("on", "1", "auto")
+    mode = "split" if split else os.environ.get("JAXLITE_BLAS_THREADS", "auto").lower()
+    env += f"; jaxlite's products: {mode} (ops/blas_split.py)"
     try:
         from threadpoolctl import threadpool_info
     except ImportError:
