@@ -27,6 +27,9 @@ def test_every_workload_runs_in_quick_mode():
     )
     # run.py exits non-zero when any workload raised.
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    # The header says which BLAS ran, and how jaxlite ran its products.
+    blas = [line for line in proc.stdout.splitlines() if line.startswith("BLAS: ")]
+    assert len(blas) == 1 and "jaxlite's products: " in blas[0], proc.stdout
     rows = [
         line for line in proc.stdout.splitlines() if line.split()[:1] and line.split()[0] in names
     ]
