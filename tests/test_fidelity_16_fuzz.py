@@ -488,3 +488,79 @@ def test_index_strategy_decides_the_weak_type_of_gradients():
     assert not strided.weak_type and float(strided) == 0.0
     same(jax.grad(lambda v: jnp.sum(jnp.broadcast_to(v, (2, 3))[5, ::-1] * 2.0))(1.0), 6.0)
     assert jnp.broadcast_to(lax.full((), 1.0), (2, 3))[5].weak_type
+
+
+# ------------------------------------- constants of derivative formulas (JAX's _const)
+UNARY_WITH_FORMULA_CONSTANTS = {
+    "cbrt": jnp.cbrt,
+    "sqrt": jnp.sqrt,
+    "rsqrt": lax.rsqrt,
+    "tan": jnp.tan,
+    "arcsin": jnp.arcsin,
+    "arccos": jnp.arccos,
+    "arctan": jnp.arctan,
+    "square": jnp.square,
+    "cube": lambda x: x**3,
+    "erf": jax.scipy.special.erf,
+    "erfc": jax.scipy.special.erfc,
+    "digamma": jax.scipy.special.digamma,
+    "reciprocal": jnp.reciprocal,
+    "sinc": jnp.sinc,
+    "deg2rad": jnp.deg2rad,
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNARY_WITH_FORMULA_CONSTANTS))
+def test_tangents_of_weak_arrays_through_formula_constants_are_strong(name):
+    # JAX's derivative formulas multiply by a constant that is a Python scalar (weak) for a
+    # weak scalar and a NumPy constant (strong) otherwise: the tangent of a weak array is
+    # strong, of a weak scalar weak (seed 1009893: jvp of cbrt(stack([x, x]))).
+    f = UNARY_WITH_FORMULA_CONSTANTS[name]
+    w = lax.full((2,), 0.375)
+    assert w.weak_type
+    assert not jax.jvp(f, (w,), (w,))[1].weak_type
+    assert jax.jvp(f, (w[0],), (w[0],))[1].weak_type
+    assert not jax.jvp(lambda x: f(jnp.stack([x, x], axis=-1)), (3.09,), (0.5,))[1].weak_type
+
+
+def test_weak_types_of_jnp_functions_with_numpy_constants():
+    w = lax.full((2,), 0.5)
+    # log2/log10 use NumPy constants (never weak); deg2rad, sinc the formula constants
+    for f in (jnp.log2, jnp.log10):
+        assert not f(w).weak_type and not f(w[0]).weak_type
+    for f in (jnp.deg2rad, jnp.rad2deg, jnp.sinc):
+        assert not f(w).weak_type and f(w[0]).weak_type
+    assert jnp.reciprocal(w).weak_type
+    same(jnp.log10(jnp.array([10.0, 1000.0, 0.01])), [1.0, 3.0, -2.0])
+    # the tangent of xlogy is cast to the result's dtype: strong
+    assert not jax.jvp(lambda x: jax.scipy.special.xlogy(x, x), (w,), (w,))[1].weak_type
+
+
+def test_sinc_derivatives_at_zero_are_its_maclaurin_coefficients():
+    # JAX's sinc has a custom derivative at 0 (each order exact, not the zero of a where)
+    f, got = jnp.sinc, []
+    for _ in range(4):
+        f = jax.grad(f)
+        got.append(float(f(0.0)))
+    same(got, [0.0, -np.pi**2 / 3, 0.0, np.pi**4 / 5])
+    same(jax.grad(jnp.sinc)(0.5), -4 / np.pi)
+
+
+def test_unary_jvps_round_as_jax_in_float16():
+    # JAX's formulas in its order of operations: sqrt's is t * (0.5 / ans), cbrt's
+    # t * (1/3 * ans**-2), tanh's (t + t * ans) * (1 - ans), atanh's
+    # 1 / (1 + x) * (t / (1 - x)), acosh's t * rsqrt(x * x - 1)
+    x = jnp.asarray(np.linspace(0.1, 0.9, 41).astype(np.float16))
+    t = jnp.full(x.shape, 0.7, jnp.float16)
+    h = np.float16
+    xs, ts = np.asarray(x), np.asarray(t)
+
+    def check(f, want):
+        np.testing.assert_array_equal(np.asarray(jax.jvp(f, (x,), (t,))[1]), want)
+
+    check(jnp.sqrt, ts * (h(0.5) / np.sqrt(xs)))
+    a = np.asarray(jnp.tanh(x))
+    check(jnp.tanh, (ts + ts * a) * (h(1) - a))
+    check(jnp.arctanh, (h(1) / (h(1) + xs)) * (ts / (h(1) - xs)))
+    c = np.asarray(jnp.cbrt(x))
+    check(jnp.cbrt, ts * (h(1 / 3) * (h(1) / (c * c))))

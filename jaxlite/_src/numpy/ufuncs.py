@@ -8,6 +8,8 @@ NumPy-style, then binds ``ops.elementwise`` primitives.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.avals import aval_of
@@ -168,17 +170,26 @@ def square(x, /):
 
 def reciprocal(x, /):
     (x,) = promote_dtypes_inexact(x)
-    return ew.div(ew._const(x, 1), x)
+    return ew.integer_pow(x, -1)
 
 
 def log2(x, /):
     (x,) = promote_dtypes_inexact(x)
-    return ew.div(ew.log(x), ew._const(x, np.log(2)))
+    # As JAX: log(x) / log(2) with NumPy (strongly typed) constants, so never weak.
+    return ew.div(ew.log(x), ew.log(_strong_const(x, 2)))
 
 
 def log10(x, /):
     (x,) = promote_dtypes_inexact(x)
-    return ew.div(ew.log(x), ew._const(x, np.log(10)))
+    # As JAX: log(x) times 1 / log(10) in x's real dtype (a strongly typed constant).
+    if dtypes.is_complex(x.dtype):
+        return ew.div(ew.log(x), ew.log(_strong_const(x, 10)))
+    return ew.mul(ew.log(x), _strong_const(x, 0.4342944819032518))
+
+
+def _strong_const(x, v):
+    a = aval_of(x)
+    return _sh_full(a.shape, v, a.dtype)
 
 
 add = _binary(ew.add, "add")
@@ -530,13 +541,13 @@ fix = trunc
 def deg2rad(x, /):
     """``jnp.deg2rad``: degrees to radians."""
     x = _inexact(x)
-    return ew.mul(x, ew._const(x, np.pi / 180))
+    return ew.mul(x, ew._formula_const(x, np.pi / 180))
 
 
 def rad2deg(x, /):
     """``jnp.rad2deg``: radians to degrees."""
     x = _inexact(x)
-    return ew.mul(x, ew._const(x, 180 / np.pi))
+    return ew.mul(x, ew._formula_const(x, 180 / np.pi))
 
 
 radians = deg2rad
@@ -548,10 +559,23 @@ degrees = rad2deg
 def sinc(x, /):
     """``jnp.sinc``: ``sin(pi x) / (pi x)``, 1 at 0."""
     x = _inexact(x)
-    zero = equal(x, 0)
-    safe = _where(zero, ones_like(x), x)
-    pix = ew.mul(safe, ew._const(safe, np.pi))
-    return _where(zero, ones_like(x), ew.div(ew.sin(pix), pix))
+    zero = ew.eq(x, ew._formula_const(x, 0))
+    pi_x = ew.mul(ew._formula_const(x, np.pi), x)
+    safe = _where(zero, ew._formula_const(x, 1), pi_x)
+    return _where(zero, _sinc_maclaurin(0, pi_x), ew.div(ew.sin(safe), safe))
+
+
+@partial(custom_jvp, nondiff_argnums=(0,))
+def _sinc_maclaurin(k, x):
+    # The k-th derivative of sin(x) / x at 0 (JAX's rule: every order is exact at 0).
+    zero = ew.mul(x, ew._formula_const(x, 0))
+    return zero if k % 2 else ew.add(zero, ew._formula_const(x, (-1) ** (k // 2) / (k + 1)))
+
+
+@_sinc_maclaurin.defjvp
+def _sinc_maclaurin_jvp(k, primals, tangents):
+    (x,), (t,) = primals, tangents
+    return _sinc_maclaurin(k, x), ew.mul(_sinc_maclaurin(k + 1, x), t)
 
 
 def real(val, /):

@@ -117,7 +117,7 @@ non_differentiable(is_finite_p)
 exp_p = unop("exp", np.exp, INEXACT, native="np.exp({0})")
 defjvp2(exp_p, lambda t, ans, x: mul(t, ans))
 exp2_p = unop("exp2", np.exp2, INEXACT, native="np.exp2({0})")
-defjvp2(exp2_p, lambda t, ans, x: mul(t, mul(ans, _const(x, np.log(2)))))
+defjvp2(exp2_p, lambda t, ans, x: mul(log(_formula_const(x, 2)), mul(t, ans)))
 log_p = unop("log", np.log, INEXACT, native="np.log({0})")
 defjvp(log_p, lambda t, x: div(t, x))
 log1p_p = unop("log1p", np.log1p, INEXACT, native="np.log1p({0})")
@@ -125,7 +125,7 @@ defjvp(log1p_p, lambda t, x: div(t, add(x, _const(x, 1))))
 expm1_p = unop("expm1", np.expm1, INEXACT, native="np.expm1({0})")
 defjvp2(expm1_p, lambda t, ans, x: mul(t, add(ans, _const(x, 1))))
 tanh_p = unop("tanh", np.tanh, INEXACT, native="np.tanh({0})")
-defjvp2(tanh_p, lambda t, ans, x: mul(t, sub(_const(x, 1), mul(ans, ans))))
+defjvp2(tanh_p, lambda t, ans, x: mul(add(t, mul(t, ans)), sub(_const(x, 1), ans)))
 
 
 def _logistic_impl(x):
@@ -139,25 +139,28 @@ defjvp(sin_p, lambda t, x: mul(t, cos(x)))
 cos_p = unop("cos", np.cos, INEXACT, native="np.cos({0})")
 defjvp(cos_p, lambda t, x: neg(mul(t, sin(x))))
 tan_p = unop("tan", np.tan, INEXACT, native="np.tan({0})")
-defjvp2(tan_p, lambda t, ans, x: mul(t, add(_const(x, 1), mul(ans, ans))))
+defjvp2(tan_p, lambda t, ans, x: mul(t, add(_formula_const(x, 1), square(ans))))
 asin_p = unop("asin", np.arcsin, INEXACT, native="np.arcsin({0})")
-defjvp(asin_p, lambda t, x: mul(t, rsqrt(sub(_const(x, 1), mul(x, x)))))
+defjvp(asin_p, lambda t, x: mul(t, rsqrt(sub(_formula_const(x, 1), square(x)))))
 acos_p = unop("acos", np.arccos, INEXACT, native="np.arccos({0})")
-defjvp(acos_p, lambda t, x: neg(mul(t, rsqrt(sub(_const(x, 1), mul(x, x))))))
+defjvp(acos_p, lambda t, x: mul(t, neg(rsqrt(sub(_formula_const(x, 1), square(x))))))
 atan_p = unop("atan", np.arctan, INEXACT, native="np.arctan({0})")
-defjvp(atan_p, lambda t, x: div(t, add(_const(x, 1), mul(x, x))))
+defjvp(atan_p, lambda t, x: div(t, add(_formula_const(x, 1), square(x))))
 sinh_p = unop("sinh", np.sinh, INEXACT, native="np.sinh({0})")
 defjvp(sinh_p, lambda t, x: mul(t, cosh(x)))
 cosh_p = unop("cosh", np.cosh, INEXACT, native="np.cosh({0})")
 defjvp(cosh_p, lambda t, x: mul(t, sinh(x)))
 asinh_p = unop("asinh", np.arcsinh, INEXACT, native="np.arcsinh({0})")
-defjvp(asinh_p, lambda t, x: mul(t, rsqrt(add(mul(x, x), _const(x, 1)))))
+defjvp(asinh_p, lambda t, x: mul(t, rsqrt(add(square(x), _const(x, 1)))))
 acosh_p = unop("acosh", np.arccosh, INEXACT, native="np.arccosh({0})")
-defjvp(acosh_p, lambda t, x: mul(t, rsqrt(mul(sub(x, _const(x, 1)), add(x, _const(x, 1))))))
+defjvp(acosh_p, lambda t, x: mul(t, rsqrt(sub(square(x), _const(x, 1)))))
 atanh_p = unop("atanh", np.arctanh, INEXACT, native="np.arctanh({0})")
-defjvp(atanh_p, lambda t, x: div(t, sub(_const(x, 1), mul(x, x))))
+defjvp(
+    atanh_p,
+    lambda t, x: mul(integer_pow(add(_const(x, 1), x), -1), div(t, sub(_const(x, 1), x))),
+)
 sqrt_p = unop("sqrt", np.sqrt, INEXACT, native="np.sqrt({0})")
-defjvp2(sqrt_p, lambda t, ans, x: div(t, mul(_const(x, 2), ans)))
+defjvp2(sqrt_p, lambda t, ans, x: mul(t, div(_formula_const(x, 0.5), ans)))
 
 
 def _rsqrt_impl(x):
@@ -177,9 +180,9 @@ def _rsqrt_native(ctx, eqn, ins, outs):
 
 rules.native_rules[rsqrt_p] = _rsqrt_native
 rules.native_elementwise.add(rsqrt_p)
-defjvp2(rsqrt_p, lambda t, ans, x: mul(t, mul(_const(x, -0.5), div(ans, x))))
+defjvp2(rsqrt_p, lambda t, ans, x: mul(t, mul(_formula_const(x, -0.5), div(ans, x))))
 cbrt_p = unop("cbrt", np.cbrt, FLOAT)
-defjvp2(cbrt_p, lambda t, ans, x: mul(t, div(_const(x, 1 / 3), mul(ans, ans))))
+defjvp2(cbrt_p, lambda t, ans, x: mul(t, mul(_formula_const(x, 1 / 3), integer_pow(ans, -2))))
 
 
 def _abs_out(d):
@@ -234,11 +237,16 @@ def _digamma_impl(x):
 
 
 erf_p = unop("erf", _erf_impl, FLOAT)
-defjvp(erf_p, lambda t, x: mul(t, mul(_const(x, 2 / np.sqrt(np.pi)), exp(neg(mul(x, x))))))
+defjvp(erf_p, lambda t, x: mul(_formula_const(x, 2 / np.sqrt(np.pi)), mul(t, exp(neg(square(x))))))
 erfc_p = unop("erfc", _erfc_impl, FLOAT)
-defjvp(erfc_p, lambda t, x: mul(t, mul(_const(x, -2 / np.sqrt(np.pi)), exp(neg(mul(x, x))))))
+defjvp(
+    erfc_p, lambda t, x: mul(_formula_const(x, -2 / np.sqrt(np.pi)), mul(t, exp(neg(square(x)))))
+)
 erf_inv_p = unop("erf_inv", _erf_inv_impl, FLOAT)
-defjvp2(erf_inv_p, lambda t, ans, x: mul(t, mul(_const(x, np.sqrt(np.pi) / 2), exp(mul(ans, ans)))))
+defjvp2(
+    erf_inv_p,
+    lambda t, ans, x: mul(_formula_const(x, np.sqrt(np.pi) / 2), mul(t, exp(square(ans)))),
+)
 lgamma_p = unop("lgamma", _lgamma_impl, FLOAT)
 defjvp(lgamma_p, lambda t, x: mul(t, digamma(x)))
 digamma_p = unop("digamma", _digamma_impl, FLOAT)
@@ -249,11 +257,18 @@ def _polygamma_impl(x, *, m):
     return np.where(pole, np.inf if m % 2 else np.nan, _sp.polygamma(m, x)).astype(x.dtype)
 
 
-# polygamma of a static order ``m``: the derivatives of digamma, each differentiable in turn
-# (so hessians of lgamma/digamma are right).
+# polygamma of a static order m: digamma's derivatives, each differentiable (hessians).
 polygamma_p = unop("polygamma", _polygamma_impl, FLOAT)
-defjvp(polygamma_p, lambda t, x, *, m: mul(t, polygamma_p.bind(x, m=m + 1)))
-defjvp(digamma_p, lambda t, x: mul(t, polygamma_p.bind(x, m=1)))
+
+
+def _polygamma_jvp(t, x, *, m=0):
+    # JAX's polygamma takes the order as an operand, a formula constant (strong for arrays).
+    a, d = aval_of(x), polygamma_p.bind(x, m=m + 1)
+    return mul(t, conversion.convert_element_type(d, a.dtype, _formula_weak(a)))
+
+
+defjvp(polygamma_p, _polygamma_jvp)
+defjvp(digamma_p, _polygamma_jvp)
 
 
 def _popcnt(x):
@@ -277,8 +292,7 @@ deflinear(conj_p, lambda ct, x: [Zero(x.aval) if type(ct) is Zero else conj(ct)]
 
 
 def _pow_by_squaring(x, n, mul2):
-    """``x ** n`` (``n >= 1``) by binary exponentiation in JAX's order of multiplications
-    (its lowering of ``integer_pow``), so float rounding matches."""
+    """``x ** n`` (``n >= 1``) by squaring, in the order of JAX's ``integer_pow`` lowering."""
     acc = None
     while n > 0:
         if n & 1:
@@ -334,18 +348,16 @@ rules.native_elementwise.add(integer_pow_p)
 
 
 def _integer_pow_jvp(t, x, *, y):
-    if y == 0:
-        return zeros_like(t)
-    if y == 1:
-        return t
+    if y in (0, 1):
+        return zeros_like(t) if y == 0 else t
     # JAX's formulas (x ** 1 is not formed for y == 2), so float16 rounding matches.
-    return mul(t, mul(_const(x, y), x if y == 2 else integer_pow(x, y - 1)))
+    return mul(t, mul(_formula_const(x, y), x if y == 2 else integer_pow(x, y - 1)))
 
 
 defjvp(integer_pow_p, _integer_pow_jvp)
 
 square_p = unop("square", np.square, NUM, native="{0} * {0}")
-defjvp(square_p, lambda t, x: mul(t, mul(_const(x, 2), x)))
+defjvp(square_p, lambda t, x: mul(t, mul(_formula_const(x, 2), x)))
 
 # ----------------------------------------------------------------------------- binary
 add_p = naryop("add", np.add, [NUM, NUM], native="{0} + {1}")
@@ -764,6 +776,20 @@ def _const(x, v):
     """A scalar constant with ``x``'s dtype (weak if ``x`` is), broadcast to ``x``'s shape."""
     a = aval_of(x)
     return _shape.full(a.shape, v, a.dtype, a.weak_type)
+
+
+def _formula_weak(a):
+    """Whether JAX's constants in derivative formulas for values of aval ``a`` are weak: a
+    Python scalar for a weak scalar of its kind's default dtype, else a NumPy constant."""
+    d = {"f": dtypes.default_float_dtype, "i": dtypes.default_int_dtype}.get(a.dtype.kind)
+    return a.weak_type and a.shape == () and d is not None and a.dtype == d()
+
+
+def _formula_const(x, v):
+    """A derivative formula's constant as JAX makes it (weak if ``_formula_weak``), in
+    ``x``'s shape: a weak array's tangent through such a formula is strong."""
+    a = aval_of(x)
+    return _shape.full(a.shape, v, a.dtype, _formula_weak(a))
 
 
 def convert_element_type_like(x, like):

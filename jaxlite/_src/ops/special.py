@@ -21,6 +21,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.ops._factories import FLOAT, defjvp, defjvp2, naryop, unop
+from jaxlite._src.ops.conversion import convert_element_type
 from jaxlite._src.ops.elementwise import (
     _const,
     _lax_args,
@@ -162,10 +163,11 @@ def _xlog1py_impl(x, y):
 xlogy_p = naryop("xlogy", _xlogy_impl, [FLOAT, FLOAT])
 
 
-def _instantiating_jvp(prim, d_dx, d_dy):
+def _instantiating_jvp(prim, d_dx, y_term):
     """The JVP of a binary ``prim`` that JAX defines with a custom JVP, which instantiates
-    zero tangents: ``tx * d_dx(x, y) + ty * d_dy(x, y)`` in full (NaN where a partial
-    derivative is, even if that operand is fixed)."""
+    zero tangents: ``tx * d_dx(x, y) + y_term(ty, x, y)`` in full (NaN where a partial
+    derivative is, even if that operand is fixed), in JAX's order of operations, cast to
+    the result's dtype (strongly typed, as JAX's ``astype``)."""
 
     def jvp(primals, tangents):
         x, y = primals
@@ -174,16 +176,19 @@ def _instantiating_jvp(prim, d_dx, d_dy):
         if type(tx) is Zero and type(ty) is Zero:
             return out, Zero(aval_of(out).to_tangent_aval())
         tx, ty = instantiate(tx), instantiate(ty)
-        return out, add(mul(tx, d_dx(x, y)), mul(ty, d_dy(x, y)))
+        t = add(mul(tx, d_dx(x, y)), y_term(ty, x, y))
+        return out, convert_element_type(t, aval_of(out).dtype)
 
     return jvp
 
 
-rules.jvp_rules[xlogy_p] = _instantiating_jvp(xlogy_p, lambda x, y: log(y), lambda x, y: div(x, y))
+rules.jvp_rules[xlogy_p] = _instantiating_jvp(
+    xlogy_p, lambda x, y: log(y), lambda ty, x, y: div(mul(ty, x), y)
+)
 
 xlog1py_p = naryop("xlog1py", _xlog1py_impl, [FLOAT, FLOAT])
 rules.jvp_rules[xlog1py_p] = _instantiating_jvp(
-    xlog1py_p, lambda x, y: log1p(y), lambda x, y: div(x, add(y, _const(y, 1)))
+    xlog1py_p, lambda x, y: log1p(y), lambda ty, x, y: div(mul(ty, x), add(_const(y, 1), y))
 )
 
 rules.quiet_fp.update([xlogy_p, xlog1py_p])
