@@ -564,3 +564,18 @@ def test_unary_jvps_round_as_jax_in_float16():
     check(jnp.arctanh, (h(1) / (h(1) + xs)) * (ts / (h(1) - xs)))
     c = np.asarray(jnp.cbrt(x))
     check(jnp.cbrt, ts * (h(1 / 3) * (h(1) / (c * c))))
+
+
+@pytest.mark.jaxlite_only
+def test_max_reduction_tangent_is_the_extremums_under_jvp_and_jacfwd_alike():
+    # compat.md "Differential fuzzer": JAX's answer depends on whether XLA rewrites the
+    # indicator product as a select (jvp: yes; jacfwd: no, NaN); jaxlite always selects
+    # (seed 1008030).
+    x = jnp.array([[-1.0, 2.0, 0.72], [-3.0, -3.0, 1.0]])
+    t = jnp.array([[nan, 0.0, 0.0], [0.0, 0.0, 0.0]])
+    f = lambda x: jnp.max(x, axis=1)  # noqa: E731
+    same(jax.jvp(f, (x,), (t,))[1], [0.0, 0.0])
+    same(jax.vmap(lambda t: jax.jvp(f, (x,), (t,))[1])(t[None])[0], [0.0, 0.0])
+    p = lax.pad(x, 0.0, ((0, 0, 0), (1, 1, 0)))
+    jac = jax.jacfwd(lambda p: jnp.max(jnp.arctan2(p, p), axis=1))(p)
+    assert not np.isnan(np.asarray(jac)).any()  # JAX: NaN throughout

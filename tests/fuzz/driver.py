@@ -23,7 +23,16 @@ import numpy as np
 from tests.fuzz.engines import jax_ns, jaxlite_ns
 from tests.fuzz.generator import generate
 from tests.fuzz.minimize import minimize, report
-from tests.fuzz.runner import CLASSES, STACKS, applicable, compare, known, low_precision, run
+from tests.fuzz.runner import (
+    CLASSES,
+    STACKS,
+    applicable,
+    compare,
+    known,
+    low_precision,
+    run,
+    stack_source,
+)
 
 # Each jitted stack and the same stack without jit (its result must be the same in JAX).
 UNJIT = {
@@ -217,7 +226,7 @@ def fuzz(
             if got is None:
                 continue
             cls, detail = got
-            topic = known(cls, detail, program.source())
+            topic = known(cls, detail, program.source() + stack_source(program, stack))
             if topic is None and stack in UNJIT and applicable(program, UNJIT[stack]):
                 # JAX disagreeing with itself: its result under the same stack without jit
                 # is jaxlite's (documented: jaxlite gives the eager result everywhere).

@@ -174,6 +174,15 @@ KNOWN = [
         re.compile(r"\.at\[[^\n]*mode='promise_in_bounds'"),
         "out-of-bounds indices with mode='promise_in_bounds' (undefined)",
     ),
+    (
+        "value",
+        (
+            "nan",
+            re.compile(r"jax\.(jacfwd|hessian)\("),
+            re.compile(r"jnp\.(max|min|amax|amin)\("),
+        ),
+        "forward-mode derivative of a max/min reduction with NaN tangents off the extremum",
+    ),
 ]
 
 CLASSES = ("raise/no-raise", "exception type", "shape", "dtype", "weak type", "value")
@@ -410,8 +419,9 @@ def compare(a: Outcome, b: Outcome, low_precision: bool = False):
 
 def known(cls, detail, source=""):
     """The compat-row topic of a documented difference, or ``None``. A pattern is text in
-    the mismatch's description, a regular expression over the program's ``source`` (for
-    differences its values alone do not show), or a tuple of these (all must match)."""
+    the mismatch's description, a regular expression over ``source`` (the program and the
+    stack it ran under, for differences its values alone do not show), or a tuple of
+    these (all must match)."""
     for c, pat, topic in KNOWN:
         if c != cls:
             continue
