@@ -542,7 +542,7 @@ def test_sinc_derivatives_at_zero_are_its_maclaurin_coefficients():
     for _ in range(4):
         f = jax.grad(f)
         got.append(float(f(0.0)))
-    same(got, [0.0, -np.pi**2 / 3, 0.0, np.pi**4 / 5])
+    same(got, [0.0, -(np.pi**2) / 3, 0.0, np.pi**4 / 5])
     same(jax.grad(jnp.sinc)(0.5), -4 / np.pi)
 
 
