@@ -226,7 +226,7 @@ def fuzz(
             if got is None:
                 continue
             cls, detail = got
-            topic = known(cls, detail, program.source() + stack_source(program, stack))
+            topic = known(cls, detail, program.source() + stack_source(program, stack)[1])
             if topic is None and stack in UNJIT and applicable(program, UNJIT[stack]):
                 # JAX disagreeing with itself: its result under the same stack without jit
                 # is jaxlite's (documented: jaxlite gives the eager result everywhere).
