@@ -219,6 +219,44 @@ def _array_index(rng, env):
     return f"{v.name}[jnp.array({idx}, jnp.int32)]"
 
 
+_A = "jnp.array({}, jnp.int32)"
+# Mixed indices (NumPy's layout: ints next to index arrays are advanced; a None, slice or
+# Ellipsis between advanced indices puts their dimensions first), and JAX's strategies for
+# out-of-bounds ints (a dynamic_slice; a gather next to a strided slice).
+_MIXED = {
+    2: [
+        "1, " + _A.format("[0, -1]"),
+        _A.format("[1, 0]") + ", None, 0",
+        "None, " + _A.format("[0]") + ", ::-1",
+        "..., " + _A.format("[0, 1]") + ", None",
+        ":, " + _A.format("[[0], [1]]"),
+        _A.format("[0, 1]") + ", ..., 0",
+        "5, ::2",
+        "-7, ::-1",
+        "5, :",
+        "None, 5",
+    ],
+    3: [
+        "0, :, " + _A.format("[1, 0]"),
+        _A.format("[0, 1]") + ", :, " + _A.format("[1, 0]"),
+        "None, " + _A.format("[0]") + ", :, -1, None",
+        "1, ::2, " + _A.format("[0]"),
+        _A.format("[1]") + ", " + _A.format("[0, 1]") + ", None",
+    ],
+}
+
+
+def _mixed_index(rng, env):
+    v = _pick(rng, env, lambda v: v.ndim >= 2)
+    if v is None:
+        return None
+    forms = _MIXED[2] + (_MIXED[3] if v.ndim >= 3 else [])
+    idx = forms[int(rng.integers(len(forms)))]
+    if v.dtype != "bool" and rng.random() < 0.3:
+        return f"{v.name}.at[{idx}].add({_scalar(rng, v)})"
+    return f"{v.name}[{idx}]"
+
+
 def _take(rng, env):
     v = _pick(rng, env, lambda v: v.ndim >= 1)
     if v is None:
@@ -511,6 +549,7 @@ OPS = [
     ("slice", 2, _slice),
     ("int_index", 1, _int_index),
     ("array_index", 2, _array_index),
+    ("mixed_index", 2, _mixed_index),
     ("take", 1, _take),
     ("take_along_axis", 1, _take_along),
     ("at", 3, _at),
