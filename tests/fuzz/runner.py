@@ -146,6 +146,11 @@ KNOWN = [
     ),
     (
         "exception type",
+        ("JAX TypeError: Slice size at index", re.compile(r"\.at\[")),
+        "derivatives of .at[...] updates of an empty array",
+    ),
+    (
+        "exception type",
         "JAX NotImplementedError: scatter_mul gradients are only implemented",
         "derivative of .at[index array].mul(u) w.r.t. u with distinct indices",
     ),
