@@ -579,3 +579,29 @@ def test_max_reduction_tangent_is_the_extremums_under_jvp_and_jacfwd_alike():
     p = lax.pad(x, 0.0, ((0, 0, 0), (1, 1, 0)))
     jac = jax.jacfwd(lambda p: jnp.max(jnp.arctan2(p, p), axis=1))(p)
     assert not np.isnan(np.asarray(jac)).any()  # JAX: NaN throughout
+
+
+CONTRACTIONS = {
+    "dot": jnp.dot,
+    "matmul": jnp.matmul,
+    "einsum": lambda a, b: jnp.einsum("ij,jk->ik", a, b),
+    "tensordot": lambda a, b: jnp.tensordot(a, b, 1),
+    "vdot": jnp.vdot,
+    "inner": jnp.inner,
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONTRACTIONS))
+def test_contraction_with_an_operand_of_another_dtype_has_a_strong_gradient(name):
+    # JAX hands the int operand to dot_general in its own dtype with a strong
+    # preferred_element_type: the result is cast weak, the cotangent of the weak float
+    # operand stays strong (seed 2001557: grad of jnp.dot(reshape(x), argsort(...))).
+    f = CONTRACTIONS[name]
+    i = jnp.zeros((1, 1), jnp.int32)
+    w = jnp.reshape(1.95, (1, 1))
+    assert f(w, i).weak_type and f(w, w).weak_type and not f(w, jnp.ones((1, 1))).weak_type
+    g = jax.grad(lambda x: jnp.sum(f(jnp.reshape(x, (1, 1)), i)))(1.95)
+    assert not g.weak_type
+    assert jax.grad(lambda x: jnp.sum(f(jnp.reshape(x, (1, 1)), jnp.reshape(x, (1, 1)))))(
+        1.0
+    ).weak_type

@@ -203,7 +203,7 @@ def einsum(
 def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
     """``jnp.tensordot``: contract the last ``axes`` of ``a`` with the first of ``b``, or the
     given pairs of axis sequences."""
-    (a, b), _ = promote_dtypes_for_contraction(a, b)
+    (a, b), weak = promote_dtypes_for_contraction(a, b)
     if isinstance(axes, (int, np.integer)):
         k = int(axes)
         if k > min(a.ndim, b.ndim) or k < 0:
@@ -223,9 +223,10 @@ def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
             )
         ca = tuple(int(i) % a.ndim for i in xa)
         cb = tuple(int(i) % b.ndim for i in xb)
-    return _linalg.dot_general(
+    out = _linalg.dot_general(
         a, b, ((ca, cb), ((), ())), preferred_element_type=preferred_element_type
     )
+    return with_weak_type(out, weak and preferred_element_type is None)
 
 
 def kron(a, b):

@@ -100,10 +100,10 @@ def matmul(a, b, *, precision=None, preferred_element_type=None, out_sharding=No
 
 
 def vdot(a, b):
-    (a, b), _ = promote_dtypes_for_contraction(a, b)
+    (a, b), weak = promote_dtypes_for_contraction(a, b)
     if dtypes.is_complex(a.dtype):
         a = ew.conj(a)
-    return dot(ravel(a), ravel(b))
+    return with_weak_type(dot(ravel(a), ravel(b)), weak)
 
 
 def inner(a, b):

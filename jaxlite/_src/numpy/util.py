@@ -51,15 +51,15 @@ def promote_dtypes(*args: Any) -> list:
 def promote_dtypes_for_contraction(*args: Any) -> tuple[list, bool]:
     """``promote_dtypes`` for ``dot``-like contractions, as JAX's: only operands of another
     dtype are cast (an operand of the result dtype keeps its weak type, so no cast stands
-    between it and its cotangent); returns the arrays and the result's weak type."""
+    between it and its cotangent), strongly typed (JAX hands them to ``dot_general`` in
+    their own dtype with a strong ``preferred_element_type``, so a cotangent through them
+    is strong); returns the arrays and the result's weak type."""
     to_dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
     out = []
     for a in args:
         a = asarray_any(a)
         out.append(
-            a
-            if aval_of(a).dtype == to_dtype
-            else conversion.convert_element_type(a, to_dtype, weak)
+            a if aval_of(a).dtype == to_dtype else conversion.convert_element_type(a, to_dtype)
         )
     return out, weak
 
