@@ -420,6 +420,80 @@ class HostFn:
             return run1_none
         return lambda v: [run1(v)]
 
+    def inline(self, ctx, in_aval: ShapedArray, result_avals, x: str, t: str) -> list | None:
+        """``t = run1(x)`` of ``_specialise1`` written as lines of the generated function
+        (no call per step; the closure's two caches become locals of the generated function,
+        set in ``ctx.prologue``), or None where the closure is used: not ``fn(x)`` with one
+        result, buffers over 64 KiB, or a context without a prologue.
+
+        Every step is the closure's, in its order, with the same checks and errors; the
+        user's function and the declared shape and dtype reach the code as globals only."""
+        if not (self.simple and self.returns and len(result_avals) == 1):
+            return None
+        if getattr(ctx, "prologue", None) is None:
+            return None
+        aval0 = ShapedArray(in_aval.shape, in_aval.dtype, False)
+        res = result_avals[0]
+        for a in (aval0, res):
+            if int(np.prod(a.shape)) * a.dtype.itemsize > 65536:
+                return None
+        check = make_checker(result_avals)
+
+        def new_array():
+            a = _ArrayImpl_new(ArrayImpl)
+            a.aval = aval0
+            return a
+
+        def slow(box, v):  # the box holds the result, so that ``check`` gets a temporary
+            return check(box.pop(), (v,))[0]
+
+        g = ctx.add_global
+        fn, new, api, logger = g(self.fn, "_ufn"), g(new_array), g(self.api), g(self.logger)
+        nd, asarray, setflags = g(np.ndarray), g(np.asarray), g(np.ndarray.setflags)
+        freeze, refc, weakc = g(freeze_chain), g(_getrefcount), g(_getweakrefcount)
+        hooks, run_user, failed = g(sharding_hooks), g(_run_user), g(_callback_failed)
+        shape, dtype, local, slow = g(res.shape), g(res.dtype), g(LOCAL_REFS), g(slow)
+        h, last, u, o, e, r = (ctx.fresh(p) for p in ("_h", "_l", "_u", "_o", "_e", "_r"))
+        ctx.prologue += [f"{h} = {new}()", f"{last} = None"]
+        return [
+            f"{u} = {x}",
+            f"if {u} is not {last}:",  # neither the previous result nor the last argument
+            f"    if type({u}) is not {nd}:",
+            f"        {u} = {asarray}({u})",
+            f"    {setflags}({u}, False)",  # arguments are immutable (``_frozen``)
+            f"    if {u}.base is not None:",
+            f"        {freeze}({u}.base)",
+            f"    {last} = {u}",
+            # The Array handed over last time, unless the callback kept a reference to it.
+            f"if {refc}({h}) > {local} or {weakc}({h}):",
+            f"    {h} = {new}()",
+            f"{h}._value = {u}",
+            "try:",
+            f"    if {hooks}.callback_wrap is None:",
+            f"        {o} = {fn}({h})",
+            "    else:",
+            f"        {o} = {run_user}({fn}, ({h},), {{}})",
+            f"except Exception as {e}:",
+            f"    {r} = {failed}({e}, {logger}, {api})",
+            f"    if {r} is {e}:",
+            "        raise",
+            f"    raise {r} from {e}",
+            # A fresh array only the result holds is owned as it is; a view of the argument
+            # is read-only for good; anything else goes through ``check_results``.
+            f"if (type({o}) is {nd} and {o}.shape == {shape} and {o}.dtype is {dtype}"
+            f" and {o}.base is None and {refc}({o}) <= {local} and not {weakc}({o})):",
+            f"    {setflags}({o}, False)",
+            f"    {last} = {o}",
+            f"    {t} = {o}",
+            f"elif (type({o}) is {nd} and {o}.base is {u} and {o}.shape == {shape}"
+            f" and {o}.dtype is {dtype}):",
+            f"    {t} = {o}",
+            "else:",
+            f"    {o} = [{o}]",
+            f"    {t} = {slow}({o}, {u})",
+            f"del {o}",
+        ]
+
 
 def _callback_failed(e: Exception, logger: logging.Logger, api: str) -> Exception:
     """Log a callback's exception; what to raise in its place (``CallbackError``, C1)."""

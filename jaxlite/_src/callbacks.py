@@ -15,7 +15,9 @@ Design:
   host function. Nested vmaps add loop levels; the innermost vmap's axis is the outermost
   loop (F7, F15), as in JAX.
 * Codegen turns an equation into a direct Python call of a closure specialised for the
-  equation's avals (``lower``): that is the whole per-call cost under ``jit``.
+  equation's avals (``lower_callback``), or, for one operand and one result, into that
+  closure's body written into the generated code (``HostFn.inline``): that is the whole
+  per-call cost under ``jit``.
 * Everything runs synchronously in program order, so ordered effects need no tokens and
   ``effects_barrier`` has nothing to wait for.
 """
@@ -315,7 +317,8 @@ rules.batch_rules[io_callback_p] = _io_batch
 
 # -------------------------------------------------------------------------- codegen
 def lower_callback(ctx, eqn, ins, outs):
-    """A callback equation is one direct Python call of a closure specialised for its avals."""
+    """A callback equation is one direct Python call of a closure specialised for its avals,
+    or, for one operand and one result, that closure's body as lines (``HostFn.inline``)."""
     params = eqn.params
     result_avals = params.get("result_avals", ())
     if eqn.primitive is pure_callback_p and not result_avals:
@@ -324,6 +327,11 @@ def lower_callback(ctx, eqn, ins, outs):
     cb = params["callback"]
     # One result (or none): the closure returns the array itself, no list to unpack.
     bare = len(outs) <= 1 and isinstance(cb, HostFn)
+    if bare and len(ins) == 1 and len(outs) == 1:
+        # The hot case (``fn(x)``, one result): the closure's body written into the loop.
+        lines = cb.inline(ctx, in_avals[0], result_avals, ins[0], outs[0])
+        if lines is not None:
+            return lines
     fn = (
         cb.specialise(in_avals, result_avals, bare=True)
         if bare

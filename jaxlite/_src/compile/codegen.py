@@ -45,6 +45,9 @@ class CodegenContext:
         # ``control_flow.common.emit_inline``: past ``MAX_INLINE_DEPTH`` bodies become
         # separate functions, so generated code never nests without bound).
         self.depth = 0
+        # Lines run once at the top of the generated function, before its equations: the
+        # initial values of per-call-site locals of inlined callbacks (``HostFn.inline``).
+        self.prologue: list[str] = []
 
     def fresh(self, prefix: str) -> str:
         return f"{prefix}{next(self._counter)}"
@@ -92,6 +95,7 @@ def jaxpr_to_source(closed: ClosedJaxpr, ctx: CodegenContext, fn_name: str) -> s
         call_again = ctx.add_global(_call_with_eval_trace, "_with_eval")
         lines.append(f"    if {tc}.trace is not {ev}:")
         lines.append(f"        return {call_again}({', '.join([fn_name, *params])})")
+    lines.extend("    " + line for line in ctx.prologue)
     if _uses(closed.jaxpr, rules.quiet_fp):
         # JAX is silent on IEEE exceptions (log(0), 1/0...); NumPy would warn.
         errstate = ctx.add_global(np.errstate, "_errstate")
