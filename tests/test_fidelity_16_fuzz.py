@@ -605,3 +605,16 @@ def test_contraction_with_an_operand_of_another_dtype_has_a_strong_gradient(name
     assert jax.grad(lambda x: jnp.sum(f(jnp.reshape(x, (1, 1)), jnp.reshape(x, (1, 1)))))(
         1.0
     ).weak_type
+
+
+def test_softmax_with_an_infinite_input_is_nan_throughout():
+    # JAX shifts by the maximum as it is: +inf - inf is NaN, so every entry is NaN (its
+    # docstring says so); the shift is not replaced by 0 as in logsumexp (seed 2001804).
+    x = jnp.array([[0.1444], [7.02], [inf]])
+    for f in (jax.nn.softmax, jax.nn.log_softmax):
+        assert np.isnan(np.asarray(f(x, axis=-2))).all()
+    same(jax.nn.softmax(jnp.array([1.0, -inf])), [1.0, 0.0])
+    assert np.isnan(np.asarray(jax.nn.softmax(jnp.array([-inf, -inf])))).all()
+    m = jnp.array([True, False, True])
+    same(jax.nn.softmax(jnp.array([1.0, 2.0, 3.0]), where=m), [0.11920292, 0.0, 0.880797])
+    same(jax.nn.log_softmax(jnp.array([1.0, 2.0, 3.0]), where=m), [-2.126928, -inf, -0.126928])

@@ -173,30 +173,30 @@ def glu(x, axis: int = -1):
     return multiply(a, sigmoid(b))
 
 
-def _max_shift(x, axis, where):
+def _shifted(x, axis, where):
+    """``x`` (``-inf`` where masked out) minus its maximum along ``axis``, as JAX's softmax
+    shifts it: no substitute for an infinite maximum (a ``+inf`` input makes the result
+    NaN throughout, as in JAX)."""
     m = reductions.max(x, axis, keepdims=True, where=where, initial=-np.inf)  # empty axes work
-    m = ufuncs.where(isfinite(m), m, zeros_like(m))
-    return stop_gradient_p.bind(m)
+    if where is not None:
+        x = ufuncs.where(where, x, full_like(x, -np.inf))
+    return subtract(x, stop_gradient_p.bind(m))
 
 
 def softmax(x, axis=-1, where=None, initial=None):
     """``jax.nn.softmax``: ``exp(x) / sum(exp(x))`` along ``axis`` (max-shifted)."""
     (x,) = promote_dtypes_inexact(_arr("softmax", x))
-    u = exp(subtract(x, _max_shift(x, axis, where)))
-    if where is not None:
-        u = ufuncs.where(where, u, zeros_like(u))
-    return divide(u, reductions.sum(u, axis, keepdims=True, where=where))
+    u = exp(_shifted(x, axis, where))
+    out = divide(u, reductions.sum(u, axis, keepdims=True, where=where))
+    return out if where is None else ufuncs.where(where, out, zeros_like(out))
 
 
 def log_softmax(x, axis=-1, where=None, initial=None):
     """``jax.nn.log_softmax``: ``x - logsumexp(x)`` along ``axis``."""
     (x,) = promote_dtypes_inexact(_arr("log_softmax", x))
-    shifted = subtract(x, _max_shift(x, axis, where))
-    e = exp(shifted)
-    out = subtract(shifted, log(reductions.sum(e, axis, keepdims=True, where=where)))
-    if where is not None:
-        out = ufuncs.where(where, out, full_like(out, -np.inf))
-    return out
+    shifted = _shifted(x, axis, where)
+    out = subtract(shifted, log(reductions.sum(exp(shifted), axis, keepdims=True, where=where)))
+    return out if where is None else ufuncs.where(where, out, full_like(out, -np.inf))
 
 
 def one_hot(x, num_classes: int, *, dtype=None, axis=-1):
