@@ -266,3 +266,28 @@ def test_adaptive_mode_on_real_openblas_restores_the_thread_count(shape):
         out = blas_split._adaptive(st, st.blas, x, y)
         assert _blas_threads() == before
         np.testing.assert_allclose(out, x.astype(np.float64) @ y, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize(
+    "env, adaptive",
+    [
+        ({}, False),
+        ({"JAXLITE_BLAS_THREADS": "off"}, False),
+        ({"JAXLITE_BLAS_THREADS": "auto"}, True),
+    ],
+)
+def test_adaptive_mode_is_opt_in(monkeypatch, env, adaptive):
+    # The default leaves OpenBLAS alone: products are bit-reproducible from call to call
+    # (the adaptive choice can change a product's low bits; docs/compat.md).
+    monkeypatch.delenv("JAXLITE_BLAS_SPLIT", raising=False)
+    monkeypatch.delenv("JAXLITE_BLAS_THREADS", raising=False)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    st = blas_split._Splitter()
+    found = st.controller()
+    assert st.split is False
+    expected = blas_split._find_openblas()
+    if adaptive and expected:
+        assert found.filepath == expected.filepath
+    else:
+        assert found is False

@@ -14,7 +14,12 @@ thread that does not get a core takes fewer blocks, the others take the rest.
 
 Two modes, chosen by the environment when the first product runs:
 
-* ``JAXLITE_BLAS_THREADS=auto`` (the default): the way a product runs follows the load.
+* ``JAXLITE_BLAS_THREADS=off`` (the default) leaves OpenBLAS as it is: bit-reproducible, and
+  the fastest on a quiet machine (a trial's timings there are noisy enough to keep a worse
+  choice: the MLP step measured 0.80-0.86x JAX with ``off`` against 1.20-1.38x with ``auto``
+  on the same quiet machine, 2026-12-01 23:42 UTC).
+* ``JAXLITE_BLAS_THREADS=auto`` (opt-in, for machines whose cores are shared with other busy
+  work): the way a product runs follows the load.
   Each product shape is on trial now and then: calls with OpenBLAS limited to one thread,
   calls split as above (large products only) and calls at OpenBLAS's own thread count are
   taken in turn, and the fastest (median of ``TRIAL_CALLS``) runs until the next trial.
@@ -27,7 +32,8 @@ Two modes, chosen by the environment when the first product runs:
   ``STALL`` times slower than their trial median re-opens the trial at once. On a quiet
   machine OpenBLAS's threads win and the cost is a timer read per product plus the trials;
   when another process keeps a core busy, OpenBLAS's second thread would stall every
-  product, and one thread or the split wins. ``JAXLITE_BLAS_THREADS=off`` leaves OpenBLAS as it is.
+  product, and one thread or the split wins (the MLP step with one core busy: 1.09-1.21x JAX
+  against 2.06-3.22x with ``off``).
 * ``JAXLITE_BLAS_SPLIT=on`` (opt-in, takes precedence): every product at one OpenBLAS thread,
   large ones split into blocks as above. On a quiet 2-core machine OpenBLAS's own threads are
   faster (a 784-512-512-10 MLP step 1.18x JAX's time without the split, 1.63x with it; a
@@ -42,7 +48,7 @@ Each output element is one BLAS dot product of a row and a column, as in ``np.do
 can differ from a multi-threaded ``np.dot`` in the last bits, as OpenBLAS's own results do
 between thread counts (float32 products nearly always do). So in the adaptive mode a
 product's low bits can change from one call to the next when a trial changes the choice
-(docs/compat.md); ``JAXLITE_BLAS_THREADS=off`` gives bit-reproducible runs.
+(docs/compat.md); the default ``JAXLITE_BLAS_THREADS=off`` gives bit-reproducible runs.
 """
 
 from __future__ import annotations
@@ -110,7 +116,7 @@ class _Splitter:
         if self.blas is None:
             env = os.environ.get
             self.split = env("JAXLITE_BLAS_SPLIT", "off").lower() in ("on", "1", "auto")
-            adaptive = env("JAXLITE_BLAS_THREADS", "auto").lower() not in ("off", "0")
+            adaptive = env("JAXLITE_BLAS_THREADS", "off").lower() in ("auto", "on", "1")
             self.blas = _find_openblas() if self.split or adaptive else False
         return self.blas
 
