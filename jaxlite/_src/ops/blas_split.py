@@ -174,11 +174,13 @@ if hasattr(os, "register_at_fork"):
 
 def matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
     """``np.matmul(x, y)`` for ``x`` (..., m, k) and ``y`` (..., k, n) of one BLAS dtype and
-    the same batch shape, with OpenBLAS at one thread: split across threads when large (a
-    matrix product by column or row blocks, a batched one by batch blocks), in the calling
-    thread otherwise; ``None`` when the product should run as a plain ``np.matmul`` (one
+    the same batch shape, run as the opted-in mode says (module docstring): with
+    ``JAXLITE_BLAS_SPLIT=on`` at one OpenBLAS thread, split across threads when large (a
+    matrix product by column or row blocks, a batched one by batch blocks); with
+    ``JAXLITE_BLAS_THREADS=auto`` the way its shape's last trial chose. ``None`` when the
+    product should run as a plain ``np.matmul``: neither mode on (the default), a product
     OpenBLAS runs on one thread anyway, another dtype, no OpenBLAS to limit, one thread
-    allowed, or a product of this module already running in another thread)."""
+    allowed, or a product of this module already running in another thread."""
     if x.ndim < 2 or x.shape[:-2] != y.shape[:-2] or y.ndim != x.ndim:
         return None
     m, k = x.shape[-2:]
