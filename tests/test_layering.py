@@ -120,6 +120,7 @@ OPS_ORDER: list[str] = [
     "indexing",
     "slicing",
     "cumulative",
+    "fft",  # lax.fft (its transposes pad, slice and scale)
     "special",
     "gather_scatter",
     "sorting",

@@ -79,6 +79,11 @@ from jaxlite._src.ops.elementwise import (  # noqa: F401
     tanh_p as tanh_p,
     xor as bitwise_xor,
 )
+from jaxlite._src.ops.fft import (  # noqa: F401
+    FftType as FftType,
+    fft as fft,
+    fft_p as fft_p,
+)
 from jaxlite._src.ops.lax_api import (  # noqa: F401 (JAX's strict same-dtype rule)
     add as add,
     atan2 as atan2,

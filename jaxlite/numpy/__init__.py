@@ -391,4 +391,4 @@ from jaxlite._src.numpy.ufuncs_extra import (
 from jaxlite._src.numpy.vectorize import (
     vectorize as vectorize,
 )
-from jaxlite.numpy import linalg as linalg
+from jaxlite.numpy import fft as fft, linalg as linalg

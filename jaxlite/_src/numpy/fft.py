@@ -1,0 +1,289 @@
+"""``jax.numpy.fft``: NumPy's FFT functions over the ``fft`` primitive (``ops/fft.py``).
+
+Each transform crops or zero-pads the transformed axes to the requested lengths, moves them
+last, calls ``lax.fft`` and moves them back; ``norm`` scales the result afterwards.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from jaxlite._src import dtypes
+from jaxlite._src.core.avals import aval_of
+from jaxlite._src.numpy.indexing_routines import roll
+from jaxlite._src.numpy.shape import moveaxis
+from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, check_arraylike
+from jaxlite._src.ops import conversion, elementwise as ew, shape as _sh
+from jaxlite._src.ops.fft import FftType, fft as _lax_fft
+
+_NORMS = (None, "backward", "ortho", "forward")
+
+
+def _check_norm(norm) -> None:
+    if norm not in _NORMS:
+        raise ValueError(f'Invalid norm value {norm}; should be "backward","ortho" or "forward".')
+
+
+def _resize(a, axis: int, n: int):
+    """``a`` cropped or zero-padded to length ``n`` along ``axis``."""
+    have = aval_of(a).shape[axis]
+    if n < have:
+        return _sh.slice_in_dim(a, 0, n, 1, axis)
+    if n > have:
+        config = [(0, 0, 0)] * aval_of(a).ndim
+        config[axis] = (0, n - have, 0)
+        return _sh.pad(a, np.zeros((), aval_of(a).dtype), config)
+    return a
+
+
+def _norm_factor(norm, n: int, inverse: bool) -> float | None:
+    """What the unnormalized (``backward``) result is multiplied by, or None for 1."""
+    if norm in (None, "backward"):
+        return None
+    if norm == "ortho":
+        return math.sqrt(n) if inverse else 1 / math.sqrt(n)
+    return float(n) if inverse else 1 / n
+
+
+def _fftn(func_name: str, kind: FftType, a, s, axes, norm):
+    check_arraylike(func_name, a)
+    _check_norm(norm)
+    a = asarray_any(a)
+    nd = aval_of(a).ndim
+    if s is not None:
+        s = tuple(int(n) for n in s)
+        if any(n < 1 for n in s):
+            raise ValueError("Shape should be positive.")
+    if axes is None:
+        axes = tuple(range(nd - (len(s) if s is not None else nd), nd))
+    axes = tuple(canonicalize_axis(ax, nd) for ax in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"{func_name} does not support repeated axes. Got axes {tuple(axes)}.")
+    if s is not None and len(s) != len(axes):
+        raise ValueError("Shape and axes have different lengths.")
+    if not axes:
+        return a
+    shape = aval_of(a).shape
+    if s is None:
+        s = tuple(shape[ax] for ax in axes)
+        if kind == FftType.IRFFT:
+            s = (*s[:-1], 2 * (s[-1] - 1))
+    # Crop or pad the input: the last axis of an IRFFT holds s[-1] // 2 + 1 frequencies.
+    for i, (ax, n) in enumerate(zip(axes, s)):
+        last = i == len(axes) - 1
+        a = _resize(a, ax, n // 2 + 1 if kind == FftType.IRFFT and last else n)
+    if kind == FftType.RFFT and dtypes.is_complex(aval_of(a).dtype):
+        raise ValueError("only real valued inputs supported for rfft")
+    # Promote as jnp does (integers to the default inexact type) before lax.fft converts.
+    dtype = aval_of(a).dtype
+    if not dtypes.is_inexact(dtype):
+        a = conversion.convert_element_type(a, dtypes.default_float_dtype())
+    k = len(axes)
+    moved = moveaxis(a, axes, tuple(range(nd - k, nd)))
+    out = moveaxis(_lax_fft(moved, kind, s), tuple(range(nd - k, nd)), axes)
+    factor = _norm_factor(norm, math.prod(s), kind in (FftType.IFFT, FftType.IRFFT))
+    if factor is not None:
+        out = ew.mul(out, np.asarray(factor, aval_of(out).dtype))
+    return out
+
+
+def _one_axis(n, axis):
+    return (None if n is None else (n,)), (axis,)
+
+
+# --------------------------------------------------------------------- complex <-> complex
+def fft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
+    """``jnp.fft.fft``: the 1-D discrete Fourier transform along ``axis``.
+
+    Args:
+      a: the input; real and integer inputs are promoted to complex (complex64 unless x64).
+      n: the transform length; the input is cropped or zero-padded to it (default: its
+        length along ``axis``).
+      axis: the transformed axis.
+      norm: ``"backward"`` (default: no scaling forward), ``"ortho"`` (``1/sqrt(n)``) or
+        ``"forward"`` (``1/n``).
+
+    Returns:
+      A complex array of ``a``'s shape, with ``n`` entries along ``axis``.
+
+    Raises:
+      ValueError: an invalid ``norm``, a non-positive ``n``, an out-of-bounds axis.
+      TypeError: a non-array input (a list, say).
+    """
+    return _fftn("jax.numpy.fft.fft", FftType.FFT, a, *_one_axis(n, axis), norm)
+
+
+def ifft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
+    """``jnp.fft.ifft``: the inverse of ``fft`` (scaled by ``1/n`` with the default norm).
+    Arguments, result and errors as ``fft``."""
+    return _fftn("jax.numpy.fft.ifft", FftType.IFFT, a, *_one_axis(n, axis), norm)
+
+
+def fftn(a, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm=None):
+    """``jnp.fft.fftn``: the N-D discrete Fourier transform over ``axes``.
+
+    Args:
+      a: the input (promoted to complex).
+      s: the transform lengths, one per axis of ``axes`` (default: ``a``'s lengths there).
+      axes: the transformed axes (default: the last ``len(s)`` axes, or all of them).
+      norm: as ``fft``; ``n`` is the product of ``s``.
+
+    Returns:
+      A complex array; the transformed axes have the lengths ``s``.
+
+    Raises:
+      ValueError: ``s`` and ``axes`` of different lengths, repeated axes, a non-positive
+        length, an invalid ``norm``.
+    """
+    return _fftn("jax.numpy.fft.fftn", FftType.FFT, a, s, axes, norm)
+
+
+def ifftn(a, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm=None):
+    """``jnp.fft.ifftn``: the inverse of ``fftn``. Arguments and errors as ``fftn``."""
+    return _fftn("jax.numpy.fft.ifftn", FftType.IFFT, a, s, axes, norm)
+
+
+def fft2(a, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm=None):
+    """``jnp.fft.fft2``: ``fftn`` over two axes (the last two by default)."""
+    return _fftn("jax.numpy.fft.fft2", FftType.FFT, a, s, axes, norm)
+
+
+def ifft2(a, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm=None):
+    """``jnp.fft.ifft2``: ``ifftn`` over two axes (the last two by default)."""
+    return _fftn("jax.numpy.fft.ifft2", FftType.IFFT, a, s, axes, norm)
+
+
+# --------------------------------------------------------------------- real <-> complex
+def rfft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
+    """``jnp.fft.rfft``: the 1-D transform of a real input, non-negative frequencies only.
+
+    Returns:
+      A complex array (complex64 for float32 input) with ``n // 2 + 1`` entries along
+      ``axis``.
+
+    Raises:
+      ValueError: a complex input, or as ``fft``.
+    """
+    return _fftn("jax.numpy.fft.rfft", FftType.RFFT, a, *_one_axis(n, axis), norm)
+
+
+def irfft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
+    """``jnp.fft.irfft``: the inverse of ``rfft``: ``a`` holds the non-negative half of a
+    Hermitian spectrum; the real result has ``n`` entries along ``axis`` (default
+    ``2 * (m - 1)`` for ``m`` input entries)."""
+    return _fftn("jax.numpy.fft.irfft", FftType.IRFFT, a, *_one_axis(n, axis), norm)
+
+
+def rfftn(a, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm=None):
+    """``jnp.fft.rfftn``: ``fftn`` of a real input; the last transformed axis keeps its
+    non-negative frequencies (``s[-1] // 2 + 1`` entries)."""
+    return _fftn("jax.numpy.fft.rfftn", FftType.RFFT, a, s, axes, norm)
+
+
+def irfftn(a, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm=None):
+    """``jnp.fft.irfftn``: the inverse of ``rfftn``; the last transformed axis of the
+    result has ``s[-1]`` entries (default ``2 * (m - 1)``)."""
+    return _fftn("jax.numpy.fft.irfftn", FftType.IRFFT, a, s, axes, norm)
+
+
+def rfft2(a, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm=None):
+    """``jnp.fft.rfft2``: ``rfftn`` over two axes (the last two by default)."""
+    return _fftn("jax.numpy.fft.rfft2", FftType.RFFT, a, s, axes, norm)
+
+
+def irfft2(a, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm=None):
+    """``jnp.fft.irfft2``: ``irfftn`` over two axes (the last two by default)."""
+    return _fftn("jax.numpy.fft.irfft2", FftType.IRFFT, a, s, axes, norm)
+
+
+_SWAPPED = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
+
+
+def hfft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
+    """``jnp.fft.hfft``: the transform of a signal with Hermitian symmetry, given by its
+    non-negative half ``a``; the result is real with ``n`` entries (default
+    ``2 * (m - 1)``). As NumPy: ``irfft(conj(a), n)`` with the ``norm`` direction swapped."""
+    check_arraylike("jax.numpy.fft.hfft", a)
+    _check_norm(norm)
+    a = asarray_any(a)
+    if not dtypes.is_complex(aval_of(a).dtype):
+        a = conversion.convert_element_type(a, _complex_of(aval_of(a).dtype))
+    return irfft(ew.conj(a), n, axis, _SWAPPED[norm])
+
+
+def ihfft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
+    """``jnp.fft.ihfft``: the inverse of ``hfft`` for a real input: ``conj(rfft(a, n))``
+    with the ``norm`` direction swapped."""
+    check_arraylike("jax.numpy.fft.ihfft", a)
+    _check_norm(norm)
+    return ew.conj(rfft(a, n, axis, _SWAPPED[norm]))
+
+
+def _complex_of(dtype) -> np.dtype:
+    wide = dtypes.to_inexact_dtype(dtype) == np.float64
+    return np.dtype(np.complex128 if wide else np.complex64)
+
+
+# --------------------------------------------------------------------- frequencies, shifts
+def fftfreq(n: int, d=1.0, *, dtype=None, device=None):
+    """``jnp.fft.fftfreq``: the sample frequencies of an ``n``-point ``fft`` with sample
+    spacing ``d``: ``[0, 1, ..., ceil(n/2) - 1, -floor(n/2), ..., -1] / (d * n)``.
+
+    Returns:
+      A float array of shape ``(n,)`` (the default float dtype unless ``dtype``).
+
+    Raises:
+      ValueError: ``n`` is not an int.
+    """
+    del device
+    _check_n("fftfreq", n)
+    k = np.concatenate([np.arange(0, (n - 1) // 2 + 1), np.arange(-(n // 2), 0)])
+    return _scaled_freqs(k, n, d, dtype)
+
+
+def rfftfreq(n: int, d=1.0, *, dtype=None, device=None):
+    """``jnp.fft.rfftfreq``: the sample frequencies of an ``n``-point ``rfft``:
+    ``[0, 1, ..., n // 2] / (d * n)``, shape ``(n // 2 + 1,)``. Errors as ``fftfreq``."""
+    del device
+    _check_n("rfftfreq", n)
+    return _scaled_freqs(np.arange(0, n // 2 + 1), n, d, dtype)
+
+
+def _check_n(name: str, n) -> None:
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+        raise ValueError(f"The n argument of jax.numpy.fft.{name} only takes an int. Got n = {n}.")
+
+
+def _scaled_freqs(k, n: int, d, dtype):
+    """``k / (d * n)`` in ``dtype``, with JAX's promotion (a Python ``d`` is weak)."""
+    dtype = dtypes.default_float_dtype() if dtype is None else np.dtype(dtype)
+    k = asarray_any(np.asarray(k, dtype))
+    denom = d * int(n) if dtypes.is_python_scalar(d) else asarray_any(d) * int(n)
+    return k / denom
+
+
+def _shift_axes(x, axes):
+    if axes is None:
+        return tuple(range(aval_of(x).ndim))
+    return (axes,) if isinstance(axes, (int, np.integer)) else tuple(axes)
+
+
+def fftshift(x, axes=None):
+    """``jnp.fft.fftshift``: move the zero frequency to the centre (roll each axis of
+    ``axes``, all by default, by half its length)."""
+    check_arraylike("jax.numpy.fft.fftshift", x)
+    x = asarray_any(x)
+    axes = _shift_axes(x, axes)
+    shape = aval_of(x).shape
+    return roll(x, tuple(shape[ax] // 2 for ax in axes), axes)
+
+
+def ifftshift(x, axes=None):
+    """``jnp.fft.ifftshift``: the inverse of ``fftshift``."""
+    check_arraylike("jax.numpy.fft.ifftshift", x)
+    x = asarray_any(x)
+    axes = _shift_axes(x, axes)
+    shape = aval_of(x).shape
+    return roll(x, tuple(-(shape[ax] // 2) for ax in axes), axes)
