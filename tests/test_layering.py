@@ -113,6 +113,7 @@ OPS_ORDER: list[str] = [
     "structural",
     "conversion",
     "shape",
+    "division",  # XLA's division by a broadcast (div_recip), before elementwise's div
     "elementwise",
     "lax_api",  # the strict-dtype public lax binary operators over elementwise
     "clamp",  # lax.clamp (its JVP selects)

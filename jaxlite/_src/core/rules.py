@@ -38,6 +38,11 @@ Rule signatures:
   None: ``p`` on small arrays held as scalar locals; each operand gives ``aval``,
   ``elem(k)`` (flat C-order element ``k``), ``elems()``, ``array()`` and ``scalarized``.
 * ``inline_rules``: primitives the simplifier may inline (jit_p).
+* ``simplify_rules[p](eqn, producer, const)`` -> a replacement equation or None: rewrites
+  of compiled code only (after tracing and AD, before codegen and the native tier), where
+  ``producer(var)`` is the equation computing ``var`` in the same jaxpr (or None) and
+  ``const(var)`` the value of a constvar (or None). Used
+  for XLA's ``a / broadcast(b)`` -> ``a * broadcast(1 / b)`` (``ops/division.py``).
 * ``sharding_rules[p](mesh, specs, avals_in, avals_out, **params)`` -> the result's spec
   (a list of specs if ``p.multiple_results``) over the Explicit axes of ``mesh`` (an
   ``AbstractMesh``). A spec is a tuple with one entry per dimension: ``None`` or a tuple of
@@ -71,6 +76,7 @@ native_loops: set = set()
 native_elementwise: set = set()
 native_scalar_rules: dict = {}
 custom_call_rules: dict = {}
+simplify_rules: dict = {}
 sharding_rules: dict = {}
 
 # How an operand is cast to vary along more manual axes: ``vma_pvary[0](x, axes)`` binds
@@ -107,6 +113,7 @@ ALL_TABLES: dict[str, dict] = {
     "native": native_rules,
     "effects": effects_rules,
     "sharding": sharding_rules,
+    "simplify": simplify_rules,
     "vma": vma_rules,
 }
 

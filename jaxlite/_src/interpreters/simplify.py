@@ -4,7 +4,8 @@
   by their body;
 * constant folding: effect-free equations whose inputs are all scalar literals and whose
   outputs are scalars are evaluated now;
-* CSE: effect-free equations with identical primitive, params and inputs are merged.
+* CSE: effect-free equations with identical primitive, params and inputs are merged;
+* the rewrites of ``rules.simplify_rules`` (compiled code only).
 Effectful equations are never folded, merged or reordered.
 """
 
@@ -127,8 +128,34 @@ def _literal_key(val):
     return (a.dtype.str, a.tobytes())
 
 
+def apply_simplify_rules(closed: ClosedJaxpr) -> ClosedJaxpr:
+    """Each equation replaced as its primitive's ``rules.simplify_rules`` entry says."""
+    jaxpr = closed.jaxpr
+    if not any(e.primitive in rules.simplify_rules for e in jaxpr.eqns):
+        return closed
+    made: dict[int, JaxprEqn] = {}
+    consts = {id(v): c for v, c in zip(jaxpr.constvars, closed.consts)}
+
+    def producer(v):
+        return None if type(v) is Literal else made.get(id(v))
+
+    def const(v):
+        return None if type(v) is Literal else consts.get(id(v))
+
+    eqns = []
+    for eqn in jaxpr.eqns:
+        rule = rules.simplify_rules.get(eqn.primitive)
+        new = rule(eqn, producer, const) if rule is not None else None
+        eqn = eqn if new is None else new
+        for v in eqn.outvars:
+            made[id(v)] = eqn
+        eqns.append(eqn)
+    return ClosedJaxpr(Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, eqns), closed.consts)
+
+
 def simplify(closed: ClosedJaxpr) -> ClosedJaxpr:
     closed = inline_calls(closed)
     closed = cse_and_fold(closed)
+    closed = apply_simplify_rules(closed)
     closed, _ = dce_closed_jaxpr(closed)
     return closed

@@ -11,7 +11,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
-from jaxlite._src.ops import _native, conversion, shape as _shape, structural
+from jaxlite._src.ops import _native, conversion, division, shape as _shape, structural
 from jaxlite._src.ops._factories import (
     ANY,
     FLOAT,
@@ -407,21 +407,12 @@ def _mul_transpose(ct, x, y):
 rules.transpose_rules[mul_p] = _mul_transpose
 
 
-def _div_impl(x, y):
-    if dtypes.is_int(x.dtype):
-        # XLA integer division: exact (no float round trip, which loses int64 digits),
-        # rounding toward zero; x / 0 is -1 (all ones for unsigned), INT_MIN / -1 wraps.
-        with np.errstate(all="ignore"):
-            safe = np.where(y == 0, 1, y).astype(x.dtype)
-            q = np.floor_divide(x, safe)
-            # floor -> toward zero: one up where the remainder is nonzero and signs differ.
-            up = (np.remainder(x, safe) != 0) & ((x < 0) != (safe < 0))
-            q = np.where(up, q + 1, q)
-        return np.where(y == 0, np.array(-1).astype(x.dtype), q).astype(x.dtype)
-    return np.true_divide(x, y)
-
-
-div_p = naryop("div", _div_impl, [NUM, NUM], native="{0} / {1}", native_kinds="f")
+div_p = naryop("div", division.divide_eager, [NUM, NUM], native="{0} / {1}", native_kinds="f")
+# Compiled code divides exactly; a division by a broadcast becomes ``div_recip`` first.
+rules.lower_rules[div_p] = lambda ctx, eqn, ins, outs: [
+    f"{outs[0]} = {ctx.add_global(division.divide_exact, '_div')}({ins[0]}, {ins[1]})"
+]
+rules.simplify_rules[div_p] = division.reciprocal_rewrite
 # JAX's formulas, in its order of operations (the rounding of float16 hessians matches).
 defjvp(
     div_p,
@@ -436,6 +427,9 @@ def _div_transpose(ct, x, y):
 
 
 rules.transpose_rules[div_p] = _div_transpose
+# div_recip (compiled code only) is the same function: the same derivatives.
+rules.jvp_rules[division.div_recip_p] = rules.jvp_rules[div_p]
+rules.transpose_rules[division.div_recip_p] = _div_transpose
 
 
 def _rem_impl(x, y):

@@ -230,3 +230,39 @@ add(
         None,
     ),
 )
+
+# ------------------------------------------------------------------------ jnp.fft
+add(
+    OpSpec(
+        "fft_rfft_abs",
+        lambda m: lambda x: m.jnp.abs(m.jnp.fft.rfft(x)),
+        (A(S34),),
+        lambda x: np.abs(np.fft.rfft(x)),
+        rtol=1e-4,
+        atol=1e-5,
+    ),
+    OpSpec(
+        "fft_fft2_real",
+        lambda m: lambda x: m.jnp.fft.fft2(x).real,
+        (A(S234),),
+        lambda x: np.fft.fft2(x).real,
+        rtol=1e-4,
+        atol=1e-5,
+    ),
+    OpSpec(
+        "fft_ifftn_imag",
+        lambda m: lambda x: m.jnp.fft.ifftn(x, axes=(0, 2)).imag,
+        (A(S234),),
+        lambda x: np.fft.ifftn(x, axes=(0, 2)).imag,
+        rtol=1e-4,
+        atol=1e-5,
+    ),
+    OpSpec(
+        "fft_irfft_of_rfft",
+        lambda m: lambda x: m.jnp.fft.irfft(m.jnp.fft.rfft(x, axis=0) * 2.0, n=3, axis=0),
+        (A(S34),),
+        lambda x: np.fft.irfft(np.fft.rfft(x, axis=0) * 2.0, n=3, axis=0),
+        rtol=1e-4,
+        atol=1e-5,
+    ),
+)
