@@ -104,7 +104,7 @@ def blas_summary() -> str:
     )
     env = f"; environment: {env}" if env else "; none of OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE set"
     split = os.environ.get("JAXLITE_BLAS_SPLIT", "off").lower() in ("on", "1", "auto")
-    mode = "split" if split else os.environ.get("JAXLITE_BLAS_THREADS", "off").lower()
+    mode = "split" if split else os.environ.get("JAXLITE_BLAS_THREADS", "watch").lower()
     env += f"; jaxlite's products: {mode} (ops/blas_split.py)"
     try:
         from threadpoolctl import threadpool_info

@@ -2,9 +2,9 @@
 the same values as a plain product, the user's BLAS thread limit respected and restored,
 and the plain path whenever the split cannot apply."""
 
+import math
 import os
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -16,18 +16,35 @@ import jaxlite as jax  # noqa: E402
 import jaxlite.numpy as jnp  # noqa: E402
 from jaxlite._src.ops import blas_split  # noqa: E402
 
-# The split is opt-in (JAXLITE_BLAS_SPLIT=on); switch it on for these tests (and re-detect).
-os.environ["JAXLITE_BLAS_SPLIT"] = "on"
-blas_split._state.blas = None
-
 pytestmark = pytest.mark.jaxlite_only  # jaxlite's internal BLAS threading
 
 threadpoolctl = pytest.importorskip("threadpoolctl", reason="the split needs threadpoolctl")
 
 needs_split = pytest.mark.skipif(
-    not blas_split._state.controller() or blas_split._cores() < 2,
+    not blas_split._find_openblas() or blas_split._cores() < 2,
     reason="needs NumPy on OpenBLAS (pthreads) and two cores",
 )
+
+
+def _fresh_state(monkeypatch, split=False, mode="watch"):
+    """A new module state (helpers, watch, trials) with the given mode, for one test."""
+    st = blas_split._Splitter()
+    st.blas, st.split, st.mode = blas_split._find_openblas(), split, mode
+    monkeypatch.setattr(blas_split, "_state", st)
+    return st
+
+
+@pytest.fixture(autouse=True)
+def _own_state(monkeypatch):
+    _fresh_state(monkeypatch)  # each test starts from a new state, in the default mode
+
+
+@pytest.fixture
+def split_mode(monkeypatch):
+    _fresh_state(monkeypatch, split=True)  # the split is opt-in (JAXLITE_BLAS_SPLIT=on)
+
+
+split_tests = pytest.mark.usefixtures("split_mode")
 
 SHAPES = [(128, 784, 512), (784, 128, 512), (512, 128, 130), (1000, 300, 70), (130, 512, 10)]
 
@@ -46,6 +63,7 @@ def _blas_threads():
 
 
 @needs_split
+@split_tests
 @pytest.mark.parametrize("layout", ["C", "T"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64])
 @pytest.mark.parametrize("shape", SHAPES)
@@ -61,6 +79,7 @@ def test_split_product_matches_numpy(shape, dtype, layout):
 
 
 @needs_split
+@split_tests
 def test_jitted_matmul_uses_it_and_matches_numpy():
     x, y = _operands(256, 512, 512, np.float32, "C")
     got = np.asarray(jax.jit(jnp.matmul)(x, y))
@@ -72,6 +91,7 @@ def test_jitted_matmul_uses_it_and_matches_numpy():
 
 
 @needs_split
+@split_tests
 def test_user_thread_limit_is_respected():
     x, y = _operands(256, 512, 512, np.float32, "C")
     with threadpoolctl.threadpool_limits(1, user_api="blas"):
@@ -79,6 +99,7 @@ def test_user_thread_limit_is_respected():
         assert _blas_threads() == [1] * len(_blas_threads())
 
 
+@split_tests
 def test_plain_path_for_small_products_and_other_dtypes():
     x, y = _operands(16, 16, 16, np.float32, "C")
     assert blas_split.matmul(x, y) is None  # OpenBLAS runs it on one thread anyway
@@ -88,6 +109,7 @@ def test_plain_path_for_small_products_and_other_dtypes():
 
 
 @needs_split
+@split_tests
 def test_products_from_several_threads_at_once():
     x, y = _operands(256, 512, 512, np.float32, "C")
     want = x.astype(np.float64) @ y
@@ -111,6 +133,7 @@ def test_products_from_several_threads_at_once():
 
 
 @needs_split
+@split_tests
 @pytest.mark.parametrize("shape", [(8, 128, 256, 256), (3, 64, 512, 300), (1, 256, 512, 512)])
 def test_batched_product_matches_numpy(shape):
     b, m, k, n = shape
@@ -126,6 +149,7 @@ def test_batched_product_matches_numpy(shape):
     np.testing.assert_allclose(got, x.astype(np.float64) @ y, rtol=1e-4, atol=1e-3)
 
 
+@split_tests
 def test_mismatched_batch_shapes_take_the_plain_path():
     x = np.ones((2, 64, 512), np.float32)
     assert blas_split.matmul(x, np.ones((3, 512, 64), np.float32)) is None
@@ -152,7 +176,7 @@ class _FakeBlas:
 def _fake_adaptive(monkeypatch, timings, delay=lambda: 0.0):
     """``call(x, y)`` runs ``_adaptive`` with fake timings (``timings(way)``: seconds a call
     on trial takes run that way; ``delay()``: seconds a call on OpenBLAS's threads between
-    trials really sleeps) and returns the way it ran; each result is checked."""
+    trials takes) and returns the way it ran; each result is checked."""
     st = blas_split._Splitter()
     blas = _FakeBlas()
     ran = []
@@ -162,12 +186,14 @@ def _fake_adaptive(monkeypatch, timings, delay=lambda: 0.0):
         return a @ b, timings(way)
 
     real_matmul = np.matmul
+    clock = [0.0]  # a fake timer: only committed calls on OpenBLAS's threads take time
 
     def committed_all(a, b):  # OpenBLAS's threads between trials: no OpenBLAS call at all
         ran.append(ALL)
-        time.sleep(delay())
+        clock[0] += delay()
         return real_matmul(a, b)
 
+    monkeypatch.setattr(blas_split, "_clock", lambda: clock[0])
     monkeypatch.setattr(blas_split, "_timed", fake_timed)
     monkeypatch.setattr(blas_split.np, "matmul", committed_all)
     monkeypatch.setattr(blas_split, "MIN_WORK", 100_000)  # LARGE is split, SMALL not
@@ -268,26 +294,246 @@ def test_adaptive_mode_on_real_openblas_restores_the_thread_count(shape):
         np.testing.assert_allclose(out, x.astype(np.float64) @ y, rtol=1e-4, atol=1e-3)
 
 
+# ------------------------------------------------------------------ mode selection
 @pytest.mark.parametrize(
-    "env, adaptive",
-    [
-        ({}, False),
-        ({"JAXLITE_BLAS_THREADS": "off"}, False),
-        ({"JAXLITE_BLAS_THREADS": "auto"}, True),
-    ],
+    "value, mode",
+    [(None, "watch"), ("", "watch"), ("watch", "watch"), ("off", "off"), ("OFF", "off")]
+    + [("0", "off"), ("auto", "auto"), ("on", "auto"), ("1", "auto")],
 )
-def test_adaptive_mode_is_opt_in(monkeypatch, env, adaptive):
-    # The default leaves OpenBLAS alone: products are bit-reproducible from call to call
-    # (the adaptive choice can change a product's low bits; docs/compat.md).
+def test_mode_from_the_environment(monkeypatch, value, mode):
     monkeypatch.delenv("JAXLITE_BLAS_SPLIT", raising=False)
-    monkeypatch.delenv("JAXLITE_BLAS_THREADS", raising=False)
-    for k, v in env.items():
-        monkeypatch.setenv(k, v)
+    if value is None:
+        monkeypatch.delenv("JAXLITE_BLAS_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("JAXLITE_BLAS_THREADS", value)
+    assert blas_split.blas_mode() == mode
     st = blas_split._Splitter()
     found = st.controller()
-    assert st.split is False
+    assert st.mode == mode and st.split is False
     expected = blas_split._find_openblas()
-    if adaptive and expected:
+    if mode != "off" and expected:
         assert found.filepath == expected.filepath
     else:
-        assert found is False
+        assert found is False  # off: products are plain np.matmul calls, nothing timed
+
+
+def test_unknown_mode_is_an_error(monkeypatch):
+    monkeypatch.setenv("JAXLITE_BLAS_THREADS", "fast")
+    with pytest.raises(ValueError, match="JAXLITE_BLAS_THREADS must be one of"):
+        blas_split._Splitter().controller()
+
+
+def test_off_mode_is_a_plain_product(monkeypatch):
+    st = _fresh_state(monkeypatch, mode="off")
+    st.blas = False  # as controller() leaves it for "off"
+    x, y = _operands(256, 512, 512, np.float32, "C")
+    assert blas_split.matmul(x, y) is None  # dot_general then calls np.dot itself
+
+
+# ------------------------------------------------------------------ stall watch (default)
+class _Clock:
+    """A fake timer: every read advances it by ``tick`` seconds, so every interval the
+    watch measures (a product, the one-thread reference, a stall-safe way on trial) lasts
+    ``tick`` (set it to make the next calls normal or stalled)."""
+
+    def __init__(self, tick=1e-3):
+        self.now, self.tick = 100.0, tick
+
+    def __call__(self):
+        self.now += self.tick
+        return self.now
+
+
+def _record(st, w, dt):
+    blas_split._record(st, w, dt, 0.0)
+    return st.safe_until > 0.0  # moved to the stall-safe way (until a time after now=0)
+
+
+def _watched_shape(normal=1e-3):
+    st, w = blas_split._Splitter(), blas_split._Watch()
+    for _ in range(5):
+        _record(st, w, normal)
+    return st, w
+
+
+def test_watch_never_switches_on_a_single_slow_call():
+    st, w = _watched_shape()
+    assert not _record(st, w, 0.5)  # one call 500x slower: a stall, counted
+    assert st.strikes == 1
+    for _ in range(blas_split.FORGIVE):
+        assert not _record(st, w, 1e-3)
+    assert st.strikes == 0  # forgiven after FORGIVE normal calls
+    # Isolated slow calls, each forgiven before the next, never add up to a switch.
+    for _ in range(20):
+        assert not _record(st, w, 0.5)
+        for _ in range(blas_split.FORGIVE):
+            assert not _record(st, w, 1e-3)
+
+
+def test_watch_switches_after_repeated_stalls():
+    st, w = _watched_shape()
+    for _ in range(blas_split.STRIKES - 1):
+        assert not _record(st, w, 20e-3)
+    assert _record(st, w, 20e-3)  # the third stall in a row
+    assert st.safe_until == blas_split.FIRST_BACKOFF
+    assert st.backoff == 2 * blas_split.FIRST_BACKOFF
+    assert w.best == 1e-3  # stalled calls do not move the shape's usual time
+
+
+def test_watch_slow_calls_need_both_ratio_and_absolute_excess():
+    st, w = _watched_shape(normal=20e-6)
+    for _ in range(50):  # 10x slower, but 180 us: noise on a quiet machine, not a stall
+        assert not _record(st, w, 200e-6)
+    st, w = _watched_shape(normal=10e-3)
+    for _ in range(50):  # 1 ms slower, but only 1.1x
+        assert not _record(st, w, 11e-3)
+    assert st.strikes == 0
+
+
+def test_watch_probe_sends_products_back_at_once_with_a_longer_backoff():
+    st, w = _watched_shape()
+    backoffs = []
+    for _ in range(3):
+        _record(st, w, 20e-3)
+    backoffs.append(st.safe_until)
+    for _ in range(10):  # every probe stalls: one stall each time, the backoff doubles
+        st.safe_until = -1.0
+        assert _record(st, w, 20e-3)
+        backoffs.append(st.safe_until)
+    first, most = blas_split.FIRST_BACKOFF, blas_split.MAX_BACKOFF
+    assert backoffs[:3] == [first, 2 * first, 4 * first]
+    assert max(backoffs) == most and backoffs[-1] == most
+
+
+def test_watch_probe_without_stall_brings_products_home():
+    st, w = _watched_shape()
+    for _ in range(6):
+        _record(st, w, 20e-3)
+    assert st.backoff > 2 * blas_split.FIRST_BACKOFF
+    st.safe_until = -1.0  # the stay is over: the next call probes OpenBLAS's threads
+    assert not _record(st, w, 1e-3)
+    for _ in range(3 * blas_split.FORGIVE):
+        assert not _record(st, w, 1e-3)
+    assert st.strikes == 0 and st.backoff == blas_split.FIRST_BACKOFF  # stalls are over
+    assert not _record(st, w, 20e-3)  # a new stall counts from zero again
+
+
+def test_watch_started_under_load_sees_stalls_against_the_one_thread_time():
+    st, w = blas_split._Splitter(), blas_split._Watch()
+    w.one = 2e-3  # one thread: 2 ms; OpenBLAS's threads stalled from the first call
+    for _ in range(blas_split.STRIKES - 1):
+        assert not _record(st, w, 30e-3)
+    assert _record(st, w, 30e-3)
+
+
+class _FakeBlas2(_FakeBlas):
+    def __init__(self, allowed=2):
+        super().__init__(allowed)
+        self.sets = []
+
+    def set_num_threads(self, n):
+        self.sets.append(n)
+        self.now = n
+
+
+def test_watched_runs_and_results_through_a_stall(monkeypatch):
+    clock = _Clock(tick=1e-3)
+    monkeypatch.setattr(blas_split, "_clock", clock)
+    monkeypatch.setattr(blas_split, "MIN_WORK", 100_000)  # the split is a candidate
+    st = _fresh_state(monkeypatch)
+    blas = _FakeBlas2()
+    x, y = LARGE
+    want = np.matmul(x, y)
+
+    def call():
+        out = blas_split._watched(st, blas, x, y)
+        np.testing.assert_allclose(out, want, rtol=1e-6)
+        assert blas.now == 2  # OpenBLAS's count restored after every product
+        return out
+
+    for _ in range(10):  # quiet: nothing but OpenBLAS's threads
+        np.testing.assert_array_equal(call(), want)  # a plain np.matmul's bits
+    (w,) = st.choices.values()
+    assert blas.sets == [1, 2]  # only the one-thread reference, once, at the second call
+    assert w.best == pytest.approx(1e-3) and w.one == pytest.approx(1e-3) and w.safe is None
+    clock.tick = 20e-3  # stalls
+    for _ in range(blas_split.STRIKES):
+        call()
+    assert st.safe_until > clock.now and w.safe is None  # chosen when first needed
+    blas.sets.clear()
+    call()
+    assert w.safe is not None and w.safe[0] in (ONE, SPLIT) and blas.sets[-2:] == [1, 2]
+    while clock.now < st.safe_until:  # the stay: every call at one OpenBLAS thread
+        blas.sets.clear()
+        call()
+        assert blas.sets == [1, 2]
+    clock.tick = 1e-3
+    blas.sets.clear()
+    call()  # the probe, on OpenBLAS's threads: no stall, so they stay
+    assert blas.sets == [] and st.safe_until < clock.now
+
+
+def test_watched_respects_a_user_limit_while_stall_safe(monkeypatch):
+    st = _fresh_state(monkeypatch)
+    st.safe_until = math.inf  # as after a stall
+    blas = _FakeBlas2(allowed=1)
+    assert blas_split._watched(st, blas, *LARGE) is None  # a plain product, limit untouched
+    assert blas.sets == []
+
+
+@needs_split
+@pytest.mark.parametrize("layout", ["C", "T"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize(
+    "shape", [(128, 784, 512), (784, 128, 512), (128, 512, 10), (96, 600, 256)]
+)
+def test_stall_safe_way_on_real_openblas(monkeypatch, shape, dtype, layout):
+    # The way chosen for a stalled shape: its results are np.matmul's (to rounding), and
+    # bit for bit OpenBLAS's threads' whenever the choice says so (checked on new data).
+    st = _fresh_state(monkeypatch)
+    x, y = _operands(*shape, dtype, layout)
+    before = _blas_threads()
+    way, cut, exact = blas_split._choose_safe(st, st.blas, before[0], x, y)
+    assert _blas_threads() == before
+    st.safe_until = math.inf
+    out = blas_split.matmul(x, y)
+    assert _blas_threads() == before
+    (w,) = st.choices.values()
+    assert w.safe[0] in (ONE, SPLIT) and w.safe[2] == exact  # exactness: of the shape alone
+    tol = 1e-10 if dtype == np.float64 else 1e-4
+    np.testing.assert_allclose(out, x.astype(np.float64) @ y, rtol=tol, atol=tol * shape[1])
+    if exact:
+        np.testing.assert_array_equal(out, np.matmul(x, y))
+
+
+@needs_split
+def test_stall_safe_way_keeps_the_bits_of_the_mlp_products(monkeypatch):
+    # The products of a 784-512-512-10 MLP step (batch 128), layouts as the jitted step
+    # has them: where OpenBLAS's float32 block depth is found (its SkylakeX kernels; not
+    # its Haswell sgemm, whose threads' bits no cut reproduces), each has a stall-safe way
+    # with OpenBLAS's threads' bits (the 784-long contraction cut as they cut it).
+    st = _fresh_state(monkeypatch)
+    allowed = _blas_threads()[0]
+    depth = blas_split._depth(st, st.blas, allowed, np.dtype(np.float32))
+    assert _blas_threads() == [allowed] * len(_blas_threads())
+    if not depth:
+        pytest.skip("this OpenBLAS kernel's threaded float32 bits match no cut")
+    assert blas_split._blocks(784, depth) == (392, 392)  # 784 <= 2 * depth: two halves
+    for m, k, n, layout in [(128, 784, 512, "C"), (128, 512, 512, "C"), (128, 512, 512, "T")]:
+        x, y = _operands(m, k, n, np.float32, layout)
+        way, cut, exact = blas_split._choose_safe(st, st.blas, allowed, x, y)
+        assert exact, (m, k, n, layout)
+        with threadpoolctl.threadpool_limits(1, user_api="blas"):
+            got = blas_split._run(st, way, cut, x, y, 2)
+        np.testing.assert_array_equal(got, np.matmul(x, y))
+
+
+def test_blocks_of_a_contraction():
+    assert blas_split._blocks(300, 448) == (300,)
+    assert blas_split._blocks(785, 448) == (393, 392)
+    assert blas_split._blocks(2000, 448) == (448, 448, 448, 328, 328)
+    assert blas_split._blocks(896, 448) == (448, 448)
+    x, y = _operands(8, 70, 5, np.float64, "C")
+    out = np.empty((8, 5))
+    blas_split._product(x, y, out, (30, 20, 20))
+    np.testing.assert_allclose(out, x @ y, rtol=1e-12)

@@ -12,14 +12,26 @@ the output through ``np.matmul(..., out=block)`` (a BLAS call with a leading dim
 copy), and the blocks are taken one by one by the calling thread and helper threads: a
 thread that does not get a core takes fewer blocks, the others take the rest.
 
-Two modes, chosen by the environment when the first product runs:
+Modes, chosen by ``JAXLITE_BLAS_THREADS`` when the first product runs:
 
-* ``JAXLITE_BLAS_THREADS=off`` (the default) leaves OpenBLAS as it is: bit-reproducible, and
-  the fastest on a quiet machine (a trial's timings there are noisy enough to keep a worse
-  choice: the MLP step measured 0.80-0.86x JAX with ``off`` against 1.20-1.38x with ``auto``
-  on the same quiet machine, 2026-12-01 23:42 UTC).
-* ``JAXLITE_BLAS_THREADS=auto`` (opt-in, for machines whose cores are shared with other busy
-  work): the way a product runs follows the load.
+* ``watch`` (the default): products run on OpenBLAS's own threads, as a plain
+  ``np.matmul``, each timed (two timer reads and a running minimum per product shape). A
+  call ``STALL`` times slower than its shape's usual time, and at least ``STALL_MIN``
+  seconds slower, is a stall; a normal call forgives 1/``FORGIVE`` of one. After
+  ``STRIKES`` stalls (of any shape: the load is the machine's) every product runs the
+  stall-safe way for a backoff (``FIRST_BACKOFF`` seconds at first, doubled up to
+  ``MAX_BACKOFF`` while the stalls come back), then OpenBLAS's threads are probed again:
+  one more stall sends the products back at once, calls without stalls keep them home. A
+  shape's usual time is its fastest call on OpenBLAS's threads, or its one-thread time if
+  that is less (one call measured at the shape's second call, so that a process started
+  under load still sees its stalls). Each shape's stall-safe way is chosen the first time
+  it is needed, on random operands of its shapes and layouts: among OpenBLAS at one
+  thread, the split (large products), and either of them summing the contraction in two
+  halves (as OpenBLAS's threaded driver blocks a contraction a little longer than its
+  block depth), the fastest whose bits equal OpenBLAS's threads', or the fastest if none
+  does. On a quiet machine only the timing runs.
+* ``off``: plain ``np.matmul``, nothing timed: bit-reproducible whatever the load.
+* ``auto`` (opt-in): the way a product runs follows timed trials.
   Each product shape is on trial now and then: calls with OpenBLAS limited to one thread,
   calls split as above (large products only) and calls at OpenBLAS's own thread count are
   taken in turn, and the fastest (median of ``TRIAL_CALLS``) runs until the next trial.
@@ -30,10 +42,8 @@ Two modes, chosen by the environment when the first product runs:
   OpenBLAS's threads ruled out so (a stall) stay out of every shape's trial for
   ``STALL_MEMORY`` seconds (the load is the machine's, not a shape's), and a call of theirs
   ``STALL`` times slower than their trial median re-opens the trial at once. On a quiet
-  machine OpenBLAS's threads win and the cost is a timer read per product plus the trials;
-  when another process keeps a core busy, OpenBLAS's second thread would stall every
-  product, and one thread or the split wins (the MLP step with one core busy: 1.09-1.21x JAX
-  against 2.06-3.22x with ``off``).
+  machine its trials keep a worse choice often enough to cost 40-60% of the MLP step
+  (docs/benchmarks.md, quiet check of session 4).
 * ``JAXLITE_BLAS_SPLIT=on`` (opt-in, takes precedence): every product at one OpenBLAS thread,
   large ones split into blocks as above. On a quiet 2-core machine OpenBLAS's own threads are
   faster (a 784-512-512-10 MLP step 1.18x JAX's time without the split, 1.63x with it; a
@@ -44,11 +54,14 @@ Used only when it can help: the optional ``threadpoolctl`` is installed, NumPy's
 OpenBLAS (pthreads) with more than one thread allowed (a user's own limit, e.g.
 ``OPENBLAS_NUM_THREADS=1`` or ``threadpool_limits(1)``, is respected), and no other product
 of this module is running in another thread (a concurrent one runs as a plain ``np.dot``).
-Each output element is one BLAS dot product of a row and a column, as in ``np.dot``; results
-can differ from a multi-threaded ``np.dot`` in the last bits, as OpenBLAS's own results do
-between thread counts (float32 products nearly always do). So in the adaptive mode a
-product's low bits can change from one call to the next when a trial changes the choice
-(docs/compat.md); the default ``JAXLITE_BLAS_THREADS=off`` gives bit-reproducible runs.
+Bits: NumPy's OpenBLAS gives float32 products that differ in the last bits between one
+thread and several when the contraction is longer than its block depth (448 for float32
+with the SkylakeX kernels: OpenBLAS's one- and multi-threaded drivers cut the last blocks
+at different places); ``watch`` runs such a shape under load with the contraction cut as
+the threaded driver cuts it where that gives the same bits (checked per shape), so its
+results are those of a plain ``np.matmul`` unless no stall-safe way matches (then a stalled
+shape's low bits can change, docs/compat.md); ``auto`` can change a product's low bits
+from one call to the next; ``off`` never does.
 """
 
 from __future__ import annotations
@@ -89,6 +102,20 @@ FIRST_PERIOD = 16
 MAX_PERIOD = 512
 MAX_PERIOD_ONE = 2048
 STALL = 3.0
+# Stall watch (``JAXLITE_BLAS_THREADS=watch``, the default): a call slower than STALL times
+# its shape's usual time and by at least STALL_MIN seconds (a time slice is ~1-4 ms; noise
+# on a quiet machine is tens of us) is a stall. Stalls are rare but long (one core busy: 10-25%
+# of the calls of a 128x784 @ 784x512 product, 4-56 ms each against 0.33 ms, so 4x slower on
+# average than one thread): STRIKES of them, less one per FORGIVE normal calls, move products
+# (any shape's: the load is the machine's) to the stall-safe way for a backoff (seconds),
+# doubled while stalls recur. A stall costs 5-50 ms, the stall-safe way ~1.5x OpenBLAS's
+# threads on a quiet machine: at most MAX_BACKOFF between probes bounds both costs.
+STALL_MIN = 200e-6
+STRIKES = 3
+FORGIVE = 32
+CHOOSE_CALLS = 3  # timed calls of each stall-safe way when one is chosen for a shape
+FIRST_BACKOFF = 0.05
+MAX_BACKOFF = 2.0
 # A way of running a product slower than this times the best of its trial is ruled out.
 RULE_OUT = 1.5
 # Seconds after a stall of OpenBLAS's threads (in any shape) during which a trial takes one
@@ -96,6 +123,9 @@ RULE_OUT = 1.5
 STALL_MEMORY = 1.0
 # Product shapes remembered (a program with more starts over).
 MAX_SHAPES = 512
+
+_MODES = ("watch", "off", "auto")
+_clock = time.perf_counter  # every timing here (tests replace it)
 
 _BLAS_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
 
@@ -106,18 +136,24 @@ class _Splitter:
     def __init__(self):
         self.lock = threading.Lock()
         self.blas = None  # threadpoolctl's controller of NumPy's OpenBLAS, or False
-        self.split = False  # JAXLITE_BLAS_SPLIT=on; else the adaptive thread count
+        self.split = False  # JAXLITE_BLAS_SPLIT=on; else self.mode
+        self.mode = "watch"  # JAXLITE_BLAS_THREADS: "watch", "off" or "auto"
         self.helpers: list = []
         self.done: queue.SimpleQueue = queue.SimpleQueue()
-        self.choices: dict = {}  # product shape -> _Choice (adaptive mode)
-        self.stalled_at = -math.inf  # time.monotonic() of the last stall seen
+        self.choices: dict = {}  # product shape -> _Choice (auto) or _Watch (watch)
+        self.stalled_at = -math.inf  # _clock() of the last stall seen (auto)
+        # The stall watch (the load is the machine's: one watch for every product shape).
+        self.strikes = 0.0  # stalls lately, less 1/FORGIVE per normal call
+        self.safe_until = -math.inf  # _clock() time until which products run stall-safe
+        self.backoff = FIRST_BACKOFF  # seconds of the next stay on the stall-safe way
+        self.depths: dict = {}  # dtype -> OpenBLAS's contraction block depth (_depth)
 
     def controller(self):
         if self.blas is None:
             env = os.environ.get
             self.split = env("JAXLITE_BLAS_SPLIT", "off").lower() in ("on", "1", "auto")
-            adaptive = env("JAXLITE_BLAS_THREADS", "off").lower() in ("auto", "on", "1")
-            self.blas = _find_openblas() if self.split or adaptive else False
+            self.mode = blas_mode()
+            self.blas = _find_openblas() if self.split or self.mode != "off" else False
         return self.blas
 
     def start_helpers(self, n: int) -> None:
@@ -137,6 +173,20 @@ def _helper(jobs: queue.SimpleQueue, done: queue.SimpleQueue) -> None:
             job()
         finally:
             done.put(None)
+
+
+def blas_mode() -> str:
+    """The mode ``JAXLITE_BLAS_THREADS`` asks for: ``"watch"`` (default), ``"off"`` or
+    ``"auto"`` (``on``/``1`` are read as ``auto``, ``0``/``none`` as ``off``).
+
+    Raises:
+      ValueError: for any other value.
+    """
+    value = os.environ.get("JAXLITE_BLAS_THREADS", "watch").strip().lower() or "watch"
+    value = {"on": "auto", "1": "auto", "0": "off", "none": "off"}.get(value, value)
+    if value not in _MODES:
+        raise ValueError(f"JAXLITE_BLAS_THREADS must be one of {_MODES}, got {value!r}")
+    return value
 
 
 def _find_openblas():
@@ -174,13 +224,18 @@ if hasattr(os, "register_at_fork"):
 
 def matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
     """``np.matmul(x, y)`` for ``x`` (..., m, k) and ``y`` (..., k, n) of one BLAS dtype and
-    the same batch shape, run as the opted-in mode says (module docstring): with
-    ``JAXLITE_BLAS_SPLIT=on`` at one OpenBLAS thread, split across threads when large (a
-    matrix product by column or row blocks, a batched one by batch blocks); with
-    ``JAXLITE_BLAS_THREADS=auto`` the way its shape's last trial chose. ``None`` when the
-    product should run as a plain ``np.matmul``: neither mode on (the default), a product
-    OpenBLAS runs on one thread anyway, another dtype, no OpenBLAS to limit, one thread
-    allowed, or a product of this module already running in another thread."""
+    the same batch shape, run as ``JAXLITE_BLAS_THREADS`` says (module docstring): by
+    default on OpenBLAS's threads, timed, and the stall-safe way while they stall; with
+    ``auto`` the way its shape's last trial chose; with ``JAXLITE_BLAS_SPLIT=on`` at one
+    OpenBLAS thread, split across threads when large (a matrix product by column or row
+    blocks, a batched one by batch blocks). ``None`` when the product should run as a plain
+    ``np.matmul``: mode ``off``, a product OpenBLAS runs on one thread anyway, another
+    dtype, no OpenBLAS to limit, one thread allowed, or a product of this module already
+    running in another thread.
+
+    Raises:
+      ValueError: ``JAXLITE_BLAS_THREADS`` is not ``watch``, ``off`` or ``auto``.
+    """
     if x.ndim < 2 or x.shape[:-2] != y.shape[:-2] or y.ndim != x.ndim:
         return None
     m, k = x.shape[-2:]
@@ -197,6 +252,8 @@ def matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
         return None
     try:
         if not st.split:
+            if st.mode == "watch":
+                return _watched(st, blas, x, y)
             return _adaptive(st, blas, x, y)
         allowed = blas.get_num_threads()
         if allowed < 2:
@@ -234,14 +291,14 @@ class _Choice:
 def _timed(st: _Splitter, blas, allowed: int, mode: int, x: np.ndarray, y: np.ndarray):
     """``np.matmul(x, y)`` run the given way, and how long it took."""
     if mode == ALL:
-        t0 = time.perf_counter()
+        t0 = _clock()
         out = np.matmul(x, y)
-        return out, time.perf_counter() - t0
+        return out, _clock() - t0
     blas.set_num_threads(1)
     try:
-        t0 = time.perf_counter()
+        t0 = _clock()
         out = _split(st, x, y, min(allowed, _cores())) if mode == SPLIT else np.matmul(x, y)
-        return out, time.perf_counter() - t0
+        return out, _clock() - t0
     finally:
         blas.set_num_threads(allowed)
 
@@ -255,11 +312,11 @@ def _adaptive(st: _Splitter, blas, x: np.ndarray, y: np.ndarray) -> np.ndarray |
     c = st.choices.get(key)
     if c is not None and c.left > 0 and c.mode == ALL:
         c.left -= 1
-        t0 = time.perf_counter()
+        t0 = _clock()
         out = np.matmul(x, y)
-        if time.perf_counter() - t0 > STALL * c.ref:
+        if _clock() - t0 > STALL * c.ref:
             c.left, c.period = 0, FIRST_PERIOD  # a stall (the load changed): a trial next
-            st.stalled_at = time.monotonic()
+            st.stalled_at = _clock()
         return out
     allowed = blas.get_num_threads()
     if allowed < 2:
@@ -275,7 +332,7 @@ def _adaptive(st: _Splitter, blas, x: np.ndarray, y: np.ndarray) -> np.ndarray |
     times = c.times
     if not c.split:
         times[SPLIT] = None
-    if times[ALL] is not None and time.monotonic() - st.stalled_at < STALL_MEMORY:
+    if times[ALL] is not None and _clock() - st.stalled_at < STALL_MEMORY:
         times[ALL] = None  # OpenBLAS's threads stalled a moment ago (this shape or another)
     ways = [w for w in (ONE, SPLIT, ALL) if times[w] is not None]
     way = min(ways, key=lambda w: len(times[w]))  # in turn, the cheap ways first
@@ -289,7 +346,7 @@ def _adaptive(st: _Splitter, blas, x: np.ndarray, y: np.ndarray) -> np.ndarray |
             times[w] = None
             ways.remove(w)
             if w == ALL:
-                st.stalled_at = time.monotonic()  # OpenBLAS's threads stall
+                st.stalled_at = _clock()  # OpenBLAS's threads stall
     if any(len(times[w]) < TRIAL_CALLS for w in ways) and len(ways) > 1:
         return out
     pick = min(ways, key=lambda w: _median(times[w]) if times[w] else math.inf)
@@ -304,7 +361,198 @@ def _median(ts: list) -> float:
     return sorted(ts)[len(ts) // 2]
 
 
-def _split(st: _Splitter, x: np.ndarray, y: np.ndarray, threads: int) -> np.ndarray:
+class _Watch:
+    """One product shape's part of the stall watch (``watch`` mode)."""
+
+    __slots__ = ("best", "one", "safe")
+
+    def __init__(self):
+        self.best = math.inf  # fastest call on OpenBLAS's threads
+        self.one = math.inf  # one call's time at one thread (measured at the second call)
+        self.safe = None  # (way, blocks, same bits as OpenBLAS's threads), chosen when due
+
+
+def _watched(st: _Splitter, blas, x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
+    """``np.matmul(x, y)`` on OpenBLAS's threads, timed; the stall-safe way while products
+    are moved off them (module docstring); ``None`` (a plain product) when the user allows
+    OpenBLAS one thread and the stall-safe way is due. Between stalls nothing here calls
+    OpenBLAS: the user's limit applies as it is."""
+    key = (x.shape, y.shape, x.dtype.char, x.strides, y.strides)
+    w = st.choices.get(key)
+    if w is None:
+        if len(st.choices) >= MAX_SHAPES:
+            st.choices.clear()
+        w = st.choices[key] = _Watch()
+    t0 = _clock()
+    if t0 < st.safe_until:
+        allowed = blas.get_num_threads()
+        if allowed < 2:
+            return None
+        if w.safe is None:
+            w.safe = _choose_safe(st, blas, allowed, x, y)
+        way, blocks, _ = w.safe
+        blas.set_num_threads(1)
+        try:
+            return _run(st, way, blocks, x, y, min(allowed, _cores()))
+        finally:
+            blas.set_num_threads(allowed)
+    out = np.matmul(x, y)
+    t1 = _clock()
+    second = w.best < math.inf
+    _record(st, w, t1 - t0, t1)
+    if second and w.one == math.inf:
+        w.one = _one_thread_time(blas, x, y)  # at the second call: the one-thread reference
+    return out
+
+
+def _record(st: _Splitter, w: _Watch, dt: float, now: float) -> None:
+    """Counts one call of ``w``'s shape on OpenBLAS's threads that took ``dt`` seconds and
+    ended at ``now``: a stall or a normal call (module docstring)."""
+    ref = min(w.best, w.one)
+    if dt > STALL * ref and dt - ref > STALL_MIN:
+        st.strikes += 1
+        if st.strikes >= STRIKES:
+            st.safe_until = now + st.backoff
+            st.backoff = min(2 * st.backoff, MAX_BACKOFF)
+            st.strikes = STRIKES - 1  # the probe after this stay: one stall sends it back
+        return
+    if dt < w.best:
+        w.best = dt
+    if st.strikes:
+        st.strikes = max(0.0, st.strikes - 1 / FORGIVE)
+        if not st.strikes:
+            st.backoff = FIRST_BACKOFF  # the stalls are over
+
+
+def _one_thread_time(blas, x: np.ndarray, y: np.ndarray) -> float:
+    """One call's time with OpenBLAS at one thread (``math.inf`` if the user allows one)."""
+    allowed = blas.get_num_threads()
+    if allowed < 2:
+        return math.inf
+    blas.set_num_threads(1)
+    try:
+        t0 = _clock()
+        np.matmul(x, y)
+        return _clock() - t0
+    finally:
+        blas.set_num_threads(allowed)
+
+
+def _choose_safe(st: _Splitter, blas, allowed: int, x: np.ndarray, y: np.ndarray):
+    """The stall-safe way for the shape of ``x @ y``: ``(way, blocks, exact)``, found on
+    random operands of the same shapes and layouts. ``way`` is ONE or SPLIT, ``blocks`` the
+    lengths the contraction is cut into (``()``: not cut), ``exact`` whether its bits equal
+    OpenBLAS's threads'. The fastest exact way wins, else the fastest (median of
+    ``CHOOSE_CALLS`` calls each)."""
+    xr, yr = _random_like(x, 1), _random_like(y, 2)
+    want = np.matmul(xr, yr)  # OpenBLAS's own threads
+    depth = _depth(st, blas, allowed, x.dtype)
+    k = x.shape[-1]
+    cuts = [(), _blocks(k, depth)] if depth and k > depth else [()]
+    ways = [ONE, SPLIT] if _large(x, y, allowed) else [ONE]
+    threads = min(allowed, _cores())
+    found = []
+    blas.set_num_threads(1)
+    try:
+        for way in ways:
+            for blocks in cuts:
+                times = []
+                for _ in range(CHOOSE_CALLS):
+                    t0 = _clock()
+                    got = _run(st, way, blocks, xr, yr, threads)
+                    times.append(_clock() - t0)
+                exact = bool(np.array_equal(got, want))
+                found.append((not exact, _median(times), way, blocks))
+    finally:
+        blas.set_num_threads(allowed)
+    inexact, _, way, blocks = min(found)
+    return way, blocks, not inexact
+
+
+# OpenBLAS's threaded driver cuts a contraction longer than twice its block depth into
+# blocks of that depth and the rest into two halves (the first rounded up); its one-thread
+# driver rounds those halves to its kernel's unroll, hence the different bits. The depth
+# (per dtype and kernel: 448 for float32 and 384 for float64 with the SkylakeX kernels) is
+# found once by matching the threaded driver's bits on a product of DEPTH_K.
+DEPTH_K = 2000
+
+
+def _blocks(k: int, depth: int) -> tuple:
+    """The lengths OpenBLAS's threaded driver cuts a contraction of ``k`` into."""
+    out = []
+    while k >= 2 * depth:
+        out.append(depth)
+        k -= depth
+    if k > depth:
+        out += [(k + 1) // 2, k // 2]
+    elif k:
+        out.append(k)
+    return tuple(out)
+
+
+def _depth(st: _Splitter, blas, allowed: int, dtype: np.dtype) -> int:
+    """OpenBLAS's contraction block depth for ``dtype`` on its threads (0: not found)."""
+    depths = st.depths
+    if dtype not in depths:
+        x = _random_like(np.empty((64, DEPTH_K), dtype), 3)
+        y = _random_like(np.empty((DEPTH_K, 64), dtype), 4)
+        want = np.matmul(x, y)
+        out = np.empty_like(want)
+        depths[dtype] = 0
+        blas.set_num_threads(1)
+        try:
+            for depth in range(64, DEPTH_K // 2, 16):
+                _product(x, y, out, _blocks(DEPTH_K, depth))
+                if np.array_equal(out, want):
+                    depths[dtype] = depth
+                    break
+        finally:
+            blas.set_num_threads(allowed)
+    return depths[dtype]
+
+
+def _random_like(a: np.ndarray, seed: int) -> np.ndarray:
+    """Random values of ``a``'s shape, dtype and memory order."""
+    rng = np.random.default_rng(seed)
+    out = np.empty_like(a)
+    out[...] = rng.standard_normal(a.shape)
+    if out.dtype.kind == "c":
+        out.imag = rng.standard_normal(a.shape)
+    return out
+
+
+def _large(x: np.ndarray, y: np.ndarray, allowed: int) -> bool:
+    work = x.shape[-2] * x.shape[-1] * y.shape[-1] * math.prod(x.shape[:-2])
+    return work >= MIN_WORK and min(allowed, _cores()) >= 2
+
+
+def _run(st: _Splitter, way: int, blocks: tuple, x, y, threads: int) -> np.ndarray:
+    """``x @ y`` at one OpenBLAS thread (the caller sets it), split across ``threads`` if
+    ``way`` is SPLIT, the contraction cut into ``blocks`` (lengths) if not empty."""
+    if way == SPLIT:
+        return _split(st, x, y, threads, blocks)
+    out = np.empty(x.shape[:-1] + y.shape[-1:], x.dtype)
+    _product(x, y, out, blocks)
+    return out
+
+
+def _product(x: np.ndarray, y: np.ndarray, out: np.ndarray, blocks: tuple = ()) -> None:
+    """``out[...] = x @ y``; with ``blocks``, as products over those lengths of the
+    contraction added in order (the bits of OpenBLAS's threaded driver, which blocks the
+    contraction so)."""
+    if len(blocks) < 2:
+        np.matmul(x, y, out=out)
+        return
+    end = blocks[0]
+    np.matmul(x[..., :end], y[..., :end, :], out=out)
+    for n in blocks[1:]:
+        out += np.matmul(x[..., end : end + n], y[..., end : end + n, :])
+        end += n
+
+
+def _split(
+    st: _Splitter, x: np.ndarray, y: np.ndarray, threads: int, cut: tuple = ()
+) -> np.ndarray:
     out = np.empty(x.shape[:-1] + y.shape[-1:], x.dtype)
     if x.ndim > 2 and x.shape[0] >= 2:
         axis, size, unit = "batch", x.shape[0], 1  # blocks of whole matrices
@@ -314,13 +562,12 @@ def _split(st: _Splitter, x: np.ndarray, y: np.ndarray, threads: int) -> np.ndar
         axis, size, unit = "rows", x.shape[-2], MIN_BLOCK
     blocks = max(1, min(threads * BLOCKS_PER_THREAD, size // unit))
     if blocks < 2:
-        np.matmul(x, y, out=out)
+        _product(x, y, out, cut)
         return out
     step = -(-size // blocks)
     if unit > 1:
         step = -(-step // 16) * 16
     starts = iter(range(0, size, step))
-    mm = np.matmul
     errors: list = []
     ell = Ellipsis
 
@@ -329,11 +576,11 @@ def _split(st: _Splitter, x: np.ndarray, y: np.ndarray, threads: int) -> np.ndar
             for j in starts:  # next() on a range iterator is atomic under the GIL
                 s = slice(j, j + step)
                 if axis == "batch":
-                    mm(x[s], y[s], out=out[s])
+                    _product(x[s], y[s], out[s], cut)
                 elif axis == "cols":
-                    mm(x, y[ell, s], out=out[ell, s])
+                    _product(x, y[ell, s], out[ell, s], cut)
                 else:
-                    mm(x[ell, s, :], y, out=out[ell, s, :])
+                    _product(x[ell, s, :], y, out[ell, s, :], cut)
         except BaseException as e:  # re-raised in the calling thread
             errors.append(e)
 
