@@ -368,7 +368,7 @@ class _Watch:
 
     def __init__(self):
         self.best = math.inf  # fastest call on OpenBLAS's threads
-        self.one = math.inf  # one call's time at one thread (measured at the second call)
+        self.one = None  # a call's time at one thread (measured at the second call)
         self.safe = None  # (way, blocks, same bits as OpenBLAS's threads), chosen when due
 
 
@@ -398,9 +398,14 @@ def _watched(st: _Splitter, blas, x: np.ndarray, y: np.ndarray) -> np.ndarray | 
             blas.set_num_threads(allowed)
     out = np.matmul(x, y)
     t1 = _clock()
-    second = w.best < math.inf
+    best = w.best
+    if t1 - t0 <= STALL * best and w.one is not None and best <= w.one and not st.strikes:
+        if t1 - t0 < best:  # a normal call, nothing to forgive (_record's common case)
+            w.best = t1 - t0
+        return out
+    second = best < math.inf
     _record(st, w, t1 - t0, t1)
-    if second and w.one == math.inf:
+    if second and w.one is None:
         w.one = _one_thread_time(blas, x, y)  # at the second call: the one-thread reference
     return out
 
@@ -408,7 +413,7 @@ def _watched(st: _Splitter, blas, x: np.ndarray, y: np.ndarray) -> np.ndarray | 
 def _record(st: _Splitter, w: _Watch, dt: float, now: float) -> None:
     """Counts one call of ``w``'s shape on OpenBLAS's threads that took ``dt`` seconds and
     ended at ``now``: a stall or a normal call (module docstring)."""
-    ref = min(w.best, w.one)
+    ref = w.best if w.one is None else min(w.best, w.one)
     if dt > STALL * ref and dt - ref > STALL_MIN:
         st.strikes += 1
         if st.strikes >= STRIKES:
