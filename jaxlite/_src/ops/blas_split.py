@@ -478,8 +478,9 @@ def _choose_safe(st: _Splitter, blas, allowed: int, x: np.ndarray, y: np.ndarray
 # blocks of that depth and the rest into two halves (the first rounded up); its one-thread
 # driver rounds those halves to its kernel's unroll, hence the different bits. The depth
 # (per dtype and kernel: 448 for float32 and 384 for float64 with the SkylakeX kernels) is
-# found once by matching the threaded driver's bits on a product of DEPTH_K.
-DEPTH_K = 2000
+# found once per dtype by matching the threaded driver's bits on a contraction of DEPTH_K
+# (2-10 ms).
+DEPTH_K = 1200  # finds depths up to 600 (32 x 1200 @ 1200 x 32: 1.2M multiply-adds, threaded)
 
 
 def _blocks(k: int, depth: int) -> tuple:
@@ -499,8 +500,8 @@ def _depth(st: _Splitter, blas, allowed: int, dtype: np.dtype) -> int:
     """OpenBLAS's contraction block depth for ``dtype`` on its threads (0: not found)."""
     depths = st.depths
     if dtype not in depths:
-        x = _random_like(np.empty((64, DEPTH_K), dtype), 3)
-        y = _random_like(np.empty((DEPTH_K, 64), dtype), 4)
+        x = _random_like(np.empty((32, DEPTH_K), dtype), 3)
+        y = _random_like(np.empty((DEPTH_K, 32), dtype), 4)
         want = np.matmul(x, y)
         out = np.empty_like(want)
         depths[dtype] = 0
