@@ -26,10 +26,10 @@ Modes, chosen by ``JAXLITE_BLAS_THREADS`` when the first product runs:
   that is less (one call measured at the shape's second call, so that a process started
   under load still sees its stalls). Each shape's stall-safe way is chosen the first time
   it is needed, on random operands of its shapes and layouts: among OpenBLAS at one
-  thread, the split (large products), and either of them summing the contraction in two
-  halves (as OpenBLAS's threaded driver blocks a contraction a little longer than its
-  block depth), the fastest whose bits equal OpenBLAS's threads', or the fastest if none
-  does. On a quiet machine only the timing runs.
+  thread, the split (large products), and either of them summing the contraction in the
+  blocks OpenBLAS's threaded driver cuts it into, the fastest whose bits equal OpenBLAS's
+  threads', or the fastest if none does. On a quiet machine only the timing runs (and one
+  one-thread call per shape).
 * ``off``: plain ``np.matmul``, nothing timed: bit-reproducible whatever the load.
 * ``auto`` (opt-in): the way a product runs follows timed trials.
   Each product shape is on trial now and then: calls with OpenBLAS limited to one thread,
@@ -54,14 +54,15 @@ Used only when it can help: the optional ``threadpoolctl`` is installed, NumPy's
 OpenBLAS (pthreads) with more than one thread allowed (a user's own limit, e.g.
 ``OPENBLAS_NUM_THREADS=1`` or ``threadpool_limits(1)``, is respected), and no other product
 of this module is running in another thread (a concurrent one runs as a plain ``np.dot``).
-Bits: NumPy's OpenBLAS gives float32 products that differ in the last bits between one
-thread and several when the contraction is longer than its block depth (448 for float32
-with the SkylakeX kernels: OpenBLAS's one- and multi-threaded drivers cut the last blocks
-at different places); ``watch`` runs such a shape under load with the contraction cut as
-the threaded driver cuts it where that gives the same bits (checked per shape), so its
-results are those of a plain ``np.matmul`` unless no stall-safe way matches (then a stalled
-shape's low bits can change, docs/compat.md); ``auto`` can change a product's low bits
-from one call to the next; ``off`` never does.
+Bits: NumPy's OpenBLAS gives products that differ in the last bits between one thread and
+several when the contraction is longer than its block depth (448 for float32, 384 for
+float64 with the SkylakeX kernels: its one- and multi-threaded drivers cut the last blocks
+at different places; see ``_blocks``). ``watch`` runs such a shape under load with the
+contraction cut as the threaded driver cuts it where that gives the same bits (checked per
+shape on random operands), so its results are a plain ``np.matmul``'s unless no stall-safe
+way matches (e.g. float32 with ``OPENBLAS_CORETYPE=Haswell``: then a stalled shape's low
+bits can change, docs/compat.md); ``auto`` can change a product's low bits from one call to
+the next; ``off`` never does.
 """
 
 from __future__ import annotations
@@ -474,9 +475,11 @@ def _choose_safe(st: _Splitter, blas, allowed: int, x: np.ndarray, y: np.ndarray
     return way, blocks, not inexact
 
 
-# OpenBLAS's threaded driver cuts a contraction longer than twice its block depth into
-# blocks of that depth and the rest into two halves (the first rounded up); its one-thread
-# driver rounds those halves to its kernel's unroll, hence the different bits. The depth
+# OpenBLAS's threaded driver cuts a contraction into blocks of its block depth while at
+# least twice the depth is left, and what is left, if longer than the depth, into two
+# halves (the first rounded up); its one-thread driver rounds those halves to its kernel's
+# unroll, hence the different bits (measured: 784 is cut 392 + 392 on threads, 400 + 384
+# on one). The depth
 # (per dtype and kernel: 448 for float32 and 384 for float64 with the SkylakeX kernels) is
 # found once per dtype by matching the threaded driver's bits on a contraction of DEPTH_K
 # (2-10 ms).
