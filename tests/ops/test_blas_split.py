@@ -351,6 +351,7 @@ def _record(st, w, dt):
 
 def _watched_shape(normal=1e-3):
     st, w = blas_split._Splitter(), blas_split._Watch()
+    w.one = 2 * normal  # the stall-safe way: twice OpenBLAS's threads' usual time
     for _ in range(5):
         _record(st, w, normal)
     return st, w
@@ -378,6 +379,19 @@ def test_watch_switches_after_repeated_stalls():
     assert st.safe_until == blas_split.FIRST_BACKOFF
     assert st.backoff == 2 * blas_split.FIRST_BACKOFF
     assert w.best == 1e-3  # stalled calls do not move the shape's usual time
+
+
+def test_watch_stays_when_stalls_cost_less_than_the_stall_safe_way():
+    st, w = _watched_shape(normal=1e-3)
+    w.one = 3e-3  # the stall-safe way costs 2 ms more per call
+    for _ in range(100):  # every 4th call stalls by 3 ms: 0.75 ms per call on average
+        assert not _record(st, w, 4e-3)
+        for _ in range(3):
+            assert not _record(st, w, 1e-3)
+    assert st.strikes > blas_split.STRIKES - 1  # stalls seen, but not worth a switch
+    for _ in range(3):  # longer stalls (30 ms): worth it
+        switched = _record(st, w, 30e-3)
+    assert switched
 
 
 def test_watch_slow_calls_need_both_ratio_and_absolute_excess():

@@ -18,13 +18,14 @@ Modes, chosen by ``JAXLITE_BLAS_THREADS`` when the first product runs:
   ``np.matmul``, each timed (two timer reads and a running minimum per product shape). A
   call ``STALL`` times slower than its shape's usual time, and at least ``STALL_MIN``
   seconds slower, is a stall; a normal call forgives 1/``FORGIVE`` of one. After
-  ``STRIKES`` stalls (of any shape: the load is the machine's) every product runs the
-  stall-safe way for a backoff (``FIRST_BACKOFF`` seconds at first, doubled up to
+  ``STRIKES`` stalls (of any shape: the load is the machine's), at a stall that makes its
+  shape's calls cost more on average (over ``FORGIVE`` calls) than the stall-safe way's,
+  every product runs the stall-safe way for a backoff (``FIRST_BACKOFF`` seconds at first, doubled up to
   ``MAX_BACKOFF`` while the stalls come back), then OpenBLAS's threads are probed again:
   one more stall sends the products back at once, calls without stalls keep them home. A
   shape's usual time is its fastest call on OpenBLAS's threads, or its one-thread time if
   that is less (one call measured at the shape's second call, so that a process started
-  under load still sees its stalls). Each shape's stall-safe way is chosen the first time
+  under load still sees its stalls; the stall-safe way's calls are timed too). Each shape's stall-safe way is chosen the first time
   it is needed, on random operands of its shapes and layouts: among OpenBLAS at one
   thread, the split (large products), and either of them summing the contraction in the
   blocks OpenBLAS's threaded driver cuts it into, the fastest whose bits equal OpenBLAS's
@@ -365,11 +366,12 @@ def _median(ts: list) -> float:
 class _Watch:
     """One product shape's part of the stall watch (``watch`` mode)."""
 
-    __slots__ = ("best", "one", "safe")
+    __slots__ = ("best", "one", "excess", "safe")
 
     def __init__(self):
         self.best = math.inf  # fastest call on OpenBLAS's threads
-        self.one = None  # a call's time at one thread (measured at the second call)
+        self.one = None  # fastest call off them (one-thread reference, stall-safe calls)
+        self.excess = 0.0  # mean time over ``best`` of calls on them (1/FORGIVE per call)
         self.safe = None  # (way, blocks, same bits as OpenBLAS's threads), chosen when due
 
 
@@ -391,21 +393,27 @@ def _watched(st: _Splitter, blas, x: np.ndarray, y: np.ndarray) -> np.ndarray | 
             return None
         if w.safe is None:
             w.safe = _choose_safe(st, blas, allowed, x, y)
+            t0 = _clock()
         way, blocks, _ = w.safe
         blas.set_num_threads(1)
         try:
-            return _run(st, way, blocks, x, y, min(allowed, _cores()))
+            out = _run(st, way, blocks, x, y, min(allowed, _cores()))
         finally:
             blas.set_num_threads(allowed)
+        dt = _clock() - t0
+        if w.one is None or dt < w.one:
+            w.one = dt
+        return out
     out = np.matmul(x, y)
-    t1 = _clock()
+    dt = _clock() - t0
     best = w.best
-    if t1 - t0 <= STALL * best and w.one is not None and best <= w.one and not st.strikes:
-        if t1 - t0 < best:  # a normal call, nothing to forgive (_record's common case)
-            w.best = t1 - t0
+    if dt <= STALL * best and w.one is not None and best <= w.one and not st.strikes:
+        w.excess += (dt - best - w.excess) / FORGIVE  # a normal call (_record's common case)
+        if dt < best:
+            w.best = dt
         return out
     second = best < math.inf
-    _record(st, w, t1 - t0, t1)
+    _record(st, w, dt, t0 + dt)
     if second and w.one is None:
         w.one = _one_thread_time(blas, x, y)  # at the second call: the one-thread reference
     return out
@@ -414,10 +422,15 @@ def _watched(st: _Splitter, blas, x: np.ndarray, y: np.ndarray) -> np.ndarray | 
 def _record(st: _Splitter, w: _Watch, dt: float, now: float) -> None:
     """Counts one call of ``w``'s shape on OpenBLAS's threads that took ``dt`` seconds and
     ended at ``now``: a stall or a normal call (module docstring)."""
+    if w.best < math.inf:
+        w.excess += (max(dt - w.best, 0.0) - w.excess) / FORGIVE
     ref = w.best if w.one is None else min(w.best, w.one)
     if dt > STALL * ref and dt - ref > STALL_MIN:
-        st.strikes += 1
-        if st.strikes >= STRIKES:
+        st.strikes = min(st.strikes + 1, STRIKES)
+        # Worth a switch if the stalls cost this shape more, on average, than the
+        # stall-safe way would (its time over OpenBLAS's threads' when they do not stall).
+        premium = 0.0 if w.one is None else w.one - w.best
+        if st.strikes >= STRIKES and w.excess > premium:
             st.safe_until = now + st.backoff
             st.backoff = min(2 * st.backoff, MAX_BACKOFF)
             st.strikes = STRIKES - 1  # the probe after this stay: one stall sends it back
