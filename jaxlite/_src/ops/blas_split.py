@@ -19,15 +19,15 @@ Modes, chosen by ``JAXLITE_BLAS_THREADS`` when the first product runs:
   times slower than its shape's usual time, and at least ``STALL_MIN`` seconds slower, is a
   stall; a normal call forgives 1/``FORGIVE`` of one. After ``STRIKES`` stalls (of any
   shape: the load is the machine's), at a stall that makes its shape's calls cost more on
-  average (over ``FORGIVE`` calls) than the stall-safe way's, every product runs the stall-
-  safe way for a backoff (``FIRST_BACKOFF`` seconds at first, doubled up to ``MAX_BACKOFF``
-  while the stalls come back), then OpenBLAS's threads are probed again: one more stall
-  sends the products back at once, calls without stalls keep them home. A shape's usual time
-  is its fastest call on OpenBLAS's threads, or its one-thread time if that is less (one
-  call measured at the shape's second call, so that a process started under load still sees
-  its stalls; the stall-safe way's calls are timed too). Each shape's stall-safe way is
-  chosen the first time it is needed, on random operands of its shapes and layouts: among
-  OpenBLAS at one thread, the split (large products), and either of them summing the
+  average (over ``FORGIVE`` calls) than the stall-safe way's, every product runs the
+  stall-safe way for a backoff (``FIRST_BACKOFF`` seconds at first, doubled up to
+  ``MAX_BACKOFF`` while the stalls come back), then OpenBLAS's threads are probed again: one
+  more stall sends the products back at once, calls without stalls keep them home. A shape's
+  usual time is its fastest call on OpenBLAS's threads, or its one-thread time if that is
+  less (one call measured at the shape's second call, so that a process started under load
+  still sees its stalls; the stall-safe way's calls are timed too). Each shape's stall-safe
+  way is chosen the first time it is needed, on random operands of its shapes and layouts:
+  among OpenBLAS at one thread, the split (large products), and either of them summing the
   contraction in the blocks OpenBLAS's threaded driver cuts it into, the fastest whose bits
   equal OpenBLAS's threads', or the fastest if none does. On a quiet machine only the timing
   runs (and one one-thread call per shape).
