@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from jaxlite._src import tree_util
+from jaxlite._src import config as _cfg, tree_util
 from jaxlite._src.callbacks import io_callback
 from jaxlite._src.core.array import Array
 from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
@@ -246,10 +246,13 @@ def checkify(f: Callable[..., Out], errors: frozenset = user_checks) -> Callable
     def checked(*args, **kwargs):
         io_callback(_open_record, None)
         _records.tracing_depth += 1
+        # Checks trace differently inside: name the context in jit's cache key.
+        prev = _cfg.set_trace_context("checkify", True)
         try:
             out = f(*args, **kwargs)
         finally:
             _records.tracing_depth -= 1
+            _cfg.set_trace_context("checkify", prev)
         code = io_callback(_close_record, ShapeDtypeStruct((), np.int32))
         return Error(code), out
 

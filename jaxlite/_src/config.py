@@ -9,6 +9,14 @@ other threads did meanwhile. Reads check the calling thread's overrides first.
 ``config.epoch`` is part of every jit cache key: it names the global settings (a counter
 bumped on each ``update``) and the calling thread's overrides, so code compiled under one
 setting is never reused under another.
+
+Tracing also depends on contexts that are not flags: the mesh context (``jax.set_mesh``),
+``auto_axes``, relaxed sharding rules, ``checkify``. Their modules name them with
+``set_trace_context`` (the calling thread's view) or ``set_global_trace_context`` (a
+process-wide one), and the epoch names them too. Everything a trace may read from a context
+must be named so (or be in the key some other way, as the axis environment is in
+``compile/jit.py``): else a jitted function traced in one context is silently reused in
+another.
 """
 
 from __future__ import annotations
@@ -69,11 +77,21 @@ def _validate(name: str, value: Any) -> None:
 
 class _Local(threading.local):
     # Class attributes are the defaults every thread starts from.
-    overrides: dict[str, Any] | None = None
-    key: tuple = ()
+    overrides: dict[str, Any] | None = None  # flag overrides of context managers
+    contexts: dict[str, Any] | None = None  # trace contexts that are not flags (mesh...)
+    ckey: tuple = ()  # the contexts as items sorted by name
+    key: tuple = ()  # the overrides' items (sorted), then ``ckey``: what the epoch names
 
 
 _local = _Local()
+# Process-wide trace contexts (``set_global_trace_context``).
+_global_contexts: dict[str, Any] = {}
+
+
+def _rekey() -> None:
+    """Recompute the calling thread's key after a change of its overrides."""
+    ov = _local.overrides
+    _local.key = (tuple(sorted(ov.items())) if ov else ()) + _local.ckey
 
 
 class Config:
@@ -82,7 +100,15 @@ class Config:
     def __init__(self):
         object.__setattr__(self, "_values", dict(_DEFAULTS))
         object.__setattr__(self, "_epoch", 0)
+        # The global part of the epoch: the counter, with the global trace contexts if any.
+        object.__setattr__(self, "_global_key", 0)
         object.__setattr__(self, "_lock", threading.Lock())
+
+    def _set_global_key(self) -> None:
+        g = self._epoch
+        if _global_contexts:
+            g = (g, tuple(sorted(_global_contexts.items())))
+        object.__setattr__(self, "_global_key", g)
 
     def update(self, name: str, value: Any) -> None:
         """Set flag ``name`` to ``value`` for the whole process (``jax.config.update``).
@@ -94,6 +120,7 @@ class Config:
         with self._lock:
             self._values[name] = value
             object.__setattr__(self, "_epoch", self._epoch + 1)
+            self._set_global_key()
 
     def read(self, name: str) -> Any:
         """The value of flag ``name`` seen by the calling thread."""
@@ -105,10 +132,10 @@ class Config:
     @property
     def epoch(self) -> int | tuple:
         """A hashable name of the settings the calling thread sees (for cache keys): the
-        global counter alone (an int, cheap to compare on jit's hit path) when the thread
-        has no overrides, else the counter with the overrides."""
+        global counter alone (an int, cheap to compare on jit's hit path) when no trace
+        context is set and the thread has no overrides, else the counter with them."""
         key = _local.key
-        return (self._epoch, key) if key else self._epoch
+        return (self._global_key, key) if key else self._global_key
 
     @property
     def x64_enabled(self) -> bool:
@@ -148,15 +175,16 @@ class Config:
     def _override(self, name: str, value: Any):
         """Set ``name`` to ``value`` in the calling thread for the duration of the block."""
         value = self._checked(name, value)
-        prev_overrides, prev_key = _local.overrides, _local.key
+        prev_overrides = _local.overrides
         new = dict(prev_overrides or {})
         new[name] = value
         _local.overrides = new
-        _local.key = tuple(sorted(new.items(), key=lambda kv: kv[0]))
+        _rekey()
         try:
             yield
         finally:
-            _local.overrides, _local.key = prev_overrides, prev_key
+            _local.overrides = prev_overrides
+            _rekey()
 
 
 # name -> callable(value) run before a flag changes; it raises to refuse the change.
@@ -169,6 +197,56 @@ def register_validator(name: str, fn) -> None:
 
 
 config = Config()
+
+
+def set_trace_context(name: str, value: Any) -> Any:
+    """Name, in the calling thread's epoch, a context tracing depends on (``None``: none).
+
+    ``value`` must be hashable; equal values name the same context (a jitted function
+    traced under it is reused). Returns the previous value, for the caller to restore.
+    """
+    # Cheap: the mesh context changes around every callback (K13).
+    ctx = _local.contexts
+    prev = None if ctx is None else ctx.get(name)
+    if value is prev:
+        return prev
+    new = dict(ctx) if ctx else {}
+    if value is None:
+        del new[name]
+    else:
+        new[name] = value
+    old_ckey = _local.ckey
+    ckey = tuple(sorted(new.items())) if new else ()  # names are unique: values never compared
+    _local.contexts = new or None
+    _local.ckey = ckey
+    key = _local.key
+    _local.key = key[: len(key) - len(old_ckey)] + ckey
+    return prev
+
+
+def set_global_trace_context(name: str, value: Any) -> Any:
+    """``set_trace_context`` for a context every thread sees (a process-wide setting)."""
+    prev = _global_contexts.get(name)
+    if value is prev:
+        return prev
+    with config._lock:
+        prev = _global_contexts.get(name)
+        if value is None:
+            _global_contexts.pop(name, None)
+        else:
+            _global_contexts[name] = value
+        config._set_global_key()
+    return prev
+
+
+@contextlib.contextmanager
+def trace_context(name: str, value: Any):
+    """``set_trace_context(name, value)`` for the duration of the block."""
+    prev = set_trace_context(name, value)
+    try:
+        yield
+    finally:
+        set_trace_context(name, prev)
 
 
 def x64() -> bool:

@@ -1,8 +1,12 @@
 """``jit``: stage a function to a jaxpr, simplify, generate NumPy code, cache.
 
 Cache key (per jitted function): the input pytree structure, each leaf's aval (shape, dtype,
-weak type), the static arguments and the config epoch (x64 and friends). A hit costs a
-flatten, a dict lookup, the generated function and the output wrapping.
+weak type), the static arguments (with their types), the config epoch (the flags, x64 and
+friends, and every context a trace reads: the mesh context, ``auto_axes``, ``checkify``...,
+see ``config.set_trace_context``), the arguments' Explicit shardings and, under a
+transformation, the named axes bound (``vmap(axis_name=...)``, shard_map bodies). A hit
+costs a flatten, a dict lookup, the generated function and the output wrapping; the
+one-argument identity hit compares the aval and the epoch only.
 
 Under a transformation (jvp, vmap, an outer jit...), a jitted call binds ``jit_p`` with the
 traced jaxpr as a param, so each transformation applies ``jit_p``'s rules to the whole body
@@ -44,6 +48,7 @@ from jaxlite._src.interpreters.jvp import jvp_jaxpr
 from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
 from jaxlite._src.interpreters.staging import abstractify, trace_flat
 from jaxlite._src.interpreters.transpose import transpose_jaxpr
+from jaxlite._src.ops.parallel import axis_env_key
 from jaxlite._src.ops.structural import instantiate
 
 # Process-wide counters, for tests and benchmarks (``jaxlite.jit_stats()``).
@@ -247,6 +252,20 @@ def _output_wrapper(out_avals, out_tree) -> Callable:
     return wrap
 
 
+def _trace_key(in_tree, statics, avals, in_shardings=None) -> tuple:
+    """The trace cache key of a call: everything its trace depends on (module docstring).
+    The hit paths of ``JitWrapped.__call__`` key on the epoch and avals alone: they run only
+    at the top level (no axes bound) with plain arrays (no Explicit shardings)."""
+    key = (in_tree, statics, _cfg.config.epoch, avals)
+    if in_shardings is not None:
+        key = (*key, in_shardings)
+    if trace_ctx.trace is not eval_trace:
+        axes = axis_env_key()
+        if axes is not None:
+            key = (*key, "axes", axes)
+    return key
+
+
 # fun -> {jit options: (trace cache, fast cache)}; entries die with the function.
 _caches_by_fun: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -393,11 +412,9 @@ class JitWrapped:
         statics, dyn_args, dyn_kwargs = self._split(args, kwargs)
         flat, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
         avals = tuple(map(_leaf_key, flat))
-        key = (in_tree, statics, _cfg.config.epoch, avals)
         # Arguments on Explicit meshes: their shardings are part of the traced types (S8).
         in_shardings = sharding_hooks.trace_shardings(flat)
-        if in_shardings is not None:
-            key = (*key, in_shardings)
+        key = _trace_key(in_tree, statics, avals, in_shardings)
         entry = self._get_entry(statics, len(args), in_tree, avals, key, in_shardings)
         if trace_ctx.trace is eval_trace:
             compiled = entry.compiled
@@ -437,8 +454,9 @@ class JitWrapped:
         statics, dyn_args, dyn_kwargs = self._split(args, kwargs)
         flat, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
         avals = tuple(map(_leaf_key, flat))
-        key = (in_tree, statics, _cfg.config.epoch, avals)
-        entry = self._get_entry(statics, len(args), in_tree, avals, key)
+        entry = self._get_entry(
+            statics, len(args), in_tree, avals, _trace_key(in_tree, statics, avals)
+        )
         return Traced(self, entry, in_tree)
 
     def lower(self, *args, **kwargs) -> Lowered:

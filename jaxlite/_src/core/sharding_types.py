@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import math
 
-from jaxlite._src import dtypes
+from jaxlite._src import config as _cfg, dtypes
 from jaxlite._src.core.errors import ShardingTypeError
 
 __all__ = [
@@ -40,12 +40,17 @@ _relaxed = [0]
 
 @contextlib.contextmanager
 def relaxed():
-    """Rules that would raise ``ShardingTypeError`` return a permissive result instead."""
+    """Rules that would raise ``ShardingTypeError`` return a permissive result instead.
+
+    A trace reads the mode, so it is named in jit's cache key (``config.epoch``)."""
     _relaxed[0] += 1
+    _cfg.set_global_trace_context("sharding_relaxed", True)
     try:
         yield
     finally:
         _relaxed[0] -= 1
+        if not _relaxed[0]:
+            _cfg.set_global_trace_context("sharding_relaxed", None)
 
 
 def is_relaxed() -> bool:

@@ -66,6 +66,20 @@ def _bound_axes() -> dict:
     return env
 
 
+def axis_env_key() -> tuple | None:
+    """The named axes a trace would see here (``_bound_axes``, and the shard_map body's vma
+    and partial-manual modes), hashable, for jit's cache key; None when none are bound.
+
+    A jitted function's trace reads them (``axis_size``, ``pmean``, unbound-axis errors), so
+    one traced under ``vmap(axis_name='i')`` of size 2 must not be reused at size 4."""
+    env = _bound_axes()
+    vma = spmd.vma_axes()
+    partial = spmd.tracing_partial()
+    if not env and not vma and not partial:
+        return None
+    return tuple(env.items()), vma, partial
+
+
 def _check_bound(names: tuple, what: str = "a collective") -> dict:
     env = _bound_axes()
     for n in names:

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxlite._src import tree_util
+from jaxlite._src import config as _cfg, tree_util
 from jaxlite._src.ad_checkpoint import checkpoint_p
 from jaxlite._src.compile.jit import jit_p
 from jaxlite._src.control_flow.scan import scan_p
@@ -313,10 +313,13 @@ def auto_axes(f=None, /, *, axes=None, out_sharding=None):
             _hidden[0] = frozenset() if get_mesh().empty else _ALL
         else:
             _hidden[0] = frozenset((axes,) if isinstance(axes, str) else axes)
+        # A trace reads the mode (which axes are Explicit): name it in jit's cache key.
+        prev_key = _cfg.set_global_trace_context("auto_axes", _hidden[0])
         try:
             out = f(*args, **kwargs)
         finally:
             _hidden[0] = prev
+            _cfg.set_global_trace_context("auto_axes", prev_key)
         return _place_tree(out, out_sharding)
 
     return wrapped

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxlite._src import devices as _devices
+from jaxlite._src import config as _cfg, devices as _devices
 from jaxlite._src.core import sharding_hooks
 
 
@@ -159,6 +159,7 @@ class Mesh(_MeshBase):
         self.axis_sizes = tuple(arr.shape)
         self.axis_types = axis_types
         self._key = (tuple(d.id for d in flat), self.axis_sizes, axis_names, axis_types)
+        self._hash = hash(self._key)  # a mesh context is in every jit cache key: hash once
 
     @property
     def device_ids(self) -> np.ndarray:
@@ -181,7 +182,7 @@ class Mesh(_MeshBase):
         return isinstance(other, Mesh) and self._key == other._key
 
     def __hash__(self):
-        return hash(self._key)
+        return self._hash
 
     def __repr__(self) -> str:
         if self.empty:
@@ -298,6 +299,23 @@ def _current() -> Mesh:
     return m
 
 
+def _sync_trace_context() -> None:
+    """Name the mesh context in jit's cache key (config.epoch): a trace reads it (creation
+    under ``set_mesh``, ``P`` specs, shard_map...). Called after every change of it.
+
+    Two entries: the global mesh (what threads without a context of their own see), and
+    this thread's own mesh context where it has one (an empty one too, unless the global
+    mesh is empty as well: then it changes nothing a trace sees)."""
+    g = _global_mesh[0]
+    _cfg.set_global_trace_context("mesh", None if g.empty else g)
+    local = None
+    if _ctx.stack or _ctx.mesh is not _EMPTY_MESH:
+        local = _ctx.mesh
+        if local.empty and g.empty:
+            local = None
+    _cfg.set_trace_context("mesh", local)
+
+
 class set_mesh:  # noqa: N801 (JAX's name)
     """Set the mesh context (``jax.set_mesh``): as a context manager, or globally.
 
@@ -315,15 +333,18 @@ class set_mesh:  # noqa: N801 (JAX's name)
         self._prev_global = _global_mesh[0]
         _ctx.mesh = new
         _global_mesh[0] = new
+        _sync_trace_context()
 
     def __enter__(self):
         _ctx.stack.append(self._prev)
+        _sync_trace_context()
         return _ctx.mesh
 
     def __exit__(self, *exc):
         _ctx.stack.pop()
         _ctx.mesh = self._prev
         _global_mesh[0] = self._prev_global
+        _sync_trace_context()
         return False
 
 
@@ -331,13 +352,23 @@ class _cleared_mesh:  # noqa: N801
     """Inside a callback the mesh context is empty (K13)."""
 
     def __enter__(self):
-        self._saved = (_ctx.mesh, list(_ctx.stack))
+        m = self._saved_mesh = _ctx.mesh
+        self._saved_stack = _ctx.stack
+        # The cache key changes only if a mesh was visible (the common case, no mesh
+        # context, stays as cheap as it was: this runs around every callback).
+        self._sync = (m if m is not _EMPTY_MESH or self._saved_stack else _global_mesh[0]) is not (
+            _EMPTY_MESH
+        )
         _ctx.mesh = _EMPTY_MESH
         _ctx.stack = [_EMPTY_MESH]
+        if self._sync:
+            _sync_trace_context()
         return self
 
     def __exit__(self, *exc):
-        _ctx.mesh, _ctx.stack = self._saved
+        _ctx.mesh, _ctx.stack = self._saved_mesh, self._saved_stack
+        if self._sync:
+            _sync_trace_context()
         return False
 
 

@@ -1,0 +1,172 @@
+# ruff: noqa: E501 (check scripts are data: long lines keep exact JAX messages whole)
+"""jit's cache key: a jitted function traced in one context is never reused in another
+context whose trace would differ (``compile/jit.py``'s module docstring lists the key).
+
+Each test calls the same jitted function before, inside and after a context (or in two
+contexts) and checks values, dtypes, shardings and errors against what JAX does: the tests
+also run against JAX (``JAXLITE_ORACLE=jax``). Multi-device checks run in a subprocess
+(``tests/sharding/_subproc.py``).
+"""
+
+import numpy as np
+import pytest
+
+import jaxlite as jax
+import jaxlite.numpy as jnp
+from jaxlite import lax
+from jaxlite.experimental import checkify
+from tests.sharding._subproc import run
+
+
+# ------------------------------------------------------------------ named axes (vmap)
+def test_vmap_axis_size_is_in_the_key():
+    # The trace reads the size of the named axis: size 2's trace must not serve size 4.
+    mean = jax.jit(lambda x: lax.pmean(x, "i"))
+    size = jax.jit(lambda x: x * lax.axis_size("i"))
+    for n in (2, 4, 2):
+        x = jnp.arange(float(n))
+        np.testing.assert_allclose(
+            jax.vmap(mean, axis_name="i")(x), np.full(n, (n - 1) / 2), rtol=1e-6
+        )
+        np.testing.assert_array_equal(jax.vmap(size, axis_name="i")(jnp.ones(n)), np.full(n, n))
+
+
+def test_vmap_axis_size_inside_an_outer_jit():
+    inner = jax.jit(lambda x: x * lax.axis_size("i"))
+    for n in (2, 3):
+        out = jax.jit(jax.vmap(inner, axis_name="i"))(jnp.ones(n))
+        np.testing.assert_array_equal(out, np.full(n, n))
+
+
+def test_axis_name_bound_only_at_trace_time_is_not_reused():
+    # Traced under vmap(axis_name="i"), then called where "i" is unbound (or another name is
+    # bound): JAX traces again and raises the unbound-axis NameError.
+    f = jax.jit(lambda x: lax.psum(x, "i"))
+    np.testing.assert_array_equal(jax.vmap(f, axis_name="i")(jnp.ones(2)), [2.0, 2.0])
+    for call in (lambda: f(jnp.ones(())), lambda: jax.vmap(f, axis_name="j")(jnp.ones(2))):
+        with pytest.raises(NameError, match="Found an unbound axis name: i"):
+            call()
+
+
+def test_shard_map_axis_size_is_in_the_key():
+    run("""
+        g = jax.jit(lambda x: x * jax.lax.axis_size("x"))
+        h = jax.jit(lambda x: x * jax.lax.axis_index("x"))
+        for n in (2, 4, 2):
+            # Blocks of 2 on every mesh: the bodies' avals are equal, only the axis size differs.
+            mesh = jax.make_mesh((n,), ("x",), axis_types=(AxisType.Auto,))
+            sm = jax.shard_map(g, mesh=mesh, in_specs=P("x"), out_specs=P("x"))
+            np.testing.assert_array_equal(sm(jnp.ones(2 * n)), np.full(2 * n, n))
+            sm = jax.shard_map(h, mesh=mesh, in_specs=P("x"), out_specs=P("x"))
+            np.testing.assert_array_equal(sm(jnp.ones(2 * n)), np.repeat(np.arange(n), 2))
+        raises(NameError, "unbound axis name: x", g, jnp.ones(2))
+    """)
+
+
+# ------------------------------------------------------------------ checkify
+def test_check_traced_under_checkify_is_not_reused_outside():
+    def g(x):
+        checkify.check(x > 0, "x must be positive")
+        return x * 2
+
+    gj = jax.jit(g)
+    err, _ = checkify.checkify(gj)(jnp.array(-1.0))
+    assert err.get() is not None and "x must be positive" in err.get()
+    # Outside checkify the check is not functionalized: JAX raises at trace time, for
+    # passing and failing inputs alike.
+    for v in (-1.0, 1.0):
+        with pytest.raises(ValueError, match="Cannot abstractly evaluate a checkify.check"):
+            gj(jnp.array(v))
+    err, _ = checkify.checkify(gj)(jnp.array(-1.0))
+    assert "x must be positive" in err.get()
+
+
+def test_debug_check_traced_under_checkify_is_skipped_outside():
+    def g(x):
+        checkify.debug_check(x > 0, "x must be positive")
+        return x * 2
+
+    gj = jax.jit(g)
+    err, _ = checkify.checkify(gj)(jnp.array(-1.0))
+    assert "x must be positive" in err.get()
+    np.testing.assert_array_equal(gj(jnp.array(-1.0)), -2.0)
+    err, _ = checkify.checkify(gj)(jnp.array(-1.0))
+    assert "x must be positive" in err.get()
+
+
+# ------------------------------------------------------------------ mesh contexts
+def test_creation_under_set_mesh_is_in_the_key():
+    run("""
+        me = jax.make_mesh((2,), ("x",), axis_types=(AxisType.Explicit,))
+        ma = jax.make_mesh((2,), ("x",), axis_types=(AxisType.Auto,))
+        x = jnp.ones(4)
+        for first in ("plain", "mesh"):
+            f = jax.jit(lambda x: jnp.zeros(4) + x)
+            if first == "plain":
+                assert isinstance(f(x).sharding, SingleDeviceSharding)
+            with jax.set_mesh(me):
+                r = f(x)
+                assert r.sharding == NamedSharding(me, P(None)), r.sharding
+            with jax.set_mesh(ma):
+                r = f(x)
+                assert r.sharding == NamedSharding(ma, P()), r.sharding
+            r = f(x)
+            assert isinstance(r.sharding, SingleDeviceSharding), (first, r.sharding)
+            np.testing.assert_array_equal(r, np.ones(4))
+    """)
+
+
+def test_partition_spec_resolved_against_the_current_mesh():
+    run("""
+        m2 = jax.make_mesh((2,), ("x",), axis_types=(AxisType.Explicit,))
+        m4 = jax.make_mesh((4,), ("x",), axis_types=(AxisType.Explicit,))
+        a2 = jax.make_mesh((2,), ("x",), axis_types=(AxisType.Auto,))
+        a4 = jax.make_mesh((4,), ("x",), axis_types=(AxisType.Auto,))
+        x = jnp.ones(8)
+        f = jax.jit(lambda x: jnp.zeros(8, out_sharding=P("x")) + x)
+        for m in (m2, m4, m2):
+            with jax.set_mesh(m):
+                assert f(x).sharding == NamedSharding(m, P("x")), f(x).sharding
+        raises(ValueError, "Using PartitionSpec when you are not under a mesh context is not allowed", f, x)
+        g = jax.jit(lambda x: jax.lax.with_sharding_constraint(x, P("x")))
+        for m in (a2, a4):
+            with jax.set_mesh(m):
+                assert g(x).sharding == NamedSharding(m, P("x")), g(x).sharding
+        raises(RuntimeError, "with_sharding_constraint requires a non-empty mesh in context", g, x)
+    """)
+
+
+def test_random_under_set_mesh_is_in_the_key():
+    run("""
+        m2 = jax.make_mesh((2,), ("x",), axis_types=(AxisType.Explicit,))
+        k = jax.random.key(0)
+        plain = jax.random.normal(k, (4,))
+        assert isinstance(plain.sharding, SingleDeviceSharding)
+        with jax.set_mesh(m2):
+            r = jax.random.normal(k, (4,))
+            assert r.sharding == NamedSharding(m2, P(None)), r.sharding
+        r = jax.random.normal(k, (4,))
+        assert isinstance(r.sharding, SingleDeviceSharding), r.sharding
+        np.testing.assert_array_equal(r, plain)
+    """)
+
+
+def test_auto_axes_mode_is_in_the_key():
+    # auto_axes over "x" only: the arguments' shardings (in the key) are the same inside and
+    # outside, only the mode tells the traces apart. Outside, contracting over the Explicit
+    # axis "x" is ambiguous; inside, "x" is Auto and the product is fine.
+    run("""
+        mesh = jax.make_mesh((2, 2), ("x", "y"), axis_types=(AxisType.Explicit,) * 2)
+        for first in ("explicit", "auto"):
+            with jax.set_mesh(mesh):
+                a = jax.device_put(jnp.ones((4, 4)), P("y", "x"))
+                b = jax.device_put(jnp.ones((4, 4)), P("x", None))
+                f = jax.jit(lambda x, y: x @ y)
+                g = jax.sharding.auto_axes(f, axes="x", out_sharding=P("y"))
+                if first == "explicit":
+                    raises(Exception, "Contracting dimensions are sharded", f, a, b)
+                r = g(a, b)
+                assert r.sharding.spec == P("y", None), r.sharding
+                np.testing.assert_array_equal(r, np.full((4, 4), 4.0))
+                raises(Exception, "Contracting dimensions are sharded", f, a, b)
+    """)
