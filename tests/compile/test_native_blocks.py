@@ -156,12 +156,52 @@ def test_buffers_are_reused_in_place():
     x = _floats(1 << 16, np.float32)
     src = _check(_chain, x).__jaxlite_source__
     assert "s0, = _scratch(_spec)" in src and "s1" not in src
-    assert src.rstrip().splitlines()[-1].strip().endswith("out=r0)")
+    # ``out`` passed positionally (the last operand of each ufunc call).
+    assert src.rstrip().splitlines()[-1].strip().endswith(", x0, r0)")
     # Only generated names: constants and callables are globals, never source text.
     words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", src))
     generated = re.compile(r"^(_[ucf]\d+|[sxrtAO]\d+|_run|_scratch|_spec)$")
     keywords = {"def", "for", "in", "if", "return", "take", "k", "b", "e", "out"}
     assert all(generated.match(w) or w in keywords for w in words), words
+
+
+def test_float32_sin_and_cos_read_a_staged_copy_of_inputs():
+    """NumPy's float32 sin/cos read an input block from a copy in scratch (in place there);
+    a sin of a computed value, and other ufuncs, read their operands as they are. Same
+    bits for values across sin's fast and slow (large-argument) paths."""
+    rng = np.random.RandomState(7)
+    x = np.concatenate(
+        [
+            _floats(1 << 14, np.float32),
+            rng.uniform(-2e5, 2e5, 1 << 14).astype(np.float32),  # past the SIMD range
+            np.float32(2.0) ** rng.randint(-149, 128, 1 << 14).astype(np.float32),
+            np.array([np.finfo(np.float32).tiny / 3, 71476.0625, 117435.992], np.float32),
+        ]
+    )
+    with np.errstate(over="ignore"):
+        x[-(1 << 13) - 3 : -3] *= -1
+
+    def f(x, y):
+        return jnp.sin(x) + jnp.cos(y) * jnp.sin(x * 0.5) + jnp.exp(x)
+
+    src = _check(f, x, x[::-1].copy()).__jaxlite_source__
+    copies = re.findall(r"(_f\d+)\((s\d+), (x[01])\)\n\s+_u\d+\(\2, \2\)", src)
+    assert sorted(c[2] for c in copies) == ["x0", "x1"], src
+    assert native_blocks._STAGED >= {(np.sin, np.dtype(np.float32))}
+    (copy_name,) = {c[0] for c in copies}
+    # sin(x * 0.5) reads a scratch value, exp reads x itself: no more copies.
+    assert src.count(copy_name + "(") == 2
+    with jax.config._override("jax_enable_x64", True):
+        x64 = x.astype(np.float64)
+        src64 = _check(f, x64, x64[::-1].copy()).__jaxlite_source__
+    assert not re.search(r"_f\d+\(s\d+, x[01]\)", src64), src64  # float64: no copies
+
+
+def test_positional_out_only_where_numpy_allows_it():
+    assert native_blocks._positional_out(np.add) and native_blocks._positional_out(np.sin)
+    # NumPy 2.4 deprecates a third positional argument of maximum/minimum.
+    assert not native_blocks._positional_out(np.maximum)
+    assert not native_blocks._positional_out(np.minimum)
 
 
 def test_non_contiguous_operand_runs_whole_arrays():
