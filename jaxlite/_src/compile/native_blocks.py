@@ -9,9 +9,10 @@ blocks of ``block_size`` elements (sized so a block's working set stays in a cor
 cache) and applies the region's equations to each block in turn, every ufunc writing with
 ``out=`` into a per-thread scratch buffer (buffers are reused by liveness: a value's
 buffer is free after its last use, and a ufunc writes in place over an operand dying
-there) and the region's outputs straight into their slice of the result. Threads take
-blocks from one shared counter (a busy second core just takes fewer), the calling thread
-among them; NumPy releases the GIL inside each ufunc loop.
+there) and the region's outputs straight into their slice of the result; an input block
+that NumPy's float32 sin/cos would read from memory is copied into scratch first
+(``_STAGED``). Threads take blocks from one shared counter (a busy second core just takes
+fewer), the calling thread among them; NumPy releases the GIL inside each ufunc loop.
 
 Same bits as the Python tier: the same callables (a ufunc is called with ``out=`` only
 when its own result dtype is the output's, so the same loop runs), the same constants (the
