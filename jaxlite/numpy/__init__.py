@@ -23,15 +23,41 @@ from jaxlite._src.numpy.creation import (
     zeros as zeros,
     zeros_like as zeros_like,
 )
+from jaxlite._src.numpy.editing import (
+    delete as delete,
+    insert as insert,
+    packbits as packbits,
+    piecewise as piecewise,
+    unpackbits as unpackbits,
+)
 from jaxlite._src.numpy.einsum import (
     einsum as einsum,
     kron as kron,
     tensordot as tensordot,
 )
+from jaxlite._src.numpy.float_bits import (
+    bartlett as bartlett,
+    bitwise_count as bitwise_count,
+    blackman as blackman,
+    frexp as frexp,
+    hamming as hamming,
+    hanning as hanning,
+    isdtype as isdtype,
+    kaiser as kaiser,
+    spacing as spacing,
+)
 from jaxlite._src.numpy.functional import (
     apply_along_axis as apply_along_axis,
     apply_over_axes as apply_over_axes,
     fromfunction as fromfunction,
+)
+from jaxlite._src.numpy.index_tricks import (
+    c_ as c_,
+    index_exp as index_exp,
+    mgrid as mgrid,
+    ogrid as ogrid,
+    r_ as r_,
+    s_ as s_,
 )
 from jaxlite._src.numpy.indexing_routines import (
     argwhere as argwhere,
