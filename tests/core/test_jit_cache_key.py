@@ -170,3 +170,24 @@ def test_auto_axes_mode_is_in_the_key():
                 np.testing.assert_array_equal(r, np.full((4, 4), 4.0))
                 raises(Exception, "Contracting dimensions are sharded", f, a, b)
     """)
+
+
+def test_jit_inside_a_callback_sees_no_mesh():
+    # Callbacks run with the mesh context cleared (K13): a jitted function traced there
+    # must not reuse (nor leave behind) the trace made under the mesh.
+    out = run("""
+        me = jax.make_mesh((2,), ("x",), axis_types=(AxisType.Explicit,))
+        f = jax.jit(lambda x: jnp.zeros(4) + x)
+        seen = []
+        def cb(v):
+            seen.append(type(f(jnp.asarray(v)).sharding).__name__)
+            return v
+        call = jax.jit(lambda x: jax.pure_callback(cb, jax.ShapeDtypeStruct((4,), np.float32), x))
+        with jax.set_mesh(me):
+            assert isinstance(f(jnp.ones(4)).sharding, NamedSharding)
+            jax.block_until_ready(call(jnp.ones(4)))
+            assert isinstance(f(jnp.ones(4)).sharding, NamedSharding)
+        assert isinstance(f(jnp.ones(4)).sharding, SingleDeviceSharding)
+        print(seen)
+    """)
+    assert "['SingleDeviceSharding']" in out, out

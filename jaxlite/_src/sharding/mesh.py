@@ -223,6 +223,7 @@ def _empty_mesh() -> Mesh:
     m.devices = np.empty((0,), dtype=object)
     m.axis_names, m.axis_sizes, m.axis_types = (), (), ()
     m._key = ((), (), (), ())
+    m._hash = hash(m._key)
     return m
 
 
