@@ -487,6 +487,17 @@ def test_watched_runs_and_results_through_a_stall(monkeypatch):
     assert blas.sets == [] and st.safe_until < clock.now
 
 
+def test_watched_slow_products_get_no_one_thread_reference(monkeypatch):
+    monkeypatch.setattr(blas_split, "_clock", _Clock(tick=2 * blas_split.ONE_REF_MAX))
+    st = _fresh_state(monkeypatch)
+    blas = _FakeBlas2()
+    for _ in range(5):
+        np.testing.assert_array_equal(blas_split._watched(st, blas, *LARGE), np.matmul(*LARGE))
+    assert blas.sets == []  # no extra call at one thread for a product this slow
+    (w,) = st.choices.values()
+    assert w.one is None
+
+
 def test_watched_respects_a_user_limit_while_stall_safe(monkeypatch):
     st = _fresh_state(monkeypatch)
     st.safe_until = math.inf  # as after a stall

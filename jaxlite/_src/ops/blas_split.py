@@ -24,13 +24,13 @@ Modes, chosen by ``JAXLITE_BLAS_THREADS`` when the first product runs:
   ``MAX_BACKOFF`` while the stalls come back), then OpenBLAS's threads are probed again: one
   more stall sends the products back at once, calls without stalls keep them home. A shape's
   usual time is its fastest call on OpenBLAS's threads, or its one-thread time if that is
-  less (one call measured at the shape's second call, so that a process started under load
-  still sees its stalls; the stall-safe way's calls are timed too). Each shape's stall-safe
-  way is chosen the first time it is needed, on random operands of its shapes and layouts:
-  among OpenBLAS at one thread, the split (large products), and either of them summing the
-  contraction in the blocks OpenBLAS's threaded driver cuts it into, the fastest whose bits
-  equal OpenBLAS's threads', or the fastest if none does. On a quiet machine only the timing
-  runs (and one one-thread call per shape).
+  less (one call measured at the shape's second call if it takes under ``ONE_REF_MAX``, so
+  that a process started under load still sees its stalls; the stall-safe way's calls are
+  timed too). Each shape's stall-safe way is chosen the first time it is needed, on random
+  operands of its shapes and layouts: among OpenBLAS at one thread, the split (large
+  products), and either of them summing the contraction in the blocks OpenBLAS's threaded
+  driver cuts it into, the fastest whose bits equal OpenBLAS's threads', or the fastest if
+  none does. On a quiet machine only the timing runs (and that one-thread call).
 * ``off``: plain ``np.matmul``, nothing timed: bit-reproducible whatever the load.
 * ``auto`` (opt-in): the way a product runs follows timed trials.
   Each product shape is on trial now and then: calls with OpenBLAS limited to one thread,
@@ -116,6 +116,9 @@ STALL_MIN = 200e-6
 STRIKES = 3
 FORGIVE = 32
 CHOOSE_CALLS = 3  # timed calls of each stall-safe way when one is chosen for a shape
+# Products slower than this get no one-thread reference call (it would cost a slow call; a
+# time slice is no stall for them).
+ONE_REF_MAX = 5e-3
 FIRST_BACKOFF = 0.05
 MAX_BACKOFF = 2.0
 # A way of running a product slower than this times the best of its trial is ruled out.
@@ -392,7 +395,8 @@ def _watched(st: _Splitter, blas, x: np.ndarray, y: np.ndarray) -> np.ndarray | 
         if allowed < 2:
             return None
         if w.safe is None:
-            w.safe = _choose_safe(st, blas, allowed, x, y)
+            calls = CHOOSE_CALLS if w.best < ONE_REF_MAX else 1  # slow ones: one call each
+            w.safe = _choose_safe(st, blas, allowed, x, y, calls)
             t0 = _clock()
         way, blocks, _ = w.safe
         blas.set_num_threads(1)
@@ -414,7 +418,7 @@ def _watched(st: _Splitter, blas, x: np.ndarray, y: np.ndarray) -> np.ndarray | 
         return out
     second = best < math.inf
     _record(st, w, dt, t0 + dt)
-    if second and w.one is None:
+    if second and w.one is None and w.best < ONE_REF_MAX:
         w.one = _one_thread_time(blas, x, y)  # at the second call: the one-thread reference
     return out
 
@@ -457,12 +461,14 @@ def _one_thread_time(blas, x: np.ndarray, y: np.ndarray) -> float:
         blas.set_num_threads(allowed)
 
 
-def _choose_safe(st: _Splitter, blas, allowed: int, x: np.ndarray, y: np.ndarray):
+def _choose_safe(
+    st: _Splitter, blas, allowed: int, x: np.ndarray, y: np.ndarray, calls: int = CHOOSE_CALLS
+):
     """The stall-safe way for the shape of ``x @ y``: ``(way, blocks, exact)``, found on
     random operands of the same shapes and layouts. ``way`` is ONE or SPLIT, ``blocks`` the
     lengths the contraction is cut into (``()``: not cut), ``exact`` whether its bits equal
-    OpenBLAS's threads'. The fastest exact way wins, else the fastest (median of
-    ``CHOOSE_CALLS`` calls each)."""
+    OpenBLAS's threads'. The fastest exact way wins, else the fastest (median of ``calls``
+    calls each)."""
     xr, yr = _random_like(x, 1), _random_like(y, 2)
     want = np.matmul(xr, yr)  # OpenBLAS's own threads
     depth = _depth(st, blas, allowed, x.dtype)
@@ -476,7 +482,7 @@ def _choose_safe(st: _Splitter, blas, allowed: int, x: np.ndarray, y: np.ndarray
         for way in ways:
             for blocks in cuts:
                 times = []
-                for _ in range(CHOOSE_CALLS):
+                for _ in range(calls):
                     t0 = _clock()
                     got = _run(st, way, blocks, xr, yr, threads)
                     times.append(_clock() - t0)
