@@ -487,13 +487,14 @@ def test_watched_runs_and_results_through_a_stall(monkeypatch):
     assert blas.sets == [] and st.safe_until < clock.now
 
 
-def test_watched_slow_products_get_no_one_thread_reference(monkeypatch):
-    monkeypatch.setattr(blas_split, "_clock", _Clock(tick=2 * blas_split.ONE_REF_MAX))
+def test_watched_large_products_get_no_one_thread_reference(monkeypatch):
+    monkeypatch.setattr(blas_split, "_clock", _Clock(tick=1e-3))
+    monkeypatch.setattr(blas_split, "ONE_REF_WORK", 64**3 - 1)  # LARGE is above it
     st = _fresh_state(monkeypatch)
     blas = _FakeBlas2()
     for _ in range(5):
         np.testing.assert_array_equal(blas_split._watched(st, blas, *LARGE), np.matmul(*LARGE))
-    assert blas.sets == []  # no extra call at one thread for a product this slow
+    assert blas.sets == []  # no extra call at one thread for a product this large
     (w,) = st.choices.values()
     assert w.one is None
 

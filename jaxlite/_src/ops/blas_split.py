@@ -24,13 +24,14 @@ Modes, chosen by ``JAXLITE_BLAS_THREADS`` when the first product runs:
   ``MAX_BACKOFF`` while the stalls come back), then OpenBLAS's threads are probed again: one
   more stall sends the products back at once, calls without stalls keep them home. A shape's
   usual time is its fastest call on OpenBLAS's threads, or its one-thread time if that is
-  less (one call measured at the shape's second call if it takes under ``ONE_REF_MAX``, so
-  that a process started under load still sees its stalls; the stall-safe way's calls are
-  timed too). Each shape's stall-safe way is chosen the first time it is needed, on random
-  operands of its shapes and layouts: among OpenBLAS at one thread, the split (large
-  products), and either of them summing the contraction in the blocks OpenBLAS's threaded
-  driver cuts it into, the fastest whose bits equal OpenBLAS's threads', or the fastest if
-  none does. On a quiet machine only the timing runs (and that one-thread call).
+  less (one call measured at the shape's second call if it has at most ``ONE_REF_WORK``
+  multiply-adds, so that a process started under load still sees its stalls; the stall-safe
+  way's calls are timed too). Each shape's stall-safe way is chosen the first time it is
+  needed, on random operands of its shapes and layouts: among OpenBLAS at one thread, the
+  split (large products), and either of them summing the contraction in the blocks
+  OpenBLAS's threaded driver cuts it into, the fastest whose bits equal OpenBLAS's threads',
+  or the fastest if none does. On a quiet machine only the timing runs (and that one-thread
+  call).
 * ``off``: plain ``np.matmul``, nothing timed: bit-reproducible whatever the load.
 * ``auto`` (opt-in): the way a product runs follows timed trials.
   Each product shape is on trial now and then: calls with OpenBLAS limited to one thread,
@@ -116,9 +117,10 @@ STALL_MIN = 200e-6
 STRIKES = 3
 FORGIVE = 32
 CHOOSE_CALLS = 3  # timed calls of each stall-safe way when one is chosen for a shape
-# Products slower than this get no one-thread reference call (it would cost a slow call; a
-# time slice is no stall for them).
-ONE_REF_MAX = 5e-3
+# Products of more multiply-adds (~10 ms at one thread) get no one-thread reference call
+# (it would cost a slow call; a time slice is no stall for them). By size, not by time: a
+# process started under load times every call stalled.
+ONE_REF_WORK = 1 << 28
 FIRST_BACKOFF = 0.05
 MAX_BACKOFF = 2.0
 # A way of running a product slower than this times the best of its trial is ruled out.
@@ -395,7 +397,7 @@ def _watched(st: _Splitter, blas, x: np.ndarray, y: np.ndarray) -> np.ndarray | 
         if allowed < 2:
             return None
         if w.safe is None:
-            calls = CHOOSE_CALLS if w.best < ONE_REF_MAX else 1  # slow ones: one call each
+            calls = CHOOSE_CALLS if _work(x, y) <= ONE_REF_WORK else 1  # large: one call each
             w.safe = _choose_safe(st, blas, allowed, x, y, calls)
             t0 = _clock()
         way, blocks, _ = w.safe
@@ -418,7 +420,7 @@ def _watched(st: _Splitter, blas, x: np.ndarray, y: np.ndarray) -> np.ndarray | 
         return out
     second = best < math.inf
     _record(st, w, dt, t0 + dt)
-    if second and w.one is None and w.best < ONE_REF_MAX:
+    if second and w.one is None and _work(x, y) <= ONE_REF_WORK:
         w.one = _one_thread_time(blas, x, y)  # at the second call: the one-thread reference
     return out
 
@@ -549,9 +551,12 @@ def _random_like(a: np.ndarray, seed: int) -> np.ndarray:
     return out
 
 
+def _work(x: np.ndarray, y: np.ndarray) -> int:
+    return x.shape[-2] * x.shape[-1] * y.shape[-1] * math.prod(x.shape[:-2])
+
+
 def _large(x: np.ndarray, y: np.ndarray, allowed: int) -> bool:
-    work = x.shape[-2] * x.shape[-1] * y.shape[-1] * math.prod(x.shape[:-2])
-    return work >= MIN_WORK and min(allowed, _cores()) >= 2
+    return _work(x, y) >= MIN_WORK and min(allowed, _cores()) >= 2
 
 
 def _run(st: _Splitter, way: int, blocks: tuple, x, y, threads: int) -> np.ndarray:
