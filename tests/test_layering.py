@@ -74,6 +74,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "libraries",
         (
             "scipy_special",
+            "scipy_special_more",
             "scipy_stats",
             "scipy_linalg",
             "nn",
@@ -123,6 +124,7 @@ OPS_ORDER: list[str] = [
     "cumulative",
     "fft",  # lax.fft (its transposes pad, slice and scale)
     "special",
+    "special_more",  # binary polygamma/zeta, the exponential integrals, erfcx
     "gather_scatter",
     "sorting",
     "linalg",

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from jaxlite._src import dtypes
 from jaxlite._src.numpy import indexing_routines, reductions, ufuncs
-from jaxlite._src.numpy.creation import full_like, ones_like, zeros_like
+from jaxlite._src.numpy.creation import full, full_like, ones_like, zeros_like
 from jaxlite._src.numpy.shape import _reduction_axes, broadcast_arrays, broadcast_to, squeeze
 from jaxlite._src.numpy.ufuncs import (
     add,
@@ -18,6 +19,7 @@ from jaxlite._src.numpy.ufuncs import (
     greater,
     greater_equal,
     isfinite,
+    isnan,
     less,
     log,
     log1p,
@@ -26,6 +28,7 @@ from jaxlite._src.numpy.ufuncs import (
     multiply,
     negative,
     remainder,
+    signbit,
     subtract,
     where,
 )
@@ -142,10 +145,37 @@ def ndtr(x):
 
 
 def gamma(x):
-    """``jax.scipy.special.gamma`` (real arguments)."""
+    """``jax.scipy.special.gamma`` (real arguments): ``gammasgn(x) * exp(lgamma(x))``.
+
+    Negative non-integers get their sign from ``gammasgn``; the poles (non-positive
+    integers) give NaN, except ``+inf`` at ``+0`` and ``-inf`` at ``-0`` (as JAX).
+    """
     x = _inexact1(x)
-    sign = where(logical_or(greater(x, 0), equal(remainder(floor(x), 2), 1)), 1.0, -1.0)
-    return multiply(sign.astype(x.dtype), exp(ew.lgamma(x)))
+    return multiply(gammasgn(x), exp(ew.lgamma(x)))
+
+
+def gammasgn(x):
+    """The sign of the gamma function (``jax.scipy.special.gammasgn``).
+
+    Args:
+      x: real array.
+
+    Returns:
+      ``1`` or ``-1`` of the promoted inexact dtype; NaN at the poles (non-positive
+      integers) except ``+1`` at ``+0`` and ``-1`` at ``-0``; NaN for NaN.
+
+    Raises:
+      ValueError: for complex input.
+    """
+    (x,) = promote_args_inexact("gammasgn", x)
+    if dtypes.is_complex(x.dtype):
+        raise ValueError("gammasgn does not support complex-valued inputs.")
+    fl = floor(x)
+    nan_at = ((x < 0) & (x == fl)) | isnan(x)
+    # Gamma is negative on (-2k-1, -2k): where floor(x) is odd; and "-1" at -0.
+    minus_at = ((x < 0) & (remainder(fl, 2) != 0)) | ((x == 0) & signbit(x))
+    one = full((), 1, x.dtype)
+    return where(nan_at, full((), np.nan, x.dtype), where(minus_at, -one, one))
 
 
 def ndtri(p):

@@ -329,6 +329,12 @@ from jaxlite._src.ops.special import (  # noqa: E402  # noqa: E402
     igammac_p as igammac_p,
     regularized_incomplete_beta_p as regularized_incomplete_beta_p,
 )
+from jaxlite._src.ops.special_more import (  # noqa: F401,E402
+    polygamma as polygamma,
+    polygamma_p as polygamma_p,
+    zeta as zeta,
+    zeta_p as zeta_p,
+)
 from jaxlite._src.ops.windowed import (  # noqa: F401,E402
     conv as conv,
     conv_dimension_numbers as conv_dimension_numbers,

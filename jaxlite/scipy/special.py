@@ -17,6 +17,7 @@ from jaxlite._src.scipy_special import (  # noqa: F401
     gammainc as gammainc,
     gammaincc as gammaincc,
     gammaln as gammaln,
+    gammasgn as gammasgn,
     i0 as i0,
     i0e as i0e,
     i1 as i1,
@@ -31,4 +32,18 @@ from jaxlite._src.scipy_special import (  # noqa: F401
     rel_entr as rel_entr,
     xlog1py as xlog1py,
     xlogy as xlogy,
+)
+from jaxlite._src.scipy_special_more import (  # noqa: F401
+    bernoulli as bernoulli,
+    beta as beta,
+    comb as comb,
+    erfcx as erfcx,
+    exp1 as exp1,
+    expi as expi,
+    expn as expn,
+    factorial as factorial,
+    loggamma as loggamma,
+    poch as poch,
+    polygamma as polygamma,
+    zeta as zeta,
 )

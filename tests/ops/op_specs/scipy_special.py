@@ -31,3 +31,45 @@ add(
     OpSpec("sp_expit", SP("expit"), (A(S34),), None, grad=2),
     OpSpec("sp_logit", SP("logit"), (A(S34, F, 0.1, 0.9),), None, grad=2),
 )
+
+# The primitives of ops/special_more.py (binary polygamma/zeta, exponential integrals, erfcx).
+add(
+    OpSpec(
+        "sp_polygamma1",
+        lambda m: lambda x: m.special.polygamma(1, x),
+        (A(S34, F, 0.5, 3),),
+        None,
+        rtol=1e-4,
+    ),
+    OpSpec(
+        "lax_polygamma",
+        lambda m: lambda x: m.lax.polygamma(m.jnp.full_like(x, 2.0), x),
+        (A(S34, F, 0.5, 3),),
+        None,
+        rtol=1e-4,
+    ),
+    OpSpec(
+        "sp_zeta_q",
+        lambda m: lambda q: m.special.zeta(3.0, q),
+        (A(S34, F, 0.5, 3),),
+        None,
+        rtol=1e-4,
+    ),
+    OpSpec(
+        "lax_zeta_q",
+        lambda m: lambda q: m.lax.zeta(m.jnp.full_like(q, 2.5), q),
+        (A(S34, F, 0.5, 3),),
+        None,
+        rtol=1e-4,
+    ),
+    OpSpec("sp_erfcx", SP("erfcx"), (A(S34, F, -1.5, 3),), None, rtol=1e-4),
+    OpSpec("sp_expi", SP("expi"), (A(S34, F, 0.5, 3),), None, rtol=1e-4),
+    OpSpec("sp_exp1", SP("exp1"), (A(S34, F, 0.5, 3),), None, rtol=1e-4),
+    OpSpec(
+        "sp_expn2",
+        lambda m: lambda x: m.special.expn(2, x),
+        (A(S34, F, 0.5, 3),),
+        None,
+        rtol=1e-4,
+    ),
+)

@@ -1,0 +1,189 @@
+"""More special-function primitives: ``polygamma(m, x)`` and ``zeta(x, q)`` (``jax.lax``'s
+binary forms), and the exponential integrals ``expi``, ``exp1``, ``expn`` and the scaled
+complementary error function ``erfcx`` (the kernels of ``jax.scipy.special``).
+
+Each is elementwise; its impl is the SciPy kernel evaluated in float64 and rounded to the
+operand dtype. All rules of each primitive are in its block: the factory gives abstract_eval,
+impl, batching and sharding; the JVPs are below. A derivative JAX computes but jaxlite does
+not (``zeta`` with respect to ``x`` at the lax level, orders ``m``/``n``) raises
+NotImplementedError when it is actually needed, never a silent zero.
+
+Edge values are SciPy's (the mathematically right ones) where JAX's differ: ``expn(n, 0)``
+is ``1/(n-1)`` (JAX: ``1/n``), ``expi(0)`` is ``-inf`` (JAX: NaN); see docs/compat.md.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.special as _sp
+
+from jaxlite._src import dtypes
+from jaxlite._src.core import rules
+from jaxlite._src.core.avals import aval_of
+from jaxlite._src.ops._factories import FLOAT, defjvp, naryop, unop
+from jaxlite._src.ops.elementwise import (
+    _const,
+    _lax_args,
+    add,
+    div,
+    exp,
+    mul,
+    neg,
+    sub,
+)
+
+
+def _f64(fn):
+    """A NumPy kernel computed in float64, rounded to the last operand's dtype."""
+
+    def impl(*args):
+        dt = args[-1].dtype
+        with np.errstate(all="ignore"):
+            out = fn(*[np.asarray(a, np.float64) for a in args])
+        return np.asarray(out).astype(dt, copy=False)
+
+    return impl
+
+
+def _no_grad(name: str, arg: str):
+    def rule(*_args, **_params):
+        raise NotImplementedError(
+            f"Differentiation of {name} with respect to {arg} is not implemented in jaxlite"
+        )
+
+    return rule
+
+
+# --- polygamma(m, x) ------------------------------------------------------------------------
+def _polygamma_kernel(m, x):
+    integral = (m == np.floor(m)) & (m >= 0)
+    safe_m = np.where(integral, m, 0)
+    out = _sp.polygamma(safe_m.astype(np.int64), x)
+    # At the poles (x a non-positive integer): inf for odd orders, NaN for even ones (JAX).
+    pole = (x <= 0) & (x == np.floor(x))
+    out = np.where(pole, np.where(safe_m % 2 == 1, np.inf, np.nan), out)
+    return np.where(integral, out, np.nan)
+
+
+polygamma_p = naryop("polygamma", _f64(_polygamma_kernel), (FLOAT, FLOAT))
+defjvp(
+    polygamma_p,
+    _no_grad("polygamma", "m"),
+    lambda t, m, x: mul(t, polygamma_p.bind(add(m, _const(m, 1)), x)),
+)
+
+
+# --- zeta(x, q): the Hurwitz zeta function --------------------------------------------------
+zeta_p = naryop("zeta", _f64(_sp.zeta), (FLOAT, FLOAT))
+# d/dq zeta(x, q) = -x zeta(x + 1, q)
+defjvp(
+    zeta_p,
+    _no_grad("zeta", "x"),
+    lambda t, x, q: mul(t, neg(mul(x, zeta_p.bind(add(x, _const(x, 1)), q)))),
+)
+
+
+# --- erfcx(x) = exp(x^2) erfc(x) ------------------------------------------------------------
+erfcx_p = unop("erfcx", _f64(_sp.erfcx), FLOAT)
+# d/dx erfcx(x) = 2 x erfcx(x) - 2 / sqrt(pi)
+defjvp(
+    erfcx_p,
+    lambda t, x: mul(
+        t, sub(mul(mul(_const(x, 2), x), erfcx_p.bind(x)), _const(x, 2 / np.sqrt(np.pi)))
+    ),
+)
+
+
+# --- expi(x), exp1(x), expn(n, x) -----------------------------------------------------------
+expi_p = unop("expi", _f64(_sp.expi), FLOAT)
+defjvp(expi_p, lambda t, x: mul(t, div(exp(x), x)))  # d/dx Ei(x) = e^x / x
+
+exp1_p = unop("exp1", _f64(_sp.exp1), FLOAT)
+defjvp(exp1_p, lambda t, x: mul(t, neg(div(exp(neg(x)), x))))  # d/dx E1(x) = -e^-x / x
+
+
+def _expn_kernel(n, x):
+    integral = n == np.floor(n)
+    out = _sp.expn(np.where(integral, n, 0).astype(np.int64), x)
+    return np.where(integral, out, np.nan)
+
+
+expn_p = naryop("expn", _f64(_expn_kernel), (FLOAT, FLOAT))
+# d/dx E_n(x) = -E_{n-1}(x)
+defjvp(
+    expn_p,
+    _no_grad("expn", "n"),
+    lambda t, n, x: mul(t, neg(expn_p.bind(sub(n, _const(n, 1)), x))),
+)
+
+rules.quiet_fp.update([polygamma_p, zeta_p, erfcx_p, expi_p, exp1_p, expn_p])
+
+
+def _check_float(name, *args):
+    # lax-level: Python ints are not floats here (JAX raises for lax.polygamma(1, x)).
+    for i, a in enumerate(args):
+        dt = aval_of(a).dtype
+        if not dtypes.is_float(dt):
+            raise TypeError(
+                f"{name} does not accept dtype {np.dtype(dt).name} at position {i}. "
+                f"Accepted dtypes at position {i} are subtypes of floating."
+            )
+
+
+def polygamma(m, x):
+    """``jax.lax.polygamma``: the ``m``-th derivative of the digamma function at ``x``.
+
+    Args:
+      m: the order, an array of ``x``'s float dtype holding non-negative integers (other
+        values give NaN).
+      x: float array.
+
+    Returns:
+      An array of the common shape and dtype; at the poles (non-positive integer ``x``)
+      ``inf`` for odd orders and NaN for even ones, as in JAX.
+
+    Raises:
+      TypeError: for non-float operands or operands of different dtypes.
+      NotImplementedError: when differentiated with respect to ``m``.
+    """
+    _check_float("polygamma", m, x)
+    return polygamma_p.bind(*_lax_args(m, x))
+
+
+def zeta(x, q):
+    """``jax.lax.zeta``: the Hurwitz zeta function ``sum_k (k + q) ** -x``.
+
+    Args:
+      x: float array (the exponent).
+      q: float array of ``x``'s dtype (the shift).
+
+    Returns:
+      An array of the common shape and dtype.
+
+    Raises:
+      TypeError: for non-float operands or operands of different dtypes.
+      NotImplementedError: when differentiated with respect to ``x`` at this level
+        (``jax.scipy.special.zeta`` differentiates in both arguments).
+    """
+    _check_float("zeta", x, q)
+    return zeta_p.bind(*_lax_args(x, q))
+
+
+def erfcx(x):
+    """The scaled complementary error function ``exp(x**2) * erfc(x)`` (float ``x``)."""
+    return erfcx_p.bind(x)
+
+
+def expi(x):
+    """The exponential integral ``Ei(x)`` (float ``x``)."""
+    return expi_p.bind(x)
+
+
+def exp1(x):
+    """The exponential integral ``E1(x)`` (float ``x``)."""
+    return exp1_p.bind(x)
+
+
+def expn(n, x):
+    """The generalized exponential integral ``E_n(x)`` (``n`` of ``x``'s float dtype)."""
+    return expn_p.bind(*_lax_args(n, x))
