@@ -96,7 +96,11 @@ from jaxlite._src.callbacks import (  # noqa: E402
     effects_barrier as effects_barrier,
     pure_callback as pure_callback,
 )
-from jaxlite._src.config import numpy_dtype_promotion as numpy_dtype_promotion  # noqa: E402
+from jaxlite._src.config import (  # noqa: E402
+    default_matmul_precision as default_matmul_precision,
+    numpy_dtype_promotion as numpy_dtype_promotion,
+    numpy_rank_promotion as numpy_rank_promotion,
+)
 from jaxlite._src.custom_derivatives import custom_jvp as custom_jvp, custom_vjp as custom_vjp
 from jaxlite._src.custom_gradient import custom_gradient as custom_gradient  # noqa: E402
 from jaxlite._src.jax_extension import (  # noqa: E402

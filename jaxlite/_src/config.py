@@ -38,6 +38,7 @@ _DEFAULTS: dict[str, Any] = {
     "jax_traceback_filtering": "auto",
     "jax_default_matmul_precision": None,
     "jax_numpy_dtype_promotion": "standard",
+    "jax_numpy_rank_promotion": "allow",
     # jax.random (spec/random.md R1.1). Only the default, partitionable threefry exists.
     "jax_default_prng_impl": "threefry2x32",
     "jax_threefry_partitionable": True,
@@ -68,9 +69,52 @@ _BOOL_FLAGS = frozenset(
 )
 
 
+_RANK_PROMOTION = ("allow", "warn", "raise")
+# JAX 0.10.2's accepted names (NumPy computes every product in full precision: the value
+# is recorded, it never changes a result).
+_MATMUL_PRECISIONS = (
+    "default",
+    "high",
+    "highest",
+    "bfloat16",
+    "tensorfloat32",
+    "float32",
+    "ANY_F8_ANY_F8_F32",
+    "ANY_F8_ANY_F8_F32_FAST_ACCUM",
+    "ANY_F8_ANY_F8_ANY",
+    "ANY_F8_ANY_F8_ANY_FAST_ACCUM",
+    "F16_F16_F16",
+    "F16_F16_F32",
+    "BF16_BF16_BF16",
+    "BF16_BF16_F32",
+    "BF16_BF16_F32_X3",
+    "BF16_BF16_F32_X6",
+    "BF16_BF16_F32_X9",
+    "TF32_TF32_F32",
+    "TF32_TF32_F32_X3",
+    "F32_F32_F32",
+    "F64_F64_F64",
+)
+
+
+def _enum_error(value: Any, allowed, none_ok: bool = False) -> ValueError:
+    return ValueError(
+        f"new enum value must be {'None or ' if none_ok else ''}in {list(allowed)}, got "
+        f"{value} of type {type(value)}."
+    )
+
+
 def _validate(name: str, value: Any) -> None:
     if name == "jax_numpy_dtype_promotion" and value not in ("standard", "strict"):
         raise ValueError(f"jax_numpy_dtype_promotion must be 'standard' or 'strict', got {value!r}")
+    if name == "jax_numpy_rank_promotion" and value not in _RANK_PROMOTION:
+        raise _enum_error(value, _RANK_PROMOTION)
+    if (
+        name == "jax_default_matmul_precision"
+        and value is not None
+        and value not in _MATMUL_PRECISIONS
+    ):
+        raise _enum_error(value, _MATMUL_PRECISIONS, none_ok=True)
     if name == "jaxlite_native" and value not in _NATIVE_MODES:
         raise ValueError(f"jaxlite_native must be one of {_NATIVE_MODES}, got {value!r}")
 
@@ -271,6 +315,15 @@ def debug_value_checks() -> tuple[bool, bool] | None:
     return (nans, infs) if (nans or infs) else None
 
 
+def numpy_rank_promotion_mode() -> str:
+    """``jax_numpy_rank_promotion`` for the calling thread (read by every broadcasting
+    ``jax.numpy`` function, so cheaply)."""
+    ov = _local.overrides
+    if ov is not None and "jax_numpy_rank_promotion" in ov:
+        return ov["jax_numpy_rank_promotion"]
+    return config._values["jax_numpy_rank_promotion"]
+
+
 def disable_jit_enabled() -> bool:
     ov = _local.overrides
     if ov is not None and "jax_disable_jit" in ov:
@@ -309,3 +362,27 @@ def numpy_dtype_promotion(val: str):
     between different dtypes (Python scalars still adapt), raising ``TypePromotionError``.
     """
     return config._override("jax_numpy_dtype_promotion", val)
+
+
+def numpy_rank_promotion(val: str):
+    """Temporarily set ``jax_numpy_rank_promotion`` in this thread
+    (``jax.numpy_rank_promotion``).
+
+    ``"allow"`` broadcasts operands of different ranks as NumPy does; ``"warn"`` also
+    warns, ``"raise"`` raises ``ValueError`` instead (rank-0 operands always broadcast).
+
+    Raises:
+        ValueError: for any other value.
+    """
+    return config._override("jax_numpy_rank_promotion", val)
+
+
+def default_matmul_precision(val: str | None):
+    """Temporarily set ``jax_default_matmul_precision`` in this thread
+    (``jax.default_matmul_precision``). Accepted for compatibility: NumPy computes every
+    product in full precision, so results do not change.
+
+    Raises:
+        ValueError: for a name JAX does not accept.
+    """
+    return config._override("jax_default_matmul_precision", val)

@@ -8,6 +8,8 @@ also run against JAX (``JAXLITE_ORACLE=jax``). Multi-device checks run in a subp
 (``tests/sharding/_subproc.py``).
 """
 
+import re
+
 import numpy as np
 import pytest
 
@@ -191,3 +193,62 @@ def test_jit_inside_a_callback_sees_no_mesh():
         print(seen)
     """)
     assert "['SingleDeviceSharding']" in out, out
+
+
+# ------------------------------------------------------------------ config flags
+_RANK_MSG = "Operands could not be broadcast together for add on shapes (7,) (3, 7) and with the config option jax_numpy_rank_promotion='raise'"
+
+
+def test_numpy_rank_promotion_context_and_update_are_in_the_key():
+    f = jax.jit(lambda x, y: x + y)
+    a, b = jnp.ones(7), jnp.ones((3, 7))
+    np.testing.assert_array_equal(f(a, b), np.full((3, 7), 2.0))
+    with jax.numpy_rank_promotion("raise"):
+        with pytest.raises(ValueError, match=re.escape(_RANK_MSG)):
+            f(a, b)
+        # Rank-0 operands and equal ranks never count.
+        np.testing.assert_array_equal(f(jnp.ones(()), b), np.full((3, 7), 2.0))
+        np.testing.assert_array_equal(f(jnp.ones((1, 7)), b), np.full((3, 7), 2.0))
+    np.testing.assert_array_equal(f(a, b), np.full((3, 7), 2.0))
+    jax.config.update("jax_numpy_rank_promotion", "raise")
+    try:
+        with pytest.raises(ValueError, match="jax_numpy_rank_promotion='raise'"):
+            f(a, b)
+    finally:
+        jax.config.update("jax_numpy_rank_promotion", "allow")
+    np.testing.assert_array_equal(f(a, b), np.full((3, 7), 2.0))
+
+
+def test_numpy_rank_promotion_warn_and_validation():
+    g = jax.jit(lambda x, y: x * y)  # shapes no other test uses: the trace is fresh
+    with jax.numpy_rank_promotion("warn"):
+        with pytest.warns(
+            UserWarning, match="Following NumPy automatic rank promotion for multiply"
+        ):
+            g(jnp.ones(11), jnp.ones((2, 11)))
+    with pytest.raises(
+        ValueError, match=r"new enum value must be in \['allow', 'warn', 'raise'\], got bogus"
+    ):
+        jax.config.update("jax_numpy_rank_promotion", "bogus")
+    with pytest.raises(ValueError, match="new enum value must be in"):
+        with jax.numpy_rank_promotion("bogus"):
+            pass
+    assert jax.config.jax_numpy_rank_promotion == "allow"
+    # Functions that broadcast only internally do not count (as in JAX).
+    with jax.numpy_rank_promotion("raise"):
+        assert jnp.outer(jnp.ones(3), jnp.ones(4)).shape == (3, 4)
+        assert jnp.heaviside(jnp.ones(3), jnp.ones((2, 3))).shape == (2, 3)
+        assert jnp.where(jnp.ones(3) > 0, jnp.ones((2, 3)), 0.0).shape == (2, 3)
+
+
+def test_default_matmul_precision_context():
+    f = jax.jit(lambda x, y: x @ y)
+    a = jnp.arange(4.0).reshape(2, 2)
+    want = np.asarray(a) @ np.asarray(a)
+    with jax.default_matmul_precision("float32"):
+        assert jax.config.jax_default_matmul_precision == "float32"
+        np.testing.assert_allclose(f(a, a), want)
+    assert jax.config.jax_default_matmul_precision is None
+    np.testing.assert_allclose(f(a, a), want)
+    with pytest.raises(ValueError, match="new enum value must be None or in"):
+        jax.config.update("jax_default_matmul_precision", "bogus")

@@ -116,7 +116,8 @@ def inner(a, b):
 
 def outer(a, b):
     a, b = promote_dtypes(ravel(a), ravel(b))
-    return multiply(_sh.reshape(a, a.shape + (1,)), b)
+    # Equal ranks: no rank promotion (jax_numpy_rank_promotion never fires here, as in JAX).
+    return multiply(_sh.reshape(a, a.shape + (1,)), _sh.reshape(b, (1,) + b.shape))
 
 
 def trace(a, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype=None, out=None):

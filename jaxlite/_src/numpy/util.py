@@ -5,10 +5,11 @@ JAX's dtype promotion and NumPy-style broadcasting."""
 from __future__ import annotations
 
 import builtins
+import warnings
 from typing import Any
 
 import numpy as np
-from jaxlite._src import dtypes
+from jaxlite._src import config as _cfg, dtypes
 from jaxlite._src.core.array import Array, ArrayImpl, owned, to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.trace import Tracer
@@ -106,7 +107,35 @@ def broadcast_nonscalar(*args: Any) -> list:
     return [a if s == () else f for a, s, f in zip(args, shapes, full)]
 
 
+def _rank_promotion_check(fun_name: str, args) -> None:
+    """``jax_numpy_rank_promotion``: 'warn' or 'raise' when non-scalar operands of
+    different ranks would be broadcast (rank-0 operands never count), as JAX's
+    ``promote_shapes``. Read while tracing, so the flag is part of jit's cache key."""
+    mode = _cfg.numpy_rank_promotion_mode()
+    if mode == "allow":
+        return
+    shapes = [tuple(aval_of(a).shape) for a in args]
+    if len({len(s) for s in shapes if s}) < 2:
+        return
+    shown = " ".join(map(str, shapes))
+    if mode == "warn":
+        warnings.warn(
+            f"Following NumPy automatic rank promotion for {fun_name} on shapes {shown}. "
+            "Set the jax_numpy_rank_promotion config option to 'allow' to disable this "
+            "warning; for more information, see "
+            "https://docs.jax.dev/en/latest/rank_promotion_warning.html.",
+            stacklevel=4,
+        )
+    else:
+        raise ValueError(
+            f"Operands could not be broadcast together for {fun_name} on shapes {shown} and "
+            "with the config option jax_numpy_rank_promotion='raise'. For more information, "
+            "see https://docs.jax.dev/en/latest/rank_promotion_warning.html."
+        )
+
+
 def _broadcast_for(fun_name: str, args: list) -> list:
+    _rank_promotion_check(fun_name, args)
     try:
         return broadcast_nonscalar(*args)
     except ValueError:

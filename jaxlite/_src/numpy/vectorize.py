@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import functools
 import re
+import warnings
 from collections.abc import Callable
 
 import numpy as np
+from jaxlite._src import config as _cfg
 from jaxlite._src.api import vmap
 from jaxlite._src.numpy.creation import asarray
 from jaxlite._src.numpy.shape import squeeze
@@ -105,6 +107,7 @@ def vectorize(pyfunc: Callable, *, excluded=frozenset(), signature: str | None =
             k = x.ndim - len(core)
             _bind_sizes(sizes, core, x.shape[k:], context)
             loop_shapes.append(x.shape[:k])
+        _rank_promotion_check(dyn, in_core, signature)
         try:
             loop = tuple(np.broadcast_shapes(*loop_shapes)) if loop_shapes else ()
         except ValueError:
@@ -135,6 +138,25 @@ def vectorize(pyfunc: Callable, *, excluded=frozenset(), signature: str | None =
         return fun(*squeezed)
 
     return wrapped
+
+
+def _rank_promotion_check(dyn, in_core, signature) -> None:
+    """``jax_numpy_rank_promotion`` for the loop dimensions (rank-0 operands never count)."""
+    mode = _cfg.numpy_rank_promotion_mode()
+    if mode == "allow":
+        return
+    if len({x.ndim - len(c) for x, c in zip(dyn, in_core) if x.ndim != 0}) < 2:
+        return
+    msg = (
+        f"operands with shapes {[x.shape for x in dyn]} require rank promotion for "
+        f"jnp.vectorize function with signature {signature}. Set the "
+        "jax_numpy_rank_promotion config option to 'allow' to disable this message; for more "
+        "information, see https://docs.jax.dev/en/latest/rank_promotion_warning.html."
+    )
+    if mode == "warn":
+        warnings.warn(msg, stacklevel=3)
+    else:
+        raise ValueError(msg)
 
 
 def _check_outputs(out, out_core, sizes, context):
