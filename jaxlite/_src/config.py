@@ -53,6 +53,9 @@ _DEFAULTS: dict[str, Any] = {
     # remat implementation choice has no effect on results.
     "jax_explain_cache_misses": False,
     "jax_remat3": False,
+    # On inside ``jax.ensure_compile_time_eval``: while tracing, operations on concrete
+    # values run at once (JAX's flag of the same name).
+    "eager_constant_folding": False,
 }
 _NATIVE_MODES = ("auto", "off", "always")
 
@@ -65,6 +68,7 @@ _BOOL_FLAGS = frozenset(
         "jax_debug_infs",
         "jax_explain_cache_misses",
         "jax_remat3",
+        "eager_constant_folding",
     }
 )
 
@@ -322,6 +326,15 @@ def numpy_rank_promotion_mode() -> str:
     if ov is not None and "jax_numpy_rank_promotion" in ov:
         return ov["jax_numpy_rank_promotion"]
     return config._values["jax_numpy_rank_promotion"]
+
+
+def eager_constant_folding_enabled() -> bool:
+    """Whether traces evaluate operations on concrete values at once (read for every
+    staged primitive, so cheaply)."""
+    ov = _local.overrides
+    if ov is not None and "eager_constant_folding" in ov:
+        return ov["eager_constant_folding"]
+    return config._values["eager_constant_folding"]
 
 
 def disable_jit_enabled() -> bool:

@@ -22,12 +22,14 @@ Nothing here keeps a rule table of its own: every registration lands in jaxlite'
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
+from jaxlite._src import config as _cfg
 from jaxlite._src.compile import codegen
 from jaxlite._src.core import rules, trace as core_trace
 from jaxlite._src.core.avals import ShapedArray, aval_of
@@ -326,6 +328,8 @@ _compile_time_eval_trace = _CompileTimeEvalTrace()
 def ensure_compile_time_eval():
     """Inside, operations on concrete values run now, even while ``jit`` traces
     (``jax.ensure_compile_time_eval``); operations on traced values are staged as usual.
+    A jitted function called in the block is traced so too (JAX's ``eager_constant_folding``
+    flag, on inside the block, is part of jit's cache key).
 
     Example::
 
@@ -335,7 +339,16 @@ def ensure_compile_time_eval():
                 table = jnp.sin(jnp.arange(4.0))  # a concrete constant, not staged
             return x + table
     """
-    return core_trace.set_current_trace(_compile_time_eval_trace)
+    return _compile_time_eval()
+
+
+@contextlib.contextmanager
+def _compile_time_eval():
+    # The trace evaluates operations on concrete values here; the flag makes the traces
+    # started inside (a jitted function called in the block, a loop body) do the same.
+    with _cfg.config._override("eager_constant_folding", True):
+        with core_trace.set_current_trace(_compile_time_eval_trace):
+            yield
 
 
 __all__ = [

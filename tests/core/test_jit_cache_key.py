@@ -252,3 +252,30 @@ def test_default_matmul_precision_context():
     np.testing.assert_allclose(f(a, a), want)
     with pytest.raises(ValueError, match="new enum value must be None or in"):
         jax.config.update("jax_default_matmul_precision", "bogus")
+
+
+# ------------------------------------------------------------------ ensure_compile_time_eval
+def test_jit_called_inside_ensure_compile_time_eval_folds_constants():
+    # Inside the block the jitted function's trace evaluates operations on concrete values
+    # (JAX's eager_constant_folding), so int() of one works; outside it cannot. The block
+    # is part of the key: neither trace serves the other.
+    traces = []
+
+    def g(x):
+        traces.append(1)
+        return x + int(jnp.arange(3).sum())
+
+    gj = jax.jit(g)
+    with jax.ensure_compile_time_eval():
+        assert float(gj(jnp.ones(()))) == 4.0
+        assert float(gj(jnp.ones(()))) == 4.0
+    assert len(traces) == 1
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        gj(jnp.ones(()))
+    with jax.ensure_compile_time_eval():
+        assert float(gj(jnp.ones(()))) == 4.0
+        carry, ys = jax.lax.scan(
+            lambda c, x: (c + int(jnp.arange(2).sum()) + x, c), 0.0, jnp.ones(3)
+        )
+        assert float(carry) == 6.0 and np.asarray(ys).tolist() == [0.0, 2.0, 4.0]
+    assert len(traces) == 2

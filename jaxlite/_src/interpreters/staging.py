@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxlite._src import tree_util
+from jaxlite._src import config as _cfg, tree_util
 from jaxlite._src.api_plumbing import (
     canonicalize_argnums,
     flatten_fun,
@@ -31,6 +31,7 @@ from jaxlite._src.core.trace import (
     Tracer,
     check_valid_tracer,
     escaped_tracer_error,
+    eval_trace,
     set_current_trace,
     trace_ctx,
 )
@@ -103,6 +104,12 @@ class StagingTrace(Trace):
         return v
 
     def process_primitive(self, primitive, args, params):
+        if _cfg.eager_constant_folding_enabled() and not any(isinstance(a, Tracer) for a in args):
+            # Inside ``jax.ensure_compile_time_eval``, even while a jitted function or a
+            # loop body is traced there, operations on concrete values run now (as JAX's
+            # ``eager_constant_folding``; the flag is in jit's cache key).
+            with set_current_trace(eval_trace):
+                return eval_trace.process_primitive(primitive, args, params)
         atoms = [self.to_atom(a) for a in args]
         avals_in = [a.aval for a in atoms]
         try:
