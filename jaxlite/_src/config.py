@@ -287,6 +287,18 @@ def set_global_trace_context(name: str, value: Any) -> Any:
     return prev
 
 
+def trace_context_state() -> tuple:
+    """The calling thread's trace contexts, opaque, for ``restore_trace_context_state``
+    (cheaper than a second ``set_trace_context`` where a block restores them)."""
+    return _local.contexts, _local.ckey, _local.key, _local.overrides
+
+
+def restore_trace_context_state(state: tuple) -> None:
+    """Restore what ``trace_context_state`` returned (flag overrides included: the block
+    must not have left one open)."""
+    _local.contexts, _local.ckey, _local.key, _local.overrides = state
+
+
 @contextlib.contextmanager
 def trace_context(name: str, value: Any):
     """``set_trace_context(name, value)`` for the duration of the block."""

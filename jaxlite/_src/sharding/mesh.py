@@ -349,6 +349,11 @@ class set_mesh:  # noqa: N801 (JAX's name)
         return False
 
 
+# The last (thread's trace-context key, global mesh, state inside ``_cleared_mesh``),
+# matched by identity: one tuple, replaced whole, so threads never see a mixed one.
+_last_cleared: list = [None]
+
+
 class _cleared_mesh:  # noqa: N801
     """Inside a callback the mesh context is empty (K13)."""
 
@@ -363,13 +368,21 @@ class _cleared_mesh:  # noqa: N801
         _ctx.mesh = _EMPTY_MESH
         _ctx.stack = [_EMPTY_MESH]
         if self._sync:
-            _sync_trace_context()
+            # The cleared state of each context is computed once (this runs per callback).
+            saved = self._saved_key = _cfg.trace_context_state()
+            last, g = _last_cleared[0], _global_mesh[0]
+            if last is not None and last[0] is saved[2] and last[1] is g:
+                _cfg.restore_trace_context_state(last[2])
+            else:
+                _sync_trace_context()
+                _last_cleared[0] = (saved[2], g, _cfg.trace_context_state())
         return self
 
     def __exit__(self, *exc):
         _ctx.mesh, _ctx.stack = self._saved_mesh, self._saved_stack
         if self._sync:
-            _sync_trace_context()
+            # The global mesh is unchanged: only this thread's key is restored.
+            _cfg.restore_trace_context_state(self._saved_key)
         return False
 
 
