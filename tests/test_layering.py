@@ -75,6 +75,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "scipy_special",
             "scipy_special_more",
+            "lax_composites",
             "scipy_stats",
             "scipy_linalg",
             "nn",

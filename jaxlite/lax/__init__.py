@@ -155,6 +155,13 @@ from jaxlite._src.control_flow.while_loop import (  # noqa: F401,E402
     while_loop as while_loop,
     while_p as while_p,
 )
+from jaxlite._src.lax_composites import (  # noqa: F401,E402
+    cumlogsumexp as cumlogsumexp,
+    optimization_barrier as optimization_barrier,
+    split as split,
+    stack as stack,
+    unstack as unstack,
+)
 from jaxlite._src.numpy.shape import broadcast_shapes as broadcast_shapes  # noqa: E402
 from jaxlite._src.ops.bitcast import (  # noqa: F401,E402  # noqa: E402
     bitcast_convert_type as bitcast_convert_type,

@@ -94,6 +94,19 @@ from jaxlite._src.numpy.matrices import (
     triu as triu,
     vander as vander,
 )
+from jaxlite._src.numpy.misc_api import (
+    array_repr as array_repr,
+    array_str as array_str,
+    dsplit as dsplit,
+    frombuffer as frombuffer,
+    fromiter as fromiter,
+    fromstring as fromstring,
+    get_printoptions as get_printoptions,
+    histogram2d as histogram2d,
+    histogramdd as histogramdd,
+    printoptions as printoptions,
+    set_printoptions as set_printoptions,
+)
 from jaxlite._src.numpy.numerical import (
     convolve as convolve,
     correlate as correlate,
@@ -105,6 +118,16 @@ from jaxlite._src.numpy.numerical import (
     logspace as logspace,
     trapezoid as trapezoid,
     unwrap as unwrap,
+)
+from jaxlite._src.numpy.poly_arith import (
+    poly as poly,
+    polyadd as polyadd,
+    polyder as polyder,
+    polydiv as polydiv,
+    polyfit as polyfit,
+    polyint as polyint,
+    polymul as polymul,
+    polysub as polysub,
 )
 from jaxlite._src.numpy.polynomial import polyval as polyval
 from jaxlite._src.numpy.products import (
@@ -296,6 +319,16 @@ from jaxlite._src.numpy.types import (
     uint32 as uint32,
     uint64 as uint64,
     unsignedinteger as unsignedinteger,
+)
+from jaxlite._src.numpy.types_extra import (
+    bool as bool,
+    character as character,
+    flexible as flexible,
+    float6_e2m3fn as float6_e2m3fn,
+    float6_e3m2fn as float6_e3m2fn,
+    int1 as int1,
+    object_ as object_,
+    uint1 as uint1,
 )
 from jaxlite._src.numpy.ufuncs import (
     abs as abs,

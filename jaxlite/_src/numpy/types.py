@@ -138,7 +138,7 @@ def _make(name, dt):
     return _ScalarMeta(name, (object,), {"dtype": np.dtype(dt)})
 
 
-bool_ = _make("bool_", np.bool_)
+bool_ = _make("bool", np.bool_)  # JAX names it bool (jnp.bool is jnp.bool_)
 
 
 int8, int16, int32, int64 = (_make(n, n) for n in ("int8", "int16", "int32", "int64"))

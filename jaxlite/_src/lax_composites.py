@@ -1,0 +1,145 @@
+"""``jax.lax`` functions that are compositions here: ``cumlogsumexp`` (an associative scan of
+``logaddexp``), ``optimization_barrier`` (the identity: jaxlite has no compiler to stop),
+``stack``, ``unstack`` and ``split`` (reshapes, concatenations and slices).
+
+JAX has a primitive for each; here they are built from existing primitives, so jit, vmap and
+the derivatives come from those primitives' rules.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from jaxlite._src import dtypes, tree_util
+from jaxlite._src.control_flow.scan import associative_scan
+from jaxlite._src.core.avals import aval_of
+from jaxlite._src.numpy.ufuncs import logaddexp
+from jaxlite._src.numpy.util import asarray_any, canonicalize_axis
+from jaxlite._src.ops import shape as _sh
+
+
+def cumlogsumexp(operand, axis: int = 0, reverse: bool = False):
+    """Cumulative ``log(sum(exp(x)))`` along ``axis`` (``jax.lax.cumlogsumexp``).
+
+    Computed as an associative scan of ``logaddexp``, so every prefix is exact in its own
+    scale (no common shift that would underflow small prefixes).
+
+    Args:
+      operand: float array.
+      axis: the axis to accumulate along (non-negative, as in JAX).
+      reverse: accumulate from the end.
+
+    Returns:
+      An array of ``operand``'s shape and dtype.
+
+    Raises:
+      TypeError: for non-float operands.
+      ValueError: for a negative ``axis``.
+    """
+    x = asarray_any(operand)
+    dt = aval_of(x).dtype
+    if not dtypes.is_inexact(dt) or dtypes.is_complex(dt):
+        raise TypeError(
+            f"cumlogsumexp does not accept dtype {np.dtype(dt).name}. Accepted dtypes are "
+            "subtypes of floating."
+        )
+    axis = operator.index(axis)
+    if axis < 0:
+        raise ValueError("XLA operations do not allow negative axes")
+    axis = canonicalize_axis(axis, x.ndim)
+    return associative_scan(logaddexp, x, reverse=bool(reverse), axis=axis)
+
+
+def optimization_barrier(operand, /):
+    """``jax.lax.optimization_barrier``: the identity on a pytree of arrays.
+
+    In JAX it keeps XLA from moving computations across it; jaxlite compiles no fused
+    program that could, so it only converts the leaves to arrays. Differentiable and
+    batchable as the identity.
+
+    Args:
+      operand: a pytree of arrays or scalars.
+
+    Returns:
+      The same pytree with every leaf an array (Python scalars weakly typed).
+    """
+    return tree_util.tree_map(asarray_any, operand)
+
+
+def stack(operands, axis: int = 0):
+    """Stack arrays of one shape and dtype along a new ``axis`` (``jax.lax.stack``).
+
+    Args:
+      operands: a non-empty sequence of arrays of one dtype (Python scalars are not
+        converted to the others' dtype, as in JAX).
+      axis: where the new axis goes (negative counts from the end of the result).
+
+    Returns:
+      An array of shape ``shape[:axis] + (len(operands),) + shape[axis:]``.
+
+    Raises:
+      ValueError: for operands of different shapes.
+      TypeError: for operands of different (strong) dtypes.
+    """
+    xs = [asarray_any(x) for x in operands]
+    shapes = [tuple(aval_of(x).shape) for x in xs]
+    if len(set(shapes)) != 1:
+        raise ValueError(
+            "All input arrays must have the same shape. Got " + ", ".join(map(str, shapes)) + "."
+        )
+    dts = [aval_of(x).dtype for x in xs]
+    if len(set(dts)) != 1:
+        raise TypeError(
+            "lax.stack requires arguments to have the same dtypes, got "
+            + ", ".join(np.dtype(d).name for d in dts)
+            + "."
+        )
+    axis = canonicalize_axis(operator.index(axis), len(shapes[0]) + 1)
+    return _sh.concatenate([_sh.expand_dims(x, (axis,)) for x in xs], axis)
+
+
+def unstack(x, axis: int = 0):
+    """Split ``x`` into the slices along ``axis``, that axis removed (``jax.lax.unstack``).
+
+    Returns:
+      A tuple of ``x.shape[axis]`` arrays.
+    """
+    x = asarray_any(x)
+    axis = canonicalize_axis(operator.index(axis), x.ndim)
+    return tuple(
+        _sh.squeeze(_sh.slice_in_dim(x, i, i + 1, axis=axis), (axis,)) for i in range(x.shape[axis])
+    )
+
+
+def split(operand, sizes, axis: int = 0):
+    """Split ``operand`` along ``axis`` into pieces of the given static sizes
+    (``jax.lax.split``).
+
+    Args:
+      operand: an array.
+      sizes: non-negative piece lengths summing to ``operand.shape[axis]``.
+      axis: the axis to split.
+
+    Returns:
+      A list of arrays.
+
+    Raises:
+      ValueError: when the sizes do not sum to the axis length, or a size is negative.
+    """
+    x = asarray_any(operand)
+    axis = canonicalize_axis(operator.index(axis), x.ndim)
+    sizes = [operator.index(s) for s in sizes]
+    if any(s < 0 for s in sizes):
+        raise ValueError(f"Sizes passed to split must be nonnegative, got {sizes}")
+    if sum(sizes) != x.shape[axis]:
+        raise ValueError(
+            f"Sum of sizes {sum(sizes)} must be equal to dimension {axis} of the operand "
+            f"shape {list(x.shape)}"
+        )
+    out, start = [], 0
+    for s in sizes:
+        out.append(_sh.slice_in_dim(x, start, start + s, axis=axis))
+        start += s
+    return out
