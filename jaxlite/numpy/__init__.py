@@ -51,6 +51,15 @@ from jaxlite._src.numpy.functional import (
     apply_over_axes as apply_over_axes,
     fromfunction as fromfunction,
 )
+from jaxlite._src.numpy.host_io import (
+    ComplexWarning as ComplexWarning,
+    fromfile as fromfile,
+    load as load,
+    mask_indices as mask_indices,
+    place as place,
+    save as save,
+    savez as savez,
+)
 from jaxlite._src.numpy.index_tricks import (
     c_ as c_,
     index_exp as index_exp,
@@ -128,6 +137,7 @@ from jaxlite._src.numpy.poly_arith import (
     polyint as polyint,
     polymul as polymul,
     polysub as polysub,
+    roots as roots,
 )
 from jaxlite._src.numpy.polynomial import polyval as polyval
 from jaxlite._src.numpy.products import (

@@ -1,5 +1,6 @@
 """``jax.numpy`` polynomial arithmetic on coefficient arrays (highest degree first): ``poly``,
-``polyadd``, ``polysub``, ``polymul``, ``polydiv``, ``polyder``, ``polyint``, ``polyfit``.
+``polyadd``, ``polysub``, ``polymul``, ``polydiv``, ``polyder``, ``polyint``, ``polyfit``,
+``roots`` (concrete coefficients only: NumPy's eigenvalues of the companion matrix).
 
 Compositions of ``jax.numpy`` functions (``convolve``, ``.at`` updates, ``vander`` and
 ``lstsq``), so they trace, batch and differentiate. ``polyval`` is in ``polynomial.py``.
@@ -300,3 +301,58 @@ def polyfit(x, y, deg: int, rcond=None, full: bool = False, w=None, cov: bool = 
             return c, vbase * atleast_1d(fac)[None]
         return c, vbase[:, :, None] * atleast_1d(fac)[None, None, :]
     return c
+
+
+def roots(p, *, strip_zeros: bool = True):
+    """The roots of a polynomial (``jax.numpy.roots``): the eigenvalues of its companion
+    matrix, computed by LAPACK (``numpy.linalg.eigvals``) on concrete coefficients.
+
+    Args:
+      p: 1-D coefficient array, highest degree first.
+      strip_zeros: drop leading zero coefficients (then fewer roots); otherwise each leading
+        zero gives a NaN root at the end, as in JAX.
+
+    Returns:
+      A 1-D complex array (the complex dtype of ``p``'s inexact dtype).
+
+    Raises:
+      TypeError: for non-array arguments (lists).
+      ValueError: for input of more than one dimension.
+      NotImplementedError: under transformations (jit, grad, vmap): jaxlite has no
+        eigenvalue primitive, and a constant result would be a silently wrong derivative.
+    """
+    check_arraylike("roots", p)
+    (p,) = promote_dtypes_inexact(asarray_any(p))
+    p = atleast_1d(p)
+    if p.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    cdt = np.result_type(p.dtype, np.complex64)
+    if p.shape[0] < 2:
+        return zeros((0,), cdt)
+    if isinstance(p, Tracer):
+        raise NotImplementedError(
+            "jnp.roots under jit/grad/vmap needs a general eigenvalue primitive, which "
+            "jaxlite does not implement; call it on concrete coefficients"
+        )
+    coeffs = np.asarray(p)
+    n = coeffs.shape[0]
+    nz = np.flatnonzero(coeffs != 0)
+    lead = int(nz[0]) if nz.size else n
+    if strip_zeros:
+        found = _companion_eigvals(coeffs[lead:], cdt)
+    else:
+        # JAX's fixed-shape form: roll the leading zeros to the end (their roots are 0),
+        # move the zero roots last, and report one NaN per leading zero.
+        q = np.roll(coeffs if lead < n else np.ones_like(coeffs), -lead)
+        found = _companion_eigvals(q, cdt)
+        found = found[np.argsort(found == 0, kind="stable")]
+        found[n - 1 - lead :] = np.nan
+    return asarray(found)
+
+
+def _companion_eigvals(c, cdt):
+    if c.shape[0] < 2:
+        return np.zeros((0,), cdt)
+    companion = np.diag(np.ones(c.shape[0] - 2, c.dtype), -1)
+    companion[0, :] = -c[1:] / c[0]
+    return np.linalg.eigvals(companion).astype(cdt)
