@@ -171,7 +171,7 @@ def test_dsplit_printing_and_host_constructors():
 
 def test_type_names():
     assert L.bool is L.bool_
-    assert repr(L.bool) == "<class 'jaxlite.numpy.bool'>"
+    assert repr(L.bool).endswith(".numpy.bool'>")  # named bool, as JAX's
     assert np.dtype(L.bool) == np.dtype(J.bool)
     check(lambda: L.bool(1), lambda: J.bool(1))
     assert L.array([True, False]).dtype == L.bool
