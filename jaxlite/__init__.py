@@ -37,6 +37,7 @@ from jaxlite._src.jax_alias import install_as_jax as install_as_jax
 from jaxlite._src.numpy import array_methods as _array_methods  # noqa: F401 (installs ops)
 from jaxlite._src.public_misc import (
     block_until_ready as block_until_ready,
+    clear_caches as clear_caches,
     device_get as device_get,
     eval_shape as eval_shape,
     jit_stats as jit_stats,

@@ -170,6 +170,13 @@ class Config:
             object.__setattr__(self, "_epoch", self._epoch + 1)
             self._set_global_key()
 
+    def new_epoch(self) -> None:
+        """Start a new epoch with the same settings: every cache key made before misses
+        (``jax.clear_caches``)."""
+        with self._lock:
+            object.__setattr__(self, "_epoch", self._epoch + 1)
+            self._set_global_key()
+
     def read(self, name: str) -> Any:
         """The value of flag ``name`` seen by the calling thread."""
         ov = _local.overrides

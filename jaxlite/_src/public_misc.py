@@ -1,4 +1,4 @@
-"""Small public helpers: block_until_ready, device_get, eval_shape, jit_stats.
+"""Small public helpers: block_until_ready, clear_caches, device_get, eval_shape, jit_stats.
 
 (``device_put`` and ``typeof`` live in ``sharding/array.py``: placement is theirs.)
 """
@@ -11,7 +11,9 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import dtypes, tree_util
+from jaxlite._src.compile import jit as _jit
 from jaxlite._src.compile.jit import stats
+from jaxlite._src.control_flow import common as _control_flow
 from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
@@ -26,6 +28,16 @@ def block_until_ready(x: Any) -> Any:
         if hasattr(leaf, "block_until_ready"):
             leaf.block_until_ready()
     return x
+
+
+def clear_caches() -> None:
+    """``jax.clear_caches``: clear every compilation and staging cache.
+
+    Each jitted function (and each compiled loop or branch body) is traced and compiled
+    again on its next call, so Python side effects of tracing run again, as in JAX.
+    """
+    _jit.clear_caches()
+    _control_flow.clear_caches()
 
 
 def device_get(x: Any) -> Any:

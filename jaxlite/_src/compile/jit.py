@@ -270,6 +270,18 @@ def _trace_key(in_tree, statics, avals, in_shardings=None) -> tuple:
 _caches_by_fun: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+def clear_caches() -> None:
+    """Drop every jit trace and compiled function: each jitted function traces again on
+    its next call. A new config epoch makes the keys made before miss, the one-argument
+    identity hit of every wrapper included."""
+    for per_options in list(_caches_by_fun.values()):
+        for trace_cache, fast_cache in list(per_options.values()):
+            trace_cache.clear()
+            fast_cache.clear()
+    _compiled_cache.clear()
+    _cfg.config.new_epoch()
+
+
 def _freeze(x):
     return tuple(x) if isinstance(x, (list, tuple)) else x
 

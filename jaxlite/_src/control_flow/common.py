@@ -346,6 +346,12 @@ def eval_numpy(closed: ClosedJaxpr, args: Sequence[Any]) -> list:
 _simplified_cache: weakref.WeakKeyDictionary[ClosedJaxpr, ClosedJaxpr] = weakref.WeakKeyDictionary()
 
 
+def clear_caches() -> None:
+    """Forget the simplified and compiled bodies (``jax.clear_caches``)."""
+    _simplified_cache.clear()
+    _single_cache.clear()
+
+
 def simplified(closed: ClosedJaxpr) -> ClosedJaxpr:
     """The body as ``jit`` would compile it (nested jit inlined, CSE, DCE), cached."""
     s = _simplified_cache.get(closed)
