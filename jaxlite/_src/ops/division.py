@@ -58,25 +58,25 @@ def divide_by_reciprocal(x, y):
 
 
 def _is_broadcast_view(y, out_shape) -> bool:
+    """Is ``y`` a broadcast as a divisor for a result of ``out_shape``: another shape, or
+    a zero stride along an axis of length > 1 (a ``broadcast_in_dim`` view)?"""
     if np.shape(y) != out_shape:
         return True
     strides = getattr(y, "strides", ())
-    return any(s == 0 and n > 1 for s, n in zip(strides, out_shape))
+    return 0 in strides and any(s == 0 and n > 1 for s, n in zip(strides, out_shape))
 
 
 def divide_eager(x, y):
     """``div``'s impl (eager evaluation): by the reciprocal where ``y`` is a broadcast."""
-    kind = x.dtype.kind
-    if kind != "f":
-        return int_divide(x, y) if kind in "iu" else np.true_divide(x, y)
-    if x.dtype.itemsize >= 4 or x.dtype == np.float16:  # not bfloat16 or the narrow ones
-        xs, ys = x.shape, y.shape
-        if ys == xs:  # the common case: is ``y`` a zero-stride view?
-            if ys and 0 in y.strides and _is_broadcast_view(y, ys):
-                return divide_by_reciprocal(x, y)
-        elif not ys or _is_broadcast_view(y, np.broadcast_shapes(xs, ys)):
+    if x.dtype in _RECIP_DTYPES:
+        if y.shape == ():
+            broadcast = x.shape != ()  # a rank-0 divisor of an array
+        else:
+            out = x.shape if x.shape == y.shape else np.broadcast_shapes(x.shape, y.shape)
+            broadcast = _is_broadcast_view(y, out)
+        if broadcast:
             return divide_by_reciprocal(x, y)
-    return np.true_divide(x, y)
+    return divide_exact(x, y)
 
 
 div_recip_p = naryop("div_recip", divide_by_reciprocal, ["f", "f"])

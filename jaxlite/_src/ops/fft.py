@@ -56,7 +56,7 @@ def _fft_type(fft_type) -> FftType:
     raise ValueError(f"Unknown FFT type '{fft_type}'")
 
 
-def _complex_dtype(dtype) -> np.dtype:
+def complex_dtype(dtype) -> np.dtype:
     """The complex dtype of a transform of ``dtype`` values (float16/bfloat16 -> complex64)."""
     dtype = np.dtype(dtype)
     if dtypes.is_complex(dtype):
@@ -93,7 +93,7 @@ def _fft_abstract_eval(x, *, fft_type, fft_lengths):
                 f"{fft_lengths}"
             )
         shape = (*lead, *fft_lengths[:-1], fft_lengths[-1] // 2 + 1)
-        return ShapedArray(shape, _complex_dtype(x.dtype))
+        return ShapedArray(shape, complex_dtype(x.dtype))
     if not dtypes.is_complex(x.dtype):
         raise ValueError(f"only complex valued inputs supported for {fft_type.name.lower()}")
     if fft_type == FftType.IRFFT:
@@ -195,7 +195,7 @@ def fft(x, fft_type, fft_lengths):
             raise ValueError("only real valued inputs supported for rfft")
         want = dtypes.to_inexact_dtype(dtype)
     else:
-        want = _complex_dtype(dtype)
+        want = complex_dtype(dtype)
     if want != dtype:
         x = conversion.convert_element_type(x, want)
     return fft_p.bind(x, fft_type=kind, fft_lengths=lengths)
