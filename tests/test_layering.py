@@ -76,6 +76,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "scipy_special",
             "scipy_special_more",
             "lax_composites",
+            "lax_solves",
             "scipy_stats",
             "scipy_linalg",
             "nn",

@@ -155,6 +155,11 @@ from jaxlite._src.control_flow.while_loop import (  # noqa: F401,E402
     while_loop as while_loop,
     while_p as while_p,
 )
+from jaxlite._src.lax_solves import (  # noqa: F401,E402
+    custom_linear_solve as custom_linear_solve,
+    custom_root as custom_root,
+    linear_solve_p as linear_solve_p,
+)
 from jaxlite._src.lax_composites import (  # noqa: F401,E402
     cumlogsumexp as cumlogsumexp,
     optimization_barrier as optimization_barrier,
