@@ -155,17 +155,17 @@ from jaxlite._src.control_flow.while_loop import (  # noqa: F401,E402
     while_loop as while_loop,
     while_p as while_p,
 )
-from jaxlite._src.lax_solves import (  # noqa: F401,E402
-    custom_linear_solve as custom_linear_solve,
-    custom_root as custom_root,
-    linear_solve_p as linear_solve_p,
-)
 from jaxlite._src.lax_composites import (  # noqa: F401,E402
     cumlogsumexp as cumlogsumexp,
     optimization_barrier as optimization_barrier,
     split as split,
     stack as stack,
     unstack as unstack,
+)
+from jaxlite._src.lax_solves import (  # noqa: F401,E402
+    custom_linear_solve as custom_linear_solve,
+    custom_root as custom_root,
+    linear_solve_p as linear_solve_p,
 )
 from jaxlite._src.numpy.shape import broadcast_shapes as broadcast_shapes  # noqa: E402
 from jaxlite._src.ops.bitcast import (  # noqa: F401,E402  # noqa: E402
@@ -352,6 +352,7 @@ from jaxlite._src.ops.windowed import (  # noqa: F401,E402
     conv_dimension_numbers as conv_dimension_numbers,
     conv_general_dilated as conv_general_dilated,
     conv_general_dilated_p as conv_general_dilated_p,
+    conv_transpose as conv_transpose,
     conv_with_general_padding as conv_with_general_padding,
     padtype_to_pads as padtype_to_pads,
     reduce_window as reduce_window,

@@ -188,7 +188,7 @@ def _conv_impl(
     sel += tuple(slice(None, None, d) for d in rhs_dilation)
     patches = views[sel]  # N, C, out..., k...
     g = feature_group_count
-    letters = "abcdefghijklm"[:nsp]
+    letters = "abdefhijklm"[:nsp]  # spatial labels: never n, c, o or g
     kl = "pqrstuvwxyz"[:nsp]
     acc = np.result_type(out_dtype, lhs.dtype)
     if g == 1:
@@ -383,7 +383,27 @@ defjvp(
 
 
 def _specs_from_strings(lhs_s, rhs_s, out_s):
-    spatial = sorted(c for c in rhs_s if c not in "OI")
+    """Index specs from layout strings. The spatial dimensions are taken in the order the
+    kernel's string names them (as in JAX): ``window_strides``, ``padding`` and the
+    dilations follow that order, e.g. ``("NHWDC", "HWDIO", "NHWDC")`` is H, W, D."""
+    strings = (lhs_s, rhs_s, out_s)
+    for i, (a, b) in enumerate((("N", "C"), ("O", "I"), ("N", "C"))):
+        if not strings[i].count(a) == strings[i].count(b) == 1:
+            raise TypeError(
+                f"convolution dimension_numbers[{i}] must contain the characters '{a}' and "
+                f"'{b}' exactly once, got {strings[i]}."
+            )
+        if len(strings[i]) != len(set(strings[i])):
+            raise TypeError(
+                f"convolution dimension_numbers[{i}] cannot have duplicate characters, "
+                f"got {strings[i]}."
+            )
+    if not (set(lhs_s) - {"N", "C"} == set(rhs_s) - {"O", "I"} == set(out_s) - {"N", "C"}):
+        raise TypeError(
+            "convolution dimension_numbers elements must each have the same set of "
+            f"spatial characters, got {strings}."
+        )
+    spatial = [c for c in rhs_s if c not in "OI"]
     lhs_spec = (lhs_s.index("N"), lhs_s.index("C")) + tuple(lhs_s.index(c) for c in spatial)
     rhs_spec = (rhs_s.index("O"), rhs_s.index("I")) + tuple(rhs_s.index(c) for c in spatial)
     out_spec = (out_s.index("N"), out_s.index("C")) + tuple(out_s.index(c) for c in spatial)
@@ -404,6 +424,13 @@ def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers):
         )
     a, b, c = dimension_numbers
     if isinstance(a, str):
+        for i, spec in enumerate((a, b, c)):
+            if len(spec) != nd:
+                raise TypeError(
+                    f"convolution dimension_numbers[{i}] must have len equal to the ndim of "
+                    f"lhs and rhs, got {len(spec)} for lhs and rhs shapes {tuple(lhs_shape)} "
+                    f"and {tuple(rhs_shape)}."
+                )
         return _specs_from_strings(a, b, c)
     return tuple(a), tuple(b), tuple(c)
 
@@ -512,5 +539,107 @@ def conv_with_general_padding(
         padding,
         lhs_dilation,
         rhs_dilation,
+        preferred_element_type=preferred_element_type,
+    )
+
+
+# The layouts ``conv_transpose`` assumes without ``dimension_numbers``, by rank.
+_CONV_TRANSPOSE_LAYOUTS = {
+    2: ("NC", "IO", "NC"),
+    3: ("NHC", "HIO", "NHC"),
+    4: ("NHWC", "HWIO", "NHWC"),
+    5: ("NHWDC", "HWDIO", "NHWDC"),
+}
+
+
+def _conv_transpose_padding(k: int, s: int, padding) -> tuple[int, int]:
+    """(before, after) padding of one spatial dim of the transposed convolution, for a
+    (dilated) kernel size ``k``, stride ``s`` and the forward convolution's ``padding``."""
+    if padding == "SAME":
+        total = k + s - 2
+        before = k - 1 if s > k - 1 else -(-total // 2)
+    elif padding == "VALID":
+        total = k + s - 2 + max(k - s, 0)
+        before = k - 1
+    elif isinstance(padding, tuple):
+        before, after = (k - p - 1 for p in padding)
+        total = before + after
+    else:
+        raise ValueError(f"Invalid padding mode: {padding}")
+    return before, total - before
+
+
+def conv_transpose(
+    lhs,
+    rhs,
+    strides,
+    padding,
+    rhs_dilation=None,
+    dimension_numbers=None,
+    transpose_kernel: bool = False,
+    precision=None,
+    preferred_element_type=None,
+    use_consistent_padding: bool = False,
+):
+    """``jax.lax.conv_transpose``: the N-d transposed ("deconvolution") convolution, as
+    ``keras.layers.Conv2DTranspose`` pads it: ``conv_general_dilated`` with the input
+    dilated by ``strides``.
+
+    Args:
+        lhs: the input, rank N+2 (default layout ``NHWC``-like for N = 0..3).
+        rhs: the kernel, same rank (default ``HWIO``-like).
+        strides: the forward convolution's strides (the input dilation here).
+        padding: ``"SAME"``, ``"VALID"`` (the forward convolution's), or N ``(lo, hi)``
+            pairs: the transposed convolution's own padding, or the forward one's with
+            ``use_consistent_padding=True``.
+        rhs_dilation: kernel (atrous) dilation.
+        dimension_numbers: layouts as for ``conv_general_dilated``.
+        transpose_kernel: flip the kernel spatially and swap its I/O axes (the gradient
+            of a forward convolution with this kernel).
+
+    Returns:
+        The result in the output layout, of the promoted dtype.
+
+    Raises:
+        ValueError: operands of different ranks, or rank over 5 without
+            ``dimension_numbers``; an unknown padding mode.
+    """
+    lhs, rhs = to_array(lhs), to_array(rhs)
+    nd = aval_of(lhs).ndim
+    if nd != aval_of(rhs).ndim or nd < 2:
+        raise ValueError(
+            "conv_transpose: lhs and rhs must have the same rank, at least 2; got "
+            f"{aval_of(lhs).shape} and {aval_of(rhs).shape}"
+        )
+    if dimension_numbers is None:
+        if nd not in _CONV_TRANSPOSE_LAYOUTS:
+            raise ValueError("No 4+ dimensional dimension_number defaults.")
+        dimension_numbers = _CONV_TRANSPOSE_LAYOUTS[nd]
+    specs = conv_dimension_numbers(aval_of(lhs).shape, aval_of(rhs).shape, dimension_numbers)
+    rspec = specs[1]
+    kernel = [aval_of(rhs).shape[i] for i in rspec[2:]]
+    rd = tuple(rhs_dilation) if rhs_dilation is not None else (1,) * (nd - 2)
+    if use_consistent_padding or padding in ("SAME", "VALID"):
+        per_dim = [padding] * len(strides) if isinstance(padding, str) else padding
+        padding = tuple(
+            _conv_transpose_padding(
+                _dilate_len(k, r), int(s), p if isinstance(p, str) else tuple(p)
+            )
+            for k, r, s, p in zip(kernel, rd, strides, per_dim)
+        )
+    if transpose_kernel:
+        rhs = _sh.rev(rhs, tuple(rspec[2:]))
+        perm = list(range(nd))
+        perm[rspec[0]], perm[rspec[1]] = rspec[1], rspec[0]
+        rhs = _sh.transpose(rhs, tuple(perm))
+    return conv_general_dilated(
+        lhs,
+        rhs,
+        (1,) * (nd - 2),
+        padding,
+        strides,
+        rd,
+        specs,
+        precision=precision,
         preferred_element_type=preferred_element_type,
     )
