@@ -79,6 +79,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "lax_solves",
             "scipy_stats",
             "scipy_linalg",
+            "scipy_linalg_more",
             "nn",
             "nn_initializers",
             "random",

@@ -16,3 +16,11 @@ from jaxlite._src.scipy_linalg import (
     solve_triangular as solve_triangular,
     svd as svd,
 )
+from jaxlite._src.scipy_linalg_more import (  # noqa: E402
+    circulant as circulant,
+    expm as expm,
+    expm_frechet as expm_frechet,
+    hankel as hankel,
+    hilbert as hilbert,
+    toeplitz as toeplitz,
+)

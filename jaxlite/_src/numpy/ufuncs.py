@@ -135,7 +135,15 @@ floor = _rounding(ew.floor, "floor")
 ceil = _rounding(ew.ceil, "ceil")
 
 
-conjugate = conj = _unary(ew.conj, "conj", inexact=False)
+def conjugate(x, /):
+    """Elementwise complex conjugate (``jax.numpy.conjugate``); real, integer and boolean
+    input is returned as it is (dtype and weak type kept, no operation), as in JAX."""
+    check_arraylike("conjugate", x)
+    x = asarray_any(x)
+    return ew.conj(x) if dtypes.is_complex(x.dtype) else x
+
+
+conj = conjugate
 
 
 def positive(x, /):
