@@ -99,8 +99,22 @@ def _cumulative(fn, fill, x, axis, dtype, include_initial):
     return out
 
 
+def _sum_dtype(dt, promote_integers: bool = True):
+    """What ``jnp.sum`` accumulates ``dt`` in: booleans and integers narrower than the
+    default int in the default (unsigned) int."""
+    if dt == dtypes.bool_:
+        return dtypes.default_int_dtype()
+    if promote_integers and dtypes.is_int(dt) and dt.itemsize < dtypes.default_int_dtype().itemsize:
+        return dtypes.default_uint_dtype() if dtypes.is_unsigned(dt) else dtypes.default_int_dtype()
+    return dt
+
+
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial: bool = False):
-    """``jnp.cumulative_sum`` (array API)."""
+    """``jnp.cumulative_sum`` (array API): small integers accumulate as in ``jnp.sum``
+    (``uint8 -> uint32``), unlike ``jnp.cumsum``, as in JAX."""
+    x = asarray_any(x)
+    if dtype is None:
+        dtype = _sum_dtype(x.dtype)
     return _cumulative(cumsum, zeros, x, axis, dtype, include_initial)
 
 
@@ -242,19 +256,7 @@ def sum(
     check_arraylike("sum", a)
     a = asarray_any(a)
     if dtype is None:
-        dt = a.dtype
-        if dt == dtypes.bool_:
-            dt = dtypes.default_int_dtype()
-        elif (
-            promote_integers
-            and dtypes.is_int(dt)
-            and dt.itemsize < dtypes.default_int_dtype().itemsize
-        ):
-            dt = (
-                dtypes.default_uint_dtype()
-                if dtypes.is_unsigned(dt)
-                else dtypes.default_int_dtype()
-            )
+        dt = _sum_dtype(a.dtype, promote_integers)
     else:
         dt = dtypes.check_user_dtype_supported(dtype, "sum")
     # jnp reductions give a strongly typed result, even of a weak (Python scalar) input.

@@ -267,10 +267,13 @@ def digitize(x, bins, right: bool = False):
 def bincount(x, weights=None, minlength: int = 0, *, length: int | None = None):
     """``jnp.bincount``: counts (or summed weights) of each non-negative integer.
 
-    Under transformations ``length=`` must be given (the output shape depends on data);
-    values outside ``[0, length)`` are dropped.
+    Under transformations ``length=`` must be given (the output shape depends on data).
+    As in JAX, negative values count in bin 0 and values ``>= length`` are dropped;
+    booleans count as 0 and 1.
     """
     x = asarray_any(x)
+    if x.dtype == dtypes.bool_:
+        x = x.astype(_int_dtype())
     if not dtypes.is_int(x.dtype):
         raise TypeError(f"x argument to bincount must have an integer type; got {x.dtype}")
     if x.ndim != 1:
@@ -283,7 +286,7 @@ def bincount(x, weights=None, minlength: int = 0, *, length: int | None = None):
                 "be static under transformations.",
             )
         v = np.asarray(x if not isinstance(x, Tracer) else x.to_concrete_value())
-        length = builtins.max(int(minlength), int(v.max()) + 1 if v.size else 0)
+        length = builtins.max(int(minlength), builtins.max(0, int(v.max())) + 1 if v.size else 0)
     length = int(length)
     if weights is None:
         w = ones(x.shape, _int_dtype())
@@ -292,7 +295,7 @@ def bincount(x, weights=None, minlength: int = 0, *, length: int | None = None):
         if w.shape != x.shape:
             w = broadcast_to(w, x.shape)
     base = zeros((length,), w.dtype)
-    return _ix.scatter(base, w, [x.astype(np.int32)], "add")
+    return _ix.scatter(base, w, [maximum(x, 0).astype(np.int32)], "add")
 
 
 def histogram(a, bins=10, range=None, weights=None, density=None):  # noqa: A002

@@ -445,6 +445,8 @@ def isfinite(x, /):
     x = asarray_any(x)
     if not dtypes.is_inexact(x.dtype):
         return full(x.shape, True, dtypes.bool_)
+    if dtypes.is_complex(x.dtype):  # finite when both parts are, as in JAX
+        return ew.and_(ew.is_finite(ew.real(x)), ew.is_finite(ew.imag(x)))
     return ew.is_finite(x)
 
 
@@ -510,6 +512,8 @@ def round(a, decimals: int = 0):  # noqa: A001
     (a,) = promote_dtypes(a)
     if not dtypes.is_inexact(a.dtype):
         return a
+    if dtypes.is_complex(a.dtype):  # each part rounded, as in JAX
+        return ew.complex_(round(ew.real(a), decimals), round(ew.imag(a), decimals))
     if decimals == 0:
         return ew.round(a, 1)
     f = ew._const(a, 10.0**decimals)

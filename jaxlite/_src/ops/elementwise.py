@@ -514,10 +514,18 @@ def _complex_out(a, b):
     return {dtypes.float32: dtypes.complex64, dtypes.float64: dtypes.complex128}[a]
 
 
-complex_p = naryop("complex", lambda x, y: x + 1j * y, [FLOAT, FLOAT], out_dtype=_complex_out)
-rules.impl_rules[complex_p] = lambda x, y: (
-    x + np.asarray(1j, _complex_out(x.dtype, 0)) * y
-).astype(_complex_out(x.dtype, 0))
+def _make_complex(x, y):
+    """``x + i y`` built from its parts (not by arithmetic: ``1j * inf`` is ``nan + inf j``
+    and ``-0.0 + 0j`` loses the zero's sign)."""
+    x, y = np.broadcast_arrays(np.asarray(x), np.asarray(y))
+    out = np.empty(x.shape, _complex_out(x.dtype, 0))
+    out.real = x
+    out.imag = y
+    return out
+
+
+complex_p = naryop("complex", _make_complex, [FLOAT, FLOAT], out_dtype=_complex_out)
+rules.impl_rules[complex_p] = _make_complex
 deflinear(
     complex_p,
     lambda ct, x, y: [
