@@ -19,6 +19,10 @@ units of work (scan steps, calls in a Python loop); the table then reports time 
 ``interleave=True`` times jaxlite and the NumPy baseline in turn, one sample of each at a
 time (for a floor that must see the same load as jaxlite, like the callback rows').
 
+``children=True`` says that the timed call runs child processes (``import_time``): with
+``--timer cpu`` their CPU time is added to the process's own (``time.process_time`` alone
+would not see it).
+
 ``target`` is a phrase that ``run.py`` checks when it has the figures it needs:
 ``"<= R x JAX"`` or ``"<= R x ... NumPy"`` (jaxlite's time over the other library's), or
 ``"<= T us/step"`` (jaxlite's time per unit; ``ns``, ``us``, ``ms`` or ``s``). Text in
@@ -47,6 +51,8 @@ class Workload:
     # Time jaxlite and the NumPy baseline in turn (a floor measured alongside); off for
     # BLAS rows, where the baseline's own OpenBLAS threads would disturb jaxlite's samples.
     interleave: bool = False
+    # The timed call runs child processes: ``--timer cpu`` counts their CPU time too.
+    children: bool = False
 
 
 WORKLOADS: dict[str, Workload] = {}
@@ -62,6 +68,7 @@ def workload(
     per: int = 1,
     unit: str = "call",
     interleave: bool = False,
+    children: bool = False,
 ):
     """Decorator registering ``setup`` under ``name`` (see the module docstring)."""
 
@@ -69,7 +76,7 @@ def workload(
         if name in WORKLOADS:
             raise ValueError(f"duplicate benchmark workload {name!r}")
         WORKLOADS[name] = Workload(
-            name, description, setup, target, numpy, fresh, per, unit, interleave
+            name, description, setup, target, numpy, fresh, per, unit, interleave, children
         )
         return setup
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 
 import numpy as np
-import scipy.special as _sp
+import scipy  # scipy.special loads on first use (SciPy's lazy submodules)
 
 from jaxlite._src import dtypes
 from jaxlite._src.api import jvp as _jvp
@@ -78,7 +78,8 @@ def _zeta_series(s, a):
     aN = a + n_terms
     tail = aN ** (1 - s) / (s - 1)
     j = np.arange(1, n_terms + 1)
-    coefs = (_sp.bernoulli(2 * n_terms)[2 * j] / _sp.factorial(2 * j)).astype(dt)
+    bernoulli = scipy.special.bernoulli(2 * n_terms)[2 * j]
+    coefs = (bernoulli / scipy.special.factorial(2 * j)).astype(dt)
     # (s)_(2j-1) / (a+N)^(2j-1): the running product of (s + i) / (a + N), odd terms.
     i = np.arange(2 * n_terms, dtype=dt)
     ratios = (expand_dims(s, -1) + i) / expand_dims(aN, -1)
@@ -299,4 +300,4 @@ def bernoulli(n: int):
     n = operator.index(n)
     if n < 0:
         raise ValueError("n must be a non-negative integer.")
-    return asarray(_sp.bernoulli(n)[: n + 1], dtypes.default_float_dtype())
+    return asarray(scipy.special.bernoulli(n)[: n + 1], dtypes.default_float_dtype())

@@ -1,3 +1,7 @@
-"""Public ``jaxlite.scipy`` (mirrors ``jax.scipy``)."""
+"""Public ``jaxlite.scipy`` (mirrors ``jax.scipy``). Its submodules load at first use, as in
+JAX (``jaxlite.scipy.stats`` alone is 14 modules): ``import jaxlite`` stays fast."""
 
-from jaxlite.scipy import linalg as linalg, special as special, stats as stats  # noqa: F401
+from jaxlite._src.util import lazy_submodules
+
+__getattr__, __dir__ = lazy_submodules(__name__, ["linalg", "special", "stats"])
+del lazy_submodules

@@ -4,7 +4,7 @@ then its ``lax``-level wrapper."""
 from __future__ import annotations
 
 import numpy as np
-import scipy.special as _sp
+import scipy  # scipy.special loads on first use (SciPy's lazy submodules)
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
@@ -129,7 +129,7 @@ defjvp2(tanh_p, lambda t, ans, x: mul(add(t, mul(t, ans)), sub(_const(x, 1), ans
 
 
 def _logistic_impl(x):
-    return _sp.expit(x).astype(x.dtype, copy=False)
+    return scipy.special.expit(x).astype(x.dtype, copy=False)
 
 
 logistic_p = unop("logistic", _logistic_impl, INEXACT)
@@ -215,24 +215,24 @@ non_differentiable(not_p)
 
 
 def _erf_impl(x):
-    return _sp.erf(x).astype(x.dtype, copy=False)
+    return scipy.special.erf(x).astype(x.dtype, copy=False)
 
 
 def _erfc_impl(x):
-    return _sp.erfc(x).astype(x.dtype, copy=False)
+    return scipy.special.erfc(x).astype(x.dtype, copy=False)
 
 
 def _erf_inv_impl(x):
-    return _sp.erfinv(x).astype(x.dtype, copy=False)
+    return scipy.special.erfinv(x).astype(x.dtype, copy=False)
 
 
 def _lgamma_impl(x):
-    return _sp.gammaln(x).astype(x.dtype, copy=False)
+    return scipy.special.gammaln(x).astype(x.dtype, copy=False)
 
 
 def _digamma_impl(x):
     # The poles (0, -0 and the negative integers) are NaN, as in JAX (SciPy gives +-inf at 0).
-    out = _sp.digamma(x).astype(x.dtype, copy=False)
+    out = scipy.special.digamma(x).astype(x.dtype, copy=False)
     return np.where((x <= 0) & (x == np.floor(x)), np.asarray(np.nan, x.dtype), out)
 
 
@@ -254,7 +254,8 @@ digamma_p = unop("digamma", _digamma_impl, FLOAT)
 
 def _polygamma_impl(x, *, m):
     pole = (x <= 0) & (x == np.floor(x))  # JAX: inf for odd orders, NaN for even ones
-    return np.where(pole, np.inf if m % 2 else np.nan, _sp.polygamma(m, x)).astype(x.dtype)
+    out = scipy.special.polygamma(m, x)
+    return np.where(pole, np.inf if m % 2 else np.nan, out).astype(x.dtype)
 
 
 # polygamma of a static order m: digamma's derivatives, each differentiable (hessians).

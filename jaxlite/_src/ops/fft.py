@@ -23,7 +23,7 @@ import enum
 import math
 
 import numpy as np
-import scipy.fft
+import scipy  # scipy.fft loads on first use (SciPy's lazy submodules)
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules

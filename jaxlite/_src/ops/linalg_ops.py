@@ -10,6 +10,7 @@ linearisation of their JVPs.
 from __future__ import annotations
 
 import numpy as np
+import scipy  # scipy.linalg loads on first use (SciPy's lazy submodules)
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
@@ -345,8 +346,6 @@ lu_p = Primitive("lu", multiple_results=True)
 
 
 def _lu_one(m):
-    import scipy.linalg
-
     n = m.shape[0]
     if n == 0:
         return m.copy(), np.zeros((0,), np.int32), np.zeros((0,), np.int32)

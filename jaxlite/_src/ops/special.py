@@ -14,7 +14,7 @@ is actually needed, never a silent zero.
 from __future__ import annotations
 
 import numpy as np
-import scipy.special as _sp
+import scipy  # scipy.special loads on first use (SciPy's lazy submodules)
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
@@ -42,8 +42,12 @@ from jaxlite._src.ops.elementwise import (
 from jaxlite._src.ops.structural import instantiate
 
 
-def _in_dtype(fn):
+def _in_dtype(name):
+    """The impl computing ``scipy.special.<name>`` in the last operand's dtype. The function
+    is looked up at the call, so that importing jaxlite does not import scipy.special."""
+
     def impl(*args):
+        fn = getattr(scipy.special, name)
         return np.asarray(fn(*args)).astype(args[-1].dtype, copy=False)
 
     return impl
@@ -64,9 +68,9 @@ def _igamma_dx(t, a, x):
     return mul(t, exp(sub(sub(mul(sub(a, _const(a, 1)), log(x)), x), lgamma(a))))
 
 
-igamma_p = naryop("igamma", _in_dtype(_sp.gammainc), (FLOAT, FLOAT))
+igamma_p = naryop("igamma", _in_dtype("gammainc"), (FLOAT, FLOAT))
 defjvp(igamma_p, _no_grad("igamma", "a"), _igamma_dx)
-igammac_p = naryop("igammac", _in_dtype(_sp.gammaincc), (FLOAT, FLOAT))
+igammac_p = naryop("igammac", _in_dtype("gammaincc"), (FLOAT, FLOAT))
 defjvp(igammac_p, _no_grad("igammac", "a"), lambda t, a, x: neg(_igamma_dx(t, a, x)))
 
 
@@ -79,7 +83,7 @@ def _betainc_dx(t, a, b, x):
 
 
 regularized_incomplete_beta_p = naryop(
-    "regularized_incomplete_beta", _in_dtype(_sp.betainc), (FLOAT, FLOAT, FLOAT)
+    "regularized_incomplete_beta", _in_dtype("betainc"), (FLOAT, FLOAT, FLOAT)
 )
 defjvp(
     regularized_incomplete_beta_p,
@@ -88,8 +92,8 @@ defjvp(
     _betainc_dx,
 )
 
-bessel_i0e_p = unop("bessel_i0e", _in_dtype(_sp.i0e), FLOAT)
-bessel_i1e_p = unop("bessel_i1e", _in_dtype(_sp.i1e), FLOAT)
+bessel_i0e_p = unop("bessel_i0e", _in_dtype("i0e"), FLOAT)
+bessel_i1e_p = unop("bessel_i1e", _in_dtype("i1e"), FLOAT)
 # i0e(x) = exp(-|x|) I0(x): d/dx = i1e(x) - sign(x) i0e(x)
 defjvp2(bessel_i0e_p, lambda t, ans, x: mul(t, sub(bessel_i1e(x), mul(sign(x), ans))))
 
@@ -108,7 +112,7 @@ def _bessel_i1e_jvp(t, ans, x):
 defjvp2(bessel_i1e_p, _bessel_i1e_jvp)
 
 # log of the standard normal CDF, accurate in both tails (SciPy's kernel).
-log_ndtr_p = unop("log_ndtr", _in_dtype(_sp.log_ndtr), FLOAT)
+log_ndtr_p = unop("log_ndtr", _in_dtype("log_ndtr"), FLOAT)
 # d/dx log ndtr(x) = phi(x) / ndtr(x) = exp(-x^2/2 - log_ndtr(x)) / sqrt(2 pi)
 defjvp2(
     log_ndtr_p,

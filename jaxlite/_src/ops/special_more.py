@@ -15,7 +15,7 @@ is ``1/(n-1)`` (JAX: ``1/n``), ``expi(0)`` is ``-inf`` (JAX: NaN); see docs/comp
 from __future__ import annotations
 
 import numpy as np
-import scipy.special as _sp
+import scipy  # scipy.special loads on first use (SciPy's lazy submodules)
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
@@ -58,7 +58,7 @@ def _no_grad(name: str, arg: str):
 def _polygamma_kernel(m, x):
     integral = (m == np.floor(m)) & (m >= 0)
     safe_m = np.where(integral, m, 0)
-    out = _sp.polygamma(safe_m.astype(np.int64), x)
+    out = scipy.special.polygamma(safe_m.astype(np.int64), x)
     # At the poles (x a non-positive integer): inf for odd orders, NaN for even ones (JAX).
     pole = (x <= 0) & (x == np.floor(x))
     out = np.where(pole, np.where(safe_m % 2 == 1, np.inf, np.nan), out)
@@ -74,7 +74,7 @@ defjvp(
 
 
 # --- zeta(x, q): the Hurwitz zeta function --------------------------------------------------
-zeta_p = naryop("zeta", _f64(_sp.zeta), (FLOAT, FLOAT))
+zeta_p = naryop("zeta", _f64(lambda x, q: scipy.special.zeta(x, q)), (FLOAT, FLOAT))
 # d/dq zeta(x, q) = -x zeta(x + 1, q)
 defjvp(
     zeta_p,
@@ -84,7 +84,7 @@ defjvp(
 
 
 # --- erfcx(x) = exp(x^2) erfc(x) ------------------------------------------------------------
-erfcx_p = unop("erfcx", _f64(_sp.erfcx), FLOAT)
+erfcx_p = unop("erfcx", _f64(lambda x: scipy.special.erfcx(x)), FLOAT)
 # d/dx erfcx(x) = 2 x erfcx(x) - 2 / sqrt(pi)
 defjvp(
     erfcx_p,
@@ -95,16 +95,16 @@ defjvp(
 
 
 # --- expi(x), exp1(x), expn(n, x) -----------------------------------------------------------
-expi_p = unop("expi", _f64(_sp.expi), FLOAT)
+expi_p = unop("expi", _f64(lambda x: scipy.special.expi(x)), FLOAT)
 defjvp(expi_p, lambda t, x: mul(t, div(exp(x), x)))  # d/dx Ei(x) = e^x / x
 
-exp1_p = unop("exp1", _f64(_sp.exp1), FLOAT)
+exp1_p = unop("exp1", _f64(lambda x: scipy.special.exp1(x)), FLOAT)
 defjvp(exp1_p, lambda t, x: mul(t, neg(div(exp(neg(x)), x))))  # d/dx E1(x) = -e^-x / x
 
 
 def _expn_kernel(n, x):
     integral = n == np.floor(n)
-    out = _sp.expn(np.where(integral, n, 0).astype(np.int64), x)
+    out = scipy.special.expn(np.where(integral, n, 0).astype(np.int64), x)
     return np.where(integral, out, np.nan)
 
 

@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 import numpy as np
-import scipy.special as _sp
+import scipy  # scipy.special loads on first use (SciPy's lazy submodules)
 
 from jaxlite._src import dtypes
 from jaxlite._src.api import vmap
@@ -48,8 +48,8 @@ def _gamma_grad_impl(a, x):
     regularised lower incomplete gamma function (central differences in ``a``)."""
     a64, x64 = np.asarray(a, np.float64), np.asarray(x, np.float64)
     h = 1e-4 * np.maximum(a64, 1e-2)
-    dp_da = (_sp.gammainc(a64 + h, x64) - _sp.gammainc(a64 - h, x64)) / (2 * h)
-    log_pdf = (a64 - 1) * np.log(x64) - x64 - _sp.gammaln(a64)
+    dp_da = (scipy.special.gammainc(a64 + h, x64) - scipy.special.gammainc(a64 - h, x64)) / (2 * h)
+    log_pdf = (a64 - 1) * np.log(x64) - x64 - scipy.special.gammaln(a64)
     out = -dp_da / np.exp(log_pdf)
     out = np.where(x64 > 0, out, 0.0)
     return out.astype(np.result_type(a, x))

@@ -16,14 +16,11 @@ from jaxlite._src.core.trace import Tracer
 from jaxlite._src.sharding import array as _arr, jit_shardings
 from jaxlite._src.sharding.jit_shardings import sharding_rules
 from jaxlite._src.sharding.specs import Sharding
+from jaxlite._src.util import LazyModule
 
-try:  # rich is optional: only the picture needs it
-    import rich.align
-    import rich.box
-    import rich.console
-    import rich.padding
-    import rich.table
-except ImportError:  # pragma: no cover (exercised where rich is absent)
+# rich is optional and only the picture needs it: imported at the first drawing, not with jaxlite.
+rich: LazyModule | None = LazyModule("rich", ("align", "box", "console", "padding", "table"))
+if not rich.available:  # pragma: no cover (exercised where rich is absent)
     rich = None
 
 
