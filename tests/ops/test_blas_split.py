@@ -5,6 +5,7 @@ and the plain path whenever the split cannot apply."""
 import math
 import os
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -30,6 +31,7 @@ def _fresh_state(monkeypatch, split=False, mode="watch"):
     """A new module state (helpers, watch, trials) with the given mode, for one test."""
     st = blas_split._Splitter()
     st.blas, st.split, st.mode = blas_split._find_openblas(), split, mode
+    st.cpu_marks = None  # stays end with a probe, whatever the machine's load (tests below)
     monkeypatch.setattr(blas_split, "_state", st)
     return st
 
@@ -519,7 +521,7 @@ def test_stall_safe_way_on_real_openblas(monkeypatch, shape, dtype, layout):
     st = _fresh_state(monkeypatch)
     x, y = _operands(*shape, dtype, layout)
     before = _blas_threads()
-    way, cut, exact = blas_split._choose_safe(st, st.blas, before[0], x, y)
+    (way, cut, exact), *_ = blas_split._choose_safe(st, st.blas, before[0], x, y)
     assert _blas_threads() == before
     st.safe_until = math.inf
     out = blas_split.matmul(x, y)
@@ -547,7 +549,7 @@ def test_stall_safe_way_keeps_the_bits_of_the_mlp_products(monkeypatch):
     assert blas_split._blocks(784, depth) == (392, 392)  # 784 <= 2 * depth: two halves
     for m, k, n, layout in [(128, 784, 512, "C"), (128, 512, 512, "C"), (128, 512, 512, "T")]:
         x, y = _operands(m, k, n, np.float32, layout)
-        way, cut, exact = blas_split._choose_safe(st, st.blas, allowed, x, y)
+        (way, cut, exact), *_ = blas_split._choose_safe(st, st.blas, allowed, x, y)
         assert exact, (m, k, n, layout)
         with threadpoolctl.threadpool_limits(1, user_api="blas"):
             got = blas_split._run(st, way, cut, x, y, 2)
@@ -563,3 +565,141 @@ def test_blocks_of_a_contraction():
     out = np.empty((8, 5))
     blas_split._product(x, y, out, (30, 20, 20))
     np.testing.assert_allclose(out, x @ y, rtol=1e-12)
+
+
+MLP_PRODUCTS = [  # the jitted MLP step's large products: (m, k, n, layout)
+    (128, 784, 512, "C"),  # x @ W1
+    (128, 512, 512, "C"),  # h1 @ W2
+    (128, 512, 512, "T"),  # d2 @ W2.T (as a transposed view)
+    (784, 128, 512, "T"),  # x.T @ d1
+    (512, 128, 512, "T"),  # h1.T @ d2
+]
+
+
+def _split_by_the_caller_alone(monkeypatch, st, x, y, cut, threads=2):
+    """``_split``'s blocks, every one computed by the calling thread (helpers idle)."""
+    with monkeypatch.context() as m:
+        m.setattr(blas_split._SplitJob, "help", lambda job: None)
+        return blas_split._split(st, x, y, threads, cut)
+
+
+@needs_split
+@pytest.mark.parametrize("m, k, n, layout", MLP_PRODUCTS)
+def test_split_takes_over_a_stalled_helpers_block(monkeypatch, m, k, n, layout):
+    # A helper that loses its core mid-block (here: sleeps, then returns garbage): the
+    # calling thread computes that block itself, the product keeps its bits (those of
+    # OpenBLAS's threads when the cut matches them), and the late helper never writes the
+    # returned array.
+    st = _fresh_state(monkeypatch, split=True)
+    x, y = _operands(m, k, n, np.float32, layout)
+    allowed = _blas_threads()[0]
+    depth = blas_split._depth(st, st.blas, allowed, np.dtype(np.float32))
+    cut = blas_split._blocks(k, depth) if depth and k > depth else ()
+    real = blas_split._product
+    late = threading.Event()
+
+    def stalling(a, b, out, blocks=()):
+        if threading.current_thread().name == "jaxlite-blas":
+            late.wait(5.0)  # released only after the product has returned
+            out[...] = np.nan
+            return
+        real(a, b, out, blocks)
+
+    with threadpoolctl.threadpool_limits(1, user_api="blas"):
+        want = _split_by_the_caller_alone(monkeypatch, st, x, y, cut)
+        monkeypatch.setattr(blas_split, "_product", stalling)
+        got = blas_split._split(st, x, y, 2, cut)
+        kept = got.copy()
+        late.set()
+        time.sleep(0.05)  # the helper wakes, finds its block taken, drops its garbage
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(got, kept)
+    if depth:  # the cut reproduces OpenBLAS's threads (SkylakeX): np.matmul's own bits
+        np.testing.assert_array_equal(got, np.matmul(x, y))
+
+
+@needs_split
+@pytest.mark.parametrize("m, k, n, layout", MLP_PRODUCTS)
+def test_split_with_helpers_matches_the_callers_bits(monkeypatch, m, k, n, layout):
+    # Whichever thread computes a block (helpers into their own buffers, copied), the bits
+    # are those of the same blocks computed by the calling thread alone.
+    st = _fresh_state(monkeypatch, split=True)
+    x, y = _operands(m, k, n, np.float32, layout)
+    allowed = _blas_threads()[0]
+    depth = blas_split._depth(st, st.blas, allowed, np.dtype(np.float32))
+    for cut in {(), blas_split._blocks(k, depth) if depth else ()}:
+        with threadpoolctl.threadpool_limits(1, user_api="blas"):
+            for threads in (2, 3):
+                want = _split_by_the_caller_alone(monkeypatch, st, x, y, cut, threads)
+                for _ in range(5):
+                    got = blas_split._split(st, x, y, threads, cut)
+                    np.testing.assert_array_equal(got, want)
+
+
+@needs_split
+def test_stall_safe_ways_are_timed_in_use_and_the_fastest_stays(monkeypatch):
+    clock = _Clock(tick=1e-3)
+    monkeypatch.setattr(blas_split, "_clock", clock)
+    monkeypatch.setattr(blas_split, "MIN_WORK", 100_000)  # ONE and SPLIT both candidates
+    st = _fresh_state(monkeypatch)
+    st.safe_until = math.inf
+    blas = _FakeBlas2()
+    real_run = blas_split._run
+    ran = []
+
+    def run(st_, way, blocks, a, b, threads):
+        ran.append(way)
+        clock.tick = 1e-3 if way == SPLIT else 3e-3  # the split is the faster in use
+        return real_run(st_, way, blocks, a, b, threads)
+
+    monkeypatch.setattr(blas_split, "_run", run)
+    x, y = LARGE
+    want = np.matmul(x, y)
+    blas_split._watched(st, blas, x, y)  # chooses the candidates (bits checked)
+    (w,) = st.choices.values()
+    assert w.trial is not None and {e[0][0] for e in w.trial} == {ONE, SPLIT}
+    assert all(e[0][2] for e in w.trial)  # only ways with OpenBLAS's threads' bits
+    ran.clear()
+    for _ in range(2 * blas_split.SAFE_TRIAL_CALLS):
+        np.testing.assert_array_equal(blas_split._watched(st, blas, x, y), want)
+    assert w.trial is None and w.safe[0] == SPLIT  # least mean time in use
+    assert ran.count(ONE) >= blas_split.SAFE_TRIAL_CALLS - 1
+    ran.clear()
+    blas_split._watched(st, blas, x, y)
+    assert ran == [SPLIT]
+
+
+def test_stay_goes_on_without_a_probe_while_other_processes_keep_a_core(monkeypatch):
+    clock = _Clock(tick=1e-3)
+    monkeypatch.setattr(blas_split, "_clock", clock)
+    st = _fresh_state(monkeypatch)
+    others = [1.0]  # cores other processes use
+    marks = {"busy": 0.0, "own": 0.0, "t": 0.0}
+
+    def cpu_marks():  # every read: 0.1 s later, this process used 0.1 core-s
+        marks["t"] += 0.1
+        marks["own"] += 0.1
+        marks["busy"] += 0.1 + 0.1 * others[0]
+        return marks["busy"], marks["own"], marks["t"]
+
+    st.cpu_marks = cpu_marks
+    blas = _FakeBlas2()
+    x, y = LARGE
+    for _ in range(3):
+        blas_split._watched(st, blas, x, y)  # references
+    clock.tick = 20e-3
+    while st.safe_until == -math.inf:
+        blas_split._watched(st, blas, x, y)  # stalls: off OpenBLAS's threads
+    clock.tick = 1e-3
+    first_end = st.safe_until
+    while clock.now < first_end:
+        blas_split._watched(st, blas, x, y)
+    blas.sets.clear()
+    blas_split._watched(st, blas, x, y)  # the stay is over, but a core is still busy
+    assert blas.sets == [1, 2] and st.safe_until > first_end  # no probe: prolonged
+    others[0] = 0.0  # the other process stopped
+    while clock.now < st.safe_until:
+        blas_split._watched(st, blas, x, y)
+    blas.sets.clear()
+    np.testing.assert_array_equal(blas_split._watched(st, blas, x, y), np.matmul(x, y))
+    assert blas.sets == []  # the probe: OpenBLAS's threads again
