@@ -147,14 +147,18 @@ _TICK = 1.0 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.01
 
 
 def _cpu_marks():
-    """``(CPU seconds the whole machine has run, CPU seconds of this process, monotonic
-    time)``, from ``/proc/stat`` (Linux; in clock ticks, ~10 ms), or ``None`` where it
-    cannot be read."""
+    """``(CPU seconds run on this process's CPUs, CPU seconds of this process, monotonic
+    time)``, from ``/proc/stat`` (Linux; in clock ticks, ~10 ms; only the CPUs the process
+    may run on count), or ``None`` where it cannot be read."""
     try:
+        mine = {b"cpu%d" % c for c in os.sched_getaffinity(0)}
+        busy = 0
         with open("/proc/stat", "rb") as f:
-            fields = f.readline().split()
-        busy = sum(int(v) for v in fields[1:4]) + sum(int(v) for v in fields[6:8])
-    except (OSError, ValueError):
+            for line in f:
+                fields = line.split()
+                if fields and fields[0] in mine:  # user nice system, irq softirq
+                    busy += sum(int(v) for v in fields[1:4]) + sum(int(v) for v in fields[6:8])
+    except (OSError, ValueError, AttributeError):
         return None
     t = os.times()
     return busy * _TICK, t.user + t.system, time.monotonic()
