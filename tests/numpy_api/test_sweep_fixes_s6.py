@@ -85,3 +85,50 @@ def test_cumulative_sum_accumulates_like_sum(dtype, want):
     if dtype is not np.bool_:
         assert jnp.cumsum(x).dtype == dtype
         assert jnp.cumulative_prod(x).dtype == dtype
+
+
+# Binary functions (a second sweep, every pair of input dtypes):
+# * logaddexp/logaddexp2 of complex operands were wrong (the real-operand formula with the
+#   complex abs); now the principal branch of log(exp(a) + exp(b)), as in JAX;
+# * ldexp accepted float exponents (JAX raises ValueError);
+# * convolve/correlate of integers stayed integer (JAX convolves in the default float);
+# * logical_and/or/xor of a strongly typed array and a Python scalar came out weak.
+def test_complex_logaddexp_principal_branch():
+    a = np.array([1 + 1j, -2j, 3, 5 + 3j, -1 - 3j], np.complex64)
+    b = np.array([2, 1j, -1, 2 - 2j, 4 + 3j], np.complex64)
+    a128, b128 = a.astype(np.complex128), b.astype(np.complex128)
+    got = np.asarray(jnp.logaddexp(a, b))
+    assert got.dtype == np.complex64
+    np.testing.assert_allclose(got, np.log(np.exp(a128) + np.exp(b128)), rtol=1e-5, atol=1e-5)
+    got2 = np.asarray(jnp.logaddexp2(a, b))
+    np.testing.assert_allclose(got2, np.log2(2**a128 + 2**b128), rtol=1e-5, atol=1e-5)
+    mixed = np.asarray(jnp.logaddexp(np.float32(1.0), np.complex64(1 + 1j)))
+    np.testing.assert_allclose(mixed, np.log(np.e + np.exp(1 + 1j)), rtol=1e-6)
+
+
+def test_ldexp_requires_integer_exponent():
+    with pytest.raises(ValueError, match="ldexp not supported for input types"):
+        jnp.ldexp(np.float32(1), np.float32(2))
+    with pytest.raises(ValueError, match="ldexp not supported for input types"):
+        jnp.ldexp(np.array([1.0], np.float32), 2.5)
+    assert float(jnp.ldexp(np.int32(3), np.int8(2))) == 12.0
+    assert jnp.ldexp(np.array([3]), np.uint8(2)).dtype == np.float32
+    assert jnp.ldexp(np.float32(1.5), np.array([True])).tolist() == [3.0]
+
+
+@pytest.mark.parametrize("fn", [jnp.convolve, jnp.correlate])
+def test_convolve_integers_in_float(fn):
+    out = fn(np.array([1, 2, 3], np.int32), np.array([1, 1], np.int8), mode="full")
+    assert out.dtype == np.float32
+    assert fn(np.array([True, False]), np.array([True])).dtype == np.float32
+    f16 = fn(np.array([1.0, 2.0], np.float16), np.array([1], np.int8))
+    assert f16.dtype == np.float16
+
+
+@pytest.mark.parametrize("fn", [jnp.logical_and, jnp.logical_or, jnp.logical_xor])
+def test_logical_weak_type(fn):
+    assert not fn(np.array([True, False]), 3).weak_type
+    assert not fn(np.array([1, 0], np.int32), 2.5).weak_type
+    assert not fn(2, np.array([1.0], np.float32)).weak_type
+    assert fn(True, 3).weak_type
+    assert fn(2.5, 3).weak_type

@@ -133,7 +133,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
 
 
 def _conv1d(x, y, mode, flip):
-    x, y = promote_dtypes(asarray_any(x), asarray_any(y))
+    # Integer and boolean inputs convolve in the default float, as in JAX.
+    x, y = promote_dtypes_inexact(asarray_any(x), asarray_any(y))
     if x.ndim != 1 or y.ndim != 1:
         raise ValueError(
             f"{'convolve' if flip else 'correlate'}() only support 1-dimensional inputs."

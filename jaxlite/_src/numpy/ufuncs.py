@@ -390,9 +390,16 @@ greater_equal = _cmp(ew.ge, "greater_equal")
 
 def _logical(lax_fn, name):
     def f(x1, x2, /):
+        # Weak only if both operands are (a truth test of an array is strongly typed).
+        weak = all(
+            type(x) in (bool, int, float, complex) or getattr(x, "weak_type", False)
+            for x in (x1, x2)
+        )
         x1, x2 = promote_args(name, x1, x2)
         if x1.dtype != dtypes.bool_:
             x1, x2 = ew.ne(x1, ew._const(x1, 0)), ew.ne(x2, ew._const(x2, 0))
+            if not weak:
+                x1 = conversion.convert_element_type(x1, dtypes.bool_, False)
         return lax_fn(x1, x2)
 
     f.__name__ = name
@@ -694,8 +701,21 @@ def _replace_inf(x):
     return _where(logical_and(isinf(x), greater(x, 0)), zeros_like(x), x)
 
 
+def _complex_logaddexp(x1, x2):
+    """``log(exp(x1) + exp(x2))`` on the principal branch, for complex operands: shifted by
+    the larger (``maximum``'s order), the imaginary part wrapped into ``[-pi, pi)``."""
+    amax = maximum(x1, x2)
+    out = add(amax, log1p(exp(subtract(add(x1, x2), multiply(amax, 2)))))
+    im = ew.imag(out)
+    pi = ew._const(im, np.pi)
+    wrapped = subtract(remainder(add(im, pi), ew._const(im, 2 * np.pi)), pi)
+    return ew.complex_(ew.real(out), wrapped)
+
+
 @custom_jvp
 def _logaddexp(x1, x2):
+    if dtypes.is_complex(x1.dtype):
+        return _complex_logaddexp(x1, x2)
     amax = maximum(x1, x2)
     delta = subtract(x1, x2)
     out = add(amax, log1p(exp(negative(abs(delta)))))
@@ -722,6 +742,9 @@ def logaddexp2(x1, x2, /):
 
 @custom_jvp
 def _logaddexp2(x1, x2):
+    if dtypes.is_complex(x1.dtype):
+        ln2 = float(np.log(2))
+        return divide(_complex_logaddexp(multiply(x1, ln2), multiply(x2, ln2)), ln2)
     amax = maximum(x1, x2)
     delta = subtract(x1, x2)
     out = add(amax, divide(log1p(exp2(negative(abs(delta)))), float(np.log(2))))

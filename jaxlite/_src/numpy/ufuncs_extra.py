@@ -140,10 +140,18 @@ def lcm(x1, x2, /):
 
 
 def ldexp(x1, x2, /):
-    """``jnp.ldexp``: ``x1 * 2**x2``."""
-    x1 = asarray_any(x1)
+    """``jnp.ldexp``: ``x1 * 2**x2``.
+
+    Raises:
+        ValueError: ``x1`` complex or ``x2`` not an integer (or boolean) array, as in JAX.
+    """
+    x1, x2 = asarray_any(x1), asarray_any(x2)
+    if dtypes.is_complex(x1.dtype) or not (dtypes.is_int(x2.dtype) or x2.dtype == dtypes.bool_):
+        raise ValueError(
+            f"ldexp not supported for input types ({np.dtype(x1.dtype)!r}, {np.dtype(x2.dtype)!r})"
+        )
     (x1,) = promote_dtypes_inexact(x1)
-    return multiply(x1, exp2(asarray_any(x2).astype(x1.dtype)))
+    return multiply(x1, exp2(x2.astype(x1.dtype)))
 
 
 def modf(x, /, out=None):
