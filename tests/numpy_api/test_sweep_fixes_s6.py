@@ -132,3 +132,29 @@ def test_logical_weak_type(fn):
     assert not fn(2, np.array([1.0], np.float32)).weak_type
     assert fn(True, 3).weak_type
     assert fn(2.5, 3).weak_type
+
+
+def test_column_stack_of_scalars():
+    # A 1-D array is a sequence of scalars: each becomes a 1x1 column (it raised IndexError).
+    np.testing.assert_array_equal(np.asarray(jnp.column_stack(np.array([1.0, 2, 3]))), [[1, 2, 3]])
+    np.testing.assert_array_equal(np.asarray(jnp.column_stack([1, 2])), [[1, 2]])
+    mixed = jnp.column_stack([np.array([1, 2]), np.array([[3], [4]])])
+    np.testing.assert_array_equal(np.asarray(mixed), [[1, 3], [2, 4]])
+
+
+def test_quantile_nearest_takes_the_lower_neighbour_at_a_half():
+    # JAX picks the lower of two equally near order statistics (NumPy rounds half to even).
+    x = np.arange(4.0, dtype=np.float32)  # position 0.5 * 3 = 1.5
+    assert float(jnp.quantile(x, 0.5, method="nearest")) == 1.0
+    assert float(jnp.percentile(x, 50.0, method="nearest")) == 1.0
+    assert float(jnp.quantile(x, 0.7, method="nearest")) == 2.0
+    y = np.array([5.0, 1.0, 4.0, 2.0, 3.0, 0.0], np.float32)  # position 2.5
+    assert float(jnp.nanquantile(y, 0.5, method="nearest")) == 2.0
+
+
+@pytest.mark.parametrize("fn", [jnp.quantile, jnp.nanquantile])
+def test_quantile_rejects_lists(fn):
+    with pytest.raises(TypeError, match="requires ndarray or scalar arguments"):
+        fn(np.arange(3.0), [0.1])
+    with pytest.raises(TypeError, match="requires ndarray or scalar arguments"):
+        fn([1.0, 2.0], 0.1)

@@ -256,7 +256,8 @@ def column_stack(tup):
     arrs = []
     for a in tup:
         a = asarray_any(a)
-        arrs.append(reshape(a, (a.shape[0], 1)) if a.ndim < 2 else a)
+        # 0-d and 1-d inputs become columns (a scalar a 1x1 block), as in NumPy and JAX.
+        arrs.append(reshape(a, (a.size, 1)) if a.ndim < 2 else a)
     return concatenate(arrs, 1)
 
 

@@ -44,7 +44,12 @@ from jaxlite._src.numpy.ufuncs import (
     subtract,
     where,
 )
-from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes_inexact
+from jaxlite._src.numpy.util import (
+    asarray_any,
+    canonicalize_axis,
+    check_arraylike,
+    promote_dtypes_inexact,
+)
 from jaxlite._src.ops import indexing as _ix, shape as _sh, sorting as _sort
 
 
@@ -129,7 +134,8 @@ def _quantile(a, q, axis, method, keepdims, ignore_nan, name):
     elif method == "higher":
         idx_lo = idx_hi = hi
     elif method == "nearest":
-        idx_lo = idx_hi = ufuncs.round(pos)
+        # JAX takes the lower neighbour at an exact half (NumPy rounds half to even).
+        idx_lo = idx_hi = ufuncs._where(less_equal(subtract(pos, lo), 0.5), lo, hi)
     else:
         idx_lo, idx_hi = lo, hi
     maxi = maximum(subtract(count, 1), 0)
@@ -173,6 +179,7 @@ def quantile(
 
     The result has shape ``q.shape + reduced shape``; NaN where the slice contains NaN.
     """
+    check_arraylike("quantile", a, q)
     return _quantile(a, q, axis, interpolation or method, keepdims, False, "quantile")
 
 
@@ -188,6 +195,7 @@ def percentile(
     interpolation=None,
 ):
     """``jnp.percentile``: ``quantile(a, q / 100)``."""
+    check_arraylike("percentile", a, q)
     (q,) = promote_dtypes_inexact(asarray_any(q))
     return _quantile(
         a, divide(q, 100), axis, interpolation or method, keepdims, False, "percentile"
@@ -203,6 +211,7 @@ def nanquantile(
     a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims: bool = False
 ):
     """``jnp.nanquantile``: ``quantile`` ignoring NaNs."""
+    check_arraylike("nanquantile", a, q)
     return _quantile(a, q, axis, method, keepdims, True, "nanquantile")
 
 
@@ -210,6 +219,7 @@ def nanpercentile(
     a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims: bool = False
 ):
     """``jnp.nanpercentile``."""
+    check_arraylike("nanpercentile", a, q)
     (q,) = promote_dtypes_inexact(asarray_any(q))
     return _quantile(a, divide(q, 100), axis, method, keepdims, True, "nanpercentile")
 
