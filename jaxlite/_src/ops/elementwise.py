@@ -128,11 +128,13 @@ tanh_p = unop("tanh", np.tanh, INEXACT, native="np.tanh({0})")
 defjvp2(tanh_p, lambda t, ans, x: mul(add(t, mul(t, ans)), sub(_const(x, 1), ans)))
 
 
-def _logistic_impl(x):
-    return scipy.special.expit(x).astype(x.dtype, copy=False)
+def _special_impl(name):
+    # scipy.special.<name> in the operand's dtype, looked up at the call (SciPy then loads
+    # scipy.special at the first one, not when jaxlite is imported).
+    return lambda x: getattr(scipy.special, name)(x).astype(x.dtype, copy=False)
 
 
-logistic_p = unop("logistic", _logistic_impl, INEXACT)
+logistic_p = unop("logistic", _special_impl("expit"), INEXACT)
 defjvp2(logistic_p, lambda t, ans, x: mul(t, mul(ans, sub(_const(x, 1), ans))))
 sin_p = unop("sin", np.sin, INEXACT, native="np.sin({0})")
 defjvp(sin_p, lambda t, x: mul(t, cos(x)))
@@ -214,40 +216,24 @@ rules.native_elementwise.add(not_p)
 non_differentiable(not_p)
 
 
-def _erf_impl(x):
-    return scipy.special.erf(x).astype(x.dtype, copy=False)
-
-
-def _erfc_impl(x):
-    return scipy.special.erfc(x).astype(x.dtype, copy=False)
-
-
-def _erf_inv_impl(x):
-    return scipy.special.erfinv(x).astype(x.dtype, copy=False)
-
-
-def _lgamma_impl(x):
-    return scipy.special.gammaln(x).astype(x.dtype, copy=False)
-
-
 def _digamma_impl(x):
     # The poles (0, -0 and the negative integers) are NaN, as in JAX (SciPy gives +-inf at 0).
     out = scipy.special.digamma(x).astype(x.dtype, copy=False)
     return np.where((x <= 0) & (x == np.floor(x)), np.asarray(np.nan, x.dtype), out)
 
 
-erf_p = unop("erf", _erf_impl, FLOAT)
+erf_p = unop("erf", _special_impl("erf"), FLOAT)
 defjvp(erf_p, lambda t, x: mul(_formula_const(x, 2 / np.sqrt(np.pi)), mul(t, exp(neg(square(x))))))
-erfc_p = unop("erfc", _erfc_impl, FLOAT)
+erfc_p = unop("erfc", _special_impl("erfc"), FLOAT)
 defjvp(
     erfc_p, lambda t, x: mul(_formula_const(x, -2 / np.sqrt(np.pi)), mul(t, exp(neg(square(x)))))
 )
-erf_inv_p = unop("erf_inv", _erf_inv_impl, FLOAT)
+erf_inv_p = unop("erf_inv", _special_impl("erfinv"), FLOAT)
 defjvp2(
     erf_inv_p,
     lambda t, ans, x: mul(_formula_const(x, np.sqrt(np.pi) / 2), mul(t, exp(square(ans)))),
 )
-lgamma_p = unop("lgamma", _lgamma_impl, FLOAT)
+lgamma_p = unop("lgamma", _special_impl("gammaln"), FLOAT)
 defjvp(lgamma_p, lambda t, x: mul(t, digamma(x)))
 digamma_p = unop("digamma", _digamma_impl, FLOAT)
 
