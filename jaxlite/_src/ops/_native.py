@@ -129,15 +129,18 @@ def shift(ctx, eqn, ins, outs, op, clip):
     xa, ya = eqn.invars[0].aval, eqn.invars[1].aval
     if op == ">>>" and np.dtype(xa.dtype).kind != "u":
         return None  # logical shift of signed values: left to the Python tier
+    if clip and np.dtype(xa.dtype).kind == "u":
+        return None  # arithmetic shift of unsigned values (sign-filling): the Python tier
     nbits = np.dtype(xa.dtype).itemsize * 8
     zero, y0 = ctx.const(np.zeros((), xa.dtype)), ctx.const(np.zeros((), ya.dtype))
     top, nb = ctx.const(np.asarray(nbits - 1, ya.dtype)), ctx.const(np.asarray(nbits, ya.dtype))
     sym = "<<" if op == "<<" else ">>"
     if clip:
+        # Negative amounts are out of range too (they fill with the sign bit).
         yc = (
-            f"min(max({y}, {y0}), {top})"
+            f"({top} if {y} < {y0} else min({y}, {top}))"
             if ya.shape == ()
-            else f"np.minimum(np.maximum({y}, {y0}), {top})"
+            else f"np.where({y} < {y0}, {top}, np.minimum({y}, {top}))"
         )
         return [f"{outs[0]} = {ctx.typed(f'{x} {sym} {yc}', out)}"]
     if out.shape == ():

@@ -534,10 +534,14 @@ def _shift_left(x, y):
 
 
 def _shift_right_arith(x, y):
+    x = np.asarray(x)
     nbits = x.dtype.itemsize * 8
     # An out-of-range amount (negative or >= the width) fills with the sign bit, as XLA.
     yc = np.where((y < 0) | (y >= nbits), nbits - 1, y)
-    return np.right_shift(x, yc.astype(x.dtype)).astype(x.dtype)
+    # The top bit is the sign whatever the dtype: unsigned values shift as their signed
+    # view does (NumPy's >> of an unsigned array is a logical shift).
+    sdt = np.dtype(f"int{nbits}")
+    return np.right_shift(x.view(sdt), yc.astype(sdt)).view(x.dtype)
 
 
 def _shift_right_logical(x, y):
