@@ -15,7 +15,7 @@ import numpy as np
 from jaxlite._src import dtypes, tree_util
 from jaxlite._src.control_flow.scan import associative_scan
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.numpy.ufuncs import logaddexp
+from jaxlite._src.numpy.ufuncs_extra import logaddexp
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis
 from jaxlite._src.ops import shape as _sh
 

@@ -24,7 +24,6 @@ from jaxlite._src.numpy.ufuncs import (
     less_equal,
     log,
     log1p,
-    logaddexp,
     logical_and,
     maximum,
     minimum,
@@ -36,6 +35,7 @@ from jaxlite._src.numpy.ufuncs import (
     subtract,
     where,
 )
+from jaxlite._src.numpy.ufuncs_extra import logaddexp
 from jaxlite._src.numpy.util import asarray_any, check_arraylike, promote_dtypes_inexact
 from jaxlite._src.ops import conversion, elementwise as ew
 from jaxlite._src.ops.structural import stop_gradient_p

@@ -395,8 +395,6 @@ from jaxlite._src.numpy.ufuncs import (
     log1p as log1p,
     log2 as log2,
     log10 as log10,
-    logaddexp as logaddexp,
-    logaddexp2 as logaddexp2,
     logical_and as logical_and,
     logical_not as logical_not,
     logical_or as logical_or,
@@ -454,6 +452,8 @@ from jaxlite._src.numpy.ufuncs_extra import (
     isreal as isreal,
     lcm as lcm,
     ldexp as ldexp,
+    logaddexp as logaddexp,
+    logaddexp2 as logaddexp2,
     modf as modf,
     nextafter as nextafter,
 )

@@ -25,16 +25,21 @@ from jaxlite._src.numpy.ufuncs import (  # noqa: A004 (abs is jnp.abs here, as i
     bitwise_not,
     divide,
     equal,
+    exp,
     exp2,
     floor_divide,
     greater,
     imag,
     isinf,
+    isnan,
     left_shift,
     less,
+    log1p,
     logical_and,
     logical_not,
+    maximum,
     multiply,
+    negative,
     not_equal,
     remainder,
     right_shift,
@@ -172,3 +177,80 @@ def i0(x):
         term = divide(multiply(term, q), float(k * k))
         total = add(total, term)
     return total
+
+
+# ---------------------------------------------------------------- logaddexp, logaddexp2
+def logaddexp(x1, x2, /):
+    """``jnp.logaddexp``: ``log(exp(x1) + exp(x2))`` computed stably.
+
+    Its derivative is JAX's: ``exp(x_i - out)`` per operand (so 1/2 each at a tie), with
+    +inf replaced by 0 in that formula.
+    """
+    x1, x2 = promote_args_inexact("logaddexp", x1, x2)
+    return _logaddexp(x1, x2)
+
+
+def _replace_inf(x):
+    # +inf only: at (-inf, -inf) the derivative is NaN, as in JAX.
+    return _where(logical_and(isinf(x), greater(x, 0)), zeros_like(x), x)
+
+
+def _complex_logaddexp(x1, x2):
+    """``log(exp(x1) + exp(x2))`` on the principal branch, for complex operands: shifted by
+    the larger (``maximum``'s order), the imaginary part wrapped into ``[-pi, pi)``."""
+    amax = maximum(x1, x2)
+    out = add(amax, log1p(exp(subtract(add(x1, x2), multiply(amax, 2)))))
+    im = ew.imag(out)
+    pi = ew._const(im, np.pi)
+    wrapped = subtract(remainder(add(im, pi), ew._const(im, 2 * np.pi)), pi)
+    return ew.complex_(ew.real(out), wrapped)
+
+
+@custom_jvp
+def _logaddexp(x1, x2):
+    if dtypes.is_complex(x1.dtype):
+        return _complex_logaddexp(x1, x2)
+    amax = maximum(x1, x2)
+    delta = subtract(x1, x2)
+    out = add(amax, log1p(exp(negative(abs(delta)))))
+    return _where(isnan(delta), add(x1, x2), out)
+
+
+@_logaddexp.defjvp
+def _logaddexp_jvp(primals, tangents):
+    (x1, x2), (t1, t2) = primals, tangents
+    out = _logaddexp(x1, x2)
+    r = _replace_inf(out)
+    return out, add(
+        multiply(t1, exp(subtract(_replace_inf(x1), r))),
+        multiply(t2, exp(subtract(_replace_inf(x2), r))),
+    )
+
+
+def logaddexp2(x1, x2, /):
+    """``jnp.logaddexp2``: ``log2(2**x1 + 2**x2)`` computed stably (derivative as JAX's:
+    ``2**(x_i - out)`` per operand)."""
+    x1, x2 = promote_args_inexact("logaddexp2", x1, x2)
+    return _logaddexp2(x1, x2)
+
+
+@custom_jvp
+def _logaddexp2(x1, x2):
+    if dtypes.is_complex(x1.dtype):
+        ln2 = float(np.log(2))
+        return divide(_complex_logaddexp(multiply(x1, ln2), multiply(x2, ln2)), ln2)
+    amax = maximum(x1, x2)
+    delta = subtract(x1, x2)
+    out = add(amax, divide(log1p(exp2(negative(abs(delta)))), float(np.log(2))))
+    return _where(isnan(delta), add(x1, x2), out)
+
+
+@_logaddexp2.defjvp
+def _logaddexp2_jvp(primals, tangents):
+    (x1, x2), (t1, t2) = primals, tangents
+    out = _logaddexp2(x1, x2)
+    r = _replace_inf(out)
+    return out, add(
+        multiply(t1, exp2(subtract(_replace_inf(x1), r))),
+        multiply(t2, exp2(subtract(_replace_inf(x2), r))),
+    )
