@@ -2,6 +2,8 @@
 
 from jaxlite._src.ops.linalg_ops import (  # noqa: F401
     cholesky as cholesky,
+    eig as eig,
+    eig_p as eig_p,
     eigh as eigh,
     lu as lu,
     qr as qr,

@@ -48,6 +48,11 @@ class EighResult(NamedTuple):
     eigenvectors: Array
 
 
+class EigResult(NamedTuple):
+    eigenvalues: Array
+    eigenvectors: Array
+
+
 class QRResult(NamedTuple):
     Q: Array
     R: Array
@@ -129,6 +134,29 @@ def eigh(a, UPLO: str | None = None, symmetrize_input: bool = True):
     lower = UPLO in (None, "L")
     v, w = _la.eigh(a, lower=lower, symmetrize_input=symmetrize_input)
     return EighResult(w, v)
+
+
+def eig(a):
+    """``jnp.linalg.eig``: ``EigResult(eigenvalues, eigenvectors)`` of a general square
+    matrix (or stack), both complex (``complex64`` for float32 input); eigenvalues in
+    LAPACK's order, eigenvectors (columns) of unit norm. Only the eigenvalues are
+    differentiable, as in JAX.
+
+    Raises:
+        ValueError: not a (stack of) square matrices.
+    """
+    a = asarray_any(a)
+    (a,) = promote_dtypes_inexact(a)
+    w, v = _la.eig(a, compute_left_eigenvectors=False)
+    return EigResult(w, v)
+
+
+def eigvals(a):
+    """``jnp.linalg.eigvals``: the (complex) eigenvalues of a general square matrix, in
+    LAPACK's order; differentiable."""
+    a = asarray_any(a)
+    (a,) = promote_dtypes_inexact(a)
+    return _la.eig(a, compute_left_eigenvectors=False, compute_right_eigenvectors=False)[0]
 
 
 def eigvalsh(a, UPLO: str | None = "L", *, symmetrize_input: bool = True):

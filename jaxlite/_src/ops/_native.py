@@ -129,8 +129,6 @@ def shift(ctx, eqn, ins, outs, op, clip):
     xa, ya = eqn.invars[0].aval, eqn.invars[1].aval
     if op == ">>>" and np.dtype(xa.dtype).kind != "u":
         return None  # logical shift of signed values: left to the Python tier
-    if clip and np.dtype(xa.dtype).kind == "u":
-        return None  # arithmetic shift of unsigned values (sign-filling): the Python tier
     nbits = np.dtype(xa.dtype).itemsize * 8
     zero, y0 = ctx.const(np.zeros((), xa.dtype)), ctx.const(np.zeros((), ya.dtype))
     top, nb = ctx.const(np.asarray(nbits - 1, ya.dtype)), ctx.const(np.asarray(nbits, ya.dtype))
@@ -142,6 +140,15 @@ def shift(ctx, eqn, ins, outs, op, clip):
             if ya.shape == ()
             else f"np.where({y} < {y0}, {top}, np.minimum({y}, {top}))"
         )
+        if np.dtype(xa.dtype).kind == "u":
+            # The top bit is the sign: shift the signed view (C casts wrap), as the Python tier.
+            sdt, udt = f"np.int{nbits}", f"np.{np.dtype(xa.dtype).name}"
+            ys = f"{sdt}({yc})" if ya.shape == () else f"({yc}).astype({sdt})"
+            if xa.shape == ():
+                expr = f"{udt}({sdt}({x}) >> {ys})"
+            else:
+                expr = f"({x}.astype({sdt}) >> {ys}).astype({udt})"
+            return [f"{outs[0]} = {ctx.typed(expr, out)}"]
         return [f"{outs[0]} = {ctx.typed(f'{x} {sym} {yc}', out)}"]
     if out.shape == ():
         expr = f"({zero} if ({y} < {y0} or {y} >= {nb}) else {x} {sym} {y})"

@@ -549,6 +549,108 @@ def eigh(x, *, lower: bool = True, symmetrize_input: bool = True):
     return tuple(eigh_p.bind(x, lower=bool(lower)))
 
 
+# --------------------------------------------------------------------------------- eig
+eig_p = Primitive("eig", multiple_results=True)
+
+_EIGVEC_DERIVS = (
+    "Derivatives of non-symmetric eigenvectors are only valid under assumptions on the "
+    "input that JAX cannot check (see the enable_eigvec_derivs argument to "
+    "jax.lax.linalg.eig). Pass enable_eigvec_derivs=True to jax.lax.linalg.eig to opt in. "
+    "See https://github.com/jax-ml/jax/issues/2748 for discussion."
+)
+
+
+def _complex_dtype(d):
+    return (
+        np.dtype(np.complex128)
+        if np.dtype(d) in (np.float64, np.complex128)
+        else np.dtype(np.complex64)
+    )
+
+
+def _eig_impl(x, *, compute_left_eigenvectors, compute_right_eigenvectors):
+    """LAPACK's geev through SciPy, whose LAPACK JAX's CPU kernels also call: the
+    eigenvalues in its order, eigenvectors of unit norm with their largest component
+    real (signs included); always complex."""
+    cdt = _complex_dtype(x.dtype)
+    n = x.shape[-1]
+    left = bool(compute_left_eigenvectors)
+
+    def shapes(m):
+        return [((n,), cdt), ((n, n), cdt), ((n, n), cdt)]
+
+    def geev(m):  # (w, vl, vr), one matrix at a time (vl is vr where not asked for)
+        if m.ndim > 2:
+            return _per_matrix(geev, m, 3)
+        out = scipy.linalg.eig(m, left=left, right=True)
+        return [out[0], out[1], out[2]] if left else [out[0], out[1], out[1]]
+
+    w, vl, vr = _nan_on_failure(geev, x, shapes)
+    outs = [w] + [vl] * left + [vr] * bool(compute_right_eigenvectors)
+    return [np.asarray(o).astype(cdt) for o in outs]
+
+
+def _eig_abstract_eval(x, *, compute_left_eigenvectors, compute_right_eigenvectors):
+    _check_square("eig", x)
+    cdt = _complex_dtype(x.dtype)
+    n_vec = int(compute_left_eigenvectors) + int(compute_right_eigenvectors)
+    return [ShapedArray(x.shape[:-1], cdt)] + [ShapedArray(x.shape, cdt)] * n_vec
+
+
+def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eigenvectors):
+    if compute_left_eigenvectors or compute_right_eigenvectors:
+        raise NotImplementedError(_EIGVEC_DERIVS)
+    (x,), (t,) = primals, tangents
+    w, vl, vr = eig_p.bind(x, compute_left_eigenvectors=True, compute_right_eigenvectors=True)
+    if type(t) is Zero:
+        return [w], [Zero(aval_of(w).to_tangent_aval())]
+    # dw_i = vl_i^H dA vr_i / vl_i^H vr_i (first-order perturbation of a simple eigenvalue).
+    tc = conversion.convert_element_type(t, aval_of(w).dtype)
+    dw = ew.div(_diag(_mm(_mm(_H(vl), tc), vr)), _diag(_mm(_H(vl), vr)))
+    return [w], [dw]
+
+
+def _eig_batch(axis_data, args, dims, **params):
+    (x,) = _batch_to_front(axis_data, args, dims)
+    outs = eig_p.bind(x, **params)
+    return outs, [0] * len(outs)
+
+
+rules.impl_rules[eig_p] = _eig_impl
+rules.abstract_eval_rules[eig_p] = _eig_abstract_eval
+rules.jvp_rules[eig_p] = _eig_jvp
+rules.batch_rules[eig_p] = _eig_batch
+
+
+def eig(
+    x,
+    *,
+    compute_left_eigenvectors: bool = True,
+    compute_right_eigenvectors: bool = True,
+    enable_eigvec_derivs: bool = False,
+    implementation=None,
+    use_magma=None,
+):
+    """``jax.lax.linalg.eig``: ``[w, vl, vr]`` (those requested) of a square matrix (or a
+    stack): eigenvalues in LAPACK's order and unit-norm left/right eigenvectors, complex.
+
+    Only the eigenvalues are differentiable (forward and reverse mode); derivatives of
+    eigenvectors raise ``NotImplementedError`` with JAX's message
+    (``enable_eigvec_derivs=True`` is not implemented in jaxlite).
+    """
+    if enable_eigvec_derivs:
+        raise NotImplementedError(
+            "jax.lax.linalg.eig(enable_eigvec_derivs=True) is not implemented in jaxlite"
+        )
+    return list(
+        eig_p.bind(
+            x,
+            compute_left_eigenvectors=bool(compute_left_eigenvectors),
+            compute_right_eigenvectors=bool(compute_right_eigenvectors),
+        )
+    )
+
+
 # --------------------------------------------------------------------------------- svd
 svd_p = Primitive("svd", multiple_results=True)
 

@@ -180,6 +180,13 @@ add(
         rtol=1e-4,
     ),
     OpSpec(
+        "linalg_eigvals",
+        LA("eigvals"),
+        (A((3, 3), F, gen="spd"),),
+        lambda x: np.linalg.eigvals(x).astype(np.complex64),
+        rtol=1e-4,
+    ),
+    OpSpec(
         "linalg_eigvalsh", LA("eigvalsh"), (A((3, 3), F, gen="spd"),), np.linalg.eigvalsh, rtol=1e-4
     ),
     OpSpec("linalg_pinv", LA("pinv"), (A((4, 3)),), np.linalg.pinv, rtol=1e-4),
