@@ -125,8 +125,10 @@ class ArrayImpl(Array):
         return complex(self._value)
 
     def __index__(self) -> int:
-        if not dtypes.is_int(self.dtype) and self.dtype != dtypes.bool_:
-            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        # As JAX: bools and arrays of rank > 0 are not indices (NumPy's bool scalars are not
+        # either), so ``[10, 20][jnp.array(True)]`` raises rather than picking element 1.
+        if not dtypes.is_int(self.dtype) or self.ndim != 0:
+            raise TypeError("Only integer scalar arrays can be converted to a scalar index.")
         return int(self._value)
 
     def item(self, *args):

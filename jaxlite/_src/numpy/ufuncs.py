@@ -8,6 +8,7 @@ NumPy-style, then binds ``ops.elementwise`` primitives.
 
 from __future__ import annotations
 
+import operator
 from functools import partial
 
 import numpy as np
@@ -283,8 +284,11 @@ mod = remainder
 
 
 def fmod(x1, x2, /):
+    # Bools keep lax.rem's value at a zero divisor (the dividend), as in JAX, where the
+    # zero-divisor fix applies only when the operands' common type is an integer type.
+    boolean = dtypes.result_type(x1, x2) == dtypes.bool_
     x1, x2 = promote_args_numeric("fmod", x1, x2)
-    return ew.rem(x1, _int_divisor_or_one(x2))
+    return ew.rem(x1, x2 if boolean else _int_divisor_or_one(x2))
 
 
 def _int_divisor_or_one(x2):
@@ -294,14 +298,25 @@ def _int_divisor_or_one(x2):
     return ew.select_n(ew.eq(x2, ew._const(x2, 0)), x2, ew._const(x2, 1))
 
 
+def _concrete_index(x):
+    """``operator.index(x)`` of a concrete integer scalar (Python int or bool, NumPy or
+    jaxlite integer scalar), else None: JAX's test for an ``integer_pow`` exponent."""
+    if isinstance(x, Tracer):
+        return None
+    try:
+        return operator.index(x)
+    except TypeError:
+        return None
+
+
 def power(x1, x2, /):
     check_arraylike("power", x1, x2)
-    # Integer powers by a concrete Python int use integer_pow, as JAX does.
-    if type(x2) is int or (isinstance(x2, (np.integer,))):
-        # Bools power as integers (int32, keeping x1's weak type), as in JAX; integer_pow
-        # raises for a negative power of integers, as JAX's does.
+    # Concrete integer scalar powers use integer_pow, as JAX does (the base keeps its dtype
+    # and weak type); integer_pow raises for a negative power of integers, as JAX's does.
+    n = _concrete_index(x2)
+    if n is not None:
         (x1,) = promote_dtypes_numeric(x1)
-        return ew.integer_pow(x1, int(x2))
+        return ew.integer_pow(x1, n)
     a2 = aval_of(x2) if hasattr(x2, "dtype") else None
     int_exponent = a2 is not None and dtypes.is_int(a2.dtype) and not a2.weak_type
     x1, x2 = promote_args_numeric("power", x1, x2)
@@ -315,32 +330,36 @@ def power(x1, x2, /):
     return out
 
 
+# JAX's integer power reads 6 bits of the exponent (x ** e is x ** (e % 64) for e >= 64:
+# those powers overflow for every base but 0 and +-1, which this reproduces exactly).
+_INT_POW_BITS = 6
+
+
 def _int_power(x, y):
-    if is_concrete(y) and not isinstance(y, Tracer):
-        yv = np.asarray(y)
-        if yv.ndim == 0:
-            return ew.integer_pow(x, int(yv))
-    # Generic integer power by squaring, vectorised over the exponent bits (at the
-    # broadcast shape: a scalar base with an array exponent, or the reverse).
+    # Power by squaring over the exponent's low bits, at the broadcast shape; the result
+    # is strongly typed (JAX starts from strong constants).
     x, y = broadcast_arrays(x, y)
-    acc = ones_like(x)
-    base = x
-    yy = y
-    for _ in range(np.iinfo(x.dtype).bits):
-        bit = ew.ne(ew.and_(yy, ew._const(yy, 1)), ew._const(yy, 0))
+    one_y, zero_y = ew._const(y, 1), ew._const(y, 0)
+    zero, one = _sh_full(x.shape, 0, x.dtype), _sh_full(x.shape, 1, x.dtype)
+    acc = ew.select_n(ew.and_(ew.eq(x, ew._const(x, 0)), ew.ne(y, zero_y)), one, zero)
+    base, yy = x, y
+    for _ in range(_INT_POW_BITS):
+        bit = ew.ne(ew.and_(yy, one_y), zero_y)
         acc = ew.select_n(bit, acc, ew.mul(acc, base))
         base = ew.mul(base, base)
-        yy = ew.shift_right_logical(yy, ew._const(yy, 1))
+        yy = ew.shift_right_logical(yy, one_y)
+    if not dtypes.is_signed(y.dtype):
+        return acc
     # Negative powers: 1 and -1 have exact ones (+-1 by the exponent's parity), 0 for
     # every other base (the truncated value; JAX returns XLA's wrapped arithmetic there).
-    odd = ew.ne(ew.and_(y, ew._const(y, 1)), ew._const(y, 0))
-    minus_one = ew.select_n(odd, ew._const(acc, 1), ew._const(acc, -1))
+    odd = ew.ne(ew.and_(y, one_y), zero_y)
+    minus_one = ew.select_n(odd, one, _sh_full(x.shape, -1, x.dtype))
     unit = ew.select_n(
         ew.eq(x, ew._const(x, 1)),
-        ew.select_n(ew.eq(x, ew._const(x, -1)), ew.zeros_like(acc), minus_one),
-        ew._const(acc, 1),
+        ew.select_n(ew.eq(x, ew._const(x, -1)), zero, minus_one),
+        one,
     )
-    return ew.select_n(ew.lt(y, ew._const(y, 0)), acc, unit)
+    return ew.select_n(ew.lt(y, zero_y), acc, unit)
 
 
 pow = power  # noqa: A001
@@ -671,8 +690,17 @@ def fmin(x1, x2, /):
 
 
 def hypot(x1, x2, /):
-    """``jnp.hypot``: ``sqrt(x1**2 + x2**2)`` without undue overflow."""
+    """``jnp.hypot``: ``sqrt(x1**2 + x2**2)`` without undue overflow.
+
+    Raises:
+      ValueError: for complex operands, as JAX.
+    """
     x1, x2 = promote_args_inexact("hypot", x1, x2)
+    if dtypes.is_complex(x1.dtype):
+        raise ValueError(
+            "jnp.hypot is not well defined for complex-valued inputs. Please convert to real "
+            "values first, such as by using abs(x)"
+        )
     a, b = abs(x1), abs(x2)
     big, small = maximum(a, b), minimum(a, b)
     safe_big = _where(equal(big, 0), ones_like(big), big)
@@ -687,8 +715,14 @@ def hypot(x1, x2, /):
 
 
 def copysign(x1, x2, /):
-    """``jnp.copysign``: magnitude of ``x1`` with the sign of ``x2``."""
+    """``jnp.copysign``: magnitude of ``x1`` with the sign of ``x2``.
+
+    Raises:
+      TypeError: for complex operands, as JAX.
+    """
     x1, x2 = promote_args_inexact("copysign", x1, x2)
+    if dtypes.is_complex(x1.dtype):
+        raise TypeError("copysign does not support complex-valued inputs")
     return _where(signbit(x2), negative(abs(x1)), abs(x1))
 
 
