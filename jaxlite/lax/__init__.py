@@ -1,24 +1,16 @@
 """Public ``jaxlite.lax`` (mirrors ``jax.lax``): primitive-level ops and control flow."""
 
-from jaxlite._src.ops.clamp import clamp as clamp, clamp_p as clamp_p  # noqa: F401
+from jaxlite._src.ops.clamp import clamp_p as clamp_p  # noqa: F401
 from jaxlite._src.ops.conversion import (  # noqa: F401
     broadcasted_iota as broadcasted_iota,
     convert_element_type as convert_element_type,
     convert_element_type_p as convert_element_type_p,
     iota as iota,
 )
-from jaxlite._src.ops.cumulative import (  # noqa: F401
-    cummax as cummax,
-    cummin as cummin,
-    cumprod as cumprod,
-    cumsum as cumsum,
-)
 from jaxlite._src.ops.elementwise import (  # noqa: F401
-    abs as abs,
     acos as acos,
     acosh as acosh,
     add_p as add_p,
-    and_ as bitwise_and,
     asin as asin,
     asinh as asinh,
     atan as atan,
@@ -26,7 +18,6 @@ from jaxlite._src.ops.elementwise import (  # noqa: F401
     bitwise_not as bitwise_not,
     cbrt as cbrt,
     ceil as ceil,
-    complex_ as complex,
     conj as conj,
     cos as cos,
     cos_p as cos_p,
@@ -55,18 +46,13 @@ from jaxlite._src.ops.elementwise import (  # noqa: F401
     mul_p as mul_p,
     neg as neg,
     neg_p as neg_p,
-    or_ as bitwise_or,
     population_count as population_count,
-    pow as pow,
     real as real,
     round as round,
     rsqrt as rsqrt,
     select as select,
     select_n as select_n,
     select_n_p as select_n_p,
-    shift_left as shift_left,
-    shift_right_arithmetic as shift_right_arithmetic,
-    shift_right_logical as shift_right_logical,
     sign as sign,
     sin as sin,
     sin_p as sin_p,
@@ -77,20 +63,32 @@ from jaxlite._src.ops.elementwise import (  # noqa: F401
     tan as tan,
     tanh as tanh,
     tanh_p as tanh_p,
-    xor as bitwise_xor,
 )
 from jaxlite._src.ops.fft import (  # noqa: F401
     FftType as FftType,
     fft as fft,
     fft_p as fft_p,
 )
-from jaxlite._src.ops.lax_api import (  # noqa: F401 (JAX's strict same-dtype rule)
+from jaxlite._src.ops.lax_api import (  # noqa: F401 (JAX's strict dtype rules)
+    abs as abs,
     add as add,
     atan2 as atan2,
+    betainc as betainc,
+    bitwise_and as bitwise_and,
+    bitwise_or as bitwise_or,
+    bitwise_xor as bitwise_xor,
+    clamp as clamp,
+    complex as complex,
+    cummax as cummax,
+    cummin as cummin,
+    cumprod as cumprod,
+    cumsum as cumsum,
     div as div,
     eq as eq,
     ge as ge,
     gt as gt,
+    igamma as igamma,
+    igammac as igammac,
     le as le,
     lt as lt,
     max as max,
@@ -98,8 +96,14 @@ from jaxlite._src.ops.lax_api import (  # noqa: F401 (JAX's strict same-dtype ru
     mul as mul,
     ne as ne,
     nextafter as nextafter,
+    polygamma as polygamma,
+    pow as pow,
     rem as rem,
+    shift_left as shift_left,
+    shift_right_arithmetic as shift_right_arithmetic,
+    shift_right_logical as shift_right_logical,
     sub as sub,
+    zeta as zeta,
 )
 from jaxlite._src.ops.linalg import dot as dot, dot_general as dot_general  # noqa: F401
 from jaxlite._src.ops.reductions import (  # noqa: F401
@@ -334,17 +338,12 @@ from jaxlite._src.ops.special import (  # noqa: E402  # noqa: E402
     bessel_i0e_p as bessel_i0e_p,
     bessel_i1e as bessel_i1e,
     bessel_i1e_p as bessel_i1e_p,
-    betainc as betainc,
-    igamma as igamma,
     igamma_p as igamma_p,
-    igammac as igammac,
     igammac_p as igammac_p,
     regularized_incomplete_beta_p as regularized_incomplete_beta_p,
 )
 from jaxlite._src.ops.special_more import (  # noqa: F401,E402
-    polygamma as polygamma,
     polygamma_p as polygamma_p,
-    zeta as zeta,
     zeta_p as zeta_p,
 )
 from jaxlite._src.ops.windowed import (  # noqa: F401,E402

@@ -1,4 +1,4 @@
-"""The public ``jax.lax`` binary operators, with JAX's strict dtype rule.
+"""The public ``jax.lax`` elementwise operators, with JAX's strict dtype rule.
 
 At the ``lax`` level JAX does not promote: both operands must have the same dtype, a Python
 scalar counting as its default dtype (``lax.add(1, 1.0)`` is int32 + float32, a
@@ -9,8 +9,18 @@ adapt), so internal compositions are unaffected.
 
 from __future__ import annotations
 
+import numpy as np
+
+from jaxlite._src import dtypes
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.ops import elementwise as ew
+from jaxlite._src.ops import (
+    clamp as _clamp,
+    conversion,
+    cumulative,
+    elementwise as ew,
+    special,
+    special_more,
+)
 
 # lax name -> (lenient implementation, the jax.numpy function named in JAX's tip or None)
 _BINARY = {
@@ -25,11 +35,8 @@ _BINARY = {
     "nextafter": (ew.nextafter, "nextafter"),
     "eq": (ew.eq, "equal"),
     "ne": (ew.ne, "not_equal"),
-    "lt": (ew.lt, None),
-    "le": (ew.le, None),
-    "gt": (ew.gt, None),
-    "ge": (ew.ge, None),
 }
+_ORDERED_CMP = {"lt": (ew.lt, None), "le": (ew.le, None), "gt": (ew.gt, None), "ge": (ew.ge, None)}
 
 
 def check_same_dtypes(name: str, tip: str | None, *args) -> None:
@@ -48,10 +55,44 @@ def check_same_dtypes(name: str, tip: str | None, *args) -> None:
         raise TypeError(msg)
 
 
-def _strict(name: str, impl, tip: str | None):
-    def op(x, y):
-        check_same_dtypes(name, tip, x, y)
-        return impl(x, y)
+# JAX's dtype categories, by the names its error messages use.
+_CATEGORY = {
+    "integer": dtypes.is_int,
+    "signedinteger": dtypes.is_signed,
+    "floating": dtypes.is_float,
+    "complexfloating": dtypes.is_complex,
+    "bool": lambda d: d == dtypes.bool_,
+    "number": lambda d: d != dtypes.bool_,
+    "float32": lambda d: d == np.float32,
+    "float64": lambda d: d == np.float64,
+}
+_NUMBER = ("integer", "floating", "complexfloating")
+_ORDERED = ("integer", "floating", "bool")  # lt/le/gt/ge: no complex operands
+_FLOAT = ("floating",)
+
+
+def check_accepted(name: str, accepted, *args) -> None:
+    """Raise JAX's ``TypeError`` for an operand outside its position's dtype categories
+    (``accepted[i]``: names from ``_CATEGORY``). A Python scalar counts as its default dtype
+    (``lax.igamma(1, x)``: int32, refused), as in JAX, where ``lax`` never promotes."""
+    for i, (a, cats) in enumerate(zip(args, accepted)):
+        dt = aval_of(a).dtype
+        if not any(_CATEGORY[c](dt) for c in cats):
+            where = f" at position {i}" if len(args) > 1 else ""
+            raise TypeError(
+                f"{name} does not accept dtype {np.dtype(dt).name}{where}. Accepted dtypes"
+                f"{where} are subtypes of {', '.join(cats)}."
+            )
+
+
+def _strict(name: str, impl, tip: str | None, accepted=None, jax_name=None):
+    jax_name = jax_name or name
+
+    def op(*args):
+        if accepted is not None:
+            check_accepted(jax_name, accepted, *args)
+        check_same_dtypes(jax_name, tip, *args)
+        return impl(*args)
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = (
@@ -61,6 +102,88 @@ def _strict(name: str, impl, tip: str | None):
     return op
 
 
-add, sub, mul, div, rem, max, min, atan2, nextafter, eq, ne, lt, le, gt, ge = (
+add, sub, mul, div, rem, max, min, atan2, nextafter, eq, ne = (
     _strict(n, impl, tip) for n, (impl, tip) in _BINARY.items()
 )
+lt, le, gt, ge = (
+    _strict(n, impl, tip, (_ORDERED, _ORDERED)) for n, (impl, tip) in _ORDERED_CMP.items()
+)
+_INTBOOL = ("integer", "bool")
+bitwise_and = _strict("bitwise_and", ew.and_, None, (_INTBOOL, _INTBOOL), "and")
+bitwise_or = _strict("bitwise_or", ew.or_, None, (_INTBOOL, _INTBOOL), "or")
+bitwise_xor = _strict("bitwise_xor", ew.xor, None, (_INTBOOL, _INTBOOL), "xor")
+_INT2 = (("integer",), ("integer",))
+shift_left = _strict("shift_left", ew.shift_left, "left_shift", _INT2)
+shift_right_logical = _strict("shift_right_logical", ew.shift_right_logical, "right_shift", _INT2)
+shift_right_arithmetic = _strict(
+    "shift_right_arithmetic", ew.shift_right_arithmetic, "right_shift", _INT2
+)
+_REAL_PARTS = ("float32", "float64")
+complex = _strict("complex", ew.complex_, None, (_REAL_PARTS, _REAL_PARTS))  # noqa: A001
+igamma = _strict("igamma", special.igamma, None, (_FLOAT, _FLOAT))
+igammac = _strict("igammac", special.igammac, None, (_FLOAT, _FLOAT))
+betainc = _strict(
+    "betainc", special.betainc, None, (_FLOAT, _FLOAT, _FLOAT), "regularized_incomplete_beta"
+)
+polygamma = _strict("polygamma", special_more.polygamma, None, (_FLOAT, _FLOAT))
+zeta = _strict("zeta", special_more.zeta, None, (_FLOAT, _FLOAT))
+clamp = _strict("clamp", _clamp.clamp, None)
+for _f, _impl in [
+    (igamma, special.igamma), (igammac, special.igammac), (betainc, special.betainc),
+    (polygamma, special_more.polygamma), (zeta, special_more.zeta), (clamp, _clamp.clamp),
+]:  # fmt: skip
+    _f.__doc__ = _impl.__doc__
+
+
+def pow(x, y):  # noqa: A001
+    """``jax.lax.pow``: ``x ** y`` elementwise, ``x`` float or complex and ``y`` of ``x``'s
+    dtype or an integer dtype (JAX's rule; no promotion).
+
+    Raises:
+        TypeError: for other operand dtypes, Python scalars counting as their default
+            dtype (``lax.pow(2, x)`` is an int32 base).
+    """
+    check_accepted("pow", (("floating", "complexfloating"), _NUMBER), x, y)
+    dx, dy = aval_of(x).dtype, aval_of(y).dtype
+    if dtypes.is_inexact(dy) and dx != dy:
+        raise TypeError(
+            "the first argument to pow must have an inexact dtype (float or complex), and "
+            "the second argument must have an inexact or integer dtype, and two inexact "
+            f"dtypes must match, but got {np.dtype(dx).name} and {np.dtype(dy).name} "
+            "respectively."
+        )
+    if dtypes.is_int(dy):
+        # An integer exponent: XLA's pow(float, int) is the power by the exponent's value
+        # in x's dtype (no derivative flows to an integer operand).
+        y = conversion.convert_element_type(y, dx, aval_of(y).weak_type)
+    return ew.pow(x, y)
+
+
+def abs(x):  # noqa: A001
+    """``jax.lax.abs``: elementwise absolute value (float, complex or signed integer ``x``;
+    the magnitude of a complex value is real).
+
+    Raises:
+        TypeError: for bool or unsigned ``x``, as JAX.
+    """
+    check_accepted("abs", (("floating", "complexfloating", "signedinteger"),), x)
+    return ew.abs(x)
+
+
+def _cumulative_op(name, impl):
+    def op(operand, axis: int = 0, reverse: bool = False):
+        check_accepted(name, (("number",),), operand)
+        return impl(operand, axis, reverse)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = (
+        f"``jax.lax.{name}`` along ``axis`` (reversed when ``reverse``), the result of "
+        "``operand``'s shape and dtype.\n\nRaises:\n    TypeError: for a bool operand, as JAX."
+    )
+    return op
+
+
+cumsum = _cumulative_op("cumsum", cumulative.cumsum)
+cumprod = _cumulative_op("cumprod", cumulative.cumprod)
+cummax = _cumulative_op("cummax", cumulative.cummax)
+cummin = _cumulative_op("cummin", cumulative.cummin)

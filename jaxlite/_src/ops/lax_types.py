@@ -50,7 +50,13 @@ class ConvDimensionNumbers(NamedTuple):
 
 
 def reciprocal(x):
-    """``jax.lax.reciprocal``: ``1 / x``."""
+    """``jax.lax.reciprocal``: ``1 / x``.
+
+    Raises:
+        TypeError: for integer ``x`` (JAX's ``integer_pow(x, -1)`` error).
+    """
+    if dtypes.is_int(aval_of(x).dtype):
+        return ew.integer_pow(x, -1)  # raises, as JAX's integer_pow does
     return ew.div(ew._const(x, 1), x)
 
 
