@@ -136,6 +136,7 @@ OPS_ORDER: list[str] = [
     "windowed",
     "lax_extras",
     "lax_types",
+    "lax_strict",  # the strict-dtype public lax special functions, clamp, cumulative ops
     "parallel",
     "parallel_extra",
     "sharding_rules",  # the sharding rules of the families above (one table, S8)

@@ -13,14 +13,7 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.ops import (
-    clamp as _clamp,
-    conversion,
-    cumulative,
-    elementwise as ew,
-    special,
-    special_more,
-)
+from jaxlite._src.ops import conversion, elementwise as ew
 
 # lax name -> (lenient implementation, the jax.numpy function named in JAX's tip or None)
 _BINARY = {
@@ -120,19 +113,6 @@ shift_right_arithmetic = _strict(
 )
 _REAL_PARTS = ("float32", "float64")
 complex = _strict("complex", ew.complex_, None, (_REAL_PARTS, _REAL_PARTS))  # noqa: A001
-igamma = _strict("igamma", special.igamma, None, (_FLOAT, _FLOAT))
-igammac = _strict("igammac", special.igammac, None, (_FLOAT, _FLOAT))
-betainc = _strict(
-    "betainc", special.betainc, None, (_FLOAT, _FLOAT, _FLOAT), "regularized_incomplete_beta"
-)
-polygamma = _strict("polygamma", special_more.polygamma, None, (_FLOAT, _FLOAT))
-zeta = _strict("zeta", special_more.zeta, None, (_FLOAT, _FLOAT))
-clamp = _strict("clamp", _clamp.clamp, None)
-for _f, _impl in [
-    (igamma, special.igamma), (igammac, special.igammac), (betainc, special.betainc),
-    (polygamma, special_more.polygamma), (zeta, special_more.zeta), (clamp, _clamp.clamp),
-]:  # fmt: skip
-    _f.__doc__ = _impl.__doc__
 
 
 def pow(x, y):  # noqa: A001
@@ -168,22 +148,3 @@ def abs(x):  # noqa: A001
     """
     check_accepted("abs", (("floating", "complexfloating", "signedinteger"),), x)
     return ew.abs(x)
-
-
-def _cumulative_op(name, impl):
-    def op(operand, axis: int = 0, reverse: bool = False):
-        check_accepted(name, (("number",),), operand)
-        return impl(operand, axis, reverse)
-
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = (
-        f"``jax.lax.{name}`` along ``axis`` (reversed when ``reverse``), the result of "
-        "``operand``'s shape and dtype.\n\nRaises:\n    TypeError: for a bool operand, as JAX."
-    )
-    return op
-
-
-cumsum = _cumulative_op("cumsum", cumulative.cumsum)
-cumprod = _cumulative_op("cumprod", cumulative.cumprod)
-cummax = _cumulative_op("cummax", cumulative.cummax)
-cummin = _cumulative_op("cummin", cumulative.cummin)

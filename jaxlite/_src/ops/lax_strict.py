@@ -1,0 +1,41 @@
+"""The public ``jax.lax`` special functions, ``clamp`` and cumulative reductions, with
+JAX's strict dtype rule (``lax_api.check_accepted``): they sit above their families in the
+ops order, which ``lax_api`` (used by the windowed reductions) cannot."""
+
+from __future__ import annotations
+
+from jaxlite._src.ops import clamp as _clamp, cumulative, special, special_more
+from jaxlite._src.ops.lax_api import _FLOAT, _strict, check_accepted
+
+igamma = _strict("igamma", special.igamma, None, (_FLOAT, _FLOAT))
+igammac = _strict("igammac", special.igammac, None, (_FLOAT, _FLOAT))
+betainc = _strict(
+    "betainc", special.betainc, None, (_FLOAT, _FLOAT, _FLOAT), "regularized_incomplete_beta"
+)
+polygamma = _strict("polygamma", special_more.polygamma, None, (_FLOAT, _FLOAT))
+zeta = _strict("zeta", special_more.zeta, None, (_FLOAT, _FLOAT))
+clamp = _strict("clamp", _clamp.clamp, None)
+for _f, _impl in [
+    (igamma, special.igamma), (igammac, special.igammac), (betainc, special.betainc),
+    (polygamma, special_more.polygamma), (zeta, special_more.zeta), (clamp, _clamp.clamp),
+]:  # fmt: skip
+    _f.__doc__ = _impl.__doc__
+
+
+def _cumulative_op(name, impl):
+    def op(operand, axis: int = 0, reverse: bool = False):
+        check_accepted(name, (("number",),), operand)
+        return impl(operand, axis, reverse)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = (
+        f"``jax.lax.{name}`` along ``axis`` (reversed when ``reverse``), the result of "
+        "``operand``'s shape and dtype.\n\nRaises:\n    TypeError: for a bool operand, as JAX."
+    )
+    return op
+
+
+cumsum = _cumulative_op("cumsum", cumulative.cumsum)
+cumprod = _cumulative_op("cumprod", cumulative.cumprod)
+cummax = _cumulative_op("cummax", cumulative.cummax)
+cummin = _cumulative_op("cummin", cumulative.cummin)
