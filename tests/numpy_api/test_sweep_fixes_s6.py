@@ -158,3 +158,19 @@ def test_quantile_rejects_lists(fn):
         fn(np.arange(3.0), [0.1])
     with pytest.raises(TypeError, match="requires ndarray or scalar arguments"):
         fn([1.0, 2.0], 0.1)
+
+
+@pytest.mark.parametrize(
+    "data, kw", [(np.array([3.0, 3.0, 3.0]), {"bins": 4}), (3, {}), (2.5, {"bins": 4})]
+)
+def test_histogram_of_constant_data_widens_the_range(data, kw):
+    # An empty range (lo == hi) becomes [lo - 0.5, hi + 0.5], as in NumPy and JAX (jaxlite
+    # gave edges all equal to the value, so every count fell in the last bin).
+    want = np.histogram_bin_edges(np.atleast_1d(np.asarray(data, np.float64)), **kw)
+    got = np.asarray(jnp.histogram_bin_edges(data, **kw))
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    counts, edges = jnp.histogram(np.array([3.0, 3.0, 3.0]), bins=4)
+    assert np.asarray(counts).tolist() == [0, 0, 3, 0]
+    np.testing.assert_allclose(np.asarray(edges), [2.5, 2.75, 3.0, 3.25, 3.5])
+    explicit = jnp.histogram_bin_edges(np.array([1.0, 2.0]), bins=2, range=(2.0, 2.0))
+    np.testing.assert_allclose(np.asarray(explicit), [1.5, 2.0, 2.5])

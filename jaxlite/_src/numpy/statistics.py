@@ -316,8 +316,11 @@ def histogram(a, bins=10, range=None, weights=None, density=None):  # noqa: A002
         if range is None:
             lo, hi = reductions.min(a), reductions.max(a)
         else:
-            lo, hi = range
-        edges = linspace(lo, hi, int(bins) + 1).astype(a.dtype)
+            lo, hi = (asarray_any(r).astype(a.dtype) for r in range)
+        # An empty range (constant data) is widened to +-0.5 around it, as NumPy and JAX do.
+        same = equal(lo, hi)
+        lo, hi = where(same, subtract(lo, 0.5), lo), where(same, add(hi, 0.5), hi)
+        edges = linspace(lo, hi, int(bins) + 1, dtype=a.dtype)
     else:
         edges = asarray_any(bins).astype(a.dtype)
     nb = edges.shape[0] - 1
