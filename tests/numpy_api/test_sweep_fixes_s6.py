@@ -174,3 +174,35 @@ def test_histogram_of_constant_data_widens_the_range(data, kw):
     np.testing.assert_allclose(np.asarray(edges), [2.5, 2.75, 3.0, 3.25, 3.5])
     explicit = jnp.histogram_bin_edges(np.array([1.0, 2.0]), bins=2, range=(2.0, 2.0))
     np.testing.assert_allclose(np.asarray(explicit), [1.5, 2.0, 2.5])
+
+
+@pytest.mark.parametrize(
+    "args, kw",
+    [
+        ((-3.5, 7.0, 11), {}),
+        ((0.0, 1.0, 7), {}),
+        ((np.array([0.0, 1.0], F32), np.array([1.0, 3.0], F32), 4), {"axis": -1}),
+        ((1, 10, 5), {"endpoint": False}),
+        ((0, 10, 4), {"dtype": np.int32}),
+    ],
+)
+def test_linspace_eager_equals_jit(args, kw):
+    # One formula for both (JAX's start * (1 - t) + stop * t in the result dtype); eager
+    # jaxlite used NumPy's float64 linspace and traced code start + i * step.
+    eager = np.asarray(jnp.linspace(*args, **kw))
+    arrays = [jnp.asarray(a) for a in args[:2]]
+    traced = np.asarray(jax.jit(lambda s, e: jnp.linspace(s, e, args[2], **kw))(*arrays))
+    np.testing.assert_array_equal(eager, traced)
+    want = np.linspace(*[np.asarray(a, np.float64) for a in args[:2]], args[2], **kw)
+    np.testing.assert_allclose(eager, want.astype(eager.dtype), rtol=1e-6, atol=1e-6)
+
+
+def test_linspace_dtype_follows_its_inputs():
+    assert jnp.linspace(np.float16(0), np.float16(3), 4).dtype == np.float16
+    assert jnp.linspace(0, 3, 4).dtype == np.float32
+    assert jnp.linspace(1 + 1j, 3 - 2j, 4).dtype == np.complex64
+    out, step = jnp.linspace(0.0, 1.0, 1, endpoint=False, retstep=True)
+    assert out.tolist() == [0.0] and float(step) == 1.0
+    assert jnp.linspace(0.0, 1.0, 0).shape == (0,)
+    with pytest.raises(ValueError, match="must be non-negative"):
+        jnp.linspace(0.0, 1.0, -1)

@@ -15,7 +15,7 @@ from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.trace import Tracer, concrete_or_error
 from jaxlite._src.numpy.shape import _canon_shape, _shape, broadcast_to, reshape
 from jaxlite._src.numpy.util import array, asarray_any, promote_dtypes
-from jaxlite._src.ops import conversion, shape as _sh
+from jaxlite._src.ops import conversion, elementwise as _ew, shape as _sh
 from jaxlite._src.ops.structural import with_vma
 from jaxlite._src.sharding import explicit as _explicit
 
@@ -170,16 +170,49 @@ def linspace(
 
 
 def _linspace(start, stop, num, endpoint, retstep, dtype, axis):
-    dt = _dtype_or_default(dtype, dtypes.default_float_dtype())
-    start, stop = asarray(start), asarray(stop)
-    if isinstance(start, Tracer) or isinstance(stop, Tracer):
-        n = num - 1 if endpoint else num
-        step = (stop - start) / builtins.max(n, 1)
-        out = start + _arange(num).astype(dt) * step
-        return (out, step) if retstep else out.astype(dt)
-    v, step = np.linspace(np.asarray(start), np.asarray(stop), num, endpoint, True, axis=axis)
-    out = ArrayImpl(np.asarray(v, dt))
-    return (out, asarray(step)) if retstep else out
+    """JAX's arithmetic, eager and traced alike: ``start * (1 - t) + stop * t`` in the
+    (inexact) result dtype with ``t = i / div``, the stop appended when ``endpoint``
+    (NumPy's float64 ``start + i * step`` differs from JAX's in the last bits)."""
+    num = int(concrete_or_error(num, "It arose in jnp.linspace: num sets the output shape."))
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    start, stop = asarray_any(start), asarray_any(stop)
+    if dtype is None:
+        dt = dtypes.to_inexact_dtype(dtypes.result_type(start, stop))
+    else:
+        dt = dtypes.check_user_dtype_supported(dtype)
+    cdt = dtypes.to_inexact_dtype(dt)
+    start = conversion.convert_element_type(start, cdt)
+    stop = conversion.convert_element_type(stop, cdt)
+    bshape = tuple(np.broadcast_shapes(_shape(start), _shape(stop)))
+    start, stop = broadcast_to(start, bshape), broadcast_to(stop, bshape)
+    ax = len(bshape) + axis + 1 if axis < 0 else axis
+    keep = tuple(d for d in range(len(bshape) + 1) if d != ax)  # bshape's dims in the output
+    div = num - 1 if endpoint else num
+    nan = _sh.full((), np.nan, cdt)
+    if num > 1:
+        delta = _ew.div(_ew.sub(stop, start), _sh.full(bshape, div, cdt))
+        out_shape = bshape[:ax] + (div,) + bshape[ax:]
+        rdt = np.finfo(cdt).dtype
+        t = _ew.div(conversion.iota(rdt, div), _sh.full((div,), div, rdt))
+        t = _sh.broadcast_in_dim(conversion.convert_element_type(t, cdt), out_shape, (ax,))
+        one_minus_t = _ew.sub(_sh.full(out_shape, 1, cdt), t)
+        out = _ew.add(
+            _ew.mul(_sh.broadcast_in_dim(start, out_shape, keep), one_minus_t),
+            _ew.mul(_sh.broadcast_in_dim(stop, out_shape, keep), t),
+        )
+        if endpoint:
+            out = _sh.concatenate([out, _sh.expand_dims(stop, (ax,))], ax)
+    elif num == 1:
+        delta = nan if endpoint else _ew.sub(stop, start)
+        out = _sh.expand_dims(start, (ax,))
+    else:
+        delta = nan
+        out = _sh.full(bshape[:ax] + (0,) + bshape[ax:], 0, cdt)
+    if dtypes.is_int(dt) and not dtypes.is_int(cdt):
+        out = _ew.floor(out)
+    out = conversion.convert_element_type(out, dt)
+    return (out, delta) if retstep else out
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype=None, *, device=None) -> Array:
