@@ -572,6 +572,26 @@ def to_inexact_dtype(dtype: np.dtype) -> np.dtype:
     return canonicalize_dtype(np.dtype(np.float64 if wide else np.float32))
 
 
+def to_complex_dtype(dtype: np.dtype) -> np.dtype:
+    """The complex dtype of ``dtype`` values (complex stays; float64-wide values go to
+    complex128, everything else, float16/bfloat16 included, to complex64)."""
+    dtype = np.dtype(dtype)
+    if is_complex(dtype):
+        return dtype
+    wide = to_inexact_dtype(dtype) == np.float64
+    return np.dtype(np.complex128 if wide else np.complex64)
+
+
+def to_real_dtype(dtype: np.dtype) -> np.dtype:
+    """The real dtype of a complex one's parts; other dtypes are returned as they are."""
+    dtype = np.dtype(dtype)
+    if dtype == np.complex128:
+        return np.dtype(np.float64)
+    if dtype == np.complex64:
+        return np.dtype(np.float32)
+    return dtype
+
+
 def check_user_dtype_supported(dtype: Any, fun_name: str | None = None) -> np.dtype:
     """Canonicalise an explicitly requested dtype, warning when x64 truncation happens."""
     import warnings

@@ -16,7 +16,7 @@ from jaxlite._src.numpy.indexing_routines import roll
 from jaxlite._src.numpy.shape import moveaxis
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, check_arraylike
 from jaxlite._src.ops import conversion, elementwise as ew, shape as _sh
-from jaxlite._src.ops.fft import FftType, complex_dtype, fft as _lax_fft
+from jaxlite._src.ops.fft import FftType, fft as _lax_fft
 
 _NORMS = (None, "backward", "ortho", "forward")
 
@@ -209,7 +209,7 @@ def hfft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
     _check_norm(norm)
     a = asarray_any(a)
     if not dtypes.is_complex(aval_of(a).dtype):
-        a = conversion.convert_element_type(a, complex_dtype(aval_of(a).dtype))
+        a = conversion.convert_element_type(a, dtypes.to_complex_dtype(aval_of(a).dtype))
     return irfft(ew.conj(a), n, axis, _SWAPPED[norm])
 
 

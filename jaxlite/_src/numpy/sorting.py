@@ -19,11 +19,7 @@ from jaxlite._src.ops import conversion, elementwise as ew, shape as _sh, sortin
 def sort_complex(a):
     """``jnp.sort_complex``: sort and return a complex array."""
     a = asarray_any(a)
-    dt = (
-        dtypes.to_complex_dtype(a.dtype)
-        if hasattr(dtypes, "to_complex_dtype")
-        else (np.complex128 if a.dtype == np.float64 else np.complex64)
-    )
+    dt = dtypes.to_complex_dtype(a.dtype)
     if dtypes.is_complex(a.dtype):
         re, im = real(a), imag(a)
         _, _, out = _sh_sort3(re, im, a)

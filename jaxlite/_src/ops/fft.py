@@ -56,20 +56,6 @@ def _fft_type(fft_type) -> FftType:
     raise ValueError(f"Unknown FFT type '{fft_type}'")
 
 
-def complex_dtype(dtype) -> np.dtype:
-    """The complex dtype of a transform of ``dtype`` values (float16/bfloat16 -> complex64)."""
-    dtype = np.dtype(dtype)
-    if dtypes.is_complex(dtype):
-        return dtype
-    wide = dtypes.to_inexact_dtype(dtype) == np.float64
-    return np.dtype(np.complex128 if wide else np.complex64)
-
-
-def _real_dtype(dtype) -> np.dtype:
-    """The real dtype matching a complex one."""
-    return np.dtype(np.float64) if np.dtype(dtype) == np.complex128 else np.dtype(np.float32)
-
-
 # ----------------------------------------------------------------- fft
 fft_p = Primitive("fft")
 
@@ -93,7 +79,7 @@ def _fft_abstract_eval(x, *, fft_type, fft_lengths):
                 f"{fft_lengths}"
             )
         shape = (*lead, *fft_lengths[:-1], fft_lengths[-1] // 2 + 1)
-        return ShapedArray(shape, complex_dtype(x.dtype))
+        return ShapedArray(shape, dtypes.to_complex_dtype(x.dtype))
     if not dtypes.is_complex(x.dtype):
         raise ValueError(f"only complex valued inputs supported for {fft_type.name.lower()}")
     if fft_type == FftType.IRFFT:
@@ -103,7 +89,7 @@ def _fft_abstract_eval(x, *, fft_type, fft_lengths):
                 f"IRFFT input shape {x.shape} minor dimensions must be equal to {expected} "
                 f"(fft_lengths {fft_lengths}, the last one halved plus one)"
             )
-        return ShapedArray((*lead, *fft_lengths), _real_dtype(x.dtype))
+        return ShapedArray((*lead, *fft_lengths), dtypes.to_real_dtype(x.dtype))
     if minor != fft_lengths:
         raise ValueError(
             f"FFT input shape {x.shape} minor dimensions must be equal to fft_lengths {fft_lengths}"
@@ -156,7 +142,7 @@ def _fft_transpose(ct, x, *, fft_type, fft_lengths):
         full = _sh.pad(ct, np.zeros((), aval_of(ct).dtype), config)
         spectrum = fft_p.bind(full, fft_type=FftType.FFT, fft_lengths=fft_lengths)
         return [conversion.convert_element_type(ew.real(spectrum), x.aval.dtype)]
-    ct = conversion.convert_element_type(ct, _real_dtype(x.aval.dtype))
+    ct = conversion.convert_element_type(ct, dtypes.to_real_dtype(x.aval.dtype))
     spectrum = fft_p.bind(ct, fft_type=FftType.RFFT, fft_lengths=fft_lengths)
     return [ew.conj(_irfft_scale(spectrum, fft_lengths))]
 
@@ -195,7 +181,7 @@ def fft(x, fft_type, fft_lengths):
             raise ValueError("only real valued inputs supported for rfft")
         want = dtypes.to_inexact_dtype(dtype)
     else:
-        want = complex_dtype(dtype)
+        want = dtypes.to_complex_dtype(dtype)
     if want != dtype:
         x = conversion.convert_element_type(x, want)
     return fft_p.bind(x, fft_type=kind, fft_lengths=lengths)

@@ -489,19 +489,12 @@ def qr(x, *, full_matrices: bool = True):
 eigh_p = Primitive("eigh", multiple_results=True)
 
 
-def _real_dtype(d):
-    return {
-        np.dtype(np.complex64): np.dtype(np.float32),
-        np.dtype(np.complex128): np.dtype(np.float64),
-    }.get(np.dtype(d), np.dtype(d))
-
-
 def _eigh_impl(x, *, lower):
     def shapes(m):
-        return [((m.shape[0],), _real_dtype(m.dtype)), (m.shape, m.dtype)]
+        return [((m.shape[0],), dtypes.to_real_dtype(m.dtype)), (m.shape, m.dtype)]
 
     w, v = _nan_on_failure(lambda m: np.linalg.eigh(m, UPLO="L" if lower else "U"), x, shapes)
-    return [v.astype(x.dtype), w.astype(_real_dtype(x.dtype))]
+    return [v.astype(x.dtype), w.astype(dtypes.to_real_dtype(x.dtype))]
 
 
 rules.impl_rules[eigh_p] = _eigh_impl
@@ -509,7 +502,7 @@ rules.impl_rules[eigh_p] = _eigh_impl
 
 def _eigh_abstract_eval(x, *, lower):
     _check_square("eigh", x)
-    return [ShapedArray(x.shape, x.dtype), ShapedArray(x.shape[:-1], _real_dtype(x.dtype))]
+    return [ShapedArray(x.shape, x.dtype), ShapedArray(x.shape[:-1], dtypes.to_real_dtype(x.dtype))]
 
 
 def _eigh_jvp(primals, tangents, *, lower):
@@ -560,19 +553,11 @@ _EIGVEC_DERIVS = (
 )
 
 
-def _complex_dtype(d):
-    return (
-        np.dtype(np.complex128)
-        if np.dtype(d) in (np.float64, np.complex128)
-        else np.dtype(np.complex64)
-    )
-
-
 def _eig_impl(x, *, compute_left_eigenvectors, compute_right_eigenvectors):
     """LAPACK's geev through SciPy, whose LAPACK JAX's CPU kernels also call: the
     eigenvalues in its order, eigenvectors of unit norm with their largest component
     real (signs included); always complex."""
-    cdt = _complex_dtype(x.dtype)
+    cdt = dtypes.to_complex_dtype(x.dtype)
     n = x.shape[-1]
     left = bool(compute_left_eigenvectors)
 
@@ -582,8 +567,8 @@ def _eig_impl(x, *, compute_left_eigenvectors, compute_right_eigenvectors):
     def geev(m):  # (w, vl, vr), one matrix at a time (vl is vr where not asked for)
         if m.ndim > 2:
             return _per_matrix(geev, m, 3)
-        out = scipy.linalg.eig(m, left=left, right=True)
-        return [out[0], out[1], out[2]] if left else [out[0], out[1], out[1]]
+        w, *vecs = scipy.linalg.eig(m, left=left, right=True)
+        return [w, vecs[0], vecs[-1]]
 
     w, vl, vr = _nan_on_failure(geev, x, shapes)
     outs = [w] + [vl] * left + [vr] * bool(compute_right_eigenvectors)
@@ -592,7 +577,7 @@ def _eig_impl(x, *, compute_left_eigenvectors, compute_right_eigenvectors):
 
 def _eig_abstract_eval(x, *, compute_left_eigenvectors, compute_right_eigenvectors):
     _check_square("eig", x)
-    cdt = _complex_dtype(x.dtype)
+    cdt = dtypes.to_complex_dtype(x.dtype)
     n_vec = int(compute_left_eigenvectors) + int(compute_right_eigenvectors)
     return [ShapedArray(x.shape[:-1], cdt)] + [ShapedArray(x.shape, cdt)] * n_vec
 
@@ -601,9 +586,10 @@ def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eige
     if compute_left_eigenvectors or compute_right_eigenvectors:
         raise NotImplementedError(_EIGVEC_DERIVS)
     (x,), (t,) = primals, tangents
-    w, vl, vr = eig_p.bind(x, compute_left_eigenvectors=True, compute_right_eigenvectors=True)
     if type(t) is Zero:
+        (w,) = eig_p.bind(x, compute_left_eigenvectors=False, compute_right_eigenvectors=False)
         return [w], [Zero(aval_of(w).to_tangent_aval())]
+    w, vl, vr = eig_p.bind(x, compute_left_eigenvectors=True, compute_right_eigenvectors=True)
     # dw_i = vl_i^H dA vr_i / vl_i^H vr_i (first-order perturbation of a simple eigenvalue).
     tc = conversion.convert_element_type(t, aval_of(w).dtype)
     dw = ew.div(_diag(_mm(_mm(_H(vl), tc), vr)), _diag(_mm(_H(vl), vr)))
@@ -656,7 +642,7 @@ svd_p = Primitive("svd", multiple_results=True)
 
 
 def _svd_impl(x, *, full_matrices, compute_uv):
-    rdt = _real_dtype(x.dtype)
+    rdt = dtypes.to_real_dtype(x.dtype)
 
     def shapes(m):
         r, c = m.shape
@@ -679,7 +665,7 @@ def _svd_abstract_eval(x, *, full_matrices, compute_uv):
     m, n = x.shape[-2:]
     k = min(m, n)
     b = x.shape[:-2]
-    s = ShapedArray(b + (k,), _real_dtype(x.dtype))
+    s = ShapedArray(b + (k,), dtypes.to_real_dtype(x.dtype))
     if not compute_uv:
         return [s]
     um, vn = (m, n) if full_matrices else (k, k)
