@@ -76,7 +76,7 @@ def _expm2(a, max_squarings: int):
     precision = "double" if a.dtype in (np.float64, np.complex128) else "single"
     thetas = _THETA[precision]
     degrees = [m for m, _ in thetas]
-    top_m, top_theta = thetas[-1]
+    top_theta = thetas[-1][1]
     norm = jnp.max(jnp.sum(jnp.abs(a), axis=-2))  # the 1-norm
     # Degree: the smallest whose theta covers the norm; else the top one after scaling.
     index = jnp.sum(jnp.stack([norm > t for _, t in thetas[:-1]]).astype(np.int32))
@@ -155,6 +155,15 @@ def _index_grid(m: int, n: int):
     return np.arange(m)[:, None], np.arange(n)[None, :]
 
 
+def _column_and_row(c, r):
+    """``c`` and ``r`` (at least 1-D) in their promoted dtype, batch dims broadcast."""
+    c, r = jnp.atleast_1d(c), jnp.atleast_1d(jnp.asarray(r))
+    dtype = jnp.result_type(c, r)
+    batch = jnp.broadcast_shapes(c.shape[:-1], r.shape[:-1])
+    c = jnp.broadcast_to(c.astype(dtype), batch + c.shape[-1:])
+    return c, jnp.broadcast_to(r.astype(dtype), batch + r.shape[-1:])
+
+
 def toeplitz(c, r=None):
     """``jax.scipy.linalg.toeplitz``: the Toeplitz matrix with first column ``c`` and first
     row ``r`` (``r[..., 0]`` is ignored; without ``r``, ``conj(c)``, a Hermitian matrix).
@@ -165,18 +174,9 @@ def toeplitz(c, r=None):
     Returns:
         Shape ``(..., M, N)``, of the promoted dtype.
     """
-    c = jnp.asarray(c)
-    r = jnp.conj(c) if r is None else jnp.asarray(r)
-    dtype = jnp.result_type(c, r)
-    c, r = c.astype(dtype), r.astype(dtype)
-    if c.ndim == 0:
-        c = c[None]
-    if r.ndim == 0:
-        r = r[None]
-    batch = jnp.broadcast_shapes(c.shape[:-1], r.shape[:-1])
+    c = jnp.atleast_1d(jnp.asarray(c))
+    c, r = _column_and_row(c, jnp.conj(c) if r is None else r)
     m, n = c.shape[-1], r.shape[-1]
-    c = jnp.broadcast_to(c, batch + (m,))
-    r = jnp.broadcast_to(r, batch + (n,))
     i, j = _index_grid(m, n)
     d = i - j
     return jnp.where(d >= 0, c[..., np.clip(d, 0, m - 1)], r[..., np.clip(-d, 0, n - 1)])
@@ -193,12 +193,8 @@ def hankel(c, r=None):
         Shape ``(..., M, N)``, of the promoted dtype.
     """
     c = jnp.atleast_1d(jnp.asarray(c))
-    r = jnp.zeros_like(c) if r is None else jnp.atleast_1d(jnp.asarray(r))
-    dtype = jnp.result_type(c, r)
-    batch = jnp.broadcast_shapes(c.shape[:-1], r.shape[:-1])
+    c, r = _column_and_row(c, jnp.zeros_like(c) if r is None else r)
     m, n = c.shape[-1], r.shape[-1]
-    c = jnp.broadcast_to(c.astype(dtype), batch + (m,))
-    r = jnp.broadcast_to(r.astype(dtype), batch + (n,))
     i, j = _index_grid(m, n)
     s = i + j
     return jnp.where(s < m, c[..., np.clip(s, 0, m - 1)], r[..., np.clip(s - m + 1, 0, n - 1)])
