@@ -48,9 +48,15 @@ class _SolveJaxprs(NamedTuple):
         return type(self)(self.vecmat, self.matvec, self.transpose_solve, self.solve)
 
 
+def _split_groups(args, lengths) -> tuple[list, list]:
+    """``args`` cut into one group per length, and the rest (the vectors)."""
+    parts = split_list(list(args), list(lengths))
+    return parts[:-1], parts[-1]
+
+
 def _split(args, const_lengths: _SolveJaxprs):
-    parts = split_list(list(args), list(const_lengths))
-    return _SolveJaxprs(*parts[:-1]), parts[-1]
+    groups, rest = _split_groups(args, const_lengths)
+    return _SolveJaxprs(*groups), rest
 
 
 def _flat(groups) -> list:
@@ -242,23 +248,18 @@ def custom_root(
 
 
 def _root_impl(lengths, jaxprs, *args):
-    (_, s_c, _), guess = _split_root(args, lengths)
+    (_, s_c, _), guess = _split_groups(args, lengths)
     return common.eval_closed(jaxprs[1], *s_c, *guess)
 
 
 _custom_root = custom_jvp(_root_impl, nondiff_argnums=(0, 1))
 
 
-def _split_root(args, lengths):
-    parts = split_list(list(args), list(lengths))
-    return parts[:-1], parts[-1]
-
-
 @_custom_root.defjvp
 def _root_jvp(lengths, jaxprs, primals, tangents):
     f_j, _, ls_j = jaxprs
-    (f_c, _, ls_c), _ = _split_root(primals, lengths)
-    (f_t, _, _), _ = _split_root(tangents, lengths)
+    (f_c, _, ls_c), _ = _split_groups(primals, lengths)
+    (f_t, _, _), _ = _split_groups(tangents, lengths)
     out = _custom_root(lengths, jaxprs, *primals)
     n = len(f_j.out_avals)
     solution, aux = out[:n], out[n:]
