@@ -410,10 +410,7 @@ greater_equal = _cmp(ew.ge, "greater_equal")
 def _logical(lax_fn, name):
     def f(x1, x2, /):
         # Weak only if both operands are (a truth test of an array is strongly typed).
-        weak = all(
-            type(x) in (bool, int, float, complex) or getattr(x, "weak_type", False)
-            for x in (x1, x2)
-        )
+        weak = all(dtypes.is_python_scalar(x) or getattr(x, "weak_type", False) for x in (x1, x2))
         x1, x2 = promote_args(name, x1, x2)
         if x1.dtype != dtypes.bool_:
             x1, x2 = ew.ne(x1, ew._const(x1, 0)), ew.ne(x2, ew._const(x2, 0))

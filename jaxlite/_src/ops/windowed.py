@@ -619,7 +619,7 @@ def conv_transpose(
     rspec = specs[1]
     kernel = [aval_of(rhs).shape[i] for i in rspec[2:]]
     rd = tuple(rhs_dilation) if rhs_dilation is not None else (1,) * (nd - 2)
-    if use_consistent_padding or padding in ("SAME", "VALID"):
+    if use_consistent_padding or (isinstance(padding, str) and padding in ("SAME", "VALID")):
         per_dim = [padding] * len(strides) if isinstance(padding, str) else padding
         padding = tuple(
             _conv_transpose_padding(
