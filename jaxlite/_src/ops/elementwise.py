@@ -512,7 +512,6 @@ def _make_complex(x, y):
 
 
 complex_p = naryop("complex", _make_complex, [FLOAT, FLOAT], out_dtype=_complex_out)
-rules.impl_rules[complex_p] = _make_complex
 deflinear(
     complex_p,
     lambda ct, x, y: [
