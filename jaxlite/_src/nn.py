@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from jaxlite._src import dtypes
+from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy import indexing_routines, reductions, ufuncs
 from jaxlite._src.numpy.creation import arange, full_like, ones, ones_like, zeros_like
 from jaxlite._src.numpy.einsum import einsum
@@ -58,9 +59,16 @@ def relu(x):
 
 
 def relu6(x):
-    """``jax.nn.relu6``: ``min(max(x, 0), 6)``."""
+    """``jax.nn.relu6``: ``min(max(x, 0), 6)``.
+
+    As in JAX, the derivative is 1 on the open interval ``(0, 6)`` and 0 elsewhere,
+    including at the kinks 0 and 6 (``min``/``max`` alone would give 0.5 there).
+    """
     x = _arr("relu6", x)
-    return minimum(maximum(x, 0), 6.0 if dtypes.is_inexact(x.dtype) else 6)
+    # 6.0, a weak float, as in JAX: an integer input gives a weakly typed float result.
+    m = minimum(maximum(x, 0), 6.0)
+    inside = logical_and(greater(x, 0), less(x, 6))
+    return where(inside, ew.convert_element_type_like(x, m), stop_gradient_p.bind(m))
 
 
 def sigmoid(x):
@@ -234,18 +242,20 @@ def tanh(x):
     return ufuncs.tanh(x)
 
 
+@custom_jvp
 def log1mexp(x):
-    """``jax.nn.log1mexp``: ``log(1 - exp(-x))`` computed stably for ``x > 0``."""
+    """``jax.nn.log1mexp``: ``log(1 - exp(-x))`` computed stably for ``x > 0``.
+
+    Below ``log(2)`` it is ``log(-expm1(-x))``, from there ``log1p(-exp(-x))`` (NaN for
+    ``x < 0``, where the function is undefined). Its JVP is JAX's ``g / expm1(x)``, so the
+    derivative stays finite where the value is NaN.
+    """
     (x,) = promote_dtypes_inexact(_arr("log1mexp", x))
-    c = float(np.log(2.0))
-    big = greater(x, c)
-    safe_big = where(big, x, full_like(x, 1.0))
-    safe_small = where(big, full_like(x, 0.5), x)
-    return where(
-        big,
-        log1p(negative(exp(negative(safe_big)))),
-        log(negative(expm1(negative(safe_small)))),
-    )
+    small = less(x, float(np.log(2.0)))
+    return where(small, log(negative(expm1(negative(x)))), log1p(negative(exp(negative(x)))))
+
+
+log1mexp.defjvps(lambda g, ans, x: divide(g, expm1(x)))
 
 
 def logmeanexp(x, axis=None, where=None, keepdims: bool = False):
