@@ -81,6 +81,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "scipy_linalg",
             "scipy_linalg_more",
             "nn",
+            "nn_attention",
             "nn_initializers",
             "random",
             "scipy",

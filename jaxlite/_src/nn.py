@@ -210,6 +210,11 @@ def log_softmax(x, axis=-1, where=None, initial=None):
 def one_hot(x, num_classes: int, *, dtype=None, axis=-1):
     """``jax.nn.one_hot``: ``x[..., None] == arange(num_classes)`` as ``dtype`` (float32)."""
     x = _arr("one_hot", x)
+    if x.dtype == np.bool_:  # JAX builds the classes with an iota of x's dtype
+        raise TypeError(
+            "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, "
+            "floating, complexfloating."
+        )
     num_classes = int(num_classes)
     dt = dtypes.canonicalize_dtype(dtype if dtype is not None else dtypes.default_float_dtype())
     out_axis = axis % (x.ndim + 1) if isinstance(axis, int) else axis
@@ -287,69 +292,6 @@ def squareplus(x, b=4):
     """``jax.nn.squareplus``: ``(x + sqrt(x**2 + b)) / 2``."""
     (x,) = promote_dtypes_inexact(_arr("squareplus", x))
     return divide(add(x, sqrt(add(square(x), b))), 2.0)
-
-
-def dot_product_attention(
-    query,
-    key,
-    value,
-    bias=None,
-    mask=None,
-    *,
-    scale=None,
-    is_causal: bool = False,
-    query_seq_lengths=None,
-    key_value_seq_lengths=None,
-    local_window_size=None,
-    implementation=None,
-):
-    """``jax.nn.dot_product_attention``: softmax(q k^T * scale + bias, masked) v.
-
-    Shapes: query ``(B, T, N, H)`` (or without ``B``), key/value ``(B, S, K, H)`` with ``K``
-    dividing ``N`` (grouped-query attention). ``mask`` is boolean (True = attend). Returns
-    ``(B, T, N, H)``.
-    """
-    q, k, v = (asarray_any(t) for t in (query, key, value))
-    unbatched = q.ndim == 3
-    if unbatched:
-        q, k, v = (expand_dims(t, 0) for t in (q, k, v))
-    B, T, N, H = q.shape
-    S, K = k.shape[1], k.shape[2]
-    if N % K:
-        raise ValueError(
-            f"The number of query heads ({N}) must be a multiple of the number "
-            f"of key/value heads ({K})"
-        )
-    if K != N:
-        rep = N // K
-        k = reshape(broadcast_to(k[:, :, :, None, :], (B, S, K, rep, H)), (B, S, N, H))
-        v = reshape(broadcast_to(v[:, :, :, None, :], (B, S, K, rep, H)), (B, S, N, H))
-    scale = 1.0 / np.sqrt(H) if scale is None else scale
-    logits = multiply(einsum("btnh,bsnh->bnts", q, k), scale)
-    if bias is not None:
-        logits = add(logits, asarray_any(bias).astype(logits.dtype))
-    keep = None
-    if mask is not None:
-        keep = broadcast_to(asarray_any(mask), logits.shape)
-    if is_causal:
-        causal = tril(ones((T, S), dtypes.bool_))
-        keep = causal if keep is None else logical_and(keep, causal)
-    if key_value_seq_lengths is not None:
-        kv = less(arange(S)[None, :], asarray_any(key_value_seq_lengths)[:, None])
-        kv = kv[:, None, None, :]
-        keep = kv if keep is None else logical_and(keep, kv)
-    if query_seq_lengths is not None:
-        qm = less(arange(T)[None, :], asarray_any(query_seq_lengths)[:, None])
-        qm = qm[:, None, :, None]
-        keep = qm if keep is None else logical_and(keep, qm)
-    if keep is not None:
-        big_neg = float(dtypes.finfo(logits.dtype).min) * 0.7
-        logits = where(keep, logits, big_neg)
-    # Low-precision inputs take the softmax in float32 (as JAX does).
-    wide = logits.astype(np.float32) if logits.dtype.itemsize < 4 else logits
-    probs = softmax(wide, axis=-1).astype(q.dtype)
-    out = einsum("bnts,bsnh->btnh", probs, v)
-    return out[0] if unbatched else out
 
 
 # jax.scipy.special.softmax / log_softmax: the same functions over all axes by default, as

@@ -2,7 +2,6 @@
 
 from jaxlite._src.nn import (  # noqa: F401
     celu as celu,
-    dot_product_attention as dot_product_attention,
     elu as elu,
     gelu as gelu,
     glu as glu,
@@ -34,4 +33,5 @@ from jaxlite._src.nn import (  # noqa: F401
     swish as swish,
     tanh as tanh,
 )
+from jaxlite._src.nn_attention import dot_product_attention as dot_product_attention  # noqa: F401
 from jaxlite.nn import initializers as initializers  # noqa: E402
