@@ -63,6 +63,7 @@ from jaxlite import (  # noqa: E402  # noqa: E402  # noqa: E402
     ad_checkpoint as ad_checkpoint,  # noqa: E402
     api_util as api_util,
     core as core,
+    custom_batching as custom_batching,
     custom_derivatives as custom_derivatives,
     debug as debug,
     distributed as distributed,

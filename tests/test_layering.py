@@ -59,6 +59,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "control_flow",
             "custom_derivatives",
+            "custom_batching",
             "ad_checkpoint",
             "callback_host",
             "callbacks",
