@@ -121,6 +121,7 @@ OPS_ORDER: list[str] = [
     "shape",
     "division",  # XLA's division by a broadcast (div_recip), before elementwise's div
     "elementwise",
+    "bits",  # clz (count leading zeros)
     "lax_api",  # the strict-dtype public lax binary operators over elementwise
     "clamp",  # lax.clamp (its JVP selects)
     "reductions",

@@ -180,6 +180,7 @@ from jaxlite._src.ops.bitcast import (  # noqa: F401,E402  # noqa: E402
     reduce_precision as reduce_precision,
     reduce_precision_p as reduce_precision_p,
 )
+from jaxlite._src.ops.bits import clz as clz, clz_p as clz_p  # noqa: F401,E402
 from jaxlite._src.ops.conversion import (  # noqa: E402
     iota_p as iota_p,
 )
