@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 from jaxlite._src import dtypes
+from jaxlite._src.control_flow.while_loop import while_loop
 from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.errors import NonConcreteBooleanIndexError
 from jaxlite._src.core.trace import Tracer
+from jaxlite._src.numpy import reductions
 from jaxlite._src.numpy.creation import ones_like
-from jaxlite._src.numpy.ufuncs import true_divide
+from jaxlite._src.numpy.ufuncs import power, true_divide
 from jaxlite._src.numpy.util import asarray_any
 from jaxlite._src.ops import (
     conversion,
@@ -30,12 +32,14 @@ class _EmptyEllipsis:
     """An Ellipsis that stands for no axes: it still separates advanced indices (NumPy)."""
 
 
-def _expand_index(idx, ndim, keep_empty_ellipsis=False):
+def _expand_index(idx, ndim, keep_empty_ellipsis=False, shape=None):
     """Normalise to a list with Ellipsis expanded (to ``_EmptyEllipsis`` if it stands for
-    no axes and ``keep_empty_ellipsis``)."""
+    no axes and ``keep_empty_ellipsis``). Python and NumPy bool scalars become 0-d boolean
+    arrays (NumPy's rule, which JAX follows). With ``shape``, boolean masks are checked
+    against the axes they index."""
     if not isinstance(idx, tuple):
         idx = (idx,)
-    idx = tuple(np.asarray(i) if isinstance(i, list) else i for i in idx)
+    idx = tuple(np.asarray(i) if isinstance(i, (list, bool, np.bool_)) else i for i in idx)
     n_ell = sum(1 for i in idx if i is Ellipsis)
     if n_ell > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
@@ -52,16 +56,50 @@ def _expand_index(idx, ndim, keep_empty_ellipsis=False):
             f"Too many indices: array is {ndim}-dimensional, but {consumed} were indexed"
         )
     out = []
-    for i in idx:
+    for k, i in enumerate(idx):
         if i is Ellipsis:
             out.extend([slice(None)] * (ndim - consumed))
             if keep_empty_ellipsis and ndim == consumed:
                 out.append(_EmptyEllipsis())
         else:
+            if shape is not None and isinstance(i, (Array, np.ndarray)):
+                _check_mask_shape(i, k, shape, sum(_axes_taken(j) for j in out))
             out.append(i)
     if n_ell == 0:
         out.extend([slice(None)] * (ndim - consumed))
     return out
+
+
+def _axes_taken(i):
+    """How many axes of the operand an (expanded) index item consumes."""
+    if i is None or isinstance(i, _EmptyEllipsis):
+        return 0
+    if isinstance(i, (Array, np.ndarray)) and aval_of(i).dtype == dtypes.bool_:
+        return aval_of(i).ndim
+    return 1
+
+
+def _check_mask_shape(i, k, shape, axis):
+    """A boolean mask must have the shape of the axes it indexes (JAX's IndexError)."""
+    a = aval_of(i)
+    if a.dtype != dtypes.bool_ or a.ndim == 0:
+        return
+    expected = list(shape[axis : axis + a.ndim])
+    if list(a.shape) != expected:
+        raise IndexError(
+            f"boolean index did not match shape of indexed array in index {k}: "
+            f"got {tuple(a.shape)}, expected {expected}"
+        )
+
+
+class _BoolScalar:
+    """A 0-d boolean index: NumPy's advanced index over a new axis of size 1 (index
+    ``[0]`` if True, ``[]`` if False), so it broadcasts with the other advanced indices."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = bool(value)
 
 
 def _bool_to_int(items):
@@ -72,7 +110,7 @@ def _bool_to_int(items):
                 raise NonConcreteBooleanIndexError(i)
             v = np.asarray(i)
             if v.ndim == 0:
-                out.append(None if v else _EmptyIndex())
+                out.append(_BoolScalar(v))
                 continue
             out.extend(ArrayImpl(np.asarray(n, np.int32)) for n in np.nonzero(v))
         else:
@@ -80,8 +118,19 @@ def _bool_to_int(items):
     return out
 
 
-class _EmptyIndex:
-    pass
+def _lift_bool_scalars(x, items):
+    """Give each 0-d boolean index its new axis of size 1 in ``x`` and make it an integer
+    array index into that axis (see ``_BoolScalar``)."""
+    if not any(isinstance(i, _BoolScalar) for i in items):
+        return x, items
+    new_items, axis = [], 0
+    for i in items:
+        if isinstance(i, _BoolScalar):
+            x = _shape.expand_dims(x, (axis,))
+            i = ArrayImpl(np.zeros(1 if i.value else 0, np.int32))
+        new_items.append(i)
+        axis += 0 if i is None or isinstance(i, _EmptyEllipsis) else 1
+    return x, new_items
 
 
 def getitem(x, idx):
@@ -91,7 +140,8 @@ def getitem(x, idx):
             f"`arr[array(seq)]` instead of `arr[seq]`. Got index {idx!r}."
         )
     x = asarray_any(x)
-    items = _bool_to_int(_expand_index(idx, x.ndim, keep_empty_ellipsis=True))
+    items = _bool_to_int(_expand_index(idx, x.ndim, keep_empty_ellipsis=True, shape=x.shape))
+    x, items = _lift_bool_scalars(x, items)
     if type(x) is not ArrayImpl:
         _explicit.check_index(x, [i for i in items if not isinstance(i, _EmptyEllipsis)])
     return _index(x, items)
@@ -119,7 +169,7 @@ def _use_gather(x, items):
     dynamic = strided = False
     axis = 0
     for i in items:
-        if i is None or isinstance(i, (_EmptyIndex, _EmptyEllipsis)):
+        if i is None or isinstance(i, _EmptyEllipsis):
             continue
         if isinstance(i, slice):
             strided |= i.step not in (None, 1, -1)
@@ -156,8 +206,6 @@ def _index(x, items):
         if isinstance(i, _EmptyEllipsis):
             slots.append("sep")
             continue
-        if isinstance(i, _EmptyIndex):
-            raise IndexError("boolean scalar False index is not supported")
         n = out.shape[axis]
         if isinstance(i, slice):
             slots.append("dim")
@@ -319,13 +367,7 @@ class _IndexUpdateRef:
         return _scatter(self.array, self.index, values, "add", kwargs.get("mode"))
 
     def subtract(self, values, **kwargs):
-        return _scatter(
-            self.array,
-            self.index,
-            ew.neg(asarray_any(values)) if not isinstance(values, (int, float)) else -values,
-            "add",
-            kwargs.get("mode"),
-        )
+        return _scatter(self.array, self.index, values, "sub", kwargs.get("mode"))
 
     def multiply(self, values, **kwargs):
         return _scatter(self.array, self.index, values, "mul", kwargs.get("mode"))
@@ -333,12 +375,16 @@ class _IndexUpdateRef:
     mul = multiply
 
     def divide(self, values, **kwargs):
-        return _scatter(
-            self.array,
-            self.index,
-            true_divide(ones_like(self.array).at[self.index].get() if False else 1.0, values),
-            "mul",
-        )
+        # As JAX: ``x`` divided by the product of the updates scattered into ones of x's
+        # dtype (an exact division where each position is named once; integer ``x`` gives
+        # a float result, its divisors cast to x's dtype first).
+        x = asarray_any(self.array)
+        return true_divide(x, _scatter(ones_like(x), self.index, values, "mul", kwargs.get("mode")))
+
+    def power(self, values, **kwargs):
+        # As JAX: ``x`` to the power of the product of the updates scattered into ones.
+        x = asarray_any(self.array)
+        return power(x, _scatter(ones_like(x), self.index, values, "mul", kwargs.get("mode")))
 
     def min(self, values, **kwargs):
         return _scatter(self.array, self.index, values, "min", kwargs.get("mode"))
@@ -347,7 +393,21 @@ class _IndexUpdateRef:
         return _scatter(self.array, self.index, values, "max", kwargs.get("mode"))
 
     def apply(self, func, **kwargs):
-        return self.set(func(self.get()))
+        mode = kwargs.get("mode")
+        x = asarray_any(self.array)
+        if _unique_by_construction(self.index, x.ndim):
+            return self.set(func(self.get()), mode=mode)
+        # As JAX's scatter_apply: ``func`` (elementwise) is applied once per occurrence of a
+        # position in the index, so a position named k times becomes func^k(x).
+        counts = _scatter(_shape.full(x.shape, 0, dtypes.int32), self.index, 1, "add", mode)
+        most = reductions.max(counts) if counts.size else 0
+
+        def body(carry):
+            j, z = carry
+            new = conversion.convert_element_type(asarray_any(func(z)), x.dtype, x.weak_type)
+            return j + 1, ew.select_n(ew.gt(counts, ew._const(counts, j)), z, new)
+
+        return while_loop(lambda carry: carry[0] < most, body, (0, x))[1]
 
 
 def _get_filled(x, idx, fill_value):
@@ -384,6 +444,15 @@ def _scatter_flat(x, idx, values, mode, idx_mode):
         # As JAX: update in the promoted dtype (int += -1.5 twice is -3), then cast back.
         out = _scatter(conversion.convert_element_type(x, to, to_weak), idx, values, mode, idx_mode)
         return conversion.convert_element_type(out, dtype, weak)
+    if dtype == dtypes.bool_ and mode in ("add", "mul", "sub"):
+        # JAX's scatter_add/scatter_mul/scatter_sub take no booleans (a bool ``x`` with bool
+        # updates stays bool after promotion).
+        raise TypeError(
+            f"{mode} does not accept dtype bool at position 0. Accepted dtypes at position 0 "
+            "are subtypes of integer, floating, complexfloating."
+        )
+    if mode == "sub":
+        values, mode = ew.neg(values), "add"
     values = conversion.convert_element_type(values, x.dtype, x.weak_type and values.weak_type)
     # Index the positions with an iota map: gather the flat position of each selected
     # element, then scatter into the flat array (works for every indexing form above).
@@ -463,10 +532,12 @@ def _scatter_positions(shape, idx):
         if shape
         else _shape.reshape(conversion.iota(dtypes.int32, 1), ())
     )
-    items = _bool_to_int(_expand_index(idx, len(shape), keep_empty_ellipsis=True))
+    items = _bool_to_int(_expand_index(idx, len(shape), keep_empty_ellipsis=True, shape=shape))
+    pos, items = _lift_bool_scalars(pos, items)
+    shape = aval_of(pos).shape
     new_items, pad_axes, axis = [], set(), 0
     for i in items:
-        if i is None or isinstance(i, (_EmptyIndex, _EmptyEllipsis)):
+        if i is None or isinstance(i, _EmptyEllipsis):
             new_items.append(i)
             continue
         if isinstance(i, slice):

@@ -137,11 +137,18 @@ def gcd(x1, x2, /):
 
 
 def lcm(x1, x2, /):
-    """``jnp.lcm``: least common multiple."""
+    """``jnp.lcm``: least common multiple of ``|x1|`` and ``|x2|``.
+
+    As JAX, the product wraps on overflow and keeps its sign (``lcm(int8(127), 2)`` is -2):
+    the absolute values are taken before the product, not after.
+    """
     x1, x2 = promote_args("lcm", x1, x2)
+    if not dtypes.is_int(x1.dtype):
+        raise ValueError("Arguments to jax.numpy.lcm must be integers.")
+    x1, x2 = abs(x1), abs(x2)
     g = gcd(x1, x2)
     safe = _where(equal(g, 0), ones_like(g), g)
-    return _where(equal(g, 0), zeros_like(g), abs(multiply(x1, floor_divide(x2, safe))))
+    return _where(equal(g, 0), zeros_like(g), multiply(x1, floor_divide(x2, safe)))
 
 
 def ldexp(x1, x2, /):
