@@ -81,6 +81,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "scipy_stats",
             "scipy_linalg",
             "scipy_linalg_more",
+            "scipy_linalg_decomp",
+            "scipy_linalg_matrices",
             "nn",
             "nn_attention",
             "nn_initializers",
@@ -135,6 +137,7 @@ OPS_ORDER: list[str] = [
     "sorting",
     "linalg",
     "linalg_ops",
+    "linalg_schur",  # schur, hessenberg, the triangular Sylvester kernel
     "bitcast",
     "windowed",
     "lax_extras",

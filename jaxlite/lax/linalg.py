@@ -10,3 +10,9 @@ from jaxlite._src.ops.linalg_ops import (  # noqa: F401
     svd as svd,
     triangular_solve as triangular_solve,
 )
+from jaxlite._src.ops.linalg_schur import (  # noqa: F401,E402
+    hessenberg as hessenberg,
+    hessenberg_p as hessenberg_p,
+    schur as schur,
+    schur_p as schur_p,
+)

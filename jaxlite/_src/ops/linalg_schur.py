@@ -1,0 +1,226 @@
+"""Schur and Hessenberg decompositions (``jax.lax.linalg.schur`` / ``hessenberg``) and the
+triangular Sylvester kernel behind ``jax.scipy.linalg.solve_sylvester``.
+
+The kernels are LAPACK's, through SciPy (``gees`` via ``scipy.linalg.schur``, ``gehrd`` /
+``orghr`` / ``unghr``, ``trsyl``): the routines JAX's CPU kernels call, so the factors agree
+with JAX's up to rounding. Leading axes are batch axes (one LAPACK call per matrix); the
+batching rules move the batch axis to the front. As in JAX none of these has a derivative:
+their JVP rules raise JAX's ``NotImplementedError`` ("Differentiation rule for 'schur' not
+implemented").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy  # scipy.linalg loads on first use (SciPy's lazy submodules)
+
+from jaxlite._src import dtypes
+from jaxlite._src.core import rules
+from jaxlite._src.core.array import to_array
+from jaxlite._src.core.avals import ShapedArray
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.ops.linalg_ops import _batch_to_front
+
+
+def _per_matrix(fn, mats, out_specs, core=None):
+    """``fn`` over the leading batch axes of ``mats`` (same batch shape; ``core[i]``
+    trailing axes of ``mats[i]`` form one operand, 2 by default); ``out_specs``: per output,
+    (shape of one result, dtype). Empty batches give empty outputs of the right shapes."""
+    core = core or [2] * len(mats)
+    batch = mats[0].shape[: mats[0].ndim - core[0]]
+    count = int(np.prod(batch, dtype=np.int64))
+    flat = [m.reshape((count,) + m.shape[m.ndim - c :]) for m, c in zip(mats, core)]
+    outs = [np.empty((count,) + s, d) for s, d in out_specs]
+    for k in range(count):
+        res = fn(*(m[k] for m in flat))
+        for o, r in zip(outs, res):
+            o[k] = r
+    return [o.reshape(batch + o.shape[1:]) for o in outs]
+
+
+def _check_matrix(name, x, what="square matrix"):
+    if len(x.shape) < 2:
+        raise TypeError(f"Input 0 to {name} must have rank at least 2, but got shape={x.shape}")
+    if not dtypes.is_inexact(x.dtype):
+        raise TypeError(
+            f"{name} does not accept dtype {x.dtype.name} at position 0. Accepted dtypes at "
+            "position 0 are subtypes of floating, complexfloating."
+        )
+
+
+def _no_derivative(p):
+    def jvp(primals, tangents, **params):
+        raise rules.missing_rule("jvp", p)
+
+    rules.jvp_rules[p] = jvp
+
+
+def _front_batch(p):
+    def batch(axis_data, args, dims, **params):
+        outs = p.bind(*_batch_to_front(axis_data, args, dims), **params)
+        return outs, [0] * len(outs)
+
+    rules.batch_rules[p] = batch
+
+
+# ------------------------------------------------------------------------------- schur
+schur_p = Primitive("schur", multiple_results=True)
+
+
+def _schur_impl(x, *, compute_schur_vectors):
+    n = x.shape[-1]
+
+    def one(m):
+        t, z = scipy.linalg.schur(m, output="complex" if np.iscomplexobj(m) else "real")
+        return t, z
+
+    t, z = _per_matrix(one, [x], [((n, n), x.dtype), ((n, n), x.dtype)])
+    return [t, z] if compute_schur_vectors else [t]
+
+
+def _schur_abstract_eval(x, *, compute_schur_vectors):
+    _check_matrix("schur", x)
+    if x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"The input to schur must be a square matrix. Got shape {x.shape}.")
+    out = ShapedArray(x.shape, x.dtype)
+    return [out, out] if compute_schur_vectors else [out]
+
+
+rules.impl_rules[schur_p] = _schur_impl
+rules.abstract_eval_rules[schur_p] = _schur_abstract_eval
+_no_derivative(schur_p)
+_front_batch(schur_p)
+
+
+def schur(
+    x,
+    *,
+    compute_schur_vectors: bool = True,
+    sort_eig_vals: bool = False,
+    select_callable=None,
+):
+    """``jax.lax.linalg.schur``: the Schur decomposition ``x = Z T Z^H``.
+
+    Args:
+        x: a (batch of) square float or complex matrices.
+        compute_schur_vectors: also return ``Z``.
+        sort_eig_vals: must be False (LAPACK's sorting is not implemented, as in JAX).
+        select_callable: must be None.
+
+    Returns:
+        ``[T, Z]`` (or ``[T]``): ``T`` quasi upper triangular (real input, 2x2 blocks for
+        complex pairs) or upper triangular (complex input), ``Z`` unitary.
+    """
+    if sort_eig_vals or select_callable is not None:
+        raise NotImplementedError("The sort feature of LAPACK's gees routine is not implemented.")
+    return schur_p.bind(to_array(x), compute_schur_vectors=bool(compute_schur_vectors))
+
+
+# -------------------------------------------------------------------------- hessenberg
+hessenberg_p = Primitive("hessenberg", multiple_results=True)
+
+
+def _hessenberg_impl(a):
+    n = a.shape[-1]
+
+    def one(m):
+        if n == 0:
+            return m, np.zeros((0,), m.dtype)
+        gehrd = scipy.linalg.get_lapack_funcs("gehrd", (m,))
+        ht, tau, _ = gehrd(m)
+        return ht, tau[: n - 1]
+
+    return _per_matrix(one, [a], [((n, n), a.dtype), ((max(n - 1, 0),), a.dtype)])
+
+
+def _hessenberg_abstract_eval(a):
+    _check_matrix("hessenberg", a)
+    if a.shape[-1] != a.shape[-2]:
+        raise ValueError(
+            f"Argument to Hessenberg reduction must have shape [..., n, n], got shape {a.shape}"
+        )
+    n = a.shape[-1]
+    return [ShapedArray(a.shape, a.dtype), ShapedArray(a.shape[:-2] + (max(n - 1, 0),), a.dtype)]
+
+
+rules.impl_rules[hessenberg_p] = _hessenberg_impl
+rules.abstract_eval_rules[hessenberg_p] = _hessenberg_abstract_eval
+_no_derivative(hessenberg_p)
+_front_batch(hessenberg_p)
+
+
+def hessenberg(a):
+    """``jax.lax.linalg.hessenberg``: reduce a square matrix to upper Hessenberg form.
+
+    Args:
+        a: a (batch of) square float or complex matrices.
+
+    Returns:
+        ``[h, taus]`` (a list, as JAX's) in LAPACK's packed form: ``h``'s upper Hessenberg part is the reduced
+        matrix, the Householder reflectors are below its first subdiagonal, ``taus`` (length
+        ``n - 1``) their scales.
+    """
+    return hessenberg_p.bind(to_array(a))
+
+
+# The unitary factor of the Hessenberg reduction from the packed form (orghr / unghr).
+hessenberg_q_p = Primitive("hessenberg_q")
+
+
+def _hessenberg_q_impl(h, taus):
+    n = h.shape[-1]
+
+    def one(m, tau):
+        if n <= 1:
+            return (np.eye(n, dtype=m.dtype),)
+        orghr = scipy.linalg.get_lapack_funcs("unghr" if np.iscomplexobj(m) else "orghr", (m,))
+        q, _ = orghr(m, tau, lo=0, hi=n - 1)
+        return (q,)
+
+    (q,) = _per_matrix(one, [h, taus], [((n, n), h.dtype)], core=[2, 1])
+    return q
+
+
+rules.impl_rules[hessenberg_q_p] = _hessenberg_q_impl
+rules.abstract_eval_rules[hessenberg_q_p] = lambda h, taus: ShapedArray(h.shape, h.dtype)
+_no_derivative(hessenberg_q_p)
+
+
+def _hessenberg_q_batch(axis_data, args, dims):
+    return hessenberg_q_p.bind(*_batch_to_front(axis_data, args, dims)), 0
+
+
+rules.batch_rules[hessenberg_q_p] = _hessenberg_q_batch
+
+
+# ------------------------------------------------------------------ triangular Sylvester
+# X solving R X + X S = F for upper triangular (complex Schur) R (m x m) and S (n x n).
+trsyl_p = Primitive("trsyl")
+
+
+def _trsyl_impl(r, s, f):
+    m, n = f.shape[-2], f.shape[-1]
+
+    def one(r1, s1, f1):
+        if m == 0 or n == 0:
+            return (np.zeros((m, n), f.dtype),)
+        trsyl = scipy.linalg.get_lapack_funcs("trsyl", (r1, s1, f1))
+        x, scale, _ = trsyl(r1, s1, f1)
+        return (x / scale,)
+
+    (x,) = _per_matrix(one, [r, s, f], [((m, n), f.dtype)])
+    return x
+
+
+rules.impl_rules[trsyl_p] = _trsyl_impl
+rules.abstract_eval_rules[trsyl_p] = lambda r, s, f: ShapedArray(f.shape, f.dtype)
+_no_derivative(trsyl_p)
+
+
+def _trsyl_batch(axis_data, args, dims):
+    return trsyl_p.bind(*_batch_to_front(axis_data, args, dims)), 0
+
+
+rules.batch_rules[trsyl_p] = _trsyl_batch
+
+__all__ = ["hessenberg", "hessenberg_p", "schur", "schur_p"]
