@@ -156,9 +156,9 @@ def hessenberg(a):
         a: a (batch of) square float or complex matrices.
 
     Returns:
-        ``[h, taus]`` (a list, as JAX's) in LAPACK's packed form: ``h``'s upper Hessenberg part is the reduced
-        matrix, the Householder reflectors are below its first subdiagonal, ``taus`` (length
-        ``n - 1``) their scales.
+        ``[h, taus]`` (a list, as JAX's) in LAPACK's packed form: ``h``'s upper Hessenberg
+        part is the reduced matrix, the Householder reflectors are below its first
+        subdiagonal, ``taus`` (length ``n - 1``) their scales.
     """
     return hessenberg_p.bind(to_array(a))
 
