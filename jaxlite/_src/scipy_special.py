@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from jaxlite._src import dtypes
+from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy import indexing_routines, reductions, ufuncs
 from jaxlite._src.numpy.creation import full, full_like, ones_like, zeros_like
 from jaxlite._src.numpy.shape import _reduction_axes, broadcast_arrays, broadcast_to, squeeze
@@ -32,8 +33,12 @@ from jaxlite._src.numpy.ufuncs import (
     subtract,
     where,
 )
-from jaxlite._src.numpy.util import promote_args_inexact, promote_dtypes_inexact
-from jaxlite._src.ops import elementwise as ew, special as special_ops
+from jaxlite._src.numpy.util import asarray_any, promote_args_inexact, promote_dtypes_inexact
+from jaxlite._src.ops import (
+    elementwise as ew,
+    special as special_ops,
+    special_more as special_more_ops,
+)
 from jaxlite._src.ops.structural import stop_gradient_p
 
 
@@ -132,10 +137,18 @@ def expit(x):
     return ew.logistic(_inexact1(x))
 
 
-def logit(x):
-    """``jax.scipy.special.logit``: ``log(x / (1 - x))``."""
-    x = _inexact1(x)
+@custom_jvp
+def _logit(x):
     return log(divide(x, subtract(1, x)))
+
+
+# JAX's rule: 1 / (x (1 - x)), so the derivative is inf at 0 and 1 (not NaN) and -0 at +-inf.
+_logit.defjvps(lambda g, ans, x: divide(g, multiply(x, subtract(1, x))))
+
+
+def logit(x):
+    """``jax.scipy.special.logit``: ``log(x / (1 - x))``; derivative ``1 / (x (1 - x))``."""
+    return _logit(_inexact1(x))
 
 
 def ndtr(x):
@@ -180,8 +193,10 @@ def gammasgn(x):
 
 def ndtri(p):
     """``jax.scipy.special.ndtri``: inverse of the standard normal CDF."""
-    p = _inexact1(p)
-    return multiply(np.sqrt(2.0), ew.erf_inv(subtract(multiply(p, 2), 1)))
+    p = asarray_any(p)
+    if p.dtype not in (np.float32, np.float64):  # JAX refuses even ints and half floats
+        raise TypeError(f"x.dtype={p.dtype} is not supported, see docstring for supported types.")
+    return special_more_ops.ndtri(p)
 
 
 def betaln(a, b):
@@ -203,7 +218,17 @@ def multigammaln(a, d: int):
 def entr(x):
     """``jax.scipy.special.entr``: ``-x log x`` (0 at 0, -inf for negative ``x``)."""
     x = _inexact1(x)
-    return where(less(x, 0), full_like(x, -np.inf), negative(xlogy(x, x)))
+    return where(less(x, 0), full_like(x, -np.inf), negative(_xlogx(x)))
+
+
+@custom_jvp
+def _xlogx(x):
+    return xlogy(x, x)
+
+
+# d/dx x log x = log x + 1: -inf at 0, so entr's derivative is +inf there (xlogy's own
+# rule, log y + x / y, gives NaN at 0).
+_xlogx.defjvps(lambda g, ans, x: multiply(g, add(log(x), 1)))
 
 
 def rel_entr(p, q):

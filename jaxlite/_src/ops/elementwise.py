@@ -233,7 +233,19 @@ defjvp2(
     erf_inv_p,
     lambda t, ans, x: mul(_formula_const(x, np.sqrt(np.pi) / 2), mul(t, exp(square(ans)))),
 )
-lgamma_p = unop("lgamma", _special_impl("gammaln"), FLOAT)
+
+
+def _lgamma_impl(x):
+    # SciPy's gammaln(-inf) is -inf; C99's lgamma and XLA (JAX) give +inf (|Gamma| -> 0 has
+    # no limit there, and the convention is the pole's +inf).
+    out = scipy.special.gammaln(x).astype(x.dtype, copy=False)
+    if out.ndim == 0:
+        return np.asarray(np.inf, out.dtype) if x == -np.inf else out
+    out[x == -np.inf] = np.inf
+    return out
+
+
+lgamma_p = unop("lgamma", _lgamma_impl, FLOAT)
 defjvp(lgamma_p, lambda t, x: mul(t, digamma(x)))
 digamma_p = unop("digamma", _digamma_impl, FLOAT)
 

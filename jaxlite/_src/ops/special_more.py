@@ -20,15 +20,18 @@ import scipy  # scipy.special loads on first use (SciPy's lazy submodules)
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.ops._factories import FLOAT, defjvp, naryop, unop
+from jaxlite._src.ops._factories import FLOAT, defjvp, defjvp2, naryop, unop
 from jaxlite._src.ops.elementwise import (
     _const,
     _lax_args,
     add,
     div,
+    eq,
     exp,
+    lt,
     mul,
     neg,
+    select_n,
     sub,
 )
 
@@ -99,7 +102,11 @@ expi_p = unop("expi", _f64(lambda x: scipy.special.expi(x)), FLOAT)
 defjvp(expi_p, lambda t, x: mul(t, div(exp(x), x)))  # d/dx Ei(x) = e^x / x
 
 exp1_p = unop("exp1", _f64(lambda x: scipy.special.exp1(x)), FLOAT)
-defjvp(exp1_p, lambda t, x: mul(t, neg(div(exp(neg(x)), x))))  # d/dx E1(x) = -e^-x / x
+# d/dx E1(x) = -e^-x / x; NaN for x < 0, where E1 itself is NaN (as in JAX).
+defjvp(
+    exp1_p,
+    lambda t, x: mul(t, select_n(lt(x, _const(x, 0)), neg(div(exp(neg(x)), x)), _const(x, np.nan))),
+)
 
 
 def _expn_kernel(n, x):
@@ -116,7 +123,25 @@ defjvp(
     lambda t, n, x: mul(t, neg(expn_p.bind(sub(n, _const(n, 1)), x))),
 )
 
-rules.quiet_fp.update([polygamma_p, zeta_p, erfcx_p, expi_p, exp1_p, expn_p])
+
+# --- ndtri(p): the inverse of the standard normal CDF --------------------------------------
+# SciPy's kernel in float64: accurate in the tails, where sqrt(2) * erfinv(2p - 1) loses
+# everything to the cancellation in 2p - 1 (float32 ndtri(1e-10) was -inf; it is -6.3613).
+ndtri_p = unop("ndtri", _f64(lambda p: scipy.special.ndtri(p)), FLOAT)
+# d/dp ndtri(p) = sqrt(2 pi) exp(ndtri(p)**2 / 2); 0 at p = 0 and 1 (infinite ndtri), as JAX
+# gives there.
+defjvp2(
+    ndtri_p,
+    lambda t, ans, p: mul(
+        t,
+        select_n(
+            eq(mul(ans, ans), _const(p, np.inf)),  # ans = +-inf (NaN stays NaN)
+            mul(_const(p, np.sqrt(2 * np.pi)), exp(div(mul(ans, ans), _const(p, 2)))),
+            _const(p, 0),
+        ),
+    ),
+)
+rules.quiet_fp.update([polygamma_p, zeta_p, erfcx_p, expi_p, exp1_p, expn_p, ndtri_p])
 
 
 def _check_float(name, *args):
@@ -167,6 +192,11 @@ def zeta(x, q):
     """
     _check_float("zeta", x, q)
     return zeta_p.bind(*_lax_args(x, q))
+
+
+def ndtri(p):
+    """The inverse of the standard normal CDF (float ``p``; NaN outside ``[0, 1]``)."""
+    return ndtri_p.bind(p)
 
 
 def erfcx(x):
