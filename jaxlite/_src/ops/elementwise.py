@@ -235,14 +235,9 @@ defjvp2(
 )
 
 
-def _lgamma_impl(x):
-    # SciPy's gammaln(-inf) is -inf; C99's lgamma and XLA (JAX) give +inf (|Gamma| -> 0 has
-    # no limit there, and the convention is the pole's +inf).
-    out = scipy.special.gammaln(x).astype(x.dtype, copy=False)
-    if out.ndim == 0:
-        return np.asarray(np.inf, out.dtype) if x == -np.inf else out
-    out[x == -np.inf] = np.inf
-    return out
+def _lgamma_impl(x):  # SciPy's gammaln(-inf) is -inf; C99's lgamma and XLA (JAX) give +inf
+    out = np.asarray(scipy.special.gammaln(x)).astype(x.dtype, copy=False)
+    return np.where(x == -np.inf, np.asarray(np.inf, out.dtype), out)
 
 
 lgamma_p = unop("lgamma", _lgamma_impl, FLOAT)
