@@ -321,9 +321,11 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
     nl_k = [a for a, lin in zip(consts, k_lin) if not lin]
     nl_x = [a for a, lin in zip(xs, x_lin) if not lin]
     lin_k_avals = [a.to_tangent_aval() for a, lin in zip(k_avals, k_lin) if lin]
-    ct_c_avals = [a.to_tangent_aval() for a in carry_avals]
+    # The body is traced at the actual cotangents' weak types (as JAX does): a strong
+    # cotangent of a carry whose initial value was a Python scalar stays strong.
+    ct_c_avals = [_ct_aval(a.to_tangent_aval(), c) for a, c in zip(carry_avals, ct_carry)]
     nl_x_avals = [a for a, lin in zip(x_avals, x_lin) if not lin]
-    ct_y_avals = [a.to_tangent_aval() for a in y_avals]
+    ct_y_avals = [_ct_aval(a.to_tangent_aval(), c) for a, c in zip(y_avals, ct_ys)]
     # Symbolically zero cotangents of ys stay symbolic in the body (as JAX's transpose
     # does), so an unused ys computation adds no 0 * inf = nan to the other cotangents.
     y_zero = [type(c) is Zero for c in ct_ys]
@@ -378,6 +380,13 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
         + [ct if is_undefined_primal(a) else None for a, ct in zip(init, ct_init)]
         + [next(it_x) if lin else None for lin in x_lin]
     )
+
+
+def _ct_aval(aval, ct):
+    if ct is None:
+        return aval
+    weak = ct.aval.weak_type if type(ct) is Zero else aval_of(ct).weak_type
+    return aval if weak == aval.weak_type else aval.update(weak_type=weak)
 
 
 def _nonlinear(avals, linear):
