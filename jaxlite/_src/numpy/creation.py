@@ -72,7 +72,9 @@ def _full(shape, fill_value, dtype=None) -> Array:
         )
     dt = dtypes.check_user_dtype_supported(dtype)
     if isinstance(fill_value, Tracer) or _shape(fill_value) != ():
-        return broadcast_to(conversion.convert_element_type(asarray_any(fill_value), dt), shape)
+        # As JAX: ``asarray(fill_value, dtype)``, so host data (NumPy arrays, lists) is cast
+        # by NumPy and arrays by convert_element_type.
+        return broadcast_to(asarray(fill_value, dt), shape)
     return _sh.full(shape, fill_value, dt)
 
 
@@ -148,6 +150,11 @@ def _arange(start, stop=None, step=None, dtype=None) -> Array:
             dt = dtypes.default_float_dtype() if v.dtype.kind == "f" else dt
     else:
         dt = dtypes.check_user_dtype_supported(dtype, "arange")
+        if dt == dtypes.bool_:
+            raise TypeError(
+                "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, "
+                "floating, complexfloating."
+            )
     return ArrayImpl(v.astype(dt))
 
 

@@ -26,6 +26,11 @@ def _convert_impl(x, *, new_dtype, weak_type):
     return np.asarray(x).astype(new_dtype)
 
 
+def convert_value(x: np.ndarray, new_dtype) -> np.ndarray:
+    """A NumPy value cast as ``convert_element_type`` casts (XLA's rules)."""
+    return _convert_impl(x, new_dtype=np.dtype(new_dtype), weak_type=False)
+
+
 def _float_to_int_saturating(x: np.ndarray, new_dtype: np.dtype) -> np.ndarray:
     """Float -> int as XLA does: truncate toward zero, saturate out-of-range values (+inf
     to the maximum, -inf to the minimum) and send NaN to 0.

@@ -140,7 +140,14 @@ def full(shape, fill_value, dtype, weak_type: bool = False):
     if hasattr(fill_value, "aval") and not _is_concrete(fill_value):
         v = conversion.convert_element_type(fill_value, dtype, weak_type)
         return broadcast(v, tuple(shape))
-    v = np.asarray(np.asarray(fill_value), dtype=dtype)
+    v = np.asarray(fill_value)
+    if v.dtype != dtype and not dtypes.is_extended(dtype):
+        if isinstance(fill_value, complex) and dtypes.is_int(dtype):
+            int(fill_value)  # JAX's TypeError: "int() argument must be ... not 'complex'"
+        elif isinstance(fill_value, complex) and dtypes.is_float(dtype):
+            float(fill_value)  # "float() argument must be a string or a real number, ..."
+        # XLA's conversion, as JAX's lax.full (float -> int saturates, NaN -> 0).
+        v = np.asarray(conversion.convert_value(v, dtype))
     shape = canonicalize_shape(shape)
     check_nonnegative_shape(shape, "broadcast_in_dim")  # as JAX's full (a broadcast)
     aval = ShapedArray(shape, dtype, weak_type)
