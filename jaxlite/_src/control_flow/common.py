@@ -229,13 +229,15 @@ def check_carry_type(name: str, body_fun, in_tree, in_avals, out_tree, out_avals
 
 
 def promote_weak_inputs(vals: list, in_avals: list, out_avals: list) -> tuple[list, bool]:
-    """Weakly typed initial carries take the body's output type (as JAX does)."""
+    """Weakly typed initial carries whose dtype differs from the body's output take the
+    promoted dtype, strongly typed (as JAX's ``convert_element_type`` there makes them):
+    ``while_loop(c < 3, c + 1.0, 0)`` is a strong float32."""
     changed = False
     new = []
     for v, a, b in zip(vals, in_avals, out_avals):
         if a.weak_type and not typematch(a, b) and a.shape == b.shape:
-            dt, weak = dtypes.promote_dtypes_weak([(a.dtype, True), (b.dtype, b.weak_type)])
-            v = convert_element_type(v, dt, weak)
+            dt, _ = dtypes.promote_dtypes_weak([(a.dtype, True), (b.dtype, b.weak_type)])
+            v = convert_element_type(v, dt, False)
             changed = changed or aval_of(v).dtype != a.dtype or aval_of(v).weak_type != a.weak_type
         new.append(v)
     return new, changed

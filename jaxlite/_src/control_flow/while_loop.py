@@ -444,17 +444,23 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll=None):
                 "lower and upper arguments to fori_loop must have equal types, "
                 f"and be integers; got {lower_a.dtype} and {upper_a.dtype}"
             )
-    if not lower_a.weak_type and not upper_a.weak_type and lower_a.dtype != upper_a.dtype:
-        # Only a weakly typed (Python int) bound may be promoted to the other's type.
-        raise TypeError(
-            "lower and upper arguments to fori_loop must have equal types, "
-            f"got {lower_a.dtype} and {upper_a.dtype}"
-        )
-    dt, weak = dtypes.promote_dtypes_weak(
-        [(lower_a.dtype, lower_a.weak_type), (upper_a.dtype, upper_a.weak_type)]
-    )
+    if lower_a.dtype == upper_a.dtype:
+        dt, weak = lower_a.dtype, lower_a.weak_type and upper_a.weak_type
+    else:
+        # As in JAX, only a weakly typed (Python int) bound is promoted, to the other,
+        # strongly typed bound's type, and only when both are signed integers.
+        signed = all(np.issubdtype(b.dtype, np.signedinteger) for b in (lower_a, upper_a))
+        if not signed or lower_a.weak_type == upper_a.weak_type:
+            raise TypeError(
+                "lower and upper arguments to fori_loop must have equal types, "
+                f"got {lower_a.dtype} and {upper_a.dtype}"
+            )
+        strong = upper_a if lower_a.weak_type else lower_a
+        dt, weak = strong.dtype, False
     if lo_s is not None and hi_s is not None:
-        lower_c = convert_element_type(lower_a, dt, weak)
+        # Static bounds: JAX counts with the Python int ``int(lower)``, so the index the
+        # body sees is a weak int32 whatever the bounds' dtypes (np.int16 bounds included).
+        lower_c = lo_s
 
         def scan_body(carry, _):
             i, x = carry
