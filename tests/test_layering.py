@@ -76,6 +76,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "scipy_special",
             "scipy_special_more",
+            "scipy_special_extra",
             "lax_composites",
             "lax_solves",
             "scipy_stats",
@@ -133,6 +134,7 @@ OPS_ORDER: list[str] = [
     "fft",  # lax.fft (its transposes pad, slice and scale)
     "special",
     "special_more",  # binary polygamma/zeta, the exponential integrals, erfcx
+    "special_extra",  # dawsn, fresnel, sici, spence, wofz, owens_t, hyp1f1/2f1, jv, sph_harm_y
     "gather_scatter",
     "sorting",
     "linalg",

@@ -33,6 +33,20 @@ from jaxlite._src.scipy_special import (  # noqa: F401
     xlog1py as xlog1py,
     xlogy as xlogy,
 )
+from jaxlite._src.scipy_special_extra import (  # noqa: F401
+    bessel_jn as bessel_jn,
+    boxcox as boxcox,
+    boxcox1p as boxcox1p,
+    dawsn as dawsn,
+    fresnel as fresnel,
+    hyp1f1 as hyp1f1,
+    hyp2f1 as hyp2f1,
+    owens_t as owens_t,
+    sici as sici,
+    spence as spence,
+    sph_harm_y as sph_harm_y,
+    wofz as wofz,
+)
 from jaxlite._src.scipy_special_more import (  # noqa: F401
     bernoulli as bernoulli,
     beta as beta,
