@@ -34,7 +34,7 @@ from jaxlite._src.compile.jit import compiled_for
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
-from jaxlite._src.core.ir import closure_convert_consts
+from jaxlite._src.core.ir import closure_convert_consts, subjaxprs
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.core.trace import Tracer, eval_trace, set_current_trace, trace_ctx
@@ -728,6 +728,24 @@ def _lin_impl(*args, num_res, bwd, out_avals, in_avals, lin_mask):
     raise TypeError(_JVP_OF_VJP_MSG)
 
 
+def _lin_lower(ctx, eqn, ins, outs):
+    # JAX refuses forward mode of a custom_vjp function when it compiles the tangent map,
+    # so a jitted jaxpr (a loop body, an untaken branch included) raises here too.
+    raise TypeError(_JVP_OF_VJP_MSG)
+
+
+def check_no_forward_custom_vjp(closed_jaxprs) -> None:
+    """Raise JAX's jvp-of-custom_vjp TypeError if any of ``closed_jaxprs`` (or a jaxpr
+    nested in them) evaluates a custom_vjp function's tangent map forward. JAX compiles
+    every branch of a ``cond``, so it raises even when the branch is not taken."""
+    todo = [c.jaxpr for c in closed_jaxprs]
+    while todo:
+        j = todo.pop()
+        if any(e.primitive is custom_lin_p for e in j.eqns):
+            raise TypeError(_JVP_OF_VJP_MSG)
+        todo.extend(subjaxprs(j))
+
+
 def _lin_abstract_eval(*avals, num_res, bwd, out_avals, in_avals, lin_mask):
     return list(out_avals)
 
@@ -761,6 +779,7 @@ rules.vma_rules[custom_lin_p] = rules.keep_vma
 rules.jvp_rules[custom_lin_p] = _lin_jvp
 rules.transpose_rules[custom_lin_p] = _lin_transpose
 rules.batch_rules[custom_lin_p] = _lin_batch
+rules.lower_rules[custom_lin_p] = _lin_lower
 
 
 __all__ = [

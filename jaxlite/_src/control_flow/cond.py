@@ -27,6 +27,7 @@ from jaxlite._src.core.effects import join_effects
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+from jaxlite._src.custom_derivatives import check_no_forward_custom_vjp
 from jaxlite._src.interpreters.batching import batch_jaxpr, move_dim
 from jaxlite._src.interpreters.jvp import jvp_jaxpr
 from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
@@ -61,6 +62,9 @@ def _cond_impl(index, *ops, branches):
     # Only the taken branch runs, once: evaluating its jaxpr directly is cheaper than
     # generating code for it (jit lowers cond_p with ``_cond_lower`` instead).
     i = min(max(int(index), 0), len(branches) - 1)
+    # JAX compiles every branch: a custom_vjp evaluated forward in an untaken branch
+    # raises there too (jvp of cond(False, custom_vjp_f, sin, x)).
+    check_no_forward_custom_vjp(branches[:i] + branches[i + 1 :])
     return common.eval_numpy(branches[i], ops)
 
 
