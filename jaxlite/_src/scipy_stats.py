@@ -1,8 +1,12 @@
-"""``jax.scipy.stats``: log-densities and CDFs of common distributions, as compositions of
+"""``jax.scipy.stats``: the continuous location-scale distributions (normal, uniform,
+Laplace, logistic, exponential, Cauchy, Student's t, Gumbel, Pareto), as compositions of
 ``jax.numpy`` and ``jax.scipy.special`` functions (so they jit, vmap and differentiate).
 
 Each distribution is a namespace class of static functions with JAX's signatures
-(``loc``/``scale`` keyword defaults as in ``jax.scipy.stats``).
+(``loc``/``scale`` keyword defaults as in ``jax.scipy.stats``). Out-of-support and NaN
+inputs follow JAX's ``where``-conventions exactly (a comparison with NaN is False, so
+e.g. ``uniform.pdf(nan)`` is ``1/scale`` as in JAX); the shape-parameter distributions are
+in ``scipy_stats_more``, the discrete ones in ``scipy_stats_discrete``.
 """
 
 from __future__ import annotations
@@ -11,10 +15,17 @@ import numpy as np
 
 import jaxlite.numpy as jnp  # the public jnp namespace (stable across module splits)
 from jaxlite._src import scipy_special as sp
-from jaxlite._src.numpy.util import promote_args_inexact
+from jaxlite._src.nn import log1mexp
+from jaxlite._src.numpy.util import promote_args_inexact, promote_dtypes_inexact
 from jaxlite._src.ops import linalg_ops
 
-_LOG_SQRT_2PI = float(np.log(np.sqrt(2 * np.pi)))
+_LOG_2PI = float(np.log(2 * np.pi))
+
+
+def _bad_q(q):
+    """Where a probability argument is NaN or outside ``[0, 1]`` (quantile functions give
+    NaN there)."""
+    return jnp.isnan(q) | (q < 0) | (q > 1)
 
 
 class norm:
@@ -22,45 +33,50 @@ class norm:
 
     @staticmethod
     def logpdf(x, loc=0, scale=1):
+        """Log-density, mirrors ``jax.scipy.stats.norm.logpdf``."""
         x, loc, scale = promote_args_inexact("norm.logpdf", x, loc, scale)
-        z = jnp.divide(jnp.subtract(x, loc), scale)
-        return jnp.subtract(
-            jnp.multiply(-0.5, jnp.square(z)), jnp.add(_LOG_SQRT_2PI, jnp.log(scale))
-        )
+        var = jnp.square(scale)
+        return (jnp.log((2 * np.pi) * var) + jnp.square(x - loc) / var) / -2
 
     @staticmethod
     def pdf(x, loc=0, scale=1):
+        """Density, mirrors ``jax.scipy.stats.norm.pdf``."""
         return jnp.exp(norm.logpdf(x, loc, scale))
 
     @staticmethod
     def cdf(x, loc=0, scale=1):
+        """CDF, mirrors ``jax.scipy.stats.norm.cdf``."""
         x, loc, scale = promote_args_inexact("norm.cdf", x, loc, scale)
-        return sp.ndtr(jnp.divide(jnp.subtract(x, loc), scale))
+        return sp.ndtr((x - loc) / scale)
 
     @staticmethod
     def logcdf(x, loc=0, scale=1):
+        """Log-CDF, mirrors ``jax.scipy.stats.norm.logcdf``."""
         x, loc, scale = promote_args_inexact("norm.logcdf", x, loc, scale)
-        return sp.log_ndtr(jnp.divide(jnp.subtract(x, loc), scale))
+        return sp.log_ndtr((x - loc) / scale)
 
     @staticmethod
     def sf(x, loc=0, scale=1):
+        """Survival function, mirrors ``jax.scipy.stats.norm.sf``."""
         x, loc, scale = promote_args_inexact("norm.sf", x, loc, scale)
-        return sp.ndtr(jnp.divide(jnp.subtract(loc, x), scale))
+        return norm.cdf(-x, -loc, scale)
 
     @staticmethod
     def logsf(x, loc=0, scale=1):
+        """Log survival function, mirrors ``jax.scipy.stats.norm.logsf``."""
         x, loc, scale = promote_args_inexact("norm.logsf", x, loc, scale)
-        return sp.log_ndtr(jnp.divide(jnp.subtract(loc, x), scale))
+        return norm.logcdf(-x, -loc, scale)
 
     @staticmethod
     def ppf(q, loc=0, scale=1):
-        q, loc, scale = promote_args_inexact("norm.ppf", q, loc, scale)
-        return jnp.add(jnp.multiply(sp.ndtri(q), scale), loc)
+        """Quantile function, mirrors ``jax.scipy.stats.norm.ppf`` (result in the default
+        float dtype at least, as JAX)."""
+        return jnp.asarray(sp.ndtri(q) * scale + loc, float)
 
     @staticmethod
     def isf(q, loc=0, scale=1):
-        q, loc, scale = promote_args_inexact("norm.isf", q, loc, scale)
-        return jnp.add(jnp.multiply(sp.ndtri(jnp.subtract(1, q)), scale), loc)
+        """Inverse survival function, mirrors ``jax.scipy.stats.norm.isf``."""
+        return norm.ppf(1 - jnp.asarray(q), loc, scale)
 
 
 class multivariate_normal:
@@ -68,10 +84,11 @@ class multivariate_normal:
 
     @staticmethod
     def logpdf(x, mean, cov, allow_singular=None):
-        """Log-density; ``cov`` may be a scalar, a vector (diagonal) or a matrix."""
+        """Log-density, mirrors ``jax.scipy.stats.multivariate_normal.logpdf``; ``cov`` may
+        be a scalar, a vector (diagonal) or a matrix."""
         if allow_singular is not None:
             raise NotImplementedError("allow_singular argument of multivariate_normal.logpdf")
-        x, mean, cov = promote_args_inexact("multivariate_normal.logpdf", x, mean, cov)
+        x, mean, cov = promote_dtypes_inexact(x, mean, cov)
         if not mean.shape:
             return jnp.subtract(
                 jnp.multiply(-0.5, jnp.divide(jnp.square(jnp.subtract(x, mean)), cov)),
@@ -95,12 +112,8 @@ class multivariate_normal:
 
     @staticmethod
     def pdf(x, mean, cov):
+        """Density, mirrors ``jax.scipy.stats.multivariate_normal.pdf``."""
         return jnp.exp(multivariate_normal.logpdf(x, mean, cov))
-
-
-def _in_support(x, lo, hi, value, outside):
-    inside = jnp.logical_and(jnp.greater_equal(x, lo), jnp.less_equal(x, hi))
-    return jnp.where(inside, value, outside)
 
 
 class uniform:
@@ -108,23 +121,32 @@ class uniform:
 
     @staticmethod
     def logpdf(x, loc=0, scale=1):
+        """Log-density, mirrors ``jax.scipy.stats.uniform.logpdf`` (NaN ``x`` counts as
+        inside the support, as in JAX)."""
         x, loc, scale = promote_args_inexact("uniform.logpdf", x, loc, scale)
-        return _in_support(x, loc, jnp.add(loc, scale), jnp.negative(jnp.log(scale)), -np.inf)
+        outside = (x > loc + scale) | (x < loc)
+        return jnp.where(outside, -np.inf, -jnp.log(scale))
 
     @staticmethod
     def pdf(x, loc=0, scale=1):
+        """Density, mirrors ``jax.scipy.stats.uniform.pdf``."""
         return jnp.exp(uniform.logpdf(x, loc, scale))
 
     @staticmethod
     def cdf(x, loc=0, scale=1):
+        """CDF, mirrors ``jax.scipy.stats.uniform.cdf`` (0 for NaN ``x``, as JAX's
+        ``select`` default)."""
         x, loc, scale = promote_args_inexact("uniform.cdf", x, loc, scale)
-        return jnp.clip(jnp.divide(jnp.subtract(x, loc), scale), 0, 1)
+        hi = loc + scale
+        conds = [x < loc, x > hi, (x >= loc) & (x <= hi)]
+        zero = jnp.zeros((), x.dtype)
+        return jnp.select(conds, [zero, jnp.ones((), x.dtype), (x - loc) / scale], zero)
 
     @staticmethod
     def ppf(q, loc=0, scale=1):
+        """Quantile function, mirrors ``jax.scipy.stats.uniform.ppf``."""
         q, loc, scale = promote_args_inexact("uniform.ppf", q, loc, scale)
-        value = jnp.add(loc, jnp.multiply(q, scale))
-        return _in_support(q, 0, 1, value, np.nan)
+        return jnp.where(_bad_q(q), np.nan, loc + scale * q)
 
 
 class laplace:
@@ -132,20 +154,21 @@ class laplace:
 
     @staticmethod
     def logpdf(x, loc=0, scale=1):
+        """Log-density, mirrors ``jax.scipy.stats.laplace.logpdf``."""
         x, loc, scale = promote_args_inexact("laplace.logpdf", x, loc, scale)
-        z = jnp.abs(jnp.divide(jnp.subtract(x, loc), scale))
-        return jnp.negative(jnp.add(z, jnp.log(jnp.multiply(2, scale))))
+        return -(jnp.abs(x - loc) / scale + jnp.log(2 * scale))
 
     @staticmethod
     def pdf(x, loc=0, scale=1):
+        """Density, mirrors ``jax.scipy.stats.laplace.pdf``."""
         return jnp.exp(laplace.logpdf(x, loc, scale))
 
     @staticmethod
     def cdf(x, loc=0, scale=1):
+        """CDF, mirrors ``jax.scipy.stats.laplace.cdf``."""
         x, loc, scale = promote_args_inexact("laplace.cdf", x, loc, scale)
-        z = jnp.divide(jnp.subtract(x, loc), scale)
-        half = jnp.multiply(0.5, jnp.exp(jnp.negative(jnp.abs(z))))
-        return jnp.where(jnp.less(z, 0), half, jnp.subtract(1, half))
+        z = (x - loc) / scale
+        return jnp.where(z <= 0, 0.5 * jnp.exp(z), 1 - 0.5 * jnp.exp(-z))
 
 
 class logistic:
@@ -153,26 +176,40 @@ class logistic:
 
     @staticmethod
     def logpdf(x, loc=0, scale=1):
+        """Log-density, mirrors ``jax.scipy.stats.logistic.logpdf``: ``-2 log(2
+        cosh(z/2)) - log(scale)`` via ``logaddexp`` (finite at +-inf: -inf)."""
         x, loc, scale = promote_args_inexact("logistic.logpdf", x, loc, scale)
-        z = jnp.divide(jnp.subtract(x, loc), scale)
-        return jnp.subtract(
-            jnp.negative(z),
-            jnp.add(jnp.multiply(2, jnp.log1p(jnp.exp(jnp.negative(z)))), jnp.log(scale)),
-        )
+        half = (x - loc) / scale / 2
+        return -2 * jnp.logaddexp(half, -half) - jnp.log(scale)
 
     @staticmethod
     def pdf(x, loc=0, scale=1):
+        """Density, mirrors ``jax.scipy.stats.logistic.pdf``."""
         return jnp.exp(logistic.logpdf(x, loc, scale))
 
     @staticmethod
     def cdf(x, loc=0, scale=1):
+        """CDF, mirrors ``jax.scipy.stats.logistic.cdf``."""
         x, loc, scale = promote_args_inexact("logistic.cdf", x, loc, scale)
-        return sp.expit(jnp.divide(jnp.subtract(x, loc), scale))
+        return sp.expit((x - loc) / scale)
+
+    @staticmethod
+    def sf(x, loc=0, scale=1):
+        """Survival function, mirrors ``jax.scipy.stats.logistic.sf``."""
+        x, loc, scale = promote_args_inexact("logistic.sf", x, loc, scale)
+        return sp.expit(-((x - loc) / scale))
 
     @staticmethod
     def ppf(q, loc=0, scale=1):
+        """Quantile function, mirrors ``jax.scipy.stats.logistic.ppf``."""
         q, loc, scale = promote_args_inexact("logistic.ppf", q, loc, scale)
-        return jnp.add(loc, jnp.multiply(scale, sp.logit(q)))
+        return sp.logit(q) * scale + loc
+
+    @staticmethod
+    def isf(q, loc=0, scale=1):
+        """Inverse survival function, mirrors ``jax.scipy.stats.logistic.isf``."""
+        q, loc, scale = promote_args_inexact("logistic.isf", q, loc, scale)
+        return -sp.logit(q) * scale + loc
 
 
 class expon:
@@ -180,13 +217,44 @@ class expon:
 
     @staticmethod
     def logpdf(x, loc=0, scale=1):
+        """Log-density, mirrors ``jax.scipy.stats.expon.logpdf``."""
         x, loc, scale = promote_args_inexact("expon.logpdf", x, loc, scale)
-        z = jnp.divide(jnp.subtract(x, loc), scale)
-        return jnp.where(jnp.less(z, 0), -np.inf, jnp.negative(jnp.add(z, jnp.log(scale))))
+        return jnp.where(x < loc, -np.inf, -((x - loc) / scale + jnp.log(scale)))
 
     @staticmethod
     def pdf(x, loc=0, scale=1):
+        """Density, mirrors ``jax.scipy.stats.expon.pdf``."""
         return jnp.exp(expon.logpdf(x, loc, scale))
+
+    @staticmethod
+    def cdf(x, loc=0, scale=1):
+        """CDF, mirrors ``jax.scipy.stats.expon.cdf``."""
+        x, loc, scale = promote_args_inexact("expon.cdf", x, loc, scale)
+        neg_z = (loc - x) / scale
+        return jnp.where(x < loc, jnp.zeros_like(neg_z), -jnp.expm1(neg_z))
+
+    @staticmethod
+    def logcdf(x, loc=0, scale=1):
+        """Log-CDF, mirrors ``jax.scipy.stats.expon.logcdf`` (``log1p(-sf)``)."""
+        return jnp.log1p(-expon.sf(x, loc, scale))
+
+    @staticmethod
+    def logsf(x, loc=0, scale=1):
+        """Log survival function, mirrors ``jax.scipy.stats.expon.logsf``."""
+        x, loc, scale = promote_args_inexact("expon.sf", x, loc, scale)
+        neg_z = (loc - x) / scale
+        return jnp.where(x < loc, jnp.zeros_like(neg_z), neg_z)
+
+    @staticmethod
+    def sf(x, loc=0, scale=1):
+        """Survival function, mirrors ``jax.scipy.stats.expon.sf``."""
+        return jnp.exp(expon.logsf(x, loc, scale))
+
+    @staticmethod
+    def ppf(q, loc=0, scale=1):
+        """Quantile function, mirrors ``jax.scipy.stats.expon.ppf``."""
+        q, loc, scale = promote_args_inexact("expon.ppf", q, loc, scale)
+        return jnp.where(_bad_q(q), np.nan, loc - scale * jnp.log1p(-q))
 
 
 class cauchy:
@@ -194,46 +262,51 @@ class cauchy:
 
     @staticmethod
     def logpdf(x, loc=0, scale=1):
+        """Log-density, mirrors ``jax.scipy.stats.cauchy.logpdf``."""
         x, loc, scale = promote_args_inexact("cauchy.logpdf", x, loc, scale)
-        z = jnp.divide(jnp.subtract(x, loc), scale)
-        return jnp.negative(jnp.add(jnp.log(np.pi * scale), jnp.log1p(jnp.square(z))))
+        z = (x - loc) / scale
+        return -(jnp.log(np.pi * scale) + jnp.log1p(z * z))
 
     @staticmethod
     def pdf(x, loc=0, scale=1):
+        """Density, mirrors ``jax.scipy.stats.cauchy.pdf``."""
         return jnp.exp(cauchy.logpdf(x, loc, scale))
 
-
-class gamma:
-    """The gamma distribution with shape ``a`` (``jax.scipy.stats.gamma``)."""
+    @staticmethod
+    def cdf(x, loc=0, scale=1):
+        """CDF, mirrors ``jax.scipy.stats.cauchy.cdf``."""
+        x, loc, scale = promote_args_inexact("cauchy.cdf", x, loc, scale)
+        return 0.5 + (1 / np.pi) * jnp.arctan((x - loc) / scale)
 
     @staticmethod
-    def logpdf(x, a, loc=0, scale=1):
-        x, a, loc, scale = promote_args_inexact("gamma.logpdf", x, a, loc, scale)
-        y = jnp.divide(jnp.subtract(x, loc), scale)
-        val = jnp.subtract(sp.xlogy(jnp.subtract(a, 1), y), jnp.add(y, sp.gammaln(a)))
-        return jnp.where(jnp.less(y, 0), -np.inf, jnp.subtract(val, jnp.log(scale)))
+    def logcdf(x, loc=0, scale=1):
+        """Log-CDF, mirrors ``jax.scipy.stats.cauchy.logcdf``."""
+        return jnp.log(cauchy.cdf(x, loc, scale))
 
     @staticmethod
-    def pdf(x, a, loc=0, scale=1):
-        return jnp.exp(gamma.logpdf(x, a, loc, scale))
-
-
-class beta:
-    """The beta distribution (``jax.scipy.stats.beta``)."""
+    def sf(x, loc=0, scale=1):
+        """Survival function, mirrors ``jax.scipy.stats.cauchy.sf``."""
+        x, loc, scale = promote_args_inexact("cauchy.sf", x, loc, scale)
+        return cauchy.cdf(-x, -loc, scale)
 
     @staticmethod
-    def logpdf(x, a, b, loc=0, scale=1):
-        x, a, b, loc, scale = promote_args_inexact("beta.logpdf", x, a, b, loc, scale)
-        y = jnp.divide(jnp.subtract(x, loc), scale)
-        val = jnp.add(
-            sp.xlogy(jnp.subtract(a, 1), y), sp.xlog1py(jnp.subtract(b, 1), jnp.negative(y))
-        )
-        val = jnp.subtract(val, jnp.add(sp.betaln(a, b), jnp.log(scale)))
-        return _in_support(y, 0, 1, val, -np.inf)
+    def logsf(x, loc=0, scale=1):
+        """Log survival function, mirrors ``jax.scipy.stats.cauchy.logsf``."""
+        x, loc, scale = promote_args_inexact("cauchy.logsf", x, loc, scale)
+        return cauchy.logcdf(-x, -loc, scale)
 
     @staticmethod
-    def pdf(x, a, b, loc=0, scale=1):
-        return jnp.exp(beta.logpdf(x, a, b, loc, scale))
+    def ppf(q, loc=0, scale=1):
+        """Quantile function, mirrors ``jax.scipy.stats.cauchy.ppf`` (no range check, as
+        JAX)."""
+        q, loc, scale = promote_args_inexact("cauchy.ppf", q, loc, scale)
+        return jnp.tan(np.pi * q - np.pi / 2) * scale + loc
+
+    @staticmethod
+    def isf(q, loc=0, scale=1):
+        """Inverse survival function, mirrors ``jax.scipy.stats.cauchy.isf``."""
+        q, loc, scale = promote_args_inexact("cauchy.isf", q, loc, scale)
+        return jnp.tan(np.pi / 2 - np.pi * q) * scale + loc
 
 
 class t:
@@ -241,46 +314,169 @@ class t:
 
     @staticmethod
     def logpdf(x, df, loc=0, scale=1):
+        """Log-density, mirrors ``jax.scipy.stats.t.logpdf``."""
         x, df, loc, scale = promote_args_inexact("t.logpdf", x, df, loc, scale)
-        z = jnp.divide(jnp.subtract(x, loc), scale)
-        half = jnp.multiply(0.5, jnp.add(df, 1))
-        norm_const = jnp.subtract(sp.gammaln(half), sp.gammaln(jnp.multiply(0.5, df)))
-        norm_const = jnp.subtract(norm_const, jnp.multiply(0.5, jnp.log(jnp.multiply(np.pi, df))))
-        val = jnp.multiply(jnp.negative(half), jnp.log1p(jnp.divide(jnp.square(z), df)))
-        return jnp.subtract(jnp.add(norm_const, val), jnp.log(scale))
+        z = (x - loc) / scale
+        half_df = df / 2
+        half_df1 = half_df + 0.5
+        const = sp.gammaln(half_df) + jnp.log(scale * scale * np.pi * df) / 2
+        const = const - sp.gammaln(half_df1)
+        return -(const + half_df1 * jnp.log1p(z * z / df))
 
     @staticmethod
     def pdf(x, df, loc=0, scale=1):
+        """Density, mirrors ``jax.scipy.stats.t.pdf``."""
         return jnp.exp(t.logpdf(x, df, loc, scale))
 
 
-class bernoulli:
-    """The Bernoulli distribution (``jax.scipy.stats.bernoulli``)."""
+def _gumbel_ok(scale, value):
+    return jnp.where(scale > 0, value, np.nan)
+
+
+class gumbel_r:
+    """The right-skewed Gumbel distribution (``jax.scipy.stats.gumbel_r``); NaN where
+    ``scale <= 0``."""
 
     @staticmethod
-    def logpmf(k, p, loc=0):
-        k, p, loc = promote_args_inexact("bernoulli.logpmf", k, p, loc)
-        k = jnp.subtract(k, loc)
-        val = jnp.add(sp.xlogy(k, p), sp.xlog1py(jnp.subtract(1, k), jnp.negative(p)))
-        ok = jnp.logical_or(jnp.equal(k, 0), jnp.equal(k, 1))
-        return jnp.where(ok, val, -np.inf)
+    def logpdf(x, loc=0, scale=1):
+        """Log-density, mirrors ``jax.scipy.stats.gumbel_r.logpdf``."""
+        x, loc, scale = promote_args_inexact("gumbel_r.logpdf", x, loc, scale)
+        z = (x - loc) / scale
+        return _gumbel_ok(scale, sp.xlogy(-1, scale) - (z + jnp.exp(-z)))
 
     @staticmethod
-    def pmf(k, p, loc=0):
-        return jnp.exp(bernoulli.logpmf(k, p, loc))
-
-
-class poisson:
-    """The Poisson distribution (``jax.scipy.stats.poisson``)."""
+    def pdf(x, loc=0, scale=1):
+        """Density, mirrors ``jax.scipy.stats.gumbel_r.pdf``."""
+        return jnp.exp(gumbel_r.logpdf(x, loc, scale))
 
     @staticmethod
-    def logpmf(k, mu, loc=0):
-        k, mu, loc = promote_args_inexact("poisson.logpmf", k, mu, loc)
-        x = jnp.subtract(k, loc)
-        val = jnp.subtract(jnp.subtract(sp.xlogy(x, mu), sp.gammaln(jnp.add(x, 1))), mu)
-        ok = jnp.logical_and(jnp.greater_equal(x, 0), jnp.equal(x, jnp.round(x)))
-        return jnp.where(ok, val, -np.inf)
+    def logcdf(x, loc=0, scale=1):
+        """Log-CDF, mirrors ``jax.scipy.stats.gumbel_r.logcdf``."""
+        x, loc, scale = promote_args_inexact("gumbel_r.logcdf", x, loc, scale)
+        return _gumbel_ok(scale, -jnp.exp(-((x - loc) / scale)))
 
     @staticmethod
-    def pmf(k, mu, loc=0):
-        return jnp.exp(poisson.logpmf(k, mu, loc))
+    def cdf(x, loc=0, scale=1):
+        """CDF, mirrors ``jax.scipy.stats.gumbel_r.cdf``."""
+        return jnp.exp(gumbel_r.logcdf(x, loc, scale))
+
+    @staticmethod
+    def ppf(p, loc=0, scale=1):
+        """Quantile function, mirrors ``jax.scipy.stats.gumbel_r.ppf`` (NaN outside
+        ``(0, 1)``)."""
+        p, loc, scale = promote_args_inexact("gumbel_r.ppf", p, loc, scale)
+        ok = (p > 0) & (p < 1)
+        return jnp.where(ok, loc - scale * jnp.log(sp.xlogy(-1, p)), np.nan)
+
+    @staticmethod
+    def sf(x, loc=0, scale=1):
+        """Survival function, mirrors ``jax.scipy.stats.gumbel_r.sf``."""
+        x, loc, scale = promote_args_inexact("gumbel_r.sf", x, loc, scale)
+        neg_z = (loc - x) / scale
+        return _gumbel_ok(scale, 1 - jnp.exp(-jnp.exp(neg_z)))
+
+    @staticmethod
+    def logsf(x, loc=0, scale=1):
+        """Log survival function, mirrors ``jax.scipy.stats.gumbel_r.logsf``."""
+        x, loc, scale = promote_args_inexact("gumbel_r.logsf", x, loc, scale)
+        neg_z = (loc - x) / scale
+        return _gumbel_ok(scale, log1mexp(jnp.exp(neg_z)))
+
+
+class gumbel_l:
+    """The left-skewed Gumbel distribution (``jax.scipy.stats.gumbel_l``); NaN where
+    ``scale <= 0``."""
+
+    @staticmethod
+    def logpdf(x, loc=0, scale=1):
+        """Log-density, mirrors ``jax.scipy.stats.gumbel_l.logpdf``."""
+        x, loc, scale = promote_args_inexact("gumbel_l.logpdf", x, loc, scale)
+        z = (x - loc) / scale
+        return _gumbel_ok(scale, sp.xlogy(-1, scale) + (z - jnp.exp(z)))
+
+    @staticmethod
+    def pdf(x, loc=0, scale=1):
+        """Density, mirrors ``jax.scipy.stats.gumbel_l.pdf``."""
+        return jnp.exp(gumbel_l.logpdf(x, loc, scale))
+
+    @staticmethod
+    def logcdf(x, loc=0, scale=1):
+        """Log-CDF, mirrors ``jax.scipy.stats.gumbel_l.logcdf``."""
+        x, loc, scale = promote_args_inexact("gumbel_l.logcdf", x, loc, scale)
+        z = (x - loc) / scale
+        return _gumbel_ok(scale, jnp.log(-jnp.expm1(-jnp.exp(z))))
+
+    @staticmethod
+    def cdf(x, loc=0, scale=1):
+        """CDF, mirrors ``jax.scipy.stats.gumbel_l.cdf``."""
+        return jnp.exp(gumbel_l.logcdf(x, loc, scale))
+
+    @staticmethod
+    def ppf(p, loc=0, scale=1):
+        """Quantile function, mirrors ``jax.scipy.stats.gumbel_l.ppf`` (NaN outside
+        ``(0, 1)``)."""
+        p, loc, scale = promote_args_inexact("gumbel_l.ppf", p, loc, scale)
+        ok = (p > 0) & (p < 1)
+        return jnp.where(ok, loc + scale * jnp.log(sp.xlog1py(-1, -p)), np.nan)
+
+    @staticmethod
+    def logsf(x, loc=0, scale=1):
+        """Log survival function, mirrors ``jax.scipy.stats.gumbel_l.logsf``."""
+        x, loc, scale = promote_args_inexact("gumbel_l.logsf", x, loc, scale)
+        return _gumbel_ok(scale, -jnp.exp((x - loc) / scale))
+
+    @staticmethod
+    def sf(x, loc=0, scale=1):
+        """Survival function, mirrors ``jax.scipy.stats.gumbel_l.sf``."""
+        return jnp.exp(gumbel_l.logsf(x, loc, scale))
+
+
+class pareto:
+    """The Pareto distribution with shape ``b`` (``jax.scipy.stats.pareto``); support
+    ``x >= loc + scale``."""
+
+    @staticmethod
+    def logpdf(x, b, loc=0, scale=1):
+        """Log-density, mirrors ``jax.scipy.stats.pareto.logpdf``."""
+        x, b, loc, scale = promote_args_inexact("pareto.logpdf", x, b, loc, scale)
+        z = (x - loc) / scale
+        val = -(jnp.log(scale / b) + (b + 1) * jnp.log(z))
+        return jnp.where(x < loc + scale, -np.inf, val)
+
+    @staticmethod
+    def pdf(x, b, loc=0, scale=1):
+        """Density, mirrors ``jax.scipy.stats.pareto.pdf``."""
+        return jnp.exp(pareto.logpdf(x, b, loc, scale))
+
+    @staticmethod
+    def cdf(x, b, loc=0, scale=1):
+        """CDF, mirrors ``jax.scipy.stats.pareto.cdf``."""
+        x, b, loc, scale = promote_args_inexact("pareto.cdf", x, b, loc, scale)
+        z = (x - loc) / scale
+        return jnp.where(x < loc + scale, 0, 1 - jnp.power(z, -b))
+
+    @staticmethod
+    def logcdf(x, b, loc=0, scale=1):
+        """Log-CDF, mirrors ``jax.scipy.stats.pareto.logcdf``."""
+        x, b, loc, scale = promote_args_inexact("pareto.logcdf", x, b, loc, scale)
+        z = (x - loc) / scale
+        return jnp.where(x < loc + scale, -np.inf, jnp.log1p(-jnp.power(z, -b)))
+
+    @staticmethod
+    def logsf(x, b, loc=0, scale=1):
+        """Log survival function, mirrors ``jax.scipy.stats.pareto.logsf``."""
+        x, b, loc, scale = promote_args_inexact("pareto.logsf", x, b, loc, scale)
+        z = (x - loc) / scale
+        return jnp.where(x < loc + scale, 0, -(b * jnp.log(z)))
+
+    @staticmethod
+    def sf(x, b, loc=0, scale=1):
+        """Survival function, mirrors ``jax.scipy.stats.pareto.sf``."""
+        return jnp.exp(pareto.logsf(x, b, loc, scale))
+
+    @staticmethod
+    def ppf(q, b, loc=0, scale=1):
+        """Quantile function, mirrors ``jax.scipy.stats.pareto.ppf``."""
+        q, b, loc, scale = promote_args_inexact("pareto.ppf", q, b, loc, scale)
+        val = loc + scale * jnp.power(1 - q, -(1 / b))
+        return jnp.where(_bad_q(q), np.nan, val)

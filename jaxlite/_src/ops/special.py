@@ -157,11 +157,14 @@ def log_ndtr(x):
 
 # xlogy / xlog1py ----------------------------------------------------------------------
 def _xlogy_impl(x, y):
-    return np.where(x == 0, np.zeros((), x.dtype), x * np.log(y)).astype(x.dtype, copy=False)
+    # NaN in y propagates even where x == 0 (as JAX and SciPy).
+    out = np.where((x == 0) & ~np.isnan(y), np.zeros((), x.dtype), x * np.log(y))
+    return out.astype(x.dtype, copy=False)
 
 
 def _xlog1py_impl(x, y):
-    return np.where(x == 0, np.zeros((), x.dtype), x * np.log1p(y)).astype(x.dtype, copy=False)
+    out = np.where((x == 0) & ~np.isnan(y), np.zeros((), x.dtype), x * np.log1p(y))
+    return out.astype(x.dtype, copy=False)
 
 
 xlogy_p = naryop("xlogy", _xlogy_impl, [FLOAT, FLOAT])

@@ -2,5 +2,10 @@
 
 from jaxlite._src.scipy_stats import expon as _d
 
+cdf = _d.cdf
+logcdf = _d.logcdf
 logpdf = _d.logpdf
+logsf = _d.logsf
 pdf = _d.pdf
+ppf = _d.ppf
+sf = _d.sf

@@ -2,6 +2,6 @@
 
 from jaxlite._src.scipy_stats import laplace as _d
 
+cdf = _d.cdf
 logpdf = _d.logpdf
 pdf = _d.pdf
-cdf = _d.cdf

@@ -2,7 +2,9 @@
 
 from jaxlite._src.scipy_stats import logistic as _d
 
+cdf = _d.cdf
+isf = _d.isf
 logpdf = _d.logpdf
 pdf = _d.pdf
-cdf = _d.cdf
 ppf = _d.ppf
+sf = _d.sf

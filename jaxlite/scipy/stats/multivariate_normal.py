@@ -1,4 +1,5 @@
-"""Public ``jaxlite.scipy.stats.multivariate_normal`` (mirrors JAX's)."""
+"""Public ``jaxlite.scipy.stats.multivariate_normal`` (mirrors
+``jax.scipy.stats.multivariate_normal``)."""
 
 from jaxlite._src.scipy_stats import multivariate_normal as _d
 

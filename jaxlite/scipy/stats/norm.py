@@ -2,11 +2,11 @@
 
 from jaxlite._src.scipy_stats import norm as _d
 
-logpdf = _d.logpdf
-pdf = _d.pdf
 cdf = _d.cdf
-logcdf = _d.logcdf
-sf = _d.sf
-logsf = _d.logsf
-ppf = _d.ppf
 isf = _d.isf
+logcdf = _d.logcdf
+logpdf = _d.logpdf
+logsf = _d.logsf
+pdf = _d.pdf
+ppf = _d.ppf
+sf = _d.sf

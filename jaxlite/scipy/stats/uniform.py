@@ -2,7 +2,7 @@
 
 from jaxlite._src.scipy_stats import uniform as _d
 
+cdf = _d.cdf
 logpdf = _d.logpdf
 pdf = _d.pdf
-cdf = _d.cdf
 ppf = _d.ppf

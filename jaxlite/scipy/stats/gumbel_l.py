@@ -1,0 +1,11 @@
+"""Public ``jaxlite.scipy.stats.gumbel_l`` (mirrors ``jax.scipy.stats.gumbel_l``)."""
+
+from jaxlite._src.scipy_stats import gumbel_l as _d
+
+cdf = _d.cdf
+logcdf = _d.logcdf
+logpdf = _d.logpdf
+logsf = _d.logsf
+pdf = _d.pdf
+ppf = _d.ppf
+sf = _d.sf

@@ -1,0 +1,206 @@
+"""Differential test of ``jax.scipy.stats``: every distribution method on a grid of inputs
+that includes the edge values (+-inf, NaN, the support ends, points outside the support,
+degenerate parameters), run under real JAX and under jaxlite (eagerly and under ``jit``).
+Values, dtypes and, where the method is differentiable, ``vmap(grad)`` with respect to the
+first argument must agree -- including JAX's ``where``-conventions at NaN and at the
+support ends.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("jax")
+import jax  # noqa: E402
+import jax.scipy.stats  # noqa: E402,F401
+
+import jaxlite  # noqa: E402
+import jaxlite.scipy.stats  # noqa: E402,F401
+
+jax.config.update("jax_platforms", "cpu")
+
+INF, NAN = np.inf, np.nan
+X_REAL = [-INF, -3.0, -1.0, -0.5, 0.0, 0.3, 0.5, 1.0, 1.5, 2.0, 5.0, INF, NAN]
+X_ANGLE = [-1.0, 0.0, 0.5, 3.0, 2 * np.pi, 7.0, INF, NAN]
+Q = [-0.5, 0.0, 1e-3, 0.25, 0.5, 0.9, 1.0, 1.5, NAN]
+K = [-1.0, 0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 7.0, INF, NAN]
+
+LOC_SCALE = [(), (0.5, 2.0), (-1.0, 0.5), (0.0, -1.0)]
+CASES = []  # (dist, method, grid, extra parameter tuples, differentiable)
+
+
+def case(dist, methods, grid, params, diff=True):
+    for m in methods.split():
+        CASES.append((dist, m, grid, params, diff))
+
+
+DENS = "logpdf pdf"
+CDFS = "cdf logcdf sf logsf"
+case("norm", f"{DENS} {CDFS}", X_REAL, LOC_SCALE)
+case("norm", "ppf isf", Q, LOC_SCALE)
+case("uniform", f"{DENS} cdf", X_REAL, LOC_SCALE[:3] + [(0.0, 0.0)])
+case("uniform", "ppf", Q, LOC_SCALE[:3])
+case("laplace", f"{DENS} cdf", X_REAL, LOC_SCALE)
+case("logistic", f"{DENS} cdf sf", X_REAL, LOC_SCALE)
+case("logistic", "ppf isf", Q, LOC_SCALE)
+case("expon", f"{DENS} {CDFS}", X_REAL, LOC_SCALE)
+case("expon", "ppf", Q, LOC_SCALE)
+case("cauchy", f"{DENS} {CDFS}", X_REAL, LOC_SCALE)
+case("cauchy", "ppf isf", Q, LOC_SCALE)
+case("t", DENS, X_REAL, [(1.0,), (3.5,), (2.0, 0.5, 2.0), (0.0,)])
+for g in ("gumbel_l", "gumbel_r"):
+    case(g, f"{DENS} {CDFS}", X_REAL, LOC_SCALE + [(0.0, 0.0)])
+    # JAX's own grad of gumbel ppf raises (float0 from the integer -1 passed to xlogy).
+    case(g, "ppf", Q, LOC_SCALE, diff=False)
+case("pareto", f"{DENS} {CDFS}", X_REAL, [(1.0,), (2.5,), (2.0, -1.0, 0.5), (0.0,)])
+case("pareto", "ppf", Q, [(1.0,), (2.5, 0.5, 2.0)])
+# gamma.cdf with a = 0 and poisson.cdf at k = inf reach gammainc(0, x) / gammaincc(inf, x),
+# where jaxlite keeps SciPy's values (docs/compat.md, jax.scipy.special edge values).
+case("gamma", DENS, X_REAL, [(0.0,)])
+case("gamma", f"{DENS} {CDFS}", X_REAL, [(1.0,), (2.5,), (0.5,), (2.0, -1.0, 2.0)])
+case(
+    "beta",
+    f"{DENS} {CDFS}",
+    X_REAL,
+    [(1.0, 1.0), (2.0, 3.0), (0.5, 0.5), (2.0, 2.0, -1.0, 2.0), (0.0, 1.0), (2.0, 2.0, 0.0, -1.0)],
+)
+case("chi2", f"{DENS} {CDFS}", X_REAL, [(1.0,), (2.0,), (4.5,), (3.0, -1.0, 2.0)])
+case("gennorm", "logpdf pdf cdf", X_REAL, [(1.0,), (2.0,), (0.5,), (4.0,)])
+case("vonmises", DENS, X_ANGLE, [(0.5,), (2.0,), (0.0,), (-1.0,)])
+case("wrapcauchy", DENS, X_ANGLE, [(0.5,), (0.9,), (0.0,), (1.0,)])
+case(
+    "truncnorm",
+    f"{DENS} {CDFS}",
+    X_REAL,
+    [(-1.0, 1.0), (0.5, 3.0), (-4.0, -2.0), (-INF, 0.0), (1.0, 1.0), (0.0, 2.0, 0.5, 2.0)],
+)
+case("bernoulli", "logpmf pmf", K, [(0.3,), (0.0,), (1.0,), (0.3, 1.0), (1.5,)])
+case("bernoulli", "cdf", K, [(0.3,), (0.0,), (1.0,), (1.5,), (NAN,)], diff=False)
+case("bernoulli", "ppf", Q, [(0.3,), (0.0,), (1.0,), (1.5,)], diff=False)
+case("poisson", "logpmf pmf", K, [(2.0,), (0.0,), (3.5, 1.0)])
+case("poisson", "cdf", [k for k in K if k != INF], [(2.0,), (0.5,), (3.5, 1.0)])
+case("binom", "logpmf pmf", K, [(5.0, 0.3), (0.0, 0.3), (4.0, 0.0), (4.0, 1.0), (5.0, 0.5, 1.0)])
+case("geom", "logpmf pmf", K, [(0.3,), (1.0,), (0.5, 1.0)])
+case("nbinom", "logpmf pmf", K, [(3.0, 0.4), (1.0, 1.0), (2.5, 0.3, 1.0)])
+case(
+    "betabinom",
+    "logpmf pmf",
+    K,
+    [(5.0, 2.0, 3.0), (0.0, 1.0, 1.0), (5.0, 0.5, 0.5, 1.0), (-1.0, 1.0, 1.0), (4.0, 0.0, 1.0)],
+    diff=False,
+)
+
+
+def _ids():
+    return [f"{d}.{m}{p}" for d, m, _, ps, _ in CASES for p in ps]
+
+
+PARAMS = [(d, m, g, p, diff) for d, m, g, ps, diff in CASES for p in ps]
+
+
+def _fn(root, dist, method):
+    return getattr(getattr(root.scipy.stats, dist), method)
+
+
+def _close(lite, ref, rtol=2e-5, atol=1e-6, what=""):
+    lite, ref = np.asarray(lite), np.asarray(ref)
+    assert lite.dtype == ref.dtype, f"{what}: dtype {lite.dtype} != JAX {ref.dtype}"
+    assert lite.shape == ref.shape, f"{what}: shape {lite.shape} != JAX {ref.shape}"
+    np.testing.assert_allclose(lite, ref, rtol=rtol, atol=atol, equal_nan=True, err_msg=what)
+
+
+@pytest.mark.parametrize("dist,method,grid,params,diff", PARAMS, ids=_ids())
+def test_values_and_grads(dist, method, grid, params, diff):
+    x = np.asarray(grid, np.float32)
+    ref_f = _fn(jax, dist, method)
+    lite_f = _fn(jaxlite, dist, method)
+    ref = ref_f(x, *params)
+    _close(lite_f(x, *params), ref, what=f"{dist}.{method} eager")
+    _close(jaxlite.jit(lite_f)(x, *params), ref, what=f"{dist}.{method} jit")
+    if diff:
+        g_ref = jax.vmap(jax.grad(lambda v: ref_f(v, *params)))(x)
+        g_lite = jaxlite.vmap(jaxlite.grad(lambda v: lite_f(v, *params)))(x)
+        _close(g_lite, g_ref, rtol=1e-4, atol=1e-5, what=f"{dist}.{method} vmap(grad)")
+
+
+@pytest.mark.parametrize(
+    "dist,method,args",
+    [
+        ("norm", "cdf", (np.arange(-2, 3), 0, 1)),
+        ("norm", "isf", (np.float32([0.3, 0.9]), 1, 2)),
+        ("expon", "sf", (np.arange(-1, 3, dtype=np.int8),)),
+        ("gamma", "logpdf", (np.float16([0.5, 2.0]), 2)),
+        ("bernoulli", "pmf", (np.arange(-1, 3), 0.25)),
+        ("poisson", "logpmf", (np.arange(4), np.float16(1.5))),
+        ("gumbel_r", "logsf", (np.float16([0.5, -1.0]),)),
+        ("truncnorm", "logcdf", (np.arange(-1, 3), -1, 2)),
+    ],
+)
+def test_dtypes_of_integer_and_half_inputs(dist, method, args):
+    ref = _fn(jax, dist, method)(*args)
+    _close(_fn(jaxlite, dist, method)(*args), ref, rtol=2e-3, atol=1e-3, what=f"{dist}.{method}")
+
+
+@pytest.mark.parametrize("q", [np.arange(2), np.float16([0.3])])
+def test_norm_ppf_refuses_non_float32_64_as_jax(q):
+    with pytest.raises(TypeError, match="not supported"):
+        jax.scipy.stats.norm.ppf(q)
+    with pytest.raises(TypeError, match="not supported"):
+        jaxlite.scipy.stats.norm.ppf(q)
+
+
+def test_poisson_entropy_all_regimes():
+    mu = np.asarray([0.0, 0.5, 3.0, 9.9, 10.0, 50.0, 99.0, 150.0, 1e4], np.float32)
+    ref = jax.scipy.stats.poisson.entropy(mu)
+    _close(jaxlite.scipy.stats.poisson.entropy(mu), ref, rtol=1e-5)
+    _close(jaxlite.jit(jaxlite.scipy.stats.poisson.entropy)(mu, 1.0), ref, rtol=1e-5)
+    _close(
+        jaxlite.scipy.stats.poisson.entropy(mu[:, None], np.zeros(3)),
+        jax.scipy.stats.poisson.entropy(mu[:, None], np.zeros(3)),
+        rtol=1e-5,
+    )
+
+
+def _both(fn_name, *args, grad_argnum=None, **kw):
+    dist, method = fn_name.split(".")
+    ref_f, lite_f = _fn(jax, dist, method), _fn(jaxlite, dist, method)
+    _close(lite_f(*args, **kw), ref_f(*args, **kw), what=fn_name)
+    _close(jaxlite.jit(lambda *a: lite_f(*a, **kw))(*args), ref_f(*args, **kw), what=fn_name)
+    if grad_argnum is not None:
+        g_ref = jax.grad(lambda *a: ref_f(*a, **kw).sum(), grad_argnum)(*args)
+        g_lite = jaxlite.grad(lambda *a: lite_f(*a, **kw).sum(), grad_argnum)(*args)
+        _close(g_lite, g_ref, rtol=1e-4, atol=1e-5, what=f"{fn_name} grad")
+
+
+def test_dirichlet():
+    alpha = np.asarray([0.5, 2.0, 3.0], np.float32)
+    x = np.asarray([[0.2, 0.5, 0.0, 0.3], [0.3, 0.25, 0.5, 0.3], [0.5, 0.25, 0.5, 0.5]], np.float32)
+    _both("dirichlet.logpdf", x, alpha, grad_argnum=1)
+    _both("dirichlet.pdf", x[:, 0], alpha, grad_argnum=0)
+    _both("dirichlet.logpdf", x[:2], alpha)  # last coordinate implied
+    with pytest.raises(ValueError, match="one-dimensional"):
+        jaxlite.scipy.stats.dirichlet.logpdf(x, alpha[None])
+    with pytest.raises(ValueError, match="one entry fewer"):
+        jaxlite.scipy.stats.dirichlet.logpdf(x[:1], alpha)
+
+
+def test_multinomial():
+    p = np.asarray([0.2, 0.3, 0.5], np.float32)
+    _both("multinomial.logpmf", np.asarray([1, 2, 3]), 6, p, grad_argnum=2)
+    _both("multinomial.pmf", np.asarray([1, 2, 2]), 6, p)  # counts do not sum to n
+    _both("multinomial.pmf", np.asarray([0, 0, 4]), 4, np.asarray([0.5, 0.5, 0.0], np.float32))
+    with pytest.raises(ValueError, match="integer type"):
+        jaxlite.scipy.stats.multinomial.logpmf(np.asarray([1.0, 2.0, 3.0]), 6, p)
+
+
+def test_multivariate_normal():
+    rng = np.random.default_rng(0)
+    m = rng.normal(size=(3, 3)).astype(np.float32)
+    cov = m @ m.T + 3 * np.eye(3, dtype=np.float32)
+    x = rng.normal(size=(4, 3)).astype(np.float32)
+    mean = np.asarray([0.5, -1.0, 0.0], np.float32)
+    _both("multivariate_normal.logpdf", x, mean, cov, grad_argnum=0)
+    _both("multivariate_normal.pdf", x, mean, cov)
+    _both("multivariate_normal.logpdf", x, mean, np.float32(2.0))
+    _both("multivariate_normal.logpdf", x[:, 0], np.float32(0.5), np.float32(2.0))
