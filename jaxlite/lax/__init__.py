@@ -103,8 +103,10 @@ from jaxlite._src.ops.lax_strict import (  # noqa: F401 (JAX's strict dtype rule
     cumprod as cumprod,
     cumsum as cumsum,
     igamma as igamma,
+    igamma_grad_a as igamma_grad_a,
     igammac as igammac,
     polygamma as polygamma,
+    random_gamma_grad as random_gamma_grad,
     zeta as zeta,
 )
 from jaxlite._src.ops.linalg import dot as dot, dot_general as dot_general  # noqa: F401
@@ -341,6 +343,7 @@ from jaxlite._src.ops.special import (  # noqa: E402  # noqa: E402
     bessel_i0e_p as bessel_i0e_p,
     bessel_i1e as bessel_i1e,
     bessel_i1e_p as bessel_i1e_p,
+    igamma_grad_a_p as igamma_grad_a_p,
     igamma_p as igamma_p,
     igammac_p as igammac_p,
     regularized_incomplete_beta_p as regularized_incomplete_beta_p,

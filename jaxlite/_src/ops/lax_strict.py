@@ -9,6 +9,8 @@ from jaxlite._src.ops.lax_api import _FLOAT, _strict, check_accepted
 
 igamma = _strict("igamma", special.igamma, None, (_FLOAT, _FLOAT))
 igammac = _strict("igammac", special.igammac, None, (_FLOAT, _FLOAT))
+igamma_grad_a = _strict("igamma_grad_a", special.igamma_grad_a, None, (_FLOAT, _FLOAT))
+random_gamma_grad = _strict("random_gamma_grad", special.random_gamma_grad, None, (_FLOAT, _FLOAT))
 betainc = _strict(
     "betainc", special.betainc, None, (_FLOAT, _FLOAT, _FLOAT), "regularized_incomplete_beta"
 )
@@ -17,6 +19,7 @@ zeta = _strict("zeta", special_more.zeta, None, (_FLOAT, _FLOAT))
 clamp = _strict("clamp", _clamp.clamp, None)
 for _f, _impl in [
     (igamma, special.igamma), (igammac, special.igammac), (betainc, special.betainc),
+    (igamma_grad_a, special.igamma_grad_a), (random_gamma_grad, special.random_gamma_grad),
     (polygamma, special_more.polygamma), (zeta, special_more.zeta), (clamp, _clamp.clamp),
 ]:  # fmt: skip
     _f.__doc__ = _impl.__doc__
