@@ -13,7 +13,16 @@ from jaxlite._src.numpy.indexing_routines import take
 from jaxlite._src.numpy.reductions import _int_dtype, cumsum
 from jaxlite._src.numpy.shape import broadcast_to, concatenate, expand_dims, ravel, reshape
 from jaxlite._src.numpy.sorting import argsort
-from jaxlite._src.numpy.ufuncs import equal, logical_not, minimum, not_equal, subtract, where
+from jaxlite._src.numpy.ufuncs import (
+    equal,
+    isnan,
+    logical_and,
+    logical_not,
+    minimum,
+    not_equal,
+    subtract,
+    where,
+)
 from jaxlite._src.numpy.util import asarray_any
 from jaxlite._src.ops import indexing as _ix
 
@@ -107,14 +116,14 @@ def _drop_sentinel(u, big, size, fill_value, mask):
 
 
 def unique_counts(x, /, *, size=None, fill_value=None):
-    """``jnp.unique_counts``: ``(values, counts)``."""
-    v, c = unique(x, return_counts=True, size=size, fill_value=fill_value)
+    """``jnp.unique_counts``: ``(values, counts)``; NaNs are distinct (array API)."""
+    v, c = unique(x, return_counts=True, size=size, fill_value=fill_value, equal_nan=False)
     return v, c
 
 
 def unique_inverse(x, /, *, size=None, fill_value=None):
     """``jnp.unique_inverse``: ``(values, inverse_indices)`` (inverse has ``x``'s shape)."""
-    v, inv = unique(x, return_inverse=True, size=size, fill_value=fill_value)
+    v, inv = unique(x, return_inverse=True, size=size, fill_value=fill_value, equal_nan=False)
     return v, reshape(inv, asarray_any(x).shape)
 
 
@@ -127,6 +136,7 @@ def unique_all(x, /, *, size=None, fill_value=None):
         return_counts=True,
         size=size,
         fill_value=fill_value,
+        equal_nan=False,
     )
     return v, i, reshape(inv, asarray_any(x).shape), c
 
@@ -156,10 +166,18 @@ def unique(
                 "The error arose in jnp.unique(). When jnp.unique is used inside "
                 "transformations, the size argument must be specified statically.",
             )
+    if dtypes.is_inexact(a.dtype):
+        # As JAX, every NaN (any sign, complex ones too) becomes the one NaN of the dtype
+        # (nan+0j for complex), so NaNs sort together, stably by position.
+        a = where(isnan(a), full_like(a, np.nan), a)
     perm = argsort(a)
     s = take(a, perm)
     if n:
-        mask = concatenate([ones((1,), dtypes.bool_), not_equal(s[1:], s[:-1])])
+        new_group = not_equal(s[1:], s[:-1])
+        if equal_nan and dtypes.is_inexact(a.dtype):
+            both_nan = logical_and(isnan(s[1:]), isnan(s[:-1]))
+            new_group = logical_and(new_group, logical_not(both_nan))
+        mask = concatenate([ones((1,), dtypes.bool_), new_group])
     else:
         mask = zeros((0,), dtypes.bool_)
     if size is None:
@@ -167,6 +185,11 @@ def unique(
         size_ = count
     else:
         size_ = int(size)
+        if n == 0 and size_ and fill_value is None:
+            raise ValueError(
+                "jnp.unique: for zero-sized input with nonzero size argument, fill_value "
+                "must be specified"
+            )
     gid = subtract(cumsum(mask.astype(np.int32)), 1)  # group of each sorted elem
     slots = where(mask, gid, size_)  # first of each group -> its slot; others dropped
     first_fill = s[0] if n else zeros((), a.dtype)
@@ -180,16 +203,20 @@ def unique(
         "set",
     )
     outs = [vals]
+    # An empty input gives empty indices and counts whatever ``size`` (as JAX).
+    size_ = size_ if n else 0
     if return_index:
+        # Padding entries get the index of the smallest element (perm[0]), as JAX's.
+        pad_idx = perm[0].astype(_int_dtype()) if n else 0
         first_idx = _ix.scatter(
-            zeros((size_,), _int_dtype()), perm.astype(_int_dtype()), [slots], "set"
+            full((size_,), pad_idx, _int_dtype()), perm.astype(_int_dtype()), [slots], "set"
         )
         outs.append(first_idx)
     if return_inverse:
         inv = _ix.scatter(
             zeros((n,), _int_dtype()), gid.astype(_int_dtype()), [perm.astype(np.int32)], "set"
         )
-        outs.append(reshape(inv, asarray_any(ar).shape) if asarray_any(ar).ndim == 1 else inv)
+        outs.append(reshape(inv, asarray_any(ar).shape))  # the input's shape, as JAX
     if return_counts:
         cnt = _ix.scatter(
             zeros((size_,), _int_dtype()),
@@ -202,5 +229,5 @@ def unique(
 
 
 def unique_values(x, *, size=None, fill_value=None):
-    """``jnp.unique_values``."""
-    return unique(x, size=size, fill_value=fill_value)
+    """``jnp.unique_values`` (as the array API: every NaN is its own value)."""
+    return unique(x, size=size, fill_value=fill_value, equal_nan=False)

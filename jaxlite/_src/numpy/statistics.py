@@ -259,18 +259,22 @@ def average(a, axis=None, weights=None, returned: bool = False, keepdims: bool =
     return avg
 
 
-def digitize(x, bins, right: bool = False):
-    """``jnp.digitize``: index of the bin each ``x`` falls in (monotonic ``bins``)."""
+def digitize(x, bins, right: bool = False, *, method: str | None = None):
+    """``jnp.digitize``: index of the bin each ``x`` falls in (monotonic ``bins``).
+
+    As JAX (and NumPy), decreasing bins search the reversed bins on the same side, and
+    bins are taken as increasing when ``bins[-1] >= bins[0]`` (so a trailing NaN makes
+    them decreasing). ``method`` is passed to ``searchsorted``.
+    """
     x, bins = asarray_any(x), asarray_any(bins)
     if bins.ndim != 1:
         raise ValueError(f"digitize: bins must be a 1-dimensional array; got bins={bins}")
     if bins.shape[0] == 0:
         return zeros(x.shape, _int_dtype())
     side = "left" if right else "right"
-    inc = searchsorted(bins, x, side=side)
-    dec = subtract(
-        bins.shape[0], searchsorted(_sh.rev(bins, (0,)), x, side="right" if right else "left")
-    )
+    kw = {} if method is None else {"method": method}
+    inc = searchsorted(bins, x, side=side, **kw)
+    dec = subtract(bins.shape[0], searchsorted(_sh.rev(bins, (0,)), x, side=side, **kw))
     return where(greater_equal(bins[-1], bins[0]), inc, dec)
 
 

@@ -524,6 +524,15 @@ def clip(arr=None, /, min=None, max=None, *, a=None, a_min=None, a_max=None):  #
     if max is None:
         max = a_max
     arr = asarray_any(arr)
+    if any(
+        v is not None and dtypes.is_complex(aval_of(asarray_any(v)).dtype) for v in (arr, min, max)
+    ):
+        raise ValueError(
+            "Clip received a complex value either through the input or the min/max keywords. "
+            "Complex values have no ordering and cannot be clipped. Please convert to a real "
+            "value or array by taking the real or imaginary components via "
+            "jax.numpy.real/imag respectively."
+        )
     if min is not None:
         arr = maximum(min, arr)
     if max is not None:

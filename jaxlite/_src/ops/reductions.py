@@ -221,6 +221,13 @@ def _arg_reduction(name, np_fn):
         if len(axes) != 1:
             raise ValueError(f"{name} takes exactly one axis, got {axes}")
         _check_axes(name, x, axes)
+        if dtypes.is_complex(x.dtype):
+            # JAX's argmax/argmin compare with gt/lt, which take no complex numbers.
+            raise TypeError(
+                f"{'gt' if name == 'argmax' else 'lt'} does not accept dtype {x.dtype} at "
+                "position 0. Accepted dtypes at position 0 are subtypes of integer, floating, "
+                "bool."
+            )
         if x.shape[axes[0]] == 0:
             raise ValueError(f"{name} of an empty axis")
         return ShapedArray(_reduced_shape(x.shape, axes), index_dtype)

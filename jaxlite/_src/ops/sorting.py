@@ -21,12 +21,25 @@ sort_p = Primitive("sort", multiple_results=True)
 
 
 def _sort_perm(keys, dimension):
-    keys = [np.moveaxis(k, dimension, -1) for k in keys]
+    # NumPy's sorts of the extension floats (bfloat16, float8) do not order NaNs: sort
+    # their exact float32 values instead.
+    keys = [
+        np.moveaxis(k.astype(np.float32) if _is_extension_float(k.dtype) else k, dimension, -1)
+        for k in keys
+    ]
     if len(keys) == 1:
         perm = np.argsort(keys[0], axis=-1, kind="stable")
     else:
         perm = np.lexsort(tuple(keys[::-1]), axis=-1)
     return perm
+
+
+def _is_extension_float(dtype):
+    return dtypes.is_float(dtype) and np.dtype(dtype).type not in (
+        np.float16,
+        np.float32,
+        np.float64,
+    )
 
 
 def _sort_impl(*operands, dimension, is_stable, num_keys):
@@ -113,6 +126,18 @@ def sort_key_val(keys, values, dimension: int = -1, is_stable: bool = True):
 top_k_p = Primitive("top_k", multiple_results=True)
 
 
+def _float_total_order_key(x):
+    """Signed integers ordered as JAX's top_k orders floats (IEEE totalOrder): -NaN < -inf <
+    ... < -0.0 < +0.0 < ... < +inf < +NaN. Complex numbers by (real, imag)."""
+    if np.iscomplexobj(x):
+        raise TypeError("top_k of complex numbers is not supported")
+    width = x.dtype.itemsize * 8
+    bits = x.view(np.dtype(f"int{width}"))
+    # Negative floats (sign bit set) count down as their magnitude grows: flip the other
+    # bits of those, keeping the sign, so that the signed integers are in float order.
+    return bits ^ ((bits >> (width - 1)) & np.array(2 ** (width - 1) - 1, bits.dtype))
+
+
 def _top_k_impl(x, *, k):
     if x.dtype == np.bool_:
         key = -x.astype(np.int8)
@@ -121,10 +146,8 @@ def _top_k_impl(x, *, k):
         if x.dtype.kind == "u" and x.dtype.itemsize == 8:
             key = np.iinfo(np.uint64).max - x
     else:
-        key = np.where(np.isnan(x), -np.inf, -x)  # NaNs rank as the largest, as in JAX
-        # JAX's top_k orders floats totally: +0.0 ranks above -0.0.
-        idx = np.lexsort((np.signbit(x) & (x == 0), key), axis=-1)[..., :k]
-        return [np.take_along_axis(x, idx, -1), idx.astype(np.int32)]
+        # ``~`` of the total-order key ranks descending without overflow.
+        key = ~_float_total_order_key(x)
     idx = np.argsort(key, axis=-1, kind="stable")[..., :k]
     return [np.take_along_axis(x, idx, -1), idx.astype(np.int32)]
 
