@@ -28,6 +28,7 @@ from jaxlite._src.ops._factories import (
     non_differentiable,
     unop,
 )
+from jaxlite._src.ops.minmax import max_impl, min_impl
 
 
 # --------------------------------------------------------------------- argument handling
@@ -470,28 +471,8 @@ def _bcast_like(x, like):
 
 defjvp(pow_p, _pow_jvp_x, _pow_jvp_y)
 
-
-def _complex_pick(x, y, greater):
-    # XLA's complex max/min: lexicographic on (real, imag), and ``y`` unless ``x`` compares
-    # strictly greater (less), so a comparison with a NaN part picks ``y`` (NumPy would
-    # propagate the NaN).
-    xr, yr = np.real(x), np.real(y)
-    cmp = np.greater if greater else np.less
-    with np.errstate(invalid="ignore"):
-        take_x = cmp(xr, yr) | ((xr == yr) & cmp(np.imag(x), np.imag(y)))
-    return np.where(take_x, x, y)
-
-
-def _max_impl(x, y):
-    return _complex_pick(x, y, True) if np.iscomplexobj(x) else np.maximum(x, y)
-
-
-def _min_impl(x, y):
-    return _complex_pick(x, y, False) if np.iscomplexobj(x) else np.minimum(x, y)
-
-
-max_p = naryop("max", _max_impl, [ANY, ANY], native="np.maximum({0}, {1})")
-min_p = naryop("min", _min_impl, [ANY, ANY], native="np.minimum({0}, {1})")
+max_p = naryop("max", max_impl, [ANY, ANY], native="np.maximum({0}, {1})")
+min_p = naryop("min", min_impl, [ANY, ANY], native="np.minimum({0}, {1})")
 
 
 def _balanced_eq(x, z, y):
