@@ -32,6 +32,7 @@ from jaxlite._src.numpy.editing import (
 )
 from jaxlite._src.numpy.einsum import (
     einsum as einsum,
+    einsum_path as einsum_path,
     kron as kron,
     tensordot as tensordot,
 )
@@ -340,10 +341,29 @@ from jaxlite._src.numpy.types_extra import (
     object_ as object_,
     uint1 as uint1,
 )
+
+# As in JAX, these fourteen are jnp.ufunc objects (with reduce/accumulate/outer/at/...).
+from jaxlite._src.numpy.ufunc_obj import (  # noqa: E402
+    add as add,
+    bitwise_and as bitwise_and,
+    bitwise_or as bitwise_or,
+    bitwise_xor as bitwise_xor,
+    frompyfunc as frompyfunc,
+    logaddexp as logaddexp,
+    logaddexp2 as logaddexp2,
+    logical_and as logical_and,
+    logical_or as logical_or,
+    logical_xor as logical_xor,
+    maximum as maximum,
+    minimum as minimum,
+    multiply as multiply,
+    negative as negative,
+    subtract as subtract,
+    ufunc as ufunc,
+)
 from jaxlite._src.numpy.ufuncs import (
     abs as abs,
     absolute as absolute,
-    add as add,
     angle as angle,
     arccos as arccos,
     arccosh as arccosh,
@@ -353,10 +373,7 @@ from jaxlite._src.numpy.ufuncs import (
     arctan2 as arctan2,
     arctanh as arctanh,
     around as around,
-    bitwise_and as bitwise_and,
     bitwise_not as bitwise_not,
-    bitwise_or as bitwise_or,
-    bitwise_xor as bitwise_xor,
     cbrt as cbrt,
     ceil as ceil,
     clip as clip,
@@ -395,16 +412,9 @@ from jaxlite._src.numpy.ufuncs import (
     log1p as log1p,
     log2 as log2,
     log10 as log10,
-    logical_and as logical_and,
     logical_not as logical_not,
-    logical_or as logical_or,
-    logical_xor as logical_xor,
-    maximum as maximum,
-    minimum as minimum,
     mod as mod,
-    multiply as multiply,
     nan_to_num as nan_to_num,
-    negative as negative,
     not_equal as not_equal,
     positive as positive,
     pow as pow,
@@ -424,7 +434,6 @@ from jaxlite._src.numpy.ufuncs import (
     sinh as sinh,
     sqrt as sqrt,
     square as square,
-    subtract as subtract,
     tan as tan,
     tanh as tanh,
     true_divide as true_divide,
@@ -452,8 +461,6 @@ from jaxlite._src.numpy.ufuncs_extra import (
     isreal as isreal,
     lcm as lcm,
     ldexp as ldexp,
-    logaddexp as logaddexp,
-    logaddexp2 as logaddexp2,
     modf as modf,
     nextafter as nextafter,
 )

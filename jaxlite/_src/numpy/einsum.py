@@ -241,3 +241,37 @@ def kron(a, b):
         bi += [1, m]
     prod = multiply(reshape(a, ai), reshape(b, bi))
     return reshape(prod, tuple(n * m for n, m in zip(a.shape, b.shape)))
+
+
+def einsum_path(subscripts, /, *operands, optimize="auto"):
+    """``jnp.einsum_path``: the contraction order ``einsum`` would use, and a report.
+
+    As JAX, this asks ``opt_einsum.contract_path`` (given the operands' shapes; arrays and
+    ``ShapeDtypeStruct``s both work); without opt_einsum installed, NumPy's
+    ``np.einsum_path`` answers (its report is a string).
+
+    Args:
+        subscripts: the einsum subscripts, e.g. ``"ij,jk,kl->il"``.
+        operands: arrays or objects with a ``shape``.
+        optimize: ``"auto"``, ``"greedy"``, ``"optimal"``, False, ... (opt_einsum's names).
+
+    Returns:
+        ``(path, info)``: ``path`` a list of operand-index tuples to contract in order.
+    """
+    shapes = [tuple(o.shape) if hasattr(o, "shape") else np.shape(o) for o in operands]
+    try:
+        import opt_einsum
+    except ImportError:  # pragma: no cover (opt_einsum is installed with the test extras)
+        opt_einsum = None
+    if optimize is False and len(shapes) > 1:
+        optimize = [(0, 1)] * (len(shapes) - 1)  # JAX's "no optimization": left to right
+    if opt_einsum is not None:
+        path, info = opt_einsum.contract_path(subscripts, *shapes, optimize=optimize, shapes=True)
+        return list(path), info
+    if isinstance(optimize, list):
+        strategy = ["einsum_path", *optimize]
+    else:
+        strategy = "optimal" if optimize == "optimal" else "greedy"
+    views = [np.broadcast_to(np.zeros((), np.float32), s) for s in shapes]
+    path, info = np.einsum_path(subscripts, *views, optimize=strategy)
+    return list(path[1:]), info
