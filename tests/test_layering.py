@@ -123,6 +123,7 @@ OPS_ORDER: list[str] = [
     "spmd",  # the device-thread exchange of shard_map's collectives (no project imports)
     "blas_split",  # matrix products at one OpenBLAS thread, split (no project imports)
     "minmax",  # the NumPy kernels of max/min, complex ones as XLA's (no project imports)
+    "_kernels",  # NumPy kernels of elementwise primitives (no project imports)
     "_factories",
     "structural",
     "conversion",

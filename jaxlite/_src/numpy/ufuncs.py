@@ -542,7 +542,11 @@ def clip(arr=None, /, min=None, max=None, *, a=None, a_min=None, a_max=None):  #
 
 def round(a, decimals: int = 0):  # noqa: A001
     (a,) = promote_dtypes(a)
+    if a.dtype == dtypes.bool_:  # as JAX (NumPy rounds booleans as they are)
+        raise ValueError(f"data type {a.dtype.type} not inexact")
     if not dtypes.is_inexact(a.dtype):
+        if decimals < 0:  # as JAX; returning the integers unrounded would be wrong
+            raise NotImplementedError("integer np.round not implemented for decimals < 0")
         return a
     if dtypes.is_complex(a.dtype):  # each part rounded, as in JAX
         return ew.complex_(round(ew.real(a), decimals), round(ew.imag(a), decimals))

@@ -11,7 +11,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
-from jaxlite._src.ops import _native, conversion, division, shape as _shape, structural
+from jaxlite._src.ops import _kernels, _native, conversion, division, shape as _shape, structural
 from jaxlite._src.ops._factories import (
     ANY,
     FLOAT,
@@ -495,7 +495,7 @@ defjvp2(
     lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x)),
 )
 
-atan2_p = naryop("atan2", np.arctan2, [FLOAT, FLOAT], native="np.arctan2({0}, {1})")
+atan2_p = naryop("atan2", _kernels.atan2, [INEXACT, INEXACT], native="np.arctan2({0}, {1})")
 defjvp(
     atan2_p,
     lambda t, x, y: mul(t, div(y, add(mul(x, x), mul(y, y)))),

@@ -189,6 +189,15 @@ rules.batch_rules[dot_general_p] = _dot_general_batch
 defjvp(dot_general_p, _dot_jvp_lhs, _dot_jvp_rhs)
 
 
+def _dot_rank(dt):
+    """JAX's choice of ``dot_general``'s dtype for operands of two dtypes (not the
+    promotion lattice): complex > float > integer > bool, then the wider, then signed over
+    unsigned and bfloat16 over float16 for equal widths."""
+    dt = np.dtype(dt)
+    kind = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}.get(dt.kind, 2)
+    return (kind, dt.itemsize, dt.kind == "i" or dt.name == "bfloat16")
+
+
 def dot_general(
     lhs, rhs, dimension_numbers, precision=None, preferred_element_type=None, out_sharding=None
 ):
@@ -221,6 +230,11 @@ def dot_general(
         if preferred_element_type is None
         else dtypes.canonicalize_dtype(preferred_element_type)
     )
+    lt, rt = aval_of(lhs).dtype, aval_of(rhs).dtype
+    if lt != rt:  # as JAX: the product is computed in the "larger" operand dtype
+        common = max(lt, rt, key=_dot_rank)
+        lhs = conversion.convert_element_type(lhs, common)
+        rhs = conversion.convert_element_type(rhs, common)
     return dot_general_p.bind(
         lhs, rhs, dimension_numbers=dn, precision=None, preferred_element_type=pet
     )
