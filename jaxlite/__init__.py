@@ -15,10 +15,20 @@ from jaxlite import (  # noqa: E402  # noqa: E402
 from jaxlite._src.api import jvp as jvp, vmap as vmap
 from jaxlite._src.compile.jit import disable_jit as disable_jit, jit as jit
 from jaxlite._src.config import (
+    check_tracer_leaks as check_tracer_leaks,
+    checking_leaks as checking_leaks,
     config as config,
     debug_infs as debug_infs,
     debug_nans as debug_nans,
+    default_device as default_device,
+    enable_checks as enable_checks,
     enable_x64 as enable_x64,
+    explain_cache_misses as explain_cache_misses,
+    log_compiles as log_compiles,
+    transfer_guard as transfer_guard,
+    transfer_guard_device_to_device as transfer_guard_device_to_device,
+    transfer_guard_device_to_host as transfer_guard_device_to_host,
+    transfer_guard_host_to_device as transfer_guard_host_to_device,
 )
 from jaxlite._src.core.array import Array as Array
 from jaxlite._src.core.shape_dtype import ShapeDtypeStruct as ShapeDtypeStruct
@@ -41,6 +51,7 @@ from jaxlite._src.public_misc import (
     device_get as device_get,
     eval_shape as eval_shape,
     jit_stats as jit_stats,
+    live_arrays as live_arrays,
 )
 from jaxlite._src.sharding import jit_shardings as _jit_shardings  # noqa: F401 (hooks)
 from jaxlite._src.sharding.array import device_put as device_put

@@ -53,6 +53,18 @@ _DEFAULTS: dict[str, Any] = {
     # remat implementation choice has no effect on results.
     "jax_explain_cache_misses": False,
     "jax_remat3": False,
+    # Accepted and validated as in JAX 0.10.2; jaxlite's arrays are all host memory, so no
+    # transfer ever happens and the guards never fire (docs/compat.md).
+    "jax_transfer_guard": None,
+    "jax_transfer_guard_host_to_device": None,
+    "jax_transfer_guard_device_to_host": None,
+    "jax_transfer_guard_device_to_device": None,
+    # None, a Device or a platform name: where new arrays are placed (devices.py reads it).
+    "jax_default_device": None,
+    # jit logs each trace (a cache miss) at WARNING level (compile/jit.py).
+    "jax_log_compiles": False,
+    # After each jit trace, tracers of the finished trace still alive are leaks: Exception.
+    "jax_check_tracer_leaks": False,
     # On inside ``jax.ensure_compile_time_eval``: while tracing, operations on concrete
     # values run at once (JAX's flag of the same name).
     "eager_constant_folding": False,
@@ -69,6 +81,8 @@ _BOOL_FLAGS = frozenset(
         "jax_explain_cache_misses",
         "jax_remat3",
         "eager_constant_folding",
+        "jax_log_compiles",
+        "jax_check_tracer_leaks",
     }
 )
 
@@ -101,6 +115,15 @@ _MATMUL_PRECISIONS = (
 )
 
 
+_TRANSFER_GUARDS = ("allow", "log", "disallow", "log_explicit", "disallow_explicit")
+_TRANSFER_GUARD_FLAGS = (
+    "jax_transfer_guard",
+    "jax_transfer_guard_host_to_device",
+    "jax_transfer_guard_device_to_host",
+    "jax_transfer_guard_device_to_device",
+)
+
+
 def _enum_error(value: Any, allowed, none_ok: bool = False) -> ValueError:
     return ValueError(
         f"new enum value must be {'None or ' if none_ok else ''}in {list(allowed)}, got "
@@ -119,6 +142,8 @@ def _validate(name: str, value: Any) -> None:
         and value not in _MATMUL_PRECISIONS
     ):
         raise _enum_error(value, _MATMUL_PRECISIONS, none_ok=True)
+    if name in _TRANSFER_GUARD_FLAGS and value is not None and value not in _TRANSFER_GUARDS:
+        raise _enum_error(value, _TRANSFER_GUARDS, none_ok=True)
     if name == "jaxlite_native" and value not in _NATIVE_MODES:
         raise ValueError(f"jaxlite_native must be one of {_NATIVE_MODES}, got {value!r}")
 
@@ -418,3 +443,89 @@ def default_matmul_precision(val: str | None):
         ValueError: for a name JAX does not accept.
     """
     return config._override("jax_default_matmul_precision", val)
+
+
+def transfer_guard(new_val: str):
+    """Temporarily set every transfer guard in this thread (``jax.transfer_guard``).
+
+    Accepted for compatibility: jaxlite keeps every array in host memory, so nothing is
+    ever transferred and no guard fires (docs/compat.md).
+
+    Args:
+        new_val: ``"allow"``, ``"log"``, ``"disallow"``, ``"log_explicit"`` or
+            ``"disallow_explicit"``.
+
+    Raises:
+        ValueError: for another value.
+    """
+
+    @contextlib.contextmanager
+    def guard():
+        with contextlib.ExitStack() as stack:
+            for flag in _TRANSFER_GUARD_FLAGS:
+                stack.enter_context(config._override(flag, new_val))
+            yield
+
+    if new_val is not None and new_val not in _TRANSFER_GUARDS:
+        raise _enum_error(new_val, _TRANSFER_GUARDS, none_ok=True)
+    return guard()
+
+
+def transfer_guard_host_to_device(new_val: str | None):
+    """Temporarily set ``jax_transfer_guard_host_to_device``
+    (``jax.transfer_guard_host_to_device``); accepted, never fires (see ``transfer_guard``)."""
+    return config._override("jax_transfer_guard_host_to_device", new_val)
+
+
+def transfer_guard_device_to_host(new_val: str | None):
+    """Temporarily set ``jax_transfer_guard_device_to_host``
+    (``jax.transfer_guard_device_to_host``); accepted, never fires (see ``transfer_guard``)."""
+    return config._override("jax_transfer_guard_device_to_host", new_val)
+
+
+def transfer_guard_device_to_device(new_val: str | None):
+    """Temporarily set ``jax_transfer_guard_device_to_device``
+    (``jax.transfer_guard_device_to_device``); accepted, never fires (see ``transfer_guard``)."""
+    return config._override("jax_transfer_guard_device_to_device", new_val)
+
+
+def default_device(new_val: Any):
+    """Temporarily set where new arrays are placed in this thread (``jax.default_device``).
+
+    Args:
+        new_val: a ``Device`` (e.g. ``jax.devices()[1]``), a platform name (``"cpu"``) or
+            None (the first device).
+
+    Raises:
+        ValueError: for anything else.
+    """
+    return config._override("jax_default_device", new_val)
+
+
+def log_compiles(new_val: bool = True):
+    """Temporarily log every jit trace in this thread (``jax.log_compiles``): a WARNING from
+    the ``jaxlite._src.compile.jit`` logger naming the function and its argument types."""
+    return config._override("jax_log_compiles", new_val)
+
+
+def check_tracer_leaks(new_val: bool = True):
+    """Temporarily check for leaked tracers in this thread (``jax.check_tracer_leaks``):
+    after each jit trace, a tracer of that trace still referenced (stored in a global, a
+    list, an attribute) raises ``Exception: Leaked trace ...``. Slow: for debugging."""
+    return config._override("jax_check_tracer_leaks", new_val)
+
+
+def checking_leaks():
+    """``jax.checking_leaks()``: ``check_tracer_leaks(True)``."""
+    return check_tracer_leaks(True)
+
+
+def explain_cache_misses(new_val: bool = True):
+    """Temporarily set ``jax_explain_cache_misses`` (``jax.explain_cache_misses``); accepted
+    (jaxlite does not log the explanations)."""
+    return config._override("jax_explain_cache_misses", new_val)
+
+
+def enable_checks(new_val: bool = True):
+    """Temporarily type-check every jaxpr a pass produces (``jax.enable_checks``)."""
+    return config._override("jax_enable_checks", new_val)

@@ -198,8 +198,28 @@ def local_device_count(backend=None) -> int:
 
 
 def default_device() -> Device:
-    """The device new arrays are placed on: this process's first device."""
+    """The device new arrays are placed on: ``jax_default_device`` (``jax.default_device``)
+    when it names a device, else this process's first device."""
+    chosen = config.read("jax_default_device")
+    if isinstance(chosen, Device):
+        return chosen
+    if isinstance(chosen, str):
+        _check_backend(chosen)
     return local_devices()[0]
+
+
+def _check_default_device(value) -> None:
+    # JAX 0.10.2 accepts these platform names (and no others) before any device is made.
+    if value is None or isinstance(value, Device) or value in ("cpu", "gpu", "tpu"):
+        return
+    raise ValueError(
+        "jax.default_device must be passed either a Device object (e.g. "
+        "`jax.devices('cpu')[0]`) or a platform name string like 'cpu' or 'gpu', got: "
+        f"{value!r}"
+    )
+
+
+register_validator("jax_default_device", _check_default_device)
 
 
 def process_index(backend=None) -> int:

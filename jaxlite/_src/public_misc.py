@@ -5,12 +5,13 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from jaxlite._src import dtypes, tree_util
+from jaxlite._src import devices as _devices, dtypes, tree_util
 from jaxlite._src.compile import jit as _jit
 from jaxlite._src.compile.jit import stats
 from jaxlite._src.control_flow import common as _control_flow
@@ -20,6 +21,22 @@ from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
 from jaxlite._src.interpreters.staging import trace_flat
 from jaxlite._src.numpy.creation import asarray
 from jaxlite._src.numpy.util import asarray_any
+
+
+def live_arrays(platform: str | None = None) -> list:
+    """``jax.live_arrays``: every ``jax.Array`` alive in this process.
+
+    Found by walking the garbage collector's objects (no bookkeeping on array creation),
+    so it is slow; for debugging memory use.
+
+    Args:
+        platform: None or ``"cpu"`` (the only platform).
+
+    Returns:
+        A list of the live arrays.
+    """
+    _devices._check_backend(platform)
+    return [o for o in gc.get_objects() if type(o) is ArrayImpl]
 
 
 def block_until_ready(x: Any) -> Any:

@@ -16,7 +16,10 @@ traced jaxpr as a param, so each transformation applies ``jit_p``'s rules to the
 from __future__ import annotations
 
 import functools
+import gc
 import inspect
+import logging
+import time
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -389,7 +392,11 @@ class JitWrapped:
             f = self._rebuild(statics, nargs)
             self.trace_count += 1
             stats["traces"] += 1
+            t0 = time.perf_counter()
+            before = _live_tracers() if _cfg.config.read("jax_check_tracer_leaks") else None
             closed, out_tree = trace_flat(f, in_tree, avals, in_shardings=in_shardings)
+            if before is not None or _cfg.config.read("jax_log_compiles"):
+                _debug_after_trace(self, avals, time.perf_counter() - t0, before)
             entry = _CacheEntry(closed, out_tree)
             if not entry.has_tracer_consts:
                 self._cache[key] = entry
@@ -555,6 +562,42 @@ class Traced:
 
     def lower(self) -> Lowered:
         return Lowered(self._wrapped, self._entry)
+
+
+_logger = logging.getLogger(__name__)
+
+
+def _live_tracers() -> set:
+    gc.collect()
+    return {id(o) for o in gc.get_objects() if isinstance(o, Tracer)}
+
+
+def _debug_after_trace(wrapped, avals, seconds, before) -> None:
+    """``jax_log_compiles``: log the trace; ``jax_check_tracer_leaks`` (``before``: the ids
+    of the tracers alive before tracing): raise if a tracer made by this trace is still
+    referenced (after a collection, only leaks keep one alive)."""
+    name = getattr(wrapped._fun, "__name__", type(wrapped._fun).__name__)
+    if _cfg.config.read("jax_log_compiles"):
+        _logger.warning("Finished tracing + transforming %s for jit in %.9f sec", name, seconds)
+        types = ", ".join(
+            f"ShapedArray({a.str_short()})" if hasattr(a, "str_short") else str(a) for a in avals
+        )
+        _logger.warning("Compiling jit(%s) with global shapes and types (%s).", name, types)
+    if before is not None:
+        gc.collect()
+        leaked = [
+            o
+            for o in gc.get_objects()
+            if isinstance(o, Tracer) and id(o) not in before and not o._trace.is_valid()
+        ]
+        if leaked:
+            shown = "\n".join(f"{type(t).__name__}({t.aval.str_short()})" for t in leaked[:5])
+            raise Exception(  # noqa: TRY002 (JAX raises a plain Exception here)
+                f"Leaked trace {type(leaked[0]._trace).__name__}. Leaked tracer(s):\n\n{shown}\n"
+                f"The tracer(s) were created while tracing the function {name} for jit and "
+                "are still referenced after it finished (stored in a global, a closure or an "
+                "object attribute). Return the values from the function instead."
+            )
 
 
 class Lowered:
