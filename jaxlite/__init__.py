@@ -21,10 +21,14 @@ from jaxlite._src.config import (
     debug_infs as debug_infs,
     debug_nans as debug_nans,
     default_device as default_device,
+    default_prng_impl as default_prng_impl,
     enable_checks as enable_checks,
+    enable_custom_prng as enable_custom_prng,
     enable_x64 as enable_x64,
     explain_cache_misses as explain_cache_misses,
+    legacy_prng_key as legacy_prng_key,
     log_compiles as log_compiles,
+    threefry_partitionable as threefry_partitionable,
     transfer_guard as transfer_guard,
     transfer_guard_device_to_device as transfer_guard_device_to_device,
     transfer_guard_device_to_host as transfer_guard_device_to_host,
@@ -37,11 +41,16 @@ from jaxlite._src.devices import (
     default_backend as default_backend,
     device_count as device_count,
     devices as devices,
+    host_count as host_count,
+    host_id as host_id,
+    host_ids as host_ids,
     local_device_count as local_device_count,
     local_devices as local_devices,
     process_count as process_count,
     process_index as process_index,
+    process_indices as process_indices,
 )
+from jaxlite._src.dtypes import float0 as float0
 from jaxlite._src.interpreters.staging import make_jaxpr as make_jaxpr
 from jaxlite._src.jax_alias import install_as_jax as install_as_jax
 from jaxlite._src.numpy import array_methods as _array_methods  # noqa: F401 (installs ops)

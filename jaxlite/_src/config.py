@@ -83,6 +83,8 @@ _BOOL_FLAGS = frozenset(
         "eager_constant_folding",
         "jax_log_compiles",
         "jax_check_tracer_leaks",
+        "jax_threefry_partitionable",
+        "jax_enable_custom_prng",
     }
 )
 
@@ -124,6 +126,11 @@ _TRANSFER_GUARD_FLAGS = (
 )
 
 
+# JAX 0.10.2's registered PRNG implementations (jaxlite implements threefry2x32 only; the
+# others are refused when a key is made, random/prng.py).
+_PRNG_IMPLS = ("threefry2x32", "threefry4x32", "rbg", "unsafe_rbg", "philox2x32", "philox4x32")
+
+
 def _enum_error(value: Any, allowed, none_ok: bool = False) -> ValueError:
     return ValueError(
         f"new enum value must be {'None or ' if none_ok else ''}in {list(allowed)}, got "
@@ -144,6 +151,17 @@ def _validate(name: str, value: Any) -> None:
         raise _enum_error(value, _MATMUL_PRECISIONS, none_ok=True)
     if name in _TRANSFER_GUARD_FLAGS and value is not None and value not in _TRANSFER_GUARDS:
         raise _enum_error(value, _TRANSFER_GUARDS, none_ok=True)
+    if name == "jax_default_prng_impl" and value not in _PRNG_IMPLS:
+        raise _enum_error(value, _PRNG_IMPLS)
+    if name == "jax_legacy_prng_key" and value not in ("allow", "warn", "error"):
+        raise ValueError(f"{value!r} is not a valid LegacyPrngKeyState")
+    if name == "jax_threefry_partitionable" and not value:
+        # Ignoring it would give other random values than JAX's (spec/random.md R5.6).
+        raise NotImplementedError(
+            "jax_threefry_partitionable=False (JAX's old threefry key-derivation scheme) is "
+            "not implemented in jaxlite: its random values would differ from JAX's. Only the "
+            "partitionable scheme, JAX's default since 0.5.0, exists."
+        )
     if name == "jaxlite_native" and value not in _NATIVE_MODES:
         raise ValueError(f"jaxlite_native must be one of {_NATIVE_MODES}, got {value!r}")
 
@@ -529,3 +547,26 @@ def explain_cache_misses(new_val: bool = True):
 def enable_checks(new_val: bool = True):
     """Temporarily type-check every jaxpr a pass produces (``jax.enable_checks``)."""
     return config._override("jax_enable_checks", new_val)
+
+
+def default_prng_impl(new_val: str):
+    """Temporarily set ``jax_default_prng_impl`` (``jax.default_prng_impl``); only
+    ``"threefry2x32"`` makes keys in jaxlite (the others raise when a key is made)."""
+    return config._override("jax_default_prng_impl", new_val)
+
+
+def threefry_partitionable(new_val: bool = True):
+    """Temporarily set ``jax_threefry_partitionable`` (``jax.threefry_partitionable``);
+    False (JAX's old scheme) raises ``NotImplementedError``."""
+    return config._override("jax_threefry_partitionable", new_val)
+
+
+def enable_custom_prng(new_val: bool = True):
+    """Temporarily set ``jax_enable_custom_prng`` (``jax.enable_custom_prng``)."""
+    return config._override("jax_enable_custom_prng", new_val)
+
+
+def legacy_prng_key(new_val: str):
+    """Temporarily set ``jax_legacy_prng_key`` (``jax.legacy_prng_key``): ``"allow"``,
+    ``"warn"`` or ``"error"`` for raw uint32 keys passed to ``jax.random``."""
+    return config._override("jax_legacy_prng_key", new_val)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 
 from jaxlite._src.config import config, register_validator
 
@@ -228,6 +229,39 @@ def process_index(backend=None) -> int:
     return _state.model.process_index
 
 
+def process_indices(backend=None) -> list[int]:
+    """The indices of all processes (``jax.process_indices``): ``[0]`` in one process."""
+    return list(range(process_count(backend)))
+
+
+def _renamed(old: str, new: str):
+    # JAX 0.10.2's message (its wording, "renamed to" the same name, included).
+    warnings.warn(
+        f"jax.{old} has been renamed to jax.{new}. This alias will eventually be removed; "
+        "please update your code.",
+        UserWarning,
+        stacklevel=3,
+    )
+
+
+def host_count(backend=None) -> int:
+    """``jax.host_count``: the deprecated alias of ``process_count`` (warns)."""
+    _renamed("process_count", "process_count")
+    return process_count(backend)
+
+
+def host_id(backend=None) -> int:
+    """``jax.host_id``: the deprecated alias of ``process_index`` (warns)."""
+    _renamed("process_index", "process_index")
+    return process_index(backend)
+
+
+def host_ids(backend=None) -> list[int]:
+    """``jax.host_ids``: the deprecated alias of ``process_indices`` (warns)."""
+    _renamed("process_indexs", "process_indices")
+    return process_indices(backend)
+
+
 def process_count(backend=None) -> int:
     """The number of processes (``jax.process_count``): 1 in one process."""
     _check_backend(backend)
@@ -244,6 +278,10 @@ __all__ = [
     "backends_initialized",
     "default_backend",
     "default_device",
+    "host_count",
+    "host_id",
+    "host_ids",
+    "process_indices",
     "device_count",
     "devices",
     "global_device_id",

@@ -123,25 +123,30 @@ def test_log_compiles_logs_each_trace_once(caplog):
 
 
 @pytest.mark.parametrize("ctx", ["checking_leaks", "check_tracer_leaks"])
-def test_tracer_leak_check_raises_like_jax(ctx):
-    for L in LIBS:
-        leak = []
+@pytest.mark.parametrize("L", LIBS, ids=["jaxlite", "jax"])
+def test_tracer_leak_check_raises_like_jax(ctx, L):
+    leak = []
 
-        def f(x, leak=leak):
-            leak.append(x)
-            return x
+    def f(x):
+        leak.append(x)
+        return x
 
-        with getattr(L, ctx)():
-            assert L.config.jax_check_tracer_leaks is True
-            with pytest.raises(Exception, match="Leaked trace"):
-                L.jit(f)(1.0)
-            # no leak: no error
-            np.testing.assert_allclose(
-                np.asarray(L.jit(lambda x: L.numpy.sin(x) + x)(1.0)), np.sin(1) + 1
-            )
-        assert L.config.jax_check_tracer_leaks is False
-        # outside the check the same leak goes unnoticed
-        L.jit(f)(2.0)
+    with getattr(L, ctx)():
+        assert L.config.jax_check_tracer_leaks is True
+        with pytest.raises(Exception, match="Leaked trace"):
+            L.jit(f)(1.0)
+    assert L.config.jax_check_tracer_leaks is False
+    L.jit(f)(2.0)  # outside the check the same leak goes unnoticed
+
+
+def test_no_leak_no_error():
+    with jaxlite.checking_leaks():
+        out = jaxlite.jit(lambda x: jaxlite.numpy.sin(x) + x)(1.0)
+        out2 = jaxlite.jit(lambda x: jaxlite.lax.scan(lambda c, a: (c + a, c + a), 0.0, x)[1])(
+            np.ones(3, np.float32)
+        )
+    np.testing.assert_allclose(np.asarray(out), np.sin(1) + 1, rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(out2), [1, 2, 3])
 
 
 def test_other_flag_contexts_and_live_arrays():
@@ -156,3 +161,56 @@ def test_other_flag_contexts_and_live_arrays():
         assert isinstance(live, list) and any(a is x for a in live)
         assert any(a is x for a in L.live_arrays("cpu"))
     _both(lambda L: L.live_arrays("gpu"))
+
+
+@pytest.mark.parametrize(
+    "flag, value",
+    [
+        ("jax_default_prng_impl", "threefry2x32"),
+        ("jax_default_prng_impl", "rbg"),
+        ("jax_default_prng_impl", "zz"),
+        ("jax_legacy_prng_key", "error"),
+        ("jax_legacy_prng_key", "zz"),
+    ],
+)
+def test_prng_flags_validate_like_jax(flag, value):
+    reset = {"jax_default_prng_impl": "threefry2x32", "jax_legacy_prng_key": "allow"}[flag]
+
+    def run(L):
+        v = _update_and_reset(L, flag, value, reset)
+        return getattr(v, "value", v)  # JAX holds the legacy-key policy as an enum
+
+    _both(run)
+
+
+def test_old_threefry_scheme_is_refused_not_ignored():
+    # JAX's old scheme gives other bits (spec/random.md R5.6): split(PRNGKey(0)) ->
+    # [[4146024105, 967050713], [2718843009, 1272950319]]; jaxlite used to ignore the flag.
+    with pytest.raises(NotImplementedError, match="jax_threefry_partitionable=False"):
+        jaxlite.config.update("jax_threefry_partitionable", False)
+    with pytest.raises(NotImplementedError):
+        with jaxlite.threefry_partitionable(False):
+            pass
+    assert jaxlite.config.jax_threefry_partitionable is True
+    with jaxlite.threefry_partitionable():
+        assert jaxlite.config.jax_threefry_partitionable is True
+
+
+def test_prng_contexts_and_host_aliases_match_jax():
+    def run(L):
+        out = []
+        with L.legacy_prng_key("error"):
+            v = L.config.jax_legacy_prng_key
+            out.append(getattr(v, "value", v))
+        with L.enable_custom_prng():
+            out.append(L.config.jax_enable_custom_prng)
+        with L.default_prng_impl("threefry2x32"):
+            out.append(L.config.jax_default_prng_impl)
+        out.append((L.process_indices(), L.float0 == jax.dtypes.float0))
+        for name in ("host_count", "host_id", "host_ids"):
+            with pytest.warns(UserWarning, match="has been renamed to") as rec:
+                out.append(getattr(L, name)())
+            out.append(str(rec[0].message))
+        return tuple(out)
+
+    _both(run)

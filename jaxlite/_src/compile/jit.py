@@ -568,8 +568,10 @@ _logger = logging.getLogger(__name__)
 
 
 def _live_tracers() -> set:
+    """The ids of the live tracers and of their traces."""
     gc.collect()
-    return {id(o) for o in gc.get_objects() if isinstance(o, Tracer)}
+    tracers = [o for o in gc.get_objects() if isinstance(o, Tracer)]
+    return {id(o) for o in tracers} | {id(o._trace) for o in tracers}
 
 
 def _debug_after_trace(wrapped, avals, seconds, before) -> None:
@@ -588,7 +590,10 @@ def _debug_after_trace(wrapped, avals, seconds, before) -> None:
         leaked = [
             o
             for o in gc.get_objects()
-            if isinstance(o, Tracer) and id(o) not in before and not o._trace.is_valid()
+            if isinstance(o, Tracer)
+            and id(o) not in before
+            and id(o._trace) not in before
+            and not o._trace.is_valid()
         ]
         if leaked:
             shown = "\n".join(f"{type(t).__name__}({t.aval.str_short()})" for t in leaked[:5])
