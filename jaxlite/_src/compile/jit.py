@@ -570,7 +570,8 @@ _logger = logging.getLogger(__name__)
 def _live_tracers() -> set:
     """The ids of the live tracers and of their traces."""
     gc.collect()
-    tracers = [o for o in gc.get_objects() if isinstance(o, Tracer)]
+    # type(), not isinstance: some objects (lazy module proxies) compute __class__.
+    tracers = [o for o in gc.get_objects() if issubclass(type(o), Tracer)]
     return {id(o) for o in tracers} | {id(o._trace) for o in tracers}
 
 
@@ -590,7 +591,7 @@ def _debug_after_trace(wrapped, avals, seconds, before) -> None:
         leaked = [
             o
             for o in gc.get_objects()
-            if isinstance(o, Tracer)
+            if issubclass(type(o), Tracer)
             and id(o) not in before
             and id(o._trace) not in before
             and not o._trace.is_valid()
