@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import jaxlite
+import jaxlite.lax
 import jaxlite.numpy as jnp
 
 
@@ -164,3 +165,64 @@ def test_lcm_wraps_like_jax():
     assert np.asarray(jaxlite.jit(jnp.lcm)(jnp.array([4, -6]), 6)).tolist() == [12, 6]
     with pytest.raises(ValueError, match="must be integers"):
         jnp.lcm(1.5, 2)
+
+
+# ------------------------------------------------------- take_along_axis / put_along_axis
+_T = np.arange(15.0, dtype=np.float32).reshape(3, 5)
+_TI = np.array([[0, 4, -1, 7], [-6, 2, 5, 1], [3, 3, -5, 0]], np.int32)
+_NAN = np.nan
+
+
+@pytest.mark.parametrize(
+    "mode, want",
+    [
+        # JAX 0.10.2. clip: negatives count from the end, then clamp (-1 -> 4, -6 -> 0); the
+        # old answer clamped -1 to 0. drop reads as fill for a gather (the old jit answer
+        # read out of bounds). promise_in_bounds: XLA's clamp, negatives not wrapped.
+        ("clip", [[0, 4, 4, 4], [5, 7, 9, 6], [13, 13, 10, 10]]),
+        ("fill", [[0, 4, 4, _NAN], [_NAN, 7, _NAN, 6], [13, 13, 10, 10]]),
+        ("drop", [[0, 4, 4, _NAN], [_NAN, 7, _NAN, 6], [13, 13, 10, 10]]),
+        (None, [[0, 4, 4, _NAN], [_NAN, 7, _NAN, 6], [13, 13, 10, 10]]),
+        ("promise_in_bounds", [[0, 4, 0, 4], [5, 7, 9, 6], [13, 13, 10, 10]]),
+    ],
+)
+def test_take_along_axis_modes(mode, want):
+    x, i = jnp.asarray(_T), jnp.asarray(_TI)
+    for f in _modes(lambda x, i: jnp.take_along_axis(x, i, axis=1, mode=mode)):
+        np.testing.assert_array_equal(np.asarray(f(x, i)), want)
+    got = jaxlite.vmap(lambda x, i: jnp.take_along_axis(x, i, axis=0, mode=mode))(x, i)
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize(
+    "mode, want",
+    [
+        # JAX 0.10.2: clip clamps after wrapping negatives, and the last duplicate wins; by
+        # default out-of-bounds updates are dropped (the old answer ignored mode=).
+        ("clip", [[-1, 1, 2, 3, -4], [-5, -8, -6, 8, -7], [-12, 11, 12, -10, 14]]),
+        (None, [[-1, 1, 2, 3, -3], [5, -8, -6, 8, 9], [-12, 11, 12, -10, 14]]),
+    ],
+)
+def test_put_along_axis_modes(mode, want):
+    vals = -1 - jnp.arange(12.0).reshape(3, 4)
+    for f in _modes(lambda x, i: jnp.put_along_axis(x, i, vals, axis=1, inplace=False, mode=mode)):
+        np.testing.assert_array_equal(np.asarray(f(jnp.asarray(_T), jnp.asarray(_TI))), want)
+
+
+def test_unknown_gather_modes_are_value_errors():
+    x = jnp.arange(3.0)
+    for f in (
+        lambda: jnp.take_along_axis(x, jnp.array([0]), axis=0, mode="wrap"),
+        lambda: x.at[1].get(mode="bogus"),
+        lambda: x.at[1].add(1.0, mode="wrap"),
+        lambda: jnp.put_along_axis(x, jnp.array([0]), 1.0, axis=0, inplace=False, mode="x"),
+    ):
+        with pytest.raises(ValueError, match="Unknown gather mode"):
+            f()
+    # the enum is accepted: clip clamps 5 to 2
+    assert float(x.at[5].get(mode=jaxlite.lax.GatherScatterMode.CLIP)) == 2.0
+    assert np.asarray(x.at[5].add(1.0, mode=jaxlite.lax.GatherScatterMode.CLIP)).tolist() == [
+        0,
+        1,
+        3,
+    ]

@@ -354,6 +354,7 @@ class _IndexUpdateRef:
         ``fill_value`` (``"fill"``/``"drop"``; NaN, the minimum int or True by default).
         ``out_sharding``: the result's sharding (needed to index a dimension sharded over
         Explicit mesh axes, S8.3)."""
+        mode = _check_mode(mode)
         if mode in ("fill", "drop"):
             return _explicit.apply_out_sharding(
                 _get_filled, out_sharding, self.array, self.index, fill_value
@@ -430,8 +431,24 @@ def _get_filled(x, idx, fill_value):
     return ew.select_n(ew.eq(sel, ew._const(sel, n)), out, fill)
 
 
+_MODES = (None, "clip", "drop", "fill", "promise_in_bounds")
+
+
+_ENUM_MODES = {"CLIP": "clip", "FILL_OR_DROP": "fill", "PROMISE_IN_BOUNDS": "promise_in_bounds"}
+
+
+def _check_mode(mode):
+    """JAX's gather/scatter modes, as strings (a ``GatherScatterMode`` is accepted);
+    GatherScatterMode.from_any's ValueError otherwise."""
+    mode = _ENUM_MODES.get(getattr(mode, "name", None), mode)
+    if mode not in _MODES:
+        raise ValueError(f'Unknown gather mode "{mode}"')
+    return mode
+
+
 def _scatter(x, idx, values, mode, idx_mode=None):
     # The result keeps ``x``'s sharding; the flat positions in between have none to speak of.
+    idx_mode = _check_mode(idx_mode)
     x = asarray_any(x)
     return _explicit.keep_sharding(x, _scatter_flat, x, idx, values, mode, idx_mode)
 

@@ -281,7 +281,7 @@ def put_along_axis(arr, indices, values, axis: int | None, inplace: bool = True,
         )
     arr, idx = asarray_any(arr), asarray_any(indices)
     if axis is None:
-        flat = put_along_axis(ravel(arr), ravel(idx), ravel(values), 0, False)
+        flat = put_along_axis(ravel(arr), ravel(idx), ravel(values), 0, False, mode=mode)
         return reshape(flat, arr.shape)
     axis = canonicalize_axis(axis, arr.ndim)
     idx = broadcast_to(
@@ -300,7 +300,7 @@ def put_along_axis(arr, indices, values, axis: int | None, inplace: bool = True,
             shape[d] = idx.shape[d]
             items.append(reshape(arange(idx.shape[d]), shape))
     vals = broadcast_to(asarray_any(values), idx.shape).astype(arr.dtype)
-    return arr.at[tuple(items)].set(vals)
+    return arr.at[tuple(items)].set(vals, mode=mode)
 
 
 # ---------------------------------------------------------------------- index helpers
@@ -462,6 +462,19 @@ def take(
     return g
 
 
+def _gather_mode(mode):
+    """JAX's gather modes: None is "fill"; "drop" reads as "fill" for a gather."""
+    mode = "fill" if mode is None else getattr(mode, "name", mode)
+    mode = {"FILL_OR_DROP": "fill", "CLIP": "clip", "PROMISE_IN_BOUNDS": "promise_in_bounds"}.get(
+        mode, mode
+    )
+    if mode == "drop":
+        return "fill"
+    if mode not in ("fill", "clip", "promise_in_bounds"):
+        raise ValueError(f'Unknown gather mode "{mode}"')
+    return mode
+
+
 def take_along_axis(arr, indices, axis: int | None, mode=None, fill_value=None):
     """``jnp.take_along_axis``: ``arr`` indexed by ``indices`` along ``axis``, matching the
     other axes (broadcast as in NumPy). Out-of-bounds: ``fill`` by default."""
@@ -483,13 +496,14 @@ def take_along_axis(arr, indices, axis: int | None, mode=None, fill_value=None):
     ashape[axis] = n
     arr = broadcast_to(arr, ashape)
     idx = broadcast_to(idx, shape).astype(np.int32)
-    mode = "fill" if mode is None else mode
-    if mode == "clip":
-        idx = clip(idx, 0, n - 1)
-    elif mode == "wrap":
-        idx = remainder(idx, n)
+    mode = _gather_mode(mode)
+    if mode == "promise_in_bounds":
+        idx = clip(idx, 0, n - 1)  # as XLA's gather: clamped, negatives not wrapped
     else:
+        # Negative indices count from the end; then clamped ("clip") or filled ("fill").
         idx = where(less(idx, 0), add(idx, n), idx)
+        if mode == "clip":
+            idx = clip(idx, 0, n - 1)
     out = _ix.take_along_axis(arr, idx, axis)
     if mode == "fill":
         valid = logical_and(greater_equal(idx, 0), less(idx, n))
