@@ -131,3 +131,27 @@ def test_unique_inverse_has_the_input_shape():
     assert jnp.unique(x, return_inverse=True)[1].shape == (2, 3)
     assert jaxlite.jit(lambda x: jnp.unique(x, return_inverse=True, size=8)[1])(x).shape == (2, 3)
     assert jnp.unique_inverse(x)[1].shape == (2, 3)
+
+
+_S = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.0, 1.0, -1.0, np.nan, 2.0], np.float32)
+
+
+def test_setdiff1d_and_intersect1d_keep_inf_and_nan():
+    # JAX 0.10.2. The old answers used +inf as a sentinel for the dropped elements, so a
+    # real inf or NaN was lost or replaced: setdiff1d([inf, 1, 3], [1], size=3) gave
+    # [3, 3, 3]; setdiff1d of the NaN case ended in inf.
+    f = jnp.array([np.inf, 1.0, 3.0])
+    for g in _modes(lambda f: jnp.setdiff1d(f, jnp.array([1.0]), size=4)):
+        assert np.asarray(g(f)).tolist() == [3.0, np.inf, 0.0, 0.0]  # padded with 0
+    np.testing.assert_array_equal(
+        np.asarray(jnp.setdiff1d(jnp.asarray(_S), jnp.asarray(_S[:4]))), [-np.inf, -1, 1, 2, np.nan]
+    )
+    for g in _modes(lambda a, b: jnp.intersect1d(a, b, size=5)):
+        got = np.asarray(g(jnp.asarray(_S), jnp.asarray(_S[:4])))
+        np.testing.assert_array_equal(
+            got, [-0.0, np.inf, -0.0, -0.0, -0.0]
+        )  # padded with the first
+    i = jnp.array([3, 1, 3, 5, 9, 2**31 - 1], jnp.int32)
+    got = jnp.intersect1d(i, jnp.array([2**31 - 1, 3], jnp.int32), size=3)
+    assert np.asarray(got).tolist() == [3, 2**31 - 1, 3]
+    assert np.asarray(jnp.intersect1d(jnp.asarray(_S), jnp.zeros(0), size=2)).tolist() == [0, 0]

@@ -24,7 +24,7 @@ from jaxlite._src.numpy.ufuncs import (
     where,
 )
 from jaxlite._src.numpy.util import asarray_any
-from jaxlite._src.ops import indexing as _ix
+from jaxlite._src.ops import indexing as _ix, sorting as _sorting
 
 
 def isin(
@@ -57,34 +57,54 @@ def intersect1d(
     fill_value=None,
 ):
     """``jnp.intersect1d``: sorted unique values in both arrays (static inputs, or
-    ``size=`` under jit)."""
+    ``size=`` under jit; padded with the smallest common value unless ``fill_value``)."""
     if return_indices:
         raise NotImplementedError("jaxlite intersect1d does not support return_indices")
     a = ravel(asarray_any(ar1))
-    b = ravel(asarray_any(ar2))
-    mask = isin(a, b)
-    big = _fill_for_sets(a)
-    vals = where(mask, a, big)
-    u = unique(
-        vals,
-        size=size if size is not None else _concrete_count(mask, vals, big),
-        fill_value=fill_value if fill_value is not None else None,
-    )
-    return _drop_sentinel(u, big, size, fill_value, mask)
+    return _unique_where(a, isin(a, ar2), size, fill_value, pad_with_first=True)
 
 
 def setdiff1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=None):
-    """``jnp.setdiff1d``: sorted unique values of ``ar1`` not in ``ar2``."""
+    """``jnp.setdiff1d``: sorted unique values of ``ar1`` not in ``ar2`` (padded with 0
+    unless ``fill_value``, as JAX)."""
     a = ravel(asarray_any(ar1))
-    mask = logical_not(isin(a, ar2))
-    big = _fill_for_sets(a)
-    vals = where(mask, a, big)
-    u = unique(
-        vals,
-        size=size if size is not None else _concrete_count(mask, vals, big),
-        fill_value=fill_value,
-    )
-    return _drop_sentinel(u, big, size, fill_value, mask)
+    return _unique_where(a, logical_not(isin(a, ar2)), size, fill_value, pad_with_first=False)
+
+
+def _unique_where(a, mask, size, fill_value, pad_with_first):
+    """The sorted unique values of ``a`` where ``mask`` (NaNs as one value, as JAX's set
+    operations), ``size`` of them (padded) if given. The kept values are sorted first by a
+    two-key sort, so no sentinel value can collide with a real one (inf, NaN, the maximum
+    integer)."""
+    n = a.shape[0]
+    if dtypes.is_inexact(a.dtype):
+        a = where(isnan(a), full_like(a, np.nan), a)
+    dropped = logical_not(mask).astype(np.int32)
+    _, s, kept = _sorting.sort((dropped, a, mask), num_keys=2)
+    if n:
+        new_group = not_equal(s[1:], s[:-1])
+        if dtypes.is_inexact(a.dtype):
+            new_group = logical_and(
+                new_group, logical_not(logical_and(isnan(s[1:]), isnan(s[:-1])))
+            )
+        start = logical_and(kept, concatenate([ones((1,), dtypes.bool_), new_group]))
+    else:
+        start = zeros((0,), dtypes.bool_)
+    if size is None:
+        if isinstance(start, Tracer) and start.to_concrete_value() is None:
+            raise ConcretizationTypeError(start, "set operations need size= under transformations")
+        size_ = int(np.asarray(reductions.sum(start)))
+    else:
+        size_ = int(size)
+    if fill_value is not None:
+        pad = asarray(fill_value).astype(a.dtype)
+    elif pad_with_first and n:
+        pad = where(kept[0], s[0], zeros((), a.dtype))  # the smallest result, else 0
+    else:
+        pad = zeros((), a.dtype)
+    gid = subtract(cumsum(start.astype(np.int32)), 1)
+    slots = where(start, gid, size_)
+    return _ix.scatter(broadcast_to(pad, (size_,)), s, [slots], "set")
 
 
 def setxor1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=None):
@@ -93,26 +113,6 @@ def setxor1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=Non
     b = unique(ravel(asarray_any(ar2))) if size is None else ravel(ar2)
     both = concatenate([setdiff1d(a, b), setdiff1d(b, a)])
     return unique(both, size=size, fill_value=fill_value)
-
-
-def _fill_for_sets(a):
-    if dtypes.is_inexact(a.dtype):
-        return np.inf
-    return np.iinfo(a.dtype).max
-
-
-def _concrete_count(mask, vals, big):
-    if isinstance(vals, Tracer) and vals.to_concrete_value() is None:
-        raise ConcretizationTypeError(vals, "set operations need size= under transformations")
-    v = np.asarray(vals)[np.asarray(mask)]
-    return int(np.unique(v).size)
-
-
-def _drop_sentinel(u, big, size, fill_value, mask):
-    if size is None:
-        return u
-    fv = u[0] if fill_value is None else fill_value
-    return where(equal(u, big), full_like(u, fv), u)
 
 
 def unique_counts(x, /, *, size=None, fill_value=None):
