@@ -38,17 +38,18 @@ class bernoulli:
         """CDF, mirrors ``jax.scipy.stats.bernoulli.cdf`` (NaN for NaN input or ``p``
         outside ``[0, 1]``)."""
         k, p = promote_args_inexact("bernoulli.cdf", k, p)
-        zero = jnp.zeros((), k.dtype)
+        zero, one = jnp.zeros_like(k), jnp.ones_like(k)  # weak iff the arguments are
         bad = jnp.isnan(k) | jnp.isnan(p) | (p < 0) | (p > 1)
         conds = [bad, k < 0, (k >= 0) & (k < 1), k >= 1]
-        return jnp.select(conds, [np.nan, zero, 1 - p, jnp.ones((), k.dtype)], zero)
+        return jnp.select(conds, [np.nan, zero, 1 - p, one], zero)
 
     @staticmethod
     def ppf(q, p):
         """Quantile function, mirrors ``jax.scipy.stats.bernoulli.ppf``."""
         q, p = promote_args_inexact("bernoulli.ppf", q, p)
         bad = jnp.isnan(q) | jnp.isnan(p) | (p < 0) | (p > 1) | (q < 0) | (q > 1)
-        return jnp.where(bad, np.nan, jnp.where(q <= 1 - p, 0, 1).astype(q.dtype))
+        zero, one = jnp.zeros_like(q), jnp.ones_like(q)  # weak iff the arguments are
+        return jnp.where(bad, np.nan, jnp.where(q <= 1 - p, zero, one))
 
 
 class binom:

@@ -239,3 +239,25 @@ def test_multivariate_normal():
     _both("multivariate_normal.pdf", x, mean, cov)
     _both("multivariate_normal.logpdf", x, mean, np.float32(2.0))
     _both("multivariate_normal.logpdf", x[:, 0], np.float32(0.5), np.float32(2.0))
+
+
+def _scalar_methods():
+    out = []
+    for dist in sorted({c[0] for c in CASES}):
+        for method in sorted({c[1] for c in CASES if c[0] == dist}):
+            sig = inspect.signature(_fn(jaxlite, dist, method))
+            req = [p for p in sig.parameters.values() if p.default is inspect.Parameter.empty]
+            out.append((dist, method, len(req)))
+    return out
+
+
+@pytest.mark.parametrize("dist,method,nargs", _scalar_methods())
+@pytest.mark.parametrize("first", ["python", "float32"])
+def test_weak_types(dist, method, nargs, first):
+    """Python-scalar arguments give a weakly typed result exactly where JAX's does."""
+    x0 = 0.5 if first == "python" else np.float32([0.5, 0.7])
+    args = [x0] + [0.5] * (nargs - 1)
+    ref = _fn(jax, dist, method)(*args)
+    got = _fn(jaxlite, dist, method)(*args)
+    _close(got, ref, what=f"{dist}.{method}")
+    assert got.weak_type == ref.weak_type, f"{dist}.{method}: weak_type"
