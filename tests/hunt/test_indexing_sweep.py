@@ -226,3 +226,47 @@ def test_unknown_gather_modes_are_value_errors():
         1,
         3,
     ]
+
+
+# ------------------------------------------------------------ lax.gather / lax.scatter
+_G = np.arange(20.0, dtype=np.float32).reshape(4, 5)
+_GI = np.array([[0, 1], [3, 4], [-1, 2], [2, 5], [7, -3]], np.int32)
+
+
+def _gdn():
+    return jaxlite.lax.GatherDimensionNumbers(
+        offset_dims=(), collapsed_slice_dims=(0, 1), start_index_map=(0, 1)
+    )
+
+
+def _sdn():
+    return jaxlite.lax.ScatterDimensionNumbers(
+        update_window_dims=(), inserted_window_dims=(0, 1), scatter_dims_to_operand_dims=(0, 1)
+    )
+
+
+@pytest.mark.parametrize("mode", [None, "promise_in_bounds"])
+def test_lax_gather_promise_in_bounds_clamps_but_its_gradient_drops(mode):
+    # JAX 0.10.2: lax.gather's default mode is PROMISE_IN_BOUNDS: the values clamp
+    # ([1, 19, 2, 14, 15]) but the transpose scatter drops the out-of-bounds windows, so
+    # only (0, 1) and (3, 4) get a derivative (the old answer also gave 4, 28, 30 at the
+    # clamped positions).
+    x, i = jnp.asarray(_G), jnp.asarray(_GI)
+    g = lambda x: jaxlite.lax.gather(x, i, _gdn(), (1, 1), mode=mode)  # noqa: E731
+    for f in _modes(g):
+        assert np.asarray(f(x)).tolist() == [1, 19, 2, 14, 15]
+    want = np.zeros(20)
+    want[1], want[19] = 2, 38
+    for f in _modes(jaxlite.grad(lambda x: (g(x) ** 2).sum())):
+        np.testing.assert_array_equal(np.asarray(f(x)).ravel(), want)
+
+
+def test_lax_scatter_promise_in_bounds_drops_out_of_bounds():
+    # JAX 0.10.2 (XLA's scatter): the out-of-bounds windows are skipped; the old answer
+    # clamped them (writing 12, 13, 14 at (0, 2), (2, 4), (3, 0)).
+    x, i = jnp.asarray(_G), jnp.asarray(_GI)
+    u = jnp.arange(5.0) + 10
+    for f in _modes(lambda x, u: jaxlite.lax.scatter(x, i, u, _sdn(), mode="promise_in_bounds")):
+        want = _G.ravel().copy()
+        want[1], want[19] = 10, 11
+        np.testing.assert_array_equal(np.asarray(f(x, u)).ravel(), want)

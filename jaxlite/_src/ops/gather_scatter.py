@@ -23,6 +23,7 @@ from jaxlite._src.ops import (
     elementwise as ew,
     indexing as _ix,
     shape as _sh,
+    structural,
 )
 
 
@@ -47,17 +48,19 @@ class ScatterDimensionNumbers(NamedTuple):
 
 
 def _mode_name(mode):
+    # None is PROMISE_IN_BOUNDS for lax.gather/scatter (JAX): XLA's own semantics, which
+    # clamp a gather's windows and drop a scatter's out-of-bounds ones.
     if mode is None:
-        return None
+        return "promise"
     name = getattr(mode, "name", mode)
     return {
         "CLIP": "clip",
         "FILL_OR_DROP": "fill",
-        "PROMISE_IN_BOUNDS": "clip",
+        "PROMISE_IN_BOUNDS": "promise",
         "clip": "clip",
         "fill": "fill",
         "drop": "fill",
-        "promise_in_bounds": "clip",
+        "promise_in_bounds": "promise",
     }.get(name, name)
 
 
@@ -167,6 +170,14 @@ def gather(
         full_shape[p] = slice_sizes[d]
     if tuple(out_shape) != tuple(full_shape):
         out = _sh.broadcast_to_rank(out, tuple(full_shape))
+    if m == "promise" and valid is not None:
+        # XLA clamps a gather's windows, but its transpose (a scatter) drops the windows
+        # out of bounds: no derivative flows through a clamped window (as in JAX).
+        bshape = [1] * out_rank
+        for p, s in zip(batch_positions, batch_shape):
+            bshape[p] = s
+        v = _sh.broadcast_to_rank(_sh.reshape(valid, bshape), tuple(full_shape))
+        out = ew.select_n(v, structural.stop_gradient_p.bind(out), out)
     if m == "fill" and valid is not None:
         bshape = [1] * out_rank
         for p, s in zip(batch_positions, batch_shape):
