@@ -176,29 +176,83 @@ def correlate(a, v, mode: str = "valid", *, precision=None, preferred_element_ty
     return _conv1d(a, v, mode, False)
 
 
+def _gradient_along(f, h, ax):
+    """One axis of ``jnp.gradient``: second-order central differences inside (the
+    non-uniform three-point formula when ``h`` is a 1-D array of coordinates), first-order
+    one-sided differences at both ends."""
+    n = f.shape[ax]
+
+    def sl(x, a, b):
+        return _sh.slice_in_dim(x, a, b, 1, ax)
+
+    first, last = subtract(sl(f, 1, 2), sl(f, 0, 1)), subtract(sl(f, n - 1, n), sl(f, n - 2, n - 1))
+    if h.ndim == 0:
+        mid = divide(subtract(sl(f, 2, n), sl(f, 0, n - 2)), multiply(h, 2.0))
+        first, last = divide(first, h), divide(last, h)
+    else:
+        shape = [1] * f.ndim
+        shape[ax] = n - 1
+        dx = reshape(diff(h), shape)
+        dx1, dx2 = sl(dx, 0, n - 2), sl(dx, 1, n - 1)
+        before = divide(ufuncs.negative(dx2), multiply(dx1, add(dx1, dx2)))
+        here = divide(subtract(dx2, dx1), multiply(dx1, dx2))
+        after = divide(dx1, multiply(dx2, add(dx1, dx2)))
+        mid = add(
+            add(multiply(before, sl(f, 0, n - 2)), multiply(here, sl(f, 1, n - 1))),
+            multiply(after, sl(f, 2, n)),
+        )
+        first, last = divide(first, sl(dx, 0, 1)), divide(last, sl(dx, n - 2, n - 1))
+    return concatenate([first, mid, last] if n > 2 else [first, last], ax)
+
+
 def gradient(f, *varargs, axis=None, edge_order=None):
-    """``jnp.gradient``: central differences inside, one-sided at the ends (unit or scalar
-    spacing)."""
-    f = asarray_any(f)
-    (f,) = promote_dtypes_inexact(f)
+    """``jnp.gradient``: the gradient of ``f`` by finite differences along each axis.
+
+    Args:
+        f: array of at least 2 elements along every axis differentiated.
+        *varargs: spacing: none (unit), one scalar for every axis, or one per axis, each a
+            scalar step or a 1-D array of coordinates of the axis' length (non-uniform
+            spacing, NumPy's three-point formula).
+        axis: int, tuple of ints or None (all axes).
+        edge_order: must be None, as in JAX.
+
+    Returns:
+        One array (one axis) or a list of arrays, of ``f``'s inexact dtype.
+
+    Raises:
+        NotImplementedError: for ``edge_order``, as JAX.
+        TypeError: for a number of spacing arguments that fits neither form.
+        ValueError: for an axis shorter than 2, spacing arrays that are not 1-D or not of
+            the axis' length.
+    """
+    if edge_order is not None:
+        raise NotImplementedError("The 'edge_order' argument to jnp.gradient is not supported.")
+    (f,) = promote_dtypes_inexact(asarray_any(f))
     axes = (
         list(range(f.ndim)) if axis is None else ([axis] if isinstance(axis, int) else list(axis))
     )
     axes = [canonicalize_axis(a, f.ndim) for a in axes]
-    spacing = list(varargs) if varargs else [1.0] * len(axes)
-    if len(spacing) == 1 and len(axes) > 1:
-        spacing = spacing * len(axes)
+    if not varargs:
+        spacing = [1.0] * len(axes)
+    elif len(varargs) == 1:
+        spacing = list(varargs) * len(axes)
+    elif len(varargs) == len(axes):
+        spacing = list(varargs)
+    else:
+        raise TypeError(f"Invalid number of spacing arguments {len(varargs)} for axis={axis}")
     outs = []
     for ax, h in zip(axes, spacing):
-        n = f.shape[ax]
-        if n < 2:
+        if f.shape[ax] < 2:
             raise ValueError("Shape of array too small to calculate a numerical gradient")
-        sl = lambda a, b: _sh.slice_in_dim(f, a, b, 1, ax)  # noqa: E731
-        mid = divide(subtract(sl(2, n), sl(0, n - 2)), 2.0)
-        first = subtract(sl(1, 2), sl(0, 1))
-        last = subtract(sl(n - 1, n), sl(n - 2, n - 1))
-        g = concatenate([first, mid, last], ax) if n > 2 else concatenate([first, last], ax)
-        outs.append(divide(g, h))
+        h = asarray_any(h)
+        if h.ndim > 1:
+            raise ValueError("Spacing arrays must be 1D arrays or scalars.")
+        if h.ndim == 1 and h.shape[0] != f.shape[ax]:
+            raise ValueError(
+                "Spacing arrays must have the same length as the dimension along which the "
+                "gradient is calculated."
+            )
+        outs.append(_gradient_along(f, h, ax))
     return outs[0] if len(outs) == 1 else outs
 
 

@@ -11,7 +11,15 @@ from jaxlite._src import dtypes
 from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import reductions, ufuncs
-from jaxlite._src.numpy.creation import full, full_like, linspace, ones, ones_like, zeros
+from jaxlite._src.numpy.creation import (
+    full,
+    full_like,
+    linspace,
+    ones,
+    ones_like,
+    zeros,
+    zeros_like,
+)
 from jaxlite._src.numpy.indexing_routines import diagonal
 from jaxlite._src.numpy.products import matmul
 from jaxlite._src.numpy.reductions import _int_dtype, mean
@@ -25,7 +33,7 @@ from jaxlite._src.numpy.shape import (
     squeeze,
     transpose,
 )
-from jaxlite._src.numpy.sorting import searchsorted
+from jaxlite._src.numpy.sorting import argsort, searchsorted
 from jaxlite._src.numpy.ufuncs import (
     add,
     ceil,
@@ -53,13 +61,53 @@ from jaxlite._src.numpy.util import (
 from jaxlite._src.ops import indexing as _ix, shape as _sh, sorting as _sort
 
 
+def _cov_weights(name, w, n, integer):
+    w = asarray_any(w)
+    if w.ndim > 1:
+        raise RuntimeError(f"cannot handle multidimensional {name}")
+    if w.shape[0] != n:
+        raise RuntimeError(f"incompatible numbers of samples and {name}")
+    if integer and not dtypes.is_int(w.dtype):
+        raise TypeError("fweights must be integer.")
+    return ufuncs.abs(w)  # JAX takes |w| (NumPy raises for negative weights)
+
+
 def cov(
-    m, y=None, rowvar: bool = True, bias: bool = False, ddof=None, fweights=None, aweights=None
+    m,
+    y=None,
+    rowvar: bool = True,
+    bias: bool = False,
+    ddof=None,
+    fweights=None,
+    aweights=None,
+    dtype=None,
 ):
-    """``jnp.cov``: covariance matrix of the variables (rows by default)."""
-    if fweights is not None or aweights is not None:
-        raise NotImplementedError("jaxlite cov does not support fweights/aweights")
-    (m,) = promote_dtypes_inexact(asarray_any(m))
+    """``jnp.cov``: the covariance matrix of the variables (rows by default).
+
+    Args:
+        m: 1-D or 2-D array; each row a variable, each column an observation (``rowvar``).
+        y: more variables, stacked under ``m``'s.
+        rowvar: False when the variables are the columns.
+        bias: normalise by N instead of N - 1 (when ``ddof`` is None).
+        ddof: the delta degrees of freedom (overrides ``bias``).
+        fweights: 1-D integer frequency weights, one per observation.
+        aweights: 1-D observation weights.
+        dtype: an inexact dtype to compute in.
+
+    Returns:
+        ``(V, V)`` for V variables (a scalar for one variable).
+
+    Raises:
+        ValueError: for more than 2 dimensions or a non-inexact ``dtype``.
+        RuntimeError: for weights of the wrong rank or length (JAX's messages).
+        TypeError: for non-integer ``fweights``.
+    """
+    m = asarray_any(m)
+    if m.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    if dtype is not None and not dtypes.is_inexact(np.dtype(dtype)):
+        raise ValueError(f"cov: dtype must be a subclass of float or complex; got {dtype=}")
+    (m,) = promote_dtypes_inexact(m)
     m = atleast_2d(m)
     if not rowvar and m.shape[0] != 1:
         m = m.T
@@ -72,9 +120,28 @@ def cov(
     if ddof is None:
         ddof = 0 if bias else 1
     n = m.shape[1]
-    c = subtract(m, mean(m, axis=1, keepdims=True))
-    out = divide(matmul(c, conj(c).T), n - ddof)
-    return squeeze(out)
+    w = None
+    if fweights is not None:
+        w = _cov_weights("fweights", fweights, n, True)
+    if aweights is not None:
+        aweights = _cov_weights("aweights", aweights, n, False)
+        w = aweights if w is None else multiply(w, aweights)
+    if dtype is not None:
+        m = m.astype(dtype)
+        w = None if w is None else w.astype(dtype)
+    if w is None:
+        c = subtract(m, mean(m, axis=1, keepdims=True))
+        return squeeze(divide(matmul(c, conj(c).T), n - ddof))
+    (w,) = promote_dtypes_inexact(w)
+    w_sum = reductions.sum(w)
+    c = subtract(m, divide(reductions.sum(multiply(m, w), axis=1, keepdims=True), w_sum))
+    if ddof == 0:
+        fact = w_sum
+    elif aweights is None:
+        fact = subtract(w_sum, ddof)
+    else:
+        fact = subtract(w_sum, divide(multiply(ddof, reductions.sum(multiply(w, aweights))), w_sum))
+    return squeeze(divide(matmul(multiply(c, w), conj(c).T), fact))
 
 
 def corrcoef(x, y=None, rowvar: bool = True):
@@ -103,13 +170,54 @@ def _move_to_last(a, axis):
     return reshape(t, kept + (n,)), kept, axes
 
 
-_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
+_METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf")
 
 
-def _quantile(a, q, axis, method, keepdims, ignore_nan, name):
+def _quantile_weights(a, weights, axis, method):
+    """JAX's checks of quantile ``weights``; returns them broadcast to ``a``'s shape."""
+    w = asarray_any(weights)
+    if dtypes.is_complex(w.dtype):
+        raise ValueError("Weights cannot be complex types.")
+    if method != "inverted_cdf":
+        raise NotImplementedError(
+            f"{method} doesn't support weights. Only method 'inverted_cdf' supports weights."
+        )
+    a, w = promote_dtypes_inexact(a, w)
+    if w.shape != a.shape:
+        if axis is None:
+            raise ValueError("Weights shape must match 'a' shape when axis is None.")
+        axes = _reduction_axes(a, axis)
+        want = tuple(a.shape[i] for i in axes)
+        if w.shape != want:
+            raise ValueError(f"Weights shape {w.shape} must match reduction axes {want}")
+        shape = [a.shape[i] if i in axes else 1 for i in range(a.ndim)]
+        w = broadcast_to(reshape(w, shape), a.shape)
+    return a, w
+
+
+def _inverted_cdf(s, ws, qe, count, isnan_sorted):
+    """The first sorted value whose cumulative weight reaches ``q * total`` (NumPy's
+    ``inverted_cdf``); NaNs and negative or NaN weights weigh nothing."""
+    bad_w = ufuncs.logical_or(ufuncs.less(ws, 0), ufuncs.isnan(ws))
+    clean = where(ufuncs.logical_or(bad_w, isnan_sorted), zeros_like(ws), ws)
+    cw = reductions.cumsum(clean, axis=-1)
+    total = _sh.slice_in_dim(cw, cw.shape[-1] - 1, cw.shape[-1], 1, cw.ndim - 1)
+    below = ufuncs.less(cw, multiply(qe, total))  # q.shape + kept + (n,)
+    idx = reductions.sum(below.astype(np.int32), axis=-1, keepdims=True)
+    idx = clip(idx, 0, maximum(subtract(count, 1), 0).astype(np.int32))
+    return idx, reductions.any(bad_w, axis=-1)
+
+
+def _quantile(a, q, axis, method, keepdims, ignore_nan, name, weights=None):
     if method not in _METHODS:
-        raise ValueError(f"{name}: method must be one of {_METHODS}, got {method!r}")
+        raise ValueError(
+            "method can only be 'linear', 'lower', 'higher', 'midpoint', 'nearest' or "
+            "'inverted_cdf'"
+        )
     a = asarray_any(a)
+    w = None
+    if weights is not None:
+        a, w = _quantile_weights(a, weights, axis, method)
     if dtypes.is_complex(a.dtype):
         raise ValueError(f"{name} does not support complex input")
     (a,) = promote_dtypes_inexact(a)
@@ -119,8 +227,14 @@ def _quantile(a, q, axis, method, keepdims, ignore_nan, name):
     shape_in = a.shape
     flat, kept, axes = _move_to_last(a, axis)
     n = flat.shape[-1]
-    s = _sort.sort(flat, flat.ndim - 1)  # NaNs sort last
     isnan = ufuncs.isnan(flat)
+    if method == "inverted_cdf":
+        order = argsort(flat, axis=-1)  # stable; NaNs last
+        s = _ix.take_along_axis(flat, order, flat.ndim - 1)
+        w = ones_like(flat) if w is None else _move_to_last(w, axis)[0]
+        ws = _ix.take_along_axis(w, order, flat.ndim - 1)
+    else:
+        s = _sort.sort(flat, flat.ndim - 1)  # NaNs sort last
     if ignore_nan:
         count = reductions.sum(logical_not(isnan), axis=-1, keepdims=True).astype(a.dtype)
     else:
@@ -129,7 +243,11 @@ def _quantile(a, q, axis, method, keepdims, ignore_nan, name):
     pos = multiply(qe, subtract(count, 1))
     lo = floor(pos)
     hi = ceil(pos)
-    if method == "lower":
+    bad_weight = None
+    if method == "inverted_cdf":
+        idx_lo, bad_weight = _inverted_cdf(s, ws, qe, count, ufuncs.isnan(s))
+        idx_hi = idx_lo
+    elif method == "lower":
         idx_lo = idx_hi = lo
     elif method == "higher":
         idx_lo = idx_hi = hi
@@ -157,6 +275,8 @@ def _quantile(a, q, axis, method, keepdims, ignore_nan, name):
         bad = equal(squeeze(count, -1), 0)
     else:
         bad = reductions.any(isnan, axis=-1)
+    if bad_weight is not None:
+        bad = ufuncs.logical_or(bad, bad_weight)
     out = where(bad, full_like(out, np.nan), out)
     if keepdims:
         ks = [1 if i in axes else d for i, d in enumerate(shape_in)]
@@ -173,6 +293,7 @@ def quantile(
     method="linear",
     keepdims: bool = False,
     *,
+    weights=None,
     interpolation=None,
 ):
     """``jnp.quantile``: the ``q``-th quantiles (``q`` in [0, 1]) along ``axis``.
@@ -180,7 +301,7 @@ def quantile(
     The result has shape ``q.shape + reduced shape``; NaN where the slice contains NaN.
     """
     check_arraylike("quantile", a, q)
-    return _quantile(a, q, axis, interpolation or method, keepdims, False, "quantile")
+    return _quantile(a, q, axis, interpolation or method, keepdims, False, "quantile", weights)
 
 
 def percentile(
@@ -192,13 +313,14 @@ def percentile(
     method="linear",
     keepdims: bool = False,
     *,
+    weights=None,
     interpolation=None,
 ):
     """``jnp.percentile``: ``quantile(a, q / 100)``."""
     check_arraylike("percentile", a, q)
     (q,) = promote_dtypes_inexact(asarray_any(q))
     return _quantile(
-        a, divide(q, 100), axis, interpolation or method, keepdims, False, "percentile"
+        a, divide(q, 100), axis, interpolation or method, keepdims, False, "percentile", weights
     )
 
 
@@ -208,20 +330,36 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims: bool = False
 
 
 def nanquantile(
-    a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims: bool = False
+    a,
+    q,
+    axis=None,
+    out=None,
+    overwrite_input=False,
+    method="linear",
+    keepdims: bool = False,
+    *,
+    weights=None,
 ):
     """``jnp.nanquantile``: ``quantile`` ignoring NaNs."""
     check_arraylike("nanquantile", a, q)
-    return _quantile(a, q, axis, method, keepdims, True, "nanquantile")
+    return _quantile(a, q, axis, method, keepdims, True, "nanquantile", weights)
 
 
 def nanpercentile(
-    a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims: bool = False
+    a,
+    q,
+    axis=None,
+    out=None,
+    overwrite_input=False,
+    method="linear",
+    keepdims: bool = False,
+    *,
+    weights=None,
 ):
     """``jnp.nanpercentile``."""
     check_arraylike("nanpercentile", a, q)
     (q,) = promote_dtypes_inexact(asarray_any(q))
-    return _quantile(a, divide(q, 100), axis, method, keepdims, True, "nanpercentile")
+    return _quantile(a, divide(q, 100), axis, method, keepdims, True, "nanpercentile", weights)
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims: bool = False):
