@@ -30,7 +30,7 @@ from jaxlite._src.ops import (
     reductions as _red,
     shape as _sh,
 )
-from jaxlite._src.ops._factories import defjvp
+from jaxlite._src.ops._factories import defjvp, defjvp2
 
 
 def _dilate_len(n, d):
@@ -122,13 +122,12 @@ def reduce_window(
     kind = _monoid(computation)
     if kind is not None:
         stacked = _sh.concatenate([_sh.expand_dims(s, (0,)) for s in slices], 0)
-        red = {
-            "add": _red.reduce_sum,
-            "max": _red.reduce_max,
-            "min": _red.reduce_min,
-            "mul": _red.reduce_prod,
-        }[kind]
-        out = red(stacked, (0,))
+        if kind in ("max", "min"):
+            chooser = _window_max_p if kind == "max" else _window_min_p
+            out = chooser.bind(stacked, axes=(0,))
+        else:
+            red = _red.reduce_sum if kind == "add" else _red.reduce_prod
+            out = red(stacked, (0,))
         # The padding already holds init_value; it must still enter each window once,
         # which only matters for a non-identity init of add/mul (max/min are idempotent).
         if kind in ("add", "mul") and not _is_identity(init_value, 0 if kind == "add" else 1):
@@ -139,6 +138,38 @@ def reduce_window(
     for s in slices:
         out = computation(out, s)
     return out
+
+
+# --------------------------------------------------- max/min windows: the first winner
+# The value is the window's max (min), as reduce_max gives it, but the derivative is JAX's
+# select-and-scatter one: each window's whole tangent / cotangent goes to ONE element, the
+# first in window order that the comparison ``current >= candidate`` (``<=`` for min)
+# keeps; a NaN candidate is taken (the comparison is false) and then replaced by the next
+# element. Not reduce_max's derivative, which splits ties evenly.
+def _window_chooser(kind):
+    base = _red.reduce_max_p if kind == "max" else _red.reduce_min_p
+    p = _red._reduction(f"reduce_window_{kind}", lambda x, axis: None, "fciub")
+    rules.impl_rules[p] = rules.impl_rules[base]
+    keep = ew.ge if kind == "max" else ew.le
+
+    def jvp(t, ans, x, *, axes):
+        (ax,) = axes
+        n = aval_of(x).shape[ax]
+        cur_x = _sh.index_in_dim(x, 0, ax, keepdims=False)
+        cur_t = _sh.index_in_dim(t, 0, ax, keepdims=False)
+        for k in range(1, n):
+            xk = _sh.index_in_dim(x, k, ax, keepdims=False)
+            kept = keep(cur_x, xk)
+            cur_x = ew.select_n(kept, xk, cur_x)
+            cur_t = ew.select_n(kept, _sh.index_in_dim(t, k, ax, keepdims=False), cur_t)
+        return cur_t
+
+    defjvp2(p, jvp)
+    return p
+
+
+_window_max_p = _window_chooser("max")
+_window_min_p = _window_chooser("min")
 
 
 def _is_identity(value, identity):
