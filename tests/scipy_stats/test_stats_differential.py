@@ -90,19 +90,22 @@ case(
     [(-1.0, 1.0), (0.5, 3.0), (-4.0, -2.0), (-INF, 0.0), (1.0, 1.0), (0.0, 2.0, 0.5, 2.0)],
 )
 case("bernoulli", "logpmf pmf", K, [(0.3,), (0.0,), (1.0,), (0.3, 1.0), (1.5,)])
-case("bernoulli", "cdf", K, [(0.3,), (0.0,), (1.0,), (1.5,), (NAN,)], diff=False)
-case("bernoulli", "ppf", Q, [(0.3,), (0.0,), (1.0,), (1.5,)], diff=False)
+case("bernoulli", "cdf", K, [(0.3,), (0.0,), (1.0,), (1.5,), (NAN,)])
+case("bernoulli", "ppf", Q, [(0.3,), (0.0,), (1.0,), (1.5,)])
 case("poisson", "logpmf pmf", K, [(2.0,), (0.0,), (3.5, 1.0)])
 case("poisson", "cdf", [k for k in K if k != INF], [(2.0,), (0.5,), (3.5, 1.0)])
 case("binom", "logpmf pmf", K, [(5.0, 0.3), (0.0, 0.3), (4.0, 0.0), (4.0, 1.0), (5.0, 0.5, 1.0)])
 case("geom", "logpmf pmf", K, [(0.3,), (1.0,), (0.5, 1.0)])
 case("nbinom", "logpmf pmf", K, [(3.0, 0.4), (1.0, 1.0), (2.5, 0.3, 1.0)])
+# Out of the support betaln meets a pole (betaln(a, 0)): JAX's derivative there is NaN in
+# both arguments, jaxlite's digamma(a) - digamma(a + b) is 0 in the finite one (compat.md);
+# so the gradient is compared in k only.
 case(
     "betabinom",
     "logpmf pmf",
     K,
     [(5.0, 2.0, 3.0), (0.0, 1.0, 1.0), (5.0, 0.5, 0.5, 1.0), (-1.0, 1.0, 1.0), (4.0, 0.0, 1.0)],
-    diff=False,
+    diff="x",
 )
 
 
