@@ -567,17 +567,19 @@ class Traced:
 _logger = logging.getLogger(__name__)
 
 
-def _live_tracers() -> set:
-    """The ids of the live tracers and of their traces."""
+def _live_tracers() -> tuple[list, set]:
+    """The live tracers and their traces, and the set of their ids (the list keeps them
+    alive until the check is done, so no new object can reuse one of those ids)."""
     gc.collect()
     # type(), not isinstance: some objects (lazy module proxies) compute __class__.
     tracers = [o for o in gc.get_objects() if issubclass(type(o), Tracer)]
-    return {id(o) for o in tracers} | {id(o._trace) for o in tracers}
+    keep = tracers + [o._trace for o in tracers]
+    return keep, {id(o) for o in keep}
 
 
 def _debug_after_trace(wrapped, avals, seconds, before) -> None:
-    """``jax_log_compiles``: log the trace; ``jax_check_tracer_leaks`` (``before``: the ids
-    of the tracers alive before tracing): raise if a tracer made by this trace is still
+    """``jax_log_compiles``: log the trace; ``jax_check_tracer_leaks`` (``before``: what
+    ``_live_tracers`` found before tracing): raise if a tracer made by this trace is still
     referenced (after a collection, only leaks keep one alive)."""
     name = getattr(wrapped._fun, "__name__", type(wrapped._fun).__name__)
     if _cfg.config.read("jax_log_compiles"):
@@ -592,8 +594,8 @@ def _debug_after_trace(wrapped, avals, seconds, before) -> None:
             o
             for o in gc.get_objects()
             if issubclass(type(o), Tracer)
-            and id(o) not in before
-            and id(o._trace) not in before
+            and id(o) not in before[1]
+            and id(o._trace) not in before[1]
             and not o._trace.is_valid()
         ]
         if leaked:
