@@ -129,6 +129,7 @@ from jaxlite._src.numpy.numerical import (
     trapezoid as trapezoid,
     unwrap as unwrap,
 )
+from jaxlite._src.numpy.padding import pad as pad  # noqa: E402,F401
 from jaxlite._src.numpy.poly_arith import (
     poly as poly,
     polyadd as polyadd,
@@ -223,7 +224,6 @@ from jaxlite._src.numpy.shape import (
     matrix_transpose as matrix_transpose,
     moveaxis as moveaxis,
     ndim as ndim,
-    pad as pad,
     permute_dims as permute_dims,
     ravel as ravel,
     repeat as repeat,

@@ -38,6 +38,8 @@ NOT_SPEC_ROWS = {
     "all_to_all": "collective (tests/sharding)",
     "psum_scatter": "collective (tests/sharding)",
     "pvary": "vma cast inside shard_map bodies (tests/sharding/test_vma_S9_6_S16_5.py)",
+    "bessel_jv": "JAX 0.10.2's bessel_jn is NaN in float32: tests/hunt/test_special_extra.py "
+    "checks it against SciPy and float64 JAX",
     "div_recip": "compiled code only: the simplifier's form of div (test_division_like_xla.py)",
 }
 

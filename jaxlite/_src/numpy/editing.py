@@ -18,13 +18,13 @@ from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import reductions, sorting, ufuncs
 from jaxlite._src.numpy.creation import arange, asarray, ones, zeros
 from jaxlite._src.numpy.indexing_routines import take
+from jaxlite._src.numpy.padding import pad
 from jaxlite._src.numpy.shape import (
     broadcast_shapes,
     broadcast_to,
     concatenate,
     expand_dims,
     moveaxis,
-    pad,
     ravel,
     reshape,
     swapaxes,

@@ -409,56 +409,6 @@ def rot90(m, k: int = 1, axes=(0, 1)):
     return flip(transpose(m, perm), ax1)
 
 
-def _pad_widths(pad_width, nd):
-    pw = np.asarray(pad_width)
-    if pw.dtype.kind not in "iu":
-        raise TypeError(f"`pad_width` must be of integral type, got {pad_width}")
-    pw = np.broadcast_to(pw, (nd, 2)) if pw.ndim <= 1 else pw
-    if pw.shape != (nd, 2):
-        pw = np.broadcast_to(pw, (nd, 2))
-    if np.any(pw < 0):
-        raise ValueError("index can't contain negative values")
-    return [(int(lo), int(hi)) for lo, hi in pw]
-
-
-def pad(array, pad_width, mode="constant", **kwargs):
-    """``jnp.pad``: modes constant, edge, reflect, symmetric and wrap (static widths)."""
-    a = asarray_any(array)
-    widths = _pad_widths(pad_width, a.ndim)
-    if mode == "constant":
-        # The pad value takes the operand's dtype and weak type (a weak array stays weak).
-        weak = aval_of(a).weak_type
-        cv = kwargs.get("constant_values", 0)
-        cvs = np.asarray(cv) if not isinstance(cv, (Tracer,)) else None
-        if cvs is not None and cvs.ndim > 0:
-            cvs = np.broadcast_to(cvs, (a.ndim, 2))
-            for ax, (lo, hi) in enumerate(widths):
-                for side, w in ((0, lo), (1, hi)):
-                    if w:
-                        cfg = [(0, 0, 0)] * a.ndim
-                        cfg[ax] = (w, 0, 0) if side == 0 else (0, w, 0)
-                        val = conversion.convert_element_type(
-                            asarray_any(cvs[ax, side].item()), a.dtype, weak
-                        )
-                        a = _sh.pad(a, val, cfg)
-            return a
-        val = conversion.convert_element_type(asarray_any(cv), a.dtype, weak)
-        return _sh.pad(a, val, [(lo, hi, 0) for lo, hi in widths])
-    if mode in ("edge", "reflect", "symmetric", "wrap"):
-        for ax, (lo, hi) in enumerate(widths):
-            if lo == 0 and hi == 0:
-                continue
-            n = a.shape[ax]
-            if n == 0:
-                raise ValueError(
-                    f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'"
-                )
-            idx = np.pad(np.arange(n), (lo, hi), mode=mode).astype(np.int32)
-            a = _take_static(a, idx, ax)
-        return a
-    raise NotImplementedError(f"jnp.pad mode {mode!r} is not implemented in jaxlite")
-
-
 def append(arr, values, axis=None):
     """``jnp.append``."""
     if axis is None:

@@ -73,3 +73,45 @@ add(
         rtol=1e-4,
     ),
 )
+
+# The primitives of ops/special_extra.py (SciPy kernels in float64) and igamma_grad_a.
+add(
+    OpSpec("sp_dawsn", SP("dawsn"), (A(S34, F, -3, 3),), None, rtol=1e-5),
+    OpSpec("sp_fresnel_s", lambda m: lambda x: m.special.fresnel(x)[0], (A(S34, F, -2, 2),), None),
+    OpSpec("sp_fresnel_c", lambda m: lambda x: m.special.fresnel(x)[1], (A(S34, F, -2, 2),), None),
+    OpSpec("sp_sici_si", lambda m: lambda x: m.special.sici(x)[0], (A(S34, F, 0.5, 3),), None),
+    OpSpec("sp_sici_ci", lambda m: lambda x: m.special.sici(x)[1], (A(S34, F, 0.5, 3),), None),
+    OpSpec("sp_spence", SP("spence"), (A(S34, F, 0.2, 3),), None, rtol=1e-5),
+    OpSpec("sp_wofz", SP("wofz"), (A(S34, F, -2, 2),), None, grad=0),  # jvp: tests/hunt
+    OpSpec("sp_owens_t", SP("owens_t"), (A(S34, F, -2, 2), A(S34, F, -2, 2)), None, rtol=1e-5),
+    OpSpec(
+        "sp_hyp1f1", lambda m: lambda x: m.special.hyp1f1(1.5, 2.5, x), (A(S34, F, -2, 2),), None
+    ),
+    OpSpec(
+        "sp_hyp2f1",
+        lambda m: lambda x: m.special.hyp2f1(0.5, 1.5, 2.5, x),
+        (A(S34, F, -0.8, 0.8),),
+        None,
+        rtol=1e-5,
+    ),
+    OpSpec(
+        "sp_sph_harm_y",
+        lambda m: (
+            lambda th, ph: m.special.sph_harm_y(
+                m.jnp.array([2, 3, 0, 4]), m.jnp.array([1, -2, 0, 4]), th, ph
+            )
+        ),
+        (A((4,), F, 0.1, 3), A((4,), F, 0, 6)),  # JAX's sph_harm_y takes 1-D operands
+        None,
+        grad=0,  # not differentiable in jaxlite (NotImplementedError)
+        rtol=1e-5,
+    ),
+    OpSpec(
+        "lax_igamma_grad_a",
+        lambda m: m.lax.igamma_grad_a,
+        (A(S34, F, 0.5, 3), A(S34, F, 0.1, 3)),
+        None,
+        grad=0,
+        rtol=1e-4,
+    ),
+)
