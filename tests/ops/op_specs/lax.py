@@ -41,6 +41,7 @@ add(
         lambda x: np.clip(x, -0.5, 0.5),
     ),
     OpSpec("lax_population_count", L("population_count"), (A(S34, I, 0, 100),), None, grad=0),
+    OpSpec("lax_clz", L("clz"), (A(S34, I, 0, 100),), None, grad=0),
     OpSpec(
         "lax_select", L("select"), (A(S34, B), A(S34), A(S34)), lambda p, a, b: np.where(p, a, b)
     ),

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
+import scipy.linalg
 
 from ._base import LA, S34, S234, A, F, I, J, OpSpec, add
 
@@ -180,6 +183,30 @@ add(
         rtol=1e-4,
     ),
     OpSpec(
+        "lax_linalg_schur_t",
+        lambda m: lambda x: m.lax.linalg.schur(x)[0],
+        (A((3, 3), F, gen="spd"),),
+        lambda x: scipy.linalg.schur(x)[0],
+        rtol=1e-4,
+        grad=0,
+    ),
+    OpSpec(
+        "scipy_linalg_hessenberg_recon",
+        lambda m: lambda x: _hess_recon(m, x),
+        (A((3, 3), F, gen="spd"),),
+        lambda x: x,
+        rtol=1e-4,
+        grad=0,
+    ),
+    OpSpec(
+        "scipy_linalg_solve_sylvester",
+        lambda m: lambda x: _sla(m).solve_sylvester(x, x, x),
+        (A((3, 3), F, gen="spd"),),
+        lambda x: scipy.linalg.solve_sylvester(x, x, x),
+        rtol=1e-4,
+        grad=0,
+    ),
+    OpSpec(
         "linalg_eigvals",
         LA("eigvals"),
         (A((3, 3), F, gen="spd"),),
@@ -226,3 +253,13 @@ def _svd_recon(m, x):
 def _eigh_recon(m, x):
     w, v = m.linalg.eigh(x)
     return m.jnp.matmul(v * w[..., None, :], m.jnp.swapaxes(v, -1, -2))
+
+
+def _sla(m):
+    """``jaxlite.scipy.linalg`` or ``jax.scipy.linalg``, whichever library ``m`` is."""
+    return importlib.import_module(m.lax.__name__.split(".")[0] + ".scipy.linalg")
+
+
+def _hess_recon(m, x):
+    h, q = _sla(m).hessenberg(x, calc_q=True)
+    return q @ h @ q.T
