@@ -223,3 +223,13 @@ def test_readme_random_block(capsys):
     out = capsys.readouterr().out
     assert "[ 1.0040143 -0.9063372 -0.7481722] [2 2 6]" in out
     assert "[0.8423141  0.00729382 0.9024495  0.26698947]" in out
+
+
+def test_take_out_of_bounds_of_typed_keys_fills_all_ones_key_data():
+    # JAX 0.10.2: jnp.take's default fill for a key array is key data of all ones (the
+    # uint32 fill); jaxlite gave all zeros, and then raised after the saturating full.
+    ks = random.split(random.key(1), 6)
+    d = np.asarray(random.key_data(ks))
+    for fn in (jnp.take, jax.jit(jnp.take)):
+        got = _data(fn(ks, jnp.array([4, 10, -1])))
+        assert got == [d[4].tolist(), [4294967295, 4294967295], d[5].tolist()]

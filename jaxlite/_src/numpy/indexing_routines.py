@@ -402,8 +402,8 @@ def _flat_axis(a, axis):
 
 
 def _fill_value_for(dtype):
-    if dtypes.is_extended(dtype):  # PRNG keys: all-zero key data
-        return 0
+    if dtypes.is_extended(dtype):  # PRNG keys: key data of all ones, as JAX's uint32 fill
+        return np.iinfo(np.uint32).max
     if dtypes.is_inexact(dtype):
         return np.nan
     if dtype == dtypes.bool_:

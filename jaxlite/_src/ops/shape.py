@@ -141,7 +141,9 @@ def full(shape, fill_value, dtype, weak_type: bool = False):
         v = conversion.convert_element_type(fill_value, dtype, weak_type)
         return broadcast(v, tuple(shape))
     v = np.asarray(fill_value)
-    if v.dtype != dtype and not dtypes.is_extended(dtype):
+    if dtypes.is_extended(dtype):  # a record of key data: every field takes the value
+        v = np.asarray(v, dtype=dtype)
+    elif v.dtype != dtype:
         if isinstance(fill_value, complex) and dtypes.is_int(dtype):
             int(fill_value)  # JAX's TypeError: "int() argument must be ... not 'complex'"
         elif isinstance(fill_value, complex) and dtypes.is_float(dtype):
