@@ -10,7 +10,7 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
 from jaxlite._src.ops import shape as _shape
 from jaxlite._src.ops._factories import defnative
-from jaxlite._src.ops.elementwise import _lax_args, and_, ge, le, select_n, zeros_like
+from jaxlite._src.ops.elementwise import _lax_args, add, and_, gt, lt, select_n, zeros_like
 
 clamp_p = Primitive("clamp")
 rules.impl_rules[clamp_p] = lambda lo, x, hi: np.minimum(np.maximum(x, lo), hi)
@@ -27,15 +27,28 @@ def _clamp_abstract_eval(lo, x, hi):
 
 
 def _clamp_jvp(primals, tangents):
+    """JAX's rule: the operand's tangent strictly inside ``(min, max)`` (0 at the bounds),
+    ``min``'s where it is active (``operand < min < max``), ``max``'s where ``max < operand``."""
     lo, x, hi = primals
     out = clamp_p.bind(lo, x, hi)
-    t = tangents[1]
-    if type(t) is Zero:
+    shape = aval_of(x).shape
+    lo_b = _shape.broadcast_to_rank(lo, shape)
+    hi_b = _shape.broadcast_to_rank(hi, shape)
+    active = [
+        (tangents[1], and_(gt(x, lo_b), lt(x, hi_b))),
+        (tangents[0], and_(gt(lo_b, x), lt(lo_b, hi_b))),
+        (tangents[2], lt(hi_b, x)),
+    ]
+    t_out = None
+    for t, where in active:
+        if type(t) is Zero:
+            continue
+        t = _shape.broadcast_to_rank(t, shape)
+        part = select_n(where, zeros_like(t), t)
+        t_out = part if t_out is None else add(t_out, part)
+    if t_out is None:
         return out, Zero(aval_of(out).to_tangent_aval())
-    lo_b = _shape.broadcast_to_rank(lo, aval_of(x).shape)
-    hi_b = _shape.broadcast_to_rank(hi, aval_of(x).shape)
-    inside = and_(ge(x, lo_b), le(x, hi_b))
-    return out, select_n(inside, zeros_like(t), t)
+    return out, t_out
 
 
 def _clamp_batch(axis_data, args, dims):
