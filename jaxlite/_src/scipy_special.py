@@ -196,11 +196,18 @@ def gammasgn(x):
     return where(nan_at, full((), np.nan, x.dtype), where(minus_at, -one, one))
 
 
+def float32_or_64(x):
+    """``x`` as an array, which must be float32 or float64: JAX's ``ndtri`` and ``spence``
+    refuse every other dtype (integers and half floats included) with this TypeError."""
+    x = asarray_any(x)
+    if x.dtype not in (np.float32, np.float64):
+        raise TypeError(f"x.dtype={x.dtype} is not supported, see docstring for supported types.")
+    return x
+
+
 def ndtri(p):
     """``jax.scipy.special.ndtri``: inverse of the standard normal CDF."""
-    p = asarray_any(p)
-    if p.dtype not in (np.float32, np.float64):  # JAX refuses even ints and half floats
-        raise TypeError(f"x.dtype={p.dtype} is not supported, see docstring for supported types.")
+    p = float32_or_64(p)
     return special_more_ops.ndtri(p)
 
 

@@ -17,6 +17,7 @@ from jaxlite._src.numpy.shape import broadcast_arrays, expand_dims, reshape
 from jaxlite._src.numpy.ufuncs import divide, equal, expm1, log, log1p, multiply, where
 from jaxlite._src.numpy.util import asarray_any, promote_args_inexact
 from jaxlite._src.ops import special_extra as sx
+from jaxlite._src.scipy_special import float32_or_64
 from jaxlite._src.scipy_special_more import _real1, _strong
 
 
@@ -96,10 +97,7 @@ def spence(x):
     Raises:
       TypeError: for any other dtype (integers included), as in JAX.
     """
-    x = asarray_any(x)
-    if x.dtype not in (np.float32, np.float64):
-        raise TypeError(f"x.dtype={x.dtype} is not supported, see docstring for supported types.")
-    return sx.spence_p.bind(x)
+    return sx.spence_p.bind(float32_or_64(x))
 
 
 def wofz(z):
