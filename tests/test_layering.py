@@ -78,6 +78,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "scipy_special_more",
             "scipy_special_extra",
             "lax_composites",
+            "lax_more",
             "lax_solves",
             "scipy_stats",
             "scipy_stats_more",

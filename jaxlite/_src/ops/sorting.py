@@ -194,8 +194,17 @@ rules.jvp_rules[top_k_p] = _top_k_jvp
 rules.batch_rules[top_k_p] = _top_k_batch
 
 
-def top_k(operand, k: int):
-    """``jax.lax.top_k``: the ``k`` largest entries along the last axis and their indices
-    (ties: lower index first)."""
-    vals, idx = top_k_p.bind(to_array(operand), k=int(k))
-    return [vals, idx]
+def top_k(operand, k: int, *, axis: int = -1):
+    """``jax.lax.top_k``: the ``k`` largest entries along ``axis`` (default the last) and
+    their int32 indices (ties: lower index first; NaN counts as the largest)."""
+    x = to_array(operand)
+    nd = x.ndim
+    if not -nd <= int(axis) < nd:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {nd}")
+    ax = int(axis) % nd
+    if ax == nd - 1:
+        return list(top_k_p.bind(x, k=int(k)))
+    perm = tuple(d for d in range(nd) if d != ax) + (ax,)
+    back = tuple(range(ax)) + (nd - 1,) + tuple(range(ax, nd - 1))
+    vals, idx = top_k_p.bind(_shape.transpose(x, perm), k=int(k))
+    return [_shape.transpose(vals, back), _shape.transpose(idx, back)]
