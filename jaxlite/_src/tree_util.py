@@ -384,3 +384,92 @@ class _NodeRegistry:
 
 
 node_registry = _NodeRegistry()
+
+
+def is_tree_node(typ: type) -> bool:
+    """``jax.tree_util.is_tree_node``: whether ``typ`` is a pytree node type (a container,
+    ``NoneType`` included), not a leaf type."""
+    return typ is type(None) or typ in node_registry
+
+
+def _one_level(tree: Any):
+    if tree is None:
+        return (), None
+    try:
+        children, meta, _, _ = optree.tree_flatten_one_level(tree, **_OPTS)
+    except ValueError:
+        raise ValueError(f"can't tree-flatten type: {type(tree)}") from None
+    if isinstance(meta, list):  # dict keys: a tuple, as JAX's aux data
+        meta = tuple(meta)
+    elif isinstance(meta, tuple) and len(meta) == 2 and isinstance(meta[1], list):
+        meta = (meta[0], tuple(meta[1]))  # defaultdict: (factory, keys)
+    return (list(children) if isinstance(tree, list) else tuple(children)), meta
+
+
+def flatten_one_level(tree: Any) -> tuple[Iterable[Any], Hashable]:
+    """``jax.tree_util.flatten_one_level``: the direct children of a pytree node and its
+    auxiliary data (dict keys in sorted order, the type of a namedtuple, a custom node's aux).
+
+    Raises:
+      ValueError: ``tree`` is a leaf.
+    """
+    return _one_level(tree)
+
+
+def flatten_one_level_with_keys(tree: Any):
+    """``jax.tree_util.flatten_one_level_with_keys``: as ``flatten_one_level``, each child
+    paired with its key (``DictKey``, ``SequenceKey``, ``GetAttrKey``, ...)."""
+    _, meta = _one_level(tree)
+    pairs, _ = tree_flatten_with_path(tree, is_leaf=lambda x: x is not tree)
+    return tuple((path[0], child) for path, child in pairs), meta
+
+
+def tree_broadcast(prefix_tree: Any, full_tree: Any, is_leaf=None) -> Any:
+    """``jax.tree_util.tree_broadcast``: ``full_tree``'s structure with each leaf of
+    ``prefix_tree`` repeated over the subtree it is a prefix of.
+
+    Raises:
+      ValueError: ``prefix_tree`` is not a tree prefix of ``full_tree``.
+    """
+    leaves = broadcast_prefix(prefix_tree, full_tree, is_leaf)
+    return tree_unflatten(tree_structure(full_tree), leaves)
+
+
+class _Unspecified:
+    def __repr__(self):
+        return "<unspecified>"
+
+
+_UNSPECIFIED = _Unspecified()
+
+
+def tree_reduce_associative(
+    operation: Callable, tree: Any, *, identity: Any = _UNSPECIFIED, is_leaf=None
+) -> Any:
+    """``jax.tree_util.tree_reduce_associative``: reduce the leaves with an associative
+    ``operation`` as a balanced binary tree (the first half, then the second half, then the
+    two combined), so the depth is ``log2`` of the number of leaves.
+
+    Raises:
+      TypeError: no leaves and no ``identity``.
+    """
+    leaves = tree_leaves(tree, is_leaf)
+    if not leaves:
+        if identity is _UNSPECIFIED:
+            raise TypeError("Must specify identity for parallel reduction of empty sequence.")
+        return identity
+
+    def reduce(xs):
+        if len(xs) == 1:
+            return xs[0]
+        mid = len(xs) // 2
+        return operation(reduce(xs[:mid]), reduce(xs[mid:]))
+
+    return reduce(leaves)
+
+
+def static_field(**kwargs):
+    """``jax.tree.static``: ``dataclasses.field`` marked ``static`` for
+    ``register_dataclass`` (the field is aux data, not a child)."""
+    kwargs["metadata"] = {**kwargs.get("metadata", {}), "static": True}
+    return dataclasses.field(**kwargs)
