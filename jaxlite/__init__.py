@@ -91,6 +91,7 @@ from jaxlite import (  # noqa: E402  # noqa: E402  # noqa: E402
     interpreters as interpreters,
     monitoring as monitoring,
     nn as nn,
+    profiler as profiler,
     random as random,
     scipy as scipy,
     stages as stages,

@@ -43,6 +43,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "stages",
             "layout",
             "traceback_util",
+            "profiler",
         ),
     ),
     ("core", ("core",)),

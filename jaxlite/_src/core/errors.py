@@ -50,7 +50,23 @@ class UnexpectedTracerError(Exception):
     """A tracer escaped the transformation that created it."""
 
 
-class NonConcreteBooleanIndexError(IndexError):
+class JAXIndexError(IndexError):
+    """``jax.errors.JAXIndexError``: the base of JAX's indexing errors."""
+
+
+class KeyReuseError(JAXTypeError):
+    """``jax.errors.KeyReuseError``: a PRNG key used twice under the key-reuse checker
+    (``jax_debug_key_reuse``, which jaxlite does not implement; the type exists so that
+    ``except`` clauses written for JAX work)."""
+
+
+class InconclusiveDimensionOperation(Exception):
+    """``jax.errors.InconclusiveDimensionOperation``: a comparison of symbolic dimensions
+    whose result depends on their values (jaxlite has no symbolic shapes; the type exists for
+    ``except`` clauses written for JAX)."""
+
+
+class NonConcreteBooleanIndexError(JAXIndexError):
     def __init__(self, tracer):
         super().__init__(
             "Array boolean indices must be concrete; got "
