@@ -87,6 +87,7 @@ from jaxlite import (  # noqa: E402  # noqa: E402  # noqa: E402
     custom_derivatives as custom_derivatives,
     debug as debug,
     distributed as distributed,
+    dlpack as dlpack,
     experimental as experimental,
     interpreters as interpreters,
     monitoring as monitoring,

@@ -108,6 +108,7 @@ from jaxlite._src.numpy.misc_api import (
     array_repr as array_repr,
     array_str as array_str,
     dsplit as dsplit,
+    from_dlpack as from_dlpack,
     frombuffer as frombuffer,
     fromiter as fromiter,
     fromstring as fromstring,

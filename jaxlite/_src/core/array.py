@@ -197,6 +197,9 @@ class ArrayImpl(Array):
     def __dlpack__(self, *args, **kwargs):
         return self._value.__dlpack__(*args, **kwargs)
 
+    def __dlpack_device__(self):
+        return self._value.__dlpack_device__()  # (kDLCPU, 0): host memory
+
 
 def _reconstruct(value, weak_type):
     return ArrayImpl(np.array(value), ShapedArray(value.shape, value.dtype, weak_type))

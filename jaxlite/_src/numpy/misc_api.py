@@ -9,6 +9,7 @@ import builtins
 import math
 
 import numpy as np
+from jaxlite._src import dtypes
 from jaxlite._src.numpy.creation import asarray
 from jaxlite._src.numpy.indexing_routines import ix_, ravel_multi_index
 from jaxlite._src.numpy.numerical import diff
@@ -186,3 +187,42 @@ def fromstring(string, dtype=float, count: int = -1, *, sep: str):
       A 1-D array.
     """
     return asarray(np.fromstring(string, dtype=dtype, count=count, sep=sep))
+
+
+_DLPACK_DTYPES = frozenset(
+    np.dtype(t)
+    for t in (
+        "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+        "float16", "float32", "float64", "complex64", "complex128",
+    )
+) | {dtypes.bfloat16}  # fmt: skip
+
+
+def is_supported_dlpack_dtype(dtype) -> bool:
+    """``jax.dlpack.is_supported_dtype``: whether arrays of ``dtype`` cross DLPack (bool,
+    the integers, float16/bfloat16/float32/float64, complex64/complex128; not float8 or
+    int4)."""
+    try:
+        return np.dtype(dtype) in _DLPACK_DTYPES
+    except TypeError:
+        return False
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """``jax.numpy.from_dlpack`` / ``jax.dlpack.from_dlpack``: a jaxlite array with the
+    contents of any object exporting DLPack (``__dlpack__`` and ``__dlpack_device__``: a
+    NumPy array, a PyTorch CPU tensor, ...). The dtype is canonicalised as by ``asarray``
+    (int64 becomes int32 unless x64 is on). The data is always copied: jaxlite arrays never
+    alias a buffer someone else can write (JAX aliases it when ``copy=False``).
+
+    Raises:
+      TypeError: ``x`` does not export DLPack.
+      BufferError: the producer lives on a device other than the CPU.
+    """
+    del device, copy
+    if not (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__")):
+        raise TypeError(
+            "The array passed to from_dlpack must have __dlpack__ and __dlpack_device__ "
+            "methods."
+        )
+    return asarray(np.array(np.from_dlpack(x), copy=True))
