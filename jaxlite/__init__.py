@@ -57,13 +57,15 @@ from jaxlite._src.numpy import array_methods as _array_methods  # noqa: F401 (in
 from jaxlite._src.public_misc import (
     block_until_ready as block_until_ready,
     clear_caches as clear_caches,
+    copy_to_host_async as copy_to_host_async,
     device_get as device_get,
     eval_shape as eval_shape,
     jit_stats as jit_stats,
     live_arrays as live_arrays,
+    print_environment_info as print_environment_info,
 )
 from jaxlite._src.sharding import jit_shardings as _jit_shardings  # noqa: F401 (hooks)
-from jaxlite._src.sharding.array import device_put as device_put
+from jaxlite._src.sharding.array import Shard as Shard, device_put as device_put
 from jaxlite._src.sharding.constructors import (
     _DEPRECATED as _DEPRECATED_NAMES,
     make_array_from_callback as make_array_from_callback,
@@ -75,7 +77,7 @@ from jaxlite._src.sharding.explicit import typeof as typeof
 from jaxlite._src.sharding.mesh import make_mesh as make_mesh, set_mesh as set_mesh
 from jaxlite._src.sharding.pmap import pmap as pmap
 from jaxlite._src.sharding.shard_map_api import shard_map as shard_map
-from jaxlite._src.sharding.specs import PartitionSpec as P
+from jaxlite._src.sharding.specs import NamedSharding as NamedSharding, PartitionSpec as P
 from jaxlite._src.tree_util import tree_map as _tree_map  # noqa: F401
 
 __version__ = "0.1.0"
@@ -101,6 +103,7 @@ from jaxlite import (  # noqa: E402  # noqa: E402  # noqa: E402
 from jaxlite._src import debugging as _debugging  # noqa: E402,F401 (registers debug effects)
 from jaxlite._src.ad import (
     closure_convert as closure_convert,
+    fwd_and_bwd as fwd_and_bwd,
     grad as grad,
     hessian as hessian,
     jacfwd as jacfwd,
@@ -121,9 +124,19 @@ from jaxlite._src.callbacks import (  # noqa: E402
     pure_callback as pure_callback,
 )
 from jaxlite._src.config import (  # noqa: E402
+    allow_f16_reductions as allow_f16_reductions,
+    array_garbage_collection_guard as array_garbage_collection_guard,
+    auto_pcast as auto_pcast,
+    debug_key_reuse as debug_key_reuse,
     default_matmul_precision as default_matmul_precision,
+    jax2tf_associative_scan_reductions as jax2tf_associative_scan_reductions,
+    no_execution as no_execution,
+    no_tracing as no_tracing,
     numpy_dtype_promotion as numpy_dtype_promotion,
     numpy_rank_promotion as numpy_rank_promotion,
+    remove_size_one_mesh_axis_from_type as remove_size_one_mesh_axis_from_type,
+    softmax_custom_jvp as softmax_custom_jvp,
+    thread_guard as thread_guard,
 )
 from jaxlite._src.custom_derivatives import custom_jvp as custom_jvp, custom_vjp as custom_vjp
 from jaxlite._src.custom_gradient import custom_gradient as custom_gradient  # noqa: E402

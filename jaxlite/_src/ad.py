@@ -21,6 +21,7 @@ import numpy as np
 from jaxlite._src import dtypes, tree_util
 from jaxlite._src.api import jvp as _api_jvp, split_aux, vmap
 from jaxlite._src.api_plumbing import check_callable, flatten_fun
+from jaxlite._src.compile.jit import jit
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.rule_types import UndefinedPrimal, Zero
 from jaxlite._src.core.trace import Tracer
@@ -254,6 +255,41 @@ def vjp(fun: Callable, *primals, has_aux: bool = False):
     if has_aux:
         return out, pullback, store["aux"]
     return out, pullback
+
+
+def fwd_and_bwd(fun: Callable, argnums, has_aux: bool = False, jitted: bool = True):
+    """``jax.fwd_and_bwd``: split ``vjp`` into a forward and a reusable backward function.
+
+    ``fwd(*args)`` returns ``(fun(*args), residuals)`` (plus ``aux`` with ``has_aux``),
+    differentiating the positional arguments ``argnums``; ``bwd(residuals, ct)`` returns
+    their cotangents: one array for an int ``argnums``, a tuple for a sequence. The residuals
+    are ``vjp``'s pullback, a pytree, so both functions can be jitted (``jitted=True``,
+    the default), and ``bwd`` then compiles once for all iterations.
+
+    Raises:
+      TypeError: ``argnums`` is not an int or a sequence of ints, or names a missing
+        positional argument.
+    """
+    check_callable(fun)
+
+    def fwd(*args):
+        nums = _check_argnums(argnums, len(args))
+
+        def f_part(*dyn):
+            full = list(args)
+            for i, v in zip(nums, dyn):
+                full[i] = v
+            return fun(*full)
+
+        return vjp(f_part, *[args[i] for i in nums], has_aux=has_aux)
+
+    def bwd(residuals, cotangent):
+        cts = residuals(cotangent)
+        return cts[0] if isinstance(argnums, (int, np.integer)) else cts
+
+    if jitted:
+        return jit(fwd), jit(bwd)
+    return fwd, bwd
 
 
 # ------------------------------------------------------------------------------ grad

@@ -65,6 +65,22 @@ _DEFAULTS: dict[str, Any] = {
     "jax_log_compiles": False,
     # After each jit trace, tracers of the finished trace still alive are leaks: Exception.
     "jax_check_tracer_leaks": False,
+    # A jit trace (a cache miss) raises RuntimeError (compile/jit.py), as in JAX.
+    "jax_no_tracing": False,
+    # Accepted with no effect on jaxlite's results (docs/compat.md): NumPy reduces float16
+    # as it does; the softmax JVP, the mesh-axis typing and jax2tf flags have no jaxlite
+    # counterpart that would change a value.
+    "jax_allow_f16_reductions": True,
+    "jax_softmax_custom_jvp": False,
+    "jax_auto_pcast": True,
+    "jax_remove_size_one_mesh_axis_from_type": False,
+    "jax2tf_associative_scan_reductions": False,
+    "jax_array_garbage_collection_guard": None,
+    # Not implemented: True raises NotImplementedError when set (ignoring it would hide
+    # the errors the user asked for).
+    "jax_debug_key_reuse": False,
+    "jax_no_execution": False,
+    "jax_thread_guard": False,
     # On inside ``jax.ensure_compile_time_eval``: while tracing, operations on concrete
     # values run at once (JAX's flag of the same name).
     "eager_constant_folding": False,
@@ -85,8 +101,24 @@ _BOOL_FLAGS = frozenset(
         "jax_check_tracer_leaks",
         "jax_threefry_partitionable",
         "jax_enable_custom_prng",
+        "jax_no_tracing",
+        "jax_allow_f16_reductions",
+        "jax_softmax_custom_jvp",
+        "jax_auto_pcast",
+        "jax_remove_size_one_mesh_axis_from_type",
+        "jax2tf_associative_scan_reductions",
+        "jax_debug_key_reuse",
+        "jax_no_execution",
+        "jax_thread_guard",
     }
 )
+# Checkers JAX has and jaxlite does not: setting them True is refused.
+_UNBUILT_CHECKERS = {
+    "jax_debug_key_reuse": "the PRNG key-reuse checker",
+    "jax_no_execution": "the no-execution guard",
+    "jax_thread_guard": "the thread guard",
+}
+_GC_GUARDS = ("allow", "log", "fatal")
 
 
 _RANK_PROMOTION = ("allow", "warn", "raise")
@@ -162,6 +194,12 @@ def _validate(name: str, value: Any) -> None:
             "not implemented in jaxlite: its random values would differ from JAX's. Only the "
             "partitionable scheme, JAX's default since 0.5.0, exists."
         )
+    if name in _UNBUILT_CHECKERS and value:
+        raise NotImplementedError(
+            f"{name}=True ({_UNBUILT_CHECKERS[name]}) is not implemented in jaxlite"
+        )
+    if name == "jax_array_garbage_collection_guard" and value not in (None, *_GC_GUARDS):
+        raise _enum_error(value, _GC_GUARDS, none_ok=True)
     if name == "jaxlite_native" and value not in _NATIVE_MODES:
         raise ValueError(f"jaxlite_native must be one of {_NATIVE_MODES}, got {value!r}")
 
@@ -570,3 +608,46 @@ def legacy_prng_key(new_val: str):
     """Temporarily set ``jax_legacy_prng_key`` (``jax.legacy_prng_key``): ``"allow"``,
     ``"warn"`` or ``"error"`` for raw uint32 keys passed to ``jax.random``."""
     return config._override("jax_legacy_prng_key", new_val)
+
+
+def _flag_context(flag: str, doc: str):
+    def ctx(new_val: Any = True):
+        return config._override(flag, new_val)
+
+    ctx.__name__ = flag.removeprefix("jax_")
+    ctx.__doc__ = doc
+    return ctx
+
+
+no_tracing = _flag_context(
+    "jax_no_tracing",
+    "Temporarily make every jit trace (cache miss) raise RuntimeError (``jax.no_tracing``).",
+)
+allow_f16_reductions = _flag_context(
+    "jax_allow_f16_reductions", "``jax.allow_f16_reductions``: accepted, no effect in jaxlite."
+)
+softmax_custom_jvp = _flag_context(
+    "jax_softmax_custom_jvp", "``jax.softmax_custom_jvp``: accepted, no effect in jaxlite."
+)
+auto_pcast = _flag_context("jax_auto_pcast", "``jax.auto_pcast``: accepted, no effect.")
+remove_size_one_mesh_axis_from_type = _flag_context(
+    "jax_remove_size_one_mesh_axis_from_type",
+    "``jax.remove_size_one_mesh_axis_from_type``: accepted, no effect.",
+)
+jax2tf_associative_scan_reductions = _flag_context(
+    "jax2tf_associative_scan_reductions",
+    "``jax.jax2tf_associative_scan_reductions``: accepted, no effect (no jax2tf).",
+)
+array_garbage_collection_guard = _flag_context(
+    "jax_array_garbage_collection_guard",
+    "``jax.array_garbage_collection_guard``: None/'allow'/'log'/'fatal' accepted, no effect.",
+)
+debug_key_reuse = _flag_context(
+    "jax_debug_key_reuse", "``jax.debug_key_reuse``: True raises NotImplementedError."
+)
+no_execution = _flag_context(
+    "jax_no_execution", "``jax.no_execution``: True raises NotImplementedError."
+)
+thread_guard = _flag_context(
+    "jax_thread_guard", "``jax.thread_guard``: True raises NotImplementedError."
+)

@@ -6,6 +6,8 @@
 from __future__ import annotations
 
 import gc
+import platform
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -100,3 +102,28 @@ def jit_stats() -> dict:
 
 
 __all__ = ["ArrayImpl"]
+
+
+def copy_to_host_async(x: Any) -> Any:
+    """``jax.copy_to_host_async``: start copying every array leaf of ``x`` to the host.
+    jaxlite arrays live in host memory already: returns ``x`` unchanged."""
+    return x
+
+
+def print_environment_info(return_string: bool = False) -> str | None:
+    """``jax.print_environment_info``: the versions of jaxlite, the JAX API it implements,
+    NumPy and Python, the devices and the platform; printed, or returned as a string."""
+    devs = _devices.devices()
+    jaxlite_root = sys.modules.get("jaxlite")
+    text = (
+        f"jaxlite: {getattr(jaxlite_root, '__version__', '?')} (JAX API 0.10.2)\n"
+        f"numpy:   {np.__version__}\n"
+        f"python:  {sys.version}\n"
+        f"device info: cpu-{len(devs)}, {len(devs)} local devices\n"
+        f"process_count: 1\n"
+        f"platform: {platform.uname()}\n"
+    )
+    if return_string:
+        return text
+    print(text)
+    return None

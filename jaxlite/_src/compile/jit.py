@@ -389,6 +389,8 @@ class JitWrapped:
     def _get_entry(self, statics, nargs, in_tree, avals, key, in_shardings=None):
         entry = self._cache.get(key)
         if entry is None or entry.has_tracer_consts:
+            if _cfg.config.read("jax_no_tracing"):
+                _refuse_trace(self._fun)
             f = self._rebuild(statics, nargs)
             self.trace_count += 1
             stats["traces"] += 1
@@ -575,6 +577,14 @@ def _live_tracers() -> tuple[list, set]:
     tracers = [o for o in gc.get_objects() if issubclass(type(o), Tracer)]
     keep = tracers + [o._trace for o in tracers]
     return keep, {id(o) for o in keep}
+
+
+def _refuse_trace(fun) -> None:
+    """``jax_no_tracing``: a jit cache miss is an error (JAX's RuntimeError and message)."""
+    name = getattr(fun, "__name__", type(fun).__name__)
+    code = getattr(fun, "__code__", None)
+    where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
+    raise RuntimeError(f"re-tracing function {name}{where} for `jit`, but 'no_tracing' is set")
 
 
 def _debug_after_trace(wrapped, avals, seconds, before) -> None:
