@@ -65,6 +65,15 @@ _DEFAULTS: dict[str, Any] = {
     "jax_log_compiles": False,
     # After each jit trace, tracers of the finished trace still alive are leaks: Exception.
     "jax_check_tracer_leaks": False,
+    # JAX's persistent compilation cache: recorded, never written (jaxlite has no
+    # executables to persist; experimental/compilation_cache).
+    "jax_compilation_cache_dir": None,
+    "jax_enable_compilation_cache": True,
+    "jax_persistent_cache_min_compile_time_secs": 1.0,
+    "jax_persistent_cache_min_entry_size_bytes": 0,
+    "jax_persistent_cache_enable_xla_caches": "xla_gpu_per_fusion_autotune_cache_dir",
+    "jax_compilation_cache_max_size": -1,
+    "jax_raise_persistent_cache_errors": False,
     # A jit trace (a cache miss) raises RuntimeError (compile/jit.py), as in JAX.
     "jax_no_tracing": False,
     # Accepted with no effect on jaxlite's results (docs/compat.md): NumPy reduces float16
@@ -102,6 +111,8 @@ _BOOL_FLAGS = frozenset(
         "jax_threefry_partitionable",
         "jax_enable_custom_prng",
         "jax_no_tracing",
+        "jax_enable_compilation_cache",
+        "jax_raise_persistent_cache_errors",
         "jax_allow_f16_reductions",
         "jax_softmax_custom_jvp",
         "jax_auto_pcast",
@@ -651,3 +662,14 @@ no_execution = _flag_context(
 thread_guard = _flag_context(
     "jax_thread_guard", "``jax.thread_guard``: True raises NotImplementedError."
 )
+
+
+def set_compilation_cache_dir(path) -> None:
+    """``compilation_cache.set_cache_dir``: record ``path`` as ``jax_compilation_cache_dir``
+    (jaxlite writes nothing there: its compiled functions live in memory only)."""
+    config.update("jax_compilation_cache_dir", None if path is None else str(path))
+
+
+def reset_compilation_cache() -> None:
+    """``compilation_cache.reset_cache``: forget the cache directory."""
+    config.update("jax_compilation_cache_dir", None)
