@@ -8,15 +8,18 @@ from typing import NamedTuple
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array
+from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy import creation, products, reductions, ufuncs
 from jaxlite._src.numpy.creation import arange, eye, full_like, ones_like, zeros, zeros_like
 from jaxlite._src.numpy.einsum import tensordot as _td
 from jaxlite._src.numpy.indexing_routines import diagonal as _diagonal
 from jaxlite._src.numpy.products import cross as _cross, trace as _trace, vecdot as _vecdot
-from jaxlite._src.numpy.reductions import prod
+from jaxlite._src.numpy.reductions import cumprod, prod
 from jaxlite._src.numpy.shape import (
     broadcast_to,
+    concatenate,
     expand_dims,
+    flip,
     moveaxis,
     ravel,
     reshape,
@@ -40,7 +43,7 @@ from jaxlite._src.numpy.ufuncs import (
     where,
 )
 from jaxlite._src.numpy.util import asarray_any, promote_dtypes_inexact
-from jaxlite._src.ops import indexing as _ix, linalg_ops as _la
+from jaxlite._src.ops import indexing as _ix, linalg_ops as _la, linalg_schur as _schur
 
 
 class EighResult(NamedTuple):
@@ -96,10 +99,14 @@ def cholesky(a, *, upper: bool = False, symmetrize_input: bool = True):
 
 
 def qr(a, mode: str = "reduced"):
-    """``jnp.linalg.qr``: ``QRResult(Q, R)`` (``mode`` reduced/complete; "r" returns R)."""
+    """``jnp.linalg.qr``: ``QRResult(Q, R)`` (``mode`` reduced/complete; "r" returns R;
+    "raw" returns LAPACK's Householder form ``(h, tau)``, ``h`` of shape ``(..., n, m)``)."""
     a = _inexact(a)
     if mode not in ("reduced", "complete", "r", "raw"):
         raise ValueError(f"Unsupported QR decomposition mode '{mode}'")
+    if mode == "raw":  # LAPACK's (a, taus), a transposed as NumPy and JAX return it
+        h, taus = _schur.geqrf(a)
+        return QRResult(swapaxes(h, -1, -2), taus)
     q, r = _la.qr(a, full_matrices=(mode == "complete"))
     if mode == "r":
         return r
@@ -191,13 +198,45 @@ def slogdet(a, *, method=None):
 
 
 def det(a):
-    """``jnp.linalg.det``: product of the LU pivots' diagonal, with the permutation sign."""
+    """``jnp.linalg.det``: product of the LU pivots' diagonal, with the permutation sign.
+
+    Differentiable also at singular matrices: the derivative is the adjugate (cofactor
+    matrix, transposed), built from the SVD without dividing by a singular value, so a
+    matrix of rank n-1 gets its nonzero cofactors and one of rank below n-1 gets zeros,
+    as in JAX (the inverse-based formula gives NaN there).
+    """
     a = _inexact(a)
     _square("det", a)
+    return _det(a)
+
+
+@custom_jvp
+def _det(a):
     lu, _, parity = _lu_parts(a)
     d = _diagonal(lu, 0, -2, -1)
     sign = where(equal(parity, 1), -1, 1).astype(d.dtype)
     return multiply(sign, prod(d, axis=-1))
+
+
+def _adjugate(a):
+    # adj(A) = det(U) det(V^H) V diag(prod_{j != i} s_j) U^H  for  A = U diag(s) V^H.
+    u, s, vh = svd(a, full_matrices=False)
+    n = s.shape[-1]
+    ones = ones_like(s[..., :1])
+    left = cumprod(concatenate([ones, s[..., : n - 1]], axis=-1), axis=-1)
+    right = flip(cumprod(concatenate([ones, flip(s[..., 1:], -1)], axis=-1), axis=-1), -1)
+    others = multiply(left, right).astype(a.dtype)  # prod of all singular values but one
+    phase = multiply(_det(u), _det(vh))
+    adj = products.matmul(_H(vh) * others[..., None, :], _H(u))
+    return multiply(phase[..., None, None], adj)
+
+
+@_det.defjvp
+def _det_jvp(primals, tangents):
+    (a,), (t,) = primals, tangents
+    y = _det(a)
+    dy = reductions.sum(multiply(swapaxes(_adjugate(a), -1, -2), t), axis=(-2, -1))
+    return y, dy
 
 
 def _lu_solve(lu, perm, b):
@@ -238,17 +277,41 @@ def inv(a):
 
 
 def pinv(a, rtol=None, hermitian: bool = False, *, rcond=None):
-    """``jnp.linalg.pinv``: Moore-Penrose pseudo-inverse via the SVD."""
+    """``jnp.linalg.pinv``: Moore-Penrose pseudo-inverse via the SVD (singular values at or
+    below ``rtol * max(s)`` dropped; default ``rtol = 10 * max(m, n) * eps``).
+
+    Its derivative is the closed form for a pseudo-inverse of locally constant rank (as
+    JAX's), finite also at rank-deficient matrices, where differentiating the SVD gives NaN.
+    """
     a = _inexact(a)
     m, n = a.shape[-2:]
     if rcond is not None:
         rtol = rcond
     if rtol is None:
         rtol = 10.0 * max(m, n) * float(dtypes.finfo(a.dtype).eps)
-    u, s, vh = svd(a, full_matrices=False)
-    cutoff = multiply(rtol, reductions.max(s, axis=-1, keepdims=True))
-    s_inv = where(greater(s, cutoff), divide(1, s), zeros_like(s))
-    return products.matmul(_H(vh) * s_inv[..., None, :].astype(a.dtype), _H(u))
+
+    @custom_jvp
+    def _pinv(x):
+        u, s, vh = svd(x, full_matrices=False, hermitian=hermitian)
+        cutoff = multiply(rtol, reductions.max(s, axis=-1, keepdims=True))
+        s_inv = where(greater(s, cutoff), divide(1, s), zeros_like(s))
+        return products.matmul(_H(vh) * s_inv[..., None, :].astype(x.dtype), _H(u))
+
+    @_pinv.defjvp
+    def _pinv_jvp(primals, tangents):
+        # dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P
+        (x,), (t,) = primals, tangents
+        p = _pinv(x)
+        mm = products.matmul
+        eye_m = creation.eye(x.shape[-2], dtype=x.dtype)
+        eye_n = creation.eye(x.shape[-1], dtype=x.dtype)
+        th, ph = _H(t), _H(p)
+        dp = -mm(mm(p, t), p)
+        dp = dp + mm(mm(mm(p, ph), th), eye_m - mm(x, p))
+        dp = dp + mm(mm(eye_n - mm(p, x), th), mm(ph, p))
+        return p, dp
+
+    return _pinv(a)
 
 
 def matrix_power(a, n: int):
@@ -272,16 +335,29 @@ def matrix_power(a, n: int):
     return result
 
 
-def matrix_rank(M, rtol=None, *, tol=None):
-    """``jnp.linalg.matrix_rank``: number of singular values above the tolerance."""
+def matrix_rank(M, rtol=None, *, hermitian: bool = False, tol=None):
+    """``jnp.linalg.matrix_rank``: the number of singular values above a threshold.
+
+    As in JAX 0.10.2, a given ``rtol`` (or its alias ``tol``) is compared with the singular
+    values directly; without it the threshold is ``max(s) * max(m, n) * eps``.
+
+    Raises:
+      ValueError: both ``tol`` and ``rtol`` given.
+    """
+    if tol is not None:
+        if rtol is not None:
+            raise ValueError("matrix_rank: only one of tol or rtol may be specified.")
+        rtol = tol
     M = _inexact(M)
     if M.ndim < 2:
         return reductions.any(not_equal(M, 0)).astype(np.int32)
-    s = svd(M, compute_uv=False)
-    if tol is None:
-        r = rtol if rtol is not None else max(M.shape[-2:]) * float(dtypes.finfo(M.dtype).eps)
-        tol = multiply(reductions.max(s, axis=-1, keepdims=True), r)
-    return reductions.sum(greater(s, tol), axis=-1)
+    s = svd(M, full_matrices=False, compute_uv=False, hermitian=hermitian)
+    if rtol is None:
+        r = max(M.shape[-2:]) * float(dtypes.finfo(s.dtype).eps)
+        thr = multiply(reductions.max(s, axis=-1, keepdims=True), r)
+    else:
+        thr = expand_dims(asarray_any(rtol), -1)
+    return reductions.sum(greater(s, thr), axis=-1)
 
 
 def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):

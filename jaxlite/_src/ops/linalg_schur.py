@@ -224,3 +224,43 @@ def _trsyl_batch(axis_data, args, dims):
 rules.batch_rules[trsyl_p] = _trsyl_batch
 
 __all__ = ["hessenberg", "hessenberg_p", "schur", "schur_p"]
+
+
+# ------------------------------------------------------------------------------ geqrf
+# LAPACK's Householder QR (``geqrf``): ``a`` holds R on and above the diagonal and the
+# reflectors' vectors below it, ``taus`` their scale factors. jnp.linalg.qr(mode="raw").
+geqrf_p = Primitive("geqrf", multiple_results=True)
+
+
+def _geqrf_impl(x):
+    m, n = x.shape[-2:]
+
+    def one(a):
+        h, tau = np.linalg.qr(a, mode="raw")  # h is the transpose of LAPACK's a
+        return h.T, tau
+
+    return _per_matrix(one, [x], [((m, n), x.dtype), ((min(m, n),), x.dtype)])
+
+
+def _geqrf_abstract_eval(x):
+    _check_matrix("geqrf", x)
+    m, n = x.shape[-2:]
+    b = tuple(x.shape[:-2])
+    return [ShapedArray(b + (m, n), x.dtype), ShapedArray(b + (min(m, n),), x.dtype)]
+
+
+rules.impl_rules[geqrf_p] = _geqrf_impl
+rules.abstract_eval_rules[geqrf_p] = _geqrf_abstract_eval
+_no_derivative(geqrf_p)
+_front_batch(geqrf_p)
+
+
+def geqrf(x):
+    """LAPACK ``geqrf`` (JAX's internal ``geqrf`` primitive): ``(a, taus)`` for ``x`` of
+    shape ``(..., m, n)``: R in the upper triangle of ``a``, the Householder vectors below
+    it, ``taus`` of shape ``(..., min(m, n))``. Not differentiable (as in JAX).
+
+    Raises:
+      TypeError: rank below 2 or a non-inexact dtype.
+    """
+    return tuple(geqrf_p.bind(to_array(x)))

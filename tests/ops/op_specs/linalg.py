@@ -191,6 +191,14 @@ add(
         grad=0,
     ),
     OpSpec(
+        "linalg_qr_raw_h",  # geqrf (no derivative, as in JAX)
+        lambda m: lambda x: m.linalg.qr(x, mode="raw")[0],
+        (A((4, 3)),),
+        lambda x: np.linalg.qr(x, mode="raw")[0],
+        rtol=1e-4,
+        grad=0,
+    ),
+    OpSpec(
         "scipy_linalg_hessenberg_recon",
         lambda m: lambda x: _hess_recon(m, x),
         (A((3, 3), F, gen="spd"),),
