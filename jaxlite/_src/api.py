@@ -218,7 +218,12 @@ def vmap(
         else:
             dims = list(_flatten_axes("vmap in_axes", args, in_axes)) + [0] * n_kw
         vals = []
-        for x in flat:
+        for x, d in zip(flat, dims):
+            if d is None:
+                # Unmapped leaves reach ``fun`` as given (a Python int stays a Python int,
+                # so its arithmetic is Python's, as in JAX).
+                vals.append(x)
+                continue
             try:
                 vals.append(to_array(x))
             except TypeError:
