@@ -8,7 +8,7 @@ compose primitives, so they jit, vmap and differentiate.
 from __future__ import annotations
 
 import jaxlite.numpy as jnp  # the public jnp namespace (stable across module splits)
-from jaxlite._src.ops import linalg_ops
+from jaxlite._src.ops import linalg_ops, linalg_schur
 
 _TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
 
@@ -181,16 +181,24 @@ def svd(a, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: boo
 
 def qr(a, overwrite_a: bool = False, lwork=None, mode: str = "full", pivoting: bool = False,
        check_finite: bool = True):  # fmt: skip
-    """``(q, r)`` (mode 'full'/'economic'), ``(r,)`` (mode 'r').
+    """``jax.scipy.linalg.qr``: ``(q, r)`` (mode 'full'/'economic'), ``(r,)`` (mode 'r');
+    with ``pivoting=True`` also the int32 column permutation ``p`` (``a[:, p] = q r``,
+    LAPACK's ``geqp3`` order), differentiable in ``q`` and ``r`` as in JAX.
 
     Raises:
-      NotImplementedError: for ``pivoting=True`` or mode 'raw'.
+      ValueError: an unknown mode (including 'raw', as in JAX).
     """
     del overwrite_a, lwork, check_finite
-    if pivoting or mode == "raw":
-        raise NotImplementedError("jax.scipy.linalg.qr: pivoting and mode='raw' in jaxlite")
+    if mode not in ("full", "r", "economic"):
+        raise ValueError(f"Unsupported QR decomposition mode '{mode}'")
+    a = jnp.asarray(a)
+    p = None
+    if pivoting:
+        p = linalg_schur.qr_pivots(a)
+        a = jnp.take_along_axis(a, jnp.broadcast_to(p[..., None, :], a.shape), axis=-1)
     q, r = jnp.linalg.qr(a, mode="complete" if mode in ("full", "r") else "reduced")
-    return (r,) if mode == "r" else (q, r)
+    out = (r,) if mode == "r" else (q, r)
+    return out + (p,) if pivoting else out
 
 
 def eigh(a, b=None, lower: bool = True, eigvals_only: bool = False, **_):

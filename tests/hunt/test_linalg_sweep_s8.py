@@ -96,3 +96,66 @@ def test_matrix_rank_tolerances():
     assert int(L.linalg.matrix_rank(x @ x.T, hermitian=True)) == 3
     with pytest.raises(ValueError, match="only one of tol or rtol"):
         L.linalg.matrix_rank(x, rtol=0.1, tol=0.1)
+
+
+@pytest.mark.parametrize("name", ["regular", "rank1", "rank_n-1"])
+def test_det_higher_orders(name):
+    x = MATS[name][:3, :3]
+    close(jaxlite.hessian(L.linalg.det)(x), jax.hessian(J.linalg.det)(x))
+    if name != "rank1":  # (third order at repeated zero singular values: not smooth here)
+        g3 = jaxlite.grad(lambda v: L.sum(jaxlite.hessian(L.linalg.det)(v) ** 2))(x)
+        close(g3, jax.grad(lambda v: J.sum(jax.hessian(J.linalg.det)(v) ** 2))(x))
+
+
+def test_det_second_order_complex():
+    c, t = MATS["complex"][:3, :3], MATS["complex"][1:, 1:]
+
+    def second(m, jvp):
+        return jvp(lambda v: jvp(m.linalg.det, (v,), (t,))[1], (c,), (t,))[1]
+
+    close(second(L, jaxlite.jvp), second(J, jax.jvp), rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4), (2, 4, 3)])
+def test_lu_rectangular(shape):
+    x = rng.normal(size=shape).astype(np.float32)
+    t = rng.normal(size=shape).astype(np.float32)
+    for a, b in zip(jaxlite.lax.linalg.lu(x), jax.lax.linalg.lu(x)):
+        close(a, b, rtol=1e-5, atol=1e-6)
+    f = lambda m: lambda v: m.lax.linalg.lu(v)[0]  # noqa: E731
+    close(jaxlite.jvp(f(jaxlite), (x,), (t,))[1], jax.jvp(f(jax), (x,), (t,))[1], 1e-4, 1e-5)
+    if len(shape) == 2:
+        import jax.scipy.linalg as JS
+
+        import jaxlite.scipy.linalg as LS
+
+        for a, b in zip(LS.lu(x), JS.lu(x)):
+            close(a, b, rtol=1e-5, atol=1e-6)
+        g = lambda s: lambda v: (s.lu(v)[1] ** 2).sum() + s.lu(v)[2].sum()  # noqa: E731
+        close(jaxlite.grad(g(LS))(x), jax.grad(g(JS))(x), 1e-4, 1e-5)
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4)])
+@pytest.mark.parametrize("mode", ["full", "economic", "r"])
+def test_scipy_qr_pivoting(shape, mode):
+    import jax.scipy.linalg as JS
+
+    import jaxlite.scipy.linalg as LS
+
+    x = rng.normal(size=shape).astype(np.float32)
+    ours, theirs = LS.qr(x, pivoting=True, mode=mode), JS.qr(x, pivoting=True, mode=mode)
+    assert len(ours) == len(theirs)
+    for a, b in zip(ours, theirs):
+        close(a, b, rtol=1e-4, atol=1e-5)
+    if shape[0] >= shape[1] and mode == "economic":
+        w = rng.normal(size=(shape[1], shape[1])).astype(np.float32)
+        g = lambda s: lambda v: (s.qr(v, pivoting=True, mode=mode)[1] * w).sum()  # noqa: E731
+        close(jaxlite.grad(g(LS))(x), jax.grad(g(JS))(x), 1e-4, 1e-5)
+    batch = rng.normal(size=(3,) + shape).astype(np.float32)
+    p = jaxlite.vmap(lambda v: LS.qr(v, pivoting=True, mode=mode)[-1])(batch)
+    for i in range(3):
+        np.testing.assert_array_equal(
+            np.asarray(p[i]), np.asarray(JS.qr(batch[i], pivoting=True, mode=mode)[-1])
+        )
+    with pytest.raises(ValueError, match="Unsupported QR decomposition mode 'raw'"):
+        LS.qr(x, mode="raw")

@@ -226,9 +226,23 @@ def _adjugate(a):
     left = cumprod(concatenate([ones, s[..., : n - 1]], axis=-1), axis=-1)
     right = flip(cumprod(concatenate([ones, flip(s[..., 1:], -1)], axis=-1), axis=-1), -1)
     others = multiply(left, right).astype(a.dtype)  # prod of all singular values but one
-    phase = multiply(_det(u), _det(vh))
+    phase = multiply(_det_unitary(u), _det_unitary(vh))
     adj = products.matmul(_H(vh) * others[..., None, :], _H(u))
     return multiply(phase[..., None, None], adj)
+
+
+@custom_jvp
+def _det_unitary(q):
+    # det of a unitary matrix, with the JVP det(Q) tr(Q^H dQ) (Q^-1 = Q^H): smooth, where
+    # the adjugate of Q would need the SVD of a matrix whose singular values are all 1.
+    return _det(q)
+
+
+@_det_unitary.defjvp
+def _det_unitary_jvp(primals, tangents):
+    (q,), (t,) = primals, tangents
+    y = _det_unitary(q)
+    return y, multiply(y, reductions.sum(multiply(swapaxes(_H(q), -1, -2), t), axis=(-2, -1)))
 
 
 @_det.defjvp

@@ -346,11 +346,12 @@ lu_p = Primitive("lu", multiple_results=True)
 
 
 def _lu_one(m):
-    n = m.shape[0]
-    if n == 0:
-        return m.copy(), np.zeros((0,), np.int32), np.zeros((0,), np.int32)
-    lu, piv = scipy.linalg.lu_factor(m, check_finite=False)
-    perm = np.arange(n)
+    rows, cols = m.shape
+    k = min(rows, cols)
+    if k == 0:
+        return m.copy(), np.zeros((0,), np.int32), np.arange(rows, dtype=np.int32)
+    lu, piv = scipy.linalg.lu_factor(m, check_finite=False)  # getrf: any (m, n)
+    perm = np.arange(rows)
     for i, p in enumerate(piv):
         perm[i], perm[p] = perm[p], perm[i]
     return lu, piv.astype(np.int32), perm.astype(np.int32)
@@ -365,23 +366,27 @@ def _lu_impl(x):
             lu, piv, perm = _lu_one(x)
             return [lu.astype(x.dtype), piv, perm]
         batch = x.shape[:-2]
+        m, n = x.shape[-2:]
         if int(np.prod(batch)) == 0:
             return [
                 x.copy(),
-                np.zeros(batch + x.shape[-1:], np.int32),
-                np.zeros(batch + x.shape[-1:], np.int32),
+                np.zeros(batch + (min(m, n),), np.int32),
+                np.zeros(batch + (m,), np.int32),
             ]
         lu, piv, perm = _per_matrix(_lu_one, x, 3)
         return [lu.astype(x.dtype), piv, perm]
 
 
 def _lu_abstract_eval(x):
-    _check_square("lu", x)
-    k = x.shape[:-1]
+    if x.ndim < 2:
+        raise ValueError(f"lu: argument must have at least 2 dimensions, got shape {x.shape}")
+    if not dtypes.is_inexact(x.dtype):
+        raise TypeError(f"lu: argument must be floating point or complex, got {x.dtype}")
+    b, (m, n) = x.shape[:-2], x.shape[-2:]
     return [
         ShapedArray(x.shape, x.dtype),
-        ShapedArray(k, dtypes.int32),
-        ShapedArray(k, dtypes.int32),
+        ShapedArray(b + (min(m, n),), dtypes.int32),
+        ShapedArray(b + (m,), dtypes.int32),
     ]
 
 
@@ -393,12 +398,34 @@ def _lu_jvp(primals, tangents):
         return [lu, piv, perm], [Zero(aval_of(lu).to_tangent_aval())] + zeros_i
 
     nd = len(_shape(x))
+    m, n = _shape(x)[-2:]
+    k = min(m, n)
     # Rows of the tangent in pivoted order: P dA.
     perm_b = _sh.broadcast_in_dim(perm, _shape(x), tuple(range(nd - 1)))
     pa = indexing.take_along_axis(t, perm_b, nd - 2)
-    eye = _sh.broadcast_to_rank(_eye_like(lu), _shape(lu))
-    L = ew.add(_tril(lu, -1), eye)
-    U = _triu(lu)
+    # L (m x k) completed to a unit lower m x m matrix, U (k x n) to an upper n x n one
+    # with unit diagonal below row k: both invertible, and their products with the
+    # tangent's triangular parts give dL and dU (rectangular factorisations included).
+    zero = _sh.full((), 0, aval_of(x).dtype)
+    lead = [(0, 0, 0)] * (nd - 2)
+    l_part = _sh.pad(
+        _sh.slice_in_dim(_tril(lu, -1), 0, k, 1, nd - 1), zero, lead + [(0, 0, 0), (0, m - k, 0)]
+    )
+    eye_m = _sh.broadcast_to_rank(_eye_like(_sh.full((m, m), 0, aval_of(x).dtype)), _shape(l_part))
+    L = ew.add(l_part, eye_m)
+    u_part = _sh.pad(
+        _sh.slice_in_dim(_triu(lu), 0, k, 1, nd - 2), zero, lead + [(0, n - k, 0), (0, 0, 0)]
+    )
+    eye_n = _eye_like(_sh.full((n, n), 0, aval_of(x).dtype))
+    tail = _sh.broadcast_to_rank(
+        _sh.pad(
+            _sh.slice_in_dim(_sh.slice_in_dim(eye_n, k, n, 1, 0), k, n, 1, 1),
+            zero,
+            [(k, 0, 0), (k, 0, 0)],
+        ),
+        _shape(u_part),
+    )
+    U = ew.add(u_part, tail)
     la = triangular_solve(L, pa, left_side=True, lower=True, unit_diagonal=True)
     lau = triangular_solve(U, la, left_side=False, lower=False)
     l_dot = _mm(L, _tril(lau, -1))

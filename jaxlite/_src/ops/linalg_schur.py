@@ -17,8 +17,9 @@ import scipy  # scipy.linalg loads on first use (SciPy's lazy submodules)
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import to_array
-from jaxlite._src.core.avals import ShapedArray
+from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.ops.linalg_ops import _batch_to_front
 
 
@@ -264,3 +265,47 @@ def geqrf(x):
       TypeError: rank below 2 or a non-inexact dtype.
     """
     return tuple(geqrf_p.bind(to_array(x)))
+
+
+# ------------------------------------------------------------------------- qr_pivots
+# The column permutation of LAPACK's pivoted QR (``geqp3``). The factors themselves are
+# the QR of the permuted matrix (scipy_linalg.qr), so they are differentiable through qr's
+# JVP; the permutation is piecewise constant and has no tangent.
+qr_pivots_p = Primitive("qr_pivots")
+
+
+def _qr_pivots_impl(x):
+    n = x.shape[-1]
+
+    def one(a):
+        if a.size == 0:
+            return (np.arange(n, dtype=np.int32),)
+        return (scipy.linalg.qr(a, mode="r", pivoting=True, check_finite=False)[1],)
+
+    return _per_matrix(one, [x], [((n,), np.int32)])[0]
+
+
+def _qr_pivots_abstract_eval(x):
+    _check_matrix("qr", x)
+    return ShapedArray(tuple(x.shape[:-2]) + (x.shape[-1],), dtypes.int32)
+
+
+def _qr_pivots_jvp(primals, tangents):
+    p = qr_pivots_p.bind(*primals)
+    return p, Zero(aval_of(p).to_tangent_aval())
+
+
+def _qr_pivots_batch(axis_data, args, dims):
+    return qr_pivots_p.bind(*_batch_to_front(axis_data, args, dims)), 0
+
+
+rules.impl_rules[qr_pivots_p] = _qr_pivots_impl
+rules.abstract_eval_rules[qr_pivots_p] = _qr_pivots_abstract_eval
+rules.jvp_rules[qr_pivots_p] = _qr_pivots_jvp
+rules.batch_rules[qr_pivots_p] = _qr_pivots_batch
+
+
+def qr_pivots(x):
+    """The int32 column permutation ``p`` of the pivoted QR ``x[..., :, p] = Q R``
+    (LAPACK ``geqp3``: column norms decide the order)."""
+    return qr_pivots_p.bind(to_array(x))

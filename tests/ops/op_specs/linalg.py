@@ -199,6 +199,13 @@ add(
         grad=0,
     ),
     OpSpec(
+        "scipy_linalg_qr_pivots",  # qr_pivots (geqp3's permutation: no tangent)
+        lambda m: lambda x: _sla(m).qr(x, pivoting=True, mode="r")[1],
+        (A((4, 3)),),
+        lambda x: scipy.linalg.qr(x, pivoting=True, mode="r")[1],
+        grad=0,
+    ),
+    OpSpec(
         "scipy_linalg_hessenberg_recon",
         lambda m: lambda x: _hess_recon(m, x),
         (A((3, 3), F, gen="spd"),),
