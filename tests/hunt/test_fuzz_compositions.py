@@ -39,3 +39,53 @@ def test_vmap_unmapped_python_scalar_weak_types():
     out = jaxlite.vmap(lambda x, s: x * s, in_axes=(0, None))(jnp.ones(3, jnp.float16), 0.5)
     assert out.dtype == jnp.float16
     np.testing.assert_array_equal(np.asarray(out), np.full(3, 0.5, np.float16))
+
+
+@pytest.mark.parametrize(
+    "make_index",
+    [
+        lambda: (1, jnp.array([0, -1])),
+        lambda: (1, [0, 2]),
+        lambda: (1, jnp.array([True, False, True])),
+        lambda: (1, Ellipsis, jnp.array([0])),
+        lambda: (1, None, jnp.array([0])),
+        lambda: (jnp.array([1]), 0),
+    ],
+)
+@pytest.mark.parametrize("mode", ["add", "set", "mul", "drop"])
+def test_update_of_empty_axis_with_int_next_to_index_array_is_a_no_op(make_index, mode):
+    # Seed 7000300: next to an index array, an int is an advanced index, and JAX's scatter
+    # drops the out-of-bounds positions (the result is the empty operand). jaxlite raised
+    # IndexError as for a lone static int.
+    x = jnp.zeros((0, 3))
+    ref = x.at[make_index()]
+    out = {
+        "add": lambda: ref.add(1.0),
+        "set": lambda: ref.set(1.0),
+        "mul": lambda: ref.mul(2.0),
+        "drop": lambda: ref.add(1.0, mode="drop"),
+    }[mode]()
+    assert out.shape == (0, 3) and out.dtype == jnp.float32
+
+
+@pytest.mark.parametrize(
+    "update",
+    [
+        lambda x: x.at[jnp.array(1)].set(1.0),
+        lambda x: x.at[jnp.array(1), 0].set(1.0),
+        lambda x: x.at[0, jnp.array(1)].add(1.0),
+        lambda x: jaxlite.jit(lambda i: x.at[i, 0].set(1.0))(1),
+        lambda x: x.at[1, :].set(1.0),
+    ],
+)
+def test_update_of_empty_axis_with_scalar_index_raises(update):
+    # A 0-d index array (concrete or traced) counts as a scalar index, as a static int
+    # does: JAX raises IndexError (jaxlite let the 0-d array through silently).
+    with pytest.raises(IndexError, match="out of bounds for axis 0 with size 0"):
+        update(jnp.zeros((0, 3)))
+
+
+def test_update_of_empty_second_axis_names_that_axis():
+    with pytest.raises(IndexError, match="axis 1 with size 0"):
+        jnp.zeros((3, 0)).at[1, 1].set(1.0)
+    assert jnp.zeros((3, 0)).at[5, :].set(1.0).shape == (3, 0)

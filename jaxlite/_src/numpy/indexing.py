@@ -510,17 +510,25 @@ def _scatter_flat(x, idx, values, mode, idx_mode):
 
 
 def _check_static_ints_on_empty_axes(shape, idx):
-    """JAX's updates reject a static integer index into a size-0 axis (in every mode)."""
+    """JAX's updates reject a scalar integer index (a static int or a 0-d integer array,
+    traced or not) into a size-0 axis, in every mode, unless the index also has an array
+    of one or more dimensions: then the ints are advanced indices, and out-of-bounds
+    positions are simply dropped."""
+    items = _expand_index(idx, len(shape))
+    arrays = [i for i in items if isinstance(i, (Array, np.ndarray, Tracer))]
+    if any(aval_of(i).ndim > 0 for i in arrays):
+        return
     axis = 0
-    for i in _expand_index(idx, len(shape)):
+    for i in items:
         if i is None:
             continue
-        if isinstance(i, (int, np.integer)) and not isinstance(i, bool) and shape[axis] == 0:
+        if isinstance(i, (Array, np.ndarray, Tracer)) and aval_of(i).dtype == dtypes.bool_:
+            continue  # a 0-d mask adds an axis and consumes none
+        scalar = isinstance(i, (int, np.integer)) and not isinstance(i, bool)
+        scalar = scalar or isinstance(i, (Array, np.ndarray, Tracer))
+        if scalar and shape[axis] == 0:
             raise IndexError(f"index is out of bounds for axis {axis} with size 0")
-        if isinstance(i, (Array, np.ndarray)) and aval_of(i).dtype == dtypes.bool_:
-            axis += max(aval_of(i).ndim, 1) if aval_of(i).ndim else 0
-        else:
-            axis += 1
+        axis += 1
 
 
 def _unique_by_construction(idx, ndim):
