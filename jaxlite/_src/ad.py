@@ -101,9 +101,12 @@ def _flatten_fun(fun: Callable, primals, has_aux: bool, what: str):
     p_flat, p_tree = tree_util.tree_flatten(primals)
     p_flat = [asarray_any(p) for p in p_flat]
 
+    raw = []
+
     def out_leaves(out_flat):
         for o in out_flat:
             check_output_leaf(o)
+        raw[:] = out_flat
         return [asarray_any(o) for o in out_flat]
 
     flat_fun, store = flatten_fun(
@@ -112,7 +115,15 @@ def _flatten_fun(fun: Callable, primals, has_aux: bool, what: str):
         split_aux=(lambda out: split_aux(out, what)) if has_aux else None,
         out_leaves=out_leaves,
     )
+    store["raw"] = raw
     return p_flat, p_tree, flat_fun, store
+
+
+def _as_returned(p_out, store):
+    """Primal outputs that ``fun`` returned as Python scalars come back as those scalars
+    (constants of the input, as JAX's ``linearize`` and ``vjp`` return them)."""
+    raw = store["raw"]
+    return [r if type(r) in (bool, int, float, complex) else o for o, r in zip(p_out, raw)]
 
 
 def linearize(fun: Callable, *primals, has_aux: bool = False):
@@ -122,7 +133,7 @@ def linearize(fun: Callable, *primals, has_aux: bool = False):
     out_tree = store["tree"]
     in_avals = tuple(aval_of(p) for p in p_flat)
     f_jvp = _LinFun(res, (lin, in_avals, p_tree, out_tree))
-    out = tree_util.tree_unflatten(out_tree, p_out)
+    out = tree_util.tree_unflatten(out_tree, _as_returned(p_out, store))
     if has_aux:
         return out, f_jvp, store["aux"]
     return out, f_jvp
@@ -251,7 +262,7 @@ def vjp(fun: Callable, *primals, has_aux: bool = False):
     shardings = [_explicit.sharding_of_value(p) for p in p_flat]
     if any(_explicit.is_explicit_sharding(s) for s in shardings):
         pullback._in_shardings = shardings
-    out = tree_util.tree_unflatten(out_tree, p_out)
+    out = tree_util.tree_unflatten(out_tree, _as_returned(p_out, store))
     if has_aux:
         return out, pullback, store["aux"]
     return out, pullback

@@ -13,12 +13,14 @@ def jaxlite_ns():
     import jaxlite.scipy.special
     import jaxlite.tree_util
 
-    return dict(
-        jax=jaxlite,
-        jnp=jaxlite.numpy,
-        lax=jaxlite.lax,
-        np=np,
-        flatten=jaxlite.tree_util.tree_leaves,
+    return _with_helpers(
+        dict(
+            jax=jaxlite,
+            jnp=jaxlite.numpy,
+            lax=jaxlite.lax,
+            np=np,
+            flatten=jaxlite.tree_util.tree_leaves,
+        )
     )
 
 
@@ -35,4 +37,15 @@ def jax_ns():
     import jax.scipy.special
     import jax.tree_util
 
-    return dict(jax=jax, jnp=jax.numpy, lax=jax.lax, np=np, flatten=jax.tree_util.tree_leaves)
+    return _with_helpers(
+        dict(jax=jax, jnp=jax.numpy, lax=jax.lax, np=np, flatten=jax.tree_util.tree_leaves)
+    )
+
+
+def _with_helpers(ns):
+    """``ns`` with the runner's helpers (``scal``, the custom-derivative functions) defined
+    for this engine, so generated lines that call them can be checked with eval_shape."""
+    from tests.fuzz.runner import HELPERS
+
+    exec(HELPERS, ns)  # noqa: S102 (test side: the harness's own helper text)
+    return ns

@@ -486,6 +486,96 @@ def _lax_binary(rng, env):
     return f"{fn}({a.name}, {other})"
 
 
+def _reduce_where(rng, env):
+    """Reductions with ``where=`` (and ``initial=`` for max/min, which need it)."""
+    v = _pick(rng, env, lambda v: _num(v) and v.ndim >= 1)
+    if v is None:
+        return None
+    fn = rng.choice(["jnp.sum", "jnp.prod", "jnp.mean", "jnp.max", "jnp.min", "jnp.var"])
+    mask = rng.choice([f"{v.name} > 0", f"~jnp.isnan({v.name})", f"{v.name} != {v.name}"])
+    extra = ", initial=-1.0" if fn == "jnp.max" else ", initial=1.0" if fn == "jnp.min" else ""
+    return f"{fn}({v.name}, axis={_axis(rng, v, allow_tuple=False)}, where={mask}{extra})"
+
+
+def _assoc_scan(rng, env):
+    v = _pick(rng, env, lambda v: _num(v) and v.ndim >= 1)
+    if v is None:
+        return None
+    fn = rng.choice(["jnp.add", "jnp.multiply", "jnp.maximum", "lax.min"])
+    rev = ", reverse=True" if rng.random() < 0.4 else ""
+    return f"lax.associative_scan({fn}, {v.name}, axis={int(rng.integers(v.ndim))}{rev})"
+
+
+def _lax_map(rng, env):
+    v = _pick(rng, env, lambda v: _float(v) and v.ndim >= 1)
+    if v is None:
+        return None
+    body = rng.choice(["lambda r: jnp.sin(r) * r", "lambda r: jnp.cumsum(r ** 2)", "jnp.sort"])
+    bs = rng.choice(["", ", batch_size=1", ", batch_size=2", ", batch_size=3"])
+    return f"lax.map({body}, {v.name}{bs})"
+
+
+def _cumlse(rng, env):
+    v = _pick(rng, env, lambda v: _float(v) and v.ndim >= 1)
+    if v is None:
+        return None
+    rev = rng.choice(["False", "True"])
+    return f"lax.cumlogsumexp({v.name}, axis={int(rng.integers(v.ndim))}, reverse={rev})"
+
+
+def _top_k(rng, env):
+    v = _pick(rng, env, lambda v: _num(v) and v.ndim >= 1 and v.shape[-1] >= 1)
+    if v is None:
+        return None
+    k = int(rng.integers(1, v.shape[-1] + 1))
+    return f"lax.top_k({v.name}, {k})[{int(rng.integers(2))}]"
+
+
+def _switch(rng, env):
+    """``lax.switch`` on a scalar int variable (batched under vmap) or a constant (clamped
+    when out of range)."""
+    v = _pick(rng, env, _float)
+    if v is None:
+        return None
+    i = _pick(rng, env, lambda w: w.is_int and w.ndim == 0)
+    idx = i.name if i is not None and rng.random() < 0.7 else str(int(rng.integers(-1, 4)))
+    br = "[lambda a: a * 2.0, lambda a: jnp.sin(a), lambda a: -a]"
+    return f"lax.switch({idx}, {br}, {v.name})"
+
+
+def _batched_cond(rng, env):
+    """``lax.cond`` on an elementwise-derived scalar predicate (a batched predicate under
+    vmap when its operand is batched)."""
+    v = _pick(rng, env, _float)
+    p = _pick(rng, env, lambda w: w.ndim == 0 and _num(w))
+    if v is None or p is None:
+        return None
+    return f"lax.cond({p.name} > 0, lambda a: jnp.cos(a) * 3.0, lambda a: a - 1.0, {v.name})"
+
+
+def _custom(rng, env):
+    """custom_jvp / custom_vjp functions with a nondiff argument (from the runner's
+    HELPERS): their rules scale the true derivative, so a bypassed rule shows."""
+    v = _pick(rng, env, _float)
+    if v is None:
+        return None
+    return rng.choice([f"cj_pow(2, {v.name})", f"cj_pow(3, {v.name})", f"cv_clip(0.5, {v.name})"])
+
+
+def _loop_unroll(rng, env):
+    v = _pick(rng, env, lambda v: _float(v) and v.ndim >= 1)
+    if v is None:
+        return None
+    unroll = rng.choice(["2", "True", "3"])
+    if rng.random() < 0.5:
+        rev = ", reverse=True" if rng.random() < 0.5 else ""
+        return (
+            f"lax.scan(lambda c, x: (c * 0.5 + x, jnp.sin(c)), {v.name}[0], {v.name}"
+            f"{rev}, unroll={unroll})[{int(rng.integers(2))}]"
+        )
+    return f"lax.fori_loop(0, 3, lambda i, c: c * 0.5 + i, {v.name}, unroll={unroll})"
+
+
 _FLOAT_UNARY = [
     "jnp.sin({x})", "jnp.cos({x})", "jnp.tanh({x})", "jnp.exp({x})", "jnp.log({x})",
     "jnp.sqrt({x})", "jnp.log1p({x})", "jnp.expm1({x})", "jnp.arctan({x})", "jnp.sinh({x})",
@@ -566,4 +656,13 @@ OPS = [
     ("sort", 1, _sort),
     ("pad", 1, _pad),
     ("misc_shape", 2, _misc_shape),
+    ("reduce_where", 1, _reduce_where),
+    ("associative_scan", 1, _assoc_scan),
+    ("lax_map", 1, _lax_map),
+    ("cumlogsumexp", 1, _cumlse),
+    ("top_k", 1, _top_k),
+    ("switch", 1, _switch),
+    ("batched_cond", 1, _batched_cond),
+    ("custom_derivative", 1, _custom),
+    ("loop_unroll", 1, _loop_unroll),
 ]

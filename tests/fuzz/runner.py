@@ -32,6 +32,37 @@ def scal(o):
 def ct_like(o):
     """A cotangent for ``o`` (float outputs only)."""
     return jnp.full(jnp.shape(o), 0.75, jnp.result_type(o))
+
+
+def scalt(t):
+    """``scal`` summed over the leaves of a pytree (for derivatives of derivatives)."""
+    return sum(scal(o) for o in jax.tree_util.tree_leaves(t))
+
+
+def _cj_pow(n, x):
+    return x ** n
+
+
+cj_pow = jax.custom_jvp(_cj_pow, nondiff_argnums=(0,))
+
+
+def _cj_pow_jvp(n, primals, tangents):
+    (x,), (t,) = primals, tangents
+    return cj_pow(n, x), 1.5 * n * x ** (n - 1) * t
+
+
+cj_pow.defjvp(_cj_pow_jvp)
+
+
+def _cv_clip(lo, x):
+    return jnp.maximum(x, lo)
+
+
+cv_clip = jax.custom_vjp(_cv_clip, nondiff_argnums=(0,))
+cv_clip.defvjp(
+    lambda lo, x: (jnp.maximum(x, lo), x),
+    lambda lo, x, g: (jnp.where(x > lo, g, 0.25 * g),),
+)
 '''
 
 # name -> (needs: "any" | "diff" (a float input) | "diff_out" (also a float output), body)
@@ -80,6 +111,42 @@ STACKS = {
         "out = jax.grad(lambda {dargs}: scal(jax.checkpoint(fd)({dargs})), "
         "argnums={argnums})({dargs})",
     ),
+    # vmap over the last axis of every array input, the batch axis last in every output
+    "vmap(-1)": (
+        "any",
+        "out = jax.vmap(f, in_axes={axes_m1}, out_axes=-1)({bargs_m1})",
+    ),
+    "vmap(grad)(-1)": (
+        "diff",
+        "out = jax.vmap(jax.grad(lambda {dargs}: scal({fd}), argnums={argnums}), "
+        "in_axes={daxes_m1}, out_axes=-1)({bdargs_m1})",
+    ),
+    "grad(grad)": (
+        "diff",
+        "out = jax.grad(lambda {dargs}: scalt(jax.grad(lambda {dargs}: scal({fd}), "
+        "argnums={argnums})({dargs})), argnums={argnums})({dargs})",
+    ),
+    "jvp(grad)": (
+        "diff",
+        "out = jax.jvp(lambda {dargs}: jax.grad(lambda {dargs}: scal({fd}), "
+        "argnums={argnums})({dargs}), ({dargs},), ({tangents},))",
+    ),
+    "linearize": (
+        "diff",
+        "y, f_lin = jax.linearize(fd, {dargs})\nout = (y, f_lin({tangents}))",
+    ),
+    "checkpoint(dots)": (
+        "diff",
+        "out = jax.grad(lambda {dargs}: scal(jax.checkpoint(fd, "
+        "policy=jax.checkpoint_policies.dots_with_no_batch_dims_saveable)({dargs})), "
+        "argnums={argnums})({dargs})",
+    ),
+    "jit(checkpoint(nothing))": (
+        "diff",
+        "out = jax.jit(jax.grad(lambda {dargs}: scal(jax.checkpoint(fd, "
+        "policy=jax.checkpoint_policies.nothing_saveable)({dargs})), "
+        "argnums={argnums}))({dargs})",
+    ),
 }
 
 # Smaller stacks to try first when minimizing a failure of a larger one.
@@ -96,6 +163,13 @@ SIMPLER = {
     "jacrev": ["grad", "eval"],
     "hessian": ["jacfwd", "grad", "jvp", "eval"],
     "checkpoint": ["grad", "eval"],
+    "vmap(-1)": ["vmap", "eval"],
+    "vmap(grad)(-1)": ["vmap(grad)", "grad", "vmap(-1)"],
+    "grad(grad)": ["hessian", "grad", "jvp", "eval"],
+    "jvp(grad)": ["grad", "jvp", "eval"],
+    "linearize": ["jvp", "eval"],
+    "checkpoint(dots)": ["checkpoint", "grad", "eval"],
+    "jit(checkpoint(nothing))": ["checkpoint", "jit(grad)", "grad", "eval"],
     "grad": ["jvp", "eval"],
     "jvp": ["eval"],
     "vmap": ["eval"],
@@ -204,6 +278,17 @@ KNOWN = [
     ),
 ]
 
+KNOWN.append(
+    (
+        "value",
+        (
+            re.compile(r"jax\.scipy\.special\.(digamma|polygamma)\("),
+            InDetail(r"vs JAX .*nan"),
+        ),
+        "polygamma(m, inf) (digamma's derivative at inf) is 0, JAX's NaN",
+    )
+)
+
 CLASSES = ("raise/no-raise", "exception type", "shape", "dtype", "weak type", "value")
 
 
@@ -247,6 +332,19 @@ def stack_source(program, stack):
         dargs=", ".join(d),
         bdargs=", ".join(
             ("b" + i.name) if i.kind == "array" else i.name
+            for i in program.inputs
+            if is_diff_input(i)
+        ),
+        axes_m1=repr(tuple(-1 if i.kind == "array" else None for i in program.inputs)),
+        daxes_m1=repr(
+            tuple(-1 if i.kind == "array" else None for i in program.inputs if is_diff_input(i))
+        ),
+        bargs_m1=", ".join(
+            f"jnp.moveaxis(b{i.name}, 0, -1)" if i.kind == "array" else i.name
+            for i in program.inputs
+        ),
+        bdargs_m1=", ".join(
+            f"jnp.moveaxis(b{i.name}, 0, -1)" if i.kind == "array" else i.name
             for i in program.inputs
             if is_diff_input(i)
         ),

@@ -89,3 +89,22 @@ def test_update_of_empty_second_axis_names_that_axis():
     with pytest.raises(IndexError, match="axis 1 with size 0"):
         jnp.zeros((3, 0)).at[1, 1].set(1.0)
     assert jnp.zeros((3, 0)).at[5, :].set(1.0).shape == (3, 0)
+
+
+@pytest.mark.parametrize("which", ["linearize", "vjp"])
+def test_linearize_and_vjp_return_python_scalar_outputs_as_returned(which):
+    # A constant output that the function returns as a Python scalar comes back as that
+    # scalar from JAX's linearize and vjp (as from jvp); jaxlite made it a weak int32 array
+    # (the fuzzer's new linearize stack: `x1 ^ x1` of a Python int input).
+    f = lambda x: (3, x * 2.0, 0.5)  # noqa: E731
+    if which == "linearize":
+        y, f_lin = jaxlite.linearize(f, 1.0)
+        t = f_lin(1.0)
+        np.testing.assert_allclose(np.asarray(t[1]), 2.0)
+    else:
+        y, pullback = jaxlite.vjp(f, 1.0)
+        (ct,) = pullback((np.zeros((), jaxlite.dtypes.float0), 1.0, 1.0))
+        np.testing.assert_allclose(np.asarray(ct), 2.0)
+    assert type(y[0]) is int and y[0] == 3
+    assert type(y[2]) is float and y[2] == 0.5
+    np.testing.assert_allclose(np.asarray(y[1]), 2.0)
