@@ -124,9 +124,10 @@ OPS_ORDER: list[str] = [
     "_native",  # the Numba-tier emitters of the families' native rules (no project imports)
     "spmd",  # the device-thread exchange of shard_map's collectives (no project imports)
     "blas_split",  # matrix products at one OpenBLAS thread, split (no project imports)
-    "minmax",  # the NumPy kernels of max/min, complex ones as XLA's (no project imports)
+    "minmax",  # the NumPy kernels of max/min: XLA's signed zeros, complex order (no imports)
     "_kernels",  # NumPy kernels of elementwise primitives (no project imports)
     "_factories",
+    "minmax_native",  # the Numba-tier rules of max/min (signed-zero ties)
     "structural",
     "conversion",
     "shape",

@@ -10,11 +10,13 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
 from jaxlite._src.ops import shape as _shape
 from jaxlite._src.ops._factories import defnative
+from jaxlite._src.ops.minmax import max_impl, min_impl
 from jaxlite._src.ops.elementwise import _lax_args, add, and_, gt, lt, select_n, zeros_like
 
 clamp_p = Primitive("clamp")
-rules.impl_rules[clamp_p] = lambda lo, x, hi: np.minimum(np.maximum(x, lo), hi)
-defnative(clamp_p, "np.minimum(np.maximum({1}, {0}), {2})", "fiu")
+# min(max(x, lo), hi) with XLA's signed zeros (``minmax``).
+rules.impl_rules[clamp_p] = lambda lo, x, hi: min_impl(max_impl(x, lo), hi)
+defnative(clamp_p, "np.minimum(np.maximum({1}, {0}), {2})", "iu")
 
 
 def _clamp_abstract_eval(lo, x, hi):

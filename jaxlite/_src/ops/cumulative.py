@@ -11,7 +11,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero
-from jaxlite._src.ops import conversion, elementwise as ew, indexing, shape as _shape
+from jaxlite._src.ops import conversion, elementwise as ew, indexing, minmax, shape as _shape
 from jaxlite._src.ops._factories import defjvp2, deflinear
 
 
@@ -43,8 +43,12 @@ def _cumulative(name, np_fn):
 
 cumsum_p = _cumulative("cumsum", lambda x, axis: np.cumsum(x, axis=axis, dtype=x.dtype))
 cumprod_p = _cumulative("cumprod", lambda x, axis: np.cumprod(x, axis=axis, dtype=x.dtype))
-cummax_p = _cumulative("cummax", np.maximum.accumulate)
-cummin_p = _cumulative("cummin", np.minimum.accumulate)
+cummax_p = _cumulative(
+    "cummax", lambda x, axis: minmax.fix_accumulate(np.maximum.accumulate(x, axis), x, axis, True)
+)
+cummin_p = _cumulative(
+    "cummin", lambda x, axis: minmax.fix_accumulate(np.minimum.accumulate(x, axis), x, axis, False)
+)
 deflinear(
     cumsum_p,
     lambda ct, x, *, axis, reverse: [

@@ -28,6 +28,7 @@ from jaxlite._src.ops._factories import (
     non_differentiable,
     unop,
 )
+from jaxlite._src.ops import minmax_native
 from jaxlite._src.ops.minmax import max_impl, min_impl
 
 
@@ -471,8 +472,9 @@ def _bcast_like(x, like):
 
 defjvp(pow_p, _pow_jvp_x, _pow_jvp_y)
 
-max_p = naryop("max", max_impl, [ANY, ANY], native="np.maximum({0}, {1})")
-min_p = naryop("min", min_impl, [ANY, ANY], native="np.minimum({0}, {1})")
+max_p = naryop("max", max_impl, [ANY, ANY])
+min_p = naryop("min", min_impl, [ANY, ANY])
+minmax_native.register(max_p, min_p)
 
 
 def _balanced_eq(x, z, y):

@@ -22,7 +22,14 @@ from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.core.trace import Tracer
-from jaxlite._src.ops import conversion, elementwise as ew, reductions, shape as _shape, structural
+from jaxlite._src.ops import (
+    conversion,
+    elementwise as ew,
+    minmax,
+    reductions,
+    shape as _shape,
+    structural,
+)
 
 
 def _bshape(idx_avals):
@@ -175,8 +182,10 @@ def _scatter_impl(x, updates, *idxs, mode):
         np.multiply.at(out, t, upd)
     elif mode == "min":
         np.minimum.at(out, t, upd)
+        minmax.fix_scatter(out, x, t, upd, False)
     elif mode == "max":
         np.maximum.at(out, t, upd)
+        minmax.fix_scatter(out, x, t, upd, True)
     else:  # pragma: no cover
         raise ValueError(mode)
     return out

@@ -9,7 +9,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
-from jaxlite._src.ops import _native, elementwise as ew, shape as _shape
+from jaxlite._src.ops import _native, elementwise as ew, minmax, shape as _shape
 from jaxlite._src.ops._factories import defjvp2, deflinear, dtype_rule_factory, non_differentiable
 
 
@@ -90,19 +90,45 @@ def _highest(dtype):
 
 
 # Empty reductions give the identity (-inf / +inf, or the integer extremes), as in JAX.
-reduce_max_p = _reduction(
-    "reduce_max", lambda x, axis: np.max(x, axis=axis, initial=_lowest(x.dtype)), "fciub"
-)
-reduce_min_p = _reduction(
-    "reduce_min", lambda x, axis: np.min(x, axis=axis, initial=_highest(x.dtype)), "fciub"
-)
-rules.native_rules[reduce_max_p] = _native.reduction("max", partial_axes=False)
-rules.native_rules[reduce_min_p] = _native.reduction("min", partial_axes=False)
+# A zero maximum is +0 when any reduced element is +0 (a zero minimum -0 when any is -0),
+# as XLA's max/min order -0 < +0 (``minmax``).
+def _reduce_max_impl(x, axis):
+    r = np.max(x, axis=axis, initial=_lowest(x.dtype))
+    return minmax.fix_reduce(r, x, axis, True)
+
+
+def _reduce_min_impl(x, axis):
+    r = np.min(x, axis=axis, initial=_highest(x.dtype))
+    return minmax.fix_reduce(r, x, axis, False)
+
+
+reduce_max_p = _reduction("reduce_max", _reduce_max_impl, "fciub")
+reduce_min_p = _reduction("reduce_min", _reduce_min_impl, "fciub")
+
+
+def _signed_reduction(np_name, greater):
+    # The native rule of a whole-array float max/min, then the zero-sign repair.
+    plain = _native.reduction(np_name, partial_axes=False)
+
+    def rule(ctx, eqn, ins, outs):
+        lines = plain(ctx, eqn, ins, outs)
+        x, out = eqn.invars[0].aval, eqn.outvars[0].aval
+        if lines is None or np.dtype(x.dtype).kind != "f" or not eqn.params["axes"]:
+            return lines
+        zero = f"(({ins[0]}) == 0) & {'~' if greater else ''}np.signbit({ins[0]})"
+        fixed = ctx.typed(f"{'' if greater else '-'}np.abs({outs[0]})", out)
+        return lines + [f"if {outs[0]} == 0 and np.any({zero}):", f"    {outs[0]} = {fixed}"]
+
+    return rule
+
+
+rules.native_rules[reduce_max_p] = _signed_reduction("max", True)
+rules.native_rules[reduce_min_p] = _signed_reduction("min", False)
 rules.native_scalar_rules[reduce_max_p] = _native.scalar_reduction(
-    _native.binary("np.maximum({0}, {1})")
+    _native.binary(minmax.MAX_SCALAR)
 )
 rules.native_scalar_rules[reduce_min_p] = _native.scalar_reduction(
-    _native.binary("np.minimum({0}, {1})")
+    _native.binary(minmax.MIN_SCALAR)
 )
 
 
