@@ -10,8 +10,8 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
 from jaxlite._src.ops import shape as _shape
 from jaxlite._src.ops._factories import defnative
-from jaxlite._src.ops.minmax import max_impl, min_impl
 from jaxlite._src.ops.elementwise import _lax_args, add, and_, gt, lt, select_n, zeros_like
+from jaxlite._src.ops.minmax import max_impl, min_impl
 
 clamp_p = Primitive("clamp")
 # min(max(x, lo), hi) with XLA's signed zeros (``minmax``).

@@ -28,8 +28,7 @@ from jaxlite._src.ops._factories import (
     non_differentiable,
     unop,
 )
-from jaxlite._src.ops import minmax_native
-from jaxlite._src.ops.minmax import max_impl, min_impl
+from jaxlite._src.ops.minmax_native import max_p, min_p
 
 
 # --------------------------------------------------------------------- argument handling
@@ -471,10 +470,6 @@ def _bcast_like(x, like):
 
 
 defjvp(pow_p, _pow_jvp_x, _pow_jvp_y)
-
-max_p = naryop("max", max_impl, [ANY, ANY])
-min_p = naryop("min", min_impl, [ANY, ANY])
-minmax_native.register(max_p, min_p)
 
 
 def _balanced_eq(x, z, y):

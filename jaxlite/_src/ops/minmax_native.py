@@ -1,4 +1,5 @@
-"""Native-tier (Numba) rules of ``max_p`` / ``min_p``: NumPy's ``maximum``/``minimum`` for
+"""The ``max_p`` / ``min_p`` primitives (their JVPs are in ``elementwise``) and their
+native-tier (Numba) rules: NumPy's ``maximum``/``minimum`` for
 integers and bools; for floats the same XLA signed-zero tie rule as the NumPy kernels of
 ``minmax`` (a tie of two zeros takes their sum, ``+0`` unless both are ``-0`` for max)."""
 
@@ -8,6 +9,7 @@ import numpy as np
 
 from jaxlite._src.core import rules
 from jaxlite._src.ops import minmax
+from jaxlite._src.ops._factories import ANY, naryop
 
 
 def _rule(int_template, scalar_template, array_template):
@@ -25,9 +27,9 @@ def _rule(int_template, scalar_template, array_template):
     return rule
 
 
-def register(max_p, min_p) -> None:
-    """Install the native rules of ``max_p`` and ``min_p`` (elementwise, not inlinable:
-    the float templates read each operand twice)."""
-    rules.native_rules[max_p] = _rule("np.maximum({0}, {1})", minmax.MAX_SCALAR, minmax.MAX_ARRAY)
-    rules.native_rules[min_p] = _rule("np.minimum({0}, {1})", minmax.MIN_SCALAR, minmax.MIN_ARRAY)
-    rules.native_elementwise.update((max_p, min_p))
+max_p = naryop("max", minmax.max_impl, [ANY, ANY])
+min_p = naryop("min", minmax.min_impl, [ANY, ANY])
+# Elementwise, not inlinable: the float templates read each operand twice.
+rules.native_rules[max_p] = _rule("np.maximum({0}, {1})", minmax.MAX_SCALAR, minmax.MAX_ARRAY)
+rules.native_rules[min_p] = _rule("np.minimum({0}, {1})", minmax.MIN_SCALAR, minmax.MIN_ARRAY)
+rules.native_elementwise.update((max_p, min_p))
