@@ -108,3 +108,41 @@ def test_linearize_and_vjp_return_python_scalar_outputs_as_returned(which):
     assert type(y[0]) is int and y[0] == 3
     assert type(y[2]) is float and y[2] == 0.5
     np.testing.assert_allclose(np.asarray(y[1]), 2.0)
+
+
+_WEAK_COMPLEX_FORMULAS = {
+    "z ** 2": lambda z: z**2,
+    "z ** -2": lambda z: z**-2,
+    "sqrt": lambda z: jnp.sqrt(z),
+    "square": lambda z: jnp.square(z),
+    "tan": lambda z: jnp.tan(z),
+    "reciprocal": lambda z: jnp.reciprocal(z),
+    "arctan": lambda z: jnp.arctan(z),
+    "arccos": lambda z: jnp.arccos(z),
+    "rsqrt": lambda z: jaxlite.lax.rsqrt(z),
+    "power": lambda z: jnp.power(z, 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_WEAK_COMPLEX_FORMULAS))
+def test_derivative_formulas_of_a_weak_complex_scalar_are_weak(name):
+    # JAX's formula constants are Python scalars for a weak scalar of the default complex
+    # dtype, as for float32: the tangent of a Python complex stays weak (jaxlite: strong).
+    f = _WEAK_COMPLEX_FORMULAS[name]
+    z = 0.5 + 0.25j
+    _, t = jaxlite.jvp(f, (z,), (1.0 + 0j,))
+    assert t.dtype == jnp.complex64 and t.aval.weak_type
+    (ct,) = jaxlite.vjp(f, z)[1](1.0 + 0j)
+    assert ct.dtype == jnp.complex64 and ct.aval.weak_type
+
+
+@pytest.mark.parametrize("part", ["real", "imag", "abs", "angle"])
+def test_cotangent_of_a_weak_complex_through_real_parts_is_strong(part):
+    # The transposes of real/imag build the complex cotangent with a NumPy zero (strong):
+    # JAX's vjp of `z.real` at a Python complex is a strong complex64 (jaxlite: weak).
+    f = {"real": jnp.real, "imag": jnp.imag, "abs": jnp.abs, "angle": jnp.angle}[part]
+    (ct,) = jaxlite.vjp(f, 0.5 + 0.25j)[1](1.0)
+    assert ct.dtype == jnp.complex64 and not ct.aval.weak_type
+    expected = {"real": 1.0, "imag": -1j}
+    if part in expected:
+        np.testing.assert_allclose(np.asarray(ct), expected[part], rtol=1e-6)

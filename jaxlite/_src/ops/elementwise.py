@@ -275,12 +275,12 @@ population_count_p = unop("population_count", _popcnt, INT)
 non_differentiable(population_count_p)
 
 real_p = unop("real", np.real, "c", out_dtype=_abs_out)
-deflinear(
-    real_p, lambda ct, x: [Zero(x.aval) if type(ct) is Zero else complex_(ct, zeros_like(ct))]
+deflinear(  # JAX's zeros here are NumPy constants: the cotangent is strong
+    real_p, lambda c, x: [Zero(x.aval) if type(c) is Zero else complex_(c, _shape.zero_strong(c))]
 )
 imag_p = unop("imag", np.imag, "c", out_dtype=_abs_out)
 deflinear(
-    imag_p, lambda ct, x: [Zero(x.aval) if type(ct) is Zero else complex_(zeros_like(ct), neg(ct))]
+    imag_p, lambda c, x: [Zero(x.aval) if type(c) is Zero else complex_(_shape.zero_strong(c), -c)]
 )
 conj_p = unop("conj", np.conj, INEXACT)
 deflinear(conj_p, lambda ct, x: [Zero(x.aval) if type(ct) is Zero else conj(ct)])
@@ -776,9 +776,9 @@ def _const(x, v):
 
 
 def _formula_weak(a):
-    """Whether JAX's constants in derivative formulas for values of aval ``a`` are weak: a
-    Python scalar for a weak scalar of its kind's default dtype, else a NumPy constant."""
-    d = {"f": dtypes.default_float_dtype, "i": dtypes.default_int_dtype}.get(a.dtype.kind)
+    """Whether JAX's derivative-formula constants for aval ``a`` are weak (Python scalars)."""
+    kinds = {"f": dtypes.default_float_dtype, "i": dtypes.default_int_dtype}
+    d = dtypes.default_complex_dtype if a.dtype.kind == "c" else kinds.get(a.dtype.kind)
     return a.weak_type and a.shape == () and d is not None and a.dtype == d()
 
 

@@ -134,6 +134,12 @@ def broadcast_batch(x, size: int):
     return broadcast(x, (size,))
 
 
+def zero_strong(x):
+    """Strongly typed zeros in ``x``'s shape and dtype (JAX's NumPy-constant zeros)."""
+    a = aval_of(x)
+    return full(a.shape, 0, a.dtype)
+
+
 def full(shape, fill_value, dtype, weak_type: bool = False):
     """An array of ``shape`` filled with a scalar."""
     dtype = dtype if dtypes.is_extended(dtype) else np.dtype(dtype)
