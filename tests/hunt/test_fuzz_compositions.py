@@ -146,3 +146,51 @@ def test_cotangent_of_a_weak_complex_through_real_parts_is_strong(part):
     expected = {"real": 1.0, "imag": -1j}
     if part in expected:
         np.testing.assert_allclose(np.asarray(ct), expected[part], rtol=1e-6)
+
+
+@pytest.mark.parametrize("batch_size", [1, 2, 5])
+def test_lax_map_with_batch_size_over_no_slices(batch_size):
+    # Fuzz seed 9000133 (the new lax_map op): an empty xs with batch_size raised TypeError
+    # (tree_map of no pieces); JAX maps f over the empty xs (one vmapped call).
+    ys = jaxlite.lax.map(lambda r: (r * 2, r.sum()), jnp.zeros((0, 3)), batch_size=batch_size)
+    assert ys[0].shape == (0, 3) and ys[1].shape == (0,)
+    assert ys[1].dtype == jnp.float32
+    g = jaxlite.grad(lambda x: jaxlite.lax.map(jnp.sum, x, batch_size=batch_size).sum())
+    assert g(jnp.zeros((0, 3))).shape == (0, 3)
+    np.testing.assert_allclose(
+        np.asarray(jaxlite.lax.map(jnp.sin, jnp.arange(5.0), batch_size=batch_size)),
+        np.sin(np.arange(5.0)),
+        rtol=1e-6,
+    )
+
+
+@pytest.mark.parametrize("name", ["min", "max"])
+def test_derivative_of_extremum_with_where_and_initial_equal_to_an_element(name):
+    # Fuzz seed 7001556, a wrong derivative: masked elements take the reduction's identity
+    # (+-inf), and `initial` joins after the reduction. jaxlite filled masked elements with
+    # `initial`, so an unmasked element equal to `initial` tied with every masked one too:
+    # jvp 0.0833 (0.5 / 3 / 2) where JAX gives 0.25 (0.5 split with `initial` only).
+    fn = getattr(jnp, name)
+    x = jnp.array([1.0, -1.66, -0.47])
+    f = lambda x: fn(x, where=x > 0, initial=1.0)  # noqa: E731
+    y, t = jaxlite.jvp(f, (x,), (jnp.full(3, 0.5),))
+    assert float(y) == 1.0 and float(t) == 0.25
+    np.testing.assert_array_equal(np.asarray(jaxlite.grad(f)(x)), [0.5, 0.0, 0.0])
+    rows = jnp.array([[1.0, 2.0], [1.0, -1.0]])
+    g = lambda x: fn(x, axis=1, where=x > 0, initial=1.0)  # noqa: E731
+    _, t = jaxlite.jvp(g, (rows,), (jnp.array([[0.5, 0.25], [1.0, 2.0]]),))
+    np.testing.assert_array_equal(np.asarray(t), [0.25, 0.5])
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "bool", "float16"])
+def test_extremum_with_where_of_every_dtype(dtype):
+    x = jnp.array([[1, 0, 3], [2, 2, 0]]).astype(dtype)
+    mask = jnp.array([[True, False, True], [False, False, False]])
+    init = True if dtype == "bool" else 1
+    lo = jnp.min(x, axis=1, where=mask, initial=init)
+    hi = jnp.max(x, axis=1, where=mask, initial=init)
+    xn = np.array([[1, 0, 3], [2, 2, 0]]).astype(dtype)
+    m = np.array([[True, False, True], [False, False, False]])
+    np.testing.assert_array_equal(np.asarray(lo), np.min(xn, axis=1, where=m, initial=init))
+    np.testing.assert_array_equal(np.asarray(hi), np.max(xn, axis=1, where=m, initial=init))
+    assert lo.dtype == x.dtype and hi.dtype == x.dtype

@@ -635,7 +635,7 @@ def map(f: Callable, xs, *, batch_size: int | None = None):
             lambda y: _shape.reshape(y, (nb * batch_size,) + aval_of(y).shape[2:]), ys
         )
         outs.append(ys)
-    if rem:
+    if rem or not nb:  # the remainder (or, for no slices at all, the empty xs: JAX's answer)
         tail = [_shape.slice_in_dim(x, nb * batch_size, n, 1, 0) for x in leaves]
         outs.append(vmap(f)(tree_util.tree_unflatten(tree, tail)))
     if len(outs) == 1:

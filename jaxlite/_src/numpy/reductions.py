@@ -306,13 +306,26 @@ def _extremum(name, reduce, combine, a, axis, keepdims, initial, where):
                 f"reduction operation {name} does not have an identity, so to use a "
                 "where mask one has to specify 'initial'"
             )
-        a = _apply_where(a, where, initial)
+        # Masked elements take the reduction's identity, not ``initial`` (which joins after
+        # the reduction): a masked element equal to the result would otherwise share in its
+        # derivative, as a tie.
+        a = _apply_where(a, where, _extremum_identity(name, a.dtype))
     if a.size == 0 and initial is None and builtins.any(_shape(a)[i] == 0 for i in axes):
         raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
     out = reduce(a, axes)
     if initial is not None:
         out = combine(out, ew._const(out, initial))
     return _keepdims(out, a, axes, keepdims)
+
+
+def _extremum_identity(name, dtype):
+    """The identity of ``max`` / ``min`` for ``dtype`` (-inf / +inf, the integer limits)."""
+    if dtype == np.bool_:
+        return name == "min"
+    if dtypes.is_int(dtype):
+        info = np.iinfo(dtype)
+        return info.min if name == "max" else info.max
+    return -np.inf if name == "max" else np.inf
 
 
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
