@@ -133,6 +133,7 @@ OPS_ORDER: list[str] = [
     "shape",
     "division",  # XLA's division by a broadcast (div_recip), before elementwise's div
     "elementwise",
+    "xla_fma",  # XLA's contracted multiply-add (random's samplers, jnp.linspace)
     "bits",  # clz (count leading zeros)
     "lax_api",  # the strict-dtype public lax binary operators over elementwise
     "clamp",  # lax.clamp (its JVP selects)

@@ -93,3 +93,38 @@ def test_cumulative_scatter_clamp_signed_zero():
     assert _sign(jnp.clip(jnp.float32(N), 0.0, 1.0)) is False
     assert _sign(lax.clamp(jnp.float32(P), jnp.float32(N), jnp.float32(1.0))) is False
     assert _sign(lax.clamp(jnp.float32(-1.0), jnp.float32(P), jnp.float32(N))) is True
+
+
+# jnp.linspace: JAX's bits are XLA:CPU's compiled formula (t = i * (1/div), a fused
+# multiply-add on the product LLVM contracts). Differential against JAX where installed.
+_LIN_LAYOUTS = [((3,), (3,), 0), ((3,), (3,), -1), ((), (3,), 0), ((), (3,), -1), ((3,), (), -1)]
+
+
+@pytest.mark.parametrize("sa,sb,axis", _LIN_LAYOUTS)
+@pytest.mark.parametrize("endpoint", [True, False])
+def test_linspace_bits_match_jax(sa, sb, axis, endpoint):
+    jax = pytest.importorskip("jax")
+    rng = np.random.default_rng(7)
+    for n in (2, 3, 7, 13, 50):
+        a = (rng.normal(size=sa) * 10).astype(np.float32)
+        b = (rng.normal(size=sb) * 10).astype(np.float32)
+        want = np.asarray(jax.numpy.linspace(a, b, n, endpoint=endpoint, axis=axis))
+        got = jnp.linspace(a, b, n, endpoint=endpoint, axis=axis)
+        jit_got = jaxlite.jit(lambda s, e: jnp.linspace(s, e, n, endpoint=endpoint, axis=axis))
+        np.testing.assert_array_equal(np.asarray(got), want)
+        np.testing.assert_array_equal(np.asarray(jit_got(a, b)), want)
+        wi = np.asarray(jax.numpy.linspace(a, b, n, endpoint=endpoint, axis=axis, dtype=int))
+        gi = jnp.linspace(a, b, n, endpoint, dtype=int, axis=axis)
+        np.testing.assert_array_equal(np.asarray(gi), wi)
+
+
+def test_linspace_reported_case():
+    # The session-8 report: broadcast array endpoints gave 4.9999995 where JAX has 5.
+    out = jnp.linspace(jnp.array([0.0, 1.0]), jnp.array([5.0, 3.0]), 7, axis=1)
+    r = np.float32(1) / np.float32(6)
+    t = np.arange(6, dtype=np.float32) * r
+    a, b = np.float32(1.0), np.float32(3.0)
+    # fma(stop, t, start * (1 - t)), the one rounding done in float64 (exact product)
+    want = (np.float64(b) * t + (a * (np.float32(1) - t)).astype(np.float64)).astype(np.float32)
+    np.testing.assert_array_equal(np.asarray(out[1, :6]), want)
+    assert float(out[0, 6]) == 5.0

@@ -17,6 +17,7 @@ from jaxlite._src.numpy.shape import _canon_shape, _shape, broadcast_to, reshape
 from jaxlite._src.numpy.util import array, asarray_any, promote_dtypes
 from jaxlite._src.ops import conversion, elementwise as _ew, shape as _sh
 from jaxlite._src.ops.structural import with_vma
+from jaxlite._src.ops.xla_fma import fma
 from jaxlite._src.sharding import explicit as _explicit
 
 
@@ -177,9 +178,13 @@ def linspace(
 
 
 def _linspace(start, stop, num, endpoint, retstep, dtype, axis):
-    """JAX's arithmetic, eager and traced alike: ``start * (1 - t) + stop * t`` in the
-    (inexact) result dtype with ``t = i / div``, the stop appended when ``endpoint``
-    (NumPy's float64 ``start + i * step`` differs from JAX's in the last bits)."""
+    """JAX's arithmetic as XLA:CPU compiles it, eager and traced alike: ``start * (1 - t) +
+    stop * t`` in the (inexact) result dtype with ``t = i * (1 / div)`` (XLA turns the
+    division by a constant into a product), the stop appended when ``endpoint``. For
+    float32/float64 the final add is XLA's fused multiply-add, on the product LLVM fuses:
+    ``fma(i, stop / div, start * (1 - t))`` for scalar endpoints (XLA folds the constant
+    into ``stop``), ``fma(stop, t, ...)`` for a scalar start, ``fma(start, 1 - t, stop * t)``
+    otherwise (NumPy's float64 ``start + i * step`` differs from JAX's in the last bits)."""
     num = int(concrete_or_error(num, "It arose in jnp.linspace: num sets the output shape."))
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
@@ -192,6 +197,7 @@ def _linspace(start, stop, num, endpoint, retstep, dtype, axis):
     start = conversion.convert_element_type(start, cdt)
     stop = conversion.convert_element_type(stop, cdt)
     bshape = tuple(np.broadcast_shapes(_shape(start), _shape(stop)))
+    start_shape, stop0 = _shape(start), stop  # the layout picks XLA's fused product
     start, stop = broadcast_to(start, bshape), broadcast_to(stop, bshape)
     ax = len(bshape) + axis + 1 if axis < 0 else axis
     keep = tuple(d for d in range(len(bshape) + 1) if d != ax)  # bshape's dims in the output
@@ -201,13 +207,33 @@ def _linspace(start, stop, num, endpoint, retstep, dtype, axis):
         delta = _ew.div(_ew.sub(stop, start), _sh.full(bshape, div, cdt))
         out_shape = bshape[:ax] + (div,) + bshape[ax:]
         rdt = np.finfo(cdt).dtype
-        t = _ew.div(conversion.iota(rdt, div), _sh.full((div,), div, rdt))
+        recip = np.asarray(1, rdt) / np.asarray(div, rdt)
+        iota = conversion.iota(rdt, div)
+        t = _ew.mul(iota, _sh.full((div,), recip, rdt))
         t = _sh.broadcast_in_dim(conversion.convert_element_type(t, cdt), out_shape, (ax,))
         one_minus_t = _ew.sub(_sh.full(out_shape, 1, cdt), t)
-        out = _ew.add(
-            _ew.mul(_sh.broadcast_in_dim(start, out_shape, keep), one_minus_t),
-            _ew.mul(_sh.broadcast_in_dim(stop, out_shape, keep), t),
-        )
+        a = _sh.broadcast_in_dim(start, out_shape, keep)
+        b = _sh.broadcast_in_dim(stop, out_shape, keep)
+        fused = np.dtype(cdt) in (np.float32, np.float64)
+        a_t = _ew.mul(a, one_minus_t)
+        if fused and _shape(stop0) == ():  # XLA folds 1/div into the scalar stop
+            b_recip = _sh.broadcast_to_rank(_ew.mul(stop0, _sh.full((), recip, cdt)), out_shape)
+            i = _sh.broadcast_in_dim(iota, out_shape, (ax,))
+            if bshape == ():
+                out = fma(i, b_recip, a_t)
+            else:
+                out = fma(a, one_minus_t, _ew.mul(i, b_recip))
+        elif fused and start_shape == ():
+            out = fma(b, t, a_t)
+        elif fused and start_shape == bshape and ax == 0:
+            out = fma(a, one_minus_t, _ew.mul(b, t))
+        elif fused and start_shape == bshape and ax == len(bshape):
+            out = fma(b, t, a_t)
+        else:  # other layouts fuse differently in XLA; the unfused formula
+            t = _ew.div(conversion.iota(rdt, div), _sh.full((div,), div, rdt))
+            t = _sh.broadcast_in_dim(conversion.convert_element_type(t, cdt), out_shape, (ax,))
+            one_minus_t = _ew.sub(_sh.full(out_shape, 1, cdt), t)
+            out = _ew.add(_ew.mul(a, one_minus_t), _ew.mul(b, t))
         if endpoint:
             out = _sh.concatenate([out, _sh.expand_dims(stop, (ax,))], ax)
     elif num == 1:

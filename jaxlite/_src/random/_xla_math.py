@@ -20,6 +20,7 @@ from jaxlite._src import dtypes
 from jaxlite._src.core import rules
 from jaxlite._src.ops import _factories, elementwise as ew
 from jaxlite._src.ops._factories import FLOAT, defjvp, defjvp2, naryop, unop
+from jaxlite._src.ops.xla_fma import fma, fma32, fma64  # noqa: F401 (re-exported)
 
 _f32, _f64, _u32 = np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.uint32)
 
@@ -32,71 +33,7 @@ def _f64c(bits: int) -> np.float64:
     return np.array(bits, np.uint64).view(_f64)[()]
 
 
-# ------------------------------------------------------------------------------- FMA
-
-
-def fma32(a, b, c):
-    """float32 ``a*b + c`` rounded once: the product of two float32 values is exact in
-    float64, so one float64 add then a rounding to float32 (double rounding below 2**-29)."""
-    return (np.asarray(a, _f64) * b + c).astype(_f32)
-
-
-def _veltkamp(a):
-    s = 134217729.0 * a
-    hi = s - (s - a)
-    return hi, a - hi
-
-
-def fma64(a, b, c):
-    """float64 ``a*b + c`` with error-free transforms (Dekker product, Knuth TwoSum)."""
-    a, b, c = np.asarray(a, _f64), np.asarray(b, _f64), np.asarray(c, _f64)
-    p = a * b
-    ah, al = _veltkamp(a)
-    bh, bl = _veltkamp(b)
-    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    s = p + c
-    bb = s - p
-    t = (p - (s - bb)) + (c - bb)
-    return s + (t + e)
-
-
-def _fma_impl(a, b, c):
-    dt = np.result_type(a, b, c)
-    if dt == _f64:
-        return fma64(a, b, c)
-    if dt == _f32:
-        return fma32(a, b, c)
-    return fma32(*(np.asarray(v, _f32) for v in (a, b, c))).astype(dt)
-
-
-fma_p = naryop("xla_fma", _fma_impl, [FLOAT, FLOAT, FLOAT])
-
-
-def _fma_native(ctx, eqn, ins, outs):
-    # float32 only: the operations of fma32 (float64 product and sum, one rounding back).
-    aval = eqn.outvars[0].aval
-    if any(v.aval.dtype != _f32 for v in eqn.invars):
-        return None
-    a, b, c = ins
-    if aval.shape == ():
-        return [f"{outs[0]} = np.float32(np.float64({a}) * np.float64({b}) + np.float64({c}))"]
-    wide = f"np.asarray({a}).astype(np.float64) * {b} + {c}"
-    return [f"{outs[0]} = ({wide}).astype(np.float32)"]
-
-
-rules.native_rules[fma_p] = _fma_native
-rules.native_elementwise.add(fma_p)
-defjvp(
-    fma_p,
-    lambda t, a, b, c: ew.mul(t, b),
-    lambda t, a, b, c: ew.mul(a, t),
-    lambda t, a, b, c: t,
-)
-
-
-def fma(a, b, c):
-    """``a*b + c`` rounded once (XLA's contracted multiply-add)."""
-    return fma_p.bind(a, b, c)
+# FMA: ``ops/xla_fma`` (numpy/ uses it too).
 
 
 # ------------------------------------------------------------------------------- log
