@@ -80,7 +80,11 @@ def full(shape, fill_value, dtype=None):
 
 
 def full_like(x, fill_value, dtype=None, shape=None):
-    """``jax.lax.full_like``: ``full`` with ``x``'s shape and dtype unless given."""
+    """``jax.lax.full_like``: ``full`` with ``x``'s shape and dtype unless given; without a
+    ``dtype`` the result keeps ``x``'s weak type, as in JAX."""
     a = aval_of(x)
-    out = full(a.shape if shape is None else shape, fill_value, a.dtype if dtype is None else dtype)
+    if dtype is None:
+        out = _sh.full(a.shape if shape is None else shape, fill_value, a.dtype, a.weak_type)
+    else:
+        out = full(a.shape if shape is None else shape, fill_value, dtype)
     return structural.with_vma(out, a.vma)
