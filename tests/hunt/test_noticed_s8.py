@@ -189,3 +189,24 @@ def test_scatter_min_clip_gradient_is_finite():
     gx, gu = jaxlite.grad(f, argnums=(0, 1))(jnp.asarray(_X), jnp.asarray(_U))
     np.testing.assert_array_equal(np.asarray(gx), [1, 1, 1, 0])
     np.testing.assert_array_equal(np.asarray(gu), [0, 0, 0, 1, 0])
+
+
+# ------------------------------------------------------- fftfreq/rfftfreq integer dtypes
+@pytest.mark.parametrize("n", [1, 4, 5, 8, 9])
+@pytest.mark.parametrize("d", [1.0, 0.1, 2, 0.5])
+@pytest.mark.parametrize("dt", [np.int32, np.int8, np.uint8, np.float32])
+def test_fftfreq_integer_dtypes(n, d, dt):
+    # fftfreq: k / (d * n) in float32, cast to dt (truncation; negatives saturate at 0
+    # for unsigned). rfftfreq: arange(n // 2 + 1, dt) / array(d * n, dt) as true_divide.
+    k = np.concatenate([np.arange(0, (n - 1) // 2 + 1), np.arange(-(n // 2), 0)])
+    f = k.astype(np.float32) / np.float32(d * n)
+    want = np.clip(f, 0, None).astype(dt) if dt == np.uint8 else f.astype(dt)
+    got = jnp.fft.fftfreq(n, d, dtype=dt)
+    assert got.dtype == dt
+    np.testing.assert_array_equal(np.asarray(got), want)
+    kr = np.arange(0, n // 2 + 1).astype(dt)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        wr = kr.astype(np.float32) / np.asarray(d * n).astype(dt).astype(np.float32)
+    got_r = jnp.fft.rfftfreq(n, d, dtype=dt)
+    assert got_r.dtype == np.float32
+    np.testing.assert_array_equal(np.asarray(got_r), wr)

@@ -234,8 +234,14 @@ def fftfreq(n: int, d=1.0, *, dtype=None, device=None):
     """
     del device
     _check_n("fftfreq", n)
+    out_dt = _freq_dtype(dtype)
+    # JAX's arithmetic: k / (d * n) in the real float dtype of ``dtype``, then cast to it
+    # (an integer dtype truncates toward zero; an unsigned one saturates negatives).
+    cdt = np.dtype(dtypes.finfo(dtypes.to_inexact_dtype(out_dt)).dtype)
     k = np.concatenate([np.arange(0, (n - 1) // 2 + 1), np.arange(-(n // 2), 0)])
-    return _scaled_freqs(k, n, d, dtype)
+    k = asarray_any(np.asarray(k, cdt))
+    out = ew.div(k, _sh.broadcast_to_rank(_denominator(d, n, cdt), aval_of(k).shape))
+    return conversion.convert_element_type(out, out_dt)
 
 
 def rfftfreq(n: int, d=1.0, *, dtype=None, device=None):
@@ -243,7 +249,16 @@ def rfftfreq(n: int, d=1.0, *, dtype=None, device=None):
     ``[0, 1, ..., n // 2] / (d * n)``, shape ``(n // 2 + 1,)``. Errors as ``fftfreq``."""
     del device
     _check_n("rfftfreq", n)
-    return _scaled_freqs(np.arange(0, n // 2 + 1), n, d, dtype)
+    # JAX's arithmetic: ``arange(n // 2 + 1, dtype) / array(d * n, dtype)``, so an integer
+    # dtype truncates ``d * n`` and divides as ``true_divide`` (a float result).
+    dt = _freq_dtype(dtype)
+    k = asarray_any(np.arange(0, n // 2 + 1).astype(dt))
+    denom = _denominator(d, n, dt)
+    if not dtypes.is_inexact(dt):
+        fdt = dtypes.default_float_dtype()
+        k = conversion.convert_element_type(k, fdt)
+        denom = conversion.convert_element_type(denom, fdt)
+    return ew.div(k, _sh.broadcast_to_rank(denom, aval_of(k).shape))
 
 
 def _check_n(name: str, n) -> None:
@@ -251,12 +266,17 @@ def _check_n(name: str, n) -> None:
         raise ValueError(f"The n argument of jax.numpy.fft.{name} only takes an int. Got n = {n}.")
 
 
-def _scaled_freqs(k, n: int, d, dtype):
-    """``k / (d * n)`` in ``dtype``, with JAX's promotion (a Python ``d`` is weak)."""
-    dtype = dtypes.default_float_dtype() if dtype is None else np.dtype(dtype)
-    k = asarray_any(np.asarray(k, dtype))
-    denom = d * int(n) if dtypes.is_python_scalar(d) else asarray_any(d) * int(n)
-    return k / denom
+def _freq_dtype(dtype) -> np.dtype:
+    if dtype is None:
+        return dtypes.default_float_dtype()
+    return dtypes.check_user_dtype_supported(dtype, "fftfreq")
+
+
+def _denominator(d, n: int, dtype):
+    """``d * n`` as a ``()`` array of ``dtype`` (a Python ``d`` multiplies in Python)."""
+    if dtypes.is_python_scalar(d):
+        return conversion.convert_element_type(asarray_any(d * int(n)), dtype)
+    return conversion.convert_element_type(ew.mul(asarray_any(d), int(n)), dtype)
 
 
 def _shift_axes(x, axes):
