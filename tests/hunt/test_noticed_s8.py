@@ -210,3 +210,19 @@ def test_fftfreq_integer_dtypes(n, d, dt):
     got_r = jnp.fft.rfftfreq(n, d, dtype=dt)
     assert got_r.dtype == np.float32
     np.testing.assert_array_equal(np.asarray(got_r), wr)
+
+
+def test_take_modes_as_jax():
+    x, i = jnp.arange(5), jnp.array([1, 7])
+    with pytest.raises(ValueError, match="Invalid mode 'promise_in_bounds' for np.take"):
+        jnp.take(x, i, mode="promise_in_bounds")
+    with pytest.raises(ValueError, match="Invalid mode 'foo' for np.take"):
+        jnp.take(x, i, mode="foo")
+    with pytest.raises(NotImplementedError, match="'raise' mode to jnp.take"):
+        jnp.take(x, i, mode="raise")
+    np.testing.assert_array_equal(np.asarray(jnp.take(x, i, mode="wrap")), [1, 2])
+    np.testing.assert_array_equal(np.asarray(jnp.take(x, i, mode="clip")), [1, 4])
+    # take_along_axis and .at[].get keep promise_in_bounds, as JAX does
+    np.testing.assert_array_equal(
+        np.asarray(jnp.take_along_axis(x, i, axis=0, mode="promise_in_bounds")), [1, 4]
+    )

@@ -427,6 +427,10 @@ def take(
 
     ``mode``: ``"fill"`` (default: out-of-bounds give ``fill_value``, NaN for floats),
     ``"clip"`` or ``"wrap"``; negative indices count from the end.
+
+    Raises:
+      ValueError: another ``mode`` (``"promise_in_bounds"`` included, as in JAX).
+      NotImplementedError: ``mode="raise"``.
     """
     a, axis = _flat_axis(a, axis)
     idx = asarray_any(indices)
@@ -435,13 +439,15 @@ def take(
     idx = idx.astype(np.int32)
     n = a.shape[axis]
     mode = "fill" if mode is None else mode
-    if mode not in ("wrap", "clip", "promise_in_bounds", "fill"):
-        raise ValueError(f"Invalid mode value for take: {mode!r}")
+    if mode == "raise":  # JAX's errors, its wording
+        raise NotImplementedError("The 'raise' mode to jnp.take is not supported.")
+    if mode not in ("wrap", "clip", "fill"):
+        raise ValueError(f"Invalid mode {mode!r} for np.take")
     if n == 0 and idx.size != 0:
         raise IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
     if mode == "wrap":
         idx = remainder(idx, n)
-    elif mode in ("clip", "promise_in_bounds"):
+    elif mode == "clip":
         idx = clip(idx, 0, builtins.max(n - 1, 0))
     elif mode == "fill":
         idx = where(less(idx, 0), add(idx, n), idx)
