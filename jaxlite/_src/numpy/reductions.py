@@ -12,7 +12,7 @@ import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array
 from jaxlite._src.numpy import ufuncs
-from jaxlite._src.numpy.creation import full_like, ones, zeros
+from jaxlite._src.numpy.creation import full_like, ones, zeros, zeros_like
 from jaxlite._src.numpy.shape import (
     _broadcast_all,
     _reduction_axes,
@@ -180,24 +180,38 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims: bool = False, where=No
         return mean(a, axis, dtype, keepdims=keepdims, where=where)
     total = nansum(a, axis, dtype, keepdims=keepdims, where=where)
     cnt = sum(logical_not(isnan(a)), axis, keepdims=keepdims, where=where, dtype=total.dtype)
+    if dtype is not None:  # in the given dtype (an integer one divides truncating, as JAX)
+        return ew.div(total, cnt)
     return divide(total, cnt)
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims: bool = False, where=None):
-    """``jnp.nanvar``: variance of the non-NaN elements."""
+    """``jnp.nanvar``: the variance of the non-NaN elements (a NaN produced by the data,
+    such as ``inf - inf``, is not skipped). The result has ``dtype`` when given (an
+    integer one included, as JAX), else the input's inexact real type.
+
+    Raises:
+      ValueError: a real ``dtype`` for complex input.
+    """
     a = asarray_any(a)
-    (a,) = promote_dtypes_inexact(a)
-    m = nanmean(a, axis, keepdims=True, where=where)
-    c = subtract(a, m)
-    sq = _real(multiply(c, conj(c))) if dtypes.is_complex(a.dtype) else multiply(c, c)
-    total = nansum(sq, axis, keepdims=keepdims, where=where)
-    cnt = sum(logical_not(isnan(a)), axis, keepdims=keepdims, where=where, dtype=total.dtype)
-    return divide(total, maximum(subtract(cnt, ddof), 0))
+    comp, out_dt = _var_dtypes(a.dtype, dtype)
+    res = _variance(a, _reduction_axes(a, axis), comp, ddof, keepdims, where, skip_nan=True)
+    return conversion.convert_element_type(res, out_dt)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims: bool = False, where=None):
-    """``jnp.nanstd``: ``sqrt(nanvar)``."""
-    return sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, where))
+    """``jnp.nanstd``: ``sqrt(nanvar)``.
+
+    Raises:
+      TypeError: an integer ``dtype`` (its square root is refused, as in JAX).
+    """
+    v = nanvar(a, axis, dtype, out, ddof, keepdims, where)
+    if not dtypes.is_inexact(v.dtype):
+        raise TypeError(
+            f"sqrt does not accept dtype {v.dtype.name}. Accepted dtypes are subtypes of "
+            "floating, complexfloating."
+        )
+    return sqrt(v)
 
 
 def nanargmax(a, axis=None, out=None, keepdims: bool = False):
@@ -359,55 +373,123 @@ def any(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
     return _keepdims(_red.reduce_or(a, axes), a, axes, keepdims)
 
 
+def _upcast_half(dt):
+    # float16/bfloat16 reductions accumulate in float32 (as JAX's), the result cast back.
+    return dtypes.float32 if dt in (dtypes.float16, dtypes.bfloat16) else dt
+
+
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
+    """``jnp.mean``. The result has ``dtype`` when given (an integer ``dtype`` divides in
+    that type, truncating, as JAX); otherwise the input's inexact type. Half precision
+    accumulates in float32."""
     a = asarray_any(a)
     axes = _reduction_axes(a, axis)
     if dtype is None:
         dt = dtypes.to_inexact_dtype(a.dtype)
     else:
         dt = dtypes.canonicalize_dtype(dtype)
+    comp = _upcast_half(dt)
+    x = conversion.convert_element_type(a, comp, a.weak_type)
     if where is None:
         n = int(np.prod([_shape(a)[i] for i in axes], dtype=np.int64))
-        total = sum(
-            conversion.convert_element_type(a, dt, a.weak_type), axis=axes, keepdims=keepdims
+        total = sum(x, axis=axes, dtype=comp, keepdims=keepdims)
+        res = ew.div(total, ew._const(total, n))
+    else:
+        w = asarray_any(where)
+        total = sum(x, axis=axes, dtype=comp, keepdims=keepdims, where=w)
+        cnt = sum(_broadcast_all(w, a)[0], axis=axes, keepdims=keepdims, dtype=comp)
+        res = ew.div(total, cnt)
+    return conversion.convert_element_type(res, dt, a.weak_type and dtype is None)
+
+
+def _var_dtypes(a_dtype, dtype):
+    """JAX's dtypes of a variance: (computation dtype, result dtype)."""
+    if dtype is None:
+        comp = dtypes.to_inexact_dtype(a_dtype)
+        return comp, dtypes.to_real_dtype(comp) if dtypes.is_complex(comp) else comp
+    dt = dtypes.canonicalize_dtype(dtype)
+    if dtypes.is_complex(a_dtype) and not dtypes.is_complex(dt):
+        raise ValueError(
+            "jax.numpy.var does not yet support real dtype parameters when computing the "
+            "variance of an array of complex values."
         )
-        return ew.div(total, ew._const(total, n))
-    w = asarray_any(where)
-    total = sum(
-        conversion.convert_element_type(a, dt, a.weak_type), axis=axes, keepdims=keepdims, where=w
+    return dt, dt
+
+
+def _variance(a, axes, comp, ddof, keepdims, where, skip_nan: bool):
+    # The centred sum of squares over ``axes`` in ``comp`` (half precision in float32),
+    # divided by the degrees of freedom; with ``skip_nan`` the input's NaNs are left out
+    # (a NaN made by the arithmetic, inf - inf, is kept).
+    work = _upcast_half(comp)
+    x = conversion.convert_element_type(a, work)
+    nan = isnan(x) if skip_nan and dtypes.is_inexact(work) else None
+    keep = where
+    if nan is not None:
+        keep = (
+            logical_not(nan) if where is None else logical_and(asarray_any(where), logical_not(nan))
+        )
+    m = mean(
+        _nan_to(x, 0) if nan is not None else x, axis=axes, dtype=work, keepdims=True, where=keep
     )
-    cnt = sum(_broadcast_all(w, a)[0], axis=axes, keepdims=keepdims, dtype=dt)
-    return ew.div(total, cnt)
-
-
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, correction=None):
-    if correction is not None:
-        ddof = correction
-    a = asarray_any(a)
-    (a,) = promote_dtypes_inexact(a)
-    axes = _reduction_axes(a, axis)
-    m = mean(a, axis=axes, keepdims=True, where=where)
-    c = subtract(a, m)
-    sq = ew.real(ew.mul(c, ew.conj(c))) if dtypes.is_complex(a.dtype) else ew.mul(c, c)
-    n = int(np.prod([_shape(a)[i] for i in axes], dtype=np.int64))
+    c = subtract(x, m)
+    sq = ew.real(ew.mul(c, ew.conj(c))) if dtypes.is_complex(work) else ew.mul(c, c)
+    if nan is not None:
+        sq = ufuncs._where(nan, zeros_like(sq), sq)
     total = sum(sq, axis=axes, keepdims=keepdims, where=where)
-    if where is None:
+    if keep is None:
+        n = int(np.prod([_shape(a)[i] for i in axes], dtype=np.int64))
         res = ew.div(total, ew._const(total, n - ddof))
         if n - ddof <= 0:
             # No degrees of freedom left: NaN, selected over total / (n - ddof) as in JAX
             # (so the JVP is 0 and the gradient, through the division by 0, is NaN).
-            nan = _sh.full(_shape(total), np.nan, total.dtype)
-            return ew.select_n(_sh.full(_shape(total), True, dtypes.bool_), res, nan)
+            nanv = _sh.full(_shape(total), np.nan, total.dtype)
+            return ew.select_n(_sh.full(_shape(total), True, dtypes.bool_), res, nanv)
         return res
     cnt = sum(
-        _broadcast_all(asarray_any(where), a)[0], axis=axes, keepdims=keepdims, dtype=total.dtype
+        _broadcast_all(asarray_any(keep), a)[0], axis=axes, keepdims=keepdims, dtype=total.dtype
     )
     dof = ew.sub(cnt, ew._const(cnt, ddof))
+    if not dtypes.is_inexact(total.dtype):
+        return ew.div(total, ew.max(dof, ew._const(dof, 1)))
     ok = ew.gt(dof, ew._const(dof, 0))
     return ew.select_n(ok, ew._const(total, np.nan), ew.div(total, dof))
 
 
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, correction=None):
+    """``jnp.var``: the variance (mean squared deviation, divided by ``n - ddof``).
+
+    Dtypes as JAX: the result has ``dtype`` when given (computed in it; an integer
+    ``dtype`` computes in that integer type and returns its inexact counterpart), else the
+    input's inexact real type. Half precision accumulates in float32.
+
+    Raises:
+      ValueError: a real ``dtype`` for complex input.
+    """
+    if correction is not None:
+        ddof = correction
+    a = asarray_any(a)
+    comp, out_dt = _var_dtypes(a.dtype, dtype)
+    if dtype is not None and not dtypes.is_inexact(out_dt):
+        out_dt = dtypes.to_inexact_dtype(out_dt)
+    axes = _reduction_axes(a, axis)
+    res = _variance(a, axes, comp, ddof, keepdims, where, skip_nan=False)
+    return conversion.convert_element_type(res, out_dt)
+
+
+def _check_std_dtype(dtype, name):
+    if dtype is not None and not dtypes.is_inexact(dtypes.canonicalize_dtype(dtype)):
+        raise ValueError(
+            f"dtype argument to jnp.{name} must be inexact; got {np.dtype(dtype).name}"
+        )
+
+
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, correction=None):
+    """``jnp.std``: ``sqrt(var(...))``.
+
+    Raises:
+      ValueError: a non-inexact ``dtype``, or a real one for complex input.
+    """
+    _check_std_dtype(dtype, "std")
     return sqrt(var(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction))
 
 
