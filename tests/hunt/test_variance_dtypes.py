@@ -69,3 +69,9 @@ def test_nanvar_keeps_the_nan_of_infinities():
     x = np.array([[-np.inf, np.inf, 8.0], [1.0, np.nan, -np.inf]], np.float32)
     assert np.isnan(np.asarray(L.nanvar(x, axis=1))).all()
     assert np.isnan(np.asarray(L.nanstd(x[1]))) and float(L.nanvar(x[1, :2])) == 0.0
+
+
+def test_results_of_python_scalars_are_strong():
+    for fname in ("mean", "var", "nanmean", "nanvar", "std"):
+        assert getattr(L, fname)(1.0).weak_type is False
+        assert getattr(L, fname)(1.0).weak_type == getattr(J, fname)(1.0).weak_type

@@ -399,7 +399,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
         total = sum(x, axis=axes, dtype=comp, keepdims=keepdims, where=w)
         cnt = sum(_broadcast_all(w, a)[0], axis=axes, keepdims=keepdims, dtype=comp)
         res = ew.div(total, cnt)
-    return conversion.convert_element_type(res, dt, a.weak_type and dtype is None)
+    return conversion.convert_element_type(res, dt)  # strong, as every jnp reduction
 
 
 def _var_dtypes(a_dtype, dtype):
