@@ -226,3 +226,59 @@ def test_take_modes_as_jax():
     np.testing.assert_array_equal(
         np.asarray(jnp.take_along_axis(x, i, axis=0, mode="promise_in_bounds")), [1, 4]
     )
+
+
+# ------------------------------------------- select_n out of range; lax dtype error wording
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_select_n_out_of_range_clamps(n):
+    # XLA lowers an integer select_n to a tree of ``which < k`` selects: below 0 gives the
+    # first case, at or past n the last.
+    cases = [jnp.full(4, float(k)) for k in range(n)]
+    which = jnp.array([-3, -1, n, n + 7])
+    want = [0.0, 0.0, n - 1.0, n - 1.0]
+    np.testing.assert_array_equal(np.asarray(lax.select_n(which, *cases)), want)
+    f = jaxlite.jit(lambda w, *c: lax.select_n(w * 1, *[x * 1 for x in c]))
+    np.testing.assert_array_equal(np.asarray(f(which, *cases)), want)
+
+
+@pytest.mark.parametrize(
+    "f,arg,msg",
+    [
+        (
+            lax.sin,
+            np.int32(1),
+            "sin does not accept dtype int32. Accepted dtypes are subtypes "
+            "of floating, complexfloating.",
+        ),
+        (
+            lax.clz,
+            np.float32(1),
+            "clz does not accept dtype float32. Accepted dtypes are subtypes of integer.",
+        ),
+        (
+            lax.neg,
+            np.bool_(True),
+            "neg does not accept dtype bool. Accepted dtypes are subtypes "
+            "of integer, floating, complexfloating.",
+        ),
+        (
+            lax.bitwise_not,
+            np.float32(1),
+            "not does not accept dtype float32. Accepted dtypes are subtypes of integer, bool.",
+        ),
+        (
+            lax.imag,
+            np.float32(1),
+            "imag does not accept dtype float32. Accepted dtypes are subtypes of complexfloating.",
+        ),
+        (
+            lax.erf,
+            np.complex64(1),
+            "erf does not accept dtype complex64. Accepted dtypes are subtypes of floating.",
+        ),
+    ],
+)
+def test_lax_dtype_error_wording(f, arg, msg):
+    with pytest.raises(TypeError) as e:
+        f(arg)
+    assert str(e.value).split("\n")[0] == msg

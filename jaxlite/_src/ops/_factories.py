@@ -22,9 +22,24 @@ from jaxlite._src.core.sharding_types import broadcasting_rule
 
 def _dtype_error(name, dtype, accepted):
     return TypeError(
-        f"{name} does not accept dtype {dtypes.short_name(dtype)}. Accepted dtypes are "
+        f"{name} does not accept dtype {np.dtype(dtype).name}. Accepted dtypes are "
         f"subtypes of {accepted}."
     )
+
+
+def _accepted_names(kinds: str) -> str:
+    """JAX's wording of accepted dtype kinds: NumPy's abstract type names, in its order."""
+    names = []
+    if "i" in kinds and "u" in kinds:
+        names.append("integer")
+    elif "i" in kinds:
+        names.append("signedinteger")
+    elif "u" in kinds:
+        names.append("unsignedinteger")
+    names += [
+        n for k, n in (("f", "floating"), ("c", "complexfloating"), ("b", "bool")) if k in kinds
+    ]
+    return ", ".join(names)
 
 
 def dtype_rule_factory(kinds: str):
@@ -39,14 +54,7 @@ def dtype_rule_factory(kinds: str):
             or ("b" in kinds and dtype == dtypes.bool_)
         )
         if not ok:
-            names = {
-                "f": "floating",
-                "c": "complex",
-                "i": "signed integer",
-                "u": "unsigned integer",
-                "b": "bool",
-            }
-            raise _dtype_error(name, dtype, ", ".join(names[k] for k in kinds))
+            raise _dtype_error(name, dtype, _accepted_names(kinds))
 
     return check
 

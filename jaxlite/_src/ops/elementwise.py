@@ -588,7 +588,7 @@ def _select_n_impl(which, *cases):
         return cases[0]
     if which.dtype == np.bool_:
         return np.where(which, cases[1], cases[0])
-    return np.choose(which, cases)
+    return np.choose(which, cases, mode="clip")  # out of range: the nearest case, as XLA
 
 
 def _select_n_abstract_eval(which, *cases):
@@ -679,9 +679,9 @@ def _select_n_native(ctx, eqn, ins, outs):
     aval = eqn.outvars[0].aval
     if eqn.invars[0].aval.dtype == np.bool_:
         conds = [which]
-    else:  # an integer index: case k where which == k (the last case otherwise)
+    else:  # an integer index: the last case k with which >= k (clamped, as XLA)
         conds = [
-            f"{which} == {ctx.const(np.asarray(k, eqn.invars[0].aval.dtype))}"
+            f"{which} >= {ctx.const(np.asarray(k, eqn.invars[0].aval.dtype))}"
             for k in range(1, len(cases))
         ]
     expr = cases[0]
