@@ -94,6 +94,7 @@ from jaxlite import (  # noqa: E402  # noqa: E402  # noqa: E402
     interpreters as interpreters,
     monitoring as monitoring,
     nn as nn,
+    ops as ops,
     profiler as profiler,
     random as random,
     scipy as scipy,

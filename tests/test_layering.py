@@ -93,6 +93,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "nn",
             "nn_attention",
             "nn_initializers",
+            "segment_ops",
             "random",
             "scipy",
             "checkify",
