@@ -3,5 +3,5 @@ JAX (``jaxlite.scipy.stats`` alone is 14 modules): ``import jaxlite`` stays fast
 
 from jaxlite._src.util import lazy_submodules
 
-__getattr__, __dir__ = lazy_submodules(__name__, ["linalg", "signal", "special", "stats"])
+__getattr__, __dir__ = lazy_submodules(__name__, ["fft", "linalg", "signal", "special", "stats"])
 del lazy_submodules
