@@ -91,6 +91,7 @@ from jaxlite import (  # noqa: E402  # noqa: E402  # noqa: E402
     distributed as distributed,
     dlpack as dlpack,
     experimental as experimental,
+    image as image,
     interpreters as interpreters,
     monitoring as monitoring,
     nn as nn,

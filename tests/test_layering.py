@@ -94,6 +94,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "nn_attention",
             "nn_initializers",
             "segment_ops",
+            "image",
             "random",
             "scipy",
             "checkify",
