@@ -3,5 +3,15 @@ JAX (``jaxlite.scipy.stats`` alone is 14 modules): ``import jaxlite`` stays fast
 
 from jaxlite._src.util import lazy_submodules
 
-__getattr__, __dir__ = lazy_submodules(__name__, ["fft", "linalg", "signal", "special", "stats"])
+__getattr__, __dir__ = lazy_submodules(
+    __name__,
+    [
+        "fft",
+        "linalg",
+        "signal",
+        "sparse",
+        "special",
+        "stats",
+    ],
+)
 del lazy_submodules
