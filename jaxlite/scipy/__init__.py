@@ -7,7 +7,9 @@ __getattr__, __dir__ = lazy_submodules(
     __name__,
     [
         "fft",
+        "integrate",
         "linalg",
+        "ndimage",
         "signal",
         "sparse",
         "special",

@@ -34,6 +34,7 @@ from jaxlite._src.numpy.ufuncs import (
 from jaxlite._src.numpy.util import (
     asarray_any,
     canonicalize_axis,
+    check_arraylike,
     promote_dtypes,
     promote_dtypes_inexact,
 )
@@ -257,22 +258,27 @@ def gradient(f, *varargs, axis=None, edge_order=None):
 
 
 def trapezoid(y, x=None, dx=1.0, axis: int = -1):
-    """``jnp.trapezoid``: integrate ``y`` along ``axis`` with the trapezoidal rule."""
-    (y,) = promote_dtypes_inexact(asarray_any(y))
-    axis = canonicalize_axis(axis, y.ndim)
-    n = y.shape[axis]
-    avg = divide(
-        add(_sh.slice_in_dim(y, 1, n, 1, axis), _sh.slice_in_dim(y, 0, n - 1, 1, axis)), 2.0
-    )
+    """``jnp.trapezoid``: integrate ``y`` along ``axis`` with the trapezoidal rule.
+
+    As JAX's: the spacing is ``diff(x)`` (1-D, or along ``axis``) or ``dx`` (a scalar, or an
+    array broadcast against ``y`` with its ``axis`` moved last); a spacing constant along
+    the axis takes the ``sum - (first + last) / 2`` form."""
     if x is None:
-        return multiply(reductions.sum(avg, axis), dx)
-    x = asarray_any(x)
-    d = diff(x) if x.ndim == 1 else diff(x, axis=axis)
-    if x.ndim == 1:
-        shape = [1] * y.ndim
-        shape[axis] = n - 1
-        d = reshape(d, shape)
-    return reductions.sum(multiply(avg, d), axis)
+        check_arraylike("trapezoid", y)
+        (y,) = promote_dtypes_inexact(asarray_any(y))
+        d = asarray_any(dx)
+        if d.ndim > 0:
+            d = jnp_shape.moveaxis(reshape(d, (1,) * (y.ndim - d.ndim) + d.shape), axis, -1)
+    else:
+        check_arraylike("trapezoid", y, x)
+        y, x = promote_dtypes_inexact(asarray_any(y), asarray_any(x))
+        d = diff(x) if x.ndim == 1 else jnp_shape.moveaxis(diff(x, axis=axis), axis, -1)
+    y = jnp_shape.moveaxis(y, axis, -1)
+    if d.ndim == 0 or d.shape[-1] == 1:
+        step = d if d.ndim == 0 else d[..., 0]
+        ends = multiply(0.5, add(y[..., 0], y[..., -1]))
+        return multiply(step, subtract(reductions.sum(y, -1), ends))
+    return multiply(0.5, reductions.sum(multiply(d, add(y[..., 1:], y[..., :-1])), -1))
 
 
 def unwrap(p, discont=None, axis: int = -1, period=2 * np.pi):
