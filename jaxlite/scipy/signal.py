@@ -8,3 +8,9 @@ from jaxlite._src.scipy.signal import (
     detrend as detrend,
     fftconvolve as fftconvolve,
 )
+from jaxlite._src.scipy.signal_spectral import (  # noqa: E402
+    csd as csd,
+    istft as istft,
+    stft as stft,
+    welch as welch,
+)
