@@ -35,7 +35,10 @@ def fma64(a, b, c):
     s = p + c
     bb = s - p
     t = (p - (s - bb)) + (c - bb)
-    return s + (t + e)
+    te = t + e
+    # Where the correction is zero the result is ``s`` itself; ``s + te`` would turn a
+    # ``-0.0`` sum (``-0.0*b + -0.0``) into ``+0.0``, which a real FMA does not.
+    return np.where(te == 0, s, s + te)
 
 
 def _fma_impl(a, b, c):

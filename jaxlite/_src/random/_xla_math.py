@@ -7,11 +7,13 @@ so these samplers use the kernels below instead. Each is a private elementwise p
 (impl + JVP + elementwise batching) so that samplers stay differentiable in their
 parameters and jit/vmap carry them like any other op. ``jax.lax.log`` etc. are unchanged.
 
-float16/bfloat16 inputs are computed in float32 and rounded, as XLA:CPU does.
+float16/bfloat16 inputs are computed in float32 and rounded, as XLA:CPU does. The float32
+and float64 kernels are the cache-blocked, in-place ones of ``_xla_blocked``.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -21,16 +23,9 @@ from jaxlite._src.core import rules
 from jaxlite._src.ops import _factories, elementwise as ew
 from jaxlite._src.ops._factories import FLOAT, defjvp, defjvp2, naryop, unop
 from jaxlite._src.ops.xla_fma import fma, fma32, fma64  # noqa: F401 (re-exported)
+from jaxlite._src.random import _xla_blocked as _blocked
 
-_f32, _f64, _u32 = np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.uint32)
-
-
-def _f32c(bits: int) -> np.float32:
-    return np.array(bits, _u32).view(_f32)[()]
-
-
-def _f64c(bits: int) -> np.float64:
-    return np.array(bits, np.uint64).view(_f64)[()]
+_f32, _f64 = np.dtype(np.float32), np.dtype(np.float64)
 
 
 # FMA: ``ops/xla_fma`` (numpy/ uses it too).
@@ -38,56 +33,13 @@ def _f64c(bits: int) -> np.float64:
 
 # ------------------------------------------------------------------------------- log
 
-_LOG_CLAMP = np.float32(2.0**-126)
-_SQRTHF = _f32c(0x3F3504F3)
-_LOG_A = tuple(_f32c(b) for b in (0x3D9021BB, 0xBDEBD1B8, 0x3DEF251A))
-_LOG_B = tuple(_f32c(b) for b in (0xBDFE5D4F, 0x3E11E9BF, 0xBE2AAE50))
-_LOG_C = tuple(_f32c(b) for b in (0x3E4CCEAC, 0xBE7FFFFC, 0x3EAAAAAA))
-_LOG_Q1 = _f32c(0xB95E8083)
-_LOG_Q2 = _f32c(0x3F318000)
-
 
 def log_f32(y):
     """XLA:CPU's float32 ``log`` (a Cephes-style polynomial, spec R7.3)."""
-    y = np.asarray(y, _f32)
-    yc = np.where(y > _LOG_CLAMP, y, _LOG_CLAMP)
-    bits = yc.view(_u32)
-    e = ((bits >> np.uint32(23)).astype(np.int32) - np.int32(127)).astype(_f32) + np.float32(1)
-    m = ((bits & np.uint32(0x807FFFFF)) | np.uint32(0x3F000000)).view(_f32)
-    small = m < _SQRTHF
-    one = np.float32(1)
-    x = np.where(small, (m - one) + m, m - one)
-    e = np.where(small, e - one, e)
-    x2 = x * x
-    x3 = x2 * x
-    a = fma32(fma32(_LOG_A[0], x, _LOG_A[1]), x, _LOG_A[2])
-    b = fma32(fma32(_LOG_B[0], x, _LOG_B[1]), x, _LOG_B[2])
-    c = fma32(fma32(_LOG_C[0], x, _LOG_C[1]), x, _LOG_C[2])
-    r = fma32(a, x3, b)
-    r = fma32(r, x3, c)
-    r = fma32(r, x3, e * _LOG_Q1)
-    out = fma32(e, _LOG_Q2, (x - x2 * np.float32(0.5)) + r)
-    out = np.where(y == 0, np.float32(-np.inf), out)
-    out = np.where(y == np.inf, np.float32(np.inf), out)
-    out = np.where((y < 0) | np.isnan(y), np.float32(np.nan), out)
-    return out.astype(_f32)
+    return _blocked.run_blocked(_blocked.log_block, y)
 
 
-_libm_log = np.frompyfunc(math.log, 1, 1)
-
-
-def log_f64(y):
-    """float64 ``log``: XLA:CPU calls the C library's, i.e. Python's ``math.log``."""
-    y = np.asarray(y, _f64)
-    out = np.empty(y.shape, _f64)
-    ok = y > 0
-    ok &= np.isfinite(y)
-    out[ok] = _libm_log(y[ok]).astype(_f64)
-    bad = ~ok
-    if bad.any():
-        with np.errstate(all="ignore"):
-            out[bad] = np.log(y[bad])
-    return out
+log_f64 = _blocked.log_f64
 
 
 def _by_dtype(f32_fn, f64_fn):
@@ -113,87 +65,15 @@ def log(x):
 
 # ----------------------------------------------------------------------------- log1p
 
-_L1P_F32 = (
-    _f32c(0x3ED413CD),
-    _f32c(0x383DE04B),
-    tuple(
-        _f32c(b) for b in (0x3EFF40C5, 0x40D284FA, 0x41EF4B9C, 0x4273CC76, 0x426473AD, 0x41A05101)
-    ),
-    tuple(
-        _f32c(b) for b in (0x417101AD, 0x42A6185B, 0x435DC32D, 0x439A8CA3, 0x43586D8A, 0x42707982)
-    ),
-)
-_L1P_F64 = (
-    _f64c(0x3FDA827999FCEF32),
-    _f64c(0x3F07BC0962B395CA),
-    tuple(
-        _f64c(b)
-        for b in (
-            0x3FDFE818A0FE1A83, 0x401A509F46F4FA53, 0x403DE9738B8CB9C9,
-            0x404E798EB86C3351, 0x404C8E7597479A10, 0x40340A202D99830A,
-        )
-    ),
-    tuple(
-        _f64c(b)
-        for b in (
-            0x402E20359E903E37, 0x4054C30B52213498, 0x406BB86590FCFB56,
-            0x407351945DC908A5, 0x406B0DB13E48E066, 0x404E0F304466448E,
-        )
-    ),
-)  # fmt: skip
-
-
-def _split_eval(x, cond, f_true, f_false, dtype):
-    """``where(cond, f_true(x), f_false(x))``, evaluating each branch only where taken."""
-    out = np.empty(x.shape, dtype)
-    if x.ndim == 0:
-        out[()] = f_true(x) if cond else f_false(x)
-        return out
-    if cond.all():
-        out[...] = f_true(x)
-    elif not cond.any():
-        out[...] = f_false(x)
-    else:
-        out[cond] = f_true(x[cond])
-        rest = ~cond
-        out[rest] = f_false(x[rest])
-    return out
-
-
-def _log1p_rational(x, consts, fma, dtype):
-    _, p0, pc, qc = consts
-    p = np.full(x.shape, p0, dtype)
-    for c in pc:
-        p = fma(p, x, c)
-    q = np.ones(x.shape, dtype)
-    for c in qc:
-        q = fma(q, x, c)
-    x2 = x * x
-    return (x + fma(x2, dtype.type(-0.5), (x * x2) * (p / q))).astype(dtype)
-
 
 def log1p_f32(x):
     """XLA:CPU's float32 ``log1p`` (spec R7.4)."""
-    x = np.asarray(x, _f32)
-    return _split_eval(
-        x,
-        np.abs(x) < _L1P_F32[0],
-        lambda v: _log1p_rational(v, _L1P_F32, fma32, _f32),
-        lambda v: log_f32(v + np.float32(1)),
-        _f32,
-    )
+    return _blocked.run_blocked(_blocked.log1p_block, x)
 
 
 def log1p_f64(x):
     """XLA:CPU's float64 ``log1p`` (spec R7.5)."""
-    x = np.asarray(x, _f64)
-    return _split_eval(
-        x,
-        np.abs(x) < _L1P_F64[0],
-        lambda v: _log1p_rational(v, _L1P_F64, fma64, _f64),
-        lambda v: log_f64(v + 1.0),
-        _f64,
-    )
+    return _blocked.run_blocked(_blocked.log1p64_block, x, _f64)
 
 
 log1p_p = unop("xla_log1p", _by_dtype(log1p_f32, log1p_f64), FLOAT)
@@ -285,46 +165,29 @@ _EI64_C = (
 )  # fmt: skip
 
 
-def _horner(ww, coeffs, fma, dtype):
-    p = np.full(ww.shape, coeffs[0], dtype)
-    for c in coeffs[1:]:
-        p = fma(p, ww, dtype.type(c))
-    return p
+_EI32_BLOCK = functools.partial(
+    _blocked.erf_inv_block,
+    central=tuple(_blocked.wide(c) for c in _EI32_A),
+    tail=tuple(_blocked.wide(c) for c in _EI32_B),
+)
 
 
 def erf_inv_f32(x):
     """Giles' single-precision ``erf_inv`` as XLA:CPU evaluates it (spec R7.6)."""
-    x = np.asarray(x, _f32)
-    w = -log1p_f32(x * -x)
-    f = np.float32
-    p = _split_eval(
-        w,
-        w < f(5),
-        lambda v: _horner(v - f(2.5), _EI32_A, fma32, _f32),
-        lambda v: _horner(np.sqrt(v) - f(3), _EI32_B, fma32, _f32),
-        _f32,
-    )
-    out = p * x
-    return np.where(np.abs(x) == f(1), x * f(np.inf), out).astype(_f32)
+    return _blocked.run_blocked(_EI32_BLOCK, x)
+
+
+_EI64_BLOCK = functools.partial(
+    _blocked.erf_inv64_block,
+    central=tuple(np.float64(c) for c in _EI64_A),
+    middle=tuple(np.float64(c) for c in _EI64_B),
+    tail=tuple(np.float64(c) for c in _EI64_C),
+)
 
 
 def erf_inv_f64(x):
     """Giles' double-precision ``erf_inv`` as XLA:CPU evaluates it (spec R7.6)."""
-    x = np.asarray(x, _f64)
-    w = -log1p_f64(x * -x)
-
-    def tail(v):
-        return _split_eval(
-            v,
-            v < 16.0,
-            lambda u: _horner(np.sqrt(u) - 3.25, _EI64_B, fma64, _f64),
-            lambda u: _horner(np.sqrt(u) - 5.0, _EI64_C, fma64, _f64),
-            _f64,
-        )
-
-    p = _split_eval(w, w < 6.25, lambda v: _horner(v - 3.125, _EI64_A, fma64, _f64), tail, _f64)
-    out = p * x
-    return np.where(np.abs(x) == 1.0, x * np.inf, out)
+    return _blocked.run_blocked(_EI64_BLOCK, x, _f64)
 
 
 erf_inv_p = unop("xla_erf_inv", _by_dtype(erf_inv_f32, erf_inv_f64), FLOAT)
