@@ -35,12 +35,19 @@ def canonicalize_shape(shape: Any) -> tuple[int, ...]:
         TypeError: "Shapes must be 1D sequences of concrete values of integer type".
     """
     try:
-        if hasattr(shape, "__index__") or (hasattr(shape, "ndim") and shape.ndim == 0):
+        # An integer or a 0-d array is one dimension; a 1-d array (NumPy's have an
+        # ``__index__`` that refuses them) is a sequence, as in JAX.
+        ndim = getattr(shape, "ndim", None)
+        if ndim == 0 or (ndim is None and hasattr(shape, "__index__")):
             return (operator.index(shape),)
-        return tuple(operator.index(d) for d in shape)
+        if not isinstance(shape, (dict, set, frozenset)):  # unordered: never a shape
+            return tuple(operator.index(d) for d in shape)
     except TypeError:
         pass
-    msg = f"Shapes must be 1D sequences of concrete values of integer type, got {shape}."
+    # JAX reports a non-sequence (or a string) as the 1-tuple it would have been.
+    seq = np.iterable(shape) and not isinstance(shape, (str, dict, set, frozenset))
+    shown = shape if seq else (shape,)
+    msg = f"Shapes must be 1D sequences of concrete values of integer type, got {shown}."
     if any(type(d).__name__.endswith("Tracer") for d in _as_tuple(shape)):
         msg += (
             "\nIf using `jit`, try using `static_argnums` or applying `jit` to smaller "
