@@ -190,3 +190,14 @@ def test_round_trip_jit_vmap_grad():
 def test_attribute_access_like_jax():
     assert jaxlite.scipy.fft.dct is lfft.dct
     assert "fft" in dir(jaxlite.scipy)
+
+
+def test_forward_mode_and_hessian():
+    x = _arr((5,))
+    t = _arr((5,))
+    _, tangent = jaxlite.jvp(lambda v: lfft.dctn(v[:, None] * v[None, :]), (x,), (t,))
+    outer = np.outer(t, x) + np.outer(x, t)
+    _close(tangent, scipy.fft.dctn(outer), tol=1e-4)
+    mat = scipy.fft.dct(np.eye(5), axis=0)
+    hess = jaxlite.hessian(lambda v: jnp.sum(lfft.dct(v) ** 2))(x)
+    _close(hess, 2 * mat.T @ mat, tol=1e-4)

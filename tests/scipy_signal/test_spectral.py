@@ -243,3 +243,14 @@ def test_jit_vmap_grad_round_trip():
     want = jax.jit(jax.grad(ref_loss, argnums=(0, 1)))(X1, Y1)
     for g, w in zip(got, want):
         _close(g, w, tol=1e-4)
+
+
+def test_traced_sampling_frequency():
+    # fs may be a traced value under jit (it only scales), as in JAX.
+    f, p = jaxlite.jit(lambda v, fs: lsig.welch(v, fs=fs, nperseg=16))(X1, 2.0)
+    want = scipy.signal.welch(X1 * 1.0, fs=2.0, nperseg=16)
+    _close(f, want[0])
+    _close(p, want[1])
+    t, x = jaxlite.jit(lambda z, fs: lsig.istft(z, fs=fs, nperseg=16))(_scipy_z(X1, 16), 4.0)
+    _close(t, np.arange(t.shape[0]) / 4.0)
+    _close(x[:50], X1, tol=1e-5)
