@@ -37,6 +37,14 @@ def _resize(x, axis: int, n: int | None):
     """Zero-pad or truncate ``x`` to length ``n`` along ``axis`` (as SciPy's ``n``)."""
     if n is None:
         return x
+    try:
+        n = operator.index(n)
+    except TypeError:
+        shape = list(x.shape)
+        shape[axis] = shape[axis] + (n - shape[axis])
+        raise TypeError(
+            f"Shapes must be 1D sequences of concrete values of integer type, got {tuple(shape)}."
+        ) from None
     cfg = [(0, 0, 0)] * x.ndim
     cfg[axis] = (0, n - x.shape[axis], 0)
     return lax.pad(x, jnp.zeros((), x.dtype), cfg)
@@ -92,7 +100,7 @@ def dct(x, type: int = 2, n: int | None = None, axis: int = -1, norm: str | None
     x = jnp.asarray(x)
     if dtypes.is_complex(x.dtype):
         return _split_complex(dct, x, type=type, n=n, axis=axis, norm=norm)
-    axis = canonicalize_axis(axis, x.ndim)
+    axis = canonicalize_axis(operator.index(axis), x.ndim)
     x = _resize(x, axis, n)
     size = x.shape[axis]
     if size == 0:
@@ -135,7 +143,7 @@ def idct(x, type: int = 2, n: int | None = None, axis: int = -1, norm: str | Non
     x = jnp.asarray(x)
     if dtypes.is_complex(x.dtype):
         return _split_complex(idct, x, type=type, n=n, axis=axis, norm=norm)
-    axis = canonicalize_axis(axis, x.ndim)
+    axis = canonicalize_axis(operator.index(axis), x.ndim)
     x = _resize(x, axis, n)
     size = x.shape[axis]
     if size == 0:
