@@ -158,3 +158,20 @@ def _uniform(lib):
     f = lib.jax.jit(lambda k: random.uniform(k, (1_000_000,)))
     _hot(lib, lambda: f(key))
     return lambda: f(key)
+
+
+@workload(
+    "native_random_normal_1M",
+    "hot jit of random.normal(key, (1_000_000,)) float32 (threefry, bits to floats and XLA's "
+    "erf_inv as one lane-fused parallel native loop, bit-exact with JAX)",
+    target="<= 2.0x JAX",
+)
+def _normal(lib):
+    if lib.name == "jaxlite":
+        import jaxlite.random as random
+    else:
+        import jax.random as random
+    key = random.PRNGKey(0)
+    f = lib.jax.jit(lambda k: random.normal(k, (1_000_000,)))
+    _hot(lib, lambda: f(key))
+    return lambda: f(key)

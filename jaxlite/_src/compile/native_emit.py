@@ -20,6 +20,8 @@ into a new array). Loop rules keep small carries scalarized across iterations.
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -144,7 +146,8 @@ class NativeContext:
     """State for emitting one kernel: fresh names and the constants passed as arguments.
 
     Rules call ``typed`` to re-cast scalar results, ``const`` to pass a value in,
-    ``dtype`` for a dtype's Numba-visible name and ``emit`` to inline a sub-jaxpr. A value
+    ``dtype`` for a dtype's Numba-visible name, ``helper`` to call one of jaxlite's own
+    Numba functions (e.g. ``random/_xla_numba``) and ``emit`` to inline a sub-jaxpr. A value
     handed to or returned by ``emit`` is a name (array form) or, for a scalarized small
     array, a list of element names; ``elements`` and ``materialize`` convert.
     """
@@ -156,6 +159,7 @@ class NativeContext:
         self._const_ids: dict[Any, str] = {}
         self._keep: list[Any] = []
         self.scalar_outs: dict[str, list[str]] = {}
+        self.helpers: dict[tuple[str, str], str] = {}
 
     def fresh(self, prefix: str = "t") -> str:
         assert "_" not in prefix
@@ -190,6 +194,15 @@ class NativeContext:
         self._const_ids[key] = name
         self._keep.append(value)  # keeps ``id(value)`` unique while this context lives
         return name
+
+    def helper(self, module: str, name: str) -> str:
+        """The kernel-local name of ``module.name``, a Numba-compiled function of jaxlite's
+        own (never user code): the kernel module imports it, and names the helper module's
+        source hash in a comment so a changed helper makes a new kernel file."""
+        alias = self.helpers.get((module, name))
+        if alias is None:
+            alias = self.helpers[(module, name)] = f"h__{len(self.helpers)}"
+        return alias
 
     def literal(self, v: Literal) -> str:
         """The kernel argument of a literal (one per distinct dtype and value)."""
@@ -457,13 +470,22 @@ def _inlinable(jaxpr: Jaxpr) -> set[int]:
     }
 
 
+def _source_hash(module: str) -> str:
+    spec = importlib.util.find_spec(module)
+    with open(spec.origin, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:16]
+
+
 def emit_kernel(closed: ClosedJaxpr) -> tuple[str, NativeContext]:
     """Numba-compilable source of ``def kernel(a0, ..., k0, ...)`` returning a tuple."""
     ctx = NativeContext()
     params = [f"in__{i}" for i in range(len(closed.jaxpr.invars))]
     body, outs = ctx.emit(closed, params)
     sig = ", ".join(params + ctx.const_names)
-    lines = ["import numpy as np", "from numba import prange", "", "", f"def kernel({sig}):"]
+    lines = ["import numpy as np", "from numba import prange"]
+    for (module, name), alias in ctx.helpers.items():
+        lines += [f"# {module}: {_source_hash(module)}", f"from {module} import {name} as {alias}"]
+    lines += ["", "", f"def kernel({sig}):"]
     lines += ["    " + line for line in body]
     lines.append(f"    return ({''.join(o + ', ' for o in outs)})")
     return "\n".join(lines) + "\n", ctx

@@ -23,7 +23,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.ops import _factories, elementwise as ew
 from jaxlite._src.ops._factories import FLOAT, defjvp, defjvp2, naryop, unop
 from jaxlite._src.ops.xla_fma import fma, fma32, fma64  # noqa: F401 (re-exported)
-from jaxlite._src.random import _xla_blocked as _blocked
+from jaxlite._src.random import _xla_blocked as _blocked, _xla_native
 
 _f32, _f64 = np.dtype(np.float32), np.dtype(np.float64)
 
@@ -87,88 +87,10 @@ def log1p(x):
 
 # --------------------------------------------------------------------------- erf_inv
 
-_EI32_A = (
-    2.81022636e-08,
-    3.43273939e-07,
-    -3.5233877e-06,
-    -4.39150654e-06,
-    0.00021858087,
-    -0.00125372503,
-    -0.00417768164,
-    0.246640727,
-    1.50140941,
-)
-_EI32_B = (
-    -0.000200214257,
-    0.000100950558,
-    0.00134934322,
-    -0.00367342844,
-    0.00573950773,
-    -0.0076224613,
-    0.00943887047,
-    1.00167406,
-    2.83297682,
-)
-_EI64_A = (
-    -3.64441206401782e-21,
-    -1.6850591381820166e-19,
-    1.28584807152564e-18,
-    1.1157877678025181e-17,
-    -1.333171662854621e-16,
-    2.0972767875968562e-17,
-    6.637638134358324e-15,
-    -4.054566272975207e-14,
-    -8.151934197605472e-14,
-    2.6335093153082323e-12,
-    -1.2975133253453532e-11,
-    -5.415412054294628e-11,
-    1.0512122733215323e-09,
-    -4.112633980346984e-09,
-    -2.9070369957882005e-08,
-    4.2347877827932404e-07,
-    -1.3654692000834679e-06,
-    -1.3882523362786469e-05,
-    0.00018673420803405714,
-    -0.000740702534166267,
-    -0.006033670871430149,
-    0.24015818242558962,
-    1.6536545626831027,
-)
-_EI64_B = (
-    2.2137376921775787e-09,
-    9.075656193888539e-08,
-    -2.7517406297064545e-07,
-    1.8239629214389228e-08,
-    1.5027403968909828e-06,
-    -4.013867526981546e-06,
-    2.9234449089955446e-06,
-    1.2475304481671779e-05,
-    -4.7318229009055734e-05,
-    6.828485145957318e-05,
-    2.4031110387097894e-05,
-    -0.0003550375203628475,
-    0.0009532893797373805,
-    -0.0016882755560235047,
-    0.002491442096107851,
-    -0.003751208507569241,
-    0.005370914553590064,
-    1.0052589676941592,
-    3.0838856104922208,
-)
-_EI64_C = (
-    -2.7109920616438573e-11, -2.555641816996525e-10, 1.5076572693500548e-09,
-    -3.789465440126737e-09, 7.61570120807834e-09, -1.496002662714924e-08,
-    2.914795345090108e-08, -6.771199775845234e-08, 2.2900482228026655e-07,
-    -9.9298272942317e-07, 4.526062597223154e-06, -1.968177810553167e-05,
-    7.599527703001776e-05, -0.00021503011930044477, -0.00013871931833623122,
-    1.0103004648645344, 4.849906401408584,
-)  # fmt: skip
-
-
 _EI32_BLOCK = functools.partial(
     _blocked.erf_inv_block,
-    central=tuple(_blocked.wide(c) for c in _EI32_A),
-    tail=tuple(_blocked.wide(c) for c in _EI32_B),
+    central=tuple(_blocked.wide(c) for c in _blocked.EI32_A),
+    tail=tuple(_blocked.wide(c) for c in _blocked.EI32_B),
 )
 
 
@@ -179,9 +101,9 @@ def erf_inv_f32(x):
 
 _EI64_BLOCK = functools.partial(
     _blocked.erf_inv64_block,
-    central=tuple(np.float64(c) for c in _EI64_A),
-    middle=tuple(np.float64(c) for c in _EI64_B),
-    tail=tuple(np.float64(c) for c in _EI64_C),
+    central=tuple(np.float64(c) for c in _blocked.EI64_A),
+    middle=tuple(np.float64(c) for c in _blocked.EI64_B),
+    tail=tuple(np.float64(c) for c in _blocked.EI64_C),
 )
 
 
@@ -206,3 +128,6 @@ def erf_inv(x):
 
 
 __all__ = ["fma", "log", "log1p", "erf_inv", "dtypes", "_factories"]
+
+
+_xla_native.register(log_p, log1p_p, erf_inv_p)
