@@ -10,6 +10,7 @@ __getattr__, __dir__ = lazy_submodules(
         "integrate",
         "linalg",
         "ndimage",
+        "optimize",
         "signal",
         "sparse",
         "special",
