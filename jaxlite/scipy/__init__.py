@@ -6,8 +6,10 @@ from jaxlite._src.util import lazy_submodules
 __getattr__, __dir__ = lazy_submodules(
     __name__,
     [
+        "cluster",
         "fft",
         "integrate",
+        "interpolate",
         "linalg",
         "ndimage",
         "optimize",

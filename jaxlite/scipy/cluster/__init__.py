@@ -1,0 +1,3 @@
+"""Public ``jaxlite.scipy.cluster`` (mirrors ``jax.scipy.cluster``)."""
+
+from jaxlite.scipy.cluster import vq as vq  # noqa: F401

@@ -1,0 +1,3 @@
+"""Public ``jaxlite.scipy.cluster.vq`` (mirrors ``jax.scipy.cluster.vq``)."""
+
+from jaxlite._src.scipy_cluster import vq as vq  # noqa: F401
