@@ -204,3 +204,30 @@ def test_forward_mode_and_hessian():
     mat = scipy.fft.dct(np.eye(5), axis=0)
     hess = jaxlite.hessian(lambda v: jnp.sum(lfft.dct(v) ** 2))(x)
     _close(hess, 2 * mat.T @ mat, tol=1e-4)
+
+
+# Measured with JAX 0.10.2 under jax_enable_x64: integer and boolean inputs of jnp.fft (and
+# so of the DCTs) promote by width, not to the default float64.
+X64_FFT = {
+    np.int8: np.complex64,
+    np.int16: np.complex64,
+    np.int32: np.complex64,
+    np.int64: np.complex128,
+    np.uint8: np.complex64,
+    np.uint32: np.complex64,
+    np.uint64: np.complex128,
+    np.bool_: np.complex64,
+}
+
+
+def test_x64_integer_promotion_like_jax():
+    jaxlite.config.update("jax_enable_x64", True)  # conftest resets it after the test
+    for d, want in X64_FFT.items():
+        x = np.ones(4, d)
+        assert jnp.fft.fft(x).dtype == want, d
+        assert jnp.fft.rfft(x).dtype == want, d
+        assert jnp.fft.ifft(x).dtype == want, d
+        real = np.float64 if want == np.complex128 else np.float32
+        assert lfft.dct(x).dtype == real, d
+        assert lfft.idct(x).dtype == real, d
+    assert lfft.dct(np.ones(4)).dtype == np.float64

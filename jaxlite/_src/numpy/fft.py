@@ -76,10 +76,12 @@ def _fftn(func_name: str, kind: FftType, a, s, axes, norm):
         a = _resize(a, ax, n // 2 + 1 if kind == FftType.IRFFT and last else n)
     if kind == FftType.RFFT and dtypes.is_complex(aval_of(a).dtype):
         raise ValueError("only real valued inputs supported for rfft")
-    # Promote as jnp does (integers to the default inexact type) before lax.fft converts.
+    # Promote as JAX's fft does before lax.fft converts: integers and booleans by width
+    # (64-bit ones to float64 under x64, the others to float32, not the default float).
     dtype = aval_of(a).dtype
     if not dtypes.is_inexact(dtype):
-        a = conversion.convert_element_type(a, dtypes.default_float_dtype())
+        real = dtypes.to_real_dtype(dtypes.to_complex_dtype(dtype))
+        a = conversion.convert_element_type(a, real)
     k = len(axes)
     moved = moveaxis(a, axes, tuple(range(nd - k, nd)))
     out = moveaxis(_lax_fft(moved, kind, s), tuple(range(nd - k, nd)), axes)
