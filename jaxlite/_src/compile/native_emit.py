@@ -160,6 +160,7 @@ class NativeContext:
         self._keep: list[Any] = []
         self.scalar_outs: dict[str, list[str]] = {}
         self.helpers: dict[tuple[str, str], str] = {}
+        self.helper_deps: dict[str, None] = {}  # modules whose source the kernel depends on
 
     def fresh(self, prefix: str = "t") -> str:
         assert "_" not in prefix
@@ -195,13 +196,15 @@ class NativeContext:
         self._keep.append(value)  # keeps ``id(value)`` unique while this context lives
         return name
 
-    def helper(self, module: str, name: str) -> str:
+    def helper(self, module: str, name: str, deps: Sequence[str] = ()) -> str:
         """The kernel-local name of ``module.name``, a Numba-compiled function of jaxlite's
-        own (never user code): the kernel module imports it, and names the helper module's
-        source hash in a comment so a changed helper makes a new kernel file."""
+        own (never user code): the kernel module imports it, and names the source hashes of
+        ``module`` and of the modules in ``deps`` (where its constants come from) in
+        comments, so a changed helper makes a new kernel file (and disk-cache entry)."""
         alias = self.helpers.get((module, name))
         if alias is None:
             alias = self.helpers[(module, name)] = f"h__{len(self.helpers)}"
+            self.helper_deps.update(dict.fromkeys((module, *deps)))
         return alias
 
     def literal(self, v: Literal) -> str:
@@ -483,8 +486,8 @@ def emit_kernel(closed: ClosedJaxpr) -> tuple[str, NativeContext]:
     body, outs = ctx.emit(closed, params)
     sig = ", ".join(params + ctx.const_names)
     lines = ["import numpy as np", "from numba import prange"]
-    for (module, name), alias in ctx.helpers.items():
-        lines += [f"# {module}: {_source_hash(module)}", f"from {module} import {name} as {alias}"]
+    lines += [f"# {module}: {_source_hash(module)}" for module in ctx.helper_deps]
+    lines += [f"from {m} import {name} as {alias}" for (m, name), alias in ctx.helpers.items()]
     lines += ["", "", f"def kernel({sig}):"]
     lines += ["    " + line for line in body]
     lines.append(f"    return ({''.join(o + ', ' for o in outs)})")

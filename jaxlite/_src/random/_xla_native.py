@@ -19,6 +19,7 @@ from jaxlite._src.core import rules
 
 _f32, _f64 = np.dtype(np.float32), np.dtype(np.float64)
 _MODULE = "jaxlite._src.random._xla_numba"
+_DEPS = ("jaxlite._src.random._xla_blocked",)  # the constants' home
 
 
 def _svml() -> bool:
@@ -37,7 +38,7 @@ def _rule(name: str):
             return None
         if dt == _f64 and _svml():
             return None
-        fn = ctx.helper(_MODULE, f"{name}_{'f32' if dt == _f32 else 'f64'}")
+        fn = ctx.helper(_MODULE, f"{name}_{'f32' if dt == _f32 else 'f64'}", _DEPS)
         if aval.shape == ():
             return [f"{outs[0]} = {fn}({ins[0]})"]
         # An array operand (a region that is not lane-fused): one parallel loop.

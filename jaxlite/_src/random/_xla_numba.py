@@ -30,8 +30,8 @@ from jaxlite._src.random import _xla_blocked as kb
 
 # Inlined into each kernel at Numba IR level: LLVM then sees one loop body (a call of a
 # separately compiled function ran 3x slower, measured) and the kernel's disk-cache entry holds
-# everything; the kernel source names this module's source hash, so an edit here makes a new
-# entry.
+# everything; the kernel source names the source hashes of this module and of _xla_blocked
+# (the constants), so an edit to either makes a new entry.
 _jit = numba.njit(error_model="numpy", inline="always")
 
 _F = np.float32
