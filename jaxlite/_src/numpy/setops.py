@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 from jaxlite._src import dtypes
+from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import reductions
-from jaxlite._src.numpy.creation import asarray, full, full_like, ones, zeros
+from jaxlite._src.numpy.creation import arange, asarray, full, full_like, ones, zeros
 from jaxlite._src.numpy.indexing_routines import take
 from jaxlite._src.numpy.reductions import _int_dtype, cumsum
 from jaxlite._src.numpy.shape import broadcast_to, concatenate, expand_dims, ravel, reshape
@@ -16,14 +17,16 @@ from jaxlite._src.numpy.sorting import argsort
 from jaxlite._src.numpy.ufuncs import (
     equal,
     isnan,
+    less,
     logical_and,
     logical_not,
+    logical_or,
     minimum,
     not_equal,
     subtract,
     where,
 )
-from jaxlite._src.numpy.util import asarray_any
+from jaxlite._src.numpy.util import asarray_any, promote_dtypes, with_weak_type
 from jaxlite._src.ops import indexing as _ix, sorting as _sorting
 
 
@@ -60,8 +63,20 @@ def intersect1d(
     ``size=`` under jit; padded with the smallest common value unless ``fill_value``)."""
     if return_indices:
         raise NotImplementedError("jaxlite intersect1d does not support return_indices")
-    a = ravel(asarray_any(ar1))
-    return _unique_where(a, isin(a, ar2), size, fill_value, pad_with_first=True)
+    # As JAX: both operands take their common dtype first (an int array meeting a float
+    # one intersects in float), and an explicit fill_value is joined in with ``where``
+    # (its type promotes, as JAX's), not cast to the values' dtype.
+    a, b = promote_dtypes(ravel(asarray_any(ar1)), ravel(asarray_any(ar2)))
+    out, num = _unique_where(a, isin(a, b), size, None, pad_with_first=True, count=True)
+    return _fill_after(out, num, size, fill_value)
+
+
+def _fill_after(out, num, size, fill_value):
+    """``out`` with the entries from ``num`` on replaced by ``fill_value`` through ``where``
+    (so the fill's dtype promotes with the values', as in JAX's intersect1d/setxor1d)."""
+    if size is None or fill_value is None:
+        return out
+    return where(less(arange(int(size)), num), out, fill_value)
 
 
 def setdiff1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=None):
@@ -71,11 +86,11 @@ def setdiff1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=No
     return _unique_where(a, logical_not(isin(a, ar2)), size, fill_value, pad_with_first=False)
 
 
-def _unique_where(a, mask, size, fill_value, pad_with_first):
-    """The sorted unique values of ``a`` where ``mask`` (NaNs as one value, as JAX's set
-    operations), ``size`` of them (padded) if given. The kept values are sorted first by a
-    two-key sort, so no sentinel value can collide with a real one (inf, NaN, the maximum
-    integer)."""
+def _sorted_starts(a, mask):
+    """Sort ``a``'s entries where ``mask`` to the front (a two-key sort, so no sentinel
+    value can collide with a real one: inf, NaN, the maximum integer) and mark the first
+    of each run of equal kept values (NaNs, canonicalised, as one value). Returns
+    ``(a, sorted_values, starts)``."""
     n = a.shape[0]
     if dtypes.is_inexact(a.dtype):
         a = where(isnan(a), full_like(a, np.nan), a)
@@ -90,29 +105,69 @@ def _unique_where(a, mask, size, fill_value, pad_with_first):
         start = logical_and(kept, concatenate([ones((1,), dtypes.bool_), new_group]))
     else:
         start = zeros((0,), dtypes.bool_)
+    return a, s, start
+
+
+def _compact(s, sel, size, pad, what="set operations need size= under transformations"):
+    """The entries of ``s`` where ``sel``, in order, in ``size`` slots (all of them when
+    ``size`` is None, which needs concrete data) padded with ``pad``; and their count."""
     if size is None:
-        if isinstance(start, Tracer) and start.to_concrete_value() is None:
-            raise ConcretizationTypeError(start, "set operations need size= under transformations")
-        size_ = int(np.asarray(reductions.sum(start)))
+        if isinstance(sel, Tracer) and sel.to_concrete_value() is None:
+            raise ConcretizationTypeError(sel, what)
+        size_ = int(np.asarray(reductions.sum(sel)))
     else:
         size_ = int(size)
+    gid = subtract(cumsum(sel.astype(np.int32)), 1)
+    slots = where(sel, gid, size_)
+    out = _ix.scatter(broadcast_to(pad, (size_,)), s, [slots], "set")
+    return out, reductions.sum(sel.astype(np.int32))
+
+
+def _unique_where(a, mask, size, fill_value, pad_with_first, count=False):
+    """The sorted unique values of ``a`` where ``mask`` (NaNs as one value, as JAX's set
+    operations), ``size`` of them (padded) if given; with ``count``, also how many."""
+    n = a.shape[0]
+    a, s, start = _sorted_starts(a, mask)
     if fill_value is not None:
         pad = asarray(fill_value).astype(a.dtype)
     elif pad_with_first and n:
-        pad = where(kept[0], s[0], zeros((), a.dtype))  # the smallest result, else 0
+        pad = where(start[0], s[0], zeros((), a.dtype))  # the smallest result, else 0
     else:
         pad = zeros((), a.dtype)
-    gid = subtract(cumsum(start.astype(np.int32)), 1)
-    slots = where(start, gid, size_)
-    return _ix.scatter(broadcast_to(pad, (size_,)), s, [slots], "set")
+    out, num = _compact(s, start, size, pad)
+    return (out, num) if count else out
 
 
 def setxor1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=None):
-    """``jnp.setxor1d``: sorted values in exactly one of the arrays."""
-    a = unique(ravel(asarray_any(ar1))) if size is None else ravel(ar1)
-    b = unique(ravel(asarray_any(ar2))) if size is None else ravel(ar2)
-    both = concatenate([setdiff1d(a, b), setdiff1d(b, a)])
-    return unique(both, size=size, fill_value=fill_value)
+    """``jnp.setxor1d``: sorted values in exactly one of the arrays.
+
+    As JAX: the operands take their common dtype; NaNs are one value within each array
+    but never equal across them (a NaN in both arrays appears twice); with ``size``, the
+    padding is ``fill_value`` joined in by ``where`` (its type promotes) or else the
+    smallest result (NaN if any result is NaN, 0 if there is none)."""
+    a, b = promote_dtypes(ravel(asarray_any(ar1)), ravel(asarray_any(ar2)))
+    _, sa, ka = _sorted_starts(a, ones(a.shape, dtypes.bool_))
+    _, sb, kb = _sorted_starts(b, ones(b.shape, dtypes.bool_))
+    vals, keep = concatenate([sa, sb]), concatenate([ka, kb])
+    n = vals.shape[0]
+    _, s, k = _sorting.sort((logical_not(keep).astype(np.int32), vals, keep), num_keys=2)
+    if n:
+        # The distinct values sit first, sorted; a value is in the xor when it differs
+        # from both neighbours (``!=``, so two NaNs differ).
+        differs = not_equal(s[1:], s[:-1])
+        before = concatenate([ones((1,), dtypes.bool_), differs])
+        after = concatenate([logical_or(differs, logical_not(k[1:])), ones((1,), dtypes.bool_)])
+        sel = logical_and(k, logical_and(before, after))
+    else:
+        sel = zeros((0,), dtypes.bool_)
+    out, num = _compact(s, sel, size, zeros((), s.dtype))
+    if size is None or int(size) == 0:
+        return out
+    if fill_value is not None:
+        return _fill_after(out, num, size, fill_value)
+    valid = less(arange(int(size)), num)
+    out = where(valid, out, reductions.max(out))
+    return where(valid, out, reductions.min(out))
 
 
 def unique_counts(x, /, *, size=None, fill_value=None):
@@ -202,7 +257,7 @@ def unique(
         [slots],
         "set",
     )
-    outs = [vals]
+    outs = [with_weak_type(vals, aval_of(a).weak_type)]  # unique(2.5) stays weakly typed, as JAX
     # An empty input gives empty indices and counts whatever ``size`` (as JAX).
     size_ = size_ if n else 0
     if return_index:
