@@ -142,13 +142,15 @@ def _conv1d(x, y, mode, flip):
         )
     if x.shape[0] == 0 or y.shape[0] == 0:
         raise ValueError("inputs cannot be empty")
+    if x.shape[0] < y.shape[0]:
+        if not flip:
+            # correlate(a, v) = conj(reverse(correlate(v, a))): sum_n a[n+k] conj(v[n])
+            # read from v's side conjugates the other operand, so undo that once.
+            out = jnp_shape.flip(_conv1d(y, x, mode, False), 0)
+            return conj(out) if dtypes.is_complex(out.dtype) else out
+        x, y = y, x
     if dtypes.is_complex(x.dtype) and not flip:
         y = conj(y)
-    if x.shape[0] < y.shape[0]:
-        x, y = y, x
-        if not flip:
-            # correlate(a, v) with swapped operands is the reversed correlation.
-            return jnp_shape.flip(_conv1d(x, y, mode, False), 0)
     n, m = x.shape[0], y.shape[0]
     if flip:
         y = jnp_shape.flip(y, 0)

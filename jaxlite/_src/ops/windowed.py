@@ -107,9 +107,10 @@ def reduce_window(
             "reduce_window: window_dimensions, window_strides and dilations must "
             f"have one entry per operand dimension ({nd})"
         )
-    dilated_in = tuple(_dilate_len(n, b) for n, b in zip(x.shape, bd))
     dilated_win = tuple(_dilate_len(k, d) for k, d in zip(wd, wdil))
-    pads = padtype_to_pads(dilated_in, dilated_win, ws, padding)
+    # As JAX: string padding is computed from the undilated operand shape (and the
+    # dilated window), so SAME with base dilation is not "same size" of the dilated input.
+    pads = padtype_to_pads(x.shape, dilated_win, ws, padding)
     init = conversion.convert_element_type(to_array(init_value), x.dtype)
     xp = _sh.pad(x, init, [(lo, hi, b - 1) for (lo, hi), b in zip(pads, bd)])
     padded = aval_of(xp).shape
@@ -501,6 +502,12 @@ def conv_general_dilated(
     rhs_c = _sh.transpose(rhs, rspec)
     ws = tuple(int(s) for s in window_strides) if window_strides else (1,) * nsp
     ld = tuple(int(d) for d in lhs_dilation) if lhs_dilation else (1,) * nsp
+    if isinstance(padding, str) and any(d != 1 for d in ld):
+        # As JAX: "SAME"/"VALID" are not defined for a transposed (lhs-dilated) conv.
+        raise ValueError(
+            "String padding is not implemented for transposed convolution using this op. "
+            "Please either exactly specify the required padding or use conv_transpose."
+        )
     rd = tuple(int(d) for d in rhs_dilation) if rhs_dilation else (1,) * nsp
     in_sp = tuple(_dilate_len(n, d) for n, d in zip(aval_of(lhs_c).shape[2:], ld))
     k_sp = tuple(_dilate_len(k, d) for k, d in zip(aval_of(rhs_c).shape[2:], rd))
