@@ -185,6 +185,8 @@ def reciprocal(x, /):
 def log2(x, /):
     (x,) = promote_dtypes_inexact(x)
     # As JAX: log(x) / log(2) with NumPy (strongly typed) constants, so never weak.
+    if dtypes.is_complex(x.dtype):
+        return _complex_log_in_base(x, 2)
     return ew.div(ew.log(x), ew.log(_strong_const(x, 2)))
 
 
@@ -192,8 +194,18 @@ def log10(x, /):
     (x,) = promote_dtypes_inexact(x)
     # As JAX: log(x) times 1 / log(10) in x's real dtype (a strongly typed constant).
     if dtypes.is_complex(x.dtype):
-        return ew.div(ew.log(x), ew.log(_strong_const(x, 10)))
+        return _complex_log_in_base(x, 10)
     return ew.mul(ew.log(x), _strong_const(x, 0.4342944819032518))
+
+
+def _complex_log_in_base(x, base):
+    """log(x) / log(base) for complex ``x``: each part divided by the real log(base).
+    JAX's complex division by log(base) + 0j gives exactly these quotients and keeps the
+    finite phase of an infinite log (log10(-inf + 0j) = inf + 1.3643764j); NumPy's
+    complex division turned that phase into NaN."""
+    lx = ew.log(x)
+    c = ew.log(_strong_const(ew.real(lx), base))
+    return ew.complex_(ew.div(ew.real(lx), c), ew.div(ew.imag(lx), c))
 
 
 def _strong_const(x, v):
