@@ -452,8 +452,19 @@ def bincount(x, weights=None, minlength: int = 0, *, length: int | None = None):
 
 def histogram(a, bins=10, range=None, weights=None, density=None):  # noqa: A002
     """``jnp.histogram``: ``(counts, bin_edges)``; the last bin includes its right edge."""
-    a = ravel(asarray_any(a))
-    (a,) = [x for x in _inexact_pair(a)]
+    a = asarray_any(a)
+    if weights is None:
+        (a,) = _inexact_pair(a)
+        w = None
+    else:
+        w = asarray_any(weights)
+        if a.shape != w.shape:
+            raise ValueError("weights should have the same shape as a.")
+        # As JAX: data and weights take one inexact dtype (int weights count in float32,
+        # float16 data with float32 weights bins in float32).
+        a, w = _inexact_pair(a, w)
+        w = ravel(w)
+    a = ravel(a)
     if isinstance(bins, (int, np.integer)):
         if range is None:
             lo, hi = reductions.min(a), reductions.max(a)
@@ -470,7 +481,7 @@ def histogram(a, bins=10, range=None, weights=None, density=None):  # noqa: A002
     idx = where(equal(a, edges[-1]), nb - 1, idx)
     inside = logical_and(greater_equal(a, edges[0]), less_equal(a, edges[-1]))
     idx = where(inside, idx, nb)  # out of range: dropped by bincount
-    w = ones_like(a) if weights is None else ravel(asarray_any(weights))
+    w = ones_like(a) if w is None else w
     counts = bincount(idx, w, length=nb)
     if density:
         widths = subtract(edges[1:], edges[:-1])
@@ -478,5 +489,5 @@ def histogram(a, bins=10, range=None, weights=None, density=None):  # noqa: A002
     return counts, edges
 
 
-def _inexact_pair(a):
-    return promote_dtypes_inexact(a)
+def _inexact_pair(*args):
+    return promote_dtypes_inexact(*args)
