@@ -18,6 +18,7 @@ from jaxlite._src.numpy.shape import broadcast_to, reshape
 from jaxlite._src.numpy.ufuncs import multiply
 from jaxlite._src.numpy.util import (
     asarray_any,
+    check_arraylike,
     promote_dtypes,
     promote_dtypes_for_contraction,
     with_weak_type,
@@ -134,6 +135,7 @@ def einsum(
         )
     if not isinstance(subscripts, str):
         raise TypeError("jaxlite einsum supports only the string subscripts form")
+    check_arraylike("einsum", *operands)
     ops, weak = promote_dtypes_for_contraction(*[asarray_any(o) for o in operands])
     weak = weak and preferred_element_type is None
     pet = (
@@ -203,6 +205,7 @@ def einsum(
 def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
     """``jnp.tensordot``: contract the last ``axes`` of ``a`` with the first of ``b``, or the
     given pairs of axis sequences."""
+    check_arraylike("tensordot", a, b)
     (a, b), weak = promote_dtypes_for_contraction(a, b)
     if isinstance(axes, (int, np.integer)):
         k = int(axes)
@@ -231,6 +234,7 @@ def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
 
 def kron(a, b):
     """``jnp.kron``: the Kronecker product."""
+    check_arraylike("kron", a, b)
     a, b = promote_dtypes(a, b)
     nd = max(a.ndim, b.ndim)
     a = reshape(a, (1,) * (nd - a.ndim) + a.shape)

@@ -42,7 +42,7 @@ from jaxlite._src.numpy.ufuncs import (
     subtract,
     where,
 )
-from jaxlite._src.numpy.util import asarray_any, promote_dtypes_inexact
+from jaxlite._src.numpy.util import asarray_any, check_arraylike, promote_dtypes_inexact
 from jaxlite._src.ops import indexing as _ix, linalg_ops as _la, linalg_schur as _schur
 
 
@@ -92,6 +92,7 @@ def _square(name, a):
 
 def cholesky(a, *, upper: bool = False, symmetrize_input: bool = True):
     """``jnp.linalg.cholesky``: lower (or upper) Cholesky factor; NaN if not PD."""
+    check_arraylike("jnp.linalg.cholesky", a)
     a = _inexact(a)
     _square("cholesky", a)
     L = _la.cholesky(a, symmetrize_input=symmetrize_input)
@@ -101,6 +102,7 @@ def cholesky(a, *, upper: bool = False, symmetrize_input: bool = True):
 def qr(a, mode: str = "reduced"):
     """``jnp.linalg.qr``: ``QRResult(Q, R)`` (``mode`` reduced/complete; "r" returns R;
     "raw" returns LAPACK's Householder form ``(h, tau)``, ``h`` of shape ``(..., n, m)``)."""
+    check_arraylike("jnp.linalg.qr", a)
     a = _inexact(a)
     if mode not in ("reduced", "complete", "r", "raw"):
         raise ValueError(f"Unsupported QR decomposition mode '{mode}'")
@@ -121,6 +123,7 @@ def svd(
     subset_by_index=None,
 ):
     """``jnp.linalg.svd``: ``SVDResult(U, S, Vh)``, or ``S`` when not ``compute_uv``."""
+    check_arraylike("jnp.linalg.svd", a)
     a = _inexact(a)
     if not compute_uv:
         return _la.svd(a, full_matrices=False, compute_uv=False)
@@ -130,12 +133,14 @@ def svd(
 
 def svdvals(x):
     """``jnp.linalg.svdvals``: singular values."""
+    check_arraylike("jnp.linalg.svdvals", x)
     return svd(x, compute_uv=False)
 
 
 def eigh(a, UPLO: str | None = None, symmetrize_input: bool = True):
     """``jnp.linalg.eigh``: ``EighResult(eigenvalues, eigenvectors)`` of a Hermitian matrix,
     eigenvalues ascending."""
+    check_arraylike("jnp.linalg.eigh", a)
     a = _inexact(a)
     _square("eigh", a)
     lower = UPLO in (None, "L")
@@ -152,6 +157,7 @@ def eig(a):
     Raises:
         ValueError: not a (stack of) square matrices.
     """
+    check_arraylike("jnp.linalg.eig", a)
     a = asarray_any(a)
     (a,) = promote_dtypes_inexact(a)
     w, v = _la.eig(a, compute_left_eigenvectors=False)
@@ -161,6 +167,7 @@ def eig(a):
 def eigvals(a):
     """``jnp.linalg.eigvals``: the (complex) eigenvalues of a general square matrix, in
     LAPACK's order; differentiable."""
+    check_arraylike("jnp.linalg.eigvals", a)
     a = asarray_any(a)
     (a,) = promote_dtypes_inexact(a)
     return _la.eig(a, compute_left_eigenvectors=False, compute_right_eigenvectors=False)[0]
@@ -168,6 +175,7 @@ def eigvals(a):
 
 def eigvalsh(a, UPLO: str | None = "L", *, symmetrize_input: bool = True):
     """``jnp.linalg.eigvalsh``: eigenvalues of a Hermitian matrix, ascending."""
+    check_arraylike("jnp.linalg.eigvalsh", a)
     return eigh(a, UPLO, symmetrize_input).eigenvalues
 
 
@@ -180,6 +188,7 @@ def _lu_parts(a):
 
 def slogdet(a, *, method=None):
     """``jnp.linalg.slogdet``: ``SlogdetResult(sign, logabsdet)`` via LU."""
+    check_arraylike("jnp.linalg.slogdet", a)
     a = _inexact(a)
     _square("slogdet", a)
     lu, _, parity = _lu_parts(a)
@@ -205,6 +214,7 @@ def det(a):
     matrix of rank n-1 gets its nonzero cofactors and one of rank below n-1 gets zeros,
     as in JAX (the inverse-based formula gives NaN there).
     """
+    check_arraylike("jnp.linalg.det", a)
     a = _inexact(a)
     _square("det", a)
     return _det(a)
@@ -265,6 +275,7 @@ def _lu_solve(lu, perm, b):
 def solve(a, b):
     """``jnp.linalg.solve``: ``x`` with ``a @ x = b``; ``b`` is a vector when 1-D, else a
     (batch of) matrices of shape ``(..., n, k)`` broadcast against ``a``'s batch."""
+    check_arraylike("jnp.linalg.solve", a, b)
     a, b = promote_dtypes_inexact(asarray_any(a), asarray_any(b))
     _square("solve", a)
     vec = b.ndim == 1
@@ -284,6 +295,7 @@ def solve(a, b):
 
 def inv(a):
     """``jnp.linalg.inv``: the matrix inverse (via an LU solve against the identity)."""
+    check_arraylike("jnp.linalg.inv", a)
     a = _inexact(a)
     _square("inv", a)
     eye = broadcast_to(creation.eye(a.shape[-1], dtype=a.dtype), a.shape)
@@ -297,6 +309,7 @@ def pinv(a, rtol=None, hermitian: bool = False, *, rcond=None):
     Its derivative is the closed form for a pseudo-inverse of locally constant rank (as
     JAX's), finite also at rank-deficient matrices, where differentiating the SVD gives NaN.
     """
+    check_arraylike("jnp.linalg.pinv", a)
     a = _inexact(a)
     m, n = a.shape[-2:]
     if rcond is not None:
@@ -358,6 +371,7 @@ def matrix_rank(M, rtol=None, *, hermitian: bool = False, tol=None):
     Raises:
       ValueError: both ``tol`` and ``rtol`` given.
     """
+    check_arraylike("jnp.linalg.matrix_rank", M)
     if tol is not None:
         if rtol is not None:
             raise ValueError("matrix_rank: only one of tol or rtol may be specified.")
@@ -376,6 +390,7 @@ def matrix_rank(M, rtol=None, *, hermitian: bool = False, tol=None):
 
 def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):
     """``jnp.linalg.lstsq``: ``(x, residuals, rank, s)`` minimising ``|b - a x|``."""
+    check_arraylike("jnp.linalg.lstsq", a, b)
     a, b = promote_dtypes_inexact(asarray_any(a), asarray_any(b))
     vec = b.ndim == 1
     if vec:
@@ -407,6 +422,7 @@ def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):
 def norm(x, ord=None, axis=None, keepdims: bool = False):  # noqa: A002
     """``jnp.linalg.norm``: vector norms (ord None/2, inf, -inf, 0, p) and matrix norms
     (None/'fro', 'nuc', 1, -1, 2, -2, inf, -inf)."""
+    check_arraylike("jnp.linalg.norm", x)
     x = _inexact(x)
     if axis is None:
         if ord is None:
@@ -485,6 +501,7 @@ def _mat_norm(x, ord, axes, keepdims):  # noqa: A002
 
 def vector_norm(x, /, *, axis=None, keepdims: bool = False, ord=2):  # noqa: A002
     """``jnp.linalg.vector_norm``."""
+    check_arraylike("jnp.linalg.vector_norm", x)
     x = _inexact(x)
     if axis is None:
         out = _vec_norm(ravel(x), ord, 0, False)
@@ -494,11 +511,13 @@ def vector_norm(x, /, *, axis=None, keepdims: bool = False, ord=2):  # noqa: A00
 
 def matrix_norm(x, /, *, keepdims: bool = False, ord="fro"):  # noqa: A002
     """``jnp.linalg.matrix_norm``: norm over the last two axes."""
+    check_arraylike("jnp.linalg.matrix_norm", x)
     return norm(x, ord, (-2, -1), keepdims)
 
 
 def multi_dot(arrays, *, precision=None):
     """``jnp.linalg.multi_dot``: chained matrix product (left to right)."""
+    check_arraylike("jnp.linalg.multi_dot", *arrays)
     arrays = list(arrays)
     out = arrays[0]
     for a in arrays[1:]:
@@ -508,31 +527,37 @@ def multi_dot(arrays, *, precision=None):
 
 def matrix_transpose(x, /):
     """``jnp.linalg.matrix_transpose``."""
+    check_arraylike("jnp.linalg.matrix_transpose", x)
     return swapaxes(x, -1, -2)
 
 
 def outer(x1, x2, /):
     """``jnp.linalg.outer``."""
+    check_arraylike("jnp.linalg.outer", x1, x2)
     return products.outer(x1, x2)
 
 
 def trace(x, /, *, offset: int = 0, dtype=None):
     """``jnp.linalg.trace``: trace over the last two axes."""
+    check_arraylike("jnp.linalg.trace", x)
     return _trace(x, offset, -2, -1, dtype)
 
 
 def diagonal(x, /, *, offset: int = 0):
     """``jnp.linalg.diagonal``: diagonals of the trailing matrices."""
+    check_arraylike("jnp.linalg.diagonal", x)
     return _diagonal(x, offset, -2, -1)
 
 
 def matmul(x1, x2, /, *, precision=None, preferred_element_type=None):
     """``jnp.linalg.matmul``."""
+    check_arraylike("jnp.linalg.matmul", x1, x2)
     return products.matmul(x1, x2, preferred_element_type=preferred_element_type)
 
 
 def tensordot(x1, x2, /, *, axes=2, precision=None, preferred_element_type=None):
     """``jnp.linalg.tensordot``."""
+    check_arraylike("jnp.linalg.tensordot", x1, x2)
     return _td(x1, x2, axes, preferred_element_type=preferred_element_type)
 
 
@@ -543,12 +568,14 @@ def cross(x1, x2, /, *, axis=-1):
 
 def vecdot(x1, x2, /, *, axis=-1, precision=None, preferred_element_type=None):
     """``jnp.linalg.vecdot``."""
+    check_arraylike("jnp.linalg.vecdot", x1, x2)
     return _vecdot(x1, x2, axis=axis)
 
 
 def cond(x, p=None):
     """``jnp.linalg.cond``: condition number (ratio of extreme singular values for
     ``p`` None/2/-2, else ``norm(x, p) * norm(inv(x), p)``)."""
+    check_arraylike("cond", x)
     x = _inexact(x)
     if p is None or p in (2, -2):
         s = svd(x, compute_uv=False)
@@ -559,6 +586,7 @@ def cond(x, p=None):
 
 def tensorsolve(a, b, axes=None):
     """``jnp.linalg.tensorsolve``: solve ``tensordot(a, x, x.ndim) = b`` for ``x``."""
+    check_arraylike("tensorsolve", a, b)
     a, b = asarray_any(a), asarray_any(b)
     if axes is not None:
         axes = [int(ax) % a.ndim for ax in axes]
@@ -571,6 +599,7 @@ def tensorsolve(a, b, axes=None):
 
 def tensorinv(a, ind: int = 2):
     """``jnp.linalg.tensorinv``: inverse with respect to ``tensordot(..., ind)``."""
+    check_arraylike("tensorinv", a)
     a = asarray_any(a)
     out_shape = a.shape[ind:] + a.shape[:ind]
     n = int(np.prod(a.shape[:ind], dtype=np.int64))

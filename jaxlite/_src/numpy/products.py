@@ -21,6 +21,7 @@ from jaxlite._src.numpy.shape import (
 from jaxlite._src.numpy.ufuncs import conj, multiply, subtract
 from jaxlite._src.numpy.util import (
     asarray_any,
+    check_arraylike,
     promote_args,
     promote_dtypes,
     promote_dtypes_for_contraction,
@@ -34,6 +35,7 @@ from jaxlite._src.sharding import explicit as _explicit
 def dot(a, b, *, precision=None, preferred_element_type=None, out_sharding=None):
     """``jnp.dot``: NumPy's rules for 0-d, 1-d and N-d operands; ``out_sharding``: the
     result's sharding (S8.4)."""
+    check_arraylike("dot", a, b)
     if out_sharding is not None:
         return _explicit.apply_out_sharding(
             dot,
@@ -58,6 +60,7 @@ def dot(a, b, *, precision=None, preferred_element_type=None, out_sharding=None)
 
 def matmul(a, b, *, precision=None, preferred_element_type=None, out_sharding=None):
     """``jnp.matmul`` with batch broadcasting; ``out_sharding``: the result's sharding."""
+    check_arraylike("matmul", a, b)
     if out_sharding is not None:
         return _explicit.apply_out_sharding(
             matmul,
@@ -100,6 +103,7 @@ def matmul(a, b, *, precision=None, preferred_element_type=None, out_sharding=No
 
 
 def vdot(a, b):
+    check_arraylike("vdot", a, b)
     (a, b), weak = promote_dtypes_for_contraction(a, b)
     if dtypes.is_complex(a.dtype):
         a = ew.conj(a)
@@ -107,6 +111,7 @@ def vdot(a, b):
 
 
 def inner(a, b):
+    check_arraylike("inner", a, b)
     (a, b), weak = promote_dtypes_for_contraction(a, b)
     if a.ndim == 0 or b.ndim == 0:
         return multiply(a, b)  # as JAX's (a jnp multiply: it casts a weak operand)
@@ -115,6 +120,7 @@ def inner(a, b):
 
 
 def outer(a, b):
+    check_arraylike("outer", a, b)
     a, b = promote_dtypes(ravel(a), ravel(b))
     # Equal ranks: no rank promotion (jax_numpy_rank_promotion never fires here, as in JAX).
     return multiply(_sh.reshape(a, a.shape + (1,)), _sh.reshape(b, (1,) + b.shape))

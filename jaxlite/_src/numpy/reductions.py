@@ -112,6 +112,7 @@ def _sum_dtype(dt, promote_integers: bool = True):
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial: bool = False):
     """``jnp.cumulative_sum`` (array API): small integers accumulate as in ``jnp.sum``
     (``uint8 -> uint32``), unlike ``jnp.cumsum``, as in JAX."""
+    check_arraylike("cumulative_sum", x)
     x = asarray_any(x)
     if dtype is None:
         dtype = _sum_dtype(x.dtype)
@@ -120,6 +121,7 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial: bool = False
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial: bool = False):
     """``jnp.cumulative_prod`` (array API)."""
+    check_arraylike("cumulative_prod", x)
     return _cumulative(cumprod, ones, x, axis, dtype, include_initial)
 
 
@@ -234,11 +236,13 @@ def nanargmin(a, axis=None, out=None, keepdims: bool = False):
 
 def nancumsum(a, axis=None, dtype=None, out=None):
     """``jnp.nancumsum``: ``cumsum`` treating NaN as zero."""
+    check_arraylike("nancumsum", a)
     return cumsum(_nan_to(a, 0), axis, dtype)
 
 
 def nancumprod(a, axis=None, dtype=None, out=None):
     """``jnp.nancumprod``: ``cumprod`` treating NaN as one."""
+    check_arraylike("nancumprod", a)
     return cumprod(_nan_to(a, 1), axis, dtype)
 
 
@@ -516,6 +520,7 @@ def argmin(a, axis=None, out=None, keepdims=False):
 
 
 def cumsum(a, axis=None, dtype=None):
+    check_arraylike("cumsum", a)
     a = asarray_any(a)
     if axis is None:
         a, axis = ravel(a), 0
@@ -527,6 +532,7 @@ def cumsum(a, axis=None, dtype=None):
 
 
 def cumprod(a, axis=None, dtype=None):
+    check_arraylike("cumprod", a)
     a = asarray_any(a)
     if axis is None:
         a, axis = ravel(a), 0
