@@ -37,6 +37,8 @@ CASES = [
     ("tensordot", (Ma, M)),
     ("einsum", ("ij,j->i", Ma, V)),
     ("einsum", ("ii", M)),
+    ("vecdot", (V, Va)),
+    ("vecdot", (Va, V)),
     ("cumsum", (V,)),
     ("cumprod", (M,)),
     ("nancumsum", (V,)),

@@ -133,6 +133,7 @@ def trace(a, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype=None, out=No
 
 def vecdot(x1, x2, /, *, axis: int = -1, precision=None, preferred_element_type=None):
     """``jnp.vecdot``: ``sum(conj(x1) * x2, axis)`` with broadcasting."""
+    check_arraylike("jnp.vecdot", x1, x2)
     x1, x2 = promote_args("vecdot", x1, x2)
     x1, x2 = broadcast_arrays(x1, x2)
     if dtypes.is_complex(x1.dtype):
