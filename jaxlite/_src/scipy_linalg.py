@@ -8,6 +8,8 @@ compose primitives, so they jit, vmap and differentiate.
 from __future__ import annotations
 
 import jaxlite.numpy as jnp  # the public jnp namespace (stable across module splits)
+from jaxlite._src.core.avals import aval_of
+from jaxlite._src.numpy.util import with_weak_type
 from jaxlite._src.ops import linalg_ops, linalg_schur
 
 _TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
@@ -48,7 +50,8 @@ def solve_triangular(
     a = jnp.asarray(a)
     b2, vector = _as_matrix_rhs(a, b)
     dtype = jnp.result_type(a, b2, jnp.float32)
-    a, b2 = a.astype(dtype), b2.astype(dtype)
+    weak = aval_of(a).weak_type and aval_of(b2).weak_type  # as JAX: weak if both are
+    a, b2 = with_weak_type(a.astype(dtype), weak), with_weak_type(b2.astype(dtype), weak)
     x = linalg_ops.triangular_solve(
         a,
         b2,
@@ -69,7 +72,7 @@ def cholesky(a, lower: bool = False, overwrite_a: bool = False, check_finite: bo
     """
     del overwrite_a, check_finite
     a = jnp.asarray(a)
-    a = jnp.astype(a, jnp.result_type(a, jnp.float32))
+    a = with_weak_type(jnp.astype(a, jnp.result_type(a, jnp.float32)), aval_of(a).weak_type)
     if lower:
         return linalg_ops.cholesky(a, symmetrize_input=False)
     l_ = linalg_ops.cholesky(jnp.conj(jnp.swapaxes(a, -1, -2)), symmetrize_input=False)

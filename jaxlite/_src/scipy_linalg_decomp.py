@@ -23,6 +23,7 @@ import numpy as np
 
 import jaxlite.numpy as jnp
 from jaxlite._src import dtypes
+from jaxlite._src.numpy.util import with_weak_type
 from jaxlite._src.ops import linalg_schur as _ls
 
 
@@ -334,6 +335,8 @@ def polar(
         )
     w, s, vh = jnp.linalg.svd(a, full_matrices=False)
     unitary = w @ vh
+    if method == "qdwh":  # JAX's QDWH iteration mixes in strong arrays: U is strong
+        unitary = with_weak_type(unitary, False)
     sc = s.astype(a.dtype)
     if side == "right":
         posdef = _H(vh) @ (sc[..., :, None] * vh)

@@ -159,7 +159,7 @@ def _cholesky_impl(x):
 
 def _cholesky_abstract_eval(x):
     _check_square("cholesky", x)
-    return ShapedArray(x.shape, x.dtype)
+    return ShapedArray(x.shape, x.dtype, x.weak_type)
 
 
 def _cholesky_jvp(primals, tangents):
@@ -189,7 +189,7 @@ rules.batch_rules[cholesky_p] = lambda ad, args, dims: (
 def cholesky(x, *, symmetrize_input: bool = True):
     """``jax.lax.linalg.cholesky``: lower Cholesky factor (NaNs if not positive definite)."""
     if symmetrize_input:
-        x = ew.mul(ew.add(x, _H(x)), _sh.full((), 0.5, aval_of(x).dtype))
+        x = ew.mul(ew.add(x, _H(x)), _sh.full((), 0.5, aval_of(x).dtype, weak_type=True))
     return cholesky_p.bind(x)
 
 
@@ -256,7 +256,8 @@ def _triangular_solve_abstract_eval(
         raise TypeError(f"triangular_solve: incompatible shapes {a.shape} and {b.shape}")
     if a.dtype != b.dtype:
         raise TypeError("triangular_solve requires a and b to have the same dtype")
-    return ShapedArray(b.shape, b.dtype)
+    # Like JAX's linalg primitives: weak only when every operand is weak.
+    return ShapedArray(b.shape, b.dtype, a.weak_type and b.weak_type)
 
 
 def _ts_params(**p):
@@ -384,9 +385,10 @@ def _lu_abstract_eval(x):
         raise TypeError(f"lu: argument must be floating point or complex, got {x.dtype}")
     b, (m, n) = x.shape[:-2], x.shape[-2:]
     return [
-        ShapedArray(x.shape, x.dtype),
-        ShapedArray(b + (min(m, n),), dtypes.int32),
-        ShapedArray(b + (m,), dtypes.int32),
+        # JAX gives every output (the int32 pivots too) the operand's weak type.
+        ShapedArray(x.shape, x.dtype, x.weak_type),
+        ShapedArray(b + (min(m, n),), dtypes.int32, x.weak_type),
+        ShapedArray(b + (m,), dtypes.int32, x.weak_type),
     ]
 
 
@@ -472,7 +474,8 @@ def _qr_abstract_eval(x, *, full_matrices):
     m, n = x.shape[-2:]
     k = m if full_matrices else min(m, n)
     b = x.shape[:-2]
-    return [ShapedArray(b + (m, k), x.dtype), ShapedArray(b + (k, n), x.dtype)]
+    w = x.weak_type
+    return [ShapedArray(b + (m, k), x.dtype, w), ShapedArray(b + (k, n), x.dtype, w)]
 
 
 def _qr_jvp(primals, tangents, *, full_matrices):
@@ -529,7 +532,11 @@ rules.impl_rules[eigh_p] = _eigh_impl
 
 def _eigh_abstract_eval(x, *, lower):
     _check_square("eigh", x)
-    return [ShapedArray(x.shape, x.dtype), ShapedArray(x.shape[:-1], dtypes.to_real_dtype(x.dtype))]
+    w = x.weak_type
+    return [
+        ShapedArray(x.shape, x.dtype, w),
+        ShapedArray(x.shape[:-1], dtypes.to_real_dtype(x.dtype), w),
+    ]
 
 
 def _eigh_jvp(primals, tangents, *, lower):
@@ -565,7 +572,7 @@ rules.batch_rules[eigh_p] = _eigh_batch
 def eigh(x, *, lower: bool = True, symmetrize_input: bool = True):
     """``jax.lax.linalg.eigh``: ``(v, w)`` eigenvectors (columns) and ascending eigenvalues."""
     if symmetrize_input:
-        x = ew.mul(ew.add(x, _H(x)), _sh.full((), 0.5, aval_of(x).dtype))
+        x = ew.mul(ew.add(x, _H(x)), _sh.full((), 0.5, aval_of(x).dtype, weak_type=True))
     return tuple(eigh_p.bind(x, lower=bool(lower)))
 
 
@@ -606,7 +613,8 @@ def _eig_abstract_eval(x, *, compute_left_eigenvectors, compute_right_eigenvecto
     _check_square("eig", x)
     cdt = dtypes.to_complex_dtype(x.dtype)
     n_vec = int(compute_left_eigenvectors) + int(compute_right_eigenvectors)
-    return [ShapedArray(x.shape[:-1], cdt)] + [ShapedArray(x.shape, cdt)] * n_vec
+    w = x.weak_type
+    return [ShapedArray(x.shape[:-1], cdt, w)] + [ShapedArray(x.shape, cdt, w)] * n_vec
 
 
 def _eig_jvp(primals, tangents, *, compute_left_eigenvectors, compute_right_eigenvectors):
@@ -692,11 +700,12 @@ def _svd_abstract_eval(x, *, full_matrices, compute_uv):
     m, n = x.shape[-2:]
     k = min(m, n)
     b = x.shape[:-2]
-    s = ShapedArray(b + (k,), dtypes.to_real_dtype(x.dtype))
+    w = x.weak_type
+    s = ShapedArray(b + (k,), dtypes.to_real_dtype(x.dtype), w)
     if not compute_uv:
         return [s]
     um, vn = (m, n) if full_matrices else (k, k)
-    return [s, ShapedArray(b + (m, um), x.dtype), ShapedArray(b + (vn, n), x.dtype)]
+    return [s, ShapedArray(b + (m, um), x.dtype, w), ShapedArray(b + (vn, n), x.dtype, w)]
 
 
 def _svd_jvp(primals, tangents, *, full_matrices, compute_uv):

@@ -83,7 +83,7 @@ def _schur_abstract_eval(x, *, compute_schur_vectors):
     _check_matrix("schur", x)
     if x.shape[-1] != x.shape[-2]:
         raise ValueError(f"The input to schur must be a square matrix. Got shape {x.shape}.")
-    out = ShapedArray(x.shape, x.dtype)
+    out = ShapedArray(x.shape, x.dtype, x.weak_type)
     return [out, out] if compute_schur_vectors else [out]
 
 
@@ -141,7 +141,11 @@ def _hessenberg_abstract_eval(a):
             f"Argument to Hessenberg reduction must have shape [..., n, n], got shape {a.shape}"
         )
     n = a.shape[-1]
-    return [ShapedArray(a.shape, a.dtype), ShapedArray(a.shape[:-2] + (max(n - 1, 0),), a.dtype)]
+    w = a.weak_type
+    return [
+        ShapedArray(a.shape, a.dtype, w),
+        ShapedArray(a.shape[:-2] + (max(n - 1, 0),), a.dtype, w),
+    ]
 
 
 rules.impl_rules[hessenberg_p] = _hessenberg_impl
@@ -183,7 +187,9 @@ def _hessenberg_q_impl(h, taus):
 
 
 rules.impl_rules[hessenberg_q_p] = _hessenberg_q_impl
-rules.abstract_eval_rules[hessenberg_q_p] = lambda h, taus: ShapedArray(h.shape, h.dtype)
+rules.abstract_eval_rules[hessenberg_q_p] = lambda h, taus: ShapedArray(
+    h.shape, h.dtype, h.weak_type and taus.weak_type
+)
 _no_derivative(hessenberg_q_p)
 
 
@@ -214,7 +220,9 @@ def _trsyl_impl(r, s, f):
 
 
 rules.impl_rules[trsyl_p] = _trsyl_impl
-rules.abstract_eval_rules[trsyl_p] = lambda r, s, f: ShapedArray(f.shape, f.dtype)
+rules.abstract_eval_rules[trsyl_p] = lambda r, s, f: ShapedArray(
+    f.shape, f.dtype, r.weak_type and s.weak_type and f.weak_type
+)
 _no_derivative(trsyl_p)
 
 
@@ -247,7 +255,8 @@ def _geqrf_abstract_eval(x):
     _check_matrix("geqrf", x)
     m, n = x.shape[-2:]
     b = tuple(x.shape[:-2])
-    return [ShapedArray(b + (m, n), x.dtype), ShapedArray(b + (min(m, n),), x.dtype)]
+    w = x.weak_type
+    return [ShapedArray(b + (m, n), x.dtype, w), ShapedArray(b + (min(m, n),), x.dtype, w)]
 
 
 rules.impl_rules[geqrf_p] = _geqrf_impl
