@@ -127,7 +127,7 @@ def svd(
     a = _inexact(a)
     if not compute_uv:
         return _la.svd(a, full_matrices=False, compute_uv=False)
-    s, u, vh = _la.svd(a, full_matrices=full_matrices, compute_uv=True)
+    u, s, vh = _la.svd(a, full_matrices=full_matrices, compute_uv=True)
     return SVDResult(u, s, vh)
 
 

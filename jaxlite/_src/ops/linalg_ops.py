@@ -773,9 +773,13 @@ rules.batch_rules[svd_p] = _svd_batch
 
 
 def svd(x, *, full_matrices: bool = True, compute_uv: bool = True):
-    """``jax.lax.linalg.svd``: ``(s, u, vh)`` (or ``s`` alone without ``compute_uv``)."""
+    """``jax.lax.linalg.svd``: ``(u, s, vh)`` as JAX returns them (the primitive's own output
+    order is ``(s, u, vh)``), or ``s`` alone without ``compute_uv``."""
     outs = svd_p.bind(x, full_matrices=bool(full_matrices), compute_uv=bool(compute_uv))
-    return outs[0] if not compute_uv else tuple(outs)
+    if not compute_uv:
+        return outs[0]
+    s, u, vh = outs
+    return u, s, vh
 
 
 del structural
