@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.avals import aval_of
@@ -170,16 +172,39 @@ def setxor1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=Non
     return where(valid, out, reductions.min(out))
 
 
+class _UniqueAllResult(NamedTuple):
+    """``jnp.unique_all``'s result (a pytree, as JAX's)."""
+
+    values: object
+    indices: object
+    inverse_indices: object
+    counts: object
+
+
+class _UniqueCountsResult(NamedTuple):
+    """``jnp.unique_counts``'s result."""
+
+    values: object
+    counts: object
+
+
+class _UniqueInverseResult(NamedTuple):
+    """``jnp.unique_inverse``'s result."""
+
+    values: object
+    inverse_indices: object
+
+
 def unique_counts(x, /, *, size=None, fill_value=None):
     """``jnp.unique_counts``: ``(values, counts)``; NaNs are distinct (array API)."""
     v, c = unique(x, return_counts=True, size=size, fill_value=fill_value, equal_nan=False)
-    return v, c
+    return _UniqueCountsResult(v, c)
 
 
 def unique_inverse(x, /, *, size=None, fill_value=None):
     """``jnp.unique_inverse``: ``(values, inverse_indices)`` (inverse has ``x``'s shape)."""
     v, inv = unique(x, return_inverse=True, size=size, fill_value=fill_value, equal_nan=False)
-    return v, reshape(inv, asarray_any(x).shape)
+    return _UniqueInverseResult(v, reshape(inv, asarray_any(x).shape))
 
 
 def unique_all(x, /, *, size=None, fill_value=None):
@@ -193,7 +218,7 @@ def unique_all(x, /, *, size=None, fill_value=None):
         fill_value=fill_value,
         equal_nan=False,
     )
-    return v, i, reshape(inv, asarray_any(x).shape), c
+    return _UniqueAllResult(v, i, reshape(inv, asarray_any(x).shape), c)
 
 
 def unique(
