@@ -346,6 +346,13 @@ def _check_scalar_output(y, holomorphic, who):
         raise TypeError(
             f"Gradient only defined for scalar-output functions. Output had shape: {a.shape}."
         )
+    _check_output_dtype(a, holomorphic, who)
+
+
+def _check_output_dtype(a, holomorphic, who):
+    # Reverse mode needs float outputs (complex ones with holomorphic=True): JAX's check,
+    # shared by grad and jacrev (an int or bool output of jacrev is JAX's TypeError, not a
+    # zero Jacobian).
     if holomorphic:
         if not dtypes.is_complex(a.dtype):
             raise TypeError(
@@ -577,6 +584,8 @@ def jacrev(
             y, pullback = vjp(f_partial, *diff_args)
         y_flat, y_tree = tree_util.tree_flatten(y)
         y_avals = [aval_of(v) for v in y_flat]
+        for a in y_avals:
+            _check_output_dtype(a, holomorphic, "jacrev")
         total, basis = _std_basis(y_avals)
         in_flat, in_tree = tree_util.tree_flatten(diff_args)
         in_avals = [aval_of(x) for x in in_flat]

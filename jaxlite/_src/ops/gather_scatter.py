@@ -10,6 +10,7 @@ Out-of-bounds: ``gather`` clamps windows into range (default and ``"clip"``) or 
 
 from __future__ import annotations
 
+import enum
 from typing import NamedTuple
 
 import numpy as np
@@ -52,16 +53,30 @@ def _mode_name(mode):
     # clamp a gather's windows and drop a scatter's out-of-bounds ones.
     if mode is None:
         return "promise"
-    name = getattr(mode, "name", mode)
-    return {
+    if isinstance(mode, enum.Enum):
+        name = mode.name
+    else:
+        name = mode
+    names = {
         "CLIP": "clip",
         "FILL_OR_DROP": "fill",
         "PROMISE_IN_BOUNDS": "promise",
+        "ONE_HOT": "one_hot",
+    }
+    if isinstance(mode, enum.Enum) and name in names:
+        return names[name]
+    # JAX's GatherScatterMode.from_any takes exactly these strings; any other (a typo such
+    # as "fill_or_drop", an enum's name, an int) is its ValueError, not a silent clamp.
+    strings = {
         "clip": "clip",
         "fill": "fill",
         "drop": "fill",
         "promise_in_bounds": "promise",
-    }.get(name, name)
+        "one_hot": "one_hot",
+    }
+    if isinstance(name, str) and name in strings:
+        return strings[name]
+    raise ValueError(f'Unknown gather mode "{mode}"')
 
 
 def _i32(x):
