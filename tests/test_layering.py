@@ -157,6 +157,7 @@ OPS_ORDER: list[str] = [
     "linalg",
     "linalg_ops",
     "linalg_schur",  # schur, hessenberg, the triangular Sylvester kernel
+    "linalg_more",  # tridiagonal(_solve), cholesky_update, householder_product, ormqr, ...
     "bitcast",
     "windowed",
     "lax_extras",

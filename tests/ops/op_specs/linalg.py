@@ -278,3 +278,77 @@ def _sla(m):
 def _hess_recon(m, x):
     h, q = _sla(m).hessenberg(x, calc_q=True)
     return q @ h @ q.T
+
+
+# ------------------------------------------- lax.linalg extras (session 10: linalg_more)
+def _np_tridiag(dl, d, du, b):
+    return np.linalg.solve(np.diag(d) + np.diag(dl[1:], -1) + np.diag(du[:-1], 1), b)
+
+
+def _raw(m, x):
+    h, t = m.jnp.linalg.qr(x, mode="raw")
+    return h.mT, t
+
+
+add(
+    OpSpec(
+        "lax_linalg_tridiagonal_solve",
+        lambda m: lambda dl, d, du, b: m.lax.linalg.tridiagonal_solve(dl, d + 4, du, b),
+        (A((4,)), A((4,)), A((4,)), A((4, 2))),
+        lambda dl, d, du, b: _np_tridiag(dl, d + 4, du, b),
+        rtol=1e-4,
+        atol=1e-5,
+    ),
+    OpSpec(
+        "lax_linalg_tridiagonal_d",  # sytrd: the tridiagonal's diagonal
+        lambda m: lambda x: m.lax.linalg.tridiagonal(x)[1],
+        (A((3, 3), F, gen="spd"),),
+        lambda x: scipy.linalg.lapack.ssytrd(x, lower=1)[1],
+        rtol=1e-4,
+        grad=0,
+    ),
+    OpSpec(
+        "lax_linalg_cholesky_update",  # no batching rule, as in JAX
+        lambda m: lambda r, w: m.lax.linalg.cholesky_update(m.jnp.triu(r), w),
+        (A((3, 3), F, gen="spd"), A((3,))),
+        lambda r, w: np.linalg.cholesky(np.triu(r).T @ np.triu(r) + np.outer(w, w)).T,
+        rtol=1e-4,
+        atol=1e-5,
+        grad=0,
+        vmap=False,
+    ),
+    OpSpec(
+        "lax_linalg_householder_product",
+        lambda m: lambda x: m.lax.linalg.householder_product(*_raw(m, x)),
+        (A((4, 3)),),
+        lambda x: np.linalg.qr(x)[0],
+        rtol=1e-4,
+        atol=1e-5,
+        grad=0,
+    ),
+    OpSpec(
+        "lax_linalg_ormqr",
+        lambda m: lambda x, c: m.lax.linalg.ormqr(*_raw(m, x), c, transpose=True),
+        (A((4, 3)), A((4, 2))),
+        lambda x, c: np.linalg.qr(x, mode="complete")[0].T @ c,
+        rtol=1e-4,
+        atol=1e-5,
+        grad=0,
+    ),
+    OpSpec(
+        "lax_linalg_lu_pivots_to_permutation",
+        lambda m: lambda p: m.lax.linalg.lu_pivots_to_permutation(p, 5),
+        (A((3,), I, 0, 5),),
+        None,
+        grad=0,
+    ),
+    OpSpec(
+        "lax_linalg_symmetric_product",
+        lambda m: lambda a, c: m.lax.linalg.symmetric_product(a, c, alpha=2.0, beta=0.5),
+        (A((3, 4)), A((3, 3))),
+        lambda a, c: 2 * a @ a.T + 0.5 * c,
+        rtol=1e-4,
+        atol=1e-5,
+        grad=0,
+    ),
+)
