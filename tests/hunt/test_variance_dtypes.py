@@ -75,3 +75,12 @@ def test_results_of_python_scalars_are_strong():
     for fname in ("mean", "var", "nanmean", "nanvar", "std"):
         assert getattr(L, fname)(1.0).weak_type is False
         assert getattr(L, fname)(1.0).weak_type == getattr(J, fname)(1.0).weak_type
+
+
+@pytest.mark.parametrize("fname", ["var", "nanvar", "mean", "nanmean"])
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.uint8, np.float16, np.float32])
+def test_weak_type_of_an_integer_dtype_matches_jax(fname, dtype):
+    # Session 10: jnp.var(x, dtype=int32) is a *weak* float32 in JAX; it was strong.
+    x = X.astype(np.float32)
+    ours, theirs = getattr(L, fname)(x, dtype=dtype), getattr(J, fname)(x, dtype=dtype)
+    assert (ours.dtype, ours.weak_type) == (theirs.dtype, theirs.aval.weak_type)

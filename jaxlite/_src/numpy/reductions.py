@@ -473,11 +473,13 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
         ddof = correction
     a = asarray_any(a)
     comp, out_dt = _var_dtypes(a.dtype, dtype)
-    if dtype is not None and not dtypes.is_inexact(out_dt):
+    # An integer ``dtype`` returns its inexact counterpart as a weak type, as JAX.
+    weak = dtype is not None and not dtypes.is_inexact(out_dt)
+    if weak:
         out_dt = dtypes.to_inexact_dtype(out_dt)
     axes = _reduction_axes(a, axis)
     res = _variance(a, axes, comp, ddof, keepdims, where, skip_nan=False)
-    return conversion.convert_element_type(res, out_dt)
+    return conversion.convert_element_type(res, out_dt, weak_type=weak)
 
 
 def _check_std_dtype(dtype, name):
