@@ -131,32 +131,61 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, out_sharding
 
 
 def _arange(start, stop=None, step=None, dtype=None) -> Array:
-    """``jnp.arange`` (arguments must be concrete)."""
+    """``jnp.arange`` (arguments must be concrete scalars), with JAX's arithmetic: the
+    dtype is ``result_type`` of the arguments (NumPy scalars strong, Python ones weak); the
+    length is NumPy's ``ceil((stop - start) / step)`` of the raw values; the values are
+    ``start + step * iota`` computed in the result dtype (float32 for half precision) after
+    casting ``start`` and ``step`` to it, so ``arange(0, 5, 1.5, dtype=int32)`` is
+    ``[0, 1, 2, 3]`` (the step truncates to 1), not the truncated ``[0, 1.5, 3, 4.5]``.
+
+    Raises:
+      ValueError: a non-scalar or complex argument.
+      TypeError: a bool dtype (JAX's iota refuses it).
+      OverflowError: a Python int outside the result dtype.
+    """
     ctx = "It arose in jnp.arange: its arguments determine the output shape."
-    start = concrete_or_error(start, ctx).item() if start is not None else None
-    stop = concrete_or_error(stop, ctx).item() if stop is not None else None
-    step = concrete_or_error(step, ctx).item() if step is not None else None
-    if stop is None and step is None:
-        v = np.arange(start)
-    else:
-        v = np.arange(start, stop, step if step is not None else 1)
+    vals = []
+    for name, x in (("stop" if stop is None and step is None else "start", start),
+                    ("stop", stop), ("step", step)):
+        if x is not None:
+            if isinstance(x, Tracer):
+                x = concrete_or_error(x, ctx)
+            if np.ndim(x) != 0:
+                raise ValueError(f"jax.numpy.arange: arguments must be scalars; got {name}={x}")
+            if isinstance(x, Array):  # a weak one stays weak, as a Python scalar
+                x = x.item() if aval_of(x).weak_type else np.asarray(x)[()]
+        vals.append(x)
+    start, stop, step = vals
     if dtype is None:
-        dt = dtypes.canonicalize_dtype(v.dtype)
-        if builtins.all(
-            type(x) in (int, type(None)) or isinstance(x, (np.integer,))
-            for x in (start, stop, step)
-        ):
-            dt = dtypes.default_int_dtype()
-        else:
-            dt = dtypes.default_float_dtype() if v.dtype.kind == "f" else dt
+        dt = dtypes.result_type(*(x for x in vals if x is not None))
     else:
         dt = dtypes.check_user_dtype_supported(dtype, "arange")
-        if dt == dtypes.bool_:
-            raise TypeError(
-                "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, "
-                "floating, complexfloating."
-            )
-    return ArrayImpl(v.astype(dt))
+    if builtins.any(np.iscomplexobj(x) for x in vals if x is not None):
+        raise ValueError(
+            "Passing complex start/stop/step to jnp.arange is no longer supported starting "
+            "in JAX v0.10.0."
+        )
+    if dt == dtypes.bool_:
+        raise TypeError(
+            "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, "
+            "floating, complexfloating."
+        )
+    if stop is None:
+        start, stop = 0, start
+    if step is None:
+        size = builtins.max(0, int(np.ceil(stop - start)))
+        ramp = conversion.iota(dt, size)
+        if not (type(start) in (int, float, bool) and start == 0):
+            ramp = _ew.add(conversion.convert_element_type(start, dt), ramp)
+        return ramp
+    size = builtins.max(0, int(np.ceil((stop - start) / step)))
+    half = dtypes.is_float(dt) and np.dtype(dt).itemsize < 4
+    wdt = np.dtype(np.float32) if half else dt
+    ramp = _ew.add(
+        conversion.convert_element_type(start, wdt),
+        _ew.mul(conversion.convert_element_type(step, wdt), conversion.iota(wdt, size)),
+    )
+    return conversion.convert_element_type(ramp, dt)
 
 
 def linspace(

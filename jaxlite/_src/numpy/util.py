@@ -237,16 +237,12 @@ def array(
             if dtype is not None:
                 dt = dtypes.check_user_dtype_supported(dtype, "array")
                 v = np.array(object, dtype=dt)
+            elif isinstance(object, (list, tuple)):
+                v = _nested_to_numpy(object)
             else:
                 v = np.array(object)
                 if v.dtype.kind == "O":
-                    raise TypeError(
-                        f"JAX only supports number and bool dtypes, got array "
-                        f"with dtype object from {object!r}"
-                    )
-                if isinstance(object, (list, tuple)) and v.size and _all_py_scalars(object):
-                    # Lists of Python scalars: JAX's default dtypes, not weak.
-                    v = v.astype(dtypes.canonicalize_dtype(v.dtype))
+                    _raise_object_dtype(object)
                 v = v.astype(dtypes.canonicalize_dtype(v.dtype), copy=False)
             # ``np.array`` may hand back a buffer an ``__array__`` object keeps: own it.
             out = ArrayImpl(owned(v, held=1))
@@ -255,6 +251,52 @@ def array(
     if device is not None or out_sharding is not None or not isinstance(object, Array):
         out = _explicit.created(out, out_sharding, device, bare=True)
     return out
+
+
+def _raise_object_dtype(object):
+    raise TypeError(
+        f"JAX only supports number and bool dtypes, got array with dtype object from {object!r}"
+    )
+
+
+def _nested_to_numpy(object) -> np.ndarray:
+    """A nested list/tuple as JAX builds it: the dtype is ``result_type`` of the leaves
+    (Python scalars weak, NumPy scalars and arrays strong, each canonicalised), the array
+    itself not weak; a Python int outside that dtype raises ``OverflowError`` (NumPy alone
+    would pick int64 and the cast to int32 would wrap silently)."""
+    leaves = list(_flatten_nested(object))
+    if not leaves:
+        return np.array(object, dtype=dtypes.default_float_dtype())
+    py_ints = [x for x in leaves if type(x) is int]
+    if len(py_ints) == len(leaves) or _all_py_scalars(object):
+        v = np.array(object)  # all Python scalars: NumPy's kind, JAX's default width
+        if py_ints and (v.dtype.kind == "O" or v.dtype == np.uint64):
+            # An int beyond int64: NumPy makes it uint64 or an object, JAX refuses it.
+            raise OverflowError("Python int too large to convert to C long")
+        if v.dtype.kind == "O":
+            _raise_object_dtype(object)
+        dt = dtypes.canonicalize_dtype(v.dtype)
+    else:
+        try:
+            dt = dtypes.result_type(*leaves)
+        except TypeError:
+            _raise_object_dtype(object)
+        v = None
+    if py_ints and np.issubdtype(dt, np.integer):
+        info = np.iinfo(dt)
+        if v is not None and v.dtype.kind in "iu" and v.size:
+            lo, hi = v.min(), v.max()  # the ints only reach Python through the bad ones
+            py_ints = [int(lo), int(hi)] if lo < info.min or hi > info.max else []
+        for x in py_ints:
+            if not -(2**63) <= x < 2**63:
+                raise OverflowError("Python int too large to convert to C long")
+            if not info.min <= x <= info.max:
+                raise OverflowError(f"Python integer {x} out of bounds for {np.dtype(dt).name}")
+    if v is None:
+        v = np.array(object, dtype=dt)
+        if v.dtype.kind == "O":
+            _raise_object_dtype(object)
+    return v.astype(dt, copy=False)
 
 
 def _flatten_nested(x):
