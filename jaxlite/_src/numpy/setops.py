@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import operator
 from typing import NamedTuple
 
 import numpy as np
@@ -14,7 +15,14 @@ from jaxlite._src.numpy import reductions
 from jaxlite._src.numpy.creation import arange, asarray, full, full_like, ones, zeros
 from jaxlite._src.numpy.indexing_routines import take
 from jaxlite._src.numpy.reductions import _int_dtype, cumsum
-from jaxlite._src.numpy.shape import broadcast_to, concatenate, expand_dims, ravel, reshape
+from jaxlite._src.numpy.shape import (
+    broadcast_to,
+    concatenate,
+    expand_dims,
+    moveaxis,
+    ravel,
+    reshape,
+)
 from jaxlite._src.numpy.sorting import argsort
 from jaxlite._src.numpy.ufuncs import (
     equal,
@@ -61,16 +69,72 @@ def intersect1d(
     size=None,
     fill_value=None,
 ):
-    """``jnp.intersect1d``: sorted unique values in both arrays (static inputs, or
-    ``size=`` under jit; padded with the smallest common value unless ``fill_value``)."""
-    if return_indices:
-        raise NotImplementedError("jaxlite intersect1d does not support return_indices")
-    # As JAX: both operands take their common dtype first (an int array meeting a float
-    # one intersects in float), and an explicit fill_value is joined in with ``where``
-    # (its type promotes, as JAX's), not cast to the values' dtype.
+    """``jnp.intersect1d``: sorted unique values in both (flattened) arrays.
+
+    As JAX: the operands take their common dtype; NaNs never match; ``size=`` (needed under
+    jit) pads the values with ``fill_value`` (joined in by ``where``, so its type promotes)
+    or else the smallest common value. ``return_indices`` adds the first positions of each
+    value in ``ar1`` and ``ar2`` (padding: ``ar1.size`` and ``ar2.size``).
+    ``assume_unique=True`` skips the de-duplication (inputs with repeats then give JAX's
+    repeated values and indices).
+    """
     a, b = promote_dtypes(ravel(asarray_any(ar1)), ravel(asarray_any(ar2)))
+    if assume_unique or return_indices:
+        return _intersect_sorted(a, b, assume_unique, return_indices, size, fill_value)
     out, num = _unique_where(a, isin(a, b), size, None, pad_with_first=True, count=True)
     return _fill_after(out, num, size, fill_value)
+
+
+def _intersect_sorted(a, b, assume_unique, return_indices, size, fill_value):
+    """intersect1d by one stable sort of both operands: each common value's entry from
+    ``a`` lands right before its entry from ``b``. Without ``assume_unique`` only the first
+    occurrence of each value in each operand takes part."""
+    na, nb = a.shape[0], b.shape[0]
+    idt = _int_dtype()
+    if dtypes.is_inexact(a.dtype):
+        a = where(isnan(a), full_like(a, np.nan), a)
+        b = where(isnan(b), full_like(b, np.nan), b)
+    if assume_unique:
+        vals = concatenate([a, b])
+        idx = concatenate([arange(na, dtype=idt), arange(nb, dtype=idt)])
+        keep = ones((na + nb,), dtypes.bool_)
+    else:
+        _, sa, ka = _sorted_starts(a, ones((na,), dtypes.bool_))
+        _, sb, kb = _sorted_starts(b, ones((nb,), dtypes.bool_))
+        pa = _sorting.sort((a, arange(na, dtype=idt)), num_keys=1)[1]
+        pb = _sorting.sort((b, arange(nb, dtype=idt)), num_keys=1)[1]
+        vals, keep, idx = concatenate([sa, sb]), concatenate([ka, kb]), concatenate([pa, pb])
+    src = concatenate([zeros((na,), np.int32), ones((nb,), np.int32)])
+    n = na + nb
+    dropped = logical_not(keep).astype(np.int32)
+    # (src is a key only so that equal values keep a's entries first; the sort is stable)
+    _, v, src_s, k, i = _sorting.sort((dropped, vals, src, keep, idx), num_keys=3)
+    if n > 1:
+        sel = logical_and(logical_and(k[:-1], k[1:]), equal(v[1:], v[:-1]))
+        sel = logical_and(sel, less(src_s[:-1], src_s[1:]))
+        v0, i1, i2 = v[:-1], i[:-1], i[1:]
+    else:
+        sel = zeros((0,), dtypes.bool_)
+        v0, i1, i2 = v[:0], i[:0], i[:0]
+    if assume_unique:
+        # JAX's pairing of neighbours in the sort of the concatenation, repeats included
+        v_all, p_all = _sorting.sort((vals, arange(n, dtype=idt)), num_keys=1)
+        if n > 1:
+            sel = equal(v_all[1:], v_all[:-1])
+            v0, i1 = v_all[:-1], p_all[:-1]
+            i2 = subtract(p_all[1:], na)
+    if n > 1:  # the smallest common value (the selected values are sorted), else 0
+        pad = where(reductions.any(sel), v0[reductions.argmax(sel)], zeros((), a.dtype))
+    else:
+        pad = zeros((), a.dtype)
+    what = "intersect1d needs size= under transformations"
+    out, num = _compact(v0, sel, size, pad, what)
+    out = _fill_after(out, num, size, fill_value)
+    if not return_indices:
+        return out
+    ind1, _ = _compact(i1, sel, size, full((), na, idt), what)
+    ind2, _ = _compact(i2, sel, size, full((), nb, idt), what)
+    return out, ind1, ind2
 
 
 def _fill_after(out, num, size, fill_value):
@@ -221,6 +285,19 @@ def unique_all(x, /, *, size=None, fill_value=None):
     return _UniqueAllResult(v, i, reshape(inv, asarray_any(x).shape), c)
 
 
+def _unique_axis_rows(ar, axis):
+    """``ar`` with ``axis`` moved to the front and the rest flattened: ``(rows, row_shape)``
+    (JAX's axis checks: an integer axis within the rank)."""
+    a = asarray_any(ar)
+    axis = operator.index(axis)
+    nd = a.ndim
+    if not -nd <= axis < nd:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {nd}")
+    moved = moveaxis(a, axis % nd, 0)
+    row_shape = tuple(moved.shape[1:])
+    return reshape(moved, (moved.shape[0], int(np.prod(row_shape, dtype=np.int64)))), row_shape
+
+
 def unique(
     ar,
     return_index: bool = False,
@@ -233,12 +310,23 @@ def unique(
     fill_value=None,
     sorted: bool = True,
 ):  # noqa: A002
-    """``jnp.unique`` of the flattened array; ``size=`` gives a static-shaped result padded
-    with ``fill_value`` (default: the smallest unique value), required under jit."""
-    if axis is not None:
-        raise NotImplementedError("jnp.unique with axis is not implemented in jaxlite")
-    a = ravel(asarray_any(ar))
-    n = a.shape[0]
+    """``jnp.unique``: the sorted unique values of the flattened array, or with ``axis`` the
+    unique slices along it (ordered lexicographically).
+
+    ``size=`` gives a static-shaped result (required under jit) padded with ``fill_value``
+    (default: the smallest unique value or slice; with ``axis``, a fill is broadcast to a
+    slice). ``return_index``: each unique entry's first position (padding: the smallest's);
+    ``return_inverse``: the input's shape (1-D along ``axis`` with ``axis``);
+    ``return_counts``: padding counts are 0. ``equal_nan``: NaNs compare equal.
+    """
+    if axis is None:
+        a = ravel(asarray_any(ar))
+        row_shape = ()
+        rows = reshape(a, (a.shape[0], 1))
+    else:
+        rows, row_shape = _unique_axis_rows(ar, axis)
+        a = rows
+    n, m = rows.shape
     if size is None:
         if isinstance(a, Tracer) and a.to_concrete_value() is None:
             raise ConcretizationTypeError(
@@ -246,17 +334,27 @@ def unique(
                 "The error arose in jnp.unique(). When jnp.unique is used inside "
                 "transformations, the size argument must be specified statically.",
             )
-    if dtypes.is_inexact(a.dtype):
-        # As JAX, every NaN (any sign, complex ones too) becomes the one NaN of the dtype
-        # (nan+0j for complex), so NaNs sort together, stably by position.
-        a = where(isnan(a), full_like(a, np.nan), a)
-    perm = argsort(a)
-    s = take(a, perm)
+    inexact = dtypes.is_inexact(a.dtype)
+    orig_rows = rows
+    if inexact:
+        # As JAX, every NaN (any sign, complex ones too) sorts as the one NaN of the dtype
+        # (nan+0j for complex), so NaNs sort together, stably by position. Real values come
+        # from the input itself, so its NaN entries keep their derivative (as JAX's).
+        rows = where(isnan(rows), full_like(rows, np.nan), rows)
+    # A stable lexicographic sort of the rows (column 0 the most significant key).
+    iota = arange(n, dtype=np.int32)
+    if m:
+        perm = _sorting.sort([rows[:, j] for j in range(m)] + [iota], num_keys=m)[-1]
+    else:
+        perm = iota
+    s = take(rows, perm, axis=0)
+    # (complex NaNs come out as nan+0j, as JAX's; real ones as the input's entries)
+    s_vals = take(orig_rows, perm, axis=0) if dtypes.is_float(a.dtype) else s
     if n:
-        new_group = not_equal(s[1:], s[:-1])
-        if equal_nan and dtypes.is_inexact(a.dtype):
-            both_nan = logical_and(isnan(s[1:]), isnan(s[:-1]))
-            new_group = logical_and(new_group, logical_not(both_nan))
+        differ = not_equal(s[1:], s[:-1])
+        if equal_nan and inexact:
+            differ = logical_and(differ, logical_not(logical_and(isnan(s[1:]), isnan(s[:-1]))))
+        new_group = reductions.any(differ, axis=1)
         mask = concatenate([ones((1,), dtypes.bool_), new_group])
     else:
         mask = zeros((0,), dtypes.bool_)
@@ -270,18 +368,16 @@ def unique(
                 "jnp.unique: for zero-sized input with nonzero size argument, fill_value "
                 "must be specified"
             )
-    gid = subtract(cumsum(mask.astype(np.int32)), 1)  # group of each sorted elem
+    gid = subtract(cumsum(mask.astype(np.int32)), 1)  # group of each sorted row
     slots = where(mask, gid, size_)  # first of each group -> its slot; others dropped
-    first_fill = s[0] if n else zeros((), a.dtype)
-    fv = first_fill if fill_value is None else fill_value
-    vals = _ix.scatter(
-        full((size_,), fv, a.dtype)
-        if fill_value is not None
-        else broadcast_to(asarray(fv).astype(a.dtype), (size_,)),
-        s,
-        [slots],
-        "set",
-    )
+    if fill_value is not None:
+        pad = reshape(broadcast_to(asarray(fill_value).astype(a.dtype), row_shape), (m,))
+    else:
+        pad = s_vals[0] if n else zeros((m,), a.dtype)
+    vals = _ix.scatter(broadcast_to(pad, (size_, m)), s_vals, [slots], "set")
+    vals = reshape(vals, (size_,) + row_shape)
+    if axis is not None:
+        vals = moveaxis(vals, 0, operator.index(axis) % asarray_any(ar).ndim)
     outs = [with_weak_type(vals, aval_of(a).weak_type)]  # unique(2.5) stays weakly typed, as JAX
     # An empty input gives empty indices and counts whatever ``size`` (as JAX).
     size_ = size_ if n else 0
@@ -293,10 +389,9 @@ def unique(
         )
         outs.append(first_idx)
     if return_inverse:
-        inv = _ix.scatter(
-            zeros((n,), _int_dtype()), gid.astype(_int_dtype()), [perm.astype(np.int32)], "set"
-        )
-        outs.append(reshape(inv, asarray_any(ar).shape))  # the input's shape, as JAX
+        inv = _ix.scatter(zeros((n,), _int_dtype()), gid.astype(_int_dtype()), [perm], "set")
+        # the input's shape without axis (as JAX), one entry per slice with it
+        outs.append(reshape(inv, asarray_any(ar).shape) if axis is None else inv)
     if return_counts:
         cnt = _ix.scatter(
             zeros((size_,), _int_dtype()),
