@@ -273,8 +273,13 @@ def _split_points(n, indices_or_sections, even: bool):
         q, r = divmod(n, k)
         sizes = [q + 1] * r + [q] * (k - r)
         return list(np.cumsum([0] + sizes))
-    pts = [int(i) for i in np.asarray(indices_or_sections).ravel()]
-    return [0] + pts + [n]
+    pts = [0] + [int(i) for i in np.asarray(indices_or_sections).ravel()] + [n]
+    sizes = [hi - lo for lo, hi in zip(pts[:-1], pts[1:])]
+    if builtins.any(s < 0 for s in sizes):
+        # As JAX: indices are not wrapped or clipped as NumPy does (split(x, [-2, 5]) or
+        # an index past the end raise instead of returning NumPy's pieces).
+        raise ValueError(f"Sizes passed to split must be nonnegative, got {sizes}")
+    return pts
 
 
 def split(ary, indices_or_sections, axis: int = 0):
@@ -294,9 +299,7 @@ def _split(ary, ios, axis, even):
     pts = _split_points(n, ios, even)
     out = []
     for lo, hi in zip(pts[:-1], pts[1:]):
-        lo_c = builtins.min(builtins.max(lo if lo >= 0 else lo + n, 0), n)
-        hi_c = builtins.min(builtins.max(hi if hi >= 0 else hi + n, 0), n)
-        out.append(_sh.slice_in_dim(ary, lo_c, builtins.max(lo_c, hi_c), 1, axis))
+        out.append(_sh.slice_in_dim(ary, lo, hi, 1, axis))
     return out
 
 

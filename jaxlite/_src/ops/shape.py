@@ -314,7 +314,10 @@ def squeeze(x, dimensions):
 def expand_dims(x, dimensions):
     shape = list(_shape_of(x))
     nd = len(shape) + len(dimensions)
-    for d in sorted(int(d) % nd for d in dimensions):
+    dims = [int(d) % nd for d in dimensions]
+    if len(set(dims)) != len(dims):
+        raise ValueError(f"repeated axis in lax.expand_dims: {dims}")
+    for d in sorted(dims):
         shape.insert(d, 1)
     return reshape(x, shape)
 
