@@ -54,14 +54,6 @@ def test_roots(i, strip_zeros):
     check(lambda: run(L), lambda: run(J), rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.jaxlite_only
-def test_roots_under_transformations_raises_rather_than_a_zero_derivative():
-    with pytest.raises(NotImplementedError, match="eigenvalue"):
-        jaxlite.jit(L.roots)(np.array([1.0, 2.0]))
-    with pytest.raises(NotImplementedError, match="eigenvalue"):
-        jaxlite.grad(lambda p: L.roots(p).real.sum())(np.array([1.0, 2.0]))
-
-
 def test_mask_indices():
     check(lambda: L.mask_indices(3, L.triu), lambda: J.mask_indices(3, J.triu))
     check(lambda: L.mask_indices(3, L.tril, k=-1), lambda: J.mask_indices(3, J.tril, k=-1))

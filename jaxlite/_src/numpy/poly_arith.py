@@ -1,6 +1,6 @@
 """``jax.numpy`` polynomial arithmetic on coefficient arrays (highest degree first): ``poly``,
 ``polyadd``, ``polysub``, ``polymul``, ``polydiv``, ``polyder``, ``polyint``, ``polyfit``,
-``roots`` (concrete coefficients only: NumPy's eigenvalues of the companion matrix).
+``roots`` (the eigenvalues of the companion matrix).
 
 Compositions of ``jax.numpy`` functions (``convolve``, ``.at`` updates, ``vander`` and
 ``lstsq``), so they trace, batch and differentiate. ``polyval`` is in ``polynomial.py``.
@@ -15,10 +15,12 @@ from jaxlite._src import dtypes
 from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import linalg, reductions, ufuncs
-from jaxlite._src.numpy.creation import asarray, full, ones, zeros
+from jaxlite._src.numpy.creation import arange, asarray, full, ones, zeros
+from jaxlite._src.numpy.indexing_routines import roll
 from jaxlite._src.numpy.matrices import vander
 from jaxlite._src.numpy.numerical import convolve
 from jaxlite._src.numpy.shape import atleast_1d, concatenate, trim_zeros
+from jaxlite._src.numpy.sorting import argsort
 from jaxlite._src.numpy.util import (
     asarray_any,
     check_arraylike,
@@ -39,7 +41,7 @@ def _static_int(value, what: str) -> int:
 def poly(seq_of_zeros):
     """The coefficients of the monic polynomial with the given roots.
 
-    Mirrors ``jax.numpy.poly`` (NumPy's ``poly``) for 1-D input.
+    Mirrors ``jax.numpy.poly``: 1-D roots, or a square matrix (its eigenvalues).
 
     Args:
       seq_of_zeros: 1-D array of roots (a scalar counts as one root).
@@ -50,19 +52,16 @@ def poly(seq_of_zeros):
 
     Raises:
       TypeError: for non-array arguments (lists).
-      NotImplementedError: for a square 2-D input (the characteristic polynomial needs a
-        general eigenvalue solver, which jaxlite lacks).
-      ValueError: for other shapes.
+      ValueError: for other shapes than 1-D or a non-empty square matrix (whose
+        characteristic polynomial is returned: complex, from its eigenvalues, as JAX).
     """
     check_arraylike("poly", seq_of_zeros)
     (z,) = promote_dtypes_inexact(asarray_any(seq_of_zeros))
     z = atleast_1d(z)
     sh = z.shape
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
-        raise NotImplementedError(
-            "jnp.poly of a square matrix needs eigvals, which jaxlite does not implement"
-        )
-    if z.ndim != 1:
+        z = linalg.eigvals(z)  # the characteristic polynomial (complex, as JAX's)
+    elif z.ndim != 1:
         raise ValueError("input must be 1d or non-empty square 2d array.")
     dt = z.dtype
     if z.shape[0] == 0:
@@ -305,12 +304,13 @@ def polyfit(x, y, deg: int, rcond=None, full: bool = False, w=None, cov: bool = 
 
 def roots(p, *, strip_zeros: bool = True):
     """The roots of a polynomial (``jax.numpy.roots``): the eigenvalues of its companion
-    matrix, computed by LAPACK (``numpy.linalg.eigvals``) on concrete coefficients.
+    matrix (LAPACK ``geev`` through ``eig``, so it traces, batches and differentiates).
 
     Args:
       p: 1-D coefficient array, highest degree first.
-      strip_zeros: drop leading zero coefficients (then fewer roots); otherwise each leading
-        zero gives a NaN root at the end, as in JAX.
+      strip_zeros: drop leading zero coefficients (then fewer roots; needs concrete
+        coefficients); otherwise each leading zero gives a NaN root at the end, as in JAX,
+        with a fixed output shape (usable under jit and vmap).
 
     Returns:
       A 1-D complex array (the complex dtype of ``p``'s inexact dtype).
@@ -318,8 +318,7 @@ def roots(p, *, strip_zeros: bool = True):
     Raises:
       TypeError: for non-array arguments (lists).
       ValueError: for input of more than one dimension.
-      NotImplementedError: under transformations (jit, grad, vmap): jaxlite has no
-        eigenvalue primitive, and a constant result would be a silently wrong derivative.
+      ConcretizationTypeError: ``strip_zeros=True`` on traced coefficients under jit.
     """
     check_arraylike("roots", p)
     (p,) = promote_dtypes_inexact(asarray_any(p))
@@ -327,32 +326,39 @@ def roots(p, *, strip_zeros: bool = True):
     if p.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
     cdt = np.result_type(p.dtype, np.complex64)
-    if p.shape[0] < 2:
+    n = p.shape[0]
+    if n < 2:
         return zeros((0,), cdt)
-    if isinstance(p, Tracer):
-        raise NotImplementedError(
-            "jnp.roots under jit/grad/vmap needs a general eigenvalue primitive, which "
-            "jaxlite does not implement; call it on concrete coefficients"
-        )
-    coeffs = np.asarray(p)
-    n = coeffs.shape[0]
-    nz = np.flatnonzero(coeffs != 0)
-    lead = int(nz[0]) if nz.size else n
+    is_zero = ufuncs.equal(p, 0)
     if strip_zeros:
-        found = _companion_eigvals(coeffs[lead:], cdt)
-    else:
-        # JAX's fixed-shape form: roll the leading zeros to the end (their roots are 0),
-        # move the zero roots last, and report one NaN per leading zero.
-        q = np.roll(coeffs if lead < n else np.ones_like(coeffs), -lead)
-        found = _companion_eigvals(q, cdt)
-        found = found[np.argsort(found == 0, kind="stable")]
-        found[n - 1 - lead :] = np.nan
-    return asarray(found)
+        lead = reductions.argmin(is_zero)
+        if isinstance(lead, Tracer):
+            concrete = lead.to_concrete_value()
+            all_zero = reductions.all(is_zero).to_concrete_value()
+            if concrete is None or all_zero is None:
+                raise ConcretizationTypeError(
+                    lead,
+                    "The error occurred in the jnp.roots() function. To use this within a "
+                    "JIT-compiled context, pass strip_zeros=False, but be aware that leading "
+                    "zeros will result in some returned roots being set to NaN.",
+                )
+            lead, all_zero = int(np.asarray(concrete)), bool(np.asarray(all_zero))
+        else:
+            lead, all_zero = int(np.asarray(lead)), bool(np.asarray(reductions.all(is_zero)))
+        return _companion_eigvals(p[n if all_zero else lead :], cdt)
+    # JAX's fixed-shape form: roll the leading zeros to the end (their roots are 0), move
+    # the zero roots last (stably), and report one NaN per leading zero.
+    lead = ufuncs.where(reductions.all(is_zero), n, reductions.argmin(is_zero))
+    found = _companion_eigvals(roll(p, -lead), cdt)
+    found = found[argsort(ufuncs.equal(found, 0).astype(np.int32), stable=True)]
+    nan = full((), complex(np.nan, np.nan), cdt)
+    return ufuncs.where(arange(n - 1) >= n - 1 - lead, nan, found)
 
 
 def _companion_eigvals(c, cdt):
-    if c.shape[0] < 2:
-        return np.zeros((0,), cdt)
-    companion = np.diag(np.ones(c.shape[0] - 2, c.dtype), -1)
-    companion[0, :] = -c[1:] / c[0]
-    return np.linalg.eigvals(companion).astype(cdt)
+    k = c.shape[0]
+    if k < 2:
+        return zeros((0,), cdt)
+    companion = np.diag(np.ones(k - 2, c.dtype), -1)
+    companion = asarray(companion).at[0, :].set(-c[1:] / c[0])
+    return linalg.eigvals(companion).astype(cdt)
