@@ -482,11 +482,20 @@ def conv_general_dilated(
 ):
     """``jax.lax.conv_general_dilated``: N-d convolution (cross-correlation) with strides,
     padding ("SAME"/"VALID"/pairs), lhs (transposed-conv) and rhs (atrous) dilation,
-    feature groups, and any layout via ``dimension_numbers`` (e.g.
-    ``("NHWC", "HWIO", "NHWC")``)."""
-    if batch_group_count != 1:
-        raise NotImplementedError(
-            "conv_general_dilated with batch_group_count > 1 is not implemented in jaxlite"
+    feature groups, batch groups (lhs batch group i convolved with rhs output-feature
+    group i, output batch ``N / batch_group_count``; differentiable), and any layout via
+    ``dimension_numbers`` (e.g. ``("NHWC", "HWIO", "NHWC")``)."""
+    for name, v in (
+        ("batch_group_count", batch_group_count),
+        ("feature_group_count", feature_group_count),
+    ):
+        if int(v) < 1:
+            raise ValueError(f"conv_general_dilated {name} must be a positive integer, got {v}.")
+    if int(batch_group_count) > 1 and int(feature_group_count) > 1:
+        raise ValueError(
+            "At most one of batch_group_count and feature_group_count may be > 1, got "
+            f"batch_group_count={batch_group_count} and "
+            f"feature_group_count={feature_group_count}"
         )
     lhs, rhs = to_array(lhs), to_array(rhs)
     if aval_of(lhs).dtype != aval_of(rhs).dtype:
@@ -526,7 +535,32 @@ def conv_general_dilated(
         preferred_element_type=pet,
     )
     g = int(feature_group_count)
-    if g == 1:
+    bg = int(batch_group_count)
+    if bg > 1:
+        # Batch groups: lhs batch group i (contiguous) meets rhs output-feature group i;
+        # the per-group results are concatenated on output features (as XLA defines it).
+        nb, o = aval_of(lhs_c).shape[0], aval_of(rhs_c).shape[0]
+        if nb % bg:
+            raise ValueError(
+                "conv_general_dilated batch_group_count must divide lhs batch dimension "
+                f"size, but {bg} does not divide {nb}."
+            )
+        if o % bg:
+            raise ValueError(
+                "conv_general_dilated rhs output feature dimension size must be a multiple "
+                f"of batch_group_count, but {o} is not a multiple of {bg}."
+            )
+        nbg, og = nb // bg, o // bg
+        outs = [
+            conv_general_dilated_p.bind(
+                _sh.slice_in_dim(lhs_c, i * nbg, (i + 1) * nbg, 1, 0),
+                _sh.slice_in_dim(rhs_c, i * og, (i + 1) * og, 1, 0),
+                **params,
+            )
+            for i in range(bg)
+        ]
+        out = _sh.concatenate(outs, 1)
+    elif g == 1:
         out = conv_general_dilated_p.bind(lhs_c, rhs_c, **params)
     else:
         # Feature groups: one ungrouped convolution per group, concatenated on features
