@@ -40,7 +40,7 @@ from jaxlite._src.numpy.ufuncs_extra import logaddexp
 from jaxlite._src.numpy.util import asarray_any, check_arraylike, promote_dtypes_inexact
 from jaxlite._src.ops import conversion, elementwise as ew
 from jaxlite._src.ops.structural import stop_gradient_p
-from jaxlite._src.scipy_special import logsumexp
+from jaxlite._src.scipy.special import logsumexp
 
 
 def _arr(name, x):

@@ -27,7 +27,7 @@ from jaxlite._src.numpy.ufuncs import (
 )
 from jaxlite._src.numpy.util import asarray_any
 from jaxlite._src.ops.structural import stop_gradient_p
-from jaxlite._src.scipy_special import logsumexp
+from jaxlite._src.scipy.special import logsumexp
 
 
 def _as_4d(t):

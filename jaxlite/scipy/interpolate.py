@@ -1,5 +1,5 @@
 """Public ``jaxlite.scipy.interpolate`` (mirrors ``jax.scipy.interpolate``)."""
 
-from jaxlite._src.scipy_interpolate import (  # noqa: F401
+from jaxlite._src.scipy.interpolate import (  # noqa: F401
     RegularGridInterpolator as RegularGridInterpolator,
 )

@@ -1,6 +1,6 @@
 """Public ``jaxlite.scipy.linalg`` (mirrors ``jax.scipy.linalg``)."""
 
-from jaxlite._src.scipy_linalg import (
+from jaxlite._src.scipy.linalg import (
     block_diag as block_diag,
     cho_factor as cho_factor,
     cho_solve as cho_solve,
@@ -16,7 +16,7 @@ from jaxlite._src.scipy_linalg import (
     solve_triangular as solve_triangular,
     svd as svd,
 )
-from jaxlite._src.scipy_linalg_decomp import (  # noqa: E402
+from jaxlite._src.scipy.linalg_decomp import (  # noqa: E402
     eigh_tridiagonal as eigh_tridiagonal,
     funm as funm,
     hessenberg as hessenberg,
@@ -27,7 +27,7 @@ from jaxlite._src.scipy_linalg_decomp import (  # noqa: E402
     solve_sylvester as solve_sylvester,
     sqrtm as sqrtm,
 )
-from jaxlite._src.scipy_linalg_matrices import (  # noqa: E402
+from jaxlite._src.scipy.linalg_matrices import (  # noqa: E402
     companion as companion,
     convolution_matrix as convolution_matrix,
     dft as dft,
@@ -40,7 +40,7 @@ from jaxlite._src.scipy_linalg_matrices import (  # noqa: E402
     leslie as leslie,
     pascal as pascal,
 )
-from jaxlite._src.scipy_linalg_more import (  # noqa: E402
+from jaxlite._src.scipy.linalg_more import (  # noqa: E402
     circulant as circulant,
     expm as expm,
     expm_frechet as expm_frechet,

@@ -4,7 +4,7 @@ from jaxlite._src.nn import (  # noqa: F401
     scipy_log_softmax as log_softmax,
     scipy_softmax as softmax,
 )
-from jaxlite._src.scipy_special import (  # noqa: F401
+from jaxlite._src.scipy.special import (  # noqa: F401
     betainc as betainc,
     betaln as betaln,
     digamma as digamma,
@@ -33,7 +33,7 @@ from jaxlite._src.scipy_special import (  # noqa: F401
     xlog1py as xlog1py,
     xlogy as xlogy,
 )
-from jaxlite._src.scipy_special_extra import (  # noqa: F401
+from jaxlite._src.scipy.special_extra import (  # noqa: F401
     bessel_jn as bessel_jn,
     boxcox as boxcox,
     boxcox1p as boxcox1p,
@@ -47,7 +47,7 @@ from jaxlite._src.scipy_special_extra import (  # noqa: F401
     sph_harm_y as sph_harm_y,
     wofz as wofz,
 )
-from jaxlite._src.scipy_special_more import (  # noqa: F401
+from jaxlite._src.scipy.special_more import (  # noqa: F401
     bernoulli as bernoulli,
     beta as beta,
     comb as comb,

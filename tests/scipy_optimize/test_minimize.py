@@ -16,7 +16,7 @@ from jax._src.scipy.optimize.line_search import line_search as jax_line_search  
 
 import jaxlite  # noqa: E402
 import jaxlite.scipy.optimize as lo  # noqa: E402
-from jaxlite._src.scipy_optimize_bfgs import line_search  # noqa: E402
+from jaxlite._src.scipy.optimize_bfgs import line_search  # noqa: E402
 
 jax.config.update("jax_platforms", "cpu")
 

@@ -278,7 +278,7 @@ def geqrf(x):
 
 # ------------------------------------------------------------------------- qr_pivots
 # The column permutation of LAPACK's pivoted QR (``geqp3``). The factors themselves are
-# the QR of the permuted matrix (scipy_linalg.qr), so they are differentiable through qr's
+# the QR of the permuted matrix (scipy/linalg.py qr), so they are differentiable through qr's
 # JVP; the permutation is piecewise constant and has no tangent.
 qr_pivots_p = Primitive("qr_pivots")
 

@@ -1,3 +1,3 @@
 """Public ``jaxlite.scipy.cluster.vq`` (mirrors ``jax.scipy.cluster.vq``)."""
 
-from jaxlite._src.scipy_cluster import vq as vq  # noqa: F401
+from jaxlite._src.scipy.cluster import vq as vq  # noqa: F401

@@ -1,11 +1,11 @@
 """Public ``jaxlite.scipy.stats`` (mirrors ``jax.scipy.stats``)."""
 
-from jaxlite._src.scipy_stats_core import (  # noqa: F401
+from jaxlite._src.scipy.stats_core import (  # noqa: F401
     mode as mode,
     rankdata as rankdata,
     sem as sem,
 )
-from jaxlite._src.scipy_stats_kde import gaussian_kde as gaussian_kde  # noqa: F401
+from jaxlite._src.scipy.stats_kde import gaussian_kde as gaussian_kde  # noqa: F401
 from jaxlite.scipy.stats import (
     bernoulli as bernoulli,
     beta as beta,

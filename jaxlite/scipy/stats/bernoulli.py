@@ -1,6 +1,6 @@
 """Public ``jaxlite.scipy.stats.bernoulli`` (mirrors ``jax.scipy.stats.bernoulli``)."""
 
-from jaxlite._src.scipy_stats_discrete import bernoulli as _d
+from jaxlite._src.scipy.stats_discrete import bernoulli as _d
 
 cdf = _d.cdf
 logpmf = _d.logpmf

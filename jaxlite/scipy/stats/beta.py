@@ -1,6 +1,6 @@
 """Public ``jaxlite.scipy.stats.beta`` (mirrors ``jax.scipy.stats.beta``)."""
 
-from jaxlite._src.scipy_stats_more import beta as _d
+from jaxlite._src.scipy.stats_more import beta as _d
 
 cdf = _d.cdf
 logcdf = _d.logcdf

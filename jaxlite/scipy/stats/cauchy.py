@@ -1,6 +1,6 @@
 """Public ``jaxlite.scipy.stats.cauchy`` (mirrors ``jax.scipy.stats.cauchy``)."""
 
-from jaxlite._src.scipy_stats import cauchy as _d
+from jaxlite._src.scipy.stats import cauchy as _d
 
 cdf = _d.cdf
 isf = _d.isf

@@ -1,6 +1,6 @@
 """Public ``jaxlite.scipy.stats.chi2`` (mirrors ``jax.scipy.stats.chi2``)."""
 
-from jaxlite._src.scipy_stats_more import chi2 as _d
+from jaxlite._src.scipy.stats_more import chi2 as _d
 
 cdf = _d.cdf
 logcdf = _d.logcdf

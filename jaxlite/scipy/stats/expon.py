@@ -1,6 +1,6 @@
 """Public ``jaxlite.scipy.stats.expon`` (mirrors ``jax.scipy.stats.expon``)."""
 
-from jaxlite._src.scipy_stats import expon as _d
+from jaxlite._src.scipy.stats import expon as _d
 
 cdf = _d.cdf
 logcdf = _d.logcdf

@@ -1,6 +1,6 @@
 """Public ``jaxlite.scipy.stats.gamma`` (mirrors ``jax.scipy.stats.gamma``)."""
 
-from jaxlite._src.scipy_stats_more import gamma as _d
+from jaxlite._src.scipy.stats_more import gamma as _d
 
 cdf = _d.cdf
 logcdf = _d.logcdf

@@ -1,6 +1,6 @@
 """Public ``jaxlite.scipy.stats.gumbel_l`` (mirrors ``jax.scipy.stats.gumbel_l``)."""
 
-from jaxlite._src.scipy_stats import gumbel_l as _d
+from jaxlite._src.scipy.stats import gumbel_l as _d
 
 cdf = _d.cdf
 logcdf = _d.logcdf

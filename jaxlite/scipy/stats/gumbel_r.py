@@ -1,6 +1,6 @@
 """Public ``jaxlite.scipy.stats.gumbel_r`` (mirrors ``jax.scipy.stats.gumbel_r``)."""
 
-from jaxlite._src.scipy_stats import gumbel_r as _d
+from jaxlite._src.scipy.stats import gumbel_r as _d
 
 cdf = _d.cdf
 logcdf = _d.logcdf

@@ -1,6 +1,6 @@
 """Public ``jaxlite.scipy.stats.laplace`` (mirrors ``jax.scipy.stats.laplace``)."""
 
-from jaxlite._src.scipy_stats import laplace as _d
+from jaxlite._src.scipy.stats import laplace as _d
 
 cdf = _d.cdf
 logpdf = _d.logpdf

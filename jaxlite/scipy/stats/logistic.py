@@ -1,6 +1,6 @@
 """Public ``jaxlite.scipy.stats.logistic`` (mirrors ``jax.scipy.stats.logistic``)."""
 
-from jaxlite._src.scipy_stats import logistic as _d
+from jaxlite._src.scipy.stats import logistic as _d
 
 cdf = _d.cdf
 isf = _d.isf

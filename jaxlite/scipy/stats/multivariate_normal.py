@@ -1,7 +1,7 @@
 """Public ``jaxlite.scipy.stats.multivariate_normal`` (mirrors
 ``jax.scipy.stats.multivariate_normal``)."""
 
-from jaxlite._src.scipy_stats import multivariate_normal as _d
+from jaxlite._src.scipy.stats import multivariate_normal as _d
 
 logpdf = _d.logpdf
 pdf = _d.pdf

@@ -1,6 +1,6 @@
 """Public ``jaxlite.scipy.stats.norm`` (mirrors ``jax.scipy.stats.norm``)."""
 
-from jaxlite._src.scipy_stats import norm as _d
+from jaxlite._src.scipy.stats import norm as _d
 
 cdf = _d.cdf
 isf = _d.isf

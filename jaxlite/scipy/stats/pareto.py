@@ -1,6 +1,6 @@
 """Public ``jaxlite.scipy.stats.pareto`` (mirrors ``jax.scipy.stats.pareto``)."""
 
-from jaxlite._src.scipy_stats import pareto as _d
+from jaxlite._src.scipy.stats import pareto as _d
 
 cdf = _d.cdf
 logcdf = _d.logcdf

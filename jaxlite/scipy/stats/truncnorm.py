@@ -1,6 +1,6 @@
 """Public ``jaxlite.scipy.stats.truncnorm`` (mirrors ``jax.scipy.stats.truncnorm``)."""
 
-from jaxlite._src.scipy_stats_more import truncnorm as _d
+from jaxlite._src.scipy.stats_more import truncnorm as _d
 
 cdf = _d.cdf
 logcdf = _d.logcdf

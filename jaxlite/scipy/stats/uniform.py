@@ -1,6 +1,6 @@
 """Public ``jaxlite.scipy.stats.uniform`` (mirrors ``jax.scipy.stats.uniform``)."""
 
-from jaxlite._src.scipy_stats import uniform as _d
+from jaxlite._src.scipy.stats import uniform as _d
 
 cdf = _d.cdf
 logpdf = _d.logpdf

@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 import jaxlite.numpy as jnp  # the public jnp namespace (stable across module splits)
-from jaxlite._src import dtypes, scipy_linalg, scipy_special as sp, tree_util
+from jaxlite._src import dtypes, tree_util
 from jaxlite._src.numpy.util import check_arraylike, promote_dtypes_inexact
 from jaxlite._src.random import continuous as _rc, distributions as _rd, keys as _rk
+from jaxlite._src.scipy import linalg as scipy_linalg, special as sp
 
 _FIELDS = ("neff", "dataset", "weights", "covariance", "inv_cov")
 

@@ -21,9 +21,10 @@ import numpy as np
 
 import jaxlite.numpy as jnp  # the public jnp namespace (stable across module splits)
 from jaxlite import lax
-from jaxlite._src import dtypes, scipy_linalg, tree_util
+from jaxlite._src import dtypes, tree_util
 from jaxlite._src.lax_solves import custom_linear_solve
 from jaxlite._src.ops.conversion import convert_element_type
+from jaxlite._src.scipy import linalg as scipy_linalg
 
 _leaves = tree_util.tree_leaves
 _map = tree_util.tree_map

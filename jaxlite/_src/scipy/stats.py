@@ -6,7 +6,7 @@ Each distribution is a namespace class of static functions with JAX's signatures
 (``loc``/``scale`` keyword defaults as in ``jax.scipy.stats``). Out-of-support and NaN
 inputs follow JAX's ``where``-conventions exactly (a comparison with NaN is False, so
 e.g. ``uniform.pdf(nan)`` is ``1/scale`` as in JAX); the shape-parameter distributions are
-in ``scipy_stats_more``, the discrete ones in ``scipy_stats_discrete``.
+in ``stats_more``, the discrete ones in ``stats_discrete``.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 import jaxlite.numpy as jnp  # the public jnp namespace (stable across module splits)
-from jaxlite._src import scipy_special as sp
 from jaxlite._src.nn import log1mexp
 from jaxlite._src.numpy.util import promote_args_inexact, promote_dtypes_inexact
 from jaxlite._src.ops import linalg_ops
+from jaxlite._src.scipy import special as sp
 
 _LOG_2PI = float(np.log(2 * np.pi))
 

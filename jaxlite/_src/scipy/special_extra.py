@@ -17,8 +17,8 @@ from jaxlite._src.numpy.shape import broadcast_arrays, expand_dims, reshape
 from jaxlite._src.numpy.ufuncs import divide, equal, expm1, log, log1p, multiply, where
 from jaxlite._src.numpy.util import asarray_any, promote_args_inexact
 from jaxlite._src.ops import special_extra as sx
-from jaxlite._src.scipy_special import float32_or_64
-from jaxlite._src.scipy_special_more import _real1, _strong
+from jaxlite._src.scipy.special import float32_or_64
+from jaxlite._src.scipy.special_more import _real1, _strong
 
 
 def _real_n(name, *args):

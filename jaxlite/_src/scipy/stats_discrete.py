@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 import jaxlite.numpy as jnp  # the public jnp namespace (stable across module splits)
-from jaxlite._src import dtypes, scipy_special as sp
+from jaxlite._src import dtypes
 from jaxlite._src.numpy.util import promote_args_inexact, promote_args_numeric
+from jaxlite._src.scipy import special as sp
 
 
 class bernoulli:

@@ -11,9 +11,9 @@ import numpy as np
 
 import jaxlite.numpy as jnp  # the public jnp namespace (stable across module splits)
 from jaxlite import lax
-from jaxlite._src import scipy_special as sp
 from jaxlite._src.numpy.util import promote_args_inexact, promote_dtypes_inexact
-from jaxlite._src.scipy_stats import norm
+from jaxlite._src.scipy import special as sp
+from jaxlite._src.scipy.stats import norm
 
 
 def _clamp(lo, y, hi):

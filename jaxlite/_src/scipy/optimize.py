@@ -1,5 +1,5 @@
 """``jax.scipy.optimize``: ``minimize`` (BFGS and JAX's experimental L-BFGS) and its
-``OptimizeResults``. The solvers live in ``scipy_optimize_bfgs``."""
+``OptimizeResults``. The solvers live in ``optimize_bfgs``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 import jaxlite.numpy as jnp  # the public jnp namespace (stable across module splits)
-from jaxlite._src.scipy_optimize_bfgs import minimize_bfgs, minimize_lbfgs
+from jaxlite._src.scipy.optimize_bfgs import minimize_bfgs, minimize_lbfgs
 
 
 class OptimizeResults(NamedTuple):

@@ -25,7 +25,7 @@ from jaxlite._src.numpy.shape import expand_dims
 from jaxlite._src.numpy.ufuncs import exp, where
 from jaxlite._src.numpy.util import promote_args_inexact
 from jaxlite._src.ops import elementwise as ew, special_more as sm
-from jaxlite._src.scipy_special import betaln, digamma, gamma, gammaln, gammasgn
+from jaxlite._src.scipy.special import betaln, digamma, gamma, gammaln, gammasgn
 
 
 def _real1(name, x, what=None):
