@@ -576,6 +576,67 @@ def _loop_unroll(rng, env):
     return f"lax.fori_loop(0, 3, lambda i, c: c * 0.5 + i, {v.name}, unroll={unroll})"
 
 
+def _mixed_carry(rng, env):
+    """Loops whose carry is a pytree of mixed dtypes: a float, an int32 counter and a bool
+    flag (a tuple), or a dict with an int and a float leaf; the int/bool leaves feed the
+    float one, so their (float0) tangents and batching travel with it."""
+    v = _pick(rng, env, _float)
+    if v is None:
+        return None
+    kind = int(rng.integers(3))
+    if kind == 0 and v.ndim >= 1:
+        body = (
+            "lambda c, x: ((jnp.where(c[2], c[0] * x, c[0] + x), c[1] + 1, "
+            "jnp.logical_not(c[2])), c[0] * c[1])"
+        )
+        init = f"({v.name}[0], jnp.int32(0), {rng.choice(['True', 'False'])})"
+        rev = ", reverse=True" if rng.random() < 0.3 else ""
+        part = rng.choice(["[0][0]", "[0][1]", "[1]"])
+        return f"lax.scan({body}, {init}, {v.name}{rev}){part}"
+    if kind == 1:
+        body = "lambda i, c: (jnp.sin(c[0]) * 0.5 + c[1], c[1] + i, c[2] ^ (i > 0))"
+        n = int(rng.choice([0, 1, 3]))
+        return f"lax.fori_loop(0, {n}, {body}, ({v.name}, 1, False))[{int(rng.integers(2))}]"
+    body = "lambda c: {'n': c['n'] + 1, 'a': jnp.cos(c['a']) + c['n']}"
+    return f"lax.while_loop(lambda c: c['n'] < 2, {body}, {{'n': 0, 'a': {v.name}}})['a']"
+
+
+def _sort_multi(rng, env):
+    """``lax.sort`` of two operands of one shape (keys then a payload, or two keys)."""
+    a = _pick(rng, env, lambda v: v.ndim >= 1 and _num(v))
+    if a is None:
+        return None
+    b = _pick(rng, env, lambda v: v.shape == a.shape and v.name != a.name) or a
+    d = int(rng.integers(-a.ndim, a.ndim))
+    nk = int(rng.choice([1, 2]))
+    return f"lax.sort(({a.name}, {b.name}), dimension={d}, num_keys={nk})[{int(rng.integers(2))}]"
+
+
+def _safe_where(rng, env):
+    """The NaN-safe ``where`` pattern: the unsafe branch's argument is itself masked, so
+    derivatives stay finite (and the unmasked variant, whose derivative is NaN * 0)."""
+    v = _pick(rng, env, _float)
+    if v is None:
+        return None
+    fn = rng.choice(["jnp.log", "jnp.sqrt", "jnp.reciprocal", "jnp.arctanh"])
+    if rng.random() < 0.7:
+        return f"jnp.where({v.name} > 0, {fn}(jnp.where({v.name} > 0, {v.name}, 0.5)), 0.0)"
+    return f"jnp.where({v.name} > 0, {fn}({v.name}), 0.0)"
+
+
+def _segment(rng, env):
+    """``jax.ops.segment_sum`` / ``segment_max`` / ``segment_prod`` over the leading axis,
+    with constant segment ids (repeats, out-of-range and negative ids included)."""
+    v = _pick(rng, env, lambda v: v.ndim >= 1 and _num(v))
+    if v is None:
+        return None
+    n = v.shape[0]
+    ids = [int(i) for i in rng.integers(-1, 4, size=n)]
+    fn = rng.choice(["segment_sum", "segment_sum", "segment_max", "segment_prod"])
+    srt = ", indices_are_sorted=True" if rng.random() < 0.2 and ids == sorted(ids) else ""
+    return f"jax.ops.{fn}({v.name}, jnp.array({ids!r}, jnp.int32), num_segments=3{srt})"
+
+
 _FLOAT_UNARY = [
     "jnp.sin({x})", "jnp.cos({x})", "jnp.tanh({x})", "jnp.exp({x})", "jnp.log({x})",
     "jnp.sqrt({x})", "jnp.log1p({x})", "jnp.expm1({x})", "jnp.arctan({x})", "jnp.sinh({x})",
@@ -665,4 +726,8 @@ OPS = [
     ("batched_cond", 1, _batched_cond),
     ("custom_derivative", 1, _custom),
     ("loop_unroll", 1, _loop_unroll),
+    ("mixed_carry", 1, _mixed_carry),
+    ("sort_multi", 1, _sort_multi),
+    ("safe_where", 1, _safe_where),
+    ("segment", 1, _segment),
 ]

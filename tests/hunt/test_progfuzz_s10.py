@@ -116,3 +116,69 @@ def test_jacrev_checks_output_dtypes(fun, holomorphic):
     _same(build)
     with pytest.raises(TypeError, match="real-valued outputs"):
         jaxlite.jacrev(lambda x: x * 1j)(_X)
+
+
+_S = np.float32(1.0)
+_STRONG = lambda v: v * 2.0  # noqa: E731 - strong for a strong operand
+_WEAK = lambda v: 3.0  # noqa: E731 - a weak Python float
+
+
+@pytest.mark.parametrize("order", ["strong_weak", "weak_strong"])
+@pytest.mark.parametrize(
+    "stack",
+    [
+        lambda m, f: f(_S),
+        lambda m, f: m.jx.jit(f)(_S),
+        lambda m, f: m.jx.jvp(f, (_S,), (_S,)),
+        lambda m, f: m.jx.grad(f)(_S),
+        lambda m, f: m.jx.vmap(f)(np.array([-1.0, 2.0], np.float32)),
+        lambda m, f: f(_S) * np.ones(2, np.float16),  # the weak type decides the dtype
+    ],
+)
+def test_cond_output_weak_type_is_branch_zeros(order, stack):
+    # JAX's cond outputs have branch 0's (the false branch's) avals, weak type included:
+    # cond(p, lambda v: v * 2.0, lambda v: 3.0, x) is weak, so times a float16 array it is
+    # float16. jaxlite made a weak/strong mix strong (float32 there).
+    t, f = (_STRONG, _WEAK) if order == "strong_weak" else (_WEAK, _STRONG)
+    _same(lambda m: stack(m, lambda x: m.lax.cond(x > 0, t, f, x)))
+
+
+@pytest.mark.parametrize("combo", ["sww", "wsw", "wws", "ssw", "wss", "sws"])
+def test_switch_output_weak_type_is_branch_zeros(combo):
+    fs = [_STRONG if c == "s" else _WEAK for c in combo]
+    _same(lambda m: [m.lax.switch(i, fs, _S) for i in range(3)])
+    _same(lambda m: m.jx.vmap(lambda i: m.lax.switch(i, fs, _S))(np.arange(3, dtype=np.int32)))
+
+
+@pytest.mark.parametrize(
+    "lo, hi", [("0", "n"), ("n", "5"), ("m.jnp.int32(0)", "n"), ("0", "n.astype(m.jnp.int16)")]
+)
+@pytest.mark.parametrize("body", ["i", "c + i * 0.5"])
+def test_fori_loop_traced_bounds_index_weak_type(lo, hi, body):
+    # With traced bounds JAX keeps equal-typed bounds as given, so the index starts as
+    # `lower`: a Python int lower makes i a weak int32 (jaxlite: strong unless both bounds
+    # were weak), and c + i with a weak carry stays weak.
+    def lower_upper_of(m):
+        return eval(f"lambda n: ({lo}, {hi})", {"m": m})  # noqa: S307 - test text
+
+    for stack in (
+        lambda m, fn: m.jx.jit(fn)(np.int32(3)),
+        lambda m, fn: m.jx.vmap(fn)(np.array([1, 3], np.int32)),
+    ):
+
+        def run(m, stack=stack):
+            bounds = lower_upper_of(m)
+            fn = lambda n: m.lax.fori_loop(  # noqa: E731
+                *bounds(n),
+                lambda i, c: eval(body, {"i": i, "c": c}),
+                0,  # noqa: S307
+            )
+            return stack(m, fn)
+
+        _same(run)
+
+
+def test_top_k_indices_of_a_weak_operand_are_weak():
+    # JAX gives both top_k outputs the operand's weak type.
+    _same(lambda m: m.lax.top_k(m.jnp.reshape(0.5, (1,)), 1))
+    _same(lambda m: m.jx.vmap(lambda x: m.lax.top_k(x, 2))(m.jnp.ones((2, 3)) * 0.5))

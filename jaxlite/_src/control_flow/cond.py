@@ -47,11 +47,9 @@ def _cond_abstract_eval(index, *ops, branches):
         raise TypeError(
             f"cond index must be an integer scalar, got {index.str_short(short_dtypes=True)}"
         )
-    outs = branches[0].out_avals
-    return [
-        a.update(weak_type=all(b.out_avals[k].weak_type for b in branches))
-        for k, a in enumerate(outs)
-    ]
+    # JAX's outputs are branch 0's avals, weak types included: cond(p, lambda v: v * 2.0,
+    # lambda v: 3.0, x) is weak (its false branch is), with the branches swapped strong.
+    return list(branches[0].out_avals)
 
 
 def _cond_effects(index, *ops, branches):
@@ -311,7 +309,7 @@ def _trace_branches(
     flat = [common.to_array(x) for x in flat]
     avals = [aval_of(x) for x in flat]
 
-    def trace(fun, strong_mask=None):
+    def trace(fun):
         store = {}
 
         def flat_fun(*xs):
@@ -319,11 +317,6 @@ def _trace_branches(
             out = fun(*args)
             out_flat, out_tree = tree_util.tree_flatten(out)
             out_flat = [common.to_array(o) for o in out_flat]
-            if strong_mask is not None:
-                out_flat = [
-                    convert_element_type(o, aval_of(o).dtype, False) if m else o
-                    for o, m in zip(out_flat, strong_mask)
-                ]
             store["tree"] = out_tree
             return out_flat
 
@@ -339,10 +332,6 @@ def _trace_branches(
             common.check_branch_outputs(
                 api_name, names[ref], names[i], tree0, avals0, tree, closed.out_avals
             )
-    weak = [[c.out_avals[k].weak_type for c, _, _ in traced] for k in range(len(avals0))]
-    mixed = [any(w) and not all(w) for w in weak]
-    if any(mixed):
-        traced = [trace(f, mixed) for f in funs]
     effects = join_effects(*(c.effects for c, _, _ in traced))
     common.check_effects(api_name, effects)
     # Every branch takes the captured values of all branches, then the operands.

@@ -445,7 +445,10 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll=None):
                 f"and be integers; got {lower_a.dtype} and {upper_a.dtype}"
             )
     if lower_a.dtype == upper_a.dtype:
-        dt, weak = lower_a.dtype, lower_a.weak_type and upper_a.weak_type
+        # JAX leaves equal-typed bounds as given: the index starts as ``lower`` itself, so
+        # it is weak whenever ``lower`` is (fori_loop(0, n, lambda i, c: i, 0) with a
+        # traced int32 ``n`` is a weak int32).
+        dt, weak = lower_a.dtype, lower_a.weak_type
     else:
         # As in JAX, only a weakly typed (Python int) bound is promoted, to the other,
         # strongly typed bound's type, and only when both are signed integers.
@@ -475,7 +478,7 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll=None):
             "Can only use `unroll` in `fori_loop` if the loop bounds are statically known."
         )
     lower_c = convert_element_type(lower_a, dt, weak)
-    upper_c = convert_element_type(upper_a, dt, weak)
+    upper_c = convert_element_type(upper_a, dt, upper_a.weak_type and weak)
 
     def w_cond(carry):
         i, hi, _ = carry

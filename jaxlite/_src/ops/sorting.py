@@ -161,7 +161,9 @@ def _top_k_abstract_eval(x, *, k):
             f"dimension ({x.shape[-1]}), got {k}"
         )
     shape = x.shape[:-1] + (k,)
-    return [ShapedArray(shape, x.dtype, x.weak_type), ShapedArray(shape, dtypes.int32)]
+    # JAX gives both outputs the operand's weak type (the int32 indices of a weak operand
+    # are weak too).
+    return [ShapedArray(shape, x.dtype, x.weak_type), ShapedArray(shape, dtypes.int32, x.weak_type)]
 
 
 def _top_k_jvp(primals, tangents, *, k):
