@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from jaxlite._src.core import rules
-from jaxlite._src.ops import shape as _shape
+from jaxlite._src.ops import complex_kernels, shape as _shape
 from jaxlite._src.ops._factories import naryop
 
 _RECIP_DTYPES = frozenset(np.dtype(d) for d in ("float16", "float32", "float64"))
@@ -46,9 +46,13 @@ def int_divide(x, y):
 
 
 def divide_exact(x, y):
-    """``x / y`` correctly rounded (integers as XLA): ``div`` in compiled code."""
-    if np.dtype(x.dtype).kind in "iu":
+    """``x / y``: floats correctly rounded, integers and complex numbers as XLA (``div`` in
+    compiled code)."""
+    kind = np.dtype(x.dtype).kind
+    if kind in "iu":
         return int_divide(x, y)
+    if kind == "c":  # XLA's algorithm (NumPy's differs at infinities and NaNs)
+        return complex_kernels.divide(x, y)
     return np.true_divide(x, y)
 
 

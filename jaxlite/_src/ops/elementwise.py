@@ -305,7 +305,7 @@ def _integer_pow_impl(x, *, y):
         return np.asarray(1 // x**-y, x.dtype)
     out = _pow_by_squaring(x, abs(y), lambda a, b: np.asarray(a * b, x.dtype))
     if y < 0:
-        out = np.asarray(1, x.dtype) / out
+        out = division.divide_exact(np.ones((), x.dtype), np.asarray(out))
     return np.asarray(out, dtype=x.dtype)
 
 
