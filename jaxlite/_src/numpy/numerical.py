@@ -73,7 +73,13 @@ def ediff1d(ary, to_end=None, to_begin=None):
 
 
 def diff(a, n: int = 1, axis: int = -1, prepend=None, append=None):
-    """``jnp.diff``: ``n``-th discrete difference along ``axis``."""
+    """``jnp.diff``: ``n``-th discrete difference along ``axis``.
+
+    Raises:
+      ValueError: a negative ``n`` (as JAX).
+    """
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
     a = asarray_any(a)
     axis = canonicalize_axis(axis, a.ndim)
     parts = []

@@ -110,11 +110,31 @@ def searchsorted(a, v, side: str = "left", sorter=None, *, method=None):
     return reductions.sum(cmp, axis=-1, dtype=_int_dtype())
 
 
+def _check_kth(name, a, kth, axis):
+    a = asarray_any(a)
+    if name == "partition" and dtypes.is_complex(a.dtype):
+        raise NotImplementedError("jnp.partition for complex dtype is not implemented.")
+    canonicalize_axis(kth, a.shape[canonicalize_axis(axis, a.ndim)])  # JAX's range check
+    return a
+
+
 def partition(a, kth: int, axis: int = -1):
-    """``jnp.partition`` (implemented as a full sort, which is a valid partition)."""
-    return sort(a, axis)
+    """``jnp.partition``: ``kth`` in its sorted place, smaller values before it, larger
+    after. Implemented as a full sort, which is a valid partition (JAX, through
+    ``lax.top_k``, leaves the two sides in another order: both are unspecified).
+
+    Raises:
+      ValueError: ``kth`` outside ``[-n, n)`` for the axis length ``n`` (as JAX).
+      NotImplementedError: complex input (as JAX).
+    """
+    return sort(_check_kth("partition", a, kth, axis), axis)
 
 
 def argpartition(a, kth: int, axis: int = -1):
-    """``jnp.argpartition`` (implemented as a full stable argsort)."""
-    return argsort(a, axis)
+    """``jnp.argpartition``: the indices that ``partition`` would order by (a full stable
+    argsort here; the order within each side is unspecified, as in JAX).
+
+    Raises:
+      ValueError: ``kth`` outside ``[-n, n)`` for the axis length ``n`` (as JAX).
+    """
+    return argsort(_check_kth("argpartition", a, kth, axis), axis)

@@ -56,7 +56,7 @@ from jaxlite._src.numpy.util import (
     promote_dtypes_inexact,
     promote_dtypes_numeric,
 )
-from jaxlite._src.ops import conversion, elementwise as ew, windowed
+from jaxlite._src.ops import conversion, elementwise as ew, special as _special, windowed
 from jaxlite._src.ops.bitcast import bitcast_convert_type
 from jaxlite._src.ops.shape import full as _sh_full
 
@@ -174,16 +174,31 @@ def modf(x, /, out=None):
 
 
 def i0(x):
-    """``jnp.i0``: modified Bessel function of the first kind, order 0 (series)."""
+    """``jnp.i0``: the modified Bessel function of the first kind, order 0.
+
+    ``exp(|x|) * lax.bessel_i0e(|x|)`` as JAX computes it (so it overflows to inf where
+    ``exp(|x|)`` does: past about 88.7 in float32), with JAX's derivative ``i1(x)`` =
+    ``exp(|x|) * bessel_i1e(x)``. Float input keeps its dtype, integers become float.
+
+    Raises:
+      ValueError: for complex input (as JAX).
+    """
     (x,) = promote_dtypes_inexact(asarray_any(x))
+    if dtypes.is_complex(x.dtype):
+        raise ValueError(f"Unsupported input type to jax.numpy.i0: {x.dtype}")
+    return _i0(x)
+
+
+@custom_jvp
+def _i0(x):
     ax = abs(x)
-    term = ones_like(ax)
-    total = ones_like(ax)
-    q = multiply(multiply(ax, ax), 0.25)
-    for k in range(1, 40):
-        term = divide(multiply(term, q), float(k * k))
-        total = add(total, term)
-    return total
+    return multiply(exp(ax), _special.bessel_i0e(ax))
+
+
+@_i0.defjvp
+def _i0_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    return _i0(x), multiply(t, multiply(exp(abs(x)), _special.bessel_i1e(x)))
 
 
 # ---------------------------------------------------------------- logaddexp, logaddexp2
