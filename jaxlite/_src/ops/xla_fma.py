@@ -13,32 +13,111 @@ from jaxlite._src.ops._factories import FLOAT, defjvp, naryop
 _f32, _f64 = np.dtype(np.float32), np.dtype(np.float64)
 
 
+# The one implementation of the emulation. Three forms of the same operations in the same
+# order, so every caller gets the same bits: array functions (the primitive's impl), in-place
+# ones over caller-owned buffers (the cache-blocked kernels of random/_xla_blocked, and the
+# array functions themselves), and plain scalar arithmetic that Numba compiles
+# (random/_xla_numba inlines it into the native-tier kernels).
+
+# 2**27 + 1: Veltkamp's splitter; hi and lo of a float64 each fit in 26 bits, so the
+# partial products of two split values are exact.
+SPLIT = 134217729.0
+
+
 def fma32(a, b, c):
     """float32 ``a*b + c`` rounded once: the product of two float32 values is exact in
     float64, so one float64 add then a rounding to float32 (double rounding below 2**-29)."""
     return (np.asarray(a, _f64) * b + c).astype(_f32)
 
 
-def _veltkamp(a):
-    s = 134217729.0 * a
-    hi = s - (s - a)
+def fma32_into(out, a, b64, c, t64):
+    """``out = fma32(a, b, c)`` in place: ``b64`` is ``b`` already widened to float64,
+    ``t64`` a float64 scratch of ``out``'s size (``out`` may be ``a``)."""
+    np.multiply(b64, a, out=t64)
+    np.add(t64, c, out=out, casting="same_kind")
+
+
+def fma32_scalar(a, b, c):
+    """``fma32`` of scalars (Numba compiles it)."""
+    return np.float32(np.float64(a) * np.float64(b) + np.float64(c))
+
+
+def veltkamp(a):
+    """``(hi, lo)`` with ``a == hi + lo`` exactly, each half of 26 significant bits."""
+    t = SPLIT * a
+    hi = t - (t - a)
     return hi, a - hi
 
 
+def veltkamp_into(a, hi, lo, t):
+    """``hi, lo = veltkamp(a)`` in place (``t`` is scratch)."""
+    np.multiply(a, SPLIT, out=t)
+    np.subtract(t, a, out=hi)
+    np.subtract(t, hi, out=hi)  # hi = t - (t - a)
+    np.subtract(a, hi, out=lo)
+
+
+FMA64_SCRATCH = 7  # float64 buffers fma64_into needs
+
+
+def fma64_into(out, a, b, bh, bl, c, scratch):
+    """``out = fma64(a, b, c)`` in place over 1-D float64 arrays: ``bh, bl`` is
+    ``veltkamp(b)`` (a Horner chain splits its multiplier once), ``scratch`` a sequence of
+    ``FMA64_SCRATCH`` float64 buffers of ``a``'s size; ``out`` may be ``a``. ``b`` and ``c``
+    may be scalars."""
+    pr, ah, al, e, t, sm, bb = scratch
+    np.multiply(a, b, out=pr)  # p
+    veltkamp_into(a, ah, al, t)
+    np.multiply(ah, bh, out=e)  # Dekker: the rounding error of p, exactly
+    e -= pr
+    np.multiply(ah, bl, out=t)
+    e += t
+    np.multiply(al, bh, out=t)
+    e += t
+    np.multiply(al, bl, out=t)
+    e += t  # e = ((ah*bh - p) + ah*bl + al*bh) + al*bl
+    np.add(pr, c, out=sm)  # Knuth's TwoSum of p and c: s and its error t
+    np.subtract(sm, pr, out=bb)
+    np.subtract(sm, bb, out=t)
+    np.subtract(pr, t, out=t)
+    np.subtract(c, bb, out=bb)
+    t += bb  # t = (p - (s - bb)) + (c - bb)
+    t += e
+    np.add(sm, t, out=out)  # s + (t + e)
+    # Where the correction is zero the result is ``s`` itself; ``s + 0`` would turn a
+    # ``-0.0`` sum (``-0.0*b + -0.0``) into ``+0.0``, which a real FMA does not.
+    if not out.all():
+        z = np.flatnonzero((out == 0) & (t == 0))
+        out[z] = sm[z]
+
+
 def fma64(a, b, c):
-    """float64 ``a*b + c`` with error-free transforms (Dekker product, Knuth TwoSum)."""
-    a, b, c = np.asarray(a, _f64), np.asarray(b, _f64), np.asarray(c, _f64)
+    """float64 ``a*b + c`` rounded once, with error-free transforms (Veltkamp split, Dekker
+    product, Knuth TwoSum): ``fma64_into`` over the broadcast operands."""
+    a, b, c = np.broadcast_arrays(*(np.asarray(v, _f64) for v in (a, b, c)))
+    shape = a.shape
+    a, b, c = (np.ascontiguousarray(v).reshape(-1) for v in (a, b, c))
+    out = np.empty(a.shape, _f64)
+    bh, bl = veltkamp(b)
+    fma64_into(out, a, b, bh, bl, c, [np.empty_like(out) for _ in range(FMA64_SCRATCH)])
+    return out.reshape(shape)
+
+
+def fma64_scalar(a, b, c):
+    """``fma64`` of float64 scalars, the same operations in the same order (plain
+    arithmetic, so Numba compiles it; Numba does not contract multiplies and adds)."""
     p = a * b
-    ah, al = _veltkamp(a)
-    bh, bl = _veltkamp(b)
+    t = SPLIT * a
+    ah = t - (t - a)
+    al = a - ah
+    t = SPLIT * b
+    bh = t - (t - b)
+    bl = b - bh
     e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
     s = p + c
     bb = s - p
-    t = (p - (s - bb)) + (c - bb)
-    te = t + e
-    # Where the correction is zero the result is ``s`` itself; ``s + te`` would turn a
-    # ``-0.0`` sum (``-0.0*b + -0.0``) into ``+0.0``, which a real FMA does not.
-    return np.where(te == 0, s, s + te)
+    te = ((p - (s - bb)) + (c - bb)) + e
+    return s if te == 0 else s + te
 
 
 def _fma_impl(a, b, c):

@@ -7,10 +7,10 @@ operations on the same values in the same order, but arranged for speed. They ar
 * the input is walked in blocks of ``_BLOCK`` elements, so every intermediate lives in a
   per-thread scratch buffer that stays in cache, and every ufunc writes in place (no
   temporaries of the array's size);
-* a float32 ``fma(p, w, c)`` is the float64 product (exact for float32 operands) plus ``c``,
-  rounded once to float32 (``ops/xla_fma.fma32``); a Horner chain keeps a float64 copy of
-  its running value and of ``w`` so each step is three in-place ufunc calls. float64 uses
-  the error-free transforms of ``ops/xla_fma.fma64``, the multiplier split once per chain;
+* every ``fma`` is one of ``ops/xla_fma``'s in-place forms (``fma32_into``: the float64
+  product, exact for float32 operands, plus ``c``, rounded once; ``fma64_into``: the
+  error-free transforms), over this module's scratch buffers; a Horner chain widens its
+  multiplier to float64 (float32) or splits it (float64) once;
 * a two-way branch (``log1p``'s rational form vs ``log(1 + x)``) evaluates each side only
   on the elements that take it, gathered by index; ``erf_inv``'s rare outer pieces
   (``w >= 5`` in float32, ``w >= 6.25`` in float64: under 0.4% of a ``normal`` draw) are a
@@ -32,6 +32,14 @@ import os
 import threading
 
 import numpy as np
+
+from jaxlite._src.ops.xla_fma import (
+    FMA64_SCRATCH,
+    fma32_into,
+    fma64_into,
+    veltkamp,
+    veltkamp_into,
+)
 
 _f32, _f64, _u32 = np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.uint32)
 
@@ -202,12 +210,9 @@ def _horner(w64, coeffs, p32, p64):
     """``p = c0; p = fma32(p, w, c)`` for the rest: result in ``p32`` (``p64`` is scratch).
 
     ``coeffs`` are float64 images of float32 constants; ``w64`` is ``w`` widened."""
-    np.multiply(w64, coeffs[0], out=p64)
-    for c in coeffs[1:-1]:
-        np.add(p64, c, out=p32, casting="same_kind")
-        np.copyto(p64, p32)
-        np.multiply(p64, w64, out=p64)
-    np.add(p64, coeffs[-1], out=p32, casting="same_kind")
+    fma32_into(p32, coeffs[0], w64, coeffs[1], p64)
+    for c in coeffs[2:]:
+        fma32_into(p32, p32, w64, c, p64)
 
 
 def _split(x, out, cond, s, tag, f_true, f_false):
@@ -240,13 +245,6 @@ _LOG_Q1 = _f32c(0xB95E8083)
 _LOG_Q2 = wide(_f32c(0x3F318000))
 # Positive finite nonzero float32 bit patterns p are those with p - 1 < 0x7F7FFFFF (u32).
 _FINITE_POS = np.uint32(0x7F7FFFFF)
-
-
-def _fma_into(out32, a32, b64, c, t64):
-    """``out32 = fma32(a32, b, c)`` for a float32 ``a32``, widened ``b64`` and a float64 or
-    float32 array/scalar ``c`` (``t64`` is scratch)."""
-    np.multiply(b64, a32, out=t64)
-    np.add(t64, c, out=out32, casting="same_kind")
 
 
 def log_block(y, out, s):
@@ -285,14 +283,13 @@ def log_block(y, out, s):
     np.copyto(x364, x3)
     a, b, c = (s.get("log." + k, _f32, m) for k in "abc")
     for r, (k0, k1, k2) in zip((a, b, c), (_LOG_A, _LOG_B, _LOG_C)):
-        np.multiply(x64, k0, out=t64)
-        np.add(t64, k1, out=r, casting="same_kind")
-        _fma_into(r, r, x64, k2, t64)
-    _fma_into(a, a, x364, b, t64)  # r = fma(A, x3, B)
-    _fma_into(a, a, x364, c, t64)  # r = fma(r, x3, C)
+        fma32_into(r, k0, x64, k1, t64)
+        fma32_into(r, r, x64, k2, t64)
+    fma32_into(a, a, x364, b, t64)  # r = fma(A, x3, B)
+    fma32_into(a, a, x364, c, t64)  # r = fma(r, x3, C)
     eq = s.get("log.eq", _f32, m)
     np.multiply(e, _LOG_Q1, out=eq)
-    _fma_into(a, a, x364, eq, t64)  # r = fma(r, x3, e * q1)
+    fma32_into(a, a, x364, eq, t64)  # r = fma(r, x3, e * q1)
     np.multiply(x2, np.float32(0.5), out=x2)
     np.subtract(x, x2, out=x)
     np.add(x, a, out=x)  # (x - x2 * 0.5) + r
@@ -397,65 +394,24 @@ def erf_inv_block(x, out, s, central, tail):
 
 
 # ----------------------------------------------------------------------------- float64
-# float64 has no wider type to round from: ``fma64`` is the error-free-transform emulation
-# of ``ops/xla_fma.fma64`` (Veltkamp split, Dekker product, Knuth TwoSum), the same
-# operations in the same order, done in place; in a Horner chain the multiplier's split is
-# computed once.
-
-_SPLIT = np.float64(134217729.0)
+# float64 has no wider type to round from: ``fma64_into`` (ops/xla_fma) is the
+# error-free-transform emulation, in place over scratch buffers; in a Horner chain the
+# multiplier's split is computed once.
 
 
-def _veltkamp_into(a, hi, lo, t):
-    np.multiply(a, _SPLIT, out=t)  # s = 134217729 * a
-    np.subtract(t, a, out=hi)
-    np.subtract(t, hi, out=hi)  # hi = s - (s - a)
-    np.subtract(a, hi, out=lo)  # lo = a - hi
-
-
-def _veltkamp_scalar(b):
-    b = np.float64(b)
-    t = _SPLIT * b
-    hi = t - (t - b)
-    return hi, b - hi
-
-
-def _fma64_into(out, a, b, bh, bl, c, s, tag):
-    """``out = fma64(a, b, c)``; ``bh, bl`` is ``b``'s split; ``out`` may be ``a``."""
-    m = a.shape[0]
-    pr, ah, al, e, t, sm, bb = (
-        s.get(tag + k, _f64, m) for k in ("f.pr", "f.ah", "f.al", "f.e", "f.t", "f.s", "f.bb")
-    )
-    np.multiply(a, b, out=pr)
-    _veltkamp_into(a, ah, al, t)
-    np.multiply(ah, bh, out=e)
-    e -= pr
-    np.multiply(ah, bl, out=t)
-    e += t
-    np.multiply(al, bh, out=t)
-    e += t
-    np.multiply(al, bl, out=t)
-    e += t  # ((ah*bh - p) + ah*bl + al*bh) + al*bl
-    np.add(pr, c, out=sm)
-    np.subtract(sm, pr, out=bb)
-    np.subtract(sm, bb, out=t)
-    np.subtract(pr, t, out=t)
-    np.subtract(c, bb, out=bb)
-    t += bb  # (p - (s - bb)) + (c - bb)
-    t += e
-    np.add(sm, t, out=out)  # s + (t + e), or s where t + e == 0 (keeps a -0.0 sum)
-    if not out.all():
-        z = np.flatnonzero((out == 0) & (t == 0))
-        out[z] = sm[z]
+def _fma64_scratch(s, tag, m):
+    return [s.get(f"{tag}f{k}", _f64, m) for k in range(FMA64_SCRATCH)]
 
 
 def _horner64(w, coeffs, p, s, tag):
     """``p = c0; p = fma64(p, w, c)`` for the rest, into ``p``."""
     m = w.shape[0]
     wh, wl, t = (s.get(tag + k, _f64, m) for k in ("h.wh", "h.wl", "h.t"))
-    _veltkamp_into(w, wh, wl, t)
+    veltkamp_into(w, wh, wl, t)
+    scratch = _fma64_scratch(s, tag, m)
     p.fill(coeffs[0])
     for c in coeffs[1:]:
-        _fma64_into(p, p, w, wh, wl, c, s, tag)
+        fma64_into(p, p, w, wh, wl, c, scratch)
 
 
 _L1P64_C0 = _f64c(0x3FDA827999FCEF32)
@@ -473,7 +429,7 @@ _L1P64_Q = (np.float64(1.0),) + tuple(
         0x407351945DC908A5, 0x406B0DB13E48E066, 0x404E0F304466448E,
     )
 )  # fmt: skip
-_HALF_SPLIT = _veltkamp_scalar(-0.5)
+_HALF_SPLIT = veltkamp(np.float64(-0.5))
 
 _libm_log = np.frompyfunc(math.log, 1, 1)
 
@@ -502,7 +458,7 @@ def _log1p64_rational_block(x, out, s):
     np.multiply(x, x, out=x2)
     np.multiply(x, x2, out=q)
     np.multiply(q, p, out=p)  # (x * x2) * (p / q)
-    _fma64_into(p, x2, np.float64(-0.5), *_HALF_SPLIT, p, s, "l1p64.")
+    fma64_into(p, x2, np.float64(-0.5), *_HALF_SPLIT, p, _fma64_scratch(s, "l1p64.", m))
     np.add(x, p, out=out)
 
 

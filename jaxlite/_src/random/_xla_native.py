@@ -19,7 +19,8 @@ from jaxlite._src.core import rules
 
 _f32, _f64 = np.dtype(np.float32), np.dtype(np.float64)
 _MODULE = "jaxlite._src.random._xla_numba"
-_DEPS = ("jaxlite._src.random._xla_blocked",)  # the constants' home
+# The homes of the constants and of the fma the element functions compile.
+_DEPS = ("jaxlite._src.random._xla_blocked", "jaxlite._src.ops.xla_fma")
 
 
 def _svml() -> bool:

@@ -7,11 +7,11 @@ operation, so both tiers give the same bits:
 
 * every float32 operation is re-cast to ``np.float32`` (a float32 ``+ - * / sqrt`` done in
   float64 and rounded once is the float32 result);
-* a float32 ``fma(a, b, c)`` is ``float32(float64(a) * float64(b) + float64(c))``, as in
-  ``ops/xla_fma`` (the product of two float32 values is exact in float64, so LLVM fusing the
-  multiply-add would not change it);
-* a float64 ``fma`` is the error-free-transform sequence of ``ops/xla_fma.fma64``; Numba
-  compiles without fast-math, so LLVM does not contract its multiplies and adds;
+* ``fma32`` and ``fma64`` are ``ops/xla_fma``'s scalar forms, compiled here:
+  ``float32(float64(a) * float64(b) + float64(c))`` (the product of two float32 values is
+  exact in float64, so LLVM fusing the multiply-add would not change it), and the
+  error-free-transform sequence of ``fma64_into`` (Numba compiles without fast-math, so
+  LLVM does not contract its multiplies and adds);
 * float64 ``log`` is ``math.log``, the C library's, which is what XLA:CPU calls.
 
 Measured on 10^6 draws (tests/random/test_random_native.py checks a smaller one against
@@ -26,12 +26,13 @@ import math
 import numba
 import numpy as np
 
+from jaxlite._src.ops import xla_fma
 from jaxlite._src.random import _xla_blocked as kb
 
 # Inlined into each kernel at Numba IR level: LLVM then sees one loop body (a call of a
 # separately compiled function ran 3x slower, measured) and the kernel's disk-cache entry holds
-# everything; the kernel source names the source hashes of this module and of _xla_blocked
-# (the constants), so an edit to either makes a new entry.
+# everything; the kernel source names the source hashes of this module, of _xla_blocked
+# (the constants) and of ops/xla_fma (the fma), so an edit to any makes a new entry.
 _jit = numba.njit(error_model="numpy", inline="always")
 
 _F = np.float32
@@ -44,7 +45,6 @@ _L1P_C0 = kb._L1P_C0
 _L1P_P = tuple(_F(v) for v in kb._L1P_P)
 _L1P_Q = tuple(_F(v) for v in kb._L1P_Q)
 _L1P64_C0, _L1P64_P, _L1P64_Q = kb._L1P64_C0, kb._L1P64_P, kb._L1P64_Q
-_SPLIT = kb._SPLIT
 
 
 EI32_A = tuple(_F(c) for c in kb.EI32_A)
@@ -57,9 +57,7 @@ EI64_C = tuple(np.float64(c) for c in kb.EI64_C)
 # ------------------------------------------------------------------------------ float32
 
 
-@_jit
-def fma32(a, b, c):
-    return np.float32(np.float64(a) * np.float64(b) + np.float64(c))
+fma32 = _jit(xla_fma.fma32_scalar)
 
 
 @_jit
@@ -126,21 +124,7 @@ def erf_inv_f32(x):
 # ------------------------------------------------------------------------------ float64
 
 
-@_jit
-def fma64(a, b, c):
-    p = a * b
-    s = _SPLIT * a
-    ah = s - (s - a)
-    al = a - ah
-    s = _SPLIT * b
-    bh = s - (s - b)
-    bl = b - bh
-    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    s = p + c
-    bb = s - p
-    t = (p - (s - bb)) + (c - bb)
-    te = t + e
-    return s if te == 0 else s + te
+fma64 = _jit(xla_fma.fma64_scalar)
 
 
 @_jit
