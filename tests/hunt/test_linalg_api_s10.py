@@ -287,3 +287,67 @@ def test_public_names_match_jax():
     assert [e.value for e in LL.SvdAlgorithm] == [e.value for e in JL.SvdAlgorithm]
     assert [e.value for e in LL.EighImplementation] == [e.value for e in JL.EighImplementation]
     assert [e.value for e in LL.EigImplementation] == [e.value for e in JL.EigImplementation]
+
+
+# ------------------------------------- keyword arguments of qr / eigh / svd (session 10)
+def test_qr_pivoting():
+    x = rng.normal(size=(2, 5, 3)).astype(np.float32)
+    for full in (True, False):
+        got, want = (
+            LL.qr(x, pivoting=True, full_matrices=full),
+            JL.qr(x, pivoting=True, full_matrices=full),
+        )
+        assert len(got) == 3
+        for a, b in zip(got, want):
+            close(a, b, 1e-5, 1e-5)
+    for a, b in zip(jaxlite.jit(lambda v: LL.qr(v, pivoting=True))(x), JL.qr(x, pivoting=True)):
+        close(a, b, 1e-5, 1e-5)
+    f = lambda m: lambda v: m.qr(v, pivoting=True, full_matrices=False)[1].sum()  # noqa: E731
+    close(jaxlite.grad(f(LL))(x[0]), jax.grad(f(JL))(x[0]), 1e-4, 1e-4)
+    assert len(LL.qr(x, use_magma=True)) == 2
+
+
+def test_eigh_and_svd_keywords():
+    a = rng.normal(size=(4, 4)).astype(np.float32)
+    s = a + a.T
+    r = rng.normal(size=(5, 3)).astype(np.float32)
+    for kw in (
+        dict(sort_eigenvalues=False),
+        dict(subset_by_index=(0, 4)),
+        dict(implementation=LL.EighImplementation.QR),
+    ):
+        jkw = {
+            k: getattr(JL.EighImplementation, v.name) if k == "implementation" else v
+            for k, v in kw.items()
+        }
+        for x, y in zip(LL.eigh(s, **kw), JL.eigh(s, **jkw)):
+            close(np.abs(x), np.abs(y), 1e-5, 1e-5)  # eigenvector signs are LAPACK's
+    for x, y in zip(LL.svd(r, subset_by_index=(0, 3)), JL.svd(r, subset_by_index=(0, 3))):
+        close(np.abs(x), np.abs(y), 1e-5, 1e-5)
+    close(LL.svd(r, algorithm=LL.SvdAlgorithm.QR)[1], JL.svd(r, algorithm=JL.SvdAlgorithm.QR)[1])
+
+    def err(f, jf):
+        with pytest.raises(Exception) as ej:
+            jf()
+        with pytest.raises(type(ej.value)) as el:
+            f()
+        assert str(el.value) == str(ej.value)
+
+    err(lambda: LL.eigh(s, subset_by_index=(1, 3)), lambda: JL.eigh(s, subset_by_index=(1, 3)))
+    err(
+        lambda: LL.eigh(s, implementation=LL.EighImplementation.JACOBI),
+        lambda: JL.eigh(s, implementation=JL.EighImplementation.JACOBI),
+    )
+    err(
+        lambda: LL.eigh(s, implementation=LL.EighImplementation.QDWH),
+        lambda: JL.eigh(s, implementation=JL.EighImplementation.QDWH),
+    )
+    err(lambda: LL.svd(r, subset_by_index=(1, 3)), lambda: JL.svd(r, subset_by_index=(1, 3)))
+    err(
+        lambda: LL.svd(r, subset_by_index=(1, 3), full_matrices=False),
+        lambda: JL.svd(r, subset_by_index=(1, 3), full_matrices=False),
+    )
+    err(
+        lambda: LL.svd(r, algorithm=LL.SvdAlgorithm.JACOBI),
+        lambda: JL.svd(r, algorithm=JL.SvdAlgorithm.JACOBI),
+    )

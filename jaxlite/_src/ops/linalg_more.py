@@ -24,9 +24,9 @@ from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
-from jaxlite._src.ops import elementwise as ew, shape as _sh
-from jaxlite._src.ops.linalg_ops import _batch_to_front
-from jaxlite._src.ops.linalg_schur import _front_batch, _no_derivative, _per_matrix
+from jaxlite._src.ops import elementwise as ew, indexing, linalg_ops as _lo, shape as _sh
+from jaxlite._src.ops.linalg_ops import _T, _batch_to_front, _tril, qr_p
+from jaxlite._src.ops.linalg_schur import _front_batch, _no_derivative, _per_matrix, qr_pivots
 
 _FLOATING = "floating"
 _INEXACT = "floating, complexfloating"
@@ -663,8 +663,6 @@ def symmetric_product(
     a, c = _operands("symmetric_product", a_matrix, c_matrix)
     out = symmetric_product_p.bind(a, c, alpha=alpha, beta=beta)
     if symmetrize_output:
-        from jaxlite._src.ops.linalg_ops import _T, _tril
-
         out = ew.add(_tril(out), _T(_tril(out, -1)))
     return out
 
@@ -685,6 +683,73 @@ __all__ = [
     "tridiagonal_solve",
     "tridiagonal_solve_p",
 ]
+
+
+# --------------------------------------------------------------------------- pivoted qr
+def qr(x, *, pivoting: bool = False, full_matrices: bool = True, use_magma=None):
+    """``jax.lax.linalg.qr``: ``(q, r)``, or with ``pivoting`` the rank-revealing
+    ``(q, r, p)``: ``p`` is LAPACK ``geqp3``'s int32 column order and
+    ``x[..., :, p] = q @ r`` (differentiable in ``q`` and ``r`` through the QR of the
+    permuted matrix). ``use_magma`` is accepted and ignored (a GPU option)."""
+    if not pivoting:
+        return tuple(qr_p.bind(x, full_matrices=bool(full_matrices)))
+    p = qr_pivots(x)
+    shp = aval_of(x).shape
+    nd = len(shp)
+    cols = _sh.broadcast_in_dim(p, shp, tuple(range(nd - 2)) + (nd - 1,))
+    q, r = qr_p.bind(indexing.take_along_axis(x, cols, nd - 1), full_matrices=bool(full_matrices))
+    return q, r, p
+
+
+# ------------------------------------------------------ eigh / svd with JAX's keywords
+def eigh(
+    x,
+    *,
+    lower: bool = True,
+    symmetrize_input: bool = True,
+    sort_eigenvalues: bool = True,
+    subset_by_index=None,
+    implementation=None,
+):
+    """``jax.lax.linalg.eigh``: ``(v, w)`` eigenvectors (columns) and ascending eigenvalues.
+
+    As JAX on CPU: LAPACK's eigenvalues are always sorted (``sort_eigenvalues`` has no
+    effect), ``subset_by_index`` must be None or the whole ``(0, n)``, and the Jacobi and
+    QDWH implementations raise ``NotImplementedError``.
+    """
+    n = aval_of(x).shape[-1]
+    if not (subset_by_index is None or tuple(subset_by_index) == (0, n)):
+        raise NotImplementedError("subset_by_index not supported on CPU and GPU")
+    kind = getattr(implementation, "value", None)
+    if kind == "qdwh":
+        raise NotImplementedError("QDWH implementation is only supported on TPU")
+    if kind == "jacobi":
+        raise NotImplementedError("Jacobi implementation is not supported on CPU")
+    return _lo.eigh(x, lower=lower, symmetrize_input=symmetrize_input)
+
+
+def svd(
+    x, *, full_matrices: bool = True, compute_uv: bool = True, subset_by_index=None, algorithm=None
+):
+    """``jax.lax.linalg.svd``: ``(u, s, vh)`` (or ``s`` alone without ``compute_uv``).
+
+    As JAX on CPU: ``subset_by_index`` must be None or the whole ``(0, min(m, n))``
+    (another range is a ``ValueError`` with ``full_matrices``, else
+    ``NotImplementedError``); ``algorithm`` may be None, ``DEFAULT``, ``QR`` or
+    ``DIVIDE_AND_CONQUER`` (one LAPACK kernel here); the Jacobi and polar ones raise.
+    """
+    k = min(aval_of(x).shape[-2:])
+    if subset_by_index is not None and tuple(subset_by_index) != (0, k):
+        if full_matrices:
+            raise ValueError("full_matrices and subset_by_index cannot both be set")
+        raise NotImplementedError("subset_by_index not implemented for CPU and GPU")
+    if algorithm is not None and getattr(algorithm, "value", None) not in (
+        "default",
+        "QR",
+        "divide_and_conquer",
+    ):
+        raise NotImplementedError("The SVD Jacobi and Polar algorithms are not implemented on CPU.")
+    return _lo.svd(x, full_matrices=full_matrices, compute_uv=compute_uv)
 
 
 # ------------------------------------------------------------------------------ enums

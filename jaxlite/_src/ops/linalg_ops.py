@@ -511,7 +511,8 @@ rules.batch_rules[qr_p] = _qr_batch
 
 
 def qr(x, *, full_matrices: bool = True):
-    """``jax.lax.linalg.qr``: ``(q, r)``."""
+    """``jax.lax.linalg.qr`` without pivoting: ``(q, r)`` (the public function, with
+    ``pivoting``, is ``linalg_more.qr``)."""
     return tuple(qr_p.bind(x, full_matrices=bool(full_matrices)))
 
 
