@@ -78,6 +78,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "lax_composites",
             "lax_more",
             "lax_solves",
+            "lax_qdwh",  # lax.linalg.qdwh (jax.numpy and a while_loop)
             "nn",
             "nn_attention",
             "nn_initializers",

@@ -1,5 +1,6 @@
 """Public ``jaxlite.lax.linalg`` (mirrors ``jax.lax.linalg``): decomposition primitives."""
 
+from jaxlite._src.lax_qdwh import qdwh as qdwh
 from jaxlite._src.ops.linalg_more import (  # noqa: F401
     EighImplementation as EighImplementation,
     EigImplementation as EigImplementation,

@@ -281,8 +281,7 @@ def test_symmetric_product():
 
 def test_public_names_match_jax():
     names = {n for n in dir(JL) if not n.startswith("_")}
-    # qdwh (JAX's iteration with its own iteration count) is not built: docs/compat.md
-    missing = sorted(names - set(dir(LL)) - {"qdwh"})
+    missing = sorted(names - set(dir(LL)))
     assert not missing, missing
     assert [e.value for e in LL.SvdAlgorithm] == [e.value for e in JL.SvdAlgorithm]
     assert [e.value for e in LL.EighImplementation] == [e.value for e in JL.EighImplementation]
@@ -351,3 +350,51 @@ def test_eigh_and_svd_keywords():
         lambda: LL.svd(r, algorithm=LL.SvdAlgorithm.JACOBI),
         lambda: JL.svd(r, algorithm=JL.SvdAlgorithm.JACOBI),
     )
+
+
+# ----------------------------------------------------------------------------- qdwh
+QDWH_CASES = [
+    ("tall", dict()),
+    ("complex", dict()),
+    ("square_sym", dict(is_hermitian=True)),
+    ("tall", dict(max_iterations=2)),  # stops early: is_converged False, as JAX
+    ("illcond", dict()),
+    ("tall", dict(eps=1e-3)),
+    ("zero", dict()),
+]
+
+
+def _qdwh_input(name):
+    a = np.random.default_rng(5).normal(size=(5, 3)).astype(np.float32)
+    return {
+        "tall": a,
+        "complex": (a + 0.5j * a[::-1]).astype(np.complex64),
+        "square_sym": a[:3] + a[:3].T,
+        "illcond": np.diag([1.0, 1e-3, 1e-6]).astype(np.float32),
+        "zero": np.zeros((3, 2), np.float32),
+    }[name]
+
+
+@pytest.mark.parametrize("i", range(len(QDWH_CASES)))
+def test_qdwh_matches_jax(i):
+    name, kw = QDWH_CASES[i]
+    x = _qdwh_input(name)
+    u, h, k, ok = LL.qdwh(x, **kw)
+    ju, jh, jk, jok = JL.qdwh(x, **kw)
+    close(u, ju, 1e-5, 1e-5)
+    close(h, jh, 1e-5, 1e-5)
+    assert int(k) == int(jk) and bool(ok) == bool(jok)
+    assert np.asarray(k).dtype == np.int32
+
+
+def test_qdwh_jit_vmap_errors():
+    x = _qdwh_input("tall")
+    for a, b in zip(jaxlite.jit(LL.qdwh)(x)[:2], JL.qdwh(x)[:2]):
+        close(a, b, 1e-5, 1e-5)
+    xs = np.stack([x, 2 * x])
+    got, want = jaxlite.vmap(LL.qdwh)(xs), jax.vmap(JL.qdwh)(xs)
+    close(got[0], want[0], 1e-5, 1e-5)
+    np.testing.assert_array_equal(got[2], want[2])
+    same_error(lambda m: m.qdwh(x.T))
+    same_error(lambda m: m.qdwh(x.astype(np.int32)))
+    same_error(lambda m: m.qdwh(xs))
