@@ -294,13 +294,23 @@ from jaxlite._src.ops.lax_extras import (  # noqa: F401,E402  # noqa: F401,E402 
     reduce as reduce,
 )
 from jaxlite._src.ops.lax_types import (  # noqa: F401,E402
+    AccuracyMode as AccuracyMode,
     ConvDimensionNumbers as ConvDimensionNumbers,
+    ConvGeneralDilatedDimensionNumbers as ConvGeneralDilatedDimensionNumbers,
+    DotDimensionNumbers as DotDimensionNumbers,
     GatherScatterMode as GatherScatterMode,
     Precision as Precision,
+    PrecisionLike as PrecisionLike,
+    RandomAlgorithm as RandomAlgorithm,
     RoundingMethod as RoundingMethod,
+    Tolerance as Tolerance,
+    after_all as after_all,
+    create_token as create_token,
     full as full,
     full_like as full_like,
     reciprocal as reciprocal,
+    shape_as_value as shape_as_value,
+    stage as stage,
 )
 from jaxlite._src.ops.linalg import (  # noqa: E402
     dot_general_p as dot_general_p,

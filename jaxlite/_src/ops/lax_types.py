@@ -1,14 +1,17 @@
-"""``jax.lax`` enums and small helpers: Precision, RoundingMethod, ConvDimensionNumbers,
-GatherScatterMode, reciprocal, full, full_like."""
+"""``jax.lax`` enums, types and small helpers: Precision, RoundingMethod, AccuracyMode,
+RandomAlgorithm, Tolerance, ConvDimensionNumbers, GatherScatterMode, the typing aliases,
+tokens (create_token, after_all), shape_as_value, stage, reciprocal, full, full_like."""
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
 from jaxlite._src import dtypes
+from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.ops import elementwise as ew, shape as _sh, structural
 
@@ -88,3 +91,91 @@ def full_like(x, fill_value, dtype=None, shape=None):
     else:
         out = full(a.shape if shape is None else shape, fill_value, dtype)
     return structural.with_vma(out, a.vma)
+
+
+class AccuracyMode(enum.Enum):
+    """``jax.lax.AccuracyMode`` (the ``accuracy=`` of transcendental ops; NumPy's kernels
+    are used whichever is asked for)."""
+
+    HIGHEST = 1
+    DEFAULT = 2
+
+
+class RandomAlgorithm(enum.IntEnum):
+    """``jax.lax.RandomAlgorithm`` (XLA's bit-generator algorithms)."""
+
+    RNG_DEFAULT = 0
+    RNG_THREE_FRY = 1
+    RNG_PHILOX = 2
+
+    def __str__(self):
+        return self.name
+
+
+class Tolerance:
+    """``jax.lax.Tolerance``: an ``atol`` / ``rtol`` / ``ulps`` accuracy request.
+
+    Raises:
+        ValueError: when all three are zero (as JAX).
+    """
+
+    def __init__(self, atol: float = 0.0, rtol: float = 0.0, ulps: int = 0):
+        if atol == 0 and rtol == 0 and ulps == 0:
+            raise ValueError("At least one of atol, rtol, or ulps must be set.")
+        self.atol, self.rtol, self.ulps = atol, rtol, ulps
+
+    def __repr__(self):
+        return f"Tolerance(atol={self.atol}, rtol={self.rtol}, ulps={self.ulps})"
+
+    def __eq__(self, other):
+        return isinstance(other, Tolerance) and (self.atol, self.rtol, self.ulps) == (
+            other.atol,
+            other.rtol,
+            other.ulps,
+        )
+
+    def __hash__(self):
+        return hash((self.atol, self.rtol, self.ulps))
+
+
+# JAX's typing aliases of dimension-number and precision arguments.
+ConvGeneralDilatedDimensionNumbers = tuple[str, str, str] | ConvDimensionNumbers | None
+DotDimensionNumbers = tuple[
+    tuple[Sequence[int], Sequence[int]], tuple[Sequence[int], Sequence[int]]
+]
+PrecisionLike = None | str | Precision | tuple[str, str] | tuple[Precision, Precision]
+
+
+class Token:
+    """An ordering token (``jax.lax.create_token``): carries no data; jaxlite orders
+    effects itself, so tokens only thread through user code."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "Token()"
+
+
+def create_token(_=None) -> Token:
+    """``jax.lax.create_token``: a fresh ordering token (its argument is ignored)."""
+    return Token()
+
+
+def after_all(*operands) -> Token:
+    """``jax.lax.after_all``: a token ordered after the given tokens."""
+    return Token()
+
+
+def shape_as_value(shape):
+    """``jax.lax.shape_as_value``: a shape as an int32 vector (a NumPy array for a
+    non-empty static shape, as JAX returns)."""
+    shape = tuple(shape)
+    if not shape:
+        return to_array(np.zeros((0,), np.int32))
+    return np.array(shape, np.int32)
+
+
+def stage(x, /):
+    """``jax.lax.stage``: the identity that lifts a Python scalar or NumPy array to a
+    (weakly typed, for Python scalars) jaxlite array."""
+    return to_array(x)
