@@ -1,9 +1,15 @@
 """``jax.scipy.interpolate.RegularGridInterpolator`` and ``jax.scipy.cluster.vq.vq``
 against real JAX: values and dtypes (linear and nearest, inside, on and outside the grid,
 fill values, trailing value dimensions, tuple-of-coordinates queries), the errors, the
-interpolator as a pytree, and ``jit``, ``vmap`` and ``grad``."""
+interpolator as a pytree, and ``jit``, ``vmap`` and ``grad``.
+
+JAX's outputs (interp_vq_cases.REFS) are recorded in interp_vq_reference.npz
+(make_jax_reference.py), since JAX compiles every call anew; ``test_live_sample`` re-runs
+a sample on the installed JAX every time, so the recording cannot drift from JAX unnoticed."""
 
 from __future__ import annotations
+
+import pathlib
 
 import numpy as np
 import pytest
@@ -19,25 +25,20 @@ import jaxlite.scipy.interpolate  # noqa: E402,F401
 
 jax.config.update("jax_platforms", "cpu")
 
-_rng = np.random.default_rng(0)
-GX = np.array([0.0, 0.5, 1.5, 3.0], np.float32)
-GY = np.array([-1.0, 0.0, 2.0], np.float32)
-V2 = _rng.normal(size=(4, 3)).astype(np.float32)
-V3 = _rng.normal(size=(4, 3, 2)).astype(np.float32)  # a trailing value dimension
-Q = np.array(
-    [
-        [0.2, -0.5],
-        [1.5, 0.0],
-        [3.0, 2.0],
-        [0.0, -1.0],
-        [2.9, 1.9],
-        [-0.1, 0.0],
-        [1.0, 2.5],
-        [0.5, 1.0],
-        [0.75, 0.0],
-    ],
-    np.float32,
-)
+from . import interp_vq_cases as cases  # noqa: E402
+from .interp_vq_cases import GX, GY, INNER, ONE_D_Q, QS, V2, VQ_BATCH, VQ_CASES, XS, YS, Q  # noqa: E402
+
+RECORDED = np.load(pathlib.Path(__file__).with_name("interp_vq_reference.npz"))
+
+
+def ref(name):
+    """JAX's recorded output ``name``: one array, or a list where it was a tuple."""
+    out, i = [], 0
+    while f"{name}|{i}" in RECORDED:
+        out.append(RECORDED[f"{name}|{i}"])
+        i += 1
+    assert out, name
+    return out[0] if len(out) == 1 else out
 
 
 def _close(lite, ref, what="", rtol=1e-5, atol=1e-6):
@@ -48,38 +49,25 @@ def _close(lite, ref, what="", rtol=1e-5, atol=1e-6):
     np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, equal_nan=True, err_msg=what)
 
 
-def _rgi(m, *args, **kw):
-    return m.scipy.interpolate.RegularGridInterpolator(*args, **kw)
+_rgi = cases.rgi
 
 
-@pytest.mark.parametrize("method", ["linear", "nearest"])
-@pytest.mark.parametrize(
-    "values,kw",
-    [
-        (V2, {}),
-        (V3, {}),
-        (V2, {"fill_value": None}),  # extrapolation from the edge cells
-        (V2, {"fill_value": -7.0}),
-        (np.arange(12).reshape(4, 3), {}),  # integer values are promoted
-    ],
-)
-def test_interpolator_matches_jax(method, values, kw):
-    ref = _rgi(jax, (GX, GY), values, method=method, **kw)(Q)
+@pytest.mark.parametrize("method", cases.METHODS)
+@pytest.mark.parametrize("vi", range(len(cases.VALUES)))
+def test_interpolator_matches_jax(method, vi):
+    values, kw = cases.VALUES[vi]
     lite = _rgi(jaxlite, (GX, GY), values, method=method, **kw)(Q)
-    _close(lite, ref, f"{method} {kw}")
+    _close(lite, ref(f"rgi-{method}-{vi}"), f"{method} {kw}")
 
 
 def test_query_forms_and_call_method():
-    ref_i = _rgi(jax, (GX, GY), V2)
     lite_i = _rgi(jaxlite, (GX, GY), V2)
-    xs, ys = np.meshgrid(np.linspace(-0.2, 3.1, 5), np.linspace(-1, 2, 4), indexing="ij")
-    _close(lite_i((xs, ys)), ref_i((xs, ys)), "tuple of coordinate arrays")
-    _close(lite_i(Q.reshape(3, 3, 2)), ref_i(Q.reshape(3, 3, 2)), "batched query")
-    _close(lite_i(Q.ravel()), ref_i(Q.ravel()), "1-D query read as pairs")
-    _close(lite_i(Q, method="nearest"), ref_i(Q, method="nearest"), "method at call")
-    one_d_ref = _rgi(jax, (GX,), V2[:, 0])(np.array([0.1, 2.0, 9.0], np.float32))
-    one_d = _rgi(jaxlite, (GX,), V2[:, 0])(np.array([0.1, 2.0, 9.0], np.float32))
-    _close(one_d, one_d_ref, "1-D grid")
+    _close(lite_i((XS, YS)), ref("query-tuple"), "tuple of coordinate arrays")
+    _close(lite_i(Q.reshape(3, 3, 2)), ref("query-batched"), "batched query")
+    _close(lite_i(Q.ravel()), ref("query-ravel"), "1-D query read as pairs")
+    _close(lite_i(Q, method="nearest"), ref("query-method"), "method at call")
+    one_d = _rgi(jaxlite, (GX,), V2[:, 0])(ONE_D_Q)
+    _close(one_d, ref("query-1d"), "1-D grid")
 
 
 @pytest.mark.parametrize(
@@ -132,39 +120,24 @@ def test_interpolator_transformations():
     leaves = jaxlite.tree_util.tree_leaves(lite_i)
     assert len(leaves) == len(jax.tree_util.tree_leaves(ref_i)) == 4
     # the interpolator passes through jit as an argument (a pytree)
-    _close(jaxlite.jit(lambda f, q: f(q))(lite_i, Q), ref_i(Q), "jit pytree")
-    qs = Q[:8].reshape(4, 2, 2)
-    _close(jaxlite.vmap(lite_i)(qs), jax.vmap(ref_i)(qs), "vmap")
-    inner = Q[[0, 1, 4, 7, 8]]  # inside the grid, off the knots
-
-    def loss(m, interp_cls):
-        return lambda v, q: m.numpy.sum(interp_cls((GX, GY), v)(q) ** 2)
-
-    ref = jax.grad(loss(jax, jax.scipy.interpolate.RegularGridInterpolator), (0, 1))(V2, inner)
-    lite = jaxlite.grad(loss(jaxlite, jaxlite.scipy.interpolate.RegularGridInterpolator), (0, 1))(
-        V2, inner
-    )
-    _close(lite[0], ref[0], "grad values")
-    _close(lite[1], ref[1], "grad query", rtol=1e-4, atol=1e-5)
+    _close(jaxlite.jit(lambda f, q: f(q))(lite_i, Q), ref("rgi-linear-0"), "jit pytree")
+    _close(jaxlite.vmap(lite_i)(QS), ref("rgi-vmap"), "vmap")
+    lite = jaxlite.grad(cases.interp_loss(jaxlite), (0, 1))(V2, INNER)
+    want = ref("rgi-grad")
+    _close(lite[0], want[0], "grad values")
+    _close(lite[1], want[1], "grad query", rtol=1e-4, atol=1e-5)
 
 
-VQ_CASES = [
-    (_rng.normal(size=(7, 3)).astype(np.float32), _rng.normal(size=(4, 3)).astype(np.float32)),
-    (np.array([0.1, 2.4, -1.0, 5.0], np.float32), np.array([0.0, 2.0, 4.0], np.float32)),
-    (np.array([[1, 2], [3, 4], [0, 0]]), np.array([[1, 1], [3, 3]])),  # ints promote
-    (np.array([[0.0, 0.0]], np.float32), np.array([[1.0, 0.0], [0.0, 1.0]], np.float32)),  # tie
-]
-
-
-@pytest.mark.parametrize("obs,book", VQ_CASES)
-def test_vq_matches_jax(obs, book):
-    ref = jax.scipy.cluster.vq.vq(obs, book)
+@pytest.mark.parametrize("i", range(len(VQ_CASES)))
+def test_vq_matches_jax(i):
+    obs, book = VQ_CASES[i]
+    ref_ = ref(f"vq-{i}")
     lite = jaxlite.scipy.cluster.vq.vq(obs, book, check_finite=False)
-    _close(lite[0], ref[0], "codes")
-    _close(lite[1], ref[1], "dists")
+    _close(lite[0], ref_[0], "codes")
+    _close(lite[1], ref_[1], "dists")
     lite = jaxlite.jit(jaxlite.scipy.cluster.vq.vq)(obs, book)
-    _close(lite[0], ref[0], "jit codes")
-    _close(lite[1], ref[1], "jit dists")
+    _close(lite[0], ref_[0], "jit codes")
+    _close(lite[1], ref_[1], "jit dists")
 
 
 def test_vq_errors_vmap_grad():
@@ -177,11 +150,26 @@ def test_vq_errors_vmap_grad():
         with pytest.raises(ValueError, match=msg):
             jaxlite.scipy.cluster.vq.vq(obs, book)
     obs, book = VQ_CASES[0]
-    batch = np.stack([obs, obs * 2, obs - 1])
-    ref = jax.vmap(jax.scipy.cluster.vq.vq, (0, None))(batch, book)
-    lite = jaxlite.vmap(jaxlite.scipy.cluster.vq.vq, (0, None))(batch, book)
-    _close(lite[0], ref[0], "vmap codes")
-    _close(lite[1], ref[1], "vmap dists")
-    ref = jax.grad(lambda o: jax.scipy.cluster.vq.vq(o, book)[1].sum())(obs)
+    want = ref("vq-vmap")
+    lite = jaxlite.vmap(jaxlite.scipy.cluster.vq.vq, (0, None))(VQ_BATCH, book)
+    _close(lite[0], want[0], "vmap codes")
+    _close(lite[1], want[1], "vmap dists")
     lite = jaxlite.grad(lambda o: jaxlite.scipy.cluster.vq.vq(o, book)[1].sum())(obs)
-    _close(lite, ref, "grad dists")
+    _close(lite, ref("vq-grad"), "grad dists")
+
+
+LIVE = ["rgi-linear-2", "rgi-nearest-4", "vq-2"]
+
+
+@pytest.mark.parametrize("name", LIVE)
+def test_live_sample(name):
+    live = cases.outputs(cases.REFS[name](jax))
+    want = cases.outputs(ref(name))
+    assert len(live) == len(want)
+    for a, w in zip(live, want):
+        assert a.dtype == w.dtype and a.shape == w.shape, name
+        np.testing.assert_array_equal(a, w)  # the recording is JAX's output
+    lite = cases.outputs(cases.REFS[name](jaxlite))
+    assert len(lite) == len(want)
+    for a, w in zip(lite, want):
+        _close(a, w, name)
