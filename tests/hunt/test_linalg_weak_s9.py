@@ -4,7 +4,16 @@ JAX's linalg primitives (cholesky, triangular_solve, lu, qr, eigh, svd, schur,
 hessenberg, ...) give every output the weak type "all operands weak", so a weakly typed
 float32 matrix stays weak through ``jnp.linalg.solve``, ``jax.scipy.linalg.cho_solve`` and
 friends. jaxlite's abstract-eval rules used to drop it (strong float32 out).
+
+JAX's side of every comparison is recorded in linalg_weak_s9_reference.npz (regenerate with
+``python tests/hunt/make_linalg_weak_s9_reference.py``), since JAX compiles each case anew;
+``test_live_sample`` re-runs a sample on the installed JAX every time, so the recording
+cannot drift from JAX unnoticed.
 """
+
+import ast
+import functools
+import pathlib
 
 import jax
 import jax.numpy as jnp
@@ -89,51 +98,89 @@ def _sig(lib, tree_util, out):
 
 
 _EAGER = ["np.solve", "np.eigh", "sp.cho_solve", "sp.lu_solve", "lax.lu", "sp.polar"]
+WEAK_CASES = [(n, True) for n in sorted(_JAX)] + [(n, False) for n in _EAGER]
+STRONG_CASES = ["np.solve", "sp.cho_solve", "lax.lu", "lax.eigh", "np.svd"]
 
 
-@pytest.mark.parametrize(
-    "name, jit", [(n, True) for n in sorted(_JAX)] + [(n, False) for n in _EAGER]
-)
+def weak_sig(lib, name, jit):
+    """The (dtype, weak_type, shape) of each output of case ``name`` on weak inputs."""
+    mod, cases = (jax, _JAX) if lib == "jax" else (jaxlite, _LITE)
+    f = lambda a: cases[name](lambda x: _weak(lib, x) * a)  # noqa: E731  a: weak f32 1.0
+    return _sig(lib, mod.tree_util, mod.jit(f)(1.0) if jit else f(1.0))
+
+
+def strong_sig(lib, name):
+    mod, np_, cases = (jax, jnp, _JAX) if lib == "jax" else (jaxlite, lnp, _LITE)
+    return _sig(lib, mod.tree_util, cases[name](lambda x: np_.asarray(x)))
+
+
+def solve_value_and_grad(lib):
+    mod, np_, sl = (jax, jnp, jsl) if lib == "jax" else (jaxlite, lnp, lsl)
+
+    def g(a):
+        m = _weak(lib, _A) * a
+        return np_.sum(sl.cho_solve(sl.cho_factor(m), _weak(lib, _B) * a)) + np_.sum(
+            np_.linalg.solve(m, m)
+        )
+
+    return mod.jit(mod.value_and_grad(g))(1.5)
+
+
+def vmap_solve(lib):
+    mod, np_ = (jax, jnp) if lib == "jax" else (jaxlite, lnp)
+    return mod.vmap(lambda s: np_.linalg.solve(_weak(lib, _A) * s, _weak(lib, _B)))(
+        np.array([1.0, 2.0], np.float32)
+    )
+
+
+def record() -> dict:
+    """JAX's side of every test below (what make_linalg_weak_s9_reference.py stores)."""
+    out = {f"weak|{n}|{j}": np.array(repr(weak_sig("jax", n, j))) for n, j in WEAK_CASES}
+    out.update({f"strong|{n}": np.array(repr(strong_sig("jax", n))) for n in STRONG_CASES})
+    v, g = solve_value_and_grad("jax")
+    out["solve|value"], out["solve|grad"] = np.asarray(v), np.asarray(g)
+    want = vmap_solve("jax")
+    out["vmap|value"], out["vmap|weak"] = np.asarray(want), np.array(bool(want.weak_type))
+    return out
+
+
+@functools.cache
+def _recorded():
+    return dict(np.load(pathlib.Path(__file__).with_name("linalg_weak_s9_reference.npz")))
+
+
+def recorded_sig(key):
+    return ast.literal_eval(str(_recorded()[key]))
+
+
+@pytest.mark.parametrize("name, jit", WEAK_CASES)
 def test_linalg_weak_type_matches_jax(name, jit):
-    def run(lib, mod, case):
-        f = lambda a: case(lambda x: _weak(lib, x) * a)  # noqa: E731  a: weak f32 1.0
-        return mod.jit(f)(1.0) if jit else f(1.0)
-
-    want = _sig("jax", jax.tree_util, run("jax", jax, _JAX[name]))
-    got = _sig("lite", jaxlite.tree_util, run("lite", jaxlite, _LITE[name]))
-    assert got == want
+    assert weak_sig("lite", name, jit) == recorded_sig(f"weak|{name}|{jit}")
 
 
-@pytest.mark.parametrize("name", ["np.solve", "sp.cho_solve", "lax.lu", "lax.eigh", "np.svd"])
+@pytest.mark.parametrize("name", STRONG_CASES)
 def test_strong_inputs_stay_strong(name):
-    got = _sig("lite", jaxlite.tree_util, _LITE[name](lambda x: lnp.asarray(x)))
-    want = _sig("jax", jax.tree_util, _JAX[name](lambda x: jnp.asarray(x)))
-    assert got == want
+    got = strong_sig("lite", name)
+    assert got == recorded_sig(f"strong|{name}")
     assert not any(w for d, w, s in got if d == "float32")
 
 
 def test_weak_solve_values_and_grad_match_jax():
-    def f(mod, np_, sl, lib):
-        def g(a):
-            m = _weak(lib, _A) * a
-            return np_.sum(sl.cho_solve(sl.cho_factor(m), _weak(lib, _B) * a)) + np_.sum(
-                np_.linalg.solve(m, m)
-            )
-
-        return mod.jit(mod.value_and_grad(g))(1.5)
-
-    jv, jg = f(jax, jnp, jsl, "jax")
-    lv, lg = f(jaxlite, lnp, lsl, "lite")
+    jv, jg = _recorded()["solve|value"], _recorded()["solve|grad"]
+    lv, lg = solve_value_and_grad("lite")
     np.testing.assert_allclose(lv, jv, rtol=1e-5)
     np.testing.assert_allclose(lg, jg, rtol=1e-4)
 
 
 def test_weak_vmap_solve_matches_jax():
-    def f(mod, np_, lib):
-        return mod.vmap(lambda s: np_.linalg.solve(_weak(lib, _A) * s, _weak(lib, _B)))(
-            np.array([1.0, 2.0], np.float32)
-        )
-
-    want, got = f(jax, jnp, "jax"), f(jaxlite, lnp, "lite")
+    want, want_weak = _recorded()["vmap|value"], bool(_recorded()["vmap|weak"])
+    got = vmap_solve("lite")
     np.testing.assert_allclose(got, want, rtol=1e-5)
-    assert (got.dtype, got.weak_type) == (want.dtype, want.weak_type)
+    assert (got.dtype, got.weak_type) == (want.dtype, want_weak)
+
+
+@pytest.mark.parametrize("name, jit", [("sp.cho_solve", True), ("np.eigh", False)])
+def test_live_sample(name, jit):
+    want = weak_sig("jax", name, jit)
+    assert want == recorded_sig(f"weak|{name}|{jit}")  # the recording is JAX's
+    assert weak_sig("lite", name, jit) == want
