@@ -40,7 +40,7 @@ from jaxlite._src.numpy.einsum import tensordot
 from jaxlite._src.numpy.indexing_routines import take
 from jaxlite._src.numpy.shape import moveaxis
 from jaxlite._src.numpy.util import promote_dtypes_inexact
-from jaxlite._src.ops.lax_types import Precision
+from jaxlite._src.ops.precision import Precision, check_precision
 from jaxlite._src.util import canonicalize_axis
 
 __all__ = ["ResizeMethod", "resize", "scale_and_translate"]
@@ -204,52 +204,6 @@ def _resample(x, shape, dims, scales, translations, method, antialias, precision
     return x
 
 
-_PRECISION_STRINGS = (
-    "highest",
-    "float32",
-    "high",
-    "bfloat16_3x",
-    "tensorfloat32",
-    "default",
-    "bfloat16",
-    "fastest",
-)
-# Names of JAX's lax.DotAlgorithmPreset members (jaxlite has no such enum; the names are
-# accepted as JAX accepts them, and mean full precision here).
-_PRESET_NAMES = frozenset(
-    "DEFAULT ANY_F8_ANY_F8_F32 ANY_F8_ANY_F8_F32_FAST_ACCUM ANY_F8_ANY_F8_ANY "
-    "ANY_F8_ANY_F8_ANY_FAST_ACCUM F16_F16_F16 F16_F16_F32 BF16_BF16_BF16 BF16_BF16_F32 "
-    "BF16_BF16_F32_X3 BF16_BF16_F32_X6 BF16_BF16_F32_X9 TF32_TF32_F32 TF32_TF32_F32_X3 "
-    "F32_F32_F32 F64_F64_F64".split()
-)
-
-
-def _check_precision(precision) -> None:
-    """Raise JAX's ValueError for a precision ``lax.dot_general`` would refuse."""
-    if precision is None or isinstance(precision, Precision):
-        return
-    if isinstance(precision, str) and (
-        precision in _PRECISION_STRINGS or precision in _PRESET_NAMES
-    ):
-        return
-    if isinstance(precision, (list, tuple)) and len(precision) == 2:
-        if all(isinstance(p, Precision) for p in precision) or all(
-            isinstance(p, str) and p in _PRECISION_STRINGS for p in precision
-        ):
-            return
-    strings = [*_PRECISION_STRINGS, None]
-    raise ValueError(
-        "Precision argument must be one of:\n"
-        "- None,\n"
-        f"- a string in {strings},\n"
-        "- a lax.Precision value,\n"
-        "- a tuple of two lax.Precision values or strings,\n"
-        "- a lax.DotAlgorithmPreset or the name of one of these presets, or\n"
-        "- a lax.DotAlgorithm value;\n"
-        f"but got {precision}."
-    )
-
-
 def _check_rank(shape, image) -> None:
     if len(shape) != image.ndim:
         raise ValueError(
@@ -319,7 +273,7 @@ def scale_and_translate(
             )
         if isinstance(arg, (list, tuple)):
             raise TypeError(f"Cannot determine dtype of {arg}")
-    _check_precision(precision)
+    check_precision(precision)
     (image,) = promote_dtypes_inexact(image)
     scale, translation = promote_dtypes_inexact(scale, translation)
     assert len(spatial_dims) == len(scale) == len(translation)
@@ -349,7 +303,7 @@ def _resize_impl(image, shape, method, antialias, precision):
     method = _as_method(method)
     if method == ResizeMethod.NEAREST:
         return _resize_nearest(image, shape)
-    _check_precision(precision)
+    check_precision(precision)
     (image,) = promote_dtypes_inexact(image)
     # Dimensions kept at their size are skipped: every kernel interpolates (identity warp
     # gives the input back).

@@ -36,6 +36,7 @@ from jaxlite._src.ops import (
     sorting,
     windowed,
 )
+from jaxlite._src.ops.precision import check_precision
 
 
 class RaggedDotDimensionNumbers(NamedTuple):
@@ -96,6 +97,7 @@ def ragged_dot_general(
       TypeError: non-integer ``group_sizes``, or a group dimension of the wrong size.
       NotImplementedError: ``group_offset`` given, or several ragged dimensions.
     """
+    check_precision(precision)
     del precision, out_sharding
     if group_offset is not None:
         raise NotImplementedError("ragged_dot_general: group_offset is not supported")
@@ -178,6 +180,7 @@ def ragged_dot(
     Raises:
       TypeError: non-integer group sizes, or ``rhs.shape[0] != len(group_sizes)``.
     """
+    check_precision(precision)
     dn = RaggedDotDimensionNumbers(((([1], [1])), ([], [])), [0], [0])
     return ragged_dot_general(
         lhs, rhs, group_sizes, dn, precision, preferred_element_type, group_offset, out_sharding
@@ -291,6 +294,7 @@ def batch_matmul(lhs, rhs, precision=None):
       ValueError: an operand of rank below 2, or operands of different ranks.
       TypeError: batch dimensions of different sizes (from ``dot_general``).
     """
+    check_precision(precision)
     del precision
     lhs, rhs = to_array(lhs), to_array(rhs)
     ln, rn = aval_of(lhs).ndim, aval_of(rhs).ndim
@@ -568,6 +572,7 @@ def conv_general_dilated_patches(
     Built as a convolution with a one-hot kernel, so every transformation of
     ``conv_general_dilated`` applies.
     """
+    check_precision(precision)
     del precision
     lhs = to_array(lhs)
     nd = aval_of(lhs).ndim
@@ -617,6 +622,7 @@ def conv_general_dilated_local(
     Returns:
       The output in ``dimension_numbers``' output layout.
     """
+    check_precision(precision)
     lhs, rhs = to_array(lhs), to_array(rhs)
     patches = conv_general_dilated_patches(
         lhs, filter_shape, window_strides, padding, lhs_dilation, rhs_dilation, dimension_numbers

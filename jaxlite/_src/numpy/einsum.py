@@ -24,6 +24,7 @@ from jaxlite._src.numpy.util import (
     with_weak_type,
 )
 from jaxlite._src.ops import linalg as _linalg, reductions as _red, shape as _sh
+from jaxlite._src.ops.precision import check_precision
 from jaxlite._src.sharding import explicit as _explicit
 
 
@@ -122,6 +123,7 @@ def einsum(
         out_sharding: the result's sharding (a ``NamedSharding``, or a ``P`` under
             ``jax.set_mesh``), S8.4.
     """
+    check_precision(precision)
     if out_sharding is not None:
         return _explicit.apply_out_sharding(
             einsum,
@@ -205,6 +207,7 @@ def einsum(
 def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
     """``jnp.tensordot``: contract the last ``axes`` of ``a`` with the first of ``b``, or the
     given pairs of axis sequences."""
+    check_precision(precision)
     check_arraylike("tensordot", a, b)
     (a, b), weak = promote_dtypes_for_contraction(a, b)
     if isinstance(axes, (int, np.integer)):

@@ -44,6 +44,7 @@ from jaxlite._src.numpy.ufuncs import (
 )
 from jaxlite._src.numpy.util import asarray_any, check_arraylike, promote_dtypes_inexact
 from jaxlite._src.ops import indexing as _ix, linalg_ops as _la, linalg_schur as _schur
+from jaxlite._src.ops.precision import check_precision
 
 
 class EighResult(NamedTuple):
@@ -517,6 +518,7 @@ def matrix_norm(x, /, *, keepdims: bool = False, ord="fro"):  # noqa: A002
 
 def multi_dot(arrays, *, precision=None):
     """``jnp.linalg.multi_dot``: chained matrix product (left to right)."""
+    check_precision(precision)
     check_arraylike("jnp.linalg.multi_dot", *arrays)
     arrays = list(arrays)
     out = arrays[0]
@@ -551,12 +553,14 @@ def diagonal(x, /, *, offset: int = 0):
 
 def matmul(x1, x2, /, *, precision=None, preferred_element_type=None):
     """``jnp.linalg.matmul``."""
+    check_precision(precision)
     check_arraylike("jnp.linalg.matmul", x1, x2)
     return products.matmul(x1, x2, preferred_element_type=preferred_element_type)
 
 
 def tensordot(x1, x2, /, *, axes=2, precision=None, preferred_element_type=None):
     """``jnp.linalg.tensordot``."""
+    check_precision(precision)
     check_arraylike("jnp.linalg.tensordot", x1, x2)
     return _td(x1, x2, axes, preferred_element_type=preferred_element_type)
 
@@ -568,6 +572,7 @@ def cross(x1, x2, /, *, axis=-1):
 
 def vecdot(x1, x2, /, *, axis=-1, precision=None, preferred_element_type=None):
     """``jnp.linalg.vecdot``."""
+    check_precision(precision)
     check_arraylike("jnp.linalg.vecdot", x1, x2)
     return _vecdot(x1, x2, axis=axis)
 

@@ -39,6 +39,7 @@ from jaxlite._src.numpy.util import (
     promote_dtypes_inexact,
 )
 from jaxlite._src.ops import shape as _sh
+from jaxlite._src.ops.precision import check_precision
 from jaxlite._src.ops.windowed import conv_general_dilated
 
 
@@ -177,11 +178,13 @@ def _conv1d(x, y, mode, flip):
 
 def convolve(a, v, mode: str = "full", *, precision=None, preferred_element_type=None):
     """``jnp.convolve``: 1-D discrete convolution (modes full/same/valid)."""
+    check_precision(precision)
     return _conv1d(a, v, mode, True)
 
 
 def correlate(a, v, mode: str = "valid", *, precision=None, preferred_element_type=None):
     """``jnp.correlate``: 1-D cross-correlation (modes full/same/valid)."""
+    check_precision(precision)
     return _conv1d(a, v, mode, False)
 
 

@@ -27,7 +27,8 @@ from jaxlite._src.numpy.util import (
     promote_dtypes_for_contraction,
     with_weak_type,
 )
-from jaxlite._src.ops import elementwise as ew, linalg as _linalg, shape as _sh
+from jaxlite._src.ops import conversion, elementwise as ew, linalg as _linalg, shape as _sh
+from jaxlite._src.ops.precision import check_precision
 from jaxlite._src.sharding import explicit as _explicit
 
 
@@ -35,6 +36,7 @@ from jaxlite._src.sharding import explicit as _explicit
 def dot(a, b, *, precision=None, preferred_element_type=None, out_sharding=None):
     """``jnp.dot``: NumPy's rules for 0-d, 1-d and N-d operands; ``out_sharding``: the
     result's sharding (S8.4)."""
+    check_precision(precision)
     check_arraylike("dot", a, b)
     if out_sharding is not None:
         return _explicit.apply_out_sharding(
@@ -60,6 +62,7 @@ def dot(a, b, *, precision=None, preferred_element_type=None, out_sharding=None)
 
 def matmul(a, b, *, precision=None, preferred_element_type=None, out_sharding=None):
     """``jnp.matmul`` with batch broadcasting; ``out_sharding``: the result's sharding."""
+    check_precision(precision)
     check_arraylike("matmul", a, b)
     if out_sharding is not None:
         return _explicit.apply_out_sharding(
@@ -102,21 +105,42 @@ def matmul(a, b, *, precision=None, preferred_element_type=None, out_sharding=No
     return with_weak_type(out, weak and preferred_element_type is None)
 
 
-def vdot(a, b):
+def vdot(a, b, *, precision=None, preferred_element_type=None):
+    """``jnp.vdot``: the dot product of the flattened operands, the first conjugated.
+
+    Args:
+      preferred_element_type: the accumulation/result dtype (e.g. int32 for int8 input).
+    """
+    check_precision(precision)
     check_arraylike("vdot", a, b)
     (a, b), weak = promote_dtypes_for_contraction(a, b)
     if dtypes.is_complex(a.dtype):
         a = ew.conj(a)
-    return with_weak_type(dot(ravel(a), ravel(b)), weak)
+    out = dot(ravel(a), ravel(b), preferred_element_type=preferred_element_type)
+    return with_weak_type(out, weak and preferred_element_type is None)
 
 
-def inner(a, b):
+def inner(a, b, *, precision=None, preferred_element_type=None):
+    """``jnp.inner``: contract the last axes of ``a`` and ``b``.
+
+    Args:
+      preferred_element_type: the accumulation/result dtype (e.g. int32 for int8 input).
+    """
+    check_precision(precision)
     check_arraylike("inner", a, b)
     (a, b), weak = promote_dtypes_for_contraction(a, b)
     if a.ndim == 0 or b.ndim == 0:
-        return multiply(a, b)  # as JAX's (a jnp multiply: it casts a weak operand)
-    out = _linalg.dot_general(a, b, (((a.ndim - 1,), (b.ndim - 1,)), ((), ())))
-    return with_weak_type(out, weak)
+        out = multiply(a, b)  # as JAX's (a jnp multiply: it casts a weak operand)
+        if preferred_element_type is not None:
+            out = conversion.convert_element_type(out, preferred_element_type)
+        return out
+    out = _linalg.dot_general(
+        a,
+        b,
+        (((a.ndim - 1,), (b.ndim - 1,)), ((), ())),
+        preferred_element_type=preferred_element_type,
+    )
+    return with_weak_type(out, weak and preferred_element_type is None)
 
 
 def outer(a, b):
@@ -133,6 +157,7 @@ def trace(a, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype=None, out=No
 
 def vecdot(x1, x2, /, *, axis: int = -1, precision=None, preferred_element_type=None):
     """``jnp.vecdot``: ``sum(conj(x1) * x2, axis)`` with broadcasting."""
+    check_precision(precision)
     check_arraylike("jnp.vecdot", x1, x2)
     x1, x2 = promote_args("vecdot", x1, x2)
     x1, x2 = broadcast_arrays(x1, x2)

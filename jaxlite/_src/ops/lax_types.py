@@ -14,18 +14,7 @@ from jaxlite._src import dtypes
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.ops import elementwise as ew, shape as _sh, structural
-
-
-class Precision(enum.Enum):
-    """``jax.lax.Precision``: accepted for compatibility (NumPy always computes at full
-    precision)."""
-
-    DEFAULT = 0
-    HIGH = 1
-    HIGHEST = 2
-
-    def __str__(self):
-        return self.name
+from jaxlite._src.ops.precision import Precision  # noqa: F401 (re-exported as lax.Precision)
 
 
 class RoundingMethod(enum.IntEnum):

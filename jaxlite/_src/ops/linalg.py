@@ -13,6 +13,7 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.ops import blas_split, conversion, shape as _shape
 from jaxlite._src.ops._factories import defjvp
+from jaxlite._src.ops.precision import check_precision
 
 dot_general_p = Primitive("dot_general")
 
@@ -21,9 +22,23 @@ def _free_dims(ndim, contract, batch):
     return [i for i in range(ndim) if i not in contract and i not in batch]
 
 
+def _accumulates_in_preferred(in_dtype, pet) -> bool:
+    # Integer/bool operands are converted to the preferred type first (int8 -> uint16
+    # wraps as uint16); inexact ones only when it is wider of the same kind (float32 ->
+    # bfloat16 and complex -> real products are computed in the operand type, then cast).
+    return in_dtype.kind in "iub" or (
+        in_dtype.kind == pet.kind and pet.itemsize > in_dtype.itemsize
+    )
+
+
 def _dot_general_impl(x, y, *, dimension_numbers, precision, preferred_element_type):
     (xc, yc), (xb, yb) = dimension_numbers
     out_dtype = preferred_element_type or x.dtype
+    if out_dtype != x.dtype and _accumulates_in_preferred(x.dtype, np.dtype(out_dtype)):
+        # Accumulate in the preferred type, as XLA: int8 x int8 -> int32 must not wrap at
+        # int8 (dot([100, 100], [100, 100]) is 20000, not 32); float16 -> float32 must
+        # not overflow at 65504.
+        x, y = x.astype(out_dtype), y.astype(out_dtype)
     if not xb and len(xc) == 1 and x.ndim <= 2 and y.ndim <= 2:
         # Vectors and matrices go straight to BLAS (transposes are free views).
         xm = x.T if x.ndim == 2 and xc[0] == 0 else x
@@ -98,6 +113,12 @@ def _dot_general_transpose_lhs(
         ct_yf = list(range(nb + len(xf), nb + len(xf) + len(yf)))
     y_rest = [xc[list(yc).index(d)] for d in sorted(yc)]  # x axes of y's remaining dims
     params = dict(precision=None, preferred_element_type=None)
+    ct_dtype = aval_of(ct).dtype
+    if ct_dtype != aval_of(y).dtype:
+        # A preferred_element_type made the cotangent wider than the operands (float16
+        # operands accumulated in float32): multiply in the cotangent's type, then cast
+        # to x's below.
+        y = conversion.convert_element_type(y, ct_dtype)
     if not nb and y_rest + xf == sorted(y_rest + xf):
         # Putting y first gives x's axis order directly: no transpose, so the cotangent has
         # x's memory layout (a transposed view would make later updates like
@@ -220,6 +241,7 @@ def dot_general(
             precision,
             preferred_element_type,
         )
+    check_precision(precision)
     (xc, yc), (xb, yb) = dimension_numbers
     dn = (
         (tuple(int(i) for i in xc), tuple(int(i) for i in yc)),
@@ -235,13 +257,33 @@ def dot_general(
         common = max(lt, rt, key=_dot_rank)
         lhs = conversion.convert_element_type(lhs, common)
         rhs = conversion.convert_element_type(rhs, common)
+    if pet is not None:
+        _check_preferred_narrowing(aval_of(lhs).dtype, pet)
     return dot_general_p.bind(
         lhs, rhs, dimension_numbers=dn, precision=None, preferred_element_type=pet
     )
 
 
+def _bit_width(dt) -> int:
+    dt = np.dtype(dt)
+    return 1 if dt == np.bool_ else 8 * dt.itemsize // (2 if dt.kind == "c" else 1)
+
+
+def _check_preferred_narrowing(result_dtype, pet) -> None:
+    """JAX's rule: a non-floating product (integer, bool, complex) may not be accumulated in
+    a narrower ``preferred_element_type`` (int16 operands with int8, int32 with float16);
+    floating products may (float32 with bfloat16 or int8 is allowed)."""
+    if np.dtype(result_dtype).kind != "f" and _bit_width(pet) < _bit_width(result_dtype):
+        raise TypeError(
+            "`preferred_element_type` must not be narrower than the original type, got "
+            f"preferred_element_type of {np.dtype(pet).name} for result type of "
+            f"{np.dtype(result_dtype).name}."
+        )
+
+
 def dot(lhs, rhs, precision=None, preferred_element_type=None, out_sharding=None):
     """``jax.lax.dot`` for vectors and matrices (``out_sharding``: as ``dot_general``)."""
+    check_precision(precision)
     if out_sharding is not None:
         return sharding_hooks.apply_out_sharding(
             dot, out_sharding, lhs, rhs, precision, preferred_element_type

@@ -31,6 +31,7 @@ from jaxlite._src.ops import (
     shape as _sh,
 )
 from jaxlite._src.ops._factories import defjvp, defjvp2
+from jaxlite._src.ops.precision import check_precision
 
 
 def _dilate_len(n, d):
@@ -485,6 +486,7 @@ def conv_general_dilated(
     feature groups, batch groups (lhs batch group i convolved with rhs output-feature
     group i, output batch ``N / batch_group_count``; differentiable), and any layout via
     ``dimension_numbers`` (e.g. ``("NHWC", "HWIO", "NHWC")``)."""
+    check_precision(precision)
     for name, v in (
         ("batch_group_count", batch_group_count),
         ("feature_group_count", feature_group_count),
@@ -588,6 +590,7 @@ def conv_general_dilated(
 
 def conv(lhs, rhs, window_strides, padding, precision=None, preferred_element_type=None):
     """``jax.lax.conv``: ``conv_general_dilated`` in NCHW/OIHW layout without dilation."""
+    check_precision(precision)
     return conv_general_dilated(
         lhs, rhs, window_strides, padding, preferred_element_type=preferred_element_type
     )
@@ -604,6 +607,7 @@ def conv_with_general_padding(
     preferred_element_type=None,
 ):
     """``jax.lax.conv_with_general_padding``."""
+    check_precision(precision)
     return conv_general_dilated(
         lhs,
         rhs,
@@ -676,6 +680,7 @@ def conv_transpose(
         ValueError: operands of different ranks, or rank over 5 without
             ``dimension_numbers``; an unknown padding mode.
     """
+    check_precision(precision)
     lhs, rhs = to_array(lhs), to_array(rhs)
     nd = aval_of(lhs).ndim
     if nd != aval_of(rhs).ndim or nd < 2:

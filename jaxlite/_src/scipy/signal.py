@@ -20,6 +20,7 @@ import numpy as np
 import jaxlite.lax as lax
 import jaxlite.numpy as jnp
 from jaxlite._src.numpy.util import check_arraylike, promote_dtypes_inexact
+from jaxlite._src.ops.precision import check_precision
 from jaxlite._src.util import canonicalize_axis
 
 _MODES = ["full", "same", "valid"]
@@ -87,6 +88,7 @@ def convolve(in1, in2, mode: str = "full", method: str = "auto", precision=None)
         ValueError: an unknown ``method`` or ``mode``, ranks that differ, a zero-size
             operand, or shapes neither of which is the smaller along every axis.
     """
+    check_precision(precision)
     if method == "fft":
         return fftconvolve(in1, in2, mode=mode)
     if method in ("direct", "auto"):
@@ -111,6 +113,7 @@ def correlate(in1, in2, mode: str = "full", method: str = "auto", precision=None
     Raises:
         ValueError: as :func:`convolve`.
     """
+    check_precision(precision)
     return convolve(in1, jnp.flip(in2.conj()), mode, method=method, precision=precision)
 
 
@@ -139,6 +142,7 @@ def convolve2d(in1, in2, mode: str = "full", boundary: str = "fill", fillvalue=0
         NotImplementedError: another ``boundary`` or ``fillvalue``.
         ValueError: an operand that is not 2-D, or as :func:`convolve`.
     """
+    check_precision(precision)
     _check_2d("convolve2d", in1, in2, boundary, fillvalue)
     return _conv_nd(in1, in2, mode, precision=precision)
 
@@ -166,6 +170,7 @@ def correlate2d(in1, in2, mode: str = "full", boundary: str = "fill", fillvalue=
         NotImplementedError: another ``boundary`` or ``fillvalue``.
         ValueError: an operand that is not 2-D, or as :func:`convolve`.
     """
+    check_precision(precision)
     _check_2d("correlate2d", in1, in2, boundary, fillvalue)
     first_smaller = all(a <= b for a, b in zip(in1.shape, in2.shape))
     equal = tuple(in1.shape) == tuple(in2.shape)
