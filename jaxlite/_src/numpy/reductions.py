@@ -397,7 +397,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     if where is None:
         n = int(np.prod([_shape(a)[i] for i in axes], dtype=np.int64))
         total = sum(x, axis=axes, dtype=comp, keepdims=keepdims)
-        res = ew.div(total, ew._const(total, n))
+        res = ew.div_by_constant(total, n)
     else:
         w = asarray_any(where)
         total = sum(x, axis=axes, dtype=comp, keepdims=keepdims, where=w)
@@ -442,6 +442,7 @@ def _variance(a, axes, comp, ddof, keepdims, where, skip_nan: bool):
     total = sum(sq, axis=axes, keepdims=keepdims, where=where)
     if keep is None:
         n = int(np.prod([_shape(a)[i] for i in axes], dtype=np.int64))
+        # exact: JAX's ddof is a traced argument of its jitted var, not a constant
         res = ew.div(total, ew._const(total, n - ddof))
         if n - ddof <= 0:
             # No degrees of freedom left: NaN, selected over total / (n - ddof) as in JAX

@@ -564,8 +564,11 @@ def round(a, decimals: int = 0):  # noqa: A001
         return ew.complex_(round(ew.real(a), decimals), round(ew.imag(a), decimals))
     if decimals == 0:
         return ew.round(a, 1)
+    if a.dtype == np.float16:  # as JAX: scaled in float32 (10.0**5 overflows float16)
+        wide = conversion.convert_element_type(a, np.dtype(np.float32), a.weak_type)
+        return conversion.convert_element_type(round(wide, decimals), a.dtype, a.weak_type)
     f = ew._const(a, 10.0**decimals)
-    return ew.div(ew.round(ew.mul(a, f), 1), f)
+    return ew.div_by_constant(ew.round(ew.mul(a, f), 1), 10.0**decimals)
 
 
 around = round
@@ -580,7 +583,11 @@ def _inexact(x):
 def rint(x, /):
     """``jnp.rint``: round to the nearest integer, ties to even (ints become floats)."""
     check_arraylike("rint", x)
-    x = _inexact(x)
+    x = asarray_any(x)
+    if not dtypes.is_inexact(x.dtype):
+        # JAX: integers and bools become the default float (float64 under x64, whatever
+        # the integer's width), strong.
+        return conversion.convert_element_type(x, dtypes.default_float_dtype())
     if dtypes.is_complex(x.dtype):
         return ew.complex_(rint(ew.real(x)), rint(ew.imag(x)))
     return ew.round(x, 1)

@@ -12,7 +12,11 @@ jaxlite follows JAX:
   into ``div_recip``: a divisor of a different shape than the result (rank 0, or size-1
   dimensions), the output of a ``broadcast_in_dim`` that adds elements (possibly
   transposed), or a constant that is a zero-stride view (a closed-over value broadcast
-  while tracing). ``div_recip`` exists only there; jaxprs users see keep ``div``.
+  while tracing), and, as XLA's ``A / Const => A * (1 / Const)``, a division by any
+  constant (a literal, a closed-over array, a broadcast of one), rank 0 included.
+  ``div_recip`` exists only there; jaxprs users see keep ``div``. JAX's own jitted
+  functions divide by constants (``jnp.mean``'s count, ``jnp.round``'s scale) even when
+  called eagerly: ``elementwise.div_by_constant`` multiplies by the rounded reciprocal.
 * **Eager** ``div``: the same test on the arrays themselves, where a broadcast divisor
   is a NumPy view with a zero stride (``broadcast_in_dim``'s result).
 
@@ -27,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from jaxlite._src.core import rules
+from jaxlite._src.core.ir import Literal
 from jaxlite._src.ops import complex_kernels, shape as _shape
 from jaxlite._src.ops._factories import naryop
 
@@ -113,14 +118,30 @@ def _broadcasts(var, producer) -> bool:
     return int(np.prod(operand.shape)) < int(np.prod(eqn.outvars[0].aval.shape))
 
 
+def _is_constant(var, producer, const) -> bool:
+    """Is ``var`` a compile-time constant for XLA: a literal, a constant, or a broadcast
+    (possibly transposed) of one?"""
+    eqn = producer(var)
+    while eqn is not None and eqn.primitive in (_shape.transpose_p, _shape.broadcast_in_dim_p):
+        var = eqn.invars[0]
+        eqn = producer(var)
+    return type(var) is Literal or (eqn is None and const(var) is not None)
+
+
 def reciprocal_rewrite(eqn, producer, const):
-    """``rules.simplify_rules[div_p]``: ``div_recip`` for a float division by a broadcast:
-    of another shape, made by a ``broadcast_in_dim`` here, or a constant that was (a
-    broadcast of a closed-over value, evaluated while tracing: a zero-stride view)."""
+    """``rules.simplify_rules[div_p]``: ``div_recip`` for a float division by a broadcast
+    (of another shape, made by a ``broadcast_in_dim`` here, or a constant that was a
+    broadcast of a closed-over value, evaluated while tracing: a zero-stride view), and,
+    as XLA's ``A / Const => A * (1 / Const)``, by any constant: a literal (``x / 7.0`` on
+    a scalar), a closed-over array, or a broadcast of one."""
     out = eqn.outvars[0].aval
-    if np.dtype(out.dtype) not in _RECIP_DTYPES or out.shape == ():
+    if np.dtype(out.dtype) not in _RECIP_DTYPES:
         return None
     y = eqn.invars[1]
+    if _is_constant(y, producer, const):
+        return eqn.replace(primitive=div_recip_p)
+    if out.shape == ():
+        return None
     value = const(y)
     if (
         y.aval.shape != out.shape
