@@ -41,6 +41,7 @@ from jaxlite._src.numpy.util import (
     asarray_any,
     canonicalize_axis,
     check_arraylike,
+    div_by_constant,
     promote_dtypes_inexact,
 )
 from jaxlite._src.ops import (
@@ -397,7 +398,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     if where is None:
         n = int(np.prod([_shape(a)[i] for i in axes], dtype=np.int64))
         total = sum(x, axis=axes, dtype=comp, keepdims=keepdims)
-        res = ew.div_by_constant(total, n)
+        res = div_by_constant(total, n)
     else:
         w = asarray_any(where)
         total = sum(x, axis=axes, dtype=comp, keepdims=keepdims, where=w)

@@ -21,6 +21,7 @@ from jaxlite._src.numpy.shape import _broadcast_all, broadcast_arrays
 from jaxlite._src.numpy.util import (
     asarray_any,
     check_arraylike,
+    div_by_constant,
     promote_args,
     promote_args_inexact,
     promote_args_numeric,
@@ -568,7 +569,7 @@ def round(a, decimals: int = 0):  # noqa: A001
         wide = conversion.convert_element_type(a, np.dtype(np.float32), a.weak_type)
         return conversion.convert_element_type(round(wide, decimals), a.dtype, a.weak_type)
     f = ew._const(a, 10.0**decimals)
-    return ew.div_by_constant(ew.round(ew.mul(a, f), 1), 10.0**decimals)
+    return div_by_constant(ew.round(ew.mul(a, f), 1), 10.0**decimals)
 
 
 around = round

@@ -13,7 +13,7 @@ from jaxlite._src import config as _cfg, dtypes
 from jaxlite._src.core.array import Array, ArrayImpl, owned, to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.trace import Tracer
-from jaxlite._src.ops import conversion, shape as _shape
+from jaxlite._src.ops import conversion, division, elementwise as ew, shape as _shape
 from jaxlite._src.sharding import explicit as _explicit
 
 
@@ -309,3 +309,16 @@ def _flatten_nested(x):
 
 def _all_py_scalars(x):
     return builtins.all(type(v) in (bool, int, float, complex) for v in _flatten_nested(x))
+
+
+def div_by_constant(x, v):
+    """``x / v`` for a Python number ``v`` as JAX computes it inside its own jitted
+    functions (``jnp.mean``, ``average``, ``round``): XLA rewrites ``A / Const`` as
+    ``A * (1 / Const)``, so float16/32/64 multiply by the reciprocal rounded to the dtype,
+    eagerly too (an exact division of a rank-0 total would differ in the last bit)."""
+    a = aval_of(x)
+    if np.dtype(a.dtype) in division._RECIP_DTYPES:
+        t = np.dtype(a.dtype).type
+        with np.errstate(divide="ignore"):
+            return ew.mul(x, ew._const(x, np.true_divide(t(1), t(v))))
+    return ew.div(x, ew._const(x, v))

@@ -16,7 +16,7 @@ jaxlite follows JAX:
   constant (a literal, a closed-over array, a broadcast of one), rank 0 included.
   ``div_recip`` exists only there; jaxprs users see keep ``div``. JAX's own jitted
   functions divide by constants (``jnp.mean``'s count, ``jnp.round``'s scale) even when
-  called eagerly: ``elementwise.div_by_constant`` multiplies by the rounded reciprocal.
+  called eagerly: ``numpy.util.div_by_constant`` multiplies by the rounded reciprocal.
 * **Eager** ``div``: the same test on the arrays themselves, where a broadcast divisor
   is a NumPy view with a zero stride (``broadcast_in_dim``'s result).
 

@@ -775,19 +775,6 @@ def _const(x, v):
     return _shape.full(a.shape, v, a.dtype, a.weak_type)
 
 
-def div_by_constant(x, v):
-    """``x / v`` for a Python number ``v`` as JAX computes it inside its own jitted
-    functions (``jnp.mean``, ``var``, ``round``): XLA rewrites ``A / Const`` as
-    ``A * (1 / Const)``, so float16/32/64 multiply by the reciprocal rounded to the dtype,
-    eagerly too (an exact division of a rank-0 total would differ in the last bit)."""
-    a = aval_of(x)
-    if np.dtype(a.dtype) in division._RECIP_DTYPES:
-        t = np.dtype(a.dtype).type
-        with np.errstate(divide="ignore"):
-            return mul(x, _const(x, np.true_divide(t(1), t(v))))
-    return div(x, _const(x, v))
-
-
 def _formula_weak(a):
     """Whether JAX's derivative-formula constants for aval ``a`` are weak (Python scalars)."""
     kinds = {"f": dtypes.default_float_dtype, "i": dtypes.default_int_dtype}
