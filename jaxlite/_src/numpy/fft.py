@@ -147,13 +147,21 @@ def ifftn(a, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, 
     return _fftn("jax.numpy.fft.ifftn", FftType.IFFT, a, s, axes, norm)
 
 
+def _two_axes(name, axes):
+    # As JAX: the 2-D transforms take exactly two axes (NumPy accepts any number).
+    if len(axes) != 2:
+        raise ValueError(f"jax.numpy.fft.{name} only supports 2 axes. Got axes = {axes}.")
+
+
 def fft2(a, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm=None):
     """``jnp.fft.fft2``: ``fftn`` over two axes (the last two by default)."""
+    _two_axes("fft2", axes)
     return _fftn("jax.numpy.fft.fft2", FftType.FFT, a, s, axes, norm)
 
 
 def ifft2(a, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm=None):
     """``jnp.fft.ifft2``: ``ifftn`` over two axes (the last two by default)."""
+    _two_axes("ifft2", axes)
     return _fftn("jax.numpy.fft.ifft2", FftType.IFFT, a, s, axes, norm)
 
 
@@ -192,11 +200,13 @@ def irfftn(a, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
 
 def rfft2(a, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm=None):
     """``jnp.fft.rfft2``: ``rfftn`` over two axes (the last two by default)."""
+    _two_axes("rfft2", axes)
     return _fftn("jax.numpy.fft.rfft2", FftType.RFFT, a, s, axes, norm)
 
 
 def irfft2(a, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm=None):
     """``jnp.fft.irfft2``: ``irfftn`` over two axes (the last two by default)."""
+    _two_axes("irfft2", axes)
     return _fftn("jax.numpy.fft.irfft2", FftType.IRFFT, a, s, axes, norm)
 
 
