@@ -182,3 +182,31 @@ def test_top_k_indices_of_a_weak_operand_are_weak():
     # JAX gives both top_k outputs the operand's weak type.
     _same(lambda m: m.lax.top_k(m.jnp.reshape(0.5, (1,)), 1))
     _same(lambda m: m.jx.vmap(lambda x: m.lax.top_k(x, 2))(m.jnp.ones((2, 3)) * 0.5))
+
+
+_XS = np.arange(1.0, 4.0, dtype=np.float32)
+
+
+@pytest.mark.parametrize(
+    "fun",
+    [
+        lambda m: lambda x: m.lax.scan(lambda c, xi: (c * xi, None), x, _XS)[0],
+        lambda m: lambda x: m.lax.scan(lambda c, xi: (c * _XS[0], None), x, _XS)[0],
+        lambda m: lambda x: m.lax.scan(lambda c, xi: (c * xi, None), x, _XS[:0])[0],
+        lambda m: lambda x: m.lax.scan(lambda c, xi: (c * xi, c), x, _XS)[1].sum(),
+        lambda m: lambda x: m.lax.fori_loop(0, 3, lambda i, c: c * _XS[0], x),
+        lambda m: (
+            lambda x: m.lax.scan(lambda c, xi: ((c[0] * xi, c[1] + 1.0), None), (x, x), _XS)[0][0]
+        ),
+    ],
+)
+def test_reverse_mode_weak_types_of_a_python_float_input(fun):
+    # grad w.r.t. the Python float 2.0 of scan(lambda c, x: (c * x, None), 2.0, xs): the
+    # body makes the weak carry strong, and JAX's scan transpose types the carry's
+    # accumulator as its (strong) cotangent, so the gradient is strong (jaxlite: weak, so
+    # grad(...) * float16 array was float16, JAX float32). Where two cotangents meet JAX's
+    # add_any takes the first one's type (ys = c and c * x: weak).
+    _same(lambda m: m.jx.grad(fun(m))(2.0))
+    _same(lambda m: m.jx.grad(fun(m))(2.0) * np.ones(2, np.float16))
+    _same(lambda m: m.jx.jit(m.jx.grad(fun(m)))(2.0))
+    _same(lambda m: m.jx.vjp(fun(m), 2.0)[1](np.float32(1.0)))

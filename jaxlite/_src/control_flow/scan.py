@@ -324,6 +324,14 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
     # The body is traced at the actual cotangents' weak types (as JAX does): a strong
     # cotangent of a carry whose initial value was a Python scalar stays strong.
     ct_c_avals = [_ct_aval(a.to_tangent_aval(), c) for a, c in zip(carry_avals, ct_carry)]
+    # The carry's undefined primals are typed as its cotangents too (JAX's accumulators
+    # take the cotangent's type): a convert_element_type that made a weak initial carry
+    # strong then transposes to a strong cotangent (grad w.r.t. the Python float 2.0 of
+    # scan(lambda c, x: (c * x, None), 2.0, xs) is strong in JAX).
+    carry_undef_avals = [
+        a.update(weak_type=c.weak_type) if a.weak_type != c.weak_type else a
+        for a, c in zip(carry_avals, ct_c_avals)
+    ]
     nl_x_avals = [a for a, lin in zip(x_avals, x_lin) if not lin]
     ct_y_avals = [_ct_aval(a.to_tangent_aval(), c) for a, c in zip(y_avals, ct_ys)]
     # Symbolically zero cotangents of ys stay symbolic in the body (as JAX's transpose
@@ -338,7 +346,7 @@ def _scan_transpose(cts, *args, jaxpr, num_consts, num_carry, length, reverse, u
         it_k, it_x = iter(nlk), iter(nlx)
         primals = (
             [next(it_k) if not lin else _undef(av) for av, lin in zip(k_avals, k_lin)]
-            + [_undef(av) for av in carry_avals]
+            + [_undef(av) for av in carry_undef_avals]
             + [next(it_x) if not lin else _undef(av) for av, lin in zip(x_avals, x_lin)]
         )
         cts_in = backward_pass(jaxpr.jaxpr, jaxpr.consts, primals, list(ct_c) + list(ct_y))

@@ -72,9 +72,14 @@ def _backward_pass(jaxpr, consts, primals_in, cts_out) -> list:
         return env[id(v)]
 
     safe_map(lambda v, c: env.__setitem__(id(v), c), jaxpr.constvars, consts)
+    # A linear invar's rules see the UndefinedPrimal passed in (its aval can differ from the
+    # invar's in weak type: scan's transpose types a carry as its cotangent, as JAX's
+    # accumulators do); a linear intermediate gets one of its own aval.
+    undef_in: dict[int, Any] = {}
     for v, p in zip(jaxpr.invars, primals_in):
         if is_undefined_primal(p):
             linear.add(id(v))
+            undef_in[id(v)] = p
         else:
             env[id(v)] = p
     # Forward: evaluate the non-linear equations.
@@ -101,7 +106,11 @@ def _backward_pass(jaxpr, consts, primals_in, cts_out) -> list:
         if all(type(c) is Zero for c in cts) and not eqn.effects:
             continue
         args = [
-            UndefinedPrimal(v.aval) if type(v) is not Literal and id(v) in linear else read(v)
+            undef_in.get(id(v), None)
+            if id(v) in undef_in
+            else UndefinedPrimal(v.aval)
+            if type(v) is not Literal and id(v) in linear
+            else read(v)
             for v in eqn.invars
         ]
         rule = rules.transpose_rules.get(eqn.primitive)

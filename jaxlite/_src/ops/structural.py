@@ -21,8 +21,9 @@ rules.native_rules[add_any_p] = lambda ctx, eqn, ins, outs: [
 ]
 rules.native_elementwise.add(add_any_p)
 # A rank-0 operand broadcasts (the broadcasting batch rule leaves unbatched scalars as is).
+# The result has the first operand's type, weak type included, as JAX's add_any.
 rules.abstract_eval_rules[add_any_p] = lambda x, y: ShapedArray(
-    x.shape if x.shape != () else y.shape, x.dtype, x.weak_type and y.weak_type
+    x.shape if x.shape != () else y.shape, x.dtype, x.weak_type
 )
 rules.batch_rules[add_any_p] = broadcast_batcher(add_any_p)
 
