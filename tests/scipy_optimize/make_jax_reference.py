@@ -1,5 +1,6 @@
 """Record JAX's results of the minimize_cases.py cases into jax_reference.npz, and JAX's
-outputs of interp_vq_cases.py into interp_vq_reference.npz.
+outputs of interp_vq_cases.py into interp_vq_reference.npz, and test_sparse_linalg.py's
+``record()`` into sparse_linalg_reference.npz.
 
 Run from the repository root: ``python tests/scipy_optimize/make_jax_reference.py`` (needs
 JAX 0.10.2). Per case: ``<name>|_fields`` (the result's field names, in order), and per
@@ -15,7 +16,7 @@ import sys
 import numpy as np
 
 HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path[:0] = [str(HERE), str(HERE.parents[1])]  # the cases, and jaxlite
 
 import interp_vq_cases  # noqa: E402
 import minimize_cases  # noqa: E402
@@ -44,6 +45,11 @@ def main() -> None:
             arrays[f"{name}|{i}"] = a
     np.savez_compressed(HERE / "interp_vq_reference.npz", **arrays)
     print(f"{len(interp_vq_cases.REFS)} interpolate/vq outputs recorded")
+    import test_sparse_linalg
+
+    arrays = test_sparse_linalg.record()
+    np.savez_compressed(HERE / "sparse_linalg_reference.npz", **arrays)
+    print(f"{len(arrays)} sparse.linalg arrays recorded")
 
 
 if __name__ == "__main__":

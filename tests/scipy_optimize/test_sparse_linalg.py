@@ -1,9 +1,17 @@
 """``jax.scipy.sparse.linalg`` ``cg``/``bicgstab``/``gmres`` against real JAX: solutions
 (also after a few iterations, which pins the iteration and stopping rules), pytree
 right-hand sides, preconditioners, complex systems, the errors, and ``jit``, ``vmap``,
-``grad`` and ``jvp`` (implicit differentiation through ``lax.custom_linear_solve``)."""
+``grad`` and ``jvp`` (implicit differentiation through ``lax.custom_linear_solve``).
+
+JAX's outputs are recorded in sparse_linalg_reference.npz (``record()`` below, written by
+make_jax_reference.py), since JAX compiles every configuration anew; ``test_live_sample``
+re-runs a sample on the installed JAX every time, so the recording cannot drift from JAX
+unnoticed."""
 
 from __future__ import annotations
+
+import functools
+import pathlib
 
 import numpy as np
 import pytest
@@ -61,47 +69,139 @@ def _solver_cases():
     return cases
 
 
-@pytest.mark.parametrize("name,A,kw", _solver_cases())
-def test_solution_matches_jax(name, A, kw):
-    ref = getattr(jsl, name)(A, RHS, **kw)
-    lite = getattr(lsl, name)(A, RHS, **kw)
-    _close(lite[0], ref[0], what=f"{name} {kw}")
-    if name == "gmres":
-        _close(lite[1], ref[1], what="gmres info")
-    else:
-        assert lite[1] is None and ref[1] is None
+SOLVER_CASES = _solver_cases()
+A2_OFFSET = 2 * np.eye(4, dtype=np.float32)
+BREAKDOWN = (
+    np.array([[0.0, 1.0], [-1.0, 0.0]], np.float32),  # b orthogonal to A b: rho becomes 0
+    np.array([1.0, 0.0], np.float32),  # on the second step
+)
 
 
-@pytest.mark.parametrize("name,A", [("cg", SPD), ("bicgstab", NONSYM), ("gmres", NONSYM)])
-def test_callable_operator_and_pytree_rhs(name, A):
+def _pytree_op(module, A):
     # A block-diagonal operator on a dict of two vectors (one of them 2-D).
-    A2 = A[:4, :4] + 2 * np.eye(4, dtype=np.float32)
+    A2 = A[:4, :4] + A2_OFFSET
 
-    def op(module):
-        def matvec(v):
-            return {"a": module.numpy.dot(A, v["a"]), "m": (A2 @ v["m"].reshape(4)).reshape(2, 2)}
+    def matvec(v):
+        return {"a": module.numpy.dot(A, v["a"]), "m": (A2 @ v["m"].reshape(4)).reshape(2, 2)}
 
-        return matvec
+    return matvec
 
-    b = {"a": RHS, "m": RHS[:4].reshape(2, 2)}
-    ref = getattr(jsl, name)(op(jax), b)
-    lite = getattr(lsl, name)(op(jaxlite), b)
-    _close(lite[0], ref[0], what=f"{name} pytree")
+
+PYTREE_B = {"a": RHS, "m": RHS[:4].reshape(2, 2)}
+
+
+def _loss(module, name):
+    solver = getattr(module.scipy.sparse.linalg, name)
+    return lambda A, b: (solver(A, b)[0] ** 2).sum()
+
+
+def outputs(m, sl):
+    """Every output compared with JAX below, by name, computed with ``m`` (``jax`` or
+    ``jaxlite``) and its ``scipy.sparse.linalg`` ``sl``: name -> a thunk."""
+    out = {}
+    for i, (name, A, kw) in enumerate(SOLVER_CASES):
+        out[f"solve-{i}"] = lambda name=name, A=A, kw=kw: getattr(sl, name)(A, RHS, **kw)
+    for name, A in (("cg", SPD), ("bicgstab", NONSYM), ("gmres", NONSYM)):
+        out[f"pytree-{name}"] = lambda name=name, A=A: getattr(sl, name)(
+            _pytree_op(m, A), PYTREE_B
+        )[0]
+    out["complex-cg"] = lambda: sl.cg(HPD, CRHS)[0]
+    out["complex-cg-2"] = lambda: sl.cg(HPD, CRHS, maxiter=2)[0]
+    out["complex-gmres"] = lambda: sl.gmres(HPD, CRHS, solve_method="incremental")[0]
+    out["breakdown"] = lambda: sl.bicgstab(*BREAKDOWN)[0]
+    for name, A in (("cg", SPD), ("bicgstab", NONSYM)):
+        out[f"grad-{name}"] = lambda name=name, A=A: m.grad(_loss(m, name), argnums=(0, 1))(A, RHS)
+    return out
+
+
+def _flat(value):
+    """A result as {key: array}: the leaves of tuples/dicts by path, None kept as a flag."""
+    if value is None:
+        return {"none": np.array(True)}
+    if isinstance(value, dict):
+        return {f"{k}.{p}": a for k in sorted(value) for p, a in _flat(value[k]).items()}
+    if isinstance(value, (tuple, list)):
+        return {f"{i}.{p}": a for i, v in enumerate(value) for p, a in _flat(v).items()}
+    return {"": np.asarray(value)}
+
+
+def _unflat(entries: dict):
+    if set(entries) == {"none"}:
+        return None
+    if set(entries) == {""}:
+        return entries[""]
+    groups: dict = {}
+    for path, a in entries.items():
+        head, _, rest = path.partition(".")
+        groups.setdefault(head, {})[rest] = a
+    if all(h.isdigit() for h in groups):
+        return tuple(_unflat(groups[str(i)]) for i in range(len(groups)))
+    return {h: _unflat(g) for h, g in groups.items()}
+
+
+def record() -> dict:
+    """JAX's outputs, flattened for an .npz (what make_jax_reference.py stores)."""
+    return {
+        f"{name}|{path}": a
+        for name, thunk in outputs(jax, jsl).items()
+        for path, a in _flat(thunk()).items()
+    }
+
+
+@functools.cache
+def _recorded_all():
+    return dict(np.load(pathlib.Path(__file__).with_name("sparse_linalg_reference.npz")))
+
+
+def ref(name):
+    entries = {k.split("|", 1)[1]: v for k, v in _recorded_all().items() if k.split("|")[0] == name}
+    assert entries, name
+    return _unflat(entries)
+
+
+LITE = outputs(jaxlite, lsl)
+
+
+@pytest.mark.parametrize("i", range(len(SOLVER_CASES)))
+def test_solution_matches_jax(i):
+    name, A, kw = SOLVER_CASES[i]
+    want = ref(f"solve-{i}")
+    lite = LITE[f"solve-{i}"]()
+    _close(lite[0], want[0], what=f"{name} {kw}")
+    if name == "gmres":
+        _close(lite[1], want[1], what="gmres info")
+    else:
+        assert lite[1] is None and want[1] is None
+
+
+@pytest.mark.parametrize("name", ["cg", "bicgstab", "gmres"])
+def test_callable_operator_and_pytree_rhs(name):
+    _close(LITE[f"pytree-{name}"](), ref(f"pytree-{name}"), what=f"{name} pytree")
 
 
 def test_complex_cg_and_gmres():
-    _close(lsl.cg(HPD, CRHS)[0], jsl.cg(HPD, CRHS)[0], what="complex cg")
-    _close(lsl.cg(HPD, CRHS, maxiter=2)[0], jsl.cg(HPD, CRHS, maxiter=2)[0], what="cg 2 its")
-    ref = jsl.gmres(HPD, CRHS, solve_method="incremental")
-    lite = lsl.gmres(HPD, CRHS, solve_method="incremental")
-    _close(lite[0], ref[0], what="complex gmres")
+    _close(LITE["complex-cg"](), ref("complex-cg"), what="complex cg")
+    _close(LITE["complex-cg-2"](), ref("complex-cg-2"), what="cg 2 its")
+    _close(LITE["complex-gmres"](), ref("complex-gmres"), what="complex gmres")
 
 
 def test_bicgstab_breakdown_stops_like_jax():
-    # b orthogonal to A b: rho becomes 0 on the second step.
-    A = np.array([[0.0, 1.0], [-1.0, 0.0]], np.float32)
-    b = np.array([1.0, 0.0], np.float32)
-    _close(lsl.bicgstab(A, b)[0], jsl.bicgstab(A, b)[0], what="breakdown")
+    _close(LITE["breakdown"](), ref("breakdown"), what="breakdown")
+
+
+LIVE = ["solve-0", "solve-11", "pytree-cg", "breakdown"]
+
+
+@pytest.mark.parametrize("name", LIVE)
+def test_live_sample(name):
+    live, want = outputs(jax, jsl)[name](), ref(name)
+    assert jax.tree_util.tree_structure(live) == jax.tree_util.tree_structure(want), name
+    for a, w in zip(jax.tree_util.tree_leaves(live), jax.tree_util.tree_leaves(want)):
+        a = np.asarray(a)
+        assert a.dtype == w.dtype, name
+        np.testing.assert_array_equal(a, w)  # the recording is JAX's output
+    lite = LITE[name]()
+    _close(lite, live, what=name)
 
 
 @pytest.mark.parametrize(
@@ -160,11 +260,6 @@ def test_jit_vmap_against_eager(name, A):
     _close(jaxlite.jit(jaxlite.vmap(lambda A: solver(A, RHS)[0]))(As), loop, what="vmap A")
 
 
-def _loss(module, name):
-    solver = getattr(module.scipy.sparse.linalg, name)
-    return lambda A, b: (solver(A, b)[0] ** 2).sum()
-
-
 @pytest.mark.parametrize("name,A", SOLVERS)
 def test_implicit_derivatives_exact(name, A):
     # L = |x|^2, x = A^-1 b: dL/db = g = 2 A^-T x, dL/dA = -g x^T.
@@ -180,8 +275,6 @@ def test_implicit_derivatives_exact(name, A):
     np.testing.assert_allclose(np.asarray(tangent), np.linalg.solve(A, t), rtol=1e-3, atol=1e-4)
 
 
-@pytest.mark.parametrize("name,A", SOLVERS[:2])
-def test_derivatives_match_jax(name, A):
-    ref = jax.grad(_loss(jax, name), argnums=(0, 1))(A, RHS)
-    lite = jaxlite.grad(_loss(jaxlite, name), argnums=(0, 1))(A, RHS)
-    _close(lite, ref, rtol=1e-4, atol=1e-5, what=f"{name} grad")
+@pytest.mark.parametrize("name", ["cg", "bicgstab"])
+def test_derivatives_match_jax(name):
+    _close(LITE[f"grad-{name}"](), ref(f"grad-{name}"), rtol=1e-4, atol=1e-5, what=f"{name} grad")
