@@ -237,7 +237,7 @@ def _is_ufunc_eqn(eqn) -> bool:
     return (
         not eqn.params
         and not eqn.primitive.multiple_results
-        and isinstance(rules.impl_rules.get(eqn.primitive), np.ufunc)
+        and isinstance(rules.impl_for(eqn), np.ufunc)
         and rules.lower_rules.get(eqn.primitive) is None
         and len(eqn.outvars) == 1
         and eqn.outvars[0].aval.shape != ()
@@ -265,7 +265,7 @@ def _reusable_input(eqn, i: int, last_use: dict, fresh: set) -> int | None:
         return None
     out_aval = eqn.outvars[0].aval
     try:  # the ufunc's own result dtype must be the output's (no casting into ``out``)
-        resolved = rules.impl_rules[eqn.primitive].resolve_dtypes(
+        resolved = rules.impl_for(eqn).resolve_dtypes(
             tuple(v.aval.dtype for v in eqn.invars) + (None,)
         )
     except (TypeError, ValueError, AttributeError):
@@ -287,7 +287,7 @@ def _reusable_input(eqn, i: int, last_use: dict, fresh: set) -> int | None:
 def default_lowering(
     ctx: CodegenContext, eqn, ins: list[str], outs: list[str], out_buffer: str | None = None
 ) -> list[str]:
-    impl = rules.impl_rules.get(eqn.primitive)
+    impl = rules.impl_for(eqn)
     if impl is None:
         raise rules.missing_rule("lower", eqn.primitive)
     return lower_impl(impl, ctx, eqn, ins, outs, out_buffer)

@@ -123,7 +123,7 @@ def block_size(bytes_per_element: int) -> int:
 def _is_ufunc(eqn) -> bool:
     """A plain ufunc of the equation's operands with one result (so that a positional
     argument after the operands is its ``out``)."""
-    f = rules.impl_rules.get(eqn.primitive)
+    f = rules.impl_for(eqn)
     return (
         not eqn.params
         and not eqn.primitive.multiple_results
@@ -140,7 +140,7 @@ def _writes_out(eqn) -> bool:
     if not _is_ufunc(eqn):
         return False
     try:
-        resolved = rules.impl_rules[eqn.primitive].resolve_dtypes(
+        resolved = rules.impl_for(eqn).resolve_dtypes(
             tuple(np.dtype(v.aval.dtype) for v in eqn.invars) + (None,)
         )
     except (TypeError, ValueError, AttributeError):
@@ -255,7 +255,7 @@ def _block_source(jaxpr: Jaxpr, g: dict, n: int) -> tuple[str, tuple]:
 
     for i, eqn in enumerate(eqns):
         ins = [read(v) for v in eqn.invars]
-        impl = rules.impl_rules[eqn.primitive]
+        impl = rules.impl_for(eqn)
         if _writes_out(eqn):
             v = eqn.outvars[0]
             fn = _global(g, impl, "_u")

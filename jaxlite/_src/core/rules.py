@@ -144,3 +144,15 @@ def missing_rule(kind: str, prim) -> NotImplementedError:
         "lower": "Code generation rule",
     }.get(kind, f"{kind} rule")
     return NotImplementedError(f"{what} for '{prim}' not implemented")
+
+
+def impl_for(eqn) -> Callable | None:
+    """The NumPy callable that computes ``eqn`` in generated code: ``impl_rules[p]``, or the
+    ufunc it wraps (its ``ufunc`` attribute) when no operand is complex. An impl that only adds
+    complex kernels to a ufunc (``ops/complex_elementary.py``) thus stays a plain ufunc to
+    code generation (``out=`` buffers) for real operands."""
+    f = impl_rules.get(eqn.primitive)
+    u = getattr(f, "ufunc", None)
+    if u is not None and not any(str(v.aval.dtype).startswith("complex") for v in eqn.invars):
+        return u
+    return f

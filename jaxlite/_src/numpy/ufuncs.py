@@ -175,7 +175,7 @@ def sign(x, /):
 
 def square(x, /):
     (x,) = promote_dtypes_numeric(x)  # bools square as int32, as in JAX
-    return ew.integer_pow(x, 2)
+    return ew.square(x)  # lax.square: a complex square is not x * x (square_p)
 
 
 def reciprocal(x, /):
@@ -495,6 +495,8 @@ def isinf(x, /):
     x = asarray_any(x)
     if not dtypes.is_inexact(x.dtype):
         return full(x.shape, False, dtypes.bool_)
+    if dtypes.is_complex(x.dtype):  # either part (|inf + nan j| is NaN, as in XLA)
+        return ew.or_(isinf(ew.real(x)), isinf(ew.imag(x)))
     return ew.eq(ew.abs(x), ew._const(ew.abs(x), np.inf))
 
 

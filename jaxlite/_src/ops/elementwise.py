@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import scipy  # scipy.special loads on first use (SciPy's lazy submodules)
 
+import jaxlite._src.ops.complex_elementary as _cx
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
@@ -78,7 +79,7 @@ def _float_only(fn):
 neg_p = unop("neg", np.negative, NUM, native="-{0}")
 deflinear(neg_p, lambda ct, x: [Zero(x.aval) if type(ct) is Zero else neg(ct)])
 
-sign_p = unop("sign", np.sign, NUM, native="np.sign({0})")
+sign_p = unop("sign", _cx.split(np.sign, _cx.sign), NUM, native="np.sign({0})")
 non_differentiable(sign_p)
 floor_p = unop("floor", np.floor, FLOAT, native="np.floor({0})")
 non_differentiable(floor_p)
@@ -115,17 +116,17 @@ non_differentiable(round_p)
 is_finite_p = unop("is_finite", np.isfinite, FLOAT, out_dtype=_bool, native="np.isfinite({0})")
 non_differentiable(is_finite_p)
 
-exp_p = unop("exp", np.exp, INEXACT, native="np.exp({0})")
+exp_p = unop("exp", _cx.split(np.exp, _cx.exp), INEXACT, native="np.exp({0})")
 defjvp2(exp_p, lambda t, ans, x: mul(t, ans))
-exp2_p = unop("exp2", np.exp2, INEXACT, native="np.exp2({0})")
+exp2_p = unop("exp2", _cx.split(np.exp2, _cx.exp2), INEXACT, native="np.exp2({0})")
 defjvp2(exp2_p, lambda t, ans, x: mul(log(_formula_const(x, 2)), mul(t, ans)))
-log_p = unop("log", np.log, INEXACT, native="np.log({0})")
+log_p = unop("log", _cx.split(np.log, _cx.log), INEXACT, native="np.log({0})")
 defjvp(log_p, lambda t, x: div(t, x))
-log1p_p = unop("log1p", np.log1p, INEXACT, native="np.log1p({0})")
+log1p_p = unop("log1p", _cx.split(np.log1p, _cx.log1p), INEXACT, native="np.log1p({0})")
 defjvp(log1p_p, lambda t, x: div(t, add(x, _const(x, 1))))
-expm1_p = unop("expm1", np.expm1, INEXACT, native="np.expm1({0})")
+expm1_p = unop("expm1", _cx.split(np.expm1, _cx.expm1), INEXACT, native="np.expm1({0})")
 defjvp2(expm1_p, lambda t, ans, x: mul(t, add(ans, _const(x, 1))))
-tanh_p = unop("tanh", np.tanh, INEXACT, native="np.tanh({0})")
+tanh_p = unop("tanh", _cx.split(np.tanh, _cx.tanh), INEXACT, native="np.tanh({0})")
 defjvp2(tanh_p, lambda t, ans, x: mul(add(t, mul(t, ans)), sub(_const(x, 1), ans)))
 
 
@@ -135,34 +136,34 @@ def _special_impl(name):
     return lambda x: getattr(scipy.special, name)(x).astype(x.dtype, copy=False)
 
 
-logistic_p = unop("logistic", _special_impl("expit"), INEXACT)
+logistic_p = unop("logistic", _cx.split(_special_impl("expit"), _cx.logistic), INEXACT)
 defjvp2(logistic_p, lambda t, ans, x: mul(t, mul(ans, sub(_const(x, 1), ans))))
-sin_p = unop("sin", np.sin, INEXACT, native="np.sin({0})")
+sin_p = unop("sin", _cx.split(np.sin, _cx.sin), INEXACT, native="np.sin({0})")
 defjvp(sin_p, lambda t, x: mul(t, cos(x)))
-cos_p = unop("cos", np.cos, INEXACT, native="np.cos({0})")
+cos_p = unop("cos", _cx.split(np.cos, _cx.cos), INEXACT, native="np.cos({0})")
 defjvp(cos_p, lambda t, x: neg(mul(t, sin(x))))
-tan_p = unop("tan", np.tan, INEXACT, native="np.tan({0})")
+tan_p = unop("tan", _cx.split(np.tan, _cx.tan), INEXACT, native="np.tan({0})")
 defjvp2(tan_p, lambda t, ans, x: mul(t, add(_formula_const(x, 1), square(ans))))
-asin_p = unop("asin", np.arcsin, INEXACT, native="np.arcsin({0})")
+asin_p = unop("asin", _cx.split(np.arcsin, _cx.asin), INEXACT, native="np.arcsin({0})")
 defjvp(asin_p, lambda t, x: mul(t, rsqrt(sub(_formula_const(x, 1), square(x)))))
-acos_p = unop("acos", np.arccos, INEXACT, native="np.arccos({0})")
+acos_p = unop("acos", _cx.split(np.arccos, _cx.acos), INEXACT, native="np.arccos({0})")
 defjvp(acos_p, lambda t, x: mul(t, neg(rsqrt(sub(_formula_const(x, 1), square(x))))))
-atan_p = unop("atan", np.arctan, INEXACT, native="np.arctan({0})")
+atan_p = unop("atan", _cx.split(np.arctan, _cx.atan), INEXACT, native="np.arctan({0})")
 defjvp(atan_p, lambda t, x: div(t, add(_formula_const(x, 1), square(x))))
-sinh_p = unop("sinh", np.sinh, INEXACT, native="np.sinh({0})")
+sinh_p = unop("sinh", _cx.split(np.sinh, _cx.sinh), INEXACT, native="np.sinh({0})")
 defjvp(sinh_p, lambda t, x: mul(t, cosh(x)))
-cosh_p = unop("cosh", np.cosh, INEXACT, native="np.cosh({0})")
+cosh_p = unop("cosh", _cx.split(np.cosh, _cx.cosh), INEXACT, native="np.cosh({0})")
 defjvp(cosh_p, lambda t, x: mul(t, sinh(x)))
-asinh_p = unop("asinh", np.arcsinh, INEXACT, native="np.arcsinh({0})")
+asinh_p = unop("asinh", _cx.split(np.arcsinh, _cx.asinh), INEXACT, native="np.arcsinh({0})")
 defjvp(asinh_p, lambda t, x: mul(t, rsqrt(add(square(x), _const(x, 1)))))
-acosh_p = unop("acosh", np.arccosh, INEXACT, native="np.arccosh({0})")
+acosh_p = unop("acosh", _cx.split(np.arccosh, _cx.acosh), INEXACT, native="np.arccosh({0})")
 defjvp(acosh_p, lambda t, x: mul(t, rsqrt(sub(square(x), _const(x, 1)))))
-atanh_p = unop("atanh", np.arctanh, INEXACT, native="np.arctanh({0})")
+atanh_p = unop("atanh", _cx.split(np.arctanh, _cx.atanh), INEXACT, native="np.arctanh({0})")
 defjvp(
     atanh_p,
     lambda t, x: mul(integer_pow(add(_const(x, 1), x), -1), div(t, sub(_const(x, 1), x))),
 )
-sqrt_p = unop("sqrt", np.sqrt, INEXACT, native="np.sqrt({0})")
+sqrt_p = unop("sqrt", _cx.split(np.sqrt, _cx.sqrt), INEXACT, native="np.sqrt({0})")
 defjvp2(sqrt_p, lambda t, ans, x: mul(t, div(_formula_const(x, 0.5), ans)))
 
 
@@ -170,7 +171,7 @@ def _rsqrt_impl(x):
     return (np.asarray(1, x.dtype) / np.sqrt(x)).astype(x.dtype, copy=False)
 
 
-rsqrt_p = unop("rsqrt", _rsqrt_impl, INEXACT)
+rsqrt_p = unop("rsqrt", _cx.split(_rsqrt_impl, _cx.rsqrt), INEXACT)
 
 
 def _rsqrt_native(ctx, eqn, ins, outs):
@@ -192,7 +193,7 @@ def _abs_out(d):
     return {dtypes.complex64: dtypes.float32, dtypes.complex128: dtypes.float64}.get(d, d)
 
 
-abs_p = unop("abs", np.abs, NUM, out_dtype=None, native="np.abs({0})")
+abs_p = unop("abs", _cx.split(np.abs, _cx.abs_), NUM, out_dtype=None, native="np.abs({0})")
 rules.abstract_eval_rules[abs_p] = lambda x: ShapedArray(x.shape, _abs_out(x.dtype), x.weak_type)
 
 
@@ -351,7 +352,7 @@ def _integer_pow_jvp(t, x, *, y):
 
 defjvp(integer_pow_p, _integer_pow_jvp)
 
-square_p = unop("square", np.square, NUM, native="{0} * {0}")
+square_p = unop("square", _cx.split(np.square, _cx.square), NUM, native="{0} * {0}")
 defjvp(square_p, lambda t, x: mul(t, mul(_formula_const(x, 2), x)))
 
 # ----------------------------------------------------------------------------- binary
