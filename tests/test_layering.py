@@ -118,6 +118,7 @@ OPS_ORDER: list[str] = [
     "minmax",  # the NumPy kernels of max/min: XLA's signed zeros, complex order (no imports)
     "_kernels",  # NumPy kernels of elementwise primitives (no project imports)
     "complex_kernels",  # XLA's complex kernels at infinities, NaNs, signed zeros (no imports)
+    "complex_elementary",  # XLA's complex unary functions at their edges (uses complex_kernels)
     "precision",  # lax.Precision and the check of precision= arguments (no project imports)
     "_factories",
     "minmax_native",  # the Numba-tier rules of max/min (signed-zero ties)

@@ -14,7 +14,7 @@ JAX 0.10.2 over grids of special values (tests/hunt/test_complex_unary_s11.py). 
 own algorithm was not at hand (``sqrt``, ``asin``, ``acos``, ``asinh``, ``acosh``), the kernel
 applies the rules the sweep observed: XLA's branch-cut algorithms test ``part >= 0``, so a
 zero part's sign is ignored where C99 follows it, and a NaN part makes the whole result NaN
-where C99 keeps an exact part. No project imports.
+where C99 keeps an exact part. Imports only complex_kernels.
 """
 
 from __future__ import annotations
