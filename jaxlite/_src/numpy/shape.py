@@ -49,16 +49,34 @@ def _ndim(x):
 
 
 # ------------------------------------------------------------------------------ shapes
+def _sequence_shape(name, a):
+    """JAX 0.10 still answers ``shape``/``ndim``/``size`` of a list or tuple (NumPy's
+    answer), with a DeprecationWarning; every other ``jnp`` function raises."""
+    import warnings
+
+    warnings.warn(
+        f"{name} requires ndarray or scalar arguments, got {type(a)} at position 0. "
+        "In a future JAX release this will be an error.",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return np.shape(a)
+
+
 def shape(a):
-    return _shape(a)
+    return _sequence_shape("shape", a) if isinstance(a, (list, tuple)) else _shape(a)
 
 
 def ndim(a):
-    return _ndim(a)
+    return len(_sequence_shape("ndim", a)) if isinstance(a, (list, tuple)) else _ndim(a)
 
 
 def size(a, axis=None):
-    s = _shape(a)
+    if isinstance(a, (list, tuple)):
+        _sequence_shape("size", a)
+        s = _sequence_shape("shape", a)  # JAX's size then asks for the shape: warns again
+    else:
+        s = _shape(a)
     return int(np.prod(s, dtype=np.int64)) if axis is None else s[axis]
 
 
