@@ -1,9 +1,10 @@
-"""``jax.lax`` functions that are compositions here: ``cumlogsumexp`` (an associative scan of
-``logaddexp``), ``optimization_barrier`` (the identity: jaxlite has no compiler to stop),
-``stack``, ``unstack`` and ``split`` (reshapes, concatenations and slices).
+"""``jax.lax`` functions built on other operations here: ``cumlogsumexp`` (a primitive whose
+JVP is an associative scan of ``logaddexp``), ``optimization_barrier`` (the identity:
+jaxlite has no compiler to stop), ``stack``, ``unstack`` and ``split`` (reshapes,
+concatenations and slices).
 
-JAX has a primitive for each; here they are built from existing primitives, so jit, vmap and
-the derivatives come from those primitives' rules.
+JAX has a primitive for each; here all but ``cumlogsumexp`` are built from existing
+primitives, so jit, vmap and the derivatives come from those primitives' rules.
 """
 
 from __future__ import annotations
@@ -14,17 +15,68 @@ import numpy as np
 
 from jaxlite._src import dtypes, tree_util
 from jaxlite._src.control_flow.scan import associative_scan
+from jaxlite._src.core import rules
 from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.interpreters.jvp import jvp_flat
 from jaxlite._src.numpy.ufuncs_extra import logaddexp
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis
 from jaxlite._src.ops import shape as _sh
+from jaxlite._src.ops.sharding_rules import _cumulative_rule
+
+cumlogsumexp_p = Primitive("cumlogsumexp")
+
+
+def _cumlogsumexp_abstract_eval(x, *, axis, reverse):
+    return x  # the operand's aval, weak type included (JAX's standard rule)
+
+
+def _cumlogsumexp_impl(x, *, axis, reverse):
+    # A running logaddexp along the axis (XLA's reduce-window order); half precisions
+    # computed in float32, each prefix rounded to the operand's dtype before the next step.
+    if x.ndim == 0:
+        return x
+    y = np.moveaxis(np.flip(x, axis) if reverse else x, axis, 0)
+    if x.dtype.itemsize < 4:
+        out = np.empty(y.shape, x.dtype)
+        acc = None
+        for i, row in enumerate(y.astype(np.float32)):
+            acc = row if acc is None else np.logaddexp(acc, row).astype(x.dtype).astype(np.float32)
+            out[i] = acc
+    else:
+        out = np.logaddexp.accumulate(y, axis=0)
+    out = np.moveaxis(out, 0, axis)
+    return np.asarray(np.flip(out, axis) if reverse else out, dtype=x.dtype)
+
+
+def _cumlogsumexp_batch(axis_data, args, dims, *, axis, reverse):
+    (x,), (d,) = args, dims
+    return cumlogsumexp_p.bind(x, axis=axis + (axis >= d), reverse=reverse), d
+
+
+def _cumlogsumexp_jvp(primals, tangents, *, axis, reverse):
+    # JAX's: the JVP of an associative scan of logaddexp, primal output included (so it
+    # is strongly typed past one element, like every associative scan's result).
+    def scan(a):
+        return [associative_scan(logaddexp, a, reverse=reverse, axis=axis)]
+
+    (out,), (t_out,) = jvp_flat(scan, primals, tangents)
+    return out, t_out
+
+
+rules.abstract_eval_rules[cumlogsumexp_p] = _cumlogsumexp_abstract_eval
+rules.impl_rules[cumlogsumexp_p] = _cumlogsumexp_impl
+rules.batch_rules[cumlogsumexp_p] = _cumlogsumexp_batch
+rules.jvp_rules[cumlogsumexp_p] = _cumlogsumexp_jvp
+rules.sharding_rules[cumlogsumexp_p] = _cumulative_rule
 
 
 def cumlogsumexp(operand, axis: int = 0, reverse: bool = False):
     """Cumulative ``log(sum(exp(x)))`` along ``axis`` (``jax.lax.cumlogsumexp``).
 
-    Computed as an associative scan of ``logaddexp``, so every prefix is exact in its own
-    scale (no common shift that would underflow small prefixes).
+    A running ``logaddexp``, so every prefix is exact in its own scale (no common shift
+    that would underflow small prefixes); weakly typed for a weak operand, and, as in JAX,
+    strongly typed under differentiation (whose rule is an associative scan).
 
     Args:
       operand: float array.
@@ -49,7 +101,7 @@ def cumlogsumexp(operand, axis: int = 0, reverse: bool = False):
     if axis < 0:
         raise ValueError("XLA operations do not allow negative axes")
     axis = canonicalize_axis(axis, x.ndim)
-    return associative_scan(logaddexp, x, reverse=bool(reverse), axis=axis)
+    return cumlogsumexp_p.bind(x, axis=axis, reverse=bool(reverse))
 
 
 def optimization_barrier(operand, /):

@@ -80,6 +80,8 @@ def _scatter_rows(kind, data, segment_ids, num_segments, sorted_, unique, mode):
             f"scalar datum, got data of shape {data.shape}"
         )
     out = full((num_segments, *data.shape[1:]), _identity(kind, data.dtype), data.dtype)
+    if 0 in segment_ids.shape + data.shape[1:]:
+        return out  # an empty selection: JAX skips the scatter (the result is a constant)
     if data.ndim and segment_ids.shape != data.shape[:1]:
         raise ValueError(
             "Incompatible types for broadcasting: segment_ids of shape "

@@ -280,6 +280,16 @@ KNOWN = [
 
 KNOWN.append(
     (
+        "raise/no-raise",
+        (
+            "JAX raised ZeroDivisionError: integer modulo by zero",
+            re.compile(r"lax\.map\(.*batch_size"),
+        ),
+        "lax.map with batch_size and an output with a size-0 dimension",
+    )
+)
+KNOWN.append(
+    (
         "value",
         (
             re.compile(r"jax\.scipy\.special\.(digamma|polygamma)\("),

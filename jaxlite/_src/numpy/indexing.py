@@ -16,6 +16,7 @@ from jaxlite._src.core.errors import NonConcreteBooleanIndexError
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import reductions
 from jaxlite._src.numpy.creation import ones_like
+from jaxlite._src.numpy.shape import broadcast_to
 from jaxlite._src.numpy.ufuncs import power, true_divide
 from jaxlite._src.numpy.util import asarray_any
 from jaxlite._src.ops import (
@@ -454,14 +455,38 @@ def _scatter(x, idx, values, mode, idx_mode=None):
 
 
 def _scatter_flat(x, idx, values, mode, idx_mode):
+    # JAX's order: index errors; an empty selection returns ``x`` before the updates are
+    # looked at (their shape and dtype); the updates are promoted with ``x`` and broadcast
+    # to the selection (ValueError); then the scatter's own dtype check.
     values = asarray_any(values)
+    _check_static_ints_on_empty_axes(x.shape, idx)
+    if x.size and idx_mode == "clip":
+        pos = (
+            _shape.reshape(conversion.iota(dtypes.int32, x.size), x.shape)
+            if x.ndim
+            else _shape.reshape(conversion.iota(dtypes.int32, 1), ())
+        )
+        sel = getitem(pos, idx)
+    else:
+        sel = _scatter_positions(x.shape, idx)
+    if 0 in aval_of(sel).shape:
+        return x  # an empty selection leaves x as it is (JAX skips the scatter)
     dtype, weak = x.dtype, x.weak_type
     to, to_weak = dtypes.result_type(x, values, return_weak_type_flag=True)
     if to != dtype:
         # As JAX: update in the promoted dtype (int += -1.5 twice is -3), then cast back.
-        out = _scatter(conversion.convert_element_type(x, to, to_weak), idx, values, mode, idx_mode)
+        out = _scatter_sel(conversion.convert_element_type(x, to, to_weak), idx, sel, values, mode)
         return conversion.convert_element_type(out, dtype, weak)
-    if dtype == dtypes.bool_ and mode in ("add", "mul", "sub"):
+    return _scatter_sel(x, idx, sel, values, mode)
+
+
+def _scatter_sel(x, idx, sel, values, mode):
+    """Scatter ``values`` into ``x`` (of their promoted dtype) at the flat positions
+    ``sel`` (a non-empty selection; out-of-bounds positions are ``x.size``)."""
+    sel_shape = aval_of(sel).shape
+    if aval_of(values).shape != sel_shape:
+        values = broadcast_to(values, sel_shape)
+    if x.dtype == dtypes.bool_ and mode in ("add", "mul", "sub"):
         # JAX's scatter_add/scatter_mul/scatter_sub take no booleans (a bool ``x`` with bool
         # updates stays bool after promotion).
         raise TypeError(
@@ -471,32 +496,14 @@ def _scatter_flat(x, idx, values, mode, idx_mode):
     if mode == "sub":
         values, mode = ew.neg(values), "add"
     values = conversion.convert_element_type(values, x.dtype, x.weak_type and values.weak_type)
-    # Index the positions with an iota map: gather the flat position of each selected
-    # element, then scatter into the flat array (works for every indexing form above).
-    # Out-of-bounds updates are dropped, or clamped with ``mode="clip"``.
-    _check_static_ints_on_empty_axes(x.shape, idx)
+    # The positions come from an iota map: the flat position of each selected element is
+    # gathered, then the updates are scattered into the flat array (works for every
+    # indexing form). Out-of-bounds updates are dropped, or clamped with ``mode="clip"``.
     n = x.size
     if n == 0:
         return x  # nothing to update (any index is out of bounds of an empty array)
-    if idx_mode == "clip":
-        pos = (
-            _shape.reshape(conversion.iota(dtypes.int32, n), x.shape)
-            if x.ndim
-            else _shape.reshape(conversion.iota(dtypes.int32, 1), ())
-        )
-        sel = getitem(pos, idx)
-    else:
-        sel = _scatter_positions(x.shape, idx)
-    sel_shape = aval_of(sel).shape
-    values = (
-        _shape.broadcast_to_rank(values, sel_shape)
-        if aval_of(values).shape != sel_shape
-        else values
-    )
     flat = _shape.reshape(x, (n,))
     m = int(np.prod(sel_shape, dtype=np.int64))
-    if m == 0:
-        return x  # an empty selection leaves x as it is (JAX skips the scatter)
     values, sel = _shape.reshape(values, (m,)), _shape.reshape(sel, (m,))
     if mode == "mul" and x.dtype != dtypes.bool_ and _unique_by_construction(idx, x.ndim):
         # Basic indices (ints, slices, scalar index arrays) name each position once, which

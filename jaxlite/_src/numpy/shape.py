@@ -183,8 +183,19 @@ def broadcast_to(array, shape):
     except ValueError:
         res = None
     if res != shape:
+        if a.ndim > len(shape):
+            raise ValueError(
+                "Cannot broadcast to shape with fewer dimensions: "
+                f"arr_shape={a.shape} shape={shape}"
+            )
+        name = np.dtype(a.dtype).name
+
+        def typ(s):
+            return f"{name}[{','.join(map(str, s))}]"
+
         raise ValueError(
-            f"Incompatible shapes for broadcasting: {a.shape} and requested shape {shape}"
+            f"Incompatible types for broadcasting: input type={typ(a.shape)} and requested "
+            f"type={typ(shape)}"
         )
     return _sh.broadcast_to_rank(a, shape)
 

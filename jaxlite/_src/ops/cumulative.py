@@ -12,7 +12,7 @@ from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.ops import conversion, elementwise as ew, indexing, minmax, shape as _shape
-from jaxlite._src.ops._factories import defjvp2, deflinear
+from jaxlite._src.ops._factories import deflinear
 
 
 # ----------------------------------------------------------------- cumulative reductions
@@ -58,18 +58,16 @@ deflinear(
 
 
 def _interleave(a, b, axis):
-    """``a[0], b[0], a[1], b[1], ...`` along ``axis`` (``a`` has as many or one more)."""
+    """``a[0], b[0], a[1], b[1], ...`` along ``axis`` (``a`` has as many or one more), as
+    JAX's associative scan builds it: each padded with a strong zero between its elements,
+    then added (so the result is strongly typed and ``-0.0`` comes out ``+0.0``)."""
     na, nb = aval_of(a).shape[axis], aval_of(b).shape[axis]
-    if nb < na:
-        config = [(0, 0, 0)] * aval_of(b).ndim
-        config[axis] = (0, na - nb, 0)
-        b = _shape.pad(b, _shape.full((), 0, aval_of(b).dtype), config)
-    both = _shape.concatenate(
-        [_shape.expand_dims(a, (axis + 1,)), _shape.expand_dims(b, (axis + 1,))], axis + 1
-    )
-    shape = list(aval_of(a).shape)
-    shape[axis] = 2 * na
-    return _shape.slice_in_dim(_shape.reshape(both, tuple(shape)), 0, na + nb, 1, axis)
+    cfg_a = [(0, 0, 0)] * aval_of(a).ndim
+    cfg_b = [(0, 0, 0)] * aval_of(b).ndim
+    cfg_a[axis] = (0, 1 if na == nb else 0, 1)
+    cfg_b[axis] = (1, 0 if na == nb else 1, 1)
+    zero = _shape.full((), 0, aval_of(a).dtype)
+    return ew.add(_shape.pad(a, zero, cfg_a), _shape.pad(b, zero, cfg_b))
 
 
 def _prod_pairs(x, y):
@@ -110,33 +108,29 @@ def _scan_prod_pairs(pair, axis, combine=_prod_pairs):
     return [_interleave(e, o, axis) for e, o in zip(even, odd)]
 
 
-def _cumprod_jvp(t, ans, x, *, axis, reverse):
-    if aval_of(x).ndim == 0:
-        return t
-    if reverse:
-        x, t = _shape.rev(x, (axis,)), _shape.rev(t, (axis,))
-    dv = _scan_prod_pairs([x, t], axis)[1]
-    return _shape.rev(dv, (axis,)) if reverse else dv
+def _scan_jvp(p, combine):
+    """JAX's JVP of cumprod/cummax/cummin: the JVP of an associative scan of ``combine``
+    over the axis, primal output included, so both are strongly typed past one element
+    and carry the scan's association (zeros, infinities, signed zeros, ties)."""
 
-
-defjvp2(cumprod_p, _cumprod_jvp)
-
-
-def _cumext_jvp(op):
-    # JAX's: the JVP of an associative scan of max/min (ties split their tangents).
-    def jvp(t, ans, x, *, axis, reverse):
-        if aval_of(x).ndim == 0:
-            return t
+    def rule(primals, tangents, *, axis, reverse):
+        (x,), (t,) = primals, tangents
+        if aval_of(x).ndim == 0 or aval_of(x).shape[axis] < 2:
+            return p.bind(x, axis=axis, reverse=reverse), t
         if reverse:
             x, t = _shape.rev(x, (axis,)), _shape.rev(t, (axis,))
-        dv = _scan_prod_pairs([x, t], axis, _extremum_pairs(op))[1]
-        return _shape.rev(dv, (axis,)) if reverse else dv
+        out = _scan_prod_pairs([x, t], axis, combine)
+        if reverse:
+            out = [_shape.rev(o, (axis,)) for o in out]
+        return out[0], out[1]
 
-    return jvp
+    rules.jvp_rules[p] = rule
 
 
-defjvp2(cummax_p, _cumext_jvp(ew.max))
-defjvp2(cummin_p, _cumext_jvp(ew.min))
+_scan_jvp(cumprod_p, _prod_pairs)
+# ties split their tangents, as JAX's max/min JVP
+_scan_jvp(cummax_p, _extremum_pairs(ew.max))
+_scan_jvp(cummin_p, _extremum_pairs(ew.min))
 
 
 def cumsum(x, axis: int = 0, reverse: bool = False):
