@@ -17,7 +17,14 @@ import numpy as np
 
 from jaxlite._src import config as _cfg, dtypes, tree_util
 from jaxlite._src.core import effects as _effects, rules, sharding_hooks
-from jaxlite._src.core.array import LOCAL_REFS, SOLE_REFS, ArrayImpl, freeze_chain
+from jaxlite._src.core.array import (
+    LOCAL_REFS,
+    SOLE_REFS,
+    ArrayImpl,
+    CallbackArray,
+    callback_array,
+    freeze_chain,
+)
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.effects import Effect
 from jaxlite._src.core.errors import CallbackError
@@ -46,11 +53,9 @@ def _frozen(v: Any) -> np.ndarray:
 
 
 def _as_array(v: np.ndarray, aval: ShapedArray) -> ArrayImpl:
-    """An ``Array`` over ``v`` with no copy (``v`` is frozen first)."""
-    a = _ArrayImpl_new(ArrayImpl)
-    a._value = _frozen(v)
-    a.aval = aval
-    return a
+    """The ``Array`` a callback receives for ``v``: no copy of the data (``v`` is frozen,
+    and wrapped as a ``CallbackArray``)."""
+    return callback_array(_frozen(v), aval)
 
 
 def _aval_for(v: np.ndarray, weak: bool) -> ShapedArray:
@@ -111,7 +116,7 @@ def _result_error(msg: str) -> CallbackError:
 def _result_value(leaf: Any, aval: ShapedArray, i: int, ins: Sequence) -> np.ndarray:
     """One result leaf (passed as a temporary), converted, canonicalised, checked, owned."""
     t = type(leaf)
-    if t is ArrayImpl:
+    if t is ArrayImpl or t is CallbackArray:
         leaf = leaf._value
     elif t is not _ndarray:
         leaf = np.asarray(leaf)  # a subclass becomes a view of it (copied below)
@@ -129,7 +134,7 @@ def _result_value(leaf: Any, aval: ShapedArray, i: int, ins: Sequence) -> np.nda
             f"Incorrect output dtype for return value #{i}: "
             f"Expected: {aval.dtype}, Actual: {leaf.dtype}"
         )
-    if t is ArrayImpl:
+    if t is ArrayImpl or t is CallbackArray:
         return leaf
     b = leaf.base
     if b is None:
@@ -151,7 +156,7 @@ def check_results(out: Any, avals: Sequence[ShapedArray], ins: Sequence = ()) ->
     received (a result that is a view of one needs no copy)."""
     if out is None:
         leaves = []
-    elif type(out) is _ndarray or type(out) is ArrayImpl:
+    elif type(out) is _ndarray or isinstance(out, ArrayImpl):
         leaves = [out]
     else:
         leaves = tree_util.tree_leaves(out)
@@ -178,7 +183,7 @@ def make_checker(result_avals: Sequence[ShapedArray]) -> Callable:
 
         return check
     shape0, dtype0 = result_avals[0].shape, result_avals[0].dtype
-    cls, ndarray = ArrayImpl, np.ndarray
+    cls, cb_cls, ndarray = ArrayImpl, CallbackArray, np.ndarray
     refcount, weakcount, sole = _getrefcount, _getweakrefcount, SOLE_REFS
 
     def check1(out, ins):
@@ -194,7 +199,7 @@ def make_checker(result_avals: Sequence[ShapedArray]) -> Callable:
                     for op in ins:
                         if b is op:
                             return [out]
-        elif t is cls:
+        elif t is cls or t is cb_cls:
             v = out._value
             if v.shape == shape0 and v.dtype == dtype0:
                 return [v]
@@ -338,39 +343,53 @@ class HostFn:
         """``specialise`` for ``fn(x)`` with at most one result: the hot path of a callback
         in a loop body. The result checks that need no data are done here, once."""
         fn, api, logger, returns = self.fn, self.api, self.logger, self.returns
-        new, cls, ndarray = _ArrayImpl_new, ArrayImpl, np.ndarray
+        # Keys (debug callbacks only) are handed over as ArrayImpls over their own buffer;
+        # everything else as a CallbackArray over a non-owning view (``callback_array``).
+        plain = dtypes.is_extended(aval0.dtype)
+        cls = ArrayImpl if plain else CallbackArray
+        new, ndarray = _ArrayImpl_new, np.ndarray
         refcount, weakcount, local = _getrefcount, _getweakrefcount, LOCAL_REFS
         shape0, dtype0 = (), np.dtype(np.float32)
         if returns:
             check = make_checker(result_avals)
             shape0, dtype0 = result_avals[0].shape, result_avals[0].dtype
 
-        # Two per-call-site caches, both safe under threads (a race only allocates an Array
-        # or freezes a buffer twice):
+        # Two per-call-site caches, both safe under threads (a race only allocates an Array,
+        # a view, or freezes a buffer twice):
         # * ``held[0]``: the Array handed to the callback last time. It is reused when the
         #   callback kept no reference to it (strong or weak), instead of allocating one per
         #   call (a reference count check costs less than an allocation);
-        # * ``last[0]``: the previous result, which this closure froze and owns; when it
-        #   comes back as the argument (a loop carry) it needs no freezing; likewise the
-        #   last argument frozen (a loop-invariant argument). Only for buffers of at most
-        #   64 KiB, since it keeps the buffer alive until the next call.
+        # * ``last[0]``: ``(buffer, view)``: the previous result, which this closure froze
+        #   and owns (its view made when it comes back as the argument: a loop carry), or
+        #   the last argument frozen (a loop-invariant argument) and the view handed over.
+        #   One tuple, so a buffer is never paired with another's view. Only for buffers of
+        #   at most 64 KiB, since it keeps the buffer alive until the next call.
         held: list = [new(cls)]
         held[0].aval = aval0
-        last: list = [None]
+        last: list = [(None, None)]
         keep_last = returns and int(np.prod(shape0)) * dtype0.itemsize <= 65536
         keep_arg = int(np.prod(aval0.shape)) * aval0.dtype.itemsize <= 65536
         hooks, setflags = sharding_hooks, ndarray.setflags
 
         def run1(v):
-            if v is not last[0]:
+            lv = last[0]
+            if v is lv[0]:
+                w = lv[1]
+                if w is None:  # a result come back: its chain is frozen, it owns its memory
+                    w = v.view()
+                    last[0] = (v, w)
+            else:
                 if type(v) is not ndarray:
                     v = np.asarray(v)
                 setflags(v, False)  # arguments are immutable (see ``_frozen``)
                 b = v.base
                 if b is not None:
                     freeze_chain(b)
+                    w = v
+                else:
+                    w = v if plain else v.view()
                 if keep_arg:
-                    last[0] = v
+                    last[0] = (v, w)
             if keep_arg:
                 a = held[0]
                 # Held here and in ``held`` only: the callback kept no reference to it.
@@ -380,7 +399,7 @@ class HostFn:
             else:
                 a = new(cls)
                 a.aval = aval0
-            a._value = v
+            a._value = w
             try:
                 if hooks.callback_wrap is None:
                     out = fn(a)  # the eval trace is current (``rules.runs_user_code``)
@@ -401,7 +420,7 @@ class HostFn:
                     if refcount(out) <= local and not weakcount(out):
                         setflags(out, False)
                         if keep_last:
-                            last[0] = out
+                            last[0] = (out, out if plain else None)
                         return out
                 elif b is v:
                     return out
@@ -422,9 +441,10 @@ class HostFn:
 
     def inline(self, ctx, in_aval: ShapedArray, result_avals, x: str, t: str) -> list | None:
         """``t = run1(x)`` of ``_specialise1`` written as lines of the generated function
-        (no call per step; the closure's two caches become locals of the generated function,
-        set in ``ctx.prologue``), or None where the closure is used: not ``fn(x)`` with one
-        result, buffers over 64 KiB, or a context without a prologue.
+        (no call per step; the closure's caches become locals of the generated function,
+        set in ``ctx.prologue``, so ``last`` is two locals, a buffer and its view), or None
+        where the closure is used: not ``fn(x)`` with one result, buffers over 64 KiB, or a
+        context without a prologue.
 
         Every step is the closure's, in its order, with the same checks and errors; the
         user's function and the declared shape and dtype reach the code as globals only."""
@@ -437,10 +457,12 @@ class HostFn:
         for a in (aval0, res):
             if int(np.prod(a.shape)) * a.dtype.itemsize > 65536:
                 return None
+        if dtypes.is_extended(aval0.dtype):
+            return None  # pure/io callbacks get key data (``_physical``), never keys
         check = make_checker(result_avals)
 
         def new_array():
-            a = _ArrayImpl_new(ArrayImpl)
+            a = _ArrayImpl_new(CallbackArray)
             a.aval = aval0
             return a
 
@@ -452,22 +474,39 @@ class HostFn:
         nd, asarray, setflags = g(np.ndarray), g(np.asarray), g(np.ndarray.setflags)
         freeze, refc, weakc = g(freeze_chain), g(_getrefcount), g(_getweakrefcount)
         hooks, run_user, failed = g(sharding_hooks), g(_run_user), g(_callback_failed)
-        shape, dtype, local, slow = g(res.shape), g(res.dtype), g(LOCAL_REFS), g(slow)
-        h, last, u, o, e, r = (ctx.fresh(p) for p in ("_h", "_l", "_u", "_o", "_e", "_r"))
-        ctx.prologue += [f"{h} = {new}()", f"{last} = None"]
+        dtype, local, slow = g(res.dtype), g(LOCAL_REFS), g(slow)
+        h, last, w, u, b, o, e, r = (
+            ctx.fresh(p) for p in ("_h", "_l", "_w", "_u", "_b", "_o", "_e", "_r")
+        )
+        # The declared shape, checked the cheap way for ranks 0 and 1 (``o.shape`` builds a
+        # tuple): ``len`` of a 1-d array is its one dimension.
+        if res.ndim == 0:
+            shape_ok = f"{o}.ndim == 0"
+        elif res.ndim == 1:
+            shape_ok = f"{o}.ndim == 1 and len({o}) == {g(res.shape[0])}"
+        else:
+            shape_ok = f"{o}.shape == {g(res.shape)}"
+        ctx.prologue += [f"{h} = {new}()", f"{last} = None", f"{w} = None"]
         return [
             f"{u} = {x}",
             f"if {u} is not {last}:",  # neither the previous result nor the last argument
             f"    if type({u}) is not {nd}:",
             f"        {u} = {asarray}({u})",
             f"    {setflags}({u}, False)",  # arguments are immutable (``_frozen``)
-            f"    if {u}.base is not None:",
-            f"        {freeze}({u}.base)",
+            f"    {b} = {u}.base",
+            f"    if {b} is not None:",
+            f"        {freeze}({b})",
+            f"        {w} = {u}",  # a view already: handed over as it is
+            "    else:",
+            f"        {w} = None",
             f"    {last} = {u}",
+            # The view of an owning buffer (``CallbackArray``), made once per buffer.
+            f"if {w} is None:",
+            f"    {w} = {u}.view()",
             # The Array handed over last time, unless the callback kept a reference to it.
             f"if {refc}({h}) > {local} or {weakc}({h}):",
             f"    {h} = {new}()",
-            f"{h}._value = {u}",
+            f"{h}._value = {w}",
             "try:",
             f"    if {hooks}.callback_wrap is None:",
             f"        {o} = {fn}({h})",
@@ -480,12 +519,13 @@ class HostFn:
             f"    raise {r} from {e}",
             # A fresh array only the result holds is owned as it is; a view of the argument
             # is read-only for good; anything else goes through ``check_results``.
-            f"if (type({o}) is {nd} and {o}.shape == {shape} and {o}.dtype is {dtype}"
+            f"if (type({o}) is {nd} and {shape_ok} and {o}.dtype is {dtype}"
             f" and {o}.base is None and {refc}({o}) <= {local} and not {weakc}({o})):",
             f"    {setflags}({o}, False)",
             f"    {last} = {o}",
+            f"    {w} = None",
             f"    {t} = {o}",
-            f"elif (type({o}) is {nd} and {o}.base is {u} and {o}.shape == {shape}"
+            f"elif (type({o}) is {nd} and {o}.base is {u} and {shape_ok}"
             f" and {o}.dtype is {dtype}):",
             f"    {t} = {o}",
             "else:",

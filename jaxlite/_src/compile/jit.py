@@ -74,7 +74,8 @@ class _Compiled:
         # Results carry shardings (shard_map, with_sharding_constraint...): no fast path.
         prims = sharding_hooks.sharding_primitives
         self.placed = any(e.primitive in prims for e in simplified.jaxpr.eqns) or any(
-            type(c) is not ArrayImpl and isinstance(c, ArrayImpl) for c in simplified.consts
+            type(c) is not ArrayImpl and isinstance(c, ArrayImpl) and c._placed
+            for c in simplified.consts
         )
         stats["compiles"] += 1
 
@@ -445,7 +446,10 @@ class JitWrapped:
             if (
                 self.shardings is not None
                 or compiled.placed
-                or any(type(x) is not ArrayImpl and isinstance(x, ArrayImpl) for x in flat)
+                or any(
+                    type(x) is not ArrayImpl and isinstance(x, ArrayImpl) and x._placed
+                    for x in flat
+                )
             ):
                 outs = sharding_hooks.jit_call(self, compiled, flat, in_tree, entry.out_tree)
                 return tree_util.tree_unflatten(entry.out_tree, outs)

@@ -23,6 +23,7 @@ Buffer ownership (Arrays are immutable, as in JAX):
 
 from __future__ import annotations
 
+import operator
 import sys
 import weakref
 from typing import Any
@@ -81,6 +82,9 @@ class ArrayImpl(Array):
     """A concrete array: an immutable view of a read-only NumPy buffer plus its aval."""
 
     __slots__ = ("_value", "aval", "__weakref__")
+    # True for arrays placed by a sharding (``ShardedArray``, sharding/array.py): the
+    # subclasses that dispatch and ``jit`` route through the sharding hooks.
+    _placed = False
 
     def __init__(self, value: np.ndarray, aval: ShapedArray | None = None):
         if type(value) is not np.ndarray:
@@ -199,6 +203,39 @@ class ArrayImpl(Array):
 
     def __dlpack_device__(self):
         return self._value.__dlpack_device__()  # (kDLCPU, 0): host memory
+
+
+class CallbackArray(ArrayImpl):
+    """The ``Array`` a host callback receives (``callback_host``): an ``ArrayImpl`` whose
+    buffer is always a read-only *view* (its base chain frozen), never an owning array.
+
+    That invariant lets ``__array__`` be NumPy's own ``ndarray.__array__`` of the buffer,
+    reached through C-level attribute access only: ``np.asarray(x)`` in a callback, its
+    hot path, runs no Python code and returns the view itself (the user cannot re-enable
+    writing on a view of a read-only owner), with NumPy's ``dtype``/``copy`` semantics.
+    Everything else is ``ArrayImpl``'s; ``placed`` stays False (not a sharded array).
+    """
+
+    __slots__ = ()
+    __array__ = property(operator.attrgetter("_value.__array__"))
+
+
+def callback_array(v: np.ndarray, aval: ShapedArray) -> CallbackArray:
+    """A ``CallbackArray`` over ``v``, a buffer whose base chain is already frozen (a view
+    of ``v`` when ``v`` owns its memory); extended dtypes (PRNG keys) keep ``ArrayImpl``'s
+    ``__array__``, which refuses them."""
+    if dtypes.is_extended(aval.dtype):
+        a = _new(ArrayImpl)
+    else:
+        a = _new(CallbackArray)
+        if v.base is None:
+            v = v.view()
+    a._value = v
+    a.aval = aval
+    return a
+
+
+_new = ArrayImpl.__new__
 
 
 def _reconstruct(value, weak_type):

@@ -242,10 +242,11 @@ class EvalTrace(Trace):
             if type(a) is ArrayImpl:
                 vals.append(a._value)
                 avals.append(a.aval)
-            elif isinstance(a, ArrayImpl):  # a sharded array (sharding/array.py)
-                vals.append(a._value)
+            elif isinstance(a, ArrayImpl):  # a sharded array (sharding/array.py), or a
+                vals.append(a._value)  # callback's argument (CallbackArray)
                 avals.append(a.aval)
-                placed = True
+                if a._placed:
+                    placed = True
             else:
                 v, aval = to_numpy_value(a)
                 vals.append(v)

@@ -105,6 +105,7 @@ class ShardedArray(ArrayImpl):
     """
 
     __slots__ = ("_sharding", "_committed", "_buffers")
+    _placed = True
 
     def __init__(self, value: np.ndarray, aval: ShapedArray, sharding: Sharding, committed=True):
         super().__init__(value, aval)
