@@ -26,12 +26,12 @@ from typing import Any
 
 import numpy as np
 
-from jaxlite._src import tree_util
+from jaxlite._src import dtypes, tree_util
 from jaxlite._src.callback_host import HostFn
 from jaxlite._src.callbacks import lower_callback, sequential_batch
 from jaxlite._src.core import effects as _effects, rules, sharding_hooks
 from jaxlite._src.core.array import Array
-from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.effects import Effect
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
@@ -106,9 +106,23 @@ def _lower_debug(ctx, eqn, ins, outs):
     global-view jit runs once per device on its shards (K7)."""
     host = eqn.params["callback"]
     in_avals = [v.aval for v in eqn.invars]
+    # Compiled debug callbacks receive PRNG keys as their data (``uint32[..., 2]``), as
+    # JAX's do under jit; eager calls (``_debug_impl``) receive the keys themselves.
+    to_data = {
+        i: a.dtype.physical_value for i, a in enumerate(in_avals) if dtypes.is_extended(a.dtype)
+    }
+    for i in to_data:
+        data = to_data[i](np.empty(in_avals[i].shape, np.dtype(in_avals[i].dtype)))
+        in_avals[i] = ShapedArray(data.shape, data.dtype)
     fn = host.specialise(in_avals, (), bare=True) if isinstance(host, HostFn) else None
     if fn is None:
         fn = host.specialise(in_avals, ())
+    if to_data:
+        keyed = fn
+
+        def fn(*vals):
+            return keyed(*[to_data[i](v) if i in to_data else v for i, v in enumerate(vals)])
+
     partitioned = eqn.params["partitioned"]
     current = spmd.current
     plans = sharding_hooks.partitioned_plans

@@ -114,3 +114,37 @@ def test_returning_the_argument_itself(kind):
     out = fn(x)
     np.testing.assert_array_equal(np.asarray(out), np.arange(4, dtype=np.float32))
     assert not np.asarray(out).flags.writeable
+
+
+def test_debug_callback_receives_key_data_under_jit_and_keys_eagerly():
+    """PRNG keys reach a compiled debug callback as their ``uint32[..., 2]`` data (JAX's
+    jit lowers them to it; jaxlite handed keys over, so debug.print showed
+    ``Array((), dtype=key<fry>) overlaying: ...`` where JAX prints ``[0 0]``); an eager
+    call receives the key, whose NumPy conversion raises as in JAX."""
+    seen, errors = [], []
+
+    def host(k):
+        try:
+            seen.append(np.asarray(k))
+        except TypeError as e:
+            errors.append(str(e))
+
+    def f(k):
+        jax.debug.callback(host, k)
+        return k
+
+    keys = jax.random.split(jax.random.key(0), 2)
+    jax.jit(f)(keys)
+    jax.jit(jax.vmap(f))(keys)
+    jax.effects_barrier()
+    data = np.asarray(jax.random.key_data(keys))
+    assert not errors and len(seen) == 3
+    assert seen[0].dtype == np.uint32 and seen[0].shape == (2, 2)
+    np.testing.assert_array_equal(seen[0], data)
+    # Unordered debug callbacks under vmap: JAX may run the elements in any order.
+    got = sorted(tuple(s.tolist()) for s in seen[1:])
+    assert got == sorted(tuple(r) for r in data.tolist())
+
+    f(keys)  # eager: the key itself
+    jax.effects_barrier()
+    assert errors and "cannot be converted to a NumPy array" in errors[0]
