@@ -445,11 +445,9 @@ defjvp(
 )
 
 
-def _pow_impl(x, y):
-    return np.power(x, y)
-
-
-pow_p = naryop("pow", _pow_impl, [INEXACT, INEXACT], native="np.power({0}, {1})")
+pow_p = naryop(
+    "pow", _cx.split(np.power, _cx.power), [INEXACT, INEXACT], native="np.power({0}, {1})"
+)
 
 
 _strong = lambda x: conversion.convert_element_type(x, aval_of(x).dtype, weak_type=False)
