@@ -23,7 +23,6 @@ Buffer ownership (Arrays are immutable, as in JAX):
 
 from __future__ import annotations
 
-import operator
 import sys
 import weakref
 from typing import Any
@@ -209,15 +208,18 @@ class CallbackArray(ArrayImpl):
     """The ``Array`` a host callback receives (``callback_host``): an ``ArrayImpl`` whose
     buffer is always a read-only *view* (its base chain frozen), never an owning array.
 
-    That invariant lets ``__array__`` be NumPy's own ``ndarray.__array__`` of the buffer,
-    reached through C-level attribute access only: ``np.asarray(x)`` in a callback, its
-    hot path, runs no Python code and returns the view itself (the user cannot re-enable
-    writing on a view of a read-only owner), with NumPy's ``dtype``/``copy`` semantics.
-    Everything else is ``ArrayImpl``'s; ``placed`` stays False (not a sharded array).
+    That invariant makes ``np.asarray(x)``, the hot path of a callback, one attribute read:
+    the view itself is returned (the user cannot re-enable writing on a view of a
+    read-only owner), with no check of the buffer and no new view per call. Everything
+    else is ``ArrayImpl``'s; ``_placed`` stays False (not a sharded array).
     """
 
     __slots__ = ()
-    __array__ = property(operator.attrgetter("_value.__array__"))
+
+    def __array__(self, dtype=None, copy=None):
+        if dtype is None and copy is None:
+            return self._value
+        return np.asarray(self._value, dtype=dtype, copy=copy)
 
 
 def callback_array(v: np.ndarray, aval: ShapedArray) -> CallbackArray:
