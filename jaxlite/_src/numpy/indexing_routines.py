@@ -481,7 +481,7 @@ def _gather_mode(mode):
     return mode
 
 
-def take_along_axis(arr, indices, axis: int | None, mode=None, fill_value=None):
+def take_along_axis(arr, indices, axis: int | None = -1, mode=None, fill_value=None):
     """``jnp.take_along_axis``: ``arr`` indexed by ``indices`` along ``axis``, matching the
     other axes (broadcast as in NumPy). Out-of-bounds: ``fill`` by default."""
     arr, idx = asarray_any(arr), asarray_any(indices)
