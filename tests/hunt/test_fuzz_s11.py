@@ -243,6 +243,141 @@ def test_update_order_of_checks(k):
     _same(_EMPTY_UPDATES[k])
 
 
+# ---------------------------------------------------------------- widened generator (12,000,000+)
+# Seeds 12000049, 12000222, 12000637: JAX has no derivative for nextafter (nor for
+# jnp.spacing, built on it) and raises; jaxlite gave zero tangents (and spacing's -t).
+_XS = np.array([[0.5, 0.0, 2.0], [0.0, 0.0, 1.0]], np.float32)
+
+_NO_DERIVATIVE = [
+    lambda m: m.jx.jvp(lambda x: m.lax.nextafter(x, m.jnp.zeros_like(x)), (_XS,), (_XS,)),
+    lambda m: m.jx.grad(lambda x: m.jnp.nextafter(x, 0.0).sum())(_XS),
+    lambda m: m.jx.jvp(lambda y: m.lax.nextafter(_XS, y), (_XS,), (_XS,)),
+    lambda m: m.jx.jvp(m.jnp.spacing, (_XS,), (_XS,)),
+    lambda m: m.jx.jvp(m.jnp.spacing, (2.0,), (0.5,)),
+    # a stopped operand has no tangent: no error
+    lambda m: m.jx.grad(lambda y: m.jnp.sum(m.lax.nextafter(m.lax.stop_gradient(y), _XS) * y))(_XS),
+    # betainc in a or b: JAX's ValueError (jaxlite raised NotImplementedError)
+    lambda m: m.jx.jvp(lambda a: m.jx.scipy.special.betainc(a, 2.0, 0.5), (1.5,), (1.0,)),
+    lambda m: m.jx.grad(lambda b: m.jx.scipy.special.betainc(2.0, b, 0.5))(1.5),
+    # expn's order n is non-differentiable in JAX (a zero tangent; jaxlite raised)
+    lambda m: m.jx.jvp(
+        lambda n: m.jx.scipy.special.expn(n, np.ones(3, np.float32)),
+        (np.ones(3, np.float32),),
+        (np.ones(3, np.float32),),
+    ),
+    lambda m: m.jx.grad(lambda n: m.jx.scipy.special.expn(n, n))(np.float32(2.0)),
+]
+
+
+@pytest.mark.parametrize("k", range(len(_NO_DERIVATIVE)))
+def test_derivatives_jax_refuses_or_drops(k):
+    _same(_NO_DERIVATIVE[k])
+
+
+# Seeds 12000067, 12000118, 12000189, 12000809: jnp.nonzero/argwhere/flatnonzero. JAX returns
+# zeros of length size for an empty operand or size=0 (fill_value unused; jaxlite filled);
+# they work on concrete JVP tracers (jaxlite raised TracerArrayConversionError); fill_value
+# may be a tuple, one per dimension (jaxlite raised), or a float (float results).
+_E3 = np.zeros((0, 3), np.float32)
+_NONZERO = [
+    lambda m: m.jnp.argwhere(_E3, size=4, fill_value=-1),
+    lambda m: m.jnp.nonzero(_E3, size=4, fill_value=-1),
+    lambda m: m.jnp.flatnonzero(_E3, size=4, fill_value=-1),
+    lambda m: m.jnp.nonzero(np.zeros((2, 0)), size=2, fill_value=(5, 6)),
+    lambda m: m.jnp.nonzero(_XS, size=0, fill_value=-1),
+    lambda m: m.jnp.nonzero(_XS, size=6, fill_value=-1),
+    lambda m: m.jnp.nonzero(_XS, size=6, fill_value=(-1, -2)),
+    lambda m: m.jnp.nonzero(_XS, size=6, fill_value=-1.5),
+    lambda m: m.jnp.nonzero(_XS, size=6, fill_value=(1, 2, 3)),
+    lambda m: m.jnp.nonzero(np.float32(1)),
+    lambda m: m.jnp.argwhere(np.zeros((), np.float32), size=2, fill_value=-1),
+    lambda m: m.jnp.argwhere(_XS, size=5, fill_value=(7, 8)),
+    lambda m: m.jnp.nonzero(np.array([True, False, True]), size=5, fill_value=True),
+    lambda m: m.jx.jit(lambda x: m.jnp.nonzero(x, size=4, fill_value=9))(_XS),
+    lambda m: m.jx.vmap(lambda x: m.jnp.nonzero(x, size=2, fill_value=9))(_XS),
+    lambda m: m.jx.jvp(lambda x: m.jnp.flatnonzero(x, size=3), (_XS,), (_XS,)),
+    lambda m: m.jx.jvp(lambda x: m.jnp.nonzero(x, size=3), (_XS,), (_XS,)),
+    lambda m: m.jx.jvp(lambda x: m.jnp.argwhere(x), (_XS,), (_XS,)),
+    lambda m: m.jx.grad(lambda x: m.jnp.sum(x[m.jnp.nonzero(x, size=3)]))(_XS),
+    lambda m: m.jx.grad(lambda x: m.jnp.sum(x[m.jnp.nonzero(x)]))(_XS),
+]
+
+
+@pytest.mark.parametrize("k", range(len(_NONZERO)))
+def test_nonzero_family(k):
+    _same(_NONZERO[k])
+
+
+# Seeds 12000022, 12000171, 12000373, 12000884: a 0-d operand's quantile with keepdims=True
+# has one axis of length 1 in JAX (the operand is reshaped to one element; jaxlite: 0-d).
+# Seed 12000132: nan_to_num's replacements are strong scalars, so its result is strongly
+# typed (jaxlite kept a Python float's weak type); so are quantiles (JAX casts the result to
+# the operand's dtype last), for every method.
+_KEEPDIMS = [
+    lambda m: m.jnp.median(0.5, axis=None, keepdims=True),
+    lambda m: m.jnp.median(np.float32(0.5), axis=(), keepdims=True),
+    lambda m: m.jnp.nanmedian(np.float32(0.5), axis=None, keepdims=True),
+    lambda m: m.jnp.quantile(np.float32(0.5), 0.5, axis=None, keepdims=True),
+    lambda m: m.jnp.percentile(np.float32(0.5), np.array([10.0, 20.0]), keepdims=True),
+    lambda m: m.jnp.quantile(np.float32(3), np.array([0.2, 0.5]), axis=(), keepdims=True),
+    lambda m: m.jnp.quantile(np.float32(3), 0.5, keepdims=True, method="inverted_cdf"),
+    lambda m: m.jnp.percentile(-1.98, 50.0, method="lower", keepdims=True),
+    lambda m: m.jnp.quantile(_XS, np.array([0.1, 0.9]), axis=None, keepdims=True),
+    lambda m: m.jnp.median(_XS, axis=(), keepdims=True),
+    lambda m: m.jnp.median(1.5),
+    lambda m: m.jx.jvp(m.jnp.nanmedian, (1.5,), (1.0,)),
+    lambda m: [
+        m.jnp.quantile(m.jnp.broadcast_to(1.5, (3,)), 0.5, method=k)
+        for k in ("linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf")
+    ],
+    lambda m: m.jnp.nanpercentile(m.jnp.broadcast_to(1.5, (3,)), 30.0, method="nearest"),
+    lambda m: m.jx.grad(lambda x: m.jnp.quantile(x, 0.3, method="lower"))(
+        m.jnp.broadcast_to(1.5, (3,))
+    ),
+    lambda m: m.jnp.nan_to_num(0.5),
+    lambda m: m.jnp.nan_to_num(m.jnp.broadcast_to(0.5, (2,))),
+    lambda m: m.jnp.nan_to_num(0.5 + 1j),
+    lambda m: m.jnp.nan_to_num(1),
+    lambda m: m.jx.jvp(m.jnp.nan_to_num, (0.5,), (1.0,)),
+    lambda m: m.jnp.nan_to_num(np.array([np.nan, np.inf, -np.inf], np.float16), nan=2.0),
+]
+
+
+@pytest.mark.parametrize("k", range(len(_KEEPDIMS)))
+def test_quantile_keepdims_and_nan_to_num(k):
+    _same(_KEEPDIMS[k])
+
+
+# Found beside the fuzzer: the second derivative of gamma samples in their shape parameter
+# was 0 (random_gamma_grad was declared non-differentiable; JAX differentiates it), e.g.
+# hessian of jax.random.gamma(key(0), a) at 1.5: JAX 0.034240, jaxlite 0.0.
+_A5 = np.array([0.3, 1.5, 4.0, 0.05, 20.0], np.float32)
+_X5 = np.array([0.2, 2.0, 3.5, 1e-3, 18.0], np.float32)
+_GAMMA = [
+    lambda m: m.jx.jvp(lambda a: m.lax.random_gamma_grad(a, _X5), (_A5,), (np.ones(5, "f"),)),
+    lambda m: m.jx.jvp(lambda x: m.lax.random_gamma_grad(_A5, x), (_X5,), (np.ones(5, "f"),)),
+    lambda m: m.jx.jvp(
+        m.lax.random_gamma_grad,
+        (np.array([1.0, -1.0, 1.0, 0.0, np.nan], "f"), np.array([0.0, 1.0, -1.0, 1.0, 1.0], "f")),
+        (np.ones(5, "f"), np.ones(5, "f")),
+    ),
+    lambda m: m.jx.hessian(lambda a: m.jx.random.gamma(m.jx.random.key(0), a))(1.5),
+    lambda m: m.jx.hessian(lambda a: m.jx.random.gamma(m.jx.random.key(1), a))(0.3),
+    lambda m: m.jx.jacfwd(m.jx.grad(lambda a: m.jx.random.beta(m.jx.random.key(1), a, 2.0)))(0.7),
+    lambda m: m.jx.hessian(lambda a: m.jnp.sum(m.jx.random.loggamma(m.jx.random.key(2), a, (4,))))(
+        np.array([0.5, 1.0, 3.0, 9.0], "f")
+    ),
+    lambda m: m.jx.hessian(lambda a: m.jnp.sum(m.jx.random.dirichlet(m.jx.random.key(3), a)[0]))(
+        np.array([0.5, 1.0, 3.0], "f")
+    ),
+]
+
+
+@pytest.mark.parametrize("k", range(len(_GAMMA)))
+def test_gamma_sample_second_derivatives(k):
+    _same(_GAMMA[k], rtol=1e-4)
+
+
 # ---------------------------------------------------------------- documented differences
 @pytest.mark.jaxlite_only
 @pytest.mark.parametrize("batch_size", [1, 2, 3])

@@ -137,52 +137,77 @@ def _roll1(a, s, axis):
 
 
 def nonzero(a, *, size=None, fill_value=None):
-    """``jnp.nonzero``; under jit ``size=`` is required (the output shape depends on data)."""
+    """``jnp.nonzero``; under jit ``size=`` is required (the output shape depends on data).
+
+    As JAX: 0-d operands are refused; an empty operand or ``size=0`` gives zeros of length
+    ``size`` (``fill_value`` unused); past the nonzero entries the indices are 0, or
+    ``fill_value`` (a scalar, or one per dimension) when given."""
     a = asarray_any(a)
-    if isinstance(a, Tracer) and a.to_concrete_value() is None:
-        if size is None:
+    if a.ndim == 0:
+        raise ValueError(
+            "Calling nonzero on 0d arrays is not allowed. Use jnp.atleast_1d(scalar).nonzero() "
+            "instead."
+        )
+    if size is None:
+        value = a.to_concrete_value() if isinstance(a, Tracer) else np.asarray(a)
+        if value is None:
             raise ConcretizationTypeError(
                 a,
                 "The size argument of jnp.nonzero must be statically specified to use "
                 "jnp.nonzero within JAX transformations.",
             )
-        return _nonzero_sized(a, size, fill_value)
-    v = np.asarray(a)
-    res = np.nonzero(v)
-    if size is not None:
-        return _nonzero_sized(a, size, fill_value)
-    return tuple(ArrayImpl(r.astype(dtypes.default_int_dtype())) for r in res)
+        return tuple(
+            ArrayImpl(r.astype(dtypes.default_int_dtype())) for r in np.nonzero(np.asarray(value))
+        )
+    size = _static_size(size)
+    if a.size == 0 or size == 0:
+        return tuple(zeros(size, int) for _ in a.shape)
+    return _nonzero_sized(a, size, fill_value)
 
 
 ufuncs._one_argument_where = nonzero
 
 
+def _static_size(size):
+    if isinstance(size, Tracer):
+        value = size.to_concrete_value()
+        if value is None:
+            raise ConcretizationTypeError(
+                size,
+                "The size argument of jnp.nonzero must be statically specified to use "
+                "jnp.nonzero within JAX transformations.",
+            )
+        size = value
+    return int(np.asarray(size))
+
+
 def _nonzero_sized(a, size, fill_value):
+    # Stable compaction: the flat position of the k-th nonzero entry goes to slot k; the
+    # slots past the last one hold a.size, whose coordinates are all 0 (JAX's padding).
     flat = ravel(a)
     mask = ew.ne(flat, ew._const(flat, 0)) if flat.dtype != dtypes.bool_ else flat
     n = aval_of(flat).shape[0]
     idx = conversion.iota(dtypes.int32, n)
-    # Stable compaction: positions of true entries in order, padded with fill_value.
     csum = reductions.cumsum(mask.astype(np.int32)) - 1
     target = ew.select_n(mask, ew._const(csum, size), csum)
-    fill = 0 if fill_value is None else fill_value
-    base = _sh.full((size + 1,), fill if not isinstance(fill, tuple) else fill[0], dtypes.int32)
-    res = _ix.scatter(base, idx, [target], "set")
-    res = _sh.slice_in_dim(res, 0, size)
-    coords = []
-    rem = res
+    base = _sh.full((size + 1,), n, dtypes.int32)
+    res = _sh.slice_in_dim(_ix.scatter(base, idx, [target], "set"), 0, size)
+    coords, rem = [], res
     for s in reversed(a.shape):
         coords.append(remainder(rem, s))
         rem = floor_divide(rem, s)
-    coords = coords[::-1]
-    if fill_value is not None or True:
-        valid = ew.lt(
-            conversion.iota(dtypes.int32, size),
-            _sh.broadcast_to_rank(reductions.sum(mask.astype(np.int32), dtype=np.int32), (size,)),
+    int_ = dtypes.default_int_dtype()
+    out = tuple(conversion.convert_element_type(c, int_) for c in coords[::-1])
+    if fill_value is None:
+        return out
+    fills = fill_value if isinstance(fill_value, tuple) else (fill_value,) * a.ndim
+    if len(fills) != a.ndim or any(np.shape(f) != () for f in fills):
+        raise ValueError(
+            f"fill_value must be a scalar or a tuple of length {a.ndim}; got {fill_value}"
         )
-        fv = 0 if fill_value is None else fill_value
-        coords = [ew.select_n(valid, _sh.full((size,), fv, dtypes.int32), c) for c in coords]
-    return tuple(conversion.convert_element_type(c, dtypes.default_int_dtype()) for c in coords)
+    count = reductions.sum(mask.astype(np.int32), dtype=np.int32)
+    pad = greater_equal(conversion.iota(dtypes.int32, size), count)
+    return tuple(where(pad, f, c) for f, c in zip(fills, out))
 
 
 # ---------------------------------------------------------------------------- selection

@@ -59,6 +59,7 @@ from jaxlite._src.numpy.util import (
     promote_dtypes_inexact,
 )
 from jaxlite._src.ops import indexing as _ix, shape as _sh, sorting as _sort
+from jaxlite._src.ops.conversion import convert_element_type
 
 
 def _cov_weights(name, w, n, integer):
@@ -280,8 +281,11 @@ def _quantile(a, q, axis, method, keepdims, ignore_nan, name, weights=None):
     out = where(bad, full_like(out, np.nan), out)
     if keepdims:
         ks = [1 if i in axes else d for i, d in enumerate(shape_in)]
+        if not shape_in:
+            ks = [1]  # JAX's: a 0-d operand is reshaped to one element, whose axis is kept
         out = reshape(out, q.shape + tuple(ks))
-    return out
+    # JAX ends with a cast to the operand's dtype: the result is strongly typed
+    return convert_element_type(out, a.dtype)
 
 
 def quantile(

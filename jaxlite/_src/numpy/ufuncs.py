@@ -685,9 +685,11 @@ def nan_to_num(x, copy: bool = True, nan=0.0, posinf=None, neginf=None):
     info = dtypes.finfo(x.dtype)
     posinf = info.max if posinf is None else posinf
     neginf = info.min if neginf is None else neginf
-    out = _where(isnan(x), full_like(x, nan), x)
-    out = _where(logical_and(isinf(out), greater(out, 0)), full_like(x, posinf), out)
-    out = _where(logical_and(isinf(out), less(out, 0)), full_like(x, neginf), out)
+    # The replacements are strongly typed scalars of x's dtype (JAX's), so the result is
+    # strongly typed even for a weak x.
+    out = _where(isnan(x), full((), nan, x.dtype), x)
+    out = _where(logical_and(isinf(out), greater(out, 0)), full((), posinf, x.dtype), out)
+    out = _where(logical_and(isinf(out), less(out, 0)), full((), neginf, x.dtype), out)
     return out
 
 

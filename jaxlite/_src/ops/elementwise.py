@@ -498,7 +498,13 @@ defjvp(
     lambda t, x, y: mul(t, div(neg(x), add(mul(x, x), mul(y, y)))),
 )
 nextafter_p = naryop("nextafter", np.nextafter, [FLOAT, FLOAT])
-non_differentiable(nextafter_p)
+
+
+def _nextafter_jvp(primals, tangents):  # JAX has none (nor jnp.spacing): raise, not zero
+    raise rules.missing_rule("jvp", nextafter_p)
+
+
+rules.jvp_rules[nextafter_p] = _nextafter_jvp
 
 
 def _complex_out(a, b):

@@ -7,9 +7,10 @@ derivative is the plain formula everywhere (``d/dx = log(y)``, ``d/dy = x / y``)
 
 Each is an elementwise primitive whose impl is the SciPy kernel in the operand dtype, with
 JVP rules for the arguments JAX differentiates. A derivative JAX computes but jaxlite does
-not (with respect to ``betainc``'s shape parameters ``a``/``b``) raises NotImplementedError
-when it is actually needed, never a silent zero. ``igamma``'s derivative in ``a`` is
-``igamma_grad_a``, a numerical derivative of SciPy's kernel in float64.
+not raises NotImplementedError when it is actually needed, never a silent zero; JAX itself
+refuses ``betainc``'s derivative in ``a``/``b`` (ValueError, as here). ``igamma``'s
+derivative in ``a`` is ``igamma_grad_a``, a numerical derivative of SciPy's kernel in
+float64.
 """
 
 from __future__ import annotations
@@ -97,6 +98,62 @@ igamma_grad_a_p = naryop("igamma_grad_a", _igamma_da_impl, (FLOAT, FLOAT))
 defjvp(igamma_grad_a_p, _no_grad("igamma_grad_a", "a"), _no_grad("igamma_grad_a", "x"))
 
 
+# random_gamma_grad(a, x) = G = -P_a(a, x) / p(a, x): d sample / d a of a Gamma(a, 1) sample
+# x (implicit reparameterization; p is the density). Its partials, for the second
+# derivatives of gamma samples (JAX differentiates its series): with psi the digamma,
+#   G_x = psi(a) - log x - G ((a - 1) / x - 1)
+#   G_a = -P_aa / p - G (log x - psi(a))     (P_aa by central differences of P_a)
+# As JAX: G is 0 at x == 0 and NaN for x < 0 or a <= 0, constants with zero derivatives.
+def _gamma_grad_parts(a, x):
+    a, x = np.asarray(a, np.float64), np.asarray(x, np.float64)
+    with np.errstate(all="ignore"):
+        log_p = (a - 1) * np.log(x) - x - scipy.special.gammaln(a)
+        g = -_igamma_da_kernel(a, x) / np.exp(log_p)
+        g = np.where(x == 0, 0.0, np.where((x < 0) | ~(a > 0), np.nan, g))
+    return a, x, g, (x > 0) & (a > 0) & np.isfinite(g)
+
+
+def _gamma_grad_impl(a, x):
+    return _gamma_grad_parts(a, x)[2].astype(x.dtype, copy=False)
+
+
+def _gamma_grad_dx_impl(a, x):
+    dt = x.dtype
+    a, x, g, ok = _gamma_grad_parts(a, x)
+    with np.errstate(all="ignore"):
+        d = scipy.special.digamma(a) - np.log(x) - g * ((a - 1) / x - 1)
+    return np.where(ok, d, 0.0).astype(dt, copy=False)
+
+
+def _gamma_grad_da_impl(a, x):
+    dt = x.dtype
+    a, x, g, ok = _gamma_grad_parts(a, x)
+    k = 1e-2 * np.minimum(np.where(a > 0, a, np.nan), 1.0)
+    with np.errstate(all="ignore"):
+
+        def central(step):
+            return (_igamma_da_kernel(a + step, x) - _igamma_da_kernel(a - step, x)) / (2 * step)
+
+        p_aa = (4 * central(k / 2) - central(k)) / 3
+        log_p = (a - 1) * np.log(x) - x - scipy.special.gammaln(a)
+        d = -p_aa / np.exp(log_p) - g * (np.log(x) - scipy.special.digamma(a))
+    return np.where(ok, d, 0.0).astype(dt, copy=False)
+
+
+random_gamma_grad_p = naryop("random_gamma_grad", _gamma_grad_impl, (FLOAT, FLOAT))
+_gamma_grad_da_p = naryop("random_gamma_grad_da", _gamma_grad_da_impl, (FLOAT, FLOAT))
+_gamma_grad_dx_p = naryop("random_gamma_grad_dx", _gamma_grad_dx_impl, (FLOAT, FLOAT))
+for _p in (random_gamma_grad_p, _gamma_grad_da_p, _gamma_grad_dx_p):
+    rules.quiet_fp.add(_p)
+for _p in (_gamma_grad_da_p, _gamma_grad_dx_p):
+    defjvp(_p, _no_grad(_p.name, "a"), _no_grad(_p.name, "x"))
+defjvp(
+    random_gamma_grad_p,
+    lambda t, a, x: mul(t, _gamma_grad_da_p.bind(a, x)),
+    lambda t, a, x: mul(t, _gamma_grad_dx_p.bind(a, x)),
+)
+
+
 def _igamma_da(t, a, x):
     return mul(t, igamma_grad_a_p.bind(a, x))
 
@@ -107,6 +164,10 @@ igammac_p = naryop("igammac", _in_dtype("gammaincc"), (FLOAT, FLOAT))
 defjvp(
     igammac_p, lambda t, a, x: neg(_igamma_da(t, a, x)), lambda t, a, x: neg(_igamma_dx(t, a, x))
 )
+
+
+def _betainc_shape_grad(*_args, **_params):
+    raise ValueError("Betainc gradient with respect to a and b not supported.")
 
 
 def _betainc_dx(t, a, b, x):
@@ -122,8 +183,8 @@ regularized_incomplete_beta_p = naryop(
 )
 defjvp(
     regularized_incomplete_beta_p,
-    _no_grad("betainc", "a"),
-    _no_grad("betainc", "b"),
+    _betainc_shape_grad,
+    _betainc_shape_grad,
     _betainc_dx,
 )
 
@@ -181,8 +242,7 @@ def igamma_grad_a(a, x):
 def random_gamma_grad(a, x):
     """``jax.lax.random_gamma_grad``: ``d x / d a`` of a Gamma(a, 1) sample ``x`` by implicit
     reparameterization, ``-(dP/da) / (dP/dx)`` with ``P`` the Gamma CDF."""
-    a, x = _lax_args(a, x)
-    return neg(div(igamma_grad_a_p.bind(a, x), _igamma_dx(_const(x, 1), a, x)))
+    return random_gamma_grad_p.bind(*_lax_args(a, x))
 
 
 def betainc(a, b, x):

@@ -116,10 +116,11 @@ def _expn_kernel(n, x):
 
 
 expn_p = naryop("expn", _f64(_expn_kernel), (FLOAT, FLOAT))
-# d/dx E_n(x) = -E_{n-1}(x)
+# d/dx E_n(x) = -E_{n-1}(x); none in n (JAX's custom_jvp takes n as a non-differentiable
+# argument: its tangent is dropped)
 defjvp(
     expn_p,
-    _no_grad("expn", "n"),
+    None,
     lambda t, n, x: mul(t, neg(expn_p.bind(sub(n, _const(n, 1)), x))),
 )
 

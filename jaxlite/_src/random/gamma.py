@@ -25,7 +25,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy import creation, reductions, shape as jshape, ufuncs
 from jaxlite._src.ops import _factories, elementwise as ew, shape as sh
-from jaxlite._src.ops._factories import FLOAT, naryop
+from jaxlite._src.ops.special import random_gamma_grad_p
 from jaxlite._src.random import _xla_math as xm
 from jaxlite._src.random.continuous import _shape_of
 from jaxlite._src.random.distributions import (
@@ -41,23 +41,6 @@ from jaxlite._src.random.prng import canonicalize_shape, check_prng_key, random_
 from jaxlite._src.sharding import explicit as _explicit
 
 # ----------------------------------------------------------------- random_gamma_grad
-
-
-def _gamma_grad_impl(a, x):
-    """d sample / d a for gamma samples ``x``: ``-(dP/da) / (dP/dx)`` with ``P`` the
-    regularised lower incomplete gamma function (central differences in ``a``)."""
-    a64, x64 = np.asarray(a, np.float64), np.asarray(x, np.float64)
-    h = 1e-4 * np.maximum(a64, 1e-2)
-    dp_da = (scipy.special.gammainc(a64 + h, x64) - scipy.special.gammainc(a64 - h, x64)) / (2 * h)
-    log_pdf = (a64 - 1) * np.log(x64) - x64 - scipy.special.gammaln(a64)
-    out = -dp_da / np.exp(log_pdf)
-    out = np.where(x64 > 0, out, 0.0)
-    return out.astype(np.result_type(a, x))
-
-
-random_gamma_grad_p = naryop("random_gamma_grad", _gamma_grad_impl, [FLOAT, FLOAT])
-_factories.non_differentiable(random_gamma_grad_p)
-rules.quiet_fp.add(random_gamma_grad_p)
 
 
 def random_gamma_grad(a, x):
