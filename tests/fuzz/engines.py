@@ -1,8 +1,15 @@
-"""The two engines the fuzzer compares, as namespaces for the generated source."""
+"""The two engines the fuzzer compares, as namespaces for the generated source.
+
+With ``FUZZ_X64=1`` in the environment (inherited by a chunked run's subprocesses) both
+engines run with ``jax_enable_x64`` and the generator adds 64-bit inputs."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
+
+X64 = os.environ.get("FUZZ_X64", "") == "1"
 
 
 def jaxlite_ns():
@@ -13,6 +20,8 @@ def jaxlite_ns():
     import jaxlite.scipy.special
     import jaxlite.tree_util
 
+    if X64:
+        jaxlite.config.update("jax_enable_x64", True)
     return _with_helpers(
         dict(
             jax=jaxlite,
@@ -31,6 +40,8 @@ def jax_ns():
     except ImportError:
         return None
     jax.config.update("jax_platforms", "cpu")
+    if X64:
+        jax.config.update("jax_enable_x64", True)
     import jax.lax
     import jax.nn
     import jax.numpy

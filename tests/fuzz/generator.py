@@ -17,11 +17,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tests.fuzz.ops import OPS, Var
+from tests.fuzz.engines import X64
+from tests.fuzz.ops import OPS as _BASE_OPS, Var
+from tests.fuzz.ops_more import MORE_OPS
+
+OPS = _BASE_OPS + MORE_OPS
 
 SHAPES = [(), (1,), (0,), (3,), (2,), (2, 3), (1, 3), (3, 1), (2, 0), (0, 3), (2, 1, 3), (3, 3)]
 SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -2.0, np.nan, np.inf, -np.inf]
 DTYPES = ["float32"] * 14 + ["int32"] * 3 + ["bool", "float16", "bfloat16"]
+if X64:  # 64-bit inputs next to the 32-bit ones, and 64-bit Python scalars
+    DTYPES = DTYPES + ["float64"] * 8 + ["int64"] * 2 + ["uint32", "complex128"]
 
 
 @dataclass
@@ -64,8 +70,12 @@ def _values(rng, shape, dtype):
     n = int(np.prod(shape, dtype=np.int64))
     if dtype == "bool":
         return rng.random(n).reshape(shape) < 0.5
-    if dtype.startswith("int"):
-        return rng.integers(-3, 6, size=n).astype(dtype).reshape(shape)
+    if dtype.startswith(("int", "uint")):
+        lo = 0 if dtype.startswith("u") else -3
+        return rng.integers(lo, 6, size=n).astype(dtype).reshape(shape)
+    if dtype.startswith("complex"):
+        re, im = _values(rng, shape, "float64"), _values(rng, shape, "float64")
+        return (re + 1j * im).astype(dtype)
     special = rng.random(n) < 0.25
     vals = np.round(rng.normal(0, 1.5, n), 2)
     vals[special] = rng.choice(SPECIAL, size=int(special.sum()))
@@ -99,7 +109,8 @@ def make_inputs(rng):
 
 def _var_of(name, x, inp=None):
     if inp is not None and inp.kind != "array":
-        return Var(name, (), "float32" if inp.kind == "float" else "int32", True)
+        bits = "64" if X64 else "32"
+        return Var(name, (), ("float" if inp.kind == "float" else "int") + bits, True)
     return Var(name, tuple(x.shape), str(x.dtype), bool(getattr(x, "weak_type", False)))
 
 
