@@ -104,17 +104,26 @@ def roll(a, shift, axis=None):
     a = asarray_any(a)
     if axis is None:
         return reshape(roll(ravel(a), shift, 0), a.shape)
-    shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
-    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
-    if len(shifts) == 1 and len(axes) > 1:
-        shifts = shifts * len(axes)
-    if len(axes) == 1 and len(shifts) > 1:
-        axes = axes * len(shifts)
-    if len(shifts) != len(axes):
-        raise ValueError("Inconsistent shape between shift and axis")
+    shifts, axes = _roll_seq(shift), _roll_seq(axis)
+    n = np.broadcast_shapes((len(axes),), (len(shifts),))[0]  # NumPy's error, as JAX's
+    shifts = shifts * n if len(shifts) == 1 else shifts
+    axes = axes * n if len(axes) == 1 else axes
     for s, ax in zip(shifts, axes):
         a = _roll1(a, s, canonicalize_axis(ax, a.ndim))
     return a
+
+
+def _roll_seq(v) -> tuple:
+    """``roll``'s ``shift`` or ``axis`` as a sequence: a scalar, a sequence, or a 1-d array
+    (concrete or traced, taken element by element)."""
+    if isinstance(v, (tuple, list)):
+        return tuple(v)
+    ndim = getattr(v, "ndim", 0)
+    if ndim == 0:
+        return (v,)
+    if ndim > 1:
+        raise ValueError("'shift' and 'axis' arguments to roll must be scalars or 1D arrays")
+    return tuple(v[i] for i in range(v.shape[0]))
 
 
 def _roll1(a, s, axis):
