@@ -515,9 +515,13 @@ def _gather_mode(mode):
     return mode
 
 
-def take_along_axis(arr, indices, axis: int | None = -1, mode=None, fill_value=None):
+def take_along_axis(
+    arr, indices, axis: int | None = -1, mode=None, fill_value=None, *, wrap_negative_indices=None
+):
     """``jnp.take_along_axis``: ``arr`` indexed by ``indices`` along ``axis``, matching the
-    other axes (broadcast as in NumPy). Out-of-bounds: ``fill`` by default."""
+    other axes (broadcast as in NumPy). Out-of-bounds: ``fill`` by default. Negative indices
+    count from the end unless ``wrap_negative_indices`` is False (its default, None, wraps
+    in every mode but ``promise_in_bounds``), as in JAX."""
     arr, idx = asarray_any(arr), asarray_any(indices)
     if axis is None:
         arr = ravel(arr)
@@ -537,13 +541,11 @@ def take_along_axis(arr, indices, axis: int | None = -1, mode=None, fill_value=N
     arr = broadcast_to(arr, ashape)
     idx = broadcast_to(idx, shape).astype(np.int32)
     mode = _gather_mode(mode)
-    if mode == "promise_in_bounds":
-        idx = clip(idx, 0, n - 1)  # as XLA's gather: clamped, negatives not wrapped
-    else:
-        # Negative indices count from the end; then clamped ("clip") or filled ("fill").
+    wrap = mode != "promise_in_bounds" if wrap_negative_indices is None else wrap_negative_indices
+    if wrap:
         idx = where(less(idx, 0), add(idx, n), idx)
-        if mode == "clip":
-            idx = clip(idx, 0, n - 1)
+    if mode != "fill":
+        idx = clip(idx, 0, n - 1)  # "clip", and XLA's gather clamps "promise_in_bounds"
     out = _ix.take_along_axis(arr, idx, axis)
     if mode == "fill":
         valid = logical_and(greater_equal(idx, 0), less(idx, n))
