@@ -146,6 +146,16 @@ def missing_rule(kind: str, prim) -> NotImplementedError:
     return NotImplementedError(f"{what} for '{prim}' not implemented")
 
 
+def no_derivative(prim) -> None:
+    """Register a JVP rule for ``prim`` that raises ``missing_rule``: the primitive has no
+    derivative (as in JAX), even where every tangent would otherwise be taken as zero."""
+
+    def jvp(primals, tangents, **params):
+        raise missing_rule("jvp", prim)
+
+    jvp_rules[prim] = jvp
+
+
 def impl_for(eqn) -> Callable | None:
     """The NumPy callable that computes ``eqn`` in generated code: ``impl_rules[p]``, or the
     ufunc it wraps (its ``ufunc`` attribute) when no operand is complex. An impl that only adds

@@ -498,13 +498,7 @@ defjvp(
     lambda t, x, y: mul(t, div(neg(x), add(mul(x, x), mul(y, y)))),
 )
 nextafter_p = naryop("nextafter", np.nextafter, [FLOAT, FLOAT])
-
-
-def _nextafter_jvp(primals, tangents):  # JAX has none (nor jnp.spacing): raise, not zero
-    raise rules.missing_rule("jvp", nextafter_p)
-
-
-rules.jvp_rules[nextafter_p] = _nextafter_jvp
+rules.no_derivative(nextafter_p)  # JAX has none (nor jnp.spacing): raise, not zero
 
 
 def _complex_out(a, b):

@@ -26,7 +26,7 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.ops import elementwise as ew, indexing, linalg_ops as _lo, shape as _sh
 from jaxlite._src.ops.linalg_ops import _T, _batch_to_front, _tril, qr_p
-from jaxlite._src.ops.linalg_schur import _front_batch, _no_derivative, _per_matrix, qr_pivots
+from jaxlite._src.ops.linalg_schur import _front_batch, _per_matrix, qr_pivots
 
 _FLOATING = "floating"
 _INEXACT = "floating, complexfloating"
@@ -311,7 +311,7 @@ def _tridiagonal_abstract_eval(a, *, lower):
 
 rules.impl_rules[tridiagonal_p] = _tridiagonal_impl
 rules.abstract_eval_rules[tridiagonal_p] = _tridiagonal_abstract_eval
-_no_derivative(tridiagonal_p)
+rules.no_derivative(tridiagonal_p)
 _front_batch(tridiagonal_p)
 
 
@@ -372,7 +372,7 @@ def _cholesky_update_abstract_eval(r, w):
 
 rules.impl_rules[cholesky_update_p] = _cholesky_update_impl
 rules.abstract_eval_rules[cholesky_update_p] = _cholesky_update_abstract_eval
-_no_derivative(cholesky_update_p)
+rules.no_derivative(cholesky_update_p)
 
 
 def _cholesky_update_batch(axis_data, args, dims):
@@ -439,7 +439,7 @@ def _householder_product_abstract_eval(a, taus):
 
 rules.impl_rules[householder_product_p] = _householder_product_impl
 rules.abstract_eval_rules[householder_product_p] = _householder_product_abstract_eval
-_no_derivative(householder_product_p)
+rules.no_derivative(householder_product_p)
 
 
 def _householder_product_batch(axis_data, args, dims):
@@ -513,7 +513,7 @@ def _ormqr_abstract_eval(a, taus, c, *, left, transpose):
 
 rules.impl_rules[ormqr_p] = _ormqr_impl
 rules.abstract_eval_rules[ormqr_p] = _ormqr_abstract_eval
-_no_derivative(ormqr_p)
+rules.no_derivative(ormqr_p)
 
 
 def _ormqr_batch(axis_data, args, dims, **params):
@@ -633,7 +633,7 @@ def _symmetric_product_abstract_eval(a, c, *, alpha, beta):
 
 rules.impl_rules[symmetric_product_p] = _symmetric_product_impl
 rules.abstract_eval_rules[symmetric_product_p] = _symmetric_product_abstract_eval
-_no_derivative(symmetric_product_p)
+rules.no_derivative(symmetric_product_p)
 
 
 def _symmetric_product_batch(axis_data, args, dims, **params):

@@ -49,13 +49,6 @@ def _check_matrix(name, x, what="square matrix"):
         )
 
 
-def _no_derivative(p):
-    def jvp(primals, tangents, **params):
-        raise rules.missing_rule("jvp", p)
-
-    rules.jvp_rules[p] = jvp
-
-
 def _front_batch(p):
     def batch(axis_data, args, dims, **params):
         outs = p.bind(*_batch_to_front(axis_data, args, dims), **params)
@@ -89,7 +82,7 @@ def _schur_abstract_eval(x, *, compute_schur_vectors):
 
 rules.impl_rules[schur_p] = _schur_impl
 rules.abstract_eval_rules[schur_p] = _schur_abstract_eval
-_no_derivative(schur_p)
+rules.no_derivative(schur_p)
 _front_batch(schur_p)
 
 
@@ -150,7 +143,7 @@ def _hessenberg_abstract_eval(a):
 
 rules.impl_rules[hessenberg_p] = _hessenberg_impl
 rules.abstract_eval_rules[hessenberg_p] = _hessenberg_abstract_eval
-_no_derivative(hessenberg_p)
+rules.no_derivative(hessenberg_p)
 _front_batch(hessenberg_p)
 
 
@@ -190,7 +183,7 @@ rules.impl_rules[hessenberg_q_p] = _hessenberg_q_impl
 rules.abstract_eval_rules[hessenberg_q_p] = lambda h, taus: ShapedArray(
     h.shape, h.dtype, h.weak_type and taus.weak_type
 )
-_no_derivative(hessenberg_q_p)
+rules.no_derivative(hessenberg_q_p)
 
 
 def _hessenberg_q_batch(axis_data, args, dims):
@@ -223,7 +216,7 @@ rules.impl_rules[trsyl_p] = _trsyl_impl
 rules.abstract_eval_rules[trsyl_p] = lambda r, s, f: ShapedArray(
     f.shape, f.dtype, r.weak_type and s.weak_type and f.weak_type
 )
-_no_derivative(trsyl_p)
+rules.no_derivative(trsyl_p)
 
 
 def _trsyl_batch(axis_data, args, dims):
@@ -261,7 +254,7 @@ def _geqrf_abstract_eval(x):
 
 rules.impl_rules[geqrf_p] = _geqrf_impl
 rules.abstract_eval_rules[geqrf_p] = _geqrf_abstract_eval
-_no_derivative(geqrf_p)
+rules.no_derivative(geqrf_p)
 _front_batch(geqrf_p)
 
 
