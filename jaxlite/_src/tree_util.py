@@ -86,53 +86,110 @@ def tree_map(f: Callable, tree: Any, *rest: Any, is_leaf: Callable | None = None
     return treedef.unflatten(f(*xs) for xs in zip(leaves, *rests))
 
 
-def tree_map_with_path(f: Callable, tree: Any, *rest: Any, is_leaf: Callable | None = None):
-    """Like ``tree_map`` but ``f`` also receives the key path of each leaf first."""
-    leaves_with_path, treedef = tree_flatten_with_path(tree, is_leaf)
+def tree_map_with_path(
+    f: Callable,
+    tree: Any,
+    *rest: Any,
+    is_leaf: Callable | None = None,
+    is_leaf_takes_path: bool = False,
+):
+    """Like ``tree_map`` but ``f`` also receives the key path of each leaf first.
+
+    With ``is_leaf_takes_path=True``, ``is_leaf`` is called as ``is_leaf(path, node)``.
+    """
+    leaves_with_path, treedef = tree_flatten_with_path(tree, is_leaf, is_leaf_takes_path)
     paths = [p for p, _ in leaves_with_path]
     leaves = [x for _, x in leaves_with_path]
     rests = [treedef.flatten_up_to(r) for r in rest]
     return treedef.unflatten(f(p, *xs) for p, *xs in zip(paths, leaves, *rests))
 
 
-def tree_flatten_with_path(tree: Any, is_leaf: Callable | None = None):
-    """Returns ([(key_path, leaf), ...], treedef) with JAX-style key entries."""
-    paths, leaves, treedef = optree.tree_flatten_with_path(tree, is_leaf, **_OPTS)
-    accessors = optree.tree_flatten_with_accessor(tree, is_leaf, **_OPTS)[0]
+def _one_level_keys(node: Any) -> list:
+    """The JAX key entries of ``node``'s direct children ([] for a leaf)."""
+    calls = iter((False,))
+    spec = optree.tree_structure(node, lambda _: next(calls, True), **_OPTS)
+    if spec.is_leaf():
+        return []
+    return [_to_key(acc[0]) for acc in spec.accessors()]
+
+
+def _path_is_leaf(tree: Any, is_leaf: Callable) -> Callable:
+    """A plain ``is_leaf(node)`` replaying ``is_leaf(path, node)`` decisions.
+
+    The decisions are made by a pre-order walk (dict keys sorted), the order in which
+    optree calls ``is_leaf``; the returned callable answers optree's calls in turn.
+    """
+    decisions: list[bool] = []
+
+    def walk(node, path):
+        stop = bool(is_leaf(path, node))
+        decisions.append(stop)
+        if stop:
+            return
+        keys = _one_level_keys(node)
+        if keys:
+            children = optree.tree_flatten_one_level(node, **_OPTS)[0]
+            for key, child in zip(keys, children):
+                walk(child, path + (key,))
+
+    walk(tree, ())
+    answers = iter(decisions)
+    return lambda _: next(answers)
+
+
+def tree_flatten_with_path(
+    tree: Any, is_leaf: Callable | None = None, is_leaf_takes_path: bool = False
+):
+    """Returns ([(key_path, leaf), ...], treedef) with JAX-style key entries.
+
+    With ``is_leaf_takes_path=True``, ``is_leaf`` is called as ``is_leaf(path, node)``.
+    """
+    if is_leaf_takes_path and is_leaf is not None:
+        is_leaf = _path_is_leaf(tree, is_leaf)
+    accessors, leaves, treedef = optree.tree_flatten_with_accessor(tree, is_leaf, **_OPTS)
     keypaths = [tuple(_to_key(e) for e in acc) for acc in accessors]
-    del paths
     return list(zip(keypaths, leaves)), _canonical(treedef)
 
 
-def tree_leaves_with_path(tree: Any, is_leaf: Callable | None = None) -> list:
-    return tree_flatten_with_path(tree, is_leaf)[0]
+def tree_leaves_with_path(
+    tree: Any, is_leaf: Callable | None = None, is_leaf_takes_path: bool = False
+) -> list:
+    return tree_flatten_with_path(tree, is_leaf, is_leaf_takes_path)[0]
 
 
-def tree_all(tree: Any) -> bool:
-    return all(tree_leaves(tree))
+def tree_all(tree: Any, *, is_leaf: Callable | None = None) -> bool:
+    return all(tree_leaves(tree, is_leaf))
 
 
 _NO_INITIALIZER = object()
 
 
-def tree_reduce(f: Callable, tree: Any, initializer: Any = _NO_INITIALIZER, is_leaf=None) -> Any:
-    """Reduce the leaves of ``tree`` with ``f`` (``jax.tree_util.tree_reduce``).
+def tree_reduce(
+    function: Callable, tree: Any, initializer: Any = _NO_INITIALIZER, is_leaf=None
+) -> Any:
+    """Reduce the leaves of ``tree`` with ``function`` (``jax.tree_util.tree_reduce``).
 
     Raises:
       TypeError: for a tree without leaves and no ``initializer``.
     """
     leaves = tree_leaves(tree, is_leaf)
     if initializer is _NO_INITIALIZER:
-        return functools.reduce(f, leaves)
-    return functools.reduce(f, leaves, initializer)
+        return functools.reduce(function, leaves)
+    return functools.reduce(function, leaves, initializer)
 
 
 def treedef_is_leaf(treedef: PyTreeDef) -> bool:
     return treedef.num_nodes == 1 and treedef.num_leaves == 1
 
 
-def all_leaves(iterable: Iterable[Any]) -> bool:
-    return all(treedef_is_leaf(tree_structure(x)) for x in iterable)
+def all_leaves(iterable: Iterable[Any], is_leaf: Callable | None = None) -> bool:
+    """Whether every element of ``iterable`` is a leaf (with ``is_leaf``: whether
+    flattening the list of elements gives back those very objects)."""
+    if is_leaf is None:
+        return all(treedef_is_leaf(tree_structure(x)) for x in iterable)
+    items = list(iterable)
+    leaves = tree_leaves(items, is_leaf)
+    return len(leaves) == len(items) and all(a is b for a, b in zip(items, leaves))
 
 
 # ------------------------------------------------------------------------- key paths
@@ -187,9 +244,20 @@ def _to_key(entry) -> Any:
     return FlattenedIndexKey(getattr(entry, "entry", 0))
 
 
-def keystr(keys: tuple) -> str:
-    """Render a key path like JAX: ``['a'][0].b``."""
-    return "".join(str(k) for k in keys)
+_SIMPLE_FIELD = ((SequenceKey, "idx"), (DictKey, "key"), (GetAttrKey, "name"))
+
+
+def _simple_str(key: Any) -> str:
+    for cls, field in _SIMPLE_FIELD + ((FlattenedIndexKey, "key"),):
+        if isinstance(key, cls):
+            return str(getattr(key, field))
+    return str(key)
+
+
+def keystr(keys: tuple, *, simple: bool = False, separator: str = "") -> str:
+    """Render a key path like JAX: ``['a'][0].b``; ``simple=True`` gives ``a0b`` (each key
+    bare), joined by ``separator``."""
+    return separator.join(map(_simple_str if simple else str, keys))
 
 
 # ---------------------------------------------------------------------- registration

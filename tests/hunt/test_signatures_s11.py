@@ -1,0 +1,124 @@
+"""Public signatures as JAX 0.10.2's (session 11 sweep, .devdeps/sig_sweep.py), and the
+behaviour of the parameters that sweep added. ``test_signature_matches_jax`` compares
+``inspect.signature`` of each function fixed in that session with JAX's (skipped when JAX is
+not installed); the other tests assert JAX's behaviour (they pass in oracle mode)."""
+
+import collections
+import importlib
+import inspect
+
+import numpy as np
+import pytest
+
+import jaxlite as jax
+import jaxlite.numpy as jnp
+from jaxlite import lax, tree_util
+
+FIXED = {
+    "tree_util": [
+        "all_leaves", "keystr", "tree_all", "tree_flatten_with_path", "tree_leaves_with_path",
+        "tree_map_with_path", "tree_reduce",
+    ],
+    "tree": ["all", "flatten_with_path", "leaves_with_path", "map_with_path", "reduce"],
+}
+
+# Defaults that differ only by a sentinel object's identity (JAX's and jaxlite's
+# "unspecified" markers behave the same).
+SENTINEL_DEFAULTS = {("tree_util", "tree_reduce", "initializer"), ("tree", "reduce", "initializer")}
+
+
+def _mismatches(module, name):
+    ref = importlib.import_module(f"jax.{module}" if module else "jax")
+    ours = importlib.import_module(f"jaxlite.{module}" if module else "jaxlite")
+    sa = inspect.signature(getattr(ref, name)).parameters
+    sb = inspect.signature(getattr(ours, name)).parameters
+    out = []
+    for pname, p in sa.items():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        q = sb.get(pname)
+        if q is None:
+            out.append(f"missing {pname}")
+            continue
+        if p.kind != q.kind:
+            out.append(f"{pname}: kind {p.kind} vs {q.kind}")
+        if (module, name, pname) in SENTINEL_DEFAULTS:
+            continue
+        if repr(p.default) != repr(q.default):
+            out.append(f"{pname}: default {p.default!r} vs {q.default!r}")
+    return out
+
+
+@pytest.mark.parametrize(
+    "module, name", [(m, n) for m, names in FIXED.items() for n in names]
+)
+def test_signature_matches_jax(module, name):
+    pytest.importorskip("jax", reason="JAX (the reference) is not installed")
+    assert _mismatches(module, name) == []
+
+
+# ------------------------------------------------------------------------------ tree_util
+
+NT = collections.namedtuple("NT", "a b")
+TREE = {"b": NT(4, {"c": 5}), "a": [1, (2, 3)], "d": None}
+
+
+def test_keystr_simple_and_separator():
+    paths = [p for p, _ in tree_util.tree_leaves_with_path(TREE)]
+    assert [tree_util.keystr(p) for p in paths][-1] == "['b'].b['c']"
+    assert [tree_util.keystr(p, simple=True) for p in paths] == ["a0", "a10", "a11", "ba", "bbc"]
+    assert [tree_util.keystr(p, simple=True, separator="/") for p in paths][1:4] == [
+        "a/1/0", "a/1/1", "b/a"
+    ]
+    assert tree_util.keystr(paths[0], separator="/") == "['a']/[0]"
+    assert tree_util.keystr((tree_util.FlattenedIndexKey(3),), simple=True) == "3"
+    assert tree_util.keystr((), simple=True) == ""
+
+
+def test_is_leaf_takes_path():
+    seen = []
+
+    def is_leaf(path, x):
+        seen.append((tree_util.keystr(path), type(x).__name__))
+        return type(x) is tuple
+
+    got = tree_util.tree_leaves_with_path(TREE, is_leaf=is_leaf, is_leaf_takes_path=True)
+    assert [(tree_util.keystr(p), x) for p, x in got] == [
+        ("['a'][0]", 1), ("['a'][1]", (2, 3)), ("['b'].a", 4), ("['b'].b['c']", 5)
+    ]
+    assert seen == [
+        ("", "dict"), ("['a']", "list"), ("['a'][0]", "int"), ("['a'][1]", "tuple"),
+        ("['b']", "NT"), ("['b'].a", "int"), ("['b'].b", "dict"), ("['b'].b['c']", "int"),
+        ("['d']", "NoneType"),
+    ]
+    out = tree_util.tree_map_with_path(
+        lambda p, x: tree_util.keystr(p), TREE,
+        is_leaf=lambda p, x: tree_util.keystr(p) == "['b']", is_leaf_takes_path=True,
+    )
+    assert out == {"a": ["['a'][0]", ("['a'][1][0]", "['a'][1][1]")], "b": "['b']", "d": None}
+    leaves, treedef = jax.tree.flatten_with_path(
+        TREE, is_leaf=lambda p, x: p == (), is_leaf_takes_path=True
+    )
+    assert leaves == [((), TREE)] and treedef.num_leaves == 1
+    out = jax.tree.map_with_path(
+        lambda p, x, y: len(p) * 10 + x + y, {"x": [1, {"y": 2}]}, {"x": [3, {"y": 4}]},
+        is_leaf=lambda p, x: False, is_leaf_takes_path=True,
+    )
+    assert out == {"x": [24, {"y": 36}]}
+    # is_leaf_takes_path without an is_leaf flattens as usual
+    assert len(jax.tree.leaves_with_path(TREE, is_leaf_takes_path=True)) == 5
+
+
+def test_all_leaves_and_tree_all_is_leaf():
+    is_list = lambda x: isinstance(x, list)  # noqa: E731
+    assert not tree_util.all_leaves([1, [2]])
+    assert not tree_util.all_leaves([1, [2]], is_leaf=is_list)  # the outer list is a leaf
+    assert tree_util.all_leaves([1, (2,)], is_leaf=lambda x: isinstance(x, tuple))
+    assert not tree_util.tree_all([1, [0]])
+    assert tree_util.tree_all([1, [0]], is_leaf=is_list)
+    assert jax.tree.all([True, [False]], is_leaf=is_list)
+
+
+def test_tree_reduce_function_keyword():
+    assert tree_util.tree_reduce(function=lambda a, b: a + b, tree=[1, 2, 3]) == 6
+    assert jax.tree.reduce(function=lambda a, b: a * b, tree=[2, 3], initializer=4) == 24
