@@ -246,13 +246,18 @@ def _instantiate_ct(ct, primal_aval):
     return ct
 
 
-def vjp(fun: Callable, *primals, has_aux: bool = False):
+def vjp(fun: Callable, *primals, has_aux: bool = False, reduce_axes=()):
     """``jax.vjp``: ``(primals_out, vjp_fun)`` (plus ``aux`` with ``has_aux``).
+
+    ``reduce_axes`` is kept for JAX's signature: any non-empty value raises
+    ``NotImplementedError`` as in JAX 0.10.2 (the option was removed).
 
     ``vjp_fun(ct)`` takes a cotangent with the structure of ``primals_out`` and returns a
     tuple with one cotangent per primal argument. The forward computation (including any
     effects it performs) runs now, once; calling ``vjp_fun`` only runs the linear part.
     """
+    if reduce_axes:
+        raise NotImplementedError("reduce_axes argument to vjp is deprecated")
     p_flat, p_tree, flat_fun, store = _flatten_fun(fun, primals, has_aux, "vjp")
     p_out, lin, res, out_avals = linearize_flat(flat_fun, p_flat)
     out_tree = store["tree"]

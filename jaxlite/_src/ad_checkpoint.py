@@ -22,7 +22,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from jaxlite._src import tree_util
+from jaxlite._src import config, tree_util
 from jaxlite._src.api_plumbing import canonicalize_argnums, merge_static_args, split_static_args
 from jaxlite._src.compile import codegen
 from jaxlite._src.compile.jit import compiled_for
@@ -131,12 +131,24 @@ def checkpoint_name(x: Any, name: str) -> Any:
 
 
 # ------------------------------------------------------------------------ front end
+class _DeprecatedArg:
+    """The default of ``concrete=`` (removed in JAX 0.10.0; JAX's marker prints so)."""
+
+    def __repr__(self):
+        return "Deprecated"
+
+
+_DEPRECATED = _DeprecatedArg()
+
+
 def checkpoint(
     fun: Callable | None = None,
     *,
     prevent_cse: bool = True,
     policy: Callable | None = None,
     static_argnums=(),
+    static_argnames=(),
+    concrete=_DEPRECATED,
 ) -> Callable:
     """``jax.checkpoint`` (alias ``remat``): recompute ``fun``'s internals in the backward
     pass instead of storing them, except values the ``policy`` says are saveable.
@@ -148,19 +160,44 @@ def checkpoint(
         policy: ``policy(prim, *avals, **params) -> bool``, e.g. from
             ``checkpoint_policies``; ``None`` saves nothing.
         static_argnums: positional arguments treated as static Python values.
+        static_argnames: keyword arguments (passed by keyword) treated as static Python
+            values. As in JAX 0.10.2 this applies only under ``jax_remat3`` (read when
+            ``checkpoint`` is called); by default keyword arguments are traced like the
+            others.
+
+    Raises:
+        NotImplementedError: ``concrete=`` given (removed in JAX 0.10.0; JAX's message).
     """
+    if concrete is not _DEPRECATED:
+        raise NotImplementedError(
+            "The `concrete` option to `jax.checkpoint` was deprecated in JAX v0.8.2, and "
+            "removed in JAX v0.10.0. In its place please use `static_argnums`; for details "
+            "refer to https://docs.jax.dev/en/latest/jep/11830-new-remat-checkpoint.html."
+        )
     if fun is None:
         return functools.partial(
-            checkpoint, prevent_cse=prevent_cse, policy=policy, static_argnums=static_argnums
+            checkpoint,
+            prevent_cse=prevent_cse,
+            policy=policy,
+            static_argnums=static_argnums,
+            static_argnames=static_argnames,
         )
     static_argnums = canonicalize_argnums(static_argnums)
+    if not config.config.read("jax_remat3"):
+        static_argnames = ()
+    elif isinstance(static_argnames, str):
+        static_argnames = (static_argnames,)
+    static_argnames = frozenset(static_argnames)
 
     @functools.wraps(fun)
     def wrapped(*args, **kwargs):
         statics, dyn = split_static_args(args, static_argnums)
+        static_kw = {k: v for k, v in kwargs.items() if k in static_argnames}
+        if static_kw:
+            kwargs = {k: v for k, v in kwargs.items() if k not in static_argnames}
 
         def f(*dyn_args, **kw):
-            return fun(*merge_static_args(statics, dyn_args, len(args)), **kw)
+            return fun(*merge_static_args(statics, dyn_args, len(args)), **kw, **static_kw)
 
         flat, in_tree = tree_util.tree_flatten((dyn, kwargs))
         avals = [abstractify(x) for x in flat]

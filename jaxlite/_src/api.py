@@ -20,6 +20,7 @@ from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.rule_types import AxisData, Zero, not_mapped
 from jaxlite._src.core.trace import trace_ctx
 from jaxlite._src.interpreters import batching, jvp as _jvp
+from jaxlite._src.ops import conversion as _conversion, reductions as _reductions
 from jaxlite._src.ops.structural import instantiate
 
 
@@ -169,6 +170,7 @@ def vmap(
     axis_name: Any = None,
     axis_size: int | None = None,
     spmd_axis_name: Any = None,
+    sum_match: bool = False,
 ) -> Callable:
     """Vectorise ``fun`` over a new leading (or ``in_axes``) axis (``jax.vmap``).
 
@@ -182,6 +184,9 @@ def vmap(
         axis_name: name for collectives (``lax.psum``...) inside ``fun``.
         axis_size: the mapped size; required when no input is mapped.
         spmd_axis_name: accepted for compatibility (no effect: there is no SPMD lowering).
+        sum_match: with ``True``, an output that is mapped but whose ``out_axes`` is
+            ``None`` is summed over the mapped axis (as ``jnp.sum``: small integers and
+            booleans accumulate in the default int type) instead of raising.
 
     Raises:
         ValueError: for inconsistent mapped sizes, out-of-range axes, in_axes that are not a
@@ -259,6 +264,9 @@ def vmap(
         res = []
         for o, raw, d, od in zip(outs, store["raw"], out_dims, out_axes_flat):
             if od is None:
+                if d is not not_mapped and sum_match:
+                    res.append(_sum_mapped(o, d))
+                    continue
                 if d is not not_mapped:
                     raise ValueError(
                         f"at vmap out_axes, got axis spec None but output was batched on axis {d}"
@@ -273,6 +281,17 @@ def vmap(
         return tree_util.tree_unflatten(out_tree, res)
 
     return vmapped
+
+
+def _sum_mapped(x, axis: int):
+    """``x`` summed over its mapped ``axis`` as ``jnp.sum`` would (``vmap(sum_match=True)``)."""
+    dt = aval_of(x).dtype
+    default_int = dtypes.default_int_dtype()
+    if dt == np.bool_ or (dtypes.is_int(dt) and dt.itemsize < default_int.itemsize):
+        unsigned = dt != np.bool_ and dtypes.is_unsigned(dt)
+        dt = dtypes.default_uint_dtype() if unsigned else default_int
+    x = _conversion.convert_element_type(x, dt, False)
+    return _reductions.reduce_sum(x, (axis,))
 
 
 def _mapped_size(fun, vals, dims, args, kwargs, axis_size):

@@ -35,6 +35,7 @@ from jaxlite._src.core.trace import (
     set_current_trace,
     trace_ctx,
 )
+from jaxlite._src.ops import spmd
 
 
 class StagingTracer(Tracer):
@@ -222,11 +223,18 @@ def check_output_leaf(x: Any, what: str = "function") -> None:
     )
 
 
-def make_jaxpr(fun: Callable, static_argnums=(), return_shape: bool = False):
-    """``jax.make_jaxpr``: a function returning the ``ClosedJaxpr`` of ``fun`` on given args."""
+def make_jaxpr(
+    fun: Callable, static_argnums=(), axis_env=None, return_shape: bool = False
+):
+    """``jax.make_jaxpr``: a function returning the ``ClosedJaxpr`` of ``fun`` on given args.
+
+    ``axis_env``: ``[(axis_name, size), ...]``, named axes bound while tracing, so that
+    collectives over them (``lax.psum(x, 'i')``, ``axis_index``) can be staged.
+    """
     if not callable(fun):
         raise TypeError("the first argument must be callable")
     static_argnums = canonicalize_argnums(static_argnums)
+    axes = dict(axis_env) if axis_env else None
 
     def wrapped(*args, **kwargs):
         static, dyn = split_static_args(args, static_argnums)
@@ -242,7 +250,11 @@ def make_jaxpr(fun: Callable, static_argnums=(), return_shape: bool = False):
             else abstractify(x)
             for x in flat
         ]
-        closed, out_tree = trace_flat(f, in_tree, in_avals)
+        if axes is None:
+            closed, out_tree = trace_flat(f, in_tree, in_avals)
+        else:
+            with spmd.binding_axes(axes):
+                closed, out_tree = trace_flat(f, in_tree, in_avals)
         if return_shape:
             shapes = [
                 ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals
