@@ -21,6 +21,10 @@ FIXED = {
     ],
     "tree": ["all", "flatten_with_path", "leaves_with_path", "map_with_path", "reduce"],
     "": ["checkpoint", "vmap", "vjp", "make_jaxpr"],
+    "lax": [
+        "dynamic_slice", "dynamic_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_slice",
+        "dynamic_update_slice_in_dim", "dynamic_update_index_in_dim",
+    ],
 }
 
 # Defaults that differ only by a sentinel object's identity (JAX's and jaxlite's
@@ -218,3 +222,82 @@ def test_make_jaxpr_axis_env():
         jax.make_jaxpr(lambda x: lax.psum(x, "k"), axis_env=[("i", 4)])(1.0)
     with pytest.raises(NameError, match="unbound axis name: i"):
         jax.make_jaxpr(lambda x: lax.psum(x, "i"))(1.0)
+
+
+# ------------------------------------------------------------- allow_negative_indices
+
+X10 = np.arange(10.0, dtype=np.float32)
+Y34 = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+UPD = np.array([-1.0, -2.0], np.float32)
+
+
+@pytest.mark.parametrize("allow", [True, False, [True], (False,)])
+@pytest.mark.parametrize("start, wrapped", [(-3, [7, 8]), (-12, [0, 1]), (8, [8, 9])])
+def test_dynamic_slice_allow_negative_indices(allow, start, wrapped):
+    negative_refused = start < 0 and not (allow if isinstance(allow, bool) else allow[0])
+    if negative_refused:
+        with pytest.raises(ValueError, match=f"Index {start} is out of bounds for dimension "
+                                             "10 if allow_negative_indices=False"):
+            lax.dynamic_slice(X10, (start,), (2,), allow_negative_indices=allow)
+        with pytest.raises(ValueError, match="allow_negative_indices=False"):
+            lax.dynamic_update_slice(X10, UPD, (start,), allow_negative_indices=allow)
+    else:
+        out = lax.dynamic_slice(X10, (start,), (2,), allow_negative_indices=allow)
+        assert out.tolist() == wrapped
+        out = lax.dynamic_update_slice(X10, UPD, (start,), allow_negative_indices=allow)
+        assert out.tolist()[wrapped[0]:wrapped[0] + 2] == [-1.0, -2.0]
+    # traced starts are never refused: without wrapping, a negative start clamps to 0
+    expect = [0, 1] if negative_refused else wrapped
+    out = jax.jit(lambda x, i: lax.dynamic_slice(x, (i,), (2,), allow_negative_indices=allow))(
+        X10, start
+    )
+    assert out.tolist() == expect
+    out = jax.jit(
+        lambda x, i: lax.dynamic_update_slice(x, UPD, (i,), allow_negative_indices=allow)
+    )(X10, start)
+    assert out.tolist()[expect[0]:expect[0] + 2] == [-1.0, -2.0]
+
+
+def test_dynamic_slice_allow_negative_indices_per_axis():
+    with pytest.raises(ValueError, match="Index -1 is out of bounds for dimension 4"):
+        lax.dynamic_slice(Y34, (-1, -1), (1, 2), allow_negative_indices=(True, False))
+    out = lax.dynamic_slice(Y34, (-1, 1), (1, 2), allow_negative_indices=(True, False))
+    assert out.tolist() == [[9.0, 10.0]]
+    f = jax.jit(
+        lambda y, i, j: lax.dynamic_slice(y, (i, j), (1, 2), allow_negative_indices=(True, False))
+    )
+    assert f(Y34, -1, -1).tolist() == [[8.0, 9.0]]
+    g = jax.grad(lambda x, i: lax.dynamic_slice(x, (i,), (2,), allow_negative_indices=False).sum())
+    assert g(X10, jnp.array(-1)).tolist() == [1.0, 1.0] + [0.0] * 8
+    v = jax.vmap(lambda i: lax.dynamic_slice(X10, (i,), (2,), allow_negative_indices=False))
+    assert v(jnp.array([-1, 3])).tolist() == [[0.0, 1.0], [3.0, 4.0]]
+
+
+def test_in_dim_variants_allow_negative_indices():
+    for allow in (True, False):
+        idx = 2 if allow else 0  # what index -1 selects
+        if allow:
+            out = lax.dynamic_slice_in_dim(Y34, -1, 2, axis=1, allow_negative_indices=allow)
+            assert out.tolist() == Y34[:, 2:].tolist()
+            out = lax.dynamic_update_slice_in_dim(
+                Y34, np.zeros((3, 1), np.float32), -1, axis=1, allow_negative_indices=allow
+            )
+            assert out[:, 3].tolist() == [0.0, 0.0, 0.0]
+        else:
+            with pytest.raises(ValueError, match="Index -1 is out of bounds for dimension 4"):
+                lax.dynamic_slice_in_dim(Y34, -1, 2, axis=1, allow_negative_indices=allow)
+            with pytest.raises(ValueError, match="Index -1 is out of bounds for dimension 4"):
+                lax.dynamic_update_slice_in_dim(
+                    Y34, np.zeros((3, 1), np.float32), -1, axis=1, allow_negative_indices=allow
+                )
+        # JAX jits the *_index_in_dim functions: a Python index is traced, never refused
+        out = lax.dynamic_index_in_dim(Y34, -1, axis=0, keepdims=False,
+                                       allow_negative_indices=allow)
+        assert out.tolist() == Y34[idx].tolist()
+        out = lax.dynamic_update_index_in_dim(
+            Y34, np.zeros(4, np.float32), -1, axis=0, allow_negative_indices=allow
+        )
+        assert out[idx].tolist() == [0.0] * 4 and float(out.sum()) == Y34.sum() - Y34[idx].sum()
+        out = lax.dynamic_slice_in_dim(Y34, jnp.array(-1), 1, axis=0,
+                                       allow_negative_indices=allow)
+        assert out.tolist() == [Y34[idx].tolist()]

@@ -13,7 +13,20 @@ from jaxlite._src.ops.slicing import dynamic_slice, dynamic_update_slice
 from jaxlite._src.ops.windowed import _monoid
 
 
-def dynamic_slice_in_dim(operand, start_index, slice_size: int, axis: int = 0):
+def _traced_index(index, allow_negative_indices):
+    """JAX jits the ``*_index_in_dim`` functions, so their index is never a Python int
+    there: a negative one with ``allow_negative_indices=False`` is clamped to 0, not an
+    error as in ``dynamic_slice_in_dim``."""
+    if allow_negative_indices or isinstance(index, bool):
+        return index
+    if isinstance(index, (int, np.integer)):
+        return to_array(index)
+    return index
+
+
+def dynamic_slice_in_dim(
+    operand, start_index, slice_size: int, axis: int = 0, *, allow_negative_indices=True
+):
     """``jax.lax.dynamic_slice_in_dim``: ``dynamic_slice`` along one axis."""
     shape = aval_of(operand).shape
     axis = int(axis) % len(shape)
@@ -21,33 +34,47 @@ def dynamic_slice_in_dim(operand, start_index, slice_size: int, axis: int = 0):
     starts[axis] = start_index
     sizes = list(shape)
     sizes[axis] = int(slice_size)
-    return dynamic_slice(operand, starts, sizes)
+    return dynamic_slice(operand, starts, sizes, allow_negative_indices=allow_negative_indices)
 
 
-def dynamic_index_in_dim(operand, index, axis: int = 0, keepdims: bool = True):
+def dynamic_index_in_dim(
+    operand, index, axis: int = 0, keepdims: bool = True, *, allow_negative_indices=True
+):
     """``jax.lax.dynamic_index_in_dim``: one (clamped) index along ``axis``."""
-    out = dynamic_slice_in_dim(operand, index, 1, axis)
+    index = _traced_index(index, allow_negative_indices)
+    out = dynamic_slice_in_dim(
+        operand, index, 1, axis, allow_negative_indices=allow_negative_indices
+    )
     if keepdims:
         return out
     return _sh.squeeze(out, (int(axis) % len(aval_of(operand).shape),))
 
 
-def dynamic_update_slice_in_dim(operand, update, start_index, axis: int):
+def dynamic_update_slice_in_dim(
+    operand, update, start_index, axis: int, *, allow_negative_indices=True
+):
     """``jax.lax.dynamic_update_slice_in_dim``."""
     nd = len(aval_of(operand).shape)
     axis = int(axis) % nd
     starts = [np.int32(0)] * nd
     starts[axis] = start_index
-    return dynamic_update_slice(operand, update, starts)
+    return dynamic_update_slice(
+        operand, update, starts, allow_negative_indices=allow_negative_indices
+    )
 
 
-def dynamic_update_index_in_dim(operand, update, index, axis: int):
+def dynamic_update_index_in_dim(
+    operand, update, index, axis: int, *, allow_negative_indices=True
+):
     """``jax.lax.dynamic_update_index_in_dim``."""
+    index = _traced_index(index, allow_negative_indices)
     nd = len(aval_of(operand).shape)
     axis = int(axis) % nd
     if len(aval_of(update).shape) == nd - 1:
         update = _sh.expand_dims(update, (axis,))
-    return dynamic_update_slice_in_dim(operand, update, index, axis)
+    return dynamic_update_slice_in_dim(
+        operand, update, index, axis, allow_negative_indices=allow_negative_indices
+    )
 
 
 def reduce(operands, init_values, computation, dimensions):

@@ -231,33 +231,59 @@ def clamped_dynamic_update_slice(x, update, start_indices):
 
 
 # --- the jax.lax front ends -----------------------------------------------------------
-def _normalize_starts(shape, start_indices):
+def _normalize_starts(shape, start_indices, allow_negative_indices=True):
     """JAX's ``lax.dynamic_slice``/``dynamic_update_slice`` front ends: a negative start
-    index counts from the end of its axis (once); the primitive then clamps it."""
+    index counts from the end of its axis (once) where ``allow_negative_indices`` (a bool,
+    or one per axis) allows it; the primitive then clamps it.
+
+    Raises:
+        ValueError: a Python/NumPy integer start below 0 on an axis that does not allow
+            negative indices (JAX's message), or a wrong number of start indices.
+    """
     starts = list(start_indices)
     if len(starts) != len(shape):
         raise ValueError(
             "Length of slice indices must match number of operand dimensions "
             f"({len(starts)} vs {tuple(shape)})"
         )
+    if isinstance(allow_negative_indices, (bool, np.bool_)):
+        allow = [bool(allow_negative_indices)] * len(starts)
+    else:
+        allow = [bool(a) for a in allow_negative_indices]
+        if len(allow) != len(starts):
+            raise ValueError(
+                f"allow_negative_indices has {len(allow)} entries, but there are "
+                f"{len(starts)} start indices (one per operand dimension)"
+            )
     out = []
-    for s, n in zip(starts, shape):
+    for s, n, neg in zip(starts, shape, allow):
         if isinstance(s, (int, np.integer)) and not isinstance(s, bool):
+            if s < 0 and not neg:
+                raise ValueError(
+                    f"Index {s} is out of bounds for dimension {n} if "
+                    "allow_negative_indices=False"
+                )
             out.append(np.int32(s + n if s < 0 else s))
             continue
         s = conversion.convert_element_type(_as_index(s), dtypes.int32)
-        out.append(ew.select_n(ew.lt(s, ew._const(s, 0)), s, ew.add(s, ew._const(s, n))))
+        if neg:
+            s = ew.select_n(ew.lt(s, ew._const(s, 0)), s, ew.add(s, ew._const(s, n)))
+        out.append(s)
     return out
 
 
-def dynamic_slice(operand, start_indices, slice_sizes):
-    """``jax.lax.dynamic_slice``: negative starts count from the end, then starts are
-    clamped so the slice fits."""
+def dynamic_slice(operand, start_indices, slice_sizes, *, allow_negative_indices=True):
+    """``jax.lax.dynamic_slice``: negative starts count from the end (unless
+    ``allow_negative_indices`` is False for that axis), then starts are clamped so the
+    slice fits."""
     shape = aval_of(operand).shape
-    return clamped_dynamic_slice(operand, _normalize_starts(shape, start_indices), slice_sizes)
+    starts = _normalize_starts(shape, start_indices, allow_negative_indices)
+    return clamped_dynamic_slice(operand, starts, slice_sizes)
 
 
-def dynamic_update_slice(operand, update, start_indices):
-    """``jax.lax.dynamic_update_slice``: negative starts count from the end, then clamp."""
+def dynamic_update_slice(operand, update, start_indices, *, allow_negative_indices=True):
+    """``jax.lax.dynamic_update_slice``: negative starts count from the end (unless
+    ``allow_negative_indices`` is False for that axis), then clamp."""
     shape = aval_of(operand).shape
-    return clamped_dynamic_update_slice(operand, update, _normalize_starts(shape, start_indices))
+    starts = _normalize_starts(shape, start_indices, allow_negative_indices)
+    return clamped_dynamic_update_slice(operand, update, starts)
