@@ -232,7 +232,7 @@ def select(condlist, choicelist, default=0):
     for cond, choice in reversed(list(zip(condlist, choicelist))):
         cond = asarray_any(cond)
         if cond.dtype != dtypes.bool_:
-            raise TypeError(f"condlist must be a list of boolean arrays, got {cond.dtype}")
+            cond = cond.astype(dtypes.bool_)  # as JAX: any nonzero condition selects
         out = where(cond, choice, out)
     return asarray_any(out)
 
