@@ -16,3 +16,25 @@ def atan2(x, y):
     with np.errstate(all="ignore"):
         out = -1j * np.log((yd + 1j * xd) / np.sqrt(xd * xd + yd * yd))
     return out.astype(np.result_type(x, y))
+
+
+def power(x, y):
+    """``lax.pow`` of real operands: ``np.power``, except where NumPy's power loop, given an
+    exponent of 0.5 that does not move (a scalar, or broadcast: stride 0), computes
+    ``sqrt``, which gives -0 for -0 and NaN for -inf where pow (C99, XLA) gives +0 and +inf
+    (``jnp.power(x, 0.5)``, ``x ** 0.5`` under jit)."""
+    out = np.power(x, y)
+    y = np.asarray(y)
+    if y.ndim == 0:
+        if y != 0.5:
+            return out
+        half = True
+    elif 0 not in y.strides:
+        return out
+    else:
+        half = y == 0.5
+        if not half.any():
+            return out
+    with np.errstate(invalid="ignore"):
+        fixed = np.where(np.isneginf(x), np.inf, out + 0)  # -0 + 0 is +0
+    return np.where(half, fixed, out) if half is not True else fixed

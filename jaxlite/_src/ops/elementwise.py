@@ -446,7 +446,7 @@ defjvp(
 
 
 pow_p = naryop(
-    "pow", _cx.split(np.power, _cx.power), [INEXACT, INEXACT], native="np.power({0}, {1})"
+    "pow", _cx.split(_kernels.power, _cx.power), [INEXACT, INEXACT], native="np.power({0}, {1})"
 )
 
 
