@@ -38,3 +38,12 @@ def power(x, y):
     with np.errstate(invalid="ignore"):
         fixed = np.where(np.isneginf(x), np.inf, out + 0)  # -0 + 0 is +0
     return np.where(half, fixed, out) if half is not True else fixed
+
+
+def nextafter(x, y):
+    """``lax.nextafter``: ``np.nextafter``, except that NumPy's float16 loop returns ``x``
+    where ``x == y`` (``nextafter(-0, +0)`` is -0) and C99/XLA return ``y`` (+0)."""
+    out = np.nextafter(x, y)
+    if out.dtype == np.float16:
+        out = np.where(np.equal(x, y), y, out)
+    return out

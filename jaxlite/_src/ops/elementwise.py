@@ -497,7 +497,7 @@ defjvp(
     lambda t, x, y: mul(t, div(y, add(mul(x, x), mul(y, y)))),
     lambda t, x, y: mul(t, div(neg(x), add(mul(x, x), mul(y, y)))),
 )
-nextafter_p = naryop("nextafter", np.nextafter, [FLOAT, FLOAT])
+nextafter_p = naryop("nextafter", _kernels.nextafter, [FLOAT, FLOAT])
 rules.no_derivative(nextafter_p)  # JAX has none (nor jnp.spacing): raise, not zero
 
 
