@@ -6,6 +6,7 @@ not installed); the other tests assert JAX's behaviour (they pass in oracle mode
 import collections
 import importlib
 import inspect
+import re
 
 import numpy as np
 import pytest
@@ -13,6 +14,11 @@ import pytest
 import jaxlite as jax
 import jaxlite.numpy as jnp
 from jaxlite import lax, tree_util
+
+ACCURACY_FNS = (
+    "cbrt", "cos", "exp", "exp2", "expm1", "log", "log1p", "logistic", "rsqrt", "sin", "sqrt",
+    "tan", "tanh",
+)
 
 FIXED = {
     "tree_util": [
@@ -24,7 +30,7 @@ FIXED = {
     "lax": [
         "dynamic_slice", "dynamic_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_slice",
         "dynamic_update_slice_in_dim", "dynamic_update_index_in_dim",
-    ],
+    ] + list(ACCURACY_FNS),
 }
 
 # Defaults that differ only by a sentinel object's identity (JAX's and jaxlite's
@@ -301,3 +307,40 @@ def test_in_dim_variants_allow_negative_indices():
         out = lax.dynamic_slice_in_dim(Y34, jnp.array(-1), 1, axis=0,
                                        allow_negative_indices=allow)
         assert out.tolist() == [Y34[idx].tolist()]
+
+
+# ------------------------------------------------------------------------------ accuracy
+
+XPOS = np.linspace(0.1, 3.0, 50, dtype=np.float32)
+
+
+@pytest.mark.parametrize("name", ACCURACY_FNS)
+def test_accuracy_keyword(name):
+    # On CPU, JAX's results do not depend on the accuracy asked for; a value that is neither
+    # an AccuracyMode nor a Tolerance is refused (except by logistic, an expansion in XLA).
+    fn = getattr(lax, name)
+    ref = np.asarray(fn(XPOS))
+    accuracies = [None, lax.AccuracyMode.HIGHEST, lax.AccuracyMode.DEFAULT,
+                  lax.Tolerance(atol=1e-3, rtol=1e-3), lax.Tolerance(ulps=1)]
+    for acc in accuracies:
+        np.testing.assert_array_equal(np.asarray(fn(XPOS, accuracy=acc)), ref)
+        out = jax.jit(lambda x: fn(x, accuracy=acc))(XPOS)  # noqa: B023
+        np.testing.assert_allclose(np.asarray(out), ref, rtol=1e-6)
+    g = jax.grad(lambda x: fn(x, accuracy=lax.AccuracyMode.HIGHEST))(1.5)
+    np.testing.assert_allclose(float(g), float(jax.grad(fn)(1.5)), rtol=1e-6)
+    for bad in [(1e-5, 1e-5, 1), "HIGHEST", 5]:
+        if name == "logistic":
+            np.testing.assert_array_equal(np.asarray(fn(XPOS, accuracy=bad)), ref)
+        else:
+            message = re.escape(f"Accuracy {bad} not supported")
+            with pytest.raises(NotImplementedError, match=message):
+                fn(XPOS, accuracy=bad)
+            with pytest.raises(NotImplementedError, match="not supported"):
+                jax.jit(lambda x: fn(x, accuracy=bad))(XPOS)  # noqa: B023
+
+
+def test_tolerance_validation():
+    with pytest.raises(ValueError, match="Tolerances must be non-negative."):
+        lax.Tolerance(atol=-1.0)
+    with pytest.raises(ValueError, match="At least one of atol, rtol, or ulps must be set."):
+        lax.Tolerance()

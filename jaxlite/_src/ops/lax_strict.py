@@ -4,8 +4,15 @@ ops order, which ``lax_api`` (used by the windowed reductions) cannot."""
 
 from __future__ import annotations
 
-from jaxlite._src.ops import clamp as _clamp, cumulative, special, special_more
+from jaxlite._src.ops import (
+    clamp as _clamp,
+    cumulative,
+    elementwise as ew,
+    special,
+    special_more,
+)
 from jaxlite._src.ops.lax_api import _FLOAT, _strict, check_accepted
+from jaxlite._src.ops.lax_types import AccuracyMode, Tolerance
 
 igamma = _strict("igamma", special.igamma, None, (_FLOAT, _FLOAT))
 igammac = _strict("igammac", special.igammac, None, (_FLOAT, _FLOAT))
@@ -42,3 +49,42 @@ cumsum = _cumulative_op("cumsum", cumulative.cumsum)
 cumprod = _cumulative_op("cumprod", cumulative.cumprod)
 cummax = _cumulative_op("cummax", cumulative.cummax)
 cummin = _cumulative_op("cummin", cumulative.cummin)
+
+
+def _with_accuracy(name: str, impl, any_accuracy: bool = False):
+    """``impl`` with JAX's ``accuracy=`` keyword: ``None``, an ``AccuracyMode`` or a
+    ``Tolerance``. XLA:CPU has one kernel per function, so JAX's CPU results do not depend
+    on it, and neither do jaxlite's (NumPy's kernels). Other values raise JAX's
+    ``NotImplementedError``, except for ``logistic``, which JAX lowers as an expansion that
+    ignores the request (``any_accuracy``)."""
+
+    def op(x, *, accuracy=None):
+        if not (any_accuracy or accuracy is None or isinstance(accuracy, _ACCURACIES)):
+            raise NotImplementedError(f"Accuracy {accuracy} not supported")
+        return impl(x)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = (
+        f"``jax.lax.{name}`` elementwise. ``accuracy``: ``None``, a ``lax.AccuracyMode`` or a "
+        "``lax.Tolerance``; the result is the same for each (as on JAX's CPU backend).\n\n"
+        "Raises:\n    NotImplementedError: for another ``accuracy`` (as JAX)."
+    )
+    return op
+
+
+_ACCURACIES = (AccuracyMode, Tolerance)
+
+
+cbrt = _with_accuracy("cbrt", ew.cbrt)
+cos = _with_accuracy("cos", ew.cos)
+exp = _with_accuracy("exp", ew.exp)
+exp2 = _with_accuracy("exp2", ew.exp2)
+expm1 = _with_accuracy("expm1", ew.expm1)
+log = _with_accuracy("log", ew.log)
+log1p = _with_accuracy("log1p", ew.log1p)
+logistic = _with_accuracy("logistic", ew.logistic, any_accuracy=True)
+rsqrt = _with_accuracy("rsqrt", ew.rsqrt)
+sin = _with_accuracy("sin", ew.sin)
+sqrt = _with_accuracy("sqrt", ew.sqrt)
+tan = _with_accuracy("tan", ew.tan)
+tanh = _with_accuracy("tanh", ew.tanh)

@@ -105,10 +105,12 @@ class Tolerance:
     """``jax.lax.Tolerance``: an ``atol`` / ``rtol`` / ``ulps`` accuracy request.
 
     Raises:
-        ValueError: when all three are zero (as JAX).
+        ValueError: when one is negative or all three are zero (as JAX).
     """
 
     def __init__(self, atol: float = 0.0, rtol: float = 0.0, ulps: int = 0):
+        if atol < 0.0 or rtol < 0.0 or ulps < 0.0:
+            raise ValueError("Tolerances must be non-negative.")
         if atol == 0 and rtol == 0 and ulps == 0:
             raise ValueError("At least one of atol, rtol, or ulps must be set.")
         self.atol, self.rtol, self.ulps = atol, rtol, ulps
