@@ -14,6 +14,7 @@ import pytest
 import jaxlite as jax
 import jaxlite.numpy as jnp
 from jaxlite import lax, tree_util
+from tests.sharding._subproc import run
 
 ACCURACY_FNS = (
     "cbrt", "cos", "exp", "exp2", "expm1", "log", "log1p", "logistic", "rsqrt", "sin", "sqrt",
@@ -30,7 +31,11 @@ FIXED = {
     "lax": [
         "dynamic_slice", "dynamic_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_slice",
         "dynamic_update_slice_in_dim", "dynamic_update_index_in_dim",
-    ] + list(ACCURACY_FNS),
+    ] + list(ACCURACY_FNS) + [
+        "broadcasted_iota", "conv_general_dilated", "reduce", "reduce_sum", "full", "full_like",
+    ],
+    "numpy": ["bincount", "broadcast_to", "percentile", "ravel", "repeat", "tensordot"],
+    "numpy.linalg": ["tensordot"],
 }
 
 # Defaults that differ only by a sentinel object's identity (JAX's and jaxlite's
@@ -344,3 +349,60 @@ def test_tolerance_validation():
         lax.Tolerance(atol=-1.0)
     with pytest.raises(ValueError, match="At least one of atol, rtol, or ulps must be set."):
         lax.Tolerance()
+
+
+# ----------------------------------------------------------------- out_sharding, sharding
+
+_OUT_SHARDING_SCRIPT = """
+mesh = jax.make_mesh((2,), ("x",), axis_types=(AxisType.Explicit,))
+lax = jax.lax
+cases = {
+    "broadcast_to": (lambda s: jnp.broadcast_to(jnp.arange(3.0), (4, 3), out_sharding=s),
+                     P("x", None), [[0.0, 1.0, 2.0]] * 4),
+    "percentile": (lambda s: jnp.percentile(jnp.arange(8.0).reshape(4, 2), jnp.array([0.0, 100.0]),
+                                            axis=0, out_sharding=s),
+                   P("x", None), [[0.0, 1.0], [6.0, 7.0]]),
+    "ravel": (lambda s: jnp.ravel(jnp.arange(8.0).reshape(4, 2), out_sharding=s),
+              P("x"), list(range(8))),
+    "repeat": (lambda s: jnp.repeat(jnp.arange(4.0), 2, out_sharding=s),
+               P("x"), [0, 0, 1, 1, 2, 2, 3, 3]),
+    "tensordot": (lambda s: jnp.tensordot(jnp.ones((4, 3)), jnp.ones((3, 2)), 1, out_sharding=s),
+                  P("x", None), [[3.0, 3.0]] * 4),
+    "linalg.tensordot": (lambda s: jnp.linalg.tensordot(jnp.ones((4, 3)), jnp.ones((3, 2)), axes=1,
+                                                        out_sharding=s),
+                         P("x", None), [[3.0, 3.0]] * 4),
+    "broadcasted_iota": (lambda s: lax.broadcasted_iota(jnp.int32, (4, 2), 0, out_sharding=s),
+                         P("x", None), [[0, 0], [1, 1], [2, 2], [3, 3]]),
+    "reduce_sum": (lambda s: lax.reduce_sum(jnp.ones((4, 2)), (1,), out_sharding=s),
+                   P("x"), [2.0] * 4),
+    "reduce": (lambda s: lax.reduce(jnp.ones((4, 2)), 0.0, lax.add, (1,), out_sharding=s),
+               P("x"), [2.0] * 4),
+    "conv": (lambda s: lax.conv_general_dilated(jnp.ones((4, 1, 5)), jnp.ones((1, 1, 2)), (1,),
+                                                "VALID", out_sharding=s),
+             P("x", None, None), [[[2.0] * 4]] * 4),
+}
+with jax.set_mesh(mesh):
+    for name, (f, spec, value) in cases.items():
+        for mode, g in (("eager", f), ("jit", jax.jit(f, static_argnums=0))):
+            r = g(P("x"))
+            assert r.sharding.spec == spec, (name, mode, r.sharding.spec)
+            np.testing.assert_allclose(np.asarray(r), value)
+    for s in (P(), NamedSharding(mesh, P())):
+        r = jnp.bincount(jnp.array([0, 1, 1, 3]), length=4, out_sharding=s)
+        assert np.asarray(r).tolist() == [1, 2, 0, 1] and r.sharding.spec in (P(), P(None))
+    for s in (P("x"), NamedSharding(mesh, P("x")), P(None)):  # (P(None) too, as JAX)
+        raises(jax.sharding.ShardingTypeError if hasattr(jax.sharding, "ShardingTypeError")
+               else Exception, "out_sharding passed to `jnp.bincount` can only be fully replicated",
+               lambda: jnp.bincount(jnp.array([0, 1]), length=4, out_sharding=s))
+ns = NamedSharding(mesh, P("x"))
+r = lax.full((4, 2), 3.0, sharding=ns)
+assert r.sharding.spec == P("x") and np.asarray(r).tolist() == [[3.0, 3.0]] * 4
+r = lax.full_like(jnp.ones((4, 2)), 2, sharding=ns)
+assert r.sharding.spec == P("x") and r.dtype == np.float32
+r = lax.full((2,), 1.0, sharding=SingleDeviceSharding(jax.devices()[1]))
+assert r.sharding == SingleDeviceSharding(jax.devices()[1])
+"""
+
+
+def test_out_sharding_parameters():
+    run(_OUT_SHARDING_SCRIPT, n_devices=2)

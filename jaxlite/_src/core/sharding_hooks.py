@@ -31,6 +31,9 @@ staging_outputs: Any = None
 # (lax.reshape, lax.dot_general...), set by sharding/explicit.py.
 apply_out_sharding: Any = None
 trace_shardings: Any = lambda flat: None
+# ``place_created(x, sharding)``: a freshly created ``x`` placed by ``sharding`` (a device,
+# ``Sharding`` or ``P``), as ``lax.full(sharding=)`` places it; set by sharding/explicit.py.
+place_created: Any = None
 # ``check_callback(api, sharding)``: validate a host callback's ``sharding=`` (K2, K5).
 check_callback: Any = None
 # ``callback_wrap(fn, args, kwargs)``: set once a mesh context has been used; runs a host

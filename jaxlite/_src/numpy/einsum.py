@@ -204,10 +204,15 @@ def einsum(
     return with_weak_type(res, weak)
 
 
-def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):
+def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None, out_sharding=None):
     """``jnp.tensordot``: contract the last ``axes`` of ``a`` with the first of ``b``, or the
-    given pairs of axis sequences."""
+    given pairs of axis sequences; ``out_sharding``: the result's sharding."""
     check_precision(precision)
+    if out_sharding is not None:
+        return _explicit.apply_out_sharding(
+            tensordot, out_sharding, a, b, axes, precision=precision,
+            preferred_element_type=preferred_element_type,
+        )  # fmt: skip
     check_arraylike("tensordot", a, b)
     (a, b), weak = promote_dtypes_for_contraction(a, b)
     if isinstance(axes, (int, np.integer)):

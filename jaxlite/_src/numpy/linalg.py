@@ -558,11 +558,16 @@ def matmul(x1, x2, /, *, precision=None, preferred_element_type=None):
     return products.matmul(x1, x2, preferred_element_type=preferred_element_type)
 
 
-def tensordot(x1, x2, /, *, axes=2, precision=None, preferred_element_type=None):
-    """``jnp.linalg.tensordot``."""
+def tensordot(
+    x1, x2, /, *, axes=2, precision=None, preferred_element_type=None, out_sharding=None
+):
+    """``jnp.linalg.tensordot``; ``out_sharding``: the result's sharding."""
     check_precision(precision)
     check_arraylike("jnp.linalg.tensordot", x1, x2)
-    return _td(x1, x2, axes, preferred_element_type=preferred_element_type)
+    return _td(
+        x1, x2, axes, precision=precision, preferred_element_type=preferred_element_type,
+        out_sharding=out_sharding,
+    )  # fmt: skip
 
 
 def cross(x1, x2, /, *, axis=-1):

@@ -107,7 +107,10 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None, out_sharding=
     return _sh.reshape(a, shape)
 
 
-def ravel(a, order="C"):
+def ravel(a, order="C", *, out_sharding=None):
+    """``jnp.ravel``; ``out_sharding``: the result's sharding."""
+    if out_sharding is not None:
+        return _explicit.apply_out_sharding(ravel, out_sharding, a, order)
     a = asarray_any(a)
     return reshape(a, (a.size,), order)
 
@@ -172,7 +175,10 @@ def expand_dims(a, axis):
     return _sh.expand_dims(a, axes)
 
 
-def broadcast_to(array, shape):
+def broadcast_to(array, shape, *, out_sharding=None):
+    """``jnp.broadcast_to``; ``out_sharding``: the result's sharding."""
+    if out_sharding is not None:
+        return _explicit.apply_out_sharding(broadcast_to, out_sharding, array, shape)
     a = asarray_any(array)
     shape = _canon_shape(shape)
     check_nonnegative_shape(shape, "broadcast_in_dim")
@@ -357,8 +363,20 @@ def tile(A, reps):
     return reshape(b, tuple(r * s for r, s in zip(reps, A.shape)))
 
 
-def repeat(a, repeats, axis: int | None = None, *, total_repeat_length: int | None = None):
-    """``jnp.repeat``: repeat each element ``repeats`` times (static repeats)."""
+def repeat(
+    a,
+    repeats,
+    axis: int | None = None,
+    *,
+    total_repeat_length: int | None = None,
+    out_sharding=None,
+):
+    """``jnp.repeat``: repeat each element ``repeats`` times (static repeats);
+    ``out_sharding``: the result's sharding."""
+    if out_sharding is not None:
+        return _explicit.apply_out_sharding(
+            repeat, out_sharding, a, repeats, axis, total_repeat_length=total_repeat_length
+        )
     a = asarray_any(a)
     if axis is None:
         a = ravel(a)

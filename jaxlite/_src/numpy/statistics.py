@@ -9,6 +9,7 @@ import builtins
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.errors import ConcretizationTypeError
+from jaxlite._src.core.sharding_types import ShardingTypeError
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import reductions, ufuncs
 from jaxlite._src.numpy.creation import (
@@ -60,6 +61,7 @@ from jaxlite._src.numpy.util import (
 )
 from jaxlite._src.ops import indexing as _ix, shape as _sh, sorting as _sort
 from jaxlite._src.ops.conversion import convert_element_type
+from jaxlite._src.sharding import explicit as _explicit
 
 
 def _cov_weights(name, w, n, integer):
@@ -319,8 +321,15 @@ def percentile(
     *,
     weights=None,
     interpolation=None,
+    out_sharding=None,
 ):
-    """``jnp.percentile``: ``quantile(a, q / 100)``."""
+    """``jnp.percentile``: ``quantile(a, q / 100)``; ``out_sharding``: the result's
+    sharding."""
+    if out_sharding is not None:
+        return _explicit.apply_out_sharding(
+            percentile, out_sharding, a, q, axis, out, overwrite_input, method, keepdims,
+            weights=weights, interpolation=interpolation,
+        )  # fmt: skip
     check_arraylike("percentile", a, q)
     (q,) = promote_dtypes_inexact(asarray_any(q))
     return _quantile(
@@ -420,13 +429,38 @@ def digitize(x, bins, right: bool = False, *, method: str | None = None):
     return where(greater_equal(bins[-1], bins[0]), inc, dec)
 
 
-def bincount(x, weights=None, minlength: int = 0, *, length: int | None = None):
+def _replicated_or_unreduced(sharding) -> bool:
+    """JAX's test of ``bincount``'s ``out_sharding``: a spec with no entries at all (even
+    ``P(None)`` fails), nothing reduced, and unreduced along no axis or every mesh axis."""
+    spec = sharding.spec
+    if len(tuple(spec)) or getattr(spec, "reduced", None):
+        return False
+    unreduced = getattr(spec, "unreduced", None)
+    return not unreduced or set(unreduced) == set(sharding.mesh.axis_names)
+
+
+def bincount(
+    x, weights=None, minlength: int = 0, *, length: int | None = None, out_sharding=None
+):
     """``jnp.bincount``: counts (or summed weights) of each non-negative integer.
 
     Under transformations ``length=`` must be given (the output shape depends on data).
     As in JAX, negative values count in bin 0 and values ``>= length`` are dropped;
-    booleans count as 0 and 1.
+    booleans count as 0 and 1. ``out_sharding``: the result's sharding, replicated
+    (``P()``).
+
+    Raises:
+        ShardingTypeError: an ``out_sharding`` that shards the result (as JAX).
     """
+    if out_sharding is not None:
+        if not _replicated_or_unreduced(_explicit.resolve_out_sharding(out_sharding)):
+            raise ShardingTypeError(
+                "out_sharding passed to `jnp.bincount` can only be fully replicated or fully "
+                "unreduced along all mesh axes"
+            )
+        return _explicit.apply_out_sharding(
+            bincount, out_sharding, x, weights, minlength, length=length
+        )
     x = asarray_any(x)
     if x.dtype == dtypes.bool_:
         x = x.astype(_int_dtype())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from jaxlite._src import dtypes
-from jaxlite._src.core import rules
+from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.avals import ShapedArray, aval_of, check_nonnegative_shape
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
@@ -139,7 +139,12 @@ def iota(dtype, size: int):
     return iota_p.bind(dtype=dtypes.canonicalize_dtype(dtype), shape=(int(size),), dimension=0)
 
 
-def broadcasted_iota(dtype, shape, dimension: int):
+def broadcasted_iota(dtype, shape, dimension: int, *, out_sharding=None):
+    """``jax.lax.broadcasted_iota``; ``out_sharding``: the result's sharding."""
+    if out_sharding is not None:
+        return sharding_hooks.apply_out_sharding(
+            broadcasted_iota, out_sharding, dtype, shape, dimension
+        )
     return iota_p.bind(
         dtype=dtypes.canonicalize_dtype(dtype), shape=tuple(shape), dimension=int(dimension)
     )

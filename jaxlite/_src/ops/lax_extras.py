@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from jaxlite._src.core import sharding_hooks
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.ops import elementwise as ew, reductions as red, shape as _sh
@@ -77,9 +78,14 @@ def dynamic_update_index_in_dim(
     )
 
 
-def reduce(operands, init_values, computation, dimensions):
+def reduce(operands, init_values, computation, dimensions, out_sharding=None):
     """``jax.lax.reduce`` for a single operand with a monoid computation (add, mul, max, min,
-    and, or) or any binary function (folded pairwise over the reduced axes)."""
+    and, or) or any binary function (folded pairwise over the reduced axes);
+    ``out_sharding``: the result's sharding."""
+    if out_sharding is not None:
+        return sharding_hooks.apply_out_sharding(
+            reduce, out_sharding, operands, init_values, computation, dimensions
+        )
 
     if isinstance(operands, (tuple, list)):
         if len(operands) != 1:

@@ -11,6 +11,7 @@ from typing import NamedTuple
 import numpy as np
 
 from jaxlite._src import dtypes
+from jaxlite._src.core import sharding_hooks
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.ops import elementwise as ew, shape as _sh, structural
@@ -52,12 +53,15 @@ def reciprocal(x):
     return ew.div(ew._const(x, 1), x)
 
 
-def full(shape, fill_value, dtype=None):
+def full(shape, fill_value, dtype=None, *, sharding=None):
     """``jax.lax.full``: an array of ``shape`` filled with the scalar ``fill_value``.
 
     With ``dtype=None`` the result has ``fill_value``'s dtype (weakly typed for a Python
-    scalar). Raises ``TypeError`` for a non-scalar ``fill_value``, as JAX does.
+    scalar); ``sharding``: where the result is placed. Raises ``TypeError`` for a
+    non-scalar ``fill_value``, as JAX does.
     """
+    if sharding is not None:
+        return sharding_hooks.place_created(full(shape, fill_value, dtype), sharding)
     fv_shape = aval_of(fill_value).shape
     if fv_shape != ():
         raise TypeError(
@@ -71,9 +75,13 @@ def full(shape, fill_value, dtype=None):
     return _sh.full(shape, fill_value, dt, weak)
 
 
-def full_like(x, fill_value, dtype=None, shape=None):
+def full_like(x, fill_value, dtype=None, shape=None, sharding=None):
     """``jax.lax.full_like``: ``full`` with ``x``'s shape and dtype unless given; without a
-    ``dtype`` the result keeps ``x``'s weak type, as in JAX."""
+    ``dtype`` the result keeps ``x``'s weak type, as in JAX; ``sharding``: where the result
+    is placed."""
+    if sharding is not None:
+        out = full_like(x, fill_value, dtype, shape)
+        return sharding_hooks.place_created(out, sharding)
     a = aval_of(x)
     if dtype is None:
         out = _sh.full(a.shape if shape is None else shape, fill_value, a.dtype, a.weak_type)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from jaxlite._src import dtypes
-from jaxlite._src.core import rules
+from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
@@ -209,9 +209,12 @@ for _p in (reduce_and_p, reduce_or_p, reduce_xor_p):
     non_differentiable(_p)
 
 
-def reduce_sum(x, axes):
-    """``jax.lax.reduce_sum`` over ``axes`` (a tuple of non-negative ints)."""
-    return reduce_sum_p.bind(x, axes=tuple(int(a) for a in axes))
+def reduce_sum(operand, axes, *, out_sharding=None):
+    """``jax.lax.reduce_sum`` over ``axes`` (a tuple of non-negative ints);
+    ``out_sharding``: the result's sharding."""
+    if out_sharding is not None:
+        return sharding_hooks.apply_out_sharding(reduce_sum, out_sharding, operand, axes)
+    return reduce_sum_p.bind(operand, axes=tuple(int(a) for a in axes))
 
 
 def reduce_max(x, axes):

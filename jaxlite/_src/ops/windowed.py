@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from jaxlite._src import dtypes
-from jaxlite._src.core import rules
+from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
@@ -480,13 +480,21 @@ def conv_general_dilated(
     batch_group_count=1,
     precision=None,
     preferred_element_type=None,
+    out_sharding=None,
 ):
     """``jax.lax.conv_general_dilated``: N-d convolution (cross-correlation) with strides,
     padding ("SAME"/"VALID"/pairs), lhs (transposed-conv) and rhs (atrous) dilation,
     feature groups, batch groups (lhs batch group i convolved with rhs output-feature
     group i, output batch ``N / batch_group_count``; differentiable), and any layout via
-    ``dimension_numbers`` (e.g. ``("NHWC", "HWIO", "NHWC")``)."""
+    ``dimension_numbers`` (e.g. ``("NHWC", "HWIO", "NHWC")``); ``out_sharding``: the
+    result's sharding."""
     check_precision(precision)
+    if out_sharding is not None:
+        return sharding_hooks.apply_out_sharding(
+            conv_general_dilated, out_sharding, lhs, rhs, window_strides, padding,
+            lhs_dilation, rhs_dilation, dimension_numbers, feature_group_count,
+            batch_group_count, precision, preferred_element_type,
+        )  # fmt: skip
     for name, v in (
         ("batch_group_count", batch_group_count),
         ("feature_group_count", feature_group_count),

@@ -276,6 +276,7 @@ def staging_outputs(trace, primitive, args, avals_in, avals_out, params, outvars
 sharding_hooks.staging_outputs = staging_outputs
 sharding_hooks.apply_out_sharding = lambda fn, s, *args: apply_out_sharding(fn, s, *args)
 sharding_hooks.trace_shardings = trace_shardings
+sharding_hooks.place_created = lambda x, s: created(x, device=s)
 
 
 def typeof(x: Any):
