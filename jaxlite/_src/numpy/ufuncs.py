@@ -666,8 +666,11 @@ def angle(z, deg: bool = False):
     if dtypes.is_complex(z.dtype):
         re, im = ew.real(z), ew.imag(z)
     else:
-        re = _inexact(z)
-        im = zeros_like(re)
+        re, im = z, zeros_like(z)
+    if not dtypes.is_inexact(re.dtype) or (dtypes.is_float(z.dtype) and z.ndim == 0):
+        # As JAX: integer and 0-d float operands give the default float, strongly typed.
+        f = dtypes.default_float_dtype()
+        re, im = conversion.convert_element_type(re, f), conversion.convert_element_type(im, f)
     out = ew.atan2(im, re)
     return rad2deg(out) if deg else out
 

@@ -47,3 +47,12 @@ def nextafter(x, y):
     if out.dtype == np.float16:
         out = np.where(np.equal(x, y), y, out)
     return out
+
+
+def sign(x):
+    """``lax.sign`` of real operands: ``np.sign``, with the sign of a zero kept as XLA keeps
+    it (``sign(-0.0)`` is -0.0; NumPy's ufunc gives +0.0)."""
+    out = np.sign(x)
+    if out.dtype.kind == "f":
+        out = np.copysign(out, x, out=out) if type(out) is np.ndarray else np.copysign(out, x)
+    return out

@@ -79,7 +79,7 @@ def _float_only(fn):
 neg_p = unop("neg", np.negative, NUM, native="-{0}")
 deflinear(neg_p, lambda ct, x: [Zero(x.aval) if type(ct) is Zero else neg(ct)])
 
-sign_p = unop("sign", _cx.split(np.sign, _cx.sign), NUM, native="np.sign({0})")
+sign_p = unop("sign", _cx.split(_kernels.sign, _cx.sign), NUM, native="np.sign({0})")
 non_differentiable(sign_p)
 floor_p = unop("floor", np.floor, FLOAT, native="np.floor({0})")
 non_differentiable(floor_p)
