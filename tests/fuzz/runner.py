@@ -249,14 +249,6 @@ KNOWN = [
         "jnp.reshape of a NumPy array returns a NumPy array in JAX",
     ),
     (
-        "raise/no-raise",
-        (
-            "jaxlite raised ValueError: Reverse-mode differentiation does not work",
-            re.compile(r"jnp\.take(_along_axis)?\("),
-        ),
-        "reverse mode through a while_loop over an empty array from take/take_along_axis",
-    ),
-    (
         "value",
         re.compile(r"\.at\[[^\n]*mode='promise_in_bounds'"),
         "out-of-bounds indices with mode='promise_in_bounds' (undefined)",

@@ -378,6 +378,75 @@ def test_gamma_sample_second_derivatives(k):
     _same(_GAMMA[k], rtol=1e-4)
 
 
+# Seed 12000227: vmap(grad) through jnp.trace with an empty diagonal (offset past the
+# matrix) of logaddexp with a NaN input: JAX's trace masks the matrix with an eye and sums,
+# so every entry gets a zero cotangent (NaN where its own derivative is infinite or NaN);
+# jaxlite's gathered diagonal gave 0. JAX's take of an empty index is a zeros constant (no
+# derivative flows: jaxlite gave NaN through log), take of an empty axis is the operand,
+# take_along_axis of an empty axis zeros (so reverse mode through a while_loop after them
+# raises exactly where JAX's does: the compat row for it is gone). Seed 12000527: roll by a
+# multiple of the length concatenates in JAX too (grad of roll(stack([x, x]), 2) of a
+# Python float was weak; JAX strong).
+_Y = np.array([[0.0, 2.0], [1.0, 3.0]], np.float32)
+_Z = np.arange(24.0, dtype=np.float32).reshape(2, 3, 4)
+_TZ = np.zeros((0, 3), np.float32)
+
+
+def _wl(m, v):
+    body = lambda c: (c[0] + 1, c[1] * 2.0)  # noqa: E731
+    return m.jnp.sum(m.lax.while_loop(lambda c: c[0] < 2, body, (0, v))[1])
+
+
+_TAKE_TRACE_ROLL = [
+    lambda m: m.jx.grad(lambda x: m.jnp.trace(m.jnp.log(x), 1))(np.array([[0.0], [1.0]], "f")),
+    lambda m: m.jx.grad(lambda x: m.jnp.trace(m.jnp.log(x), -3))(_Y),
+    lambda m: m.jx.grad(lambda x: m.jnp.trace(m.jnp.log(x)))(np.array([[1, 0], [1, 3]], "f")),
+    lambda m: [
+        m.jnp.trace(_Z, o, a1, a2)
+        for o in (-2, 0, 1, 5)
+        for a1, a2 in ((0, 1), (1, 2), (2, 0), (-1, -2))
+    ],
+    lambda m: m.jnp.trace(_Z, axis1=1, axis2=1),
+    lambda m: m.jnp.trace(np.arange(6).reshape(2, 3), dtype=m.jnp.float16),
+    lambda m: m.jnp.trace(np.ones((2, 2), bool)),
+    lambda m: m.jnp.trace(m.jnp.broadcast_to(1.5, (2, 2))),
+    lambda m: m.jnp.linalg.trace(_Z, offset=1),
+    lambda m: m.jx.vmap(m.jnp.trace)(_Z),
+    lambda m: m.jx.grad(lambda x: m.jnp.sum(m.jnp.take(m.jnp.log(x), _E)))(_Y),
+    lambda m: m.jx.grad(lambda x: m.jnp.sum(m.jnp.take(m.jnp.log(x), _E, axis=1)))(_Y),
+    lambda m: m.jnp.take(_Y, np.zeros((2, 0), np.int32), axis=1),
+    lambda m: m.jnp.take(_TZ, np.zeros((2, 0), np.int32), axis=0),
+    lambda m: m.jnp.take(_TZ, _E, axis=1),
+    lambda m: m.jnp.take(m.jnp.broadcast_to(1.0, (2,)), _E),
+    lambda m: m.jnp.take(_TZ, np.array([1]), axis=0),
+    lambda m: m.jnp.take_along_axis(_TZ, np.zeros((2, 3), np.int32), axis=0),
+    lambda m: m.jnp.take_along_axis(m.jnp.broadcast_to(1.0, (2, 0)), np.zeros((2, 1), "i"), 1),
+    lambda m: m.jnp.take_along_axis(_TZ, np.zeros((2, 4), np.int32), axis=0),
+    lambda m: m.jx.grad(lambda x: _wl(m, m.jnp.take(x, _E)))(_Y),
+    lambda m: m.jx.grad(lambda x: _wl(m, m.jnp.take(x[:0], _E)))(_Y),
+    lambda m: m.jx.grad(
+        lambda x: _wl(m, m.jnp.take_along_axis(x[:0], np.zeros((0, 2), np.int32), axis=0))
+    )(_Y),
+    lambda m: m.jx.grad(
+        lambda x: _wl(m, m.jnp.take_along_axis(x, np.zeros((0, 2), np.int32), axis=0))
+    )(_Y),
+    lambda m: [
+        m.jx.grad(lambda x: m.jnp.sum(m.jnp.roll(m.jnp.stack([x, x], -1), s, axis=0)))(1.5)
+        for s in (0, 1, 2, -1)
+    ],
+    lambda m: m.jx.grad(lambda x: m.jnp.sum(m.jnp.roll(m.jnp.stack([x, x]), 0)))(1.5),
+    lambda m: m.jx.grad(
+        lambda x: m.jnp.sum(m.jnp.roll(m.jnp.broadcast_to(x, (2, 3)), (0, 3), axis=(0, 1)))
+    )(1.5),
+    lambda m: m.jx.grad(lambda x: m.jnp.sum(m.jnp.roll(m.jnp.broadcast_to(x, (2, 0)), 1)))(1.5),
+]
+
+
+@pytest.mark.parametrize("k", range(len(_TAKE_TRACE_ROLL)))
+def test_take_trace_roll(k):
+    _same(_TAKE_TRACE_ROLL[k])
+
+
 # ---------------------------------------------------------------- documented differences
 @pytest.mark.jaxlite_only
 @pytest.mark.parametrize("batch_size", [1, 2, 3])
@@ -390,3 +459,17 @@ def test_lax_map_batch_size_with_empty_outputs(batch_size):
     out = lax.map(lambda r: jnp.cumsum(r**2), xs, batch_size=batch_size)
     ref = lax.map(lambda r: jnp.cumsum(r**2), xs)
     assert out.shape == ref.shape == (3, 0) and out.dtype == ref.dtype == jnp.float32
+
+
+@pytest.mark.jaxlite_only
+@pytest.mark.parametrize("a", [0.3, 1.5, 4.0])
+def test_gamma_sample_reverse_over_reverse(a):
+    # compat.md: JAX has no reverse mode through random_gamma_grad (a while_loop); jaxlite's
+    # grad(grad(.)) agrees with the forward-over-reverse hessian JAX computes.
+    def sample(a):
+        return jaxlite.random.gamma(jaxlite.random.key(0), a)
+
+    rr = jaxlite.grad(jaxlite.grad(sample))(a)
+    fr = jaxlite.hessian(sample)(a)
+    np.testing.assert_allclose(np.asarray(rr), np.asarray(fr), rtol=1e-5)
+    assert np.isfinite(np.asarray(rr)) and np.asarray(rr) != 0

@@ -131,9 +131,9 @@ def _roll1(a, s, axis):
     if n == 0:
         return a
     if isinstance(s, (int, np.integer)) or (not isinstance(s, Tracer)):
+        # No shortcut for a zero shift: JAX concatenates a[0:n] and a[0:0] then too (so a
+        # derivative is transposed through the slices, strongly typed).
         s = int(np.asarray(s)) % n
-        if s == 0:
-            return a
         return concatenate(
             [_sh.slice_in_dim(a, n - s, n, 1, axis), _sh.slice_in_dim(a, 0, n - s, 1, axis)], axis
         )
@@ -477,8 +477,15 @@ def take(
         raise NotImplementedError("The 'raise' mode to jnp.take is not supported.")
     if mode not in ("wrap", "clip", "fill"):
         raise ValueError(f"Invalid mode {mode!r} for np.take")
-    if n == 0 and idx.size != 0:
-        raise IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
+    # JAX's shortcuts: an empty axis gives back the (empty) operand itself; an empty index
+    # gives zeros, a constant that does not depend on the operand (so no derivative flows).
+    if n == 0:
+        if idx.size != 0:
+            raise IndexError("Cannot do a non-empty jnp.take() from an empty axis.")
+        return a
+    if idx.size == 0:
+        out_shape = a.shape[:axis] + idx.shape + a.shape[axis + 1 :]
+        return _sh.full(out_shape, 0, a.dtype, weak_type=a.weak_type)
     if mode == "wrap":
         idx = remainder(idx, n)
     elif mode == "clip":
@@ -533,6 +540,13 @@ def take_along_axis(
             f"indices and arr must have the same number of dimensions; {idx.ndim} vs. {arr.ndim}"
         )
     n = arr.shape[axis]
+    if n == 0:  # JAX's shortcut: zeros (a strong constant), whatever the indices
+        shapes = [idx.shape, arr.shape[:axis] + (1,) + arr.shape[axis + 1 :]]
+        try:
+            out_shape = np.broadcast_shapes(*shapes)
+        except ValueError:
+            raise ValueError(f"Incompatible shapes for broadcasting: shapes={shapes}") from None
+        return _sh.full(out_shape, 0, arr.dtype)
     shape = [
         builtins.max(s, t) if i != axis else t for i, (s, t) in enumerate(zip(arr.shape, idx.shape))
     ]

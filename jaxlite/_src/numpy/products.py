@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.numpy import reductions
-from jaxlite._src.numpy.creation import zeros_like
+from jaxlite._src.numpy.creation import eye, zeros_like
 from jaxlite._src.numpy.indexing_routines import diagonal
 from jaxlite._src.numpy.shape import (
     broadcast_arrays,
@@ -18,9 +18,10 @@ from jaxlite._src.numpy.shape import (
     squeeze,
     stack,
 )
-from jaxlite._src.numpy.ufuncs import conj, multiply, subtract
+from jaxlite._src.numpy.ufuncs import conj, multiply, subtract, where
 from jaxlite._src.numpy.util import (
     asarray_any,
+    canonicalize_axis,
     check_arraylike,
     promote_args,
     promote_dtypes,
@@ -151,8 +152,22 @@ def outer(a, b):
 
 
 def trace(a, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype=None, out=None):
-    """``jnp.trace``: sum along a diagonal."""
-    return reductions.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+    """``jnp.trace``: sum along a diagonal.
+
+    As JAX: the matrices are masked with an ``eye`` (off-diagonal entries replaced by zeros)
+    and summed, so the derivative reaches every entry (a zero cotangent off the diagonal,
+    which is NaN where the entry's own derivative is infinite), an empty diagonal included.
+    """
+    check_arraylike("trace", a)
+    a = asarray_any(a)
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.trace is not supported.")
+    if canonicalize_axis(axis1, a.ndim) == canonicalize_axis(axis2, a.ndim):
+        raise ValueError(f"axis1 and axis2 can not be same. axis1={axis1} and axis2={axis2}")
+    shape = a.shape
+    a = moveaxis(a, (axis1, axis2), (-2, -1))
+    mask = eye(shape[axis1], shape[axis2], k=offset, dtype=bool)
+    return reductions.sum(where(mask, a, zeros_like(a)), axis=(-2, -1), dtype=dtype)
 
 
 def vecdot(x1, x2, /, *, axis: int = -1, precision=None, preferred_element_type=None):

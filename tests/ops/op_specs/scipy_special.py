@@ -113,5 +113,16 @@ add(
         None,
         grad=0,
         rtol=1e-4,
+    ),  # d sample / d a of gamma samples; first derivatives by its partials (random_gamma_grad_da
+    # by differences of SciPy's kernel, random_gamma_grad_dx in closed form)
+    OpSpec(
+        "lax_random_gamma_grad",
+        lambda m: m.lax.random_gamma_grad,
+        (A(S34, F, 0.5, 3), A(S34, F, 0.2, 3)),
+        None,
+        grad=1,
+        rtol=1e-4,
+        grad_rtol=1e-3,
+        reverse=False,  # JAX's series is a while_loop: no reverse mode (compat.md)
     ),
 )
