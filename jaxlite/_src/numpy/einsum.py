@@ -19,6 +19,7 @@ from jaxlite._src.numpy.ufuncs import multiply
 from jaxlite._src.numpy.util import (
     asarray_any,
     check_arraylike,
+    check_out,
     promote_dtypes,
     promote_dtypes_for_contraction,
     with_weak_type,
@@ -123,6 +124,7 @@ def einsum(
         out_sharding: the result's sharding (a ``NamedSharding``, or a ``P`` under
             ``jax.set_mesh``), S8.4.
     """
+    check_out(out, "jnp.einsum is not supported.")
     check_precision(precision)
     if out_sharding is not None:
         return _explicit.apply_out_sharding(

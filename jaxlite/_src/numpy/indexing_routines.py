@@ -44,7 +44,13 @@ from jaxlite._src.numpy.ufuncs import (
     subtract,
     where,
 )
-from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, check_arraylike, promote_dtypes
+from jaxlite._src.numpy.util import (
+    asarray_any,
+    canonicalize_axis,
+    check_arraylike,
+    check_out,
+    promote_dtypes,
+)
 from jaxlite._src.ops import conversion, elementwise as ew, indexing as _ix, shape as _sh, slicing
 
 
@@ -241,6 +247,7 @@ def choose(a, choices, out=None, mode: str = "raise"):
     """``jnp.choose``: ``choices[a]`` elementwise. ``mode="raise"`` (default) needs a concrete
     ``a`` (ConcretizationTypeError under jit, as in JAX); ``"wrap"``/``"clip"`` work on
     traced indices."""
+    check_out(out, "jnp.choose is not supported.")
     a = asarray_any(a)
     choices = promote_dtypes(*choices)
     n = len(choices)
@@ -262,9 +269,10 @@ def choose(a, choices, out=None, mode: str = "raise"):
     return ew.select_n(arrs[0].astype(np.int32), *arrs[1:])
 
 
-def compress(condition, a, axis: int | None = None, *, size=None, fill_value=0):
+def compress(condition, a, axis: int | None = None, *, size=None, fill_value=0, out=None):
     """``jnp.compress``: slices of ``a`` where ``condition`` is True (static condition, or
     ``size=`` under jit)."""
+    check_out(out, "jnp.compress is not supported.")
     cond = asarray_any(condition)
     a = asarray_any(a)
     if axis is None:
@@ -466,6 +474,7 @@ def take(
       ValueError: another ``mode`` (``"promise_in_bounds"`` included, as in JAX).
       NotImplementedError: ``mode="raise"``.
     """
+    check_out(out, "jnp.take is not supported.")
     a, axis = _flat_axis(a, axis)
     idx = asarray_any(indices)
     if not dtypes.is_int(idx.dtype):

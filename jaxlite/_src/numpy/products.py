@@ -23,6 +23,7 @@ from jaxlite._src.numpy.util import (
     asarray_any,
     canonicalize_axis,
     check_arraylike,
+    check_out,
     promote_args,
     promote_dtypes,
     promote_dtypes_for_contraction,
@@ -144,7 +145,8 @@ def inner(a, b, *, precision=None, preferred_element_type=None):
     return with_weak_type(out, weak and preferred_element_type is None)
 
 
-def outer(a, b):
+def outer(a, b, out=None):
+    check_out(out, "jnp.outer is not supported.")
     check_arraylike("outer", a, b)
     a, b = promote_dtypes(ravel(a), ravel(b))
     # Equal ranks: no rank promotion (jax_numpy_rank_promotion never fires here, as in JAX).

@@ -41,6 +41,7 @@ from jaxlite._src.numpy.util import (
     asarray_any,
     canonicalize_axis,
     check_arraylike,
+    check_out,
     div_by_constant,
     promote_dtypes_inexact,
 )
@@ -128,6 +129,7 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial: bool = Fals
 
 def ptp(a, axis=None, out=None, keepdims: bool = False):
     """``jnp.ptp``: ``max - min`` along ``axis``."""
+    check_out(out, "jnp.ptp is not supported.")
     a = asarray_any(a)
     return subtract(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
 
@@ -142,11 +144,13 @@ def _nan_to(a, value):
 
 def nansum(a, axis=None, dtype=None, out=None, keepdims: bool = False, initial=None, where=None):
     """``jnp.nansum``: ``sum`` treating NaN as zero."""
+    check_out(out, "jnp.sum is not supported.")
     return sum(_nan_to(a, 0), axis, dtype, keepdims=keepdims, initial=initial, where=where)
 
 
 def nanprod(a, axis=None, dtype=None, out=None, keepdims: bool = False, initial=None, where=None):
     """``jnp.nanprod``: ``prod`` treating NaN as one."""
+    check_out(out, "jnp.prod is not supported.")
     return prod(_nan_to(a, 1), axis, dtype, keepdims=keepdims, initial=initial, where=where)
 
 
@@ -156,6 +160,7 @@ def _all_nan(a, axis, keepdims):
 
 def nanmax(a, axis=None, out=None, keepdims: bool = False, initial=None, where=None):
     """``jnp.nanmax``: ``max`` ignoring NaNs (NaN for all-NaN slices)."""
+    check_out(out, "jnp.max is not supported.")
     a = asarray_any(a)
     if not dtypes.is_inexact(a.dtype):
         return max(a, axis, keepdims=keepdims, initial=initial, where=where)
@@ -165,6 +170,7 @@ def nanmax(a, axis=None, out=None, keepdims: bool = False, initial=None, where=N
 
 def nanmin(a, axis=None, out=None, keepdims: bool = False, initial=None, where=None):
     """``jnp.nanmin``: ``min`` ignoring NaNs (NaN for all-NaN slices)."""
+    check_out(out, "jnp.min is not supported.")
     a = asarray_any(a)
     if not dtypes.is_inexact(a.dtype):
         return min(a, axis, keepdims=keepdims, initial=initial, where=where)
@@ -178,6 +184,7 @@ def _nan_count(a, axis, keepdims, dtype):
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims: bool = False, where=None):
     """``jnp.nanmean``: mean of the non-NaN elements."""
+    check_out(out, "jnp.nanmean is not supported.")
     a = asarray_any(a)
     if not dtypes.is_inexact(a.dtype):
         return mean(a, axis, dtype, keepdims=keepdims, where=where)
@@ -188,7 +195,9 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims: bool = False, where=No
     return divide(total, cnt)
 
 
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims: bool = False, where=None):
+def nanvar(
+    a, axis=None, dtype=None, out=None, ddof=0, keepdims: bool = False, where=None, mean=None
+):
     """``jnp.nanvar``: the variance of the non-NaN elements (a NaN produced by the data,
     such as ``inf - inf``, is not skipped). The result has ``dtype`` when given (an
     integer one included, as JAX), else the input's inexact real type.
@@ -196,19 +205,24 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims: bool = False, w
     Raises:
       ValueError: a real ``dtype`` for complex input.
     """
+    check_out(out, "jnp.nanvar is not supported.")
     a = asarray_any(a)
     comp, out_dt = _var_dtypes(a.dtype, dtype)
-    res = _variance(a, _reduction_axes(a, axis), comp, ddof, keepdims, where, skip_nan=True)
+    axes = _reduction_axes(a, axis)
+    res = _variance(a, axes, comp, ddof, keepdims, where, skip_nan=True, a_mean=mean)
     return conversion.convert_element_type(res, out_dt)
 
 
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims: bool = False, where=None):
+def nanstd(
+    a, axis=None, dtype=None, out=None, ddof=0, keepdims: bool = False, where=None, mean=None
+):
     """``jnp.nanstd``: ``sqrt(nanvar)``.
 
     Raises:
       TypeError: an integer ``dtype`` (its square root is refused, as in JAX).
     """
-    v = nanvar(a, axis, dtype, out, ddof, keepdims, where)
+    check_out(out, "jnp.nanstd is not supported.")
+    v = nanvar(a, axis, dtype, out, ddof, keepdims, where, mean)
     if not dtypes.is_inexact(v.dtype):
         raise TypeError(
             f"sqrt does not accept dtype {v.dtype.name}. Accepted dtypes are subtypes of "
@@ -219,6 +233,7 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims: bool = False, w
 
 def nanargmax(a, axis=None, out=None, keepdims: bool = False):
     """``jnp.nanargmax``: ``argmax`` ignoring NaNs (-1 for all-NaN slices)."""
+    check_out(out, "jnp.nanargmax is not supported.")
     a = asarray_any(a)
     if not dtypes.is_inexact(a.dtype):
         return argmax(a, axis, keepdims=keepdims)
@@ -228,6 +243,7 @@ def nanargmax(a, axis=None, out=None, keepdims: bool = False):
 
 def nanargmin(a, axis=None, out=None, keepdims: bool = False):
     """``jnp.nanargmin``: ``argmin`` ignoring NaNs (-1 for all-NaN slices)."""
+    check_out(out, "jnp.nanargmin is not supported.")
     a = asarray_any(a)
     if not dtypes.is_inexact(a.dtype):
         return argmin(a, axis, keepdims=keepdims)
@@ -237,12 +253,14 @@ def nanargmin(a, axis=None, out=None, keepdims: bool = False):
 
 def nancumsum(a, axis=None, dtype=None, out=None):
     """``jnp.nancumsum``: ``cumsum`` treating NaN as zero."""
+    check_out(out, "jnp.nancumsum is not supported")
     check_arraylike("nancumsum", a)
     return cumsum(_nan_to(a, 0), axis, dtype)
 
 
 def nancumprod(a, axis=None, dtype=None, out=None):
     """``jnp.nancumprod``: ``cumprod`` treating NaN as one."""
+    check_out(out, "jnp.nancumprod is not supported")
     check_arraylike("nancumprod", a)
     return cumprod(_nan_to(a, 1), axis, dtype)
 
@@ -272,6 +290,7 @@ def sum(
     promote_integers=True,
 ):
     """``jnp.sum``. Booleans and small integers accumulate in the default int type."""
+    check_out(out, "jnp.sum is not supported.")
     check_arraylike("sum", a)
     a = asarray_any(a)
     if dtype is None:
@@ -298,6 +317,7 @@ def prod(
     where=None,
     promote_integers=True,
 ):
+    check_out(out, "jnp.prod is not supported.")
     a = asarray_any(a)
     dt = a.dtype if dtype is None else dtypes.canonicalize_dtype(dtype)
     if dtype is None and (dt == dtypes.bool_ or (promote_integers and dtypes.is_int(dt))):
@@ -349,11 +369,13 @@ def _extremum_identity(name, dtype):
 
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
     """``jnp.max``."""
+    check_out(out, "jnp.max is not supported.")
     return _extremum("max", _red.reduce_max, ew.max, a, axis, keepdims, initial, where)
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=None, where=None):  # noqa: A001
     """``jnp.min``."""
+    check_out(out, "jnp.min is not supported.")
     return _extremum("min", _red.reduce_min, ew.min, a, axis, keepdims, initial, where)
 
 
@@ -361,6 +383,7 @@ amax, amin = max, min
 
 
 def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
+    check_out(out, "jnp.all is not supported.")
     a = _strong(asarray_any(a))
     if a.dtype != dtypes.bool_:
         a = ew.ne(a, ew._const(a, 0))
@@ -370,6 +393,7 @@ def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
 
 
 def any(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
+    check_out(out, "jnp.any is not supported.")
     a = _strong(asarray_any(a))
     if a.dtype != dtypes.bool_:
         a = ew.ne(a, ew._const(a, 0))
@@ -387,6 +411,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     """``jnp.mean``. The result has ``dtype`` when given (an integer ``dtype`` divides in
     that type, truncating, as JAX); otherwise the input's inexact type. Half precision
     accumulates in float32."""
+    check_out(out, "jnp.mean is not supported.")
     a = asarray_any(a)
     axes = _reduction_axes(a, axis)
     if dtype is None:
@@ -421,10 +446,26 @@ def _var_dtypes(a_dtype, dtype):
     return dt, dt
 
 
-def _variance(a, axes, comp, ddof, keepdims, where, skip_nan: bool):
+def _given_mean(a_mean, x, name: str):
+    """``mean=`` of var/std/nanvar/nanstd in ``x``'s dtype: 0-d or of ``x``'s rank (JAX
+    subtracts it with ``lax.sub``, which broadcasts size-1 axes but not ranks)."""
+    check_arraylike(name, a_mean)
+    m = conversion.convert_element_type(asarray_any(a_mean), x.dtype)
+    if m.ndim not in (0, x.ndim):
+        ranks = {x.ndim, m.ndim}
+        raise TypeError(f"sub: arrays must have the same number of dimensions, got {ranks}")
+    if m.ndim and builtins.any(d not in (1, n) for d, n in zip(m.shape, x.shape)):
+        raise TypeError(
+            f"sub got incompatible shapes for broadcasting: {x.shape}, {m.shape}."
+        )
+    return m
+
+
+def _variance(a, axes, comp, ddof, keepdims, where, skip_nan: bool, a_mean=None):
     # The centred sum of squares over ``axes`` in ``comp`` (half precision in float32),
     # divided by the degrees of freedom; with ``skip_nan`` the input's NaNs are left out
-    # (a NaN made by the arithmetic, inf - inf, is kept).
+    # (a NaN made by the arithmetic, inf - inf, is kept). ``a_mean``: the mean to centre
+    # on (computed when None).
     work = _upcast_half(comp)
     x = conversion.convert_element_type(a, work)
     nan = isnan(x) if skip_nan and dtypes.is_inexact(work) else None
@@ -433,9 +474,16 @@ def _variance(a, axes, comp, ddof, keepdims, where, skip_nan: bool):
         keep = (
             logical_not(nan) if where is None else logical_and(asarray_any(where), logical_not(nan))
         )
-    m = mean(
-        _nan_to(x, 0) if nan is not None else x, axis=axes, dtype=work, keepdims=True, where=keep
-    )
+    if a_mean is not None:
+        m = _given_mean(a_mean, x, "nanvar" if skip_nan else "var")
+    else:
+        m = mean(
+            _nan_to(x, 0) if nan is not None else x,
+            axis=axes,
+            dtype=work,
+            keepdims=True,
+            where=keep,
+        )
     c = subtract(x, m)
     sq = ew.real(ew.mul(c, ew.conj(c))) if dtypes.is_complex(work) else ew.mul(c, c)
     if nan is not None:
@@ -461,7 +509,18 @@ def _variance(a, axes, comp, ddof, keepdims, where, skip_nan: bool):
     return ew.select_n(ok, ew._const(total, np.nan), ew.div(total, dof))
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, correction=None):
+def var(
+    a,
+    axis=None,
+    dtype=None,
+    out=None,
+    ddof=0,
+    keepdims=False,
+    *,
+    where=None,
+    mean=None,
+    correction=None,
+):
     """``jnp.var``: the variance (mean squared deviation, divided by ``n - ddof``).
 
     Dtypes as JAX: the result has ``dtype`` when given (computed in it; an integer
@@ -471,7 +530,10 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     Raises:
       ValueError: a real ``dtype`` for complex input.
     """
+    check_out(out, "jnp.var is not supported.")
     if correction is not None:
+        if not isinstance(ddof, int) or ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     a = asarray_any(a)
     comp, out_dt = _var_dtypes(a.dtype, dtype)
@@ -480,7 +542,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Non
     if weak:
         out_dt = dtypes.to_inexact_dtype(out_dt)
     axes = _reduction_axes(a, axis)
-    res = _variance(a, axes, comp, ddof, keepdims, where, skip_nan=False)
+    res = _variance(a, axes, comp, ddof, keepdims, where, skip_nan=False, a_mean=mean)
     return conversion.convert_element_type(res, out_dt, weak_type=weak)
 
 
@@ -491,17 +553,31 @@ def _check_std_dtype(dtype, name):
         )
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, correction=None):
+def std(
+    a,
+    axis=None,
+    dtype=None,
+    out=None,
+    ddof=0,
+    keepdims=False,
+    *,
+    where=None,
+    mean=None,
+    correction=None,
+):
     """``jnp.std``: ``sqrt(var(...))``.
 
     Raises:
       ValueError: a non-inexact ``dtype``, or a real one for complex input.
     """
+    check_out(out, "jnp.std is not supported.")
     _check_std_dtype(dtype, "std")
-    return sqrt(var(a, axis, dtype, out, ddof, keepdims, where=where, correction=correction))
+    v = var(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
+    return sqrt(v)
 
 
 def argmax(a, axis=None, out=None, keepdims=False):
+    check_out(out, "jnp.argmax is not supported.")
     a = asarray_any(a)
     if axis is None:
         out = _red.argmax(ravel(a), 0, dtypes.default_int_dtype())
@@ -513,6 +589,7 @@ def argmax(a, axis=None, out=None, keepdims=False):
 
 
 def argmin(a, axis=None, out=None, keepdims=False):
+    check_out(out, "jnp.argmin is not supported.")
     a = asarray_any(a)
     if axis is None:
         out = _red.argmin(ravel(a), 0, dtypes.default_int_dtype())
@@ -523,7 +600,8 @@ def argmin(a, axis=None, out=None, keepdims=False):
     return _keepdims(out, a, (axis,), keepdims)
 
 
-def cumsum(a, axis=None, dtype=None):
+def cumsum(a, axis=None, dtype=None, out=None):
+    check_out(out, "jnp.cumsum is not supported")
     check_arraylike("cumsum", a)
     a = asarray_any(a)
     if axis is None:
@@ -535,7 +613,8 @@ def cumsum(a, axis=None, dtype=None):
     return _cum.cumsum(_strong(a), canonicalize_axis(axis, a.ndim))
 
 
-def cumprod(a, axis=None, dtype=None):
+def cumprod(a, axis=None, dtype=None, out=None):
+    check_out(out, "jnp.cumprod is not supported")
     check_arraylike("cumprod", a)
     a = asarray_any(a)
     if axis is None:

@@ -15,7 +15,7 @@ from jaxlite._src.core.avals import aval_of, canonicalize_shape, check_nonnegati
 from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import util as _util
-from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes
+from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, check_out, promote_dtypes
 from jaxlite._src.ops import conversion, shape as _sh
 from jaxlite._src.sharding import explicit as _explicit
 
@@ -245,7 +245,8 @@ def concatenate(arrays, axis: int | None = 0, dtype=None):
     return _sh.concatenate(arrays, canonicalize_axis(axis, nd))
 
 
-def stack(arrays, axis: int = 0, dtype=None):
+def stack(arrays, axis: int = 0, out=None, dtype=None):
+    check_out(out, "jnp.stack is not supported.")
     arrays = [asarray_any(a) for a in arrays]
     if not arrays:
         raise ValueError("Need at least one array to stack.")

@@ -290,6 +290,15 @@ def _quantile(a, q, axis, method, keepdims, ignore_nan, name, weights=None):
     return convert_element_type(out, a.dtype)
 
 
+def _check_quantile_args(name: str, out, overwrite_input) -> None:
+    """JAX's refusal of NumPy's ``out=`` and ``overwrite_input=True`` (``name`` is
+    ``quantile`` or ``nanquantile``, whichever the function computes with)."""
+    if overwrite_input or out is not None:
+        raise ValueError(
+            f"jax.numpy.{name} does not support overwrite_input=True or out != None"
+        )
+
+
 def quantile(
     a,
     q,
@@ -307,6 +316,7 @@ def quantile(
     The result has shape ``q.shape + reduced shape``; NaN where the slice contains NaN.
     """
     check_arraylike("quantile", a, q)
+    _check_quantile_args("quantile", out, overwrite_input)
     return _quantile(a, q, axis, interpolation or method, keepdims, False, "quantile", weights)
 
 
@@ -331,6 +341,7 @@ def percentile(
             weights=weights, interpolation=interpolation,
         )  # fmt: skip
     check_arraylike("percentile", a, q)
+    _check_quantile_args("quantile", out, overwrite_input)
     (q,) = promote_dtypes_inexact(asarray_any(q))
     return _quantile(
         a, divide(q, 100), axis, interpolation or method, keepdims, False, "percentile", weights
@@ -339,6 +350,7 @@ def percentile(
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims: bool = False):
     """``jnp.median``: the 0.5 quantile along ``axis``."""
+    _check_quantile_args("quantile", out, overwrite_input)
     return _quantile(a, 0.5, axis, "linear", keepdims, False, "median")
 
 
@@ -355,6 +367,7 @@ def nanquantile(
 ):
     """``jnp.nanquantile``: ``quantile`` ignoring NaNs."""
     check_arraylike("nanquantile", a, q)
+    _check_quantile_args("nanquantile", out, overwrite_input)
     return _quantile(a, q, axis, method, keepdims, True, "nanquantile", weights)
 
 
@@ -371,12 +384,14 @@ def nanpercentile(
 ):
     """``jnp.nanpercentile``."""
     check_arraylike("nanpercentile", a, q)
+    _check_quantile_args("nanquantile", out, overwrite_input)
     (q,) = promote_dtypes_inexact(asarray_any(q))
     return _quantile(a, divide(q, 100), axis, method, keepdims, True, "nanpercentile", weights)
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims: bool = False):
     """``jnp.nanmedian``."""
+    _check_quantile_args("nanquantile", out, overwrite_input)
     return _quantile(a, 0.5, axis, "linear", keepdims, True, "nanmedian")
 
 

@@ -21,6 +21,7 @@ from jaxlite._src.numpy.shape import _broadcast_all, broadcast_arrays
 from jaxlite._src.numpy.util import (
     asarray_any,
     check_arraylike,
+    check_out,
     div_by_constant,
     promote_args,
     promote_args_inexact,
@@ -555,7 +556,8 @@ def clip(arr=None, /, min=None, max=None, *, a=None, a_min=None, a_max=None):  #
     return arr
 
 
-def round(a, decimals: int = 0):  # noqa: A001
+def round(a, decimals: int = 0, out=None):  # noqa: A001
+    check_out(out, "jnp.round is not supported.")
     (a,) = promote_dtypes(a)
     if a.dtype == dtypes.bool_:  # as JAX (NumPy rounds booleans as they are)
         raise ValueError(f"data type {a.dtype.type} not inexact")

@@ -49,6 +49,7 @@ from jaxlite._src.numpy.ufuncs import (  # noqa: A004 (abs is jnp.abs here, as i
 from jaxlite._src.numpy.util import (
     asarray_any,
     check_arraylike,
+    check_out,
     promote_args,
     promote_args_inexact,
     promote_args_numeric,
@@ -100,14 +101,16 @@ def nextafter(x1, x2, /):
     return ew.nextafter(x1, x2)
 
 
-def isposinf(x, /):
+def isposinf(x, /, out=None):
     """``jnp.isposinf``."""
+    check_out(out, "isneginf/isposinf is not supported.")
     x = asarray_any(x)
     return logical_and(isinf(x), greater(x, 0))
 
 
-def isneginf(x, /):
+def isneginf(x, /, out=None):
     """``jnp.isneginf``."""
+    check_out(out, "isneginf/isposinf is not supported.")
     x = asarray_any(x)
     return logical_and(isinf(x), less(x, 0))
 
@@ -168,6 +171,7 @@ def ldexp(x1, x2, /):
 
 def modf(x, /, out=None):
     """``jnp.modf``: ``(fractional part, integral part)``."""
+    check_out(out, "jnp.modf is not supported.")
     (x,) = promote_dtypes_inexact(asarray_any(x))
     whole = trunc(x)
     return subtract(x, whole), whole

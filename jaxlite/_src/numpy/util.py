@@ -17,6 +17,17 @@ from jaxlite._src.ops import conversion, division, elementwise as ew, shape as _
 from jaxlite._src.sharding import explicit as _explicit
 
 
+def check_out(out: Any, what: str) -> None:
+    """JAX's refusal of NumPy's ``out=`` argument: ``what`` is the rest of its message
+    (``"jnp.sum is not supported."``; JAX's punctuation varies by function).
+
+    Raises:
+        NotImplementedError: ``out`` is not None.
+    """
+    if out is not None:
+        raise NotImplementedError(f"The 'out' argument to {what}")
+
+
 def check_arraylike(fun_name: str, *args: Any) -> None:
     for pos, a in enumerate(args):
         if not is_arraylike(a):
