@@ -368,11 +368,8 @@ def _int_power(x, y):
     # every other base (the truncated value; JAX returns XLA's wrapped arithmetic there).
     odd = ew.ne(ew.and_(y, one_y), zero_y)
     minus_one = ew.select_n(odd, one, _sh_full(x.shape, -1, x.dtype))
-    unit = ew.select_n(
-        ew.eq(x, ew._const(x, 1)),
-        ew.select_n(ew.eq(x, ew._const(x, -1)), zero, minus_one),
-        one,
-    )
+    not_one = ew.select_n(ew.eq(x, ew._const(x, -1)), zero, minus_one)
+    unit = ew.select_n(ew.eq(x, ew._const(x, 1)), not_one, one)
     return ew.select_n(ew.lt(y, zero_y), acc, unit)
 
 
@@ -574,9 +571,6 @@ def round(a, decimals: int = 0, out=None):  # noqa: A001
         return conversion.convert_element_type(round(wide, decimals), a.dtype, a.weak_type)
     f = ew._const(a, 10.0**decimals)
     return div_by_constant(ew.round(ew.mul(a, f), 1), 10.0**decimals)
-
-
-around = round
 
 
 def _inexact(x):

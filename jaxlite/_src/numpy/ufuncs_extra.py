@@ -43,6 +43,7 @@ from jaxlite._src.numpy.ufuncs import (  # noqa: A004 (abs is jnp.abs here, as i
     not_equal,
     remainder,
     right_shift,
+    round as around,  # jnp.around is jnp.round (ufuncs.py is at its size limit)
     subtract,
     trunc,
 )
