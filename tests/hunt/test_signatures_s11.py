@@ -40,6 +40,7 @@ FIXED = {
         "isposinf", "outer", "stack",
     ],
     "numpy.linalg": ["tensordot"],
+    "random": ["key_dtype", "wrap_key_data"],
 }
 
 # Defaults that differ only by a sentinel object's identity (JAX's and jaxlite's
@@ -553,3 +554,11 @@ def test_var_mean_errors():
         with pytest.raises(ValueError, match="ddof and correction can't be provided"):
             fn(X34, ddof=1, correction=1)
     assert float(jnp.var(X34, ddof=0, correction=1)) == 13.0
+
+
+def test_random_key_parameter_names():
+    key = jax.random.key(0)
+    data = jax.random.key_data(key)
+    wrapped = jax.random.wrap_key_data(key_bits_array=data, impl="threefry2x32")
+    assert jax.random.key_data(wrapped).tolist() == data.tolist()
+    assert jax.random.key_dtype(impl_spec="threefry2x32") == key.dtype

@@ -149,7 +149,7 @@ def key_data(keys: Any) -> Array:
     return random_unwrap(typed)
 
 
-def wrap_key_data(key_data: Any, *, impl: Any = None, dtype: Any = None) -> Array:
+def wrap_key_data(key_bits_array: Any, *, impl: Any = None, dtype: Any = None) -> Array:
     """Wrap ``uint32[..., 2]`` data as typed keys (``jax.random.wrap_key_data``).
 
     Raises:
@@ -162,9 +162,9 @@ def wrap_key_data(key_data: Any, *, impl: Any = None, dtype: Any = None) -> Arra
             "Cannot specify both `impl` and `dtype` arguments to jax.random.wrap_key_data"
         )
     impl = resolve_impl(dtype if dtype is not None else impl)
-    if not isinstance(key_data, Array):
-        key_data = to_array(np.asarray(key_data))
-    return random_wrap(key_data, impl)
+    if not isinstance(key_bits_array, Array):
+        key_bits_array = to_array(np.asarray(key_bits_array))
+    return random_wrap(key_bits_array, impl)
 
 
 def key_impl(keys: Any) -> PRNGSpec:
@@ -173,9 +173,9 @@ def key_impl(keys: Any) -> PRNGSpec:
     return PRNGSpec(typed.dtype._impl)
 
 
-def key_dtype(impl: Any = None):
+def key_dtype(impl_spec: Any = None):
     """The key dtype of an implementation (``jax.random.key_dtype``), ``key<fry>``."""
-    return prng.key_dtype_of(resolve_impl(impl))
+    return prng.key_dtype_of(resolve_impl(impl_spec))
 
 
 def clone(key: Any) -> Array:
