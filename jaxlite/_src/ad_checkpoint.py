@@ -25,15 +25,16 @@ from typing import Any
 from jaxlite._src import config, tree_util
 from jaxlite._src.api_plumbing import canonicalize_argnums, merge_static_args, split_static_args
 from jaxlite._src.compile import codegen
-from jaxlite._src.compile.jit import compiled_for
 from jaxlite._src.core import effects as _effects, rules
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, closure_convert_consts
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
+from jaxlite._src.core.trace import eval_trace, set_current_trace
 from jaxlite._src.interpreters import dce as _dce
 from jaxlite._src.interpreters.batching import batch_jaxpr
 from jaxlite._src.interpreters.dce import dce_jaxpr
+from jaxlite._src.interpreters.eval import eval_closed_jaxpr
 from jaxlite._src.interpreters.jvp import jvp_jaxpr
 from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
 from jaxlite._src.interpreters.staging import abstractify, trace_flat
@@ -216,7 +217,10 @@ remat = checkpoint
 
 # ------------------------------------------------------------------------ rules
 def _ckpt_impl(*args, jaxpr, prevent_cse, policy):
-    return compiled_for(jaxpr).fn(*args)
+    # Eagerly one operation at a time, as JAX evaluates an eager checkpoint: a pure_callback
+    # whose result is unused still runs (D3), a debug callback's exception keeps its type.
+    with set_current_trace(eval_trace):
+        return eval_closed_jaxpr(jaxpr, *args)
 
 
 def _ckpt_abstract_eval(*avals, jaxpr, prevent_cse, policy):

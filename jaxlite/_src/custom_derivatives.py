@@ -36,11 +36,12 @@ from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import closure_convert_consts, subjaxprs
 from jaxlite._src.core.primitive import Primitive
-from jaxlite._src.core.rule_types import Zero, is_undefined_primal
+from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.core.trace import Tracer, eval_trace, set_current_trace, trace_ctx
 from jaxlite._src.interpreters.batching import batch_flat, batch_jaxpr, move_dim
 from jaxlite._src.interpreters.staging import trace_to_jaxpr
 from jaxlite._src.ops.conversion import convert_element_type
+from jaxlite._src.ops.reductions import reduce_sum
 from jaxlite._src.ops.structural import instantiate, zeros
 
 
@@ -332,14 +333,20 @@ def _cj_jvp(primals, tangents, *, call_jaxpr, jvp, num_consts, symbolic_zeros):
     return jvp(list(primals[num_consts:]), list(tangents[num_consts:]))
 
 
-def _move_all_to_zero(axis_data, args, dims):
-    return [move_dim(x, d, 0, axis_data.size) for x, d in zip(args, dims)]
+def _batch_inputs(axis_data, args, dims):
+    """Batched inputs with their batch axis at 0; unbatched ones (a closed-over value, an
+    ``in_axes=None`` operand) stay unbatched, as in JAX: a callback that sees only them runs
+    once, not once per element (spec F, general rule)."""
+    in_dims = [not_mapped if d is not_mapped else 0 for d in dims]
+    args = [x if d is not_mapped else move_dim(x, d, 0, axis_data.size) for x, d in zip(args, dims)]
+    return args, in_dims
 
 
 def _cj_batch(axis_data, args, dims, *, call_jaxpr, jvp, num_consts, symbolic_zeros):
-    args = _move_all_to_zero(axis_data, args, dims)
-    batched, _ = batch_jaxpr(call_jaxpr, axis_data, [0] * len(args), instantiate=True)
+    args, in_dims = _batch_inputs(axis_data, args, dims)
+    batched, _ = batch_jaxpr(call_jaxpr, axis_data, in_dims, instantiate=True)
     size = axis_data.size
+    arg_dims = in_dims[num_consts:]
 
     def jvp_b(primals, tangents):
         n = len(primals)
@@ -361,7 +368,7 @@ def _cj_batch(axis_data, args, dims, *, call_jaxpr, jvp, num_consts, symbolic_ze
 
             return list(p_out) + [instantiate(t) for t in t_out]
 
-        outs, odims = batch_flat(f, axis_data, list(primals) + ts, [0] * (2 * n))
+        outs, odims = batch_flat(f, axis_data, list(primals) + ts, arg_dims + arg_dims)
         outs = [move_dim(o, d, 0, size) for o, d in zip(outs, odims)]
         m = len(outs) // 2
         t_out = [
@@ -661,9 +668,10 @@ def _cv_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts, symbolic_zer
 
 
 def _cv_batch(axis_data, args, dims, *, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
-    args = _move_all_to_zero(axis_data, args, dims)
-    batched, _ = batch_jaxpr(call_jaxpr, axis_data, [0] * len(args), instantiate=True)
+    args, in_dims = _batch_inputs(axis_data, args, dims)
+    batched, _ = batch_jaxpr(call_jaxpr, axis_data, in_dims, instantiate=True)
     size = axis_data.size
+    arg_dims = in_dims[num_consts:]
 
     def fwd_b(*xs, perturbed=None):
         info = {}
@@ -674,7 +682,7 @@ def _cv_batch(axis_data, args, dims, *, call_jaxpr, fwd, bwd, num_consts, symbol
             info["n_out"], info["res_tree"] = len(outs), res_tree
             return list(outs) + list(res)
 
-        outs, odims = batch_flat(f, axis_data, list(xs), [0] * len(xs))
+        outs, odims = batch_flat(f, axis_data, list(xs), arg_dims)
         outs = [move_dim(o, d, 0, size) for o, d in zip(outs, odims)]
         k = info["n_out"]
         return outs[:k], outs[k:], info["res_tree"]
@@ -691,8 +699,11 @@ def _cv_batch(axis_data, args, dims, *, call_jaxpr, fwd, bwd, num_consts, symbol
 
         outs, odims = batch_flat(f, axis_data, list(res) + cts, [0] * (nr + len(cts)))
         res_out = []
-        for o, d, z in zip(outs, odims, info["zero"]):
-            o = move_dim(o, d, 0, size)
+        for o, d, z, ind in zip(outs, odims, info["zero"], arg_dims):
+            if ind is not_mapped:  # one input shared by every element: its cotangents add up
+                o = o if d is not_mapped else reduce_sum(o, (d,))
+            else:
+                o = move_dim(o, d, 0, size)
             res_out.append(Zero(aval_of(o)) if z else o)
         return res_out
 

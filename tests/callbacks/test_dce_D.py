@@ -103,6 +103,27 @@ def test_D2_dce_inside_control_flow_bodies(construct):
     assert calls == []
 
 
+@pytest.mark.parametrize("construct", ["cond", "switch"])
+def test_D2_dead_pure_callback_in_an_eager_cond_is_removed(construct):
+    """D2 (callback fuzzer, seed 116): an eager cond/switch is compiled in JAX, so a
+    pure_callback whose result is unused in the taken branch is removed there too."""
+    calls = []
+    cb = _recording_identity(calls)
+
+    def taken(v):
+        jax.pure_callback(cb, F32, v)
+        return v + 3.0
+
+    x = jnp.float32(0.0)
+    if construct == "cond":
+        out = lax.cond(x < 10.0, taken, lambda v: v, x)
+    else:
+        out = lax.switch(jnp.int32(1), [lambda v: v, taken], x)
+    jax.effects_barrier()
+    assert float(out) == 3.0
+    assert calls == []
+
+
 @pytest.mark.parametrize("n_outputs", [1, 2])
 def test_D3_eager_pure_callback_runs_exactly_once(n_outputs):
     """D3: an eager pure_callback with at least one output executes exactly once."""
@@ -116,6 +137,24 @@ def test_D3_eager_pure_callback_runs_exactly_once(n_outputs):
     jax.effects_barrier()
     assert [float(o) for o in out] == [5.0] * n_outputs
     assert calls == [5.0]
+
+
+def test_D3_eager_checkpoint_runs_an_unused_pure_callback():
+    """D3/H4 (callback fuzzer, seed 123): an eager checkpoint evaluates its function one
+    operation at a time, so an eager pure_callback in it runs once even when its result is
+    unused; under jit it is removed (D1)."""
+    calls = []
+
+    def f(v):
+        jax.pure_callback(_recording_identity(calls), F32, v)
+        return v * 2.0
+
+    assert float(jax.checkpoint(f)(jnp.float32(1.5))) == 3.0
+    jax.effects_barrier()
+    assert calls == [1.5]
+    assert float(jax.jit(jax.checkpoint(f))(jnp.float32(1.5))) == 3.0
+    jax.effects_barrier()
+    assert calls == [1.5]
 
 
 @pytest.mark.parametrize("use_jit", [False, True], ids=["eager", "jit"])

@@ -134,6 +134,31 @@ def test_C3_jitted_debug_callback_raises_runtime_error():
         jax.effects_barrier()
 
 
+@pytest.mark.parametrize("construct", ["cond", "switch", "fori_loop", "while_loop", "scan"])
+def test_C3_debug_callback_in_eager_control_flow_raises_runtime_error(construct):
+    """C3 (callback fuzzer, seed 9): control flow outside jit still runs as a compiled
+    computation in JAX, so a debug callback's exception in a cond/switch/loop body becomes a
+    RuntimeError subclass there too; only a debug callback at the top level keeps its type."""
+    from jaxlite import lax
+
+    def body(v):
+        jax.debug.callback(_raise, v)
+        return v
+
+    x = jnp.float32(1.0)
+    run = {
+        "cond": lambda: lax.cond(x > 0, body, lambda v: v, x),
+        "switch": lambda: lax.switch(jnp.int32(1), [lambda v: v, body], x),
+        "fori_loop": lambda: lax.fori_loop(0, 2, lambda i, v: body(v), x),
+        "while_loop": lambda: lax.while_loop(lambda v: v < 2.0, lambda v: body(v) + 1.0, x),
+        "scan": lambda: lax.scan(lambda c, _: (body(c), None), x, None, length=2),
+    }[construct]
+    with pytest.raises(RuntimeError, match=MESSAGE) as info:
+        run()
+        jax.effects_barrier()
+    assert not isinstance(info.value, ValueError)
+
+
 # C4: raising from a pure_callback is undefined behaviour per the docs (it may run under
 # transformations when a Python reading says it should not). The spec says tests must not rely
 # on it beyond the propagation tests above, so there is no dedicated test.

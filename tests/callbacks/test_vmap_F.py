@@ -113,6 +113,66 @@ def test_F16_debug_print_with_unbatched_operands_prints_once(capsys, ordered):
     assert _lines(capsys) == ["c: 7", "d: 8"]
 
 
+def _custom(kind, fun):
+    """``fun`` as a custom_jvp / custom_vjp function (rules that double the tangent)."""
+    if kind == "custom_jvp":
+        c = jax.custom_jvp(fun)
+        c.defjvp(lambda p, t: (c(*p), t[0] * 2.0))
+        return c
+    c = jax.custom_vjp(fun)
+    c.defvjp(lambda v: (fun(v), None), lambda _, g: (g * 2.0,))
+    return c
+
+
+@pytest.mark.parametrize("kind", ["custom_jvp", "custom_vjp"])
+def test_F_general_unbatched_operands_stay_unbatched_in_custom_derivatives(kind):
+    """F general rule through custom_jvp/custom_vjp (callback fuzzer, seeds 96, 139): a value
+    the custom function closes over is not batched by vmap, so an io_callback on it runs
+    once, and an expand_dims pure_callback sees it with a size-1 axis."""
+    calls, shapes = [], []
+    y = jnp.array([1.5, -0.5])
+
+    def io(a):
+        calls.append(np.asarray(a).tolist())
+        return np.asarray(a)
+
+    def pc(v, w):
+        shapes.append((np.shape(v), np.shape(w)))
+        return np.asarray(v) + np.sum(np.asarray(w))
+
+    def fun(v):
+        r = io_callback(io, _spec(y), y)
+        s = jax.pure_callback(pc, _spec(v), v, y, vmap_method="expand_dims")
+        return v + jnp.sum(r) + s
+
+    out = jax.vmap(_custom(kind, fun))(jnp.arange(3.0))
+    jax.effects_barrier()
+    np.testing.assert_array_equal(np.asarray(out), [2.0, 4.0, 6.0])
+    assert calls == [[1.5, -0.5]]
+    assert shapes == [((3,), (1, 2))]
+
+
+@pytest.mark.parametrize("kind", ["custom_jvp", "custom_vjp"])
+def test_F_general_grad_of_vmapped_custom_function_with_unbatched_input(kind):
+    """The unbatched input of a vmapped custom function gets the sum of the per-element
+    cotangents (its rule's derivative, here doubled)."""
+
+    def fun(x, y):
+        return x * y
+
+    c = jax.custom_jvp(fun) if kind == "custom_jvp" else jax.custom_vjp(fun)
+    if kind == "custom_jvp":
+        c.defjvp(lambda p, t: (c(*p), 2.0 * (t[0] * p[1] + t[1] * p[0])))
+    else:
+        c.defvjp(lambda x, y: (x * y, (x, y)), lambda r, g: (2.0 * g * r[1], 2.0 * g * r[0]))
+    x = jnp.arange(3.0)
+    gx, gy = jax.grad(lambda x, y: jnp.sum(jax.vmap(c, in_axes=(0, None))(x, y)), argnums=(0, 1))(
+        x, jnp.float32(1.5)
+    )
+    np.testing.assert_array_equal(np.asarray(gx), [3.0, 3.0, 3.0])
+    assert float(gy) == 6.0
+
+
 # ---------------------------------------------------------------------------------------------
 # F1..F7: pure_callback vmap_method
 

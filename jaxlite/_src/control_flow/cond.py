@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import dtypes, tree_util
+from jaxlite._src.compile.jit import compiled_for
 from jaxlite._src.control_flow import common
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import aval_of
@@ -57,13 +58,15 @@ def _cond_effects(index, *ops, branches):
 
 
 def _cond_impl(index, *ops, branches):
-    # Only the taken branch runs, once: evaluating its jaxpr directly is cheaper than
-    # generating code for it (jit lowers cond_p with ``_cond_lower`` instead).
+    # Only the taken branch runs, once, as compiled code: an eager cond runs exactly what
+    # jit generates for it, as JAX compiles an eager cond (a pure_callback whose results
+    # are unused is removed, D2; a debug callback's exception is a CallbackError and its
+    # operands are not weakly typed, C3).
     i = min(max(int(index), 0), len(branches) - 1)
     # JAX compiles every branch: a custom_vjp evaluated forward in an untaken branch
     # raises there too (jvp of cond(False, custom_vjp_f, sin, x)).
     check_no_forward_custom_vjp(branches[:i] + branches[i + 1 :])
-    return common.eval_numpy(branches[i], ops)
+    return list(compiled_for(branches[i]).fn(*ops))
 
 
 def _cond_lower(ctx, eqn, ins, outs):
