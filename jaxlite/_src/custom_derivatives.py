@@ -30,7 +30,6 @@ from collections.abc import Callable, Sequence
 
 from jaxlite._src import dtypes, tree_util
 from jaxlite._src.api_plumbing import flatten_fun, merge_static_args, split_static_args
-from jaxlite._src.compile.jit import compiled_for
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
@@ -39,6 +38,7 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.core.trace import Tracer, eval_trace, set_current_trace, trace_ctx
 from jaxlite._src.interpreters.batching import batch_flat, batch_jaxpr, move_dim
+from jaxlite._src.interpreters.eval import eval_jaxpr
 from jaxlite._src.interpreters.staging import trace_to_jaxpr
 from jaxlite._src.ops.conversion import convert_element_type
 from jaxlite._src.ops.reductions import reduce_sum
@@ -305,8 +305,15 @@ def _cj_call_partial_eval(trace, tracers, **params):
     return _cj_call_bind(trace, tracers, **params)
 
 
+def _eval_call(call_jaxpr, args):
+    """A custom function's call evaluated eagerly, one operation at a time, as JAX does (an
+    unused pure_callback in it still runs, D3)."""
+    with set_current_trace(eval_trace):
+        return eval_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, *args)
+
+
 def _cj_impl(*args, call_jaxpr, jvp, num_consts, symbolic_zeros):
-    return compiled_for(call_jaxpr).fn(*args)
+    return _eval_call(call_jaxpr, args)
 
 
 def _cj_abstract_eval(*avals, call_jaxpr, jvp, num_consts, symbolic_zeros):
@@ -648,7 +655,7 @@ def _cv_call_bind(trace, tracers, *, fun, fwd, bwd, symbolic_zeros):
 
 
 def _cv_impl(*args, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
-    return compiled_for(call_jaxpr).fn(*args)
+    return _eval_call(call_jaxpr, args)
 
 
 def _cv_abstract_eval(*avals, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):

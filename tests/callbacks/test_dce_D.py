@@ -157,6 +157,28 @@ def test_D3_eager_checkpoint_runs_an_unused_pure_callback():
     assert calls == [1.5]
 
 
+@pytest.mark.parametrize("kind", ["custom_jvp", "custom_vjp"])
+def test_D3_eager_custom_function_in_checkpoint_runs_an_unused_pure_callback(kind):
+    """D3 (callback fuzzer, seed 1280): a custom_jvp/custom_vjp call evaluated eagerly (here
+    inside an eager checkpoint) runs its operations one at a time, so an unused
+    pure_callback in it still runs once."""
+    calls = []
+
+    def fun(v):
+        jax.pure_callback(_recording_identity(calls), F32, v)
+        return v * 2.0
+
+    if kind == "custom_jvp":
+        c = jax.custom_jvp(fun)
+        c.defjvp(lambda p, t: (c(*p), t[0] * 2.0))
+    else:
+        c = jax.custom_vjp(fun)
+        c.defvjp(lambda v: (fun(v), None), lambda _, g: (g * 2.0,))
+    assert float(jax.checkpoint(c)(jnp.float32(1.5))) == 3.0
+    jax.effects_barrier()
+    assert calls == [1.5]
+
+
 @pytest.mark.parametrize("use_jit", [False, True], ids=["eager", "jit"])
 def test_D4_zero_output_pure_callback_never_runs(use_jit):
     """D4: a pure_callback with result_shape_dtypes=None never runs, not even eagerly."""

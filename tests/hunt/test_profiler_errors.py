@@ -57,6 +57,8 @@ def test_error_classes():
     assert issubclass(E.JaxprTypeError, TypeError)
     assert issubclass(E.NonConcreteBooleanIndexError, E.JAXIndexError)
     assert issubclass(E.ConcretizationTypeError, E.JAXTypeError)
+    # a TypeError as in JAX (callback fuzzer: an escaped tracer compared as TypeError)
+    assert issubclass(E.UnexpectedTracerError, E.JAXTypeError)
     assert issubclass(E.InconclusiveDimensionOperation, Exception)
     with pytest.raises(E.JAXIndexError):
         jaxlite.jit(lambda x: x[x > 0])(np.ones(3, np.float32))

@@ -46,8 +46,8 @@ class TracerBoolConversionError(ConcretizationTypeError):
     pass
 
 
-class UnexpectedTracerError(Exception):
-    """A tracer escaped the transformation that created it."""
+class UnexpectedTracerError(JAXTypeError):
+    """A tracer escaped the transformation that created it (a ``TypeError``, as JAX's)."""
 
 
 class JAXIndexError(IndexError):
