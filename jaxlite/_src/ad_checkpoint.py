@@ -340,7 +340,9 @@ def _ckpt_partial_eval(trace, tracers, *, jaxpr, prevent_cse, policy):
     unk_c, uconsts = _convert(unk_c)
     K, U = known_c.jaxpr, unk_c.jaxpr
     n_known_outs = len(K.outvars) - num_res
-    saved, recompute = remat_split(K, n_known_outs, policy)
+    # No output depends on an unknown input (e.g. its tangent is symbolically zero): there
+    # is no backward pass to rematerialise for, so a debug callback runs once, as in JAX.
+    saved, recompute = remat_split(K, n_known_outs, policy) if any(out_unk) else ([], [])
 
     # Known side: known outputs + saved values.
     k_jaxpr = Jaxpr([], K.invars, list(K.outvars[:n_known_outs]) + saved, K.eqns)

@@ -35,14 +35,14 @@ from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import closure_convert_consts, subjaxprs
 from jaxlite._src.core.primitive import Primitive
-from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.core.trace import Tracer, eval_trace, set_current_trace, trace_ctx
-from jaxlite._src.interpreters.batching import batch_flat, batch_jaxpr, move_dim
+from jaxlite._src.custom_vmap import custom_jvp_call_batch, custom_vjp_call_batch
+from jaxlite._src.interpreters import simplify as _simplify
 from jaxlite._src.interpreters.eval import eval_jaxpr
 from jaxlite._src.interpreters.staging import trace_to_jaxpr
 from jaxlite._src.ops.conversion import convert_element_type
-from jaxlite._src.ops.reductions import reduce_sum
-from jaxlite._src.ops.structural import instantiate, zeros
+from jaxlite._src.ops.structural import zeros
 
 
 # ------------------------------------------------------------------------ helpers
@@ -312,6 +312,17 @@ def _eval_call(call_jaxpr, args):
         return eval_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, *args)
 
 
+def _call_lower(ctx, eqn, ins, outs):
+    """Compiled code calls the custom function's jaxpr as compiled code (simplified, so an
+    unused pure_callback in it is removed, D1, and nested callbacks behave as under jit);
+    only an eager call (the impl) evaluates it one operation at a time."""
+    fn = ctx.compile_sub(_simplify.simplify(eqn.params["call_jaxpr"]))
+    call = f"{fn}({', '.join(ins)})"
+    if not outs:
+        return [call]
+    return [f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}"]
+
+
 def _cj_impl(*args, call_jaxpr, jvp, num_consts, symbolic_zeros):
     return _eval_call(call_jaxpr, args)
 
@@ -340,56 +351,6 @@ def _cj_jvp(primals, tangents, *, call_jaxpr, jvp, num_consts, symbolic_zeros):
     return jvp(list(primals[num_consts:]), list(tangents[num_consts:]))
 
 
-def _batch_inputs(axis_data, args, dims):
-    """Batched inputs with their batch axis at 0; unbatched ones (a closed-over value, an
-    ``in_axes=None`` operand) stay unbatched, as in JAX: a callback that sees only them runs
-    once, not once per element (spec F, general rule)."""
-    in_dims = [not_mapped if d is not_mapped else 0 for d in dims]
-    args = [x if d is not_mapped else move_dim(x, d, 0, axis_data.size) for x, d in zip(args, dims)]
-    return args, in_dims
-
-
-def _cj_batch(axis_data, args, dims, *, call_jaxpr, jvp, num_consts, symbolic_zeros):
-    args, in_dims = _batch_inputs(axis_data, args, dims)
-    batched, _ = batch_jaxpr(call_jaxpr, axis_data, in_dims, instantiate=True)
-    size = axis_data.size
-    arg_dims = in_dims[num_consts:]
-
-    def jvp_b(primals, tangents):
-        n = len(primals)
-        ts = [
-            _zeros(aval_of(p).to_tangent_aval()) if type(t) is Zero else t
-            for p, t in zip(primals, tangents)
-        ]
-        float0 = [aval_of(p).to_tangent_aval().dtype == dtypes.float0 for p in primals]
-        info = {}
-
-        def f(*xs):
-            ps = list(xs[:n])
-            tt = [
-                Zero(aval_of(p).to_tangent_aval()) if f0 else t
-                for p, t, f0 in zip(ps, xs[n:], float0)
-            ]
-            p_out, t_out = jvp(ps, tt)
-            info["zero"] = [type(t) is Zero for t in t_out]
-
-            return list(p_out) + [instantiate(t) for t in t_out]
-
-        outs, odims = batch_flat(f, axis_data, list(primals) + ts, arg_dims + arg_dims)
-        outs = [move_dim(o, d, 0, size) for o, d in zip(outs, odims)]
-        m = len(outs) // 2
-        t_out = [
-            Zero(aval_of(p).to_tangent_aval()) if z else t
-            for p, t, z in zip(outs[:m], outs[m:], info["zero"])
-        ]
-        return outs[:m], t_out
-
-    outs = custom_jvp_call_p.bind(
-        *args, call_jaxpr=batched, jvp=jvp_b, num_consts=num_consts, symbolic_zeros=False
-    )
-    return outs, [0] * len(outs)
-
-
 def _call_dce(used_outputs, eqn):
     jaxpr = eqn.params["call_jaxpr"]
     if not any(used_outputs) and not jaxpr.effects:
@@ -402,8 +363,9 @@ rules.abstract_eval_rules[custom_jvp_call_p] = _cj_abstract_eval
 rules.vma_rules[custom_jvp_call_p] = rules.keep_vma
 rules.effects_rules[custom_jvp_call_p] = _cj_effects
 rules.jvp_rules[custom_jvp_call_p] = _cj_jvp
-rules.batch_rules[custom_jvp_call_p] = _cj_batch
+rules.batch_rules[custom_jvp_call_p] = functools.partial(custom_jvp_call_batch, custom_jvp_call_p)
 rules.dce_rules[custom_jvp_call_p] = _call_dce
+rules.lower_rules[custom_jvp_call_p] = _call_lower
 rules.custom_call_rules[custom_jvp_call_p] = {
     "eval": _cj_call_eval,
     "jvp": _cj_call_jvp,
@@ -674,64 +636,14 @@ def _cv_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts, symbolic_zer
     )
 
 
-def _cv_batch(axis_data, args, dims, *, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
-    args, in_dims = _batch_inputs(axis_data, args, dims)
-    batched, _ = batch_jaxpr(call_jaxpr, axis_data, in_dims, instantiate=True)
-    size = axis_data.size
-    arg_dims = in_dims[num_consts:]
-
-    def fwd_b(*xs, perturbed=None):
-        info = {}
-
-        def f(*a):
-            kw = {} if perturbed is None else {"perturbed": perturbed}
-            outs, res, res_tree = fwd(*a, **kw)
-            info["n_out"], info["res_tree"] = len(outs), res_tree
-            return list(outs) + list(res)
-
-        outs, odims = batch_flat(f, axis_data, list(xs), arg_dims)
-        outs = [move_dim(o, d, 0, size) for o, d in zip(outs, odims)]
-        k = info["n_out"]
-        return outs[:k], outs[k:], info["res_tree"]
-
-    def bwd_b(res_tree, res, cts):
-        nr = len(res)
-        cts = [_zeros(c.aval) if type(c) is Zero else c for c in cts]
-        info = {}
-
-        def f(*a):
-            got = bwd(res_tree, list(a[:nr]), list(a[nr:]))
-            info["zero"] = [type(g) is Zero for g in got]
-            return [_zeros(g.aval) if type(g) is Zero else g for g in got]
-
-        outs, odims = batch_flat(f, axis_data, list(res) + cts, [0] * (nr + len(cts)))
-        res_out = []
-        for o, d, z, ind in zip(outs, odims, info["zero"], arg_dims):
-            if ind is not_mapped:  # one input shared by every element: its cotangents add up
-                o = o if d is not_mapped else reduce_sum(o, (d,))
-            else:
-                o = move_dim(o, d, 0, size)
-            res_out.append(Zero(aval_of(o)) if z else o)
-        return res_out
-
-    outs = custom_vjp_call_p.bind(
-        *args,
-        call_jaxpr=batched,
-        fwd=fwd_b,
-        bwd=bwd_b,
-        num_consts=num_consts,
-        symbolic_zeros=symbolic_zeros,
-    )
-    return outs, [0] * len(outs)
-
-
 rules.impl_rules[custom_vjp_call_p] = _cv_impl
 rules.abstract_eval_rules[custom_vjp_call_p] = _cv_abstract_eval
 rules.vma_rules[custom_vjp_call_p] = rules.keep_vma
 rules.effects_rules[custom_vjp_call_p] = _cv_effects
 rules.jvp_rules[custom_vjp_call_p] = _cv_jvp
-rules.batch_rules[custom_vjp_call_p] = _cv_batch
+rules.batch_rules[custom_vjp_call_p] = functools.partial(custom_vjp_call_batch, custom_vjp_call_p)
 rules.dce_rules[custom_vjp_call_p] = _call_dce
+rules.lower_rules[custom_vjp_call_p] = _call_lower
 rules.custom_call_rules[custom_vjp_call_p] = {
     "eval": _cv_call_eval,
     "jvp": _cv_call_jvp,

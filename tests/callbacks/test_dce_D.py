@@ -177,6 +177,12 @@ def test_D3_eager_custom_function_in_checkpoint_runs_an_unused_pure_callback(kin
     assert float(jax.checkpoint(c)(jnp.float32(1.5))) == 3.0
     jax.effects_barrier()
     assert calls == [1.5]
+    # compiled (jit, or a loop body), the custom function's unused pure_callback is removed
+    assert float(jax.jit(c)(jnp.float32(1.5))) == 3.0
+    out = lax.scan(lambda x, _: (c(x), None), jnp.float32(1.5), None, length=2)[0]
+    jax.effects_barrier()
+    assert float(out) == 6.0
+    assert calls == [1.5]
 
 
 @pytest.mark.parametrize("use_jit", [False, True], ids=["eager", "jit"])

@@ -234,6 +234,30 @@ def test_H2_debug_print_in_checkpoint_under_grad_prints_twice(capsys, ordered, w
     assert capsys.readouterr().out == "y: 3.0, z: 6.0\n" * 2
 
 
+@pytest.mark.parametrize("wrap", [pytest.param(jax.jit, id="jit"), pytest.param(None, id="eager")])
+@pytest.mark.parametrize("ordered", [False, True])
+def test_H2_checkpoint_whose_outputs_ignore_the_input_prints_once(capsys, ordered, wrap):
+    """H2 (callback fuzzer, seed 2340): when no output of the checkpointed function depends
+    on the differentiated input (its output tangents are symbolically zero) there is no
+    backward pass to rematerialise for: the print runs once. A linear function (no residual
+    needed) still rematerialises and prints twice."""
+
+    def const(x):
+        jax.debug.print("x: {}", x, ordered=ordered)
+        return jnp.ones_like(x) * 3.0
+
+    def linear(x):
+        jax.debug.print("x: {}", x, ordered=ordered)
+        return x * 2.0
+
+    for fun, times in [(const, 1), (linear, 2)]:
+        g = jax.grad(lambda x: jnp.sum(jax.checkpoint(fun)(x)))
+        out = (g if wrap is None else wrap(g))(jnp.float32(2.0))
+        jax.effects_barrier()
+        assert float(out) == (0.0 if fun is const else 2.0)
+        assert capsys.readouterr().out == "x: 2.0\n" * times
+
+
 @pytest.mark.parametrize("ordered", [False, True])
 def test_H2_rematerialised_print_happens_in_the_pullback(capsys, ordered):
     primal, pullback = jax.vjp(jax.checkpoint(_print_yz(ordered)), 2.0)
