@@ -1,0 +1,384 @@
+"""Run one generated callback program in jaxlite and in JAX and compare what the caller and
+the host functions saw.
+
+Each engine executes the same source text (``cb_gen.render``) in a namespace where ``jax``,
+``jnp``, ``lax``, ``io_callback`` are that engine's, with ``HOST`` (the recording host
+functions) defined in it. ``debug.print`` output is captured by swapping ``sys.stdout``
+(each write is one message). After the call (or its exception) ``jax.effects_barrier()``
+runs, then the log is read.
+
+Compared, in this order (``compare`` returns every class that differs):
+
+* ``raise/no-raise`` and ``exception type`` (the built-in base class: JAX's
+  ``JaxRuntimeError`` and jaxlite's ``CallbackError`` are both ``RuntimeError``);
+* ``output``: the result's leaves, shapes, dtypes and values;
+* ``calls``: the multiset of callback calls (site, argument pytree, shapes, dtypes, weak
+  types, values; printed text for ``debug.print``), so call counts exactly;
+* ``order``: the sequence of each ordered chain (ordered ``io_callback``; ordered
+  ``debug.callback``/``debug.print``), which JAX guarantees;
+* ``unordered order`` (informational, not a failure): the whole sequence, which JAX does not
+  promise for unordered callbacks; ``calls before an error`` (informational): the calls made
+  when both engines raised (which callbacks run before an error is not specified).
+
+``known`` is the one place where documented deliberate differences (docs/compat.md, "Host
+callbacks") are recognised.
+
+Everything here is test code: generated text is executed by the harness, never by jaxlite.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tests.fuzz.engines import jax_ns as _jax_ns, jaxlite_ns as _jaxlite_ns
+from tests.fuzz.runner import _base
+
+HOST = '''
+LOG = []
+
+
+def _leaves(t):
+    if t is None:
+        return []
+    if isinstance(t, dict):
+        return [leaf for k in sorted(t) for leaf in _leaves(t[k])]
+    if isinstance(t, (list, tuple)):
+        return [leaf for e in t for leaf in _leaves(e)]
+    return [t]
+
+
+def _desc(t):
+    """A hashable description of a callback's argument pytree."""
+    if t is None:
+        return None
+    if isinstance(t, dict):
+        return ("dict", tuple((k, _desc(t[k])) for k in sorted(t)))
+    if isinstance(t, (list, tuple)):
+        return (type(t).__name__, tuple(_desc(e) for e in t))
+    if isinstance(t, str):
+        return ("str", t)
+    a = np.asarray(t)
+    kind = "Array" if isinstance(t, jax.Array) else type(t).__name__
+    vals = tuple(round(float(e), 4) for e in a.astype(np.float64).ravel())
+    return (kind, a.shape, str(a.dtype), bool(getattr(t, "weak_type", False)), vals)
+
+
+class Host:
+    """The host function of one call site: records each call, returns a deterministic
+    result (``a0 * 0.5 + 1 + 0.25 * sum(other leaves)``, shaped as the first leaf)."""
+
+    def __init__(self, sid, kind, ordered=False, raise_at=None, nout=1, int_out=False):
+        self.sid, self.kind, self.ordered = sid, kind, ordered
+        self.raise_at, self.nout, self.int_out = raise_at, nout, int_out
+        self.calls = 0
+
+    def __call__(self, *args, **kwargs):
+        n = self.calls
+        self.calls += 1
+        LOG.append((self.sid, _desc((args, kwargs))))
+        if self.raise_at == n:
+            raise ValueError(f"boom at site {self.sid}")
+        if self.kind == "dc" or self.nout == 0:
+            return None
+        leaves = [leaf for leaf in _leaves((args, kwargs)) if not isinstance(leaf, str)]
+        a0 = np.asarray(leaves[0]).astype(np.float32)
+        extra = sum(float(np.sum(np.asarray(leaf, np.float32))) for leaf in leaves[1:])
+        r = (a0 * 0.5 + 1.0 + np.float32(extra * 0.25)).astype(np.float32)
+        if self.nout == 1:
+            return r
+        return [r, {"z": (r * 2.0).astype(np.int32 if self.int_out else np.float32)}]
+'''
+
+CLASSES = ("raise/no-raise", "exception type", "output", "calls", "order")
+INFO_CLASSES = ("unordered order", "calls before an error")
+
+
+def namespaces():
+    """(jaxlite's, JAX's) namespaces for the generated source; JAX's is ``None`` when JAX is
+    not installed."""
+    lite = _with_io(_jaxlite_ns(), "jaxlite")
+    jax = _jax_ns()
+    if jax is not None:
+        jax = _with_io(jax, "jax")
+    for name in ("jax._src.callback", "jax._src.debugging"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)  # C2's ERROR records: noise here
+    return lite, jax
+
+
+def _with_io(ns, mod):
+    import importlib
+
+    ns = dict(ns)
+    ns["io_callback"] = importlib.import_module(mod + ".experimental").io_callback
+    return ns
+
+
+class _Capture:
+    """``sys.stdout`` while a program runs: each write is one ``debug.print`` message."""
+
+    def __init__(self, log):
+        self.log = log
+
+    def write(self, text):
+        m = re.match(r"s(\d+) ", text)
+        if m:
+            self.log.append((int(m.group(1)), ("printed", text.rstrip("\n"))))
+        return len(text)
+
+    def flush(self):
+        pass
+
+
+@dataclass
+class Outcome:
+    ok: bool
+    exc: BaseException | None = None
+    out: list = field(default_factory=list)  # (shape, dtype, values) per output leaf
+    log: list = field(default_factory=list)  # (sid, description) per call, in call order
+
+
+def run(prog, ns) -> Outcome:
+    env = dict(ns)
+    exec(HOST, env)  # noqa: S102 (test side: the harness's own text)
+    exec(prog.source(), env)  # noqa: S102
+    jax, jnp = env["jax"], env["jnp"]
+    log = env["LOG"]
+    old = sys.stdout
+    sys.stdout = _Capture(log)
+    res = Outcome(ok=True)
+    try:
+        out = env["f"](jnp.asarray(prog.x), jnp.asarray(prog.y))
+        leaves = jax.tree_util.tree_leaves(out)
+        res.out = [(np.shape(v), str(np.asarray(v).dtype), np.asarray(v)) for v in leaves]
+        jax.effects_barrier()
+    except Exception as e:  # noqa: BLE001 (any error is an outcome to compare)
+        res.ok, res.exc = False, e
+        try:
+            jax.effects_barrier()
+        except Exception:  # noqa: BLE001, S110 (an error already reported)
+            pass
+    finally:
+        sys.stdout = old
+    res.log = list(log)
+    return res
+
+
+def _exc_text(e):
+    return f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
+
+
+def _chain(prog, log, which):
+    sites = prog.sites()
+
+    def keep(sid):
+        n = sites.get(sid)
+        if n is None or not n.p.get("ordered"):
+            return False
+        return (n.p["kind"] == "io") == (which == "io")
+
+    return [e for e in log if keep(e[0])]
+
+
+def _fmt_calls(c: Counter, limit=4):
+    items = sorted(c.items(), key=repr)[:limit]
+    return "; ".join(f"{n}x s{sid} {str(d)[:160]}" for (sid, d), n in items)
+
+
+def compare(prog, a: Outcome, b: Outcome) -> list:
+    """[(class, detail)] for every way jaxlite's outcome ``a`` differs from JAX's ``b``."""
+    found = []
+    if a.ok != b.ok:
+        who = "jaxlite" if not a.ok else "JAX"
+        e = a.exc if not a.ok else b.exc
+        found.append(("raise/no-raise", f"only {who} raised {_exc_text(e)}"))
+    elif not a.ok and _base(a.exc) != _base(b.exc):
+        found.append(("exception type", f"jaxlite {_exc_text(a.exc)} | JAX {_exc_text(b.exc)}"))
+    if a.ok and b.ok:
+        d = _out_diff(a.out, b.out)
+        if d:
+            found.append(("output", d))
+    ca, cb = Counter(a.log), Counter(b.log)
+    both_raised = not a.ok and not b.ok
+    if ca != cb and both_raised:
+        # a trace-time error: which callbacks already ran depends on how far each engine
+        # executes while tracing; a callback's exception: independent unordered callbacks
+        # around it may run before or after it (and not at all once it raised)
+        found.append(("calls before an error", f"{len(a.log)} vs {len(b.log)} calls"))
+    elif ca != cb:
+        found.append(
+            (
+                "calls",
+                f"{len(a.log)} vs {len(b.log)} calls; only jaxlite: {_fmt_calls(ca - cb)}"
+                f" | only JAX: {_fmt_calls(cb - ca)}",
+            )
+        )
+    else:
+        for which in ("io", "debug"):
+            sa, sb = _chain(prog, a.log, which), _chain(prog, b.log, which)
+            if sa != sb:
+                found.append(("order", f"ordered {which}: {_seq(sa)} vs JAX {_seq(sb)}"))
+                break
+        else:
+            if a.log != b.log:
+                found.append(("unordered order", f"{_seq(a.log)} vs JAX {_seq(b.log)}"))
+    return found
+
+
+def _seq(log):
+    return " ".join(f"s{sid}" for sid, _ in log[:30])
+
+
+def _out_diff(oa, ob):
+    if len(oa) != len(ob):
+        return f"{len(oa)} vs {len(ob)} output leaves"
+    for i, ((sa, da, va), (sb, db, vb)) in enumerate(zip(oa, ob)):
+        if sa != sb or da != db:
+            return f"leaf {i}: {da}{list(sa)} vs JAX {db}{list(sb)}"
+        if not np.allclose(va.astype(np.float64), vb.astype(np.float64), 1e-5, 1e-6):
+            return f"leaf {i}: {va.tolist()} vs JAX {vb.tolist()}"
+    return None
+
+
+# -- documented deliberate differences: the one place they are recognised ------------------
+
+# JAX refuses; jaxlite runs the program (compat.md, "Host callbacks")
+_JAX_RAISES = [
+    ("IO effect not supported in vmap-of-cond", "io_callback in vmap of cond/switch (F11)"),
+    (
+        "IO effects not supported in while_loop with batched predicate",
+        "io_callback in vmap of while_loop with a batched predicate (F12)",
+    ),
+    ("Ordered IO effects not supported in vmap", "io_callback in vmap of while_loop (F12)"),
+    ("Effects not supported in partial-eval of `checkpoint`", "io_callback in checkpoint (H1)"),
+    ("Effects not supported in AD of `checkpoint`", "io_callback in checkpoint (H1)"),
+]
+
+
+LOOPS = ("scan", "scanrows", "fori", "while", "while_cond")
+REVERSE_AD = ("grad", "vag", "vjp")
+
+
+TOPIC_E8 = "callbacks in the predicate of a vmapped while_loop (E8)"
+TOPIC_D7 = "pure_callback on loop-invariant operands in a loop (D7)"
+TOPIC_SCAN_AD = "effects in a scan under reverse-mode AD"
+TOPIC_WHILE_IO = "unordered io_callback in a while_loop predicate, result unused (D5)"
+
+
+def known(prog, cls, detail, a: Outcome, b: Outcome):
+    """The compat.md topic if this mismatch is a documented deliberate difference (the one
+    place these rules live; each names its compat.md row)."""
+    if not b.ok:
+        # JAX refuses what jaxlite allows: whatever follows differs too
+        msg = str(b.exc)
+        for text, topic in _JAX_RAISES:
+            if text in msg:
+                return topic
+    sites, tags = prog.sites(), prog.tags()
+
+    def kind(sid):
+        return sites[sid].p["kind"] if sid in sites else None
+
+    def hoistable(sid):
+        """The topic under which JAX may run this site fewer times (or once, hoisted)."""
+        t = tags.get(sid, ())
+        if kind(sid) == "pc" and _in(t, LOOPS):
+            return TOPIC_D7
+        if kind(sid) in ("dc", "dp", "io") and _scan_under_reverse_ad(t):
+            return TOPIC_SCAN_AD
+        return None
+
+    if a.ok != b.ok or cls == "exception type":
+        # a planted callback exception that one engine hits and the other does not (or hits
+        # outside the compiled loop, keeping its type), because of the hoisting below; what
+        # follows the exception differs too
+        e = a.exc if not a.ok else b.exc
+        m = re.match(r"(?:ValueError: )?boom at site (\d+)$", str(e))
+        return hoistable(int(m.group(1))) if m else None
+    if cls != "calls":
+        return None
+    ca, cb = Counter(a.log), Counter(b.log)
+    diff = list(((ca - cb) + (cb - ca)).keys())
+    if not diff:
+        return None
+    # E8: JAX evaluates a batched while predicate again inside the body
+    if all(kind(s) in ("dc", "dp") and _vmapped_while_cond(tags[s]) for s, _ in diff):
+        return TOPIC_E8
+    # D7: XLA may hoist a pure_callback whose operands do not change out of a loop: JAX
+    # runs it fewer times (once eagerly, even for zero iterations; per iteration under jit).
+    # Scan under reverse-mode AD: JAX's partial evaluation moves effects on loop-invariant
+    # values out of the loop (once, even for zero iterations) and drops io_callbacks of
+    # non-differentiated carries; jaxlite runs them once per iteration, as JAX's jvp does.
+    topics = {
+        hoistable(e[0]) if cb[e] <= 1 or cb[e] < ca[e] or _invariant(prog, e[0]) else None
+        for e in diff
+    }
+    if len(topics) == 1 and None not in topics:
+        return topics.pop()
+    # JAX drops an unordered io_callback from a compiled while_loop's predicate when the
+    # predicate does not use its result (D5 says io callbacks are never removed)
+    if all(
+        kind(e[0]) == "io"
+        and not sites[e[0]].p.get("ordered")
+        and "while_cond" in tags[e[0]]
+        and cb[e] == 0
+        for e in diff
+    ):
+        return TOPIC_WHILE_IO
+    return None
+
+
+def _invariant(prog, sid):
+    """Whether every operand of a site is defined outside its innermost loop (a closed-over
+    value or a literal: the same in every iteration)."""
+    site, t = prog.sites()[sid], prog.tags()[sid]
+    loops = [k for k, tag in enumerate(t) if tag in LOOPS]
+    if not loops:
+        return False
+    defined = prog.var_tags()
+    names = [site.p["primary"]] + [x for x in site.p["extras"] if x[:1].isalpha()]
+    names = [n for n in names if not n.startswith("np.")]
+    return all(n in defined and len(defined[n]) <= loops[-1] for n in names)
+
+
+def _in(tags, kinds):
+    return any(t in kinds for t in tags)
+
+
+def _vmapped_while_cond(t):
+    return "while_cond" in t and "vmap" in t[: t.index("while_cond")]
+
+
+def _scan_under_reverse_ad(t):
+    for k, tag in enumerate(t):
+        if tag in ("scan", "scanrows", "fori") and _in(t[:k], REVERSE_AD):
+            return True
+    return False
+
+
+def repro_source(prog, engine="jaxlite") -> str:
+    """A standalone script: run it as is (jaxlite), or with ``ENGINE = "jax"``."""
+    return (
+        "import sys\n\nimport numpy as np\n\n"
+        f'ENGINE = "{engine}"\n'
+        "if ENGINE == 'jax':\n"
+        "    import jax\n    import jax.numpy as jnp\n    from jax import lax\n"
+        "    from jax.experimental import io_callback\n"
+        "else:\n"
+        "    import jaxlite as jax\n    import jaxlite.numpy as jnp\n    from jaxlite import lax\n"
+        "    from jaxlite.experimental import io_callback\n"
+        + HOST
+        + "\n\n"
+        + prog.source()
+        + f"\n\nx = jnp.asarray(np.array({prog.x.tolist()!r}, np.float32))\n"
+        f"y = jnp.asarray(np.array({prog.y.tolist()!r}, np.float32))\n"
+        "try:\n    print('out:', f(x, y))\n"
+        "except Exception as e:\n    print('raised', type(e).__name__, e)\n"
+        "jax.effects_barrier()\n"
+        "for entry in LOG:\n    print(entry)\n"
+    )
