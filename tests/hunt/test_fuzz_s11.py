@@ -447,6 +447,55 @@ def test_take_trace_roll(k):
     _same(_TAKE_TRACE_ROLL[k])
 
 
+# Seed 12001189, a wrong sign: grad(grad) of cbrt(v @ v) with v = x[[2, 0]] of a size-1 x
+# (index 2 clamped) was +0.00809, JAX -0.00809 (= hessian). JAX transposes a clamping
+# gather into a scatter that drops out-of-bounds positions and that scatter back into the
+# clamping gather; jaxlite masked the out-of-bounds positions in the second transpose.
+_X1 = np.array([3.0], np.float32)
+_I2 = np.array([2, 0], np.int32)
+_X23 = np.arange(6.0, dtype=np.float32).reshape(2, 3) + 1
+
+
+def _rr(m, inner, x):
+    return m.jx.grad(lambda x: m.jnp.sum(m.jx.grad(inner)(x) ** 2))(x)
+
+
+_REVERSE_TWICE = [
+    lambda m: m.jx.linear_transpose(
+        lambda ct: m.jx.vjp(lambda y: y[_I2], _X1)[1](ct)[0], np.ones(2, "f")
+    )(np.ones(1, "f")),
+    lambda m: m.jx.grad(lambda x: m.jnp.sum(m.jx.grad(lambda y: m.jnp.cbrt(y[_I2] @ y[_I2]))(x)))(
+        _X1
+    ),
+    lambda m: m.jx.hessian(lambda y: m.jnp.cbrt(y[_I2] @ y[_I2]))(_X1),
+    lambda m: _rr(m, lambda y: m.jnp.sum(m.jnp.sin(y[np.array([5, -1, 0])]) * y[1]), _X23),
+    lambda m: _rr(m, lambda y: m.jnp.sum(m.jnp.sin(y[:, np.array([5, -7, 0])])), _X23),
+    lambda m: _rr(
+        m, lambda y: m.jnp.sum(m.jnp.sin(m.jnp.take(y, np.array([5, -7, 0]), 1, mode="clip"))), _X23
+    ),
+    lambda m: _rr(m, lambda y: m.jnp.sum(m.jnp.sin(m.jnp.take(y, np.array([5, -7, 0]), 1))), _X23),
+    lambda m: _rr(
+        m,
+        lambda y: m.jnp.sum(m.jnp.sin(y.at[np.array([5, 0])].get(mode="fill", fill_value=0.0))),
+        _X23,
+    ),
+    lambda m: _rr(m, lambda y: m.jnp.sum(m.jnp.sin(y.at[np.array([5, 0])].add(y[0] * 2.0))), _X23),
+    lambda m: _rr(
+        m,
+        lambda y: m.jnp.sum(m.jnp.sin(m.jnp.take_along_axis(y, np.array([[5, 0, 1]]), axis=1))),
+        _X23,
+    ),
+    lambda m: m.jx.vmap(
+        lambda x: _rr(m, lambda y: m.jnp.sum(m.jnp.sin(y[np.array([5, -1, 0])])), x)
+    )(_X23),
+]
+
+
+@pytest.mark.parametrize("k", range(len(_REVERSE_TWICE)))
+def test_reverse_over_reverse_through_clamped_gathers(k):
+    _same(_REVERSE_TWICE[k])
+
+
 # ---------------------------------------------------------------- documented differences
 @pytest.mark.jaxlite_only
 @pytest.mark.parametrize("batch_size", [1, 2, 3])

@@ -7,6 +7,9 @@ shape ``S + x.shape[k:]``. Out-of-bounds indices are clamped, as JAX does for ga
 
 ``scatter_p(x, updates, *idxs, mode)``: the matching update, with ``mode`` one of
 ``"set" "add" "mul" "min" "max"``; out-of-bounds updates are dropped, as in JAX.
+``"gather_t"`` is ``"add"`` made by transposing a gather (JAX's promise-in-bounds
+scatter): transposed again it is that clamping gather, without masking out-of-bounds
+positions (so reverse-over-reverse agrees with forward-over-reverse, as in JAX).
 
 The form is closed under batching: a batched gather adds an ``iota`` index over the batch
 axis in front.
@@ -83,7 +86,7 @@ def _gather_transpose(ct, x, *idxs):
     if type(ct) is Zero:
         return [Zero(x.aval)] + [None] * len(idxs)
     zeros = _shape.full(x.aval.shape, 0, x.aval.dtype)
-    return [scatter_p.bind(zeros, ct, *idxs, mode="add")] + [None] * len(idxs)
+    return [scatter_p.bind(zeros, ct, *idxs, mode="gather_t")] + [None] * len(idxs)
 
 
 def _batch_indices(axis_data, idxs, dims):
@@ -176,7 +179,7 @@ def _scatter_impl(x, updates, *idxs, mode):
     t = tuple(bidx)
     if mode == "set":
         out[t] = upd
-    elif mode == "add":
+    elif mode in ("add", "gather_t"):
         np.add.at(out, t, upd)
     elif mode == "mul":
         np.multiply.at(out, t, upd)
@@ -227,7 +230,7 @@ def _scatter_jvp(primals, tangents, *, mode):
         return out, Zero(aval_of(out).to_tangent_aval())
 
     tx, tu = structural.instantiate(tx), structural.instantiate(tu)
-    if mode in ("set", "add"):
+    if mode in ("set", "add", "gather_t"):
         return out, scatter_p.bind(tx, tu, *idxs, mode=mode)
     if mode == "mul":
         if type(tangents[1]) is not Zero and not _known_unique(idxs):
@@ -281,7 +284,7 @@ def _scatter_extremal_tangent(x, u, idxs, tx, tu, out, mode):
 
 
 def _scatter_transpose(ct, x, u, *idxs, mode):
-    if mode not in ("add", "set"):
+    if mode not in ("add", "set", "gather_t"):
         raise NotImplementedError(f"Transpose rule for scatter mode {mode!r} not implemented")
     uaval = u.aval if is_undefined_primal(u) else aval_of(u)
     if type(ct) is Zero:
@@ -291,19 +294,20 @@ def _scatter_transpose(ct, x, u, *idxs, mode):
         ] + [None] * len(idxs)
     ct_x = ct_u = None
     if is_undefined_primal(x):
-        if mode == "add":
+        if mode in ("add", "gather_t"):
             ct_x = ct
         else:
             ct_x = scatter_p.bind(ct, ew.zeros_like(gather_p.bind(ct, *idxs)), *idxs, mode="set")
     if is_undefined_primal(u):
         g = gather_p.bind(ct, *idxs)
-        # Out-of-bounds updates were dropped: their cotangent is zero.
-        mask = _gather_mask(idxs, aval_of(ct).shape, aval_of(g).shape)
-        if mode == "set":
-            # Of updates to the same position only the one written last wins, so only it
-            # gets the cotangent (JAX's "scatter the update ids" rule).
-            mask = ew.and_(mask, _winners(idxs, aval_of(ct).shape, aval_of(g).shape))
-        g = ew.select_n(mask, ew.zeros_like(g), g)
+        if mode != "gather_t":  # gather_t: the clamping gather it came from, unmasked
+            # Out-of-bounds updates were dropped: their cotangent is zero.
+            mask = _gather_mask(idxs, aval_of(ct).shape, aval_of(g).shape)
+            if mode == "set":
+                # Of updates to the same position only the one written last wins, so only
+                # it gets the cotangent (JAX's "scatter the update ids" rule).
+                mask = ew.and_(mask, _winners(idxs, aval_of(ct).shape, aval_of(g).shape))
+            g = ew.select_n(mask, ew.zeros_like(g), g)
         if aval_of(g).shape != uaval.shape:
             extra = aval_of(g).ndim - uaval.ndim
             g = reductions.reduce_sum(g, tuple(range(extra))) if extra else g
