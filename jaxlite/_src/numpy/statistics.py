@@ -61,6 +61,7 @@ from jaxlite._src.numpy.util import (
 )
 from jaxlite._src.ops import indexing as _ix, shape as _sh, sorting as _sort
 from jaxlite._src.ops.conversion import convert_element_type
+from jaxlite._src.ops.xla_fma import fma
 from jaxlite._src.sharding import explicit as _explicit
 
 
@@ -267,8 +268,11 @@ def _quantile(a, q, axis, method, keepdims, ignore_nan, name, weights=None):
     v_lo = _ix.take_along_axis(sb, broadcast_to(idx_lo, bshape), sb.ndim - 1)
     v_hi = _ix.take_along_axis(sb, broadcast_to(idx_hi, bshape), sb.ndim - 1)
     if method == "linear":
-        frac = subtract(pos, lo)
-        out = add(v_lo, multiply(subtract(v_hi, v_lo), frac))
+        # JAX's weights and XLA's contraction of its multiply-add: lo*(1-f) + hi*f with the
+        # first product fused (a signed zero and the last bit are JAX's).
+        high_w = subtract(pos, lo)
+        low_w = subtract(ones_like(high_w), high_w)
+        out = fma(v_lo, low_w, multiply(v_hi, high_w))
     elif method == "midpoint":
         out = multiply(add(v_lo, v_hi), 0.5)
     else:

@@ -41,7 +41,15 @@ def _cumulative(name, np_fn):
     return p
 
 
-cumsum_p = _cumulative("cumsum", lambda x, axis: np.cumsum(x, axis=axis, dtype=x.dtype))
+def _cumsum(x, axis):
+    out = np.cumsum(x, axis=axis, dtype=x.dtype)
+    if dtypes.is_inexact(out.dtype):
+        # XLA adds every prefix to its +0 init: a prefix of -0s sums to +0 (NumPy's to -0).
+        np.add(out, 0, out=out)
+    return out
+
+
+cumsum_p = _cumulative("cumsum", _cumsum)
 cumprod_p = _cumulative("cumprod", lambda x, axis: np.cumprod(x, axis=axis, dtype=x.dtype))
 cummax_p = _cumulative(
     "cummax", lambda x, axis: minmax.fix_accumulate(np.maximum.accumulate(x, axis), x, axis, True)
