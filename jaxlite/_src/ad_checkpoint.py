@@ -343,6 +343,13 @@ def _ckpt_partial_eval(trace, tracers, *, jaxpr, prevent_cse, policy):
     # No output depends on an unknown input (e.g. its tangent is symbolically zero): there
     # is no backward pass to rematerialise for, so a debug callback runs once, as in JAX.
     saved, recompute = remat_split(K, n_known_outs, policy) if any(out_unk) else ([], [])
+    # Residuals neither saved nor recomputed (with no unknown output, or a residual that is
+    # a known input itself) are saved as they are.
+    made = {id(v) for v in saved} | {id(v) for e in recompute for v in e.outvars}
+    for r in K.outvars[n_known_outs:]:
+        if type(r) is not Literal and id(r) not in made:
+            saved = [*saved, r]
+            made.add(id(r))
 
     # Known side: known outputs + saved values.
     k_jaxpr = Jaxpr([], K.invars, list(K.outvars[:n_known_outs]) + saved, K.eqns)

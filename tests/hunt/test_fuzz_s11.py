@@ -442,6 +442,33 @@ _TAKE_TRACE_ROLL = [
 ]
 
 
+_CKPT_POLICIES = [
+    None,
+    "nothing_saveable",
+    "dots_with_no_batch_dims_saveable",
+    "everything_saveable",
+]
+
+
+@pytest.mark.parametrize("policy", _CKPT_POLICIES)
+def test_checkpoint_of_an_output_that_no_longer_depends_on_the_input(policy):
+    # tests/fuzz seed 2 after the take shortcut: grad of checkpoint(take(copysign(x, x),
+    # empty)) raised KeyError (a residual neither saved nor recomputed); JAX: zeros.
+    def build(m):
+        pol = None if policy is None else getattr(m.jx.checkpoint_policies, policy)
+        f = lambda x: m.jnp.take(m.jnp.copysign(x, x), _E, axis=0)  # noqa: E731
+        g = lambda x: (m.jnp.take(m.jnp.sin(x), _E), m.jnp.cos(x) * 2)  # noqa: E731
+        x = np.array([1.72], np.float32)
+        ck = lambda fn: m.jx.checkpoint(fn, policy=pol)  # noqa: E731
+        return (
+            m.jx.grad(lambda x: m.jnp.sum(ck(f)(x)))(x),
+            m.jx.jit(m.jx.grad(lambda x: m.jnp.sum(ck(f)(x) + m.jnp.sin(x))))(x),
+            m.jx.grad(lambda x: m.jnp.sum(ck(g)(x)[1]))(x),
+        )
+
+    _same(build)
+
+
 @pytest.mark.parametrize("k", range(len(_TAKE_TRACE_ROLL)))
 def test_take_trace_roll(k):
     _same(_TAKE_TRACE_ROLL[k])
