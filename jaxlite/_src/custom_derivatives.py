@@ -681,7 +681,9 @@ def _lin_abstract_eval(*avals, num_res, bwd, out_avals, in_avals, lin_mask):
 
 
 def _lin_jvp(primals, tangents, **params):
-    raise TypeError(_JVP_OF_VJP_MSG)
+    # Differentiating the tangent map itself (grad or jvp of a jvp of a custom_vjp
+    # function): JAX has no rule for it.
+    raise rules.missing_rule("jvp", custom_lin_p)
 
 
 def _lin_transpose(cts, *args, num_res, bwd, out_avals, in_avals, lin_mask):

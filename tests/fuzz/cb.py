@@ -75,6 +75,8 @@ def _coverage(prog, cov: Counter):
             cov[f"vmap_method={p['vmap_method']}"] += 1
         if p["tree"]:
             cov["pytree args"] += 1
+    cov["top-level jit"] += prog.top_jit
+    cov["called twice"] += prog.repeat > 1
     for t in prog.tags().values():
         if "vmap" in t:
             cov["site under vmap"] += 1

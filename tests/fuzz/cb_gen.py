@@ -66,6 +66,8 @@ class Program:
     x: np.ndarray
     y: np.ndarray
     body: list
+    repeat: int = 1  # calls of ``f`` (ordered chains continue across calls)
+    top_jit: bool = False  # call ``jax.jit(f)`` (made once: a second call is a cache hit)
 
     def nodes(self):
         """Every node, depth first."""
@@ -170,7 +172,8 @@ class Gen:
         y = np.array([1.5, -0.5], np.float32)
         ctx = Ctx(shape=shape, vars=[("y", (2,), "float32")])
         body = self.block(ctx, r.randint(2, self.max_nodes))
-        return Program(self.seed, x, y, body)
+        repeat = 2 if r.random() < 0.3 else 1
+        return Program(self.seed, x, y, body, repeat=repeat, top_jit=r.random() < 0.25)
 
     # -- blocks ---------------------------------------------------------------------------
 
@@ -208,12 +211,11 @@ class Gen:
     def wrapper(self, ctx: Ctx) -> Node:
         r = self.rng
         rank = len(ctx.shape)
-        choices = list(WRAPPERS)
+        choices = list(WRAPPERS) + ["vmap", "vmap", "jit"]  # vmap is where most rules differ
         if rank == 0:
             choices = [k for k in choices if k not in ("vmap", "scanrows")]
-        if ctx.rev:  # while_loop is not reverse-differentiable: rarely
-            if r.random() < 0.85:
-                choices.remove("while")
+        if ctx.rev and r.random() < 0.85:  # while_loop is not reverse-differentiable: rarely
+            choices.remove("while")
         kind = r.choice(choices)
         node = Node(kind, self.new_uid())
         u = node.uid

@@ -85,6 +85,14 @@ def _candidates(prog):
                 cand = prog.copy()
                 cand.nodes()[k].p[key] = val
                 yield cand
+    if prog.repeat > 1:
+        cand = prog.copy()
+        cand.repeat = 1
+        yield cand
+    if prog.top_jit:
+        cand = prog.copy()
+        cand.top_jit = False
+        yield cand
     if prog.x.size > 1:
         for shape in [(2,), (3,)] + ([prog.x.shape[:-1]] if prog.x.ndim > 1 else []):
             if int(np.prod(shape)) < prog.x.size:

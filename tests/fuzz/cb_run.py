@@ -153,7 +153,9 @@ def run(prog, ns) -> Outcome:
     sys.stdout = _Capture(log)
     res = Outcome(ok=True)
     try:
-        out = env["f"](jnp.asarray(prog.x), jnp.asarray(prog.y))
+        fn = jax.jit(env["f"]) if prog.top_jit else env["f"]
+        for _ in range(prog.repeat):
+            out = fn(jnp.asarray(prog.x), jnp.asarray(prog.y))
         leaves = jax.tree_util.tree_leaves(out)
         res.out = [(np.shape(v), str(np.asarray(v).dtype), np.asarray(v)) for v in leaves]
         jax.effects_barrier()
@@ -377,7 +379,8 @@ def repro_source(prog, engine="jaxlite") -> str:
         + prog.source()
         + f"\n\nx = jnp.asarray(np.array({prog.x.tolist()!r}, np.float32))\n"
         f"y = jnp.asarray(np.array({prog.y.tolist()!r}, np.float32))\n"
-        "try:\n    print('out:', f(x, y))\n"
+        + ("f = jax.jit(f)\n" if prog.top_jit else "")
+        + f"try:\n    for _ in range({prog.repeat}):\n        print('out:', f(x, y))\n"
         "except Exception as e:\n    print('raised', type(e).__name__, e)\n"
         "jax.effects_barrier()\n"
         "for entry in LOG:\n    print(entry)\n"

@@ -70,3 +70,20 @@ def test_reverse_mode_through_the_same_programs_still_works():
     # Only a primal output under jit: the tangent map is dead code, nothing is compiled.
     out = jaxlite.jit(lambda x: jaxlite.jvp(f, (x,), (x,))[0])(_X)
     np.testing.assert_allclose(np.asarray(out), 2 * np.tanh(_X), rtol=1e-6)
+
+
+def test_grad_of_a_jvp_of_a_custom_vjp_function_has_no_rule():
+    """Callback fuzzer (seed 3117): grad of ``jvp(custom_vjp_f)`` reaches the JVP of the
+    tangent map itself, for which JAX has no rule: NotImplementedError (the plain jvp keeps
+    the TypeError)."""
+    f = _cv()
+
+    def inner(v):
+        p, t = jaxlite.jvp(f, (v,), (jnp.ones_like(v),))
+        return jnp.sum(p + t)
+
+    x = jnp.asarray(_X)
+    with pytest.raises(NotImplementedError, match="Differentiation rule for 'custom_lin'"):
+        jaxlite.grad(inner)(x)
+    with pytest.raises(TypeError, match=_MSG):
+        inner(x)
