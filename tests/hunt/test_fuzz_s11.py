@@ -343,6 +343,30 @@ _KEEPDIMS = [
 ]
 
 
+# Seed 12000171 (a wrong value): JAX's median and nanmedian are the *midpoint* 0.5
+# quantile: median([inf]) is inf (jaxlite's linear interpolation gave inf + (inf - inf) * 0
+# = nan; also -inf, [1, inf, inf] and nanmedian([nan, inf])).
+_INF = np.inf
+_MEDIANS = [[_INF], [_INF, _INF], [1.0, _INF], [-_INF, _INF], [1.0, _INF, _INF], [-_INF]]
+_MEDIANS += [[1.0, 2.0, _INF], [np.nan, _INF], [1.0, 2.0, 3.0, 5.0], [0.1, 0.7, 0.2]]
+
+
+@pytest.mark.parametrize("fn", ["median", "nanmedian"])
+@pytest.mark.parametrize("k", range(len(_MEDIANS)))
+def test_median_is_the_midpoint_quantile(fn, k):
+    v = np.array(_MEDIANS[k], np.float32)
+
+    def build(m):
+        f = getattr(m.jnp, fn)
+        return (
+            f(v),
+            m.jx.grad(lambda x: m.jnp.sum(f(x, axis=0)))(v),
+            f(v.astype(np.float16), axis=-1, keepdims=True),
+        )
+
+    _same(build)
+
+
 @pytest.mark.parametrize("k", range(len(_KEEPDIMS)))
 def test_quantile_keepdims_and_nan_to_num(k):
     _same(_KEEPDIMS[k])

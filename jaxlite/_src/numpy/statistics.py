@@ -298,9 +298,7 @@ def _check_quantile_args(name: str, out, overwrite_input) -> None:
     """JAX's refusal of NumPy's ``out=`` and ``overwrite_input=True`` (``name`` is
     ``quantile`` or ``nanquantile``, whichever the function computes with)."""
     if overwrite_input or out is not None:
-        raise ValueError(
-            f"jax.numpy.{name} does not support overwrite_input=True or out != None"
-        )
+        raise ValueError(f"jax.numpy.{name} does not support overwrite_input=True or out != None")
 
 
 def quantile(
@@ -355,7 +353,9 @@ def percentile(
 def median(a, axis=None, out=None, overwrite_input=False, keepdims: bool = False):
     """``jnp.median``: the 0.5 quantile along ``axis``."""
     _check_quantile_args("quantile", out, overwrite_input)
-    return _quantile(a, 0.5, axis, "linear", keepdims, False, "median")
+    # JAX's median is the midpoint 0.5 quantile ((lo + hi) / 2: median([inf]) is inf,
+    # where the linear one gives inf + (inf - inf) * 0 = nan)
+    return _quantile(a, 0.5, axis, "midpoint", keepdims, False, "median")
 
 
 def nanquantile(
@@ -396,7 +396,7 @@ def nanpercentile(
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims: bool = False):
     """``jnp.nanmedian``."""
     _check_quantile_args("nanquantile", out, overwrite_input)
-    return _quantile(a, 0.5, axis, "linear", keepdims, True, "nanmedian")
+    return _quantile(a, 0.5, axis, "midpoint", keepdims, True, "nanmedian")  # JAX's
 
 
 def average(a, axis=None, weights=None, returned: bool = False, keepdims: bool = False):
@@ -458,9 +458,7 @@ def _replicated_or_unreduced(sharding) -> bool:
     return not unreduced or set(unreduced) == set(sharding.mesh.axis_names)
 
 
-def bincount(
-    x, weights=None, minlength: int = 0, *, length: int | None = None, out_sharding=None
-):
+def bincount(x, weights=None, minlength: int = 0, *, length: int | None = None, out_sharding=None):
     """``jnp.bincount``: counts (or summed weights) of each non-negative integer.
 
     Under transformations ``length=`` must be given (the output shape depends on data).
