@@ -550,3 +550,57 @@ def test_io_callback_in_custom_derivative_in_vmap_of_cond(make):
     np.testing.assert_array_equal(np.asarray(out), [0.0, 1.0, 4.0])
     # Per element: only the elements taking the custom-derivative branch call back.
     assert calls == [("primal", 0.0), ("primal", 2.0)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Documented differences found by the callback fuzzer (docs/compat.md, "Host callbacks")
+
+
+@pytest.mark.jaxlite_only
+@pytest.mark.parametrize("kind", ["debug", "io"])
+def test_G5_effects_in_a_scan_under_grad_run_every_iteration(kind):
+    """G5/G7: under grad, a debug callback or io_callback in a scan runs once per iteration
+    in the forward pass, also when its operand is loop-invariant or a non-differentiated
+    carry (JAX moves such effects out of the loop, or drops the io_callback)."""
+    from jaxlite import lax
+
+    calls = []
+    y = jnp.float32(1.5)
+
+    def body(c, _):
+        if kind == "debug":
+            jax.debug.callback(lambda a, b: calls.append((float(a), float(b))), y, c)
+        else:
+            io_callback(
+                lambda a, b: calls.append((float(a), float(b))), None, y, jax.lax.stop_gradient(c)
+            )
+        return c * 2.0, None
+
+    g = jax.grad(lambda x: lax.scan(body, x, None, length=3)[0])(jnp.float32(1.0))
+    jax.effects_barrier()
+    assert float(g) == 8.0
+    assert calls == [(1.5, 1.0), (1.5, 2.0), (1.5, 4.0)]
+
+
+@pytest.mark.jaxlite_only
+def test_G4_io_callback_on_a_tangent_in_a_custom_jvp_rule_under_grad_raises():
+    """G4: an io_callback applied to the tangent in a custom_jvp rule needs a transpose
+    under grad: jaxlite raises G4's error (JAX drops the io_callback silently); under jvp it
+    runs with the tangent."""
+    calls = []
+
+    @jax.custom_jvp
+    def f(x):
+        return x * 2.0
+
+    def rule(primals, tangents):
+        (x,), (t,) = primals, tangents
+        io_callback(lambda a: calls.append(float(a)), None, t)
+        return f(x), t * 2.0
+
+    f.defjvp(rule)
+    with pytest.raises(ValueError, match="IO callbacks do not support transpose."):
+        jax.grad(f)(jnp.float32(1.0))
+    assert jax.jvp(f, (jnp.float32(1.0),), (jnp.float32(3.0),))[1] == 6.0
+    jax.effects_barrier()
+    assert calls == [3.0]

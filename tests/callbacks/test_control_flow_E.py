@@ -529,3 +529,56 @@ def test_E12_ordered_debug_print_chain_around_loop(capsys):
     assert int(jax.jit(f)(10)) == 13
     jax.effects_barrier()
     assert _lines(capsys) == ["start 10", "step 0", "step 1", "step 2", "end 13"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Documented differences found by the callback fuzzer (docs/compat.md, "Host callbacks")
+
+
+@pytest.mark.jaxlite_only
+@pytest.mark.parametrize("wrap", [pytest.param(jax.jit, id="jit"), pytest.param(None, id="eager")])
+def test_E7_unordered_callbacks_in_a_while_predicate_are_never_removed(wrap):
+    """E7/D5/D6: a debug callback or io_callback in a while predicate that ignores it runs
+    once per predicate evaluation, also in compiled code with a constant bound (XLA removes
+    it there in JAX)."""
+    calls = []
+
+    def f(x):
+        def cond(c):
+            i, v = c
+            jax.debug.callback(lambda a: calls.append(("dc", float(a))), v)
+            io_callback(lambda a: calls.append(("io", float(a))), None, v)
+            return i < 2
+
+        return lax.while_loop(cond, lambda c: (c[0] + 1, c[1] + 1.0), (0, x))[1]
+
+    out = (f if wrap is None else wrap(f))(jnp.float32(1.0))
+    jax.effects_barrier()
+    assert float(out) == 3.0
+    assert calls == [("dc", 1.0), ("io", 1.0), ("dc", 2.0), ("io", 2.0), ("dc", 3.0), ("io", 3.0)]
+
+
+@pytest.mark.jaxlite_only
+@pytest.mark.parametrize("wrap", [pytest.param(jax.jit, id="jit"), pytest.param(None, id="eager")])
+@pytest.mark.parametrize("loop", ["fori_loop", "scan", "while_loop"])
+def test_E_loop_invariant_pure_callback_runs_every_iteration(loop, wrap):
+    """D7: a pure_callback whose operand does not change in a loop runs once per iteration,
+    eagerly and under jit (JAX's XLA may hoist it out of an eager loop: once, even for zero
+    iterations)."""
+    calls = []
+    y = jnp.float32(1.5)
+
+    def body(v):
+        return v + jax.pure_callback(lambda a: calls.append(float(a)) or a, F32, y)
+
+    def f(x):
+        if loop == "fori_loop":
+            return lax.fori_loop(0, 3, lambda i, v: body(v), x)
+        if loop == "scan":
+            return lax.scan(lambda c, _: (body(c), None), x, None, length=3)[0]
+        return lax.while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, body(c[1])), (0, x))[1]
+
+    out = (f if wrap is None else wrap(f))(jnp.float32(0.0))
+    jax.effects_barrier()
+    assert float(jnp.asarray(out)) == 4.5
+    assert calls == [1.5, 1.5, 1.5]

@@ -269,7 +269,7 @@ REVERSE_AD = ("grad", "vag", "vjp")
 TOPIC_E8 = "callbacks in the predicate of a vmapped while_loop (E8)"
 TOPIC_D7 = "pure_callback on loop-invariant operands in a loop (D7)"
 TOPIC_SCAN_AD = "effects in a scan under reverse-mode AD"
-TOPIC_WHILE_IO = "unordered io_callback in a while_loop predicate, result unused (D5)"
+TOPIC_WHILE_IO = "unordered io/debug callback in a compiled while_loop predicate (D5, E7)"
 TOPIC_RULE_IO = "io_callback on a tangent in a custom_jvp rule, under reverse mode (G4)"
 
 
@@ -315,7 +315,7 @@ def known(prog, cls, detail, a: Outcome, b: Outcome):
     if not diff:
         return None
     # E8: JAX evaluates a batched while predicate again inside the body
-    if all(kind(s) in ("dc", "dp") and _vmapped_while_cond(tags[s]) for s, _ in diff):
+    if all(kind(s) in ("dc", "dp", "pc") and _vmapped_while_cond(tags[s]) for s, _ in diff):
         return TOPIC_E8
     # D7: XLA may hoist a pure_callback whose operands do not change out of a loop: JAX
     # runs it fewer times (once eagerly, even for zero iterations; per iteration under jit).
@@ -328,10 +328,10 @@ def known(prog, cls, detail, a: Outcome, b: Outcome):
     }
     if len(topics) == 1 and None not in topics:
         return topics.pop()
-    # JAX drops an unordered io_callback from a compiled while_loop's predicate when the
-    # predicate does not use its result (D5 says io callbacks are never removed)
+    # JAX (XLA) drops an unordered io/debug callback from a compiled while_loop's predicate
+    # when the predicate does not use its result (D5, D6: they are never removed)
     if all(
-        kind(e[0]) == "io"
+        kind(e[0]) in ("io", "dc", "dp")
         and not sites[e[0]].p.get("ordered")
         and "while_cond" in tags[e[0]]
         and cb[e] == 0
