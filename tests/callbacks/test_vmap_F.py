@@ -723,6 +723,34 @@ def test_F17_debug_print_in_vmap_of_cond_batched_predicate_runs_all_branches(cap
     assert _lines(capsys) == ["false: 0", "false: 1", "true: 0", "true: 1"]
 
 
+@pytest.mark.parametrize("wrap", [pytest.param(jax.jit, id="jit"), pytest.param(None, id="eager")])
+def test_F17_batched_predicate_batches_every_operand(capsys, wrap):
+    """F17 (callback fuzzer, seed 10256): with a batched predicate every operand of the cond
+    is batched first, closed-over values too: a debug print of an unbatched operand runs
+    per element, and an expand_dims pure_callback sees it with the full batch axis."""
+    shapes = []
+    y = jnp.array([1.5, -0.5])
+
+    def cb(v, w):
+        shapes.append((np.shape(v), np.shape(w)))
+        return np.asarray(v) + np.sum(np.asarray(w), axis=-1)
+
+    def f(v, w):
+        def taken(ops):
+            v, w = ops
+            jax.debug.print("w={}", w)
+            return v + jax.pure_callback(cb, _spec(v), v, y, vmap_method="expand_dims")
+
+        return lax.cond(v > 0.7, taken, lambda ops: ops[0], (v, w))
+
+    g = jax.vmap(f, in_axes=(0, None))
+    out = (g if wrap is None else wrap(g))(jnp.array([1.0, 0.5]), jnp.float32(4.0))
+    jax.effects_barrier()
+    np.testing.assert_array_equal(np.asarray(out), [3.0, 0.5])
+    assert shapes == [((2,), (2, 2))]
+    assert _lines(capsys) == ["w=4.0", "w=4.0"]
+
+
 @pytest.mark.parametrize("ordered", [False, True])
 def test_F17_debug_print_in_vmap_of_cond_unbatched_predicate(capsys, ordered):
     out = jax.vmap(_print_cond(ordered), in_axes=(None, 0))(True, jnp.arange(2))

@@ -151,6 +151,10 @@ def _cond_batch(axis_data, args, dims, *, branches):
             batch_jaxpr(br, axis_data, op_dims, False)
         return _per_element(index, ops, op_dims, size, branches)
     # Every branch runs on the whole batch (index 0 first), then a select picks per element.
+    # As in JAX, every operand is batched first (an unbatched one broadcast): a callback on
+    # it runs per element, an expand_dims pure_callback sees it with the full batch axis.
+    ops = [move_dim(x, d, 0, size) for x, d in zip(ops, op_dims)]
+    op_dims = [0] * len(ops)
     results = []
     for br in branches:
         bb, _ = batch_jaxpr(br, axis_data, op_dims, True)
