@@ -320,15 +320,19 @@ def known(prog, cls, detail, a: Outcome, b: Outcome):
     # E8: JAX evaluates a batched while predicate again inside the body
     if all(kind(s) in ("dc", "dp", "pc") and _vmapped_while_cond(tags[s]) for s, _ in diff):
         return TOPIC_E8
+
     # D7: XLA may hoist a pure_callback whose operands do not change out of a loop: JAX
     # runs it fewer times (once eagerly, even for zero iterations; per iteration under jit).
     # Scan under reverse-mode AD: JAX's partial evaluation moves effects on loop-invariant
     # values out of the loop (once, even for zero iterations) and drops io_callbacks of
     # non-differentiated carries; jaxlite runs them once per iteration, as JAX's jvp does.
-    topics = {
-        hoistable(e[0]) if cb[e] <= 1 or cb[e] < ca[e] or _invariant(prog, e[0]) else None
-        for e in diff
-    }
+    def explained(e):
+        topic = hoistable(e[0])
+        if topic == TOPIC_SCAN_AD:  # JAX's counts there follow no per-iteration rule
+            return topic
+        return topic if cb[e] <= 1 or cb[e] < ca[e] or _invariant(prog, e[0]) else None
+
+    topics = {explained(e) for e in diff}
     if len(topics) == 1 and None not in topics:
         return topics.pop()
     # JAX (XLA) drops an unordered io/debug callback from a compiled while_loop's predicate
