@@ -77,10 +77,11 @@ def _coverage(prog, cov: Counter):
             cov["pytree args"] += 1
     cov["top-level jit"] += prog.top_jit
     cov["called twice"] += prog.repeat > 1
+    cov["disable_jit"] += prog.no_jit
     for t in prog.tags().values():
         if "vmap" in t:
             cov["site under vmap"] += 1
-        if any(k in t for k in ("grad", "vag", "jvp", "vjp")):
+        if any(k in t for k in ("grad", "vag", "jvp", "vjp", "lin")):
             cov["site under AD"] += 1
 
 

@@ -37,6 +37,7 @@ WRAPPERS = (
     "vag",
     "jvp",
     "vjp",
+    "lin",
     "checkpoint",
     "cjvp",
     "cvjp",
@@ -49,7 +50,7 @@ WRAPPERS = (
 )
 _BODY_TAG = {("while", 1): "while_cond", ("cjvp", 1): "cjvp_rule", ("cvjp", 1): "cvjp_bwd"}
 # Wrappers under which ``v`` carries a tangent (one more level of differentiation).
-DIFF = {"grad": "rev", "vag": "rev", "vjp": "rev", "jvp": "fwd"}
+DIFF = {"grad": "rev", "vag": "rev", "vjp": "rev", "lin": "rev", "jvp": "fwd"}
 
 
 @dataclass
@@ -68,6 +69,7 @@ class Program:
     body: list
     repeat: int = 1  # calls of ``f`` (ordered chains continue across calls)
     top_jit: bool = False  # call ``jax.jit(f)`` (made once: a second call is a cache hit)
+    no_jit: bool = False  # run under ``jax.disable_jit()`` (E11)
 
     def nodes(self):
         """Every node, depth first."""
@@ -173,7 +175,9 @@ class Gen:
         ctx = Ctx(shape=shape, vars=[("y", (2,), "float32")])
         body = self.block(ctx, r.randint(2, self.max_nodes))
         repeat = 2 if r.random() < 0.3 else 1
-        return Program(self.seed, x, y, body, repeat=repeat, top_jit=r.random() < 0.25)
+        top_jit = r.random() < 0.25
+        no_jit = r.random() < 0.1
+        return Program(self.seed, x, y, body, repeat=repeat, top_jit=top_jit, no_jit=no_jit)
 
     # -- blocks ---------------------------------------------------------------------------
 
@@ -432,6 +436,11 @@ def _node(n: Node, k: int) -> list:
         return _def(g, "v", b[0], k) + [
             f"{i}pr, tn = jax.jvp({g}, (v,), (jnp.ones_like(v),))",
             f"{i}v = pr + tn",
+        ]
+    if n.kind == "lin":
+        return _def(g, "v", b[0], k) + [
+            f"{i}pr, fl = jax.linearize({g}, v)",
+            f"{i}v = pr + fl(jnp.ones_like(v))",
         ]
     if n.kind == "vjp":
         return _def(g, "v", b[0], k) + [

@@ -89,10 +89,11 @@ def _candidates(prog):
         cand = prog.copy()
         cand.repeat = 1
         yield cand
-    if prog.top_jit:
-        cand = prog.copy()
-        cand.top_jit = False
-        yield cand
+    for flag in ("top_jit", "no_jit"):
+        if getattr(prog, flag):
+            cand = prog.copy()
+            setattr(cand, flag, False)
+            yield cand
     if prog.x.size > 1:
         for shape in [(2,), (3,)] + ([prog.x.shape[:-1]] if prog.x.ndim > 1 else []):
             if int(np.prod(shape)) < prog.x.size:
