@@ -283,6 +283,8 @@ def remat_split(known: Jaxpr, n_known_outs: int, policy):
     recompute: set[int] = set()
 
     def must_save(e) -> bool:
+        if e.effects and e.primitive in rules.remat_runs_once:
+            return True
         return any(not _effects.remat_allowed_effects.contains(f) for f in e.effects)
 
     def need(v):

@@ -366,6 +366,7 @@ rules.jvp_rules[custom_jvp_call_p] = _cj_jvp
 rules.batch_rules[custom_jvp_call_p] = functools.partial(custom_jvp_call_batch, custom_jvp_call_p)
 rules.dce_rules[custom_jvp_call_p] = _call_dce
 rules.lower_rules[custom_jvp_call_p] = _call_lower
+rules.remat_runs_once.add(custom_jvp_call_p)
 rules.custom_call_rules[custom_jvp_call_p] = {
     "eval": _cj_call_eval,
     "jvp": _cj_call_jvp,

@@ -258,6 +258,31 @@ def test_H2_checkpoint_whose_outputs_ignore_the_input_prints_once(capsys, ordere
         assert capsys.readouterr().out == "x: 2.0\n" * times
 
 
+@pytest.mark.parametrize("inner", ["custom_jvp", "custom_vjp", "jit"])
+def test_H2_print_inside_a_call_in_checkpoint(capsys, inner):
+    """H2 (callback fuzzer, seed 20081): a debug print inside a custom_jvp function inside
+    checkpoint runs once under grad (JAX saves the call's outputs instead of replaying it);
+    inside a custom_vjp function or a jit it is rematerialised, so it prints twice."""
+
+    def show(v):
+        jax.debug.print("v: {}", v)
+        return v
+
+    if inner == "custom_jvp":
+        g = jax.custom_jvp(show)
+        g.defjvp(lambda p, t: (g(*p), t[0] * 2.0))
+    elif inner == "custom_vjp":
+        g = jax.custom_vjp(show)
+        g.defvjp(lambda v: (show(v), None), lambda _, ct: (ct * 2.0,))
+    else:
+        g = jax.jit(show)
+    out = jax.grad(lambda v: jnp.sin(jax.checkpoint(lambda v: g(v) * 2.0)(v)))(jnp.float32(1.0))
+    jax.effects_barrier()
+    slope = 1.0 if inner == "jit" else 2.0  # the custom rules double the derivative
+    np.testing.assert_allclose(float(out), 2.0 * slope * np.cos(2.0), rtol=1e-6)
+    assert capsys.readouterr().out == "v: 1.0\n" * (1 if inner == "custom_jvp" else 2)
+
+
 @pytest.mark.parametrize("ordered", [False, True])
 def test_H2_rematerialised_print_happens_in_the_pullback(capsys, ordered):
     primal, pullback = jax.vjp(jax.checkpoint(_print_yz(ordered)), 2.0)

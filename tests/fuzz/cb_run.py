@@ -339,7 +339,7 @@ def known(prog, cls, detail, a: Outcome, b: Outcome):
     # JAX (XLA) drops an unordered io/debug callback from a compiled while_loop's predicate
     # when the predicate does not use its result (D5, D6: they are never removed)
     if all(
-        kind(e[0]) in ("io", "dc", "dp")
+        kind(e[0]) in ("io", "dc", "dp", "pc")  # a pure_callback feeding only them goes too
         and not sites[e[0]].p.get("ordered")
         and "while_cond" in tags[e[0]]
         and cb[e] == 0

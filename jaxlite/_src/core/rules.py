@@ -100,6 +100,10 @@ fresh_output: set = set()
 # function containing one makes the eval trace current before it runs (once per call, not
 # once per callback), so jaxlite code inside a callback computes concrete values (K13).
 runs_user_code: set = set()
+# Call primitives whose debug effects ``checkpoint`` never replays in the backward pass: their
+# outputs are saved instead (JAX rematerialises a debug callback inside a custom_jvp call
+# once only, in the forward pass; one inside jit, cond, scan or custom_vjp twice).
+remat_runs_once: set = set()
 
 ALL_TABLES: dict[str, dict] = {
     "impl": impl_rules,
