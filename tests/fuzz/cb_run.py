@@ -318,37 +318,36 @@ def known(prog, cls, detail, a: Outcome, b: Outcome):
     diff = list(((ca - cb) + (cb - ca)).keys())
     if not diff:
         return None
-    # E8: JAX evaluates a batched while predicate again inside the body
-    if all(kind(s) in ("dc", "dp", "pc") and _vmapped_while_cond(tags[s]) for s, _ in diff):
-        return TOPIC_E8
 
-    # D7: XLA may hoist a pure_callback whose operands do not change out of a loop: JAX
-    # runs it fewer times (once eagerly, even for zero iterations; per iteration under jit).
-    # Scan under reverse-mode AD: JAX's partial evaluation moves effects on loop-invariant
-    # values out of the loop (once, even for zero iterations) and drops io_callbacks of
-    # non-differentiated carries; jaxlite runs them once per iteration, as JAX's jvp does.
     def explained(e):
-        topic = hoistable(e[0])
-        if topic == TOPIC_SCAN_AD:  # JAX's counts there follow no per-iteration rule
+        """The topic explaining the difference in the count of this call, if any."""
+        sid, k, t = e[0], kind(e[0]), tags[e[0]]
+        # E8: JAX evaluates a batched while predicate again inside the body
+        if k in ("dc", "dp", "pc") and _vmapped_while_cond(t):
+            return TOPIC_E8
+        # D7: XLA may hoist a pure_callback whose operands do not change out of a loop:
+        # JAX runs it fewer times (once eagerly, even for zero iterations; per iteration
+        # under jit). Scan under reverse-mode AD: JAX's partial evaluation moves effects on
+        # loop-invariant values out of the loop (once, even for zero iterations) and drops
+        # io_callbacks of non-differentiated carries (its counts follow no per-iteration
+        # rule); jaxlite runs them once per iteration, as JAX's jvp does.
+        topic = hoistable(sid)
+        if topic == TOPIC_SCAN_AD or (
+            topic and (cb[e] <= 1 or cb[e] < ca[e] or _invariant(prog, sid))
+        ):
             return topic
-        return topic if cb[e] <= 1 or cb[e] < ca[e] or _invariant(prog, e[0]) else None
+        if cb[e] == 0 and "while_cond" in t and not sites[sid].p.get("ordered"):
+            # JAX (XLA) drops an unordered io/debug callback (and a pure_callback feeding
+            # only it) from a compiled while predicate that ignores it (D5, D6)
+            return TOPIC_WHILE_IO
+        if cb[e] == 0 and k == "io" and "cjvp_rule" in t:
+            return TOPIC_RULE_IO
+        return None
 
-    topics = {explained(e) for e in diff}
-    if len(topics) == 1 and None not in topics:
-        return topics.pop()
-    # JAX (XLA) drops an unordered io/debug callback from a compiled while_loop's predicate
-    # when the predicate does not use its result (D5, D6: they are never removed)
-    if all(
-        kind(e[0]) in ("io", "dc", "dp", "pc")  # a pure_callback feeding only them goes too
-        and not sites[e[0]].p.get("ordered")
-        and "while_cond" in tags[e[0]]
-        and cb[e] == 0
-        for e in diff
-    ):
-        return TOPIC_WHILE_IO
-    if all(kind(e[0]) == "io" and "cjvp_rule" in tags[e[0]] and cb[e] == 0 for e in diff):
-        return TOPIC_RULE_IO
-    return None
+    topics = [explained(e) for e in diff]
+    if None in topics:
+        return None
+    return " + ".join(sorted(set(topics)))
 
 
 def _invariant(prog, sid):
