@@ -449,6 +449,25 @@ def test_E11_disable_jit_loops_are_python_loops():
     assert calls == [0.0, 1.0, 3.0, 1.0, 2.0, 3.0]
 
 
+def test_E11_disable_jit_zero_trip_fori_loop_returns_its_init():
+    """E11 (callback fuzzer, seed 40139): under disable_jit() a fori_loop with static bounds
+    and no iteration returns its initial value without calling the body (a zero-length
+    scan itself is refused there)."""
+    calls = []
+
+    def body(i, v):
+        jax.debug.callback(lambda a: calls.append(float(a)), v)
+        return v + 1.0
+
+    with jax.disable_jit():
+        assert float(lax.fori_loop(0, 0, body, jnp.float32(2.0))) == 2.0
+        assert float(lax.fori_loop(3, 1, body, jnp.float32(2.0))) == 2.0
+        with pytest.raises(ValueError, match="zero-length scan"):
+            lax.scan(lambda c, _: (c, None), jnp.float32(2.0), None, length=0)
+    jax.effects_barrier()
+    assert calls == []
+
+
 def test_E11_disable_jit_jitted_function_sees_concrete_values():
     seen = []
 

@@ -470,6 +470,8 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll=None):
             return (i + 1, body_fun(i, x)), None
 
         length = max(hi_s - lo_s, 0)
+        if length == 0 and common.jit_disabled():
+            return init_val  # as JAX: the Python scan of disable_jit() refuses length 0
         kw = {} if unroll is None else {"unroll": unroll}
         (_, result), _ = scan(scan_body, (lower_c, init_val), None, length=length, **kw)
         return result
