@@ -569,9 +569,16 @@ class MappedHostFn:
     def api(self):
         return self.base.api
 
-    def invoke(self, vals, result_avals, eager: bool = False) -> list:
+    def invoke(self, vals, result_avals, eager: bool = False, call=None) -> list:
+        """Loop over the batch; ``call(sub)`` (default ``base.invoke``, the eager path) runs
+        one element."""
         n = len(self.levels)
         elem_avals = [ShapedArray(a.shape[n:], a.dtype) for a in result_avals]
+        if call is None:
+
+            def call(sub):
+                return self.base.invoke(sub, elem_avals, eager)
+
         outs = [np.empty(a.shape, a.dtype) for a in result_avals]
         for idx in itertools.product(*[range(s) for s in self.levels]):
             sub = []
@@ -582,7 +589,7 @@ class MappedHostFn:
                         ix[pos] = idx[lvl]
                     v = np.asarray(v)[tuple(ix) + (Ellipsis,)]
                 sub.append(v)
-            res = self.base.invoke(sub, elem_avals, eager)
+            res = call(sub)
             if outs:
                 out_ix = tuple(idx[n - 1 - p] for p in range(n))
                 for o, r in zip(outs, res):
@@ -595,10 +602,20 @@ class MappedHostFn:
         n = len(self.levels)
         result_avals = tuple(result_avals)
         if n != 1:
+            # Compiled code: each element's call gets the base's compiled closure, whose
+            # arrays are not weakly typed (as a one-level loop's and JAX's under jit).
+            elem_in = [
+                ShapedArray(
+                    tuple(d for i, d in enumerate(a.shape) if i not in ax.values()), a.dtype
+                )
+                for a, ax in zip(in_avals, self.operand_axes)
+            ]
+            elem_out = [ShapedArray(a.shape[n:], a.dtype) for a in result_avals]
+            inner = self.base.specialise(elem_in, elem_out)
             invoke = self.invoke
 
             def run(*vals):
-                return invoke(vals, result_avals)
+                return invoke(vals, result_avals, call=lambda sub: inner(*sub))
 
             return run
         # One loop level (the common case): operands batched at axis 0.

@@ -173,6 +173,22 @@ def test_F_general_grad_of_vmapped_custom_function_with_unbatched_input(kind):
     assert float(gy) == 6.0
 
 
+@pytest.mark.parametrize("wrap", [pytest.param(jax.jit, id="jit"), pytest.param(None, id="eager")])
+def test_F15_nested_vmap_in_compiled_code_passes_strong_arrays(capsys, wrap):
+    """F15 / 1.8 (callback fuzzer, seed 40895): in compiled code (here a fori_loop body) a
+    debug callback under two vmaps receives arrays that are not weakly typed, as under one
+    vmap: the weak loop index prints as ``Array(0, dtype=int32)``."""
+
+    def body(i, v):
+        jax.debug.print("{}", {"b": (i,), "v": v})
+        return v
+
+    g = jax.vmap(jax.vmap(lambda v: lax.fori_loop(0, 1, body, v)))
+    (g if wrap is None else wrap(g))(jnp.ones((1, 2)))
+    jax.effects_barrier()
+    assert _lines(capsys) == ["{'b': (Array(0, dtype=int32),), 'v': Array(1., dtype=float32)}"] * 2
+
+
 # ---------------------------------------------------------------------------------------------
 # F1..F7: pure_callback vmap_method
 
