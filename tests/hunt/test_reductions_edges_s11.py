@@ -64,3 +64,32 @@ def test_nancumsum_of_negative_zeros():
     out = np.asarray(jnp.nancumsum(np.array([-0.0, np.nan, -0.0], np.float32)))
     np.testing.assert_array_equal(out, [0.0, 0.0, 0.0])
     assert not np.signbit(out).any()
+
+
+NANVAR_GRAD_CASES = [
+    # (operand, kwargs): JAX's gradient has no NaN (the NaNs are skipped, and a slice with
+    # no degree of freedom left divides by 1); jaxlite's was NaN (0 * NaN in the square's
+    # derivative, 0 * (1 / 0) in the division).
+    (np.array([2.0, np.nan], np.float32), {}),
+    (np.array([2.0, np.nan], np.float32), {"ddof": 1}),
+    (np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, 2.0]], np.float32), {"axis": -1}),
+    (np.array([1 + 1j, np.nan, 2 - 1j], np.complex64), {}),
+]
+
+
+@pytest.mark.parametrize("case", range(len(NANVAR_GRAD_CASES)))
+def test_nanvar_gradient_skips_nans(case):
+    # (nanstd's is NaN where the variance is 0, through sqrt, in JAX too)
+    x, kw = NANVAR_GRAD_CASES[case]
+    g = np.asarray(jax.grad(lambda v: jnp.nanvar(v, **kw).sum().real)(x))
+    assert np.isfinite(g).all(), g
+    assert (g[np.isnan(x)] == 0).all()
+
+
+def test_var_with_where_keeps_its_nan_gradient():
+    # var (not nanvar) divides by the zero degrees of freedom: its gradient is NaN in JAX.
+    x = np.array([[2.0, 3.0], [1.0, 5.0]], np.float32)
+    w = np.array([[True, False], [True, True]])
+    g = np.asarray(jax.grad(lambda v: jnp.var(v, axis=1, where=w, ddof=1).sum())(x))
+    assert np.isnan(g[0, 0]) and g[0, 1] == 0
+    np.testing.assert_allclose(g[1], [-4.0, 4.0])

@@ -485,9 +485,11 @@ def _variance(a, axes, comp, ddof, keepdims, where, skip_nan: bool, a_mean=None)
             where=keep,
         )
     c = subtract(x, m)
-    sq = ew.real(ew.mul(c, ew.conj(c))) if dtypes.is_complex(work) else ew.mul(c, c)
     if nan is not None:
-        sq = ufuncs._where(nan, zeros_like(sq), sq)
+        # Zeroed before squaring, as JAX: the square's derivative at a skipped NaN is then
+        # 0, not 0 * NaN (grad of nanvar([2, nan]) is [0, 0], was [nan, nan]).
+        c = ufuncs._where(nan, zeros_like(c), c)
+    sq = ew.real(ew.mul(c, ew.conj(c))) if dtypes.is_complex(work) else ew.mul(c, c)
     total = sum(sq, axis=axes, keepdims=keepdims, where=where)
     if keep is None:
         n = int(np.prod([_shape(a)[i] for i in axes], dtype=np.int64))
@@ -506,6 +508,10 @@ def _variance(a, axes, comp, ddof, keepdims, where, skip_nan: bool, a_mean=None)
     if not dtypes.is_inexact(total.dtype):
         return ew.div(total, ew.max(dof, ew._const(dof, 1)))
     ok = ew.gt(dof, ew._const(dof, 0))
+    if skip_nan:
+        # nanvar divides by 1 where no degree of freedom is left, as JAX's: its derivative
+        # is 0 there, not 0 * (1 / 0) (var's is NaN, as JAX's)
+        dof = ew.select_n(ok, ew._const(dof, 1), dof)
     return ew.select_n(ok, ew._const(total, np.nan), ew.div(total, dof))
 
 
