@@ -10,13 +10,15 @@ and the shifts by computed index (``roll``, ``resize``).
 from __future__ import annotations
 
 import builtins
+import math
+import operator
 
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.errors import ConcretizationTypeError
-from jaxlite._src.core.trace import Tracer
+from jaxlite._src.core.trace import Tracer, concrete_or_error
 from jaxlite._src.numpy import reductions, ufuncs
 from jaxlite._src.numpy.creation import arange, full_like, zeros
 from jaxlite._src.numpy.reductions import _int_dtype
@@ -361,19 +363,63 @@ def unravel_index(indices, shape):
     return tuple(reversed(out))
 
 
-def ravel_multi_index(multi_index, dims, mode: str = "raise", order: str = "C"):
-    """``jnp.ravel_multi_index``: coordinate arrays to flat indices (mode clip/wrap; raise
-    clips under jit)."""
-    dims = tuple(int(d) for d in dims)
+def ravel_multi_index(multi_index, dims, mode: str = "raise", order: str = "C", *, dtype=None):
+    """``jnp.ravel_multi_index``: coordinate arrays to flat indices, in ``dtype`` (default:
+    the indices' integer type). ``mode``: 'raise' (needs concrete indices), 'clip', 'wrap'
+    or 'ignore' (no bounds handling).
+
+    Raises:
+      ValueError: a non-integer or too narrow ``dtype``, an out-of-bounds index in 'raise'
+        mode, an unknown ``mode`` or ``order``.
+      TypeError: non-integer indices.
+      ConcretizationTypeError: traced indices in 'raise' mode.
+    """
     if len(multi_index) != len(dims):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    dims = tuple(
+        operator.index(concrete_or_error(d, "in `dims` argument of ravel_multi_index().").item())
+        for d in dims
+    )
     idx = [asarray_any(i) for i in multi_index]
+    if dtype is None:
+        dtype = dtypes.result_type(int, *idx)
+    else:
+        dtype = dtypes.check_user_dtype_supported(dtype, "ravel_multi_index")
+    if not dtypes.is_int(dtype):
+        raise ValueError(f"dtype={dtype!r} is not an integer type.")
+    if math.prod(dims) - 1 > dtypes.iinfo(dtype).max:
+        raise ValueError(
+            f"jnp.ravel_multi_index: dtype={dtype!r} not large enough to hold flattened index "
+            f"for dims={dims}. Use the dtype argument to pass a suitable dtype (e.g. "
+            "dtype=np.min_scalar_type(prod(dims)))."
+        )
+    for i in idx:
+        if mode == "raise":
+            concrete_or_error(
+                i,
+                "The error occurred because ravel_multi_index was jit-compiled with "
+                "mode='raise'. Use mode='wrap' or mode='clip' instead.",
+            )
+        if not dtypes.is_int(i.dtype):
+            raise TypeError("only int indices permitted")
+    if mode == "raise":
+        if any(np.any((np.asarray(i) < 0) | (np.asarray(i) >= d)) for i, d in zip(idx, dims)):
+            raise ValueError("invalid entry in coordinates array")
+    elif mode == "clip":
+        idx = [clip(i, 0, d - 1) for i, d in zip(idx, dims)]
+    elif mode == "wrap":
+        idx = [remainder(i, d) for i, d in zip(idx, dims)]
+    elif mode != "ignore":
+        raise ValueError(f"invalid mode={mode!r}. Expected 'raise', 'wrap', 'clip', or 'ignore'.")
     if order == "F":
-        idx, dims = idx[::-1], dims[::-1]
-    out = zeros((), dtypes.default_int_dtype())
-    for i, d in zip(idx, dims):
-        i = remainder(i, d) if mode == "wrap" else clip(i, 0, d - 1)
-        out = add(multiply(out, d), i)
+        strides = np.cumprod((1,) + dims[:-1])
+    elif order == "C":
+        strides = np.cumprod((1,) + dims[1:][::-1])[::-1]
+    else:
+        raise ValueError(f"invalid order={order!r}. Expected 'C' or 'F'")
+    out = zeros((), dtype)
+    for i, st in zip(idx, strides):
+        out = add(out, multiply(i.astype(dtype), int(st)))
     return out
 
 

@@ -56,17 +56,20 @@ def argsort(
     order=None,
     stable: bool = True,
     descending: bool = False,
+    dtype=None,
 ):
-    """``jnp.argsort``: indices that sort ``a`` along ``axis`` (stable)."""
+    """``jnp.argsort``: indices that sort ``a`` along ``axis`` (stable), in ``dtype``
+    (default: the default integer type). The indices are an iota of that dtype, so, as in
+    JAX, they wrap in a dtype too narrow for the axis."""
     a, axis = _flat_axis(a, axis)
-    if a.ndim == 0:
-        return zeros((), _int_dtype())
-    n = a.shape[axis]
-    iota = conversion.broadcasted_iota(_int_dtype(), a.shape, axis)
+    if dtype is None:
+        idx_dtype = _int_dtype()
+    else:
+        idx_dtype = dtypes.check_user_dtype_supported(dtype, "argsort")
+    iota = conversion.broadcasted_iota(idx_dtype, a.shape, axis)
     if descending:
-        # Stable descending order: sort the reversed array, map indices back, reverse.
-        _, idx = _sort.sort((_sh.rev(a, (axis,)), iota), axis, num_keys=1)
-        idx = ew.sub(_sh.full((), n - 1, _int_dtype()), idx)
+        # Stable descending order: sort the reversed array with reversed indices, reverse.
+        _, idx = _sort.sort((_sh.rev(a, (axis,)), _sh.rev(iota, (axis,))), axis, num_keys=1)
         return _sh.rev(idx, (axis,))
     _, idx = _sort.sort((a, iota), axis, num_keys=1)
     return idx

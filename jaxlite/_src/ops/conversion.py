@@ -123,6 +123,11 @@ rules.native_scalar_rules[iota_p] = _native.scalar_iota
 
 def _iota_abstract_eval(*, dtype, shape, dimension):
     check_nonnegative_shape(tuple(shape), "iota")
+    if not dtypes.is_extended(dtype) and np.dtype(dtype) == np.bool_:
+        raise TypeError(
+            "iota does not accept dtype bool. Accepted dtypes are "
+            "subtypes of integer, floating, complexfloating."
+        )
     return ShapedArray(shape, dtype)
 
 
