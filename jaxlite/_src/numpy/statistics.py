@@ -59,7 +59,7 @@ from jaxlite._src.numpy.util import (
     check_arraylike,
     promote_dtypes_inexact,
 )
-from jaxlite._src.ops import indexing as _ix, shape as _sh, sorting as _sort
+from jaxlite._src.ops import elementwise as ew, indexing as _ix, shape as _sh, sorting as _sort
 from jaxlite._src.ops.conversion import convert_element_type
 from jaxlite._src.ops.xla_fma import fma
 from jaxlite._src.sharding import explicit as _explicit
@@ -148,15 +148,23 @@ def cov(
     return squeeze(divide(matmul(multiply(c, w), conj(c).T), fact))
 
 
-def corrcoef(x, y=None, rowvar: bool = True):
-    """``jnp.corrcoef``: Pearson correlation coefficients."""
-    c = cov(x, y, rowvar)
+def corrcoef(x, y=None, rowvar: bool = True, dtype=None):
+    """``jnp.corrcoef``: Pearson correlation coefficients, computed in ``dtype`` (an inexact
+    type; passed to ``cov``). Complex input keeps its phase: the real and imaginary parts
+    are each clipped to [-1, 1]."""
+    check_arraylike("corrcoef", x)
+    if dtype is not None and not dtypes.issubdtype(dtype, np.inexact):
+        raise ValueError(f"corrcoef: dtype must be a subclass of float or complex; got {dtype=}")
+    c = cov(x, y, rowvar, dtype=dtype)
     if c.ndim == 0:
         return divide(c, c)
     d = diagonal(c)
-    sd = sqrt(d)
+    sd = sqrt(ufuncs.real(d)).astype(c.dtype)
     out = divide(divide(c, sd[:, None]), sd[None, :])
-    return clip(out, -1, 1)
+    re = clip(ufuncs.real(out), -1, 1)
+    if dtypes.is_complex(out.dtype):
+        return ew.complex_(re, clip(ufuncs.imag(out), -1, 1))
+    return re
 
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
