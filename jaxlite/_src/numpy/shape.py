@@ -487,15 +487,38 @@ def rollaxis(a, axis: int, start: int = 0):
     return moveaxis(a, axis, start)
 
 
-def trim_zeros(filt, trim: str = "fb"):
-    """``jnp.trim_zeros`` (needs a concrete input)."""
-    v = np.asarray(asarray_any(filt) if not isinstance(filt, Tracer) else filt)
-    nz = np.flatnonzero(v)
-    if nz.size == 0:
-        return asarray_any(v[:0])
-    lo = nz[0] if "f" in trim.lower() else 0
-    hi = nz[-1] + 1 if "b" in trim.lower() else v.shape[0]
-    return asarray_any(filt)[int(lo) : int(hi)]
+def trim_zeros(filt, trim: str = "fb", axis=None):
+    """``jnp.trim_zeros``: drop the leading ('f') and/or trailing ('b') slices that are all
+    zero along each axis in ``axis`` (default: every axis). Needs a concrete input."""
+    filt = asarray_any(filt)
+    if isinstance(filt, Tracer):
+        value = filt.to_concrete_value()
+        if value is None:
+            raise ConcretizationTypeError(
+                filt, "Error arose in the `filt` argument of trim_zeros()"
+            )
+    else:
+        value = filt
+    v = np.asarray(value)
+    if axis is None:
+        axes = tuple(range(v.ndim))
+    elif isinstance(axis, (tuple, list)):
+        axes = tuple(canonicalize_axis(i, v.ndim) for i in axis)
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"repeated axis: {axes}")
+    else:
+        axes = (canonicalize_axis(axis, v.ndim),)
+    front, back = "f" in trim.lower(), "b" in trim.lower()
+    if not axes or not (front or back):
+        return filt
+    index = [slice(None)] * v.ndim
+    for ax in axes:
+        nz = np.flatnonzero(v.any(axis=tuple(i for i in range(v.ndim) if i != ax)))
+        if nz.size == 0:
+            index[ax] = slice(0, 0)
+            continue
+        index[ax] = slice(int(nz[0]) if front else None, int(nz[-1]) + 1 if back else None)
+    return filt[tuple(index)]
 
 
 def block(arrays):
