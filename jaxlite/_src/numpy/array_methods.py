@@ -167,10 +167,10 @@ def install() -> None:
     )
 
 
-def _astype_method(self, dtype, copy=False):
+def _astype_method(self, dtype, copy=False, device=None):
     if dtypes.is_extended(self.dtype):
         raise NotImplementedError("Cannot call abstract method astype")
-    return astype(self, dtype)
+    return astype(self, dtype, copy=copy, device=device)
 
 
 def _extended_aware(f, name):

@@ -286,9 +286,27 @@ def identity(n: int, dtype=None) -> Array:
     return eye(n, dtype=dtype)
 
 
-def astype(x, dtype, copy: bool = False):
+def astype(x, dtype, /, *, copy: bool = False, device=None):
+    """``jnp.astype``: ``x`` cast to ``dtype`` (None: the default float type), placed on
+    ``device`` (a device or sharding) when given. Casting complex to a real or integer type
+    keeps the real part, with JAX's DeprecationWarning. ``copy`` changes nothing: arrays are
+    immutable."""
     x = asarray_any(x)
-    return conversion.convert_element_type(x, dtypes.check_user_dtype_supported(dtype, "astype"))
+    if dtype is None:
+        dtype = dtypes.default_float_dtype()
+    else:
+        dtype = dtypes.check_user_dtype_supported(dtype, "astype")
+    if dtypes.is_complex(x.dtype) and (dtypes.is_int(dtype) or dtypes.is_float(dtype)):
+        import warnings
+
+        warnings.warn(
+            "Casting from complex to real dtypes will soon raise a ValueError. Please first use "
+            "jnp.real or jnp.imag to take the real/imaginary component of your input.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+    out = conversion.convert_element_type(x, dtype)
+    return out if device is None else _explicit.created(out, None, device)
 
 
 def meshgrid(*xi, copy: bool = True, sparse: bool = False, indexing: str = "xy"):

@@ -39,7 +39,7 @@ def _float_to_int_saturating(x: np.ndarray, new_dtype: np.dtype) -> np.ndarray:
     2**31 in float32, which would overflow to INT_MIN), so the clip uses the largest float
     below each bound, and values beyond it are set to the bound exactly.
     """
-    info = np.iinfo(new_dtype)
+    info = dtypes.iinfo(new_dtype)  # ml_dtypes' iinfo: also int2/int4/uint2/uint4
     fdt = x.dtype if x.dtype.itemsize >= 4 else np.dtype(np.float32)
     xf = x.astype(fdt, copy=False)
     hi = fdt.type(info.max)
