@@ -225,15 +225,35 @@ def one_hot(x, num_classes: int, *, dtype=None, axis=-1):
     return equal(lhs, rhs).astype(dt)
 
 
-def standardize(x, axis=-1, mean=None, variance=None, epsilon=1e-5, where=None):
-    """``jax.nn.standardize``: ``(x - mean) / sqrt(variance + epsilon)`` along ``axis``."""
-    (x,) = promote_dtypes_inexact(_arr("standardize", x))
+def standardize(
+    x, axis=-1, mean=None, variance=None, epsilon=1e-5, where=None, *, algorithm: str = "fast"
+):
+    """``jax.nn.standardize``: ``(x - mean) * rsqrt(variance + epsilon)`` along ``axis``.
+
+    Without ``variance``, ``algorithm`` picks how it is computed: ``"fast"`` as
+    ``mean(x**2) - mean(x)**2`` clipped at 0 (it can cancel catastrophically), ``"stable"``
+    as the two-pass ``mean((x - mean)**2)``. As in JAX, ``x`` is not promoted first: an
+    integer ``x`` is squared in its own type.
+
+    Raises:
+      ValueError: an unknown ``algorithm`` (only checked when ``variance`` is computed).
+    """
+    x = _arr("standardize", x)
+    for arg in (mean, variance, where):
+        if arg is not None:
+            check_arraylike("standardize", arg)
     if mean is None:
         mean = reductions.mean(x, axis, keepdims=True, where=where)
     if variance is None:
-        variance = subtract(
-            reductions.mean(square(x), axis, keepdims=True, where=where), square(mean)
-        )
+        if algorithm == "stable":
+            variance = reductions.mean(square(subtract(x, mean)), axis, keepdims=True, where=where)
+        elif algorithm == "fast":
+            variance = subtract(
+                reductions.mean(square(x), axis, keepdims=True, where=where), square(mean)
+            )
+            variance = clip(variance, 0)
+        else:
+            raise ValueError(f"Unknown algorithm '{algorithm}'. Expected 'fast' or 'stable'.")
     return multiply(subtract(x, mean), ew.rsqrt(add(variance, epsilon)))
 
 
