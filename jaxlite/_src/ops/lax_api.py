@@ -98,6 +98,31 @@ def _strict(name: str, impl, tip: str | None, accepted=None, jax_name=None):
 add, sub, mul, div, rem, max, min, atan2, nextafter, eq, ne = (
     _strict(n, impl, tip) for n, (impl, tip) in _BINARY.items()
 )
+_mul_same_dtype = mul
+
+
+def mul(x, y, *, out_dtype=None):
+    """``jax.lax.mul``: ``x * y`` elementwise, operands of one dtype (Python scalars count as
+    their default dtype). With ``out_dtype``, as in JAX, each operand is first converted to
+    ``out_dtype`` (any numeric operand dtypes, mixed allowed; floats truncate when it is an
+    integer type) and the product is computed in it; the result is weakly typed only when
+    both operands are.
+
+    Raises:
+        TypeError: operands of different dtypes without ``out_dtype``, or a bool operand.
+    """
+    check_accepted("mul", (_NUMBER, _NUMBER), x, y)
+    if out_dtype is None:
+        return _mul_same_dtype(x, y)
+    if not dtypes.is_extended(out_dtype):
+        dtypes.check_valid_dtype(np.dtype(out_dtype), "mul", out_dtype)
+    weak = aval_of(x).weak_type and aval_of(y).weak_type
+    x = conversion.convert_element_type(x, out_dtype, weak_type=weak)
+    y = conversion.convert_element_type(y, out_dtype, weak_type=weak)
+    # A product of bools is their conjunction (XLA's multiply of predicates).
+    return ew.and_(x, y) if aval_of(x).dtype == dtypes.bool_ else ew.mul(x, y)
+
+
 lt, le, gt, ge = (
     _strict(n, impl, tip, (_ORDERED, _ORDERED)) for n, (impl, tip) in _ORDERED_CMP.items()
 )
