@@ -281,18 +281,39 @@ def _check_preferred_narrowing(result_dtype, pet) -> None:
         )
 
 
-def dot(lhs, rhs, precision=None, preferred_element_type=None, out_sharding=None):
-    """``jax.lax.dot`` for vectors and matrices (``out_sharding``: as ``dot_general``)."""
+def dot(
+    lhs,
+    rhs,
+    *,
+    dimension_numbers=None,
+    precision=None,
+    preferred_element_type=None,
+    out_sharding=None,
+):
+    """``jax.lax.dot``: ``dot_general`` with ``dimension_numbers`` (contracting and batch
+    dimensions, each an int or a tuple); without them, a vector/matrix product (operands of
+    rank 1 or 2, ``lhs``'s last dimension against ``rhs``'s first). ``out_sharding``: as
+    ``dot_general``.
+
+    Raises:
+        ValueError: no ``dimension_numbers`` for operands that are not vectors or matrices
+            with matching inner dimensions (JAX's message).
+    """
     check_precision(precision)
-    if out_sharding is not None:
-        return sharding_hooks.apply_out_sharding(
-            dot, out_sharding, lhs, rhs, precision, preferred_element_type
-        )
-    xn, yn = aval_of(lhs).ndim, aval_of(rhs).ndim
-    return dot_general(
-        lhs,
-        rhs,
-        (((xn - 1,), (0 if yn == 1 else yn - 2,)), ((), ())),
-        precision,
-        preferred_element_type,
-    )
+    xs, ys = aval_of(lhs).shape, aval_of(rhs).shape
+    if dimension_numbers is None:
+        if 1 <= len(xs) <= 2 and 1 <= len(ys) <= 2 and xs[-1] == ys[0]:
+            dimension_numbers = (((len(xs) - 1,), (0,)), ((), ()))
+        else:
+            raise ValueError(
+                "jax.lax.dot: dimension_numbers must be specified when not performing simple "
+                "un-batched matrix-matrix, matrix-vector, or vector-vector products; got "
+                f"lhs_shape={xs} rhs_shape={ys}"
+            )
+    (lc, rc), (lb, rb) = dimension_numbers
+    dims = ((_index_tuple(lc), _index_tuple(rc)), (_index_tuple(lb), _index_tuple(rb)))
+    return dot_general(lhs, rhs, dims, precision, preferred_element_type, out_sharding)
+
+
+def _index_tuple(d):
+    return (int(d),) if isinstance(d, (int, np.integer)) else tuple(int(i) for i in d)
