@@ -33,12 +33,16 @@ FIXED = {
         "dynamic_update_slice_in_dim", "dynamic_update_index_in_dim",
     ] + list(ACCURACY_FNS) + [
         "broadcasted_iota", "conv_general_dilated", "reduce", "reduce_sum", "full", "full_like",
+        "mul", "dot",
     ],
     "numpy": [
         "bincount", "broadcast_to", "percentile", "ravel", "repeat", "tensordot", "var", "std",
         "nanvar", "nanstd", "around", "round", "compress", "cumprod", "cumsum", "isneginf",
         "isposinf", "outer", "stack",
+        # session 11, second pass (sigs2)
+        "argsort", "ravel_multi_index", "corrcoef", "trim_zeros", "astype",
     ],
+    "nn": ["standardize"],
     "numpy.linalg": ["tensordot"],
     "random": ["key_dtype", "wrap_key_data"],
 }
@@ -562,3 +566,235 @@ def test_random_key_parameter_names():
     wrapped = jax.random.wrap_key_data(key_bits_array=data, impl="threefry2x32")
     assert jax.random.key_data(wrapped).tolist() == data.tolist()
     assert jax.random.key_dtype(impl_spec="threefry2x32") == key.dtype
+
+
+# ------------------------------------------- second pass: dtype=, axis=, device=, algorithm=
+
+def test_argsort_dtype():
+    x = np.array([3, 1, 2, 1, 3], np.float32)
+    for dt in ("int8", "uint8", np.float32, "int16"):
+        out = jnp.argsort(x, dtype=dt)
+        assert out.dtype == np.dtype(dt) and out.tolist() == [1, 3, 2, 0, 4]
+        out = jnp.argsort(x, dtype=dt, descending=True)
+        assert out.dtype == np.dtype(dt) and out.tolist() == [0, 4, 2, 1, 3]  # stable
+    # the indices are an iota of the dtype: they wrap when it is too narrow
+    big = np.arange(300.0, dtype=np.float32)[::-1]
+    assert jnp.argsort(big, dtype="int8").tolist()[-5:] == [4, 3, 2, 1, 0]
+    assert jnp.argsort(big, dtype="int8", descending=True).tolist()[-5:] == [39, 40, 41, 42, 43]
+    with pytest.warns(UserWarning, match="Explicitly requested dtype int64 requested in argsort"):
+        assert jnp.argsort(x, dtype="int64").dtype == np.int32
+    with pytest.raises(TypeError, match="iota does not accept dtype bool"):
+        jnp.argsort(x, dtype=bool)
+    assert jnp.argsort(np.float32(3), axis=None, dtype="int8").tolist() == [0]
+
+
+def test_iota_refuses_bool():
+    for call in (lambda: lax.iota(bool, 1), lambda: lax.broadcasted_iota(bool, (3,), 0)):
+        with pytest.raises(TypeError, match="iota does not accept dtype bool. Accepted dtypes "
+                                            "are subtypes of integer, floating, complexfloating"):
+            call()
+
+
+def _rmi(*idx, **kw):
+    return jnp.ravel_multi_index(tuple(np.asarray(i) for i in idx), kw.pop("dims", (3, 4)), **kw)
+
+
+def test_ravel_multi_index_dtype_and_modes():
+    out = _rmi([1, 2], [0, 3], dtype="int8")
+    assert out.dtype == np.int8 and out.tolist() == [4, 11]
+    out = _rmi([1, 2], [0, 3], dtype="uint8", order="F")
+    assert out.dtype == np.uint8 and out.tolist() == [1, 11]
+    # the default dtype is the indices' integer type
+    out = _rmi(np.array([1, 2], np.int8), np.array([0, 3], np.int8))
+    assert out.dtype == np.int8 and out.tolist() == [4, 11]
+    assert _rmi(np.array([1, 2], np.uint8), np.array([0, 3], np.int16)).dtype == np.int16
+    assert _rmi([1, 5], [0, -3], mode="clip").tolist() == [4, 8]
+    assert _rmi([1, 5], [0, -3], mode="wrap").tolist() == [4, 9]
+    assert _rmi([1, 5], [0, -3], mode="ignore").tolist() == [4, 17]  # no bounds handling
+    out = _rmi(np.array([100, 2], np.int8), np.array([100, 3], np.int8), dims=(10, 10),
+               mode="ignore")
+    assert out.dtype == np.int8 and out.tolist() == [76, 23]  # wraps in int8
+    with pytest.warns(UserWarning, match="Explicitly requested dtype int64"):
+        assert _rmi([1, 2], [0, 3], dtype="int64").dtype == np.int32
+
+
+def test_ravel_multi_index_errors():
+    cases = [
+        (ValueError, "invalid entry in coordinates array", {}),  # mode='raise' checks bounds
+        (ValueError, "invalid mode='foo'. Expected 'raise', 'wrap', 'clip', or 'ignore'.",
+         {"mode": "foo"}),
+        (ValueError, "invalid order='K'. Expected 'C' or 'F'", {"order": "K", "mode": "clip"}),
+        (ValueError, "dtype=dtype('float32') is not an integer type.", {"dtype": "float32"}),
+        (ValueError, "jnp.ravel_multi_index: dtype=dtype('int8') not large enough to hold "
+                     "flattened index for dims=(300, 4).", {"dtype": "int8", "dims": (300, 4)}),
+    ]
+    for exc, msg, kw in cases:
+        with pytest.raises(exc, match=re.escape(msg)):
+            _rmi([1, 5], [0, 3], **kw)
+    with pytest.raises(ValueError, match="is not an integer type"):
+        _rmi([1.0, 2.0], [0, 3])  # the default dtype would be float
+    with pytest.raises(TypeError, match="only int indices permitted"):
+        _rmi([1.0, 2.0], [0, 3], dtype="int32")
+    f = jax.jit(lambda i, j: jnp.ravel_multi_index((i, j), (3, 4)))
+    with pytest.raises(jax.errors.ConcretizationTypeError, match="mode='raise'"):
+        f(jnp.array([1]), jnp.array([2]))
+    g = jax.jit(lambda i, j: jnp.ravel_multi_index((i, j), (3, 4), mode="clip", dtype="int16"))
+    out = g(jnp.array([1]), jnp.array([5]))
+    assert out.dtype == np.int16 and out.tolist() == [7]
+
+
+_C = np.array([[1, 2, 4, 3], [2, 0, 1, 5], [1, 1, 1, 2]], np.float32)
+
+
+def test_corrcoef_dtype():
+    ref = jnp.corrcoef(_C)
+    for dt in ("float16", "float32", "complex64", "bfloat16"):
+        out = jnp.corrcoef(_C, dtype=dt)
+        assert out.dtype == np.dtype(dt) if dt != "bfloat16" else out.dtype == jnp.bfloat16
+        np.testing.assert_allclose(np.asarray(out, np.complex64), ref, atol=4e-3)
+    out = jnp.corrcoef(_C.astype(np.int32), dtype="float16")
+    assert out.dtype == np.float16
+    with pytest.raises(ValueError, match="corrcoef: dtype must be a subclass of float or "
+                                         "complex; got dtype='int32'"):
+        jnp.corrcoef(_C, dtype="int32")
+    out = jnp.corrcoef(_C[0], _C[1], rowvar=False, dtype="float16")
+    assert out.shape == (2, 2) and out.dtype == np.float16
+
+
+def test_corrcoef_complex():
+    # real and imaginary parts are clipped separately (jaxlite raised clip's complex error)
+    x = (_C + 1j * _C[::-1]).astype(np.complex64)
+    out = jnp.corrcoef(x)
+    assert out.dtype == np.complex64
+    np.testing.assert_allclose(out[0], [1, 0.31524417 + 0.15762208j, 0.17391305 - 0.73913044j],
+                               rtol=1e-5)
+
+
+def test_trim_zeros_axis():
+    a = np.array([[0, 0], [0, 1], [0, 0]])
+    assert jnp.trim_zeros(a, axis=0).tolist() == [[0, 1]]
+    assert jnp.trim_zeros(a, axis=1).tolist() == [[0], [1], [0]]
+    assert jnp.trim_zeros(a, axis=-1).tolist() == [[0], [1], [0]]
+    assert jnp.trim_zeros(a).tolist() == [[1]]  # default: every axis
+    assert jnp.trim_zeros(a, axis=(0, 1)).tolist() == [[1]]
+    assert jnp.trim_zeros(a, axis=()).tolist() == a.tolist()
+    b = np.zeros((4, 4), np.float32)
+    b[1, 1:3], b[2, 2] = [1, 2], 3
+    assert jnp.trim_zeros(b, trim="f").tolist() == [[1, 2, 0], [0, 3, 0], [0, 0, 0]]
+    assert jnp.trim_zeros(b, "B", axis=0).shape == (3, 4)
+    assert jnp.trim_zeros(b, axis=[1]).shape == (4, 2)
+    assert jnp.trim_zeros(np.zeros((2, 3))).shape == (0, 0)
+    assert jnp.trim_zeros(np.zeros((2, 3)), axis=0).shape == (0, 3)
+    assert jnp.trim_zeros(np.float32(0)).shape == ()  # 0-d: returned as is
+    v = np.array([0, 0, 1, 2, 0, 3, 0, 0])
+    assert jnp.trim_zeros(v, "x").tolist() == v.tolist()
+    assert jnp.trim_zeros(v, axis=None).tolist() == [1, 2, 0, 3]
+    with pytest.raises(ValueError, match=re.escape("repeated axis: (0, 0)")):
+        jnp.trim_zeros(b, axis=(0, -2))
+    with pytest.raises(ValueError, match="axis 2 is out of bounds for array of dimension 2"):
+        jnp.trim_zeros(b, axis=2)
+    with pytest.raises(jax.errors.ConcretizationTypeError, match="`filt` argument"):
+        jax.jit(jnp.trim_zeros)(v)
+
+
+def test_astype_device_and_defaults():
+    dev = jax.devices()[0]
+    out = jnp.astype(np.array([1, 2]), "float32", device=dev)
+    assert out.dtype == np.float32 and out.devices() == {dev}
+    out = jnp.zeros(2).astype("int8", device=jax.sharding.SingleDeviceSharding(dev))
+    assert out.dtype == np.int8 and out.sharding == jax.sharding.SingleDeviceSharding(dev)
+    out = jax.jit(lambda a: jnp.astype(a, "float32", device=dev))(np.array([1, 2]))
+    assert out.tolist() == [1.0, 2.0]
+    with pytest.raises(TypeError):
+        jnp.astype(np.array([1, 2]), "float32", False)  # copy is keyword-only
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert jnp.astype(np.arange(3), None).dtype == np.float32  # no truncation warning
+    z = np.array([0, 1j, 2 + 0j, 0.5], np.complex64)
+    for dt in ("float32", "int32", "bfloat16"):
+        with pytest.warns(DeprecationWarning, match="Casting from complex to real dtypes"):
+            assert jnp.astype(z, dt).tolist() == [0, 0, 2, 0 if dt == "int32" else 0.5]
+        with pytest.warns(DeprecationWarning, match="Casting from complex to real dtypes"):
+            jnp.asarray(z).astype(dt)
+    assert jnp.astype(z, bool).tolist() == [False, True, True, True]
+
+
+def test_float_to_sub_byte_int():
+    x = np.array([0.5, 9.0, -9.0, np.nan, np.inf, -np.inf, -1.5, 2.9], np.float32)
+    assert jnp.asarray(x).astype("int4").tolist() == [0, 7, -8, 0, 7, -8, -1, 2]
+    assert jnp.asarray(x).astype("uint2").tolist() == [0, 3, 0, 0, 3, 0, 0, 2]
+
+
+def test_standardize_algorithm():
+    # [10002, 10003] in float32: mean(x**2) - mean**2 is -8 ('fast' clips it to 0, so the
+    # result is (x - mean) * rsqrt(eps)); the two-pass 'stable' variance is 0.25
+    for x in (np.array([1e4, 1e4 + 1], np.float32), np.array([10002, 10003], np.float32)):
+        for alg in ({}, {"algorithm": "fast"}):
+            np.testing.assert_allclose(jax.nn.standardize(x, **alg), [-158.11389, 158.11389],
+                                       rtol=1e-6)
+        np.testing.assert_allclose(jax.nn.standardize(x, algorithm="stable"),
+                                   [-0.99998, 0.99998], rtol=1e-6)
+    with pytest.raises(ValueError, match="Unknown algorithm 'bogus'. Expected 'fast' or "
+                                         "'stable'."):
+        jax.nn.standardize(x, algorithm="bogus")
+    # not checked when the variance is given
+    np.testing.assert_allclose(jax.nn.standardize(x, variance=1.0, algorithm="bogus"),
+                               [-0.5, 0.5], rtol=1e-5)
+    m = np.array([True, True, False])
+    out = jax.nn.standardize(np.array([1.0, 3.0, 100.0], np.float32), where=m,
+                             algorithm="stable")
+    np.testing.assert_allclose(out[:2], [-0.999995, 0.999995], rtol=1e-6)
+
+
+def test_lax_mul_out_dtype():
+    a = np.array([100, -100, 7, 0], np.int8)
+    out = lax.mul(a, a, out_dtype=np.int32)  # operands converted first: no int8 wrap
+    assert out.dtype == np.int32 and out.tolist() == [10000, 10000, 49, 0]
+    assert lax.mul(a, a, out_dtype=np.uint8).tolist() == [16, 16, 49, 0]
+    assert lax.mul(a, a, out_dtype=bool).tolist() == [True, True, True, False]
+    assert lax.mul(a, 3.5, out_dtype=np.int32).tolist() == [300, -300, 21, 0]
+    out = lax.mul(a, np.array([1.5, 2, 3, 4], np.float32), out_dtype=np.float32)
+    assert out.tolist() == [150.0, -200.0, 21.0, 0.0]
+    f = np.array([1.1, 3.3], np.float32)
+    assert lax.mul(f, f, out_dtype=np.int32).tolist() == [1, 9]  # truncated, then multiplied
+    h = np.array([1000.0, 65000.0], np.float16)
+    assert lax.mul(h, h, out_dtype=np.float32).tolist() == [1e6, 64992.0**2]
+    c = np.array([1 + 2j], np.complex64)
+    assert lax.mul(c, c, out_dtype=np.float32).tolist() == [1.0]
+    w = lax.mul(2.5, 3, out_dtype=np.int32)
+    assert w.dtype == np.int32 and int(w) == 6 and w.weak_type
+    assert not lax.mul(np.float32(2.5), 3, out_dtype=np.int32).weak_type
+    assert jax.jit(lambda x: lax.mul(x, x, out_dtype=np.int32))(a).tolist()[0] == 10000
+    assert jax.vmap(lambda x: lax.mul(x, x, out_dtype=np.int32))(a).tolist()[0] == 10000
+    g = jax.grad(lambda x: lax.mul(x, x, out_dtype=np.float32).sum())(h)
+    assert g.dtype == np.float16 and g.tolist() == [2000.0, float("inf")]
+    with pytest.raises(TypeError, match="mul does not accept dtype bool at position 0"):
+        lax.mul(np.array([True]), np.array([True]))
+    with pytest.raises(TypeError, match="mul does not accept dtype bool at position 1"):
+        lax.mul(a, np.ones(4, bool), out_dtype=np.int32)
+    with pytest.raises(TypeError, match="lax.mul requires arguments to have the same dtypes"):
+        lax.mul(a, np.ones(4, np.int16))
+
+
+def test_lax_dot_dimension_numbers():
+    x = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    y = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+    b = np.arange(24.0, dtype=np.float32).reshape(2, 3, 4)
+    out = lax.dot(b, b, dimension_numbers=(((2,), (2,)), ((0,), (0,))))
+    np.testing.assert_array_equal(out, np.einsum("bij,bkj->bik", b, b))
+    out = lax.dot(b, y, dimension_numbers=((1, 0), ((), ())))  # ints as in JAX
+    np.testing.assert_array_equal(out, np.einsum("bjk,jl->bkl", b, y))
+    out = jax.jit(lambda p, q: lax.dot(p, q, dimension_numbers=(((2,), (2,)), ((0,), (0,)))))(b, b)
+    np.testing.assert_array_equal(out, np.einsum("bij,bkj->bik", b, b))
+    g = jax.grad(lambda p: lax.dot(p, b, dimension_numbers=(((2,), (2,)), ((0,), (0,)))).sum())(b)
+    np.testing.assert_array_equal(g, np.broadcast_to(b.sum(1, keepdims=True), b.shape))
+    np.testing.assert_array_equal(lax.dot(x, y), x @ y)
+    assert lax.dot(y[:, 0], y[:, 0]).shape == ()
+    msg = "jax.lax.dot: dimension_numbers must be specified when not performing simple"
+    for p, q in ((b, y), (x, b), (x, x), (np.float32(2), y[:, 0])):
+        with pytest.raises(ValueError, match=msg):
+            lax.dot(p, q)
+    with pytest.raises(TypeError):
+        lax.dot(x, y, None)  # precision is keyword-only
