@@ -478,17 +478,37 @@ def debug_infs(new_val: bool = True):
     return config._override("jax_debug_infs", new_val)
 
 
-def numpy_dtype_promotion(val: str):
+class _NoDefault:
+    """The default of a context manager that needs a value (JAX's ``NoDefault``)."""
+
+    def __repr__(self):
+        return "<NoDefault>"
+
+
+_NO_DEFAULT = _NoDefault()
+
+
+def _required(name: str, new_val: Any) -> Any:
+    if new_val is _NO_DEFAULT:
+        raise TypeError(
+            f"Context manager for {name} config option requires an argument representing "
+            "the new value for the config option."
+        )
+    return new_val
+
+
+def numpy_dtype_promotion(new_val: Any = _NO_DEFAULT):
     """Temporarily set ``jax_numpy_dtype_promotion`` in this thread
     (``jax.numpy_dtype_promotion``).
 
     ``"standard"`` is JAX's promotion lattice; ``"strict"`` forbids implicit promotion
     between different dtypes (Python scalars still adapt), raising ``TypePromotionError``.
     """
-    return config._override("jax_numpy_dtype_promotion", val)
+    new_val = _required("numpy_dtype_promotion", new_val)
+    return config._override("jax_numpy_dtype_promotion", new_val)
 
 
-def numpy_rank_promotion(val: str):
+def numpy_rank_promotion(new_val: Any = _NO_DEFAULT):
     """Temporarily set ``jax_numpy_rank_promotion`` in this thread
     (``jax.numpy_rank_promotion``).
 
@@ -498,10 +518,11 @@ def numpy_rank_promotion(val: str):
     Raises:
         ValueError: for any other value.
     """
-    return config._override("jax_numpy_rank_promotion", val)
+    new_val = _required("numpy_rank_promotion", new_val)
+    return config._override("jax_numpy_rank_promotion", new_val)
 
 
-def default_matmul_precision(val: str | None):
+def default_matmul_precision(new_val: Any = _NO_DEFAULT):
     """Temporarily set ``jax_default_matmul_precision`` in this thread
     (``jax.default_matmul_precision``). Accepted for compatibility: NumPy computes every
     product in full precision, so results do not change.
@@ -509,7 +530,8 @@ def default_matmul_precision(val: str | None):
     Raises:
         ValueError: for a name JAX does not accept.
     """
-    return config._override("jax_default_matmul_precision", val)
+    new_val = _required("default_matmul_precision", new_val)
+    return config._override("jax_default_matmul_precision", new_val)
 
 
 def transfer_guard(new_val: str):

@@ -238,27 +238,27 @@ def is_unsigned(dtype: np.dtype) -> bool:
     return dtype in _unsigned_types
 
 
-def issubdtype(a: Any, b: Any) -> bool:
+def issubdtype(arg1: Any, arg2: Any) -> bool:
     """``np.issubdtype`` that also knows the ml_dtypes floats are floating types and the
     extended dtypes (``issubdtype(key.dtype, jax.dtypes.prng_key)``)."""
-    if isinstance(a, ExtendedDType) or isinstance(b, ExtendedDType):
-        if isinstance(b, type) and isinstance(a, ExtendedDType):
-            return issubclass(a.type, b)
-        return a == b
-    if isinstance(a, type) and issubclass(a, extended):
-        return isinstance(b, type) and issubclass(a, b)
-    if isinstance(b, type) and issubclass(b, extended):
+    if isinstance(arg1, ExtendedDType) or isinstance(arg2, ExtendedDType):
+        if isinstance(arg2, type) and isinstance(arg1, ExtendedDType):
+            return issubclass(arg1.type, arg2)
+        return arg1 == arg2
+    if isinstance(arg1, type) and issubclass(arg1, extended):
+        return isinstance(arg2, type) and issubclass(arg1, arg2)
+    if isinstance(arg2, type) and issubclass(arg2, extended):
         return False
-    a = np.dtype(a) if not (isinstance(a, type) and issubclass(a, np.generic)) else np.dtype(a)
-    if a in _ML_FLOATS:  # bfloat16, float8_*, float4_*: NumPy does not know their kind
-        return b in (np.floating, np.inexact, np.number, np.generic)
-    if a in _NARROW and a not in _ML_FLOATS:  # int2, int4, uint2, uint4
-        kind = np.signedinteger if a in _signed_types else np.unsignedinteger
-        return b in (kind, np.integer, np.number, np.generic)
+    arg1 = np.dtype(arg1)
+    if arg1 in _ML_FLOATS:  # bfloat16, float8_*, float4_*: NumPy does not know their kind
+        return arg2 in (np.floating, np.inexact, np.number, np.generic)
+    if arg1 in _NARROW and arg1 not in _ML_FLOATS:  # int2, int4, uint2, uint4
+        kind = np.signedinteger if arg1 in _signed_types else np.unsignedinteger
+        return arg2 in (kind, np.integer, np.number, np.generic)
     if (
-        isinstance(b, type)
-        and issubclass(b, np.generic)
-        and b
+        isinstance(arg2, type)
+        and issubclass(arg2, np.generic)
+        and arg2
         not in (
             np.floating,
             np.inexact,
@@ -271,10 +271,10 @@ def issubdtype(a: Any, b: Any) -> bool:
             np.generic,
         )
     ):
-        return a == np.dtype(b)
-    if not isinstance(b, type):
-        return a == np.dtype(b)
-    return np.issubdtype(a, b)
+        return arg1 == np.dtype(arg2)
+    if not isinstance(arg2, type):
+        return arg1 == np.dtype(arg2)
+    return np.issubdtype(arg1, arg2)
 
 
 # --------------------------------------------------------------------------- lattice

@@ -27,13 +27,19 @@ FIXED = {
         "tree_map_with_path", "tree_reduce",
     ],
     "tree": ["all", "flatten_with_path", "leaves_with_path", "map_with_path", "reduce"],
-    "": ["checkpoint", "vmap", "vjp", "make_jaxpr"],
+    "": [
+        "checkpoint", "vmap", "vjp", "make_jaxpr", "default_matmul_precision",
+        "numpy_dtype_promotion", "numpy_rank_promotion",
+    ],
     "lax": [
         "dynamic_slice", "dynamic_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_slice",
         "dynamic_update_slice_in_dim", "dynamic_update_index_in_dim",
     ] + list(ACCURACY_FNS) + [
         "broadcasted_iota", "conv_general_dilated", "reduce", "reduce_sum", "full", "full_like",
-        "mul", "dot",
+        "mul", "dot", "argmax", "argmin", "broadcast", "broadcast_in_dim", "concatenate",
+        "expand_dims", "index_in_dim", "pad", "reduce_and", "reduce_max", "reduce_min", "reduce_or",
+        "reduce_prod", "reduce_xor", "reshape", "rev", "slice", "slice_in_dim", "squeeze",
+        "transpose",
     ],
     "numpy": [
         "bincount", "broadcast_to", "percentile", "ravel", "repeat", "tensordot", "var", "std",
@@ -41,6 +47,9 @@ FIXED = {
         "isposinf", "outer", "stack",
         # session 11, second pass (sigs2)
         "argsort", "ravel_multi_index", "corrcoef", "trim_zeros", "astype",
+        "bitwise_left_shift", "equal", "float_power", "greater", "greater_equal", "less",
+        "less_equal", "left_shift", "nextafter", "not_equal", "issubdtype", "empty_like",
+        "fmax", "fmin", "gcd", "lcm", "trunc", "concat", "permute_dims", "unique_values",
     ],
     "nn": ["standardize"],
     "numpy.linalg": ["tensordot"],
@@ -49,7 +58,11 @@ FIXED = {
 
 # Defaults that differ only by a sentinel object's identity (JAX's and jaxlite's
 # "unspecified" markers behave the same).
-SENTINEL_DEFAULTS = {("tree_util", "tree_reduce", "initializer"), ("tree", "reduce", "initializer")}
+SENTINEL_DEFAULTS = {
+    ("tree_util", "tree_reduce", "initializer"), ("tree", "reduce", "initializer"),
+    ("", "default_matmul_precision", "new_val"), ("", "numpy_dtype_promotion", "new_val"),
+    ("", "numpy_rank_promotion", "new_val"),
+}
 
 
 def _mismatches(module, name):
@@ -798,3 +811,95 @@ def test_lax_dot_dimension_numbers():
             lax.dot(p, q)
     with pytest.raises(TypeError):
         lax.dot(x, y, None)  # precision is keyword-only
+
+
+# ------------------------------------------------------- second pass: parameter names
+
+_X = np.arange(12).reshape(3, 4)
+
+
+def test_lax_keyword_names():
+    assert lax.concatenate(operands=[_X, _X], dimension=0).shape == (6, 4)
+    assert lax.squeeze(array=_X[None], dimensions=(0,)).shape == (3, 4)
+    assert lax.expand_dims(array=_X, dimensions=(0,)).shape == (1, 3, 4)
+    assert lax.convert_element_type(operand=_X, new_dtype=np.float32).dtype == np.float32
+    assert lax.reduce_max(operand=_X, axes=(0,)).tolist() == [8, 9, 10, 11]
+    assert lax.argmax(operand=_X, axis=0, index_dtype=np.int32).tolist() == [2, 2, 2, 2]
+    assert lax.transpose(operand=_X, permutation=(1, 0)).shape == (4, 3)
+    assert lax.rev(operand=_X, dimensions=(0,))[0].tolist() == [8, 9, 10, 11]
+    assert lax.pad(operand=_X, padding_value=0, padding_config=[(1, 0, 0)] * 2).shape == (4, 5)
+    assert lax.slice(operand=_X, start_indices=(1, 1), limit_indices=(2, 3)).tolist() == [[5, 6]]
+    assert lax.broadcast(operand=_X, sizes=(2,)).shape == (2, 3, 4)
+    out = lax.slice_in_dim(operand=_X, start_index=1, limit_index=None, axis=1)
+    assert out.tolist() == [[1, 2, 3], [5, 6, 7], [9, 10, 11]]
+    assert lax.index_in_dim(operand=_X, index=1, keepdims=False).tolist() == [4, 5, 6, 7]
+
+
+def test_slice_in_dim_none_and_negative():
+    # None means the axis' end, negative indices count from it (jaxlite raised TypeError)
+    assert lax.slice_in_dim(_X, None, 2).shape == (2, 4)
+    assert lax.slice_in_dim(_X, -2, None)[0].tolist() == [4, 5, 6, 7]
+    assert lax.slice_in_dim(_X, -2, -1, axis=1).tolist() == [[2], [6], [10]]
+    assert lax.index_in_dim(_X, -1).tolist() == [[8, 9, 10, 11]]
+    assert jax.jit(lambda a: lax.index_in_dim(a, -1, keepdims=False))(_X).tolist()[0] == 8
+    for i in (3, -4):
+        with pytest.raises(IndexError, match=f"index {i} is out of bounds for axis 0 with size 3"):
+            lax.index_in_dim(_X, i)
+
+
+def test_slice_errors_under_jit():
+    cases = [
+        ((0,), (1,), "slice start_indices must have length equal to the number of dimensions of "
+                     "the operand, got indices (0,) for operand shape (3, 4)."),
+        ((0, 0), (1,), "slice limit_indices must have the same length as start_indices, got "
+                       "start_indices (0, 0) and limit_indices (1,)."),
+        ((-1, 0), (1, 1), "slice start_indices must have every element be nonnegative, got "
+                          "(-1, 0)."),
+        ((0, 0), (4, 1), "slice limit_indices must be less than or equal to operand shape, got "
+                         "limit_indices (4, 1) for operand shape (3, 4)."),
+        ((2, 0), (1, 4), "slice limit_indices must be greater than or equal to start_indices, "
+                         "got start_indices (2, 0) and limit_indices (1, 4)."),
+    ]
+    for start, limit, msg in cases:
+        with pytest.raises(TypeError, match=re.escape(msg)):
+            jax.jit(lambda a, s=start, lim=limit: lax.slice(a, s, lim))(_X)
+
+
+def test_numpy_keyword_names():
+    assert jnp.issubdtype(arg1=np.float32, arg2=np.floating)
+    assert jnp.empty_like(prototype=_X).shape == (3, 4)
+    assert float(jnp.fmax(x1=1.0, x2=np.nan)) == 1.0
+    assert float(jnp.fmin(x1=1.0, x2=np.nan)) == 1.0
+    assert int(jnp.gcd(x1=12, x2=8)) == 4 and int(jnp.lcm(x1=12, x2=8)) == 24
+    assert float(jnp.trunc(x=-1.5)) == -1.0
+    assert jnp.concat([_X, _X], axis=1).shape == (3, 8)
+    assert jnp.concat([_X, _X], axis=None).shape == (24,)
+    assert jnp.permute_dims(_X, axes=(1, 0)).shape == (4, 3)
+    # JAX's positional-only parameters and keyword-only ones
+    for call in (
+        lambda: jnp.concat([_X, _X], 1),
+        lambda: jnp.concat([_X, _X], dtype=np.float32),
+        lambda: jnp.concat(arrays=[_X, _X]),
+        lambda: jnp.permute_dims(a=_X, axes=(1, 0)),
+        lambda: jnp.unique_values(x=_X),
+        lambda: jnp.einsum(subscripts="ij->j", operands=_X),
+        lambda: jnp.equal(x=1, y=1),
+    ):
+        with pytest.raises(TypeError):
+            call()
+
+
+def test_config_context_managers_new_val():
+    with jax.numpy_rank_promotion(new_val="raise"):
+        with pytest.raises(ValueError, match="jax_numpy_rank_promotion='raise'"):
+            jnp.add(np.ones(3), np.ones((2, 3)))
+    with jax.default_matmul_precision(new_val="highest"):
+        pass
+    with jax.numpy_dtype_promotion(new_val="strict"):
+        with pytest.raises(ValueError, match="have no available implicit dtype promotion"):
+            jnp.add(np.float32(1), np.int32(1))
+    for cm in (jax.numpy_rank_promotion, jax.default_matmul_precision, jax.numpy_dtype_promotion):
+        with pytest.raises(TypeError, match="config option requires an argument representing "
+                                            "the new value for the config option"):
+            with cm():
+                pass

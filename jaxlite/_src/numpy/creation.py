@@ -121,8 +121,8 @@ def full_like(a, fill_value, dtype=None, shape=None, *, device=None, out_shardin
     return with_vma(_like(a, out, shape, device, out_sharding), av.vma)
 
 
-def empty_like(a, dtype=None, shape=None, *, device=None) -> Array:
-    return zeros_like(a, dtype, shape, device=device)
+def empty_like(prototype, dtype=None, shape=None, *, device=None) -> Array:
+    return zeros_like(prototype, dtype, shape, device=device)
 
 
 def arange(start, stop=None, step=None, dtype=None, *, device=None, out_sharding=None) -> Array:

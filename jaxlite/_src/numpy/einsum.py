@@ -107,6 +107,7 @@ def _contract_pair(a, sa, b, sb, keep, pet):
 
 def einsum(
     subscripts,
+    /,
     *operands,
     out=None,
     optimize="auto",

@@ -403,6 +403,6 @@ def unique(
     return outs[0] if len(outs) == 1 else tuple(outs)
 
 
-def unique_values(x, *, size=None, fill_value=None):
+def unique_values(x, /, *, size=None, fill_value=None):
     """``jnp.unique_values`` (as the array API: every NaN is its own value)."""
     return unique(x, size=size, fill_value=fill_value, equal_nan=False)

@@ -123,7 +123,7 @@ def transpose(a, axes=None):
     return _sh.transpose(a, axes)
 
 
-def permute_dims(a, axes):
+def permute_dims(a, /, axes):
     return transpose(a, axes)
 
 
@@ -467,7 +467,9 @@ def append(arr, values, axis=None):
     return concatenate([arr, values], axis)
 
 
-concat = concatenate
+def concat(arrays, /, *, axis: int | None = 0):
+    """``jnp.concat`` (the array API's name): ``concatenate`` with keyword-only ``axis``."""
+    return concatenate(arrays, axis)
 
 
 def unstack(x, /, *, axis: int = 0):

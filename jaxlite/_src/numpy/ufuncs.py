@@ -49,9 +49,9 @@ def _unary(lax_fn, name, inexact=True):
 
 
 def _binary(lax_fn, name, promote=promote_args):
-    def f(x1, x2, /):
-        x1, x2 = promote(name, x1, x2)
-        return lax_fn(x1, x2)
+    def f(x, y, /):
+        x, y = promote(name, x, y)
+        return lax_fn(x, y)
 
     f.__name__ = name
     f.__doc__ = f"Elementwise ``{name}`` with NumPy broadcasting (``jax.numpy.{name}``)."
@@ -392,9 +392,9 @@ def arctan2(x1, x2, /):
 
 
 def _cmp(lax_fn, name):
-    def f(x1, x2, /):
-        x1, x2 = promote_args(name, x1, x2)
-        return lax_fn(x1, x2)
+    def f(x, y, /):
+        x, y = promote_args(name, x, y)
+        return lax_fn(x, y)
 
     f.__name__ = name
     return f
@@ -592,7 +592,7 @@ def rint(x, /):
     return ew.round(x, 1)
 
 
-def trunc(x, /):
+def trunc(x):
     """``jnp.trunc``: round toward zero (integers are returned unchanged)."""
     check_arraylike("trunc", x)
     x = asarray_any(x)
@@ -704,19 +704,19 @@ def signbit(x, /):
     return less(bitcast_convert_type(x, itype), 0)
 
 
-def float_power(x1, x2, /):
-    """``jnp.float_power``: ``x1 ** x2`` in the widest available float type."""
-    x1, x2 = promote_args_inexact("float_power", x1, x2)
-    return ew.pow(x1, x2)
+def float_power(x, y, /):
+    """``jnp.float_power``: ``x ** y`` in the widest available float type."""
+    x, y = promote_args_inexact("float_power", x, y)
+    return ew.pow(x, y)
 
 
-def fmax(x1, x2, /):
+def fmax(x1, x2):
     """``jnp.fmax``: elementwise maximum that ignores NaNs."""
     x1, x2 = promote_args("fmax", x1, x2)
     return _where(logical_or(greater(x1, x2), isnan(x2)), x1, x2)
 
 
-def fmin(x1, x2, /):
+def fmin(x1, x2):
     """``jnp.fmin``: elementwise minimum that ignores NaNs."""
     x1, x2 = promote_args("fmin", x1, x2)
     return _where(logical_or(less(x1, x2), isnan(x2)), x1, x2)

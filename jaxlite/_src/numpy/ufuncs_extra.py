@@ -96,10 +96,10 @@ def divmod(x1, x2, /):  # noqa: A001
     return floor_divide(x1, x2), remainder(x1, x2)
 
 
-def nextafter(x1, x2, /):
-    """``jnp.nextafter``: the next representable float after ``x1`` toward ``x2``."""
-    x1, x2 = promote_args_inexact("nextafter", x1, x2)
-    return ew.nextafter(x1, x2)
+def nextafter(x, y, /):
+    """``jnp.nextafter``: the next representable float after ``x`` toward ``y``."""
+    x, y = promote_args_inexact("nextafter", x, y)
+    return ew.nextafter(x, y)
 
 
 def isposinf(x, /, out=None):
@@ -127,7 +127,7 @@ def iscomplex(x):
     return logical_not(isreal(x))
 
 
-def gcd(x1, x2, /):
+def gcd(x1, x2):
     """``jnp.gcd``: greatest common divisor (Euclid, a fixed number of unrolled steps)."""
     x1, x2 = promote_args("gcd", x1, x2)
     if not dtypes.is_int(x1.dtype):
@@ -140,7 +140,7 @@ def gcd(x1, x2, /):
     return a
 
 
-def lcm(x1, x2, /):
+def lcm(x1, x2):
     """``jnp.lcm``: least common multiple of ``|x1|`` and ``|x2|``.
 
     As JAX, the product wraps on overflow and keeps its sign (``lcm(int8(127), 2)`` is -2):

@@ -88,21 +88,21 @@ rules.batch_rules[convert_element_type_p] = lambda ad, args, dims, **p: (
 )
 
 
-def convert_element_type(x, new_dtype, weak_type: bool = False):
-    """Cast ``x`` to ``new_dtype`` (``jax.lax.convert_element_type``)."""
+def convert_element_type(operand, new_dtype, weak_type: bool = False):
+    """Cast ``operand`` to ``new_dtype`` (``jax.lax.convert_element_type``)."""
     if not dtypes.is_extended(new_dtype):
         dtypes.check_valid_dtype(np.dtype(new_dtype), "convert_element_type", new_dtype)
     new_dtype = dtypes.canonicalize_dtype(new_dtype)
-    aval = aval_of(x)
-    if aval.dtype == new_dtype and aval.weak_type == weak_type and hasattr(x, "aval"):
-        return x
+    aval = aval_of(operand)
+    if aval.dtype == new_dtype and aval.weak_type == weak_type and hasattr(operand, "aval"):
+        return operand
 
-    if not isinstance(x, Tracer):
+    if not isinstance(operand, Tracer):
         # Constants are converted now rather than staged (they become literals).
         return convert_element_type_p.bind_with_trace(
-            eval_trace, (x,), dict(new_dtype=new_dtype, weak_type=bool(weak_type))
+            eval_trace, (operand,), dict(new_dtype=new_dtype, weak_type=bool(weak_type))
         )
-    return convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=bool(weak_type))
+    return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=bool(weak_type))
 
 
 # --- iota --------------------------------------------------------------------------------

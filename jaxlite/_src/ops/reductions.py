@@ -217,29 +217,29 @@ def reduce_sum(operand, axes, *, out_sharding=None):
     return reduce_sum_p.bind(operand, axes=tuple(int(a) for a in axes))
 
 
-def reduce_max(x, axes):
-    return reduce_max_p.bind(x, axes=tuple(int(a) for a in axes))
+def reduce_max(operand, axes):
+    return reduce_max_p.bind(operand, axes=tuple(int(a) for a in axes))
 
 
-def reduce_min(x, axes):
-    return reduce_min_p.bind(x, axes=tuple(int(a) for a in axes))
+def reduce_min(operand, axes):
+    return reduce_min_p.bind(operand, axes=tuple(int(a) for a in axes))
 
 
-def reduce_prod(x, axes):
-    return reduce_prod_p.bind(x, axes=tuple(int(a) for a in axes))
+def reduce_prod(operand, axes):
+    return reduce_prod_p.bind(operand, axes=tuple(int(a) for a in axes))
 
 
-def reduce_and(x, axes):
-    return reduce_and_p.bind(x, axes=tuple(int(a) for a in axes))
+def reduce_and(operand, axes):
+    return reduce_and_p.bind(operand, axes=tuple(int(a) for a in axes))
 
 
-def reduce_or(x, axes):
-    return reduce_or_p.bind(x, axes=tuple(int(a) for a in axes))
+def reduce_or(operand, axes):
+    return reduce_or_p.bind(operand, axes=tuple(int(a) for a in axes))
 
 
-def reduce_xor(x, axes):
+def reduce_xor(operand, axes):
     """``jax.lax.reduce_xor`` over ``axes`` (bool or integer operands)."""
-    return reduce_xor_p.bind(x, axes=tuple(int(a) for a in axes))
+    return reduce_xor_p.bind(operand, axes=tuple(int(a) for a in axes))
 
 
 # ---------------------------------------------------------------------- argmax / argmin
@@ -284,9 +284,13 @@ argmax_p = _arg_reduction("argmax", np.argmax)
 argmin_p = _arg_reduction("argmin", np.argmin)
 
 
-def argmax(x, axis: int, index_dtype):
-    return argmax_p.bind(x, axes=(int(axis),), index_dtype=dtypes.canonicalize_dtype(index_dtype))
+def argmax(operand, axis: int, index_dtype):
+    return argmax_p.bind(
+        operand, axes=(int(axis),), index_dtype=dtypes.canonicalize_dtype(index_dtype)
+    )
 
 
-def argmin(x, axis: int, index_dtype):
-    return argmin_p.bind(x, axes=(int(axis),), index_dtype=dtypes.canonicalize_dtype(index_dtype))
+def argmin(operand, axis: int, index_dtype):
+    return argmin_p.bind(
+        operand, axes=(int(axis),), index_dtype=dtypes.canonicalize_dtype(index_dtype)
+    )

@@ -91,35 +91,37 @@ rules.batch_rules[broadcast_in_dim_p] = _bid_batch
 deflinear(broadcast_in_dim_p, _bid_transpose)
 
 
-def broadcast_in_dim(x, shape, broadcast_dimensions, *, out_sharding=None):
+def broadcast_in_dim(operand, shape, broadcast_dimensions, *, out_sharding=None):
     """``jax.lax.broadcast_in_dim``; ``out_sharding``: the result's sharding."""
     if out_sharding is not None:
         return sharding_hooks.apply_out_sharding(
-            broadcast_in_dim, out_sharding, x, shape, broadcast_dimensions
+            broadcast_in_dim, out_sharding, operand, shape, broadcast_dimensions
         )
     shape = tuple(int(s) for s in shape)
     broadcast_dimensions = tuple(int(d) for d in broadcast_dimensions)
-    if not isinstance(x, Tracer):
+    if not isinstance(operand, Tracer):
         # Constants are broadcast now, not staged (keeps jaxprs small, like JAX's literals).
         return broadcast_in_dim_p.bind_with_trace(
-            eval_trace, (x,), dict(shape=shape, broadcast_dimensions=broadcast_dimensions)
+            eval_trace, (operand,), dict(shape=shape, broadcast_dimensions=broadcast_dimensions)
         )
     if (
-        _shape_of(x) == shape
+        _shape_of(operand) == shape
         and broadcast_dimensions == tuple(range(len(shape)))
-        and hasattr(x, "aval")
+        and hasattr(operand, "aval")
     ):
-        return x
-    return broadcast_in_dim_p.bind(x, shape=shape, broadcast_dimensions=broadcast_dimensions)
+        return operand
+    return broadcast_in_dim_p.bind(operand, shape=shape, broadcast_dimensions=broadcast_dimensions)
 
 
-def broadcast(x, sizes, *, out_sharding=None):
+def broadcast(operand, sizes, *, out_sharding=None):
     """``jax.lax.broadcast``: prepend dimensions of the given sizes."""
     if out_sharding is not None:
-        return sharding_hooks.apply_out_sharding(broadcast, out_sharding, x, sizes)
+        return sharding_hooks.apply_out_sharding(broadcast, out_sharding, operand, sizes)
     sizes = tuple(sizes)
-    nd = len(_shape_of(x))
-    return broadcast_in_dim(x, sizes + _shape_of(x), tuple(range(len(sizes), len(sizes) + nd)))
+    nd = len(_shape_of(operand))
+    return broadcast_in_dim(
+        operand, sizes + _shape_of(operand), tuple(range(len(sizes), len(sizes) + nd))
+    )
 
 
 def broadcast_to_rank(x, shape):
@@ -206,17 +208,19 @@ rules.batch_rules[reshape_p] = _reshape_batch
 deflinear(reshape_p, _reshape_transpose)
 
 
-def reshape(x, new_sizes, dimensions=None, *, out_sharding=None):
+def reshape(operand, new_sizes, dimensions=None, *, out_sharding=None):
     """``jax.lax.reshape`` (row-major); ``out_sharding``: the result's sharding (for
     reshapes of sharded dimensions the Explicit-mode rule cannot type, S8.3)."""
     if out_sharding is not None:
-        return sharding_hooks.apply_out_sharding(reshape, out_sharding, x, new_sizes, dimensions)
+        return sharding_hooks.apply_out_sharding(
+            reshape, out_sharding, operand, new_sizes, dimensions
+        )
     new_sizes = tuple(int(s) for s in new_sizes)
     if dimensions is not None:
-        x = transpose(x, dimensions)
-    if _shape_of(x) == new_sizes and hasattr(x, "aval"):
-        return x
-    return reshape_p.bind(x, new_sizes=new_sizes, dimensions=None)
+        operand = transpose(operand, dimensions)
+    if _shape_of(operand) == new_sizes and hasattr(operand, "aval"):
+        return operand
+    return reshape_p.bind(operand, new_sizes=new_sizes, dimensions=None)
 
 
 # --- transpose ---------------------------------------------------------------------------
@@ -252,12 +256,12 @@ rules.batch_rules[transpose_p] = _transpose_batch
 deflinear(transpose_p, _transpose_transpose)
 
 
-def transpose(x, permutation):
+def transpose(operand, permutation):
     """``jax.lax.transpose``."""
     permutation = tuple(int(p) for p in permutation)
-    if permutation == tuple(range(len(permutation))) and hasattr(x, "aval"):
-        return x
-    return transpose_p.bind(x, permutation=permutation)
+    if permutation == tuple(range(len(permutation))) and hasattr(operand, "aval"):
+        return operand
+    return transpose_p.bind(operand, permutation=permutation)
 
 
 def moveaxis(x, src: int, dst: int):
@@ -303,23 +307,23 @@ deflinear(
 )
 
 
-def squeeze(x, dimensions):
-    nd = len(_shape_of(x))
+def squeeze(array, dimensions):
+    nd = len(_shape_of(array))
     dimensions = tuple(sorted(int(d) % nd for d in dimensions))
     if not dimensions:
-        return x
-    return squeeze_p.bind(x, dimensions=dimensions)
+        return array
+    return squeeze_p.bind(array, dimensions=dimensions)
 
 
-def expand_dims(x, dimensions):
-    shape = list(_shape_of(x))
+def expand_dims(array, dimensions):
+    shape = list(_shape_of(array))
     nd = len(shape) + len(dimensions)
     dims = [int(d) % nd for d in dimensions]
     if len(set(dims)) != len(dims):
         raise ValueError(f"repeated axis in lax.expand_dims: {dims}")
     for d in sorted(dims):
         shape.insert(d, 1)
-    return reshape(x, shape)
+    return reshape(array, shape)
 
 
 # --- rev ---------------------------------------------------------------------------------
@@ -340,8 +344,8 @@ deflinear(
 )
 
 
-def rev(x, dimensions):
-    return rev_p.bind(x, dimensions=tuple(int(d) for d in dimensions))
+def rev(operand, dimensions):
+    return rev_p.bind(operand, dimensions=tuple(int(d) for d in dimensions))
 
 
 # --- concatenate -------------------------------------------------------------------------
@@ -400,12 +404,12 @@ rules.batch_rules[concatenate_p] = _concat_batch
 deflinear(concatenate_p, _concat_transpose)
 
 
-def concatenate(xs, dimension: int):
+def concatenate(operands, dimension: int):
     """``jax.lax.concatenate``."""
-    xs = list(xs)
-    if len(xs) == 1:
-        return xs[0]
-    return concatenate_p.bind(*xs, dimension=int(dimension))
+    operands = list(operands)
+    if len(operands) == 1:
+        return operands[0]
+    return concatenate_p.bind(*operands, dimension=int(dimension))
 
 
 # --- pad ---------------------------------------------------------------------------------
@@ -531,28 +535,28 @@ rules.batch_rules[pad_p] = _pad_batch
 deflinear(pad_p, _pad_transpose)
 
 
-def pad(x, padding_value, padding_config):
+def pad(operand, padding_value, padding_config):
     """``jax.lax.pad`` with (low, high, interior) per dimension.
 
     Raises:
         ValueError: if ``padding_config`` does not have one ``(low, high, interior)`` triple
-            per axis of ``x``, or an interior padding is negative (JAX's messages).
+            per axis of ``operand``, or an interior padding is negative (JAX's messages).
     """
     config = tuple(tuple(operator.index(v) for v in c) for c in padding_config)
-    ndim = len(aval_of(x).shape)
+    ndim = len(aval_of(operand).shape)
     for c in config:
         if len(c) != 3:
             raise ValueError(f"not enough values to unpack (expected 3, got {len(c)})")
     if len(config) != ndim:
         raise ValueError(
             "length of padding_config must equal the number of axes of operand, got "
-            f"padding_config {config} for operand shape {aval_of(x).shape}"
+            f"padding_config {config} for operand shape {aval_of(operand).shape}"
         )
     if any(i < 0 for _, _, i in config):
         raise ValueError(
             f"interior padding in padding_config must be nonnegative, got padding_config {config}"
         )
-    return pad_p.bind(x, padding_value, padding_config=config)
+    return pad_p.bind(operand, padding_value, padding_config=config)
 
 
 # --- slice -------------------------------------------------------------------------------
@@ -570,14 +574,28 @@ def _slice_impl(x, *, start_indices, limit_indices, strides):
 
 def _slice_abstract_eval(x, *, start_indices, limit_indices, strides):
     strides = strides or (1,) * x.ndim
-    if not (len(start_indices) == len(limit_indices) == x.ndim):
-        raise TypeError(f"slice start_indices/limit_indices must have length {x.ndim}")
-    for s, l, n in zip(start_indices, limit_indices, x.shape):
-        if not (0 <= s <= l <= n):
-            raise TypeError(
-                f"slice indices out of bounds: start {start_indices}, limit "
-                f"{limit_indices}, operand shape {x.shape}"
-            )
+    start, limit = start_indices, limit_indices
+    for name, idx in (("start_indices", start), ("limit_indices", limit)):
+        if any(i < 0 for i in idx):  # JAX's checks (its jit path), in its order and words
+            raise TypeError(f"slice {name} must have every element be nonnegative, got {idx}.")
+    if len(start) != x.ndim:
+        msg = "must have length equal to the number of dimensions of the operand, got indices"
+        raise TypeError(f"slice start_indices {msg} {start} for operand shape {x.shape}.")
+    if len(start) != len(limit):
+        raise TypeError(
+            "slice limit_indices must have the same length as start_indices, got "
+            f"start_indices {start} and limit_indices {limit}."
+        )
+    if any(lim > n for lim, n in zip(limit, x.shape)):
+        raise TypeError(
+            "slice limit_indices must be less than or equal to operand shape, got "
+            f"limit_indices {limit} for operand shape {x.shape}."
+        )
+    if any(lim < st for st, lim in zip(start, limit)):
+        raise TypeError(
+            "slice limit_indices must be greater than or equal to start_indices, got "
+            f"start_indices {start} and limit_indices {limit}."
+        )
     shape = tuple(
         max(0, -(-(l - s) // st)) for s, l, st in zip(start_indices, limit_indices, strides)
     )
@@ -616,27 +634,43 @@ rules.batch_rules[slice_p] = _slice_batch
 deflinear(slice_p, _slice_transpose)
 
 
-def slice(x, start_indices, limit_indices, strides=None):  # noqa: A001 (JAX's name)
+def slice(operand, start_indices, limit_indices, strides=None):  # noqa: A001 (JAX's name)
     """``jax.lax.slice``."""
     return slice_p.bind(
-        x,
+        operand,
         start_indices=tuple(int(i) for i in start_indices),
         limit_indices=tuple(int(i) for i in limit_indices),
         strides=None if strides is None else tuple(int(s) for s in strides),
     )
 
 
-def slice_in_dim(x, start, limit, stride=1, axis=0):
-    shape = _shape_of(x)
-    starts = [0] * len(shape)
-    limits = list(shape)
-    strides = [1] * len(shape)
-    starts[axis], limits[axis], strides[axis] = start, limit, stride
-    return slice(x, starts, limits, None if stride == 1 else strides)
+def slice_in_dim(operand, start_index, limit_index, stride=1, axis=0):
+    """``jax.lax.slice_in_dim``: ``None`` start/limit mean the axis' ends; negative ones
+    count from the end."""
+    shape = _shape_of(operand)
+    axis = int(axis)
+    n = shape[axis]
+    start = 0 if start_index is None else operator.index(start_index)
+    limit = n if limit_index is None else operator.index(limit_index)
+    starts, limits, strides = [0] * len(shape), list(shape), [1] * len(shape)
+    starts[axis] = start + n if start < 0 else start
+    limits[axis] = limit + n if limit < 0 else limit
+    strides[axis] = operator.index(stride)
+    return slice(operand, starts, limits, None if stride == 1 else strides)
 
 
-def index_in_dim(x, index, axis=0, keepdims=True):
-    out = slice_in_dim(x, index, index + 1, 1, axis)
+def index_in_dim(operand, index, axis=0, keepdims=True):
+    """``jax.lax.index_in_dim``: one index (negative counts from the end) along ``axis``.
+
+    Raises:
+        IndexError: an index outside ``[-n, n)`` (JAX's message).
+    """
+    index, axis = operator.index(index), int(axis)
+    n = _shape_of(operand)[axis]
+    wrapped = index + n if index < 0 else index
+    if not 0 <= wrapped < n:
+        raise IndexError(f"index {index} is out of bounds for axis {axis} with size {n}")
+    out = slice_in_dim(operand, wrapped, wrapped + 1, 1, axis)
     return out if keepdims else squeeze(out, (axis,))
 
 
