@@ -50,6 +50,7 @@ FIXED = {
         "bitwise_left_shift", "equal", "float_power", "greater", "greater_equal", "less",
         "less_equal", "left_shift", "nextafter", "not_equal", "issubdtype", "empty_like",
         "fmax", "fmin", "gcd", "lcm", "trunc", "concat", "permute_dims", "unique_values",
+        "argmax", "argmin", "nanargmax", "nanargmin", "searchsorted", "array",
     ],
     "nn": ["standardize"],
     "numpy.linalg": ["tensordot"],
@@ -903,3 +904,46 @@ def test_config_context_managers_new_val():
                                             "the new value for the config option"):
             with cm():
                 pass
+
+
+# ------------------------------------------------------------ second pass: defaults
+
+
+def test_argmax_keepdims_none():
+    x = np.array([[1.0, 5, 2], [7, np.nan, 0]], np.float32)
+    assert jnp.argmax(x, keepdims=None).tolist() == 4
+    assert jnp.argmin(x, axis=1, keepdims=None).tolist() == [0, 1]
+    assert jnp.nanargmax(x, axis=1, keepdims=None).tolist() == [1, 0]
+    assert jnp.nanargmin(x, keepdims=1).tolist() == [[5]]
+
+
+def test_searchsorted_method():
+    a = np.array([1.0, 2, 2, 3, np.nan], np.float32)
+    v = np.array([2.0, 0, np.nan, 5, 2.5], np.float32)
+    for method in ("scan", "scan_unrolled", "sort", "compare_all"):
+        assert jnp.searchsorted(a, v, method=method).tolist() == [1, 0, 4, 4, 3]
+        assert jnp.searchsorted(a, v, "right", method=method).tolist() == [3, 0, 5, 4, 3]
+    for method in (None, "bogus"):
+        msg = (f"invalid argument method={method!r}, expected one of "
+               "['compare_all', 'scan', 'scan_unrolled', 'sort']")
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            jnp.searchsorted(a, v, method=method)
+
+
+def test_array_order():
+    f = np.asfortranarray(np.arange(6).reshape(2, 3))
+    for order in ("K", None):
+        assert jnp.array(f, order=order).tolist() == [[0, 1, 2], [3, 4, 5]]
+        assert jnp.asarray(f, order=order).shape == (2, 3)
+    for order in ("C", "F", "A"):
+        for fn in (jnp.array, jnp.asarray):
+            with pytest.raises(NotImplementedError, match="Only implemented for order='K'"):
+                fn(f, order=order)
+    # copy, order, ndmin are keyword parameters; positionally, JAX's deprecated form
+    with pytest.warns(DeprecationWarning, match="Passing the copy, order, and ndmin"):
+        out = jnp.array([1, 2], "float32", True, "K", 2)
+    assert out.shape == (1, 2) and out.dtype == np.float32
+    with pytest.raises(TypeError, match="array\\(\\) got multiple values for argument 'copy'"):
+        jnp.array([1, 2], None, True, copy=False)
+    with pytest.raises(TypeError, match="takes at most 5 positional arguments but 6 were given"):
+        jnp.array([1, 2], None, True, "K", 0, 1)

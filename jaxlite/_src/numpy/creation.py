@@ -14,7 +14,7 @@ from jaxlite._src.core.array import Array, ArrayImpl, owned
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.trace import Tracer, concrete_or_error
 from jaxlite._src.numpy.shape import _canon_shape, _shape, broadcast_to, reshape
-from jaxlite._src.numpy.util import array, asarray_any, promote_dtypes
+from jaxlite._src.numpy.util import array, asarray_any, check_order, promote_dtypes
 from jaxlite._src.ops import conversion, elementwise as _ew, shape as _sh
 from jaxlite._src.ops.structural import with_vma
 from jaxlite._src.ops.xla_fma import fma
@@ -25,6 +25,7 @@ from jaxlite._src.sharding import explicit as _explicit
 def asarray(a: Any, dtype=None, order=None, *, copy=None, device=None, out_sharding=None) -> Array:
     """``jnp.asarray``: like ``array`` without forcing a copy; ``device``/``out_sharding``
     place the result."""
+    check_order(order)
     if device is not None or out_sharding is not None:
         return _explicit.created(asarray(a, dtype, order, copy=copy), out_sharding, device)
     if dtype is None and isinstance(a, Array):

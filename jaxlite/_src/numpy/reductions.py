@@ -231,7 +231,7 @@ def nanstd(
     return sqrt(v)
 
 
-def nanargmax(a, axis=None, out=None, keepdims: bool = False):
+def nanargmax(a, axis=None, out=None, keepdims: bool | None = None):
     """``jnp.nanargmax``: ``argmax`` ignoring NaNs (-1 for all-NaN slices)."""
     check_out(out, "jnp.nanargmax is not supported.")
     a = asarray_any(a)
@@ -241,7 +241,7 @@ def nanargmax(a, axis=None, out=None, keepdims: bool = False):
     return ufuncs._where(_all_nan(a, axis, keepdims), full_like(res, -1), res)
 
 
-def nanargmin(a, axis=None, out=None, keepdims: bool = False):
+def nanargmin(a, axis=None, out=None, keepdims: bool | None = None):
     """``jnp.nanargmin``: ``argmin`` ignoring NaNs (-1 for all-NaN slices)."""
     check_out(out, "jnp.nanargmin is not supported.")
     a = asarray_any(a)
@@ -582,7 +582,7 @@ def std(
     return sqrt(v)
 
 
-def argmax(a, axis=None, out=None, keepdims=False):
+def argmax(a, axis=None, out=None, keepdims=None):
     check_out(out, "jnp.argmax is not supported.")
     a = asarray_any(a)
     if axis is None:
@@ -594,7 +594,7 @@ def argmax(a, axis=None, out=None, keepdims=False):
     return _keepdims(out, a, (axis,), keepdims)
 
 
-def argmin(a, axis=None, out=None, keepdims=False):
+def argmin(a, axis=None, out=None, keepdims=None):
     check_out(out, "jnp.argmin is not supported.")
     a = asarray_any(a)
     if axis is None:

@@ -91,8 +91,14 @@ def lexsort(keys, axis: int = -1):
     return outs[-1]
 
 
-def searchsorted(a, v, side: str = "left", sorter=None, *, method=None):
-    """``jnp.searchsorted``: insertion indices of ``v`` into the sorted 1-D ``a``."""
+_SEARCH_METHODS = ["compare_all", "scan", "scan_unrolled", "sort"]
+
+
+def searchsorted(a, v, side: str = "left", sorter=None, *, method: str = "scan"):
+    """``jnp.searchsorted``: insertion indices of ``v`` into the sorted 1-D ``a``. Every
+    ``method`` (JAX's choice of algorithm) gives the same result; one is used for all."""
+    if method not in _SEARCH_METHODS:
+        raise ValueError(f"invalid argument method={method!r}, expected one of {_SEARCH_METHODS}")
     if side not in ("left", "right"):
         raise ValueError(
             f"{side!r} is an invalid value for keyword 'side'. Expected one of ['left', 'right']."

@@ -199,13 +199,19 @@ def is_tracer(x) -> bool:
 __all__ = ["ShapedArray"]
 
 
+def check_order(order) -> None:
+    """JAX's arrays have one memory layout: ``order`` may only be 'K' (or None)."""
+    if order is not None and order != "K":
+        raise NotImplementedError("Only implemented for order='K'")
+
+
 def array(
     object: Any,
     dtype=None,
+    *args,
     copy: bool = True,
-    order=None,
+    order: str | None = "K",
     ndmin: int = 0,
-    *,
     device=None,
     out_sharding=None,
 ) -> Array:
@@ -221,7 +227,25 @@ def array(
         ValueError: for a NumPy masked array (its mask would be dropped; JAX raises in
             ``asarray``, jaxlite in ``array`` too).
         TypeError: for values of a non-numeric dtype (str, object, datetime64...).
+        NotImplementedError: an ``order`` other than 'K' or None (as JAX).
     """
+    if args:  # copy, order, ndmin passed positionally: JAX's deprecated form
+        if len(args) > 3:
+            raise TypeError(
+                f"array() takes at most 5 positional arguments but {len(args) + 2} were given"
+            )
+        given, defaults = [copy, order, ndmin], [True, "K", 0]
+        for i, name in enumerate(["copy", "order", "ndmin"][: len(args)]):
+            if given[i] != defaults[i]:
+                raise TypeError(f"array() got multiple values for argument '{name}'")
+        copy, order, ndmin = (list(args) + given[len(args) :])[:3]
+        warnings.warn(
+            "Passing the copy, order, and ndmin arguments to jnp.array positionally is "
+            "deprecated. Use keyword arguments instead.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+    check_order(order)
     if isinstance(object, np.ma.MaskedArray):
         aval_of(object)  # raises JAX's error for masked arrays
     if isinstance(object, Array):
