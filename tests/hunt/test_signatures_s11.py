@@ -39,7 +39,10 @@ FIXED = {
         "mul", "dot", "argmax", "argmin", "broadcast", "broadcast_in_dim", "concatenate",
         "expand_dims", "index_in_dim", "pad", "reduce_and", "reduce_max", "reduce_min", "reduce_or",
         "reduce_prod", "reduce_xor", "reshape", "rev", "slice", "slice_in_dim", "squeeze",
-        "transpose",
+        "transpose", "add", "sub", "div", "rem", "max", "min", "atan2", "nextafter", "eq", "ne",
+        "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor", "shift_left",
+        "shift_right_logical", "shift_right_arithmetic", "complex", "igamma", "igammac",
+        "igamma_grad_a", "betainc", "polygamma", "zeta", "clamp",
     ],
     "numpy": [
         "bincount", "broadcast_to", "percentile", "ravel", "repeat", "tensordot", "var", "std",
@@ -834,6 +837,24 @@ def test_lax_keyword_names():
     out = lax.slice_in_dim(operand=_X, start_index=1, limit_index=None, axis=1)
     assert out.tolist() == [[1, 2, 3], [5, 6, 7], [9, 10, 11]]
     assert lax.index_in_dim(operand=_X, index=1, keepdims=False).tolist() == [4, 5, 6, 7]
+
+
+def test_lax_elementwise_keyword_names():
+    # jaxlite's strict-dtype lax wrappers took *args: keyword calls raised TypeError
+    f = np.float32
+    assert float(lax.add(x=f(1), y=f(2))) == 3.0
+    assert float(jax.jit(lambda a: lax.sub(y=a, x=f(1)))(f(3))) == -2.0
+    assert lax.clamp(min=f(0), x=np.array([-1.0, 5.0], f), max=f(2)).tolist() == [0.0, 2.0]
+    np.testing.assert_allclose(lax.igamma(a=f(2), x=f(1)), 0.26424113, rtol=1e-6)
+    np.testing.assert_allclose(lax.betainc(a=f(2), b=f(3), x=f(0.5)), 0.6875, rtol=1e-6)
+    np.testing.assert_allclose(lax.polygamma(m=f(1), x=f(2)), 0.64493406, rtol=1e-6)
+    np.testing.assert_allclose(lax.zeta(x=f(2), q=f(1)), 1.644934, rtol=1e-6)
+    assert float(lax.nextafter(x1=f(1), x2=f(2))) == float(np.nextafter(f(1), f(2)))
+    assert float(jax.grad(lambda a: lax.mul(x=a, y=a))(f(3))) == 6.0
+    for call in (lambda: lax.add(f(1)), lambda: lax.add(f(1), f(2), f(3)),
+                 lambda: lax.add(f(1), x=f(2))):
+        with pytest.raises(TypeError):
+            call()
 
 
 def test_slice_in_dim_none_and_negative():

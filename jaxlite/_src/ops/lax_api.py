@@ -9,6 +9,8 @@ adapt), so internal compositions are unaffected.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from jaxlite._src import dtypes
@@ -78,16 +80,35 @@ def check_accepted(name: str, accepted, *args) -> None:
             )
 
 
+# JAX's parameter names where they are not (x, y); random_gamma_grad takes *args in JAX.
+_PARAM_NAMES = {
+    "nextafter": ("x1", "x2"),
+    "igamma": ("a", "x"),
+    "igammac": ("a", "x"),
+    "igamma_grad_a": ("a", "x"),
+    "betainc": ("a", "b", "x"),
+    "polygamma": ("m", "x"),
+    "zeta": ("x", "q"),
+    "clamp": ("min", "x", "max"),
+}
+_POS_OR_KW = inspect.Parameter.POSITIONAL_OR_KEYWORD
+
+
 def _strict(name: str, impl, tip: str | None, accepted=None, jax_name=None):
     jax_name = jax_name or name
+    names = _PARAM_NAMES.get(name, ("x", "y"))
+    sig = inspect.Signature([inspect.Parameter(n, _POS_OR_KW) for n in names])
 
-    def op(*args):
+    def op(*args, **kwargs):
+        if kwargs or len(args) != len(names):  # keyword calls as JAX's (x, y) signature
+            args = sig.bind(*args, **kwargs).args
         if accepted is not None:
             check_accepted(jax_name, accepted, *args)
         check_same_dtypes(jax_name, tip, *args)
         return impl(*args)
 
     op.__name__ = op.__qualname__ = name
+    op.__signature__ = sig
     op.__doc__ = (
         f"``jax.lax.{name}``: elementwise, operands of one dtype (Python scalars count as "
         "their default dtype).\n\nRaises:\n    TypeError: for operands of different dtypes."
