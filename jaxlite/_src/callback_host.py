@@ -58,6 +58,12 @@ def _as_array(v: np.ndarray, aval: ShapedArray) -> ArrayImpl:
     return callback_array(_frozen(v), aval)
 
 
+def _operands(vals: Sequence, arrays: Sequence[ArrayImpl]) -> list:
+    """The buffers a result may be a view of without a copy: the operands and the views of
+    them the callback was handed."""
+    return [*vals, *(a._value for a in arrays)]
+
+
 def _aval_for(v: np.ndarray, weak: bool) -> ShapedArray:
     return ShapedArray(v.shape, dtypes.from_storage(v.dtype), weak)
 
@@ -292,7 +298,7 @@ class HostFn:
         if not self.returns:
             self._call_user(arrays, eager_debug=eager)
             return []
-        return check_results(self._call_user(arrays), result_avals, [a._value for a in arrays])
+        return check_results(self._call_user(arrays), result_avals, _operands(vals, arrays))
 
     def specialise(
         self,
@@ -326,7 +332,7 @@ class HostFn:
 
             def run(*vals):
                 arrays = [as_array(v, a) for v, a in zip(vals, avals)]
-                return check(call_user(arrays), [a._value for a in arrays])
+                return check(call_user(arrays), _operands(vals, arrays))
 
             if bare:
                 return lambda *vals: run(*vals)[0]
@@ -335,7 +341,7 @@ class HostFn:
 
         def run_multi(*vals):
             arrays = [as_array(v, a) for v, a in zip(vals, avals)]
-            return check_results(call_user(arrays), result_avals, [a._value for a in arrays])
+            return check_results(call_user(arrays), result_avals, _operands(vals, arrays))
 
         return run_multi
 
@@ -354,42 +360,35 @@ class HostFn:
             check = make_checker(result_avals)
             shape0, dtype0 = result_avals[0].shape, result_avals[0].dtype
 
-        # Two per-call-site caches, both safe under threads (a race only allocates an Array,
-        # a view, or freezes a buffer twice):
+        # Two per-call-site caches, both safe under threads (a race only allocates an Array
+        # or freezes a buffer twice):
         # * ``held[0]``: the Array handed to the callback last time. It is reused when the
         #   callback kept no reference to it (strong or weak), instead of allocating one per
         #   call (a reference count check costs less than an allocation);
-        # * ``last[0]``: ``(buffer, view)``: the previous result, which this closure froze
-        #   and owns (its view made when it comes back as the argument: a loop carry), or
-        #   the last argument frozen (a loop-invariant argument) and the view handed over.
-        #   One tuple, so a buffer is never paired with another's view. Only for buffers of
-        #   at most 64 KiB, since it keeps the buffer alive until the next call.
+        # * ``last[0]``: the previous result, which this closure froze and owns; when it
+        #   comes back as the argument (a loop carry) it needs no freezing; likewise the
+        #   last argument frozen (a loop-invariant argument). Only for buffers of at most
+        #   64 KiB, since it keeps the buffer alive until the next call.
+        # The Array's buffer is a fresh view every call (``callback_array``): the callback
+        # may reshape what ``np.asarray`` gives it in place without reaching the next call.
         held: list = [new(cls)]
         held[0].aval = aval0
-        last: list = [(None, None)]
+        last: list = [None]
         keep_last = returns and int(np.prod(shape0)) * dtype0.itemsize <= 65536
         keep_arg = int(np.prod(aval0.shape)) * aval0.dtype.itemsize <= 65536
         hooks, setflags = sharding_hooks, ndarray.setflags
 
         def run1(v):
-            lv = last[0]
-            if v is lv[0]:
-                w = lv[1]
-                if w is None:  # a result come back: its chain is frozen, it owns its memory
-                    w = v.view()
-                    last[0] = (v, w)
-            else:
+            if v is not last[0]:
                 if type(v) is not ndarray:
                     v = np.asarray(v)
                 setflags(v, False)  # arguments are immutable (see ``_frozen``)
                 b = v.base
                 if b is not None:
                     freeze_chain(b)
-                    w = v
-                else:
-                    w = v if plain else v.view()
                 if keep_arg:
-                    last[0] = (v, w)
+                    last[0] = v
+            w = v if plain else v.view()
             if keep_arg:
                 a = held[0]
                 # Held here and in ``held`` only: the callback kept no reference to it.
@@ -420,13 +419,13 @@ class HostFn:
                     if refcount(out) <= local and not weakcount(out):
                         setflags(out, False)
                         if keep_last:
-                            last[0] = (out, out if plain else None)
+                            last[0] = out
                         return out
                 elif b is v:
                     return out
             box = [out]
             out = None
-            return check(box.pop(), (v,))[0]
+            return check(box.pop(), (v, w))[0]
 
         if bare:
             return run1
@@ -441,10 +440,9 @@ class HostFn:
 
     def inline(self, ctx, in_aval: ShapedArray, result_avals, x: str, t: str) -> list | None:
         """``t = run1(x)`` of ``_specialise1`` written as lines of the generated function
-        (no call per step; the closure's caches become locals of the generated function,
-        set in ``ctx.prologue``, so ``last`` is two locals, a buffer and its view), or None
-        where the closure is used: not ``fn(x)`` with one result, buffers over 64 KiB, or a
-        context without a prologue.
+        (no call per step; the closure's two caches become locals of the generated function,
+        set in ``ctx.prologue``), or None where the closure is used: not ``fn(x)`` with one
+        result, buffers over 64 KiB, or a context without a prologue.
 
         Every step is the closure's, in its order, with the same checks and errors; the
         user's function and the declared shape and dtype reach the code as globals only."""
@@ -466,8 +464,8 @@ class HostFn:
             a.aval = aval0
             return a
 
-        def slow(box, v):  # the box holds the result, so that ``check`` gets a temporary
-            return check(box.pop(), (v,))[0]
+        def slow(box, v, w):  # the box holds the result, so that ``check`` gets a temporary
+            return check(box.pop(), (v, w))[0]
 
         g = ctx.add_global
         fn, new, api, logger = g(self.fn, "_ufn"), g(new_array), g(self.api), g(self.logger)
@@ -475,9 +473,7 @@ class HostFn:
         freeze, refc, weakc = g(freeze_chain), g(_getrefcount), g(_getweakrefcount)
         hooks, run_user, failed = g(sharding_hooks), g(_run_user), g(_callback_failed)
         dtype, local, slow = g(res.dtype), g(LOCAL_REFS), g(slow)
-        h, last, w, u, b, o, e, r = (
-            ctx.fresh(p) for p in ("_h", "_l", "_w", "_u", "_b", "_o", "_e", "_r")
-        )
+        h, last, w, u, o, e, r = (ctx.fresh(p) for p in ("_h", "_l", "_w", "_u", "_o", "_e", "_r"))
         # The declared shape, checked the cheap way for ranks 0 and 1 (``o.shape`` builds a
         # tuple): ``len`` of a 1-d array is its one dimension.
         if res.ndim == 0:
@@ -486,26 +482,21 @@ class HostFn:
             shape_ok = f"{o}.ndim == 1 and len({o}) == {g(res.shape[0])}"
         else:
             shape_ok = f"{o}.shape == {g(res.shape)}"
-        ctx.prologue += [f"{h} = {new}()", f"{last} = None", f"{w} = None"]
+        ctx.prologue += [f"{h} = {new}()", f"{last} = None"]
         return [
             f"{u} = {x}",
             f"if {u} is not {last}:",  # neither the previous result nor the last argument
             f"    if type({u}) is not {nd}:",
             f"        {u} = {asarray}({u})",
             f"    {setflags}({u}, False)",  # arguments are immutable (``_frozen``)
-            f"    {b} = {u}.base",
-            f"    if {b} is not None:",
-            f"        {freeze}({b})",
-            f"        {w} = {u}",  # a view already: handed over as it is
-            "    else:",
-            f"        {w} = None",
+            f"    if {u}.base is not None:",
+            f"        {freeze}({u}.base)",
             f"    {last} = {u}",
-            # The view of an owning buffer (``CallbackArray``), made once per buffer.
-            f"if {w} is None:",
-            f"    {w} = {u}.view()",
-            # The Array handed over last time, unless the callback kept a reference to it.
+            # The Array handed over last time, unless the callback kept a reference to it,
+            # over a fresh view (``CallbackArray``; the callback may reshape it in place).
             f"if {refc}({h}) > {local} or {weakc}({h}):",
             f"    {h} = {new}()",
+            f"{w} = {u}.view()",
             f"{h}._value = {w}",
             "try:",
             f"    if {hooks}.callback_wrap is None:",
@@ -523,14 +514,13 @@ class HostFn:
             f" and {o}.base is None and {refc}({o}) <= {local} and not {weakc}({o})):",
             f"    {setflags}({o}, False)",
             f"    {last} = {o}",
-            f"    {w} = None",
             f"    {t} = {o}",
             f"elif (type({o}) is {nd} and {o}.base is {u} and {shape_ok}"
             f" and {o}.dtype is {dtype}):",
             f"    {t} = {o}",
             "else:",
             f"    {o} = [{o}]",
-            f"    {t} = {slow}({o}, {u})",
+            f"    {t} = {slow}({o}, {u}, {w})",
             f"del {o}",
         ]
 

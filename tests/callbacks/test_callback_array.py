@@ -148,3 +148,38 @@ def test_debug_callback_receives_key_data_under_jit_and_keys_eagerly():
     f(keys)  # eager: the key itself
     jax.effects_barrier()
     assert errors and "cannot be converted to a NumPy array" in errors[0]
+
+
+@pytest.mark.parametrize("path", ["eager", "jit", "jit_scan"])
+@pytest.mark.parametrize("kind", ["io", "pure"])
+def test_reshaping_the_argument_in_place_reaches_nothing_else(kind, path):
+    """``np.asarray(x).shape = ...`` (NumPy allows it on a read-only view) changes only what
+    the callback was given: a loop-invariant argument keeps its shape at the next call, and
+    the caller's array keeps its own."""
+    shapes = []
+
+    def host(x):
+        shapes.append(np.asarray(x).shape)
+        a = np.asarray(x)
+        a.shape = (2, 2)
+        return np.ones(4, np.float32)
+
+    c = jnp.arange(4, dtype=jnp.float32)
+
+    def once(s):
+        if kind == "io":
+            return s + io_callback(host, F32_4, c)
+        return s + jax.pure_callback(host, F32_4, c)
+
+    if path == "eager":
+        out = once(jnp.zeros(4, jnp.float32))
+    elif path == "jit":
+        out = jax.jit(once)(jnp.zeros(4, jnp.float32))
+    else:
+        out = jax.jit(lambda s: jax.lax.scan(lambda t, _: (once(t), None), s, None, length=3)[0])(
+            jnp.zeros(4, jnp.float32)
+        )
+    jax.effects_barrier()
+    assert shapes and all(s == (4,) for s in shapes)
+    assert np.asarray(c).shape == (4,) and c.shape == (4,)
+    np.testing.assert_array_equal(np.asarray(out), np.full(4, len(shapes), np.float32))

@@ -206,12 +206,13 @@ class ArrayImpl(Array):
 
 class CallbackArray(ArrayImpl):
     """The ``Array`` a host callback receives (``callback_host``): an ``ArrayImpl`` whose
-    buffer is always a read-only *view* (its base chain frozen), never an owning array.
+    buffer is a read-only *view* made for this call (its base chain frozen), never an
+    owning array nor a buffer the engine goes on using.
 
     That invariant makes ``np.asarray(x)``, the hot path of a callback, one attribute read:
     the view itself is returned (the user cannot re-enable writing on a view of a
-    read-only owner), with no check of the buffer and no new view per call. Everything
-    else is ``ArrayImpl``'s; ``_placed`` stays False (not a sharded array).
+    read-only owner, and reshaping it in place reaches nothing else), with no check of the
+    buffer. Everything else is ``ArrayImpl``'s; ``_placed`` stays False (not sharded).
     """
 
     __slots__ = ()
@@ -222,22 +223,21 @@ class CallbackArray(ArrayImpl):
         return np.asarray(self._value, dtype=dtype, copy=copy)
 
 
+_new = ArrayImpl.__new__
+
+
 def callback_array(v: np.ndarray, aval: ShapedArray) -> CallbackArray:
-    """A ``CallbackArray`` over ``v``, a buffer whose base chain is already frozen (a view
-    of ``v`` when ``v`` owns its memory); extended dtypes (PRNG keys) keep ``ArrayImpl``'s
-    ``__array__``, which refuses them."""
+    """A ``CallbackArray`` over a fresh view of ``v``, a buffer whose base chain is already
+    frozen; extended dtypes (PRNG keys) keep ``ArrayImpl``'s ``__array__``, which refuses
+    them."""
     if dtypes.is_extended(aval.dtype):
         a = _new(ArrayImpl)
     else:
         a = _new(CallbackArray)
-        if v.base is None:
-            v = v.view()
+        v = v.view()
     a._value = v
     a.aval = aval
     return a
-
-
-_new = ArrayImpl.__new__
 
 
 def _reconstruct(value, weak_type):
