@@ -129,6 +129,7 @@ OPS_ORDER: list[str] = [
     "division",  # XLA's division by a broadcast (div_recip), before elementwise's div
     "elementwise",
     "xla_fma",  # XLA's contracted multiply-add (random's samplers, jnp.linspace)
+    "tanh_numba",  # the native tier's float32 tanh (Numba; imported by kernel modules only)
     "bits",  # clz (count leading zeros)
     "lax_api",  # the strict-dtype public lax binary operators over elementwise
     "clamp",  # lax.clamp (its JVP selects)

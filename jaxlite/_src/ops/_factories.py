@@ -68,7 +68,11 @@ INTBOOL = "iub"
 
 
 def unop(
-    name: str, np_fn: Callable, kinds: str = NUM, out_dtype=None, native: str | None = None
+    name: str,
+    np_fn: Callable,
+    kinds: str = NUM,
+    out_dtype=None,
+    native: str | Callable | None = None,
 ) -> Primitive:
     """An elementwise unary primitive; ``native``: its native-tier template (``defnative``)."""
     p = Primitive(name)
@@ -283,11 +287,17 @@ def non_differentiable(p: Primitive) -> None:
     rules.jvp_rules[p] = jvp
 
 
-def defnative(prim: Primitive, template: str, kinds: str = "fiub") -> None:
+def defnative(prim: Primitive, template: str | Callable, kinds: str = "fiub") -> None:
     """The native-tier rule of an elementwise primitive from a fixed expression template over
     its operand names (``"{0} + {1}"``), for operands whose NumPy dtype kind is in ``kinds``
     (``"f"`` float, ``"i"``/``"u"`` signed/unsigned integer, ``"b"`` bool). Scalar results
-    are re-cast to the output dtype, so integer arithmetic wraps and float32 stays float32."""
+    are re-cast to the output dtype, so integer arithmetic wraps and float32 stays float32.
+    A callable ``template`` is the rule itself (lines of any shape, so never inlined)."""
+
+    if callable(template):
+        rules.native_rules[prim] = template
+        rules.native_elementwise.add(prim)
+        return
 
     def rule(ctx, eqn, ins, outs):
         if np.dtype(eqn.invars[-1].aval.dtype).kind not in kinds:

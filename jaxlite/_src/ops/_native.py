@@ -10,6 +10,8 @@ generated names, dtype names and integers (shapes, axes, starts) reach the sourc
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -209,6 +211,34 @@ def iota(ctx, eqn, ins, outs):
     bshape = [1] * len(shape)
     bshape[dim] = shape[dim]
     return [f"{outs[0]} = np.broadcast_to({r}.reshape({_tup(bshape)}), {_tup(shape)})"]
+
+
+# ------------------------------------------------------------------------ elementwise
+_TANH_F32 = ("jaxlite._src.ops.tanh_numba", "tanh_f32")
+
+
+def tanh(ctx, eqn, ins, outs):
+    """float32: ``ops/tanh_numba.tanh_f32`` per element, a loop LLVM vectorises (``np.tanh``
+    compiles to a scalar call of libm's ``tanhf`` per element, ~5x slower); float64 (and
+    any other float dtype the kernel holds): ``np.tanh``, the C library's."""
+    aval = eqn.outvars[0].aval
+    dt = np.dtype(aval.dtype)
+    if dt.kind != "f":
+        return None
+    if dt != np.float32:
+        return [f"{outs[0]} = {ctx.typed(f'np.tanh({ins[0]})', aval)}"]
+    fn = ctx.helper(*_TANH_F32)
+    if aval.shape == ():
+        return [f"{outs[0]} = {fn}({ins[0]})"]
+    shape = tuple(int(d) for d in aval.shape)
+    j, flat, o = ctx.fresh("j"), ctx.fresh("w"), ctx.fresh("o")
+    return [
+        f"{flat} = np.ascontiguousarray({ins[0]}).reshape(-1)",
+        f"{o} = np.empty({math.prod(shape)}, np.float32)",
+        f"for {j} in prange({math.prod(shape)}):",
+        f"    {o}[{j}] = {fn}({flat}[{j}])",
+        f"{outs[0]} = {o}.reshape({_tup(shape)})",
+    ]
 
 
 # ------------------------------------------------------------------------- reductions

@@ -126,7 +126,7 @@ log1p_p = unop("log1p", _cx.split(np.log1p, _cx.log1p), INEXACT, native="np.log1
 defjvp(log1p_p, lambda t, x: div(t, add(x, _const(x, 1))))
 expm1_p = unop("expm1", _cx.split(np.expm1, _cx.expm1), INEXACT, native="np.expm1({0})")
 defjvp2(expm1_p, lambda t, ans, x: mul(t, add(ans, _const(x, 1))))
-tanh_p = unop("tanh", _cx.split(np.tanh, _cx.tanh), INEXACT, native="np.tanh({0})")
+tanh_p = unop("tanh", _cx.split(np.tanh, _cx.tanh), INEXACT, native=_native.tanh)
 defjvp2(tanh_p, lambda t, ans, x: mul(add(t, mul(t, ans)), sub(_const(x, 1), ans)))
 
 
