@@ -2,8 +2,24 @@
 ``custom_derivatives``): the call is batched as a jaxpr, and the user's rules are wrapped to
 run under a batch trace when the batched call is differentiated.
 
-Inputs that ``vmap`` does not batch (closed-over values, ``in_axes=None`` operands) stay
-unbatched, as in JAX; the cotangent ``bwd`` gives such an input is summed over the batch.
+Which outputs come back batched is decided as JAX decides it (spec F, general rule):
+
+* inputs that ``vmap`` does not batch (closed-over values, ``in_axes=None`` operands) stay
+  unbatched; the cotangent ``bwd`` gives such an input is summed over the batch;
+* when the batched call is evaluated or staged, an output is batched only if the custom
+  function's output depends on a batched input (so a callback on an output that does not
+  runs once, not once per element);
+* when the call is differentiated right away (the parent trace runs the rule while the call
+  is bound: ``jvp``/``grad`` of ``vmap``), the rule's outputs decide: for ``custom_jvp`` an
+  output is batched if the rule's primal *or* tangent output is (the pair must agree), for
+  ``custom_vjp`` if ``fwd``'s primal output is (cotangents reach ``bwd`` as those outputs
+  are batched).
+
+A rule run later, when a staged batched call is differentiated (``grad`` of ``jit`` of
+``vmap``), cannot change the staged output types. JAX then returns the rule's outputs batched
+as the rule decides, even where that disagrees with the staged types (a callback on such an
+output sees the whole batch in one call); jaxlite does the same, except that an output the
+staged call batches is broadcast where the rule left it unbatched (docs/compat.md).
 """
 
 from __future__ import annotations
@@ -25,15 +41,37 @@ def _batch_inputs(axis_data, args, dims):
     return args, in_dims
 
 
+def _mapped(d) -> bool:
+    return d is not not_mapped
+
+
+class _BindState:
+    """Whether the batched call is being bound now (so a rule that runs decides the output
+    dims, stored in ``dims``) or a staged call's rule runs later (``dims`` is fixed)."""
+
+    def __init__(self, dims):
+        self.binding = True
+        self.dims = list(dims)
+
+    def decide(self, rule_dims):
+        """The dims the rule's outputs take: its own while binding; later, batched where
+        the staged call's output or the rule's is (JAX keeps the rule's)."""
+        if self.binding:
+            self.dims = list(rule_dims)
+            return self.dims
+        return [0 if _mapped(s) or _mapped(r) else not_mapped for s, r in zip(self.dims, rule_dims)]
+
+
 def custom_jvp_call_batch(
     prim, axis_data, args, dims, *, call_jaxpr, jvp, num_consts, symbolic_zeros
 ):
     """The batching rule of ``custom_jvp_call_p`` (``prim``): the batched call, whose rule is
     the user's rule batched."""
     args, in_dims = _batch_inputs(axis_data, args, dims)
-    batched, _ = batch_jaxpr(call_jaxpr, axis_data, in_dims, instantiate=True)
+    batched, out_dims = batch_jaxpr(call_jaxpr, axis_data, in_dims, instantiate=False)
     size = axis_data.size
     arg_dims = in_dims[num_consts:]
+    state = _BindState(out_dims)
 
     def jvp_b(primals, tangents):
         n = len(primals)
@@ -52,22 +90,27 @@ def custom_jvp_call_batch(
             ]
             p_out, t_out = jvp(ps, tt)
             info["zero"] = [type(t) is Zero for t in t_out]
-
             return list(p_out) + [instantiate(t) for t in t_out]
 
         outs, odims = batch_flat(f, axis_data, list(primals) + ts, arg_dims + arg_dims)
-        outs = [move_dim(o, d, 0, size) for o, d in zip(outs, odims)]
         m = len(outs) // 2
-        t_out = [
-            Zero(aval_of(p).to_tangent_aval()) if z else t
-            for p, t, z in zip(outs[:m], outs[m:], info["zero"])
+        # A primal output and its tangent share one batch dim: batched if either is.
+        rule_dims = [
+            0 if _mapped(dp) or (_mapped(dt) and not z) else not_mapped
+            for dp, dt, z in zip(odims[:m], odims[m:], info["zero"])
         ]
-        return outs[:m], t_out
+        dims_out = state.decide(rule_dims)
+        p_out = [move_dim(o, d, d2, size) for o, d, d2 in zip(outs[:m], odims[:m], dims_out)]
+        t_out = []
+        for p, t, d, d2, z in zip(p_out, outs[m:], odims[m:], dims_out, info["zero"]):
+            t_out.append(Zero(aval_of(p).to_tangent_aval()) if z else move_dim(t, d, d2, size))
+        return p_out, t_out
 
     outs = prim.bind(
         *args, call_jaxpr=batched, jvp=jvp_b, num_consts=num_consts, symbolic_zeros=False
     )
-    return outs, [0] * len(outs)
+    state.binding = False
+    return outs, list(state.dims)
 
 
 def custom_vjp_call_batch(
@@ -76,9 +119,10 @@ def custom_vjp_call_batch(
     """The batching rule of ``custom_vjp_call_p`` (``prim``): the batched call, with ``fwd``
     and ``bwd`` batched."""
     args, in_dims = _batch_inputs(axis_data, args, dims)
-    batched, _ = batch_jaxpr(call_jaxpr, axis_data, in_dims, instantiate=True)
+    batched, out_dims = batch_jaxpr(call_jaxpr, axis_data, in_dims, instantiate=False)
     size = axis_data.size
     arg_dims = in_dims[num_consts:]
+    state = _BindState(out_dims)
 
     def fwd_b(*xs, perturbed=None):
         info = {}
@@ -90,21 +134,28 @@ def custom_vjp_call_batch(
             return list(outs) + list(res)
 
         outs, odims = batch_flat(f, axis_data, list(xs), arg_dims)
-        outs = [move_dim(o, d, 0, size) for o, d in zip(outs, odims)]
         k = info["n_out"]
-        return outs[:k], outs[k:], info["res_tree"]
+        rule_dims = [0 if _mapped(d) else not_mapped for d in odims[:k]]
+        dims_out = state.decide(rule_dims)
+        p_out = [move_dim(o, d, d2, size) for o, d, d2 in zip(outs[:k], odims[:k], dims_out)]
+        # Residuals keep their own dims, handed to bwd_b with the outputs' (the cotangents').
+        res = outs[k:]
+        res_dims = [0 if _mapped(d) else not_mapped for d in odims[k:]]
+        res = [move_dim(r, d, d2, size) for r, d, d2 in zip(res, odims[k:], res_dims)]
+        return p_out, res, (info["res_tree"], tuple(res_dims), tuple(dims_out))
 
-    def bwd_b(res_tree, res, cts):
-        nr = len(res)
+    def bwd_b(res_info, res, cts):
+        res_tree, res_dims, ct_dims = res_info
         cts = [_zeros(c.aval) if type(c) is Zero else c for c in cts]
         info = {}
 
         def f(*a):
+            nr = len(res)
             got = bwd(res_tree, list(a[:nr]), list(a[nr:]))
             info["zero"] = [type(g) is Zero for g in got]
             return [_zeros(g.aval) if type(g) is Zero else g for g in got]
 
-        outs, odims = batch_flat(f, axis_data, list(res) + cts, [0] * (nr + len(cts)))
+        outs, odims = batch_flat(f, axis_data, list(res) + cts, list(res_dims) + list(ct_dims))
         res_out = []
         for o, d, z, ind in zip(outs, odims, info["zero"], arg_dims):
             if ind is not_mapped:  # one input shared by every element: its cotangents add up
@@ -122,4 +173,5 @@ def custom_vjp_call_batch(
         num_consts=num_consts,
         symbolic_zeros=symbolic_zeros,
     )
-    return outs, [0] * len(outs)
+    state.binding = False
+    return outs, list(state.dims)

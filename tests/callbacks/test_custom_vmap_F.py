@@ -1,0 +1,219 @@
+"""Spec section F (general rule) through ``custom_jvp`` / ``custom_vjp`` functions under
+``vmap``: an output of a custom function that does not depend on a batched input stays
+unbatched, so a callback on it runs once (callback fuzzer, seed 41016), and which outputs are
+batched when the vmapped call is differentiated right away is decided by the rule, as JAX
+decides it.
+
+Every test asserts JAX 0.10.2's answer (run with ``JAXLITE_ORACLE=jax`` to check).
+"""
+
+import numpy as np
+import pytest
+
+import jaxlite as jax
+import jaxlite.numpy as jnp
+from jaxlite.experimental import io_callback
+
+F32 = jax.ShapeDtypeStruct((), jnp.float32)
+
+
+def _recorder(calls, tag):
+    def cb(*args):
+        calls.append((tag,) + tuple(np.shape(a) for a in args))
+
+    return cb
+
+
+# ---------------------------------------------------------------------------------------------
+# seed 41016: the custom function's output does not depend on the batched input
+
+
+def _const_output_custom_jvp():
+    """``c(v)``: the gradient of ``sum`` (ones, whatever ``v`` is) as a custom_jvp function
+    whose rule doubles the tangent (the fuzzer's minimized program)."""
+
+    def g(v):
+        return jax.grad(lambda t: jnp.sum(t))(v)
+
+    c = jax.custom_jvp(g)
+    c.defjvp(lambda p, t: (c(*p), t[0] * 2.0))
+    return c
+
+
+@pytest.mark.parametrize("wrap", [pytest.param(None, id="eager"), pytest.param(jax.jit, id="jit")])
+@pytest.mark.parametrize("site", ["debug", "io"])
+def test_F_custom_jvp_output_independent_of_batched_input_stays_unbatched(wrap, site):
+    """F general rule (seed 41016): ``vmap`` of ``debug.callback``/``io_callback`` on such an
+    output runs the host function once with the unbatched value, not once per element."""
+    calls = []
+    c = _const_output_custom_jvp()
+
+    def f(v):
+        w = c(v)
+        if site == "debug":
+            jax.debug.callback(_recorder(calls, "cb"), w)
+        else:
+            io_callback(lambda a: calls.append(("cb", np.shape(a))) or np.float32(0), F32, w)
+        return w
+
+    g = jax.vmap(f)
+    out = (g if wrap is None else wrap(g))(jnp.array([-1.0, -0.5]))
+    jax.effects_barrier()
+    np.testing.assert_array_equal(np.asarray(out), [1.0, 1.0])
+    assert calls == [("cb", ())]
+
+
+def _two_output_custom_jvp(kind):
+    """``c(x, k) = (3 k, x k)``: the first output does not depend on ``x``. Rules: ``plain``
+    (tangents follow the outputs), ``tangent_batched`` (the first output's tangent depends on
+    ``x``), ``primal_batched`` (the rule's first primal output depends on ``x``)."""
+
+    @jax.custom_jvp
+    def c(x, k):
+        return k * 3.0, x * k
+
+    if kind == "plain":
+        c.defjvp(lambda p, t: (c(*p), (t[1] * 3.0, t[0] * p[1])))
+    elif kind == "tangent_batched":
+        c.defjvp(lambda p, t: (c(*p), (t[0] * p[0] + t[1], t[0] * p[1])))
+    else:
+        c.defjvp(lambda p, t: ((p[1] * 3.0 + 0.0 * p[0], p[0] * p[1]), (t[1] * 3.0, t[0] * p[1])))
+    return c
+
+
+# For each rule: how many times a debug callback on the first output runs under each stack
+# (3 elements), as in JAX: the function decides under vmap and jit(vmap); under jvp/grad of
+# vmap the rule runs right away and decides (batched if its primal or tangent output is).
+_CUSTOM_JVP_COUNTS = {
+    "plain": dict(vmap=1, jit_vmap=1, jvp_vmap=1, grad_vmap=1, vmap_grad=1, jacrev_vmap=1),
+    "tangent_batched": dict(
+        vmap=1, jit_vmap=1, jvp_vmap=3, grad_vmap=3, vmap_grad=1, jacrev_vmap=3
+    ),
+    "primal_batched": dict(vmap=1, jit_vmap=1, jvp_vmap=3, grad_vmap=3, vmap_grad=3, jacrev_vmap=3),
+}
+
+
+@pytest.mark.parametrize("kind", list(_CUSTOM_JVP_COUNTS))
+@pytest.mark.parametrize("stack", list(_CUSTOM_JVP_COUNTS["plain"]))
+def test_F_custom_jvp_batched_outputs_as_jax_decides(kind, stack):
+    calls = []
+    c = _two_output_custom_jvp(kind)
+    k = jnp.float32(2.0)
+
+    def g(x):
+        a, b = c(x, k)
+        jax.debug.callback(_recorder(calls, "a"), a)
+        return a + b
+
+    xs = jnp.arange(3.0)
+    total = lambda x: jnp.sum(jax.vmap(g)(x))  # noqa: E731
+    run = {
+        "vmap": lambda: jax.vmap(g)(xs),
+        "jit_vmap": lambda: jax.jit(jax.vmap(g))(xs),
+        "jvp_vmap": lambda: jax.jvp(jax.vmap(g), (xs,), (jnp.ones(3),))[1],
+        "grad_vmap": lambda: jax.grad(total)(xs),
+        "vmap_grad": lambda: jax.vmap(jax.grad(g))(xs),
+        "jacrev_vmap": lambda: jnp.diagonal(jax.jacrev(jax.vmap(g))(xs)),
+    }[stack]
+    out = run()
+    jax.effects_barrier()
+    expected = {
+        "vmap": [6.0, 8.0, 10.0],
+        "jit_vmap": [6.0, 8.0, 10.0],
+    }.get(stack, [2.0, 3.0, 4.0] if kind == "tangent_batched" else [2.0, 2.0, 2.0])
+    np.testing.assert_allclose(np.asarray(out), expected)
+    n = _CUSTOM_JVP_COUNTS[kind][stack]
+    assert calls == [("a", ())] * n
+
+
+def test_F_custom_jvp_staged_then_differentiated_keeps_values():
+    """``grad`` of ``jit`` of ``vmap``: the staged call's first output is unbatched; the rule,
+    run later, batches its tangent. The values are right and the callback runs once (JAX
+    hands it the rule's batched value; compat.md)."""
+    calls = []
+    c = _two_output_custom_jvp("tangent_batched")
+
+    def g(x):
+        a, b = c(x, jnp.float32(2.0))
+        jax.debug.callback(lambda v: calls.append("a"), a)
+        return a + b
+
+    out = jax.grad(lambda x: jnp.sum(jax.jit(jax.vmap(g))(x)))(jnp.arange(3.0))
+    jax.effects_barrier()
+    np.testing.assert_allclose(np.asarray(out), [2.0, 3.0, 4.0])
+    assert calls == ["a"]
+
+
+def _two_output_custom_vjp(kind):
+    """``c(x, k) = (3 k, x k)`` as a custom_vjp function whose ``bwd`` records the shapes it
+    sees; ``primal_batched``: ``fwd``'s first output depends on ``x``."""
+    calls = []
+
+    @jax.custom_vjp
+    def c(x, k):
+        return k * 3.0, x * k
+
+    def fwd(x, k):
+        if kind == "primal_batched":
+            return (k * 3.0 + 0.0 * x, x * k), (x, k)
+        return c(x, k), (x, k)
+
+    def bwd(res, ct):
+        jax.debug.callback(_recorder(calls, "bwd"), ct[0], ct[1], *res)
+        x, k = res
+        return (ct[1] * k, ct[0] * 3.0 + ct[1] * x)
+
+    c.defvjp(fwd, bwd)
+    return c, calls
+
+
+@pytest.mark.parametrize("kind", ["plain", "primal_batched"])
+@pytest.mark.parametrize("stack", ["vmap", "jit_vmap", "grad_vmap", "grad_jit_vmap", "vmap_grad"])
+def test_F_custom_vjp_batched_outputs_as_jax_decides(kind, stack):
+    """custom_vjp: the function decides under vmap (and whenever the call is staged), ``fwd``
+    decides when the vmapped call is differentiated right away; ``bwd`` runs per element,
+    receiving the cotangent of an unbatched output unbatched."""
+    c, calls = _two_output_custom_vjp(kind)
+    k = jnp.float32(2.0)
+
+    def g(x):
+        a, b = c(x, k)
+        jax.debug.callback(_recorder(calls, "a"), a)
+        return a + b
+
+    xs = jnp.arange(3.0)
+    total = lambda x: jnp.sum(jax.vmap(g)(x))  # noqa: E731
+    run = {
+        "vmap": lambda: jax.vmap(g)(xs),
+        "jit_vmap": lambda: jax.jit(jax.vmap(g))(xs),
+        "grad_vmap": lambda: jax.grad(total)(xs),
+        "grad_jit_vmap": lambda: jax.grad(lambda x: jnp.sum(jax.jit(jax.vmap(g))(x)))(xs),
+        "vmap_grad": lambda: jax.vmap(jax.grad(g))(xs),
+    }[stack]
+    out = run()
+    jax.effects_barrier()
+    a_calls = [e for e in calls if e[0] == "a"]
+    bwd_calls = [e for e in calls if e[0] == "bwd"]
+    if stack in ("vmap", "jit_vmap"):
+        np.testing.assert_allclose(np.asarray(out), [6.0, 8.0, 10.0])
+        assert a_calls == [("a", ())]
+        assert bwd_calls == []
+        return
+    np.testing.assert_allclose(np.asarray(out), [2.0, 2.0, 2.0])
+    batched = kind == "primal_batched" and stack != "grad_jit_vmap"
+    assert len(a_calls) == (3 if batched else 1)
+    assert bwd_calls == [("bwd", (), (), (), ())] * 3
+
+
+def test_F_custom_vjp_unbatched_output_cotangent_reaches_each_element():
+    """The cotangent of an unbatched output reaches ``bwd`` unbatched (summed over the
+    batch), and ``bwd`` runs per element, so a shared input's cotangent counts it once per
+    element: JAX 0.10.2 gives 30 here where the derivative is 12 (compat.md)."""
+    c, calls = _two_output_custom_vjp("plain")
+
+    def total(k):
+        return jnp.sum(jax.vmap(lambda x: sum(c(x, k)))(jnp.arange(3.0)))
+
+    assert float(jax.grad(total)(jnp.float32(2.0))) == 30.0
+    jax.effects_barrier()
+    assert calls == [("bwd", (), (), (), ())] * 3
