@@ -37,6 +37,7 @@ from jaxlite._src.core.ir import closure_convert_consts, subjaxprs
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.core.trace import Tracer, eval_trace, set_current_trace, trace_ctx
+from jaxlite._src.custom_staged import run_staged_rule
 from jaxlite._src.custom_vmap import custom_jvp_call_batch, custom_vjp_call_batch
 from jaxlite._src.interpreters import simplify as _simplify
 from jaxlite._src.interpreters.eval import eval_jaxpr
@@ -348,7 +349,15 @@ def _closed_over_error(kind):
 def _cj_jvp(primals, tangents, *, call_jaxpr, jvp, num_consts, symbolic_zeros):
     if any(type(t) is not Zero for t in tangents[:num_consts]):
         raise _closed_over_error("custom_jvp")
-    return jvp(list(primals[num_consts:]), list(tangents[num_consts:]))
+    n = len(primals) - num_consts
+
+    def rule(*xs):
+        p_out, t_out = jvp(list(xs[:n]), list(xs[n:]))
+        return [*p_out, *t_out]
+
+    outs = run_staged_rule(rule, [*primals[num_consts:], *tangents[num_consts:]])
+    m = len(outs) // 2
+    return outs[:m], outs[m:]
 
 
 def _call_dce(used_outputs, eqn):
@@ -632,9 +641,15 @@ def _cv_effects(*avals, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
 def _cv_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
     if any(type(t) is not Zero for t in tangents[:num_consts]):
         raise _closed_over_error("custom_vjp")
-    return _jvp_via_fwd(
-        fwd, bwd, list(primals[num_consts:]), list(tangents[num_consts:]), symbolic_zeros
-    )
+    n = len(primals) - num_consts
+
+    def rule(*xs):
+        p_out, t_out = _jvp_via_fwd(fwd, bwd, list(xs[:n]), list(xs[n:]), symbolic_zeros)
+        return [*p_out, *t_out]
+
+    outs = run_staged_rule(rule, [*primals[num_consts:], *tangents[num_consts:]])
+    m = len(outs) // 2
+    return outs[:m], outs[m:]
 
 
 rules.impl_rules[custom_vjp_call_p] = _cv_impl

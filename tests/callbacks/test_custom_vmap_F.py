@@ -2,7 +2,8 @@
 ``vmap``: an output of a custom function that does not depend on a batched input stays
 unbatched, so a callback on it runs once (callback fuzzer, seed 41016), and which outputs are
 batched when the vmapped call is differentiated right away is decided by the rule, as JAX
-decides it.
+decides it. Also G (autodiff) for a staged custom function whose rule closes over a value of
+a finished ``jit`` trace (callback fuzzer, seed 40570).
 
 Every test asserts JAX 0.10.2's answer (run with ``JAXLITE_ORACLE=jax`` to check).
 """
@@ -217,3 +218,76 @@ def test_F_custom_vjp_unbatched_output_cotangent_reaches_each_element():
     assert float(jax.grad(total)(jnp.float32(2.0))) == 30.0
     jax.effects_barrier()
     assert calls == [("bwd", (), (), (), ())] * 3
+
+
+# ---------------------------------------------------------------------------------------------
+# seed 40570: a staged custom function's rule closes over a value of a finished jit trace
+
+
+def _closing_over_jit_value(kind, use):
+    """``jit(g)`` where ``g``'s custom function has a rule (custom_jvp's jvp, custom_vjp's
+    fwd) that computes ``use``: nothing from a value ``w`` of ``jit``'s trace (``unused``, an
+    unused ``pure_callback`` of it: ``unused_pc``), or an output from it (``used``)."""
+    calls = []
+
+    def g(v):
+        w = jnp.sum(v > 0).astype(jnp.float32) + 1.0
+
+        def touch(p):
+            if use == "unused":
+                _ = p * w
+            elif use == "unused_pc":
+                jax.pure_callback(
+                    lambda a, b: calls.append("pc") or np.asarray(a),
+                    jax.ShapeDtypeStruct(p.shape, p.dtype),
+                    p,
+                    w,
+                    vmap_method="sequential",
+                )
+            return p * 2.0 + (0.0 * w if use == "used" else 0.0)
+
+        if kind == "custom_jvp":
+            c = jax.custom_jvp(lambda v: v * 2.0)
+            c.defjvp(lambda p, t: (touch(p[0]), t[0] * 2.0))
+        else:
+            c = jax.custom_vjp(lambda v: v * 2.0)
+            c.defvjp(lambda v: (touch(v), None), lambda _, ct: (ct * 2.0,))
+        return c(v)
+
+    return jax.jit(g), calls
+
+
+@pytest.mark.parametrize("kind", ["custom_jvp", "custom_vjp"])
+@pytest.mark.parametrize("use", ["unused", "unused_pc"])
+@pytest.mark.parametrize("how", ["vjp", "grad"])
+def test_G_custom_rule_closing_over_dead_jit_value_unused(kind, use, how):
+    """Seed 40570: JAX traces the rule of the staged call lazily; a value of the finished
+    ``jit`` trace that only unused code touches is removed with it, so vjp/grad works (and
+    the unused pure_callback never runs, D1)."""
+    f, calls = _closing_over_jit_value(kind, use)
+    x = jnp.array([-1.0, 0.5])
+    if how == "vjp":
+        out = jax.vjp(f, x)[1](jnp.ones(2))[0]
+    else:
+        out = jax.grad(lambda x: jnp.sum(f(x)))(x)
+    jax.effects_barrier()
+    np.testing.assert_array_equal(np.asarray(out), [2.0, 2.0])
+    assert calls == []
+
+
+@pytest.mark.parametrize("kind", ["custom_jvp", "custom_vjp"])
+def test_G_custom_rule_using_dead_jit_value_raises_type_error(kind):
+    """When the rule's output does use such a value, both raise a TypeError (JAX's: no
+    constant handler for the tracer; jaxlite's: UnexpectedTracerError)."""
+    f, _ = _closing_over_jit_value(kind, "used")
+    with pytest.raises(TypeError):
+        jax.vjp(f, jnp.array([-1.0, 0.5]))[1](jnp.ones(2))
+
+
+def test_G_custom_jvp_rule_closing_over_dead_jit_value_under_jvp():
+    f, calls = _closing_over_jit_value("custom_jvp", "unused_pc")
+    x = jnp.array([-1.0, 0.5])
+    p, t = jax.jvp(f, (x,), (x,))
+    np.testing.assert_array_equal(np.asarray(p), [-2.0, 1.0])
+    np.testing.assert_array_equal(np.asarray(t), [-2.0, 1.0])
+    assert calls == []

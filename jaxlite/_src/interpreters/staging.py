@@ -37,6 +37,22 @@ from jaxlite._src.core.trace import (
 )
 from jaxlite._src.ops import spmd
 
+# While a staged custom_jvp/custom_vjp call's rule runs (``dead_tracers_as_consts``), a
+# tracer of a finished transformation that the rule closes over becomes a constant like any
+# other outer value instead of raising at once: JAX traces such a rule to a jaxpr lazily, so
+# the tracer only fails (a TypeError) if it survives dead-code elimination and is used.
+_dead_tracers_as_consts = [0]
+
+
+class dead_tracers_as_consts:
+    """Context manager: stage tracers of finished transformations as constants (above)."""
+
+    def __enter__(self):
+        _dead_tracers_as_consts[0] += 1
+
+    def __exit__(self, *exc):
+        _dead_tracers_as_consts[0] -= 1
+
 
 class StagingTracer(Tracer):
     # ``_var``, not ``var``: ``x.var()`` is the Array method (jnp.var).
@@ -86,7 +102,8 @@ class StagingTrace(Trace):
         if isinstance(x, StagingTracer) and x._trace is self:
             return x._var
         if isinstance(x, Tracer):
-            check_valid_tracer(x)
+            if not _dead_tracers_as_consts[0]:
+                check_valid_tracer(x)
             return self._constvar(x)
         aval = aval_of(x)
         if aval.shape == ():

@@ -1,0 +1,68 @@
+"""Running the rule of a *staged* ``custom_jvp`` / ``custom_vjp`` call (the jvp rules of
+``custom_jvp_call_p`` / ``custom_vjp_call_p``) the way JAX does when a rule closes over a
+tracer of a transformation that has already finished.
+
+JAX traces such a rule lazily to a jaxpr, in which every outer value, a dead tracer too,
+is a constant; dead-code elimination then drops the constant if nothing live uses it, and
+only a surviving one fails (a ``TypeError``). So ``vjp(jit(g))`` works where ``g``'s
+``custom_vjp`` ``fwd`` computes something unused (an unused ``pure_callback``) from a value
+of ``jit``'s trace (callback fuzzer, seed 40570). jaxlite runs the rule directly; only when
+that meets a dead tracer, and nothing can have run yet (the rule is being staged, not
+evaluated), does it trace the rule to a jaxpr tolerating dead tracers, remove dead code,
+raise the escaped-tracer error if one is still used, and else evaluate the jaxpr.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.errors import UnexpectedTracerError
+from jaxlite._src.core.rule_types import Zero
+from jaxlite._src.core.trace import Tracer, escaped_tracer_error, trace_ctx
+from jaxlite._src.interpreters.dce import dce_jaxpr
+from jaxlite._src.interpreters.eval import eval_jaxpr
+from jaxlite._src.interpreters.staging import dead_tracers_as_consts, trace_to_jaxpr
+
+
+def _staged_now() -> bool:
+    """The current trace only records (a staging trace below it), so running a function
+    executes nothing (no callback has run when it raises)."""
+    t = trace_ctx.trace
+    while t is not None:
+        if t.kind == "staging":
+            return True
+        t = t.parent_trace
+    return False
+
+
+def run_staged_rule(rule: Callable, args: Sequence) -> list:
+    """``rule(*args)`` (flat; ``Zero`` allowed in and out), tolerating dead tracers that
+    only unused code of the rule touches (module docstring)."""
+    if not _staged_now():
+        return rule(*args)
+    try:
+        return rule(*args)
+    except UnexpectedTracerError:
+        pass
+    live = [i for i, a in enumerate(args) if type(a) is not Zero]
+    info = {}
+
+    def f(*xs):
+        full = list(args)
+        for i, x in zip(live, xs):
+            full[i] = x
+        outs = rule(*full)
+        info["outs"] = [o if type(o) is Zero else None for o in outs]
+        return [o for o in outs if type(o) is not Zero]
+
+    with dead_tracers_as_consts():
+        closed, _ = trace_to_jaxpr(f, [aval_of(args[i]) for i in live])
+    jaxpr, _ = dce_jaxpr(closed.jaxpr)  # drops the constvars nothing live uses
+    const_of = {id(v): c for v, c in zip(closed.jaxpr.constvars, closed.consts)}
+    consts = [const_of[id(v)] for v in jaxpr.constvars]
+    for c in consts:
+        if isinstance(c, Tracer) and not c._trace.is_valid():
+            raise escaped_tracer_error(c)
+    vals = iter(eval_jaxpr(jaxpr, consts, *[args[i] for i in live]))
+    return [next(vals) if z is None else z for z in info["outs"]]
