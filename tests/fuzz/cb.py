@@ -129,7 +129,7 @@ def fuzz(seeds, time_limit=None, minimize_budget=20.0, verbose=False, out=None, 
             if cls in INFO_CLASSES:
                 stats.info[cls] += 1
                 continue
-            topic = known(prog, cls, detail, a, b)
+            topic = known(prog, cls, detail, a, b, lite)
             if topic:
                 stats.documented[topic] += 1
             else:

@@ -466,18 +466,27 @@ def _node(n: Node, k: int) -> list:
             + _def(f"b{u}", f"r{u}, v", b[1], k, ret="(v * 2.0,)")
             + [f"{i}c{u}.defvjp(f{u}, b{u})", f"{i}v = c{u}(v)"]
         )
+    # ``one_trip`` (set by the callback fuzzer's rules only, never generated): the loop runs
+    # once, to predict what JAX runs once when it hoists an effect out of the loop
     if n.kind == "scan":
         rev = ", reverse=True" if p["reverse"] else ""
+        length = 1 if p.get("one_trip") else p["length"]
         lines = _def(g, f"v, i{u}", b[0], k, ret="v, v * 0.5") + [
-            f"{i}v, ys{u} = lax.scan({g}, v, jnp.arange({p['length']}){rev})"
+            f"{i}v, ys{u} = lax.scan({g}, v, jnp.arange({length}){rev})"
         ]
         if p["ys"]:
             lines.append(f"{i}v = v + ys{u}[0]")
         return lines
     if n.kind == "scanrows":
+        if p.get("one_trip"):  # the first row only; the others pass through
+            return _def(g, f"i{u}, v", b[0], k, ret=f"i{u} + 1, v") + [
+                f"{i}_, v1 = lax.scan({g}, 0, v[:1])",
+                f"{i}v = jnp.concatenate([v1, v[1:]])",
+            ]
         return _def(g, f"i{u}, v", b[0], k, ret=f"i{u} + 1, v") + [f"{i}_, v = lax.scan({g}, 0, v)"]
     if n.kind == "fori":
-        hi = f"jnp.int32({p['n']})" if p["traced"] else f"{p['n']}"
+        trips = 1 if p.get("one_trip") else p["n"]
+        hi = f"jnp.int32({trips})" if p["traced"] else f"{trips}"
         return _def(g, f"i{u}, v", b[0], k) + [f"{i}v = lax.fori_loop(0, {hi}, {g}, v)"]
     if n.kind == "while":
         bound = f"{p['n']}"

@@ -51,7 +51,7 @@ def _fails(prog, cls, lite, jax):
         return False
     if isinstance(a.exc, NameError) or isinstance(b.exc, NameError):
         return False  # a cut that broke the program (a closure variable's definition)
-    return any(c == cls and not known(prog, c, d, a, b) for c, d in compare(prog, a, b))
+    return any(c == cls and not known(prog, c, d, a, b, lite) for c, d in compare(prog, a, b))
 
 
 def _lists(prog):

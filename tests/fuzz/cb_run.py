@@ -28,6 +28,7 @@ Everything here is test code: generated text is executed by the harness, never b
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 import sys
@@ -274,9 +275,10 @@ TOPIC_WHILE_IO = "unordered io/debug callback in a compiled while_loop predicate
 TOPIC_RULE_IO = "io_callback on a tangent in a custom_jvp rule, under reverse mode (G4)"
 
 
-def known(prog, cls, detail, a: Outcome, b: Outcome):
+def known(prog, cls, detail, a: Outcome, b: Outcome, lite=None):
     """The compat.md topic if this mismatch is a documented deliberate difference (the one
-    place these rules live; each names its compat.md row)."""
+    place these rules live; each names its compat.md row). ``lite``: the namespace that
+    produced ``a`` (jaxlite's by default), for rules that rerun a variant of the program."""
     if not b.ok:
         # JAX refuses what jaxlite allows: whatever follows differs too
         msg = str(b.exc)
@@ -327,14 +329,24 @@ def known(prog, cls, detail, a: Outcome, b: Outcome):
             return TOPIC_E8
         # D7: XLA may hoist a pure_callback whose operands do not change out of a loop:
         # JAX runs it fewer times (once eagerly, even for zero iterations; per iteration
-        # under jit). Scan under reverse-mode AD: JAX's partial evaluation moves effects on
-        # loop-invariant values out of the loop (once, even for zero iterations) and drops
-        # io_callbacks of non-differentiated carries (its counts follow no per-iteration
-        # rule); jaxlite runs them once per iteration, as JAX's jvp does.
+        # under jit). Scan under reverse-mode AD: JAX's linearization moves io and debug
+        # callbacks on loop-invariant values out of the loop (once per execution of the
+        # loop, even for zero iterations) and drops output-less io_callbacks on values that
+        # change (_scan_ad_expectations); jaxlite runs them once per iteration, as JAX's
+        # jvp does.
         topic = hoistable(sid)
-        if topic == TOPIC_SCAN_AD or (
-            topic and (cb[e] <= 1 or cb[e] < ca[e] or _invariant(prog, sid))
-        ):
+        if topic == TOPIC_SCAN_AD:
+            # exact: JAX's calls of this site are what hoisting it out of some of its
+            # loops gives (jaxlite's calls with those loops run once), or none (an
+            # output-less io_callback in the loop)
+            if sid not in expected:
+                expected[sid] = _scan_ad_expectations(prog, sid, lite)
+            got = Counter({_strong(c): n for c, n in cb.items() if c[0] == sid})
+            # and jaxlite's calls there (one per iteration) carry the hoisted call's values
+            mine = {_strong(c) for c in ca if c[0] == sid}
+            ok = any(got == want and (not want or mine <= set(want)) for want in expected[sid])
+            return topic if ok else None
+        if topic and (cb[e] <= 1 or cb[e] < ca[e] or _invariant(prog, sid)):
             return topic
         if cb[e] == 0 and "while_cond" in t and not sites[sid].p.get("ordered"):
             # JAX (XLA) drops an unordered io/debug callback (and a pure_callback feeding
@@ -344,10 +356,76 @@ def known(prog, cls, detail, a: Outcome, b: Outcome):
             return TOPIC_RULE_IO
         return None
 
+    expected: dict = {}
     topics = [explained(e) for e in diff]
     if None in topics:
         return None
     return " + ".join(sorted(set(topics)))
+
+
+def _ancestors(prog, sid):
+    """The nodes around site ``sid``, outermost first."""
+
+    def walk(nodes, chain):
+        for n in nodes:
+            if n.kind == "site" and n.p["sid"] == sid:
+                return chain
+            for b in n.bodies:
+                found = walk(b, chain + [n])
+                if found is not None:
+                    return found
+        return None
+
+    return walk(prog.body, []) or []
+
+
+_LITE_NS = []
+
+
+def _scan_ad_expectations(prog, sid, lite=None):
+    """What JAX may log for site ``sid`` inside a scan / fori_loop under reverse-mode AD
+    (compat.md, "effects moved out of a scan under reverse-mode AD"), as a list of call
+    multisets. JAX's linearization of a loop evaluates the body's equations whose operands
+    do not change between iterations (closed-over values, a carry the body passes through,
+    a whole inner loop over such values) once, before the loop, even for zero iterations,
+    so such a callback runs once per execution of the loop, with the values any iteration
+    would give it. So, for each non-empty set of the linearized loops around the site:
+    jaxlite's calls of the site in the program with those loops made to run once. Values
+    compare without weak types: a hoisted call that ends up outside any compiled code
+    receives a Python scalar operand weakly typed. And an io_callback without results whose
+    operands change in the loop is dropped from it: no call at all."""
+    chain = _ancestors(prog, sid)
+    first = next((k for k, n in enumerate(chain) if n.kind in REVERSE_AD), None)
+    if first is None:
+        return []
+    loops = [n.uid for n in chain[first + 1 :] if n.kind in ("scan", "scanrows", "fori")]
+    if lite is None:
+        if not _LITE_NS:
+            _LITE_NS.append(namespaces()[0])
+        lite = _LITE_NS[0]
+    out = []
+    for k in range(1, len(loops) + 1):
+        for once in itertools.combinations(loops, k):
+            q = prog.copy()
+            for n in q.nodes():
+                if n.uid in once:
+                    n.p["one_trip"] = True
+            got = run(q, lite)
+            if got.ok:
+                out.append(Counter(_strong(c) for c in got.log if c[0] == sid))
+    site = prog.sites()[sid].p
+    if site["kind"] == "io" and site.get("nout") == 0:
+        out.append(Counter())
+    return out
+
+
+def _strong(d):
+    """A call's description with every weak-type flag cleared."""
+    if isinstance(d, tuple):
+        if len(d) == 5 and isinstance(d[0], str) and isinstance(d[3], bool):
+            return (*d[:3], False, d[4])
+        return tuple(_strong(e) for e in d)
+    return d
 
 
 def _invariant(prog, sid):

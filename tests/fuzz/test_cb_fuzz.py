@@ -95,3 +95,26 @@ def test_a_documented_difference_is_recognised():
     found = compare(prog, a, b)
     assert found and found[0][0] == "raise/no-raise"
     assert all(known(prog, c, d, a, b) for c, d in found)
+
+
+@pytest.mark.parametrize("site_kind", ["io", "dc"])
+def test_scan_under_reverse_ad_rule_is_exact(site_kind):
+    """compat.md, effects in a scan under reverse-mode AD: JAX hoists a callback on a
+    closed-over value out of the linearized loop (one call where jaxlite makes three), and
+    the rule accepts exactly that (its expectation is jaxlite's calls with the loop run
+    once); a planted bug (the io_callback's host function run twice) is no longer hidden."""
+    lite, jax = namespaces()
+    site = _site(1, site_kind, primary="y")
+    scan = Node("scan", 2, dict(length=3, reverse=False, ys=False), [[site]])
+    prog = _program([Node("grad", 1, {}, [[scan]])])
+    a, b = run(prog, lite), run(prog, jax)
+    assert [len(a.log), len(b.log)] == [3, 1]
+    found = compare(prog, a, b)
+    assert [c for c, _ in found] == ["calls"]
+    assert known(prog, *found[0], a, b, lite) == "effects in a scan under reverse-mode AD"
+    if site_kind == "io":
+        buggy = _Planted(lite)
+        a = run(prog, buggy)
+        found = compare(prog, a, b)
+        assert [c for c, _ in found] == ["calls"]
+        assert not known(prog, *found[0], a, b, buggy)
