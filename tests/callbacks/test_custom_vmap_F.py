@@ -291,3 +291,31 @@ def test_G_custom_jvp_rule_closing_over_dead_jit_value_under_jvp():
     np.testing.assert_array_equal(np.asarray(p), [-2.0, 1.0])
     np.testing.assert_array_equal(np.asarray(t), [-2.0, 1.0])
     assert calls == []
+
+
+@pytest.mark.jaxlite_only
+def test_G_custom_vjp_bwd_closing_over_jit_value_in_cond_under_vjp():
+    """compat.md (callback fuzzer, seed 50064): JAX raises ``TypeError: No constant handler``
+    staging a ``custom_vjp`` ``bwd`` that closes over a ``jit`` argument when the call is in a
+    ``cond`` under ``vjp`` inside the ``jit``; jaxlite gives the eager values, and the ``bwd``
+    callback runs once per call (here one jitted and one eager)."""
+    calls = []
+
+    def f(x, y):
+        c = jax.custom_vjp(lambda v: v)
+
+        def bwd(_, g):
+            jax.debug.callback(lambda g, y: calls.append(np.asarray(y).tolist()), g, y)
+            return (g * 2.0,)
+
+        c.defvjp(lambda v: (v, None), bwd)
+        g5 = lambda v: jax.lax.cond(jnp.sum(y) > 2.0, lambda v: v, c, v)  # noqa: E731
+        pr, pb = jax.vjp(g5, x)
+        return pr + pb(jnp.ones_like(pr))[0]
+
+    x, y = jnp.array([-1.0, -0.5]), jnp.array([1.5, -0.5])
+    out = jax.jit(f)(x, y)
+    jax.effects_barrier()
+    np.testing.assert_array_equal(np.asarray(out), np.asarray(f(x, y)))
+    np.testing.assert_array_equal(np.asarray(out), [1.0, 1.5])
+    assert calls == [[1.5, -0.5], [1.5, -0.5]]

@@ -118,3 +118,17 @@ def test_scan_under_reverse_ad_rule_is_exact(site_kind):
         found = compare(prog, a, b)
         assert [c for c, _ in found] == ["calls"]
         assert not known(prog, *found[0], a, b, buggy)
+
+
+def test_planted_exception_in_a_dropped_while_predicate_callback_is_recognised():
+    """compat.md, unordered callbacks in a compiled while predicate (seed 50334): XLA removes
+    the debug callback from ``while i < 0`` under jit, so JAX never reaches the planted
+    exception that jaxlite's one predicate evaluation raises."""
+    lite, jax = namespaces()
+    pred = [_site(5, "dc", raise_at=0)]
+    loop = Node("while", 2, dict(n=0, batched=False, live=False), [[], pred])
+    prog = _program([Node("jit", 1, {}, [[loop]])])
+    a, b = run(prog, lite), run(prog, jax)
+    found = compare(prog, a, b)
+    assert [c for c, _ in found] == ["raise/no-raise", "calls"]
+    assert all(known(prog, c, d, a, b, lite) for c, d in found)
