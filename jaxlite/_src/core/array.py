@@ -71,9 +71,9 @@ class Array:
 
     def __setitem__(self, idx, value):
         raise TypeError(
-            f"{type(self).__name__} is immutable and does not support in-place item "
-            "assignment (JAX arrays are immutable). Instead of x[idx] = y, use "
-            "x = x.at[idx].set(y) or another .at[] method."
+            "JAX arrays are immutable and do not support in-place item assignment. Instead "
+            "of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method: "
+            "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html"
         )
 
 

@@ -7,43 +7,59 @@ class JAXTypeError(TypeError):
     pass
 
 
+def _traced(value) -> str:
+    """How JAX names a traced value in these messages: ``traced array with shape
+    float32[3]`` (anything else, e.g. a concrete argument, as ``str``)."""
+    aval = getattr(value, "aval", None)
+    if aval is None or not hasattr(aval, "str_short") or not hasattr(value, "_trace"):
+        return str(value)
+    return f"traced array with shape {aval.str_short()}"
+
+
 class ConcretizationTypeError(JAXTypeError):
     """A traced (abstract) value was used where a concrete Python value is needed."""
 
     def __init__(self, tracer, context: str = ""):
         super().__init__(
-            f"Abstract tracer value encountered where concrete value is expected: {tracer}\n"
-            f"{context}\n"
+            f"{self._first_line(tracer)}\n{context}\n"
             "The problem arose with a traced value inside a transformed function (jit, vmap, "
             "grad, a control-flow body...). Python control flow (`if`, `while`, `bool()`, "
-            "`int()`) cannot depend on it because its value is not known while tracing.\n"
+            "`int()`) cannot depend on it because its concrete value is not known while tracing.\n"
             "To fix it: mark the argument static with `static_argnums`/`static_argnames` in "
             "`jit` if it is a configuration value, or express the data-dependent control flow "
             "with `jax.lax.cond`, `jax.lax.switch`, `jax.lax.while_loop` or `jnp.where`."
         )
 
+    @staticmethod
+    def _first_line(tracer) -> str:
+        what = _traced(tracer)
+        return f"Abstract tracer value encountered where concrete value is expected: {what}"
+
 
 class TracerArrayConversionError(JAXTypeError):
     def __init__(self, tracer):
         super().__init__(
-            f"The numpy.ndarray conversion method __array__() was called on {tracer}. "
-            "A traced value cannot be converted to a NumPy array inside a transformed "
-            "function: use jax.numpy (jnp) operations instead of numpy (np) ones, or move the "
-            "conversion outside of the transformation (or into a jax.pure_callback)."
+            "The numpy.ndarray conversion method __array__() was called on "
+            f"{_traced(tracer)}\nA traced value cannot be converted to a NumPy array inside a "
+            "transformed function: use jax.numpy (jnp) operations instead of numpy (np) ones, "
+            "or move the conversion outside of the transformation (or into a "
+            "jax.pure_callback)."
         )
 
 
 class TracerIntegerConversionError(JAXTypeError):
     def __init__(self, tracer):
         super().__init__(
-            f"The __index__() method was called on traced array {tracer}. A traced value "
+            f"The __index__() method was called on {_traced(tracer)}\nA traced value "
             "cannot be used as a Python integer (shape, index, range bound). Make the argument "
             "static (static_argnums) or use dynamic operations (lax.dynamic_slice)."
         )
 
 
 class TracerBoolConversionError(ConcretizationTypeError):
-    pass
+    @staticmethod
+    def _first_line(tracer) -> str:
+        return f"Attempted boolean conversion of {_traced(tracer)}."
 
 
 class UnexpectedTracerError(JAXTypeError):

@@ -78,14 +78,22 @@ def matmul(a, b, *, precision=None, preferred_element_type=None, out_sharding=No
     (a, b), weak = promote_dtypes_for_contraction(a, b)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"matmul: inputs must be at least 1-D, got shapes {a.shape} and {b.shape}")
+    try:  # batch dimensions first, then the contraction (JAX's order and exception types)
+        batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+    except ValueError:
+        t = lambda x: f"{np.dtype(x.dtype).name}[{','.join(map(str, x.shape))}]"  # noqa: E731
+        raise ValueError(f"Incompatible types for matmul arguments: {t(a)} and {t(b)}") from None
+    ka, kb = a.shape[-1], b.shape[-2 if b.ndim > 1 else -1]
+    if ka != kb:
+        raise TypeError(
+            "dot_general requires contracting dimensions to have the same shape, "
+            f"got ({ka},) and ({kb},)."
+        )
     a_vec, b_vec = a.ndim == 1, b.ndim == 1
     if a_vec:
         a = _sh.reshape(a, (1,) + a.shape)
     if b_vec:
         b = _sh.reshape(b, b.shape + (1,))
-    if a.shape[-1] != b.shape[-2]:
-        raise TypeError(f"matmul: contracting dimensions differ: {a.shape} @ {b.shape}")
-    batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
     if a.ndim == 2 and b.ndim == 2:
         out = _linalg.dot_general(
             a, b, (((1,), (0,)), ((), ())), preferred_element_type=preferred_element_type

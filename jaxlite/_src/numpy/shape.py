@@ -94,15 +94,23 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None, out_sharding=
         return transpose(reshape(transpose(a), shape[::-1]))
     size_ = a.size
     if -1 in shape:
-        known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
-        if shape.count(-1) > 1 or known == 0 or size_ % known:
+        if shape.count(-1) > 1:
             raise TypeError(
-                f"cannot reshape array of shape {a.shape} (size {size_}) into shape {shape}"
+                f"can only specify one unknown axis size with a `-1` value, got {shape}"
+            )
+        known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
+        if known == 0 or size_ % known:
+            raise TypeError(
+                f"cannot reshape array of shape {a.shape} (size {size_}) into shape {shape} "
+                f"because the product of specified axis sizes ({known}) does not evenly "
+                f"divide {size_}"
             )
         shape = tuple(size_ // known if s == -1 else s for s in shape)
-    if int(np.prod(shape, dtype=np.int64)) != size_:
+    want = int(np.prod(shape, dtype=np.int64))
+    if want != size_:
         raise TypeError(
-            f"cannot reshape array of shape {a.shape} (size {size_}) into shape {shape}"
+            f"cannot reshape array of shape {a.shape} (size {size_}) into shape {shape} "
+            f"(size {want})"
         )
     return _sh.reshape(a, shape)
 
@@ -303,9 +311,7 @@ def _split_points(n, indices_or_sections, even: bool):
         if k <= 0:
             raise ValueError("number sections must be larger than 0.")
         if even and n % k:
-            raise ValueError(
-                f"array split does not result in an equal division: {n} elements into {k} sections"
-            )
+            raise ValueError(f"array split does not result in an equal division: rest is {n % k}")
         q, r = divmod(n, k)
         sizes = [q + 1] * r + [q] * (k - r)
         return list(np.cumsum([0] + sizes))
