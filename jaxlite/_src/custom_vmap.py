@@ -29,6 +29,7 @@ from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.rule_types import Zero, not_mapped
 from jaxlite._src.interpreters.batching import batch_flat, batch_jaxpr, move_dim
 from jaxlite._src.ops.reductions import reduce_sum
+from jaxlite._src.ops.shape import expand_dims, pad
 from jaxlite._src.ops.structural import instantiate, zeros as _zeros
 
 
@@ -113,6 +114,14 @@ def custom_jvp_call_batch(
     return outs, list(state.dims)
 
 
+def _first_only(ct, size: int):
+    """``ct`` stacked with ``size - 1`` zeros on a new leading axis: a cotangent that the
+    first of ``size`` batch elements carries alone (bwd is linear in its cotangents)."""
+    ct = expand_dims(ct, (0,))
+    zero = _zeros(aval_of(ct).update(shape=()))
+    return pad(ct, zero, [(0, size - 1, 0)] + [(0, 0, 0)] * (ct.ndim - 1))
+
+
 def custom_vjp_call_batch(
     prim, axis_data, args, dims, *, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros
 ):
@@ -147,6 +156,15 @@ def custom_vjp_call_batch(
     def bwd_b(res_info, res, cts):
         res_tree, res_dims, ct_dims = res_info
         cts = [_zeros(c.aval) if type(c) is Zero else c for c in cts]
+        if any(_mapped(d) for d in list(res_dims) + list(ct_dims)):
+            # bwd runs per element; the cotangent of an unbatched output is the whole batch's
+            # (summed), so it must count once: element 0 gets it, the others zero.
+            # (float0 cotangents are zeros: broadcasting them is exact.)
+            one = [
+                not _mapped(d) and aval_of(c).dtype != dtypes.float0 for c, d in zip(cts, ct_dims)
+            ]
+            cts = [_first_only(c, size) if o else c for c, o in zip(cts, one)]
+            ct_dims = tuple(0 if o else d for d, o in zip(ct_dims, one))
         info = {}
 
         def f(*a):

@@ -206,16 +206,26 @@ def test_F_custom_vjp_batched_outputs_as_jax_decides(kind, stack):
     assert bwd_calls == [("bwd", (), (), (), ())] * 3
 
 
-def test_F_custom_vjp_unbatched_output_cotangent_reaches_each_element():
-    """The cotangent of an unbatched output reaches ``bwd`` unbatched (summed over the
-    batch), and ``bwd`` runs per element, so a shared input's cotangent counts it once per
-    element: JAX 0.10.2 gives 30 here where the derivative is 12 (compat.md)."""
+@pytest.mark.jaxlite_only
+@pytest.mark.parametrize("staged", [False, True])
+def test_F_custom_vjp_unbatched_output_cotangent_counts_once(staged):
+    """The cotangent of an unbatched output is the whole batch's (summed) while ``bwd`` runs
+    per element: it must count once, not once per element. d/dk of
+    ``sum_i (3k + x_i k)`` over x = 0, 1, 2 is 12; JAX 0.10.2 gives 30 (compat.md)."""
     c, calls = _two_output_custom_vjp("plain")
 
     def total(k):
-        return jnp.sum(jax.vmap(lambda x: sum(c(x, k)))(jnp.arange(3.0)))
+        f = jax.vmap(lambda x: sum(c(x, k)))
+        return jnp.sum((jax.jit(f) if staged else f)(jnp.arange(3.0)))
 
-    assert float(jax.grad(total)(jnp.float32(2.0))) == 30.0
+    assert float(jax.grad(total)(jnp.float32(2.0))) == 12.0
+    # The batched input's cotangent is unchanged: d/dx_i = k.
+    xs_grad = jax.grad(lambda xs: jnp.sum(jax.vmap(lambda x: sum(c(x, 2.0)))(xs)))
+    np.testing.assert_array_equal(np.asarray(xs_grad(jnp.arange(3.0))), [2.0, 2.0, 2.0])
+    calls.clear()
+    jax.grad(total)(jnp.float32(2.0))
+    jax.effects_barrier()
+    assert calls == [("bwd", (), (), (), ())] * 3  # bwd still runs per element, as in JAX
     jax.effects_barrier()
     assert calls == [("bwd", (), (), (), ())] * 3
 
