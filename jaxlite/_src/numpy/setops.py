@@ -183,6 +183,11 @@ def _compact(s, sel, size, pad, what="set operations need size= under transforma
         size_ = int(np.asarray(reductions.sum(sel)))
     else:
         size_ = int(size)
+    if size_ == 0:
+        # No slots: the result is a constant (as JAX's), not a scatter into an empty array,
+        # whose transpose would gather from the empty cotangent (``unique(x, size=0)`` under
+        # grad raised JAX's gather slice-size error).
+        return broadcast_to(pad, (0,)), reductions.sum(sel.astype(np.int32))
     gid = subtract(cumsum(sel.astype(np.int32)), 1)
     slots = where(sel, gid, size_)
     out = _ix.scatter(broadcast_to(pad, (size_,)), s, [slots], "set")
@@ -374,7 +379,10 @@ def unique(
         pad = reshape(broadcast_to(asarray(fill_value).astype(a.dtype), row_shape), (m,))
     else:
         pad = s_vals[0] if n else zeros((m,), a.dtype)
-    vals = _ix.scatter(broadcast_to(pad, (size_, m)), s_vals, [slots], "set")
+    if size_ == 0:
+        vals = broadcast_to(pad, (0, m))  # a constant, as JAX's (see ``_compact``)
+    else:
+        vals = _ix.scatter(broadcast_to(pad, (size_, m)), s_vals, [slots], "set")
     vals = reshape(vals, (size_,) + row_shape)
     if axis is not None:
         vals = moveaxis(vals, 0, operator.index(axis) % asarray_any(ar).ndim)
