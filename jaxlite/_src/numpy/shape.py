@@ -80,14 +80,13 @@ def size(a, axis=None):
     return int(np.prod(s, dtype=np.int64)) if axis is None else s[axis]
 
 
-def reshape(a, shape=None, order="C", *, newshape=None, copy=None, out_sharding=None):
-    """``jnp.reshape`` (one ``-1`` entry allowed); ``out_sharding``: the result's sharding."""
+def reshape(a, shape, order="C", *, copy=None, out_sharding=None):
+    """``jnp.reshape`` (one ``-1`` entry allowed); ``out_sharding``: the result's sharding.
+
+    JAX 0.10.2 removed the deprecated ``newshape=`` keyword: passing it is a ``TypeError``.
+    """
     if out_sharding is not None:
-        return _explicit.apply_out_sharding(
-            reshape, out_sharding, a, shape, order, newshape=newshape, copy=copy
-        )
-    if shape is None:
-        shape = newshape
+        return _explicit.apply_out_sharding(reshape, out_sharding, a, shape, order, copy=copy)
     a = asarray_any(a)
     shape = _canon_shape(shape)
     if order == "F":

@@ -31,6 +31,16 @@ def _sh_sort3(re, im, a):
     return sorting.sort((re, im, a), -1, num_keys=2)
 
 
+def _check_kind_order(name, kind, order):
+    if kind is not None:
+        raise TypeError(
+            f"'kind' argument to {name} is not supported. Use stable=True or stable=False to "
+            "specify sort stability."
+        )
+    if order is not None:
+        raise TypeError(f"'order' argument to {name} is not supported.")
+
+
 def sort(
     a,
     axis: int | None = -1,
@@ -40,7 +50,12 @@ def sort(
     stable: bool = True,
     descending: bool = False,
 ):
-    """``jnp.sort``: sorted copy along ``axis`` (flattened if None); NaNs last."""
+    """``jnp.sort``: sorted copy along ``axis`` (flattened if None); NaNs last.
+
+    Raises:
+      TypeError: for a ``kind`` or ``order`` other than None, as JAX 0.10.2.
+    """
+    _check_kind_order("sort", kind, order)
     a, axis = _flat_axis(a, axis)
     if a.ndim == 0:
         return a
@@ -60,7 +75,9 @@ def argsort(
 ):
     """``jnp.argsort``: indices that sort ``a`` along ``axis`` (stable), in ``dtype``
     (default: the default integer type). The indices are an iota of that dtype, so, as in
-    JAX, they wrap in a dtype too narrow for the axis."""
+    JAX, they wrap in a dtype too narrow for the axis. ``kind`` and ``order`` must be None
+    (TypeError, as JAX 0.10.2)."""
+    _check_kind_order("argsort", kind, order)
     a, axis = _flat_axis(a, axis)
     if dtype is None:
         idx_dtype = _int_dtype()

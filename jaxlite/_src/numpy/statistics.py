@@ -319,15 +319,16 @@ def quantile(
     keepdims: bool = False,
     *,
     weights=None,
-    interpolation=None,
 ):
     """``jnp.quantile``: the ``q``-th quantiles (``q`` in [0, 1]) along ``axis``.
 
     The result has shape ``q.shape + reduced shape``; NaN where the slice contains NaN.
+    JAX 0.10.2 removed the deprecated ``interpolation=`` keyword (use ``method=``), here and
+    in ``percentile``, ``nanquantile``, ``nanpercentile``: passing it is a ``TypeError``.
     """
     check_arraylike("quantile", a, q)
     _check_quantile_args("quantile", out, overwrite_input)
-    return _quantile(a, q, axis, interpolation or method, keepdims, False, "quantile", weights)
+    return _quantile(a, q, axis, method, keepdims, False, "quantile", weights)
 
 
 def percentile(
@@ -340,7 +341,6 @@ def percentile(
     keepdims: bool = False,
     *,
     weights=None,
-    interpolation=None,
     out_sharding=None,
 ):
     """``jnp.percentile``: ``quantile(a, q / 100)``; ``out_sharding``: the result's
@@ -348,14 +348,12 @@ def percentile(
     if out_sharding is not None:
         return _explicit.apply_out_sharding(
             percentile, out_sharding, a, q, axis, out, overwrite_input, method, keepdims,
-            weights=weights, interpolation=interpolation,
+            weights=weights,
         )  # fmt: skip
     check_arraylike("percentile", a, q)
     _check_quantile_args("quantile", out, overwrite_input)
     (q,) = promote_dtypes_inexact(asarray_any(q))
-    return _quantile(
-        a, divide(q, 100), axis, interpolation or method, keepdims, False, "percentile", weights
-    )
+    return _quantile(a, divide(q, 100), axis, method, keepdims, False, "percentile", weights)
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims: bool = False):
