@@ -22,7 +22,7 @@ from jaxlite._src import dtypes
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.rule_types import Zero
-from jaxlite._src.ops._factories import FLOAT, defjvp, defjvp2, naryop, unop
+from jaxlite._src.ops._factories import FLOAT, INEXACT, defjvp, defjvp2, naryop, unop
 from jaxlite._src.ops.conversion import convert_element_type
 from jaxlite._src.ops.elementwise import (
     _const,
@@ -277,7 +277,8 @@ def _xlog1py_impl(x, y):
     return out.astype(x.dtype, copy=False)
 
 
-xlogy_p = naryop("xlogy", _xlogy_impl, [FLOAT, FLOAT])
+# Complex operands are accepted, as JAX (log of a complex number; the same JVP).
+xlogy_p = naryop("xlogy", _xlogy_impl, [INEXACT, INEXACT])
 
 
 def _instantiating_jvp(prim, d_dx, y_term):
@@ -303,7 +304,7 @@ rules.jvp_rules[xlogy_p] = _instantiating_jvp(
     xlogy_p, lambda x, y: log(y), lambda ty, x, y: div(mul(ty, x), y)
 )
 
-xlog1py_p = naryop("xlog1py", _xlog1py_impl, [FLOAT, FLOAT])
+xlog1py_p = naryop("xlog1py", _xlog1py_impl, [INEXACT, INEXACT])
 rules.jvp_rules[xlog1py_p] = _instantiating_jvp(
     xlog1py_p, lambda x, y: log1p(y), lambda ty, x, y: div(mul(ty, x), add(_const(y, 1), y))
 )
@@ -312,10 +313,10 @@ rules.quiet_fp.update([xlogy_p, xlog1py_p])
 
 
 def xlogy(x, y):
-    """``x * log(y)``, 0 where ``x == 0`` (operands of one float dtype)."""
+    """``x * log(y)``, 0 where ``x == 0`` (operands of one inexact dtype)."""
     return xlogy_p.bind(*_lax_args(x, y))
 
 
 def xlog1py(x, y):
-    """``x * log1p(y)``, 0 where ``x == 0`` (operands of one float dtype)."""
+    """``x * log1p(y)``, 0 where ``x == 0`` (operands of one inexact dtype)."""
     return xlog1py_p.bind(*_lax_args(x, y))

@@ -230,7 +230,13 @@ def multigammaln(a, d: int):
 def entr(x):
     """``jax.scipy.special.entr``: ``-x log x`` (0 at 0, -inf for negative ``x``)."""
     x = _inexact1(x)
+    _no_complex("entr", x)
     return where(less(x, 0), full_like(x, -np.inf), negative(_xlogx(x)))
+
+
+def _no_complex(name, x):
+    if dtypes.is_complex(x.dtype):
+        raise ValueError(f"{name} does not support complex-valued inputs.")
 
 
 @custom_jvp
@@ -246,6 +252,7 @@ _xlogx.defjvps(lambda g, ans, x: multiply(g, add(log(x), 1)))
 def rel_entr(p, q):
     """``jax.scipy.special.rel_entr``: ``p log(p / q)`` with the conventions at 0."""
     p, q = promote_args_inexact("rel_entr", p, q)
+    _no_complex("rel_entr", p)
     p, q = broadcast_arrays(p, q)
     both = logical_and(greater(p, 0), greater(q, 0))
     safe_p = where(both, p, ones_like(p))
@@ -258,6 +265,7 @@ def rel_entr(p, q):
 def kl_div(p, q):
     """``jax.scipy.special.kl_div``: ``p log(p / q) - p + q``."""
     p, q = promote_args_inexact("kl_div", p, q)
+    _no_complex("kl_div", p)
     return add(subtract(rel_entr(p, q), p), q)
 
 
