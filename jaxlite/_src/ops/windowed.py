@@ -224,6 +224,10 @@ def _conv_impl(
     letters = "abdefhijklm"[:nsp]  # spatial labels: never n, c, o or g
     kl = "pqrstuvwxyz"[:nsp]
     acc = np.result_type(out_dtype, lhs.dtype)
+    if acc.type.__module__ == "ml_dtypes":
+        # NumPy's einsum has no loops for bfloat16 / float8 (it raised TypeError); accumulate
+        # in float32, then round to the result type, as XLA's CPU convolution does.
+        acc = np.dtype(np.float32)
     if g == 1:
         expr = f"nc{letters}{kl},oc{kl}->no{letters}"
         out = np.einsum(
