@@ -202,3 +202,86 @@ def test_bfloat16_convolve(mode):
         )
 
     _same(build, rtol=2e-2, atol=2e-2)
+
+
+# ---------------------------------------------------------------- jax.scipy.special weak types
+# A sweep of jax.scipy.special with Python-scalar, weak and strong float32 arguments under
+# eval, grad, jvp, vjp and second derivatives. ndtri and spence are strongly typed in JAX
+# (jaxlite kept a Python float's weak type, so ndtri(0.3) next to bfloat16 promoted to
+# bfloat16). exp1/expi/expn/fresnel/sici/log_ndtr are custom_jvp functions in JAX: the primal
+# is strong, the tangent the rule's formula (weak for weak arguments), so the gradient of a
+# weak argument is strong; jaxlite cast on the tangent path, which made them the other way.
+_SPECIAL = {
+    "ndtri": (0.3,),
+    "spence": (0.7,),
+    "exp1": (0.7,),
+    "expi": (0.7,),
+    "expn": (2.0, 0.7),
+    "log_ndtr": (0.7,),
+    "fresnel": (0.7,),
+    "sici": (0.7,),
+}
+# JAX raises inside itself ("No constant handler") for second derivatives of expn / exp1.
+_NO_SECOND = {"exp1", "expn"}
+
+
+def _arg(m, kind, v):
+    return {"py": v, "weak": m.jnp.asarray(v), "strong": np.float32(v)}[kind]
+
+
+def _scalar_out(out):
+    return out[0] + out[1] if isinstance(out, tuple) else out
+
+
+_SPECIAL_CASES = [
+    (fn, kinds, how)
+    for fn, vals in _SPECIAL.items()
+    for kinds in ["py", "weak", "strong"] + (["mixed"] if len(vals) > 1 else [])
+    for how in ["eval", "grad", "jvp", "vjp", "grad2", "jvp_grad"]
+    if not (how in ("grad2", "jvp_grad") and fn in _NO_SECOND)
+]
+
+
+@pytest.mark.parametrize("fn,kinds,how", _SPECIAL_CASES)
+def test_special_weak_types(fn, kinds, how):
+    vals = _SPECIAL[fn]
+    ks = ["strong", "py"] if kinds == "mixed" else [kinds] * len(vals)
+    i = len(vals) - 1  # the differentiated argument (expn: x)
+
+    def build(m):
+        f = getattr(m.jx.scipy.special, fn)
+        args = [_arg(m, k, v) for k, v in zip(ks, vals)]
+
+        def fi(xi):
+            return f(*args[:i], xi)
+
+        if how == "eval":
+            return f(*args)
+        if how == "grad":
+            return m.jx.grad(lambda x: _scalar_out(fi(x)))(args[i])
+        if how == "jvp":
+            return m.jx.jvp(fi, (args[i],), (args[i],))
+        if how == "vjp":
+            out, pb = m.jx.vjp(fi, args[i])
+            return out, pb(out)
+        if how == "grad2":
+            return m.jx.grad(m.jx.grad(lambda x: _scalar_out(fi(x))))(args[i])
+        return m.jx.jvp(m.jx.grad(lambda x: _scalar_out(fi(x))), (args[i],), (args[i],))
+
+    _same(build)
+
+
+def test_ndtri_next_to_bfloat16_stays_float32():
+    _same(lambda m: m.jx.scipy.special.ndtri(0.3) + m.jnp.ones(2, "bfloat16"))
+
+
+def test_expn_order_zero_at_signed_zeros():
+    # JAX's E_0(x) is e^-x / x for x >= 0: -inf at -0.0 (SciPy's kernel: +inf), so exp1's
+    # derivative there is +inf.
+    x = np.array([-1.0, 0.0, -0.0, 1e-3, 2.0, np.nan], np.float32)
+    _same(
+        lambda m: (
+            m.jx.scipy.special.expn(0.0, x),
+            m.jx.vmap(m.jx.grad(m.jx.scipy.special.exp1))(x),
+        )
+    )

@@ -112,6 +112,9 @@ defjvp(
 def _expn_kernel(n, x):
     integral = n == np.floor(n)
     out = scipy.special.expn(np.where(integral, n, 0).astype(np.int64), x)
+    # E_0(x) = e^-x / x, as JAX computes it for x >= 0: -inf at -0.0 (SciPy: +inf), so the
+    # derivative of exp1 at -0.0 is +inf.
+    out = np.where((n == 0) & (x >= 0), np.exp(-x) / x, out)
     return np.where(integral, out, np.nan)
 
 

@@ -208,7 +208,10 @@ def float32_or_64(x):
 def ndtri(p):
     """``jax.scipy.special.ndtri``: inverse of the standard normal CDF."""
     p = float32_or_64(p)
-    return special_more_ops.ndtri(p)
+    # Strongly typed, as JAX's (its piecewise rational approximation mixes in strongly typed
+    # constants): ndtri(0.3) next to a bfloat16 array promotes to float32.
+    out = special_more_ops.ndtri(p)
+    return out.astype(out.dtype)
 
 
 def betaln(a, b):
@@ -321,6 +324,23 @@ def log_ndtr(x, series_order: int = 3):
     """``jax.scipy.special.log_ndtr``: ``log(ndtr(x))``, accurate far into both tails."""
     del series_order  # SciPy's kernel is accurate without a user-chosen series order
     (x,) = promote_args_inexact("log_ndtr", x)
-    # JAX's result is strongly typed even for a weak argument (its kernel mixes in
-    # strong constants), so norm.logcdf(0.5) is too.
+    return _log_ndtr(x)
+
+
+# A custom_jvp function, as JAX's: the result is strongly typed even for a weak argument (its
+# kernel mixes in strong constants), so norm.logcdf(0.5) is too; the tangent is the rule's
+# formula ``t * exp(log_pdf(x) - log_ndtr(x))``, so the gradient of a weak argument is strong
+# (a cast on the tangent path made it weak).
+@custom_jvp
+def _log_ndtr(x):
     return with_weak_type(special_ops.log_ndtr(x), False)
+
+
+@_log_ndtr.defjvp
+def _log_ndtr_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    ans = _log_ndtr(x)
+    log_pdf = ew.sub(
+        ew.mul(ew._const(x, -0.5), ew.square(x)), ew._const(x, 0.5 * np.log(2 * np.pi))
+    )
+    return ans, ew.mul(t, ew.exp(ew.sub(log_pdf, ans)))

@@ -12,11 +12,12 @@ from __future__ import annotations
 import numpy as np
 
 from jaxlite._src import dtypes
+from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy.creation import arange, ones_like
 from jaxlite._src.numpy.shape import broadcast_arrays, expand_dims, reshape
-from jaxlite._src.numpy.ufuncs import divide, equal, expm1, log, log1p, multiply, where
+from jaxlite._src.numpy.ufuncs import divide, equal, expm1, log, log1p, multiply, sinc, where
 from jaxlite._src.numpy.util import asarray_any, promote_args_inexact
-from jaxlite._src.ops import special_extra as sx
+from jaxlite._src.ops import elementwise as ew, special_extra as sx
 from jaxlite._src.scipy.special import float32_or_64
 from jaxlite._src.scipy.special_more import _real1, _strong
 
@@ -43,6 +44,33 @@ def dawsn(x):
     return _strong(sx.dawsn_p.bind(_real1("dawsn", x)))
 
 
+# fresnel and sici are custom_jvp functions, as JAX's: strongly typed primal outputs, the
+# tangents the rule's formulas (weak for a weak argument; its gradient strong).
+@custom_jvp
+def _fresnel(x):
+    return _strong(sx.fresnel_s_p.bind(x)), _strong(sx.fresnel_c_p.bind(x))
+
+
+@_fresnel.defjvp
+def _fresnel_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    arg = sx._half_pi_x2(x)
+    return _fresnel(x), (multiply(ew.sin(arg), t), multiply(ew.cos(arg), t))
+
+
+@custom_jvp
+def _sici(x):
+    return _strong(sx.si_p.bind(x)), _strong(sx.ci_p.bind(x))
+
+
+@_sici.defjvp
+def _sici_jvp(primals, tangents):
+    # Si'(x) = sinc(x / pi) (1 at 0), Ci'(x) = cos(x) / x
+    (x,), (t,) = primals, tangents
+    d_si = sinc(divide(x, np.pi))
+    return _sici(x), (multiply(d_si, t), multiply(divide(ew.cos(x), x), t))
+
+
 def fresnel(x):
     """The Fresnel integrals ``(S(x), C(x))`` (``jax.scipy.special.fresnel``).
 
@@ -60,7 +88,7 @@ def fresnel(x):
     (x,) = promote_args_inexact("fresnel", x)
     if dtypes.is_complex(x.dtype):
         raise NotImplementedError("Support for complex-valued inputs is not implemented yet.")
-    return _strong(sx.fresnel_s_p.bind(x)), _strong(sx.fresnel_c_p.bind(x))
+    return _fresnel(x)
 
 
 def sici(x):
@@ -81,7 +109,7 @@ def sici(x):
     (x,) = promote_args_inexact("sici", x)
     if dtypes.is_complex(x.dtype):
         raise ValueError(f"Argument `x` to sici must be real-valued. Got dtype {x.dtype}.")
-    return _strong(sx.si_p.bind(x)), _strong(sx.ci_p.bind(x))
+    return _sici(x)
 
 
 def spence(x):
@@ -97,7 +125,8 @@ def spence(x):
     Raises:
       TypeError: for any other dtype (integers included), as in JAX.
     """
-    return sx.spence_p.bind(float32_or_64(x))
+    # Strongly typed, as JAX's (its series mix in strongly typed constants).
+    return _strong(sx.spence_p.bind(float32_or_64(x)))
 
 
 def wofz(z):

@@ -22,7 +22,7 @@ from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy import reductions
 from jaxlite._src.numpy.creation import asarray
 from jaxlite._src.numpy.shape import expand_dims
-from jaxlite._src.numpy.ufuncs import exp, where
+from jaxlite._src.numpy.ufuncs import divide, exp, multiply, where
 from jaxlite._src.numpy.util import promote_args_inexact
 from jaxlite._src.ops import elementwise as ew, special_more as sm
 from jaxlite._src.scipy.special import betaln, digamma, gamma, gammaln, gammasgn
@@ -240,6 +240,36 @@ def erfcx(x):
     return _strong(sm.erfcx(x))
 
 
+# expi, exp1 and expn are custom_jvp functions, as JAX's: the primal is cast to a strong
+# type but the tangent is the rule's formula, so a weak argument's JVP tangent is weak and
+# its gradient strong (a cast on the tangent path made them the other way round).
+@custom_jvp
+def _expi(x):
+    return _strong(sm.expi(x))
+
+
+@_expi.defjvp
+def _expi_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    return _expi(x), multiply(divide(exp(x), x), t)
+
+
+@custom_jvp
+def _expn(n, x):
+    # The arguments are promoted inside, as JAX's: a weak x next to a strong n keeps its
+    # weak type outside (its gradient is strong, not converted back to weak).
+    n, x = _real2("expn", n, x)
+    return _strong(sm.expn(n, x))
+
+
+@_expn.defjvp
+def _expn_jvp(primals, tangents):
+    # d/dx E_n(x) = -E_{n-1}(x); none in n (JAX's n is a non-differentiable argument).
+    (n, x), (_, t) = primals, tangents
+    n, _ = _real2("expn", n, x)
+    return _expn(n, x), ew.mul(ew.neg(t), _expn(ew.sub(n, ew._const(n, 1)), x))
+
+
 def expi(x):
     """The exponential integral ``Ei(x)`` (``jax.scipy.special.expi``).
 
@@ -249,16 +279,19 @@ def expi(x):
     Raises:
       ValueError: for complex input.
     """
-    return _strong(sm.expi(_real1("expi", x)))
+    return _expi(_real1("expi", x))
 
 
 def exp1(x):
     """The exponential integral ``E1(x)`` (``jax.scipy.special.exp1``); NaN for ``x < 0``.
 
+    As in JAX it is ``expn(1, x)``, so its derivative is ``-expn(0, x)``.
+
     Raises:
       ValueError: for complex input.
     """
-    return _strong(sm.exp1(_real1("exp1", x)))
+    x = _real1("exp1", x)
+    return _expn(ew._const(x, 1), x)
 
 
 def expn(n, x):
@@ -275,8 +308,8 @@ def expn(n, x):
     Raises:
       ValueError: for complex input.
     """
-    n, x = _real2("expn", n, x)
-    return _strong(sm.expn(n, x))
+    _real2("expn", n, x)  # JAX's errors before any tracing
+    return _expn(n, x)
 
 
 def bernoulli(n: int):
