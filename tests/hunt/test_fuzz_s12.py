@@ -285,3 +285,22 @@ def test_expn_order_zero_at_signed_zeros():
             m.jx.vmap(m.jx.grad(m.jx.scipy.special.exp1))(x),
         )
     )
+
+
+# Seed 13000574: rel_entr of an int array and a Python float is strongly typed in JAX (its zero
+# is the lax constant of p: weak only for a weak scalar p); jaxlite's result was weak.
+_I3 = np.array([0, 1, 2], np.int32)
+_REL_ENTR = [
+    lambda m: m.jx.scipy.special.rel_entr(_I3, 1.5),
+    lambda m: m.jx.scipy.special.rel_entr(1.5, _I3),
+    lambda m: m.jx.scipy.special.rel_entr(0.5, 1.5),
+    lambda m: m.jx.scipy.special.rel_entr(m.jnp.asarray(0.5), 1.5),
+    lambda m: m.jx.scipy.special.rel_entr(np.float32(0.5), 1.5),
+    lambda m: m.jx.scipy.special.kl_div(_I3, 1.5),
+    lambda m: m.jx.grad(lambda x: m.jx.scipy.special.rel_entr(x, 1.5))(0.5),
+]
+
+
+@pytest.mark.parametrize("k", range(len(_REL_ENTR)))
+def test_rel_entr_weak_type(k):
+    _same(_REL_ENTR[k])

@@ -256,13 +256,16 @@ def rel_entr(p, q):
     """``jax.scipy.special.rel_entr``: ``p log(p / q)`` with the conventions at 0."""
     p, q = promote_args_inexact("rel_entr", p, q)
     _no_complex("rel_entr", p)
+    # JAX's zero is its lax constant of p (before broadcasting): strong unless p is a weak
+    # scalar, so rel_entr(int_array, 1.5) is strongly typed.
+    zero_c = ew._formula_const(p, 0)
     p, q = broadcast_arrays(p, q)
     both = logical_and(greater(p, 0), greater(q, 0))
     safe_p = where(both, p, ones_like(p))
     safe_q = where(both, q, ones_like(q))
     val = multiply(p, log(divide(safe_p, safe_q)))
     zero = logical_and(equal(p, 0), greater_equal(q, 0))
-    return where(both, val, where(zero, zeros_like(p), full_like(p, np.inf)))
+    return where(both, val, where(zero, zero_c, full_like(p, np.inf)))
 
 
 def kl_div(p, q):
