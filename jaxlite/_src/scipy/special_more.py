@@ -71,12 +71,16 @@ def polygamma(n, x):
 def _zeta_series(s, a):
     # zeta(s, a) = sum_{k<N} (a+k)^-s + (a+N)^(1-s)/(s-1)
     #            + (a+N)^-s (1/2 + sum_{j=1..M} B_2j/(2j)! (s)_(2j-1) / (a+N)^(2j-1))
+    # The constants are NumPy scalars and arrays (strongly typed), as in JAX's series, so the
+    # derivatives' weak types are JAX's: strong tangents, a weak argument's gradient weak.
     dt = a.dtype
-    n_terms = 8 if dt == np.float32 else 16
-    k = np.arange(n_terms, dtype=dt)
+    n_terms = dt.type(8 if dt == np.float32 else 16)
+    one = dt.type(1)
+    k = np.arange(int(n_terms), dtype=dt)
     head = reductions.sum((expand_dims(a, -1) + k) ** -expand_dims(s, -1), axis=-1)
     aN = a + n_terms
-    tail = aN ** (1 - s) / (s - 1)
+    tail = aN ** (one - s) / (s - one)
+    n_terms = int(n_terms)
     j = np.arange(1, n_terms + 1)
     bernoulli = scipy.special.bernoulli(2 * n_terms)[2 * j]
     coefs = (bernoulli / scipy.special.factorial(2 * j)).astype(dt)
@@ -84,7 +88,7 @@ def _zeta_series(s, a):
     i = np.arange(2 * n_terms, dtype=dt)
     ratios = (expand_dims(s, -1) + i) / expand_dims(aN, -1)
     prods = reductions.cumprod(ratios, axis=-1)[..., ::2]
-    corr = aN**-s * (0.5 + reductions.sum(prods * coefs, axis=-1))
+    corr = aN**-s * (dt.type(0.5) + reductions.sum(prods * coefs, axis=-1))
     return head + tail + corr
 
 
@@ -97,7 +101,9 @@ def _zeta(x, q):
 def _zeta_jvp(primals, tangents):
     x, q = primals
     _, t = _jvp(_zeta_series, (x, q), tangents)
-    return _zeta(x, q), t
+    # JAX's rule is the JVP of the series, whose primal is strongly typed; the value here is
+    # SciPy's (the series agrees to float rounding).
+    return _strong(_zeta(x, q)), t
 
 
 def zeta(x, q=None):
