@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import dtypes
+from jaxlite._src.core import sharding_hooks
 from jaxlite._src.core.errors import JaxRuntimeError
 
 
@@ -155,7 +156,11 @@ class ShapedArray(AbstractValue):
 
     __slots__ = ("shape", "dtype", "weak_type", "vma", "_hash")
 
-    def __init__(self, shape: tuple, dtype: Any, weak_type: bool = False, vma=_EMPTY):
+    def __init__(
+        self, shape: tuple, dtype: Any, weak_type: bool = False, vma=_EMPTY, *, sharding=None
+    ):
+        # ``sharding=`` is accepted as JAX's constructor does (flax's scan builds carries
+        # with it) and not kept: avals carry no sharding (see ``sharding`` below).
         self.shape = tuple(shape)
         # Extended dtypes (typed PRNG keys) are kept as they are; everything else is NumPy's.
         self.dtype = dtype if isinstance(dtype, dtypes.ExtendedDType) else np.dtype(dtype)
@@ -177,6 +182,13 @@ class ShapedArray(AbstractValue):
         return ManualAxisType(varying=self.vma)
 
     manual_axis_type = mat
+
+    @property
+    def sharding(self):
+        """``jax.typeof(x).sharding`` of an unplaced (or traced) value: replicated over the
+        context's abstract mesh, ``NamedSharding(AbstractMesh(()), P(None, ...))`` outside
+        any mesh, as in JAX (libraries pass it on as ``out_sharding=``)."""
+        return sharding_hooks.aval_sharding(self)
 
     def __eq__(self, other):
         return (

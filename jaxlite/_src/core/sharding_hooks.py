@@ -21,6 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 eval_outputs: Any = None
+# ``aval_sharding(aval)``: ``ShapedArray.sharding``, the replicated sharding over the context's
+# abstract mesh (set by ``_src/sharding/explicit.py``).
+aval_sharding: Any = None
 # ``eval_check(primitive, args, vals)``: called before an eager primitive with a sharded
 # operand runs; None, or replacement operand values when an operand spans other processes
 # and the primitive needs their blocks too (``_src/sharding/multiprocess.py``).

@@ -42,7 +42,13 @@ from jaxlite._src.interpreters.staging import StagingTracer
 from jaxlite._src.ops import spmd
 from jaxlite._src.ops.sharding_rules import gather_error
 from jaxlite._src.sharding import array as _arr
-from jaxlite._src.sharding.mesh import AxisType, Mesh, get_mesh
+from jaxlite._src.sharding.mesh import (
+    AbstractMesh,
+    AxisType,
+    Mesh,
+    get_abstract_mesh,
+    get_mesh,
+)
 from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, entry_names, padded
 
 __all__ = [
@@ -277,6 +283,9 @@ sharding_hooks.staging_outputs = staging_outputs
 sharding_hooks.apply_out_sharding = lambda fn, s, *args: apply_out_sharding(fn, s, *args)
 sharding_hooks.trace_shardings = trace_shardings
 sharding_hooks.place_created = lambda x, s: created(x, device=s)
+sharding_hooks.aval_sharding = lambda aval: NamedSharding(
+    get_abstract_mesh(), PartitionSpec(*[None] * aval.ndim)
+)
 
 
 def typeof(x: Any):
@@ -449,7 +458,17 @@ def resolve_out_sharding(out_sharding):
 
 
 def _place(x, s, committed: bool = True):
-    """``x`` carrying sharding ``s``: relabelled eagerly, a constraint when traced."""
+    """``x`` carrying sharding ``s``: relabelled eagerly, a constraint when traced.
+
+    ``s`` over an abstract mesh (``jax.typeof(y).sharding`` passed on as ``out_sharding=``,
+    as optax's ``add_noise`` does): over no axes it places nothing; else the context mesh
+    with the same axes carries it."""
+    if isinstance(s, NamedSharding) and isinstance(s.mesh, AbstractMesh):
+        if s.mesh.empty:
+            return x
+        mesh = get_mesh()
+        if not mesh.empty and mesh.abstract_mesh == s.mesh:
+            s = NamedSharding(mesh, s.spec)
     if isinstance(x, Tracer):
         return sharding_constraint_p.bind(x, sharding=s)
     x = x if isinstance(x, ArrayImpl) else _arr._uncommitted(x)

@@ -239,6 +239,11 @@ class NamedSharding(Sharding):
         self.mesh = mesh
         self.spec = spec
 
+    def update(self, **kwargs) -> NamedSharding:
+        """A copy with ``mesh=`` and/or ``spec=`` replaced (``NamedSharding.update``; flax's
+        scan drops a carry's leading axis this way); other keywords are ignored, as in JAX."""
+        return NamedSharding(kwargs.get("mesh", self.mesh), kwargs.get("spec", self.spec))
+
     @property
     def device_set(self) -> set:
         return set(self.mesh.devices.flat)
