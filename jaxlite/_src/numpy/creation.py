@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array, ArrayImpl, owned
-from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.trace import Tracer, concrete_or_error
 from jaxlite._src.numpy.shape import _canon_shape, _shape, broadcast_to, reshape
 from jaxlite._src.numpy.util import array, asarray_any, check_order, promote_dtypes
@@ -80,6 +80,17 @@ def _full(shape, fill_value, dtype=None) -> Array:
     return _sh.full(shape, fill_value, dt)
 
 
+def _like_aval(a):
+    """``a``'s aval; as in JAX, the ``*_like`` functions also take any object with ``shape``
+    and ``dtype`` (a ``jax.ShapeDtypeStruct``, a duck-typed array; optax's ``sm3``,
+    ``MultiSteps`` and factored ``adafactor`` build their states this way)."""
+    if not isinstance(a, (Array, Tracer)) and hasattr(a, "shape") and hasattr(a, "dtype"):
+        if not isinstance(a, (np.ndarray, np.generic)):
+            dt = dtypes.canonicalize_dtype(a.dtype)
+            return ShapedArray(tuple(a.shape), dt)  # JAX ignores a struct's weak_type here
+    return aval_of(a)
+
+
 def _like(a, out, shape, device, out_sharding):
     # The result has ``a``'s sharding unless its shape differs or a placement is given.
     like = a if shape is None else None
@@ -88,7 +99,7 @@ def _like(a, out, shape, device, out_sharding):
 
 def zeros_like(a, dtype=None, shape=None, *, device=None, out_sharding=None) -> Array:
     """``jnp.zeros_like``: with ``a``'s sharding unless ``out_sharding``/``device`` say."""
-    av = aval_of(a)
+    av = _like_aval(a)
     out = _sh.full(
         av.shape if shape is None else _canon_shape(shape),
         0,
@@ -100,7 +111,7 @@ def zeros_like(a, dtype=None, shape=None, *, device=None, out_sharding=None) -> 
 
 def ones_like(a, dtype=None, shape=None, *, device=None, out_sharding=None) -> Array:
     """``jnp.ones_like``: with ``a``'s sharding unless ``out_sharding``/``device`` say."""
-    av = aval_of(a)
+    av = _like_aval(a)
     out = _sh.full(
         av.shape if shape is None else _canon_shape(shape),
         1,
@@ -112,7 +123,7 @@ def ones_like(a, dtype=None, shape=None, *, device=None, out_sharding=None) -> A
 
 def full_like(a, fill_value, dtype=None, shape=None, *, device=None, out_sharding=None) -> Array:
     """``jnp.full_like``: with ``a``'s sharding unless ``out_sharding``/``device`` say."""
-    av = aval_of(a)
+    av = _like_aval(a)
     out = _full(
         av.shape if shape is None else shape, fill_value, av.dtype if dtype is None else dtype
     )
@@ -146,8 +157,11 @@ def _arange(start, stop=None, step=None, dtype=None) -> Array:
     """
     ctx = "It arose in jnp.arange: its arguments determine the output shape."
     vals = []
-    for name, x in (("stop" if stop is None and step is None else "start", start),
-                    ("stop", stop), ("step", step)):
+    for name, x in (
+        ("stop" if stop is None and step is None else "start", start),
+        ("stop", stop),
+        ("step", step),
+    ):
         if x is not None:
             if isinstance(x, Tracer):
                 x = concrete_or_error(x, ctx)
