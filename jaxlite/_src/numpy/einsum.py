@@ -89,14 +89,18 @@ def _sum_unneeded(x, s, needed):
     return x, s
 
 
-def _contract_pair(a, sa, b, sb, keep, pet):
+def _contract_pair(a, sa, b, sb, keep, pet, dot=None, precision=None):
     batch = [c for c in sa if c in sb and c in keep]
     contract = [c for c in sa if c in sb and c not in keep]
     dn = (
         (tuple(sa.index(c) for c in contract), tuple(sb.index(c) for c in contract)),
         (tuple(sa.index(c) for c in batch), tuple(sb.index(c) for c in batch)),
     )
-    out = _linalg.dot_general(a, b, dn, preferred_element_type=pet)
+    if dot is None:
+        out = _linalg.dot_general(a, b, dn, preferred_element_type=pet)
+    else:  # a caller's ``_dot_general`` (flax's ``einsum_dot_general``), JAX's call form:
+        # the result dtype as ``preferred_element_type`` when none was asked for
+        out = dot(a, b, dn, precision, preferred_element_type=a.dtype if pet is None else pet)
     s_out = (
         "".join(batch)
         + "".join(c for c in sa if c not in batch and c not in contract)
@@ -113,6 +117,7 @@ def einsum(
     optimize="auto",
     precision=None,
     preferred_element_type=None,
+    _dot_general=None,
     out_sharding=None,
 ):
     """``jnp.einsum``: Einstein summation over the operands.
@@ -122,6 +127,9 @@ def einsum(
         operands: arrays (promoted to a common dtype).
         optimize: contraction-order strategy (``"auto"``/``"greedy"``/``"optimal"``/False).
         preferred_element_type: accumulation/result dtype passed to ``dot_general``.
+        _dot_general: the ``dot_general`` each pairwise contraction calls, as
+            ``_dot_general(a, b, dimension_numbers, precision, preferred_element_type=)``
+            (JAX's hook; default ``lax.dot_general``).
         out_sharding: the result's sharding (a ``NamedSharding``, or a ``P`` under
             ``jax.set_mesh``), S8.4.
     """
@@ -137,7 +145,10 @@ def einsum(
             optimize=optimize,
             precision=precision,
             preferred_element_type=preferred_element_type,
+            _dot_general=_dot_general,
         )
+    if _dot_general is _linalg.dot_general:
+        _dot_general = None
     if not isinstance(subscripts, str):
         raise TypeError("jaxlite einsum supports only the string subscripts form")
     check_arraylike("einsum", *operands)
@@ -197,7 +208,7 @@ def einsum(
         # Labels only in one of the pair and not needed later: sum them first.
         a, sa = _sum_unneeded(a, sa, keep | set(sb))
         b, sb = _sum_unneeded(b, sb, keep | set(sa))
-        items.append(_contract_pair(a, sa, b, sb, keep, pet))
+        items.append(_contract_pair(a, sa, b, sb, keep, pet, _dot_general, precision))
     ((res, s),) = items
     res, s = _sum_unneeded(res, s, set(out_s))
     if s != out_s:
