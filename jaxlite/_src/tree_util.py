@@ -227,7 +227,14 @@ class FlattenedIndexKey:
         return f"[<flat index {self.key}>]"
 
 
+class _UserKeyEntry(optree.PyTreeEntry):
+    """The path entry of a node registered with keys: its ``entry`` is the user's key object
+    (``GetAttrKey``, ``DictKey``, or any other), handed back unchanged, as JAX does."""
+
+
 def _to_key(entry) -> Any:
+    if isinstance(entry, _UserKeyEntry):
+        return entry.entry
     if isinstance(entry, optree.NamedTupleEntry):  # before SequenceEntry, its base class
         return GetAttrKey(entry.field)
     if isinstance(entry, optree.SequenceEntry):
@@ -288,7 +295,11 @@ def register_pytree_node(
         return [c for _, c in keyed], aux, keys
 
     optree.register_pytree_node(
-        nodetype, flatten, lambda aux, ch: unflatten_func(aux, ch), namespace=NAMESPACE
+        nodetype,
+        flatten,
+        lambda aux, ch: unflatten_func(aux, ch),
+        path_entry_type=_UserKeyEntry,
+        namespace=NAMESPACE,
     )
 
 
