@@ -42,6 +42,7 @@ from jaxlite._src.custom_vmap import custom_jvp_call_batch, custom_vjp_call_batc
 from jaxlite._src.interpreters import simplify as _simplify
 from jaxlite._src.interpreters.eval import eval_jaxpr
 from jaxlite._src.interpreters.staging import trace_to_jaxpr
+from jaxlite._src.interpreters.transpose import backward_pass
 from jaxlite._src.ops.conversion import convert_element_type
 from jaxlite._src.ops.structural import zeros
 
@@ -300,10 +301,14 @@ def _cj_call_bind(trace, tracers, *, fun, jvp, symbolic_zeros):
 
 
 def _cj_call_partial_eval(trace, tracers, **params):
-    """All inputs known: the parent trace processes the call; else stage it."""
+    """All inputs known: the parent trace processes the call. Else, as in JAX, ``fun`` is
+    inlined: partial evaluation with unknowns only builds linear functions (linearize, vjp),
+    where the rule is no longer needed, and a staged call would have no transpose (a jvp
+    rule calling the custom function on its tangents, as optimistix's ``asarray`` does)."""
     if not any(trace.is_unknown(a) for a in tracers):
         return trace.parent_trace.process_custom_call(custom_jvp_call_p, tracers, params)
-    return _cj_call_bind(trace, tracers, **params)
+    with set_current_trace(trace):
+        return params["fun"](*tracers)
 
 
 def _eval_call(call_jaxpr, args):
@@ -360,6 +365,12 @@ def _cj_jvp(primals, tangents, *, call_jaxpr, jvp, num_consts, symbolic_zeros):
     return outs[:m], outs[m:]
 
 
+def _cj_transpose(cts, *args, call_jaxpr, jvp, num_consts, symbolic_zeros):
+    """A staged call left in a linear function (a tangent computation staged by jit before
+    partial evaluation): transpose its body, as the inlined call would be."""
+    return backward_pass(call_jaxpr.jaxpr, call_jaxpr.consts, list(args), list(cts))
+
+
 def _call_dce(used_outputs, eqn):
     jaxpr = eqn.params["call_jaxpr"]
     if not any(used_outputs) and not jaxpr.effects:
@@ -374,6 +385,7 @@ rules.effects_rules[custom_jvp_call_p] = _cj_effects
 rules.jvp_rules[custom_jvp_call_p] = _cj_jvp
 rules.batch_rules[custom_jvp_call_p] = functools.partial(custom_jvp_call_batch, custom_jvp_call_p)
 rules.dce_rules[custom_jvp_call_p] = _call_dce
+rules.transpose_rules[custom_jvp_call_p] = _cj_transpose
 rules.lower_rules[custom_jvp_call_p] = _call_lower
 rules.remat_runs_once.add(custom_jvp_call_p)
 rules.custom_call_rules[custom_jvp_call_p] = {
