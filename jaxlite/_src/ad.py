@@ -22,9 +22,10 @@ from jaxlite._src import dtypes, tree_util
 from jaxlite._src.api import jvp as _api_jvp, split_aux, vmap
 from jaxlite._src.api_plumbing import check_callable, flatten_fun
 from jaxlite._src.compile.jit import jit
-from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import ClosedJaxpr
 from jaxlite._src.core.rule_types import UndefinedPrimal, Zero
+from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.interpreters import jvp as _jvp
 from jaxlite._src.interpreters.dce import dce_jaxpr
@@ -655,7 +656,14 @@ def linear_transpose(fun: Callable, *primals, reduce_axes=()):
     """``jax.linear_transpose``: the transpose of a linear function at the given avals."""
     flat, in_tree = tree_util.tree_flatten(primals)
     _, call_tree = tree_util.tree_flatten((primals, {}))
-    in_avals = [abstractify(x) for x in flat]
+    # As in JAX, the primals may be ShapeDtypeStructs (lineax transposes its function
+    # operators at ``in_structure()``): only their shapes and dtypes are used.
+    in_avals = [
+        ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype), x.weak_type)
+        if isinstance(x, ShapeDtypeStruct)
+        else abstractify(x)
+        for x in flat
+    ]
     for a in in_avals:
         if not dtypes.is_inexact(a.dtype):
             raise TypeError(

@@ -136,6 +136,23 @@ def optimistix_bfgs():  # custom_jvp whose rule calls itself on the tangents
     return {"value": sol.value, "steps": sol.stats["num_steps"]}
 
 
+def optimistix_least_squares():  # linear_transpose at ShapeDtypeStruct primals (lineax)
+    import jax.numpy as jnp
+    import optimistix as optx
+
+    def residuals(y, args):
+        return jnp.array([y[0] ** 2 + y[1] - 3, y[0] - y[1] ** 2 + 1.0])
+
+    y0 = jnp.array([1.0, 1.0])
+    return {
+        name: optx.least_squares(residuals, solver, y0, throw=False).value
+        for name, solver in [
+            ("gauss_newton", optx.GaussNewton(rtol=1e-6, atol=1e-6)),
+            ("dogleg", optx.Dogleg(rtol=1e-6, atol=1e-6)),
+        ]
+    }
+
+
 PROGRAMS = {
     "optax_sm3": (optax_sm3, ["optax"]),
     "optax_adafactor_factored": (optax_adafactor_factored, ["optax"]),
@@ -146,6 +163,7 @@ PROGRAMS = {
     "flax_attention_masked": (flax_attention_masked, ["flax"]),
     "equinox_paths": (equinox_paths, ["equinox"]),
     "optimistix_bfgs": (optimistix_bfgs, ["optimistix", "equinox", "lineax"]),
+    "optimistix_least_squares": (optimistix_least_squares, ["optimistix", "lineax"]),
 }
 
 

@@ -12,6 +12,8 @@ values are JAX 0.10.2's (the file passes in oracle mode, ``JAXLITE_ORACLE=jax``)
 * Key paths of nodes registered with keys (``register_pytree_with_keys``, every equinox
   Module): jaxlite wrapped the user's keys in ``SequenceKey``, so ``keystr`` gave
   ``[GetAttrKey(name='weight')]`` instead of ``.weight``.
+* ``jax.linear_transpose(f, ShapeDtypeStruct(...))`` (lineax transposes function operators
+  at their ``in_structure()``, so optimistix GaussNewton/Dogleg): TypeError.
 * A ``custom_jvp`` function whose jvp rule calls it on the tangents (optimistix's
   ``asarray``, so every BFGS/NonlinearCG minimise): reverse mode raised "Transpose rule
   ... for 'custom_jvp_call' not implemented"; JAX inlines the function when it is
@@ -236,3 +238,13 @@ def test_out_sharding_over_empty_abstract_mesh_places_nothing():
     np.testing.assert_array_equal(
         np.asarray(jnp.zeros(2, out_sharding=jax.typeof(z[:2]).sharding)), 0
     )
+
+
+# ------------------------------------------- linear_transpose at ShapeDtypeStruct primals
+def test_linear_transpose_takes_shape_dtype_structs():
+    # lineax's FunctionLinearOperator.transpose (optimistix Dogleg/GaussNewton) does this
+    m = jnp.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    t = jax.linear_transpose(lambda x: m @ x, jax.ShapeDtypeStruct((2,), jnp.float32))
+    (out,) = t(jnp.array([1.0, 0.0, 2.0]))
+    np.testing.assert_allclose(np.asarray(out), [11.0, 14.0])
+    assert out.dtype == np.float32
