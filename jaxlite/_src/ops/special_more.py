@@ -1,5 +1,5 @@
 """More special-function primitives: ``polygamma(m, x)`` and ``zeta(x, q)`` (``jax.lax``'s
-binary forms), and the exponential integrals ``expi``, ``exp1``, ``expn`` and the scaled
+binary forms), and the exponential integrals ``expi``, ``expn`` and the scaled
 complementary error function ``erfcx`` (the kernels of ``jax.scipy.special``).
 
 Each is elementwise; its impl is the SciPy kernel evaluated in float64 and rounded to the
@@ -97,16 +97,9 @@ defjvp(
 )
 
 
-# --- expi(x), exp1(x), expn(n, x) -----------------------------------------------------------
+# --- expi(x), expn(n, x); exp1 is expn(1, x) (scipy/special_more.py) ------------------------------
 expi_p = unop("expi", _f64(lambda x: scipy.special.expi(x)), FLOAT)
 defjvp(expi_p, lambda t, x: mul(t, div(exp(x), x)))  # d/dx Ei(x) = e^x / x
-
-exp1_p = unop("exp1", _f64(lambda x: scipy.special.exp1(x)), FLOAT)
-# d/dx E1(x) = -e^-x / x; NaN for x < 0, where E1 itself is NaN (as in JAX).
-defjvp(
-    exp1_p,
-    lambda t, x: mul(t, select_n(lt(x, _const(x, 0)), neg(div(exp(neg(x)), x)), _const(x, np.nan))),
-)
 
 
 def _expn_kernel(n, x):
@@ -145,7 +138,7 @@ defjvp2(
         ),
     ),
 )
-rules.quiet_fp.update([polygamma_p, zeta_p, erfcx_p, expi_p, exp1_p, expn_p, ndtri_p])
+rules.quiet_fp.update([polygamma_p, zeta_p, erfcx_p, expi_p, expn_p, ndtri_p])
 
 
 def _check_float(name, *args):
@@ -211,11 +204,6 @@ def erfcx(x):
 def expi(x):
     """The exponential integral ``Ei(x)`` (float ``x``)."""
     return expi_p.bind(x)
-
-
-def exp1(x):
-    """The exponential integral ``E1(x)`` (float ``x``)."""
-    return exp1_p.bind(x)
 
 
 def expn(n, x):
