@@ -4,20 +4,17 @@ engines run every program in one fresh interpreter each, in parallel. A program 
 library is not installed is skipped."""
 
 import importlib.util
-import json
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
+from tests.ecosystem._two_engines import run_both
 from tests.ecosystem.eco_programs_s12 import PROGRAMS
 
 pytestmark = pytest.mark.jaxlite_only  # compares jaxlite with the real JAX itself
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 SCRIPT = os.path.join(HERE, "eco_programs_s12.py")
 
 
@@ -28,40 +25,9 @@ def _installed(name: str) -> bool:
 INSTALLED = [name for name in PROGRAMS if _installed(name)]
 
 
-def _start(engine: str) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    env.setdefault("JAX_PLATFORMS", "cpu")
-    return subprocess.Popen(
-        [sys.executable, SCRIPT, engine, *INSTALLED],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-
-
-def _collect(proc: subprocess.Popen) -> dict:
-    out, err = proc.communicate(timeout=600)
-    records = {}
-    for line in out.splitlines():
-        if line.startswith("{"):
-            record = json.loads(line)
-            records[record["name"]] = record
-    if not records:
-        raise AssertionError(f"the programs produced no results:\n{out}\n{err}")
-    return records
-
-
 @pytest.fixture(scope="module")
 def runs():
-    if not INSTALLED:
-        pytest.skip("none of the programs' libraries is installed")
-    has_jax = importlib.util.find_spec("jax") is not None and importlib.util.find_spec("jaxlib")
-    procs = {"jaxlite": _start("jaxlite")}
-    if has_jax:
-        procs["jax"] = _start("jax")
-    return {engine: _collect(p) for engine, p in procs.items()}
+    return run_both(SCRIPT, INSTALLED, "name")
 
 
 @pytest.mark.parametrize("name", list(PROGRAMS))

@@ -8,18 +8,16 @@ A library that is not installed is skipped (install them with ``pip install -e
 """
 
 import importlib.util
-import json
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
+from tests.ecosystem._two_engines import run_both
+
 pytestmark = pytest.mark.jaxlite_only  # compares jaxlite with the real JAX itself
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 SCRIPT = os.path.join(HERE, "quickstarts.py")
 
 # quick-start name -> the distribution's import name(s) that must be present
@@ -44,40 +42,9 @@ def _installed(lib: str) -> bool:
 INSTALLED = [lib for lib in LIBRARIES if _installed(lib)]
 
 
-def _start(engine: str) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    env.setdefault("JAX_PLATFORMS", "cpu")
-    return subprocess.Popen(
-        [sys.executable, SCRIPT, engine, *INSTALLED],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-
-
-def _collect(proc: subprocess.Popen) -> dict:
-    out, err = proc.communicate(timeout=600)
-    results = {}
-    for line in out.splitlines():
-        if line.startswith("{"):
-            record = json.loads(line)
-            results[record["lib"]] = record
-    if not results:
-        raise AssertionError(f"quick-start run produced no results:\n{out}\n{err}")
-    return results
-
-
 @pytest.fixture(scope="module")
 def runs():
-    if not INSTALLED:
-        pytest.skip("none of the ecosystem libraries is installed")
-    has_jax = importlib.util.find_spec("jax") is not None and importlib.util.find_spec("jaxlib")
-    procs = {"jaxlite": _start("jaxlite")}
-    if has_jax:
-        procs["jax"] = _start("jax")
-    return {engine: _collect(p) for engine, p in procs.items()}
+    return run_both(SCRIPT, INSTALLED, "lib")
 
 
 def _flat(values) -> np.ndarray:
