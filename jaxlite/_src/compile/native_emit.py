@@ -207,6 +207,23 @@ class NativeContext:
             self.helper_deps.update(dict.fromkeys((module, *deps)))
         return alias
 
+    def map_helper(self, fn: str, x: str, out: str, aval) -> list[str]:
+        """Lines setting ``out`` to the scalar helper ``fn`` (a ``helper`` alias) applied to
+        every element of ``x`` (of ``aval``'s shape and dtype): a call for a scalar, else
+        one parallel loop over the flat operand."""
+        if aval.shape == ():
+            return [f"{out} = {fn}({x})"]
+        shape = tuple(int(d) for d in aval.shape)
+        n = int(np.prod(shape, dtype=np.int64))
+        j, flat, o = self.fresh("j"), self.fresh("w"), self.fresh("o")
+        return [
+            f"{flat} = np.ascontiguousarray({x}).reshape(-1)",
+            f"{o} = np.empty({n}, {self.dtype(aval.dtype)})",
+            f"for {j} in prange({n}):",
+            f"    {o}[{j}] = {fn}({flat}[{j}])",
+            f"{out} = {o}.reshape({shape!r})",
+        ]
+
     def literal(self, v: Literal) -> str:
         """The kernel argument of a literal (one per distinct dtype and value)."""
         val = np.asarray(v.val, v.aval.dtype).reshape(v.aval.shape)

@@ -227,18 +227,7 @@ def tanh(ctx, eqn, ins, outs):
         return None
     if dt != np.float32:
         return [f"{outs[0]} = {ctx.typed(f'np.tanh({ins[0]})', aval)}"]
-    fn = ctx.helper(*_TANH_F32)
-    if aval.shape == ():
-        return [f"{outs[0]} = {fn}({ins[0]})"]
-    shape = tuple(int(d) for d in aval.shape)
-    j, flat, o = ctx.fresh("j"), ctx.fresh("w"), ctx.fresh("o")
-    return [
-        f"{flat} = np.ascontiguousarray({ins[0]}).reshape(-1)",
-        f"{o} = np.empty({math.prod(shape)}, np.float32)",
-        f"for {j} in prange({math.prod(shape)}):",
-        f"    {o}[{j}] = {fn}({flat}[{j}])",
-        f"{outs[0]} = {o}.reshape({_tup(shape)})",
-    ]
+    return ctx.map_helper(ctx.helper(*_TANH_F32), ins[0], outs[0], aval)
 
 
 # ------------------------------------------------------------------------- reductions

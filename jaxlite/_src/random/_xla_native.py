@@ -40,19 +40,8 @@ def _rule(name: str):
         if dt == _f64 and _svml():
             return None
         fn = ctx.helper(_MODULE, f"{name}_{'f32' if dt == _f32 else 'f64'}", _DEPS)
-        if aval.shape == ():
-            return [f"{outs[0]} = {fn}({ins[0]})"]
         # An array operand (a region that is not lane-fused): one parallel loop.
-        shape = tuple(int(d) for d in aval.shape)
-        n = int(np.prod(shape, dtype=np.int64))
-        j, flat, o = ctx.fresh("j"), ctx.fresh("w"), ctx.fresh("o")
-        return [
-            f"{flat} = np.ascontiguousarray({ins[0]}).reshape(-1)",
-            f"{o} = np.empty({n}, {ctx.dtype(dt)})",
-            f"for {j} in prange({n}):",
-            f"    {o}[{j}] = {fn}({flat}[{j}])",
-            f"{outs[0]} = {o}.reshape({shape!r})",
-        ]
+        return ctx.map_helper(fn, ins[0], outs[0], aval)
 
     return rule
 
