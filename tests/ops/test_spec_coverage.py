@@ -41,6 +41,8 @@ NOT_SPEC_ROWS = {
     "bessel_jv": "JAX 0.10.2's bessel_jn is NaN in float32: tests/hunt/test_special_extra.py "
     "checks it against SciPy and float64 JAX",
     "div_recip": "compiled code only: the simplifier's form of div (test_division_like_xla.py)",
+    "dot_fma": "compiled code only: XLA's contraction of p - c * dot(x, y) (tests/compile/"
+    "test_dot_fma.py)",
 }
 
 

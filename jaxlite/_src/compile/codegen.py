@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxlite._src.compile import native
+from jaxlite._src.compile import contract, native
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import check_allocation
@@ -313,6 +313,7 @@ def compile_jaxpr(closed: ClosedJaxpr) -> tuple[Callable, str]:
     """Generate and ``exec`` the Python source for ``closed``; returns (function, source)."""
     ctx = CodegenContext()
     fn_name = f"jitted_{next(_fn_counter)}"
+    closed = contract.contract_dots(closed)  # XLA's FMA of p - c * dot(x, y)
     if native.active():
         closed = native.outline_regions(closed)  # long elementwise runs: a tier each
     source = jaxpr_to_source(closed, ctx, fn_name)

@@ -189,7 +189,7 @@ class _Splitter:
             env = os.environ.get
             self.split = env("JAXLITE_BLAS_SPLIT", "off").lower() in ("on", "1", "auto")
             self.mode = blas_mode()
-            self.blas = _find_openblas() if self.split or self.mode != "off" else False
+            self.blas = find_openblas() if self.split or self.mode != "off" else False
         return self.blas
 
     def start_helpers(self, n: int) -> None:
@@ -227,7 +227,7 @@ def blas_mode() -> str:
     return value
 
 
-def _find_openblas():
+def find_openblas():  # threadpoolctl's controller of NumPy's OpenBLAS (pthreads), or False
     if ThreadpoolController is None:
         return False
     try:
@@ -239,6 +239,10 @@ def _find_openblas():
     if len(libs) != 1 or getattr(libs[0], "threading_layer", "pthreads") != "pthreads":
         return False
     return libs[0]
+
+
+def stalled() -> bool:  # products run off OpenBLAS's threads now (the stall watch)?
+    return _clock() < _state.safe_until
 
 
 def _cores() -> int:
@@ -613,8 +617,7 @@ def _depth(st: _Splitter, blas, allowed: int, dtype: np.dtype) -> int:
 
 def _random_like(a: np.ndarray, seed: int) -> np.ndarray:
     """Random values of ``a``'s shape, dtype and memory order."""
-    rng = np.random.default_rng(seed)
-    out = np.empty_like(a)
+    rng, out = np.random.default_rng(seed), np.empty_like(a)
     out[...] = rng.standard_normal(a.shape)
     if out.dtype.kind == "c":
         out.imag = rng.standard_normal(a.shape)
