@@ -483,7 +483,7 @@ def dtype_and_weak_type(x: Any) -> tuple[np.dtype, bool]:
         return canonicalize_dtype(np.asarray(x).dtype), False
     if hasattr(x, "__jax_array__"):
         return dtype_and_weak_type(x.__jax_array__())
-    raise TypeError(f"Value {x!r} of type {type(x)} is not a valid JAX type")
+    raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type")
 
 
 def result_type(*args: Any, return_weak_type_flag: bool = False):

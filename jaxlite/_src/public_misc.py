@@ -20,7 +20,7 @@ from jaxlite._src.control_flow import common as _control_flow
 from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
-from jaxlite._src.interpreters.staging import trace_flat
+from jaxlite._src.interpreters.staging import argument_type_error, trace_flat
 from jaxlite._src.numpy.creation import asarray
 from jaxlite._src.numpy.util import asarray_any
 
@@ -77,7 +77,13 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
         return aval_of(x)
 
     flat, in_tree = tree_util.tree_flatten((args, kwargs))
-    avals = [to_aval(x) for x in flat]
+    try:
+        avals = [to_aval(x) for x in flat]
+    except TypeError:
+        err = argument_type_error(fun, args, kwargs, structs_ok=True)
+        if err is None:
+            raise
+        raise err from None
     # Outputs that are already ShapeDtypeStructs (no value) are their own shapes, as in JAX;
     # only the other output leaves go through tracing.
     structs: dict = {}

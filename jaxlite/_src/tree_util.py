@@ -82,8 +82,72 @@ def tree_map(f: Callable, tree: Any, *rest: Any, is_leaf: Callable | None = None
     leaves, treedef = tree_flatten(tree, is_leaf)
     if not rest:
         return treedef.unflatten(map(f, leaves))
-    rests = [treedef.flatten_up_to(r) for r in rest]
+    rests = [_flatten_up_to(treedef, r, "tree_map tree") for r in rest]
     return treedef.unflatten(f(*xs) for xs in zip(leaves, *rests))
+
+
+def _flatten_up_to(treedef: PyTreeDef, full: Any, name: str) -> list:
+    """``treedef.flatten_up_to(full)``, failing with JAX's pytree structure error."""
+    try:
+        return treedef.flatten_up_to(full)
+    except ValueError as e:
+        err = _prefix_mismatch(treedef, full, name)
+        if err is None:
+            raise
+        raise err from e
+
+
+def _node_and_children(node: Any):
+    """``node``'s own pytree node (its direct children as leaves) and those children."""
+    calls = iter((False,))
+    leaves, spec = optree.tree_flatten(node, lambda _: next(calls, True), **_OPTS)
+    return spec, leaves
+
+
+def _prefix_mismatch(spec: PyTreeDef, full: Any, name: str, path: tuple = ()):
+    """The first place where ``full`` does not have the prefix structure ``spec``, as JAX's
+    ``ValueError`` ("pytree structure error: different types at key path..."); None if it
+    has it."""
+    if spec.is_leaf():
+        return None
+    where = f"pytree structure error: {{}} at key path\n    {name}{keystr(path)}\n"
+    head = f"At that key path, the prefix pytree {name} has a subtree of type"
+    fspec, children = _node_and_children(full)
+    if fspec.type is not spec.type:
+        return ValueError(
+            where.format("different types")
+            + f"{head}\n    {spec.type}\nbut at the same key path the full pytree has a "
+            f"subtree of different type\n    {type(full)}."
+        )
+    if spec.type in (tuple, list) and spec.num_children != fspec.num_children:
+        t = spec.type.__name__
+        return ValueError(
+            where.format(f"different lengths of {t}")
+            + f"{head} {t} of length {spec.num_children}, but the full pytree has a subtree "
+            f"of the same type but of length {fspec.num_children}."
+        )
+    if spec.entries() != fspec.entries() or spec.num_children != fspec.num_children:
+        ka, kb = spec.entries(), fspec.entries()
+        if len(ka) != len(kb):
+            return ValueError(
+                where.format("different numbers of pytree children")
+                + f"{head}\n    {spec.type}\nwith {len(ka)} child keys\n    "
+                f"{' '.join(map(str, ka))}\nbut at the same key path the full pytree has a "
+                f"subtree of the same type but with {len(kb)} child keys\n    "
+                f"{' '.join(map(str, kb))}"
+            )
+        return ValueError(
+            where.format("different pytree metadata")
+            + f"{head}\n    {spec.type}\nwith metadata\n    {tuple(ka)!r}\nbut at the same "
+            "key path the full pytree has a subtree of the same type but with metadata\n    "
+            f"{tuple(kb)!r}"
+        )
+    keys = [_to_key(a[0]) for a in fspec.accessors()]
+    for sub, child, key in zip(spec.children(), children, keys):
+        err = _prefix_mismatch(sub, child, name, (*path, key))
+        if err is not None:
+            return err
+    return None
 
 
 def tree_map_with_path(
@@ -100,7 +164,7 @@ def tree_map_with_path(
     leaves_with_path, treedef = tree_flatten_with_path(tree, is_leaf, is_leaf_takes_path)
     paths = [p for p, _ in leaves_with_path]
     leaves = [x for _, x in leaves_with_path]
-    rests = [treedef.flatten_up_to(r) for r in rest]
+    rests = [_flatten_up_to(treedef, r, "tree_map_with_path tree") for r in rest]
     return treedef.unflatten(f(p, *xs) for p, *xs in zip(paths, leaves, *rests))
 
 

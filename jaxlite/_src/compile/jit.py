@@ -49,7 +49,7 @@ from jaxlite._src.interpreters.batching import batch_jaxpr
 from jaxlite._src.interpreters.eval import eval_closed_jaxpr
 from jaxlite._src.interpreters.jvp import jvp_jaxpr
 from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
-from jaxlite._src.interpreters.staging import abstractify, trace_flat
+from jaxlite._src.interpreters.staging import abstractify, argument_type_error, trace_flat
 from jaxlite._src.interpreters.transpose import transpose_jaxpr
 from jaxlite._src.ops.parallel import axis_env_key
 from jaxlite._src.ops.structural import instantiate
@@ -376,6 +376,24 @@ class JitWrapped:
                 dyn_kwargs[k] = v
         return tuple(statics), tuple(dyn_args), dyn_kwargs
 
+    def _avals(self, flat, args, kwargs):
+        try:
+            return tuple(map(_leaf_key, flat))
+        except TypeError:
+            # JAX's message names the bad argument by its path (static ones skipped)
+            n = len(args)
+            err = argument_type_error(
+                self._fun,
+                tuple(
+                    None if i in self._static_argnums or i - n in self._static_argnums else a
+                    for i, a in enumerate(args)
+                ),
+                {k: None if k in self._static_argnames else v for k, v in kwargs.items()},
+            )
+            if err is None:
+                raise
+            raise err from None
+
     def _rebuild(self, statics, nargs):
         pos = {i: v for kind, i, v, _ in statics if kind == "p"}
         kws = {k: v for kind, k, v, _ in statics if kind == "k"}
@@ -433,7 +451,7 @@ class JitWrapped:
             return self._fun(*args, **kwargs)
         statics, dyn_args, dyn_kwargs = self._split(args, kwargs)
         flat, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
-        avals = tuple(map(_leaf_key, flat))
+        avals = self._avals(flat, args, kwargs)
         # Arguments on Explicit meshes: their shardings are part of the traced types (S8).
         in_shardings = sharding_hooks.trace_shardings(flat)
         key = _trace_key(in_tree, statics, avals, in_shardings)
@@ -478,7 +496,7 @@ class JitWrapped:
     def trace(self, *args, **kwargs) -> Traced:
         statics, dyn_args, dyn_kwargs = self._split(args, kwargs)
         flat, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
-        avals = tuple(map(_leaf_key, flat))
+        avals = self._avals(flat, args, kwargs)
         entry = self._get_entry(
             statics, len(args), in_tree, avals, _trace_key(in_tree, statics, avals)
         )
@@ -660,7 +678,7 @@ class Compiled:
     def __call__(self, *args, **kwargs):
         statics, dyn_args, dyn_kwargs = self._wrapped._split(args, kwargs)
         flat, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
-        avals = [_leaf_key(x) for x in flat]
+        avals = self._wrapped._avals(flat, args, kwargs)
         expected = self._entry.closed.in_avals
         if [(a.shape, a.dtype) for a in avals] != [(a.shape, a.dtype) for a in expected]:
             raise TypeError(

@@ -229,7 +229,7 @@ class ShapedArray(AbstractValue):
 
     def __repr__(self):
         weak = ", weak_type=True" if self.weak_type else ""
-        return f"ShapedArray({self.str_short(short_dtypes=True)}{weak})"
+        return f"ShapedArray({self.str_short()}{weak})"
 
     def to_tangent_aval(self) -> ShapedArray:
         """Tangent space: same for inexact types, float0 for integers and booleans."""
@@ -265,7 +265,7 @@ def aval_of(x: Any) -> ShapedArray:
         handler = pytype_aval_mappings.get(cls)
         if handler is not None:
             return handler(x)
-    raise TypeError(f"Value {x!r} of type {type(x)} is not a valid JAX type")
+    raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type")
 
 
 def _ndarray_aval(x) -> ShapedArray:

@@ -174,12 +174,18 @@ class Tracer(Array):
         return self
 
     def __repr__(self):
+        # Each interpreter's tracer names itself as JAX's does (``JitTracer(~float32[])``,
+        # ``VmapTracer(...)``...); this is the fallback for the others.
         a = self.aval
         shape = ",".join(map(str, a.shape))
         return f"Traced<{a.dtype.name}[{shape}]>with<{type(self._trace).__name__}>"
 
     def __str__(self):
         return self.__repr__()
+
+    def _jax_class_name(self) -> str:
+        """The name of JAX's tracer class for this kind of value (in leak errors)."""
+        return type(self).__name__
 
     def __format__(self, spec):
         return self.__repr__()
@@ -192,11 +198,17 @@ class Tracer(Array):
 
 
 def escaped_tracer_error(tracer, detail: str = "") -> UnexpectedTracerError:
+    # First two lines as JAX's (the tracer named by JAX's class for it); then our advice.
     return UnexpectedTracerError(
-        f"Encountered an unexpected tracer: {tracer}. A tracer created inside a "
-        "transformation (jit, vmap, grad, a control-flow body...) was used outside of it, "
-        "after that transformation had finished. This usually means a traced value was "
-        "stored in a global, a closure or an object attribute (a 'side effect'). "
+        "Encountered an unexpected tracer. A function transformed by JAX had a side effect, "
+        "allowing for a reference to an intermediate value with type "
+        f"{tracer.aval.str_short()} wrapped in a {tracer._jax_class_name()} to escape the "
+        "scope of the transformation.\n"
+        "JAX transformations require that functions explicitly return their outputs, and "
+        "disallow saving intermediate values to global state.\n"
+        f"The leaked value: {tracer}. A tracer created inside a transformation (jit, vmap, "
+        "grad, a control-flow body...) was used outside of it, after that transformation "
+        "had finished: it was stored in a global, a closure or an object attribute. "
         "Return the value from the transformed function instead, or pass it as an argument."
         + (f"\n{detail}" if detail else "")
     )

@@ -38,6 +38,9 @@ class BatchTracer(Tracer):
         shape = a.shape[: self.batch_dim] + a.shape[self.batch_dim + 1 :]
         return a.update(shape=shape)
 
+    def __repr__(self):
+        return f"VmapTracer(aval={self.aval.str_short()}, batched={aval_of(self.val).str_short()})"
+
 
 class BatchTrace(Trace):
     __slots__ = ("axis_data",)

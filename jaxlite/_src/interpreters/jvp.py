@@ -36,6 +36,22 @@ class JVPTracer(Tracer):
     def aval(self):
         return aval_of(self.primal)
 
+    def _linearizing(self) -> bool:
+        # Under reverse mode the tangent is an unknown of the linearization.
+        t = getattr(self.tangent, "_trace", None)
+        return t is not None and t.kind == "partial_eval"
+
+    def _jax_class_name(self) -> str:
+        return "LinearizeTracer" if self._linearizing() else "JVPTracer"
+
+    def __repr__(self):
+        # JAX's names: ``GradTracer`` under reverse mode (the tangent shown by its type),
+        # ``JVPTracer`` under forward mode.
+        if self._linearizing():
+            t = aval_of(self.tangent).str_short(short_dtypes=True)
+            return f"GradTracer(primal={self.primal}, typeof(tangent)={t})"
+        return f"JVPTracer(primal={self.primal}, tangent={self.tangent})"
+
     def to_concrete_value(self):
         p = self.primal
         if isinstance(p, Tracer):

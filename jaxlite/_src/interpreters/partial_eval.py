@@ -46,6 +46,9 @@ class PETracer(Tracer):
     def aval(self):
         return self.st.aval
 
+    def _jax_class_name(self) -> str:
+        return "JaxprTracer"
+
 
 class PartialEvalTrace(Trace):
     __slots__ = ("staging",)

@@ -67,6 +67,13 @@ class StagingTracer(Tracer):
     def aval(self):
         return self._aval
 
+    def _jax_class_name(self) -> str:
+        return "DynamicJaxprTracer"
+
+    def __repr__(self):
+        # JAX's name for a value being staged out (jit, scan bodies, eval_shape...)
+        return f"JitTracer({'~' if self._aval.weak_type else ''}{self._aval.str_short()})"
+
 
 class StagingTrace(Trace):
     """Records primitives into a jaxpr under construction."""
@@ -261,12 +268,23 @@ def make_jaxpr(
 
         flat, in_tree = tree_util.tree_flatten((tuple(dyn), kwargs))
         # As in JAX, a ShapeDtypeStruct argument stands for an array of that shape.
-        in_avals = [
-            ShapedArray(x.shape, x.dtype, x.weak_type)
-            if isinstance(x, ShapeDtypeStruct)
-            else abstractify(x)
-            for x in flat
-        ]
+        try:
+            in_avals = [
+                ShapedArray(x.shape, x.dtype, x.weak_type)
+                if isinstance(x, ShapeDtypeStruct)
+                else abstractify(x)
+                for x in flat
+            ]
+        except TypeError:
+            err = argument_type_error(
+                fun,
+                tuple(None if i in static else a for i, a in enumerate(args)),
+                kwargs,
+                structs_ok=True,
+            )
+            if err is None:
+                raise
+            raise err from None
         if axes is None:
             closed, out_tree = trace_flat(f, in_tree, in_avals)
         else:
@@ -282,13 +300,48 @@ def make_jaxpr(
     return wrapped
 
 
+def argument_type_error(
+    fun: Callable, args: tuple, kwargs: dict, structs_ok: bool = False
+) -> TypeError | None:
+    """JAX's error for a ``jit`` / ``make_jaxpr`` / ``eval_shape`` argument that is not an
+    array (a string, an object...), naming it by its path in the call (``x['a'][1]``, the
+    parameter name first); None if every leaf is an array or number."""
+    import inspect
+
+    try:
+        named = list(inspect.signature(fun).bind(*args, **kwargs).arguments.items())
+    except (TypeError, ValueError):
+        named = [(f"args[{i}]", a) for i, a in enumerate(args)] + list(kwargs.items())
+    for name, value in named:
+        for path, leaf in tree_util.tree_flatten_with_path(value)[0]:
+            if isinstance(leaf, ShapeDtypeStruct):
+                if structs_ok:
+                    continue
+                return TypeError(
+                    f"Argument '{name}{tree_util.keystr(path)}' of shape "
+                    f"{ShapedArray(leaf.shape, leaf.dtype).str_short()} of type "
+                    f"{type(leaf)} is not a valid JAX type."
+                )
+            try:
+                aval_of(leaf)
+            except TypeError:
+                return TypeError(
+                    f"Error interpreting argument to {fun!r} as an abstract array. The "
+                    f"problematic value is of type {type(leaf)} and was passed to the function "
+                    f"at path {name}{tree_util.keystr(path)}.\n"
+                    "Arguments to transformed functions must be arrays, numbers or pytrees of "
+                    "them; mark other arguments static (static_argnums) or close over them."
+                )
+    return None
+
+
 def abstractify(x: Any) -> ShapedArray:
     """The aval a jit/make_jaxpr argument is traced with; clear error for non-arrays."""
     try:
         return aval_of(x)
     except TypeError:
         raise TypeError(
-            f"Argument '{x!r}' of type {type(x)} is not a valid JAX type. Arguments to "
+            f"Argument '{x}' of type {type(x)} is not a valid JAX type\nArguments to "
             "transformed functions must be arrays, numbers or pytrees of them; mark other "
             "arguments static (static_argnums) or close over them."
         ) from None
