@@ -72,14 +72,16 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
             "primal and tangent arguments to jax.jvp must be tuples or lists; "
             f"found {type(primals).__name__} and {type(tangents).__name__}."
         )
-    p_flat, p_tree = tree_util.tree_flatten(tuple(primals))
-    t_flat, t_tree = tree_util.tree_flatten(tuple(tangents))
-    if p_tree != t_tree:
+    if tree_util.tree_structure(primals) != tree_util.tree_structure(tangents):
+        # as given: a list of tangents for a tuple of primals is a mismatch too (as in JAX)
         raise TypeError(
             "primal and tangent arguments to jax.jvp must have the same tree "
-            f"structure; primals have tree structure {p_tree} whereas tangents "
-            f"have tree structure {t_tree}."
+            "structure; primals have tree structure "
+            f"{tree_util.treedef_repr(tree_util.tree_structure(primals))} whereas tangents "
+            f"have tree structure {tree_util.treedef_repr(tree_util.tree_structure(tangents))}."
         )
+    p_flat, p_tree = tree_util.tree_flatten(tuple(primals))
+    t_flat, t_tree = tree_util.tree_flatten(tuple(tangents))
     p_flat = [to_array(p) for p in p_flat]
     tangents_in = []
     for p, t in zip(p_flat, t_flat):

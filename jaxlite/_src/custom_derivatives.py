@@ -230,7 +230,8 @@ class custom_jvp:
                 raise TypeError(
                     f"Custom JVP rule {_name(user_jvp)} for function {_name(fun)} must "
                     "produce primal and tangent outputs with equal "
-                    f"container (pytree) structures, but got {p_tree} and {t_tree} "
+                    "container (pytree) structures, but got "
+                    f"{tree_util.treedef_repr(p_tree)} and {tree_util.treedef_repr(t_tree)} "
                     "respectively."
                 )
             prev = store.get("tree")

@@ -53,6 +53,12 @@ def _canonical(treedef: PyTreeDef) -> PyTreeDef:
     return optree.treespec_transform(treedef, _sorted_dict_node)
 
 
+def treedef_repr(treedef: PyTreeDef) -> str:
+    """``repr`` of a treedef as JAX prints it in messages (``PyTreeDef((*, *))``)."""
+    r = repr(treedef)
+    return "PyTreeDef" + r[len("PyTreeSpec") :] if r.startswith("PyTreeSpec") else r
+
+
 def tree_flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None):
     """Flatten ``tree`` into (leaves, treedef) (``jax.tree_util.tree_flatten``).
 

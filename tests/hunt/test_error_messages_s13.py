@@ -280,3 +280,155 @@ def test_tree_map_prefix_still_works():
         (3, 4),
         {"a": 5},
     ]
+
+
+# -------------------------------------------- bad input that jaxlite accepted silently
+@pytest.mark.parametrize(
+    "call, exc, first",
+    [
+        # a short permutation returned the operand unchanged
+        (
+            lambda: jnp.transpose(jnp.ones((2, 3)), (0,)),
+            TypeError,
+            "transpose permutation isn't a permutation of operand dimensions, got permutation "
+            "(0,) for operand shape (2, 3).",
+        ),
+        (
+            lambda: lax.transpose(jnp.ones((2, 3)), (0,)),
+            TypeError,
+            "transpose permutation isn't a permutation of operand dimensions, got permutation "
+            "(0,) for operand shape (2, 3).",
+        ),
+        # an out-of-range dimension wrapped around
+        (
+            lambda: lax.sort(jnp.ones(3), dimension=1),
+            ValueError,
+            "axis 1 is out of bounds for array of dimension 1",
+        ),
+        (
+            lambda: lax.sort(jnp.ones(()), dimension=0),
+            ValueError,
+            "axis 0 is out of bounds for array of dimension 0",
+        ),
+        (
+            lambda: lax.expand_dims(jnp.ones(3), (3,)),
+            ValueError,
+            "axis 3 is out of bounds for array of dimension 2",
+        ),
+        (
+            lambda: lax.rev(jnp.ones(3), (1,)),
+            TypeError,
+            "rev dimensions must all be less than operand ndim, got dimensions (1,) for "
+            "operand ndim 1.",
+        ),
+        (
+            lambda: lax.rev(jnp.ones(3), (-1,)),
+            TypeError,
+            "rev dimensions must have every element be nonnegative, got (-1,).",
+        ),
+        # a float size or split index was truncated
+        (
+            lambda: lax.iota(jnp.int32, 2.5),
+            TypeError,
+            "Shapes must be 1D sequences of concrete values of integer type, got (2.5,).",
+        ),
+        (
+            lambda: lax.iota(jnp.int32, -1),
+            TypeError,
+            "iota shape must have every element be nonnegative, got (-1,).",
+        ),
+        (
+            lambda: jnp.split(jnp.ones(5), [1.5]),
+            TypeError,
+            "'float' object cannot be interpreted as an integer",
+        ),
+        (
+            lambda: jnp.split(jnp.ones(4), jnp.array([1.0])),
+            TypeError,
+            "Only integer scalar arrays can be converted to a scalar index.",
+        ),
+        # a list of tangents for a tuple of primals was accepted
+        (
+            lambda: jax.jvp(lambda x: x, (1.0,), [1.0]),
+            TypeError,
+            "primal and tangent arguments to jax.jvp must have the same tree structure; "
+            "primals have tree structure PyTreeDef((*,)) whereas tangents have tree "
+            "structure PyTreeDef([*]).",
+        ),
+    ],
+)
+def test_bad_input_raises(call, exc, first):
+    with _raises(exc, first):
+        call()
+
+
+def test_integer_pow_fractional_exponent_raises():
+    # JAX's message is an accident of its implementation ('unsupported operand type(s) for
+    # &'); the type is the same
+    with pytest.raises(TypeError):
+        lax.integer_pow(jnp.ones(3), 1.5)
+    np.testing.assert_array_equal(lax.integer_pow(jnp.full(3, 3.0), 2.0), [9.0, 9.0, 9.0])
+
+
+@pytest.mark.parametrize(
+    "sections, sizes",
+    [
+        (3.0, [2, 2, 2]),  # a scalar is a number of sections, also a float (JAX int()s it)
+        (np.int64(2), [3, 3]),
+        (np.array(3), [2, 2, 2]),
+        ([jnp.int32(1)], [1, 5]),
+        (np.array([2, 4]), [2, 2, 2]),
+        ((2,), [2, 4]),
+    ],
+)
+def test_split_sections_and_indices(sections, sizes):
+    assert [p.shape[0] for p in jnp.split(jnp.arange(6.0), sections)] == sizes
+
+
+def test_lax_shape_functions_still_accept_valid_axes():
+    assert lax.sort(jnp.array([[3.0, 1.0], [0.0, 2.0]]), dimension=-2).tolist() == [
+        [0.0, 1.0],
+        [3.0, 2.0],
+    ]
+    assert lax.expand_dims(jnp.ones(3), (-2,)).shape == (1, 3)
+    assert lax.iota(jnp.int32, np.int64(2)).tolist() == [0, 1]
+    assert lax.rev(jnp.arange(3), (0,)).tolist() == [2, 1, 0]
+    assert lax.transpose(jnp.ones((2, 3)), (0, 1)).shape == (2, 3)
+
+
+def _f2(x, y=1.0):
+    return x
+
+
+@pytest.mark.parametrize(
+    "options, first",
+    [
+        (
+            dict(donate_argnums=2),
+            "Jitted function has donate_argnums=(2,), but only accepts 2 positional arguments.",
+        ),
+        (
+            dict(donate_argnums=0, static_argnums=0),
+            "static_argnames and donate_argnames cannot intersect. Argument names {'x'} appear "
+            "in both static_argnames and donate_argnames",
+        ),
+        (
+            dict(donate_argnames="y", static_argnums=1),
+            "static_argnames and donate_argnames cannot intersect. Argument names {'y'} appear "
+            "in both static_argnames and donate_argnames",
+        ),
+        (
+            dict(donate_argnames="z"),
+            "Jitted function has invalid argnames {'z'} in donate_argnames. Function does not "
+            "take these args.",
+        ),
+    ],
+)
+def test_donate_argnums_checked(options, first):
+    with _raises(ValueError, first):
+        jax.jit(_f2, **options)(1.0, 2.0)
+
+
+def test_donation_accepted_where_valid():
+    assert jax.jit(_f2, donate_argnums=(0, 1))(1.0, 2.0) == 1.0
+    assert jax.jit(lambda *a: a[0], donate_argnums=5)(1.0) == 1.0

@@ -333,6 +333,7 @@ class JitWrapped:
         static_argnums, static_argnames = _infer_statics(self._sig, static_argnums, static_argnames)
         self._static_argnums = static_argnums
         self._static_argnames = static_argnames
+        _check_donation(self._sig, donate_argnums, donate_argnames, static_argnames)
         self._donate_argnums = donate_argnums
         self._name = getattr(fun, "__name__", "fun")
         # Hit path for the common call: positional ArrayImpl arguments, no statics.
@@ -525,15 +526,16 @@ class JitWrapped:
         return f"<jitted function {self._name}>"
 
 
-def _check_statics_against_signature(params, static_argnums, static_argnames):
-    """Reject static_argnums/static_argnames the function cannot receive (as JAX does)."""
+def _check_statics_against_signature(params, static_argnums, static_argnames, what="static"):
+    """Reject static_argnums/static_argnames (or the ``donate_`` ones) the function cannot
+    receive (as JAX does)."""
     kinds = [p.kind for p in params]
     P = inspect.Parameter
     if P.VAR_POSITIONAL not in kinds:
         n_pos = sum(k in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD) for k in kinds)
         if any(not -n_pos <= i < n_pos for i in static_argnums):
             raise ValueError(
-                f"Jitted function has static_argnums={tuple(sorted(static_argnums))}, but only "
+                f"Jitted function has {what}_argnums={tuple(sorted(static_argnums))}, but only "
                 f"accepts {n_pos} positional arguments."
             )
     if P.VAR_KEYWORD not in kinds:
@@ -541,9 +543,34 @@ def _check_statics_against_signature(params, static_argnums, static_argnames):
         invalid = set(static_argnames) - named
         if invalid:
             raise ValueError(
-                f"Jitted function has invalid argnames {invalid} in static_argnames. Function "
+                f"Jitted function has invalid argnames {invalid} in {what}_argnames. Function "
                 "does not take these args."
             )
+
+
+def _check_donation(sig, donate_argnums, donate_argnames, static_argnames):
+    """JAX's checks of ``donate_argnums``/``donate_argnames`` (donation itself is a no-op
+    here): in range of the signature, and not also static."""
+    donate_argnums = set(canonicalize_argnums(donate_argnums))
+    if donate_argnames is None:
+        donate_argnames = ()
+    elif isinstance(donate_argnames, str):
+        donate_argnames = (donate_argnames,)
+    donate_argnames = set(donate_argnames)
+    if sig is None:
+        return
+    params = list(sig.parameters.values())
+    _check_statics_against_signature(params, donate_argnums, donate_argnames, "donate")
+    for i in donate_argnums:
+        if params and -len(params) <= i < len(params):
+            if params[i].kind == inspect.Parameter.POSITIONAL_OR_KEYWORD:
+                donate_argnames.add(params[i].name)
+    both = donate_argnames & set(static_argnames)
+    if both:
+        raise ValueError(
+            "static_argnames and donate_argnames cannot intersect. Argument names "
+            f"{both} appear in both static_argnames and donate_argnames"
+        )
 
 
 def _infer_statics(sig, static_argnums, static_argnames):

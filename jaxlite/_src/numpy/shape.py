@@ -8,6 +8,7 @@ repeat flip rot90 pad append unstack trim_zeros`` -- compositions of ``ops.shape
 from __future__ import annotations
 
 import builtins
+import operator
 
 import numpy as np
 from jaxlite._src import dtypes
@@ -305,7 +306,10 @@ def column_stack(tup):
 
 
 def _split_points(n, indices_or_sections, even: bool):
-    if isinstance(indices_or_sections, (int, np.integer)):
+    if not isinstance(indices_or_sections, (tuple, list)) and (
+        getattr(indices_or_sections, "ndim", None) == 0 or np.ndim(indices_or_sections) == 0
+    ):
+        # a number of sections (as JAX: any scalar, 3.0 included, is int()-ed)
         k = int(indices_or_sections)
         if k <= 0:
             raise ValueError("number sections must be larger than 0.")
@@ -314,7 +318,15 @@ def _split_points(n, indices_or_sections, even: bool):
         q, r = divmod(n, k)
         sizes = [q + 1] * r + [q] * (k - r)
         return list(np.cumsum([0] + sizes))
-    pts = [0] + [int(i) for i in np.asarray(indices_or_sections).ravel()] + [n]
+    if isinstance(indices_or_sections, (tuple, list)):
+        # as JAX: float indices are an error, not truncated
+        idx = [operator.index(i) for i in indices_or_sections]
+    else:
+        idx = np.asarray(indices_or_sections)
+        if idx.dtype.kind not in "iub":
+            raise TypeError("Only integer scalar arrays can be converted to a scalar index.")
+        idx = [int(i) for i in idx.ravel()]
+    pts = [0, *idx, n]
     sizes = [hi - lo for lo, hi in zip(pts[:-1], pts[1:])]
     if builtins.any(s < 0 for s in sizes):
         # As JAX: indices are not wrapped or clipped as NumPy does (split(x, [-2, 5]) or

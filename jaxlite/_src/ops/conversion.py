@@ -6,7 +6,12 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules, sharding_hooks
-from jaxlite._src.core.avals import ShapedArray, aval_of, check_nonnegative_shape
+from jaxlite._src.core.avals import (
+    ShapedArray,
+    aval_of,
+    canonicalize_shape,
+    check_nonnegative_shape,
+)
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.core.trace import Tracer, eval_trace
@@ -141,7 +146,9 @@ rules.jvp_rules[iota_p] = lambda primals, tangents, **p: (
 
 def iota(dtype, size: int):
     """``jax.lax.iota``: ``[0, 1, ..., size-1]``."""
-    return iota_p.bind(dtype=dtypes.canonicalize_dtype(dtype), shape=(int(size),), dimension=0)
+    (n,) = canonicalize_shape((size,))
+    check_nonnegative_shape((n,), "iota")
+    return iota_p.bind(dtype=dtypes.canonicalize_dtype(dtype), shape=(n,), dimension=0)
 
 
 def broadcasted_iota(dtype, shape, dimension: int, *, out_sharding=None):

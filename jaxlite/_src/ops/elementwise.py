@@ -755,6 +755,8 @@ def integer_pow(x, y: int):
         TypeError: for integer ``x`` and negative ``y`` (as JAX).
     """
     aval = aval_of(x)
+    if isinstance(y, (float, np.floating)) and not float(y).is_integer():
+        raise TypeError(f"integer_pow requires an integer exponent, got {y}")
     if int(y) < 0 and dtypes.is_int(aval.dtype):
         raise TypeError(
             f"Integers cannot be raised to negative powers, got "

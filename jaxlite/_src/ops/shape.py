@@ -260,6 +260,8 @@ def transpose(operand, permutation):
     """``jax.lax.transpose``."""
     permutation = tuple(int(p) for p in permutation)
     if permutation == tuple(range(len(permutation))) and hasattr(operand, "aval"):
+        # the shortcut must not skip the check (a short permutation is an error, as in JAX)
+        _transpose_abstract_eval(operand.aval, permutation=permutation)
         return operand
     return transpose_p.bind(operand, permutation=permutation)
 
@@ -318,6 +320,9 @@ def squeeze(array, dimensions):
 def expand_dims(array, dimensions):
     shape = list(_shape_of(array))
     nd = len(shape) + len(dimensions)
+    for d in dimensions:
+        if not -nd <= int(d) < nd:
+            raise ValueError(f"axis {d} is out of bounds for array of dimension {nd}")
     dims = [int(d) % nd for d in dimensions]
     if len(set(dims)) != len(dims):
         raise ValueError(f"repeated axis in lax.expand_dims: {dims}")
@@ -331,7 +336,20 @@ rev_p = Primitive("rev")
 rules.impl_rules[rev_p] = lambda x, *, dimensions: np.flip(x, dimensions) if dimensions else x
 rules.native_rules[rev_p] = _native.rev
 rules.native_scalar_rules[rev_p] = _native.scalar_rev
-rules.abstract_eval_rules[rev_p] = lambda x, *, dimensions: x
+def _rev_abstract_eval(x, *, dimensions):
+    if any(d < 0 for d in dimensions):
+        raise TypeError(f"rev dimensions must have every element be nonnegative, got {dimensions}.")
+    if any(d >= x.ndim for d in dimensions):
+        raise TypeError(
+            "rev dimensions must all be less than operand ndim, got dimensions "
+            f"{dimensions} for operand ndim {x.ndim}."
+        )
+    if len(set(dimensions)) != len(dimensions):
+        raise TypeError(f"rev dimensions must be unique, got {dimensions}.")
+    return x
+
+
+rules.abstract_eval_rules[rev_p] = _rev_abstract_eval
 rules.batch_rules[rev_p] = lambda ad, args, dims, *, dimensions: (
     rev_p.bind(args[0], dimensions=tuple(a + (a >= dims[0]) for a in dimensions)),
     dims[0],

@@ -111,7 +111,9 @@ def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1
     single = not isinstance(operand, (tuple, list))
     ops = [to_array(operand)] if single else [to_array(o) for o in operand]
     nd = ops[0].ndim
-    dim = int(dimension) % max(nd, 1)
+    if not -nd <= int(dimension) < nd:
+        raise ValueError(f"axis {dimension} is out of bounds for array of dimension {nd}")
+    dim = int(dimension) % nd
     outs = sort_p.bind(*ops, dimension=dim, is_stable=bool(is_stable), num_keys=int(num_keys))
     return outs[0] if single else tuple(outs)
 
