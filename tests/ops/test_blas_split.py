@@ -22,7 +22,7 @@ pytestmark = pytest.mark.jaxlite_only  # jaxlite's internal BLAS threading
 threadpoolctl = pytest.importorskip("threadpoolctl", reason="the split needs threadpoolctl")
 
 needs_split = pytest.mark.skipif(
-    not blas_split._find_openblas() or blas_split._cores() < 2,
+    not blas_split.find_openblas() or blas_split._cores() < 2,
     reason="needs NumPy on OpenBLAS (pthreads) and two cores",
 )
 
@@ -30,7 +30,7 @@ needs_split = pytest.mark.skipif(
 def _fresh_state(monkeypatch, split=False, mode="watch"):
     """A new module state (helpers, watch, trials) with the given mode, for one test."""
     st = blas_split._Splitter()
-    st.blas, st.split, st.mode = blas_split._find_openblas(), split, mode
+    st.blas, st.split, st.mode = blas_split.find_openblas(), split, mode
     st.cpu_marks = None  # stays end with a probe, whatever the machine's load (tests below)
     monkeypatch.setattr(blas_split, "_state", st)
     return st
@@ -281,13 +281,13 @@ def test_adaptive_stall_in_one_shape_spares_the_others_a_stalled_trial(monkeypat
 
 
 @pytest.mark.skipif(
-    not blas_split._find_openblas() or blas_split._cores() < 2,
+    not blas_split.find_openblas() or blas_split._cores() < 2,
     reason="needs NumPy on OpenBLAS (pthreads) and two cores",
 )
 @pytest.mark.parametrize("shape", [(128, 784, 512), (130, 512, 10)])
 def test_adaptive_mode_on_real_openblas_restores_the_thread_count(shape):
     st = blas_split._Splitter()
-    st.blas, st.split = blas_split._find_openblas(), False
+    st.blas, st.split = blas_split.find_openblas(), False
     x, y = _operands(*shape, np.float32, "T")
     before = _blas_threads()
     for _ in range(4 * blas_split.TRIAL_CALLS):
@@ -312,7 +312,7 @@ def test_mode_from_the_environment(monkeypatch, value, mode):
     st = blas_split._Splitter()
     found = st.controller()
     assert st.mode == mode and st.split is False
-    expected = blas_split._find_openblas()
+    expected = blas_split.find_openblas()
     if mode != "off" and expected:
         assert found.filepath == expected.filepath
     else:
