@@ -201,3 +201,24 @@ def test_sgd_step_matches_jax_where_products_are_exact():
     assert not np.array_equal(want, p - F32(0.01) * (x.T @ d)), (
         "the data must tell the roundings apart"
     )
+
+
+def test_dot_fma_rules_jvp_and_vmap():
+    """The primitive only exists in compiled code, but its JVP and batching rules work."""
+    from jaxlite._src.ops.dot_fma import dot_fma_p
+
+    x, d, p = _data(6, 4, 5, seed=9)
+    dims = (((0,), (0,)), ((), ()))
+
+    def f(x, d, p):
+        return dot_fma_p.bind(x, d, p, dimension_numbers=dims, alpha=-0.5)
+
+    np.testing.assert_array_equal(np.asarray(f(x, d, p)), xla_fma.fma32(F32(-0.5), x.T @ d, p))
+    tx, td, tp = _data(6, 4, 5, seed=10)
+    _, tan = jax.jvp(f, (x, d, p), (tx, td, tp))
+    want = tp - 0.5 * (tx.T @ d) - 0.5 * (x.T @ td)
+    np.testing.assert_allclose(np.asarray(tan), want, rtol=1e-5, atol=1e-5)
+    xs, ds, ps = (np.stack([a, 2 * a]) for a in (x, d, p))
+    got = np.asarray(jax.vmap(f)(xs, ds, ps))
+    for i in range(2):
+        np.testing.assert_array_equal(got[i], np.asarray(f(xs[i], ds[i], ps[i])))

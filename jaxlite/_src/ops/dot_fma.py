@@ -31,7 +31,8 @@ import numpy as np
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray
 from jaxlite._src.core.primitive import Primitive
-from jaxlite._src.ops import blas_split, linalg, xla_fma
+from jaxlite._src.ops import blas_split, elementwise as ew, linalg, xla_fma
+from jaxlite._src.ops._factories import defjvp
 
 _F32 = np.dtype(np.float32)
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
@@ -158,7 +159,23 @@ def _dot_fma_abstract_eval(x, y, p, *, dimension_numbers, alpha):
     return ShapedArray(p.shape, _F32)
 
 
+def _scaled_product(x, y, dimension_numbers, alpha):
+    prod = linalg.dot_general_p.bind(
+        x, y, dimension_numbers=dimension_numbers, precision=None, preferred_element_type=None
+    )
+    return ew.mul(prod, np.float32(alpha))
+
+
 dot_fma_p = Primitive("dot_fma")
 rules.impl_rules[dot_fma_p] = _dot_fma_impl
 rules.abstract_eval_rules[dot_fma_p] = _dot_fma_abstract_eval
 rules.fresh_output.add(dot_fma_p)
+# Compiled code is never transformed again; for completeness the rules are those of the
+# unfused form (the JVP, linear in each operand) and a loop over the batch (exact).
+defjvp(
+    dot_fma_p,
+    lambda t, x, y, p, **kw: _scaled_product(t, y, **kw),
+    lambda t, x, y, p, **kw: _scaled_product(x, t, **kw),
+    lambda t, x, y, p, **kw: t,
+)
+rules.loop_batched.add(dot_fma_p)

@@ -38,7 +38,14 @@ def _bid_impl(x, *, shape, broadcast_dimensions):
     s = [1] * len(shape)
     for i, d in enumerate(broadcast_dimensions):
         s[d] = x.shape[i]
-    return np.broadcast_to(np.reshape(x, s), shape)
+    r = x.reshape(s) if type(x) is np.ndarray else np.reshape(x, s)
+    if r.size == 0 or r.dtype.hasobject or not r.flags.c_contiguous:
+        return np.broadcast_to(r, shape)
+    # np.broadcast_to's read-only zero-stride view, built directly (it costs ~10x less).
+    strides = tuple(0 if a != b else st for a, b, st in zip(s, shape, r.strides))
+    out = np.ndarray(shape, r.dtype, r, 0, strides)
+    out.flags.writeable = False
+    return out
 
 
 def _bid_abstract_eval(x, *, shape, broadcast_dimensions):
