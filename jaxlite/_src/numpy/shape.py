@@ -50,35 +50,56 @@ def _ndim(x):
 
 
 # ------------------------------------------------------------------------------ shapes
-def _sequence_shape(name, a):
-    """JAX 0.10 still answers ``shape``/``ndim``/``size`` of a list or tuple (NumPy's
-    answer), with a DeprecationWarning; every other ``jnp`` function raises."""
+def _not_arraylike_warning(name, a):
+    """JAX 0.10 still answers ``shape``/``ndim``/``size`` of a list, tuple or other
+    non-array (NumPy's answer), with a DeprecationWarning; every other ``jnp`` function
+    raises."""
     import warnings
 
+    if _util.is_arraylike(a) or np.isscalar(a):
+        return
     warnings.warn(
         f"{name} requires ndarray or scalar arguments, got {type(a)} at position 0. "
         "In a future JAX release this will be an error.",
         DeprecationWarning,
-        stacklevel=3,
+        stacklevel=4,
     )
-    return np.shape(a)
+
+
+def _numpy_answer(name, a):
+    _not_arraylike_warning(name, a)
+    m = getattr(a, "__jax_array__", None)
+    return np.shape(m() if m is not None else a)
 
 
 def shape(a):
-    return _sequence_shape("shape", a) if isinstance(a, (list, tuple)) else _shape(a)
+    """The shape of ``a``: its ``shape`` attribute when it has one (an array, a tracer, a
+    ``ShapeDtypeStruct``, any duck-typed array), else NumPy's answer."""
+    if hasattr(a, "shape"):
+        return a.shape
+    return _numpy_answer("shape", a)
 
 
 def ndim(a):
-    return len(_sequence_shape("ndim", a)) if isinstance(a, (list, tuple)) else _ndim(a)
+    """The number of dimensions of ``a``: its ``ndim`` attribute when it has one, else
+    NumPy's answer."""
+    if hasattr(a, "ndim"):
+        return a.ndim
+    return len(_numpy_answer("ndim", a))
 
 
 def size(a, axis=None):
-    if isinstance(a, (list, tuple)):
-        _sequence_shape("size", a)
-        s = _sequence_shape("shape", a)  # JAX's size then asks for the shape: warns again
-    else:
-        s = _shape(a)
-    return int(np.prod(s, dtype=np.int64)) if axis is None else s[axis]
+    """The number of elements of ``a`` (along ``axis``, an int or a tuple of ints): its
+    ``size`` attribute when it has one and ``axis`` is None, else from its shape."""
+    _not_arraylike_warning("size", a)
+    if axis is None and hasattr(a, "size"):
+        return a.size
+    s = a.shape if hasattr(a, "shape") else _numpy_answer("shape", a)
+    axes = axis if isinstance(axis, (tuple, list)) else range(len(s)) if axis is None else (axis,)
+    axes = [canonicalize_axis(ax, len(s)) for ax in axes]
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"repeated axis: {axis}")
+    return int(np.prod([s[ax] for ax in axes], dtype=np.int64))
 
 
 def reshape(a, shape, order="C", *, copy=None, out_sharding=None):

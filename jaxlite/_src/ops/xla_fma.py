@@ -1,6 +1,7 @@
 """XLA:CPU's contracted multiply-add ``a*b + c`` (one rounding, as LLVM fuses it on FMA
-hosts), reproduced in NumPy: a private elementwise primitive (impl, JVP, native rule) used
-where JAX's bits depend on it (the samplers of ``random``, ``jnp.linspace``)."""
+hosts; in float16/bfloat16 the product and the sum are each rounded, as XLA does),
+reproduced in NumPy: a private elementwise primitive (impl, JVP, native rule) used where
+JAX's bits depend on it (the samplers of ``random``, ``jnp.quantile``)."""
 
 from __future__ import annotations
 
@@ -126,7 +127,10 @@ def _fma_impl(a, b, c):
         return fma64(a, b, c)
     if dt == _f32:
         return fma32(a, b, c)
-    return fma32(*(np.asarray(v, _f32) for v in (a, b, c))).astype(dt)
+    # float16/bfloat16: XLA:CPU computes each 16-bit operation in float32 and rounds it
+    # back, so the multiply and the add are not contracted: two roundings.
+    a, b, c = (np.asarray(v, _f32) for v in (a, b, c))
+    return ((a * b).astype(dt).astype(_f32) + c).astype(dt)
 
 
 fma_p = naryop("xla_fma", _fma_impl, [FLOAT, FLOAT, FLOAT])
@@ -155,5 +159,6 @@ defjvp(
 
 
 def fma(a, b, c):
-    """``a*b + c`` rounded once (XLA's contracted multiply-add)."""
+    """``a*b + c`` as XLA:CPU computes it: rounded once (a contracted multiply-add) in
+    float32/float64, the product and then the sum rounded in float16/bfloat16."""
     return fma_p.bind(a, b, c)

@@ -323,10 +323,13 @@ def orthogonal(key, n, shape=(), dtype=None, m=None, *, out_sharding=None):
     shape = canonicalize_shape(shape)
     n = int(n)
     m = n if m is None else int(m)
-    z = normal(typed, (*shape, n, m), dt)
+    # A tall normal matrix (max(n, m), min(n, m)) is orthonormalised column-wise; a wide
+    # result (n < m) is its transpose, with orthonormal rows.
+    z = normal(typed, (*shape, max(n, m), min(n, m)), dt)
     q, r = linalg.qr(z)
     d = reductions.sum(r * creation.eye(*r.shape[-2:], dtype=r.dtype), axis=-1)
-    return q * jshape.expand_dims(d / ufuncs.abs(d).astype(d.dtype), -2)
+    q = q * jshape.expand_dims(ufuncs.sign(d), -2)
+    return jshape.swapaxes(q, -1, -2) if n < m else q
 
 
 __all__ = [

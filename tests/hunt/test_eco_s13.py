@@ -1,0 +1,187 @@
+"""Session 13's ecosystem hunt: optax, flax.linen, equinox, diffrax, lineax, optimistix,
+distrax, chex and jax-tqdm programs run on jaxlite-as-jax and on JAX, compared; each
+difference reduced here to plain jax/jnp. Expected values are JAX 0.10.2's (the file passes
+in oracle mode, ``JAXLITE_ORACLE=jax``); bit-level comparisons import JAX itself.
+
+* ``jnp.shape``/``ndim``/``size`` of a ``ShapeDtypeStruct`` or any object with ``shape``
+  (flax's ``Module.tabulate`` renders parameter shapes with them): jaxlite raised
+  TypeError, so the table printed ``ShapeDtypeStruct(...)`` reprs. ``size(axis=)`` takes a
+  tuple.
+* ``jax.random.orthogonal(key, n, m=m)`` with ``n < m`` (so ``nn.initializers.orthogonal``
+  of a wide kernel, flax/equinox): jaxlite returned an (n, n) matrix, then reshape failed.
+* float16/bfloat16 ``a*b + c`` where JAX's bits depend on XLA's arithmetic
+  (``jax.random.uniform`` with bounds, ``truncated_normal`` and so every 16-bit
+  ``variance_scaling`` initializer, ``jnp.quantile``): XLA rounds the product and the sum
+  separately in 16 bits; jaxlite fused them (one rounding).
+* ``custom_jvp`` rules whose primal output has None holes (equinox's checkpointed while
+  loop records symbolic zeros so): jaxlite counted a None tangent as a leaf.
+* ``custom_vjp`` residuals that are Python bools/numbers or NumPy arrays reach ``bwd``
+  unconverted (equinox ``filter_custom_vjp`` passes its ``perturbed`` flags so and tests
+  ``is False``), and ``bwd`` outputs are prefixes of the input structure (None for a whole
+  subtree, None holes of the input matched).
+* The jaxpr surface libraries walk (distrax's Lambda bijector inverts ``make_jaxpr(f)``):
+  ``Primitive.call_primitive``, ``ClosedJaxpr.literals``/``invars``/``replace``,
+  ``Jaxpr.replace`` and ``jax.extend.core.primitives`` were missing (AttributeError).
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import jaxlite as jax
+import jaxlite.numpy as jnp
+from tests.conftest import ORACLE
+
+
+# ------------------------------------------------------------------ shape/ndim/size
+class _Duck:
+    shape = (2, 5)
+    ndim = 2
+    dtype = np.dtype("int16")
+
+
+@pytest.mark.parametrize(
+    "obj", [jax.ShapeDtypeStruct((3, 4), jnp.float32), _Duck()], ids=["struct", "duck"]
+)
+def test_shape_ndim_of_objects_with_shape(obj):
+    assert jnp.shape(obj) == obj.shape
+    assert jnp.ndim(obj) == len(obj.shape)
+    assert jnp.result_type(obj) == obj.dtype
+
+
+def test_size_of_shape_dtype_struct_warns_and_answers():
+    s = jax.ShapeDtypeStruct((3, 4), jnp.float32)
+    with pytest.warns(DeprecationWarning, match="size requires ndarray or scalar arguments"):
+        assert jnp.size(s) == 12
+
+
+@pytest.mark.parametrize("fn", ["shape", "ndim", "size"])
+@pytest.mark.parametrize("value", [[1, 2], (1,), None], ids=["list", "tuple", "none"])
+def test_shape_ndim_size_of_non_arrays_warn_with_numpy_answer(fn, value):
+    with pytest.warns(DeprecationWarning, match=f"{fn} requires ndarray or scalar arguments"):
+        got = getattr(jnp, fn)(value)
+    assert got == getattr(np, fn)(value)
+
+
+def test_shape_of_scalars_does_not_warn():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert jnp.shape(3.5) == () and jnp.ndim(2) == 0 and jnp.size(1j) == 1
+        assert jnp.shape(np.float32(1)) == () and jnp.shape(jnp.ones((2, 3))) == (2, 3)
+
+
+def test_size_axis_tuple_and_errors():
+    x = jnp.ones((2, 3, 4))
+    assert jnp.size(x, axis=(0, 2)) == 8
+    assert jnp.size(x, axis=-1) == 4
+    assert jnp.size(x, axis=(1,)) == 3
+    with pytest.raises(ValueError, match="repeated axis"):
+        jnp.size(x, axis=(0, 0))
+    with pytest.raises(ValueError):
+        jnp.size(x, axis=3)
+
+
+def test_size_under_jit_of_tracer():
+    seen = []
+
+    @jax.jit
+    def f(x):
+        seen.append((jnp.shape(x), jnp.ndim(x), jnp.size(x), jnp.size(x, axis=(0,))))
+        return x
+
+    f(jnp.ones((2, 3)))
+    assert seen == [((2, 3), 2, 6, 2)]
+
+
+# ----------------------------------------------------------------------- orthogonal
+@pytest.mark.parametrize("n,m,batch", [(4, 6, ()), (6, 4, ()), (2, 5, (3,)), (1, 3, ())])
+def test_random_orthogonal_rectangular(n, m, batch):
+    q = jax.random.orthogonal(jax.random.PRNGKey(3), n, batch, jnp.float32, m)
+    assert q.shape == (*batch, n, m)
+    q = np.asarray(q, np.float64)
+    k = min(n, m)
+    gram = q @ np.swapaxes(q, -1, -2) if n <= m else np.swapaxes(q, -1, -2) @ q
+    np.testing.assert_allclose(gram, np.broadcast_to(np.eye(k), gram.shape), atol=1e-5)
+
+
+def test_orthogonal_initializer_wide_and_column_axis():
+    k = jax.random.PRNGKey(3)
+    w = jax.nn.initializers.orthogonal()(k, (4, 6))
+    assert w.shape == (4, 6)
+    np.testing.assert_allclose(np.asarray(w @ w.T), np.eye(4), atol=1e-5)
+    # JAX 0.10.2's first values (the wide case transposes the tall factorisation).
+    np.testing.assert_allclose(
+        np.asarray(w).ravel()[:4], [-0.77097, -0.31327, -0.4282, -0.27815], atol=1e-4
+    )
+    w = jax.nn.initializers.orthogonal(column_axis=0)(k, (3, 2, 4))
+    assert w.shape == (3, 2, 4)
+
+
+def test_orthogonal_bits_match_jax():
+    real = pytest.importorskip("jax")
+    if ORACLE:
+        pytest.skip("compares jaxlite with JAX")
+    for n, m, batch, dt in [
+        (4, 6, (), "float32"),
+        (6, 4, (2,), "float32"),
+        (2, 5, (), "complex64"),
+    ]:
+        ours = jax.random.orthogonal(jax.random.PRNGKey(5), n, batch, dt, m)
+        want = real.random.orthogonal(real.random.PRNGKey(5), n, batch, dt, m)
+        np.testing.assert_allclose(np.asarray(ours), np.asarray(want), rtol=2e-6, atol=2e-6)
+
+
+# ------------------------------------------------------- 16-bit multiply-add rounding
+def _bits_equal(ours, want):
+    a, b = np.asarray(ours), np.asarray(want)
+    assert a.dtype == b.dtype and a.shape == b.shape
+    np.testing.assert_array_equal(a.view(np.uint16), b.view(np.uint16))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_16bit_bounded_samplers_and_quantile_bits_match_jax(dtype):
+    real = pytest.importorskip("jax")
+    if ORACLE:
+        pytest.skip("compares jaxlite with JAX")
+    for lib_ours, lib_want in [(jax, real)]:  # noqa: B007
+        k1, k2 = lib_ours.random.PRNGKey(1), lib_want.random.PRNGKey(1)
+        _bits_equal(
+            lib_ours.random.uniform(k1, (1000,), dtype, -0.3, 2.7),
+            lib_want.random.uniform(k2, (1000,), dtype, -0.3, 2.7),
+        )
+        _bits_equal(
+            lib_ours.random.truncated_normal(k1, -2.0, 2.0, (500,), dtype),
+            lib_want.random.truncated_normal(k2, -2.0, 2.0, (500,), dtype),
+        )
+        _bits_equal(
+            lib_ours.nn.initializers.glorot_normal(dtype=dtype)(k1, (16, 8)),
+            lib_want.nn.initializers.glorot_normal(dtype=dtype)(k2, (16, 8)),
+        )
+        x = np.random.RandomState(0).randn(50, 37)
+        q = [0.1, 0.33, 0.5, 0.77]
+        _bits_equal(
+            lib_ours.numpy.quantile(
+                lib_ours.numpy.asarray(x, dtype), lib_ours.numpy.asarray(q, dtype), axis=0
+            ),
+            lib_want.numpy.quantile(
+                lib_want.numpy.asarray(x, dtype), lib_want.numpy.asarray(q, dtype), axis=0
+            ),
+        )
+
+
+def test_16bit_uniform_rounds_product_then_sum():
+    # JAX 0.10.2: max(lo, round16(round16(u * span) + lo)); the fused form differs in
+    # about half of the float16 elements.
+    lo, hi = -0.3, 2.7
+    for dtype in [jnp.float16, jnp.bfloat16]:
+        k = jax.random.PRNGKey(7)
+        u = np.asarray(jax.random.uniform(k, (2000,), dtype)).astype(np.float32)
+        got = np.asarray(jax.random.uniform(k, (2000,), dtype, lo, hi))
+        lo16, span = (
+            np.asarray(lo, got.dtype),
+            np.asarray(hi, got.dtype) - np.asarray(lo, got.dtype),
+        )
+        prod = (u * np.float32(span)).astype(got.dtype).astype(np.float32)
+        want = np.maximum((prod + np.float32(lo16)).astype(got.dtype), lo16)
+        np.testing.assert_array_equal(got.astype(np.float32), want.astype(np.float32))
