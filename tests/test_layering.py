@@ -60,6 +60,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "control_flow",
             "custom_derivatives",
+            "custom_trees",
             "custom_staged",
             "custom_vmap",
             "custom_batching",

@@ -38,6 +38,7 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.core.trace import Tracer, eval_trace, set_current_trace, trace_ctx
 from jaxlite._src.custom_staged import run_staged_rule
+from jaxlite._src.custom_trees import bwd_cotangent_leaves, is_host_residual
 from jaxlite._src.custom_vmap import custom_jvp_call_batch, custom_vjp_call_batch
 from jaxlite._src.interpreters import simplify as _simplify
 from jaxlite._src.interpreters.eval import eval_jaxpr
@@ -223,8 +224,10 @@ class custom_jvp:
                 )
             p_out, t_out = res
             p_flat, p_tree = tree_util.tree_flatten(p_out)
+            # As JAX: a None in either output is an empty subtree, not a leaf (equinox
+            # returns primal trees with None holes and the tangents of the leaves).
             t_flat, t_tree = tree_util.tree_flatten(
-                t_out, is_leaf=lambda x: x is None or isinstance(x, SymbolicZero)
+                t_out, is_leaf=lambda x: isinstance(x, SymbolicZero)
             )
             if p_tree != t_tree:
                 raise TypeError(
@@ -247,7 +250,7 @@ class custom_jvp:
             for p, t in zip(p_flat, t_flat):
                 pa = aval_of(p)
                 expected = pa.to_tangent_aval()
-                if t is None or isinstance(t, SymbolicZero) or expected.dtype == dtypes.float0:
+                if isinstance(t, SymbolicZero) or expected.dtype == dtypes.float0:
                     t_res.append(Zero(expected))
                     continue
                 t = to_array(t)
@@ -486,15 +489,23 @@ class custom_vjp:
                 )
             store["tree"] = out_tree
             res_flat, res_tree = tree_util.tree_flatten(resid)
+            # As JAX: residuals that are not JAX values (Python bools and numbers, NumPy
+            # arrays) reach ``bwd`` as they were given (equinox returns its Python-bool
+            # ``perturbed`` flags this way and tests them with ``is False``).
+            static = tuple((i, r) for i, r in enumerate(res_flat) if is_host_residual(r))
             return (
                 [to_array(o) for o in out_flat],
-                [to_array(r) for r in res_flat],
-                res_tree,
+                [to_array(r) for i, r in enumerate(res_flat) if not is_host_residual(r)],
+                (res_tree, static),
             )
 
-        def flat_bwd(res_tree, res_flat, cts_flat):
+        def flat_bwd(res_info, res_flat, cts_flat):
             out_tree = store["tree"]
-            resid = tree_util.tree_unflatten(res_tree, list(res_flat))
+            res_tree, static = res_info
+            res_all = list(res_flat)
+            for i, r in static:
+                res_all.insert(i, r)
+            resid = tree_util.tree_unflatten(res_tree, res_all)
             cts = []
             for c in cts_flat:
                 if type(c) is Zero:
@@ -521,15 +532,7 @@ class custom_vjp:
                 if g is None:
                     out.extend(Zero(a.to_tangent_aval()) for a in avals)
                     continue
-                g_flat, g_tree = tree_util.tree_flatten(
-                    g, is_leaf=lambda x: x is None or isinstance(x, SymbolicZero)
-                )
-                if g_tree != tree:
-                    raise TypeError(
-                        "Custom VJP bwd rule must produce an output with the same container "
-                        "(pytree) structure as the args tuple of the primal function, but got "
-                        f"bwd output structure {g_tree} for primal input structure {tree}."
-                    )
+                g_flat = bwd_cotangent_leaves(g, tree)
                 for x, a in zip(g_flat, avals):
                     ta = a.to_tangent_aval()
                     if x is None or isinstance(x, SymbolicZero) or ta.dtype == dtypes.float0:

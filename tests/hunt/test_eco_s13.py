@@ -185,3 +185,119 @@ def test_16bit_uniform_rounds_product_then_sum():
         prod = (u * np.float32(span)).astype(got.dtype).astype(np.float32)
         want = np.maximum((prod + np.float32(lo16)).astype(got.dtype), lo16)
         np.testing.assert_array_equal(got.astype(np.float32), want.astype(np.float32))
+
+
+# --------------------------------------------------------- custom_jvp with None holes
+def test_custom_jvp_primal_output_with_none_holes():
+    @jax.custom_jvp
+    def rec(x):
+        return (x * 2, None, {"z": x})
+
+    @rec.defjvp
+    def rec_jvp(p, t):
+        return rec(p[0]), (t[0] * 2, None, {"z": t[0]})
+
+    p, t = jax.jvp(rec, (1.0,), (3.0,))
+    assert p[1] is None and t[1] is None
+    np.testing.assert_allclose([p[0], p[2]["z"], t[0], t[2]["z"]], [2.0, 1.0, 6.0, 3.0])
+    assert float(jax.grad(lambda x: rec(x)[0] + rec(x)[2]["z"])(1.0)) == 3.0
+
+
+def test_custom_jvp_symbolic_zeros_tangent_tree_skips_none_holes():
+    seen = []
+
+    @jax.custom_jvp
+    def rec(d):
+        return d
+
+    def rec_jvp(p, t):
+        seen.append(
+            jax.tree_util.tree_map(lambda x: type(x) is jax.custom_derivatives.SymbolicZero, t[0])
+        )
+        return p[0], t[0]
+
+    rec.defjvp(rec_jvp, symbolic_zeros=True)
+
+    def f(args):
+        a, b, i = args
+        return rec((a * 2, None, b, i + 1))
+
+    jax.linearize(f, (jnp.ones(2), jnp.ones(3), 1))
+    assert seen == [(False, None, False, True)]
+
+
+def test_custom_jvp_none_tangent_for_a_leaf_is_a_structure_error():
+    @jax.custom_jvp
+    def f(x):
+        return x * 2, x
+
+    @f.defjvp
+    def f_jvp(p, t):
+        return f(p[0]), (t[0] * 2, None)
+
+    with pytest.raises(TypeError, match="equal container"):
+        jax.jvp(f, (1.0,), (1.0,))
+
+
+# ------------------------------------------------------------ custom_vjp residuals, bwd
+def test_custom_vjp_host_residuals_reach_bwd_unconverted():
+    seen = []
+
+    @jax.custom_vjp
+    def f(x):
+        return x * 2
+
+    def fwd(x):
+        return x * 2, (True, False, 3, 2.5, np.ones(2, np.float32), x)
+
+    def bwd(res, g):
+        t, fl, i, s, arr, x = res
+        seen.append(
+            (
+                t is True,
+                fl is False,
+                isinstance(i, int),
+                isinstance(s, float),
+                isinstance(arr, np.ndarray),
+            )
+        )
+        return (g * i * s * arr.sum(),)
+
+    f.defvjp(fwd, bwd)
+    for fn, x in [
+        (jax.grad(f), 1.0),
+        (jax.jit(jax.grad(f)), 1.0),
+        (jax.vmap(jax.grad(f)), jnp.ones(3)),
+    ]:
+        np.testing.assert_allclose(np.asarray(fn(x)), 15.0)
+    assert seen == [(True, True, True, True, True)] * 3
+
+
+def test_custom_vjp_bwd_output_is_a_prefix_of_the_inputs():
+    @jax.custom_vjp
+    def f(d, y):
+        return d["a"] * y + d["b"][0]
+
+    def fwd(d, y):
+        return f(d, y), y
+
+    f.defvjp(fwd, lambda res, g: ({"a": g * res, "b": None}, None))
+    d = {"a": jnp.array(2.0), "b": [jnp.array(1.0), jnp.array(3.0)]}
+    g = jax.grad(f)(d, jnp.array(5.0))
+    assert [float(v) for v in jax.tree_util.tree_leaves(g)] == [5.0, 0.0, 0.0]
+
+    f.defvjp(fwd, lambda res, g: ({"a": g, "b": g}, g))  # a leaf for a whole subtree
+    g = jax.grad(f, argnums=(0, 1))(d, jnp.array(5.0))
+    assert [float(v) for v in jax.tree_util.tree_leaves(g)] == [1.0, 1.0, 1.0, 1.0]
+
+    f.defvjp(fwd, lambda res, g: ({"a": g}, g))
+    with pytest.raises(TypeError, match="same container"):
+        jax.grad(f)(d, jnp.array(5.0))
+
+    @jax.custom_vjp
+    def h(t):
+        return t[0] * 2
+
+    h.defvjp(lambda t: (h(t), None), lambda res, g: ((g * 2, None),))
+    g = jax.grad(h)((jnp.array(1.0), None))
+    assert float(g[0]) == 2.0 and g[1] is None

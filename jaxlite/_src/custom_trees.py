@@ -1,0 +1,45 @@
+"""Pytree conventions of ``custom_jvp`` / ``custom_vjp`` rules that JAX applies to what
+the user's rules return (``custom_derivatives`` uses them): which ``fwd`` residuals stay
+host values, and how a ``bwd`` output that is a prefix of the inputs' structure expands
+to one cotangent per input leaf."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxlite._src import tree_util
+
+
+def bwd_cotangent_leaves(g, tree) -> list:
+    """One cotangent per leaf of an argument of structure ``tree``, from a bwd output ``g``
+    whose structure is a prefix of it, as JAX: a None stands for zeros of the whole subtree
+    it replaces (and matches the argument's own None holes), a leaf for every leaf below.
+
+    Raises:
+        TypeError: when ``g`` is not such a prefix.
+    """
+    out: list = []
+
+    def take(x, d):
+        out.extend([x] * tree_util.tree_structure(d).num_leaves)
+
+    dummy = tree_util.tree_unflatten(tree, [_LEAF] * tree.num_leaves)
+    try:
+        tree_util.tree_map(take, g, dummy, is_leaf=lambda x: x is None)
+    except ValueError:
+        raise TypeError(
+            "Custom VJP bwd rule must produce an output with the same container (pytree) "
+            "structure as the args tuple of the primal function, and in particular must "
+            "produce a tuple of length equal to the number of arguments to the primal "
+            f"function, but got bwd output structure {tree_util.tree_structure(g)} for "
+            f"primal input structure {tree}."
+        ) from None
+    return out
+
+
+_LEAF = object()
+
+
+def is_host_residual(r) -> bool:
+    """A custom_vjp residual kept as the host value it is (not converted to an Array)."""
+    return type(r) in (bool, int, float, complex) or isinstance(r, (np.ndarray, np.generic))
