@@ -36,6 +36,7 @@ _ASK = "ask for it (with the library and code that needs it) in the jaxlite issu
 _SPECIAL_TARGETS = {
     "jax.version": "jaxlite._jax_compat.version",
     "jax._src": "jaxlite._jax_compat",
+    "jax.extend.core.primitives": "jaxlite.extend.core_primitives",
 }
 
 

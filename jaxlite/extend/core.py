@@ -32,5 +32,6 @@ from jaxlite._src.jax_extension import (
     unmapped_aval as unmapped_aval,
     valid_jaxtype as valid_jaxtype,
 )
+from jaxlite.extend import core_primitives as primitives
 
 Effects = frozenset

@@ -24,6 +24,7 @@ in oracle mode, ``JAXLITE_ORACLE=jax``); bit-level comparisons import JAX itself
   ``Jaxpr.replace`` and ``jax.extend.core.primitives`` were missing (AttributeError).
 """
 
+import importlib
 import warnings
 
 import numpy as np
@@ -301,3 +302,39 @@ def test_custom_vjp_bwd_output_is_a_prefix_of_the_inputs():
     h.defvjp(lambda t: (h(t), None), lambda res, g: ((g * 2, None),))
     g = jax.grad(h)((jnp.array(1.0), None))
     assert float(g[0]) == 2.0 and g[1] is None
+
+
+# ---------------------------------------------- the jaxpr surface libraries walk (distrax)
+def _extend_core():
+    return importlib.import_module(("jax" if ORACLE else "jaxlite") + ".extend.core")
+
+
+def test_primitive_class_flags():
+    p = jax.lax.mul_p
+    assert p.call_primitive is False and p.multiple_results is False
+    for name in ["exp_p", "add_p", "tanh_p", "integer_pow_p", "reduce_sum_p"]:
+        assert getattr(jax.lax, name).call_primitive is False
+
+
+def test_closed_jaxpr_literals_and_var_lists():
+    c = jnp.ones(2)
+    closed = jax.make_jaxpr(lambda x: x * 2.0 + c)(jnp.zeros(2))
+    assert closed.literals is closed.consts or list(closed.literals) == list(closed.consts)
+    assert len(closed.literals) == 1
+    np.testing.assert_array_equal(np.asarray(closed.literals[0]), np.ones(2))
+    assert closed.invars == closed.jaxpr.invars and closed.outvars == closed.jaxpr.outvars
+    assert closed.constvars == closed.jaxpr.constvars
+    again = closed.replace(consts=[jnp.full(2, 3.0)])
+    out = _extend_core().jaxpr_as_fun(again)(jnp.ones(2))
+    np.testing.assert_array_equal(np.asarray(out[0]), [5.0, 5.0])
+    j2 = closed.jaxpr.replace(eqns=closed.jaxpr.eqns)
+    assert j2.invars == closed.jaxpr.invars and len(j2.eqns) == len(closed.jaxpr.eqns)
+
+
+def test_extend_core_primitives_are_the_jaxpr_primitives():
+    prims = _extend_core().primitives
+    closed = jax.make_jaxpr(lambda x: jnp.exp(x) * 3.0 + jax.jit(jnp.sin)(x))(1.0)
+    used = {e.primitive for e in closed.eqns}
+    assert prims.exp_p in used and prims.mul_p in used and prims.jit_p in used
+    assert prims.add_p is jax.lax.add_p
+    assert prims.custom_jvp_call_p is not None and prims.custom_vjp_call_p is not None

@@ -97,6 +97,16 @@ class Jaxpr:
     def out_avals(self) -> list[ShapedArray]:
         return [v.aval for v in self.outvars]
 
+    debug_info = None  # jaxlite records no source information
+
+    def replace(self, **kw) -> Jaxpr:
+        """A copy with the given fields (``constvars invars outvars eqns effects``)."""
+        d = {k: getattr(self, k) for k in ("constvars", "invars", "outvars", "eqns")}
+        d["effects"] = kw.pop("effects", None if "eqns" in kw else self.effects)
+        kw.pop("debug_info", None)
+        d.update(kw)
+        return Jaxpr(**d)
+
     def __str__(self):
         return pp_jaxpr(self)
 
@@ -133,6 +143,34 @@ class ClosedJaxpr:
     @property
     def eqns(self):
         return self.jaxpr.eqns
+
+    # The rest of JAX's ClosedJaxpr surface, read by libraries that walk jaxprs
+    # (distrax's Lambda bijector inverts ``make_jaxpr(f)`` through ``.literals``).
+    @property
+    def literals(self):
+        return self.consts
+
+    @property
+    def constvars(self):
+        return self.jaxpr.constvars
+
+    @property
+    def invars(self):
+        return self.jaxpr.invars
+
+    @property
+    def outvars(self):
+        return self.jaxpr.outvars
+
+    def replace(self, *, jaxpr: Jaxpr | None = None, consts: Sequence[Any] | None = None):
+        """A copy with a new ``jaxpr`` and/or ``consts``."""
+        return ClosedJaxpr(
+            self.jaxpr if jaxpr is None else jaxpr, self.consts if consts is None else consts
+        )
+
+    def map_jaxpr(self, f) -> ClosedJaxpr:
+        """``ClosedJaxpr(f(self.jaxpr), self.consts)``."""
+        return ClosedJaxpr(f(self.jaxpr), self.consts)
 
     def __str__(self):
         return pp_jaxpr(self.jaxpr)

@@ -26,6 +26,14 @@ class Primitive:
     """
 
     multiple_results = False
+    # JAX's other class-level flags, read by libraries that walk jaxprs (distrax's Lambda
+    # bijector asks every equation's primitive for ``call_primitive``). jaxlite has no
+    # final-style call primitives and no mutable refs, so all are False.
+    call_primitive = False
+    ref_primitive = False
+    ref_allocating = False
+    skip_canonicalization = False
+    is_effectful = None
 
     def __init__(self, name: str, multiple_results: bool = False):
         self.name = name
