@@ -1,6 +1,7 @@
 """Run one script of library programs on jaxlite-as-jax and on JAX, in two fresh
 interpreters started in parallel, and collect the JSON records each prints (one per line).
-Shared by test_libraries.py (quick-starts) and test_eco_programs_s12.py."""
+Shared by test_libraries.py (quick-starts) and test_eco_programs_s12.py / _s13.py, whose
+records (``{"name", "paths", "leaves"}``) ``assert_same_program`` compares."""
 
 import importlib.util
 import json
@@ -8,6 +9,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -49,3 +51,26 @@ def run_both(script: str, names: list, key: str) -> dict:
     if has_jax:
         procs["jax"] = _start(script, "jax", names)
     return {engine: _collect(p, key) for engine, p in procs.items()}
+
+
+def assert_same_program(name: str, runs: dict) -> None:
+    """Program ``name`` ran on jaxlite and gave JAX's pytree paths, dtypes and shapes
+    exactly and its values to float32 tolerance (skips when JAX is not installed)."""
+    ours = runs["jaxlite"].get(name)
+    assert ours is not None, f"no result for {name}"
+    assert "error" not in ours, f"{name} failed on jaxlite:\n{ours['error']}"
+    if "jax" not in runs:
+        pytest.skip("real JAX is not installed: ran on jaxlite without a reference")
+    ref = runs["jax"][name]
+    assert "error" not in ref, f"{name} failed on JAX itself:\n{ref['error']}"
+    assert ours["paths"] == ref["paths"]
+    for path, (dt, shape, got), (rdt, rshape, want) in zip(
+        ref["paths"], ours["leaves"], ref["leaves"]
+    ):
+        assert (dt, shape) == (rdt, rshape), (name, path)
+        want = np.asarray(want, np.float64)
+        finite = np.abs(want[np.isfinite(want)])
+        scale = max(float(np.max(finite)) if finite.size else 0.0, 1.0)
+        np.testing.assert_allclose(
+            np.asarray(got, np.float64), want, rtol=1e-5, atol=1e-6 * scale, err_msg=f"{path}"
+        )

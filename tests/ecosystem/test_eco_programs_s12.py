@@ -6,10 +6,9 @@ library is not installed is skipped."""
 import importlib.util
 import os
 
-import numpy as np
 import pytest
 
-from tests.ecosystem._two_engines import run_both
+from tests.ecosystem._two_engines import assert_same_program, run_both
 from tests.ecosystem.eco_programs_s12 import PROGRAMS
 
 pytestmark = pytest.mark.jaxlite_only  # compares jaxlite with the real JAX itself
@@ -34,20 +33,4 @@ def runs():
 def test_program_matches_jax(name, runs):
     if name not in INSTALLED:
         pytest.skip(f"{PROGRAMS[name][1]} not installed (tests/ecosystem/requirements-libs.txt)")
-    ours = runs["jaxlite"].get(name)
-    assert ours is not None, f"no result for {name}"
-    assert "error" not in ours, f"{name} failed on jaxlite:\n{ours['error']}"
-    if "jax" not in runs:
-        pytest.skip("real JAX is not installed: ran on jaxlite without a reference")
-    ref = runs["jax"][name]
-    assert "error" not in ref, f"{name} failed on JAX itself:\n{ref['error']}"
-    assert ours["paths"] == ref["paths"]
-    for path, (dt, shape, got), (rdt, rshape, want) in zip(
-        ref["paths"], ours["leaves"], ref["leaves"]
-    ):
-        assert (dt, shape) == (rdt, rshape), (name, path)
-        want = np.asarray(want, np.float64)
-        scale = max(float(np.max(np.abs(want))) if want.size else 0.0, 1.0)
-        np.testing.assert_allclose(
-            np.asarray(got, np.float64), want, rtol=1e-5, atol=1e-6 * scale, err_msg=f"{path}"
-        )
+    assert_same_program(name, runs)
