@@ -17,6 +17,7 @@ from jaxlite._src.jax_extension import (
     ensure_compile_time_eval as ensure_compile_time_eval,
     eval_context as eval_context,
     find_top_trace as find_top_trace,
+    get_opaque_trace_state as get_opaque_trace_state,
     jaxprs_in_params as jaxprs_in_params,
     new_jaxpr_eqn as new_jaxpr_eqn,
 )

@@ -8,4 +8,6 @@ from jaxlite._src.custom_derivatives import (  # noqa: F401
     custom_jvp_call_p as custom_jvp_call_p,
     custom_vjp as custom_vjp,
     custom_vjp_call_p as custom_vjp_call_p,
+    zero_from_primal as zero_from_primal,
 )
+from jaxlite._src.custom_gradient import custom_gradient as custom_gradient  # noqa: F401

@@ -93,6 +93,18 @@ def _zeros(aval):
     return zeros(aval)
 
 
+def zero_from_primal(val, symbolic_zeros: bool = False):
+    """Zero tangents for the primal pytree ``val`` (``jax.custom_derivatives``): one
+    ``SymbolicZero`` per leaf with ``symbolic_zeros``, else zero arrays of each leaf's
+    tangent type (float0 for integer and boolean leaves)."""
+
+    def zero(x):
+        aval = aval_of(x).to_tangent_aval()
+        return SymbolicZero(aval) if symbolic_zeros else _zeros(aval)
+
+    return tree_util.tree_map(zero, val)
+
+
 def _trace_closed(trace, fun, tracers):
     """Trace ``fun`` at the avals of ``tracers`` with ``trace`` current; returns the closed
     jaxpr with no consts and the consts (values of ``trace``) to pass as leading operands."""

@@ -338,3 +338,43 @@ def test_extend_core_primitives_are_the_jaxpr_primitives():
     assert prims.exp_p in used and prims.mul_p in used and prims.jit_p in used
     assert prims.add_p is jax.lax.add_p
     assert prims.custom_jvp_call_p is not None and prims.custom_vjp_call_p is not None
+
+
+# -------------------------------------------- names the libraries reach for (optimistix, flax)
+def _public(name):
+    return importlib.import_module(("jax" if ORACLE else "jaxlite") + "." + name)
+
+
+def test_zero_from_primal():
+    cd = _public("custom_derivatives")
+    tree = (1.0, {"a": jnp.ones(2, jnp.int32), "b": jnp.ones((2, 3))})
+    sym = cd.zero_from_primal(tree, symbolic_zeros=True)
+    assert all(type(z) is cd.SymbolicZero for z in jax.tree_util.tree_leaves(sym))
+    assert [z.aval.shape for z in jax.tree_util.tree_leaves(sym)] == [(), (2,), (2, 3)]
+    assert jax.tree_util.tree_leaves(sym)[1].aval.dtype == jax.dtypes.float0
+    dense = cd.zero_from_primal(tree)
+    leaves = jax.tree_util.tree_leaves(dense)
+    assert leaves[0].dtype == jnp.float32 and float(leaves[0]) == 0.0
+    assert leaves[1].dtype == jax.dtypes.float0 and leaves[1].shape == (2,)
+    assert np.all(np.asarray(leaves[2]) == 0) and leaves[2].shape == (2, 3)
+
+    @jax.custom_jvp
+    def f(x, r):
+        return x * 2, r
+
+    @f.defjvp
+    def f_jvp(p, t):
+        return f(*p), (t[0] * 2, cd.zero_from_primal(p[1], symbolic_zeros=True))
+
+    _, t = jax.jvp(lambda x: f(x, {"r": jnp.ones(2)}), (1.0,), (1.0,))
+    assert float(t[0]) == 2.0 and np.all(np.asarray(t[1]["r"]) == 0)
+
+
+def test_core_get_opaque_trace_state_and_custom_gradient_home():
+    core = _public("core")
+    a, b = core.get_opaque_trace_state(convention="flax"), core.get_opaque_trace_state()
+    assert a == b
+    inside = []
+    jax.jit(lambda x: inside.append(core.get_opaque_trace_state()) or x)(1.0)
+    assert inside[0] != a
+    assert _public("custom_derivatives").custom_gradient is jax.custom_gradient
