@@ -31,8 +31,9 @@ def bwd_cotangent_leaves(g, tree) -> list:
             "Custom VJP bwd rule must produce an output with the same container (pytree) "
             "structure as the args tuple of the primal function, and in particular must "
             "produce a tuple of length equal to the number of arguments to the primal "
-            f"function, but got bwd output structure {tree_util.tree_structure(g)} for "
-            f"primal input structure {tree}."
+            "function, but got bwd output structure "
+            f"{tree_util.treedef_repr(tree_util.tree_structure(g))} for primal input "
+            f"structure {tree_util.treedef_repr(tree)}."
         ) from None
     return out
 
