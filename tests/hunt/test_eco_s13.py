@@ -378,3 +378,30 @@ def test_core_get_opaque_trace_state_and_custom_gradient_home():
     jax.jit(lambda x: inside.append(core.get_opaque_trace_state()) or x)(1.0)
     assert inside[0] != a
     assert _public("custom_derivatives").custom_gradient is jax.custom_gradient
+
+
+# ------------------------------------------------------------- jnp.split index arrays
+@pytest.mark.parametrize(
+    "indices", [np.array([]), np.cumsum([2, 2])[:-1], [], jnp.zeros((0,))], ids=str
+)
+def test_split_index_arrays_lineax_builds(indices):
+    # lineax splits a vector at np.cumsum(sizes)[:-1]: a float64 array, empty for one block
+    x = jnp.arange(6.0)
+    parts = jnp.split(x, indices)
+    assert sum(p.shape[0] for p in parts) == 6
+    np.testing.assert_array_equal(np.concatenate([np.asarray(p) for p in parts]), np.arange(6.0))
+
+
+@pytest.mark.parametrize(
+    "indices,message",
+    [
+        (np.array([2.0, 3.0]), "'numpy.float64' object cannot be interpreted as an integer"),
+        (np.array([True]), "'numpy.bool' object cannot be interpreted as an integer"),
+        (jnp.array([2.0]), "Only integer scalar arrays can be converted to a scalar index."),
+    ],
+    ids=["numpy-float", "numpy-bool", "jax-float"],
+)
+def test_split_non_integer_index_arrays_raise(indices, message):
+    with pytest.raises(TypeError) as e:
+        jnp.split(jnp.arange(6.0), indices)
+    assert str(e.value) == message

@@ -343,10 +343,15 @@ def _split_points(n, indices_or_sections, even: bool):
         # as JAX: float indices are an error, not truncated
         idx = [operator.index(i) for i in indices_or_sections]
     else:
-        idx = np.asarray(indices_or_sections)
-        if idx.dtype.kind not in "iub":
+        # as JAX: each index must be an integer (an empty float array has none: lineax
+        # splits by np.cumsum of an empty size list); a jax.Array of floats refuses as a
+        # whole, NumPy values element by element
+        arr = np.asarray(indices_or_sections)
+        if arr.size and arr.dtype.kind not in "iu" and not isinstance(
+            indices_or_sections, (np.ndarray, np.generic)
+        ):
             raise TypeError("Only integer scalar arrays can be converted to a scalar index.")
-        idx = [int(i) for i in idx.ravel()]
+        idx = [operator.index(i) for i in arr.ravel()]
     pts = [0, *idx, n]
     sizes = [hi - lo for lo, hi in zip(pts[:-1], pts[1:])]
     if builtins.any(s < 0 for s in sizes):
