@@ -231,6 +231,67 @@ def test_F_custom_vjp_unbatched_output_cotangent_counts_once(staged):
 
 
 # ---------------------------------------------------------------------------------------------
+# a rule run later leaves unbatched an output that the staged call batched
+
+
+def _rule_unbatches_custom_jvp():
+    """``f(x) = 2x``, whose rule returns constants: under ``vmap`` the function's output is
+    batched, the rule's primal and tangent outputs are not."""
+
+    @jax.custom_jvp
+    def f(x):
+        return x * 2.0
+
+    f.defjvp(lambda p, t: (jnp.float32(5.0), jnp.float32(1.0)))
+    return f
+
+
+def _fwd_unbatches_custom_vjp():
+    @jax.custom_vjp
+    def g(x):
+        return x * 2.0
+
+    g.defvjp(lambda x: (jnp.float32(5.0), None), lambda r, ct: (jnp.ones(()),))
+    return g
+
+
+def test_F_rule_unbatched_output_eager_is_broadcast():
+    """Differentiated right away, the vmapped rule's unbatched outputs come out of ``vmap``
+    broadcast to the batch (JAX 0.10.2 eagerly and under ``jit`` of the whole stack)."""
+    f, g, xs = _rule_unbatches_custom_jvp(), _fwd_unbatches_custom_vjp(), jnp.arange(3.0)
+    for run in (lambda h: h(), lambda h: jax.jit(h)()):
+        p, t = run(lambda: jax.jvp(jax.vmap(f), (xs,), (xs,)))
+        np.testing.assert_array_equal(np.asarray(p), [5.0, 5.0, 5.0])
+        np.testing.assert_array_equal(np.asarray(t), [1.0, 1.0, 1.0])
+        v, dx = run(lambda: jax.value_and_grad(lambda a: jax.vmap(g)(a).sum())(xs))
+        assert float(v) == 15.0
+        np.testing.assert_array_equal(np.asarray(dx), [1.0, 1.0, 1.0])
+
+
+@pytest.mark.jaxlite_only
+def test_F_rule_run_later_keeps_the_staged_batched_shape():
+    """``jvp``/``vjp`` of ``jit(vmap(f))``: the staged call said batched, the rule run later
+    returns unbatched outputs. jaxlite broadcasts them to the staged shape, the answer of
+    the same stack without ``jit`` (above). JAX 0.10.2 returns them unbatched, against its
+    own staged type: ``jvp(jit(vmap(f)))`` gives shape ``()``, ``vjp``'s function then
+    rejects a ``(3,)`` cotangent, and ``value_and_grad`` of ``sum(jit(vmap(g)))`` is 5.0
+    where eager JAX says 15.0 (compat.md, the F general-rule row)."""
+    f, g, xs = _rule_unbatches_custom_jvp(), _fwd_unbatches_custom_vjp(), jnp.arange(3.0)
+    p, t = jax.jvp(jax.jit(jax.vmap(f)), (xs,), (xs,))
+    assert p.shape == t.shape == (3,)
+    np.testing.assert_array_equal(np.asarray(p), [5.0, 5.0, 5.0])
+    np.testing.assert_array_equal(np.asarray(t), [1.0, 1.0, 1.0])
+    y, lin = jax.linearize(jax.jit(jax.vmap(f)), xs)
+    assert y.shape == lin(xs).shape == (3,)
+    y, pullback = jax.vjp(jax.jit(jax.vmap(g)), xs)
+    np.testing.assert_array_equal(np.asarray(y), [5.0, 5.0, 5.0])
+    np.testing.assert_array_equal(np.asarray(pullback(jnp.ones(3))[0]), [1.0, 1.0, 1.0])
+    v, dx = jax.value_and_grad(lambda a: jax.jit(jax.vmap(g))(a).sum())(xs)
+    assert float(v) == 15.0
+    np.testing.assert_array_equal(np.asarray(dx), [1.0, 1.0, 1.0])
+
+
+# ---------------------------------------------------------------------------------------------
 # seed 40570: a staged custom function's rule closes over a value of a finished jit trace
 
 
