@@ -112,7 +112,13 @@ def _flatten_fun(fun: Callable, primals, has_aux: bool, what: str):
 
     def out_leaves(out_flat):
         for o in out_flat:
-            check_output_leaf(o)
+            try:
+                check_output_leaf(o)
+            except TypeError:
+                # JAX's wording for a non-array output of a differentiated function
+                raise TypeError(
+                    f"Argument '{o}' of type {type(o)} is not a valid JAX type"
+                ) from None
         raw[:] = out_flat
         return [asarray_any(o) for o in out_flat]
 

@@ -202,7 +202,7 @@ def checkpoint(
 
         flat, in_tree = tree_util.tree_flatten((dyn, kwargs))
         avals = [abstractify(x) for x in flat]
-        closed, out_tree = trace_flat(f, in_tree, avals)
+        closed, out_tree = trace_flat(f, in_tree, avals, source=(fun, "checkpoint / remat"))
         closed, consts = closure_convert_consts(closed)
         outs = checkpoint_p.bind(
             *consts, *flat, jaxpr=closed, prevent_cse=prevent_cse, policy=policy

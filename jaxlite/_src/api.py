@@ -93,13 +93,13 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any], has_aux:
         ):
             raise TypeError(
                 "primal and tangent arguments to jax.jvp do not match; dtypes must be equal, "
-                f"or in case of int/bool primal dtype the tangent dtype must be float0. Got "
+                f"or in case of int/bool primal dtype the tangent dtype must be float0.Got "
                 f"primal dtype {pa.dtype} and so expected tangent dtype {expected.dtype}, but "
                 f"got tangent dtype {ta.dtype} instead."
             )
         if ta.shape != pa.shape:
             raise ValueError(
-                "jvp called with different primal and tangent shapes; Got primal shape "
+                "jvp called with different primal and tangent shapes;Got primal shape "
                 f"{pa.shape} and tangent shape as {ta.shape}"
             )
         if expected.dtype == dtypes.float0:

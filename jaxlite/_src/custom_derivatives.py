@@ -483,11 +483,12 @@ class custom_vjp:
             res = user_fwd(*merge_static_args(nondiff, tree_util.tree_unflatten(in_tree, xs_in), n))
             if not (isinstance(res, (tuple, list)) and len(res) == 2):
                 raise TypeError(
-                    "Custom VJP fwd rule must produce a pair (list or tuple of length two) "
-                    "where the first element represents the primal output (equal to the "
-                    "output of the custom_vjp-decorated function) and the second element "
-                    f"represents residuals (i.e. values stored from the forward pass for use "
-                    f"on the backward pass), but got {res}."
+                    f"Custom VJP fwd rule {_name(user_fwd)} for function {_name(fun)} must "
+                    "produce a pair (list or tuple of length two) where the first element "
+                    "represents the primal output (equal to those of the custom_vjp-decorated "
+                    f"function {_name(fun)}) and the second element represents residuals "
+                    "(i.e. values stored from the forward pass for use on the backward pass), "
+                    f"but got {res}."
                 )
             out, resid = res
             out_flat, out_tree = tree_util.tree_flatten(out)
@@ -533,7 +534,8 @@ class custom_vjp:
                     "(pytree) structure as the args tuple of the primal function, and in "
                     "particular must produce a tuple of length equal to the number of "
                     "arguments to the primal function, but got bwd output structure "
-                    f"{got_tree} for primal input structure {tree_util.tree_structure(dyn)}."
+                    f"{tree_util.treedef_repr(got_tree)} for primal input structure "
+                    f"{tree_util.treedef_repr(tree_util.tree_structure(dyn))}."
                 )
             out = []
             arg_trees = [tree_util.tree_structure(a) for a in dyn]

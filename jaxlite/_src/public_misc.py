@@ -94,7 +94,7 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
         structs["given"] = [x if isinstance(x, ShapeDtypeStruct) else None for x in leaves]
         return [x for x in leaves if not isinstance(x, ShapeDtypeStruct)]
 
-    closed, _ = trace_flat(traced, in_tree, avals)
+    closed, _ = trace_flat(traced, in_tree, avals, source=(fun, "jit"))
     computed = iter(
         ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import functools
+import re
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any, TypeVar
 
@@ -71,7 +72,19 @@ def tree_flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None):
 
 def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
     """Rebuild a pytree from ``treedef`` and ``leaves`` (``jax.tree_util.tree_unflatten``)."""
-    return optree.tree_unflatten(treedef, leaves)
+    try:
+        return optree.tree_unflatten(treedef, leaves)
+    except ValueError as e:
+        # JAX's wording of a leaf-count mismatch
+        m = re.match(
+            r"Too (few|many) leaves for PyTreeSpec; expected: (\d+)(?:, got: (\d+))?", str(e)
+        )
+        if m is None:
+            raise
+        got = f", got {m.group(3)}" if m.group(3) else "."
+        raise ValueError(
+            f"Too {m.group(1)} leaves for PyTreeDef; expected {m.group(2)}{got}"
+        ) from None
 
 
 def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list:

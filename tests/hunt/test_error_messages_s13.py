@@ -432,3 +432,240 @@ def test_donate_argnums_checked(options, first):
 def test_donation_accepted_where_valid():
     assert jax.jit(_f2, donate_argnums=(0, 1))(1.0, 2.0) == 1.0
     assert jax.jit(lambda *a: a[0], donate_argnums=5)(1.0) == 1.0
+
+
+# ------------------------------------------------------------- first lines of the sweep
+def _returns_str(x):
+    return "a"
+
+
+@pytest.mark.parametrize(
+    "call, exc, first",
+    [
+        (
+            lambda: jnp.concatenate([jnp.ones((2, 3)), jnp.ones(3)]),
+            TypeError,
+            "Cannot concatenate arrays with different numbers of dimensions: got (2, 3), (3,).",
+        ),
+        (
+            lambda: lax.concatenate([jnp.ones(3), jnp.ones((3, 1))], 0),
+            TypeError,
+            "Cannot concatenate arrays with different numbers of dimensions: got (3,), (3, 1).",
+        ),
+        (
+            lambda: jnp.stack([jnp.ones(2), jnp.ones(3)]),
+            ValueError,
+            "All input arrays must have the same shape. Got (2,), (3,).",
+        ),
+        (
+            lambda: lax.dynamic_slice(jnp.ones(3), (0,), (5,)),
+            TypeError,
+            "slice slice_sizes must be less than or equal to operand shape, got slice_sizes "
+            "(5,) for operand shape (3,).",
+        ),
+        (
+            lambda: lax.pad(jnp.ones(3), 0, [(0, 0, 0)]),
+            TypeError,
+            "pad operand and padding_value must be same dtype: got float32 and int32.",
+        ),
+        (
+            lambda: lax.select(jnp.array([True, False]), jnp.ones(3), jnp.ones(3)),
+            TypeError,
+            "select `which` must be scalar or have the same shape as cases, got `which` shape "
+            "(2,) but case shape (3,).",
+        ),
+        (
+            lambda: lax.select(jnp.ones(3), jnp.ones(3), jnp.ones(3)),
+            TypeError,
+            "select `which` must be boolean or integer type, got float32.",
+        ),
+        (
+            lambda: lax.clamp(jnp.ones(2), jnp.ones(3), jnp.ones(4)),
+            TypeError,
+            "clamp requires min.shape == operand.shape or min.shape == (), got "
+            "min.shape=(2,), operand.shape=(3,).",
+        ),
+        (
+            lambda: lax.reduce(jnp.ones(3), 0.0, lax.add, (2,)),
+            ValueError,
+            "reduction axes (2,) contains out-of-bounds indices for float32[3].",
+        ),
+        (
+            lambda: lax.cumsum(jnp.ones(3), axis=1),
+            ValueError,
+            "axis 1 is out of bounds for array of shape (3,)",
+        ),
+        (
+            lambda: lax.argmax(jnp.ones(3), 1, jnp.int32),
+            ValueError,
+            "Invalid axis 1 for operand shape (3,)",
+        ),
+        (
+            lambda: lax.top_k(jnp.ones(3), 5),
+            ValueError,
+            "k argument to top_k must be no larger than size along axis; got k=5 with "
+            "shape=[3] and axis=0",
+        ),
+        (
+            lambda: jax.jvp(lambda x: x, (1.0,), (jnp.int32(1),)),
+            TypeError,
+            "primal and tangent arguments to jax.jvp do not match; dtypes must be equal, or in "
+            "case of int/bool primal dtype the tangent dtype must be float0.Got primal dtype "
+            "float32 and so expected tangent dtype float32, but got tangent dtype int32 "
+            "instead.",
+        ),
+        (
+            lambda: jax.jvp(lambda x: x, (jnp.ones(3),), (jnp.ones(2),)),
+            ValueError,
+            "jvp called with different primal and tangent shapes;Got primal shape (3,) and "
+            "tangent shape as (2,)",
+        ),
+        (
+            lambda: jax.jit(lambda n: lax.fori_loop(0, n, lambda i, c: c + 1.0, 0.0))(3.0),
+            TypeError,
+            "lower and upper arguments to fori_loop must have equal types, got int32 and "
+            "float32",
+        ),
+        (
+            lambda: jax.jit(lambda x, y: x, static_argnums=1)(1.0, np.ones(3)),
+            ValueError,
+            "Non-hashable static arguments are not supported. An error occurred while trying "
+            "to hash an object of type <class 'numpy.ndarray'>, [1. 1. 1.]. The error was:",
+        ),
+        (
+            lambda: jnp.array("abc"),
+            TypeError,
+            "Value 'abc' with dtype <U3 is not a valid JAX array type. Only arrays of numeric "
+            "types are supported by JAX.",
+        ),
+        (
+            lambda: jnp.array([1.0, "a"]),
+            TypeError,
+            "Value 'a' with dtype <U1 is not a valid JAX array type.",
+        ),
+        (lambda: jnp.asarray(None), ValueError, "None is not a valid value for jnp.array"),
+        (lambda: jnp.array([1, None]), ValueError, "None is not a valid value for jnp.array"),
+        (
+            lambda: jax.jit(lambda x: x[x > 0])(jnp.ones(3)),
+            errors.NonConcreteBooleanIndexError,
+            "Array boolean indices must be concrete; got bool[3]",
+        ),
+        (
+            lambda: jnp.linalg.inv(jnp.ones((2, 3))),
+            ValueError,
+            "Argument to inv must have shape [..., n, n], got (2, 3).",
+        ),
+        (
+            lambda: jax.tree_util.tree_unflatten(jax.tree_util.tree_structure((1, 2)), [1]),
+            ValueError,
+            "Too few leaves for PyTreeDef; expected 2, got 1",
+        ),
+        (
+            lambda: jax.tree_util.tree_unflatten(
+                jax.tree_util.tree_structure((1, 2)), [1, 2, 3]
+            ),
+            ValueError,
+            "Too many leaves for PyTreeDef; expected 2.",
+        ),
+        (
+            lambda: jnp.einsum("ij,jk->ik", jnp.ones((2, 3))),
+            ValueError,
+            "Number of einsum subscripts, 2, must be equal to the number of operands, 1.",
+        ),
+        (
+            lambda: jnp.power(jnp.int32(2), -1),
+            TypeError,
+            "Integers cannot be raised to negative powers, got integer_pow(int32[], -1)",
+        ),
+        (
+            lambda: float(jnp.ones(3)),
+            TypeError,
+            "Only scalar arrays can be converted to Python scalars; got arr.ndim=1",
+        ),
+        (
+            lambda: int(jnp.ones((1, 1))),
+            TypeError,
+            "Only scalar arrays can be converted to Python scalars; got arr.ndim=2",
+        ),
+        (
+            lambda: jnp.ones(3)["a"],
+            TypeError,
+            "JAX does not support string indexing; got idx='a'",
+        ),
+        (
+            lambda: jnp.ones(3)[None, "a"],
+            TypeError,
+            "JAX does not support string indexing; got idx='a'",
+        ),
+        (
+            lambda: lax.scan(lambda c, x: c, 0.0, jnp.ones(3)),
+            TypeError,
+            "scan body output must be a pair, got ~float32[].",
+        ),
+        (
+            lambda: lax.scan(lambda c, x: (c, x, x), 0.0, jnp.ones(3)),
+            TypeError,
+            "scan body output must be a pair, got (ShapedArray(float32[], weak_type=True), "
+            "ShapedArray(float32[]), ShapedArray(float32[])).",
+        ),
+        (
+            lambda: jax.grad(_returns_str)(1.0),
+            TypeError,
+            "Argument 'a' of type <class 'str'> is not a valid JAX type",
+        ),
+    ],
+)
+def test_sweep_first_lines(call, exc, first):
+    with _raises(exc, first):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call, what",
+    [
+        (lambda: jax.jit(_returns_str)(1.0), "jit"),
+        (lambda: jax.make_jaxpr(_returns_str)(1.0), "jit"),
+        (lambda: jax.eval_shape(_returns_str, 1.0), "jit"),
+        (lambda: jax.checkpoint(_returns_str)(1.0), "checkpoint / remat"),
+    ],
+)
+def test_non_array_output(call, what):
+    code = _returns_str.__code__
+    with _raises(
+        TypeError,
+        f"function _returns_str at {code.co_filename}:{code.co_firstlineno} traced for {what} "
+        "returned a value of type <class 'str'>, which is not a valid JAX type",
+    ):
+        call()
+
+
+def test_scan_body_may_return_a_list_pair():
+    carry, ys = lax.scan(lambda c, x: [c + x, x * 2.0], 0.0, jnp.arange(3.0))
+    assert float(carry) == 3.0
+    np.testing.assert_array_equal(np.asarray(ys), [0.0, 2.0, 4.0])
+
+
+def test_custom_vjp_rule_structure_messages():
+    @jax.custom_vjp
+    def f(x, y):
+        return x * y
+
+    f.defvjp(lambda x, y: (x * y, (x, y)), lambda r, g: (g,))
+    with pytest.raises(TypeError) as info:
+        jax.grad(f)(1.0, 2.0)
+    assert "but got bwd output structure PyTreeDef((*,)) for primal input structure" in str(
+        info.value
+    )
+
+    @jax.custom_vjp
+    def g(x):
+        return x
+
+    g.defvjp(lambda x: x, lambda r, ct: (ct,))
+    with _raises(
+        TypeError,
+        "Custom VJP fwd rule <lambda> for function g must produce a pair (list or tuple of "
+        "length two) where the first element represents the primal output (equal to those of "
+        "the custom_vjp-decorated function g)",
+    ):
+        jax.grad(g)(1.0)

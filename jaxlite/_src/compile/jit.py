@@ -191,7 +191,7 @@ def _hash_static(x, what):
     except TypeError as e:
         raise ValueError(
             f"Non-hashable static arguments are not supported. An error occurred while trying "
-            f"to hash an object of type {type(x)}, {x!r}. The error was:\nTypeError: {e}\n"
+            f"to hash an object of type {type(x)}, {x}. The error was:\nTypeError: {e}\n"
             f"(while handling {what}). Pass it as a regular (traced) argument, or convert it "
             "to a hashable type such as a tuple."
         ) from None
@@ -416,7 +416,9 @@ class JitWrapped:
             stats["traces"] += 1
             t0 = time.perf_counter()
             before = _live_tracers() if _cfg.config.read("jax_check_tracer_leaks") else None
-            closed, out_tree = trace_flat(f, in_tree, avals, in_shardings=in_shardings)
+            closed, out_tree = trace_flat(
+                f, in_tree, avals, in_shardings=in_shardings, source=(self._fun, "jit")
+            )
             if before is not None or _cfg.config.read("jax_log_compiles"):
                 _debug_after_trace(self, avals, time.perf_counter() - t0, before)
             entry = _CacheEntry(closed, out_tree)

@@ -514,6 +514,16 @@ def _scan_python(f, init, xs_flat, xs_tree, length, reverse):
     return carry, stacked
 
 
+def _type_str(v) -> str:
+    if v is None:
+        return "None"
+    try:
+        a = aval_of(v)
+    except TypeError:
+        return repr(v)
+    return ("~" if a.weak_type else "") + a.str_short()
+
+
 def scan(
     f: Callable,
     init,
@@ -564,10 +574,13 @@ def scan(
             carry = tree_util.tree_unflatten(init_tree, c)
             xv = tree_util.tree_unflatten(xs_tree, x)
             out = f(carry, xv)
-            if not isinstance(out, tuple) or len(out) != 2:
-                raise TypeError(
-                    f"scan body output must be a pair, got {tree_util.tree_structure(out)}."
-                )
+            if not isinstance(out, (tuple, list)) or len(out) != 2:
+                # as JAX: a list pair is accepted; the message shows the output's types
+                if isinstance(out, (tuple, list, dict)):
+                    shown = tree_util.tree_map(aval_of, out)
+                else:
+                    shown = _type_str(out)
+                raise TypeError(f"scan body output must be a pair, got {shown}.")
             new_c, y = out
             c_leaves, c_tree = tree_util.tree_flatten(new_c)
             y_leaves, y_tree = tree_util.tree_flatten(y)

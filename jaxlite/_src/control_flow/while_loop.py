@@ -438,8 +438,16 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll=None):
         raise TypeError("lax.fori_loop: body_fun argument should be callable.")
     lo_s, hi_s = _static_int(lower), _static_int(upper)
     lower_a, upper_a = common.to_array(lower), common.to_array(upper)
+    if lower_a.dtype != upper_a.dtype and not (
+        dtypes.is_int(lower_a.dtype) and dtypes.is_int(upper_a.dtype)
+    ):
+        raise TypeError(
+            "lower and upper arguments to fori_loop must have equal types, "
+            f"got {lower_a.dtype} and {upper_a.dtype}"
+        )
     for b in (lower_a, upper_a):
         if not dtypes.is_int(b.dtype):
+            # JAX runs a loop with a float index here; jaxlite refuses (compat.md)
             raise TypeError(
                 "lower and upper arguments to fori_loop must have equal types, "
                 f"and be integers; got {lower_a.dtype} and {upper_a.dtype}"

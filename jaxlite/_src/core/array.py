@@ -118,14 +118,22 @@ class ArrayImpl(Array):
             raise TypeError("key array cannot be converted to boolean.")
         return bool(self._value)
 
+    def _scalar_value(self):
+        v = self._value
+        if v.ndim:
+            raise TypeError(
+                f"Only scalar arrays can be converted to Python scalars; got arr.ndim={v.ndim}"
+            )
+        return v
+
     def __int__(self) -> int:
-        return int(self._value)
+        return int(self._scalar_value())
 
     def __float__(self) -> float:
-        return float(self._value)
+        return float(self._scalar_value())
 
     def __complex__(self) -> complex:
-        return complex(self._value)
+        return complex(self._scalar_value())
 
     def __index__(self) -> int:
         # As JAX: bools and arrays of rank > 0 are not indices (NumPy's bool scalars are not

@@ -86,7 +86,7 @@ class NonConcreteBooleanIndexError(JAXIndexError):
     def __init__(self, tracer):
         super().__init__(
             "Array boolean indices must be concrete; got "
-            f"{tracer}\n"
+            f"{tracer.aval.str_short() if hasattr(tracer, 'aval') else tracer}\n"
             "Boolean indexing produces an array whose shape depends on the data, which cannot "
             "be traced. Use `jnp.where(mask, x, fill)` or pass `size=` to `jnp.nonzero`."
         )

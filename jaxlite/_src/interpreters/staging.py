@@ -222,15 +222,29 @@ def trace_to_jaxpr(
 
 
 def trace_flat(
-    fun: Callable, in_tree, in_avals: Sequence[ShapedArray], *, check_outs=None, in_shardings=None
+    fun: Callable,
+    in_tree,
+    in_avals: Sequence[ShapedArray],
+    *,
+    check_outs=None,
+    in_shardings=None,
+    source=None,
 ):
-    """Trace a pytree function: returns (closed_jaxpr, out_tree)."""
+    """Trace a pytree function: returns (closed_jaxpr, out_tree). ``source``: ``(the user's
+    function, the transformation's name)``, to name them in the error for an output that is
+    not an array (as JAX does)."""
 
     def out_leaves(out_flat):
         if check_outs is not None:
             check_outs(out_flat)
         for o in out_flat:
-            check_output_leaf(o)
+            if source is None:
+                check_output_leaf(o)
+            elif not _valid_output(o):
+                raise TypeError(
+                    f"{traced_for(*source)} returned a value of type {type(o)}, which is not "
+                    "a valid JAX type\nOutputs must be pytrees of arrays or numbers."
+                )
         return out_flat
 
     flat_fun, store = flatten_fun(fun, in_tree, kwargs=True, out_leaves=out_leaves)
@@ -238,8 +252,20 @@ def trace_flat(
     return closed, store["tree"]
 
 
+def traced_for(fun: Callable, what: str) -> str:
+    """``function f at file.py:3 traced for jit``: how JAX names a traced function."""
+    name = getattr(fun, "__name__", None) or type(fun).__name__
+    code = getattr(fun, "__code__", None)
+    where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
+    return f"function {name}{where} traced for {what}"
+
+
+def _valid_output(x: Any) -> bool:
+    return isinstance(x, (Array, np.ndarray, np.generic)) or type(x) in (bool, int, float, complex)
+
+
 def check_output_leaf(x: Any, what: str = "function") -> None:
-    if isinstance(x, (Array, np.ndarray, np.generic)) or type(x) in (bool, int, float, complex):
+    if _valid_output(x):
         return
     raise TypeError(
         f"The {what} returned a value of type {type(x)}: {x!r}, which is not a valid JAX "
@@ -286,10 +312,10 @@ def make_jaxpr(
                 raise
             raise err from None
         if axes is None:
-            closed, out_tree = trace_flat(f, in_tree, in_avals)
+            closed, out_tree = trace_flat(f, in_tree, in_avals, source=(fun, "jit"))
         else:
             with spmd.binding_axes(axes):
-                closed, out_tree = trace_flat(f, in_tree, in_avals)
+                closed, out_tree = trace_flat(f, in_tree, in_avals, source=(fun, "jit"))
         if return_shape:
             shapes = [
                 ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals

@@ -38,7 +38,10 @@ def _parse(subscripts: str, shapes):
         lhs, out, explicit = subscripts, None, False
     ins = lhs.split(",")
     if len(ins) != len(shapes):
-        raise ValueError(f"einsum: {len(ins)} operand subscripts for {len(shapes)} operands")
+        raise ValueError(
+            f"Number of einsum subscripts, {len(ins)}, must be equal to the number of "
+            f"operands, {len(shapes)}."
+        )
     used = set(c for c in subscripts if c.isalpha())
     free_letters = [c for c in string.ascii_letters if c not in used]
     max_ell = 0

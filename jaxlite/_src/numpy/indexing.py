@@ -40,6 +40,9 @@ def _expand_index(idx, ndim, keep_empty_ellipsis=False, shape=None):
     against the axes they index."""
     if not isinstance(idx, tuple):
         idx = (idx,)
+    for i in idx:
+        if isinstance(i, str):
+            raise TypeError(f"JAX does not support string indexing; got idx={i!r}")
     idx = tuple(np.asarray(i) if isinstance(i, (list, bool, np.bool_)) else i for i in idx)
     n_ell = sum(1 for i in idx if i is Ellipsis)
     if n_ell > 1:

@@ -84,6 +84,8 @@ def _H(x):
 
 
 def _square(name, a):
+    if (a.ndim < 2 or a.shape[-1] != a.shape[-2]) and name == "inv":
+        raise ValueError(f"Argument to inv must have shape [..., n, n], got {a.shape}.")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError(
             f"{name}: argument must be a square matrix or stack of square "

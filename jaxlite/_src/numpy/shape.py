@@ -281,7 +281,11 @@ def stack(arrays, axis: int = 0, out=None, dtype=None):
         raise ValueError("Need at least one array to stack.")
     shapes = {a.shape for a in arrays}
     if len(shapes) != 1:
-        raise ValueError("All input arrays must have the same shape.")
+        raise ValueError(
+            "All input arrays must have the same shape. Got "
+            + ", ".join(str(a.shape) for a in arrays)
+            + "."
+        )
     axis = canonicalize_axis(axis, arrays[0].ndim + 1)
     return concatenate([expand_dims(a, axis) for a in arrays], axis, dtype)
 

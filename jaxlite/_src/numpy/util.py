@@ -278,6 +278,8 @@ def array(
                 v = np.array(object)
                 if v.dtype.kind == "O":
                     _raise_object_dtype(object)
+                if dtypes.is_invalid_dtype(v.dtype):
+                    _raise_not_numeric(object, v.dtype)
                 v = v.astype(dtypes.canonicalize_dtype(v.dtype), copy=False)
             # ``np.array`` may hand back a buffer an ``__array__`` object keeps: own it.
             out = ArrayImpl(owned(v, held=1))
@@ -289,8 +291,18 @@ def array(
 
 
 def _raise_object_dtype(object):
+    # JAX's errors: None anywhere is a ValueError; else the first value that is no number
+    leaves = list(_flatten_nested(object))
+    if any(x is None for x in leaves):
+        raise ValueError("None is not a valid value for jnp.array")
+    bad = next((x for x in leaves if np.asarray(x).dtype.kind in "OUSV"), object)
+    _raise_not_numeric(bad, np.asarray(bad).dtype if bad is not object else "object")
+
+
+def _raise_not_numeric(value, dtype):
     raise TypeError(
-        f"JAX only supports number and bool dtypes, got array with dtype object from {object!r}"
+        f"Value '{value}' with dtype {dtype} is not a valid JAX array type. Only arrays of "
+        "numeric types are supported by JAX."
     )
 
 

@@ -22,9 +22,12 @@ defnative(clamp_p, "np.minimum(np.maximum({1}, {0}), {2})", "iu")
 def _clamp_abstract_eval(lo, x, hi):
     if lo.dtype != x.dtype or hi.dtype != x.dtype:
         raise TypeError("clamp requires min, operand and max to have the same dtype")
-    for b in (lo, hi):
+    for name, b in (("min", lo), ("max", hi)):
         if b.shape not in ((), x.shape):
-            raise TypeError(f"clamp bounds must be scalars or have shape {x.shape}")
+            raise TypeError(
+                f"clamp requires {name}.shape == operand.shape or {name}.shape == (), got "
+                f"{name}.shape={b.shape}, operand.shape={x.shape}."
+            )
     return x
 
 

@@ -21,7 +21,7 @@ def _cumulative(name, np_fn):
 
     def abstract_eval(x, *, axis, reverse):
         if not 0 <= axis < max(x.ndim, 1):
-            raise ValueError(f"{name}: axis {axis} is out of bounds for shape {x.shape}")
+            raise ValueError(f"axis {axis} is out of bounds for array of shape {x.shape}")
         return x
 
     def impl(x, *, axis, reverse):

@@ -602,12 +602,12 @@ def _select_n_abstract_eval(which, *cases):
         )
     if which.shape not in ((), cases[0].shape):
         raise TypeError(
-            f"select_n which must be scalar or have the same shape as cases, got "
-            f"which shape {which.shape} for case shape {cases[0].shape}"
+            "select `which` must be scalar or have the same shape as cases, got "
+            f"`which` shape {which.shape} but case shape {cases[0].shape}."
         )
     if which.dtype != dtypes.bool_ and not dtypes.is_int(which.dtype):
         raise TypeError(
-            f"select_n which must be boolean or integer type, got {dtypes.short_name(which.dtype)}"
+            f"select `which` must be boolean or integer type, got {which.dtype.name}."
         )
     if which.dtype == dtypes.bool_ and len(cases) > 2:
         raise TypeError("select_n with a boolean predicate takes at most two cases")
@@ -760,7 +760,7 @@ def integer_pow(x, y: int):
     if int(y) < 0 and dtypes.is_int(aval.dtype):
         raise TypeError(
             f"Integers cannot be raised to negative powers, got "
-            f"integer_pow({aval.str_short(short_dtypes=True)}, {int(y)})"
+            f"integer_pow({aval.str_short()}, {int(y)})"
         )
     return integer_pow_p.bind(x, y=int(y))
 

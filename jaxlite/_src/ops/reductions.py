@@ -18,9 +18,11 @@ def _reduced_shape(shape, axes):
 
 
 def _check_axes(name, x, axes):
-    for a in axes:
-        if not 0 <= a < x.ndim:
-            raise ValueError(f"{name}: axis {a} is out of bounds for array of dimension {x.ndim}")
+    if any(not 0 <= a < x.ndim for a in axes):
+        raise ValueError(
+            f"reduction axes {tuple(axes)} contains out-of-bounds indices for "
+            f"{x.str_short()}."
+        )
     if len(set(axes)) != len(axes):
         raise ValueError(f"{name}: duplicate value in 'axes': {axes}")
 
@@ -249,7 +251,8 @@ def _arg_reduction(name, np_fn):
     def abstract_eval(x, *, axes, index_dtype):
         if len(axes) != 1:
             raise ValueError(f"{name} takes exactly one axis, got {axes}")
-        _check_axes(name, x, axes)
+        if not 0 <= axes[0] < x.ndim:
+            raise ValueError(f"Invalid axis {axes[0]} for operand shape {x.shape}")
         if dtypes.is_complex(x.dtype):
             # JAX's argmax/argmin compare with gt/lt, which take no complex numbers.
             raise TypeError(

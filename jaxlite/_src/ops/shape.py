@@ -385,6 +385,11 @@ def _concat_abstract_eval(*xs, dimension):
             + "."
         )
     s0 = xs[0].shape
+    if len({len(x.shape) for x in xs}) != 1:
+        raise TypeError(
+            "Cannot concatenate arrays with different numbers of dimensions: got "
+            f"{', '.join(str(x.shape) for x in xs)}."
+        )
     for x in xs:
         if len(x.shape) != len(s0) or any(
             a != b for i, (a, b) in enumerate(zip(x.shape, s0)) if i != dimension
@@ -481,7 +486,10 @@ def _pad_axis(x, pv, axis, lo, hi, interior):
 
 def _pad_abstract_eval(x, pv, *, padding_config):
     if x.dtype != pv.dtype:
-        raise TypeError("pad operand and padding_value must be same dtype")
+        raise TypeError(
+            "pad operand and padding_value must be same dtype: got "
+            f"{x.dtype.name} and {pv.dtype.name}."
+        )
     shape = []
     for n, (lo, hi, interior) in zip(x.shape, padding_config):
         shape.append(lo + hi + n + max(n - 1, 0) * interior)

@@ -58,7 +58,10 @@ def _ds_abstract_eval(x, *starts, slice_sizes):
         raise TypeError(f"dynamic_slice needs {x.ndim} start indices and slice sizes")
     for k, n in zip(slice_sizes, x.shape):
         if not 0 <= k <= n:
-            raise TypeError(f"slice_sizes {slice_sizes} must fit in operand shape {x.shape}")
+            raise TypeError(
+                "slice slice_sizes must be less than or equal to operand shape, got "
+                f"slice_sizes {tuple(slice_sizes)} for operand shape {x.shape}."
+            )
     for s in starts:
         if s.shape != () or not dtypes.is_int(s.dtype):
             raise TypeError("dynamic_slice start indices must be integer scalars")

@@ -206,6 +206,11 @@ def top_k(operand, k: int, *, axis: int = -1):
     if not -nd <= int(axis) < nd:
         raise ValueError(f"axis {axis} is out of bounds for array of dimension {nd}")
     ax = int(axis) % nd
+    if int(k) > x.shape[ax]:
+        raise ValueError(
+            "k argument to top_k must be no larger than size along axis; got "
+            f"k={int(k)} with shape={list(x.shape)} and axis={ax}"
+        )
     if ax == nd - 1:
         return list(top_k_p.bind(x, k=int(k)))
     perm = tuple(d for d in range(nd) if d != ax) + (ax,)
