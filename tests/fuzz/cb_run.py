@@ -332,7 +332,10 @@ def known(prog, cls, detail, a: Outcome, b: Outcome, lite=None):
             # XLA removed the unordered io/debug callback from a compiled while predicate
             # that ignores it (the rule below), so JAX never reaches the planted exception
             return TOPIC_WHILE_IO
-        return hoistable(sid)
+        topic = hoistable(sid)
+        if topic is None or a.ok == b.ok:
+            return topic
+        return _raise_explained(prog, sid, a, lite)
     if cls != "calls":
         return None
     ca, cb = Counter(a.log), Counter(b.log)
@@ -380,6 +383,37 @@ def known(prog, cls, detail, a: Outcome, b: Outcome, lite=None):
     if None in topics:
         return None
     return " + ".join(sorted(set(topics)))
+
+
+_JAX_NS = []
+
+
+def _raise_explained(prog, sid, a, lite=None):
+    """The topic if a raise/no-raise difference at site ``sid`` (its host function raises
+    on call number ``raise_at``) is the documented difference in how often the engines call
+    it: rerun without the planted exception in both engines, the engine that raised must
+    call the site more than ``raise_at`` times, the other at most ``raise_at`` times, and
+    every difference of the rerun must be a documented difference in call counts. None
+    otherwise (then the raise/no-raise difference counts)."""
+    q = prog.copy()
+    at = q.sites()[sid].p["raise_at"]
+    q.sites()[sid].p["raise_at"] = None
+    if lite is None:
+        if not _LITE_NS:
+            _LITE_NS.append(namespaces()[0])
+        lite = _LITE_NS[0]
+    if not _JAX_NS:
+        _JAX_NS.append(namespaces()[1])
+    qa, qb = run(q, lite), run(q, _JAX_NS[0])
+    na = sum(1 for c in qa.log if c[0] == sid)
+    nb = sum(1 for c in qb.log if c[0] == sid)
+    raised, other = (na, nb) if not a.ok else (nb, na)
+    if not (qa.ok and qb.ok and raised > at >= other):
+        return None
+    found = [(c, d) for c, d in compare(q, qa, qb) if c not in INFO_CLASSES]
+    if [c for c, _ in found] != ["calls"]:
+        return None
+    return known(q, "calls", found[0][1], qa, qb, lite)
 
 
 def _cvjp_in_cond(prog):

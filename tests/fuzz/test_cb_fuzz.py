@@ -132,3 +132,33 @@ def test_planted_exception_in_a_dropped_while_predicate_callback_is_recognised()
     found = compare(prog, a, b)
     assert [c for c, _ in found] == ["raise/no-raise", "calls"]
     assert all(known(prog, c, d, a, b, lite) for c, d in found)
+
+
+@pytest.mark.parametrize("site_kind", ["io", "dc"])
+def test_raise_at_a_hoisted_site_is_accepted_only_when_the_counts_explain_it(site_kind):
+    """A planted exception at a site JAX hoists out of a loop (here a scan under ``grad``):
+    jaxlite calls it per iteration and reaches call number 1, JAX calls it once and does not.
+    The raise/no-raise difference is documented only if the program rerun without the
+    exception shows that count difference, itself documented (exactly); a planted bug that
+    calls the host function twice (so it raises where JAX's single call does not) is
+    counted, where the rule used to accept any raise/no-raise difference at such a site."""
+    lite, jax = namespaces()
+
+    def prog_of(length):
+        site = _site(1, site_kind, primary="y", raise_at=1)
+        scan = Node("scan", 2, dict(length=length, reverse=False, ys=False), [[site]])
+        return _program([Node("grad", 1, {}, [[scan]])])
+
+    prog = prog_of(3)
+    a, b = run(prog, lite), run(prog, jax)
+    found = compare(prog, a, b)
+    assert found[0][0] == "raise/no-raise" and not a.ok and b.ok
+    assert known(prog, *found[0], a, b, lite) == "effects in a scan under reverse-mode AD"
+    if site_kind == "io":
+        buggy = _Planted(lite)
+        prog = prog_of(1)  # one iteration: the engines agree on one call, the bug makes two
+        a, b = run(prog, buggy), run(prog, jax)
+        found = compare(prog, a, b)
+        assert found[0][0] == "raise/no-raise" and not a.ok and b.ok
+        assert not known(prog, *found[0], a, b, buggy)
+        assert compare(prog, run(prog, lite), b) == []
