@@ -612,9 +612,12 @@ def check_user_dtype_supported(dtype: Any, fun_name: str | None = None) -> np.dt
     return c
 
 
+# As JAX's, ``iinfo``/``finfo`` are ml_dtypes' classes applied to the argument as given:
+# NumPy's rules then decide (a Python int means int64; ``np.str_('float16')`` is a string
+# *value*, a ``<U7`` scalar, so both raise ValueError on it, while ``'float16'`` works).
 def iinfo(dtype):
-    return ml_dtypes.iinfo(np.dtype(dtype))
+    return ml_dtypes.iinfo(dtype)
 
 
 def finfo(dtype):
-    return ml_dtypes.finfo(np.dtype(dtype))
+    return ml_dtypes.finfo(dtype)

@@ -152,22 +152,18 @@ def install() -> None:
     }
     for name, fn in methods.items():
         setattr(Array, name, fn)
-    Array.compress = lambda self, condition, axis=None: indexing_routines.compress(
-        condition, self, axis
-    )
+    Array.compress = _compress
     Array.nbytes = property(lambda self: self.size * np.dtype(self.dtype).itemsize)
-    Array.astype = _astype_method
-    Array.reshape = _reshape_method
-    Array.transpose = lambda self, *axes: transpose(
-        self, axes[0] if len(axes) == 1 and not isinstance(axes[0], int) else (axes or None)
-    )
-    Array.flatten = lambda self, order="C": ravel(self, order)
+    Array.astype = _astype
+    Array.reshape = _reshape
+    Array.transpose = _transpose
+    Array.flatten = _flatten
     Array.__array_namespace__ = lambda self, api_version=None: __import__(
         "jaxlite.numpy", fromlist=["numpy"]
     )
 
 
-def _astype_method(self, dtype, copy=False, device=None):
+def _astype(self, dtype, copy=False, device=None):
     if dtypes.is_extended(self.dtype):
         raise NotImplementedError("Cannot call abstract method astype")
     return astype(self, dtype, copy=copy, device=device)
@@ -187,7 +183,23 @@ def _extended_aware(f, name):
     return op
 
 
-def _reshape_method(self, *shape, order="C"):
+# The methods below are named as JAX's: a TypeError for an unknown keyword (NumPy's
+# ``reshape(newshape=...)``) names the function, ``_reshape() got an unexpected keyword``.
+def _compress(self, condition, axis=None):
+    return indexing_routines.compress(condition, self, axis)
+
+
+def _transpose(self, *axes):
+    return transpose(
+        self, axes[0] if len(axes) == 1 and not isinstance(axes[0], int) else (axes or None)
+    )
+
+
+def _flatten(self, order="C"):
+    return ravel(self, order)
+
+
+def _reshape(self, *shape, order="C"):
     if len(shape) == 1 and not isinstance(shape[0], int):
         shape = shape[0]
     return reshape(self, shape, order)

@@ -239,6 +239,9 @@ def _quantile(a, q, axis, method, keepdims, ignore_nan, name, weights=None):
     shape_in = a.shape
     flat, kept, axes = _move_to_last(a, axis)
     n = flat.shape[-1]
+    if ignore_nan and n == 0 and not kept and not keepdims and q.ndim == 0:
+        # JAX's NaN-ignoring quantile of no elements (a scalar result) indexes an empty axis
+        raise IndexError("index is out of bounds for axis 0 with size 0")
     isnan = ufuncs.isnan(flat)
     if method == "inverted_cdf":
         order = argsort(flat, axis=-1)  # stable; NaNs last

@@ -270,6 +270,24 @@ def deflinear(p: Primitive, transpose_rule: Callable) -> None:
     rules.transpose_rules[p] = transpose_rule
 
 
+def defadditive(p: Primitive, transpose_rule: Callable, negate_second=None) -> None:
+    """``add``/``sub``: linear, but with one symbolic-zero tangent the other one is the result
+    (``negate_second(t)`` for ``sub``'s second operand), as in JAX; adding an instantiated
+    zero would turn a -0.0 tangent into +0.0 (and ``0 - 0.0`` is +0.0, not -0.0)."""
+    deflinear(p, transpose_rule)
+    both = rules.jvp_rules[p]
+
+    def jvp(primals, tangents, **params):
+        (tx, ty), zero = tangents, [type(t) is Zero for t in tangents]
+        if zero[0] == zero[1]:
+            return both(primals, tangents, **params)
+        primal_out = p.bind(*primals, **params)
+        t = tx if zero[1] else (ty if negate_second is None else negate_second(ty))
+        return primal_out, _match_shape(t, primal_out)
+
+    rules.jvp_rules[p] = jvp
+
+
 def _tangent_aval(x):
     return aval_of(x).to_tangent_aval()
 

@@ -21,6 +21,7 @@ from jaxlite._src.ops._factories import (
     INTBOOL,
     NUM,
     broadcast_batcher,
+    defadditive,
     defjvp,
     defjvp2,
     deflinear,
@@ -357,9 +358,9 @@ defjvp(square_p, lambda t, x: mul(t, mul(_formula_const(x, 2), x)))
 
 # ----------------------------------------------------------------------------- binary
 add_p = naryop("add", np.add, [NUM, NUM], native="{0} + {1}")
-deflinear(add_p, lambda ct, x, y: _unbroadcast_pair(ct, x, y, neg_y=False))
+defadditive(add_p, lambda ct, x, y: _unbroadcast_pair(ct, x, y, neg_y=False))
 sub_p = naryop("sub", np.subtract, [NUM, NUM], native="{0} - {1}")
-deflinear(sub_p, lambda ct, x, y: _unbroadcast_pair(ct, x, y, neg_y=True))
+defadditive(sub_p, lambda ct, x, y: _unbroadcast_pair(ct, x, y, neg_y=True), neg_p.bind)
 
 
 def _unbroadcast_pair(ct, x, y, neg_y):

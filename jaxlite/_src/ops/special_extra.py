@@ -4,9 +4,11 @@ Owen's T, the confluent and Gauss hypergeometric functions and the Bessel functi
 
 Each impl is SciPy's kernel evaluated in float64 (complex128 for ``wofz``) and rounded to
 the operand dtype, so the values are accurate for every float dtype. The JVPs are the
-closed forms in the differentiated argument; derivatives in a hypergeometric parameter or a
-Bessel order (which JAX computes by series) raise NotImplementedError when actually needed,
-never a silent zero.
+closed forms in the differentiated argument; derivatives in a Bessel order (which JAX
+computes by series) raise NotImplementedError when actually needed, never a silent zero.
+``jax.scipy.special.hyp1f1``/``hyp2f1`` are ``custom_jvp`` functions over these primitives
+(``scipy/special_extra.py``) with the parameter derivatives as series, so the primitives'
+own parameter JVPs are reached only by binding them directly.
 """
 
 from __future__ import annotations

@@ -12,13 +12,15 @@ from __future__ import annotations
 import numpy as np
 
 from jaxlite._src import dtypes
+from jaxlite._src.control_flow.while_loop import while_loop
 from jaxlite._src.custom_derivatives import custom_jvp
-from jaxlite._src.numpy.creation import arange, ones_like
+from jaxlite._src.numpy import reductions
+from jaxlite._src.numpy.creation import arange, full_like, ones_like, zeros_like
 from jaxlite._src.numpy.shape import broadcast_arrays, expand_dims, reshape
 from jaxlite._src.numpy.ufuncs import divide, equal, expm1, log, log1p, multiply, sinc, where
 from jaxlite._src.numpy.util import asarray_any, promote_args_inexact
 from jaxlite._src.ops import elementwise as ew, special_extra as sx
-from jaxlite._src.scipy.special import float32_or_64
+from jaxlite._src.scipy.special import digamma, float32_or_64
 from jaxlite._src.scipy.special_more import _real1, _strong
 
 
@@ -195,26 +197,142 @@ def owens_t(h, a):
     return _strong(sx.owens_t_p.bind(h, a))
 
 
+def _param_series(x, ratio, weight, k_step):
+    """The parameter derivatives of the hypergeometric series, as JAX computes them.
+
+    ``sum_{k >= 1} t_k w_k`` with ``t_1 = ratio * x``, ``t_{k+1} = t_k * k_step(k) * x / (k + 1)``
+    and ``w_k = weight(k)`` (a difference of digammas), in the operand dtype; each element
+    stops when its next term is below ``eps`` relative to its sum, or after 249 terms
+    (https://functions.wolfram.com/HypergeometricFunctions/Hypergeometric1F1/20/01/01/ and
+    the neighbouring pages). A ``while_loop``, so it is forward-differentiable.
+    """
+    eps = np.asarray(dtypes.finfo(x.dtype).eps, x.dtype)
+
+    def live(state):
+        total, k, term = state
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (k < 250) & (abs(term) / abs(total) > eps)
+
+    def cond(state):
+        return reductions.any(live(state))
+
+    def body(state):
+        total, k, term = state
+        go = live(state)
+        kf = k.astype(x.dtype)
+        total = where(go, total + term * weight(kf), total)
+        term = where(go, term * k_step(kf) * x / (kf + 1), term)
+        return total, where(go, k + 1, k), term
+
+    init = (zeros_like(x), full_like(x, 1, dtype=np.int32), ratio * x)
+    return while_loop(cond, body, init)[0]
+
+
+@custom_jvp
+def _hyp1f1(a, b, x):
+    return _strong(sx.hyp1f1_p.bind(a, b, x))
+
+
+def _hyp1f1_series(a, b, x, which):
+    # d/da (which 0) or d/db (which 1) of the series of 1F1(a; b; x)
+    if which == 0:
+        weight = lambda k: digamma(a + k) - digamma(a)  # noqa: E731
+    else:
+        weight = lambda k: digamma(b) - digamma(b + k)  # noqa: E731
+    return _param_series(x, a / b, weight, lambda k: (a + k) / (b + k))
+
+
+def _hyp1f1_param(which):
+    # For x < 0 the series alternates and cancels (JAX's float32 values there can be off in
+    # every digit); Kummer's transformation 1F1(a; b; x) = e^x 1F1(b - a; b; -x) turns it
+    # into a series of one sign.
+    def rule(t, ans, a, b, x):
+        neg = x < 0
+        zero = zeros_like(x)
+        direct = _hyp1f1_series(a, b, where(neg, zero, x), which)
+        mx = where(neg, -x, zero)
+        da = _hyp1f1_series(b - a, b, mx, 0)
+        kummer = -da if which == 0 else da + _hyp1f1_series(b - a, b, mx, 1)
+        return t * where(neg, ew.exp(x) * kummer, direct)
+
+    return rule
+
+
+def _hyp1f1_dx(t, ans, a, b, x):  # d/dx 1F1(a; b; x) = a / b 1F1(a + 1; b + 1; x)
+    return t * (a / b * _hyp1f1(a + 1, b + 1, x))
+
+
+_hyp1f1.defjvps(_hyp1f1_param(0), _hyp1f1_param(1), _hyp1f1_dx)
+
+
 def hyp1f1(a, b, x):
     """The confluent hypergeometric function ``1F1(a; b; x)`` (``jax.scipy.special.hyp1f1``).
 
+    Differentiable in every argument: in ``x`` by ``a / b 1F1(a + 1; b + 1; x)``, in ``a``
+    and ``b`` by the series of JAX (a ``while_loop`` of at most 249 terms in the operand
+    dtype, so forward-mode only at second order, as in JAX).
+
     Raises:
       ValueError: for complex input.
-      NotImplementedError: when differentiated in ``a`` or ``b`` (JAX computes those by
-        series; jaxlite differentiates in ``x`` only).
     """
-    return _strong(sx.hyp1f1_p.bind(*_real_n("hyp1f1", a, b, x)))
+    return _hyp1f1(*_real_n("hyp1f1", a, b, x))
+
+
+@custom_jvp
+def _hyp2f1(a, b, c, x):
+    return _strong(sx.hyp2f1_p.bind(a, b, c, x))
+
+
+def _hyp2f1_series(a, b, c, x, which):
+    # d/da, d/db or d/dc (which 0, 1, 2) of the series of 2F1(a, b; c; x)
+    if which == 2:
+        weight = lambda k: digamma(c) - digamma(c + k)  # noqa: E731
+    else:
+        p = (a, b)[which]
+        weight = lambda k: digamma(p + k) - digamma(p)  # noqa: E731
+    step = lambda k: (a + k) * (b + k) / (c + k)  # noqa: E731
+    return _param_series(x, a * b / c, weight, step)
+
+
+def _hyp2f1_param(which):
+    # For x < 0 the series alternates (and diverges below -1); Pfaff's transformation
+    # 2F1(a, b; c; x) = (1 - x)^-a 2F1(a, c - b; c; x / (x - 1)) has 0 < x / (x - 1) < 1
+    # and terms of one sign.
+    def rule(t, ans, a, b, c, x):
+        neg = x < 0
+        zero = zeros_like(x)
+        direct = _hyp2f1_series(a, b, c, where(neg, zero, x), which)
+        xn = where(neg, x, zero)
+        z, cb, scale = xn / (xn - 1), c - b, ew.exp(-a * ew.log1p(-xn))
+        if which == 0:
+            g = _hyp2f1(a, cb, c, z)
+            pf = _hyp2f1_series(a, cb, c, z, 0) - ew.log1p(-xn) * g
+        else:
+            pf = _hyp2f1_series(a, cb, c, z, 1)
+            pf = -pf if which == 1 else pf + _hyp2f1_series(a, cb, c, z, 2)
+        return t * where(neg, scale * pf, direct)
+
+    return rule
+
+
+def _hyp2f1_dx(t, ans, a, b, c, x):  # d/dx 2F1 = a b / c 2F1(a + 1, b + 1; c + 1; x)
+    return t * (a * b / c * _hyp2f1(a + 1, b + 1, c + 1, x))
+
+
+_hyp2f1.defjvps(_hyp2f1_param(0), _hyp2f1_param(1), _hyp2f1_param(2), _hyp2f1_dx)
 
 
 def hyp2f1(a, b, c, x):
     """The Gauss hypergeometric function ``2F1(a, b; c; x)`` (``jax.scipy.special.hyp2f1``).
 
+    Differentiable in every argument: in ``x`` by ``a b / c 2F1(a + 1, b + 1; c + 1; x)``,
+    in ``a``, ``b`` and ``c`` by the series of JAX (at most 249 terms in the operand dtype;
+    like JAX's, it is the plain series, meaningful for ``|x| < 1``).
+
     Raises:
       ValueError: for complex input.
-      NotImplementedError: when differentiated in ``a``, ``b`` or ``c`` (jaxlite
-        differentiates in ``x`` only).
     """
-    return _strong(sx.hyp2f1_p.bind(*_real_n("hyp2f1", a, b, c, x)))
+    return _hyp2f1(*_real_n("hyp2f1", a, b, c, x))
 
 
 def bessel_jn(z, *, v: int, n_iter: int = 50):
