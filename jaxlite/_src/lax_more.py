@@ -237,6 +237,10 @@ def _approx_k(operand, k, reduction_dimension, aggregate_to_topk, largest: bool,
     if not aggregate_to_topk:
         raise NotImplementedError(f"{name} with aggregate_to_topk=False is not implemented")
     nd = aval_of(x).ndim
+    if not -nd <= int(reduction_dimension) < nd:
+        raise IndexError(
+            f"reduction_dimension {reduction_dimension} is out of bounds for rank {nd}"
+        )
     dim = int(reduction_dimension) % nd
     _check_k(x, int(k), dim)
     iota = conversion.broadcasted_iota(np.int32, aval_of(x).shape, dim)

@@ -217,6 +217,8 @@ def one_hot(x, num_classes: int, *, dtype=None, axis=-1):
         )
     num_classes = int(num_classes)
     dt = dtypes.canonicalize_dtype(dtype if dtype is not None else dtypes.default_float_dtype())
+    if isinstance(axis, int) and not -x.ndim - 1 <= axis <= x.ndim:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {x.ndim + 1}")
     out_axis = axis % (x.ndim + 1) if isinstance(axis, int) else axis
     lhs = expand_dims(x, out_axis)
     shape = [1] * (x.ndim + 1)

@@ -250,7 +250,7 @@ def _linspace(start, stop, num, endpoint, retstep, dtype, axis):
     if num > 1:
         delta = _ew.div(_ew.sub(stop, start), _sh.full(bshape, div, cdt))
         out_shape = bshape[:ax] + (div,) + bshape[ax:]
-        rdt = np.finfo(cdt).dtype
+        rdt = dtypes.finfo(cdt).dtype
         recip = np.asarray(1, rdt) / np.asarray(div, rdt)
         iota = conversion.iota(rdt, div)
         t = _ew.mul(iota, _sh.full((div,), recip, rdt))

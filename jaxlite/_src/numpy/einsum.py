@@ -18,6 +18,7 @@ from jaxlite._src.numpy.shape import broadcast_to, reshape
 from jaxlite._src.numpy.ufuncs import multiply
 from jaxlite._src.numpy.util import (
     asarray_any,
+    canonicalize_axis,
     check_arraylike,
     check_out,
     promote_dtypes,
@@ -249,8 +250,8 @@ def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None, out_
             raise TypeError(
                 f"tensordot requires axes lists to have equal length, got {xa} and {xb}."
             )
-        ca = tuple(int(i) % a.ndim for i in xa)
-        cb = tuple(int(i) % b.ndim for i in xb)
+        ca = tuple(canonicalize_axis(int(i), a.ndim) for i in xa)
+        cb = tuple(canonicalize_axis(int(i), b.ndim) for i in xb)
     out = _linalg.dot_general(
         a, b, ((ca, cb), ((), ())), preferred_element_type=preferred_element_type
     )

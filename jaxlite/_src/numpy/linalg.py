@@ -42,7 +42,12 @@ from jaxlite._src.numpy.ufuncs import (
     subtract,
     where,
 )
-from jaxlite._src.numpy.util import asarray_any, check_arraylike, promote_dtypes_inexact
+from jaxlite._src.numpy.util import (
+    asarray_any,
+    canonicalize_axis,
+    check_arraylike,
+    promote_dtypes_inexact,
+)
 from jaxlite._src.ops import indexing as _ix, linalg_ops as _la, linalg_schur as _schur
 from jaxlite._src.ops.precision import check_precision
 
@@ -433,7 +438,7 @@ def norm(x, ord=None, axis=None, keepdims: bool = False):  # noqa: A002
         axis = tuple(range(x.ndim))
     if isinstance(axis, int):
         axis = (axis,)
-    axis = tuple(int(a) % x.ndim for a in axis)
+    axis = tuple(canonicalize_axis(int(a), x.ndim) for a in axis)
     if len(axis) == 1:
         return _vec_norm(x, ord, axis[0], keepdims)
     if len(axis) == 2:
@@ -451,8 +456,8 @@ def _vec_norm(x, ord, axis, keepdims, keep_shape=None):  # noqa: A002
                 keepdims=keepdims,
             )
         )
-    elif ord == np.inf:
-        out = reductions.max(ax, axis=axis, keepdims=keepdims)
+    elif ord == np.inf:  # JAX's max starts at 0: an empty vector has norm 0
+        out = reductions.max(ax, axis=axis, keepdims=keepdims, initial=0)
     elif ord == -np.inf:
         out = reductions.min(ax, axis=axis, keepdims=keepdims)
     elif ord == 0:
@@ -469,6 +474,14 @@ def _vec_norm(x, ord, axis, keepdims, keep_shape=None):  # noqa: A002
     return out
 
 
+def _extreme(largest, s, axis):
+    # JAX's maxima in norms start at 0 (the norm of an empty matrix is 0); minima have no
+    # initial value (an empty one raises)
+    if largest:
+        return reductions.max(s, axis=axis, keepdims=True, initial=0)
+    return reductions.min(s, axis=axis, keepdims=True)
+
+
 def _mat_norm(x, ord, axes, keepdims):  # noqa: A002
     r, c = axes
     if ord in (None, "fro", "f"):
@@ -476,19 +489,17 @@ def _mat_norm(x, ord, axes, keepdims):  # noqa: A002
         return out
     if ord in (1, -1):
         s = reductions.sum(ufuncs.abs(x), axis=r, keepdims=True)
-        f = reductions.max if ord == 1 else reductions.min
-        out = f(s, axis=c, keepdims=True)
+        out = _extreme(ord == 1, s, c)
     elif ord in (np.inf, -np.inf):
         s = reductions.sum(ufuncs.abs(x), axis=c, keepdims=True)
-        f = reductions.max if ord == np.inf else reductions.min
-        out = f(s, axis=r, keepdims=True)
+        out = _extreme(ord == np.inf, s, r)
     elif ord in ("nuc", 2, -2):
         y = moveaxis(x, (r, c), (-2, -1))
         s = svd(y, compute_uv=False)
         if ord == "nuc":
             red = reductions.sum(s, axis=-1)
         elif ord == 2:
-            red = reductions.max(s, axis=-1)
+            red = reductions.max(s, axis=-1, initial=0)
         else:
             red = reductions.min(s, axis=-1)
         if keepdims:
@@ -601,7 +612,7 @@ def tensorsolve(a, b, axes=None):
     check_arraylike("tensorsolve", a, b)
     a, b = asarray_any(a), asarray_any(b)
     if axes is not None:
-        axes = [int(ax) % a.ndim for ax in axes]
+        axes = [canonicalize_axis(int(ax), a.ndim) for ax in axes]
         a = moveaxis(a, axes, [a.ndim - len(axes) + i for i in range(len(axes))])
     out_shape = a.shape[b.ndim :]
     n = int(np.prod(out_shape, dtype=np.int64))

@@ -23,6 +23,7 @@ from jaxlite._src.numpy.ufuncs import (
     equal,
     greater,
     less,
+    log10,
     logical_and,
     multiply,
     not_equal,
@@ -38,26 +39,50 @@ from jaxlite._src.numpy.util import (
     promote_dtypes,
     promote_dtypes_inexact,
 )
-from jaxlite._src.ops import shape as _sh
+from jaxlite._src.ops import conversion as _conv, shape as _sh
 from jaxlite._src.ops.precision import check_precision
 from jaxlite._src.ops.windowed import conv_general_dilated
 
 
 # ----------------------------------------------------------------------- numerical ranges
+def _space_dtypes(start, stop, dtype, name):
+    # the result dtype (the operands' inexact type, or the requested one) and the dtype the
+    # values are computed in (its inexact kind: integer outputs are rounded down from it)
+    if dtype is None:
+        dtype = dtypes.to_inexact_dtype(dtypes.result_type(start, stop))
+    else:
+        dtype = dtypes.check_user_dtype_supported(dtype, name)
+    comp = dtypes.to_inexact_dtype(dtype)
+    start, stop = asarray_any(start).astype(comp), asarray_any(stop).astype(comp)
+    return start, stop, dtype, comp
+
+
 def logspace(
     start, stop, num: int = 50, endpoint: bool = True, base=10.0, dtype=None, axis: int = 0
 ):
-    """``jnp.logspace``: ``base ** linspace(start, stop, num)``."""
+    """``jnp.logspace``: ``base ** linspace(start, stop, num)``, computed in the inexact type
+    of ``dtype`` (the operands' by default) and cast to ``dtype``."""
+    check_arraylike("logspace", start, stop)
+    start, stop, dtype, _ = _space_dtypes(start, stop, dtype, "logspace")
     lin = linspace(start, stop, num, endpoint=endpoint, axis=axis)
-    out = power(base, lin)
-    return out if dtype is None else out.astype(dtype)
+    return _conv.convert_element_type(power(base, lin), dtype)
 
 
 def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axis: int = 0):
-    """``jnp.geomspace``: a geometric progression from ``start`` to ``stop``."""
-    start, stop = _inexact(start), _inexact(stop)
-    out = multiply(start, power(divide(stop, start), linspace(0.0, 1.0, num, endpoint=endpoint)))
-    return out if dtype is None else out.astype(dtype)
+    """``jnp.geomspace``: a geometric progression from ``start`` to ``stop``.
+
+    As JAX: ``sign(start) * logspace(log10(start / sign), log10(stop / sign))`` in the inexact
+    type of ``dtype``, so array endpoints broadcast (the steps along ``axis``), and endpoints
+    of opposite signs or a zero give NaN throughout.
+    """
+    check_arraylike("geomspace", start, stop)
+    start, stop, dtype, comp = _space_dtypes(start, stop, dtype, "geomspace")
+    sgn = ufuncs.sign(start)
+    lg = logspace(
+        log10(divide(start, sgn)), log10(divide(stop, sgn)), num, endpoint, 10.0, comp, 0
+    )
+    res = multiply(sgn, lg)
+    return _conv.convert_element_type(jnp_shape.moveaxis(res, 0, axis), dtype)
 
 
 def ediff1d(ary, to_end=None, to_begin=None):

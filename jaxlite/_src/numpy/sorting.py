@@ -10,8 +10,8 @@ from jaxlite._src.numpy import reductions
 from jaxlite._src.numpy.creation import ones_like, zeros
 from jaxlite._src.numpy.indexing_routines import _flat_axis, take
 from jaxlite._src.numpy.reductions import _int_dtype
-from jaxlite._src.numpy.shape import expand_dims
-from jaxlite._src.numpy.ufuncs import imag, isnan, less, less_equal, logical_not, real, where
+from jaxlite._src.numpy.shape import expand_dims, swapaxes
+from jaxlite._src.numpy.ufuncs import equal, imag, isnan, less, less_equal, logical_not, real, where
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes
 from jaxlite._src.ops import conversion, elementwise as ew, shape as _sh, sorting, sorting as _sort
 
@@ -84,12 +84,14 @@ def argsort(
     else:
         idx_dtype = dtypes.check_user_dtype_supported(dtype, "argsort")
     iota = conversion.broadcasted_iota(idx_dtype, a.shape, axis)
-    if descending:
+    if descending and stable:
         # Stable descending order: sort the reversed array with reversed indices, reverse.
         _, idx = _sort.sort((_sh.rev(a, (axis,)), _sh.rev(iota, (axis,))), axis, num_keys=1)
         return _sh.rev(idx, (axis,))
     _, idx = _sort.sort((a, iota), axis, num_keys=1)
-    return idx
+    # descending and not stable: JAX reverses the ascending order, so ties come out last
+    # index first ([1, 1, 0] -> [1, 0, 2])
+    return _sh.rev(idx, (axis,)) if descending else idx
 
 
 def lexsort(keys, axis: int = -1):
@@ -137,30 +139,53 @@ def searchsorted(a, v, side: str = "left", sorter=None, *, method: str = "scan")
 
 
 def _check_kth(name, a, kth, axis):
+    # the operand with ``axis`` moved last, the axis and ``kth`` in range (JAX's checks)
     a = asarray_any(a)
-    if name == "partition" and dtypes.is_complex(a.dtype):
-        raise NotImplementedError("jnp.partition for complex dtype is not implemented.")
-    canonicalize_axis(kth, a.shape[canonicalize_axis(axis, a.ndim)])  # JAX's range check
-    return a
+    if dtypes.is_complex(a.dtype):
+        raise NotImplementedError(f"jnp.{name} for complex dtype is not implemented.")
+    axis = canonicalize_axis(axis, a.ndim)
+    kth = canonicalize_axis(kth, a.shape[axis])
+    return swapaxes(a, axis, -1) if a.ndim else a, axis, kth
+
+
+def _bottom(arr, k):
+    # the k smallest along the last axis, ascending, as top_k of the negation (JAX's way:
+    # unsigned values are shifted by one first so that 0 negates below every other value)
+    if dtypes.is_unsigned(arr.dtype):
+        return _sort.top_k(ew.neg(ew.add(arr, _sh.full((), 1, arr.dtype))), k)
+    return _sort.top_k(ew.neg(arr), k)
 
 
 def partition(a, kth: int, axis: int = -1):
     """``jnp.partition``: ``kth`` in its sorted place, smaller values before it, larger
-    after. Implemented as a full sort, which is a valid partition (JAX, through
-    ``lax.top_k``, leaves the two sides in another order: both are unspecified).
+    after. As JAX (through ``lax.top_k``): the ``kth + 1`` smallest ascending, then the
+    rest descending (``partition([3, 1, 4, 9, 2], 1)`` is ``[1, 2, 9, 4, 3]``).
 
     Raises:
       ValueError: ``kth`` outside ``[-n, n)`` for the axis length ``n`` (as JAX).
       NotImplementedError: complex input (as JAX).
     """
-    return sort(_check_kth("partition", a, kth, axis), axis)
+    arr, axis, kth = _check_kth("partition", a, kth, axis)
+    low = ew.neg(_bottom(arr, kth + 1)[0])
+    if dtypes.is_unsigned(arr.dtype):
+        low = ew.sub(low, _sh.full((), 1, arr.dtype))
+    high = _sort.top_k(arr, arr.shape[-1] - kth - 1)[0]
+    return swapaxes(_sh.concatenate([low, high], arr.ndim - 1), -1, axis)
 
 
 def argpartition(a, kth: int, axis: int = -1):
-    """``jnp.argpartition``: the indices that ``partition`` would order by (a full stable
-    argsort here; the order within each side is unspecified, as in JAX).
+    """``jnp.argpartition``: the indices ``partition`` orders by, as JAX's: those of the
+    ``kth + 1`` smallest values (ascending), then the others in index order.
 
     Raises:
       ValueError: ``kth`` outside ``[-n, n)`` for the axis length ``n`` (as JAX).
+      NotImplementedError: complex input (as JAX).
     """
-    return argsort(_check_kth("argpartition", a, kth, axis), axis)
+    arr, axis, kth = _check_kth("argpartition", a, kth, axis)
+    n = arr.shape[-1]
+    low = _bottom(arr, kth + 1)[1]
+    picked = reductions.any(
+        equal(expand_dims(low, -1), conversion.broadcasted_iota(low.dtype, (n,), 0)), axis=-2
+    )
+    rest = _sort.top_k(where(picked, 0.0, 1.0), n - kth - 1)[1]
+    return swapaxes(_sh.concatenate([low, rest], arr.ndim - 1), -1, axis)

@@ -268,7 +268,10 @@ def _logaddexp2(x1, x2):
         return divide(_complex_logaddexp(multiply(x1, ln2), multiply(x2, ln2)), ln2)
     amax = maximum(x1, x2)
     delta = subtract(x1, x2)
-    out = add(amax, divide(log1p(exp2(negative(abs(delta)))), float(np.log(2))))
+    # JAX's: times 1/ln 2, a constant of the operands' dtype, which is strongly typed unless
+    # the operands are 0-d (so logaddexp2(int32 array, 2.0) is strong, (1.0, 2.0) weak)
+    inv_ln2 = np.asarray(1 / np.log(2), x1.dtype) if np.ndim(amax) else float(1 / np.log(2))
+    out = add(amax, multiply(inv_ln2, log1p(exp2(negative(abs(delta))))))
     return _where(isnan(delta), add(x1, x2), out)
 
 

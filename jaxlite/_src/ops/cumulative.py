@@ -43,14 +43,31 @@ def _cumulative(name, np_fn):
 
 def _cumsum(x, axis):
     out = np.cumsum(x, axis=axis, dtype=x.dtype)
-    if dtypes.is_inexact(out.dtype):
-        # XLA adds every prefix to its +0 init: a prefix of -0s sums to +0 (NumPy's to -0).
+    if dtypes.is_inexact(out.dtype) and x.shape[axis] > 1:
+        # XLA adds every prefix to its +0 init: a prefix of -0s sums to +0 (NumPy's to -0);
+        # along an axis of one element the window is the element itself (-0 stays -0).
         np.add(out, 0, out=out)
     return out
 
 
 cumsum_p = _cumulative("cumsum", _cumsum)
 cumprod_p = _cumulative("cumprod", lambda x, axis: np.cumprod(x, axis=axis, dtype=x.dtype))
+_cumprod_impl = rules.impl_rules[cumprod_p]
+
+
+def _cumprod_init(x, *, axis, reverse):
+    if dtypes.is_complex(x.dtype) and not reverse and x.ndim:
+        # XLA multiplies the first element by its init 1 + 0j, and a complex product is not
+        # exact there: (1 + 0j) * (inf + 1j) is inf + nanj, which then spreads (as in JAX).
+        # (In reverse JAX multiplies each window's elements in index order, not modelled.)
+        x = x.copy()
+        first = (slice(None),) * axis + (slice(0, 1),)
+        with np.errstate(invalid="ignore"):
+            x[first] = np.multiply(x[first], np.ones((), x.dtype))
+    return _cumprod_impl(x, axis=axis, reverse=reverse)
+
+
+rules.impl_rules[cumprod_p] = _cumprod_init
 cummax_p = _cumulative(
     "cummax", lambda x, axis: minmax.fix_accumulate(np.maximum.accumulate(x, axis), x, axis, True)
 )

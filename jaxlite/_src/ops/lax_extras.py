@@ -25,12 +25,21 @@ def _traced_index(index, allow_negative_indices):
     return index
 
 
+def _in_dim_axis(axis, nd, exc=IndexError):
+    # an axis in [-nd, nd) (IndexError otherwise, as JAX's list indexing; ValueError for
+    # dynamic_update_index_in_dim, whose expand_dims checks first), never wrapped
+    axis = int(axis)
+    if not -nd <= axis < nd:
+        raise exc(f"axis {axis} is out of bounds for array of dimension {nd}")
+    return axis % nd
+
+
 def dynamic_slice_in_dim(
     operand, start_index, slice_size: int, axis: int = 0, *, allow_negative_indices=True
 ):
     """``jax.lax.dynamic_slice_in_dim``: ``dynamic_slice`` along one axis."""
     shape = aval_of(operand).shape
-    axis = int(axis) % len(shape)
+    axis = _in_dim_axis(axis, len(shape))
     starts = [np.int32(0)] * len(shape)
     starts[axis] = start_index
     sizes = list(shape)
@@ -56,7 +65,7 @@ def dynamic_update_slice_in_dim(
 ):
     """``jax.lax.dynamic_update_slice_in_dim``."""
     nd = len(aval_of(operand).shape)
-    axis = int(axis) % nd
+    axis = _in_dim_axis(axis, nd)
     starts = [np.int32(0)] * nd
     starts[axis] = start_index
     return dynamic_update_slice(
@@ -70,7 +79,7 @@ def dynamic_update_index_in_dim(
     """``jax.lax.dynamic_update_index_in_dim``."""
     index = _traced_index(index, allow_negative_indices)
     nd = len(aval_of(operand).shape)
-    axis = int(axis) % nd
+    axis = _in_dim_axis(axis, nd, ValueError)
     if len(aval_of(update).shape) == nd - 1:
         update = _sh.expand_dims(update, (axis,))
     return dynamic_update_slice_in_dim(
@@ -96,6 +105,10 @@ def reduce(operands, init_values, computation, dimensions, out_sharding=None):
         x, init, single = operands, init_values, True
     x = to_array(x)
     dims = tuple(int(d) for d in dimensions)
+    if all(0 <= d < x.ndim and x.shape[d] == 1 for d in dims):
+        # one element per output: XLA reduces it to a reshape (the init value is not used)
+        out = _sh.reshape(x, tuple(n for i, n in enumerate(x.shape) if i not in dims))
+        return out if single else (out,)
     kind = _monoid(computation)
     if computation in (ew.and_,):
         kind = "and"

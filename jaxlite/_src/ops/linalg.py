@@ -39,6 +39,10 @@ def _dot_general_impl(x, y, *, dimension_numbers, precision, preferred_element_t
         # int8 (dot([100, 100], [100, 100]) is 20000, not 32); float16 -> float32 must
         # not overflow at 65504.
         x, y = x.astype(out_dtype), y.astype(out_dtype)
+    if math.prod([x.shape[i] for i in xc]) == 1:
+        # XLA turns a contraction over one element into a product: dot([-0.], [1.]) is
+        # -0.0 (BLAS's 0 + -0.0 is +0.0)
+        return _dot_one(x, y, xc, yc, xb, yb, out_dtype)
     if not xb and len(xc) == 1 and x.ndim <= 2 and y.ndim <= 2:
         # Vectors and matrices go straight to BLAS (transposes are free views).
         xm = x.T if x.ndim == 2 and xc[0] == 0 else x
@@ -62,6 +66,16 @@ def _dot_general_impl(x, y, *, dimension_numbers, precision, preferred_element_t
         out = np.matmul(xt, yt)
     out = out.reshape(bshape + [x.shape[i] for i in xf] + [y.shape[i] for i in yf])
     return np.asarray(out, dtype=out_dtype)
+
+
+def _dot_one(x, y, xc, yc, xb, yb, out_dtype):
+    xf, yf = _free_dims(x.ndim, xc, xb), _free_dims(y.ndim, yc, yb)
+    bshape = [x.shape[i] for i in xb]
+    xt = np.transpose(x, list(xb) + xf + list(xc)).reshape(bshape + [x.shape[i] for i in xf])
+    yt = np.transpose(y, list(yb) + yf + list(yc)).reshape(bshape + [y.shape[i] for i in yf])
+    xt = xt.reshape(xt.shape + (1,) * len(yf))
+    yt = yt.reshape(tuple(bshape) + (1,) * len(xf) + tuple(y.shape[i] for i in yf))
+    return np.asarray(np.multiply(xt, yt), dtype=out_dtype)
 
 
 def _dot_general_abstract_eval(x, y, *, dimension_numbers, precision, preferred_element_type):
@@ -195,6 +209,8 @@ def _dot_general_native(ctx, eqn, ins, outs):
     if xb or len(xc) != 1 or not (1 <= x.ndim <= 2 and 1 <= y.ndim <= 2):
         return None
     if x.dtype != y.dtype or out.dtype != x.dtype or np.dtype(x.dtype).kind != "f":
+        return None
+    if x.shape[xc[0]] == 1:  # a product, not BLAS's 0 + product (the Python tier's rule)
         return None
     xm = f"{ins[0]}.T" if x.ndim == 2 and xc[0] == 0 else ins[0]
     ym = f"{ins[1]}.T" if y.ndim == 2 and yc[0] == 1 else ins[1]

@@ -211,6 +211,37 @@ for _p in (reduce_and_p, reduce_or_p, reduce_xor_p):
     non_differentiable(_p)
 
 
+# XLA rewrites a reduction of one element per output (every reduced axis of size 1, or no
+# axes) to a reshape, so JAX's result is the element itself: sum([-0.0]) is -0.0 (NumPy's
+# 0 + -0.0 is +0.0) and prod([inf + 1j]) is inf + 1j (1 * (inf + 1j) is inf + nanj).
+def one_element(shape, axes) -> bool:
+    """Whether a reduction of ``shape`` over ``axes`` reduces one element per output."""
+    return all(shape[a] == 1 for a in axes)
+
+
+def _identity_when_one(p):
+    impl, native = rules.impl_rules[p], rules.native_rules.get(p)
+
+    def one_impl(x, *, axes):
+        if one_element(x.shape, axes):
+            return x.reshape(_reduced_shape(x.shape, axes))
+        return impl(x, axes=axes)
+
+    def one_native(ctx, eqn, ins, outs):
+        x, out = eqn.invars[0].aval, eqn.outvars[0].aval
+        if one_element(x.shape, eqn.params["axes"]):
+            return [f"{outs[0]} = {ins[0]}.reshape({tuple(out.shape)!r})"]
+        return native(ctx, eqn, ins, outs)
+
+    rules.impl_rules[p] = one_impl
+    if native is not None:
+        rules.native_rules[p] = one_native
+
+
+for _p in (reduce_sum_p, reduce_prod_p, reduce_max_p, reduce_min_p):
+    _identity_when_one(_p)
+
+
 def reduce_sum(operand, axes, *, out_sharding=None):
     """``jax.lax.reduce_sum`` over ``axes`` (a tuple of non-negative ints);
     ``out_sharding``: the result's sharding."""

@@ -316,8 +316,16 @@ deflinear(
 )
 
 
+def _check_dims(dimensions, nd):
+    # an out-of-range axis is an error (as JAX), never taken modulo the rank
+    for d in dimensions:
+        if not -nd <= int(d) < nd:
+            raise ValueError(f"axis {int(d)} is out of bounds for array of dimension {nd}")
+
+
 def squeeze(array, dimensions):
     nd = len(_shape_of(array))
+    _check_dims(dimensions, nd)
     dimensions = tuple(sorted(int(d) % nd for d in dimensions))
     if not dimensions:
         return array
@@ -327,9 +335,7 @@ def squeeze(array, dimensions):
 def expand_dims(array, dimensions):
     shape = list(_shape_of(array))
     nd = len(shape) + len(dimensions)
-    for d in dimensions:
-        if not -nd <= int(d) < nd:
-            raise ValueError(f"axis {d} is out of bounds for array of dimension {nd}")
+    _check_dims(dimensions, nd)
     dims = [int(d) % nd for d in dimensions]
     if len(set(dims)) != len(dims):
         raise ValueError(f"repeated axis in lax.expand_dims: {dims}")
@@ -437,8 +443,14 @@ deflinear(concatenate_p, _concat_transpose)
 def concatenate(operands, dimension: int):
     """``jax.lax.concatenate``."""
     operands = list(operands)
-    if len(operands) == 1:
+    if len(operands) == 1:  # returned as it is, whatever the dimension (as JAX)
         return operands[0]
+    shapes = [_shape_of(x) for x in operands]
+    if shapes and not 0 <= int(dimension) < len(shapes[0]):  # JAX: no negative dimensions
+        raise TypeError(
+            f"concatenate dimension out of bounds: dimension {int(dimension)} for shapes "
+            f"{', '.join(str(tuple(s)) for s in shapes)}."
+        )
     return concatenate_p.bind(*operands, dimension=int(dimension))
 
 

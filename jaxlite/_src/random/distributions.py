@@ -500,6 +500,8 @@ def categorical(
     typed, _ = check_prng_key("categorical", key)
     logits = creation.asarray(logits)
     nd = logits.ndim
+    if not -nd <= axis < nd:
+        raise IndexError(f"index {axis} is out of bounds for axis 0 with size {nd}")
     if axis >= 0:
         axis -= nd
     batch_shape = tuple(np.delete(logits.shape, axis))
