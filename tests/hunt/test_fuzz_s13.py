@@ -364,6 +364,12 @@ def test_partition_known_values():
     x = jnp.array([3.0, 1.0, 4.0, 1.5, 9.0, 2.0, 6.0])
     np.testing.assert_array_equal(np.asarray(jnp.partition(x, 2)), [1, 1.5, 2, 9, 6, 4, 3])
     np.testing.assert_array_equal(np.asarray(jnp.argpartition(x, 2)), [1, 3, 5, 0, 2, 4, 6])
+    # JAX negates integers, so its partition of [5, -128, 3, 127] misplaces -128 (compat.md)
+    i8 = jnp.array([5, -128, 3, 127], "int8")
+    np.testing.assert_array_equal(np.asarray(jnp.partition(i8, 0)), [-128, 127, 5, 3])
+    np.testing.assert_array_equal(np.asarray(jnp.argpartition(i8, 1)), [1, 2, 0, 3])
+    b = jnp.array([True, False, True])  # JAX raises for bool
+    np.testing.assert_array_equal(np.asarray(jnp.partition(b, 0)), [False, True, True])
     u = jnp.array([3, 0, 255, 1], "uint8")
     np.testing.assert_array_equal(np.asarray(jnp.partition(u, 0)), [0, 255, 3, 1])
     with pytest.raises(NotImplementedError):

@@ -149,11 +149,18 @@ def _check_kth(name, a, kth, axis):
 
 
 def _bottom(arr, k):
-    # the k smallest along the last axis, ascending, as top_k of the negation (JAX's way:
-    # unsigned values are shifted by one first so that 0 negates below every other value)
-    if dtypes.is_unsigned(arr.dtype):
-        return _sort.top_k(ew.neg(ew.add(arr, _sh.full((), 1, arr.dtype))), k)
-    return _sort.top_k(ew.neg(arr), k)
+    # the k smallest along the last axis, ascending (ties: lower index first), as JAX's
+    # top_k of an order-reversing map: the negation for floats; for integers the bitwise
+    # complement, which has JAX's order but no overflow (JAX negates, so partition of
+    # [INT_MIN, ...] misplaces INT_MIN; for unsigned its -(x + 1) is the complement)
+    if dtypes.is_float(arr.dtype):
+        vals, idx = _sort.top_k(ew.neg(arr), k)
+        return ew.neg(vals), idx
+    if arr.dtype == np.bool_:
+        vals, idx = _bottom(arr.astype(np.uint8), k)
+        return vals.astype(np.bool_), idx
+    vals, idx = _sort.top_k(ew.bitwise_not(arr), k)
+    return ew.bitwise_not(vals), idx
 
 
 def partition(a, kth: int, axis: int = -1):
@@ -166,11 +173,16 @@ def partition(a, kth: int, axis: int = -1):
       NotImplementedError: complex input (as JAX).
     """
     arr, axis, kth = _check_kth("partition", a, kth, axis)
-    low = ew.neg(_bottom(arr, kth + 1)[0])
-    if dtypes.is_unsigned(arr.dtype):
-        low = ew.sub(low, _sh.full((), 1, arr.dtype))
-    high = _sort.top_k(arr, arr.shape[-1] - kth - 1)[0]
+    low = _bottom(arr, kth + 1)[0]
+    high = _top(arr, arr.shape[-1] - kth - 1)[0]
     return swapaxes(_sh.concatenate([low, high], arr.ndim - 1), -1, axis)
+
+
+def _top(arr, k):
+    if arr.dtype == np.bool_:
+        vals, idx = _sort.top_k(arr.astype(np.uint8), k)
+        return vals.astype(np.bool_), idx
+    return _sort.top_k(arr, k)
 
 
 def argpartition(a, kth: int, axis: int = -1):
