@@ -471,3 +471,26 @@ def test_in_range_negative_axes_still_work():
     assert jaxlite.lax.dynamic_slice_in_dim(x, 0, 1, axis=-1).shape == (2, 1)
     assert jaxlite.lax.concatenate([x], 5).shape == (2, 3)  # one operand: returned as is
     assert jaxlite.random.categorical(jaxlite.random.key(0), x, axis=-2).shape == (3,)
+
+
+# ------------------------------------------- scalar index into an empty axis, gather path
+# x[0, ::2] of a (0, 3) array: JAX raises IndexError (as for x[0]); jaxlite's gather raised
+# a slice-size TypeError.
+
+_EMPTY_IDX = {
+    "static": lambda m: m.jnp.zeros((0, 3))[5, ::2],
+    "array_scalar": lambda m: m.jnp.zeros((0, 3))[m.jnp.array(0), ::2],
+    "second_axis": lambda m: m.jnp.zeros((3, 0))[::2, 5],
+    "new_axis": lambda m: m.jnp.zeros((0, 3))[0, None, ::2],
+    "jit_traced": lambda m: m.jx.jit(lambda x, i: x[i, ::2])(m.jnp.zeros((0, 3)), 0),
+}
+
+
+@pytest.mark.parametrize("name", list(_EMPTY_IDX))
+def test_scalar_index_into_an_empty_axis_raises_index_error(name):
+    assert isinstance(_same(_EMPTY_IDX[name]), IndexError)
+
+
+def test_scalar_index_into_an_empty_axis_with_an_index_array_is_a_gather():
+    out = _same(lambda m: m.jnp.zeros((2, 0, 3))[1, :, ::2])
+    assert out.shape == (0, 2)

@@ -164,6 +164,21 @@ def _is_scalar_index(i):
     )
 
 
+def _scalar_into_empty_axis(shape, items):
+    # JAX's gather rejects a scalar index into a size-0 axis with IndexError (not a gather
+    # slice-size TypeError), unless an index array of one or more dimensions is present
+    arrays = [i for i in items if isinstance(i, (Array, np.ndarray, Tracer))]
+    if any(aval_of(i).ndim > 0 for i in arrays):
+        return
+    axis = 0
+    for i in items:
+        if i is None or isinstance(i, _EmptyEllipsis):
+            continue
+        if _is_scalar_index(i) and shape[axis] == 0:
+            raise IndexError(f"index is out of bounds for axis {axis} with size 0")
+        axis += 1
+
+
 def _use_gather(x, items):
     """Whether JAX indexes with one gather (its third strategy): for any integer array
     index, and for a dynamic scalar index (traced, or a static int out of bounds) next to
@@ -194,6 +209,8 @@ def _index(x, items):
     # bounds and every slice has step 1 or -1; a gather otherwise. They show in weak types (a
     # dynamic_slice transposes to a strongly typed dynamic_update_slice).
     gather_mode = _use_gather(x, items)
+    if gather_mode:
+        _scalar_into_empty_axis(x.shape, items)
     # Pass 1: slices, None, and scalar indices outside a gather; collect advanced indices.
     out = x
     axis = 0
