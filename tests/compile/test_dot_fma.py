@@ -222,3 +222,16 @@ def test_dot_fma_rules_jvp_and_vmap():
     got = np.asarray(jax.vmap(f)(xs, ds, ps))
     for i in range(2):
         np.testing.assert_array_equal(got[i], np.asarray(f(xs[i], ds[i], ps[i])))
+
+
+def test_gemm_calls_are_counted_by_the_stall_watch(monkeypatch):
+    """A stall of OpenBLAS's threads in the update's GEMM moves products to the stall-safe
+    way as one in a product would (ops/blas_split.py's watch)."""
+    seen = []
+    monkeypatch.setattr(blas_split, "note_call", lambda key, dt: seen.append((key, dt)))
+    x, d, p = _data(512, 128, 512, seed=11)
+    jax.jit(lambda p, x, d: p - 0.01 * (x.T @ d))(p, x, d)
+    if dot_fma._sgemm() is None:
+        assert not seen  # no GEMM path: nothing to watch
+    else:
+        assert seen and seen[-1][0][:4] == ("dot_fma", 512, 512, 128) and seen[-1][1] > 0

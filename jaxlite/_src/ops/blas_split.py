@@ -44,13 +44,10 @@ Modes, chosen by ``JAXLITE_BLAS_THREADS`` when the first product runs:
   ``MAX_PERIOD_ONE`` off OpenBLAS's threads). A way ``RULE_OUT`` times slower than the best
   so far is ruled out at once; OpenBLAS's threads ruled out so (a stall) stay out of every
   trial for ``STALL_MEMORY`` seconds, and a call of theirs ``STALL`` times slower than their
-  trial median re-opens the trial. On a quiet machine its trials keep a worse choice often
-  enough to cost 40-60% of the MLP step (docs/benchmarks.md, quiet check of session 4).
+  trial median re-opens the trial (on a quiet machine, 40-60% of the MLP step: session 4).
 * ``JAXLITE_BLAS_SPLIT=on`` (opt-in, takes precedence): every product at one OpenBLAS thread,
-  large ones split into blocks as above. On a quiet 2-core machine OpenBLAS's own threads are
-  faster (a 784-512-512-10 MLP step 1.18x JAX's time without the split, 1.63x with it; a
-  batched MLP forward 0.32x against 1.75x of hand-batched NumPy), so it is for machines whose
-  cores are shared with other busy work.
+  large ones split into blocks as above: for machines whose cores are shared with other busy
+  work (on a quiet one OpenBLAS's own threads are faster, docs/benchmarks.md).
 
 Used only when it can help: the optional ``threadpoolctl`` is installed, NumPy's BLAS is
 OpenBLAS (pthreads) with more than one thread allowed (a user's own limit, e.g.
@@ -245,11 +242,15 @@ def stalled() -> bool:  # products run off OpenBLAS's threads now (the stall wat
     return _clock() < _state.safe_until
 
 
+def note_call(key, dt: float) -> None:  # a product run elsewhere (dot_fma's), watched
+    st = _state
+    if st.controller() and st.mode == "watch" and not st.split:
+        _record(st, st.choices.setdefault(key, _Watch()), dt, _clock())
+
+
 def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+    affinity = getattr(os, "sched_getaffinity", None)  # Linux only
+    return len(affinity(0)) if affinity else (os.cpu_count() or 1)
 
 
 _state = _Splitter()
@@ -783,8 +784,7 @@ def _this_cpu() -> int:
 
 try:  # Linux: glibc's sched_getcpu (no os.sched_getcpu in Python's os module)
     _sched_getcpu = ctypes.CDLL(None).sched_getcpu
-    _sched_getcpu.restype = ctypes.c_int
-    _sched_getcpu.argtypes = []
+    _sched_getcpu.restype, _sched_getcpu.argtypes = ctypes.c_int, []
 except (OSError, AttributeError):
     _sched_getcpu = None
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import time
 
 import numpy as np
 
@@ -84,7 +85,7 @@ def _operand(a: np.ndarray) -> tuple[np.ndarray, int, int]:
     return a, _NO_TRANS, a.shape[1]
 
 
-def _gemm(lib, a, ta, lda, b, tb, ldb, alpha: float, p: np.ndarray) -> np.ndarray:
+def _gemm(lib, a, ta, lda, b, tb, ldb, alpha: float, p: np.ndarray, watch: bool = True):
     blas, fn = lib
     m, k = a.shape
     n = b.shape[1]
@@ -93,12 +94,15 @@ def _gemm(lib, a, ta, lda, b, tb, ldb, alpha: float, p: np.ndarray) -> np.ndarra
     allowed = blas.get_num_threads() if one else 0
     if one:  # products run off OpenBLAS's threads for now (a busy core): so does this one
         blas.set_num_threads(1)
+    t0 = time.perf_counter()
     try:
         fn(_ROW_MAJOR, ta, tb, m, n, k, alpha, a.ctypes.data, lda, b.ctypes.data, ldb,
            1.0, out.ctypes.data, n)  # fmt: skip
     finally:
         if one:
             blas.set_num_threads(allowed)
+    if watch and not one:  # a stall of OpenBLAS's threads here counts as one of a product's
+        blas_split.note_call(("dot_fma", m, n, k, ta, tb), time.perf_counter() - t0)
     return out
 
 
@@ -115,7 +119,7 @@ def _probe(lib, m: int, n: int, k: int, ta: int, tb: int) -> bool:
         b = b if tb == _NO_TRANS else b.T
         c = rng.standard_normal((m, n), _F32)
         alpha = np.float32(-0.0123)
-        got = _gemm(lib, *_operand(a), *_operand(b), float(alpha), c)
+        got = _gemm(lib, *_operand(a), *_operand(b), float(alpha), c, watch=False)
         ok = _probes[key] = bool(np.array_equal(got, xla_fma.fma32(alpha, np.matmul(a, b), c)))
     return ok
 
