@@ -1,6 +1,6 @@
 """Run one script of library programs on jaxlite-as-jax and on JAX, in two fresh
 interpreters started in parallel, and collect the JSON records each prints (one per line).
-Shared by test_libraries.py (quick-starts) and test_eco_programs_s12.py / _s13.py, whose
+Shared by test_libraries.py (quick-starts) and test_eco_programs.py, whose
 records (``{"name", "paths", "leaves"}``) ``assert_same_program`` compares."""
 
 import importlib.util

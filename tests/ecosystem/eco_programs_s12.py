@@ -1,5 +1,5 @@
 """Small library programs from session 12's differential hunt, each once on jaxlite and once
-on JAX (``test_eco_programs_s12.py``). Each one failed on jaxlite before its fix; the pure
+on JAX (``test_eco_programs.py``). Each one failed on jaxlite before its fix; the pure
 jax reproductions are in ``tests/hunt/test_eco_s12.py``.
 
 Run as a script in a fresh interpreter: ``python eco_programs_s12.py jaxlite|jax NAME...``
