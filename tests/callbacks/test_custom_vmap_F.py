@@ -64,6 +64,31 @@ def test_F_custom_jvp_output_independent_of_batched_input_stays_unbatched(wrap, 
     assert calls == [("cb", ())]
 
 
+def _run_stack(c, calls, stack):
+    """``g(x) = a + b`` with ``(a, b) = c(x, 2)`` and a debug callback recording ``a`` in
+    ``calls``, vmapped over x = 0, 1, 2 under ``stack``; the result, effects done."""
+    k = jnp.float32(2.0)
+
+    def g(x):
+        a, b = c(x, k)
+        jax.debug.callback(_recorder(calls, "a"), a)
+        return a + b
+
+    xs = jnp.arange(3.0)
+    run = {
+        "vmap": lambda: jax.vmap(g)(xs),
+        "jit_vmap": lambda: jax.jit(jax.vmap(g))(xs),
+        "jvp_vmap": lambda: jax.jvp(jax.vmap(g), (xs,), (jnp.ones(3),))[1],
+        "grad_vmap": lambda: jax.grad(lambda x: jnp.sum(jax.vmap(g)(x)))(xs),
+        "grad_jit_vmap": lambda: jax.grad(lambda x: jnp.sum(jax.jit(jax.vmap(g))(x)))(xs),
+        "vmap_grad": lambda: jax.vmap(jax.grad(g))(xs),
+        "jacrev_vmap": lambda: jnp.diagonal(jax.jacrev(jax.vmap(g))(xs)),
+    }[stack]
+    out = run()
+    jax.effects_barrier()
+    return out
+
+
 def _two_output_custom_jvp(kind):
     """``c(x, k) = (3 k, x k)``: the first output does not depend on ``x``. Rules: ``plain``
     (tangents follow the outputs), ``tangent_batched`` (the first output's tangent depends on
@@ -98,26 +123,7 @@ _CUSTOM_JVP_COUNTS = {
 @pytest.mark.parametrize("stack", list(_CUSTOM_JVP_COUNTS["plain"]))
 def test_F_custom_jvp_batched_outputs_as_jax_decides(kind, stack):
     calls = []
-    c = _two_output_custom_jvp(kind)
-    k = jnp.float32(2.0)
-
-    def g(x):
-        a, b = c(x, k)
-        jax.debug.callback(_recorder(calls, "a"), a)
-        return a + b
-
-    xs = jnp.arange(3.0)
-    total = lambda x: jnp.sum(jax.vmap(g)(x))  # noqa: E731
-    run = {
-        "vmap": lambda: jax.vmap(g)(xs),
-        "jit_vmap": lambda: jax.jit(jax.vmap(g))(xs),
-        "jvp_vmap": lambda: jax.jvp(jax.vmap(g), (xs,), (jnp.ones(3),))[1],
-        "grad_vmap": lambda: jax.grad(total)(xs),
-        "vmap_grad": lambda: jax.vmap(jax.grad(g))(xs),
-        "jacrev_vmap": lambda: jnp.diagonal(jax.jacrev(jax.vmap(g))(xs)),
-    }[stack]
-    out = run()
-    jax.effects_barrier()
+    out = _run_stack(_two_output_custom_jvp(kind), calls, stack)
     expected = {
         "vmap": [6.0, 8.0, 10.0],
         "jit_vmap": [6.0, 8.0, 10.0],
@@ -175,24 +181,7 @@ def test_F_custom_vjp_batched_outputs_as_jax_decides(kind, stack):
     decides when the vmapped call is differentiated right away; ``bwd`` runs per element,
     receiving the cotangent of an unbatched output unbatched."""
     c, calls = _two_output_custom_vjp(kind)
-    k = jnp.float32(2.0)
-
-    def g(x):
-        a, b = c(x, k)
-        jax.debug.callback(_recorder(calls, "a"), a)
-        return a + b
-
-    xs = jnp.arange(3.0)
-    total = lambda x: jnp.sum(jax.vmap(g)(x))  # noqa: E731
-    run = {
-        "vmap": lambda: jax.vmap(g)(xs),
-        "jit_vmap": lambda: jax.jit(jax.vmap(g))(xs),
-        "grad_vmap": lambda: jax.grad(total)(xs),
-        "grad_jit_vmap": lambda: jax.grad(lambda x: jnp.sum(jax.jit(jax.vmap(g))(x)))(xs),
-        "vmap_grad": lambda: jax.vmap(jax.grad(g))(xs),
-    }[stack]
-    out = run()
-    jax.effects_barrier()
+    out = _run_stack(c, calls, stack)
     a_calls = [e for e in calls if e[0] == "a"]
     bwd_calls = [e for e in calls if e[0] == "bwd"]
     if stack in ("vmap", "jit_vmap"):
