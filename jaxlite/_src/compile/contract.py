@@ -27,8 +27,40 @@ def _scalar_literal(v) -> float | None:
     return None
 
 
+def _scaled_dot(term, producer, uses):
+    """``(c, mul equation, dot equation)`` if ``term`` is ``c * dot(x, y)`` (either order),
+    read only once, its product read only there; else None."""
+    scale = producer.get(id(term))
+    if scale is None or scale.primitive is not ew.mul_p or uses.get(id(term)) != 1:
+        return None
+    for ic in (0, 1):
+        c, g = _scalar_literal(scale.invars[ic]), scale.invars[1 - ic]
+        dot = None if c is None or type(g) is Literal else producer.get(id(g))
+        if dot is not None and dot.primitive is linalg.dot_general_p and uses.get(id(g)) == 1:
+            return c, scale, dot
+    return None
+
+
+def _one_gemm(dot, shape) -> bool:
+    """Is ``dot`` a float32 matrix product of result ``shape`` that ``dot_fma`` can run?"""
+    x, y = dot.invars
+    (xc, yc), (xb, _) = dot.params["dimension_numbers"]
+    if (
+        xb
+        or len(xc) != 1
+        or any(type(v) is Literal or len(v.aval.shape) != 2 for v in (x, y))
+        or any(np.dtype(v.aval.dtype) != _F32 for v in (x, y))
+        or dot.params["preferred_element_type"] not in (None, _F32)
+        or tuple(dot.outvars[0].aval.shape) != tuple(shape)
+    ):
+        return False
+    # The layout the operands have when they are row-major arrays (the usual case).
+    return dot_fma.available(*shape, x.aval.shape[xc[0]], xc[0] == 0, yc[0] == 1)
+
+
 def _match(eqn, producer, uses) -> tuple | None:
-    """``(dot_fma equation, [mul equation, dot equation])`` if ``eqn`` is ``p +- c * dot(x, y)``."""
+    """``(dot_fma equation, [mul equation, dot equation])`` if ``eqn`` is
+    ``p +- c * dot(x, y)``."""
     out = eqn.outvars[0].aval
     if eqn.primitive not in (ew.add_p, ew.sub_p) or np.dtype(out.dtype) != _F32:
         return None
@@ -39,38 +71,13 @@ def _match(eqn, producer, uses) -> tuple | None:
         p, term = eqn.invars[ip], eqn.invars[it]
         if type(p) is Literal or type(term) is Literal or p.aval.shape != out.shape:
             continue
-        scale = producer.get(id(term))
-        if scale is None or scale.primitive is not ew.mul_p or uses.get(id(term)) != 1:
+        got = _scaled_dot(term, producer, uses)
+        if got is None or not _one_gemm(got[2], out.shape):
             continue
-        for ic in (0, 1):
-            c, g = _scalar_literal(scale.invars[ic]), scale.invars[1 - ic]
-            dot = None if c is None or type(g) is Literal else producer.get(id(g))
-            if dot is None or dot.primitive is not linalg.dot_general_p or uses.get(id(g)) != 1:
-                continue
-            x, y = dot.invars
-            (xc, yc), (xb, _) = dot.params["dimension_numbers"]
-            if (
-                xb
-                or len(xc) != 1
-                or len(x.aval.shape) != 2
-                or len(y.aval.shape) != 2
-                or type(x) is Literal
-                or type(y) is Literal
-                or np.dtype(x.aval.dtype) != _F32
-                or np.dtype(y.aval.dtype) != _F32
-                or dot.params["preferred_element_type"] not in (None, _F32)
-                or tuple(g.aval.shape) != tuple(out.shape)
-            ):
-                continue
-            m, n = out.shape
-            k = x.aval.shape[xc[0]]
-            # The layout the operands have when they are row-major arrays (the usual case).
-            if not dot_fma.available(m, n, k, xc[0] == 0, yc[0] == 1):
-                continue
-            params = dict(
-                dimension_numbers=dot.params["dimension_numbers"], alpha=float(np.float32(sign * c))
-            )
-            return JaxprEqn(dot_fma.dot_fma_p, [x, y, p], eqn.outvars, params, ()), [scale, dot]
+        c, scale, dot = got
+        alpha = float(np.float32(sign * c))
+        params = dict(dimension_numbers=dot.params["dimension_numbers"], alpha=alpha)
+        return JaxprEqn(dot_fma.dot_fma_p, [*dot.invars, p], eqn.outvars, params, ()), [scale, dot]
     return None
 
 
@@ -80,11 +87,7 @@ def contract_dots(closed: ClosedJaxpr) -> ClosedJaxpr:
     if not any(e.primitive is linalg.dot_general_p for e in jaxpr.eqns):
         return closed
     uses: dict[int, int] = {}
-    for e in jaxpr.eqns:
-        for v in e.invars:
-            if type(v) is not Literal:
-                uses[id(v)] = uses.get(id(v), 0) + 1
-    for v in jaxpr.outvars:
+    for v in [v for e in jaxpr.eqns for v in e.invars] + list(jaxpr.outvars):
         if type(v) is not Literal:
             uses[id(v)] = uses.get(id(v), 0) + 1
     producer: dict[int, JaxprEqn] = {}

@@ -90,9 +90,10 @@ def _gemm(lib, a, ta, lda, b, tb, ldb, alpha: float, p: np.ndarray, watch: bool 
     m, k = a.shape
     n = b.shape[1]
     out = np.array(p, dtype=_F32, order="C", copy=True)
-    one = blas_split.stalled() and blas.get_num_threads() > 1
-    allowed = blas.get_num_threads() if one else 0
-    if one:  # products run off OpenBLAS's threads for now (a busy core): so does this one
+    # Products run off OpenBLAS's threads for now (a busy core): so does this one.
+    allowed = blas.get_num_threads() if blas_split.stalled() else 1
+    one = allowed > 1
+    if one:
         blas.set_num_threads(1)
     t0 = time.perf_counter()
     try:
