@@ -99,9 +99,10 @@ def _run_plain(fn: Callable, args, kwargs) -> Any:
 # Results are validated against the declared avals (spec 1.8, B1-B5) and become buffers
 # jaxlite owns (results are immutable even if the callback keeps what it returned):
 #
-# * an ``Array`` result is already jaxlite's;
-# * a view of one of the call's operands (``np.asarray(x)``) is read-only for good, since
-#   the operands' buffers are frozen;
+# * an ``Array`` result is already jaxlite's buffer, and a view of one of the call's
+#   operands (``np.asarray(x)``) is read-only for good, since the operands' buffers are
+#   frozen: either is adopted as a new view of that buffer, never as the object the
+#   callback returned, which it may keep and reshape in place (``a.shape = ...``) later;
 # * a fresh ndarray nobody else can reach (no base, no weak references, a reference count
 #   showing that only the returned value holds it) is frozen in place: no copy;
 # * anything else (an array the callback keeps, a view of its own buffer, a subclass, an
@@ -141,7 +142,7 @@ def _result_value(leaf: Any, aval: ShapedArray, i: int, ins: Sequence) -> np.nda
             f"Expected: {aval.dtype}, Actual: {leaf.dtype}"
         )
     if t is ArrayImpl or t is CallbackArray:
-        return leaf
+        return leaf.view()
     b = leaf.base
     if b is None:
         if _getrefcount(leaf) <= SOLE_REFS and not _getweakrefcount(leaf):
@@ -149,7 +150,7 @@ def _result_value(leaf: Any, aval: ShapedArray, i: int, ins: Sequence) -> np.nda
             return leaf
     for op in ins:
         if leaf is op or b is op:
-            return leaf  # a view of an operand, whose chain is frozen
+            return leaf.view()  # (a view of) an operand, whose chain is frozen
     leaf = np.array(leaf)
     leaf.setflags(False)
     return leaf
@@ -204,11 +205,11 @@ def make_checker(result_avals: Sequence[ShapedArray]) -> Callable:
                 else:
                     for op in ins:
                         if b is op:
-                            return [out]
+                            return [out.view()]
         elif t is cls or t is cb_cls:
             v = out._value
             if v.shape == shape0 and v.dtype == dtype0:
-                return [v]
+                return [v.view()]
         box = [out]
         out = None
         return check_results(box.pop(), result_avals, ins)
@@ -422,7 +423,7 @@ class HostFn:
                             last[0] = out
                         return out
                 elif b is v:
-                    return out
+                    return out.view()  # the callback's object, which it may reshape
             box = [out]
             out = None
             return check(box.pop(), (v, w))[0]
@@ -509,7 +510,8 @@ class HostFn:
             "        raise",
             f"    raise {r} from {e}",
             # A fresh array only the result holds is owned as it is; a view of the argument
-            # is read-only for good; anything else goes through ``check_results``.
+            # is read-only for good (adopted as a new view: the callback may keep its object
+            # and reshape it); anything else goes through ``check_results``.
             f"if (type({o}) is {nd} and {shape_ok} and {o}.dtype is {dtype}"
             f" and {o}.base is None and {refc}({o}) <= {local} and not {weakc}({o})):",
             f"    {setflags}({o}, False)",
@@ -517,7 +519,7 @@ class HostFn:
             f"    {t} = {o}",
             f"elif (type({o}) is {nd} and {o}.base is {u} and {shape_ok}"
             f" and {o}.dtype is {dtype}):",
-            f"    {t} = {o}",
+            f"    {t} = {o}.view()",
             "else:",
             f"    {o} = [{o}]",
             f"    {t} = {slow}({o}, {u}, {w})",

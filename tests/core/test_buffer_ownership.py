@@ -336,3 +336,98 @@ def test_fresh_numpy_conversions_are_not_copied_twice():
     assert x.dtype == np.float32
     with pytest.raises(ValueError):
         np.asarray(x).setflags(write=True)
+
+
+# ---------------------------------------------------------------- array objects, not buffers
+# ``np.asarray(x)`` gives the caller an ndarray object it may reshape in place
+# (``a.shape = ...``, no copy, allowed on read-only arrays). That must never reach the
+# Array: each conversion is a new object, and a callback's result is never adopted as the
+# very object the callback returned, which it may keep and reshape after the call.
+
+ARRAYS = {
+    "owner": lambda: jnp.arange(6.0),
+    "reshaped": lambda: jnp.arange(6.0).reshape(2, 3),
+    "sliced": lambda: jnp.arange(12.0)[::2],
+    "jit_transpose": lambda: jax.jit(lambda x: x.T)(jnp.arange(6.0).reshape(3, 2)),
+}
+
+
+@pytest.mark.parametrize("make", list(ARRAYS.values()), ids=list(ARRAYS))
+def test_reshaping_np_asarray_in_place_does_not_reach_the_array(make):
+    x = make()
+    want = np.array(x)
+    a = np.asarray(x)
+    a.shape = (1, *a.shape)  # allowed for any layout
+    assert np.asarray(x) is not a
+    assert np.asarray(x).shape == x.shape == want.shape
+    np.testing.assert_array_equal(np.asarray(x), want)
+    np.testing.assert_array_equal(np.asarray(x + 1), want + 1)
+
+
+def _keeping_callbacks(kept):
+    """Callbacks returning their argument (or a view of it, or the Array itself), each
+    keeping the object it returns: what an engine could be tempted to adopt as it is."""
+
+    def as_array(x):
+        a = np.asarray(x)
+        kept.append(a)
+        return a
+
+    def view(x):
+        a = np.asarray(x).reshape(4)
+        kept.append(a)
+        return a
+
+    def array_itself(x):
+        kept.append(x)
+        return x
+
+    def jnp_result(x):
+        r = jnp.asarray(x) * 1
+        kept.append(r)
+        return r
+
+    return {"as_array": as_array, "view": view, "array": array_itself, "jnp": jnp_result}
+
+
+def _callback_modes(kind, cb):
+    def once(x):
+        if kind == "io":
+            return io_callback(cb, F32_4, x)
+        return jax.pure_callback(cb, F32_4, x, vmap_method="sequential")
+
+    def carry(x):  # each step's argument is the previous step's result
+        return jax.lax.scan(lambda c, _: (once(c), None), x, None, length=3)[0]
+
+    def ys(x):
+        return jax.lax.scan(lambda c, _: (c, once(c)), x, None, length=3)[1][-1]
+
+    return {
+        "eager": once,
+        "jit": jax.jit(once),
+        "jit_scan_carry": jax.jit(carry),
+        "jit_scan_ys": jax.jit(ys),
+        "jit_vmap": jax.jit(lambda x: jax.vmap(once)(jnp.stack([x, x]))[1]),
+        "jit_two_results": jax.jit(lambda x: tuple(once(x) for _ in range(2))[1]),
+    }
+
+
+@pytest.mark.parametrize(
+    "mode", ["eager", "jit", "jit_scan_carry", "jit_scan_ys", "jit_vmap", "jit_two_results"]
+)
+@pytest.mark.parametrize("returns", ["as_array", "view", "array", "jnp"])
+@pytest.mark.parametrize("kind", ["io", "pure"])
+def test_callback_result_reshaped_in_place_after_the_call(kind, returns, mode):
+    kept = []
+    f = _callback_modes(kind, _keeping_callbacks(kept)[returns])[mode]
+    x = jnp.arange(4.0)
+    out = f(x)
+    jax.effects_barrier()
+    assert kept
+    for k in kept:
+        np.asarray(k).shape = (2, 2)
+    want = np.arange(4.0, dtype=np.float32)
+    for arr in (out, x):
+        assert np.asarray(arr).shape == (4,)
+        np.testing.assert_array_equal(np.asarray(arr), want)
+    np.testing.assert_array_equal(np.asarray(out + 1), want + 1)

@@ -98,10 +98,11 @@ class ArrayImpl(Array):
     def __array__(self, dtype=None, copy=None):
         v = self._value
         if dtype is None and not copy and v.dtype.kind != "V":
-            # The common case first (a callback's np.asarray(x) is on its hot path): a view
-            # of an owning buffer (never the owner), whose base is read-only, so the caller
-            # cannot re-enable writing on it. Extended dtypes are stored as records ("V").
-            return v.view() if v.base is None else v
+            # The common case first (a callback's np.asarray(x) is on its hot path): a fresh
+            # view, never ``_value`` itself, since the caller may reshape what it gets in
+            # place (``a.shape = ...``); its base is read-only, so the caller cannot
+            # re-enable writing on it. Extended dtypes are stored as records ("V").
+            return v.view()
         if dtypes.is_extended(self.aval.dtype):
             raise TypeError(
                 "JAX array with PRNGKey dtype cannot be converted to a NumPy array. Use "
@@ -111,7 +112,7 @@ class ArrayImpl(Array):
             return v.astype(dtype)
         if copy:
             return v.copy()
-        return v.view() if v.base is None else v
+        return v.view()
 
     def __bool__(self) -> bool:
         if dtypes.is_extended(self.aval.dtype):
@@ -219,8 +220,9 @@ class CallbackArray(ArrayImpl):
 
     That invariant makes ``np.asarray(x)``, the hot path of a callback, one attribute read:
     the view itself is returned (the user cannot re-enable writing on a view of a
-    read-only owner, and reshaping it in place reaches nothing else), with no check of the
-    buffer. Everything else is ``ArrayImpl``'s; ``_placed`` stays False (not sharded).
+    read-only owner, and reshaping it in place reaches nothing else: a callback result
+    that is this view, or another view of an operand, is adopted as a new view of it, so
+    the engine never holds an object the user can reach), with no check of the buffer. Everything else is ``ArrayImpl``'s; ``_placed`` stays False (not sharded).
     """
 
     __slots__ = ()
