@@ -222,7 +222,8 @@ class CallbackArray(ArrayImpl):
     the view itself is returned (the user cannot re-enable writing on a view of a
     read-only owner, and reshaping it in place reaches nothing else: a callback result
     that is this view, or another view of an operand, is adopted as a new view of it, so
-    the engine never holds an object the user can reach), with no check of the buffer. Everything else is ``ArrayImpl``'s; ``_placed`` stays False (not sharded).
+    the engine never holds an object the user can reach), with no check of the buffer.
+    Everything else is ``ArrayImpl``'s; ``_placed`` stays False (not sharded).
     """
 
     __slots__ = ()
