@@ -167,6 +167,6 @@ def impl_for(eqn) -> Callable | None:
     code generation (``out=`` buffers) for real operands."""
     f = impl_rules.get(eqn.primitive)
     u = getattr(f, "ufunc", None)
-    if u is not None and not any(str(v.aval.dtype).startswith("complex") for v in eqn.invars):
+    if u is not None and not any(getattr(v.aval.dtype, "kind", "") == "c" for v in eqn.invars):
         return u
     return f
