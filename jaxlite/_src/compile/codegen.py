@@ -1,9 +1,12 @@
 """Jaxpr -> Python source over NumPy, compiled once with ``exec``.
 
 Each equation becomes one line calling the primitive's NumPy callable (its ``impl`` rule,
-with params pre-bound) or the lines produced by its ``lower_rules`` entry (control flow,
-callbacks). Constants, callables and literals are bound in the generated function's
-globals under generated names; **no user-supplied text ever reaches the source** (names are
+with params pre-bound), the inline NumPy code ``specialize`` writes for its avals, or the
+lines produced by its ``lower_rules`` entry (control flow, callbacks). Before that, the
+jaxpr goes through ``contract`` (XLA's FMA of an SGD update), ``fold`` (what XLA evaluates
+at compile time) and ``broadcasts`` (broadcasts left to NumPy where that is exact).
+Constants, callables and literals are bound in the generated function's globals under
+generated names; **no user-supplied text ever reaches the source** (names are
 ``a0, a1, ...``, ``_f3``, ``_c2``), so nothing a user writes can be injected.
 
 ``compile_jaxpr(closed)`` returns ``(fn, source)``; ``fn`` takes NumPy arrays (one per
@@ -19,9 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from jaxlite._src.compile import contract, native
+from jaxlite._src.compile import broadcasts, contract, fold, native, specialize
 from jaxlite._src.core import rules
-from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import check_allocation
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Literal, subjaxprs
 from jaxlite._src.core.trace import eval_trace, set_current_trace, trace_ctx
@@ -75,14 +77,15 @@ class CodegenContext:
         return self.add_global(fn, "_sub")
 
 
-def _const_value(c: Any) -> Any:
-    if type(c) is ArrayImpl:
-        return c._value
-    return np.asarray(c)
+_const_value = fold.const_value  # (control_flow.common's name for it)
 
 
-def jaxpr_to_source(closed: ClosedJaxpr, ctx: CodegenContext, fn_name: str) -> str:
-    """The source of a function ``fn_name(v0, v1, ...)`` returning the outputs as a list."""
+def jaxpr_to_source(
+    closed: ClosedJaxpr, ctx: CodegenContext, fn_name: str, quiet: bool = False
+) -> str:
+    """The source of a function ``fn_name(v0, v1, ...)`` returning the outputs as a list;
+    ``quiet``: run it silent on IEEE exceptions even if no equation asks for it (one that
+    did was folded away: the code around it keeps its warnings as they were)."""
     counter = itertools.count()
     params = [f"v{next(counter)}" for _ in closed.jaxpr.invars]
     body, outs = emit_equations(
@@ -96,7 +99,7 @@ def jaxpr_to_source(closed: ClosedJaxpr, ctx: CodegenContext, fn_name: str) -> s
         lines.append(f"    if {tc}.trace is not {ev}:")
         lines.append(f"        return {call_again}({', '.join([fn_name, *params])})")
     lines.extend("    " + line for line in ctx.prologue)
-    if _uses(closed.jaxpr, rules.quiet_fp):
+    if quiet or _uses(closed.jaxpr, rules.quiet_fp):
         # JAX is silent on IEEE exceptions (log(0), 1/0...); NumPy would warn.
         errstate = ctx.add_global(np.errstate, "_errstate")
         lines.append(f'    with {errstate}(all="ignore"):')
@@ -141,8 +144,19 @@ def emit_equations(
             return ctx.add_global(v.val, "_c")
         return names[id(v)]
 
+    values: dict[int, Any] = {}
     for v, c in zip(jaxpr.constvars, closed.consts):
-        names[id(v)] = ctx.add_global(_const_value(c), "_k")
+        values[id(v)] = value = fold.const_value(c)
+        names[id(v)] = ctx.add_global(value, "_k")
+    scalars: dict[int, Any] = {}  # a constant's one value (fold.uniform_scalar), or None
+
+    def uniform(v):
+        if id(v) not in values:
+            return None
+        if id(v) not in scalars:
+            scalars[id(v)] = fold.uniform_scalar(values[id(v)])
+        return scalars[id(v)]
+
     for v, n in zip(jaxpr.invars, in_names):
         names[id(v)] = n
     lines: list[str] = []
@@ -155,6 +169,9 @@ def emit_equations(
     for i, eqn in enumerate(jaxpr.eqns):
         check_allocation([v.aval for v in eqn.outvars], eqn.primitive.name)
         ins = [read(v) for v in eqn.invars]
+        if values:
+            for k in fold.scalar_operands(eqn, uniform):
+                ins[k] = ctx.add_global(uniform(eqn.invars[k]), "_c")
         outs = []
         for v in eqn.outvars:
             names[id(v)] = n = new_name()
@@ -290,6 +307,10 @@ def default_lowering(
     impl = rules.impl_for(eqn)
     if impl is None:
         raise rules.missing_rule("lower", eqn.primitive)
+    if out_buffer is None:
+        lines = specialize.lines(ctx, eqn, ins, outs)  # inline NumPy code for these avals
+        if lines is not None:
+            return lines
     return lower_impl(impl, ctx, eqn, ins, outs, out_buffer)
 
 
@@ -313,10 +334,13 @@ def compile_jaxpr(closed: ClosedJaxpr) -> tuple[Callable, str]:
     """Generate and ``exec`` the Python source for ``closed``; returns (function, source)."""
     ctx = CodegenContext()
     fn_name = f"jitted_{next(_fn_counter)}"
+    quiet = _uses(closed.jaxpr, rules.quiet_fp)
     closed = contract.contract_dots(closed)  # XLA's FMA of p - c * dot(x, y)
+    closed = fold.fold_constants(closed)  # what XLA evaluates when it compiles
     if native.active():
         closed = native.outline_regions(closed)  # long elementwise runs: a tier each
-    source = jaxpr_to_source(closed, ctx, fn_name)
+    closed = broadcasts.implicit_broadcasts(closed)  # NumPy's broadcasting, where exact
+    source = jaxpr_to_source(closed, ctx, fn_name, quiet)
     code = compile(source, f"<jaxlite-generated {fn_name}>", "exec")
     exec(code, ctx.globals)  # noqa: S102 (source is generated from identifiers only)
     fn = ctx.globals[fn_name]

@@ -233,6 +233,7 @@ def _identity_when_one(p):
             return [f"{outs[0]} = {ins[0]}.reshape({tuple(out.shape)!r})"]
         return native(ctx, eqn, ins, outs)
 
+    one_impl.inner = impl  # the impl without the test (``compile/specialize.py``)
     rules.impl_rules[p] = one_impl
     if native is not None:
         rules.native_rules[p] = one_native
