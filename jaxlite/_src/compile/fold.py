@@ -10,7 +10,8 @@ ones the generated code would compute, so nothing changes but the time: what run
 impl rule on the same operands, once. Not folded: equations with effects, with a
 lowering rule (control flow, calls, callbacks), with sub-jaxprs, with several results
 (random bits), with outputs the function returns (every call returns a new array), or
-that warn or raise (they keep doing so when the function runs).
+that raise or would warn of a floating-point exception (they keep doing so when the
+function runs).
 
 A folded constant is read-only; it never becomes an ``out=`` buffer of generated code,
 which writes only into arrays a ufunc allocated in the same call (``codegen``).
@@ -24,7 +25,6 @@ NumPy broadcasting then gives the same elements without reading an array per ele
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -110,15 +110,15 @@ def _foldable(eqn, known: dict, returned: set) -> bool:
 
 
 def _evaluate(eqn, known: dict) -> Any:
-    """The equation's result by its impl rule, or None if it warns, raises or gives
-    something other than an array of its aval."""
+    """The equation's result by its impl rule, or None if it raises, sets a floating-point
+    flag generated code would warn about, or gives something other than an array of its
+    aval."""
     args = [v.val if type(v) is Literal else known[id(v)] for v in eqn.invars]
     quiet = eqn.primitive in rules.quiet_fp  # generated code runs these warning-free
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            with np.errstate(all="ignore" if quiet else "raise"):
-                val = rules.impl_for(eqn)(*args, **eqn.params)  # what codegen would call
+        # (np.errstate is local to the thread; warnings.catch_warnings would not be)
+        with np.errstate(all="ignore" if quiet else "raise"):
+            val = rules.impl_for(eqn)(*args, **eqn.params)  # what codegen would call
     except Exception:  # noqa: BLE001 (left to run time, where it raises or warns as before)
         return None
     aval = eqn.outvars[0].aval
