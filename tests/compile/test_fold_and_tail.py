@@ -376,6 +376,26 @@ def test_add_any_keeps_its_first_operand_shape():
     assert "_bid" not in src
 
 
+@pytest.mark.parametrize("dtype", ALL)
+def test_broadcast_in_dim_same_bits(dtype):
+    bid = lax.broadcast_in_dim
+    x = _sample((3, 4), dtype, 13)
+    cases = [
+        (x, (2, 3, 4), (1, 2)),
+        (x, (3, 5, 4), (0, 2)),
+        (x[:, :1], (3, 4), (0, 1)),
+        (_sample((), dtype, 14), (2, 3), ()),
+        (_sample((1,), dtype, 15), (5,), (0,)),
+        (np.zeros((0, 4), dtype), (2, 0, 4), (1, 2)),
+        (x, (3, 4), (0, 1)),
+    ]
+    for a, shape, dims in cases:
+        _check(lambda a: bid(a, shape, dims), a)
+        _check(lambda a: bid(a * 1 if a.dtype != np.bool_ else a, shape, dims), a)
+    # A transposed operand (not C-contiguous at run time): the np.broadcast_to branch.
+    _check(lambda a: bid(lax.transpose(a, (1, 0)), (2, 4, 3), (1, 2)), x)
+
+
 def test_implicit_broadcast_source():
     src = _check(lambda x, b: x + b[None, :], _sample((4, 5), F32, 0), _sample((5,), F32, 1))
     assert "_bid" not in src and ".reshape((1, 5))" in src
