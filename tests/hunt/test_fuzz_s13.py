@@ -13,60 +13,7 @@ import scipy.special
 import jaxlite
 import jaxlite.numpy as jnp
 import jaxlite.scipy.special as lsp
-
-try:
-    import jax
-    import jax.numpy  # noqa: F401
-    import jax.scipy.special  # noqa: F401
-except ImportError:  # the known values below still run
-    jax = None
-
-
-class _Mod:
-    def __init__(self, jx):
-        self.jx, self.jnp, self.lax, self.sp = jx, jx.numpy, jx.lax, jx.scipy.special
-
-
-LITE = _Mod(jaxlite)
-
-
-def _run(build, m):
-    try:
-        return "ok", build(m)
-    except Exception as e:  # noqa: BLE001 - the exception itself is compared
-        return "err", e
-
-
-def _base(e):
-    return next(c for c in type(e).__mro__ if c.__module__ == "builtins")
-
-
-def _same(build, rtol=1e-5, atol=1e-6, signs=True):
-    """jaxlite's ``build(module)`` against JAX's (when JAX is importable); returns
-    jaxlite's result (or exception)."""
-    kb, b = _run(build, LITE)
-    if jax is None:
-        return b
-    ka, a = _run(build, _Mod(jax))
-    assert ka == kb, (a, b)
-    if ka == "err":
-        assert _base(a) is _base(b), (a, b)
-        return b
-    la, lb = jax.tree_util.tree_leaves(a), jaxlite.tree_util.tree_leaves(b)
-    assert len(la) == len(lb)
-    for x, y in zip(la, lb):
-        assert np.shape(x) == np.shape(y)
-        assert str(x.dtype) == str(y.dtype)
-        assert getattr(x, "weak_type", None) == getattr(y, "weak_type", None), (x, y)
-        x, y = np.asarray(x), np.asarray(y)
-        if x.dtype.kind in "fcV":
-            np.testing.assert_allclose(y, x, rtol=rtol, atol=atol)
-            if signs and x.dtype.kind == "f":
-                z = x == 0
-                np.testing.assert_array_equal(np.signbit(y[z]), np.signbit(x[z]))
-        else:
-            np.testing.assert_array_equal(y, x)
-    return b
+from tests.hunt.oracle import same as _same
 
 
 def _neg_zero(v):

@@ -41,33 +41,87 @@ def _cumulative(name, np_fn):
     return p
 
 
-def _cumsum(x, axis):
-    out = np.cumsum(x, axis=axis, dtype=x.dtype)
-    if dtypes.is_inexact(out.dtype) and x.shape[axis] > 1:
-        # XLA adds every prefix to its +0 init: a prefix of -0s sums to +0 (NumPy's to -0);
-        # along an axis of one element the window is the element itself (-0 stays -0).
-        np.add(out, 0, out=out)
-    return out
+# XLA:CPU runs a cumulative sum or product as a reduce-window: each output folds its window
+# into the init (0 or 1) in index order; past _BASE elements a rewriter scans blocks of
+# _BASE, scans the block totals the same way, and combines each block with the fold of
+# the totals before it. Integers do not care; for floats the order decides overflow,
+# underflow and NaN (a reverse product [1e30, 1e30, 1e-30] is inf first; (1 + 0j) *
+# (inf + 1j) is inf + nanj), so inexact scans follow that order here.
+_BASE = 16
 
 
-cumsum_p = _cumulative("cumsum", _cumsum)
-cumprod_p = _cumulative("cumprod", lambda x, axis: np.cumprod(x, axis=axis, dtype=x.dtype))
-_cumprod_impl = rules.impl_rules[cumprod_p]
+def _fold_windows(x, op, init, reverse):
+    """Scan along the last axis, each output its window folded into ``init`` in index
+    order (XLA's windows of at most ``_BASE`` elements)."""
+    n = x.shape[-1]
+    if not reverse:
+        first = op(np.full((), init, x.dtype), x[..., :1])
+        return op.accumulate(np.concatenate([first, x[..., 1:]], -1), axis=-1, dtype=x.dtype)
+    acc = np.full(x.shape, init, x.dtype)
+    for k in range(n):  # window i holds x[i:], so x[k] joins the windows i <= k
+        op(acc[..., : k + 1], x[..., k : k + 1], out=acc[..., : k + 1])
+    return acc
 
 
-def _cumprod_init(x, *, axis, reverse):
-    if dtypes.is_complex(x.dtype) and not reverse and x.ndim:
-        # XLA multiplies the first element by its init 1 + 0j, and a complex product is not
-        # exact there: (1 + 0j) * (inf + 1j) is inf + nanj, which then spreads (as in JAX).
-        # (In reverse JAX multiplies each window's elements in index order, not modelled.)
-        x = x.copy()
-        first = (slice(None),) * axis + (slice(0, 1),)
-        with np.errstate(invalid="ignore"):
-            x[first] = np.multiply(x[first], np.ones((), x.dtype))
-    return _cumprod_impl(x, axis=axis, reverse=reverse)
+def _xla_scan(x, op, init, reverse):
+    n = x.shape[-1]
+    if n <= _BASE:
+        return _fold_windows(x, op, init, reverse)
+    nb = -(-n // _BASE)
+    pad = np.full(x.shape[:-1] + (nb * _BASE - n,), init, x.dtype)
+    inner = _fold_windows(
+        np.concatenate([x, pad], -1).reshape(x.shape[:-1] + (nb, _BASE)), op, init, reverse
+    )
+    totals = _xla_scan(inner[..., 0] if reverse else inner[..., -1], op, init, reverse)
+    before = np.full(totals.shape, init, x.dtype)  # the fold of the totals before each block
+    if reverse:
+        before[..., :-1] = totals[..., 1:]
+    else:
+        before[..., 1:] = totals[..., :-1]
+    out = op(before[..., None], inner).reshape(x.shape[:-1] + (nb * _BASE,))
+    return out[..., :n]
 
 
-rules.impl_rules[cumprod_p] = _cumprod_init
+def _inexact_scan(op, init, plain, fold_one):
+    def scan(x, axis, reverse=False):
+        if not dtypes.is_inexact(x.dtype) or (x.shape[axis] < 2 and not fold_one(x.dtype)):
+            # one element: XLA takes the element itself (-0.0 stays -0.0), except for a
+            # complex product and a bfloat16 sum, which it folds into the init
+            return plain(x, axis, reverse)
+        with np.errstate(all="ignore"):
+            out = _xla_scan(np.moveaxis(x, axis, -1), op, init, reverse)
+        return np.moveaxis(out, -1, axis)
+
+    return scan
+
+
+def _plain(np_fn):
+    def run(x, axis, reverse):
+        if reverse:
+            return np.flip(np_fn(np.flip(x, axis), axis=axis, dtype=x.dtype), axis)
+        return np_fn(x, axis=axis, dtype=x.dtype)
+
+    return run
+
+
+def _scan_primitive(name, scan):
+    p = _cumulative(name, None)
+
+    def impl(x, *, axis, reverse):
+        if x.ndim == 0:
+            return x
+        return np.asarray(scan(x, axis, reverse), dtype=x.dtype)
+
+    rules.impl_rules[p] = impl
+    return p
+
+
+cumsum_p = _scan_primitive(
+    "cumsum", _inexact_scan(np.add, 0, _plain(np.cumsum), lambda d: d == dtypes.bfloat16)
+)
+cumprod_p = _scan_primitive(
+    "cumprod", _inexact_scan(np.multiply, 1, _plain(np.cumprod), dtypes.is_complex)
+)
 cummax_p = _cumulative(
     "cummax", lambda x, axis: minmax.fix_accumulate(np.maximum.accumulate(x, axis), x, axis, True)
 )

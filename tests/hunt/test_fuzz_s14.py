@@ -1,0 +1,115 @@
+"""Session 14 differential hunt: silent wrong answers and JAX deviations found by comparing
+edge inputs and random programs with JAX 0.10.2. Each case asserts the known-correct value
+(so it means something without JAX) and, where JAX is importable, compares with it through
+tests/hunt/oracle.py: raised exception class, or structure, shapes, dtypes, weak types,
+values and signs of zeros."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import jaxlite
+import jaxlite.numpy as jnp
+from tests.hunt.oracle import JAX, same
+
+INF, NAN = np.inf, np.nan
+
+
+def _nan_inf_pattern(a):
+    a = np.asarray(a)
+    return [np.isnan(a.real), np.isinf(a.real), np.isnan(a.imag), np.isinf(a.imag)]
+
+
+# ---------------------------------------------------------- cumulative sums and products
+# XLA:CPU folds each output's window into the init (0 or 1) in index order, and past 16
+# elements scans blocks of 16 and their totals. jaxlite reversed the array and ran NumPy's
+# running product, so a reverse product [1e30, 1e30, 1e-30] was 1e30 (JAX: inf), a complex
+# reverse product skipped the init's (1 + 0j) * (inf + 1j) = inf + nanj, and a long sum
+# reached inf where JAX's block totals meet as inf + -inf = NaN.
+
+_CUM_KNOWN = {
+    "prod_rev_overflow": (
+        lambda m: m.lax.cumprod(m.jnp.array([1e30, 1e30, 1e-30], "float32"), reverse=True),
+        [INF, 1.0, 1e-30],
+    ),
+    "prod_rev_underflow": (
+        lambda m: m.lax.cumprod(m.jnp.array([1e-30, 1e-30, 1e30], "float32"), reverse=True),
+        [0.0, 1.0, 1e30],
+    ),
+    "sum_rev_overflow": (
+        lambda m: m.lax.cumsum(m.jnp.array([3e38, 3e38, -3e38], "float32"), reverse=True),
+        [INF, 0.0, -3e38],
+    ),
+    "sum_blocks": (
+        lambda m: m.jnp.cumsum(m.jnp.array([3e38] * 10 + [-3e38] * 10, "float32"))[14:],
+        [INF, INF, INF, NAN, NAN, NAN],
+    ),
+    "complex_rev": (
+        lambda m: m.lax.cumprod(m.jnp.array([1 + 1j, complex(INF, 1)], "complex64"), reverse=True),
+        [complex(INF, INF), complex(INF, NAN)],
+    ),
+    "complex_rev_first_inf": (
+        lambda m: m.lax.cumprod(m.jnp.array([complex(INF, 1), 1 + 1j], "complex64"), reverse=True),
+        [complex(NAN, NAN), 1 + 1j],
+    ),
+    "complex_rev_one": (
+        lambda m: m.lax.cumprod(m.jnp.array([complex(INF, 1)], "complex64"), reverse=True),
+        [complex(INF, NAN)],
+    ),
+    "complex_rev_axis1": (
+        lambda m: m.lax.cumprod(
+            m.jnp.array([[complex(0, INF), 1 + 1j, 2 - 1j, 3j]], "complex64"), axis=1, reverse=True
+        )[0],
+        [complex(NAN, NAN), -3 + 9j, 3 + 6j, 3j],
+    ),
+    "bfloat16_sum_one_zero": (lambda m: m.lax.cumsum(m.jnp.array([-0.0], "bfloat16")), [0.0]),
+    "float32_sum_one_zero": (lambda m: m.lax.cumsum(m.jnp.array([-0.0], "float32")), [-0.0]),
+}
+
+
+@pytest.mark.parametrize("name", list(_CUM_KNOWN))
+def test_cumulative_order_known_values(name):
+    build, want = _CUM_KNOWN[name]
+    out = np.asarray(same(build, rtol=1e-6), dtype=np.complex128)
+    want = np.asarray(want, dtype=np.complex128)
+    for got, exp in zip(_nan_inf_pattern(out), _nan_inf_pattern(want)):
+        np.testing.assert_array_equal(got, exp)
+    fin = np.isfinite(want)
+    np.testing.assert_allclose(out[fin], want[fin], rtol=1e-6)
+    assert np.array_equal(np.signbit(out.real[want == 0]), np.signbit(want.real[want == 0]))
+
+
+def test_cumulative_product_grouping_under_jit_and_vmap():
+    x = jnp.array([[1 + 1j, complex(INF, 1)]] * 2, "complex64")
+    want = np.array([complex(INF, INF), complex(INF, NAN)])
+    for f in (
+        jaxlite.jit(lambda u: jaxlite.lax.cumprod(u, axis=1, reverse=True)),
+        jaxlite.vmap(lambda u: jaxlite.lax.cumprod(u, reverse=True)),
+    ):
+        out = np.asarray(f(x))
+        for got in out:
+            for a, b in zip(_nan_inf_pattern(got), _nan_inf_pattern(want)):
+                np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.skipif(JAX is None, reason="compares with JAX")
+@pytest.mark.parametrize("n", [2, 3, 7, 16, 17, 33, 40, 300])
+@pytest.mark.parametrize("reverse", [False, True])
+@pytest.mark.parametrize("fn", ["cumsum", "cumprod"])
+def test_cumulative_non_finite_patterns_match_jax(n, reverse, fn):
+    rng = np.random.default_rng(n)
+    for dtype in ("float32", "complex64"):
+        for _ in range(4):
+            x = rng.integers(-2, 3, (n, 2)) * 0.75
+            if dtype == "complex64":
+                x = x + 1j * rng.integers(-2, 3, (n, 2))
+            k = rng.integers(0, n, 3)
+            x[k[0], 0] = INF
+            x[k[1], 1] = -INF if dtype == "float32" else complex(1, -INF)
+            x[k[2], 0] = 3e38 if fn == "cumsum" else 0.0
+            x = x.astype(dtype)
+            want = np.asarray(getattr(JAX.lax, fn)(x, axis=0, reverse=reverse))
+            got = np.asarray(getattr(jaxlite.lax, fn)(x, axis=0, reverse=reverse))
+            for a, b in zip(_nan_inf_pattern(got), _nan_inf_pattern(want)):
+                np.testing.assert_array_equal(a, b)
