@@ -113,3 +113,51 @@ def test_cumulative_non_finite_patterns_match_jax(n, reverse, fn):
             got = np.asarray(getattr(jaxlite.lax, fn)(x, axis=0, reverse=reverse))
             for a, b in zip(_nan_inf_pattern(got), _nan_inf_pattern(want)):
                 np.testing.assert_array_equal(a, b)
+
+
+# ------------------------------------------------------------- jnp.reshape of NumPy input
+# JAX's jnp.reshape calls the operand's own reshape method: a NumPy array or scalar comes
+# back as a NumPy array of its own dtype (float64 stays float64); jaxlite converted it to a
+# float32 Array. Only reshape forwards (ravel, transpose, squeeze... convert). A list is
+# refused, order="A" is NotImplementedError and another order a ValueError.
+
+_X64 = np.arange(6.0).reshape(2, 3)
+
+_RESHAPE = {
+    "ndarray": (lambda m: m.jnp.reshape(_X64, (3, 2)), np.ndarray, "float64"),
+    "ndarray_F": (lambda m: m.jnp.reshape(_X64, (3, 2), order="F"), np.ndarray, "float64"),
+    "ndarray_minus_one": (lambda m: m.jnp.reshape(np.arange(4), (2, -1)), np.ndarray, "int64"),
+    "numpy_scalar": (lambda m: m.jnp.reshape(np.float64(2.0), (1,)), np.ndarray, "float64"),
+    "python_scalar": (lambda m: m.jnp.reshape(2.0, (1,)), None, "float32"),
+    "ravel_converts": (lambda m: m.jnp.ravel(_X64), None, "float32"),
+    "under_jit": (lambda m: m.jx.jit(lambda a: m.jnp.reshape(a, (3, 2)))(_X64), None, "float32"),
+}
+
+
+@pytest.mark.parametrize("name", list(_RESHAPE))
+def test_reshape_of_numpy_input_is_numpy_reshape(name):
+    build, cls, dtype = _RESHAPE[name]
+    out = same(build)
+    assert str(out.dtype) == dtype
+    assert isinstance(out, cls) if cls is not None else isinstance(out, jaxlite.Array)
+
+
+_RESHAPE_ERR = {
+    "list": (lambda m: m.jnp.reshape([1.0, 2.0], (2,)), TypeError),
+    "tuple": (lambda m: m.jnp.reshape((1.0, 2.0), (2,)), TypeError),
+    "ndarray_bad_size": (lambda m: m.jnp.reshape(_X64, (4, 2)), ValueError),
+    "ndarray_two_unknown": (lambda m: m.jnp.reshape(_X64, (-1, -1)), ValueError),
+    "ndarray_order_K": (lambda m: m.jnp.reshape(_X64, (3, 2), order="K"), ValueError),
+    "array_order_A": (
+        lambda m: m.jnp.reshape(m.jnp.ones(6), (3, 2), order="A"),
+        NotImplementedError,
+    ),
+    "array_order_K": (lambda m: m.jnp.reshape(m.jnp.ones(6), (3, 2), order="K"), ValueError),
+    "method_order_K": (lambda m: m.jnp.ones(6).reshape((3, 2), order="K"), ValueError),
+}
+
+
+@pytest.mark.parametrize("name", list(_RESHAPE_ERR))
+def test_reshape_refusals(name):
+    build, exc = _RESHAPE_ERR[name]
+    assert isinstance(same(build), exc)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import re
 
+import numpy as np
 from jaxlite._src.numpy import (
     creation,
     indexing_routines,
@@ -101,3 +102,18 @@ def _source(fname):
 globals().update(
     {fname: _checked(_source(fname), name, spec) for fname, (name, spec) in CHECKED.items()}
 )
+
+
+def reshape(a, shape, order="C", *, copy=None, out_sharding=None):
+    # JAX forwards to the operand's own method: a NumPy array or scalar is reshaped by
+    # NumPy (the result a NumPy array of its dtype, float64 included)
+    if isinstance(a, (list, tuple)):
+        raise TypeError(
+            f"reshape requires ndarray or scalar arguments, got {type(a)} at position 0."
+        )
+    if out_sharding is None and isinstance(a, (np.ndarray, np.generic)):
+        return a.reshape(shape, order=order)
+    return _source("reshape")(a, shape, order, copy=copy, out_sharding=out_sharding)
+
+
+reshape.__doc__ = _source("reshape").__doc__

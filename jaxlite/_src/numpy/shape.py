@@ -111,6 +111,10 @@ def reshape(a, shape, order="C", *, copy=None, out_sharding=None):
         return _explicit.apply_out_sharding(reshape, out_sharding, a, shape, order, copy=copy)
     a = asarray_any(a)
     shape = _canon_shape(shape)
+    if order == "A":
+        raise NotImplementedError("np.reshape order=A is not implemented.")
+    if order not in ("C", "F"):
+        raise ValueError(f"Unexpected value for 'order' argument: {order}.")
     if order == "F":
         return transpose(reshape(transpose(a), shape[::-1]))
     size_ = a.size
