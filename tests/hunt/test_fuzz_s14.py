@@ -161,3 +161,49 @@ _RESHAPE_ERR = {
 def test_reshape_refusals(name):
     build, exc = _RESHAPE_ERR[name]
     assert isinstance(same(build), exc)
+
+
+# ------------------------------------------------------- convolutions of one product each
+# An output that is one product (one input feature per group, a 1x..x1 kernel): XLA:CPU
+# keeps the product (-0.0 * 1 is -0.0, -0.0 * -1 is +0.0) where a group has one output
+# feature, or (ungrouped) one output position has up to seven; otherwise its GEMM adds it
+# to +0.0 (batch groups always). jaxlite's einsum gave its own signs (-0.0 * -1 was -0.0).
+
+
+def _conv(m, n, c, o, w, vx, vk, groups=1, batch_groups=1):
+    x = m.jnp.full((n, c, w), vx, "float32")
+    k = m.jnp.full((o, c // groups, 1), vk, "float32")
+    return m.lax.conv_general_dilated(
+        x, k, (1,), "VALID", feature_group_count=groups, batch_group_count=batch_groups
+    )
+
+
+_CONV1 = {
+    # (n, c, o, w, vx, vk, groups, batch_groups): sign bit of every output
+    "one_out": ((1, 1, 1, 1, -0.0, 1.0, 1, 1), True),
+    "one_out_neg_neg": ((1, 1, 1, 1, -0.0, -1.0, 1, 1), False),
+    "one_out_many_positions": ((2, 1, 1, 3, 0.0, -1.0, 1, 1), True),
+    "seven_outs_one_position": ((1, 1, 7, 1, 2.0, -0.0, 1, 1), True),
+    "eight_outs_one_position": ((1, 1, 8, 1, 2.0, -0.0, 1, 1), False),
+    "two_outs_two_positions": ((1, 1, 2, 2, -0.0, 1.0, 1, 1), False),
+    "grouped_one_out_each": ((2, 3, 3, 2, -0.0, 1.0, 3, 1), True),
+    "grouped_two_outs_one_position": ((1, 2, 4, 1, -0.0, 1.0, 2, 1), False),
+    "batch_grouped": ((2, 1, 2, 1, -0.0, 1.0, 1, 2), False),
+}
+
+
+@pytest.mark.parametrize("name", list(_CONV1))
+def test_one_product_convolution_signs(name):
+    args, neg = _CONV1[name]
+    out = np.asarray(same(lambda m: _conv(m, *args)))
+    assert out.size and np.all(out == 0) and np.all(np.signbit(out) == neg)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_one_element_convolve_keeps_the_product(dtype):
+    for a, b, neg in [(-0.0, 1.0, True), (-0.0, -1.0, False), (2.0, -0.0, True)]:
+        for fn in ("convolve", "correlate"):
+            out = same(
+                lambda m: getattr(m.jnp, fn)(m.jnp.array([a], dtype), m.jnp.array([b], dtype))
+            )
+            assert float(out[0]) == 0 and bool(np.signbit(np.asarray(out, np.float32))[0]) == neg

@@ -228,6 +228,8 @@ def _conv_impl(
         # NumPy's einsum has no loops for bfloat16 / float8 (it raised TypeError); accumulate
         # in float32, then round to the result type, as XLA's CPU convolution does.
         acc = np.dtype(np.float32)
+    if c == g and all(k == 1 for k in ksz) and np.dtype(acc).kind == "f":
+        return _one_product_conv(patches, rhs, g, out_sp, acc, out_dtype)
     if g == 1:
         expr = f"nc{letters}{kl},oc{kl}->no{letters}"
         out = np.einsum(
@@ -241,6 +243,39 @@ def _conv_impl(
         out = np.einsum(expr, pg.astype(acc, copy=False), rg.astype(acc, copy=False), optimize=True)
         out = out.reshape((n_batch, o) + out.shape[3:])
     return np.asarray(out, dtype=out_dtype)
+
+
+def _one_product_conv(patches, rhs, g, out_sp, acc, out_dtype):
+    """A convolution whose outputs are each one product (one input feature per group, a
+    1x..x1 kernel), with XLA:CPU's signs of zero: the product itself (``-0.0 * 1`` is
+    ``-0.0``) where a group has one output feature, or a single output position has up
+    to seven (ungrouped); elsewhere its GEMM adds the product to ``+0.0``. NumPy's einsum
+    gave the sign of its own summation."""
+    n_batch, o = patches.shape[0], rhs.shape[0]
+    og = o // g
+    pg = patches.reshape((n_batch, g, 1) + out_sp).astype(acc, copy=False)
+    rg = rhs.reshape((1, g, og) + (1,) * len(out_sp)).astype(acc, copy=False)
+    out = pg * rg
+    positions = n_batch * int(np.prod(out_sp, dtype=np.int64))
+    if og > 1 and not (g == 1 and positions == 1 and o <= 7):
+        out += 0
+    return np.asarray(out.reshape((n_batch, o) + out_sp), dtype=out_dtype)
+
+
+def _one_position_products(out, rhs, any_positions=False):
+    """Whether each output of a real-float convolution is one product (so XLA's choice of
+    kernel decides the sign of a zero result), at one output position unless
+    ``any_positions``."""
+    positions = int(np.prod(out.shape[2:], dtype=np.int64)) * out.shape[0]
+    return (
+        dtypes.is_float(out.dtype)
+        and (any_positions or positions == 1)
+        and all(k == 1 for k in rhs.shape[1:])
+    )
+
+
+def _plus_zero(out):
+    return ew.add(out, _sh.full((), 0, aval_of(out).dtype))
 
 
 def _conv_shape(lhs_shape, rhs_shape, window_strides, padding, lhs_dilation, rhs_dilation):
@@ -574,6 +609,8 @@ def conv_general_dilated(
             for i in range(bg)
         ]
         out = _sh.concatenate(outs, 1)
+        if _one_position_products(aval_of(out), aval_of(rhs_c), any_positions=True):
+            out = _plus_zero(out)  # XLA's batch-grouped GEMM adds each product to +0.0
     elif g == 1:
         out = conv_general_dilated_p.bind(lhs_c, rhs_c, **params)
     else:
@@ -596,6 +633,8 @@ def conv_general_dilated(
             for i in range(g)
         ]
         out = _sh.concatenate(outs, 1)
+        if cg == 1 and og > 1 and _one_position_products(aval_of(out), aval_of(rhs_c)):
+            out = _plus_zero(out)  # XLA's grouped GEMM adds a lone product to +0.0
     inv = tuple(int(i) for i in np.argsort(ospec))
     return _sh.transpose(out, inv)
 
