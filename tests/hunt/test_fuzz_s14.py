@@ -207,3 +207,64 @@ def test_one_element_convolve_keeps_the_product(dtype):
                 lambda m: getattr(m.jnp, fn)(m.jnp.array([a], dtype), m.jnp.array([b], dtype))
             )
             assert float(out[0]) == 0 and bool(np.signbit(np.asarray(out, np.float32))[0]) == neg
+
+
+# ---------------------------------------------------- out-of-range axes: JAX's error type
+# broadcasted_iota took a negative dimension from the end (JAX refuses any dimension
+# outside [0, ndim): ValueError) and raised a bare IndexError past the end. Where JAX
+# indexes the shape before checking (argmax, mean, var, split, swapaxes, vecdot...) it
+# raises IndexError; jaxlite raised NumPy's AxisError, whose first built-in class is
+# ValueError. Elsewhere (concatenate, stack, moveaxis, sum...) both raise a ValueError.
+
+_AXES = {
+    "iota": (lambda m, x: m.lax.broadcasted_iota("int32", (2, 3), 2), ValueError),
+    "iota_negative": (lambda m, x: m.lax.broadcasted_iota("int32", (2, 3), -1), ValueError),
+    "iota_jit": (
+        lambda m, x: m.jx.jit(lambda: m.lax.broadcasted_iota("int32", (2, 3), -1))(),
+        ValueError,
+    ),
+    "argmax": (lambda m, x: m.jnp.argmax(x, axis=2), IndexError),
+    "argmin": (lambda m, x: m.jnp.argmin(x, axis=-3), IndexError),
+    "nanargmax": (lambda m, x: m.jnp.nanargmax(x, axis=2), IndexError),
+    "method_argmax": (lambda m, x: x.argmax(axis=2), IndexError),
+    "mean": (lambda m, x: m.jnp.mean(x, axis=2), IndexError),
+    "mean_tuple": (lambda m, x: m.jnp.mean(x, axis=(0, 2)), IndexError),
+    "var": (lambda m, x: m.jnp.var(x, axis=2), IndexError),
+    "std": (lambda m, x: m.jnp.std(x, axis=-3), IndexError),
+    "unwrap": (lambda m, x: m.jnp.unwrap(x, axis=2), IndexError),
+    "split": (lambda m, x: m.jnp.split(x, 2, axis=2), IndexError),
+    "array_split": (lambda m, x: m.jnp.array_split(x, 2, axis=-3), IndexError),
+    "dsplit": (lambda m, x: m.jnp.dsplit(x, 3), IndexError),
+    "hsplit_0d": (lambda m, x: m.jnp.hsplit(m.jnp.float32(1), 1), IndexError),
+    "swapaxes": (lambda m, x: m.jnp.swapaxes(x, 0, 2), IndexError),
+    "swapaxes_negative": (lambda m, x: m.jnp.swapaxes(x, -3, 0), IndexError),
+    "vecdot": (lambda m, x: m.jnp.vecdot(x, x, axis=2), IndexError),
+    "linalg_vecdot": (lambda m, x: m.jnp.linalg.vecdot(x, x, axis=2), IndexError),
+    "average": (lambda m, x: m.jnp.average(x, axis=2), ValueError),
+    "nanmean": (lambda m, x: m.jnp.nanmean(x, axis=2), ValueError),
+    "matrix_transpose_1d": (lambda m, x: m.jnp.matrix_transpose(x[0]), ValueError),
+    "concatenate": (lambda m, x: m.jnp.concatenate([x, x], axis=2), ValueError),
+    "stack": (lambda m, x: m.jnp.stack([x, x], axis=-4), ValueError),
+    "moveaxis": (lambda m, x: m.jnp.moveaxis(x, 0, 2), ValueError),
+    "sum": (lambda m, x: m.jnp.sum(x, axis=2), ValueError),
+}
+
+
+@pytest.mark.parametrize("name", list(_AXES))
+def test_out_of_range_axes_raise_jax_type(name):
+    build, exc = _AXES[name]
+    out = same(lambda m: build(m, m.jnp.arange(6.0).reshape(2, 3)))
+    assert isinstance(out, exc), out
+    base = next(c for c in type(out).__mro__ if c.__module__ == "builtins")
+    assert base is exc, out
+
+
+def test_in_range_axes_still_work():
+    x = jnp.arange(6.0).reshape(2, 3)
+    assert jaxlite.lax.broadcasted_iota("int32", (2, 3), 1).tolist() == [[0, 1, 2]] * 2
+    assert jnp.swapaxes(x, -1, -2).shape == (3, 2)
+    assert float(jnp.mean(x, axis=-1)[1]) == 4.0
+    assert [a.shape for a in jnp.split(x, 3, axis=-1)] == [(2, 1)] * 3
+    assert jnp.argmax(x, axis=-2).tolist() == [1, 1, 1]
+    assert jnp.vecdot(x, x, axis=-2).tolist() == [9.0, 17.0, 29.0]
+    assert jnp.matrix_transpose(x).shape == (3, 2)

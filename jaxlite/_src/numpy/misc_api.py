@@ -121,8 +121,8 @@ def dsplit(ary, indices_or_sections):
       A list of arrays.
     """
     a = asarray_any(ary)
-    if a.ndim < 3:
-        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    if a.ndim < 3:  # JAX: IndexError (it indexes the missing axis)
+        raise IndexError("dsplit only works on arrays of 3 or more dimensions")
     return split(a, indices_or_sections, axis=2)
 
 

@@ -321,7 +321,7 @@ def unwrap(p, discont=None, axis: int = -1, period=2 * np.pi):
     """``jnp.unwrap``: remove jumps larger than ``discont`` by adding multiples of
     ``period``."""
     (p,) = promote_dtypes_inexact(asarray_any(p))
-    axis = canonicalize_axis(axis, p.ndim)
+    axis = canonicalize_axis(axis, p.ndim, index_error=True)
     if discont is None:
         discont = period / 2
     d = diff(p, axis=axis)

@@ -186,6 +186,7 @@ def vecdot(x1, x2, /, *, axis: int = -1, precision=None, preferred_element_type=
     check_arraylike("jnp.vecdot", x1, x2)
     x1, x2 = promote_args("vecdot", x1, x2)
     x1, x2 = broadcast_arrays(x1, x2)
+    canonicalize_axis(axis, x1.ndim, index_error=True)  # JAX indexes the shape first
     if dtypes.is_complex(x1.dtype):
         x1 = conj(x1)
     return reductions.sum(multiply(x1, x2), axis=axis)

@@ -413,7 +413,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     accumulates in float32."""
     check_out(out, "jnp.mean is not supported.")
     a = asarray_any(a)
-    axes = _reduction_axes(a, axis)
+    axes = _reduction_axes(a, axis, index_error=True)
     if dtype is None:
         dt = dtypes.to_inexact_dtype(a.dtype)
     else:
@@ -547,7 +547,7 @@ def var(
     weak = dtype is not None and not dtypes.is_inexact(out_dt)
     if weak:
         out_dt = dtypes.to_inexact_dtype(out_dt)
-    axes = _reduction_axes(a, axis)
+    axes = _reduction_axes(a, axis, index_error=True)
     res = _variance(a, axes, comp, ddof, keepdims, where, skip_nan=False, a_mean=mean)
     return conversion.convert_element_type(res, out_dt, weak_type=weak)
 
@@ -589,7 +589,7 @@ def argmax(a, axis=None, out=None, keepdims=None):
         out = _red.argmax(ravel(a), 0, dtypes.default_int_dtype())
         # keepdims keeps the rank: all axes become size 1, as in JAX.
         return _keepdims(out, a, tuple(range(a.ndim)), keepdims)
-    axis = canonicalize_axis(axis, a.ndim)
+    axis = canonicalize_axis(axis, a.ndim, index_error=True)
     out = _red.argmax(a, axis, dtypes.default_int_dtype())
     return _keepdims(out, a, (axis,), keepdims)
 
@@ -601,7 +601,7 @@ def argmin(a, axis=None, out=None, keepdims=None):
         out = _red.argmin(ravel(a), 0, dtypes.default_int_dtype())
         # keepdims keeps the rank: all axes become size 1, as in JAX.
         return _keepdims(out, a, tuple(range(a.ndim)), keepdims)
-    axis = canonicalize_axis(axis, a.ndim)
+    axis = canonicalize_axis(axis, a.ndim, index_error=True)
     out = _red.argmin(a, axis, dtypes.default_int_dtype())
     return _keepdims(out, a, (axis,), keepdims)
 

@@ -33,16 +33,16 @@ def _broadcast_all(*args):
 
 
 # ------------------------------------------------------------------------- axis helpers
-def _reduction_axes(x, axis):
+def _reduction_axes(x, axis, index_error=False):
     nd = _ndim(x)
     if axis is None:
         return tuple(range(nd))
     if isinstance(axis, (tuple, list)):
-        axes = tuple(canonicalize_axis(a, nd) for a in axis)
+        axes = tuple(canonicalize_axis(a, nd, index_error) for a in axis)
         if len(set(axes)) != len(axes):
             raise ValueError(f"duplicate value in 'axis': {axis}")
         return axes
-    return (canonicalize_axis(axis, nd),)
+    return (canonicalize_axis(axis, nd, index_error),)
 
 
 def _ndim(x):
@@ -162,12 +162,19 @@ def permute_dims(a, /, axes):
 
 def matrix_transpose(x, /):
     x = asarray_any(x)
+    if x.ndim < 2:
+        raise ValueError(
+            f"x must be at least two-dimensional for matrix_transpose; got ndim={x.ndim}"
+        )
     return swapaxes(x, -1, -2)
 
 
 def swapaxes(a, axis1, axis2):
     a = asarray_any(a)
     perm = list(range(a.ndim))
+    for ax in (axis1, axis2):
+        if not -a.ndim <= int(ax) < a.ndim:  # JAX indexes its permutation: IndexError
+            raise IndexError(f"index {ax} is out of bounds for axis 0 with size {a.ndim}")
     i, j = canonicalize_axis(axis1, a.ndim), canonicalize_axis(axis2, a.ndim)
     perm[i], perm[j] = perm[j], perm[i]
     return _sh.transpose(a, perm)
@@ -381,7 +388,7 @@ def array_split(ary, indices_or_sections, axis: int = 0):
 
 def _split(ary, ios, axis, even):
     ary = asarray_any(ary)
-    axis = canonicalize_axis(axis, ary.ndim)
+    axis = canonicalize_axis(axis, ary.ndim, index_error=True)
     n = ary.shape[axis]
     pts = _split_points(n, ios, even)
     out = []

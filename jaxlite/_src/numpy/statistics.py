@@ -412,6 +412,7 @@ def average(a, axis=None, weights=None, returned: bool = False, keepdims: bool =
     """``jnp.average``: (weighted) mean along ``axis``; ``returned`` adds the weight sum."""
     a = asarray_any(a)
     if weights is None:
+        _reduction_axes(a, axis)  # JAX checks the axis first: ValueError, not mean's error
         avg = mean(a, axis, keepdims=keepdims)
         if not returned:
             return avg

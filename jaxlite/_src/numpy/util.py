@@ -184,10 +184,15 @@ def promote_args_numeric(fun_name: str, *args: Any) -> list:
     return _broadcast_for(fun_name, promote_dtypes_numeric(*args))
 
 
-def canonicalize_axis(axis: int, ndim: int) -> int:
+def canonicalize_axis(axis: int, ndim: int, index_error: bool = False) -> int:
+    """``axis`` in ``[0, ndim)``. Out of range: NumPy's AxisError (a ValueError, as JAX's
+    ``canonicalize_axis`` raises, and an IndexError), or with ``index_error`` a plain
+    IndexError, for the functions where JAX indexes the shape first (``argmax``, ``mean``,
+    ``var``, ``split``...: its ``tuple index out of range``)."""
     axis = int(axis)
     if not -ndim <= axis < ndim:
-        # NumPy's AxisError is both a ValueError and an IndexError (JAX raises either).
+        if index_error:
+            raise IndexError(f"axis {axis} is out of bounds for array of dimension {ndim}")
         raise np.exceptions.AxisError(axis, ndim)
     return axis % ndim
 

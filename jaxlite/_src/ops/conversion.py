@@ -128,6 +128,12 @@ rules.native_scalar_rules[iota_p] = _native.scalar_iota
 
 def _iota_abstract_eval(*, dtype, shape, dimension):
     check_nonnegative_shape(tuple(shape), "iota")
+    if not 0 <= dimension < len(shape):
+        # JAX's check (a negative dimension is an error too, not counted from the end)
+        raise ValueError(
+            "iota dimension must be between 0 and len(shape), got "
+            f"dimension={dimension} for shape={tuple(shape)}"
+        )
     if not dtypes.is_extended(dtype) and np.dtype(dtype) == np.bool_:
         raise TypeError(
             "iota does not accept dtype bool. Accepted dtypes are "
