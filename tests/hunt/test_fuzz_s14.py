@@ -268,3 +268,76 @@ def test_in_range_axes_still_work():
     assert jnp.argmax(x, axis=-2).tolist() == [1, 1, 1]
     assert jnp.vecdot(x, x, axis=-2).tolist() == [9.0, 17.0, 29.0]
     assert jnp.matrix_transpose(x).shape == (3, 2)
+
+
+# -------------------------------------------------- searchsorted, digitize, complex sorts
+# JAX's default searchsorted (method="scan") halves (low, high] ceil(log2(n + 1)) times;
+# jaxlite counted the elements below the query, the same on sorted input but not on
+# unsorted input, which digitize searches when bins end in NaN (bins[-1] >= bins[0] is
+# false, so the reversed bins [nan, 0] are searched). Complex keys sort by real part then
+# imaginary part, each with NaN last (0 + nanj before 1 + 0j); jaxlite used NumPy's
+# complex order, which puts any NaN last, in sort, argsort, lexsort and searchsorted.
+
+_BINS_NAN = np.array([0.0, NAN], "float32")
+_Q = np.array([NAN, -0.0, 0.0, INF, -INF, 0.5, 1.0, 2.0], "float32")
+_UNSORTED = np.array([3.0, 1.0, 2.0, 0.0, 5.0], "float32")
+_C = np.array(
+    [complex(NAN, 0), complex(0, NAN), 1 + 1j, -0.0 + 0j, 1 - 1j, complex(1, NAN), complex(INF, 0)],
+    "complex64",
+)
+
+_SEARCH = {
+    "digitize_nan_bins": (
+        lambda m: m.jnp.digitize(m.jnp.asarray(_Q), m.jnp.asarray(_BINS_NAN)),
+        [0, 0, 0, 0, 2, 0, 0, 0],
+    ),
+    "digitize_nan_bins_right": (
+        lambda m: m.jnp.digitize(m.jnp.asarray(_Q), m.jnp.asarray(_BINS_NAN), right=True),
+        [0, 2, 2, 0, 2, 0, 0, 0],
+    ),
+    "digitize_nan_bins_compare_all": (
+        lambda m: m.jnp.digitize(m.jnp.asarray(_Q), m.jnp.asarray(_BINS_NAN), method="compare_all"),
+        [0, 1, 1, 1, 2, 1, 1, 1],
+    ),
+    "unsorted_left": (
+        lambda m: m.jnp.searchsorted(m.jnp.asarray(_UNSORTED), m.jnp.asarray(_Q)),
+        [5, 0, 0, 5, 0, 0, 0, 2],
+    ),
+    "unsorted_right_unrolled": (
+        lambda m: m.jnp.searchsorted(
+            m.jnp.asarray(_UNSORTED), m.jnp.asarray(_Q), side="right", method="scan_unrolled"
+        ),
+        [5, 0, 0, 5, 0, 0, 2, 4],
+    ),
+    "unsorted_jit": (
+        lambda m: m.jx.jit(m.jnp.searchsorted)(m.jnp.asarray(_UNSORTED), m.jnp.asarray(_Q)),
+        [5, 0, 0, 5, 0, 0, 0, 2],
+    ),
+    "sorted_complex_nan": (
+        lambda m: m.jnp.searchsorted(m.jnp.sort(m.jnp.asarray(_C)), m.jnp.asarray(_C)),
+        [6, 1, 3, 0, 2, 4, 5],
+    ),
+    "sorted_complex_nan_compare_all": (
+        lambda m: m.jnp.searchsorted(
+            m.jnp.sort(m.jnp.asarray(_C)), m.jnp.asarray(_C), side="right", method="compare_all"
+        ),
+        [7, 2, 4, 1, 3, 5, 6],
+    ),
+    "argsort_complex_nan": (lambda m: m.jnp.argsort(m.jnp.asarray(_C)), [3, 1, 4, 2, 5, 6, 0]),
+    "lexsort_complex_nan": (lambda m: m.jnp.lexsort([m.jnp.asarray(_C)]), [3, 1, 4, 2, 5, 6, 0]),
+}
+
+
+@pytest.mark.parametrize("name", list(_SEARCH))
+def test_search_and_sort_orders(name):
+    build, want = _SEARCH[name]
+    assert np.asarray(same(build)).tolist() == want
+
+
+def test_complex_sort_nan_order():
+    out = np.asarray(same(lambda m: m.jnp.sort(m.jnp.asarray(_C))))
+    want = [-0.0 + 0j, complex(0, NAN), 1 - 1j, 1 + 1j, complex(1, NAN), complex(INF, 0)]
+    want += [complex(NAN, 0)]
+    np.testing.assert_array_equal(out, np.array(want, "complex64"))
+    out = np.asarray(same(lambda m: m.lax.sort(m.jnp.asarray(_C[::-1]))))
+    np.testing.assert_array_equal(out, np.array(want, "complex64"))

@@ -11,7 +11,18 @@ from jaxlite._src.numpy.creation import ones_like, zeros
 from jaxlite._src.numpy.indexing_routines import _flat_axis, take
 from jaxlite._src.numpy.reductions import _int_dtype
 from jaxlite._src.numpy.shape import expand_dims, swapaxes
-from jaxlite._src.numpy.ufuncs import equal, imag, isnan, less, less_equal, logical_not, real, where
+from jaxlite._src.numpy.ufuncs import (
+    equal,
+    imag,
+    isnan,
+    less,
+    less_equal,
+    logical_and,
+    logical_not,
+    logical_or,
+    real,
+    where,
+)
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes
 from jaxlite._src.ops import conversion, elementwise as ew, shape as _sh, sorting, sorting as _sort
 
@@ -128,14 +139,42 @@ def searchsorted(a, v, side: str = "left", sorter=None, *, method: str = "scan")
     if sorter is not None:
         a = take(a, sorter)
     a, v = promote_dtypes(a, v)
-    vv = expand_dims(v, -1)
-    cmp = less(a, vv) if side == "left" else less_equal(a, vv)
-    if dtypes.is_inexact(a.dtype):
-        # NaN sorts last: everything but NaN is below a NaN query (and NaN <= NaN).
-        v_nan = isnan(vv)
-        below = logical_not(isnan(a)) if side == "left" else ones_like(cmp)
-        cmp = where(v_nan, below, cmp)
+    if method in ("scan", "scan_unrolled") and a.shape[0]:
+        return _bisect(a, v, side)
+    # compare_all and sort: how many elements sort before (left) or not after (right) v
+    cmp = _total_lt(a, expand_dims(v, -1), side == "right")
     return reductions.sum(cmp, axis=-1, dtype=_int_dtype())
+
+
+def _total_lt(x, y, or_equal):
+    # NumPy's sort order for floats (NaN last, all NaNs equal, -0.0 == 0.0), as XLA's
+    # total-order comparison of JAX's canonicalised sort keys
+    if not dtypes.is_inexact(x.dtype):
+        return less_equal(x, y) if or_equal else less(x, y)
+    if dtypes.is_complex(x.dtype):
+        xr, yr = real(x), real(y)
+        same = logical_or(equal(xr, yr), logical_and(isnan(xr), isnan(yr)))
+        rest = _total_lt(imag(x), imag(y), or_equal)
+        return logical_or(_total_lt(xr, yr, False), logical_and(same, rest))
+    if or_equal:
+        return logical_or(less_equal(x, y), isnan(y))
+    return logical_or(less(x, y), logical_and(isnan(y), logical_not(isnan(x))))
+
+
+def _bisect(a, v, side):
+    """JAX's ``scan`` search: ``ceil(log2(n + 1))`` halvings of ``(low, high]`` from
+    ``(0, n]``, going left where ``v <= a[mid]`` (``<`` for ``side='right'``); on sorted
+    ``a`` the insertion index, elsewhere (unsorted ``a``, as ``digitize`` searches for
+    bins ending in NaN) the index this walk ends on, as in JAX."""
+    n = a.shape[0]
+    dt = _int_dtype()
+    low = zeros(v.shape, dt)
+    high = conversion.convert_element_type(low + n, dt, weak_type=False)
+    for _ in range(int(np.ceil(np.log2(n + 1)))):
+        mid = low + (high - low) // 2
+        left = _total_lt(v, take(a, mid), side == "left")
+        low, high = where(left, low, mid), where(left, mid, high)
+    return high
 
 
 def _check_kth(name, a, kth, axis):

@@ -23,6 +23,9 @@ sort_p = Primitive("sort", multiple_results=True)
 def _sort_perm(keys, dimension):
     # NumPy's sorts of the extension floats (bfloat16, float8) do not order NaNs: sort
     # their exact float32 values instead.
+    # A complex key is its real then its imaginary part, each with NaN last (JAX's order:
+    # 0 + nanj sorts before 1 + 0j; NumPy's complex sort puts any NaN last).
+    keys = [part for k in keys for part in ((k.real, k.imag) if np.iscomplexobj(k) else (k,))]
     keys = [
         np.moveaxis(k.astype(np.float32) if _is_extension_float(k.dtype) else k, dimension, -1)
         for k in keys
