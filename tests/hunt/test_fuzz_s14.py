@@ -341,3 +341,62 @@ def test_complex_sort_nan_order():
     np.testing.assert_array_equal(out, np.array(want, "complex64"))
     out = np.asarray(same(lambda m: m.lax.sort(m.jnp.asarray(_C[::-1]))))
     np.testing.assert_array_equal(out, np.array(want, "complex64"))
+
+
+# ------------------------------------------------------------------------------- jnp.put
+# JAX's put repeats the values cyclically to the number of indices, unravels indices for
+# mode=None (negative from the end, then clamped; -20 into 6 elements lands on 0) and
+# refuses other modes. jaxlite dropped out-of-range indices, raised a broadcasting error
+# for 2 values at 4 indices, and took mode="raise" / "fill" / any string as mode=None.
+
+_PUT = {
+    "oob_default": (
+        lambda m: m.jnp.put(
+            m.jnp.arange(6.0),
+            m.jnp.array([20, -20, -1]),
+            m.jnp.array([7.0, 8.0, 9.0]),
+            inplace=False,
+        ),
+        [8, 1, 2, 3, 4, 9],
+    ),
+    "values_repeat": (
+        lambda m: m.jnp.put(
+            m.jnp.arange(6.0), m.jnp.array([0, 1, 2, 3]), m.jnp.array([7.0, 8.0]), inplace=False
+        ),
+        [7, 8, 7, 8, 4, 5],
+    ),
+    "values_cut": (
+        lambda m: m.jnp.put(
+            m.jnp.arange(6.0), m.jnp.array([0]), m.jnp.array([7.0, 8.0]), inplace=False, mode="clip"
+        ),
+        [7, 1, 2, 3, 4, 5],
+    ),
+    "wrap": (
+        lambda m: m.jnp.put(
+            m.jnp.arange(6.0), m.jnp.array([-7, 8]), 9.0, mode="wrap", inplace=False
+        ),
+        [0, 1, 9, 3, 4, 9],
+    ),
+    "under_jit": (
+        lambda m: m.jx.jit(lambda a, i: m.jnp.put(a, i, 9.0, inplace=False))(
+            m.jnp.arange(6.0), m.jnp.array([20, -20])
+        ),
+        [9, 1, 2, 3, 4, 9],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(_PUT))
+def test_put_values_and_indices(name):
+    build, want = _PUT[name]
+    assert np.asarray(same(build)).tolist() == want
+
+
+@pytest.mark.parametrize(
+    "mode, exc", [("raise", NotImplementedError), ("fill", ValueError), ("drop", ValueError)]
+)
+def test_put_refuses_other_modes(mode, exc):
+    out = same(
+        lambda m: m.jnp.put(m.jnp.arange(6.0), m.jnp.array([1]), 2.0, mode=mode, inplace=False)
+    )
+    assert isinstance(out, exc)

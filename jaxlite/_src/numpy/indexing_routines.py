@@ -302,17 +302,29 @@ def put(a, ind, v, mode=None, *, inplace: bool = True):
             "jax.numpy.put cannot modify arrays in-place, because JAX arrays are "
             "immutable. Pass inplace=False to instead return an updated array."
         )
+    check_arraylike("put", a, ind, v)
     a = asarray_any(a)
     flat = ravel(a)
     ind = ravel(asarray_any(ind))
     v = ravel(asarray_any(v))
     n = flat.shape[0]
-    if mode == "wrap":
-        ind = remainder(ind, n)
+    if not n or not ind.shape[0] or not v.shape[0]:
+        return a
+    # As JAX (and NumPy): the values repeat cyclically to the number of indices.
+    v = tile(v, -(-ind.shape[0] // v.shape[0]))[: ind.shape[0]]
+    if mode is None:
+        # JAX unravels the flat indices (negative ones from the end, the rest clamped)
+        # and drops nothing else
+        ind, scatter = unravel_index(ind, (n,))[0], "drop"
+    elif mode == "wrap":
+        ind, scatter = remainder(ind, n), "promise_in_bounds"
     elif mode == "clip":
-        ind = clip(ind, 0, n - 1)
-    v = broadcast_to(v, ind.shape) if v.shape != ind.shape else v
-    return reshape(flat.at[ind].set(v.astype(a.dtype)), a.shape)
+        ind, scatter = clip(ind, 0, n - 1), "promise_in_bounds"
+    elif mode == "raise":
+        raise NotImplementedError("The 'raise' mode to jnp.put is not supported.")
+    else:
+        raise ValueError(f"mode should be one of 'wrap' or 'clip'; got {mode=}")
+    return reshape(flat.at[ind].set(v.astype(a.dtype), mode=scatter), a.shape)
 
 
 def put_along_axis(arr, indices, values, axis: int | None, inplace: bool = True, *, mode=None):
