@@ -400,3 +400,40 @@ def test_put_refuses_other_modes(mode, exc):
         lambda m: m.jnp.put(m.jnp.arange(6.0), m.jnp.array([1]), 2.0, mode=mode, inplace=False)
     )
     assert isinstance(out, exc)
+
+
+# ------------------------------------------------------------ linalg of empty matrices
+# A stack of 0x0 matrices (3, 0, 0) failed in det/slogdet/inv/matrix_power (a reshape to
+# (-1, 0, 0)); pinv of an empty matrix raised (a max of no singular values); JAX gives
+# the empty (or unit-determinant) results. cond of an empty matrix is JAX's ValueError,
+# lstsq's rank an int32 even for an empty matrix, matrix_power of a non-square array a
+# TypeError, as in JAX.
+
+_EMPTY_LINALG = {
+    "det": (lambda m, a: m.jnp.linalg.det(a), [1.0, 1.0, 1.0]),
+    "slogdet": (lambda m, a: m.jnp.linalg.slogdet(a)[1], [0.0, 0.0, 0.0]),
+    "inv": (lambda m, a: m.jnp.linalg.inv(a), (3, 0, 0)),
+    "pinv": (lambda m, a: m.jnp.linalg.pinv(a), (3, 0, 0)),
+    "matrix_power": (lambda m, a: m.jnp.linalg.matrix_power(a, -1), (3, 0, 0)),
+    "grad_slogdet": (
+        lambda m, a: m.jx.grad(lambda u: m.jnp.linalg.slogdet(u)[1].sum())(a),
+        (3, 0, 0),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(_EMPTY_LINALG))
+def test_stacks_of_empty_matrices(name):
+    build, want = _EMPTY_LINALG[name]
+    out = same(lambda m: build(m, m.jnp.zeros((3, 0, 0))))
+    assert (out.shape if isinstance(want, tuple) else np.asarray(out).tolist()) == want
+
+
+def test_empty_and_non_square_linalg_errors_and_types():
+    assert same(lambda m: m.jnp.linalg.pinv(m.jnp.zeros((0, 0)))).shape == (0, 0)
+    assert isinstance(same(lambda m: m.jnp.linalg.cond(m.jnp.zeros((2, 0, 0)))), ValueError)
+    assert (
+        same(lambda m: m.jnp.linalg.lstsq(m.jnp.zeros((0, 0)), m.jnp.zeros(0)))[2].dtype == np.int32
+    )
+    assert isinstance(same(lambda m: m.jnp.linalg.matrix_power(m.jnp.zeros((3, 2)), 2)), TypeError)
+    assert isinstance(same(lambda m: m.jnp.linalg.matrix_power(m.jnp.ones(3), 2)), TypeError)

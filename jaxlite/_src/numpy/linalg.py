@@ -324,6 +324,8 @@ def pinv(a, rtol=None, hermitian: bool = False, *, rcond=None):
         rtol = rcond
     if rtol is None:
         rtol = 10.0 * max(m, n) * float(dtypes.finfo(a.dtype).eps)
+    if a.size == 0:  # no singular values to cut at: the (n, m) zeros, as JAX
+        return zeros(a.shape[:-2] + (n, m), a.dtype)
 
     @custom_jvp
     def _pinv(x):
@@ -352,7 +354,10 @@ def pinv(a, rtol=None, hermitian: bool = False, *, rcond=None):
 def matrix_power(a, n: int):
     """``jnp.linalg.matrix_power``: ``a`` to the integer power ``n`` (inverse if negative)."""
     a = asarray_any(a)
-    _square("matrix_power", a)
+    if a.ndim < 2:  # JAX's TypeErrors
+        raise TypeError(f"{a.ndim}-dimensional array given. Array must be at least two-dimensional")
+    if a.shape[-1] != a.shape[-2]:
+        raise TypeError("Last 2 dimensions of the array must be square")
     n = int(n)
     if n == 0:
         return broadcast_to(eye(a.shape[-1], dtype=a.dtype), a.shape)
@@ -408,8 +413,8 @@ def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):
         rcond = float(dtypes.finfo(a.dtype).eps) * max(n, m)
     u, s, vh = svd(a, full_matrices=False)
     # Strictly greater: an all-zero matrix has rank 0 (minimum-norm answer 0), not 1/0.
-    mask = greater(s, multiply(rcond, s[0])) if s.shape[0] else s
-    rank = reductions.sum(mask)
+    mask = greater(s, multiply(rcond, s[0])) if s.shape[0] else s.astype(bool)
+    rank = reductions.sum(mask, dtype=reductions._int_dtype())  # an integer count, even of nothing
     safe_s = where(mask, s, ones_like(s))
     s_inv = where(mask, divide(1, safe_s), zeros_like(s))[:, None]
     uTb = products.matmul(_H(u), b)
@@ -571,9 +576,7 @@ def matmul(x1, x2, /, *, precision=None, preferred_element_type=None):
     return products.matmul(x1, x2, preferred_element_type=preferred_element_type)
 
 
-def tensordot(
-    x1, x2, /, *, axes=2, precision=None, preferred_element_type=None, out_sharding=None
-):
+def tensordot(x1, x2, /, *, axes=2, precision=None, preferred_element_type=None, out_sharding=None):
     """``jnp.linalg.tensordot``; ``out_sharding``: the result's sharding."""
     check_precision(precision)
     check_arraylike("jnp.linalg.tensordot", x1, x2)
@@ -600,6 +603,8 @@ def cond(x, p=None):
     ``p`` None/2/-2, else ``norm(x, p) * norm(inv(x), p)``)."""
     check_arraylike("cond", x)
     x = _inexact(x)
+    if x.size == 0:
+        raise ValueError(f"jnp.linalg.cond: input array must not be empty; got arr.shape={x.shape}")
     if p is None or p in (2, -2):
         s = svd(x, compute_uv=False)
         r = divide(s[..., 0], s[..., -1])

@@ -97,7 +97,7 @@ def _batch_to_front(axis_data, args, dims):
 def _per_matrix(fn, x, n_out):
     """Apply ``fn`` (one matrix -> tuple of arrays) over the leading batch axes."""
     batch = x.shape[:-2]
-    flat = x.reshape((-1,) + x.shape[-2:])
+    flat = x.reshape((int(np.prod(batch, dtype=np.int64)),) + x.shape[-2:])  # 0x0 matrices too
     res = [fn(m) for m in flat]
     if not res:
         return None
