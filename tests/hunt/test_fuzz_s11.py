@@ -16,52 +16,13 @@ import jax.ops  # noqa: E402,F401
 import jaxlite  # noqa: E402
 import jaxlite.numpy  # noqa: E402,F401
 import jaxlite.ops  # noqa: E402,F401
-
-
-class _Mod:
-    def __init__(self, jx):
-        self.jx, self.jnp, self.lax = jx, jx.numpy, jx.lax
-
-
-JAX, LITE = _Mod(jax), _Mod(jaxlite)
-
-
-def _run(build, m):
-    try:
-        return "ok", build(m)
-    except Exception as e:  # noqa: BLE001 - the exception itself is compared
-        return "err", e
-
-
-def _base(e):
-    return next(c for c in type(e).__mro__ if c.__module__ == "builtins")
+from tests.hunt.oracle import same  # noqa: E402
 
 
 def _same(build, rtol=2e-3, atol=1e-5, signs=False):
     """Run ``build(module)`` with JAX and jaxlite and assert they agree (``signs``: the
     signs of zero results too)."""
-    (ka, a), (kb, b) = _run(build, JAX), _run(build, LITE)
-    assert ka == kb, (a, b)
-    if ka == "err":
-        assert _base(a) is _base(b), (a, b)
-        return
-    la, ta = jax.tree_util.tree_flatten(a)
-    lb, tb = jaxlite.tree_util.tree_flatten(b)
-    assert ta.num_leaves == tb.num_leaves and len(la) == len(lb)
-    for x, y in zip(la, lb):
-        assert np.shape(x) == np.shape(y)
-        assert str(x.dtype) == str(y.dtype)
-        assert x.weak_type == y.weak_type, (x, y)
-        if "float0" in str(x.dtype):
-            continue
-        x, y = np.asarray(x), np.asarray(y)
-        if x.dtype.kind in "fc":
-            np.testing.assert_allclose(y, x, rtol=rtol, atol=atol)
-            if signs and x.dtype.kind == "f":
-                zero = x == 0
-                np.testing.assert_array_equal(np.signbit(y[zero]), np.signbit(x[zero]))
-        else:
-            np.testing.assert_array_equal(y, x)
+    same(build, rtol=rtol, atol=atol, signs=signs)
 
 
 # ---------------------------------------------------------------- cumulative JVPs
