@@ -437,3 +437,28 @@ def test_empty_and_non_square_linalg_errors_and_types():
     )
     assert isinstance(same(lambda m: m.jnp.linalg.matrix_power(m.jnp.zeros((3, 2)), 2)), TypeError)
     assert isinstance(same(lambda m: m.jnp.linalg.matrix_power(m.jnp.ones(3), 2)), TypeError)
+
+
+# ----------------------------------------------------------------- FFTs of no points
+# fft/ifft/fftn over an axis of length 0: JAX returns the empty result, jaxlite raised
+# SciPy's "invalid number of data points" (asking for n=0 points is a ValueError in both).
+
+_EMPTY_FFT = {
+    "fft": (lambda m: m.jnp.fft.fft(m.jnp.zeros((3, 0))), (3, 0)),
+    "ifft_1d": (lambda m: m.jnp.fft.ifft(m.jnp.zeros(0)), (0,)),
+    "fft2": (lambda m: m.jnp.fft.fft2(m.jnp.zeros((0, 3))), (0, 3)),
+    "grad": (
+        lambda m: m.jx.grad(lambda u: m.jnp.fft.fft(u).real.sum())(m.jnp.zeros((2, 0))),
+        (2, 0),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(_EMPTY_FFT))
+def test_fft_of_no_points_is_empty(name):
+    build, shape = _EMPTY_FFT[name]
+    assert same(build).shape == shape
+
+
+def test_fft_asked_for_no_points_raises():
+    assert isinstance(same(lambda m: m.jnp.fft.fft(m.jnp.zeros(3), n=0)), ValueError)
