@@ -462,3 +462,64 @@ def test_fft_of_no_points_is_empty(name):
 
 def test_fft_asked_for_no_points_raises():
     assert isinstance(same(lambda m: m.jnp.fft.fft(m.jnp.zeros(3), n=0)), ValueError)
+
+
+# ------------------------------------------------------- reduce_window padding and holes
+# XLA skips padded positions and base-dilation holes; jaxlite filled them with the init
+# value, so a non-identity init of add/mul entered once per padded position too (a SAME
+# sum with init 1.5 ended in 8.0 where JAX gives 6.5), and a general computation folded
+# the init in again. A window larger than the padded operand gives no windows (jaxlite
+# raised a slice error).
+
+_RW = {
+    "same_add_init": (
+        lambda m: m.lax.reduce_window(m.jnp.arange(6.0), 1.5, m.lax.add, (2,), (1,), "SAME"),
+        [2.5, 4.5, 6.5, 8.5, 10.5, 6.5],
+    ),
+    "holes_add_init": (
+        lambda m: m.lax.reduce_window(
+            m.jnp.arange(3.0), 1.5, m.lax.add, (2,), (1,), "VALID", base_dilation=(2,)
+        ),
+        [1.5, 2.5, 2.5, 3.5],
+    ),
+    "pad_mul_init": (
+        lambda m: m.lax.reduce_window(
+            m.jnp.arange(1.0, 4.0), 2.0, m.lax.mul, (2,), (1,), ((1, 1),)
+        ),
+        [2.0, 4.0, 12.0, 6.0],
+    ),
+    "pad_general": (
+        lambda m: m.lax.reduce_window(
+            m.jnp.arange(1.0, 4.0), 2.0, lambda a, b: a * 0.5 + b, (2,), (1,), ((1, 1),)
+        ),
+        [2.0, 3.0, 4.5, 4.0],
+    ),
+    "holes_general": (
+        lambda m: m.lax.reduce_window(
+            m.jnp.arange(1.0, 4.0),
+            2.0,
+            lambda a, b: a * 0.5 + b,
+            (2,),
+            (1,),
+            "VALID",
+            base_dilation=(2,),
+        ),
+        [2.0, 3.0, 3.0, 4.0],
+    ),
+    "jit_vmap": (
+        lambda m: m.jx.jit(
+            m.jx.vmap(lambda u: m.lax.reduce_window(u, 1.5, m.lax.add, (2,), (1,), "SAME"))
+        )(m.jnp.arange(6.0).reshape(2, 3)),
+        [[2.5, 4.5, 3.5], [8.5, 10.5, 6.5]],
+    ),
+    "window_too_large": (
+        lambda m: m.lax.reduce_window(m.jnp.ones((3, 4)), 0.0, m.lax.max, (5, 1), (1, 1), "VALID"),
+        [],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(_RW))
+def test_reduce_window_skips_padding(name):
+    build, want = _RW[name]
+    assert np.asarray(same(build)).tolist() == want

@@ -89,7 +89,7 @@ def reduce_window(
 
     Args:
         operand: an array (a pytree of arrays is not supported).
-        init_value: scalar start value, also used for padded positions.
+        init_value: scalar start value (padded positions are skipped, as in XLA).
         computation: a binary function; ``lax.add``/``max``/``min``/``mul`` are reduced in
             one step, any other function is folded pairwise.
         window_dimensions, window_strides: one int per operand dimension.
@@ -113,15 +113,26 @@ def reduce_window(
     # dilated window), so SAME with base dilation is not "same size" of the dilated input.
     pads = padtype_to_pads(x.shape, dilated_win, ws, padding)
     init = conversion.convert_element_type(to_array(init_value), x.dtype)
-    xp = _sh.pad(x, init, [(lo, hi, b - 1) for (lo, hi), b in zip(pads, bd)])
+    kind = _monoid(computation)
+    # XLA skips padded positions and base-dilation holes: they are filled with the
+    # identity of add/mul (the init enters once, below), with the init for max/min, and
+    # masked out of a general computation.
+    fill = init
+    if kind in ("add", "mul") and not _is_identity(init_value, 0 if kind == "add" else 1):
+        fill = _sh.full((), 0 if kind == "add" else 1, x.dtype)
+    cfg = [(lo, hi, b - 1) for (lo, hi), b in zip(pads, bd)]
+    xp = _sh.pad(x, fill, cfg)
     padded = aval_of(xp).shape
     out_shape = tuple(max(0, (p - w) // s + 1) for p, w, s in zip(padded, dilated_win, ws))
-    slices = []
+    if 0 in out_shape:  # a window larger than the (padded) operand: no windows
+        return _sh.broadcast_to_rank(init, out_shape) if out_shape else init
+    slices, masks = [], []
+    real = _sh.pad(_sh.full(x.shape, True, dtypes.bool_), _sh.full((), False, dtypes.bool_), cfg)
     for offs in np.ndindex(*wd):
         start = [o * d for o, d in zip(offs, wdil)]
         limit = [st + (m - 1) * s + 1 if m else st for st, m, s in zip(start, out_shape, ws)]
         slices.append(_sh.slice(xp, start, limit, ws))
-    kind = _monoid(computation)
+        masks.append(_sh.slice(real, start, limit, ws) if kind is None else None)
     if kind is not None:
         stacked = _sh.concatenate([_sh.expand_dims(s, (0,)) for s in slices], 0)
         if kind in ("max", "min"):
@@ -137,8 +148,8 @@ def reduce_window(
             out = combine(out, _sh.broadcast_to_rank(init, aval_of(out).shape))
         return out
     out = _sh.broadcast_to_rank(init, aval_of(slices[0]).shape)
-    for s in slices:
-        out = computation(out, s)
+    for s, keep in zip(slices, masks):
+        out = ew.select_n(keep, out, computation(out, s))
     return out
 
 
