@@ -523,3 +523,14 @@ _RW = {
 def test_reduce_window_skips_padding(name):
     build, want = _RW[name]
     assert np.asarray(same(build)).tolist() == want
+
+
+def test_ihfft_zero_imaginary_parts_follow_the_real_part():
+    # JAX scales conj(rfft(x)) by a complex scalar, so a zero imaginary part (the mean and,
+    # for even n, the Nyquist term) is +0.0 beside a positive real part and -0.0 beside a
+    # negative one; jaxlite's conjugate left -0.0 everywhere.
+    out = np.asarray(same(lambda m: m.jnp.fft.ihfft(m.jnp.array([1.0, 3.0, 5.0, 7.0]))))
+    assert out.real.tolist() == [4.0, -1.0, -1.0]
+    assert np.signbit(out.imag).tolist() == [False, True, True]
+    out = np.asarray(same(lambda m: m.jnp.fft.ihfft(m.jnp.array([-1.0, -3.0]), norm="ortho")))
+    assert np.signbit(out.imag).tolist() == [True, False]

@@ -230,7 +230,11 @@ def ihfft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
     with the ``norm`` direction swapped."""
     check_arraylike("jax.numpy.fft.ihfft", a)
     _check_norm(norm)
-    return ew.conj(rfft(a, n, axis, _SWAPPED[norm]))
+    out = ew.conj(rfft(a, n, axis, _SWAPPED[norm]))
+    # JAX scales the conjugate by a complex scalar: a zero imaginary part takes the sign
+    # of the real part (x*0 + -0.0), as a product by 1 + 0j gives it
+    one = conversion.convert_element_type(np.ones((), aval_of(out).dtype), aval_of(out).dtype)
+    return ew.mul(out, one)
 
 
 # --------------------------------------------------------------------- frequencies, shifts
