@@ -17,9 +17,7 @@ and returns a zero-argument callable to time (``run.py`` blocks on its result). 
 for a hand-written NumPy baseline. ``per=N, unit="step"`` says that one timed call does N
 units of work (scan steps, calls in a Python loop); the table then reports time per unit.
 ``interleave=True`` times jaxlite and the NumPy baseline in turn, one sample of each at a
-time (for a floor that must see the same load as jaxlite, like the callback rows');
-``interleave="jax"`` times jaxlite and JAX in turn (for a ratio to JAX that a load moving
-within the run reaches alike: the MLP step's).
+time (for a floor that must see the same load as jaxlite, like the callback rows').
 
 ``children=True`` says that the timed call runs child processes (``import_time``): with
 ``--timer cpu`` their CPU time is added to the process's own (``time.process_time`` alone
@@ -50,10 +48,9 @@ class Workload:
     # One timed call does ``per`` units of work; times are reported per ``unit``.
     per: int = 1
     unit: str = "call"
-    # Time jaxlite and the NumPy baseline in turn (True: a floor measured alongside; off for
-    # BLAS rows, where the baseline's own OpenBLAS threads would disturb jaxlite's samples),
-    # or jaxlite and JAX in turn ("jax").
-    interleave: bool | str = False
+    # Time jaxlite and the NumPy baseline in turn (a floor measured alongside); off for
+    # BLAS rows, where the baseline's own OpenBLAS threads would disturb jaxlite's samples.
+    interleave: bool = False
     # The timed call runs child processes: ``--timer cpu`` counts their CPU time too.
     children: bool = False
 
@@ -70,7 +67,7 @@ def workload(
     fresh: bool = False,
     per: int = 1,
     unit: str = "call",
-    interleave: bool | str = False,
+    interleave: bool = False,
     children: bool = False,
 ):
     """Decorator registering ``setup`` under ``name`` (see the module docstring)."""

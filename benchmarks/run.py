@@ -306,12 +306,10 @@ def main(argv=None) -> int:
     rows, errors = [], []
     for w in selected:
         times = {}
-        # With ``interleave``, jaxlite and the NumPy baseline (or JAX, ``interleave="jax"``)
-        # are timed in turn, so that ratios stay honest when the load moves; otherwise JAX
-        # runs on its own (a workload's setup may start a busy process).
-        if w.interleave == "jax":
-            groups = [["jaxlite", "jax"], ["numpy"] if w.numpy else []]
-        elif w.interleave and w.numpy:
+        # With ``interleave``, jaxlite and the NumPy baseline are timed in turn (ratios to the
+        # floor stay honest when the load moves); JAX always on its own (a workload's setup
+        # may start a busy process).
+        if w.interleave and w.numpy:
             groups = [["jaxlite", "numpy"], ["jax"]]
         else:
             groups = [["jaxlite"], ["jax"], ["numpy"] if w.numpy else []]

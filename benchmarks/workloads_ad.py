@@ -30,7 +30,6 @@ def _data():
     "jit(value_and_grad) SGD step, 784-512-512-10 tanh MLP, "
     "batch 128, float32, softmax cross-entropy",
     target="<= 1.0x JAX (issue 17)",
-    interleave="jax",
 )
 def _mlp_sgd_step(lib):
     return _make_step(lib)
