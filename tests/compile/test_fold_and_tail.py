@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib.util
+import pathlib
 import warnings
 
 import ml_dtypes
@@ -417,6 +419,15 @@ def test_rewrites_type_check():
         )
 
 
+def _benchmark_model():
+    """benchmarks/mlp_model.py (the benchmarks directory is not a package)."""
+    path = pathlib.Path(__file__).resolve().parents[2] / "benchmarks" / "mlp_model.py"
+    spec = importlib.util.spec_from_file_location("_benchmark_mlp_model", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _mlp_step(sizes, batch, seed=0):
     rng = np.random.RandomState(seed)
     params = [
@@ -426,16 +437,7 @@ def _mlp_step(sizes, batch, seed=0):
     x = rng.randn(batch, sizes[0]).astype(F32)
     y = rng.randint(0, sizes[-1], batch).astype(np.int32)
 
-    def loss(params, x, y):
-        h = x
-        for w, b in params[:-1]:
-            h = jnp.tanh(h @ w + b)
-        w, b = params[-1]
-        logits = h @ w + b
-        logits = logits - jnp.max(logits, axis=1, keepdims=True)
-        log_z = jnp.log(jnp.sum(jnp.exp(logits), axis=1))
-        onehot = (y[:, None] == jnp.arange(sizes[-1])[None, :]).astype(F32)
-        return jnp.mean(log_z - jnp.sum(onehot * logits, axis=1))
+    loss = _benchmark_model().mlp_loss(jnp, sizes[-1])
 
     def step(params, x, y):
         value, grads = jax.value_and_grad(loss)(params, x, y)
