@@ -669,3 +669,21 @@ def test_custom_vjp_rule_structure_messages():
         "the custom_vjp-decorated function g)",
     ):
         jax.grad(g)(1.0)
+
+
+# Session 14: the value jnp.nonzero (and one-argument where, argwhere) needs concrete under
+# jit is the count of nonzero entries, a traced int32[], whatever the operand's shape.
+@pytest.mark.parametrize(
+    "fun",
+    [jnp.nonzero, jnp.argwhere, jnp.where, jnp.flatnonzero],
+    ids=["nonzero", "argwhere", "where", "flatnonzero"],
+)
+@pytest.mark.parametrize("shape", [(3,), (2, 3)])
+def test_nonzero_under_jit_names_the_traced_count(fun, shape):
+    x = jnp.ones(shape, jnp.int32)
+    with _raises(
+        errors.ConcretizationTypeError,
+        "Abstract tracer value encountered where concrete value is expected: "
+        "traced array with shape int32[]",
+    ):
+        jax.jit(fun)(x)

@@ -168,8 +168,10 @@ def nonzero(a, *, size=None, fill_value=None):
     if size is None:
         value = a.to_concrete_value() if isinstance(a, Tracer) else np.asarray(a)
         if value is None:
+            # As JAX, the value that had to be concrete is the count of nonzero entries (the
+            # error names a traced int32[]), not the operand.
             raise ConcretizationTypeError(
-                a,
+                (a != 0).sum(),
                 "The size argument of jnp.nonzero must be statically specified to use "
                 "jnp.nonzero within JAX transformations.",
             )
