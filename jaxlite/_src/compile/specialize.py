@@ -17,7 +17,8 @@ written out inline: the same NumPy calls on the same operands, so the same resul
   then XLA's zero sign (``minmax.fix_reduce``) only when a result is a zero: ``r.all()``
   is false exactly when some element of ``r`` is ``+0`` or ``-0`` (a NaN is true).
 * ``select_n`` with a boolean predicate and two cases: ``np.where(which, c1, c0)``.
-* ``broadcast_in_dim``: ``_bid_impl``'s zero-stride view with its shapes worked out once.
+* ``broadcast_in_dim``: ``shape.broadcast_view`` (``_bid_impl`` after its reshape target
+  is worked out), with that target worked out once.
 """
 
 from __future__ import annotations
@@ -94,29 +95,15 @@ def _reduction(ctx, eqn, ins, outs):
     return [f"{outs[0]} = {ctx.add_global(inner, '_f')}({ins[0]}, axes={axes!r})"]
 
 
-def _broadcast(x, s, shape, keep):
-    """``_bid_impl`` with its reshape target ``s`` and the axes that keep their stride
-    (``keep``) worked out once (a result of size > 0 without objects)."""
-    r = x.reshape(s) if type(x) is np.ndarray else np.reshape(x, s)
-    if not r.flags.c_contiguous:
-        return np.broadcast_to(r, shape)
-    out = np.ndarray(shape, r.dtype, r, 0, tuple(st if k else 0 for k, st in zip(keep, r.strides)))
-    out.flags.writeable = False
-    return out
-
-
 def _broadcast_in_dim(ctx, eqn, ins, outs):
+    if rules.impl_for(eqn) is not _shape._bid_impl:
+        return None
     x = eqn.invars[0].aval
     shape = tuple(int(d) for d in eqn.params["shape"])
     s = [1] * len(shape)
     for i, d in enumerate(eqn.params["broadcast_dimensions"]):
         s[d] = int(x.shape[i])
-    if rules.impl_for(eqn) is not _shape._bid_impl:
-        return None
-    if not isinstance(x.dtype, np.dtype) or x.dtype.hasobject or 0 in s:
-        return None  # the impl's np.broadcast_to branch
-    keep = tuple(a == b for a, b in zip(s, shape))
-    call = f"{ctx.add_global(_broadcast, '_bcast')}({ins[0]}, {tuple(s)!r}, {shape!r}, {keep!r})"
+    call = f"{ctx.add_global(_shape.broadcast_view, '_bcast')}({ins[0]}, {tuple(s)!r}, {shape!r})"
     return [f"{outs[0]} = {call}"]
 
 

@@ -38,6 +38,12 @@ def _bid_impl(x, *, shape, broadcast_dimensions):
     s = [1] * len(shape)
     for i, d in enumerate(broadcast_dimensions):
         s[d] = x.shape[i]
+    return broadcast_view(x, s, shape)
+
+
+def broadcast_view(x, s, shape):
+    """``broadcast_in_dim``'s result: ``x`` reshaped to ``s`` (its axes in place, size 1
+    where it broadcasts) as a read-only view of ``shape``."""
     r = x.reshape(s) if type(x) is np.ndarray else np.reshape(x, s)
     if r.size == 0 or r.dtype.hasobject or not r.flags.c_contiguous:
         return np.broadcast_to(r, shape)
