@@ -16,6 +16,20 @@ def _jit_dispatch(lib):
     return lambda: f(x)
 
 
+@workload(
+    "jit_dispatch_pytree",
+    "cached jit call taking a model's parameters (3 layers of weight and bias, a list of "
+    "pairs) and an input, returning new parameters: float32[2,2] leaves, 7 in, 7 out",
+)
+def _jit_dispatch_pytree(lib):
+    jnp = lib.jnp
+    params = [(jnp.ones((2, 2), jnp.float32), jnp.zeros(2, jnp.float32)) for _ in range(3)]
+    x = jnp.ones((2, 2), jnp.float32)
+    f = lib.jax.jit(lambda p, x: [(w + x, b) for w, b in p])
+    f(params, x)
+    return lambda: f(params, x)
+
+
 def _thirty_ops(jnp, c):
     def f(x, y):
         a = jnp.sin(x) * c + y

@@ -20,6 +20,11 @@ PyTreeDef = optree.PyTreeSpec
 
 _OPTS = dict(none_is_leaf=False, namespace=NAMESPACE)
 
+# ``flatten_for_key(tree) -> (leaves, treespec)``: the leaves in ``tree_flatten``'s order and
+# optree's own treespec (dicts in insertion order: not canonical), for cache keys only --
+# nothing is rebuilt from it. One C call: ``jit``'s pytree hit path.
+flatten_for_key = functools.partial(optree.tree_flatten, is_leaf=None, **_OPTS)
+
 
 def _sorted_dict_node(spec: PyTreeDef) -> PyTreeDef:
     """One node of a treedef, with a ``dict``'s keys in sorted order (see ``_canonical``)."""

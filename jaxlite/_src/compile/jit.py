@@ -16,9 +16,7 @@ traced jaxpr as a param, so each transformation applies ``jit_p``'s rules to the
 from __future__ import annotations
 
 import functools
-import gc
 import inspect
-import logging
 import time
 import weakref
 from collections.abc import Callable, Sequence
@@ -29,6 +27,7 @@ import numpy as np
 from jaxlite._src import config as _cfg, tree_util
 from jaxlite._src.api_plumbing import canonicalize_argnums
 from jaxlite._src.compile import codegen
+from jaxlite._src.compile.jit_debug import debug_after_trace, live_tracers, refuse_trace
 from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.array import ArrayImpl, foreign_to_numpy, freeze_chain, make_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
@@ -227,31 +226,29 @@ class _CacheEntry:
 
 def _output_wrapper(out_avals, out_tree) -> Callable:
     """A function turning the generated code's output list into the user's pytree."""
+    new, cls, ndarray = ArrayImpl.__new__, ArrayImpl, np.ndarray
+
+    def adopt(o, aval):
+        # ``ArrayImpl(o, aval)`` inline: the hit path of every jitted call.
+        if type(o) is ndarray and (o.dtype is aval.dtype or o.dtype == aval.dtype):
+            o.setflags(False)
+            b = o.base
+            if b is not None:
+                freeze_chain(b)
+            a = new(cls)
+            a._value = o
+            a.aval = aval
+            return a
+        return make_array(o, aval)
+
     if tree_util.treedef_is_leaf(out_tree):
         (aval,) = out_avals
+        return lambda outs: adopt(outs[0], aval)
 
-        dtype, new, cls, ndarray = aval.dtype, ArrayImpl.__new__, ArrayImpl, np.ndarray
-
-        def wrap_one(outs):
-            # ``ArrayImpl(o, aval)`` inline: the hit path of every one-output jitted call.
-            o = outs[0]
-            if type(o) is ndarray and (o.dtype is dtype or o.dtype == dtype):
-                o.setflags(False)
-                b = o.base
-                if b is not None:
-                    freeze_chain(b)
-                a = new(cls)
-                a._value = o
-                a.aval = aval
-                return a
-            return make_array(o, aval)
-
-        return wrap_one
+    unflatten = tree_util.tree_unflatten
 
     def wrap(outs):
-        return tree_util.tree_unflatten(
-            out_tree, [make_array(o, a) for o, a in zip(outs, out_avals)]
-        )
+        return unflatten(out_tree, list(map(adopt, outs, out_avals)))
 
     return wrap
 
@@ -410,17 +407,17 @@ class JitWrapped:
         entry = self._cache.get(key)
         if entry is None or entry.has_tracer_consts:
             if _cfg.config.read("jax_no_tracing"):
-                _refuse_trace(self._fun)
+                refuse_trace(self._fun)
             f = self._rebuild(statics, nargs)
             self.trace_count += 1
             stats["traces"] += 1
             t0 = time.perf_counter()
-            before = _live_tracers() if _cfg.config.read("jax_check_tracer_leaks") else None
+            before = live_tracers() if _cfg.config.read("jax_check_tracer_leaks") else None
             closed, out_tree = trace_flat(
                 f, in_tree, avals, in_shardings=in_shardings, source=(self._fun, "jit")
             )
             if before is not None or _cfg.config.read("jax_log_compiles"):
-                _debug_after_trace(self, avals, time.perf_counter() - t0, before)
+                debug_after_trace(self, avals, time.perf_counter() - t0, before)
             entry = _CacheEntry(closed, out_tree)
             if not entry.has_tracer_consts:
                 self._cache[key] = entry
@@ -450,6 +447,17 @@ class JitWrapped:
                 if len(args) == 1:
                     self._last_hit = (args[0].aval, key[0], fn, wrap)
                 return wrap(fn(*[a._value for a in args]))
+            # Pytrees of arrays (a model's parameters): keyed on the arguments' treespec too.
+            leaves, spec = tree_util.flatten_for_key(args)
+            key = (_cfg.config.epoch, spec, *[a.aval for a in leaves if type(a) is ArrayImpl])
+            if len(key) == len(leaves) + 2:
+                try:
+                    hit = self._fast_cache.get(key)
+                except TypeError:  # a node's unhashable metadata: the trace cache says why
+                    hit = None
+                if hit is not None:
+                    fn, wrap = hit
+                    return wrap(fn(*[a._value for a in leaves]))
         if _cfg.disable_jit_enabled():
             return self._fun(*args, **kwargs)
         statics, dyn_args, dyn_kwargs = self._split(args, kwargs)
@@ -478,13 +486,14 @@ class JitWrapped:
                 self._fast_ok
                 and checks is None
                 and not kwargs
-                and len(flat) == len(args)
-                and all(type(a) is ArrayImpl for a in args)
+                and all(type(a) is ArrayImpl for a in flat)
             ):
-                self._fast_cache[(_cfg.config.epoch, *avals)] = (
-                    compiled.fn,
-                    _output_wrapper(compiled.out_avals, entry.out_tree),
-                )
+                hit = compiled.fn, _output_wrapper(compiled.out_avals, entry.out_tree)
+                if len(flat) == len(args) and all(type(a) is ArrayImpl for a in args):
+                    self._fast_cache[(_cfg.config.epoch, *avals)] = hit
+                else:
+                    spec = tree_util.flatten_for_key(args)[1]
+                    self._fast_cache[(_cfg.config.epoch, spec, *avals)] = hit
             in_vals = [_leaf_value(x, a) for x, a in zip(flat, avals)]
             outs = compiled.fn(*in_vals)
             if checks is not None:
@@ -615,58 +624,6 @@ class Traced:
 
     def lower(self) -> Lowered:
         return Lowered(self._wrapped, self._entry)
-
-
-_logger = logging.getLogger(__name__)
-
-
-def _live_tracers() -> tuple[list, set]:
-    """The live tracers and their traces, and the set of their ids (the list keeps them
-    alive until the check is done, so no new object can reuse one of those ids)."""
-    gc.collect()
-    # type(), not isinstance: some objects (lazy module proxies) compute __class__.
-    tracers = [o for o in gc.get_objects() if issubclass(type(o), Tracer)]
-    keep = tracers + [o._trace for o in tracers]
-    return keep, {id(o) for o in keep}
-
-
-def _refuse_trace(fun) -> None:
-    """``jax_no_tracing``: a jit cache miss is an error (JAX's RuntimeError and message)."""
-    name = getattr(fun, "__name__", type(fun).__name__)
-    code = getattr(fun, "__code__", None)
-    where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
-    raise RuntimeError(f"re-tracing function {name}{where} for `jit`, but 'no_tracing' is set")
-
-
-def _debug_after_trace(wrapped, avals, seconds, before) -> None:
-    """``jax_log_compiles``: log the trace; ``jax_check_tracer_leaks`` (``before``: what
-    ``_live_tracers`` found before tracing): raise if a tracer made by this trace is still
-    referenced (after a collection, only leaks keep one alive)."""
-    name = getattr(wrapped._fun, "__name__", type(wrapped._fun).__name__)
-    if _cfg.config.read("jax_log_compiles"):
-        _logger.warning("Finished tracing + transforming %s for jit in %.9f sec", name, seconds)
-        types = ", ".join(
-            f"ShapedArray({a.str_short()})" if hasattr(a, "str_short") else str(a) for a in avals
-        )
-        _logger.warning("Compiling jit(%s) with global shapes and types (%s).", name, types)
-    if before is not None:
-        gc.collect()
-        leaked = [
-            o
-            for o in gc.get_objects()
-            if issubclass(type(o), Tracer)
-            and id(o) not in before[1]
-            and id(o._trace) not in before[1]
-            and not o._trace.is_valid()
-        ]
-        if leaked:
-            shown = "\n".join(f"{type(t).__name__}({t.aval.str_short()})" for t in leaked[:5])
-            raise Exception(  # noqa: TRY002 (JAX raises a plain Exception here)
-                f"Leaked trace {type(leaked[0]._trace).__name__}. Leaked tracer(s):\n\n{shown}\n"
-                f"The tracer(s) were created while tracing the function {name} for jit and "
-                "are still referenced after it finished (stored in a global, a closure or an "
-                "object attribute). Return the values from the function instead."
-            )
 
 
 class Lowered:
