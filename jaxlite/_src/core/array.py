@@ -204,7 +204,7 @@ class ArrayImpl(Array):
         return (ArrayImpl(self._value[i], rest) for i in range(self.shape[0]))
 
     def __hash__(self):
-        raise TypeError(f"unhashable type: {type(self).__name__}")
+        raise TypeError(f"unhashable type: '{type(self).__name__}'")
 
     def __dlpack__(self, *args, **kwargs):
         return self._value.__dlpack__(*args, **kwargs)

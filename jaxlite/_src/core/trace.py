@@ -168,7 +168,7 @@ class Tracer(Array):
         return (self[i] for i in range(self.shape[0]))
 
     def __hash__(self):
-        raise TypeError(f"unhashable type: {type(self).__name__}")
+        raise TypeError(f"unhashable type: '{type(self).__name__}'")
 
     def block_until_ready(self):
         return self
