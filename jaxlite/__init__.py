@@ -35,6 +35,13 @@ from jaxlite._src.config import (
     transfer_guard_host_to_device as transfer_guard_host_to_device,
 )
 from jaxlite._src.core.array import Array as Array
+from jaxlite._src.core.refs import (
+    Ref as Ref,
+    empty_ref as empty_ref,
+    free_ref as free_ref,
+    freeze as freeze,
+    new_ref as new_ref,
+)
 from jaxlite._src.core.shape_dtype import ShapeDtypeStruct as ShapeDtypeStruct
 from jaxlite._src.devices import (
     Device as Device,

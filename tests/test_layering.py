@@ -104,6 +104,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "compat",
             "jax_compat",
             "jax_alias",
+            "hijax",  # jax.experimental.hijax's classes (nothing runs them)
             "jax_extension",
             "api_util",
             "typing",

@@ -1,20 +1,25 @@
 """Library programs of the differential hunts (``eco_programs_s12.py``, ``eco_programs_s13.py``:
-sessions 12 and 13) give the same pytree paths, dtypes, shapes and values (float32
-tolerance) on jaxlite-as-jax as on JAX. Both engines run every program of a hunt in one
-fresh interpreter each, in parallel. A program whose library is not installed is skipped."""
+sessions 12 and 13) and the flax.nnx programs (``eco_programs_nnx.py``) give the same pytree
+paths, dtypes, shapes and values (float32 tolerance) on jaxlite-as-jax as on JAX. Both
+engines run every program of a hunt in one fresh interpreter each, in parallel. A program
+whose library is not installed is skipped."""
 
 import importlib.util
 import os
 
 import pytest
 
-from tests.ecosystem import eco_programs_s12, eco_programs_s13
+from tests.ecosystem import eco_programs_nnx, eco_programs_s12, eco_programs_s13
 from tests.ecosystem._two_engines import assert_same_program, run_both
 
 pytestmark = pytest.mark.jaxlite_only  # compares jaxlite with the real JAX itself
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-HUNTS = {"s12": eco_programs_s12.PROGRAMS, "s13": eco_programs_s13.PROGRAMS}
+HUNTS = {
+    "s12": eco_programs_s12.PROGRAMS,
+    "s13": eco_programs_s13.PROGRAMS,
+    "nnx": eco_programs_nnx.PROGRAMS,
+}
 
 
 def _installed(programs: dict, name: str) -> bool:
