@@ -335,6 +335,31 @@ def nnx_rng_streams_and_lifted_grad():  # Rngs streams, vmapped dropout, grad of
     }
 
 
+def nnx_sharded_variables():  # nnx.with_partitioning under jax.set_mesh (Explicit and Auto)
+    import jax
+    import jax.numpy as jnp
+    from flax import nnx
+    from jax.sharding import AxisType
+
+    x = _data(4, 6, seed=8)
+    out = {}
+    for name, types in (("explicit", (AxisType.Explicit,)), ("auto", (AxisType.Auto,))):
+        with jax.set_mesh(jax.make_mesh((1,), ("d",), axis_types=types)):
+            model = nnx.Linear(
+                6,
+                4,
+                kernel_init=nnx.with_partitioning(nnx.initializers.lecun_normal(), (None, "d")),
+                bias_init=nnx.with_partitioning(nnx.initializers.uniform(), ("d",)),
+                rngs=nnx.Rngs(0),
+            )
+            out[name] = {
+                "params": nnx.state(model),
+                "y": nnx.jit(lambda m, x: m(x))(model, x),
+                "grads": nnx.grad(lambda m: jnp.sum(m(x) ** 2))(model),
+            }
+    return out
+
+
 PROGRAMS = {
     "nnx_mlp_forward": (nnx_mlp_forward, ["flax"]),
     "nnx_split_merge_update": (nnx_split_merge_update, ["flax"]),
@@ -344,6 +369,7 @@ PROGRAMS = {
     "nnx_layers": (nnx_layers, ["flax"]),
     "nnx_control_flow_and_metrics": (nnx_control_flow_and_metrics, ["flax"]),
     "nnx_rng_streams_and_lifted_grad": (nnx_rng_streams_and_lifted_grad, ["flax"]),
+    "nnx_sharded_variables": (nnx_sharded_variables, ["flax"]),
 }
 
 

@@ -18,7 +18,7 @@ from jaxlite._src.core.avals import ShapedArray
 from jaxlite._src.core.trace import eval_trace, trace_ctx
 from jaxlite._src.sharding import array as _arr, multiprocess
 from jaxlite._src.sharding.explicit import sharding_constraint_p
-from jaxlite._src.sharding.mesh import AxisType, get_mesh
+from jaxlite._src.sharding.mesh import AbstractMesh, AxisType, concrete_mesh, get_mesh
 from jaxlite._src.sharding.specs import (
     NamedSharding,
     PartitionSpec,
@@ -157,6 +157,10 @@ def reshard(xs: Any, out_shardings: Any):
             # As in JAX, the result's spec has one entry per dimension.
             s = NamedSharding(s.mesh, PartitionSpec(*padded(s.spec, nd)))
         if trace_ctx.trace is eval_trace:
+            if isinstance(s, NamedSharding) and isinstance(s.mesh, AbstractMesh):
+                own = _arr.sharding_of(x).device_set
+                aval = ShapedArray(np.shape(x), dtypes.result_type(x))
+                s = NamedSharding(concrete_mesh(s.mesh, own, aval), s.spec)
             out.append(_arr.place(x, s))
         else:
             out.append(sharding_constraint_p.bind(x, sharding=s))

@@ -46,6 +46,7 @@ from jaxlite._src.sharding.mesh import (
     AbstractMesh,
     AxisType,
     Mesh,
+    concrete_mesh,
     get_abstract_mesh,
     get_mesh,
 )
@@ -435,7 +436,19 @@ rules.abstract_eval_rules[sharding_constraint_p] = lambda x, *, sharding: Shaped
 rules.jvp_rules[sharding_constraint_p] = _constraint_jvp
 rules.transpose_rules[sharding_constraint_p] = _constraint_transpose
 rules.batch_rules[sharding_constraint_p] = _constraint_batch
-placement_rules[sharding_constraint_p] = lambda eqn, ins: [(eqn.params["sharding"], True)]
+
+
+def _constraint_placement(eqn, ins):
+    # A sharding over an abstract mesh (flax's Variables under ``jax.set_mesh``) places the
+    # result on the context mesh's devices, else on the operand's (JAX's resolution).
+    s = eqn.params["sharding"]
+    if isinstance(s, NamedSharding) and isinstance(s.mesh, AbstractMesh):
+        own = (ins[0] or _arr.sharding_of(None)).device_set
+        s = NamedSharding(concrete_mesh(s.mesh, own, eqn.invars[0].aval), s.spec)
+    return [(s, True)]
+
+
+placement_rules[sharding_constraint_p] = _constraint_placement
 
 
 # -------------------------------------------------------------------- out_sharding=, set_mesh

@@ -31,7 +31,7 @@ from jaxlite._src.sharding.explicit import (
     relaxed,
     sharding_constraint_p,
 )
-from jaxlite._src.sharding.mesh import AxisType, get_mesh
+from jaxlite._src.sharding.mesh import AbstractMesh, AxisType, Mesh, concrete_mesh, get_mesh
 from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, Sharding, padded
 
 # primitive -> rule(eqn, in_shardings) -> one (sharding, committed) per output: the
@@ -310,7 +310,7 @@ def _wsc_resolve(s):
                 "then the mesh context manager is not required."
             )
         return NamedSharding(mesh, s)
-    if isinstance(s, NamedSharding) and isinstance(s.mesh, type(get_mesh())):
+    if isinstance(s, NamedSharding) and isinstance(s.mesh, (Mesh, AbstractMesh)):
         explicit = [
             n
             for e in s.spec
@@ -369,6 +369,10 @@ def with_sharding_constraint(x: Any, shardings: Any):
         if is_p and s.mesh.all_explicit and trace_ctx.trace is eval_trace:
             _assert_same_spec(v, s)
         if trace_ctx.trace is eval_trace:
+            if isinstance(s.mesh, AbstractMesh):  # on the context's (or v's) devices
+                s = NamedSharding(
+                    concrete_mesh(s.mesh, _arr.sharding_of(v).device_set, v.aval), s.spec
+                )
             out.append(_arr.ShardedArray(v._value, v.aval, s, True))
         else:
             out.append(sharding_constraint_p.bind(v, sharding=s))

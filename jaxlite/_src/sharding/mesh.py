@@ -76,6 +76,20 @@ class _MeshBase:
     def all_explicit(self) -> bool:
         return bool(self.axis_types) and all(t == AxisType.Explicit for t in self.axis_types)
 
+    # JAX's names (flax.core.spmd asks ``mesh.are_all_axes_explicit``): every axis is of
+    # the type; ``False`` for a mesh without axes.
+    @property
+    def are_all_axes_explicit(self) -> bool:
+        return self.all_explicit
+
+    @property
+    def are_all_axes_auto(self) -> bool:
+        return bool(self.axis_types) and all(t == AxisType.Auto for t in self.axis_types)
+
+    @property
+    def are_all_axes_manual(self) -> bool:
+        return bool(self.axis_types) and all(t == AxisType.Manual for t in self.axis_types)
+
 
 class AbstractMesh(_MeshBase):
     """A mesh's axis names, sizes and types without devices (``jax.sharding.AbstractMesh``)."""
@@ -396,6 +410,30 @@ def get_mesh() -> Mesh:
     return _current()
 
 
+def concrete_mesh(mesh: AbstractMesh, own_devices, aval) -> Mesh:
+    """The devices a value of ``aval`` placed on ``mesh`` (an abstract mesh) lands on, as
+    JAX resolves them: the context mesh's (``jax.set_mesh``), else ``own_devices`` (the
+    value's own), in id order, shaped as ``mesh``.
+
+    Raises:
+        ValueError: if there are not exactly as many devices as the mesh has (JAX's text).
+    """
+    ctx = _current()
+    if not ctx.empty:
+        devices = list(ctx.devices.flat)
+    else:
+        devices = sorted(own_devices, key=lambda d: d.id)
+    if len(devices) != mesh.size:
+        raise ValueError(
+            f"Length of device assignment {len(devices)} is not equal to the size of the "
+            f"mesh {mesh.size} of aval {aval.str_short(short_dtypes=True)}. Please enter "
+            "your `jit` into a mesh context via `jax.set_mesh`."
+        )
+    grid = np.empty(len(devices), dtype=object)
+    grid[:] = devices
+    return Mesh(grid.reshape(mesh.axis_sizes), mesh.axis_names, mesh.axis_types)
+
+
 def get_abstract_mesh() -> AbstractMesh:
     """The context's abstract mesh (``jax.sharding.get_abstract_mesh``)."""
     m = _current()
@@ -406,6 +444,7 @@ __all__ = [
     "AbstractMesh",
     "AxisType",
     "Mesh",
+    "concrete_mesh",
     "get_abstract_mesh",
     "get_mesh",
     "make_mesh",
