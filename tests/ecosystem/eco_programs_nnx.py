@@ -360,6 +360,82 @@ def nnx_sharded_variables():  # nnx.with_partitioning under jax.set_mesh (Explic
     return out
 
 
+def nnx_cnn_training():  # a small CNN trained in nnx.jit with metrics, per-example grads
+    from functools import partial
+
+    import jax.numpy as jnp
+    import optax
+    from flax import nnx
+
+    class CNN(nnx.Module):
+        def __init__(self, rngs):
+            self.conv1 = nnx.Conv(1, 8, (3, 3), rngs=rngs)
+            self.conv2 = nnx.Conv(8, 8, (3, 3), rngs=rngs)
+            self.pool = partial(nnx.avg_pool, window_shape=(2, 2), strides=(2, 2))
+            self.hidden = nnx.Linear(8 * 3 * 3, 16, rngs=rngs)
+            self.dropout = nnx.Dropout(0.1, rngs=rngs)
+            self.out = nnx.Linear(16, 10, rngs=rngs)
+
+        def __call__(self, x):
+            x = self.pool(nnx.relu(self.conv1(x)))
+            x = self.pool(nnx.relu(self.conv2(x)))
+            x = x.reshape(x.shape[0], -1)
+            return self.out(self.dropout(nnx.relu(self.hidden(x))))
+
+    images = jnp.abs(_data(8, 12, 12, 1, seed=9))
+    labels = jnp.asarray(np.random.RandomState(1).randint(0, 10, 8))
+    model = CNN(nnx.Rngs(0))
+    optimizer = nnx.Optimizer(model, optax.adamw(1e-3, 0.9), wrt=nnx.Param)
+    metrics = nnx.MultiMetric(accuracy=nnx.metrics.Accuracy(), loss=nnx.metrics.Average("loss"))
+
+    def loss_fn(m, x, y):
+        logits = m(x)
+        return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean(), logits
+
+    @nnx.jit
+    def train_step(m, opt, metrics, x, y):
+        (loss, logits), grads = nnx.value_and_grad(loss_fn, has_aux=True)(m, x, y)
+        metrics.update(loss=loss, logits=logits, labels=y)
+        opt.update(m, grads)
+
+    for _ in range(3):
+        train_step(model, optimizer, metrics, images, labels)
+
+    class Blocks(nnx.Module):  # nnx.List of layers, nnx.static / nnx.data attributes
+        def __init__(self, rngs):
+            self.layers = nnx.List([nnx.Linear(4, 4, rngs=rngs) for _ in range(3)])
+            self.depth = nnx.static(3)
+            self.offset = nnx.data(jnp.full((4,), 0.5))
+
+        def __call__(self, x):
+            for layer in self.layers:
+                x = layer(x)
+            return x + self.offset
+
+    blocks = Blocks(nnx.Rngs(2))
+    per_example = nnx.vmap(nnx.grad(lambda m, x: jnp.sum(m(x) ** 2)), in_axes=(None, 0), out_axes=0)
+    linear = nnx.Linear(3, 2, rngs=nnx.Rngs(3))
+    return {
+        "metrics": metrics.compute(),
+        "params": nnx.state(model, nnx.Param),
+        "blocks_y": blocks(jnp.ones((2, 4))),
+        "n_modules": jnp.asarray(len(list(nnx.iter_modules(blocks)))),
+        "per_example_grads": per_example(linear, _data(5, 3, seed=10)),
+        "causal_attention": nnx.MultiHeadAttention(
+            num_heads=2,
+            in_features=4,
+            qkv_features=8,
+            dropout_rate=0.1,
+            decode=False,
+            rngs=nnx.Rngs(4),
+        )(
+            _data(2, 5, 4, seed=11),
+            mask=nnx.make_causal_mask(jnp.ones((2, 5))),
+            deterministic=False,
+        ),
+    }
+
+
 PROGRAMS = {
     "nnx_mlp_forward": (nnx_mlp_forward, ["flax"]),
     "nnx_split_merge_update": (nnx_split_merge_update, ["flax"]),
@@ -370,6 +446,7 @@ PROGRAMS = {
     "nnx_control_flow_and_metrics": (nnx_control_flow_and_metrics, ["flax"]),
     "nnx_rng_streams_and_lifted_grad": (nnx_rng_streams_and_lifted_grad, ["flax"]),
     "nnx_sharded_variables": (nnx_sharded_variables, ["flax"]),
+    "nnx_cnn_training": (nnx_cnn_training, ["flax", "optax"]),
 }
 
 
