@@ -77,6 +77,9 @@ def test_S9_semantics_and_specs():
         me = jax.make_mesh((8,), ("i",))
         raises(ValueError, "in_specs passed to shard_map: P('i',) does not match the specs of the input: P(None,) for arg: float32[8]. `in_specs` is an optional argument",
                jax.shard_map(lambda a: a, mesh=me, in_specs=P("i"), out_specs=P("i")), x8)
+        # the spec is printed padded to the argument's rank (flax.nnx.shard_map showed it)
+        raises(ValueError, "in_specs passed to shard_map: P('i', None, None) does not match the specs of the input: P(None, None, None) for arg: float32[8,2,1].",
+               jax.shard_map(lambda a: a, mesh=me, in_specs=P("i"), out_specs=P("i")), jnp.ones((8, 2, 1)))
         with jax.set_mesh(me):
             xe = jax.device_put(x8, P("i"))
             assert np.asarray(jax.shard_map(lambda a: a * 2, out_specs=P("i"))(xe)).tolist() == (2 * np.arange(8.)).tolist()

@@ -295,9 +295,10 @@ def _shard_map_call(f, args, mesh, in_specs, out_specs, axis_names, check_vma):
         _check_in(f, mesh, s, aval, paths[k][1], paths[k][0])
         if in_specs is not Infer and mesh.all_explicit and set(manual) == set(mesh.axis_names):
             have = _explicit_spec(x, aval.ndim)
-            if PartitionSpec(*padded(s, aval.ndim)) != have:
+            want = PartitionSpec(*padded(s, aval.ndim))
+            if want != have:  # JAX prints the spec padded to the argument's rank
                 raise ValueError(
-                    f"in_specs passed to shard_map: {s} does not match the specs of the input: "
+                    f"in_specs passed to shard_map: {want} does not match the specs of the input: "
                     f"{have} for arg: {_type_str(aval)}. `in_specs` is an optional argument so "
                     "you can omit specifying it and shard_map will infer the in_specs from the "
                     "arguments. If you want to reshard your inputs, you can use `jax.reshard` "
