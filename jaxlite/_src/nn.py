@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from jaxlite._src import dtypes
+from jaxlite._src.core.array import fresh
 from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy import indexing_routines, reductions, ufuncs
 from jaxlite._src.numpy.creation import arange, full_like, ones, ones_like, zeros_like
@@ -260,8 +261,8 @@ def standardize(
 
 
 def identity(x):
-    """``jax.nn.identity``: returns ``x``."""
-    return _arr("identity", x)
+    """``jax.nn.identity``: returns ``x`` (a new array, as JAX's)."""
+    return fresh(_arr("identity", x))
 
 
 def tanh(x):

@@ -26,7 +26,7 @@ import numpy as np
 
 from jaxlite._src import config as _cfg, tree_util
 from jaxlite._src.api_plumbing import canonicalize_argnums
-from jaxlite._src.compile import codegen
+from jaxlite._src.compile import codegen, donation
 from jaxlite._src.compile.jit_debug import debug_after_trace, live_tracers, refuse_trace
 from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.array import ArrayImpl, foreign_to_numpy, freeze_chain, make_array
@@ -215,12 +215,13 @@ def _leaf_value(x, aval):
 
 
 class _CacheEntry:
-    __slots__ = ("closed", "out_tree", "compiled", "has_tracer_consts")
+    __slots__ = ("closed", "out_tree", "compiled", "has_tracer_consts", "donation")
 
     def __init__(self, closed, out_tree):
         self.closed = closed
         self.out_tree = out_tree
         self.compiled = None
+        self.donation = None  # donation.Plan of a donating jit, made on its first call
         self.has_tracer_consts = any(isinstance(c, Tracer) for c in closed.consts)
 
 
@@ -330,11 +331,13 @@ class JitWrapped:
         static_argnums, static_argnames = _infer_statics(self._sig, static_argnums, static_argnames)
         self._static_argnums = static_argnums
         self._static_argnames = static_argnames
-        _check_donation(self._sig, donate_argnums, donate_argnames, static_argnames)
-        self._donate_argnums = donate_argnums
+        # (argnums, argnames) donated, each completed from the other through the signature
+        self._donate = _check_donation(self._sig, donate_argnums, donate_argnames, static_argnames)
+        self._keep_unused = keep_unused
         self._name = getattr(fun, "__name__", "fun")
-        # Hit path for the common call: positional ArrayImpl arguments, no statics.
-        self._fast_ok = not static_argnums and not static_argnames
+        # Hit path for the common call: positional ArrayImpl arguments, no statics, nothing
+        # donated (a donating call deletes arguments: compile/donation.py).
+        self._fast_ok = not static_argnums and not static_argnames and self._donate is None
         # (in_shardings, out_shardings) when either is given (sharding/jit_shardings.py).
         self.shardings = None
         if in_shardings is not None or out_shardings is not None:
@@ -347,7 +350,7 @@ class JitWrapped:
             (
                 static_argnums,
                 static_argnames,
-                _freeze(donate_argnums),
+                self._donate,
                 inline,
                 keep_unused,
                 _freeze(self.shardings),
@@ -472,6 +475,9 @@ class JitWrapped:
             if compiled is None:
                 compiled = entry.compiled = compiled_for(entry.closed)
             checks = _cfg.debug_value_checks()
+            plan = None if self._donate is None else self._donation_plan(entry, args, kwargs)
+            if plan is not None:
+                plan.check(flat)
             if (
                 self.shardings is not None
                 or compiled.placed
@@ -481,6 +487,8 @@ class JitWrapped:
                 )
             ):
                 outs = sharding_hooks.jit_call(self, compiled, flat, in_tree, entry.out_tree)
+                if plan is not None:
+                    plan.delete(flat)
                 return tree_util.tree_unflatten(entry.out_tree, outs)
             if (
                 self._fast_ok
@@ -499,10 +507,29 @@ class JitWrapped:
             if checks is not None:
                 _debug_deoptimize(entry.closed, in_vals, outs, checks, self._name)
             outs = [make_array(o, a) for o, a in zip(outs, compiled.out_avals)]
+            if plan is not None:
+                plan.delete(flat)
             return tree_util.tree_unflatten(entry.out_tree, outs)
         closed, consts = closure_convert_consts(entry.closed)
         outs = jit_p.bind(*consts, *flat, jaxpr=closed, name=self._name)
         return tree_util.tree_unflatten(entry.out_tree, outs)
+
+    def _donation_plan(self, entry: _CacheEntry, args, kwargs) -> donation.Plan | None:
+        """The donation plan of this signature (JAX's warning on its first call), or None
+        if no leaf of it is donated."""
+        plan = entry.donation
+        if plan is None:
+            nums, names = self._donate
+            mask = donation.leaf_mask(
+                args, kwargs, self._static_argnums, self._static_argnames, nums, names
+            )
+            plan = False
+            if mask is not None:
+                plan = donation.Plan(entry.closed, entry.closed.in_avals, mask, self._keep_unused)
+            entry.donation = plan
+            if plan:
+                plan.warn_once()
+        return plan or None
 
     # -- inspection
     def trace(self, *args, **kwargs) -> Traced:
@@ -560,28 +587,37 @@ def _check_statics_against_signature(params, static_argnums, static_argnames, wh
 
 
 def _check_donation(sig, donate_argnums, donate_argnames, static_argnames):
-    """JAX's checks of ``donate_argnums``/``donate_argnames`` (donation itself is a no-op
-    here): in range of the signature, and not also static."""
+    """JAX's checks of ``donate_argnums``/``donate_argnames`` (in range of the signature, not
+    also static); returns ``(argnums, argnames)`` donated, or None if none is. As in JAX,
+    when only one of the two is given the other is inferred from the signature's
+    positional-or-keyword parameters; when both are, each is taken as it is."""
+    infer_names, infer_nums = donate_argnames is None, donate_argnums is None
     donate_argnums = set(canonicalize_argnums(donate_argnums))
     if donate_argnames is None:
         donate_argnames = ()
     elif isinstance(donate_argnames, str):
         donate_argnames = (donate_argnames,)
     donate_argnames = set(donate_argnames)
-    if sig is None:
-        return
-    params = list(sig.parameters.values())
-    _check_statics_against_signature(params, donate_argnums, donate_argnames, "donate")
-    for i in donate_argnums:
-        if params and -len(params) <= i < len(params):
-            if params[i].kind == inspect.Parameter.POSITIONAL_OR_KEYWORD:
-                donate_argnames.add(params[i].name)
-    both = donate_argnames & set(static_argnames)
-    if both:
-        raise ValueError(
-            "static_argnames and donate_argnames cannot intersect. Argument names "
-            f"{both} appear in both static_argnames and donate_argnames"
-        )
+    if sig is not None:
+        params = list(sig.parameters.values())
+        _check_statics_against_signature(params, donate_argnums, donate_argnames, "donate")
+        given_nums, given_names = set(donate_argnums), set(donate_argnames)
+        for i, p in enumerate(params):
+            if p.kind != inspect.Parameter.POSITIONAL_OR_KEYWORD:
+                continue
+            if infer_names and (i in given_nums or i - len(params) in given_nums):
+                donate_argnames.add(p.name)
+            if infer_nums and p.name in given_names:
+                donate_argnums.add(i)
+        both = donate_argnames & set(static_argnames)
+        if both:
+            raise ValueError(
+                "static_argnames and donate_argnames cannot intersect. Argument names "
+                f"{both} appear in both static_argnames and donate_argnames"
+            )
+    if not donate_argnums and not donate_argnames:
+        return None
+    return frozenset(donate_argnums), frozenset(donate_argnames)
 
 
 def _infer_statics(sig, static_argnums, static_argnames):

@@ -31,6 +31,40 @@ import numpy as np
 
 from jaxlite._src import devices as _devices, dtypes
 from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.errors import JaxRuntimeError
+
+
+class DeletedBuffer:
+    """What a deleted ``ArrayImpl`` holds instead of its buffer (``Array.delete``, or a
+    ``jit`` argument donated to an output): every use of it -- NumPy conversion, a ufunc, an
+    attribute, indexing, arithmetic -- raises JAX's ``RuntimeError``, so a deleted array
+    can only fail, never compute. Dunder lookups (introspection: ``copy``, ``pickle``,
+    ``hasattr``) see a plain object."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, aval: ShapedArray):
+        self.message = f"Array has been deleted with shape={aval.str_short()}."
+
+    def fail(self, *args, **kwargs):
+        raise RuntimeError(self.message)
+
+    def __getattr__(self, name: str):
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        self.fail()
+
+
+for _name in (
+    "__array__ __array_ufunc__ __array_function__ __getitem__ __setitem__ __len__ __iter__ "
+    "__bool__ __float__ __int__ __complex__ __index__ __neg__ __pos__ __abs__ __invert__ "
+    "__add__ __radd__ __sub__ __rsub__ __mul__ __rmul__ __truediv__ __rtruediv__ "
+    "__floordiv__ __rfloordiv__ __mod__ __rmod__ __pow__ __rpow__ __matmul__ __rmatmul__ "
+    "__and__ __rand__ __or__ __ror__ __xor__ __rxor__ __lshift__ __rlshift__ __rshift__ "
+    "__rrshift__ __lt__ __le__ __gt__ __ge__ __reduce__ __reduce_ex__ __copy__ __deepcopy__ "
+    "__str__ __format__"
+).split():
+    setattr(DeletedBuffer, _name, DeletedBuffer.fail)
 
 
 class Array:
@@ -150,19 +184,39 @@ class ArrayImpl(Array):
         return np.asarray(self).tolist()
 
     def block_until_ready(self) -> ArrayImpl:
+        if type(self._value) is DeletedBuffer:
+            raise JaxRuntimeError(
+                "INVALID_ARGUMENT: BlockHostUntilReady() called on deleted or donated buffer"
+            )
         return self
+
+    def delete(self) -> None:
+        """Free the buffer (``jax.Array.delete``); deleting twice is allowed.
+
+        Afterwards ``is_deleted()`` is True, the shape and dtype can still be read, and any
+        use of the values raises ``RuntimeError: Array has been deleted with
+        shape=float32[3].``, as in JAX. ``jit`` deletes the arguments it donates
+        (``donate_argnums``/``donate_argnames``) the same way."""
+        if type(self._value) is not DeletedBuffer:
+            self._value = DeletedBuffer(self.aval)
+
+    def is_deleted(self) -> bool:
+        """Whether ``delete()`` (or a donation to ``jit``) freed this array's buffer."""
+        return type(self._value) is DeletedBuffer
 
     def copy(self) -> ArrayImpl:
         return ArrayImpl(self._value.copy(), self.aval)
 
     def __copy__(self):
+        if type(self._value) is DeletedBuffer:
+            self._value.fail()
         return self
 
     def __deepcopy__(self, memo):
-        return self
+        return self.__copy__()
 
     def __reduce__(self):
-        return (_reconstruct, (self._value, self.aval.weak_type))
+        return (_reconstruct, (np.asarray(self._value), self.aval.weak_type))
 
     # ``sharding``, ``devices()``, ``addressable_shards``... are installed by
     # ``jaxlite._src.sharding.array`` (placement is metadata of the layer above).
@@ -249,6 +303,28 @@ def callback_array(v: np.ndarray, aval: ShapedArray) -> CallbackArray:
     a._value = v
     a.aval = aval
     return a
+
+
+def fresh(x: Any) -> Any:
+    """``x`` as a new ``ArrayImpl`` object over the same immutable buffer if it is a concrete
+    array (tracers and other values pass through). JAX's ``jax.numpy`` functions are jitted,
+    so one that changes nothing (``ravel`` of a 1-d array, ``real`` of a real one,
+    ``jnp.copy``) still returns a new array, and deleting or donating its argument leaves
+    the result alive; a function that would return its argument itself returns this.
+
+    Raises:
+        RuntimeError: if ``x`` was deleted (as JAX's functions do for a deleted argument).
+    """
+    t = type(x)
+    if t is ArrayImpl or t is CallbackArray:
+        v = x._value
+        if type(v) is DeletedBuffer:
+            v.fail()
+        a = _new(ArrayImpl)
+        a._value = v
+        a.aval = x.aval
+        return a
+    return x
 
 
 def _reconstruct(value, weak_type):

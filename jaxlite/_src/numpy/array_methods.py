@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from jaxlite._src import dtypes
-from jaxlite._src.core.array import Array
+from jaxlite._src.core.array import Array, fresh
 from jaxlite._src.numpy import (
     indexing,
     indexing_routines,
@@ -106,7 +106,7 @@ def install() -> None:
     Array.__gt__ = _defer(greater)
     Array.__ge__ = _defer(greater_equal)
     Array.__neg__ = lambda self: negative(self)
-    Array.__pos__ = lambda self: self
+    Array.__pos__ = fresh  # +x is a new array, as JAX's
     Array.__abs__ = lambda self: ufuncs.abs(self)
     Array.__invert__ = lambda self: bitwise_not(self)
     Array.__getitem__ = lambda self, idx: indexing.getitem(self, idx)

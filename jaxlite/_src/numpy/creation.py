@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 from jaxlite._src import dtypes
-from jaxlite._src.core.array import Array, ArrayImpl, owned
+from jaxlite._src.core.array import Array, ArrayImpl, fresh, owned
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.trace import Tracer, concrete_or_error
 from jaxlite._src.numpy.shape import _canon_shape, _shape, broadcast_to, reshape
@@ -348,5 +348,5 @@ def meshgrid(*xi, copy: bool = True, sparse: bool = False, indexing: str = "xy")
 
 
 def copy(a, order=None):
-    """``jnp.copy``."""
-    return asarray_any(a)
+    """``jnp.copy``: a new array (over the same immutable buffer)."""
+    return fresh(asarray_any(a))

@@ -12,6 +12,7 @@ import operator
 
 import numpy as np
 from jaxlite._src import dtypes
+from jaxlite._src.core.array import fresh
 from jaxlite._src.core.avals import aval_of, canonicalize_shape, check_nonnegative_shape
 from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.trace import Tracer
@@ -145,7 +146,8 @@ def ravel(a, order="C", *, out_sharding=None):
     if out_sharding is not None:
         return _explicit.apply_out_sharding(ravel, out_sharding, a, order)
     a = asarray_any(a)
-    return reshape(a, (a.size,), order)
+    out = reshape(a, (a.size,), order)
+    return fresh(out) if out is a else out
 
 
 def transpose(a, axes=None):
@@ -204,7 +206,7 @@ def squeeze(a, axis=None):
                     "cannot select an axis to squeeze out which has size not equal to one, "
                     f"got shape={a.shape} and dimensions={axes}"
                 )
-    return _sh.squeeze(a, axes)
+    return _sh.squeeze(a, axes) if axes else fresh(a)
 
 
 def expand_dims(a, axis):
@@ -255,7 +257,7 @@ def broadcast_shapes(*shapes):
 
 
 def atleast_1d(*arys):
-    out = [reshape(a, (1,)) if _ndim(a) == 0 else asarray_any(a) for a in arys]
+    out = [reshape(a, (1,)) if _ndim(a) == 0 else fresh(asarray_any(a)) for a in arys]
     return out[0] if len(out) == 1 else out
 
 
@@ -263,7 +265,7 @@ def atleast_2d(*arys):
     out = []
     for a in arys:
         a = asarray_any(a)
-        out.append(_sh.reshape(a, (1,) * (2 - a.ndim) + a.shape) if a.ndim < 2 else a)
+        out.append(_sh.reshape(a, (1,) * (2 - a.ndim) + a.shape) if a.ndim < 2 else fresh(a))
     return out[0] if len(out) == 1 else out
 
 
@@ -322,6 +324,8 @@ def atleast_3d(*arys):
             a = reshape(a, (1, a.shape[0], 1))
         elif a.ndim == 2:
             a = reshape(a, a.shape + (1,))
+        else:
+            a = fresh(a)
         out.append(a)
     return out[0] if len(out) == 1 else out
 
@@ -485,7 +489,7 @@ def flip(m, axis=None):
         axes = tuple(canonicalize_axis(a, m.ndim) for a in axis)
     else:
         axes = (canonicalize_axis(axis, m.ndim),)
-    return _sh.rev(m, axes) if axes else m
+    return _sh.rev(m, axes) if axes else fresh(m)
 
 
 def fliplr(m):
@@ -508,7 +512,7 @@ def rot90(m, k: int = 1, axes=(0, 1)):
         raise ValueError("Axes must be different.")
     k = int(k) % 4
     if k == 0:
-        return m
+        return fresh(m)
     if k == 2:
         return flip(flip(m, ax0), ax1)
     perm = list(range(m.ndim))
@@ -618,4 +622,4 @@ def block(arrays):
         parts = [assemble(x, level + 1) for x in a]
         return concatenate(parts, axis=-(list_depth - level))
 
-    return assemble(arrays, 0)
+    return fresh(assemble(arrays, 0))  # never one of the blocks itself

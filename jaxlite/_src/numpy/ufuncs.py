@@ -13,6 +13,7 @@ from functools import partial
 
 import numpy as np
 from jaxlite._src import dtypes
+from jaxlite._src.core.array import fresh
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.trace import Tracer, is_concrete
 from jaxlite._src.custom_derivatives import custom_jvp
@@ -123,7 +124,7 @@ def _rounding(lax_fn, name):
         check_arraylike(name, x)
         x = asarray_any(x)
         if x.dtype == dtypes.bool_ or dtypes.is_int(x.dtype):
-            return x  # integers are already whole: JAX returns them unchanged, dtype kept
+            return fresh(x)  # integers are already whole: JAX returns them as they are
         (x,) = promote_dtypes_inexact(x)
         return lax_fn(x)
 
@@ -143,21 +144,21 @@ def conjugate(x, /):
     input is returned as it is (dtype and weak type kept, no operation), as in JAX."""
     check_arraylike("conjugate", x)
     x = asarray_any(x)
-    return ew.conj(x) if dtypes.is_complex(x.dtype) else x
+    return ew.conj(x) if dtypes.is_complex(x.dtype) else fresh(x)
 
 
 conj = conjugate
 
 
 def positive(x, /):
-    return asarray(x)
+    return fresh(asarray(x))
 
 
 def abs(x, /):  # noqa: A001
     check_arraylike("abs", x)
     x = asarray_any(x)
     if x.dtype == dtypes.bool_ or dtypes.is_unsigned(x.dtype):
-        return x
+        return fresh(x)
     return ew.abs(x)
 
 
@@ -550,7 +551,7 @@ def clip(arr=None, /, min=None, max=None, *, a=None, a_min=None, a_max=None):  #
         arr = maximum(min, arr)
     if max is not None:
         arr = minimum(max, arr)
-    return arr
+    return fresh(arr) if min is None and max is None else arr
 
 
 def round(a, decimals: int = 0, out=None):  # noqa: A001
@@ -561,7 +562,7 @@ def round(a, decimals: int = 0, out=None):  # noqa: A001
     if not dtypes.is_inexact(a.dtype):
         if decimals < 0:  # as JAX; returning the integers unrounded would be wrong
             raise NotImplementedError("integer np.round not implemented for decimals < 0")
-        return a
+        return fresh(a)
     if dtypes.is_complex(a.dtype):  # each part rounded, as in JAX
         return ew.complex_(round(ew.real(a), decimals), round(ew.imag(a), decimals))
     if decimals == 0:
@@ -597,7 +598,7 @@ def trunc(x):
     check_arraylike("trunc", x)
     x = asarray_any(x)
     if not dtypes.is_inexact(x.dtype):
-        return x
+        return fresh(x)
     return _where(less(x, 0), ew.ceil(x), ew.floor(x))
 
 
@@ -647,7 +648,7 @@ def _sinc_maclaurin_jvp(k, primals, tangents):
 def real(val, /):
     """``jnp.real``: the real part (real inputs are returned as is)."""
     val = asarray_any(val)
-    return ew.real(val) if dtypes.is_complex(val.dtype) else val
+    return ew.real(val) if dtypes.is_complex(val.dtype) else fresh(val)
 
 
 def imag(val, /):
@@ -675,7 +676,7 @@ def nan_to_num(x, copy: bool = True, nan=0.0, posinf=None, neginf=None):
     """``jnp.nan_to_num``: replace NaN and infinities by finite numbers."""
     x = asarray_any(x)
     if not dtypes.is_inexact(x.dtype):
-        return x
+        return fresh(x)
     if dtypes.is_complex(x.dtype):
         return ew.complex_(
             nan_to_num(ew.real(x), nan=nan, posinf=posinf, neginf=neginf),

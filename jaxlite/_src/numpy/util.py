@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 from jaxlite._src import config as _cfg, dtypes
-from jaxlite._src.core.array import Array, ArrayImpl, owned, to_array
+from jaxlite._src.core.array import Array, ArrayImpl, fresh, owned, to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.ops import conversion, division, elementwise as ew, shape as _shape
@@ -254,7 +254,7 @@ def array(
     if isinstance(object, np.ma.MaskedArray):
         aval_of(object)  # raises JAX's error for masked arrays
     if isinstance(object, Array):
-        out = object
+        out = fresh(object) if copy else object  # a new array, as JAX's copy
         if dtype is not None:
             out = conversion.convert_element_type(
                 out, dtypes.check_user_dtype_supported(dtype, "array")

@@ -42,7 +42,7 @@ import numpy as np
 
 from jaxlite._src import devices as _devices, dtypes, tree_util
 from jaxlite._src.core import sharding_hooks
-from jaxlite._src.core.array import Array, ArrayImpl, freeze_chain
+from jaxlite._src.core.array import Array, ArrayImpl, DeletedBuffer, freeze_chain
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.sharding.mesh import AxisType, Mesh, get_mesh
@@ -140,6 +140,14 @@ class ShardedArray(ArrayImpl):
     @_value.setter
     def _value(self, v) -> None:
         _GLOBAL.__set__(self, v)
+
+    def delete(self) -> None:
+        """``ArrayImpl.delete`` for every device's buffer (none is gathered first)."""
+        _GLOBAL.__set__(self, DeletedBuffer(self.aval))
+        self._buffers = None
+
+    def is_deleted(self) -> bool:
+        return self.has_global() and type(_GLOBAL.__get__(self, ShardedArray)) is DeletedBuffer
 
     def has_global(self) -> bool:
         """Whether the global value is at hand (given, or gathered already)."""
