@@ -22,11 +22,13 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from jaxlite._src import config, tree_util
+import numpy as np
+
+from jaxlite._src import config, dtypes, tree_util
 from jaxlite._src.api_plumbing import canonicalize_argnums, merge_static_args, split_static_args
 from jaxlite._src.compile import codegen
 from jaxlite._src.core import effects as _effects, rules
-from jaxlite._src.core.array import to_array
+from jaxlite._src.core.array import ArrayImpl, to_array
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, closure_convert_consts
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
@@ -219,8 +221,15 @@ remat = checkpoint
 def _ckpt_impl(*args, jaxpr, prevent_cse, policy):
     # Eagerly one operation at a time, as JAX evaluates an eager checkpoint: a pure_callback
     # whose result is unused still runs (D3), a debug callback's exception keeps its type.
+    # Raw buffers of extended dtypes (typed PRNG keys: structured storage) mean something
+    # only with their aval: wrap them with it (flax's nn.remat passes its rng keys here).
+    args = [
+        ArrayImpl(a, av) if type(a) is np.ndarray and dtypes.is_extended(av.dtype) else a
+        for a, av in zip(args, jaxpr.in_avals)
+    ]
     with set_current_trace(eval_trace):
-        return eval_closed_jaxpr(jaxpr, *args)
+        outs = eval_closed_jaxpr(jaxpr, *args)
+    return [codegen._const_value(o) for o in outs]  # NumPy buffers (keys' structured ones)
 
 
 def _ckpt_abstract_eval(*avals, jaxpr, prevent_cse, policy):

@@ -1,4 +1,6 @@
-"""flax.nnx programs, each once on jaxlite and once on JAX (``test_eco_programs.py``).
+"""flax.nnx programs (and flax.linen's lifted transforms), each once on jaxlite and once on
+JAX (``test_eco_programs.py``); the plain-jax reductions of what differed are in
+``tests/hunt/test_eco_nnx.py``.
 
 flax.nnx did not import on jaxlite before jaxlite provided ``jax.experimental.hijax``'s
 classes, ``jax._src.state.types.AbstractRef`` and ``jax.Ref``/``jax.new_ref`` (the types
@@ -436,6 +438,57 @@ def nnx_cnn_training():  # a small CNN trained in nnx.jit with metrics, per-exam
     }
 
 
+def linen_lifted_transforms():  # flax.linen's nn.scan / nn.vmap / nn.remat / nn.jit
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+
+    x = _data(5, 2, 3, seed=12)  # (time, batch, features)
+
+    class Cell(nn.Module):
+        @nn.compact
+        def __call__(self, c, xi):
+            h = nn.tanh(nn.Dense(3)(c) + nn.Dense(3)(xi))
+            return h, h
+
+    rnn = nn.scan(
+        Cell, variable_broadcast="params", split_rngs={"params": False}, in_axes=0, out_axes=0
+    )()
+    c0 = jnp.zeros((2, 3))
+    rnn_vars = rnn.init(jax.random.key(0), c0, x)
+
+    class Block(nn.Module):
+        @nn.compact
+        def __call__(self, h, _):
+            return nn.relu(nn.Dense(3)(h)), None
+
+    stack = nn.scan(Block, variable_axes={"params": 0}, split_rngs={"params": True}, length=4)()
+    stack_vars = stack.init(jax.random.key(3), x[0], None)
+    ensemble = nn.vmap(
+        nn.Dense, in_axes=0, out_axes=0, variable_axes={"params": 0}, split_rngs={"params": True}
+    )(4)
+    ensemble_vars = ensemble.init(jax.random.key(1), x)
+
+    class Rematted(nn.Module):  # nn.remat passes the rng keys through jax.checkpoint
+        @nn.compact
+        def __call__(self, h):
+            return jnp.sum(jnp.sin(nn.remat(nn.Dense)(4)(h))) + jnp.sum(nn.jit(nn.Dense)(2)(h))
+
+    remat = Rematted()
+    remat_vars = remat.init(jax.random.key(2), x[0])
+    return {
+        "rnn_vars": rnn_vars,
+        "rnn": rnn.apply(rnn_vars, c0, x),
+        "rnn_grads": jax.grad(lambda v: jnp.sum(rnn.apply(v, c0, x)[1] ** 2))(rnn_vars),
+        "stack_vars": stack_vars,
+        "stack": stack.apply(stack_vars, x[0], None)[0],
+        "ensemble_vars": ensemble_vars,
+        "ensemble": ensemble.apply(ensemble_vars, x),
+        "remat_vars": remat_vars,
+        "remat_grads": jax.grad(lambda v: remat.apply(v, x[0]))(remat_vars),
+    }
+
+
 PROGRAMS = {
     "nnx_mlp_forward": (nnx_mlp_forward, ["flax"]),
     "nnx_split_merge_update": (nnx_split_merge_update, ["flax"]),
@@ -447,6 +500,7 @@ PROGRAMS = {
     "nnx_rng_streams_and_lifted_grad": (nnx_rng_streams_and_lifted_grad, ["flax"]),
     "nnx_sharded_variables": (nnx_sharded_variables, ["flax"]),
     "nnx_cnn_training": (nnx_cnn_training, ["flax", "optax"]),
+    "linen_lifted_transforms": (linen_lifted_transforms, ["flax"]),
 }
 
 

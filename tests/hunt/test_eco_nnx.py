@@ -1,0 +1,51 @@
+"""The flax hunt (flax.nnx, and flax.linen's lifted transforms) on jaxlite-as-jax against
+JAX (``tests/ecosystem/eco_programs_nnx.py``), each difference reduced here to plain jax.
+Expected values are JAX 0.10.2's (the file passes in oracle mode, ``JAXLITE_ORACLE=jax``).
+
+* An eager ``jax.checkpoint`` (``remat``) of a function taking or returning a typed PRNG
+  key (``flax.linen.remat`` passes the module's rng keys so, at ``init``): jaxlite's
+  checkpoint impl evaluated its jaxpr on the keys' raw structured buffers and raised
+  ``TypeError: Dtype [('key', '<u4', (2,))] is not a valid JAX array type``; a key result
+  could not be converted back.
+"""
+
+import numpy as np
+import pytest
+
+import jaxlite as jax
+import jaxlite.numpy as jnp
+
+
+def _normal(k, x):
+    return jax.random.normal(k, (3,)) * x
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [None, jax.checkpoint_policies.nothing_saveable, jax.checkpoint_policies.dots_saveable],
+)
+def test_eager_checkpoint_of_typed_keys(policy):
+    k = jax.random.key(0)
+    ckpt = jax.checkpoint(_normal, policy=policy)
+    np.testing.assert_array_equal(np.asarray(ckpt(k, 2.0)), np.asarray(_normal(k, 2.0)))
+    split = jax.checkpoint(lambda k: jax.random.split(k), policy=policy)(k)
+    assert jnp.issubdtype(split.dtype, jax.dtypes.prng_key) and split.shape == (2,)
+    np.testing.assert_array_equal(
+        np.asarray(jax.random.key_data(split)), np.asarray(jax.random.key_data(jax.random.split(k)))
+    )
+    both = jax.checkpoint(lambda k, x: (jax.random.fold_in(k, 3), _normal(k, x)), policy=policy)
+    k3, y = both(k, 1.5)
+    np.testing.assert_array_equal(
+        np.asarray(jax.random.key_data(k3)),
+        np.asarray(jax.random.key_data(jax.random.fold_in(k, 3))),
+    )
+    np.testing.assert_array_equal(np.asarray(y), np.asarray(_normal(k, 1.5)))
+    grad = jax.grad(lambda x: jnp.sum(ckpt(k, x)))(2.0)
+    np.testing.assert_allclose(float(grad), float(jnp.sum(jax.random.normal(k, (3,)))), rtol=1e-6)
+    batched = jax.vmap(jax.checkpoint(lambda k: jax.random.normal(k, (2,)), policy=policy))(
+        jax.random.split(k, 3)
+    )
+    np.testing.assert_array_equal(
+        np.asarray(batched),
+        np.asarray(jax.vmap(lambda k: jax.random.normal(k, (2,)))(jax.random.split(k, 3))),
+    )
