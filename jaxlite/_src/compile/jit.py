@@ -328,6 +328,8 @@ class JitWrapped:
             self._sig = inspect.signature(fun)
         except (TypeError, ValueError):
             pass
+        # negative indices, in the order given (checked against each call's arguments)
+        self._neg_statics = tuple(i for i in canonicalize_argnums(static_argnums) if i < 0)
         static_argnums, static_argnames = _infer_statics(self._sig, static_argnums, static_argnames)
         self._static_argnums = static_argnums
         self._static_argnames = static_argnames
@@ -361,6 +363,13 @@ class JitWrapped:
 
     # -- signature handling
     def _split(self, args, kwargs):
+        for i in self._neg_statics:
+            if i < -len(args):
+                raise ValueError(
+                    "Positional argument indices, e.g. for `static_argnums`, must have value "
+                    "greater than or equal to -len(args) and less than len(args), but got "
+                    f"value {i} for len(args) == {len(args)}."
+                )
         statics = []
         dyn_args = []
         for i, a in enumerate(args):
@@ -621,25 +630,22 @@ def _check_donation(sig, donate_argnums, donate_argnames, static_argnames):
 
 
 def _infer_statics(sig, static_argnums, static_argnames):
-    static_argnums = canonicalize_argnums(static_argnums)
-    if static_argnames is None:
-        static_argnames = ()
-    elif isinstance(static_argnames, str):
-        static_argnames = (static_argnames,)
-    static_argnums, static_argnames = set(static_argnums), set(static_argnames)
+    """As JAX: when only one of static_argnums/static_argnames is given, the other is
+    inferred from the signature's positional-or-keyword parameters (non-negative indices);
+    when both are, each is taken as it is."""
+    infer_names, infer_nums = static_argnames is None, static_argnums is None
+    nums = set(canonicalize_argnums(static_argnums))
+    names = set((static_argnames,) if isinstance(static_argnames, str) else static_argnames or ())
     if sig is not None:
         params = list(sig.parameters.values())
-        _check_statics_against_signature(params, static_argnums, static_argnames)
-        for i in list(static_argnums):
-            if 0 <= i < len(params) and params[i].kind in (
-                inspect.Parameter.POSITIONAL_OR_KEYWORD,
-            ):
-                static_argnames.add(params[i].name)
-        for n in list(static_argnames):
-            for i, p in enumerate(params):
-                if p.name == n and p.kind == inspect.Parameter.POSITIONAL_OR_KEYWORD:
-                    static_argnums.add(i)
-    return frozenset(static_argnums), frozenset(static_argnames)
+        _check_statics_against_signature(params, nums, names)
+        for i, p in enumerate(params):
+            if p.kind == inspect.Parameter.POSITIONAL_OR_KEYWORD:
+                if infer_names and i in nums:
+                    names.add(p.name)
+                if infer_nums and p.name in names:
+                    nums.add(i)
+    return frozenset(nums), frozenset(names)
 
 
 class Traced:

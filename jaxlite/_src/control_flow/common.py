@@ -295,24 +295,35 @@ def join_consts(closeds: Sequence[ClosedJaxpr]) -> tuple[list[ClosedJaxpr], list
     """Give several jaxprs (branches) one shared list of leading const operands.
 
     Each result takes ``(*all_consts, *original_inputs)`` and has no consts; ``all_consts``
-    is the concatenation of every jaxpr's consts (each uses only its own slice).
+    holds every jaxpr's consts, a value captured by several branches once (the same object,
+    as JAX merges them): its cotangent is then one value, not a sum of per-branch ones
+    (``0 + -0`` would lose the sign of a zero).
     """
     converted = [convert_consts_to_invars(c) for c in closeds]
-    all_consts = [k for _, ks in converted for k in ks]
+    all_consts: list = []
+    first: dict[int, int] = {}
+    slots = []
+    for _, ks in converted:
+        mine, seen = [], set()
+        for k in ks:
+            i = first.get(id(k))
+            if i is None or id(k) in seen:
+                i = len(all_consts)
+                all_consts.append(k)
+                first.setdefault(id(k), i)
+            seen.add(id(k))
+            mine.append(i)
+        slots.append(mine)
     const_avals = [aval_of(k) for k in all_consts]
     out = []
-    start = 0
-    for closed, ks in converted:
+    for (closed, ks), mine in zip(converted, slots):
         j = closed.jaxpr
         nc = len(ks)
-        invars = (
-            [Var(a) for a in const_avals[:start]]
-            + list(j.invars[:nc])
-            + [Var(a) for a in const_avals[start + nc :]]
-            + list(j.invars[nc:])
-        )
+        invars = [Var(a) for a in const_avals]
+        for i, v in zip(mine, j.invars[:nc]):
+            invars[i] = v
+        invars += list(j.invars[nc:])
         out.append(ClosedJaxpr(Jaxpr([], invars, j.outvars, j.eqns, j.effects), []))
-        start += nc
     return out, all_consts
 
 

@@ -246,7 +246,12 @@ def _while_batch(axis_data, args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts,
         out = []
         for old, nxt, a in zip(carry, stepped, carry_avals):
             which = pred if a.shape == (size,) else _shape.broadcast_in_dim(pred, a.shape, (0,))
-            out.append(select_n_p.bind(which, old, nxt))
+            sel = select_n_p.bind(which, old, nxt)
+            if aval_of(sel).weak_type != a.weak_type:
+                # JAX keeps a batched-predicate while as a while (the select is a lowering
+                # detail): the carry has the body output's type, weak type included.
+                sel = convert_element_type(sel, a.dtype, weak_type=a.weak_type)
+            out.append(sel)
         (new_pred,) = common.eval_closed(cond_b, *c_consts, *out)
         return [new_pred] + out
 

@@ -6,15 +6,37 @@ from __future__ import annotations
 import numpy as np
 
 from jaxlite._src import dtypes
-from jaxlite._src.core import rules
+from jaxlite._src.core import rules, trace as _trace
 from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.ops._factories import broadcast_batcher
 
+
 # --- add_any: sum of two tangents/cotangents (linear; never appears in user programs) -----
-add_any_p = Primitive("add_any")
+class _AddAny(Primitive):
+    """``add_any`` evaluated eagerly is JAX's eager ``add_any``: ``lax.add``, whose result is
+    weakly typed only when both operands are (a weak carry cotangent plus a strong one is
+    strong under eager ``grad``). Staged (``jit``, loop bodies), the result keeps the first
+    operand's type, as JAX's abstract evaluation of ``add_any`` does."""
+
+    def bind(self, *args, **params):
+        return self.bind_with_trace(_trace.trace_ctx.trace, args, params)
+
+    def bind_with_trace(self, trace, args, params):
+        out = trace.process_primitive(self, args, params)
+        if (
+            trace is _trace.eval_trace
+            and type(out) is ArrayImpl
+            and out.aval.weak_type
+            and not all(aval_of(a).weak_type for a in args)
+        ):
+            return ArrayImpl(out._value, out.aval.update(weak_type=False))
+        return out
+
+
+add_any_p = _AddAny("add_any")
 rules.impl_rules[add_any_p] = np.add
 rules.native_rules[add_any_p] = lambda ctx, eqn, ins, outs: [
     f"{outs[0]} = {ctx.typed(f'{ins[0]} + {ins[1]}', eqn.outvars[0].aval)}"
