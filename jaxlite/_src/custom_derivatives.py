@@ -38,14 +38,18 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.core.trace import Tracer, eval_trace, set_current_trace, trace_ctx
 from jaxlite._src.custom_staged import run_staged_rule
-from jaxlite._src.custom_trees import bwd_cotangent_leaves, is_host_residual
+from jaxlite._src.custom_trees import (
+    bwd_cotangent_leaves,
+    check_nondiff_not_traced,
+    is_host_residual,
+)
 from jaxlite._src.custom_vmap import custom_jvp_call_batch, custom_vjp_call_batch
 from jaxlite._src.interpreters import simplify as _simplify
 from jaxlite._src.interpreters.eval import eval_jaxpr
 from jaxlite._src.interpreters.staging import trace_to_jaxpr
 from jaxlite._src.interpreters.transpose import backward_pass
 from jaxlite._src.ops.conversion import convert_element_type
-from jaxlite._src.ops.structural import zeros
+from jaxlite._src.ops.structural import stop_gradient_p, zeros
 
 
 # ------------------------------------------------------------------------ helpers
@@ -204,6 +208,9 @@ class custom_jvp:
             return self.fun(*args)
         n = len(args)
         nondiff, dyn = split_static_args(args, self.nondiff_argnums)
+        # As JAX: a tracer among the nondiff arguments is passed through stop_gradient (a
+        # differentiated one reaches fun and the rule as its primal; its derivative is 0).
+        nondiff = {i: tree_util.tree_map(_stop_tracer, v) for i, v in nondiff.items()}
         flat, in_tree = tree_util.tree_flatten(dyn)
         flat = [to_array(x) for x in flat]
         store: dict = {}
@@ -281,6 +288,10 @@ class custom_jvp:
             custom_jvp_call_p, flat, dict(fun=flat_fun, jvp=flat_jvp, symbolic_zeros=sz)
         )
         return tree_util.tree_unflatten(store["tree"], outs)
+
+
+def _stop_tracer(x):
+    return stop_gradient_p.bind(x) if isinstance(x, Tracer) else x
 
 
 # --- how each kind of trace processes the not-yet-traced call (rules.custom_call_rules) --
@@ -454,6 +465,8 @@ class custom_vjp:
                 "using defvjp."
             )
         args = _resolve_args(self.fun, args, kwargs, "custom_vjp")
+        for i in self.nondiff_argnums:
+            check_nondiff_not_traced(args[i])
         if _plain_eager_call(args):
             # As in JAX: outside every transformation the function simply runs on the
             # values it was given (Python scalars in, a Python float out for ``x ** 2``).
@@ -609,6 +622,10 @@ def _jvp_via_fwd(fwd, bwd, primals, tangents, symbolic_zeros):
     )
     t_out = [Zero(a) if a.dtype == dtypes.float0 else t for t, a in zip(t_out, out_avals)]
     return outs, t_out
+
+
+def _stop_tracer(x):
+    return stop_gradient_p.bind(x) if isinstance(x, Tracer) else x
 
 
 # --- how each kind of trace processes the not-yet-traced call (rules.custom_call_rules) --

@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from jaxlite._src import tree_util
+from jaxlite._src.core.errors import UnexpectedTracerError
+from jaxlite._src.core.trace import Tracer
 
 
 def bwd_cotangent_leaves(g, tree) -> list:
@@ -44,3 +46,22 @@ _LEAF = object()
 def is_host_residual(r) -> bool:
     """A custom_vjp residual kept as the host value it is (not converted to an Array)."""
     return type(r) in (bool, int, float, complex) or isinstance(r, (np.ndarray, np.generic))
+
+
+def check_nondiff_not_traced(x) -> None:
+    """JAX's refusal of a tracer among a ``custom_vjp`` function's ``nondiff_argnums``
+    arguments (under ``jit``, ``vmap`` or differentiation alike).
+
+    Raises:
+        UnexpectedTracerError: when a leaf of ``x`` is a tracer.
+    """
+    for leaf in tree_util.tree_leaves(x):
+        if isinstance(leaf, Tracer):
+            raise UnexpectedTracerError(
+                "Found a JAX Tracer object passed as an argument to a custom_vjp function in "
+                "a position indicated by nondiff_argnums as non-differentiable. Tracers "
+                "cannot be passed as non-differentiable arguments to custom_vjp functions; "
+                "instead, nondiff_argnums should only be used for arguments that can't be "
+                "or contain JAX tracers, e.g. function-valued arguments. In particular, "
+                "array-valued arguments should typically not be indicated as nondiff_argnums."
+            )

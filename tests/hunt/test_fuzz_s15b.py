@@ -12,7 +12,7 @@ import pytest
 
 import jaxlite
 import jaxlite.numpy as jnp
-from tests.hunt.oracle import same
+from tests.hunt.oracle import LITE, same
 
 _A = np.float32(0.625)
 _XS2 = np.array([0.5, -1.5], np.float32)
@@ -208,3 +208,70 @@ def test_donate_argnames_with_both_lists_given_is_not_inferred():
     assert isinstance(err, TypeError)
     out = jaxlite.jit(_g, donate_argnums=0, donate_argnames=(), static_argnums=2)(_X3, 2, "b")
     np.testing.assert_array_equal(np.asarray(out), _X3 - 2)
+
+
+# --------------------------------------------------- nondiff_argnums holding tracers
+# custom_jvp: JAX passes a traced nondiff argument through stop_gradient, so a function
+# differentiated with respect to it sees its primal (derivative 0 through that argument).
+# jaxlite closed over the JVP tracer itself and raised UnexpectedTracerError.
+# custom_vjp: JAX refuses a tracer there (under jit, vmap and differentiation alike) with
+# UnexpectedTracerError; jaxlite computed on.
+
+
+def _cj_scale(m):
+    from functools import partial
+
+    @partial(m.jx.custom_jvp, nondiff_argnums=(0,))
+    def f(s, x):
+        return s * m.jnp.sin(x)
+
+    f.defjvp(lambda s, p, t: (f(s, p[0]), s * m.jnp.cos(p[0]) * t[0] * 2))
+    return f
+
+
+def test_custom_jvp_nondiff_tracer_is_stop_gradiented():
+    x = np.array([0.5, -1.5, 2.0], np.float32)
+
+    def build(m):
+        f = _cj_scale(m)
+        both = m.jx.grad(lambda s, x: f(s, x).sum(), argnums=(0, 1))(x, x)
+        hess = m.jx.hessian(lambda x: f(x, x).sum())(x)
+        vm = m.jx.vmap(m.jx.grad(lambda s, x: f(s, x), argnums=(0, 1)))(x, x)
+        return both, hess, vm
+
+    (gs, gx), hess, (vs, vx) = same(build)
+    np.testing.assert_array_equal(np.asarray(gs), np.zeros(3, np.float32))
+    np.testing.assert_allclose(np.asarray(gx), 2 * x * np.cos(x), rtol=1e-6)
+    np.testing.assert_array_equal(np.asarray(vs), np.zeros(3, np.float32))
+    np.testing.assert_allclose(np.asarray(vx), 2 * x * np.cos(x), rtol=1e-6)
+    # d/dx of the rule's tangent 2 s cos(x) with s the (stopped) x itself: -2 x sin(x)
+    np.testing.assert_allclose(np.asarray(hess), np.diag(-2 * x * np.sin(x)), rtol=1e-5)
+
+
+def _cv_scale(m):
+    from functools import partial
+
+    @partial(m.jx.custom_vjp, nondiff_argnums=(0,))
+    def f(s, x):
+        return s * x
+
+    f.defvjp(lambda s, x: (s * x, None), lambda s, r, g: (g * s * 2,))
+    return f
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        lambda m, f: m.jx.jit(lambda s: f(s, 2.0))(1.5),
+        lambda m, f: m.jx.vmap(lambda s: f(s, 2.0))(np.ones(2, np.float32)),
+        lambda m, f: m.jx.grad(lambda s: f(s, 2.0))(1.5),
+        lambda m, f: m.jx.jit(m.jx.grad(lambda x, s: f(s, x)))(1.5, 2.0),
+        lambda m, f: m.jx.vmap(m.jx.grad(f, argnums=1))(np.ones(2, np.float32), np.ones(2)),
+    ],
+)
+def test_custom_vjp_refuses_a_traced_nondiff_argument(how):
+    err = same(lambda m: how(m, _cv_scale(m)))
+    assert isinstance(err, jaxlite.errors.UnexpectedTracerError)
+    assert str(err).startswith("Found a JAX Tracer object passed as an argument to a custom_vjp")
+    # a concrete nondiff value is fine
+    assert float(jaxlite.grad(lambda x: _cv_scale(LITE)(1.5, x))(2.0)) == 3.0
