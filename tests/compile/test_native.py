@@ -794,3 +794,24 @@ def test_trial_is_thread_safe():
     assert not errors, errors
     assert len(results) == 160 and all(r == 2 for r in results)
     assert tier.state == "ready" and tier.kernel is slow_kernel and not tier._candidates
+
+
+def test_trial_compares_with_the_python_tiers_usual_time_not_its_warm_up():
+    """A kernel is kept only if it beats the median of the Python tier's calls before the
+    region was queued: slow first calls (allocation, BLAS warm-up) must not make a slower
+    kernel look faster (the mean of 2 x 1 s and 10 x 10 ms is 175 ms)."""
+
+    def decide(kernel_seconds):
+        tier = native.Tier(jax.make_jaxpr(lambda x: x + 1)(np.float32(0)))
+        for t in [1.0, 1.0] + [0.010] * 10:
+            tier.spent += t
+            tier.calls += 1
+            tier.recent.append(t)
+        tier.state = "queued"
+        tier.tick(5.0)  # a call while the compiler runs: not the usual time either
+        tier._candidates, tier._times = [lambda x: [x + 1]], [[kernel_seconds] * native._TRIALS]
+        tier._decide()
+        return tier.state
+
+    assert decide(0.020) == "slower"  # faster than the mean, slower than the usual call
+    assert decide(0.005) == "ready"

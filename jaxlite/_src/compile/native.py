@@ -35,6 +35,7 @@ names and integers (shapes, axes), and one kernel source serves every constant v
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import importlib
 import importlib.util
@@ -74,8 +75,10 @@ _HOT_SECONDS_BLOCKS = 0.01
 _REGION_MIN_EQNS = 4
 _REGION_MIN_SIZE = 1 << 16
 
-# Timed calls of a new kernel before it replaces the Python tier for good (auto mode).
+# Timed calls of a new kernel before it replaces the Python tier for good (auto mode), and
+# the Python tier's last calls it is compared with (their median).
 _TRIALS = 3
+_RECENT = 16
 # Where NumPy's own SIMD kernels beat Numba's scalar libm calls on large arrays (measured:
 # a 10-op float32 chain with sin/exp/tanh costs 6x NumPy's CPU time as one Numba loop);
 # large-array runs containing them are not outlined as regions.
@@ -279,9 +282,12 @@ class Tier:
 
     Generated code reads ``kernel`` (None until ready) and reports Python-tier time through
     ``tick``; neither ever blocks. In auto mode a new kernel is first on trial: its first
-    ``_TRIALS`` calls are timed, and it stays only if it beats the Python tier's mean time
-    per call (NumPy's SIMD transcendental kernels can beat a scalar Numba loop). A parallel
-    region is compiled serial too, and the faster of the two candidates is kept.
+    ``_TRIALS`` calls are timed, and it stays only if it beats the median of the Python
+    tier's last ``_RECENT`` calls before the region was queued (NumPy's SIMD transcendental
+    kernels can beat a scalar Numba loop; the first calls, which pay for allocations and
+    BLAS warm-up, and the calls made while the compiler shares the cores are not the Python
+    tier's usual time). A parallel region is compiled serial too, and the faster of
+    the two candidates is kept.
     """
 
     __slots__ = (
@@ -291,6 +297,7 @@ class Tier:
         "kernel",
         "spent",
         "calls",
+        "recent",
         "state",
         "_native",
         "_candidates",
@@ -306,6 +313,7 @@ class Tier:
         self.kernel: Callable | None = None
         self.spent = 0.0
         self.calls = 0
+        self.recent: collections.deque = collections.deque(maxlen=_RECENT)  # last calls' s
         self.state = "cold"  # cold -> queued -> (trial ->) ready | failed | slower
         self._native: Callable | None = None
         self._candidates: list[Callable] = []
@@ -317,6 +325,8 @@ class Tier:
     def tick(self, seconds: float) -> None:
         self.spent += seconds
         self.calls += 1
+        if self.state == "cold":
+            self.recent.append(seconds)
         if self.state != "cold" or self.spent < (
             _HOT_SECONDS_BLOCKS if self.threads else _HOT_SECONDS
         ):
@@ -384,7 +394,9 @@ class Tier:
     def _decide(self) -> None:
         medians = [sorted(t)[len(t) // 2] for t in self._times]
         best = min(range(len(medians)), key=medians.__getitem__)
-        native_t, python_t = medians[best], self.spent / self.calls
+        recent = sorted(self.recent)
+        python_t = recent[len(recent) // 2] if recent else self.spent / self.calls
+        native_t = medians[best]
         self._native = self._candidates[best]
         self._candidates = []
         if native_t < python_t:
