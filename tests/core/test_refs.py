@@ -23,6 +23,9 @@ else:
 
 
 def test_arrays_are_not_refs():
+    import jaxlite.ref
+
+    assert jaxlite.ref.Ref is jax.Ref and jaxlite.ref.AbstractRef is AbstractRef
     x = jnp.ones(3)
     assert isinstance(jax.Ref, type)
     assert not isinstance(x, jax.Ref)
@@ -51,6 +54,10 @@ def test_abstract_ref_describes_its_array():
         (lambda: jax.empty_ref(jax.ShapeDtypeStruct((2,), np.float32)), "jax.empty_ref"),
         (lambda: jax.freeze(jnp.arange(3.0)), "jax.freeze"),
         (lambda: jax.Ref(), "jax.Ref"),
+        (lambda: jax.ref.get(jnp.ones(2)), "jax.ref.get"),
+        (lambda: jax.ref.set(jnp.ones(2), None, 1.0), "jax.ref.set"),
+        (lambda: jax.ref.swap(jnp.ones(2), None, 1.0), "jax.ref.swap"),
+        (lambda: jax.ref.addupdate(jnp.ones(2), None, 1.0), "jax.ref.addupdate"),
     ],
 )
 def test_making_a_ref_is_not_implemented(make, name):

@@ -19,7 +19,19 @@ from typing import Any
 
 from jaxlite._src.core.avals import AbstractValue
 
-__all__ = ["AbstractRef", "Ref", "TransformedRef", "empty_ref", "freeze", "new_ref"]
+__all__ = [
+    "AbstractRef",
+    "Ref",
+    "TransformedRef",
+    "addupdate",
+    "empty_ref",
+    "free_ref",
+    "freeze",
+    "get",
+    "new_ref",
+    "set",
+    "swap",
+]
 
 _MISSING = (
     "mutable array references ({what}) are not implemented in jaxlite: jaxlite's "
@@ -149,3 +161,39 @@ def free_ref(ref: Any) -> None:
         NotImplementedError: always (jaxlite has no refs).
     """
     raise not_implemented("jax.free_ref")
+
+
+def get(ref: Any, idx: Any = None) -> Any:
+    """``jax.ref.get``: read ``ref[idx]``. Not built in jaxlite.
+
+    Raises:
+        NotImplementedError: always (jaxlite has no refs).
+    """
+    raise not_implemented("jax.ref.get")
+
+
+def swap(ref: Any, idx: Any, value: Any) -> Any:
+    """``jax.ref.swap``: write ``ref[idx] = value``, returning the old value. Not built.
+
+    Raises:
+        NotImplementedError: always (jaxlite has no refs).
+    """
+    raise not_implemented("jax.ref.swap")
+
+
+def set(ref: Any, idx: Any, value: Any) -> None:  # noqa: A001 (JAX's name)
+    """``jax.ref.set``: write ``ref[idx] = value``. Not built in jaxlite.
+
+    Raises:
+        NotImplementedError: always (jaxlite has no refs).
+    """
+    raise not_implemented("jax.ref.set")
+
+
+def addupdate(ref: Any, idx: Any, x: Any) -> None:
+    """``jax.ref.addupdate``: ``ref[idx] += x``. Not built in jaxlite.
+
+    Raises:
+        NotImplementedError: always (jaxlite has no refs).
+    """
+    raise not_implemented("jax.ref.addupdate")
