@@ -7,6 +7,9 @@ Expected values are JAX 0.10.2's (the file passes in oracle mode, ``JAXLITE_ORAC
   checkpoint impl evaluated its jaxpr on the keys' raw structured buffers and raised
   ``TypeError: Dtype [('key', '<u4', (2,))] is not a valid JAX array type``; a key result
   could not be converted back.
+* ``jit(f).lower(...)``: ``Lowered.out_info``, ``compile(compiler_options)`` and
+  ``cost_analysis()`` were missing (flax's ``nnx.tabulate`` reads them; it then left its
+  method wrappers installed, breaking every later nnx call in the process).
 """
 
 import numpy as np
@@ -49,3 +52,24 @@ def test_eager_checkpoint_of_typed_keys(policy):
         np.asarray(batched),
         np.asarray(jax.vmap(lambda k: jax.random.normal(k, (2,)))(jax.random.split(k, 3))),
     )
+
+
+def test_lowered_and_compiled_stage_info():
+    lowered = jax.jit(lambda x: (x @ x, {"row": x[0]})).lower(jnp.ones((4, 4)))
+    want = (
+        jax.ShapeDtypeStruct((4, 4), jnp.float32),
+        {"row": jax.ShapeDtypeStruct((4,), jnp.float32)},
+    )
+    for stage in (lowered, lowered.compile(None), lowered.compile(compiler_options={})):
+        got = stage.out_info
+        assert jax.tree.structure(got) == jax.tree.structure(want)
+        for g, w in zip(jax.tree.leaves(got), jax.tree.leaves(want)):
+            assert (g.shape, g.dtype) == (w.shape, w.dtype)
+    np.testing.assert_array_equal(np.asarray(lowered.compile(None)(jnp.eye(4))[0]), np.eye(4))
+
+
+@pytest.mark.jaxlite_only  # JAX returns XLA's estimates; jaxlite has no cost model
+def test_cost_and_memory_analysis_are_unavailable():
+    lowered = jax.jit(lambda x: x @ x).lower(jnp.ones((4, 4)))
+    assert lowered.cost_analysis() is None and lowered.compile().cost_analysis() is None
+    assert lowered.compile().memory_analysis() is None

@@ -28,6 +28,7 @@ from jaxlite._src import config as _cfg, tree_util
 from jaxlite._src.api_plumbing import canonicalize_argnums
 from jaxlite._src.compile import codegen, donation
 from jaxlite._src.compile.jit_debug import debug_after_trace, live_tracers, refuse_trace
+from jaxlite._src.compile.stage_info import StageInfo
 from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.array import ArrayImpl, foreign_to_numpy, freeze_chain, make_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
@@ -668,7 +669,7 @@ class Traced:
         return Lowered(self._wrapped, self._entry)
 
 
-class Lowered:
+class Lowered(StageInfo):
     """``jit(f).lower(*args)``: shows the jaxpr and the generated Python source."""
 
     def __init__(self, wrapped: JitWrapped, entry: _CacheEntry):
@@ -688,11 +689,11 @@ class Lowered:
             f"# generated Python source\n{c.source}"
         )
 
-    def compile(self) -> Compiled:
+    def compile(self, compiler_options=None, *, device_assignment=None) -> Compiled:
         return Compiled(self._wrapped, self._entry, self._compiled())
 
 
-class Compiled:
+class Compiled(StageInfo):
     """``jit(f).lower(*args).compile()``: call it with arguments of the lowered signature."""
 
     def __init__(self, wrapped, entry, compiled):
