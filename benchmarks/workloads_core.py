@@ -30,6 +30,22 @@ def _jit_dispatch_pytree(lib):
     return lambda: f(params, x)
 
 
+@workload(
+    "eager_small_ops",
+    "eager (no jit) x + y, x * 2.0, jnp.sin(x), jnp.sum(x) and x > 0.5 on float32[8]: the "
+    "per-operation cost of un-jitted code",
+)
+def _eager_small_ops(lib):
+    jnp = lib.jnp
+    x = jnp.arange(8, dtype=jnp.float32)
+    y = jnp.ones(8, jnp.float32)
+
+    def run():
+        return x + y, x * 2.0, jnp.sin(x), jnp.sum(x), x > 0.5
+
+    return run
+
+
 def _thirty_ops(jnp, c):
     def f(x, y):
         a = jnp.sin(x) * c + y

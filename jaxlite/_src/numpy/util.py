@@ -166,7 +166,61 @@ def _reject_extended(fun_name: str, args) -> None:
         raise TypeError(f"{fun_name} does not accept dtypes {', '.join(map(str, dts))}.")
 
 
+# 64-bit dtypes: an array may hold one while x64 is off (made while it was on), and then
+# promotion canonicalizes it; such arrays take the full path.
+_WIDE = frozenset(map(np.dtype, ("int64", "uint64", "float64", "complex128")))
+
+
+def _same_arrays(args) -> bool:
+    """Whether ``args`` are two or more concrete arrays of one aval (shape, dtype, weak type)
+    of a canonical non-extended dtype: then promotion and broadcasting change nothing (the
+    common eager ``x + y``), and the checks cannot fail."""
+    a0 = args[0]
+    if type(a0) is not ArrayImpl or len(args) < 2:
+        return False
+    aval = a0.aval
+    for a in args[1:]:
+        if type(a) is not ArrayImpl or not (a.aval is aval or a.aval == aval):
+            return False
+    return aval.dtype not in _WIDE and not dtypes.is_extended(aval.dtype)
+
+
+# Real floating dtypes a Python float or int takes without changing (``_with_scalars``).
+_FLOATS = frozenset(map(np.dtype, ("float16", "float32", dtypes.bfloat16)))
+_SCALAR_AVALS: dict = {}  # (dtype, weak) -> ShapedArray((), dtype, weak)
+
+
+def _with_scalars(args) -> list | None:
+    """``promote_dtypes`` of one concrete array of a real floating dtype and Python floats or
+    ints (the common eager ``x * 2.0``), or None for anything else: each scalar becomes a
+    rank-0 array of the array's dtype and weak type, made as ``promote_dtypes`` makes it
+    (the weakly typed scalar, then cast) without a conversion primitive."""
+    arr = None
+    for a in args:
+        t = type(a)
+        if t is ArrayImpl:
+            if arr is not None:
+                return None
+            arr = a
+        elif t is not float and not (t is int and -(2**31) <= a < 2**31):
+            return None
+    if arr is None:
+        return None
+    dt, weak = arr.aval.dtype, arr.aval.weak_type
+    if dt not in _FLOATS:
+        return None
+    aval = _SCALAR_AVALS.get((dt, weak))
+    if aval is None:
+        aval = _SCALAR_AVALS[dt, weak] = ShapedArray((), dt, weak)
+    return [a if a is arr else ArrayImpl(to_array(a)._value.astype(dt), aval) for a in args]
+
+
 def promote_args(fun_name: str, *args: Any) -> list:
+    if _same_arrays(args):
+        return list(args)
+    out = _with_scalars(args)
+    if out is not None:
+        return out
     check_arraylike(fun_name, *args)
     _reject_extended(fun_name, args)
     return _broadcast_for(fun_name, promote_dtypes(*args))
