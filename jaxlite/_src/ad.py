@@ -171,16 +171,23 @@ class _LinFun:
             )
         ts = []
         for t, a in zip(t_flat, in_avals):
-            ta = aval_of(t)
-            if ta.shape != a.shape:
+            ta, want = aval_of(t), a.to_tangent_aval()
+            if ta.shape != want.shape or ta.dtype != want.dtype:
+                # JAX's check (float0 for an integer primal; weak types aside)
                 raise ValueError(
-                    f"linearized function called on tangent values inconsistent with the "
-                    f"original primal values: got tangent shape {ta.shape} for primal "
-                    f"shape {a.shape}."
+                    "linearized function called on tangent values inconsistent with the "
+                    f"original primal values:\nGot tangent aval {_aval_str(ta)} for primal "
+                    f"aval {_aval_str(a)} but expected {_aval_str(want)}."
                 )
             ts.append(asarray_any(t))
         outs = _eval_lin(lin, self._res, ts)
         return tree_util.tree_unflatten(out_tree, outs)
+
+
+def _aval_str(a) -> str:
+    """An aval as JAX prints one in messages: ``~float32[]`` (weak), ``float0[3]``."""
+    dt = "float0" if a.dtype == dtypes.float0 else a.dtype.name
+    return f"{'~' if a.weak_type else ''}{dt}[{','.join(map(str, a.shape))}]"
 
 
 tree_util.register_pytree_node(

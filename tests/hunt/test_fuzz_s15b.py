@@ -275,3 +275,82 @@ def test_custom_vjp_refuses_a_traced_nondiff_argument(how):
     assert str(err).startswith("Found a JAX Tracer object passed as an argument to a custom_vjp")
     # a concrete nondiff value is fine
     assert float(jaxlite.grad(lambda x: _cv_scale(LITE)(1.5, x))(2.0)) == 3.0
+
+
+# ------------------------------------------- JVP of add_any: a zero beside a tangent
+# JAX's JVP of add_any (a linear primitive) materialises a symbolic-zero tangent and adds
+# it to the other one, so a -0.0 tangent becomes +0.0. jaxlite passed the nonzero tangent
+# through: the Hessian of a scan whose carry cotangent is structurally zero had -0.0 where
+# JAX has +0.0.
+
+
+def test_second_derivative_through_add_any_of_a_zero_tangent_is_positive_zero():
+    a = np.array([-0.875, 1.875], np.float32)
+
+    def build(m):
+        def g(x):
+            body = lambda d, y: (-(x * 0.5), d)  # noqa: E731
+            return m.lax.scan(body, m.jnp.sin(x), None, length=1)[0].sum()
+
+        return m.jx.grad(g)(a), m.jx.jvp(m.jx.grad(g), (a,), (a,))[1], m.jx.hessian(g)(a)
+
+    grad, tan, hess = (np.asarray(o) for o in same(build))
+    np.testing.assert_array_equal(grad, [-0.5, -0.5])
+    for z in (tan, hess):
+        assert np.all(z == 0) and not np.any(np.signbit(z))
+
+
+# ------------------------------------------------ linearize: the tangents' types checked
+# JAX's linearized function refuses a tangent whose type is not the primal's tangent type
+# (float0 for an integer primal, the same float dtype otherwise; weak types aside) with a
+# ValueError naming the three avals. jaxlite checked shapes only: an int32 tangent for an
+# int32 primal was accepted, a float16 one failed later as a TypeError inside the product.
+
+_LIN_BAD = {
+    "int_tangent_for_int": (
+        lambda m: (np.ones(3, np.float32), np.ones(3, np.int32)),
+        "Got tangent aval int32[3] for primal aval int32[3] but expected float0[3].",
+    ),
+    "float16_for_float32": (
+        lambda m: (np.ones(3, np.float16), np.zeros(3, m.jx.dtypes.float0)),
+        "Got tangent aval float16[3] for primal aval float32[3] but expected float32[3].",
+    ),
+    "weak_scalar_for_vector": (
+        lambda m: (1.0, np.zeros(3, m.jx.dtypes.float0)),
+        "Got tangent aval ~float32[] for primal aval float32[3] but expected float32[3].",
+    ),
+    "float0_scalar_for_vector": (
+        lambda m: (np.ones(3, np.float32), np.zeros((), m.jx.dtypes.float0)),
+        "Got tangent aval float0[] for primal aval int32[3] but expected float0[3].",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(_LIN_BAD))
+def test_linearized_function_checks_tangent_types(name):
+    tangents, msg = _LIN_BAD[name]
+
+    def build(m):
+        _, f_jvp = m.jx.linearize(lambda x, k: x * k, _X3, np.array([1, 2, 3], np.int32))
+        return f_jvp(*tangents(m))
+
+    err = same(build)
+    assert isinstance(err, ValueError)
+    assert str(err).splitlines() == [
+        "linearized function called on tangent values inconsistent with the original "
+        "primal values:",
+        msg,
+    ]
+
+
+def test_linearized_function_accepts_canonical_tangents():
+    def build(m):
+        _, f_jvp = m.jx.linearize(lambda x, k: x * k, _X3, np.array([1, 2, 3], np.int32))
+        f0 = np.zeros(3, m.jx.dtypes.float0)
+        return f_jvp(np.ones(3), f0), f_jvp(_X3, f0)  # float64 NumPy is canonicalised
+
+    a, b = same(build)
+    np.testing.assert_array_equal(np.asarray(a), [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(np.asarray(b), _X3 * [1, 2, 3])
+    err = same(lambda m: m.jx.linearize(lambda x: x * 2, 1.5)[1](1))
+    assert isinstance(err, ValueError) and "Got tangent aval ~int32[]" in str(err)

@@ -51,13 +51,12 @@ rules.batch_rules[add_any_p] = broadcast_batcher(add_any_p)
 
 
 def _add_any_jvp(primals, tangents):
+    # As JAX's linear JVP: a symbolic zero beside a nonzero tangent is materialised and
+    # added (0 + -0 is +0: second derivatives keep JAX's signs of zeros).
     out = add_any_p.bind(*primals)
-    ts = [t for t in tangents if type(t) is not Zero]
-    if not ts:
+    if all(type(t) is Zero for t in tangents):
         return out, Zero(aval_of(out).to_tangent_aval())
-    if len(ts) == 1:
-        return out, ts[0]
-    return out, add_any_p.bind(*ts)
+    return out, add_any_p.bind(*[instantiate(t) for t in tangents])
 
 
 rules.jvp_rules[add_any_p] = _add_any_jvp
