@@ -48,6 +48,7 @@ def test_eager_grad_sums_weak_and_strong_cotangents_as_strong():
     assert not _weak(ct[0]) and _weak(ct[1])
 
 
+@pytest.mark.jaxlite_only  # binds jaxlite's internal add_any primitive
 def test_eager_add_any_of_two_weak_values_stays_weak():
     from jaxlite._src.ops.structural import add_any_p
 
