@@ -73,6 +73,11 @@ from jaxlite._src.numpy.indexing_routines import (
     tril_indices as tril_indices,
     triu_indices as triu_indices,
 )
+from jaxlite._src.numpy.key_compare import (  # extended dtypes (keys) compare too
+    equal as equal,
+    isclose as isclose,
+    not_equal as not_equal,
+)
 from jaxlite._src.numpy.list_args import (
     abs as abs,
     absolute as absolute,
@@ -426,7 +431,6 @@ from jaxlite._src.numpy.ufuncs import (
     cos as cos,
     cosh as cosh,
     divide as divide,
-    equal as equal,
     exp as exp,
     exp2 as exp2,
     expm1 as expm1,
@@ -438,14 +442,12 @@ from jaxlite._src.numpy.ufuncs import (
     greater_equal as greater_equal,
     heaviside as heaviside,
     hypot as hypot,
-    isclose as isclose,
     left_shift as left_shift,
     less as less,
     less_equal as less_equal,
     log as log,
     log1p as log1p,
     mod as mod,
-    not_equal as not_equal,
     pow as pow,
     power as power,
     remainder as remainder,

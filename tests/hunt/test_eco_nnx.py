@@ -10,6 +10,9 @@ Expected values are JAX 0.10.2's (the file passes in oracle mode, ``JAXLITE_ORAC
 * ``jit(f).lower(...)``: ``Lowered.out_info``, ``compile(compiler_options)`` and
   ``cost_analysis()`` were missing (flax's ``nnx.tabulate`` reads them; it then left its
   method wrappers installed, breaking every later nnx call in the process).
+* ``jnp.equal`` / ``jnp.not_equal`` / ``jnp.isclose`` of typed PRNG keys (flax's Rngs tests
+  compare key streams so): jaxlite refused them (``equal does not accept dtypes key<fry>,
+  key<fry>``) while ``==``/``!=`` worked; JAX compares the keys' data.
 """
 
 import numpy as np
@@ -73,3 +76,20 @@ def test_cost_and_memory_analysis_are_unavailable():
     lowered = jax.jit(lambda x: x @ x).lower(jnp.ones((4, 4)))
     assert lowered.cost_analysis() is None and lowered.compile().cost_analysis() is None
     assert lowered.compile().memory_analysis() is None
+
+
+def test_key_comparisons_through_jnp():
+    k = jax.random.key(0)
+    ks = jax.random.split(k, 3)
+    assert bool(jnp.equal(k, k)) and not bool(jnp.not_equal(k, k)) and bool(jnp.isclose(k, k))
+    np.testing.assert_array_equal(np.asarray(jnp.equal(ks, ks[1])), [False, True, False])
+    np.testing.assert_array_equal(np.asarray(jnp.not_equal(ks, ks[1])), [True, False, True])
+    np.testing.assert_array_equal(np.asarray(jnp.isclose(ks, ks[2])), [False, False, True])
+    np.testing.assert_array_equal(
+        np.asarray(jax.jit(jnp.equal)(ks, ks[0])), np.asarray(ks == ks[0])
+    )
+    for fn, name in ((jnp.equal, "equal"), (jnp.not_equal, "not_equal"), (jnp.isclose, "isclose")):
+        with pytest.raises(TypeError, match=f"^{name} does not accept dtypes key<fry>, int32."):
+            fn(k, 1)
+    with pytest.raises(TypeError, match="^not_equal does not accept dtypes key<fry>, int32."):
+        k != 1  # noqa: B015

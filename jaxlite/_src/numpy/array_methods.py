@@ -12,6 +12,7 @@ from jaxlite._src.core.array import Array, fresh
 from jaxlite._src.numpy import (
     indexing,
     indexing_routines,
+    key_compare,
     products,
     reductions,
     sorting,
@@ -99,8 +100,8 @@ def install() -> None:
         setattr(Array, f"__r{name}__", _defer(f, swap=True))
     Array.__divmod__ = _defer(_divmod)
     Array.__rdivmod__ = _defer(_divmod, swap=True)
-    Array.__eq__ = _defer(_extended_aware(equal, "eq"))
-    Array.__ne__ = _defer(_extended_aware(not_equal, "ne"))
+    Array.__eq__ = _defer(key_compare.equal)
+    Array.__ne__ = _defer(key_compare.not_equal)
     Array.__lt__ = _defer(less)
     Array.__le__ = _defer(less_equal)
     Array.__gt__ = _defer(greater)
@@ -167,20 +168,6 @@ def _astype(self, dtype, copy=False, device=None):
     if dtypes.is_extended(self.dtype):
         raise NotImplementedError("Cannot call abstract method astype")
     return astype(self, dtype, copy=copy, device=device)
-
-
-def _extended_aware(f, name):
-    """``==``/``!=``: arrays of an extended dtype (PRNG keys) compare through the dtype's
-    own ``compare`` (keys compare their data)."""
-
-    def op(x, y):
-        for v in (x, y):
-            d = getattr(v, "dtype", None)
-            if dtypes.is_extended(d):
-                return d.compare(name, x, y)
-        return f(x, y)
-
-    return op
 
 
 # The methods below are named as JAX's: a TypeError for an unknown keyword (NumPy's

@@ -72,7 +72,8 @@ class KeyTy(dtypes.ExtendedDType):
         for v in (x, y):
             if not (isinstance(v, Array) and v.dtype == self):
                 dt = getattr(v, "dtype", None) or dtypes.dtype_and_weak_type(v)[0]
-                raise TypeError(f"{op} does not accept dtypes {self.name}, {dt}.")
+                name = {"eq": "equal", "ne": "not_equal"}.get(op, op)  # JAX names the ufunc
+                raise TypeError(f"{name} does not accept dtypes {self.name}, {dt}.")
         same = reductions.all(ufuncs.equal(random_unwrap(x), random_unwrap(y)), axis=-1)
         return same if op == "eq" else ew.bitwise_not(same)
 
