@@ -3,12 +3,10 @@
 from jaxlite._src.numpy.linalg import (  # noqa: F401
     EighResult as EighResult,
     QRResult as QRResult,
-    SlogdetResult as SlogdetResult,
     SVDResult as SVDResult,
     cholesky as cholesky,
     cond as cond,
     cross as cross,
-    det as det,
     diagonal as diagonal,
     eig as eig,
     eigh as eigh,
@@ -26,7 +24,6 @@ from jaxlite._src.numpy.linalg import (  # noqa: F401
     outer as outer,
     pinv as pinv,
     qr as qr,
-    slogdet as slogdet,
     solve as solve,
     svd as svd,
     svdvals as svdvals,
@@ -36,4 +33,9 @@ from jaxlite._src.numpy.linalg import (  # noqa: F401
     trace as trace,
     vecdot as vecdot,
     vector_norm as vector_norm,
+)
+from jaxlite._src.numpy.linalg_det import (  # noqa: F401
+    SlogdetResult as SlogdetResult,
+    det as det,
+    slogdet as slogdet,
 )

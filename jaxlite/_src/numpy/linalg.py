@@ -67,11 +67,6 @@ class QRResult(NamedTuple):
     R: Array
 
 
-class SlogdetResult(NamedTuple):
-    sign: Array
-    logabsdet: Array
-
-
 class SVDResult(NamedTuple):
     U: Array
     S: Array
@@ -192,83 +187,6 @@ def _lu_parts(a):
     n = a.shape[-1]
     parity = reductions.sum(not_equal(piv, arange(n, dtype=np.int32)), axis=-1) % 2
     return lu, perm, parity
-
-
-def slogdet(a, *, method=None):
-    """``jnp.linalg.slogdet``: ``SlogdetResult(sign, logabsdet)`` via LU."""
-    check_arraylike("jnp.linalg.slogdet", a)
-    a = _inexact(a)
-    _square("slogdet", a)
-    lu, _, parity = _lu_parts(a)
-    d = _diagonal(lu, 0, -2, -1)
-    absd = ufuncs.abs(d)
-    sign = prod(
-        divide(d, where(equal(absd, 0), ones_like(absd), absd).astype(d.dtype)),
-        axis=-1,
-    )
-    sign = multiply(sign, where(equal(parity, 1), -1, 1).astype(sign.dtype))
-    logdet = reductions.sum(log(absd), axis=-1)
-    zero = reductions.any(equal(absd, 0), axis=-1)
-    sign = where(zero, zeros_like(sign), sign)
-    logdet = where(zero, full_like(logdet, -np.inf), logdet)
-    return SlogdetResult(sign, logdet)
-
-
-def det(a):
-    """``jnp.linalg.det``: product of the LU pivots' diagonal, with the permutation sign.
-
-    Differentiable also at singular matrices: the derivative is the adjugate (cofactor
-    matrix, transposed), built from the SVD without dividing by a singular value, so a
-    matrix of rank n-1 gets its nonzero cofactors and one of rank below n-1 gets zeros,
-    as in JAX (the inverse-based formula gives NaN there).
-    """
-    check_arraylike("jnp.linalg.det", a)
-    a = _inexact(a)
-    _square("det", a)
-    return _det(a)
-
-
-@custom_jvp
-def _det(a):
-    lu, _, parity = _lu_parts(a)
-    d = _diagonal(lu, 0, -2, -1)
-    sign = where(equal(parity, 1), -1, 1).astype(d.dtype)
-    return multiply(sign, prod(d, axis=-1))
-
-
-def _adjugate(a):
-    # adj(A) = det(U) det(V^H) V diag(prod_{j != i} s_j) U^H  for  A = U diag(s) V^H.
-    u, s, vh = svd(a, full_matrices=False)
-    n = s.shape[-1]
-    ones = ones_like(s[..., :1])
-    left = cumprod(concatenate([ones, s[..., : n - 1]], axis=-1), axis=-1)
-    right = flip(cumprod(concatenate([ones, flip(s[..., 1:], -1)], axis=-1), axis=-1), -1)
-    others = multiply(left, right).astype(a.dtype)  # prod of all singular values but one
-    phase = multiply(_det_unitary(u), _det_unitary(vh))
-    adj = products.matmul(_H(vh) * others[..., None, :], _H(u))
-    return multiply(phase[..., None, None], adj)
-
-
-@custom_jvp
-def _det_unitary(q):
-    # det of a unitary matrix, with the JVP det(Q) tr(Q^H dQ) (Q^-1 = Q^H): smooth, where
-    # the adjugate of Q would need the SVD of a matrix whose singular values are all 1.
-    return _det(q)
-
-
-@_det_unitary.defjvp
-def _det_unitary_jvp(primals, tangents):
-    (q,), (t,) = primals, tangents
-    y = _det_unitary(q)
-    return y, multiply(y, reductions.sum(multiply(swapaxes(_H(q), -1, -2), t), axis=(-2, -1)))
-
-
-@_det.defjvp
-def _det_jvp(primals, tangents):
-    (a,), (t,) = primals, tangents
-    y = _det(a)
-    dy = reductions.sum(multiply(swapaxes(_adjugate(a), -1, -2), t), axis=(-2, -1))
-    return y, dy
 
 
 def _lu_solve(lu, perm, b):

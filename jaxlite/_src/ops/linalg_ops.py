@@ -200,8 +200,8 @@ triangular_solve_p = Primitive("triangular_solve")
 def _tri_op(a, lower, transpose_a, conjugate_a, unit_diagonal):
     n = a.shape[-1]
     a = np.tril(a) if lower else np.triu(a)
-    if unit_diagonal:
-        a = a * (1 - np.eye(n, dtype=a.dtype)) + np.eye(n, dtype=a.dtype)
+    if unit_diagonal:  # the diagonal replaced, whatever it held (inf and NaN too)
+        a = np.where(np.eye(n, dtype=bool), np.ones((), a.dtype), a)
     if conjugate_a:
         a = np.conj(a)
     if transpose_a:
@@ -225,10 +225,14 @@ def _substitute(op, b, lower: bool):
 
 
 def _solve_triangular(op, b, lower: bool):
-    try:
-        return np.linalg.solve(op, b)
-    except np.linalg.LinAlgError:  # a zero pivot somewhere: inf/NaN, never an exception
-        return _substitute(op, b, lower)
+    # LAPACK's solve pivots rows, mixing an infinite or NaN entry into rows that
+    # substitution keeps apart; a zero pivot raises there, and gives inf/NaN here.
+    if np.isfinite(b).all() and np.isfinite(op).all():
+        try:
+            return np.linalg.solve(op, b)
+        except np.linalg.LinAlgError:
+            pass
+    return _substitute(op, b, lower)
 
 
 def _triangular_solve_impl(a, b, *, left_side, lower, transpose_a, conjugate_a, unit_diagonal):

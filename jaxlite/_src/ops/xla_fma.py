@@ -121,10 +121,36 @@ def fma64_scalar(a, b, c):
     return s if te == 0 else s + te
 
 
+def fma64_any(a, b, c):
+    """``fma64`` for any float64 operands: also at infinities and NaNs (where the
+    error-free transforms would give NaN) and at magnitudes where Veltkamp's split
+    overflows or Dekker's error term underflows (recomputed with the operands scaled by
+    powers of two)."""
+    a, b, c = np.broadcast_arrays(*(np.asarray(v, _f64) for v in (a, b, c)))
+    with np.errstate(all="ignore"):
+        out = np.asarray(fma64(a, b, c))
+        ab_fin = np.isfinite(a) & np.isfinite(b)
+        # a*b exact for an infinite or NaN factor; an infinite c with finite factors wins
+        special = ~ab_fin | ~np.isfinite(c)
+        out = np.where(special, np.where(ab_fin, c, a * b + c), out)
+        p = np.abs(a * b)
+        big = (np.abs(a) > 2.0**500) | (np.abs(b) > 2.0**500) | (p > 2.0**900)
+        risky = ~special & (big | ((p < 2.0**-900) & (a != 0) & (b != 0)))
+        if risky.any():
+            a1, b1, c1 = a[risky], b[risky], c[risky]
+            ea, eb = np.frexp(a1)[1], np.frexp(b1)[1]
+            k = ea + eb
+            r = fma64(np.ldexp(a1, -ea), np.ldexp(b1, -eb), np.ldexp(c1, -k))
+            out = np.array(out)
+            # where the scaled c overflowed, the product is far below its last bit
+            out[risky] = np.where(np.isfinite(np.ldexp(c1, -k)), np.ldexp(r, k), c1)
+    return out
+
+
 def _fma_impl(a, b, c):
     dt = np.result_type(a, b, c)
     if dt == _f64:
-        return fma64(a, b, c)
+        return fma64_any(a, b, c)
     if dt == _f32:
         return fma32(a, b, c)
     # float16/bfloat16: XLA:CPU computes each 16-bit operation in float32 and rounds it

@@ -1,0 +1,224 @@
+"""Session 15 differential hunt: the JAX deviations session 14 found and left open, each
+fixed as a family. Each case asserts the known-correct value (so it means something
+without JAX) and, where JAX is importable, compares with JAX 0.10.2 through
+tests/hunt/oracle.py: raised exception class, or structure, shapes, dtypes, weak types,
+values and signs of zeros."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import jaxlite
+import jaxlite.numpy as jnp
+from jaxlite._src.ops import xla_fma
+from tests.hunt.oracle import JAX, same
+
+INF, NAN = np.inf, np.nan
+E11, E12, E24 = 2.0**-11, 2.0**-12, 2.0**-24
+
+
+# ------------------------------------------------------------------ det and slogdet
+# JAX's det of a 2x2 or 3x3 matrix is the cofactor expansion, compiled by XLA:CPU with
+# fused multiply-adds (one rounding per product that feeds a sum); other sizes are
+# sign * exp(logabsdet). jaxlite multiplied the LU pivots: det([[1, 2], [3, 4]]) was
+# -1.9999999 (JAX: -2), a singular 4x4 gave -0.0 (JAX: +0.0), and the cases below where the
+# fused rounding is exact came out 0.
+
+
+def _m(rows, dtype="float32"):
+    return np.array(rows, dtype)
+
+
+_DET = {
+    # fma(a00, a11, -(a01 * a10)): the product (1 + 2^-12)^2 kept exact
+    "2x2_fused": (_m([[1 + E12, 1], [1 + E11, 1 + E12]]), E24),
+    "2x2_int": (np.array([[1, 2], [3, 4]]), -2.0),
+    "3x3_fused": (_m([[0, 0, 1], [1, 1 + E12, 0], [1 + E12, 1 + E11, 0]]), -E24),
+    "3x3_int": (np.array([[1, 2, 3], [4, 5, 6], [7, 8, 10]]), -3.0),
+    "4x4_singular_neg_zero": (np.diag(_m([-0.0, 1, 1, 1])), 0.0),
+    "4x4_singular_neg_diag": (np.diag(_m([0.0, -1, 1, 1])), 0.0),
+    "batched_2x2": (_m([[[1 + E12, 1], [1 + E11, 1 + E12]], [[2, 1], [1, 1]]]), [E24, 1.0]),
+}
+
+
+@pytest.mark.parametrize("name", list(_DET))
+def test_det_known_values(name):
+    a, want = _DET[name]
+    out = np.asarray(same(lambda m: m.jnp.linalg.det(a), rtol=0, atol=0))
+    np.testing.assert_array_equal(out, np.asarray(want, out.dtype))
+    assert np.array_equal(np.signbit(out), np.signbit(np.asarray(want, out.dtype)))
+
+
+def test_det_zero_signs_and_specials():
+    # sign * exp(-inf) is +0.0 for a singular 4x4 with a -0.0 pivot (jaxlite: -0.0); the
+    # 1x1 case is sign(a) * exp(log|a|), -0.0 for -0.0
+    cases = [
+        (np.diag(_m([1, -0.0, 1, 1])), 0.0),
+        (_m([[-0.0]]), -0.0),
+        (_m([[INF, 1], [1, 1]]), INF),
+        (np.zeros((0, 0), "float32"), 1.0),
+    ]
+    for a, want in cases:
+        out = np.asarray(same(lambda m: m.jnp.linalg.det(a), rtol=0, atol=0))
+        assert out == want and np.signbit(out) == np.signbit(want), (a, out)
+
+
+def test_det_complex_fused_parts():
+    # the real part of x * y is fma(xr, yr, -(xi * yi)): (1 + 2^-12)^2 - (1 + 2^-11) = 2^-24
+    x, y = complex(1 + E12, 1), complex(1 + E12, 1 + E11)
+    a = np.array([[x, 1], [1, y]], "complex64")
+    out = complex(same(lambda m: m.jnp.linalg.det(a), rtol=0, atol=0))
+    assert out.real == np.float32(E24 - 1)
+    assert out.imag == pytest.approx(2 + 2**-10, rel=1e-7)
+    a3 = np.array([[x, 0, 0], [0, y, 0], [0, 0, 1]], "complex64")
+    assert complex(same(lambda m: m.jnp.linalg.det(a3), rtol=0, atol=0)).real == np.float32(E24)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+@pytest.mark.parametrize("dtype", ["float32", "complex64", "float16", "bfloat16"])
+def test_det_small_bits_match_jax_random(n, dtype):
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal((300, n, n))
+    if dtype == "complex64":
+        a = a + 1j * rng.standard_normal((300, n, n))
+    a[0, 0, 0], a[1, 1, 0], a[2] = INF, NAN, 0.0
+    a[3, :, 0] = -0.0
+    build = lambda m: m.jnp.linalg.det(m.jnp.asarray(a).astype(dtype))  # noqa: E731
+    out = np.asarray(same(build, rtol=0, atol=0)).astype(np.complex128)
+    # without JAX: within rounding of the exact determinant
+    ref = np.linalg.det(np.asarray(jnp.asarray(a).astype(dtype)).astype(np.complex128))
+    tol = {"float16": 2e-2, "bfloat16": 1e-1}.get(dtype, 1e-4)
+    fin = np.isfinite(ref)
+    np.testing.assert_allclose(out[fin][5:], ref[fin][5:], rtol=tol, atol=tol)
+    jit_out = np.asarray(jaxlite.jit(jnp.linalg.det)(jnp.asarray(a).astype(dtype)))
+    np.testing.assert_array_equal(jit_out.astype(np.complex128), out)
+
+
+_SLOGDET = {
+    # real LU path: the sign counts negative pivots, so a NaN pivot leaves it +-1
+    "nan_pivot": (np.diag(_m([NAN, -1, 2])), (-1.0, NAN)),
+    "neg_zero_1x1": (_m([[-0.0]]), (-0.0, -INF)),
+    "2x2_fused": (_m([[1 + E12, 1], [1 + E11, 1 + E12]]), (1.0, np.log(np.float32(E24)))),
+}
+
+
+@pytest.mark.parametrize("name", list(_SLOGDET))
+def test_slogdet_known_values(name):
+    a, (sign, logdet) = _SLOGDET[name]
+    s, ld = same(lambda m: m.jnp.linalg.slogdet(a), rtol=1e-6)
+    np.testing.assert_array_equal(np.asarray(s), np.float32(sign))
+    assert np.signbit(np.asarray(s)) == np.signbit(sign)
+    np.testing.assert_allclose(np.asarray(ld), logdet, rtol=1e-6)
+
+
+_SLOGDET_ERR = {
+    "unknown_method": (lambda m: m.jnp.linalg.slogdet(np.eye(2), method="svd"), ValueError),
+    "qr_complex": (
+        lambda m: m.jnp.linalg.slogdet(np.eye(3, dtype="complex64"), method="qr"),
+        NotImplementedError,
+    ),
+    "not_square": (lambda m: m.jnp.linalg.slogdet(np.ones((2, 3))), ValueError),
+    "det_not_square": (lambda m: m.jnp.linalg.det(np.ones(3)), ValueError),
+}
+
+
+@pytest.mark.parametrize("name", list(_SLOGDET_ERR))
+def test_slogdet_refusals(name):
+    build, exc = _SLOGDET_ERR[name]
+    e = same(build)
+    assert isinstance(e, exc)
+    if name == "unknown_method":
+        assert str(e).startswith("Unknown slogdet method 'svd'.")
+    if name == "not_square":
+        assert str(e) == "Argument to slogdet() must have shape [..., n, n], got (2, 3)"
+    if name == "det_not_square":
+        assert str(e) == "Argument to _det() must have shape [..., n, n], got (3,)"
+
+
+# The derivative of slogdet is trace(solve(a, da)): at a singular matrix the triangular
+# solves divide by the zero pivot (JAX: inf, -inf where one division is all; NaN where
+# infinities meet). jaxlite differentiated through the LU and gave NaN everywhere.
+_SLOGDET_GRAD = {
+    "1x1_zero": (_m([[0.0]]), [[INF]]),
+    "2x2_rank1": (_m([[1, 2], [2, 4]]), [[INF, -INF], [-INF, INF]]),
+    "3x3_rank2": (
+        _m([[1, 2, 3], [4, 5, 6], [7, 8, 9]]),
+        [[-INF, INF, -INF], [INF, -INF, INF], [NAN, NAN, NAN]],
+    ),
+    "4x4_rank2": (
+        np.arange(16.0, dtype="float32").reshape(4, 4),
+        [[NAN] * 4, [-INF, INF, -INF, NAN], [NAN] * 4, [NAN] * 4],
+    ),
+    "4x4_rank3": (np.diag(_m([1, 2, 3, 0])), [[NAN] * 4] * 3 + [[NAN] * 3 + [INF]]),
+}
+
+
+@pytest.mark.parametrize("name", list(_SLOGDET_GRAD))
+def test_slogdet_grad_at_singular_matrices(name):
+    a, want = _SLOGDET_GRAD[name]
+    g = np.asarray(same(lambda m: m.jx.grad(lambda x: m.jnp.linalg.slogdet(x)[1])(a)))
+    want = np.asarray(want, "float32")
+    np.testing.assert_array_equal(np.isnan(g), np.isnan(want))
+    np.testing.assert_allclose(g[~np.isnan(want)], want[~np.isnan(want)], rtol=1e-6)
+
+
+_DET_GRAD = {
+    # 2x2 and 3x3: the formula's derivative, the cofactors
+    "2x2_singular": (_m([[1, 2], [2, 4]]), [[4, -2], [-2, 1]]),
+    "3x3_zero": (np.zeros((3, 3), "float32"), np.zeros((3, 3))),
+    # 1x1: d a / d a = 1 whatever a is (jaxlite's SVD-based adjugate gave NaN at NaN)
+    "1x1_nan": (_m([[NAN]]), [[1.0]]),
+    "4x4_rank3": (np.diag(_m([1, 2, 3, 0])), np.diag([0, 0, 0, 6.0])),
+}
+
+
+def test_det_grad_known_values():
+    for name, (a, want) in _DET_GRAD.items():
+        if name == "4x4_rank3" and JAX is not None:  # JAX: zeros (docs/compat.md)
+            g = jaxlite.grad(jnp.linalg.det)(a)
+        else:
+            g = same(lambda m: m.jx.grad(m.jnp.linalg.det)(a))
+        np.testing.assert_allclose(np.asarray(g), np.asarray(want, "float32"), rtol=1e-6)
+    t = np.full((1, 1), 2.0, "float32")
+    y, dy = same(lambda m: m.jx.jvp(m.jnp.linalg.det, (_m([[NAN]]),), (t,)))
+    assert np.isnan(y) and float(dy) == 2.0
+
+
+# ------------------------------------------------------------------ triangular solves
+# jaxlite solved with LAPACK's pivoting solve unless a pivot was zero: an infinite
+# right-hand side then spread NaN into every row (substitution gives -inf below an inf),
+# and a unit diagonal was made as a * (1 - I) + I, NaN where a's diagonal is infinite.
+
+
+def test_triangular_solve_infinite_rhs_is_substitution():
+    lower = _m([[2, 0], [1, 4]])
+    b = _m([[INF], [1]])
+    x = np.asarray(
+        same(lambda m: m.lax.linalg.triangular_solve(lower, b, left_side=True, lower=True))
+    )
+    np.testing.assert_array_equal(x, [[INF], [-INF]])
+
+
+def test_triangular_solve_unit_diagonal_ignores_an_infinite_diagonal():
+    a = _m([[INF, 0], [2, NAN]])
+    b = _m([[1], [1]])
+    x = np.asarray(
+        same(
+            lambda m: m.lax.linalg.triangular_solve(
+                a, b, left_side=True, lower=True, unit_diagonal=True
+            )
+        )
+    )
+    np.testing.assert_array_equal(x, [[1], [-1]])
+
+
+# ----------------------------------------------------------- the FMA emulation itself
+def test_fma64_at_infinities_and_extreme_magnitudes():
+    a = np.array([INF, 2.0, 1e308, 1e-200, 1.0, 2.0**600, 3.0])
+    b = np.array([1.0, INF, 3.0, -1e-200, 1.0, 2.0**-600, 1e-320])
+    c = np.array([1.0, -INF, -1.5e308, 0.0, NAN, -1.0, INF])
+    out = xla_fma.fma64_any(a, b, c)
+    want = np.array([INF, NAN, 1.5e308, -0.0, NAN, 0.0, INF])
+    np.testing.assert_array_equal(out, want)
+    assert np.signbit(out[3]) and not np.signbit(out[5])
