@@ -12,7 +12,7 @@ import pytest
 import jaxlite
 import jaxlite.numpy as jnp
 from jaxlite._src.ops import xla_fma
-from tests.hunt.oracle import JAX, same
+from tests.hunt.oracle import JAX, LITE as LITE_M, same
 
 INF, NAN = np.inf, np.nan
 E11, E12, E24 = 2.0**-11, 2.0**-12, 2.0**-24
@@ -222,3 +222,172 @@ def test_fma64_at_infinities_and_extreme_magnitudes():
     want = np.array([INF, NAN, 1.5e308, -0.0, NAN, 0.0, INF])
     np.testing.assert_array_equal(out, want)
     assert np.signbit(out[3]) and not np.signbit(out[5])
+
+
+# ------------------------------------------------- out-of-range axes: JAX's exact type
+# JAX's canonicalize_axis raises a plain ValueError; jaxlite raised NumPy's AxisError (a
+# ValueError and an IndexError too, so `except IndexError` caught jaxlite's error and not
+# JAX's). rollaxis checks its start as JAX does, and counts a negative start from the end
+# of ndim (it took it modulo ndim + 1: rollaxis(x, 1, -1) of a (2, 3, 4) array was
+# (2, 4, 3), NumPy's and JAX's (2, 3, 4)); permute_dims passes its axes to lax.transpose
+# unchanged (TypeError for a negative or missing axis); expand_dims reports a repeated axis
+# as given.
+
+_X23 = np.arange(6.0, dtype="float32").reshape(2, 3)
+_OOR = "axis {} is out of bounds for array of dimension {}"
+
+_AXIS_ERR = {
+    "concatenate": (lambda m: m.jnp.concatenate([_X23, _X23], axis=2), _OOR.format(2, 2)),
+    "concatenate_neg": (lambda m: m.jnp.concatenate([_X23, _X23], axis=-3), _OOR.format(-3, 2)),
+    "concat": (lambda m: m.jnp.concat([_X23, _X23], axis=2), _OOR.format(2, 2)),
+    "stack": (lambda m: m.jnp.stack([_X23, _X23], axis=3), _OOR.format(3, 3)),
+    "append": (lambda m: m.jnp.append(_X23, _X23, axis=2), _OOR.format(2, 2)),
+    "moveaxis_src": (lambda m: m.jnp.moveaxis(_X23, 2, 0), _OOR.format(2, 2)),
+    "moveaxis_dst": (lambda m: m.jnp.moveaxis(_X23, 0, -3), _OOR.format(-3, 2)),
+    "expand_dims": (lambda m: m.jnp.expand_dims(_X23, 3), _OOR.format(3, 3)),
+    "expand_dims_tuple": (lambda m: m.jnp.expand_dims(_X23, (0, 5)), _OOR.format(5, 4)),
+    "squeeze": (lambda m: m.jnp.squeeze(_X23[:, :1], 2), _OOR.format(2, 2)),
+    "rollaxis": (lambda m: m.jnp.rollaxis(_X23, 2), _OOR.format(2, 2)),
+    "swapaxes_ok_transpose": (lambda m: m.jnp.transpose(_X23, (0, 2)), _OOR.format(2, 2)),
+    "flip": (lambda m: m.jnp.flip(_X23, (0, 2)), _OOR.format(2, 2)),
+    "roll": (lambda m: m.jnp.roll(_X23, 1, axis=2), _OOR.format(2, 2)),
+    "sum": (lambda m: m.jnp.sum(_X23, axis=2), _OOR.format(2, 2)),
+    "take": (lambda m: m.jnp.take(_X23, 0, axis=2), _OOR.format(2, 2)),
+    "diff": (lambda m: m.jnp.diff(_X23, axis=2), _OOR.format(2, 2)),
+    "cumsum": (lambda m: m.jnp.cumsum(_X23, axis=2), _OOR.format(2, 2)),
+    "sort": (lambda m: m.jnp.sort(_X23, axis=2), _OOR.format(2, 2)),
+    "repeat": (lambda m: m.jnp.repeat(_X23, 2, axis=2), _OOR.format(2, 2)),
+    "delete": (lambda m: m.jnp.delete(_X23, 0, axis=2), _OOR.format(2, 2)),
+    "insert": (lambda m: m.jnp.insert(_X23, 0, 1.0, axis=2), _OOR.format(2, 2)),
+    "unstack": (lambda m: m.jnp.unstack(_X23, axis=2), _OOR.format(2, 2)),
+    "median": (lambda m: m.jnp.median(_X23, axis=2), _OOR.format(2, 2)),
+    "fft": (lambda m: m.jnp.fft.fft(_X23, axis=2), _OOR.format(2, 2)),
+    "norm": (lambda m: m.jnp.linalg.norm(_X23, axis=2), _OOR.format(2, 2)),
+    "jit_concatenate": (
+        lambda m: m.jx.jit(lambda u: m.jnp.concatenate([u, u], axis=2))(_X23),
+        _OOR.format(2, 2),
+    ),
+    "rollaxis_start": (lambda m: m.jnp.rollaxis(_X23, 0, 3), "start=3 must satisfy -2<=start<=2"),
+    "expand_dims_repeated": (
+        lambda m: m.jnp.expand_dims(_X23, [1, 1]),
+        "repeated axis in lax.expand_dims: (1, 1)",
+    ),
+    "lax_expand_dims_repeated": (
+        lambda m: m.lax.expand_dims(_X23, (5, 5)),
+        "repeated axis in lax.expand_dims: (5, 5)",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(_AXIS_ERR))
+def test_out_of_range_axis_is_a_plain_value_error(name):
+    build, msg = _AXIS_ERR[name]
+    e = same(build)
+    assert type(e) is ValueError, type(e)
+    assert str(e).split("\n")[0] == msg
+
+
+@pytest.mark.parametrize("axes", [(0, 2), (0, -1)])
+def test_permute_dims_takes_the_axes_as_given(axes):
+    e = same(lambda m: m.jnp.permute_dims(_X23, axes))
+    assert type(e) is TypeError
+    assert str(e).startswith(
+        f"transpose permutation isn't a permutation of operand dimensions, got permutation "
+        f"{axes} for operand shape (2, 3)"
+    )
+
+
+def test_rollaxis_negative_start_counts_from_ndim():
+    x = np.arange(24.0, dtype="float32").reshape(2, 3, 4)
+    for axis in range(-3, 3):
+        for start in range(-3, 4):
+            out = same(lambda m: m.jnp.rollaxis(x, axis, start), rtol=0, atol=0)
+            np.testing.assert_array_equal(np.asarray(out), np.rollaxis(x, axis, start))
+
+
+# --------------------------------------------- reduce_window: JAX's reverse-mode limits
+# JAX has transposable window primitives only for lax.add / lax.max / lax.min with a
+# concrete identity init; any other reduce_window (lax.mul, a jnp ufunc, a lambda, another
+# or a traced init) is forward-mode only: grad / vjp / linearize raise ValueError. Max and
+# min windows with window dilation have no VJP (NotImplementedError from the backward
+# pass). jaxlite differentiated all of them in reverse mode; forward mode still works.
+
+_X34 = np.arange(1.0, 13.0, dtype="float32").reshape(3, 4)
+_LIN = (
+    "Linearization failed to produce known values for all output primals. This is "
+    "typically caused by attempting to differentiate a function uses an operation that "
+    "does not support reverse-mode autodiff."
+)
+
+
+def _window(m, op, init, **kw):
+    return lambda a: m.lax.reduce_window(a, init, op, (2, 2), (1, 1), "VALID", **kw)
+
+
+_RW_REFUSED = {
+    "mul": (lambda m: _window(m, m.lax.mul, 1.0), ValueError, _LIN),
+    "add_init_one": (lambda m: _window(m, m.lax.add, 1.0), ValueError, _LIN),
+    "max_init_zero": (lambda m: _window(m, m.lax.max, 0.0), ValueError, _LIN),
+    "jnp_add": (lambda m: _window(m, m.jnp.add, 0.0), ValueError, _LIN),
+    "lambda_add": (lambda m: _window(m, lambda u, v: u + v, 0.0), ValueError, _LIN),
+    "max_window_dilation": (
+        lambda m: _window(m, m.lax.max, -np.inf, window_dilation=(2, 1)),
+        NotImplementedError,
+        "VJP not implemented for select_and_gather (MaxPool) with window dilation, "
+        "got window_dilation=(2, 1).",
+    ),
+    "min_window_dilation": (
+        lambda m: _window(m, m.lax.min, np.inf, window_dilation=[1, 2]),
+        NotImplementedError,
+        "VJP not implemented for select_and_gather (MaxPool) with window dilation, "
+        "got window_dilation=(1, 2).",
+    ),
+}
+
+
+@pytest.mark.parametrize("mode", ["grad", "jit_grad", "vjp"])
+@pytest.mark.parametrize("name", list(_RW_REFUSED))
+def test_reduce_window_reverse_mode_refused_as_jax(name, mode):
+    make, exc, msg = _RW_REFUSED[name]
+
+    def build(m):
+        f = make(m)
+        if mode == "vjp":
+            y, back = m.jx.vjp(f, _X34)  # the linearization fails here, or the transpose:
+            return back(np.ones_like(np.asarray(y)))
+        g = m.jx.grad(lambda a: f(a).sum())
+        return (m.jx.jit(g) if mode == "jit_grad" else g)(_X34)
+
+    e = same(build)
+    assert type(e) is exc, e
+    assert str(e).split("\n")[0] == msg
+    if mode == "grad":
+        _check_forward_mode(make)
+
+
+def _check_forward_mode(make):
+    # forward mode still works: each window's tangent is the derivative along t
+    t = np.ones_like(_X34)
+    y, dy = same(lambda m: m.jx.jvp(make(m), (_X34,), (t,)))
+    f, eps = make(LITE_M), 1e-3
+    fd = (np.asarray(f(_X34 + eps * t)) - np.asarray(f(_X34 - eps * t))) / (2 * eps)
+    np.testing.assert_allclose(np.asarray(dy), fd, rtol=2e-2)
+    # the linearized (forward) map can be evaluated; only its transpose is refused
+    try:
+        _, lin = jaxlite.linearize(f, _X34)
+    except ValueError as e:  # the generic windows refuse linearize itself, as JAX
+        assert str(e) == _LIN
+        return
+    np.testing.assert_allclose(np.asarray(lin(t)), np.asarray(dy))
+
+
+def test_reduce_window_traced_init_is_forward_only():
+    # a traced init is not a known identity: JAX's generic reduce_window
+    def build(m):
+        def f(a, init):
+            return m.lax.reduce_window(a, init, m.lax.add, (2, 2), (1, 1), "VALID").sum()
+
+        return m.jx.jit(m.jx.grad(f))(_X34, np.float32(0))
+
+    e = same(build)
+    assert type(e) is ValueError and str(e) == _LIN

@@ -159,7 +159,9 @@ def transpose(a, axes=None):
 
 
 def permute_dims(a, /, axes):
-    return transpose(a, axes)
+    """``jnp.permute_dims``: ``lax.transpose`` with ``axes`` as given (a negative or
+    out-of-range axis is not a permutation: TypeError, as JAX)."""
+    return _sh.transpose(asarray_any(a), tuple(operator.index(i) for i in axes))
 
 
 def matrix_transpose(x, /):
@@ -211,10 +213,8 @@ def squeeze(a, axis=None):
 
 def expand_dims(a, axis):
     a = asarray_any(a)
-    axes = [axis] if isinstance(axis, int) else list(axis)
-    nd = a.ndim + len(axes)
-    axes = [canonicalize_axis(x, nd) for x in axes]
-    return _sh.expand_dims(a, axes)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    return _sh.expand_dims(a, tuple(operator.index(x) for x in axes))
 
 
 def broadcast_to(array, shape, *, out_sharding=None):
@@ -545,7 +545,11 @@ def rollaxis(a, axis: int, start: int = 0):
     """``jnp.rollaxis``."""
     a = asarray_any(a)
     axis = canonicalize_axis(axis, a.ndim)
-    start = canonicalize_axis(start, a.ndim + 1)
+    start = operator.index(start)
+    if not -a.ndim <= start <= a.ndim:
+        raise ValueError(f"{start=} must satisfy {-a.ndim}<=start<={a.ndim}")
+    if start < 0:  # counted from the end of a.ndim (NumPy's rule), not a.ndim + 1
+        start += a.ndim
     if start > axis:
         start -= 1
     return moveaxis(a, axis, start)

@@ -239,15 +239,14 @@ def promote_args_numeric(fun_name: str, *args: Any) -> list:
 
 
 def canonicalize_axis(axis: int, ndim: int, index_error: bool = False) -> int:
-    """``axis`` in ``[0, ndim)``. Out of range: NumPy's AxisError (a ValueError, as JAX's
-    ``canonicalize_axis`` raises, and an IndexError), or with ``index_error`` a plain
-    IndexError, for the functions where JAX indexes the shape first (``argmax``, ``mean``,
-    ``var``, ``split``...: its ``tuple index out of range``)."""
+    """``axis`` in ``[0, ndim)``. Out of range: a plain ValueError, as JAX's
+    ``canonicalize_axis`` raises (not NumPy's AxisError, which is also an IndexError), or
+    with ``index_error`` a plain IndexError, for the functions where JAX indexes the shape
+    first (``argmax``, ``mean``, ``var``, ``split``...: its ``tuple index out of range``)."""
     axis = int(axis)
     if not -ndim <= axis < ndim:
-        if index_error:
-            raise IndexError(f"axis {axis} is out of bounds for array of dimension {ndim}")
-        raise np.exceptions.AxisError(axis, ndim)
+        msg = f"axis {axis} is out of bounds for array of dimension {ndim}"
+        raise IndexError(msg) if index_error else ValueError(msg)
     return axis % ndim
 
 

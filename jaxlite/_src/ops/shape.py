@@ -339,6 +339,9 @@ def squeeze(array, dimensions):
 
 
 def expand_dims(array, dimensions):
+    # repeats are refused as given, then after canonicalization (as JAX's messages show)
+    if len(set(dimensions)) != len(dimensions):
+        raise ValueError(f"repeated axis in lax.expand_dims: {dimensions}")
     shape = list(_shape_of(array))
     nd = len(shape) + len(dimensions)
     _check_dims(dimensions, nd)

@@ -31,6 +31,7 @@ from jaxlite._src.ops import (
     shape as _sh,
 )
 from jaxlite._src.ops._factories import defjvp, defjvp2
+from jaxlite._src.ops.forward_only import forward_only
 from jaxlite._src.ops.precision import check_precision
 
 
@@ -114,6 +115,7 @@ def reduce_window(
     pads = padtype_to_pads(x.shape, dilated_win, ws, padding)
     init = conversion.convert_element_type(to_array(init_value), x.dtype)
     kind = _monoid(computation)
+    refusal = _reverse_mode_refusal(computation, init_value, kind, wdil, x)
     # XLA skips padded positions and base-dilation holes: they are filled with the
     # identity of add/mul (the init enters once, below), with the init for max/min, and
     # masked out of a general computation.
@@ -146,11 +148,41 @@ def reduce_window(
         if kind in ("add", "mul") and not _is_identity(init_value, 0 if kind == "add" else 1):
             combine = ew.add if kind == "add" else ew.mul
             out = combine(out, _sh.broadcast_to_rank(init, aval_of(out).shape))
-        return out
+        return forward_only(out, *refusal) if refusal else out
     out = _sh.broadcast_to_rank(init, aval_of(slices[0]).shape)
     for s, keep in zip(slices, masks):
         out = ew.select_n(keep, out, computation(out, s))
-    return out
+    return forward_only(out, *refusal) if refusal else out
+
+
+_LINEARIZE_MSG = (
+    "Linearization failed to produce known values for all output primals. This is "
+    "typically caused by attempting to differentiate a function uses an operation that "
+    "does not support reverse-mode autodiff."
+)
+
+
+def _reverse_mode_refusal(computation, init_value, kind, wdil, x):
+    """JAX's limits on reverse-mode derivatives of ``reduce_window`` (forward mode has none):
+    only ``lax.add``/``lax.max``/``lax.min`` with a concrete identity init get a
+    transposable primitive (any other computation, ``mul``, a jnp ufunc, another init: a
+    ValueError when linearizing), and max/min windows with window dilation have no VJP (a
+    NotImplementedError). ``(refuse, msg)`` for ``forward_only``, or None."""
+    if not dtypes.is_inexact(aval_of(x).dtype):
+        return None
+    dt = aval_of(x).dtype
+    ident = {"add": 0, "max": -np.inf, "min": np.inf}.get(kind)
+    if computation not in (lax_api.add, lax_api.max, lax_api.min) or not _is_identity(
+        init_value, ident if dtypes.is_float(dt) or kind == "add" else None
+    ):
+        return ("linearize", _LINEARIZE_MSG)
+    if kind in ("max", "min") and any(d != 1 for d in wdil):
+        return (
+            "transpose",
+            "VJP not implemented for select_and_gather (MaxPool) with window dilation, "
+            f"got window_dilation={tuple(wdil)}.",
+        )
+    return None
 
 
 # --------------------------------------------------- max/min windows: the first winner
