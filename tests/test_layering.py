@@ -152,6 +152,7 @@ OPS_ORDER: list[str] = [
     "linalg_schur",  # schur, hessenberg, the triangular Sylvester kernel
     "linalg_more",  # tridiagonal(_solve), cholesky_update, householder_product, ormqr, ...
     "bitcast",
+    "conv_kernels",  # NumPy kernels of complex and one-product convolutions (xla_fma)
     "forward_only",  # the identity refused in reverse mode (reduce_window's JAX limits)
     "windowed",
     "lax_extras",

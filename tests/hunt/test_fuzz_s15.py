@@ -391,3 +391,89 @@ def test_reduce_window_traced_init_is_forward_only():
 
     e = same(build)
     assert type(e) is ValueError and str(e) == _LIN
+
+
+# --------------------------------------------- complex convolutions: Gauss's product
+# JAX lowers a complex convolution on CPU to three real ones, k1 = (xr + xi) * kr,
+# k2 = xr * (ki - kr), k3 = xi * (kr + ki), and returns k1 - k3 + (k1 + k2) j. Where each
+# output is one product that XLA keeps (session 14's rule for real convolutions), the
+# products are fused with the sums into FMAs: re = fma(-xi, kr + ki, k1). jaxlite
+# multiplied complex numbers directly, so e.g. (-0+0j) * (-0+0j) gave +0+0j (JAX: -0-0j)
+# and (-0-0j) * (-1+0j) gave -0+0j (JAX: +0+0j).
+
+_ZS = [complex(-0.0, -0.0), complex(0.0, -0.0), complex(-0.0, 0.0), complex(-1, 0), 1j, -1 - 1j]
+
+
+def _cconv(m, n, c, o, w, vx, vk, groups=1, batch_groups=1):
+    x = m.jnp.full((n, c, w), vx, "complex64")
+    k = m.jnp.full((o, c // groups, 1), vk, "complex64")
+    return m.lax.conv_general_dilated(
+        x, k, (1,), "VALID", feature_group_count=groups, batch_group_count=batch_groups
+    )
+
+
+def _gauss_one_product(vx, vk, fused):
+    xr, xi, kr, ki = (np.float32(v) for v in (vx.real, vx.imag, vk.real, vk.imag))
+    k1 = (xr + xi) * kr
+    if fused:  # the products of float32 values are exact in float64
+        return complex(
+            np.float32(-np.float64(xi) * np.float64(kr + ki) + k1),
+            np.float32(np.float64(xr) * np.float64(ki - kr) + k1),
+        )
+    k1 = k1 + np.float32(0)
+    return complex(k1 - (xi * (kr + ki) + np.float32(0)), k1 + (xr * (ki - kr) + np.float32(0)))
+
+
+_CCONV = {
+    # (n, c, o, w, groups, batch_groups): whether XLA keeps (fuses) the products
+    "one_out": ((1, 1, 1, 1, 1, 1), True),
+    "one_out_many_positions": ((2, 1, 1, 3, 1, 1), True),
+    "seven_outs_one_position": ((1, 1, 7, 1, 1, 1), True),
+    "eight_outs_one_position": ((1, 1, 8, 1, 1, 1), False),
+    "two_outs_two_positions": ((1, 1, 2, 2, 1, 1), False),
+    "grouped_one_out_each": ((2, 3, 3, 2, 3, 1), True),
+    "grouped_two_outs_one_position": ((1, 2, 4, 1, 2, 1), False),
+    "batch_grouped": ((2, 1, 2, 1, 1, 2), False),
+}
+
+
+@pytest.mark.parametrize("name", list(_CCONV))
+def test_one_product_complex_convolution_signs(name):
+    args, fused = _CCONV[name]
+    for vx in _ZS:
+        for vk in _ZS:
+            out = np.asarray(same(lambda m: _cconv(m, *args[:4], vx, vk, *args[4:]), rtol=0))
+            want = _gauss_one_product(vx, vk, fused)
+            for got in out.ravel():
+                assert got == want, (vx, vk, got, want)
+                assert np.signbit(got.real) == np.signbit(want.real), (vx, vk, got, want)
+                assert np.signbit(got.imag) == np.signbit(want.imag), (vx, vk, got, want)
+
+
+def test_complex_convolution_is_three_real_ones():
+    # a general complex convolution has Gauss's roundings: equal to the three real
+    # convolutions combined (bit for bit), within rounding of the exact product
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal((2, 3, 6)) + 1j * rng.standard_normal((2, 3, 6))).astype("complex64")
+    k = (rng.standard_normal((4, 3, 3)) + 1j * rng.standard_normal((4, 3, 3))).astype("complex64")
+
+    def conv(m, a, b):
+        return m.lax.conv_general_dilated(a, b, (1,), "SAME")
+
+    out = np.asarray(same(lambda m: conv(m, x, k), rtol=1e-5, atol=1e-5))
+    xr, xi, kr, ki = x.real, x.imag, k.real, k.imag
+    k1 = np.asarray(conv(LITE_M, xr + xi, kr))
+    k2 = np.asarray(conv(LITE_M, xr, ki - kr))
+    k3 = np.asarray(conv(LITE_M, xi, kr + ki))
+    np.testing.assert_array_equal(out.real, k1 - k3)
+    np.testing.assert_array_equal(out.imag, k1 + k2)
+    xp = np.pad(x.astype(np.complex128), ((0, 0), (0, 0), (1, 1)))
+    exact = np.array(
+        [
+            [sum(np.convolve(xp[n, c], k[o, c, ::-1], "valid") for c in range(3)) for o in range(4)]
+            for n in range(2)
+        ]
+    )
+    np.testing.assert_allclose(out, exact, rtol=1e-5, atol=1e-5)
+    g = jaxlite.grad(lambda a: jnp.sum(jnp.abs(conv(LITE_M, a, k)) ** 2))(x)
+    assert np.asarray(g).dtype == np.complex64 and np.isfinite(np.asarray(g)).all()

@@ -10,6 +10,7 @@ of ``vjp``'s function: a NotImplementedError). ``msg`` is the error's message.
 
 from __future__ import annotations
 
+from jaxlite._src import dtypes
 from jaxlite._src.core import rules
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero
@@ -65,3 +66,29 @@ def forward_only(x, refuse: str, msg: str):
     if refuse not in ("linearize", "transpose"):
         raise ValueError(f"forward_only: unknown refuse={refuse!r}")
     return forward_only_p.bind(x, refuse=refuse, msg=msg)
+
+
+_LINEARIZE_MSG = (
+    "Linearization failed to produce known values for all output primals. This is "
+    "typically caused by attempting to differentiate a function uses an operation that "
+    "does not support reverse-mode autodiff."
+)
+
+
+def reduce_window_refusal(lax_monoid: bool, identity_init: bool, kind, window_dilation, dtype):
+    """JAX's limits on reverse-mode derivatives of ``reduce_window`` (forward mode has none):
+    only ``lax.add``/``lax.max``/``lax.min`` (``lax_monoid``) with a concrete identity init
+    get a transposable primitive (any other computation, ``mul``, a jnp ufunc, another
+    init: a ValueError when linearizing), and max/min windows with window dilation have no
+    VJP (a NotImplementedError). ``(refuse, msg)`` for ``forward_only``, or None."""
+    if not dtypes.is_inexact(dtype):
+        return None
+    if not (lax_monoid and identity_init):
+        return ("linearize", _LINEARIZE_MSG)
+    if kind in ("max", "min") and any(d != 1 for d in window_dilation):
+        return (
+            "transpose",
+            "VJP not implemented for select_and_gather (MaxPool) with window dilation, "
+            f"got window_dilation={tuple(window_dilation)}.",
+        )
+    return None

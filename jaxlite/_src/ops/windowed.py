@@ -29,9 +29,17 @@ from jaxlite._src.ops import (
     lax_api,
     reductions as _red,
     shape as _sh,
+    xla_fma,
 )
 from jaxlite._src.ops._factories import defjvp, defjvp2
-from jaxlite._src.ops.forward_only import forward_only
+from jaxlite._src.ops.conv_kernels import (
+    conv_shape as _conv_shape,
+    gauss_conv,
+    kept_products,
+    one_product_complex,
+    one_product_conv,
+)
+from jaxlite._src.ops.forward_only import forward_only, reduce_window_refusal
 from jaxlite._src.ops.precision import check_precision
 
 
@@ -115,7 +123,13 @@ def reduce_window(
     pads = padtype_to_pads(x.shape, dilated_win, ws, padding)
     init = conversion.convert_element_type(to_array(init_value), x.dtype)
     kind = _monoid(computation)
-    refusal = _reverse_mode_refusal(computation, init_value, kind, wdil, x)
+    refusal = reduce_window_refusal(
+        computation in (lax_api.add, lax_api.max, lax_api.min),
+        _is_identity(init_value, {"add": 0, "max": -np.inf, "min": np.inf}.get(kind)),
+        kind,
+        wdil,
+        aval_of(x).dtype,
+    )
     # XLA skips padded positions and base-dilation holes: they are filled with the
     # identity of add/mul (the init enters once, below), with the init for max/min, and
     # masked out of a general computation.
@@ -153,36 +167,6 @@ def reduce_window(
     for s, keep in zip(slices, masks):
         out = ew.select_n(keep, out, computation(out, s))
     return forward_only(out, *refusal) if refusal else out
-
-
-_LINEARIZE_MSG = (
-    "Linearization failed to produce known values for all output primals. This is "
-    "typically caused by attempting to differentiate a function uses an operation that "
-    "does not support reverse-mode autodiff."
-)
-
-
-def _reverse_mode_refusal(computation, init_value, kind, wdil, x):
-    """JAX's limits on reverse-mode derivatives of ``reduce_window`` (forward mode has none):
-    only ``lax.add``/``lax.max``/``lax.min`` with a concrete identity init get a
-    transposable primitive (any other computation, ``mul``, a jnp ufunc, another init: a
-    ValueError when linearizing), and max/min windows with window dilation have no VJP (a
-    NotImplementedError). ``(refuse, msg)`` for ``forward_only``, or None."""
-    if not dtypes.is_inexact(aval_of(x).dtype):
-        return None
-    dt = aval_of(x).dtype
-    ident = {"add": 0, "max": -np.inf, "min": np.inf}.get(kind)
-    if computation not in (lax_api.add, lax_api.max, lax_api.min) or not _is_identity(
-        init_value, ident if dtypes.is_float(dt) or kind == "add" else None
-    ):
-        return ("linearize", _LINEARIZE_MSG)
-    if kind in ("max", "min") and any(d != 1 for d in wdil):
-        return (
-            "transpose",
-            "VJP not implemented for select_and_gather (MaxPool) with window dilation, "
-            f"got window_dilation={tuple(wdil)}.",
-        )
-    return None
 
 
 # --------------------------------------------------- max/min windows: the first winner
@@ -241,6 +225,17 @@ def _conv_impl(
 ):
     nsp = lhs.ndim - 2
     out_dtype = preferred_element_type or lhs.dtype
+    one_product = lhs.shape[1] == feature_group_count and all(k == 1 for k in rhs.shape[2:])
+    if np.dtype(lhs.dtype).kind == "c" and not one_product:
+        params = dict(window_strides=window_strides, padding=padding, lhs_dilation=lhs_dilation)
+        params.update(rhs_dilation=rhs_dilation, feature_group_count=feature_group_count)
+        real = None if preferred_element_type is None else np.empty(0, out_dtype).real.dtype
+        return gauss_conv(
+            lambda a, b: _conv_impl(a, b, preferred_element_type=real, **params),
+            lhs,
+            rhs,
+            out_dtype,
+        )
     x = lhs
     # lhs dilation (interior zeros) and padding (negative entries crop).
     if any(d > 1 for d in lhs_dilation):
@@ -272,7 +267,9 @@ def _conv_impl(
         # in float32, then round to the result type, as XLA's CPU convolution does.
         acc = np.dtype(np.float32)
     if c == g and all(k == 1 for k in ksz) and np.dtype(acc).kind == "f":
-        return _one_product_conv(patches, rhs, g, out_sp, acc, out_dtype)
+        return one_product_conv(patches, rhs, g, out_sp, acc, out_dtype)
+    if c == g and all(k == 1 for k in ksz) and np.dtype(acc).kind == "c":
+        return one_product_complex(patches, rhs, g, out_sp, out_dtype)
     if g == 1:
         expr = f"nc{letters}{kl},oc{kl}->no{letters}"
         out = np.einsum(
@@ -286,23 +283,6 @@ def _conv_impl(
         out = np.einsum(expr, pg.astype(acc, copy=False), rg.astype(acc, copy=False), optimize=True)
         out = out.reshape((n_batch, o) + out.shape[3:])
     return np.asarray(out, dtype=out_dtype)
-
-
-def _one_product_conv(patches, rhs, g, out_sp, acc, out_dtype):
-    """A convolution whose outputs are each one product (one input feature per group, a
-    1x..x1 kernel), with XLA:CPU's signs of zero: the product itself (``-0.0 * 1`` is
-    ``-0.0``) where a group has one output feature, or a single output position has up
-    to seven (ungrouped); elsewhere its GEMM adds the product to ``+0.0``. NumPy's einsum
-    gave the sign of its own summation."""
-    n_batch, o = patches.shape[0], rhs.shape[0]
-    og = o // g
-    pg = patches.reshape((n_batch, g, 1) + out_sp).astype(acc, copy=False)
-    rg = rhs.reshape((1, g, og) + (1,) * len(out_sp)).astype(acc, copy=False)
-    out = pg * rg
-    positions = n_batch * int(np.prod(out_sp, dtype=np.int64))
-    if og > 1 and not (g == 1 and positions == 1 and o <= 7):
-        out += 0
-    return np.asarray(out.reshape((n_batch, o) + out_sp), dtype=out_dtype)
 
 
 def _one_position_products(out, rhs, any_positions=False):
@@ -319,17 +299,6 @@ def _one_position_products(out, rhs, any_positions=False):
 
 def _plus_zero(out):
     return ew.add(out, _sh.full((), 0, aval_of(out).dtype))
-
-
-def _conv_shape(lhs_shape, rhs_shape, window_strides, padding, lhs_dilation, rhs_dilation):
-    sp = []
-    for n, k, s, (lo, hi), ld, rd in zip(
-        lhs_shape[2:], rhs_shape[2:], window_strides, padding, lhs_dilation, rhs_dilation
-    ):
-        n_eff = _dilate_len(n, ld) + lo + hi
-        w = _dilate_len(k, rd)
-        sp.append(max(0, (n_eff - w) // s + 1) if n_eff >= w else 0)
-    return (lhs_shape[0], rhs_shape[0]) + tuple(sp)
 
 
 def _conv_abstract_eval(
@@ -628,6 +597,18 @@ def conv_general_dilated(
     )
     g = int(feature_group_count)
     bg = int(batch_group_count)
+    if dtypes.is_complex(aval_of(lhs).dtype) and not kept_products(
+        aval_of(lhs_c).shape, aval_of(rhs_c).shape, g, bg, params
+    ):
+        # JAX lowers a complex convolution on CPU to three real ones (Gauss's product):
+        # k1 = (xr + xi) * kr, k2 = xr * (ki - kr), k3 = xi * (kr + ki); k1 - k3 + (k1 + k2) j.
+        real = None if pet is None else np.empty(0, pet).real.dtype
+        args = (window_strides, padding, lhs_dilation, rhs_dilation, dimension_numbers, g, bg)
+        xr, xi, kr, ki = ew.real(lhs), ew.imag(lhs), ew.real(rhs), ew.imag(rhs)
+        k1 = conv_general_dilated(ew.add(xr, xi), kr, *args, preferred_element_type=real)
+        k2 = conv_general_dilated(xr, ew.sub(ki, kr), *args, preferred_element_type=real)
+        k3 = conv_general_dilated(xi, ew.add(kr, ki), *args, preferred_element_type=real)
+        return ew.complex_(ew.sub(k1, k3), ew.add(k1, k2))
     if bg > 1:
         # Batch groups: lhs batch group i (contiguous) meets rhs output-feature group i;
         # the per-group results are concatenated on output features (as XLA defines it).

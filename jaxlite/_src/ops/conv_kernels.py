@@ -1,0 +1,94 @@
+"""NumPy kernels of complex and one-product convolutions with XLA:CPU's roundings and
+signs of zero (``windowed.conv_general_dilated_p``'s impl calls them)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jaxlite._src.ops import xla_fma
+
+
+def gauss_conv(conv, lhs, rhs, out_dtype):
+    """A complex convolution as JAX lowers it on CPU: three real convolutions (Gauss's
+    product, k1 = (xr + xi) * kr, k2 = xr * (ki - kr), k3 = xi * (kr + ki)), then
+    ``k1 - k3 + (k1 + k2) j``; ``conv`` is the real convolution."""
+    xr, xi, kr, ki = lhs.real, lhs.imag, rhs.real, rhs.imag
+    k1, k2, k3 = conv(xr + xi, kr), conv(xr, ki - kr), conv(xi, kr + ki)
+    out = np.empty(k1.shape, out_dtype)
+    out.real, out.imag = k1 - k3, k1 + k2
+    return out
+
+
+def one_product_complex(patches, rhs, g, out_sp, out_dtype):
+    """``gauss_conv`` where each output is one product: where XLA keeps the products
+    (``one_product_conv``'s rule) it fuses them, contracting the two one-use products into
+    the sums (``fma(-xi, kr + ki, k1)``, ``fma(xr, ki - kr, k1)``); elsewhere each real
+    convolution's GEMM adds its product to +0.0."""
+    n_batch, o = patches.shape[0], rhs.shape[0]
+    og = o // g
+    pg = patches.reshape((n_batch, g, 1) + out_sp)
+    rg = rhs.reshape((1, g, og) + (1,) * len(out_sp))
+    xr, xi, kr, ki = pg.real, pg.imag, rg.real, rg.imag
+    positions = n_batch * int(np.prod(out_sp, dtype=np.int64))
+    out = np.empty(np.broadcast_shapes(pg.shape, rg.shape), out_dtype)
+    with np.errstate(all="ignore"):
+        k1 = (xr + xi) * kr
+        if og > 1 and not (g == 1 and positions == 1 and o <= 7):
+            k1 = k1 + 0
+            out.real = k1 - (xi * (kr + ki) + 0)
+            out.imag = k1 + (xr * (ki - kr) + 0)
+        else:
+            fma = xla_fma.fma32 if k1.dtype == np.float32 else xla_fma.fma64_any
+            out.real = fma(-xi, kr + ki, k1)
+            out.imag = fma(xr, ki - kr, k1)
+    return out.reshape((n_batch, o) + out_sp)
+
+
+def one_product_conv(patches, rhs, g, out_sp, acc, out_dtype):
+    """A convolution whose outputs are each one product (one input feature per group, a
+    1x..x1 kernel), with XLA:CPU's signs of zero: the product itself (``-0.0 * 1`` is
+    ``-0.0``) where a group has one output feature, or a single output position has up
+    to seven (ungrouped); elsewhere its GEMM adds the product to ``+0.0``. NumPy's einsum
+    gave the sign of its own summation."""
+    n_batch, o = patches.shape[0], rhs.shape[0]
+    og = o // g
+    pg = patches.reshape((n_batch, g, 1) + out_sp).astype(acc, copy=False)
+    rg = rhs.reshape((1, g, og) + (1,) * len(out_sp)).astype(acc, copy=False)
+    out = pg * rg
+    positions = n_batch * int(np.prod(out_sp, dtype=np.int64))
+    if og > 1 and not (g == 1 and positions == 1 and o <= 7):
+        out += 0
+    return np.asarray(out.reshape((n_batch, o) + out_sp), dtype=out_dtype)
+
+
+def _dilated(n, d):
+    return 0 if n == 0 else (n - 1) * d + 1
+
+
+def conv_shape(lhs_shape, rhs_shape, window_strides, padding, lhs_dilation, rhs_dilation):
+    """The output shape of a convolution of ``lhs_shape`` (N, C, ...) with ``rhs_shape``
+    (O, I, ...)."""
+    sp = []
+    for n, k, s, (lo, hi), ld, rd in zip(
+        lhs_shape[2:], rhs_shape[2:], window_strides, padding, lhs_dilation, rhs_dilation
+    ):
+        n_eff = _dilated(n, ld) + lo + hi
+        w = _dilated(k, rd)
+        sp.append(max(0, (n_eff - w) // s + 1) if n_eff >= w else 0)
+    return (lhs_shape[0], rhs_shape[0]) + tuple(sp)
+
+
+def kept_products(lhs_shape, rhs_shape, g, bg, params):
+    """Whether XLA:CPU computes each output of this convolution (shapes in N, C, ... / O,
+    I, ... layout) as one product that it keeps (``one_product_conv``'s rule; a complex
+    one is then fused with FMAs, ``one_product_complex``)."""
+    (n, c, *_), (o, _, *ksz) = lhs_shape, rhs_shape
+    if bg != 1 or c != g or any(k != 1 for k in ksz):
+        return False
+    p = params
+    out = conv_shape(
+        lhs_shape, rhs_shape, p["window_strides"], p["padding"], p["lhs_dilation"],
+        p["rhs_dilation"],
+    )  # fmt: skip
+    positions = n * int(np.prod(out[2:], dtype=np.int64))
+    return o // g == 1 or (g == 1 and positions == 1 and o <= 7)
