@@ -477,3 +477,68 @@ def test_complex_convolution_is_three_real_ones():
     np.testing.assert_allclose(out, exact, rtol=1e-5, atol=1e-5)
     g = jaxlite.grad(lambda a: jnp.sum(jnp.abs(conv(LITE_M, a, k)) ** 2))(x)
     assert np.asarray(g).dtype == np.complex64 and np.isfinite(np.asarray(g)).all()
+
+
+# ------------------------------------------------------- solve's and vectorize's errors
+# JAX checks solve's shapes with its own words and then through jnp.vectorize; jaxlite
+# raised its own messages (and IndexError for a scalar b). jnp.vectorize named `excluded`
+# as a set (JAX: the object as given) and its loop shapes in its own words.
+_VEC = "on vectorized function with excluded=frozenset() and signature="
+_SOLVE_ERR = {
+    "batched_1d": (
+        (2, 3, 3),
+        (2, 3),
+        "Invalid shapes for solve: (2, 3, 3), (2, 3). Prior to JAX v0.5.0, this would have "
+        "been treated as a batched 1-dimensional solve. To recover this behavior, use "
+        "solve(a, b[..., None]).squeeze(-1).",
+    ),
+    "vector_size": (
+        (3, 3),
+        (4,),
+        f"inconsistent size for core dimension 'm': 4 vs 3 {_VEC}'(m,m),(m)->(m)'",
+    ),
+    "not_square": (
+        (2, 3),
+        (2,),
+        f"inconsistent size for core dimension 'm': 3 vs 2 {_VEC}'(m,m),(m)->(m)'",
+    ),
+    "one_d": ((3,), (3,), "left hand array must be at least two dimensional; got a.shape=(3,)"),
+    "matrix_rows": (
+        (3, 3),
+        (4, 3),
+        f"inconsistent size for core dimension 'm': 4 vs 3 {_VEC}'(m,m),(m,n)->(m,n)'",
+    ),
+    "batch": ((2, 3, 3), (5, 3, 3), "Incompatible shapes for broadcasting: shapes=[(2,), (5,)]"),
+    "scalar_b": (
+        (3, 3),
+        (),
+        "input with shape () does not have enough dimensions for all core dimensions "
+        f"('m', 'n') {_VEC}'(m,m),(m,n)->(m,n)'",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(_SOLVE_ERR))
+def test_solve_shape_errors_are_jax_words(name):
+    sa, sb, msg = _SOLVE_ERR[name]
+    e = same(lambda m: m.jnp.linalg.solve(np.ones(sa, "float32"), np.ones(sb, "float32")))
+    assert type(e) is ValueError and str(e).split("\n")[0] == msg, e
+
+
+def test_vectorize_errors_name_excluded_as_given():
+    for excluded, shown in ((frozenset(), "frozenset()"), ({5}, "{5}"), ([5], "[5]")):
+        e = same(
+            lambda m: m.jnp.vectorize(lambda a, b: a, signature="(n),(n)->(n)", excluded=excluded)(
+                np.ones(3), np.ones(4)
+            )
+        )
+        assert str(e) == (
+            "inconsistent size for core dimension 'n': 4 vs 3 on vectorized function with "
+            f"excluded={shown} and signature='(n),(n)->(n)'"
+        )
+    e = same(
+        lambda m: m.jnp.vectorize(lambda a, b: a, signature="(n),(n)->(n)")(
+            np.ones((2, 3)), np.ones((4, 3))
+        )
+    )
+    assert str(e) == "Incompatible shapes for broadcasting: shapes=[(2,), (4,)]"

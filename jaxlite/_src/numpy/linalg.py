@@ -203,20 +203,46 @@ def solve(a, b):
     (batch of) matrices of shape ``(..., n, k)`` broadcast against ``a``'s batch."""
     check_arraylike("jnp.linalg.solve", a, b)
     a, b = promote_dtypes_inexact(asarray_any(a), asarray_any(b))
-    _square("solve", a)
+    batch = _solve_check(a, b)
     vec = b.ndim == 1
     if vec:
         b = expand_dims(b, -1)
-    if b.shape[-2] != a.shape[-1]:
-        raise ValueError(
-            f"Invalid shapes for solve: {a.shape}, {b.shape[:-1] if vec else b.shape}."
-        )
-    batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
     a = broadcast_to(a, batch + a.shape[-2:])
     b = broadcast_to(b, batch + b.shape[-2:])
     lu, perm, _ = _lu_parts(a)
     x = _lu_solve(lu, perm, b)
     return squeeze(x, -1) if vec else x
+
+
+def _solve_check(a, b):
+    """JAX's checks of ``solve``'s shapes, in its order and words (its ``jnp.vectorize``
+    with signature ``(m,m),(m)->(m)`` or ``(m,m),(m,n)->(m,n)``); the batch shape."""
+    if a.ndim < 2:
+        raise ValueError(f"left hand array must be at least two dimensional; got a.shape={a.shape}")
+    if 1 < b.ndim == a.ndim - 1 and a.shape[-1] == b.shape[-1] != b.shape[-2]:
+        raise ValueError(
+            f"Invalid shapes for solve: {a.shape}, {b.shape}. Prior to JAX v0.5.0, this would "
+            "have been treated as a batched 1-dimensional solve. To recover this behavior, use "
+            "solve(a, b[..., None]).squeeze(-1)."
+        )
+    core = ("m",) if b.ndim == 1 else ("m", "n")
+    sig = "(m,m),(m)->(m)" if b.ndim == 1 else "(m,m),(m,n)->(m,n)"
+    where = f"on vectorized function with excluded=frozenset() and signature={sig!r}"
+    if b.ndim < len(core):
+        raise ValueError(
+            f"input with shape {b.shape} does not have enough dimensions for all core "
+            f"dimensions {core} {where}"
+        )
+    for n in (a.shape[-1], b.shape[-len(core)]):
+        if n != a.shape[-2]:
+            raise ValueError(
+                f"inconsistent size for core dimension 'm': {n} vs {a.shape[-2]} {where}"
+            )
+    shapes = [a.shape[:-2], b.shape[: b.ndim - len(core)]]
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise ValueError(f"Incompatible shapes for broadcasting: shapes={shapes}") from None
 
 
 def inv(a):

@@ -56,6 +56,7 @@ def vectorize(pyfunc: Callable, *, excluded=frozenset(), signature: str | None =
             unvectorised. Other keyword arguments are passed through unchanged too.
         signature: generalised-ufunc signature such as ``"(n),(n)->()"``.
     """
+    shown = excluded  # the messages name it as given (JAX's repr)
     excluded = frozenset(excluded)
     for e in excluded:
         if not isinstance(e, (int, str)):
@@ -69,9 +70,7 @@ def vectorize(pyfunc: Callable, *, excluded=frozenset(), signature: str | None =
 
     @functools.wraps(pyfunc)
     def wrapped(*args, **kwargs):
-        context = (
-            f"on vectorized function with excluded={set(excluded)!r} and signature={signature!r}"
-        )
+        context = f"on vectorized function with excluded={shown!r} and signature={signature!r}"
         dyn_pos = [i for i in range(len(args)) if i not in excluded and args[i] is not None]
         static = {i: a for i, a in enumerate(args) if i not in dyn_pos}
 
@@ -111,7 +110,8 @@ def vectorize(pyfunc: Callable, *, excluded=frozenset(), signature: str | None =
         try:
             loop = tuple(np.broadcast_shapes(*loop_shapes)) if loop_shapes else ()
         except ValueError:
-            raise ValueError(f"could not broadcast loop shapes {loop_shapes} {context}") from None
+            shapes = [tuple(sh) for sh in loop_shapes]
+            raise ValueError(f"Incompatible shapes for broadcasting: shapes={shapes}") from None
 
         def core_fun(*dyn_vals):
             it = iter(dyn_vals)
