@@ -542,3 +542,23 @@ def test_vectorize_errors_name_excluded_as_given():
         )
     )
     assert str(e) == "Incompatible shapes for broadcasting: shapes=[(2,), (4,)]"
+
+
+# A complex triangular solve multiplies by the pivot's reciprocal (LAPACK's trsm), NaN + NaN j
+# for a zero pivot, so a singular complex matrix's inverse / solution rows are NaN where
+# jaxlite divided by zero with NumPy (inf - inf j, -inf + inf j, inf + nan j).
+_CSING = {
+    "inv_rank1": (lambda m: m.jnp.linalg.inv(np.array([[1 + 1j, 2 + 2j], [1, 2]], "complex64"))),
+    "solve_zero_column": (
+        lambda m: m.jnp.linalg.solve(
+            np.array([[0, 1], [0, 1j]], "complex64"), np.ones(2, "complex64")
+        )
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(_CSING))
+def test_complex_singular_solve_is_nan(name):
+    out = np.asarray(same(_CSING[name]))
+    assert np.isnan(out.real[..., 0]).all() and np.isnan(out.imag[..., 0]).all()
+    assert not np.isinf(out.real).any() and not np.isinf(out.imag).any()

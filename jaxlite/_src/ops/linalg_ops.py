@@ -220,7 +220,13 @@ def _substitute(op, b, lower: bool):
         for i in order:
             done = slice(0, i) if lower else slice(i + 1, n)
             acc = b[..., i, :] - np.einsum("...j,...jk->...k", op[..., i, done], x[..., done, :])
-            x[..., i, :] = acc / op[..., i, i][..., None]
+            piv = op[..., i, i][..., None]
+            out = acc / piv
+            if np.iscomplexobj(out):
+                # LAPACK's complex trsm multiplies by the pivot's reciprocal, NaN + NaN j
+                # for a zero pivot: the whole row is NaN (NumPy's division gives infs)
+                out = np.where(piv == 0, np.array(complex(np.nan, np.nan), out.dtype), out)
+            x[..., i, :] = out
     return x
 
 
