@@ -562,3 +562,46 @@ def test_complex_singular_solve_is_nan(name):
     out = np.asarray(same(_CSING[name]))
     assert np.isnan(out.real[..., 0]).all() and np.isnan(out.imag[..., 0]).all()
     assert not np.isinf(out.real).any() and not np.isinf(out.imag).any()
+
+
+# reduce_window's argument checks in JAX's order and words (jaxlite: one message for every
+# length mismatch, a concatenate error for a zero window, ZeroDivisionError for stride 0)
+_RW_ARGS = {
+    "rank": (
+        dict(dims=(2,), strides=(1,)),
+        "reduce_window got the wrong number of window_dimensions for operand: got operand "
+        "shape (3, 4) with window_dimensions (2,).",
+    ),
+    "zero_window": (
+        dict(dims=(0, 2)),
+        "reduce_window window_dimensions must have every element be strictly positive, got (0, 2).",
+    ),
+    "zero_stride": (
+        dict(strides=(0, 1)),
+        "reduce_window window_strides must have every element be strictly positive, got (0, 1).",
+    ),
+    "strides_length": (
+        dict(strides=(1,), pad=((0, 0), (0, 0))),
+        "reduce_window got inconsistent window_strides and window_dimensions: got "
+        "window_strides (1,) and window_dimensions (2, 2).",
+    ),
+    "base_dilation_length": (
+        dict(base_dilation=(1,)),
+        "reduce_window got inconsistent base_dilation and window_dimensions: got "
+        "base_dilation (1,) and window_dimensions (2, 2).",
+    ),
+    "zero_dilation": (dict(window_dilation=(0, 1)), "All dilations must be positive, got (0, 1)."),
+    "negative_base_dilation": (
+        dict(base_dilation=(-1, 1)),
+        "reduce_window base_dilation must have every element be nonnegative, got (-1, 1).",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(_RW_ARGS))
+def test_reduce_window_argument_errors(name):
+    kw, msg = _RW_ARGS[name]
+    kw = dict(kw)
+    dims, strides, pad = kw.pop("dims", (2, 2)), kw.pop("strides", (1, 1)), kw.pop("pad", "VALID")
+    e = same(lambda m: m.lax.reduce_window(_X34, 0.0, m.lax.add, dims, strides, pad, **kw))
+    assert type(e) is TypeError and str(e) == msg, e

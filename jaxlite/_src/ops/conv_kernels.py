@@ -1,5 +1,6 @@
-"""NumPy kernels of complex and one-product convolutions with XLA:CPU's roundings and
-signs of zero (``windowed.conv_general_dilated_p``'s impl calls them)."""
+"""Window shapes and argument checks (``reduce_window``, convolutions), and the NumPy
+kernels of complex and one-product convolutions with XLA:CPU's roundings and signs of zero
+(``windowed.conv_general_dilated_p``'s impl calls them)."""
 
 from __future__ import annotations
 
@@ -92,3 +93,48 @@ def kept_products(lhs_shape, rhs_shape, g, bg, params):
     )  # fmt: skip
     positions = n * int(np.prod(out[2:], dtype=np.int64))
     return o // g == 1 or (g == 1 and positions == 1 and o <= 7)
+
+
+def padtype_to_pads(in_shape, window_shape, window_strides, padding):
+    """``jax.lax.padtype_to_pads``: explicit (lo, hi) pairs for "SAME"/"VALID"."""
+    if isinstance(padding, str):
+        p = padding.upper()
+        if p == "VALID":
+            return [(0, 0)] * len(in_shape)
+        if p in ("SAME", "SAME_LOWER"):
+            pads = []
+            for n, k, s in zip(in_shape, window_shape, window_strides):
+                out = -(-n // s)
+                total = max((out - 1) * s + k - n, 0)
+                lo = total // 2 if p == "SAME" else -(-total // 2)
+                pads.append((lo, total - lo))
+            return pads
+        raise ValueError(f"Unknown padding type: {padding}.")
+    return [(int(lo), int(hi)) for lo, hi in padding]
+
+
+def check_window_args(shape, wd, ws, bd, wdil):
+    # JAX's checks, in its order and words
+    for name, v, low in (
+        ("window_dimensions", wd, 1),
+        ("window_strides", ws, 1),
+        ("base_dilation", bd, 0),
+        ("window_dilation", wdil, 0),
+    ):
+        if any(d < low for d in v):
+            bound = "strictly positive" if low else "nonnegative"
+            raise TypeError(f"reduce_window {name} must have every element be {bound}, got {v}.")
+    if len(shape) != len(wd):
+        raise TypeError(
+            "reduce_window got the wrong number of window_dimensions for operand: got operand "
+            f"shape {shape} with window_dimensions {wd}."
+        )
+    for name, v in (("window_strides", ws), ("base_dilation", bd), ("window_dilation", wdil)):
+        if len(v) != len(wd):
+            raise TypeError(
+                f"reduce_window got inconsistent {name} and window_dimensions: got {name} {v} "
+                f"and window_dimensions {wd}."
+            )
+    for v in (bd, wdil):  # the output shape dilates the operand and the window
+        if any(d <= 0 for d in v):
+            raise TypeError(f"All dilations must be positive, got {v}.")

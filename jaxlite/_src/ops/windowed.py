@@ -32,12 +32,14 @@ from jaxlite._src.ops import (
     xla_fma,
 )
 from jaxlite._src.ops._factories import defjvp, defjvp2
-from jaxlite._src.ops.conv_kernels import (
+from jaxlite._src.ops.conv_kernels import (  # noqa: F401 (padtype_to_pads: lax's)
+    check_window_args,
     conv_shape as _conv_shape,
     gauss_conv,
     kept_products,
     one_product_complex,
     one_product_conv,
+    padtype_to_pads,
 )
 from jaxlite._src.ops.forward_only import forward_only, reduce_window_refusal
 from jaxlite._src.ops.precision import check_precision
@@ -45,24 +47,6 @@ from jaxlite._src.ops.precision import check_precision
 
 def _dilate_len(n, d):
     return 0 if n == 0 else (n - 1) * d + 1
-
-
-def padtype_to_pads(in_shape, window_shape, window_strides, padding):
-    """``jax.lax.padtype_to_pads``: explicit (lo, hi) pairs for "SAME"/"VALID"."""
-    if isinstance(padding, str):
-        p = padding.upper()
-        if p == "VALID":
-            return [(0, 0)] * len(in_shape)
-        if p in ("SAME", "SAME_LOWER"):
-            pads = []
-            for n, k, s in zip(in_shape, window_shape, window_strides):
-                out = -(-n // s)
-                total = max((out - 1) * s + k - n, 0)
-                lo = total // 2 if p == "SAME" else -(-total // 2)
-                pads.append((lo, total - lo))
-            return pads
-        raise ValueError(f"Unknown padding type: {padding}.")
-    return [(int(lo), int(hi)) for lo, hi in padding]
 
 
 # ---------------------------------------------------------------------- reduce_window
@@ -107,16 +91,13 @@ def reduce_window(
     """
 
     x = to_array(operand)
-    nd = x.ndim
     wd = tuple(int(w) for w in window_dimensions)
-    ws = tuple(int(s) for s in window_strides)
-    bd = tuple(int(b) for b in base_dilation) if base_dilation else (1,) * nd
-    wdil = tuple(int(d) for d in window_dilation) if window_dilation else (1,) * nd
-    if not (len(wd) == len(ws) == len(bd) == len(wdil) == nd):
-        raise TypeError(
-            "reduce_window: window_dimensions, window_strides and dilations must "
-            f"have one entry per operand dimension ({nd})"
-        )
+    ws = tuple(int(s) for s in window_strides) if window_strides is not None else (1,) * len(wd)
+    bd = tuple(int(b) for b in base_dilation) if base_dilation else (1,) * len(wd)
+    wdil = tuple(int(d) for d in window_dilation) if window_dilation else (1,) * len(wd)
+    if isinstance(padding, str) and any(d <= 0 for d in wdil):  # JAX dilates the window first
+        raise TypeError(f"All dilations must be positive, got {wdil}.")
+    check_window_args(x.shape, wd, ws, bd, wdil)
     dilated_win = tuple(_dilate_len(k, d) for k, d in zip(wd, wdil))
     # As JAX: string padding is computed from the undilated operand shape (and the
     # dilated window), so SAME with base dilation is not "same size" of the dilated input.
