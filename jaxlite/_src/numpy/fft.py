@@ -220,6 +220,8 @@ def hfft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
     check_arraylike("jax.numpy.fft.hfft", a)
     _check_norm(norm)
     a = asarray_any(a)
+    if n is None:  # JAX reads a.shape[axis] first: IndexError for an axis out of range
+        canonicalize_axis(axis, aval_of(a).ndim, index_error=True)
     if not dtypes.is_complex(aval_of(a).dtype):
         a = conversion.convert_element_type(a, dtypes.to_complex_dtype(aval_of(a).dtype))
     return irfft(ew.conj(a), n, axis, _SWAPPED[norm])
@@ -230,6 +232,8 @@ def ihfft(a, n: int | None = None, axis: int = -1, norm: str | None = None):
     with the ``norm`` direction swapped."""
     check_arraylike("jax.numpy.fft.ihfft", a)
     _check_norm(norm)
+    if n is None:  # JAX reads a.shape[axis] first: IndexError for an axis out of range
+        canonicalize_axis(axis, np.ndim(a), index_error=True)
     out = ew.conj(rfft(a, n, axis, _SWAPPED[norm]))
     # JAX scales the conjugate by a complex scalar: a zero imaginary part takes the sign
     # of the real part (x*0 + -0.0), as a product by 1 + 0j gives it
