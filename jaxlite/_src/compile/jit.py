@@ -334,7 +334,7 @@ class JitWrapped:
         static_argnums, static_argnames = _infer_statics(self._sig, static_argnums, static_argnames)
         self._static_argnums = static_argnums
         self._static_argnames = static_argnames
-        # (argnums, argnames) donated, each completed from the other through the signature
+        # (argnums, argnames) donated, one inferred from the other when only one is given
         self._donate = _check_donation(self._sig, donate_argnums, donate_argnames, static_argnames)
         self._keep_unused = keep_unused
         self._name = getattr(fun, "__name__", "fun")
