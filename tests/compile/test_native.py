@@ -592,6 +592,28 @@ def test_regions_are_runs_of_native_equations():
     assert native.outline_regions(small) is small  # small arrays: NumPy is as fast
 
 
+def test_matrix_products_stay_out_of_straight_line_regions():
+    """A jitted MLP forward's products are BLAS calls either way: an outlined region takes
+    the elementwise runs between them only (here too short to be one), so Numba is not
+    asked to compile a region it cannot speed up."""
+
+    def forward(x, w1, w2):
+        h = jnp.maximum(x @ w1 + 1.0, 0.0)
+        return jnp.maximum(h @ w2 * 2.0 - 1.0, 0.0)
+
+    x, w = np.ones((512, 256), np.float32), np.ones((256, 256), np.float32)
+    closed = simplify.simplify(jax.make_jaxpr(forward)(x, w, w))
+    assert native.outline_regions(closed, min_size=1) is closed
+
+    def chain(x, w):  # a long elementwise run after the product is still a region
+        y = x @ w
+        return jnp.maximum(y * 2.0 + 1.0, 0.0) - y * 3.0
+
+    out = native.outline_regions(simplify.simplify(jax.make_jaxpr(chain)(x, w)), min_size=1)
+    prims = [str(e.primitive) for e in out.jaxpr.eqns]
+    assert prims[0] == "dot_general" and prims[-1] == "native_region"
+
+
 def test_threefry_kernel_matches_python_tier():
     import jaxlite.random as jr
 

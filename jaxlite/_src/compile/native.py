@@ -105,6 +105,13 @@ _NUMPY_SIMD = {
     "logistic",
 }
 
+# Equations a straight-line (outlined) region does not take: a matrix product is one BLAS
+# call in Numba as in NumPy, so a region around it fuses only the elementwise rest, and a
+# region holding the products of a jitted MLP forward cost ~7 s of background compile on a
+# 2-core machine (every call meanwhile up to 3x slower) to lose its trial (session 15).
+# Loop bodies still compile them (an RNN step's products run in the native loop).
+_NOT_IN_REGIONS = {"dot_general"}
+
 _NUMBA_OPTIONS = dict(error_model="numpy", nogil=True, cache=True, boundscheck=False)
 MODES = ("auto", "off", "always")
 
@@ -585,7 +592,9 @@ def _find_regions(eqns, min_size: int) -> list[tuple[int, int, bool]]:
     taken = {id(eqns[i]) for a, b in blocked for i in range(a, b)}
     compiled = []
     if numba:
-        ok = lambda e, k: id(e) not in taken and _eqn_supported(e)  # noqa: E731
+        ok = lambda e, k: (  # noqa: E731
+            id(e) not in taken and str(e.primitive) not in _NOT_IN_REGIONS and _eqn_supported(e)
+        )
         compiled = [r for r in _runs(eqns, ok) if big(r) and not simd(r)]
     return sorted([(a, b, True) for a, b in blocked] + [(a, b, False) for a, b in compiled])
 
