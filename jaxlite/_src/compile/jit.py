@@ -331,7 +331,9 @@ class JitWrapped:
             pass
         # negative indices, in the order given (checked against each call's arguments)
         self._neg_statics = tuple(i for i in canonicalize_argnums(static_argnums) if i < 0)
-        static_argnums, static_argnames = _infer_statics(self._sig, static_argnums, static_argnames)
+        static_argnums, static_argnames = _infer_argnums_and_argnames(
+            self._sig, static_argnums, static_argnames
+        )
         self._static_argnums = static_argnums
         self._static_argnames = static_argnames
         # (argnums, argnames) donated, one inferred from the other when only one is given
@@ -598,48 +600,28 @@ def _check_statics_against_signature(params, static_argnums, static_argnames, wh
 
 def _check_donation(sig, donate_argnums, donate_argnames, static_argnames):
     """JAX's checks of ``donate_argnums``/``donate_argnames`` (in range of the signature, not
-    also static); returns ``(argnums, argnames)`` donated, or None if none is. As in JAX,
-    when only one of the two is given the other is inferred from the signature's
-    positional-or-keyword parameters; when both are, each is taken as it is."""
-    infer_names, infer_nums = donate_argnames is None, donate_argnums is None
-    donate_argnums = set(canonicalize_argnums(donate_argnums))
-    if donate_argnames is None:
-        donate_argnames = ()
-    elif isinstance(donate_argnames, str):
-        donate_argnames = (donate_argnames,)
-    donate_argnames = set(donate_argnames)
-    if sig is not None:
-        params = list(sig.parameters.values())
-        _check_statics_against_signature(params, donate_argnums, donate_argnames, "donate")
-        given_nums, given_names = set(donate_argnums), set(donate_argnames)
-        for i, p in enumerate(params):
-            if p.kind != inspect.Parameter.POSITIONAL_OR_KEYWORD:
-                continue
-            if infer_names and (i in given_nums or i - len(params) in given_nums):
-                donate_argnames.add(p.name)
-            if infer_nums and p.name in given_names:
-                donate_argnums.add(i)
-        both = donate_argnames & set(static_argnames)
-        if both:
-            raise ValueError(
-                "static_argnames and donate_argnames cannot intersect. Argument names "
-                f"{both} appear in both static_argnames and donate_argnames"
-            )
-    if not donate_argnums and not donate_argnames:
-        return None
-    return frozenset(donate_argnums), frozenset(donate_argnames)
+    also static); returns ``(argnums, argnames)`` donated (inferred from each other as the
+    static ones are), or None if none is."""
+    nums, names = _infer_argnums_and_argnames(sig, donate_argnums, donate_argnames, "donate")
+    both = set(names) & set(static_argnames)
+    if both:
+        raise ValueError(
+            "static_argnames and donate_argnames cannot intersect. Argument names "
+            f"{both} appear in both static_argnames and donate_argnames"
+        )
+    return (nums, names) if nums or names else None
 
 
-def _infer_statics(sig, static_argnums, static_argnames):
-    """As JAX: when only one of static_argnums/static_argnames is given, the other is
-    inferred from the signature's positional-or-keyword parameters (non-negative indices);
-    when both are, each is taken as it is."""
-    infer_names, infer_nums = static_argnames is None, static_argnums is None
-    nums = set(canonicalize_argnums(static_argnums))
-    names = set((static_argnames,) if isinstance(static_argnames, str) else static_argnames or ())
+def _infer_argnums_and_argnames(sig, argnums, argnames, what="static"):
+    """As JAX: when only one of ``argnums``/``argnames`` (static or donated) is given, the
+    other is inferred from the signature's positional-or-keyword parameters (non-negative
+    indices); when both are, each is taken as it is."""
+    infer_names, infer_nums = argnames is None, argnums is None
+    nums = set(canonicalize_argnums(argnums))
+    names = set((argnames,) if isinstance(argnames, str) else argnames or ())
     if sig is not None:
         params = list(sig.parameters.values())
-        _check_statics_against_signature(params, nums, names)
+        _check_statics_against_signature(params, nums, names, what)
         for i, p in enumerate(params):
             if p.kind == inspect.Parameter.POSITIONAL_OR_KEYWORD:
                 if infer_names and i in nums:
