@@ -29,7 +29,7 @@ from jaxlite._src.api_plumbing import canonicalize_argnums
 from jaxlite._src.compile import codegen, donation
 from jaxlite._src.compile.jit_debug import debug_after_trace, live_tracers, refuse_trace
 from jaxlite._src.compile.stage_info import StageInfo
-from jaxlite._src.core import rules, sharding_hooks
+from jaxlite._src.core import rules, sharding_hooks, trace as _trace
 from jaxlite._src.core.array import ArrayImpl, foreign_to_numpy, freeze_chain, make_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, closure_convert_consts
@@ -282,6 +282,7 @@ def clear_caches() -> None:
             trace_cache.clear()
             fast_cache.clear()
     _compiled_cache.clear()
+    _trace._avals_cache.clear()
     _cfg.config.new_epoch()
 
 

@@ -121,7 +121,8 @@ def array_level_impl(prim: Primitive, fun: Callable) -> Callable:
         abstract_eval = rules.abstract_eval_rules.get(prim)
         avals_out = None
         if abstract_eval is not None:
-            avals_out = abstract_eval(*[aval_of(a) for a in arrays], **params)
+            avals = [aval_of(a) for a in arrays]
+            avals_out = _trace.eval_abstract(prim, abstract_eval, avals, params)
         if prim.multiple_results:
             if avals_out is None:
                 return [np.asarray(o) for o in out]

@@ -237,6 +237,60 @@ def to_numpy_value(x: Any) -> tuple[np.ndarray, ShapedArray]:
 
 
 _device_state = _devices._state
+_config = _cfg.config
+
+# ``EvalTrace``'s cache of abstract evaluation: (primitive, params, settings epoch, *avals)
+# -> output aval(s). Cleared when full; holds no arrays and no jaxprs (``_params_key``).
+_avals_cache: dict = {}
+_AVALS_CACHE_SIZE = 4096
+_PLAIN = frozenset({int, float, bool, complex, str, type(None), type})
+
+
+class _NotPlain(Exception):
+    pass
+
+
+def _typed(v):
+    t = type(v)
+    if t in _PLAIN or isinstance(v, np.dtype):
+        return t, v  # typed: 1, 1.0 and True are equal keys otherwise
+    if t is tuple:
+        return tuple(_typed(e) for e in v)
+    raise _NotPlain
+
+
+def _params_key(params: dict) -> tuple | None:
+    """``params`` as part of a cache key, or None when a value is not a plain constant (an
+    int, float, string, dtype, None, or tuples of them): jaxprs, functions, arrays and
+    objects with state are never keys, so the cache keeps nothing alive and never hashes
+    an object whose meaning can change. Each constant is keyed with its type."""
+    try:
+        return tuple((k, _typed(v)) for k, v in params.items())
+    except _NotPlain:
+        return None
+
+
+def eval_abstract(primitive, abstract_eval, avals, params):
+    """``abstract_eval(*avals, **params)``, checked by ``check_allocation``, from the cache
+    when ``params`` are plain: abstract evaluation depends on the avals, the params and the
+    settings (``config.epoch``) only. JAX's eager operations are cached jit calls, which
+    evaluate abstractly once per signature too."""
+    pk = _params_key(params) if params else ()
+    if pk is not None:
+        key = (primitive, pk, _config.epoch, *avals)
+        avals_out = _avals_cache.get(key)
+        if avals_out is not None:
+            return avals_out
+    avals_out = abstract_eval(*avals, **params)
+    multiple = primitive.multiple_results
+    check_allocation(avals_out if multiple else (avals_out,), primitive.name)
+    if pk is not None:
+        if multiple:
+            avals_out = tuple(avals_out)
+        if len(_avals_cache) >= _AVALS_CACHE_SIZE:
+            _avals_cache.clear()
+        _avals_cache[key] = avals_out
+    return avals_out
 
 
 class EvalTrace(Trace):
@@ -273,8 +327,7 @@ class EvalTrace(Trace):
             gathered = sharding_hooks.eval_check(primitive, args, vals)
             if gathered is not None:
                 vals = gathered
-        avals_out = abstract_eval(*avals, **params)
-        check_allocation(avals_out if primitive.multiple_results else (avals_out,), primitive.name)
+        avals_out = eval_abstract(primitive, abstract_eval, avals, params)
         if primitive in rules.quiet_fp:
             with np.errstate(all="ignore"):
                 out = impl(*vals, **params)
