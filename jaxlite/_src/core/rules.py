@@ -104,6 +104,10 @@ runs_user_code: set = set()
 # outputs are saved instead (JAX rematerialises a debug callback inside a custom_jvp call
 # once only, in the forward pass; one inside jit, cond, scan or custom_vjp twice).
 remat_runs_once: set = set()
+# Primitives whose abstract evaluation reads a context that is neither in its avals, its
+# params nor the config epoch (``axis_index``: the vma-checked manual axes of the shard_map
+# body running it): the eager trace never caches their output avals (``trace.eval_abstract``).
+context_typed: set = set()
 
 ALL_TABLES: dict[str, dict] = {
     "impl": impl_rules,

@@ -276,6 +276,8 @@ def eval_abstract(primitive, abstract_eval, avals, params):
     settings (``config.epoch``) only. JAX's eager operations are cached jit calls, which
     evaluate abstractly once per signature too."""
     pk = _params_key(params) if params else ()
+    if pk is not None and primitive in rules.context_typed:
+        pk = None
     if pk is not None:
         key = (primitive, pk, _config.epoch, *avals)
         avals_out = _avals_cache.get(key)
