@@ -55,7 +55,7 @@ from jaxlite._src.numpy.ufuncs import (
     subtract,
     true_divide,
 )
-from jaxlite._src.ops import elementwise as ew
+from jaxlite._src.ops import bitcast, elementwise as ew, shape as lax_shape
 
 
 def _defer(f, swap=False):
@@ -159,6 +159,7 @@ def install() -> None:
     Array.reshape = _reshape
     Array.transpose = _transpose
     Array.flatten = _flatten
+    Array.view = _view
     Array.__array_namespace__ = lambda self, api_version=None: __import__(
         "jaxlite.numpy", fromlist=["numpy"]
     )
@@ -190,6 +191,63 @@ def _reshape(self, *shape, order="C"):
     if len(shape) == 1 and not isinstance(shape[0], int):
         shape = shape[0]
     return reshape(self, shape, order)
+
+
+def _view(self, dtype=None, type=None):
+    """``x.view(dtype)`` (JAX's ``Array.view``): the bits of ``x`` read as ``dtype``, the last
+    axis scaled by the ratio of the item sizes (a new array: JAX arrays share no memory).
+
+    Raises:
+        NotImplementedError: for ``type``.
+        ValueError: for a 0-d array and a dtype of another item size, or a wider dtype whose
+            size does not divide the bytes of the last axis.
+    """
+    if type is not None:
+        raise NotImplementedError("`type` argument of array.view() is not supported.")
+    if dtype is None:
+        return self
+    dtype = dtypes.check_user_dtype_supported(dtype, "view")
+    src = np.dtype(self.dtype)
+    if self.ndim == 0:
+        if src.itemsize != dtype.itemsize:
+            raise ValueError("view() of a 0d array is only supported if the itemsize is unchanged.")
+        return _view(lax_shape.expand_dims(self, (0,)), dtype)[0]
+    if src == dtype:
+        return self
+    if dtype.itemsize > src.itemsize and (self.shape[-1] * src.itemsize) % dtype.itemsize:
+        raise ValueError(
+            "When changing to a larger dtype, its size must be a divisor of the total "
+            "size in bytes of the last axis of the array."
+        )
+    x = self
+    if src == np.bool_:
+        x = astype(x, np.uint8)
+    elif dtypes.is_complex(src):  # (re, im) pairs along the last axis
+        n, *lead, last = x.ndim, *x.shape
+        parts = [lax_shape.expand_dims(part, (n,)) for part in (ew.real(x), ew.imag(x))]
+        x = lax_shape.reshape(lax_shape.concatenate(parts, n), (*lead, 2 * last))
+    width = np.dtype(x.dtype).itemsize
+    target = dtype
+    if dtype == np.bool_:
+        target = np.dtype(np.uint8)
+    elif dtypes.is_complex(dtype):
+        target = np.dtype(dtypes.finfo(dtype).dtype)
+    new = target.itemsize
+    *lead, last = x.shape
+    if new < width:
+        x = bitcast.bitcast_convert_type(x, target)
+        x = lax_shape.reshape(x, (*lead, last * (width // new)))
+    elif new > width:
+        ratio = new // width
+        x = lax_shape.reshape(x, (*lead, last // ratio, ratio))
+        x = bitcast.bitcast_convert_type(x, target)
+    else:
+        x = bitcast.bitcast_convert_type(x, target)
+    if dtype == np.bool_:
+        return ufuncs.not_equal(x, 0)
+    if dtypes.is_complex(dtype):
+        return ew.complex_(x[..., ::2], x[..., 1::2])
+    return x
 
 
 def _real(x):

@@ -181,7 +181,8 @@ def swapaxes(a, axis1, axis2):
             raise IndexError(f"index {ax} is out of bounds for axis 0 with size {a.ndim}")
     i, j = canonicalize_axis(axis1, a.ndim), canonicalize_axis(axis2, a.ndim)
     perm[i], perm[j] = perm[j], perm[i]
-    return _sh.transpose(a, perm)
+    out = _sh.transpose(a, perm)
+    return fresh(out) if out is a else out  # jitted in JAX: a new array
 
 
 def moveaxis(a, source, destination):
@@ -193,7 +194,8 @@ def moveaxis(a, source, destination):
     perm = [i for i in range(a.ndim) if i not in src]
     for d, s in sorted(zip(dst, src)):
         perm.insert(d, s)
-    return _sh.transpose(a, perm)
+    out = _sh.transpose(a, perm)
+    return fresh(out) if out is a else out  # jitted in JAX: a new array
 
 
 def squeeze(a, axis=None):
@@ -249,7 +251,9 @@ def broadcast_to(array, shape, *, out_sharding=None):
 
 
 def broadcast_arrays(*args):
-    return _broadcast_all(*[asarray_any(a) for a in args])
+    args = [asarray_any(a) for a in args]
+    # JAX's results are new arrays, those of unchanged shape included.
+    return [fresh(o) if o is a else o for o, a in zip(_broadcast_all(*args), args)]
 
 
 def broadcast_shapes(*shapes):

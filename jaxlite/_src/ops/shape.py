@@ -10,7 +10,7 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules, sharding_hooks
-from jaxlite._src.core.array import ArrayImpl
+from jaxlite._src.core.array import ArrayImpl, fresh
 from jaxlite._src.core.avals import (
     ShapedArray,
     aval_of,
@@ -113,6 +113,8 @@ def broadcast_in_dim(operand, shape, broadcast_dimensions, *, out_sharding=None)
     shape = tuple(int(s) for s in shape)
     broadcast_dimensions = tuple(int(d) for d in broadcast_dimensions)
     if not isinstance(operand, Tracer):
+        if not shape and isinstance(operand, ArrayImpl):
+            return operand  # a 0-d array as it is, as JAX returns it
         # Constants are broadcast now, not staged (keeps jaxprs small, like JAX's literals).
         return broadcast_in_dim_p.bind_with_trace(
             eval_trace, (operand,), dict(shape=shape, broadcast_dimensions=broadcast_dimensions)
@@ -131,6 +133,8 @@ def broadcast(operand, sizes, *, out_sharding=None):
     if out_sharding is not None:
         return sharding_hooks.apply_out_sharding(broadcast, out_sharding, operand, sizes)
     sizes = tuple(sizes)
+    if not sizes and isinstance(operand, ArrayImpl):
+        return operand  # nothing to prepend: JAX returns the array itself
     nd = len(_shape_of(operand))
     return broadcast_in_dim(
         operand, sizes + _shape_of(operand), tuple(range(len(sizes), len(sizes) + nd))
@@ -232,7 +236,9 @@ def reshape(operand, new_sizes, dimensions=None, *, out_sharding=None):
     if dimensions is not None:
         operand = transpose(operand, dimensions)
     if _shape_of(operand) == new_sizes and hasattr(operand, "aval"):
-        return operand
+        # JAX returns the array itself, except a 0-d one (a new array; tracers stay as
+        # they are, so no equation is staged).
+        return operand if new_sizes else fresh(operand)
     return reshape_p.bind(operand, new_sizes=new_sizes, dimensions=None)
 
 
@@ -348,6 +354,8 @@ def expand_dims(array, dimensions):
     dims = [int(d) % nd for d in dimensions]
     if len(set(dims)) != len(dims):
         raise ValueError(f"repeated axis in lax.expand_dims: {dims}")
+    if not dims and hasattr(array, "aval"):  # JAX: a 0-d array itself, else a new array
+        return array if not shape else fresh(array)
     for d in sorted(dims):
         shape.insert(d, 1)
     return reshape(array, shape)
