@@ -67,6 +67,29 @@ def test_astype_to_the_same_dtype_returns_a_strong_array_itself():
     assert out is not w and not out.weak_type
 
 
+@pytest.mark.parametrize(
+    "fun",
+    [
+        lambda v, x: jnp.einsum("i", v),
+        lambda v, x: jnp.einsum("ij->ij", x),
+        lambda v, x: jnp.linalg.matrix_power(x, 1),
+        lambda v, x: jnp.diff(v, n=0),
+        lambda v, x: jnp.ix_(v)[0],
+        lambda v, x: jnp.meshgrid(v)[0],
+        lambda v, x: jnp.meshgrid(v, sparse=True)[0],
+    ],
+    ids=["einsum_i", "einsum_ij", "matrix_power_1", "diff_0", "ix_", "meshgrid", "meshgrid_sparse"],
+)
+def test_functions_that_change_nothing_return_a_new_array(fun):
+    v, x = jnp.arange(3.0), jnp.arange(4.0).reshape(2, 2)
+    out = fun(v, x)
+    assert out is not v and out is not x
+    want = np.asarray(out).copy()
+    v.delete()
+    x.delete()
+    np.testing.assert_array_equal(np.asarray(out), want)
+
+
 def test_swapaxes_of_an_axis_with_itself_is_a_new_array():
     x = jnp.arange(6.0).reshape(2, 3)
     y = jnp.swapaxes(x, 1, 1)

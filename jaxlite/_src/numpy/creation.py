@@ -343,7 +343,7 @@ def meshgrid(*xi, copy: bool = True, sparse: bool = False, indexing: str = "xy")
         s = [1] * nd
         s[d] = a.shape[0]
         r = reshape(a, s)
-        out.append(r if sparse else broadcast_to(r, shape))
+        out.append(fresh(r if sparse else broadcast_to(r, shape)))  # new arrays, as JAX's
     return out
 
 

@@ -15,7 +15,7 @@ import operator
 
 import numpy as np
 from jaxlite._src import dtypes
-from jaxlite._src.core.array import ArrayImpl
+from jaxlite._src.core.array import ArrayImpl, fresh
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.trace import Tracer, concrete_or_error
@@ -447,7 +447,7 @@ def ix_(*args):
             raise ValueError(f"Cross index must be 1 dimensional, got shape {a.shape}")
         shape = [1] * n
         shape[k] = a.shape[0]
-        out.append(reshape(a, shape))
+        out.append(fresh(reshape(a, shape)))  # jitted in JAX: new arrays
     return tuple(out)
 
 

@@ -8,6 +8,7 @@ import builtins
 
 import numpy as np
 from jaxlite._src import dtypes
+from jaxlite._src.core.array import fresh
 from jaxlite._src.numpy import reductions, shape as jnp_shape, ufuncs
 from jaxlite._src.numpy.creation import full_like, linspace, ones_like, zeros_like
 from jaxlite._src.numpy.indexing_routines import take
@@ -132,7 +133,7 @@ def diff(a, n: int = 1, axis: int = -1, prepend=None, append=None):
         hi = _sh.slice_in_dim(a, builtins.min(1, m), m, 1, axis)
         lo = _sh.slice_in_dim(a, 0, builtins.max(m - 1, 0), 1, axis)
         a = not_equal(hi, lo) if a.dtype == dtypes.bool_ else subtract(hi, lo)
-    return a
+    return fresh(a)  # jitted in JAX: n=0 gives a new array
 
 
 # ------------------------------------------------------------------------ numerics
