@@ -327,6 +327,7 @@ from jaxlite._src.ops.parallel import (  # noqa: E402,F401  # noqa: E402
     pmin_p as pmin_p,
     ppermute as ppermute,
     ppermute_p as ppermute_p,
+    pshuffle as pshuffle,
     psum as psum,
     psum_p as psum_p,
 )

@@ -306,17 +306,57 @@ _pextremum_jvp(pmax_p)
 _pextremum_jvp(pmin_p)
 
 
+def check_uniform_state(what: str, names: tuple, v) -> None:
+    """Under check_vma, a reduction over several manual axes needs the operand to vary
+    along all of them or along none (JAX's error otherwise)."""
+    manual = spmd.vma_axes()
+    if not manual:
+        return
+    a = aval_of(v)
+    ours = [n for n in names if n in manual]
+    if any(n in a.vma for n in ours) and any(n not in a.vma for n in ours):
+        raise ValueError(
+            f"jax.lax.{what} can only accept axis_name which corresponds to one of varying, "
+            "unreduced, reduced or invarying state of the input. Got input type: "
+            f"{a.str_short()}, axes: {names} and input state: {{'invarying', 'varying'}}"
+        )
+
+
+def _static_leaf(v) -> bool:
+    # Python numbers and NumPy arrays (not bools): psum of them is computed statically.
+    if isinstance(v, (bool, np.bool_)):
+        return False
+    if isinstance(v, (int, float, complex)):
+        return True
+    return isinstance(v, (np.ndarray, np.generic)) and v.dtype != np.bool_
+
+
+def _static_times(v, n):
+    if isinstance(v, (int, float, complex)):
+        return v * type(v)(n)
+    return v * np.asarray(n, v.dtype)
+
+
 def psum(x: Any, axis_name: Any, *, axis_index_groups=None):
-    """``jax.lax.psum``: sum of ``x`` (a pytree) over the named axis (or tuple of axes)."""
+    """``jax.lax.psum``: sum of ``x`` (a pytree) over the named axis (or tuple of axes).
+
+    As in JAX, when every leaf is a Python number or a NumPy array the sum is computed
+    statically (the value times the axis size, of the same type): ``psum(1, 'i')`` is the
+    Python int axis size."""
     if axis_index_groups is not None:
         raise NotImplementedError("psum: axis_index_groups is not supported")
     names = _names(axis_name)
     _check_bound(names, "psum")
+    leaves = tree_util.tree_leaves(x)
+    if leaves and all(_static_leaf(v) for v in leaves):
+        n = _axis_size(names, "psum")
+        return _tree_map(lambda v: _static_times(v, n), x)
 
     def one(v):
         v = _asarray(v)
         if aval_of(v).dtype == dtypes.bool_:
             v = conversion.convert_element_type(v, dtypes.int32)
+        check_uniform_state("psum", names, v)
         return psum_p.bind(insert_collective_pvary(names, v), axis_name=names)
 
     return _tree_map(one, x)
@@ -328,6 +368,9 @@ def pmean(x: Any, axis_name: Any, *, axis_index_groups=None):
         raise NotImplementedError("pmean: axis_index_groups is not supported")
     names = _names(axis_name)
     n = _axis_size(names, "pmean")
+    leaves = tree_util.tree_leaves(x)
+    if leaves and all(_static_leaf(v) for v in leaves):
+        return _tree_map(lambda v: _static_times(v, n) / n, x)
 
     def one(v):
         s = psum(v, names)
@@ -607,10 +650,27 @@ rules.jvp_rules[ppermute_p] = lambda primals, tangents, *, axis_name, perm: (
 )
 
 
+def _mesh_order(names: tuple) -> tuple:
+    """``names`` in mesh order when they are all manual axes of enclosing shard_maps.
+
+    JAX numbers the devices of a ppermute over several mesh axes in the mesh's axis order,
+    whatever the order of the names (unlike ``axis_index``, ``all_gather``, ``psum_scatter``
+    and ``all_to_all``, which take the names' order, first name major)."""
+    if len(names) < 2:
+        return names
+    env = spmd.tracing_axes()
+    ctx = spmd.current()
+    order = list(ctx.exchange.axis_names) if ctx is not None else []
+    order += [n for n in env if n not in order]
+    if not all(n in order for n in names):
+        return names
+    return tuple(sorted(names, key=order.index))
+
+
 def ppermute(x: Any, axis_name: Any, perm):
     """``jax.lax.ppermute``: element ``dst`` receives ``x`` of element ``src`` for each
     ``(src, dst)`` pair of ``perm``; elements that receive nothing get zeros."""
-    names = _names(axis_name)
+    names = _mesh_order(_names(axis_name))
     size = _axis_size(names, "ppermute")
     perm = tuple((int(s), int(t)) for s, t in perm)
     srcs, dsts = [s for s, _ in perm], [t for _, t in perm]
@@ -630,6 +690,7 @@ def ppermute(x: Any, axis_name: Any, perm):
 
 
 __all__ = [
+    "check_uniform_state",
     "insert_collective_pvary",
     "pvary",
     "pvary_p",
@@ -644,6 +705,17 @@ __all__ = [
     "pmin_p",
     "ppermute",
     "ppermute_p",
+    "pshuffle",
     "psum",
     "psum_p",
 ]
+
+
+def pshuffle(x: Any, axis_name: Any, perm):
+    """``jax.lax.pshuffle``: a ``ppermute`` where element ``i`` receives ``x`` of element
+    ``perm[i]``. ``perm`` must hold each of ``0 .. len(perm) - 1`` once; elements beyond
+    ``len(perm)`` receive zeros."""
+    perm = list(perm)
+    if set(perm) != set(range(len(perm))):
+        raise ValueError(f"`perm` does not represent a permutation: {perm}")
+    return ppermute(x, axis_name, [(src, dst) for dst, src in enumerate(perm)])

@@ -26,6 +26,7 @@ from jaxlite._src.ops.parallel import (
     _split_names,
     _tree_map,
     all_gather_p,
+    check_uniform_state,
     insert_collective_pvary,
     pvary,
 )
@@ -138,6 +139,7 @@ def psum_scatter(
     def one(v):
         v = _asarray(v)
         a = aval_of(v)
+        check_uniform_state("psum_scatter", names, v)
         sd = _norm_axis(int(scatter_dimension), a.ndim, "psum_scatter: scatter_dimension")
         size = a.shape[sd]
         if tiled and size % n:

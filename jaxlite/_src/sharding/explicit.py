@@ -31,12 +31,12 @@ from jaxlite._src.ad_checkpoint import checkpoint_p
 from jaxlite._src.compile.jit import jit_p
 from jaxlite._src.control_flow.scan import scan_p
 from jaxlite._src.core import rules, sharding_hooks
-from jaxlite._src.core.array import ArrayImpl
+from jaxlite._src.core.array import ArrayImpl, to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
-from jaxlite._src.core.rule_types import Zero
+from jaxlite._src.core.rule_types import Zero, not_mapped
 from jaxlite._src.core.sharding_types import ShardingTypeError, is_relaxed, p_repr, relaxed
-from jaxlite._src.core.trace import Tracer
+from jaxlite._src.core.trace import Tracer, eval_trace, trace_ctx
 from jaxlite._src.custom_derivatives import custom_jvp_call_p, custom_vjp_call_p
 from jaxlite._src.interpreters.staging import StagingTracer
 from jaxlite._src.ops import spmd
@@ -423,10 +423,22 @@ def _constraint_transpose(ct, x, *, sharding):
 
 
 def _constraint_batch(axis_data, args, dims, *, sharding):
-    # The batch dimension is unconstrained: the constraint applies to the others, so it is
-    # dropped under vmap (placement has no effect on values).
+    # The batch dimension is not split (``None`` is inserted into the spec there), as in
+    # JAX: ``vmap`` of a constraint to ``P('i')`` places the result by ``P(None, 'i')``.
+    # Constraints over abstract meshes are dropped under vmap (no effect on values).
     (x,), (d,) = args, dims
-    return x, d
+    if d is not_mapped:
+        return sharding_constraint_p.bind(x, sharding=sharding), d
+    if not isinstance(sharding, NamedSharding) or isinstance(sharding.mesh, AbstractMesh):
+        return x, d
+    spec = tuple(sharding.spec)
+    if d <= len(spec):
+        spec = (*spec[:d], None, *spec[d:])
+    s = NamedSharding(sharding.mesh, PartitionSpec(*spec))
+    if trace_ctx.trace is eval_trace:
+        x = to_array(x)
+        return _arr.ShardedArray(x._value, x.aval, s, True), d
+    return sharding_constraint_p.bind(x, sharding=s), d
 
 
 rules.impl_rules[sharding_constraint_p] = _identity_impl

@@ -25,6 +25,7 @@ from jaxlite._src.core.avals import aval_of
 from jaxlite._src.ops import shape as _shape
 from jaxlite._src.sharding import multiprocess
 from jaxlite._src.sharding.array import ShardedArray, check_fits
+from jaxlite._src.sharding.jit_shardings import with_sharding_constraint
 from jaxlite._src.sharding.mesh import Mesh
 from jaxlite._src.sharding.shard_map_api import shard_map
 from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec
@@ -156,10 +157,15 @@ def pmap(
         for o, a in zip(outs, o_axes):
             if a is None:
                 final.append(_shape.squeeze(_shape.slice_in_dim(o, 0, 1, axis=0), (0,)))
-            elif a % o.ndim != 0:
-                final.append(_shape.moveaxis(o, 0, a % o.ndim))
-            else:
-                final.append(o)
+                continue
+            a = a % o.ndim
+            if a != 0:
+                o = _shape.moveaxis(o, 0, a)
+            if not multi:
+                # The mapped axis stays split over the devices wherever it now is.
+                spec = PartitionSpec(*([None] * a), name)
+                o = with_sharding_constraint(o, NamedSharding(mesh, spec))
+            final.append(o)
         return tree_util.tree_unflatten(out_tree, final)
 
     return wrapped

@@ -38,11 +38,12 @@ import numpy as np
 from jaxlite._src import devices as _devices
 from jaxlite._src.compile.jit import closure_convert_consts, compiled_for
 from jaxlite._src.core import rules, sharding_hooks
-from jaxlite._src.core.array import make_array
+from jaxlite._src.core.array import make_array, to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+from jaxlite._src.core.trace import eval_trace, trace_ctx
 from jaxlite._src.interpreters.batching import batch_jaxpr
 from jaxlite._src.interpreters.eval import eval_jaxpr
 from jaxlite._src.interpreters.jvp import jvp_jaxpr
@@ -612,9 +613,13 @@ def _shard_map_batch(axis_data, args, dims, **params):
     with in_body(params):
         new, out_dims = batch_jaxpr(jaxpr, axis_data, dims_in, instantiate=True)
     new_out_specs = tuple(PartitionSpec(None, *s) for s in out_specs)
-    outs = shard_map_p.bind(
-        *moved, **_replace(params, jaxpr=new, in_specs=tuple(new_in_specs), out_specs=new_out_specs)
-    )
+    new_params = _replace(params, jaxpr=new, in_specs=tuple(new_in_specs), out_specs=new_out_specs)
+    if trace_ctx.trace is eval_trace:
+        # Eager vmap of a shard_map: per-device buffers, results placed as
+        # ``NamedSharding(mesh, P(None, *out_spec))`` (S10.4), as the unbatched call.
+        outs = run_sharded([to_array(x) for x in moved], **new_params)
+    else:
+        outs = shard_map_p.bind(*moved, **new_params)
     return outs, [0] * len(outs)
 
 

@@ -38,7 +38,7 @@ class PartitionSpec(tuple):
     UNCONSTRAINED = _UnconstrainedSingleton()
 
     def __new__(cls, *partitions, unreduced=frozenset(), reduced=frozenset()):
-        parts = tuple(tuple(p) if isinstance(p, list) else p for p in partitions)
+        parts = tuple(_canonical_entry(p) for p in partitions)
         obj = super().__new__(cls, parts)
         obj.unreduced = frozenset(unreduced)
         obj.reduced = frozenset(reduced)
@@ -82,6 +82,15 @@ class PartitionSpec(tuple):
     @property
     def _partitions(self):
         return tuple(self)
+
+
+def _canonical_entry(p):
+    # As JAX: a list is a tuple, a one-name tuple is the bare name, an empty one None.
+    if isinstance(p, list):
+        p = tuple(p)
+    if isinstance(p, tuple) and len(p) <= 1:
+        return p[0] if p else None
+    return p
 
 
 def _make_spec(parts, unreduced, reduced):
