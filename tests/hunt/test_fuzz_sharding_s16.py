@@ -289,6 +289,55 @@ assert c2.sharding.spec == P(None, 'i'), c2.sharding
     )
 
 
+# ------------------------------------------------------------------- nested shard_map
+# A shard_map inside another's body (inner over 'y', outer over 'x'): the inner body was
+# compiled on an outer device thread, and constant folding evaluated axis_index('x') there,
+# so every device got the index of the device that compiled it (eagerly all x=1, under jit
+# all x=0: a silent wrong answer). Collectives are no longer folded; axis_index of an outer
+# axis reads the enclosing device; collectives over outer axes from the inner body raise
+# NotImplementedError (JAX computes them; jaxlite's inner devices cannot reach the other
+# outer devices). JAX wants the inner mesh omitted (the context's abstract mesh); jaxlite
+# needs the mesh (docs/compat.md), so the check script passes each its own form.
+def test_nested_shard_map_sees_the_outer_device():
+    _both(
+        _MESH_HELPERS
+        + """
+ORACLE = 'jaxlite' not in jax.__name__
+x = jnp.arange(64.).reshape(8, 8)
+def nest(body, cv=True):
+    kw = {} if ORACLE else {'mesh': m24}
+    def outer(a):
+        return jax.shard_map(body, in_specs=P(None, 'y'), out_specs=P(None, 'y'), axis_names={'y'},
+                             check_vma=cv, **kw)(a)
+    return jax.shard_map(outer, mesh=m24, in_specs=P('x'), out_specs=P('x'), axis_names={'x'}, check_vma=cv)
+xv = np.arange(64.).reshape(8, 8)
+ix = np.repeat([0, 1], 4)[:, None] * np.ones((1, 8))      # axis_index('x') per element
+iy = np.repeat(np.arange(4), 2)[None, :] * np.ones((8, 1))  # axis_index('y')
+# (JAX's eager nested shard_map rejects an inner out_spec naming 'y': jit only there)
+wraps = (jax.jit,) if ORACLE else (lambda f: f, jax.jit)
+for cv in (True, False):
+    f = nest(lambda b: b * 0 + lax.axis_index('x') * 10 + lax.axis_index('y'), cv)
+    for w in wraps:
+        np.testing.assert_array_equal(np.asarray(w(f)(x)), 10 * ix + iy)
+    f = nest(lambda b: b + lax.axis_index(('x', 'y')), cv)
+    np.testing.assert_array_equal(np.asarray(jax.jit(f)(x)), xv + 4 * ix + iy)
+    # an inner collective over the inner axis, next to the outer index
+    perm = [(0, 1), (1, 0)]
+    f = nest(lambda b: lax.ppermute(b, 'y', perm) + lax.axis_index('x'), cv)
+    want = np.zeros((8, 8))
+    want[:, 0:2], want[:, 2:4] = xv[:, 2:4], xv[:, 0:2]
+    for w in wraps:
+        np.testing.assert_array_equal(np.asarray(w(f)(x)), want + ix)
+if not ORACLE:
+    # collectives over the outer axis from the inner body: a clear error, not a value
+    raises(NotImplementedError, "of an enclosing shard_map inside a nested shard_map",
+           jax.jit(nest(lambda b: lax.psum(b, 'x'))), x)
+    raises(NotImplementedError, "of both a nested shard_map and an enclosing one",
+           jax.jit(nest(lambda b: lax.psum(b, ('y', 'x')))), x)
+"""
+    )
+
+
 # ------------------------------------------------------------------- fuzzer seed replay
 # Seeds whose records (values, dtypes, shapes, output shardings, error classes) differed
 # between JAX and jaxlite before this session's fixes, one or more per family above.

@@ -7,11 +7,11 @@ whose operands are all literals or constants, and whose result is small, is eval
 by its ``impl`` rule and its result becomes a constant of the generated function (a
 rank-0 result becomes a literal, as ``simplify`` folds scalar ones). The values are the
 ones the generated code would compute, so nothing changes but the time: what runs is the
-impl rule on the same operands, once. Not folded: equations with effects, with a
-lowering rule (control flow, calls, callbacks), with sub-jaxprs, with several results
-(random bits), with outputs the function returns (every call returns a new array), or
-that raise or would warn of a floating-point exception (they keep doing so when the
-function runs).
+impl rule on the same operands, once. Not folded: equations with effects, that read the
+device context (collectives), with a lowering rule (control flow, calls, callbacks), with
+sub-jaxprs, with several results (random bits), with outputs the function returns (every
+call returns a new array), or that raise or would warn of a floating-point exception (they
+keep doing so when the function runs).
 
 A folded constant is read-only; it never becomes an ``out=`` buffer of generated code,
 which writes only into arrays a ufunc allocated in the same call (``codegen``).
@@ -97,6 +97,7 @@ def _foldable(eqn, known: dict, returned: set) -> bool:
         or p.multiple_results
         or p in rules.lower_rules
         or p in rules.runs_user_code
+        or p in rules.device_context
         or p in sharding_hooks.sharding_primitives
         or p not in rules.impl_rules
         or any(isinstance(x, (ClosedJaxpr, Jaxpr)) for x in eqn.params.values())

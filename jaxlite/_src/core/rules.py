@@ -108,6 +108,10 @@ remat_runs_once: set = set()
 # params nor the config epoch (``axis_index``: the vma-checked manual axes of the shard_map
 # body running it): the eager trace never caches their output avals (``trace.eval_abstract``).
 context_typed: set = set()
+# Primitives whose impl reads the shard_map device context (collectives, ``axis_index``):
+# never evaluated ahead of time (constant folding would bake in the value of the device
+# thread that compiled the code, e.g. an inner shard_map compiled on an outer device).
+device_context: set = set()
 
 ALL_TABLES: dict[str, dict] = {
     "impl": impl_rules,

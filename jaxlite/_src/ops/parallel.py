@@ -105,12 +105,36 @@ def _unbound_impl(*args, axis_name, **params):
     raise NameError(f"unbound axis name: {_names(axis_name)[0]}")
 
 
-def _device_ctx(axis_name) -> spmd.DeviceContext:
-    """The shard_map device context binding ``axis_name`` (else the unbound error)."""
+def _device_ctx(axis_name, nested_ok: bool = False) -> spmd.DeviceContext:
+    """The shard_map device context binding ``axis_name`` (else the unbound error).
+
+    In a shard_map nested in another one's body, axes of the enclosing shard_map are bound
+    by its device context (``nested_ok``: ``axis_index``); collectives over them from the
+    inner body are not supported (a clear error, never another device group's values)."""
+    names = _names(axis_name)
     ctx = spmd.current()
-    if ctx is None or any(n not in ctx.exchange.axis_sizes for n in _names(axis_name)):
-        _unbound_impl(axis_name=axis_name)
-    return ctx
+    if ctx is not None and all(n in ctx.exchange.axis_sizes for n in names):
+        return ctx
+    outer = ctx.parent if ctx is not None else None
+    while outer is not None:
+        if all(n in outer.exchange.axis_sizes for n in names):
+            if nested_ok:
+                return outer
+            raise NotImplementedError(
+                f"a collective over the axes {names} of an enclosing shard_map inside a nested "
+                "shard_map is not supported"
+            )
+        outer = outer.parent
+    if (
+        ctx is not None
+        and ctx.parent is not None
+        and any(n in ctx.exchange.axis_sizes for n in names)
+    ):
+        raise NotImplementedError(
+            f"a collective over the axes {names} of both a nested shard_map and an enclosing one "
+            "is not supported"
+        )
+    _unbound_impl(axis_name=axis_name)
 
 
 def _members(ctx, names, x) -> list:
@@ -243,6 +267,7 @@ def _reducing_collective(name: str, reduce_fn, unbatched_fn, np_fn):
         return out, not_mapped
 
     rules.impl_rules[p] = _reduce_impl(np_fn)
+    rules.device_context.add(p)
     rules.abstract_eval_rules[p] = abstract_eval
     rules.vma_rules[p] = _keep_vma
     rules.batch_rules[p] = batch
@@ -413,10 +438,11 @@ def _axis_index_batch(axis_data, args, dims, *, axis_name):
 
 
 def _axis_index_impl(*, axis_name):
-    return np.int32(_device_ctx(axis_name).position(axis_name))
+    return np.int32(_device_ctx(axis_name, nested_ok=True).position(axis_name))
 
 
 rules.impl_rules[axis_index_p] = _axis_index_impl
+rules.device_context.add(axis_index_p)
 # Varying along its axes when they are manual axes of a vma-checked shard_map body.
 rules.abstract_eval_rules[axis_index_p] = lambda *, axis_name: ShapedArray(
     (), dtypes.int32, False, frozenset(axis_name) & spmd.vma_axes()
@@ -517,6 +543,7 @@ def _all_gather_impl(x, *, axis_name, axis, axis_size, tiled, to="varying"):
 
 
 rules.impl_rules[all_gather_p] = _all_gather_impl
+rules.device_context.add(all_gather_p)
 rules.abstract_eval_rules[all_gather_p] = _all_gather_abstract_eval
 rules.vma_rules[all_gather_p] = _keep_vma
 rules.batch_rules[all_gather_p] = _all_gather_batch
@@ -638,6 +665,7 @@ def _ppermute_impl(x, *, axis_name, perm):
 
 
 rules.impl_rules[ppermute_p] = _ppermute_impl
+rules.device_context.add(ppermute_p)
 rules.abstract_eval_rules[ppermute_p] = lambda x, *, axis_name, perm: x.update()
 rules.vma_rules[ppermute_p] = _keep_vma
 rules.batch_rules[ppermute_p] = _ppermute_batch

@@ -106,6 +106,7 @@ def _psum_scatter_transpose(ct, x, *, axis_name, scatter_dimension, axis_size, t
 
 
 rules.impl_rules[psum_scatter_p] = _psum_scatter_impl
+rules.device_context.add(psum_scatter_p)
 rules.abstract_eval_rules[psum_scatter_p] = _psum_scatter_abstract_eval
 rules.vma_rules[psum_scatter_p] = _keep_vma
 rules.batch_rules[psum_scatter_p] = _psum_scatter_batch
@@ -220,6 +221,7 @@ def _all_to_all_batch(axis_data, args, dims, *, axis_name, split_axis, concat_ax
 
 
 rules.impl_rules[all_to_all_p] = _all_to_all_impl
+rules.device_context.add(all_to_all_p)
 rules.abstract_eval_rules[all_to_all_p] = (
     lambda x, *, axis_name, split_axis, concat_axis, axis_size, tiled: ShapedArray(
         _a2a_out_shape(x.shape, split_axis, concat_axis, axis_size, tiled),

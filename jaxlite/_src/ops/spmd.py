@@ -42,12 +42,14 @@ BARRIER_TIMEOUT = 120.0
 class DeviceContext:
     """What a device thread knows about itself: its position and the shared exchange."""
 
-    __slots__ = ("exchange", "index", "coords")
+    __slots__ = ("exchange", "index", "coords", "parent")
 
-    def __init__(self, exchange: Exchange, index: int):
+    def __init__(self, exchange: Exchange, index: int, parent: DeviceContext | None = None):
         self.exchange = exchange
         self.index = index
         self.coords = exchange.coords[index]
+        # The device of an enclosing shard_map this (nested) one runs on, if any.
+        self.parent = parent
 
     def position(self, names: tuple) -> int:
         """This device's row-major index along ``names`` (the order given)."""

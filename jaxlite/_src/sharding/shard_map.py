@@ -269,7 +269,8 @@ def _run_devices(sources, jaxpr, mesh, in_specs, out_specs, manual_axes, sink, n
         local, transport, timeout = procs
         exchange = spmd.Exchange(manual_axes, sizes, local, transport, timeout + 30.0)
     fn = compiled_for(_lockstep_jaxpr(jaxpr)).fn
-    contexts = [spmd.DeviceContext(exchange, i) for i in exchange.local]
+    outer = spmd.current()  # nested in another shard_map's device: its coordinates stay
+    contexts = [spmd.DeviceContext(exchange, i, outer) for i in exchange.local]
     shapes = [tuple(a.aval.shape) if hasattr(a, "aval") else a.shape for a in sources]
     names = mesh.axis_names
 

@@ -320,8 +320,14 @@ def _shard_map_call(f, args, mesh, in_specs, out_specs, axis_names, check_vma):
         return out_flat
 
     check_vma = bool(check_vma)
+    # (nested in another shard_map's body, an operand keeps the outer axes it varies along)
     block_avals = [
-        block_aval(_arr_aval(x), s, mesh, spec_axes(s, manual) if check_vma else frozenset())
+        block_aval(
+            _arr_aval(x),
+            s,
+            mesh,
+            spec_axes(s, manual) | _arr_aval(x).vma if check_vma else frozenset(),
+        )
         for x, s in zip(dyn, dyn_specs)
     ]
     axes = {a: mesh.shape[a] for a in manual}
