@@ -77,7 +77,9 @@ def test_settings_are_part_of_the_key():
 
 
 @pytest.mark.parametrize(
-    "param", [[1, 2], np.arange(2), object(), {"a": 1}, (1, [2]), lambda: 0], ids=repr
+    "param",
+    [[1, 2], np.arange(2), object(), {"a": 1}, (1, [2]), lambda: 0],
+    ids=["list", "ndarray", "object", "dict", "tuple_with_list", "function"],
 )
 def test_params_that_are_not_plain_constants_are_never_cached(param):
     p, calls = _counting_primitive("opaque", lambda x, k: jax.core.ShapedArray(x.shape, x.dtype))
