@@ -123,6 +123,7 @@ OPS_ORDER: list[str] = [
     "_kernels",  # NumPy kernels of elementwise primitives (no project imports)
     "complex_kernels",  # XLA's complex kernels at infinities, NaNs, signed zeros (no imports)
     "complex_elementary",  # XLA's complex unary functions at their edges (uses complex_kernels)
+    "xla_math32",  # XLA:CPU's float32 exp/log/tanh in NumPy (no project imports)
     "precision",  # lax.Precision and the check of precision= arguments (no project imports)
     "_factories",
     "minmax_native",  # the Numba-tier rules of max/min (signed-zero ties)
@@ -133,6 +134,7 @@ OPS_ORDER: list[str] = [
     "elementwise",
     "xla_fma",  # XLA's contracted multiply-add (random's samplers, jnp.linspace)
     "tanh_numba",  # the native tier's float32 tanh (Numba; imported by kernel modules only)
+    "xla_math32_numba",  # the native tier's float32 log (Numba; kernel modules only)
     "bits",  # clz (count leading zeros)
     "lax_api",  # the strict-dtype public lax binary operators over elementwise
     "clamp",  # lax.clamp (its JVP selects)

@@ -230,6 +230,22 @@ def tanh(ctx, eqn, ins, outs):
     return ctx.map_helper(ctx.helper(*_TANH_F32), ins[0], outs[0], aval)
 
 
+_LOG_F32 = ("jaxlite._src.ops.xla_math32_numba", "log_f32", ("jaxlite._src.ops.xla_math32",))
+
+
+def log(ctx, eqn, ins, outs):
+    """float32: ``ops/xla_math32_numba.log_f32`` per element, XLA:CPU's ``log`` (the Python
+    tier's ``ops/xla_math32`` kernel, element by element: the same bits); float64: ``np.log``,
+    the C library's."""
+    aval = eqn.outvars[0].aval
+    dt = np.dtype(aval.dtype)
+    if dt.kind != "f":
+        return None
+    if dt != np.float32:
+        return [f"{outs[0]} = {ctx.typed(f'np.log({ins[0]})', aval)}"]
+    return ctx.map_helper(ctx.helper(*_LOG_F32), ins[0], outs[0], aval)
+
+
 # ------------------------------------------------------------------------- reductions
 def reduction(np_name: str, partial_axes: bool, kinds: str = "fiub"):
     """The native rule of a reduction over ``axes``: ``np.<np_name>`` of the whole array, or

@@ -7,6 +7,7 @@ import numpy as np
 import scipy  # scipy.special loads on first use (SciPy's lazy submodules)
 
 import jaxlite._src.ops.complex_elementary as _cx
+import jaxlite._src.ops.xla_math32 as _xm
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
@@ -121,7 +122,7 @@ exp_p = unop("exp", _cx.split(np.exp, _cx.exp), INEXACT, native="np.exp({0})")
 defjvp2(exp_p, lambda t, ans, x: mul(t, ans))
 exp2_p = unop("exp2", _cx.split(np.exp2, _cx.exp2), INEXACT, native="np.exp2({0})")
 defjvp2(exp2_p, lambda t, ans, x: mul(log(_formula_const(x, 2)), mul(t, ans)))
-log_p = unop("log", _cx.split(np.log, _cx.log), INEXACT, native="np.log({0})")
+log_p = unop("log", _cx.split(_xm.log, _cx.log), INEXACT, native=_native.log)
 defjvp(log_p, lambda t, x: div(t, x))
 log1p_p = unop("log1p", _cx.split(np.log1p, _cx.log1p), INEXACT, native="np.log1p({0})")
 defjvp(log1p_p, lambda t, x: div(t, add(x, _const(x, 1))))
@@ -735,8 +736,7 @@ population_count, real, imag, conj, square = map(
 add, sub, mul, div, rem, pow, max, min = map(
     _bin, (add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p)
 )
-atan2, nextafter = _bin(atan2_p), _bin(nextafter_p)
-and_, or_, xor = _bin(and_p), _bin(or_p), _bin(xor_p)
+atan2, nextafter, and_, or_, xor = map(_bin, (atan2_p, nextafter_p, and_p, or_p, xor_p))
 shift_left, shift_right_arithmetic, shift_right_logical = map(
     _bin, (shift_left_p, shift_right_arithmetic_p, shift_right_logical_p)
 )
