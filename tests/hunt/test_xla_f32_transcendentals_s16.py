@@ -113,6 +113,19 @@ def test_jnp_log_gives_jax_bits_on_the_table(table):
         assert got.shape == () and got.view(np.uint32) == w, (v, got, hex(w))
 
 
+def test_log_small_arrays_take_the_same_bits():
+    # Arrays of up to xla_math32._SMALL elements are computed element by element in Python
+    # floats: the same bits as the block kernel, sizes 1..SMALL+1 and 0-d.
+    rng = np.random.RandomState(6)
+    x = np.concatenate([operands(), _f(rng.randint(0, 2**32, 20000, dtype=np.uint64))])
+    want = xm._apply("log", x).view(np.uint32)
+    for n in range(1, xm._SMALL + 2):
+        got = np.concatenate([xm.log32(x[i : i + n]) for i in range(0, x.size, n)])
+        assert np.array_equal(got.view(np.uint32), want), n
+    got0 = np.array([xm.log32(v) for v in x[:300]])
+    assert np.array_equal(got0.view(np.uint32), want[:300])
+
+
 def test_log_special_values():
     # XLA:CPU: zeros and subnormals (flushed: either sign) give -inf; negatives and NaN
     # give the NaN with every bit set; +inf gives +inf.

@@ -45,6 +45,8 @@ benchmark from 0.48x to 4.2x JAX's time (its target is 0.8x).
 
 from __future__ import annotations
 
+import struct
+
 import ml_dtypes
 import numpy as np
 
@@ -253,7 +255,51 @@ def exp32(x):
 
 def log32(x):
     """XLA:CPU's float32 ``log`` of a float32 array."""
+    x = np.asarray(x)
+    if x.size <= _SMALL:
+        flat = np.ascontiguousarray(x, _f32).reshape(-1).view(np.uint32)
+        bits = [_log_bits(int(b)) for b in flat]
+        return np.array(bits, np.uint32).view(_f32).reshape(x.shape)
     return _apply("log", x)
+
+
+# Arrays of at most this many elements take ``_log_bits``, element by element in Python
+# (~5 us an element against ~50 us for one call of the block kernel's forty ufuncs).
+_SMALL = 8
+_PACK_F, _UNPACK_F = struct.Struct("<f").pack, struct.Struct("<f").unpack
+_PACK_I = struct.Struct("<I").pack
+
+
+def _r32(v: float) -> float:
+    """``v`` rounded to float32 (to nearest even), as a Python float."""
+    return _UNPACK_F(_PACK_F(v))[0]
+
+
+def _log_bits(b: int) -> int:
+    """``_log_block`` for one element, in Python floats: the same operations on the same
+    values (float32 ``+ - *`` are float64 ones rounded once; an FMA is the exact float64
+    product plus ``c``, rounded to float64 then to float32), so the same bits. ``b`` is the
+    operand's bit pattern; so is the result."""
+    if (b - 0x00800000) & 0xFFFFFFFF >= 0x7F000000:  # zero, subnormal, negative, inf, NaN
+        if b == 0x7F800000:
+            return b
+        return 0xFF800000 if b & 0x7FFFFFFF < 0x00800000 else 0xFFFFFFFF
+    mb = b & 0x7FFFFF
+    small = mb < _SQRT_HALF_MANT
+    e = float((b >> 23) - 126 - small)
+    m = (mb | 0x800000) * 2.0**-24  # in [0.5, 1), exactly
+    f = (m - 1.0) + m if small else m - 1.0  # exact
+    p = _LOG_P
+    y = _r32(_r32(f * p[0] + p[1]) * f + p[2])
+    y1 = _r32(_r32(f * p[3] + p[4]) * f + p[5])
+    y2 = _r32(_r32(f * p[6] + p[7]) * f + p[8])
+    f2 = _r32(f * f)
+    f3 = _r32(f2 * f)
+    y = _r32(y * f3 + y1)
+    y = _r32(y * f3 + y2)
+    y = _r32(y * f3 + _r32(e * _LN2_LO))
+    r = _r32(_r32(_r32(f - f2 * 0.5) + y) + _r32(e * float(_LN2_HI)))
+    return int.from_bytes(_PACK_F(r), "little")
 
 
 def tanh32(x):
