@@ -102,6 +102,11 @@ def gen_out_spec(rng, rank, vma, axes, sizes, shape):
 
 
 OPS = ["red", "ag", "ps", "pp", "a2a", "idx", "size", "shuf", "elt", "other", "pcast", "vmap"]
+# Extra ops of the second generation (``EXTRA`` set by gen_shard_map for seeds >= 100000):
+# casts, control flow around collectives, collectives of constants, negative axes.
+EXTRA_OPS = ["cast", "cond", "fori", "const", "negax"]
+EXTRA = [False]
+CASTS = ["int8", "uint8", "float16", "complex64", "int32", "float32"]
 
 
 def gen_ops(rng, shape, vma, axes, sizes, dtype, n_ops, allow_vmap=True, check_vma=True):
@@ -111,7 +116,8 @@ def gen_ops(rng, shape, vma, axes, sizes, dtype, n_ops, allow_vmap=True, check_v
     vma = set(vma)
     for _ in range(n_ops):
         for _attempt in range(20):
-            kind = OPS[rng.randint(len(OPS))]
+            pool = OPS + EXTRA_OPS if EXTRA[0] else OPS
+            kind = pool[rng.randint(len(pool))]
             names = _pick_names(rng, axes)
             n = _size(sizes, names)
             rank = len(shape)
@@ -209,6 +215,33 @@ def gen_ops(rng, shape, vma, axes, sizes, dtype, n_ops, allow_vmap=True, check_v
                 ops.append(("pcast", names))
                 vma |= set(_as_tuple(names))
                 break
+            if kind == "cast":
+                dtype = CASTS[rng.randint(len(CASTS))]
+                ops.append(("cast", dtype))
+                break
+            if kind == "cond":
+                # branch on axis_index (a varying predicate), a psum in both branches
+                ops.append(("cond", names))
+                vma |= set(_as_tuple(names))  # the predicate varies along them
+                break
+            if kind == "fori":
+                n_it = rng.randint(1, 4)
+                ax = _as_tuple(names)[0]
+                ops.append(("fori", ax, n_it))
+                vma |= {ax}
+                break
+            if kind == "const":
+                ops.append(("const", names, bool(rng.randint(2))))
+                break
+            if kind == "negax":
+                if rank == 0:
+                    continue
+                tiled = bool(rng.randint(2))
+                axis = -1 - rng.randint(rank)
+                ops.append(("ag", names, axis, True, None))
+                shape[axis] *= n
+                vma |= set(_as_tuple(names))
+                break
             if kind == "vmap" and allow_vmap:
                 # vmap over a new leading axis of 2 (v and v + 1), collectives inside
                 sub, sub_shape, sub_vma, dtype2 = gen_ops(
@@ -223,7 +256,8 @@ def gen_ops(rng, shape, vma, axes, sizes, dtype, n_ops, allow_vmap=True, check_v
 OTHER_VMA = [set()]
 
 
-def gen_shard_map(rng):
+def gen_shard_map(rng, extra=False):
+    EXTRA[0] = extra
     mi = rng.randint(len(MESHES))
     mesh_shape, axes = MESHES[mi]
     sizes = dict(zip(axes, mesh_shape))
@@ -332,6 +366,9 @@ def gen_place(rng):
 
 def gen(seed, kind=None):
     rng = np.random.RandomState(seed)
+    if seed >= 100000 and kind is None:  # second generation: shard_map with the extra ops
+        return gen_shard_map(rng, True)
+    EXTRA[0] = False
     r = rng.rand()
     if kind is None:
         kind = "shard_map" if r < 0.6 else ("pmap" if r < 0.8 else "place")
@@ -380,6 +417,26 @@ def apply_ops(jax, ops, v, b):
             v = lax.pcast(v, op[1], to="varying")
         elif k == "expand":
             v = v[None]
+        elif k == "cast":
+            v = v.astype(op[1])
+        elif k == "cond":
+            names = op[1]
+            pred = lax.axis_index(names) % 2 == 0
+            # (both branches run the same collectives: with a device-varying predicate,
+            # different collectives per branch are undefined behaviour, in JAX too)
+            v = lax.cond(
+                pred, lambda t: lax.psum(t, names) * 2, lambda t: lax.psum(t, names) + 1, v
+            )
+        elif k == "fori":
+            ax, n_it = op[1], op[2]
+            n = lax.axis_size(ax)
+            perm = [(i, (i + 1) % n) for i in range(n)]
+            v = lax.fori_loop(0, n_it, lambda i, t: lax.ppermute(t, ax, perm) * 2, v)
+        elif k == "const":
+            names, tiled = op[1], op[2]
+            c = jnp.ones((2,), v.dtype)
+            s = lax.psum(c, names)[0] + lax.all_gather(c, names, tiled=tiled).sum()
+            v = v + s.astype(v.dtype)
         elif k == "vmap":
             sub = op[1]
             vs = jnp.stack([v, v + 1])
@@ -458,8 +515,11 @@ def run_shard_map(jax, p):
 
 def f_dtype(p):
     d = p["dtype"]
-    if any(op[0] == "red" and op[1] == "pmean" for op in _all_ops(p["ops"])):
-        d = "float32"
+    for op in _all_ops(p["ops"]):
+        if op[0] == "cast":
+            d = op[1]
+        elif op[0] == "red" and op[1] == "pmean" and d in ("int8", "uint8", "int32"):
+            d = "float32"
     return d
 
 

@@ -289,6 +289,29 @@ assert c2.sharding.spec == P(None, 'i'), c2.sharding
     )
 
 
+# ------------------------------------------------------------ transpose on an Auto mesh
+# Eager and jitted transposes of an array placed on an Auto mesh kept the operand's spec
+# when the shape did not change (a square .T claimed P('x', 'y'): the rows' split on the
+# columns) and dropped it otherwise; JAX (XLA) permutes the spec, as the explicit rule.
+def test_transpose_on_an_auto_mesh_permutes_the_spec():
+    _both(
+        _MESH_HELPERS
+        + """
+x = jnp.arange(64.).reshape(8, 8)
+xs = jax.device_put(x, NamedSharding(m24, P('x', 'y')))
+for y in (xs.T, jax.jit(lambda v: v.T)(xs), jnp.transpose(xs)):
+    assert y.sharding.spec == P('y', 'x'), y.sharding
+    np.testing.assert_array_equal(np.asarray(y), np.asarray(x).T)
+    sh = y.addressable_shards[1]  # device 1 = (x 0, y 1): rows 2:4 of the transpose
+    np.testing.assert_array_equal(np.asarray(sh.data), np.asarray(x).T[2:4, 0:4])
+v = np.arange(64.).reshape(2, 4, 8)
+t = jnp.transpose(jax.device_put(v, NamedSharding(m24, P('x', None, 'y'))), (2, 0, 1))
+assert tuple(t.sharding.spec) in (('y', 'x'), ('y', 'x', None)), t.sharding  # (JAX drops the None)
+np.testing.assert_array_equal(np.asarray(t.addressable_shards[5].data), v.transpose(2, 0, 1)[2:4, 1:2])
+"""
+    )
+
+
 # ------------------------------------------------------------------- nested shard_map
 # A shard_map inside another's body (inner over 'y', outer over 'x'): the inner body was
 # compiled on an outer device thread, and constant folding evaluated axis_index('x') there,

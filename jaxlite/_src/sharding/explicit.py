@@ -39,7 +39,7 @@ from jaxlite._src.core.sharding_types import ShardingTypeError, is_relaxed, p_re
 from jaxlite._src.core.trace import Tracer, eval_trace, trace_ctx
 from jaxlite._src.custom_derivatives import custom_jvp_call_p, custom_vjp_call_p
 from jaxlite._src.interpreters.staging import StagingTracer
-from jaxlite._src.ops import spmd
+from jaxlite._src.ops import shape as _shape_ops, spmd
 from jaxlite._src.ops.sharding_rules import gather_error
 from jaxlite._src.sharding import array as _arr
 from jaxlite._src.sharding.mesh import (
@@ -194,11 +194,28 @@ def _propagate_call(closed, mesh, shardings, avals_in) -> list | None:
     return out
 
 
+def _auto_transpose(primitive, params, shardings):
+    """A transpose of an array placed on an Auto mesh keeps each dimension's split (its
+    spec permuted, as XLA and the explicit rule do); the generic rule would keep the
+    operand's spec on a square array (the rows' split on the columns) or drop it."""
+    if primitive is not _shape_ops.transpose_p:
+        return None
+    s = shardings[0]
+    if not isinstance(s, NamedSharding) or _explicit_mesh(s) is not None:
+        return None
+    perm = params["permutation"]
+    spec = padded(s.spec, len(perm))
+    return NamedSharding(s.mesh, PartitionSpec(*[spec[p] for p in perm]))
+
+
 def propagate_eqn(eqn, shardings) -> list:
     """One sharding (or None: the generic rule decides) per result of ``eqn``."""
     placement = placement_rules.get(eqn.primitive)
     if placement is not None:
         return [s for s, _ in placement(eqn, shardings)]
+    t = _auto_transpose(eqn.primitive, eqn.params, shardings)
+    if t is not None:
+        return [t]
     outs = [v.aval for v in eqn.outvars]
     got = out_shardings(
         eqn.primitive,
@@ -229,6 +246,10 @@ def _eval_outputs(primitive, args, outs, params):
             committed = any(getattr(a, "_committed", False) for a in args)
             new = [_arr.ShardedArray(o._value, o.aval, s, committed) for o, s in zip(res, got)]
             return new if multiple else new[0]
+    t = _auto_transpose(primitive, params, shardings)
+    if t is not None:
+        _arr.check_devices(primitive.name, args)
+        return _arr.ShardedArray(outs._value, outs.aval, t, getattr(args[0], "_committed", False))
     return _generic_eval_outputs(primitive, args, outs)
 
 
