@@ -27,14 +27,14 @@ checks against JAX (below) found no operand where it changes a result.
   ``x * p(x*x) / q(x*x)`` (degrees 6 and 3 in ``x*x``, FMA Horner steps).
 
 Checked against JAX 0.10.2's jitted results (session 16; tests/hunt/
-test_xla_f32_transcendentals_s16.py keeps a sample and a table of them): ``log32`` over all
-2**32 float32 bit patterns, ``exp32`` and ``tanh32`` over the 1.6 billion patterns below
-``0x60000000`` and sampled blocks above: no difference, NaN bits included (the expansions
-themselves, written with hardware FMAs in a scratch Numba reference, matched over all 2**32,
-NaN bits aside). XLA computes bfloat16 ``exp``/``log``/``tanh`` and float16 ``tanh`` with the
-float32 expansion of the widened operand, rounded back; float16 ``exp``/``log`` it leaves to
-LLVM, which widens them to a float32 call of the C library. Over all 65,536 16-bit values,
-these kernels widened and rounded give JAX's bits in all six cases.
+test_xla_f32_transcendentals_s16.py keeps a sample and a table of them): ``exp32``,
+``log32`` and ``tanh32`` over all 2**32 float32 bit patterns: no difference, NaN bits
+included (the expansions, written with hardware FMAs in a scratch Numba reference, matched
+too, NaN bits aside: so the float64 double rounding never shows). XLA computes bfloat16
+``exp``/``log``/``tanh`` and float16 ``tanh`` with the float32 expansion of the widened
+operand, rounded back; float16 ``exp``/``log`` it leaves to LLVM, which widens them to a
+float32 call of the C library. Over all 65,536 16-bit values, these kernels widened and
+rounded give JAX's bits in all six cases.
 
 Used by ``lax.log`` (float32, bfloat16). Not by ``lax.exp``/``lax.tanh``: a block costs some
 forty NumPy passes where NumPy's SIMD kernel makes one (float32[1M], measured on the loaded
