@@ -289,6 +289,16 @@ def gen_shard_map(rng, extra=False):
     if wrap in ("grad", "jit_grad") and dtype != "float32":
         wrap = "jit"
     seed = int(rng.randint(1 << 30))
+    pre = None
+    if extra and rng.rand() < 0.5:
+        # place the operand first by another spec (over all mesh axes): shard_map then
+        # reshards it from its devices' buffers
+        cand = gen_spec(rng, rank, list(axes))
+        fits = all(
+            d % _spec_factor(e, sizes) == 0
+            for d, e in zip(shape_a, cand + [None] * (rank - len(cand)))
+        )
+        pre = cand if fits else None
     return dict(
         kind="shard_map",
         mesh=mi,
@@ -304,6 +314,7 @@ def gen_shard_map(rng, extra=False):
         wrap=wrap,
         seed=seed,
         bare_in=rng.rand() < 0.1,
+        pre=pre,
     )
 
 
@@ -473,6 +484,8 @@ def run_shard_map(jax, p):
     mesh = jax.make_mesh(mesh_shape, axes, axis_types=(AT.Auto,) * len(axes))
     a = jnp.asarray(_data(p["seed"], p["shape_a"], p["dtype"]))
     b = jnp.asarray(_data(p["seed"] + 1, p["shape_b"], p["dtype"]))
+    if p.get("pre") is not None:
+        a = jax.device_put(a, jax.sharding.NamedSharding(mesh, _P(P, p["pre"])))
     ops = p["ops"]
 
     def body(a, b):

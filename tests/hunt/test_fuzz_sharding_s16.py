@@ -312,6 +312,39 @@ np.testing.assert_array_equal(np.asarray(t.addressable_shards[5].data), v.transp
     )
 
 
+# ------------------------------------------------------------- uneven splits under jit
+# with_sharding_constraint to a split that does not divide the shape raised under jit; in
+# JAX, XLA pads the uneven split and the result comes back replicated (eagerly it is the
+# IndivisibleError, in both). jit's in_shardings / out_shardings on an Explicit mesh raised
+# the Explicit-mesh ValueError of device_put; JAX raises the IndivisibleError there.
+def test_uneven_splits_under_jit():
+    _both(
+        _MESH_HELPERS
+        + """
+me8 = jax.make_mesh((8,), ('i',))
+x = jnp.arange(25.)
+s = NamedSharding(m8, P('i'))
+y = jax.jit(lambda t: lax.with_sharding_constraint(t, s))(x)
+np.testing.assert_array_equal(np.asarray(y), np.arange(25.))
+assert y.sharding == NamedSharding(m8, P()), y.sharding
+assert all(np.asarray(sh.data).shape == (25,) for sh in y.addressable_shards)
+y2 = jax.jit(lambda t: lax.with_sharding_constraint(t, NamedSharding(m8, P(None, 'i'))) + 1)(jnp.ones((8, 12)))
+np.testing.assert_array_equal(np.asarray(y2), np.full((8, 12), 2.0))
+e = raises(ValueError, "implies that array axis 0 is partitioned 8 times, but the dimension size is 25",
+           lax.with_sharding_constraint, x, s)
+assert type(e).__name__ == "IndivisibleError", type(e)
+msg = ("Sharding NamedSharding(mesh=Mesh('i': 8, axis_types=(Explicit,)), spec=P('i',), memory_kind=device) "
+       "implies that array axis 0 is partitioned 8 times, but the dimension size is 25")
+for kw in ({'in_shardings': NamedSharding(me8, P('i'))}, {'out_shardings': NamedSharding(me8, P('i'))}):
+    e = raises(ValueError, msg, jax.jit(lambda t: t, **kw), x)
+    assert type(e).__name__ == "IndivisibleError", type(e)
+# device_put keeps the Explicit-mesh message (S5.4)
+raises(ValueError, "Sharding spec ('i',) implies that array axis 0 is partitioned 8 times, but does not evenly divide",
+       jax.device_put, x, NamedSharding(me8, P('i')))
+"""
+    )
+
+
 # ------------------------------------------------------------------- nested shard_map
 # A shard_map inside another's body (inner over 'y', outer over 'x'): the inner body was
 # compiled on an outer device thread, and constant folding evaluated axis_index('x') there,

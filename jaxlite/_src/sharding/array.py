@@ -317,7 +317,10 @@ def _resolve(target: Any, what: str = "device_put") -> Sharding | None:
 
 
 def check_fits(sharding: Sharding, aval: ShapedArray, what: str = "device_put args") -> None:
-    """Raise JAX's errors if ``sharding`` cannot place a value of type ``aval`` (S5.4)."""
+    """Raise JAX's errors if ``sharding`` cannot place a value of type ``aval`` (S5.4).
+
+    jit's ``in_shardings`` / ``out_shardings`` (``what`` starting with ``pjit``) raise the
+    Auto-mesh ``IndivisibleError`` on Explicit meshes too, as JAX does."""
     if not isinstance(sharding, NamedSharding):
         return
     shape = aval.shape
@@ -334,7 +337,7 @@ def check_fits(sharding: Sharding, aval: ShapedArray, what: str = "device_put ar
     try:
         sharding.check_shape(shape)
     except IndivisibleError as e:
-        if not explicit:
+        if not explicit or what.startswith("pjit"):
             raise
         tiling = sharding._tiling(len(shape))
         d = next(i for i, (n, t) in enumerate(zip(shape, tiling)) if n % t)

@@ -32,7 +32,13 @@ from jaxlite._src.sharding.explicit import (
     sharding_constraint_p,
 )
 from jaxlite._src.sharding.mesh import AbstractMesh, AxisType, Mesh, concrete_mesh, get_mesh
-from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, Sharding, padded
+from jaxlite._src.sharding.specs import (
+    IndivisibleError,
+    NamedSharding,
+    PartitionSpec,
+    Sharding,
+    padded,
+)
 
 # primitive -> rule(eqn, in_shardings) -> one (sharding, committed) per output: the
 # primitives that state their results' placement (shard_map, sharding_constraint).
@@ -365,7 +371,13 @@ def with_sharding_constraint(x: Any, shardings: Any):
             out.append(v)
             continue
         v = to_array(v)
-        _arr.check_fits(s, v.aval, "with_sharding_constraint arguments")
+        try:
+            _arr.check_fits(s, v.aval, "with_sharding_constraint arguments")
+        except IndivisibleError:
+            if trace_ctx.trace is eval_trace or not isinstance(s, NamedSharding):
+                raise
+            # Under jit XLA pads an uneven split; the value ends up replicated (JAX's result).
+            s = NamedSharding(s.mesh, PartitionSpec())
         if is_p and s.mesh.all_explicit and trace_ctx.trace is eval_trace:
             _assert_same_spec(v, s)
         if trace_ctx.trace is eval_trace:
