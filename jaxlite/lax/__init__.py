@@ -199,7 +199,7 @@ from jaxlite._src.lax_solves import (  # noqa: F401,E402
     custom_root as custom_root,
     linear_solve_p as linear_solve_p,
 )
-from jaxlite._src.numpy.shape import broadcast_shapes as broadcast_shapes  # noqa: E402
+from jaxlite._src.numpy.shape import broadcast_shapes_lax as broadcast_shapes  # noqa: E402
 from jaxlite._src.ops.bitcast import (  # noqa: F401,E402  # noqa: E402
     bitcast_convert_type as bitcast_convert_type,
     bitcast_convert_type_p as bitcast_convert_type_p,

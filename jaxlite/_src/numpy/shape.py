@@ -256,8 +256,30 @@ def broadcast_arrays(*args):
     return [fresh(o) if o is a else o for o, a in zip(_broadcast_all(*args), args)]
 
 
+def _broadcast_shape_tuples(shapes, shown):
+    try:
+        return tuple(int(d) for d in np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise ValueError(f"Incompatible shapes for broadcasting: shapes={list(shown)}") from None
+
+
 def broadcast_shapes(*shapes):
-    return tuple(np.broadcast_shapes(*shapes))
+    """The shape that arrays of ``shapes`` broadcast to, as NumPy's rules give it.
+
+    An integer stands for a rank-1 shape. Incompatible shapes raise ``ValueError``
+    (``Incompatible shapes for broadcasting: shapes=[...]``, as JAX words it).
+    """
+    shapes = [(s,) if isinstance(s, (int, np.integer)) else tuple(s) for s in shapes]
+    return _broadcast_shape_tuples(shapes, shapes)
+
+
+def broadcast_shapes_lax(*shapes):
+    """``jax.lax.broadcast_shapes``: like ``jnp.broadcast_shapes`` but every argument must
+    be a sequence of dimensions (an integer raises ``TypeError``, as on JAX); the error
+    message shows the shapes as given."""
+    for s in shapes:
+        len(s)
+    return _broadcast_shape_tuples([tuple(s) for s in shapes], shapes)
 
 
 def atleast_1d(*arys):

@@ -1,0 +1,58 @@
+"""Session 16: optax 0.2.8's own test suite run with jaxlite installed as ``jax``; each
+jaxlite-only failure reduced here to plain jax/jnp. Expected values are JAX 0.10.2's (the
+file passes in oracle mode, ``JAXLITE_ORACLE=jax``).
+
+* ``jnp.broadcast_shapes`` / ``jax.lax.broadcast_shapes`` of incompatible shapes (optax's
+  ``MultiNormalDiagFromLogScale`` checks its loc/scale shapes so): jaxlite raised NumPy's
+  ``shape mismatch: objects cannot be broadcast ...``; JAX raises ``ValueError:
+  Incompatible shapes for broadcasting: shapes=[...]``. ``jnp`` takes an int for a rank-1
+  shape; ``lax`` does not (``TypeError``).
+"""
+
+import pytest
+
+import jaxlite as jax
+import jaxlite.numpy as jnp
+
+
+# ------------------------------------------------------------------ broadcast_shapes
+@pytest.mark.parametrize("fn", [jnp.broadcast_shapes, jax.lax.broadcast_shapes], ids=["jnp", "lax"])
+@pytest.mark.parametrize(
+    "shapes, listed",
+    [
+        (((2,), (3,)), "[(2,), (3,)]"),
+        (((1, 2), (3, 1), (4,)), "[(1, 2), (3, 1), (4,)]"),
+        (((2, 3), (3, 2)), "[(2, 3), (3, 2)]"),
+    ],
+)
+def test_broadcast_shapes_incompatible_message(fn, shapes, listed):
+    with pytest.raises(ValueError) as info:
+        fn(*shapes)
+    assert str(info.value) == f"Incompatible shapes for broadcasting: shapes={listed}"
+
+
+def test_broadcast_shapes_message_shows_lists_as_each_api_does():
+    with pytest.raises(ValueError, match=r"shapes=\[\(2, 3\), \(3, 2\)\]$"):
+        jnp.broadcast_shapes([2, 3], (3, 2))
+    with pytest.raises(ValueError, match=r"shapes=\[\[2, 3\], \(3, 2\)\]$"):
+        jax.lax.broadcast_shapes([2, 3], (3, 2))
+
+
+@pytest.mark.parametrize("fn", [jnp.broadcast_shapes, jax.lax.broadcast_shapes], ids=["jnp", "lax"])
+def test_broadcast_shapes_results_are_int_tuples(fn):
+    got = fn((2, 1), [1, 3], (5, 1, 1))
+    assert got == (5, 2, 3) and type(got) is tuple
+    assert all(type(d) is int for d in got)
+    assert fn((2, 3)) == (2, 3)
+
+
+def test_jnp_broadcast_shapes_of_nothing():
+    assert jnp.broadcast_shapes() == ()
+
+
+def test_broadcast_shapes_int_argument():
+    assert jnp.broadcast_shapes(2, (1,)) == (2,)
+    with pytest.raises(ValueError, match=r"shapes=\[\(2,\), \(3,\)\]"):
+        jnp.broadcast_shapes(2, (3,))
+    with pytest.raises(TypeError):
+        jax.lax.broadcast_shapes(2, (3,))
