@@ -7,8 +7,12 @@ file passes in oracle mode, ``JAXLITE_ORACLE=jax``).
   ``shape mismatch: objects cannot be broadcast ...``; JAX raises ``ValueError:
   Incompatible shapes for broadcasting: shapes=[...]``. ``jnp`` takes an int for a rank-1
   shape; ``lax`` does not (``TypeError``).
+* ``jnp.float16 != jnp.float16`` (optax's dtype-stability test picks a dtype so, inside a
+  jitted step): ``!=`` between a jnp scalar type and anything raised ``TypeError: expected
+  1 argument, got 0``; JAX answers the negation of ``==``.
 """
 
+import numpy as np
 import pytest
 
 import jaxlite as jax
@@ -56,3 +60,31 @@ def test_broadcast_shapes_int_argument():
         jnp.broadcast_shapes(2, (3,))
     with pytest.raises(TypeError):
         jax.lax.broadcast_shapes(2, (3,))
+
+
+# ------------------------------------------------------------------ scalar type !=
+_SCALAR_TYPES = [
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "int8",
+    "int32",
+    "uint16",
+    "bool_",
+    "complex64",
+    "complex128",
+]
+_OTHERS = [np.float32, np.dtype("float32"), np.int32, "float32", float, int, None, 3]
+
+
+@pytest.mark.parametrize("name", _SCALAR_TYPES)
+def test_scalar_type_ne_is_not_eq(name):
+    t = getattr(jnp, name)
+    others = [getattr(jnp, n) for n in _SCALAR_TYPES] + _OTHERS
+    for other in others:
+        assert (t != other) is (not (t == other)), other
+        assert (other != t) is (not (other == t)), other
+    assert (t != t) is False
+    assert (jnp.float32 != np.float32) is False and (jnp.float32 != jnp.float16) is True
+    assert (jnp.float32 != np.dtype("float32")) is False and (jnp.float32 != "float32") is True

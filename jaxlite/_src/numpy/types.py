@@ -122,7 +122,8 @@ class _ScalarMeta(type):
         )
 
     def __ne__(cls, other):
-        return not cls.__eq__(other)
+        # ``cls.__eq__`` would find the scalar type's own (instance) ``__eq__``.
+        return not _ScalarMeta.__eq__(cls, other)
 
     def __call__(cls, x=0):
         return creation.asarray(x, dtype=cls.dtype)
