@@ -10,6 +10,9 @@ file passes in oracle mode, ``JAXLITE_ORACLE=jax``).
 * ``jnp.float16 != jnp.float16`` (optax's dtype-stability test picks a dtype so, inside a
   jitted step): ``!=`` between a jnp scalar type and anything raised ``TypeError: expected
   1 argument, got 0``; JAX answers the negation of ``==``.
+* ``x.copy()`` of a traced array (optax's ``schedule_free`` init copies the parameters so,
+  also under ``jit`` and gradient accumulation): jaxlite's tracers had no ``copy`` method
+  (AttributeError); JAX's copies, and rejects NumPy's ``order=`` (``TypeError``).
 """
 
 import numpy as np
@@ -88,3 +91,18 @@ def test_scalar_type_ne_is_not_eq(name):
     assert (t != t) is False
     assert (jnp.float32 != np.float32) is False and (jnp.float32 != jnp.float16) is True
     assert (jnp.float32 != np.dtype("float32")) is False and (jnp.float32 != "float32") is True
+
+
+# ------------------------------------------------------------------ Tracer.copy
+def test_traced_array_copy():
+    x = jnp.arange(3.0)
+    np.testing.assert_array_equal(jax.jit(lambda a: a.copy() * 2)(x), [0.0, 2.0, 4.0])
+    np.testing.assert_array_equal(jax.vmap(lambda a: a.copy())(x), x)
+    np.testing.assert_array_equal(jax.grad(lambda a: (a.copy() ** 2).sum())(x), 2 * x)
+    p, t = jax.jvp(lambda a: a.copy(), (x,), (jnp.ones(3),))
+    np.testing.assert_array_equal(p, x)
+    np.testing.assert_array_equal(t, jnp.ones(3))
+    z, p = jax.jit(lambda a: (a.copy(), a))(x)
+    assert z is not p and z is not x
+    with pytest.raises(TypeError, match="unexpected keyword argument 'order'"):
+        jax.jit(lambda a: a.copy(order="K"))(x)

@@ -18,7 +18,7 @@ from jaxlite._src.numpy import (
     sorting,
     ufuncs,
 )
-from jaxlite._src.numpy.creation import astype, zeros_like
+from jaxlite._src.numpy.creation import astype, copy as _jnp_copy, zeros_like
 from jaxlite._src.numpy.products import dot, matmul
 from jaxlite._src.numpy.reductions import argmax, argmin, cumprod, cumsum, mean, prod, std, var
 from jaxlite._src.numpy.shape import (
@@ -156,6 +156,7 @@ def install() -> None:
     Array.compress = _compress
     Array.nbytes = property(lambda self: self.size * np.dtype(self.dtype).itemsize)
     Array.astype = _astype
+    Array.copy = _copy
     Array.reshape = _reshape
     Array.transpose = _transpose
     Array.flatten = _flatten
@@ -163,6 +164,11 @@ def install() -> None:
     Array.__array_namespace__ = lambda self, api_version=None: __import__(
         "jaxlite.numpy", fromlist=["numpy"]
     )
+
+
+def _copy(self):
+    # Tracers' ``x.copy()`` (concrete arrays have their own, over a copied buffer).
+    return _jnp_copy(self)
 
 
 def _astype(self, dtype, copy=False, device=None):
