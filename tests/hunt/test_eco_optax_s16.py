@@ -13,6 +13,9 @@ file passes in oracle mode, ``JAXLITE_ORACLE=jax``).
 * ``x.copy()`` of a traced array (optax's ``schedule_free`` init copies the parameters so,
   also under ``jit`` and gradient accumulation): jaxlite's tracers had no ``copy`` method
   (AttributeError); JAX's copies, and rejects NumPy's ``order=`` (``TypeError``).
+* ``jit(f).lower(x).compiler_ir("hlo")`` (optax compares the HLO of ``abs_sq`` with
+  ``x * x``): jaxlite has no HLO; it raised a bare AttributeError, now a
+  ``NotImplementedError`` that says why (docs/compat.md).
 """
 
 import numpy as np
@@ -106,3 +109,12 @@ def test_traced_array_copy():
     assert z is not p and z is not x
     with pytest.raises(TypeError, match="unexpected keyword argument 'order'"):
         jax.jit(lambda a: a.copy(order="K"))(x)
+
+
+# ------------------------------------------------------------------ Lowered.compiler_ir
+@pytest.mark.jaxlite_only
+def test_lowered_compiler_ir_says_there_is_no_hlo():
+    lowered = jax.jit(lambda a: a * a).lower(jnp.float32(3.0))
+    with pytest.raises(NotImplementedError, match="not implemented in jaxlite"):
+        lowered.compiler_ir(dialect="hlo")
+    assert "generated Python source" in lowered.as_text()

@@ -672,6 +672,13 @@ class Lowered(StageInfo):
             f"# generated Python source\n{c.source}"
         )
 
+    def compiler_ir(self, dialect=None):
+        """JAX's MLIR/HLO module; jaxlite has none (it compiles to Python source)."""
+        raise NotImplementedError(
+            "Lowered.compiler_ir is not implemented in jaxlite: it compiles jaxprs to "
+            "Python source on NumPy, not to StableHLO/HLO; Lowered.as_text() shows both."
+        )
+
     def compile(self, compiler_options=None, *, device_assignment=None) -> Compiled:
         return Compiled(self._wrapped, self._entry, self._compiled())
 
