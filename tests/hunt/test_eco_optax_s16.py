@@ -13,6 +13,16 @@ file passes in oracle mode, ``JAXLITE_ORACLE=jax``).
 * ``x.copy()`` of a traced array (optax's ``schedule_free`` init copies the parameters so,
   also under ``jit`` and gradient accumulation): jaxlite's tracers had no ``copy`` method
   (AttributeError); JAX's copies, and rejects NumPy's ``order=`` (``TypeError``).
+* ``jax.scipy.special.logsumexp`` / ``jax.nn.logsumexp`` with scale factors ``b`` that
+  are zero (optax's ``sigmoid_focal_loss`` with hard labels 0/1 weights its two terms by
+  ``b = [1 - y, y]``; its Hessian came out NaN): JAX leaves the terms with ``b == 0`` out
+  of the sum and of the maximum; jaxlite let a large ``a`` there set the shift, so
+  ``logsumexp([1000, 0], b=[0, 1])`` was ``-inf`` (JAX: ``0``), an ``inf``/``nan`` ``a``
+  with ``b == 0`` made the result NaN, and gradients and Hessians through such terms were
+  NaN (JAX: zero). Complex ``a``: JAX shifts by the maximum real part, so the result is
+  the principal logarithm of the sum and ``return_sign=True`` gives a real magnitude;
+  jaxlite shifted by a complex maximum (imaginary part off by multiples of 2*pi, a
+  complex "magnitude").
 * ``jit(f).lower(x).compiler_ir("hlo")`` (optax compares the HLO of ``abs_sq`` with
   ``x * x``): jaxlite has no HLO; it raised a bare AttributeError, now a
   ``NotImplementedError`` that says why (docs/compat.md).
@@ -118,3 +128,68 @@ def test_lowered_compiler_ir_says_there_is_no_hlo():
     with pytest.raises(NotImplementedError, match="not implemented in jaxlite"):
         lowered.compiler_ir(dialect="hlo")
     assert "generated Python source" in lowered.as_text()
+
+
+# ------------------------------------------------------------------ logsumexp
+_lse = jax.scipy.special.logsumexp
+
+
+@pytest.mark.parametrize("lse", [_lse, jax.nn.logsumexp], ids=["scipy", "nn"])
+def test_logsumexp_leaves_out_zero_scale_terms(lse):
+    a = jnp.array([1000.0, 0.0, -3.0])
+    b = jnp.array([0.0, 1.0, 2.0])
+    want = np.log(1.0 + 2.0 * np.exp(-3.0))
+    np.testing.assert_allclose(lse(a, b=b), want, rtol=1e-6)
+    out, sign = lse(a, b=b, return_sign=True)
+    np.testing.assert_allclose(out, want, rtol=1e-6)
+    assert float(sign) == 1.0
+    for bad in (np.inf, np.nan):
+        got = lse(jnp.array([bad, 0.0]), b=jnp.array([0.0, 1.0]))
+        assert float(got) == 0.0
+    assert float(lse(jnp.array([5.0, 2.0]), b=jnp.zeros(2))) == -np.inf
+    # the gradient through a left-out term is zero, the others' softmax weights
+    g = jax.grad(lambda x: lse(x, b=b))(a)
+    w = np.array([0.0, 1.0, 2.0 * np.exp(-3.0)]) / (1.0 + 2.0 * np.exp(-3.0))
+    np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-30)
+    # a negative sum: NaN without return_sign, the magnitude and -1 with it
+    assert np.isnan(lse(jnp.array([1000.0, 0.0]), b=jnp.array([0.0, -1.0])))
+    out, sign = lse(jnp.array([1000.0, 0.0]), b=jnp.array([0.0, -1.0]), return_sign=True)
+    assert float(out) == 0.0 and float(sign) == -1.0
+
+
+def test_logsumexp_hessian_with_hard_weights_is_finite():
+    # optax's focal loss: log((1 - y) sigmoid(x) + y sigmoid(-x)) for y in {0, 1} is a
+    # log-sigmoid, whose second derivative is -sigmoid(x) sigmoid(-x)
+    x = jnp.array([50.0, -50.0, 3.0, -2.0])
+    y = jnp.array([1.0, 0.0, 0.0, 1.0])
+
+    def f(z):
+        logs = jnp.stack([jax.nn.log_sigmoid(z), jax.nn.log_sigmoid(-z)], axis=-1)
+        return _lse(logs, axis=-1, b=jnp.stack([1 - y, y], axis=-1)).sum()
+
+    h = np.diag(np.asarray(jax.hessian(f)(x)))
+    s = 1.0 / (1.0 + np.exp(-np.asarray(x, np.float64)))
+    np.testing.assert_allclose(h, -s * (1 - s), rtol=1e-5, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ([1 + 2j, 3 - 4j], None),
+        ([1 + 2j, 3 + 5j], [1.0, 2.0]),
+        ([100 + 2j, 3 + 5j], [0.0, 2.0]),
+        ([[0.5 - 3j, 2 + 3j], [-1 + 1j, 1 - 2.5j]], None),
+    ],
+)
+def test_logsumexp_complex_is_the_principal_log(a, b):
+    a64 = np.asarray(a, np.complex128)
+    b64 = np.ones(a64.shape) if b is None else np.asarray(b)
+    terms = np.where(b64 != 0, b64 * np.exp(np.where(b64 != 0, a64, 0)), 0)
+    want = np.log(terms.sum(-1))
+    bj = None if b is None else jnp.array(b, jnp.float32)
+    got = _lse(jnp.array(a, jnp.complex64), axis=-1, b=bj)
+    np.testing.assert_allclose(got, want, rtol=2e-5)
+    out, sign = _lse(jnp.array(a, jnp.complex64), axis=-1, b=bj, return_sign=True)
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, np.log(np.abs(terms.sum(-1))), rtol=2e-5)
+    np.testing.assert_allclose(sign, terms.sum(-1) / np.abs(terms.sum(-1)), rtol=2e-5)

@@ -69,30 +69,38 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
     if b is not None:
         a, b = promote_args_inexact("logsumexp", a, b)
         a, b = broadcast_arrays(a, b)
+        # Terms with b == 0 are left out, also from the maximum: a large ``a`` there must
+        # not swamp the others, and none of its derivatives reach ``a`` (as JAX).
+        a = ufuncs.where(ufuncs.not_equal(b, zeros_like(b)), a, full_like(a, -np.inf))
     else:
         a = _inexact1(a)
     axes = _reduction_axes(a, axis)
     if where is not None:
         a = ufuncs.where(where, a, -np.inf)
-    # initial=-inf: the identity, so an empty axis gives -inf rather than an error (as JAX).
-    amax = reductions.max(a, axis=axes, keepdims=True, where=where, initial=-np.inf)
+    cplx = dtypes.issubdtype(a.dtype, np.complexfloating)
+    # The shift is real (the real parts' maximum), so a complex result keeps the imaginary
+    # parts of ``a``; initial=-inf: an empty axis gives -inf rather than an error.
+    amax = reductions.max(
+        ufuncs.real(a) if cplx else a, axis=axes, keepdims=True, where=where, initial=-np.inf
+    )
     amax = stop_gradient_p.bind(ufuncs.where(isfinite(amax), amax, zeros_like(amax)))
+    shift = broadcast_to(amax.astype(a.dtype) if cplx else amax, a.shape)
     # lax-level sub/exp/mul (as JAX): no cast of a weakly typed ``a`` or ``b``, so their
     # cotangents keep the strong type of the computation.
-    e = ew.exp(ew.sub(a, broadcast_to(amax, a.shape)))
+    e = ew.exp(ew.sub(a, shift))
     if b is not None:
         e = ew.mul(e, b)
     s = reductions.sum(e, axis=axes, keepdims=True, where=where)
     sign = ufuncs.sign(s)
-    if return_sign:
+    if return_sign or not cplx:
         s = ufuncs.abs(s)
-    out = add(log(s), amax)
+    out = add(log(s), amax.astype(s.dtype) if cplx else amax)
     if not keepdims:
         out = squeeze(out, axis=axes)
         sign = squeeze(sign, axis=axes)
     if return_sign:
         return out, sign
-    if b is not None and not return_sign:
+    if b is not None and not cplx:
         out = ufuncs.where(less(sign, 0), full_like(out, np.nan), out)
     return out
 
