@@ -49,6 +49,9 @@ _DEFAULTS: dict[str, Any] = {
     # The Numba tier (compile/native.py): "auto" (hot regions, background compile), "off",
     # "always" (compile every eligible region synchronously: deterministic, for tests).
     "jaxlite_native": os.environ.get("JAXLITE_NATIVE", "auto"),
+    # float32/bfloat16 exp, log, tanh with XLA:CPU's own expansions (JAX's bits; ops/xla_math32),
+    # some forty NumPy passes each in the Python tier, where NumPy's SIMD kernels make one.
+    "jaxlite_xla_math": os.environ.get("JAXLITE_XLA_MATH", "0").lower() in ("1", "true", "on"),
     # Accepted with their JAX 0.10.2 meaning: explaining cache misses only logs, and the
     # remat implementation choice has no effect on results.
     "jax_explain_cache_misses": False,

@@ -61,6 +61,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from jaxlite._src.config import config as _config
+
 impl_rules: dict = {}
 abstract_eval_rules: dict = {}
 effects_rules: dict = {}
@@ -176,5 +178,7 @@ def impl_for(eqn) -> Callable | None:
     f = impl_rules.get(eqn.primitive)
     u = getattr(f, "ufunc", None)
     if u is not None and not any(getattr(v.aval.dtype, "kind", "") == "c" for v in eqn.invars):
+        if getattr(f, "xla_math", False) and _config.read("jaxlite_xla_math"):
+            return f  # XLA's expansions (ops/xla_math32); the flag is in jit's cache key
         return u
     return f

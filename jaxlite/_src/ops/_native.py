@@ -14,6 +14,8 @@ import math
 
 import numpy as np
 
+from jaxlite._src.config import config as _config
+
 
 def _tup(xs) -> str:
     xs = [int(x) for x in xs]
@@ -217,13 +219,32 @@ def iota(ctx, eqn, ins, outs):
 _TANH_F32 = ("jaxlite._src.ops.tanh_numba", "tanh_f32")
 
 
+def _xla_math(dt) -> bool:
+    """Whether the Python tier computes ``dt`` with XLA's expansions (``jaxlite_xla_math``):
+    then the native tier leaves exp and tanh of 32- and 16-bit floats to it."""
+    return dt.itemsize <= 4 and _config.read("jaxlite_xla_math")
+
+
+def exp(ctx, eqn, ins, outs):
+    """``np.exp`` (LLVM's), except under ``jaxlite_xla_math``."""
+    aval = eqn.outvars[0].aval
+    dt = np.dtype(aval.dtype)
+    if dt.kind != "f" or _xla_math(dt):
+        return None
+    return [f"{outs[0]} = {ctx.typed(f'np.exp({ins[0]})', aval)}"]
+
+
+exp.native_expr = True  # one ``out = expr`` line: the emitter may inline it
+
+
 def tanh(ctx, eqn, ins, outs):
     """float32: ``ops/tanh_numba.tanh_f32`` per element, a loop LLVM vectorises (``np.tanh``
     compiles to a scalar call of libm's ``tanhf`` per element, ~5x slower); float64 (and
-    any other float dtype the kernel holds): ``np.tanh``, the C library's."""
+    any other float dtype the kernel holds): ``np.tanh``, the C library's. Under
+    ``jaxlite_xla_math``, 32- and 16-bit floats are left to the Python tier."""
     aval = eqn.outvars[0].aval
     dt = np.dtype(aval.dtype)
-    if dt.kind != "f":
+    if dt.kind != "f" or _xla_math(dt):
         return None
     if dt != np.float32:
         return [f"{outs[0]} = {ctx.typed(f'np.tanh({ins[0]})', aval)}"]

@@ -118,7 +118,7 @@ non_differentiable(round_p)
 is_finite_p = unop("is_finite", np.isfinite, FLOAT, out_dtype=_bool, native="np.isfinite({0})")
 non_differentiable(is_finite_p)
 
-exp_p = unop("exp", _cx.split(np.exp, _cx.exp), INEXACT, native="np.exp({0})")
+exp_p = unop("exp", _cx.split(_xm.exp, _cx.exp), INEXACT, native=_native.exp)
 defjvp2(exp_p, lambda t, ans, x: mul(t, ans))
 exp2_p = unop("exp2", _cx.split(np.exp2, _cx.exp2), INEXACT, native="np.exp2({0})")
 defjvp2(exp2_p, lambda t, ans, x: mul(log(_formula_const(x, 2)), mul(t, ans)))
@@ -128,7 +128,7 @@ log1p_p = unop("log1p", _cx.split(np.log1p, _cx.log1p), INEXACT, native="np.log1
 defjvp(log1p_p, lambda t, x: div(t, add(x, _const(x, 1))))
 expm1_p = unop("expm1", _cx.split(np.expm1, _cx.expm1), INEXACT, native="np.expm1({0})")
 defjvp2(expm1_p, lambda t, ans, x: mul(t, add(ans, _const(x, 1))))
-tanh_p = unop("tanh", _cx.split(np.tanh, _cx.tanh), INEXACT, native=_native.tanh)
+tanh_p = unop("tanh", _cx.split(_xm.tanh, _cx.tanh), INEXACT, native=_native.tanh)
 defjvp2(tanh_p, lambda t, ans, x: mul(add(t, mul(t, ans)), sub(_const(x, 1), ans)))
 
 
