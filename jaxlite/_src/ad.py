@@ -12,13 +12,12 @@ Reverse mode is JVP + partial evaluation + transposition:
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from jaxlite._src import dtypes, tree_util
+from jaxlite._src import dtypes, tree_util, util as _util
 from jaxlite._src.api import jvp as _api_jvp, split_aux, vmap
 from jaxlite._src.api_plumbing import check_callable, flatten_fun
 from jaxlite._src.compile.jit import jit
@@ -31,7 +30,12 @@ from jaxlite._src.interpreters import jvp as _jvp
 from jaxlite._src.interpreters.dce import dce_jaxpr
 from jaxlite._src.interpreters.eval import eval_jaxpr
 from jaxlite._src.interpreters.partial_eval import trace_partial
-from jaxlite._src.interpreters.staging import abstractify, check_output_leaf, trace_flat
+from jaxlite._src.interpreters.staging import (
+    abstract_arg_aval,
+    abstractify,
+    check_output_leaf,
+    trace_flat,
+)
 from jaxlite._src.interpreters.transpose import backward_pass
 from jaxlite._src.numpy.creation import zeros as jnp_zeros
 from jaxlite._src.numpy.shape import moveaxis, reshape
@@ -416,7 +420,7 @@ def value_and_grad(
     check_callable(fun)
     who = "value_and_grad"
 
-    @functools.wraps(fun)
+    @_util.wraps(fun)
     def vg(*args, **kwargs):
         return _value_and_grad(fun, argnums, has_aux, holomorphic, allow_int, who, args, kwargs)
 
@@ -462,7 +466,7 @@ def grad(
     """``jax.grad``: the gradient of a scalar-output function w.r.t. ``argnums``."""
     check_callable(fun)
 
-    @functools.wraps(fun)
+    @_util.wraps(fun)
     def g(*args, **kwargs):
         (ans_aux, grads) = _value_and_grad(
             fun, argnums, has_aux, holomorphic, allow_int, "grad", args, kwargs
@@ -496,7 +500,7 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
     """``jax.jacfwd``: Jacobian by forward mode (vmap of jvp over a standard basis)."""
     check_callable(fun)
 
-    @functools.wraps(fun)
+    @_util.wraps(fun)
     def jac(*args, **kwargs):
         nums = _check_argnums(argnums, len(args))
         nums = tuple(a % len(args) for a in nums)
@@ -589,7 +593,7 @@ def jacrev(
     """``jax.jacrev``: Jacobian by reverse mode (vmap of the pullback over a basis)."""
     check_callable(fun)
 
-    @functools.wraps(fun)
+    @_util.wraps(fun)
     def jac(*args, **kwargs):
         nums = _check_argnums(argnums, len(args))
         nums = tuple(a % len(args) for a in nums)
@@ -671,12 +675,7 @@ def linear_transpose(fun: Callable, *primals, reduce_axes=()):
     _, call_tree = tree_util.tree_flatten((primals, {}))
     # As in JAX, the primals may be ShapeDtypeStructs (lineax transposes its function
     # operators at ``in_structure()``): only their shapes and dtypes are used.
-    in_avals = [
-        ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype), x.weak_type)
-        if isinstance(x, ShapeDtypeStruct)
-        else abstractify(x)
-        for x in flat
-    ]
+    in_avals = [abstract_arg_aval(x) for x in flat]
     for a in in_avals:
         if not dtypes.is_inexact(a.dtype):
             raise TypeError(

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxlite._src import config, dtypes, tree_util
+from jaxlite._src import config, dtypes, tree_util, util as _util
 from jaxlite._src.api_plumbing import canonicalize_argnums, merge_static_args, split_static_args
 from jaxlite._src.compile import codegen
 from jaxlite._src.core import effects as _effects, rules
@@ -192,7 +192,7 @@ def checkpoint(
         static_argnames = (static_argnames,)
     static_argnames = frozenset(static_argnames)
 
-    @functools.wraps(fun)
+    @_util.wraps(fun)
     def wrapped(*args, **kwargs):
         statics, dyn = split_static_args(args, static_argnums)
         static_kw = {k: v for k, v in kwargs.items() if k in static_argnames}

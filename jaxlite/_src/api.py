@@ -6,14 +6,13 @@ functions (pytrees, ``argnums``, ``in_axes``...) to the flat interpreters.
 
 from __future__ import annotations
 
-import functools
 import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from jaxlite._src import dtypes, tree_util
+from jaxlite._src import dtypes, tree_util, util as _util
 from jaxlite._src.api_plumbing import check_callable, flatten_fun
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of
@@ -209,7 +208,7 @@ def vmap(
     simple_in = in_axes is None or _is_axis_leaf(in_axes)
     simple_out = _is_axis_leaf(out_axes)
 
-    @functools.wraps(fun)
+    @_util.wraps(fun)
     def vmapped(*args, **kwargs):
         if type(in_axes) is tuple and len(in_axes) != len(args):
             raise ValueError(

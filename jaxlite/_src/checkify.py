@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from jaxlite._src import config as _cfg, tree_util
+from jaxlite._src import config as _cfg, tree_util, util as _util
 from jaxlite._src.callbacks import io_callback
 from jaxlite._src.core.array import Array
 from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
@@ -242,7 +242,7 @@ def checkify(f: Callable[..., Out], errors: frozenset = user_checks) -> Callable
             "user checks (checkify.user_checks) are"
         )
 
-    @functools.wraps(f)
+    @_util.wraps(f)
     def checked(*args, **kwargs):
         io_callback(_open_record, None)
         _records.tracing_depth += 1

@@ -400,14 +400,16 @@ def _check_strict(items: list[tuple[np.dtype, bool]]) -> None:
     complex), as in JAX's strict lattice."""
     if _cfg.config.read("jax_numpy_dtype_promotion") != "strict":
         return
-    strong = {d for d, w in items if not w}
+    # A weakly typed bool (e.g. ``lax.eq`` of two Python floats) is a plain bool node:
+    # JAX's lattice has no weak bool, so it combines with bools only.
+    strong = {d for d, w in items if not w or d == bool_}
     if not strong:
         return
     ok = len(strong) == 1
     if ok:
         (target,) = strong
         for d, w in items:
-            if not w:
+            if not w or d == bool_:
                 continue
             if is_complex(d):
                 ok = ok and is_complex(target)
@@ -416,7 +418,14 @@ def _check_strict(items: list[tuple[np.dtype, bool]]) -> None:
             else:
                 ok = ok and target != bool_
     if not ok:
-        names = tuple(str(d) for d, _ in items)
+        # JAX names each distinct lattice node: a weak int as "<class 'int'>", ...
+        names = []
+        for d, w in items:
+            n = _node(d, w)
+            name = _WEAK_NAMES[n] if isinstance(n, str) else str(d)
+            if name not in names:
+                names.append(name)
+        names = tuple(names)
         raise TypePromotionError(
             f"Input dtypes {names} have no available implicit dtype promotion path when "
             "jax_numpy_dtype_promotion=strict. Try explicitly casting inputs to the desired "

@@ -35,6 +35,7 @@ _ASK = "ask for it (with the library and code that needs it) in the jaxlite issu
 # Module names whose alias target is not simply ``jaxlite.<rest>``.
 _SPECIAL_TARGETS = {
     "jax.version": "jaxlite._jax_compat.version",
+    "jax.lib": "jaxlite._jax_compat.lib",
     "jax._src": "jaxlite._jax_compat",
     "jax.extend.core.primitives": "jaxlite.extend.core_primitives",
 }

@@ -217,3 +217,30 @@ def lazy_submodules(package: str, names: Sequence[str]) -> tuple[Callable, Calla
         return sorted(names | set(importlib.import_module(package).__dict__))
 
     return __getattr__, __dir__
+
+
+def wraps(wrapped: Any) -> Callable:
+    """``functools.wraps`` for the transformations (``vmap``, ``grad``, ``checkpoint``...):
+    the wrapper takes ``wrapped``'s name, docstring and attributes where they are valid and
+    keeps its own where not. A callable may carry a non-string ``__name__``: an equinox
+    Module rebuilt from its leaves (inside ``scan``) has the ``Missing`` sentinel there,
+    and JAX's transformations accept it, so jaxlite's must not raise."""
+
+    def decorate(wrapper: Callable) -> Callable:
+        for attr in functools.WRAPPER_ASSIGNMENTS:
+            try:
+                value = getattr(wrapped, attr)
+            except AttributeError:
+                continue
+            try:
+                setattr(wrapper, attr, value)
+            except (TypeError, AttributeError):
+                pass
+        try:
+            wrapper.__dict__.update(getattr(wrapped, "__dict__", {}))
+        except (TypeError, AttributeError):
+            pass
+        wrapper.__wrapped__ = wrapped
+        return wrapper
+
+    return decorate

@@ -46,6 +46,8 @@ assert jax.__version__ == "0.10.2", jax.__version__
 assert jax.__version_info__ == (0, 10, 2)
 import jax.version
 assert jax.version.__version__ == "0.10.2"
+import jax.lib  # JAX 0.10.2's holds only the jaxlib version (equinox's tests import it)
+assert jax.lib.__version__ == "0.10.2"
 assert jaxlite.__version__ != "0.10.2"
 y = jax.jit(lambda x: jnp.sin(x) * 2)(1.0)
 assert isinstance(y, jaxlite.Array)

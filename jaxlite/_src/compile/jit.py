@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxlite._src import config as _cfg, tree_util
+from jaxlite._src import config as _cfg, dtypes, tree_util
 from jaxlite._src.api_plumbing import canonicalize_argnums
 from jaxlite._src.compile import codegen, donation
 from jaxlite._src.compile.jit_debug import debug_after_trace, live_tracers, refuse_trace
@@ -49,7 +49,12 @@ from jaxlite._src.interpreters.batching import batch_jaxpr
 from jaxlite._src.interpreters.eval import eval_closed_jaxpr
 from jaxlite._src.interpreters.jvp import jvp_jaxpr
 from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
-from jaxlite._src.interpreters.staging import abstractify, argument_type_error, trace_flat
+from jaxlite._src.interpreters.staging import (
+    abstract_arg_aval,
+    abstractify,
+    argument_type_error,
+    trace_flat,
+)
 from jaxlite._src.interpreters.transpose import transpose_jaxpr
 from jaxlite._src.ops.parallel import axis_env_key
 from jaxlite._src.ops.structural import instantiate
@@ -226,6 +231,14 @@ class _CacheEntry:
         self.has_tracer_consts = any(isinstance(c, Tracer) for c in closed.consts)
 
 
+def _make_output(o, aval):
+    """One output of a jitted call: an Array, except that a float0 output (the gradient of
+    an integer input) is a NumPy array, as in JAX."""
+    if aval.dtype == dtypes.float0:
+        return np.zeros(aval.shape, dtypes.float0)
+    return make_array(o, aval)
+
+
 def _output_wrapper(out_avals, out_tree) -> Callable:
     """A function turning the generated code's output list into the user's pytree."""
     new, cls, ndarray = ArrayImpl.__new__, ArrayImpl, np.ndarray
@@ -242,6 +255,9 @@ def _output_wrapper(out_avals, out_tree) -> Callable:
             a.aval = aval
             return a
         return make_array(o, aval)
+
+    if any(a.dtype == dtypes.float0 for a in out_avals):
+        adopt = _make_output  # noqa: F811
 
     if tree_util.treedef_is_leaf(out_tree):
         (aval,) = out_avals
@@ -390,8 +406,10 @@ class JitWrapped:
                 dyn_kwargs[k] = v
         return tuple(statics), tuple(dyn_args), dyn_kwargs
 
-    def _avals(self, flat, args, kwargs):
+    def _avals(self, flat, args, kwargs, abstract_ok: bool = False):
         try:
+            if abstract_ok:  # trace/lower: ShapeDtypeStructs and ShapedArrays stand for arrays
+                return tuple(map(abstract_arg_aval, flat))
             return tuple(map(_leaf_key, flat))
         except TypeError:
             # JAX's message names the bad argument by its path (static ones skipped)
@@ -403,6 +421,7 @@ class JitWrapped:
                     for i, a in enumerate(args)
                 ),
                 {k: None if k in self._static_argnames else v for k, v in kwargs.items()},
+                structs_ok=abstract_ok,
             )
             if err is None:
                 raise
@@ -519,7 +538,7 @@ class JitWrapped:
             outs = compiled.fn(*in_vals)
             if checks is not None:
                 _debug_deoptimize(entry.closed, in_vals, outs, checks, self._name)
-            outs = [make_array(o, a) for o, a in zip(outs, compiled.out_avals)]
+            outs = [_make_output(o, a) for o, a in zip(outs, compiled.out_avals)]
             if plan is not None:
                 plan.delete(flat)
             return tree_util.tree_unflatten(entry.out_tree, outs)
@@ -548,7 +567,7 @@ class JitWrapped:
     def trace(self, *args, **kwargs) -> Traced:
         statics, dyn_args, dyn_kwargs = self._split(args, kwargs)
         flat, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
-        avals = self._avals(flat, args, kwargs)
+        avals = self._avals(flat, args, kwargs, abstract_ok=True)
         entry = self._get_entry(
             statics, len(args), in_tree, avals, _trace_key(in_tree, statics, avals)
         )

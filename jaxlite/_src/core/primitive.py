@@ -45,6 +45,14 @@ class Primitive:
     def bind_with_trace(self, trace, args, params):
         return trace.process_primitive(self, args, params)
 
+    def get_bind_params(self, params: dict) -> dict:
+        """The keyword parameters that re-bind an equation of this primitive (JAX's
+        ``Primitive.get_bind_params``, used by libraries that interpret jaxprs themselves,
+        such as equinox's ``finalise_jaxpr``): ``prim.bind(*invals, **get_bind_params(
+        eqn.params))``. Every jaxlite equation re-binds with its own parameters (as
+        ``eval_jaxpr`` does), so they are returned as they are."""
+        return params
+
     def __repr__(self):
         return self.name
 

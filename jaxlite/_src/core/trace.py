@@ -59,6 +59,13 @@ class Trace:
             raise NotImplementedError(f"{primitive} is not supported by {type(self).__name__}")
         return rule(self, tracers, **params)
 
+    @property
+    def main(self):
+        """The identity of this trace's transformation, JAX's ``Trace.main`` (its ``tag``;
+        ``None`` for traces without one, such as evaluation and staging), which libraries
+        compare to tell their own tracers from others (``x._trace.main is main``)."""
+        return getattr(self, "tag", None)
+
     def invalidate(self) -> None:
         self._valid = False
 

@@ -46,6 +46,11 @@ class BatchTrace(Trace):
     __slots__ = ("axis_data",)
     kind = "batch"
 
+    @property
+    def tag(self):
+        """Each vmap has its own trace, so the trace is its tag (``Trace.main``)."""
+        return self
+
     def __init__(self, parent_trace: Trace, axis_data: AxisData):
         super().__init__(parent_trace)
         self.axis_data = axis_data
@@ -83,7 +88,9 @@ class BatchTrace(Trace):
                 raise rules.missing_rule("batch", primitive)
             rule = _loop_batch_rule(primitive)
         with set_current_trace(self.parent_trace):
-            outs, out_dims = rule(self.axis_data, vals, dims, **params)
+            # Tuples, as JAX hands them (equinox passes the dims on as ``out_axes`` of a
+            # function returning a tuple, where a list would not be a prefix).
+            outs, out_dims = rule(self.axis_data, tuple(vals), tuple(dims), **params)
         if primitive.multiple_results:
             return [self.wrap(o, d) for o, d in safe_zip(outs, out_dims)]
         return self.wrap(outs, out_dims)

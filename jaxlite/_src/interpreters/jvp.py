@@ -65,6 +65,11 @@ class JVPTrace(Trace):
     __slots__ = ()
     kind = "jvp"
 
+    @property
+    def tag(self):
+        """Each ``jvp`` (and each linearization) has its own trace, so the trace is its tag."""
+        return self
+
     def to_primal_tangent(self, x):
         if isinstance(x, JVPTracer) and x._trace is self:
             return x.primal, x.tangent

@@ -54,6 +54,11 @@ class PartialEvalTrace(Trace):
     __slots__ = ("staging",)
     kind = "partial_eval"
 
+    @property
+    def tag(self):
+        """Each partial evaluation has its own trace, so the trace is its tag (``Trace.main``)."""
+        return self
+
     def __init__(self, parent_trace: Trace | None = None):
         super().__init__(parent_trace if parent_trace is not None else trace_ctx.trace)
         self.staging = StagingTrace(self.parent_trace)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxlite._src import config as _cfg, tree_util
+from jaxlite._src import config as _cfg, dtypes, tree_util
 from jaxlite._src.api_plumbing import (
     canonicalize_argnums,
     flatten_fun,
@@ -295,12 +295,7 @@ def make_jaxpr(
         flat, in_tree = tree_util.tree_flatten((tuple(dyn), kwargs))
         # As in JAX, a ShapeDtypeStruct argument stands for an array of that shape.
         try:
-            in_avals = [
-                ShapedArray(x.shape, x.dtype, x.weak_type)
-                if isinstance(x, ShapeDtypeStruct)
-                else abstractify(x)
-                for x in flat
-            ]
+            in_avals = [abstract_arg_aval(x) for x in flat]
         except TypeError:
             err = argument_type_error(
                 fun,
@@ -340,7 +335,7 @@ def argument_type_error(
         named = [(f"args[{i}]", a) for i, a in enumerate(args)] + list(kwargs.items())
     for name, value in named:
         for path, leaf in tree_util.tree_flatten_with_path(value)[0]:
-            if isinstance(leaf, ShapeDtypeStruct):
+            if isinstance(leaf, ShapeDtypeStruct) or type(leaf) is ShapedArray:
                 if structs_ok:
                     continue
                 return TypeError(
@@ -359,6 +354,18 @@ def argument_type_error(
                     "them; mark other arguments static (static_argnums) or close over them."
                 )
     return None
+
+
+def abstract_arg_aval(x: Any) -> ShapedArray:
+    """The aval an argument of the APIs that trace without values (``make_jaxpr``,
+    ``jit(f).trace/lower``, ``linear_transpose``) is traced with: as in JAX, a
+    ``ShapeDtypeStruct`` or a ``ShapedArray`` stands for an array of its shape and dtype
+    (equinox transposes at ``jax.core.ShapedArray``s); anything else by its value."""
+    if isinstance(x, ShapeDtypeStruct):
+        return ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype), x.weak_type)
+    if type(x) is ShapedArray:
+        return x
+    return abstractify(x)
 
 
 def abstractify(x: Any) -> ShapedArray:

@@ -496,7 +496,7 @@ def isinf(x, /):
         return full(x.shape, False, dtypes.bool_)
     if dtypes.is_complex(x.dtype):  # either part (|inf + nan j| is NaN, as in XLA)
         return ew.or_(isinf(ew.real(x)), isinf(ew.imag(x)))
-    return ew.eq(ew.abs(x), ew._const(ew.abs(x), np.inf))
+    return ew.eq(ew.abs(x), full(x.shape, np.inf, x.dtype))  # strong inf: a strong result
 
 
 # ``where(condition)`` is ``nonzero(condition)``, which lives in ``indexing_routines`` (above
@@ -699,8 +699,9 @@ def signbit(x, /):
     if x.dtype == dtypes.bool_ or dtypes.is_unsigned(x.dtype):
         return full(x.shape, False, dtypes.bool_)
     if dtypes.is_int(x.dtype):
-        return less(x, 0)
-
+        return ew.lt(x, full(x.shape, 0, x.dtype))  # a strong 0: never a weak result
+    if dtypes.is_complex(x.dtype):
+        raise ValueError(f"jax.numpy.signbit is not well defined for {x.dtype}")
     itype = {2: np.int16, 4: np.int32, 8: np.int64}[x.dtype.itemsize]
     return less(bitcast_convert_type(x, itype), 0)
 
@@ -781,7 +782,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan: bool = False):
     """``jnp.isclose``: ``|a - b| <= atol + rtol * |b|`` elementwise (infinities equal)."""
     a, b = promote_args("isclose", a, b)
     if not dtypes.is_inexact(a.dtype):
-        return equal(a, b)
+        return conversion.convert_element_type(equal(a, b), dtypes.bool_)  # strong, as JAX
     a, b = broadcast_arrays(a, b)
     diff = abs(subtract(a, b))
     tol = add(atol, multiply(rtol, abs(b)))

@@ -106,6 +106,8 @@ def isposinf(x, /, out=None):
     """``jnp.isposinf``."""
     check_out(out, "isneginf/isposinf is not supported.")
     x = asarray_any(x)
+    if dtypes.is_complex(x.dtype):
+        raise ValueError("isposinf/isneginf are not well defined for complex types")
     return logical_and(isinf(x), greater(x, 0))
 
 
@@ -113,18 +115,21 @@ def isneginf(x, /, out=None):
     """``jnp.isneginf``."""
     check_out(out, "isneginf/isposinf is not supported.")
     x = asarray_any(x)
+    if dtypes.is_complex(x.dtype):
+        raise ValueError("isposinf/isneginf are not well defined for complex types")
     return logical_and(isinf(x), less(x, 0))
 
 
 def isreal(x):
-    """``jnp.isreal``: imaginary part is zero."""
-    x = asarray_any(x)
-    return equal(imag(x), 0) if dtypes.is_complex(x.dtype) else full(x.shape, True, dtypes.bool_)
+    """``jnp.isreal``: imaginary part is zero (weakly typed for a weak input, as in JAX)."""
+    i = imag(asarray_any(x))
+    return ew.eq(i, ew._const(i, 0))
 
 
 def iscomplex(x):
-    """``jnp.iscomplex``: imaginary part is nonzero."""
-    return logical_not(isreal(x))
+    """``jnp.iscomplex``: imaginary part is nonzero (weakly typed for a weak input)."""
+    i = imag(asarray_any(x))
+    return ew.ne(i, ew._const(i, 0))
 
 
 def gcd(x1, x2):

@@ -182,6 +182,8 @@ def _same_arrays(args) -> bool:
     for a in args[1:]:
         if type(a) is not ArrayImpl or not (a.aval is aval or a.aval == aval):
             return False
+    if aval.weak_type and aval.dtype == dtypes.bool_:
+        return False  # JAX's result of weak bools is a strong bool: a cast is needed
     return aval.dtype not in _WIDE and not dtypes.is_extended(aval.dtype)
 
 

@@ -78,7 +78,9 @@ def zeros(aval: ShapedArray):
     from jaxlite._src.ops import shape
 
     if aval.dtype == dtypes.float0:
-        return ArrayImpl(np.zeros(aval.shape, dtypes.float0), aval.update(vma=frozenset()))
+        # As in JAX, a float0 zero is a NumPy array (what grad/vjp/jvp hand back for integer
+        # inputs and outputs): it has no values, so it never needs a device array.
+        return np.zeros(aval.shape, dtypes.float0)
     return with_vma(shape.full(aval.shape, 0, aval.dtype, weak_type=aval.weak_type), aval.vma)
 
 

@@ -14,11 +14,10 @@ process order, collectives span all of them, and each process gets back its own 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
-from jaxlite._src import devices as _devices, tree_util
+from jaxlite._src import devices as _devices, tree_util, util as _util
 from jaxlite._src.compile.jit import jit
 from jaxlite._src.core.array import ArrayImpl, to_array
 from jaxlite._src.core.avals import aval_of
@@ -72,7 +71,7 @@ def pmap(
     statics = frozenset(static_broadcasted_argnums)
     name = axis_name if axis_name is not None else _INTERNAL_AXIS
 
-    @functools.wraps(fun)
+    @_util.wraps(fun)
     def wrapped(*args):
         dyn_pos = [i for i in range(len(args)) if i not in statics]
         dyn = tuple(args[i] for i in dyn_pos)
