@@ -263,3 +263,38 @@ def test_predicate_results_weak_types_and_errors(fn, inp):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # jaxlite's NumPy inf - inf
         same(build)
+
+
+def test_library_jvp_rules_get_tuples(engine):
+    from importlib import import_module
+
+    ad = import_module(engine.__name__ + ".interpreters.ad")
+    seen = []
+    p = engine.extend.core.Primitive("s16_jvp_tuples")
+    p.def_impl(lambda x: x * 2)
+    p.def_abstract_eval(lambda x: x)
+
+    def rule(primals, tangents):
+        seen.append((type(primals), type(tangents)))
+        return p.bind(*primals), tangents[0] * 2
+
+    ad.primitive_jvps[p] = rule
+    out, t = engine.jvp(p.bind, (engine.numpy.ones(2),), (engine.numpy.ones(2),))
+    np.testing.assert_array_equal(np.asarray(t), [2.0, 2.0])
+    assert seen == [(tuple, tuple)]
+
+
+def test_primitive_impl_is_the_def_impl_function(engine):
+    jnp = engine.numpy
+    p = engine.extend.core.Primitive("s16_impl")
+
+    def impl(x):
+        return jnp.sin(x) + 1.0
+
+    p.def_impl(impl)
+    p.def_abstract_eval(lambda x: x)
+    # Called inside a trace, the impl traces (its equations join the jaxpr)
+    jaxpr = engine.make_jaxpr(lambda x: p.impl(x) * 2.0)(jnp.ones(2))
+    names = [e.primitive.name for e in jaxpr.jaxpr.eqns]
+    assert "sin" in names and "s16_impl" not in names
+    np.testing.assert_allclose(np.asarray(p.impl(jnp.zeros(2))), [1.0, 1.0])

@@ -64,6 +64,9 @@ class Primitive:
         The impl may use any jaxlite operation; it also runs from jitted code.
         """
         rules.impl_rules[self] = array_level_impl(self, impl)
+        # As JAX's ``Primitive.impl``: the function itself, so calling it while tracing
+        # traces it (equinox's finalise_jaxpr inlines primitives so).
+        self.impl = impl
         return impl
 
     def def_abstract_eval(self, abstract_eval: Callable) -> Callable:
@@ -83,7 +86,8 @@ class Primitive:
         return effectful_abstract_eval
 
     def impl(self, *args, **params):
-        """Evaluate the primitive eagerly (JAX's ``Primitive.impl``)."""
+        """Evaluate the primitive eagerly (JAX's ``Primitive.impl``); a primitive given
+        its impl by ``def_impl`` has that function here instead."""
         with _trace.set_current_trace(_trace.eval_trace):
             return self.bind(*args, **params)
 

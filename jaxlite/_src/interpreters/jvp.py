@@ -94,7 +94,9 @@ class JVPTrace(Trace):
         if rule is None:
             raise rules.missing_rule("jvp", primitive)
         with set_current_trace(self.parent_trace):
-            primals_out, tangents_out = rule(primals, tangents, **params)
+            # Tuples, as JAX hands them (equinox vmaps a rule over them with ``in_axes``
+            # built from tuples, where a list would not match).
+            primals_out, tangents_out = rule(tuple(primals), tuple(tangents), **params)
         if primitive.multiple_results:
             return [self.wrap(p, t) for p, t in safe_zip(primals_out, tangents_out)]
         return self.wrap(primals_out, tangents_out)
