@@ -298,3 +298,16 @@ def test_primitive_impl_is_the_def_impl_function(engine):
     names = [e.primitive.name for e in jaxpr.jaxpr.eqns]
     assert "sin" in names and "s16_impl" not in names
     np.testing.assert_allclose(np.asarray(p.impl(jnp.zeros(2))), [1.0, 1.0])
+
+
+# ------------------------------------------------------------------ pmap(f).lower
+def test_pmap_lower_and_compile(engine):
+    jnp = engine.numpy
+    f = engine.pmap(lambda x, y: 2 * x + y, in_axes=(0, None))
+    lowered = f.lower(jnp.array([3]), 4)
+    assert isinstance(lowered.as_text(), str)
+    out = lowered.compile()(jnp.array([3]), 4)
+    np.testing.assert_array_equal(np.asarray(out), [10])
+    g = engine.pmap(lambda x, n: x * n, static_broadcasted_argnums=1)
+    out = g.lower(jnp.array([1.0]), 3).compile()(jnp.array([1.0]))
+    np.testing.assert_array_equal(np.asarray(out), [3.0])

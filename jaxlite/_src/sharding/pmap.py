@@ -167,6 +167,12 @@ def pmap(
             final.append(o)
         return tree_util.tree_unflatten(out_tree, final)
 
+    def lower(*args, **kwargs):
+        """``pmap(f).lower(*args)``: ahead-of-time lowering (a ``Lowered``, as ``jit``'s;
+        its ``compile()`` runs the mapped function)."""
+        return jit(wrapped, static_argnums=tuple(sorted(statics))).lower(*args, **kwargs)
+
+    wrapped.lower = lower
     return wrapped
 
 
