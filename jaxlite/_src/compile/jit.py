@@ -232,8 +232,7 @@ class _CacheEntry:
 
 
 def _make_output(o, aval):
-    """One output of a jitted call: an Array, except that a float0 output (the gradient of
-    an integer input) is a NumPy array, as in JAX."""
+    """One output of a jitted call: an Array; a float0 one a NumPy array, as in JAX."""
     if aval.dtype == dtypes.float0:
         return np.zeros(aval.shape, dtypes.float0)
     return make_array(o, aval)
