@@ -29,7 +29,7 @@ from jaxlite._src.api_plumbing import canonicalize_argnums
 from jaxlite._src.compile import codegen, donation
 from jaxlite._src.compile.jit_debug import debug_after_trace, live_tracers, refuse_trace
 from jaxlite._src.compile.stage_info import StageInfo
-from jaxlite._src.core import rules, sharding_hooks, trace as _trace
+from jaxlite._src.core import array as _array, rules, sharding_hooks, trace as _trace
 from jaxlite._src.core.array import ArrayImpl, foreign_to_numpy, freeze_chain, make_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, closure_convert_consts
@@ -44,17 +44,12 @@ from jaxlite._src.core.trace import (
     find_debug_value,
     trace_ctx,
 )
-from jaxlite._src.interpreters import dce as _dce, simplify as _simplify
+from jaxlite._src.interpreters import dce as _dce, simplify as _simplify, staging as _staging
 from jaxlite._src.interpreters.batching import batch_jaxpr
 from jaxlite._src.interpreters.eval import eval_closed_jaxpr
 from jaxlite._src.interpreters.jvp import jvp_jaxpr
 from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
-from jaxlite._src.interpreters.staging import (
-    abstract_arg_aval,
-    abstractify,
-    argument_type_error,
-    trace_flat,
-)
+from jaxlite._src.interpreters.staging import abstractify, argument_type_error, trace_flat
 from jaxlite._src.interpreters.transpose import transpose_jaxpr
 from jaxlite._src.ops.parallel import axis_env_key
 from jaxlite._src.ops.structural import instantiate
@@ -231,13 +226,6 @@ class _CacheEntry:
         self.has_tracer_consts = any(isinstance(c, Tracer) for c in closed.consts)
 
 
-def _make_output(o, aval):
-    """One output of a jitted call: an Array; a float0 one a NumPy array, as in JAX."""
-    if aval.dtype == dtypes.float0:
-        return np.zeros(aval.shape, dtypes.float0)
-    return make_array(o, aval)
-
-
 def _output_wrapper(out_avals, out_tree) -> Callable:
     """A function turning the generated code's output list into the user's pytree."""
     new, cls, ndarray = ArrayImpl.__new__, ArrayImpl, np.ndarray
@@ -256,7 +244,7 @@ def _output_wrapper(out_avals, out_tree) -> Callable:
         return make_array(o, aval)
 
     if any(a.dtype == dtypes.float0 for a in out_avals):
-        adopt = _make_output  # noqa: F811
+        adopt = _array.make_output  # noqa: F811
 
     if tree_util.treedef_is_leaf(out_tree):
         (aval,) = out_avals
@@ -408,7 +396,7 @@ class JitWrapped:
     def _avals(self, flat, args, kwargs, abstract_ok: bool = False):
         try:
             if abstract_ok:  # trace/lower: ShapeDtypeStructs and ShapedArrays stand for arrays
-                return tuple(map(abstract_arg_aval, flat))
+                return tuple(map(_staging.abstract_arg_aval, flat))
             return tuple(map(_leaf_key, flat))
         except TypeError:
             # JAX's message names the bad argument by its path (static ones skipped)
@@ -537,7 +525,7 @@ class JitWrapped:
             outs = compiled.fn(*in_vals)
             if checks is not None:
                 _debug_deoptimize(entry.closed, in_vals, outs, checks, self._name)
-            outs = [_make_output(o, a) for o, a in zip(outs, compiled.out_avals)]
+            outs = [_array.make_output(o, a) for o, a in zip(outs, compiled.out_avals)]
             if plan is not None:
                 plan.delete(flat)
             return tree_util.tree_unflatten(entry.out_tree, outs)

@@ -412,6 +412,14 @@ def make_array(value: Any, aval: ShapedArray) -> ArrayImpl:
     return ArrayImpl(value, aval)
 
 
+def make_output(value: Any, aval: ShapedArray):
+    """A jitted call's output: ``make_array``, except that a float0 output (the gradient of
+    an integer input) is a NumPy array, as JAX returns it."""
+    if aval.dtype == dtypes.float0:
+        return np.zeros(aval.shape, dtypes.float0)
+    return make_array(value, aval)
+
+
 def to_array(x: Any) -> Array:
     """An array operand of a primitive: Arrays and tracers pass through; NumPy arrays and
     scalars and Python scalars (weakly typed) become ``ArrayImpl``s.
