@@ -230,7 +230,7 @@ def _output_wrapper(out_avals, out_tree) -> Callable:
     """A function turning the generated code's output list into the user's pytree."""
     new, cls, ndarray = ArrayImpl.__new__, ArrayImpl, np.ndarray
 
-    def adopt(o, aval):
+    def adopt_fast(o, aval):
         # ``ArrayImpl(o, aval)`` inline: the hit path of every jitted call.
         if type(o) is ndarray and (o.dtype is aval.dtype or o.dtype == aval.dtype):
             o.setflags(False)
@@ -243,8 +243,9 @@ def _output_wrapper(out_avals, out_tree) -> Callable:
             return a
         return make_array(o, aval)
 
-    if any(a.dtype == dtypes.float0 for a in out_avals):
-        adopt = _array.make_output  # noqa: F811
+    # float0 outputs (gradients of integer inputs) are NumPy arrays, as JAX returns them.
+    float0 = any(a.dtype == dtypes.float0 for a in out_avals)
+    adopt = _array.make_output if float0 else adopt_fast
 
     if tree_util.treedef_is_leaf(out_tree):
         (aval,) = out_avals

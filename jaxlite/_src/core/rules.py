@@ -106,13 +106,11 @@ runs_user_code: set = set()
 # outputs are saved instead (JAX rematerialises a debug callback inside a custom_jvp call
 # once only, in the forward pass; one inside jit, cond, scan or custom_vjp twice).
 remat_runs_once: set = set()
-# Primitives whose abstract evaluation reads a context that is neither in its avals, its
-# params nor the config epoch (``axis_index``: the vma-checked manual axes of the shard_map
-# body running it): the eager trace never caches their output avals (``trace.eval_abstract``).
-context_typed: set = set()
-# Primitives whose impl reads the shard_map device context (collectives, ``axis_index``):
-# never evaluated ahead of time (constant folding would bake in the value of the device
-# thread that compiled the code, e.g. an inner shard_map compiled on an outer device).
+# Primitives that read the shard_map device context (collectives, ``axis_index``): never
+# evaluated ahead of time (constant folding would bake in the value of the device thread
+# that compiled the code, e.g. an inner shard_map compiled on an outer device), and their
+# output avals never cached by the eager trace (``trace.eval_abstract``: ``axis_index``'s
+# vma is the running body's vma-checked manual axes, in neither its avals nor its params).
 device_context: set = set()
 
 ALL_TABLES: dict[str, dict] = {

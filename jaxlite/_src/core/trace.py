@@ -282,9 +282,10 @@ def eval_abstract(primitive, abstract_eval, avals, params):
     when ``params`` are plain: abstract evaluation depends on the avals, the params and the
     settings (``config.epoch``) only. JAX's eager operations are cached jit calls, which
     evaluate abstractly once per signature too."""
-    pk = _params_key(params) if params else ()
-    if pk is not None and primitive in rules.context_typed:
+    if primitive in rules.device_context:
         pk = None
+    else:
+        pk = _params_key(params) if params else ()
     if pk is not None:
         key = (primitive, pk, _config.epoch, *avals)
         avals_out = _avals_cache.get(key)

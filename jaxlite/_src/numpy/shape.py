@@ -173,6 +173,13 @@ def matrix_transpose(x, /):
     return swapaxes(x, -1, -2)
 
 
+def _permuted(a, perm):
+    """``lax.transpose(a, perm)`` as a jitted ``jax.numpy`` function returns it: a new array
+    even for the identity permutation (which ``lax.transpose`` answers with ``a`` itself)."""
+    out = _sh.transpose(a, perm)
+    return fresh(out) if out is a else out
+
+
 def swapaxes(a, axis1, axis2):
     a = asarray_any(a)
     perm = list(range(a.ndim))
@@ -181,8 +188,7 @@ def swapaxes(a, axis1, axis2):
             raise IndexError(f"index {ax} is out of bounds for axis 0 with size {a.ndim}")
     i, j = canonicalize_axis(axis1, a.ndim), canonicalize_axis(axis2, a.ndim)
     perm[i], perm[j] = perm[j], perm[i]
-    out = _sh.transpose(a, perm)
-    return fresh(out) if out is a else out  # jitted in JAX: a new array
+    return _permuted(a, perm)
 
 
 def moveaxis(a, source, destination):
@@ -194,8 +200,7 @@ def moveaxis(a, source, destination):
     perm = [i for i in range(a.ndim) if i not in src]
     for d, s in sorted(zip(dst, src)):
         perm.insert(d, s)
-    out = _sh.transpose(a, perm)
-    return fresh(out) if out is a else out  # jitted in JAX: a new array
+    return _permuted(a, perm)
 
 
 def squeeze(a, axis=None):

@@ -447,7 +447,6 @@ rules.device_context.add(axis_index_p)
 rules.abstract_eval_rules[axis_index_p] = lambda *, axis_name: ShapedArray(
     (), dtypes.int32, False, frozenset(axis_name) & spmd.vma_axes()
 )
-rules.context_typed.add(axis_index_p)
 rules.vma_rules[axis_index_p] = _keep_vma
 rules.batch_rules[axis_index_p] = _axis_index_batch
 rules.non_differentiable.add(axis_index_p)
