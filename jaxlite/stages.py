@@ -8,8 +8,8 @@ from typing import Any as _Any
 
 from jaxlite._src.compile.jit import (
     Compiled as Compiled,
-    JitWrapped as Wrapped,
     Lowered as Lowered,
+    PjitFunction as Wrapped,
     Traced as Traced,
 )
 from jaxlite._src.stages import ArgInfo as ArgInfo

@@ -261,7 +261,7 @@ def _output_wrapper(out_avals, out_tree) -> Callable:
 
 def _trace_key(in_tree, statics, avals, in_shardings=None) -> tuple:
     """The trace cache key of a call: everything its trace depends on (module docstring).
-    The hit paths of ``JitWrapped.__call__`` key on the epoch and avals alone: they run only
+    The hit paths of ``PjitFunction.__call__`` key on the epoch and avals alone: they run only
     at the top level (no axes bound) with plain arrays (no Explicit shardings)."""
     key = (in_tree, statics, _cfg.config.epoch, avals)
     if in_shardings is not None:
@@ -309,8 +309,8 @@ def _shared_caches(fun: Callable, options: tuple) -> tuple[dict, dict]:
         return {}, {}
 
 
-class JitWrapped:
-    """The callable ``jax.jit`` returns."""
+class PjitFunction:
+    """The callable ``jax.jit`` returns (JAX's type name: chex looks for it)."""
 
     def __init__(
         self,
@@ -580,8 +580,12 @@ class JitWrapped:
             return self
         return functools.partial(self, obj)
 
-    def __repr__(self):
-        return f"<jitted function {self._name}>"
+    @property
+    def __signature__(self):  # ``inspect`` takes a ``__get__`` object for a method descriptor
+        return self._sig
+
+    def __repr__(self):  # JAX's text (chex tells jitted functions apart by it)
+        return f"<PjitFunction of {self._fun!r}>"
 
 
 def _check_statics_against_signature(params, static_argnums, static_argnames, what="static"):
@@ -642,7 +646,7 @@ def _infer_argnums_and_argnames(sig, argnums, argnames, what="static"):
 class Traced:
     """``jit(f).trace(*args)``: the staged jaxpr and output shapes."""
 
-    def __init__(self, wrapped: JitWrapped, entry: _CacheEntry, in_tree):
+    def __init__(self, wrapped: PjitFunction, entry: _CacheEntry, in_tree):
         self._wrapped = wrapped
         self._entry = entry
         self.jaxpr = entry.closed
@@ -662,7 +666,7 @@ class Traced:
 class Lowered(StageInfo):
     """``jit(f).lower(*args)``: shows the jaxpr and the generated Python source."""
 
-    def __init__(self, wrapped: JitWrapped, entry: _CacheEntry):
+    def __init__(self, wrapped: PjitFunction, entry: _CacheEntry):
         self._wrapped = wrapped
         self._entry = entry
         self.jaxpr = entry.closed
@@ -765,7 +769,7 @@ def jit(
             out_shardings=out_shardings,
             **kwargs,
         )
-    return JitWrapped(
+    return PjitFunction(
         fun,
         static_argnums,
         static_argnames,
