@@ -72,7 +72,7 @@ def pmap(
     name = axis_name if axis_name is not None else _INTERNAL_AXIS
 
     @_util.wraps(fun)
-    def wrapped(*args):
+    def wrapped(*args, **kwargs):
         dyn_pos = [i for i in range(len(args)) if i not in statics]
         dyn = tuple(args[i] for i in dyn_pos)
         if isinstance(in_axes, list):
@@ -86,7 +86,24 @@ def pmap(
             axes = [axes_spec] * len(leaves)
         else:
             axes = tree_util.broadcast_prefix(axes_spec, dyn, is_leaf=_is_none)
+        # Keyword arguments are always mapped over their leading axis (as in JAX).
+        kw_leaves, kw_tree = tree_util.tree_flatten(kwargs)
+        n_pos = len(leaves)
+        leaves, axes = leaves + kw_leaves, list(axes) + [0] * len(kw_leaves)
+        if any(a is not None for a in axes) and all(
+            isinstance(x, (bool, int, float, complex))
+            for x, a in zip(leaves, axes)
+            if a is not None
+        ):
+            raise ValueError("pmap requires at least one argument with a mapped axis.")
         leaves = [to_array(x) for x in leaves]
+        for i, (x, a) in enumerate(zip(leaves, axes)):
+            if a is not None and x.ndim == 0:
+                raise ValueError(
+                    f"One of pjit arguments with pytree key path flat_args[{i}] is "
+                    "incompatible with its sharding annotation: a mapped pmap argument "
+                    "must have rank at least 1, but was applied to a value of rank 0."
+                )
         sizes = {aval_of(x).shape[a] for x, a in zip(leaves, axes) if a is not None}
         if len(sizes) > 1:
             raise ValueError(
@@ -131,10 +148,11 @@ def pmap(
 
         def body(*blocks):
             vals = [_shape.squeeze(b, (0,)) if m else b for b, m in zip(blocks, mapped)]
-            dyn_args = tree_util.tree_unflatten(treedef, vals)
+            dyn_args = tree_util.tree_unflatten(treedef, vals[:n_pos])
+            kw = tree_util.tree_unflatten(kw_tree, vals[n_pos:])
             it = iter(dyn_args)
             full = [args[i] if i in statics else next(it) for i in range(len(args))]
-            out = fun(*full)
+            out = fun(*full, **kw)
             flat, store["tree"] = tree_util.tree_flatten(out)
             return [_shape.expand_dims(to_array(o), (0,)) for o in flat]
 
