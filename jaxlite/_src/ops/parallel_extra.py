@@ -205,11 +205,35 @@ def _all_to_all_transpose(ct, x, *, axis_name, split_axis, concat_axis, axis_siz
     ]
 
 
+def _all_to_all_vmapped(axis_data, x, d, axis_name, split_axis, concat_axis, *, axis_size, tiled):
+    """all_to_all over the vmapped axis itself: the batch of members is one array, so the
+    exchange is a transpose of the member axis with (a split of) the split axis."""
+    if len(axis_name) != 1:
+        raise NotImplementedError("all_to_all over several axes is not supported")
+    n = axis_data.size
+    x = _shape.broadcast_batch(x, n) if d is not_mapped else _shape.moveaxis(x, d, 0)
+    s, c = split_axis + 1, concat_axis + 1  # per-member axes after the member axis
+    if tiled:  # the split axis as (destination member, chunk)
+        shape = list(aval_of(x).shape)
+        shape[s : s + 1] = [n, shape[s] // n]
+        x = _shape.reshape(x, tuple(shape))
+    # swap source and destination members: axis 0 is now the destination, axis s the source
+    perm = list(range(aval_of(x).ndim))
+    perm[0], perm[s] = s, 0
+    x = _shape.transpose(x, tuple(perm))
+    x = _shape.moveaxis(x, s, c)  # the source index goes where it is stacked/concatenated
+    if tiled:  # merge it with the concatenation axis
+        shape = list(aval_of(x).shape)
+        shape[c : c + 2] = [shape[c] * shape[c + 1]]
+        x = _shape.reshape(x, tuple(shape))
+    return x, 0
+
+
 def _all_to_all_batch(axis_data, args, dims, *, axis_name, split_axis, concat_axis, **params):
     (x,), (d,) = args, dims
     mine, _ = _split_names(axis_data, axis_name)
     if mine:
-        raise NotImplementedError("all_to_all over a vmapped axis is not supported")
+        return _all_to_all_vmapped(axis_data, x, d, axis_name, split_axis, concat_axis, **params)
     if d is not_mapped:
         return all_to_all_p.bind(
             x, axis_name=axis_name, split_axis=split_axis, concat_axis=concat_axis, **params
