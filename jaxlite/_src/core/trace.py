@@ -79,7 +79,9 @@ class Trace:
 class Tracer(Array):
     """A value standing for an array during a transformation."""
 
-    __slots__ = ("_trace",)
+    # Weakly referenceable, as JAX's tracers (TFP caches bijector results keyed by weak
+    # references to their inputs, also under jit, grad and vmap).
+    __slots__ = ("_trace", "__weakref__")
 
     @property
     def aval(self) -> ShapedArray:  # pragma: no cover
