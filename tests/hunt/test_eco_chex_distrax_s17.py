@@ -1,0 +1,182 @@
+"""Session 17: chex 0.1.92's and distrax 0.1.9's own test suites run with jaxlite installed
+as ``jax``; each jaxlite-only failure reduced here to plain jax/jnp. Expected values are JAX
+0.10.2's (the file passes in oracle mode, ``JAXLITE_ORACLE=jax``).
+
+* ``jax._src.xla_bridge._backends`` (chex's ``set_n_cpu_devices`` reads it to tell whether
+  the CPU backend is up; every ``variants_test`` / ``fake_test`` case errored at import):
+  jaxlite had no such module. It is ``{}`` before the first device query and holds
+  ``"cpu"`` after, as in JAX.
+* ``inspect.signature(jax.jit(f), follow_wrapped=False)`` (chex's fake pmap reads the
+  jitted function's own signature): jaxlite raised ``ValueError: no signature found for
+  builtin`` (its jitted object has ``__get__``, so ``inspect`` took it for a method
+  descriptor); JAX's reports ``f``'s signature. ``str``/type name: JAX's jitted functions
+  are ``PjitFunction``s (chex's ``is_traceable`` and ``assert_max_traces`` look for that
+  name); jaxlite's printed ``<jitted function f>``.
+* ``jax.pmap(f)(x=..., y=...)``: keyword arguments are mapped over their leading axis in
+  JAX; jaxlite's pmap took positional arguments only (TypeError). A mapped argument of rank
+  0 is a ``ValueError`` in JAX; jaxlite raised ``IndexError``.
+* ``jax.lax.all_to_all`` over a ``vmap`` axis name (chex's fake pmap runs collectives so):
+  jaxlite raised ``NotImplementedError``; JAX exchanges the chunks across the batch.
+* Weak references to tracers (TFP's bijector cache, used by distrax's ``Independent`` and
+  ``MixtureSameFamily`` under ``jit``/``grad``/``vmap``): jaxlite's tracers could not be
+  weakly referenced (TypeError); JAX's can.
+"""
+
+import inspect
+import os
+import subprocess
+import sys
+import weakref
+
+import numpy as np
+import pytest
+
+import jaxlite as jax
+import jaxlite.numpy as jnp
+from tests.conftest import ORACLE
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+# ------------------------------------------------------------------ jax._src.xla_bridge
+def test_xla_bridge_backends_before_and_after_the_first_device_query():
+    prefix = "" if ORACLE else "import jaxlite; jaxlite.install_as_jax()\n"
+    code = prefix + (
+        "import jax\n"
+        "xb = jax._src.xla_bridge\n"
+        "assert xb._backends == {}, xb._backends\n"
+        "assert xb.backends_are_initialized() is False\n"
+        "jax.devices()\n"
+        "assert list(xb._backends) == ['cpu'], xb._backends\n"
+        "assert xb.backends_are_initialized() is True\n"
+        "b = xb.get_backend()\n"
+        "assert b.platform == 'cpu' and b.device_count() == len(jax.devices())\n"
+        "assert list(xb.backends()) == ['cpu']\n"
+        "try:\n"
+        "    xb.get_backend('gpu')\n"
+        "except RuntimeError as e:\n"
+        "    assert str(e).startswith(\"Unknown backend: 'gpu' requested\"), e\n"
+        "else:\n"
+        "    raise AssertionError('no error')\n"
+        "print('ok')\n"
+    )
+    env = dict(os.environ, JAX_PLATFORMS="cpu", PYTHONPATH=_ROOT)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
+# ------------------------------------------------------------------ jitted functions
+def _f(x, y, flag=True):
+    return x * 2 + y if flag else x + y
+
+
+def test_jit_signature_without_following_wrapped():
+    assert inspect.signature(jax.jit(_f), follow_wrapped=False) == inspect.signature(_f)
+    assert inspect.signature(jax.jit(_f)) == inspect.signature(_f)
+    assert str(inspect.signature(jax.jit(_f), follow_wrapped=False)) == "(x, y, flag=True)"
+
+
+def test_jitted_function_type_name_and_str():
+    g = jax.jit(_f)
+    assert type(g).__name__ == "PjitFunction"
+    assert str(g) == f"<PjitFunction of {_f!r}>"
+    assert g.__wrapped__ is _f and g.__name__ == "_f"
+
+
+# ------------------------------------------------------------------ pmap keyword arguments
+def test_pmap_maps_keyword_arguments():
+    x = jnp.arange(2.0).reshape(1, 2)
+    y = jnp.ones((1, 2))
+    for out in (
+        jax.pmap(_f)(x=x, y=y),
+        jax.pmap(_f)(x, y=y),
+        jax.pmap(jax.jit(_f))(x=x, y=y),
+        jax.pmap(_f, in_axes=(0,))(x, y=y),
+    ):
+        np.testing.assert_array_equal(out, [[1.0, 3.0]])
+        assert out.shape == (1, 2) and out.dtype == jnp.float32
+    # a positional argument broadcast (in_axes None) next to a mapped keyword argument
+    out = jax.pmap(_f, in_axes=(None,))(jnp.arange(3.0), y=jnp.ones((1, 3)))
+    np.testing.assert_array_equal(out, [[1.0, 3.0, 5.0]])
+    out = jax.pmap(_f, static_broadcasted_argnums=2)(x, y, False)
+    np.testing.assert_array_equal(out, [[1.0, 2.0]])
+
+
+def test_pmap_rank0_mapped_argument_is_a_value_error():
+    x = jnp.ones((1, 2))
+    for bad in (100, 1.5, True, jnp.float32(1.0)):
+        with pytest.raises(ValueError):
+            jax.pmap(lambda a, m, b: a * m + b)(x, bad, x)
+        with pytest.raises(ValueError):
+            jax.pmap(_f)(x, x, flag=bad)
+    with pytest.raises(ValueError, match="pmap requires at least one argument with a mapped axis"):
+        jax.pmap(lambda a: a)(3)
+
+
+# ------------------------------------------------------------------ all_to_all under vmap
+def _a2a_expected(x, split, concat, tiled):
+    """Member j receives chunk j (along ``split``) of every member i, in i order."""
+    n = x.shape[0]
+    outs = []
+    for j in range(n):
+        if tiled:
+            k = x.shape[1 + split] // n
+            parts = [np.take(x[i], np.arange(j * k, (j + 1) * k), axis=split) for i in range(n)]
+            outs.append(np.concatenate(parts, axis=concat))
+        else:
+            outs.append(np.stack([np.take(x[i], j, axis=split) for i in range(n)], axis=concat))
+    return np.stack(outs)
+
+
+@pytest.mark.parametrize("tiled", [False, True], ids=["stacked", "tiled"])
+@pytest.mark.parametrize("split, concat", [(0, 1), (0, 0), (1, 0), (1, 1)], ids=str)
+def test_all_to_all_over_a_vmapped_axis(tiled, split, concat):
+    n = 4
+    shape = (n, n, 6) if split == 0 else (n, 3, n * 2 if tiled else n)
+    x = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+
+    def f(v):
+        return jax.lax.all_to_all(v, "i", split, concat, tiled=tiled)
+
+    got = jax.vmap(f, axis_name="i")(jnp.asarray(x))
+    want = _a2a_expected(x, split, concat, tiled)
+    assert got.shape == want.shape and got.dtype == jnp.float32
+    np.testing.assert_array_equal(got, want)
+    # the member axis elsewhere than in front
+    got1 = jax.vmap(f, axis_name="i", in_axes=1, out_axes=1)(jnp.asarray(np.moveaxis(x, 0, 1)))
+    np.testing.assert_array_equal(got1, np.moveaxis(want, 0, 1))
+
+
+def test_all_to_all_over_a_vmapped_axis_size_mismatch_and_gradient():
+    x = jnp.arange(48.0).reshape(4, 3, 4)
+    with pytest.raises(ValueError):
+        jax.vmap(lambda v: jax.lax.all_to_all(v, "i", 0, 1), axis_name="i")(x)
+    w = jnp.arange(32.0).reshape(4, 4, 2) / 10
+
+    def loss(v):
+        y = jax.vmap(lambda u: jax.lax.all_to_all(u, "i", 0, 1), axis_name="i")(v)
+        return jnp.sum(jnp.sin(y) * jnp.arange(32.0).reshape(4, 2, 4))
+
+    g = jax.grad(loss)(w)
+    # d/dw of sum(sin(A(w)) * c) = A^T(cos(A(w)) * c), A the (orthogonal) exchange
+    a = _a2a_expected(np.asarray(w), 0, 1, False)
+    c = np.arange(32.0).reshape(4, 2, 4)
+    inner = np.cos(a) * c  # member j, (d, i) -> back to member i, (j, d)
+    want = np.stack([np.stack([inner[j, :, i] for j in range(4)]) for i in range(4)])
+    np.testing.assert_allclose(g, want, rtol=1e-6, atol=1e-6)
+
+
+# ------------------------------------------------------------------ weak refs to tracers
+def test_tracers_are_weakly_referenceable():
+    def f(x):
+        r = weakref.ref(x)
+        assert r() is x
+        return r() * 2
+
+    np.testing.assert_array_equal(jax.jit(f)(jnp.float32(1.5)), 3.0)
+    np.testing.assert_array_equal(jax.grad(f)(1.5), 2.0)
+    np.testing.assert_array_equal(jax.vmap(f)(jnp.ones(2)), [2.0, 2.0])
+    np.testing.assert_array_equal(jax.jvp(f, (1.0,), (1.0,))[1], 2.0)
