@@ -218,6 +218,31 @@ def _validate(name: str, value: Any) -> None:
         raise ValueError(f"jaxlite_native must be one of {_NATIVE_MODES}, got {value!r}")
 
 
+_argv_parsed = False  # Config.parse_flags_with_absl ran
+_TRUE_WORDS, _FALSE_WORDS = ("true", "t", "1"), ("false", "f", "0")
+
+
+def _flag_value(name: str, text: str | None, current: Any) -> Any:
+    """The value a command-line ``--name[=text]`` gives flag ``name`` (``current``: its
+    value now, whose type says how ``text`` reads)."""
+    if name in _BOOL_FLAGS:
+        if text is None or text.lower() in _TRUE_WORDS:
+            return True
+        if text.lower() in _FALSE_WORDS:
+            return False
+        raise ValueError(f"flag --{name}={text}: Non-boolean argument to boolean flag")
+    if text is None:
+        raise ValueError(f"Missing value for flag --{name}")
+    try:
+        if isinstance(current, int):
+            return int(text)
+        if isinstance(current, float):
+            return float(text)
+    except ValueError:
+        raise ValueError(f"flag --{name}={text}: not a {type(current).__name__}") from None
+    return text
+
+
 class _Local(threading.local):
     # Class attributes are the defaults every thread starts from.
     overrides: dict[str, Any] | None = None  # flag overrides of context managers
@@ -297,6 +322,33 @@ class Config:
         out = dict(self._values)
         out.update(_local.overrides or {})
         return out
+
+    def parse_flags_with_absl(self) -> None:
+        """Set flags from the ``--jax...`` command-line arguments (``sys.argv`` up to the
+        first ``--``), once per process, as JAX's test programs do at import.
+
+        ``--name=value`` sets flag ``name``; a bare ``--name`` sets a boolean flag True
+        (``true/t/1`` and ``false/f/0`` are the boolean spellings). Other arguments, and
+        ``--jax...`` names jaxlite does not know, are ignored; later calls do nothing.
+
+        Raises:
+            ValueError: a value the flag does not accept, or a bare ``--name`` of a flag
+              that is not boolean.
+        """
+        global _argv_parsed
+        if _argv_parsed:
+            return
+        import itertools
+        import sys
+
+        for arg in itertools.takewhile(lambda a: a != "--", sys.argv[1:]):
+            if not arg.startswith("--jax"):
+                continue
+            name, eq, text = arg[2:].partition("=")
+            if name not in self._values:
+                continue
+            self.update(name, _flag_value(name, text if eq else None, self._values[name]))
+        _argv_parsed = True
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
