@@ -121,7 +121,10 @@ def variance_scaling(
 
     Raises:
       ValueError: for an unknown ``mode`` or ``distribution``.
-      NotImplementedError: for complex dtypes.
+
+    For a complex ``dtype`` the draws are circularly symmetric: "normal" is the complex
+    normal, "uniform" is uniform on a disk, "truncated_normal" is a complex normal whose
+    modulus is cut at 2 (each scaled to variance ``scale / n``).
     """
 
     @_explicit.placed_result
@@ -139,9 +142,13 @@ def variance_scaling(
             denominator = (fan_in * fan_out) ** 0.5
         else:
             raise ValueError(f"invalid mode for variance scaling initializer: {mode}")
-        if dtypes.is_complex(np.dtype(dtype)):
-            raise NotImplementedError("complex variance_scaling initializers in jaxlite")
         variance = jnp.array(scale / denominator, dtype=dtype)
+        if dtypes.is_complex(np.dtype(dtype)) and distribution == "uniform":
+            return _complex_polar(key, shape, dtype, distribution) * jnp.sqrt(variance)
+        if dtypes.is_complex(np.dtype(dtype)) and distribution == "truncated_normal":
+            # 0.9531... is the standard deviation of a standard complex normal cut at |z| = 2
+            stddev = jnp.sqrt(variance) / jnp.array(0.95311164380491208, dtype)
+            return _complex_polar(key, shape, dtype, distribution) * stddev
         if distribution == "truncated_normal":
             # 0.8796... is the standard deviation of a standard normal truncated to (-2, 2)
             stddev = jnp.sqrt(variance) / jnp.array(0.87962566103423978, dtype)
@@ -153,6 +160,22 @@ def variance_scaling(
         raise ValueError(f"invalid distribution for variance scaling initializer: {distribution}")
 
     return init
+
+
+def _complex_polar(key, shape, dtype, distribution):
+    """Complex draws ``r * exp(i theta)`` with a uniform angle: ``r`` uniform on the
+    unit-variance disk ("uniform"), or the modulus of a standard complex normal cut at 2,
+    drawn by inverting its distribution function ("truncated_normal"; variance 0.9531...**2)."""
+    key_r, key_theta = random.split(key)
+    real = np.dtype(dtype).type(0).real.dtype
+    u = random.uniform(key_r, shape, real)
+    if distribution == "uniform":
+        r = jnp.sqrt(2 * u).astype(dtype)
+    else:  # P(|z| <= 2) = 1 - exp(-4)
+        t = (1 - jnp.exp(jnp.array(-4, dtype))) * u.astype(dtype)
+        r = jnp.sqrt(-jnp.log(1 - t))
+    theta = 2 * np.pi * random.uniform(key_theta, shape, real).astype(dtype)
+    return r * jnp.exp(1j * theta)
 
 
 def _scaled(scale, mode, distribution):

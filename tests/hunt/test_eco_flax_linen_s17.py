@@ -6,15 +6,21 @@ each jaxlite-only failure reduced here to plain jax/jnp. Expected values are JAX
   had no such method (``AttributeError: Unrecognized config option``), so no module of the
   suite could be collected. JAX sets its flags from the ``--jax...`` arguments of
   ``sys.argv`` before the first ``--``, once per process.
+* ``jax.nn.initializers.variance_scaling`` with a complex dtype (flax's ``Dense`` with
+  ``param_dtype=complex64``): jaxlite raised NotImplementedError. JAX draws ``normal`` as
+  the complex normal, ``uniform`` uniform on a disk and ``truncated_normal`` with the
+  modulus cut at 2, each scaled to the requested variance.
 """
 
 import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from tests.conftest import ORACLE
+from tests.hunt.oracle import same
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -78,3 +84,36 @@ def test_parse_flags_with_absl(argv, first):
 def test_parse_flags_with_absl_bad_values(argv, message):
     run = _flags_after(argv)
     assert run.returncode != 0 and message in run.stderr, run.stderr
+
+
+# ------------------------------------------------------------------ complex variance_scaling
+@pytest.mark.parametrize("dist", ["truncated_normal", "normal", "uniform"])
+@pytest.mark.parametrize("mode", ["fan_in", "fan_avg"])
+def test_complex_variance_scaling(dist, mode):
+    def build(m):
+        init = m.jx.nn.initializers.variance_scaling(2.0, mode, dist)
+        return init(m.jx.random.key(3), (40, 50), m.jnp.complex64)
+
+    out = same(build, rtol=2e-6)
+    assert out.dtype == np.complex64 and out.shape == (40, 50)
+    n = 40 if mode == "fan_in" else 45
+    z = np.asarray(out)
+    assert abs(np.mean(np.abs(z) ** 2) - 2.0 / n) < 0.15 * 2.0 / n  # the variance asked
+    assert abs(np.mean(z)) < 0.02 and np.std(np.angle(z)) > 1.5  # centred, all angles
+    if dist == "uniform":  # a disk of radius sqrt(2 * variance)
+        assert np.abs(z).max() <= np.sqrt(2 * 2.0 / n) * (1 + 1e-6)
+    if dist == "truncated_normal":  # cut at twice the pre-truncation deviation
+        assert np.abs(z).max() <= 2 * np.sqrt(2.0 / n) / 0.95311164380491208 * (1 + 1e-6)
+
+
+@pytest.mark.parametrize(
+    "name", ["glorot_uniform", "glorot_normal", "lecun_normal", "he_uniform", "he_normal"]
+)
+def test_complex_named_initializers(name):
+    out = same(
+        lambda m: getattr(m.jx.nn.initializers, name)()(
+            m.jx.random.key(1), (6, 4), m.jnp.complex64
+        ),
+        rtol=2e-6,
+    )
+    assert out.dtype == np.complex64 and out.shape == (6, 4)
