@@ -129,6 +129,7 @@ OPS_ORDER: list[str] = [
     "minmax_native",  # the Numba-tier rules of max/min (signed-zero ties)
     "structural",
     "conversion",
+    "contract_types",  # XLA:CPU's element types of dot_general and convolutions
     "shape",
     "division",  # XLA's division by a broadcast (div_recip), before elementwise's div
     "elementwise",

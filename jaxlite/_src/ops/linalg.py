@@ -11,7 +11,7 @@ from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
-from jaxlite._src.ops import blas_split, conversion, shape as _shape
+from jaxlite._src.ops import blas_split, contract_types, conversion, shape as _shape
 from jaxlite._src.ops._factories import defjvp
 from jaxlite._src.ops.precision import check_precision
 
@@ -22,23 +22,20 @@ def _free_dims(ndim, contract, batch):
     return [i for i in range(ndim) if i not in contract and i not in batch]
 
 
-def _accumulates_in_preferred(in_dtype, pet) -> bool:
-    # Integer/bool operands are converted to the preferred type first (int8 -> uint16
-    # wraps as uint16); inexact ones only when it is wider of the same kind (float32 ->
-    # bfloat16 and complex -> real products are computed in the operand type, then cast).
-    return in_dtype.kind in "iub" or (
-        in_dtype.kind == pet.kind and pet.itemsize > in_dtype.itemsize
-    )
-
-
 def _dot_general_impl(x, y, *, dimension_numbers, precision, preferred_element_type):
     (xc, yc), (xb, yb) = dimension_numbers
-    out_dtype = preferred_element_type or x.dtype
-    if out_dtype != x.dtype and _accumulates_in_preferred(x.dtype, np.dtype(out_dtype)):
-        # Accumulate in the preferred type, as XLA: int8 x int8 -> int32 must not wrap at
-        # int8 (dot([100, 100], [100, 100]) is 20000, not 32); float16 -> float32 must
-        # not overflow at 65504.
-        x, y = x.astype(out_dtype), y.astype(out_dtype)
+    out_dtype = np.dtype(preferred_element_type or x.dtype)
+    if contract_types.needs_rule(x.dtype, out_dtype):
+        # XLA:CPU's element types (ops/contract_types.py): float8 x float8 -> float32 is
+        # exact, int8 x int8 -> int32 does not wrap at int8, bfloat16 -> float16 rounds
+        # the bfloat16 product.
+        def kernel(a, b):
+            return _dot_general_impl(
+                a, b, dimension_numbers=dimension_numbers, precision=precision,
+                preferred_element_type=None,
+            )  # fmt: skip
+
+        return contract_types.contract(kernel, x, y, out_dtype)
     if math.prod([x.shape[i] for i in xc]) == 1:
         # XLA turns a contraction over one element into a product: dot([-0.], [1.]) is
         # -0.0 (BLAS's 0 + -0.0 is +0.0)
@@ -208,7 +205,7 @@ def _dot_general_native(ctx, eqn, ins, outs):
     out = eqn.outvars[0].aval
     if xb or len(xc) != 1 or not (1 <= x.ndim <= 2 and 1 <= y.ndim <= 2):
         return None
-    if x.dtype != y.dtype or out.dtype != x.dtype or np.dtype(x.dtype).kind != "f":
+    if x.dtype != y.dtype or out.dtype != x.dtype or x.dtype not in (np.float32, np.float64):
         return None
     if x.shape[xc[0]] == 1:  # a product, not BLAS's 0 + product (the Python tier's rule)
         return None
@@ -226,13 +223,37 @@ rules.batch_rules[dot_general_p] = _dot_general_batch
 defjvp(dot_general_p, _dot_jvp_lhs, _dot_jvp_rhs)
 
 
-def _dot_rank(dt):
-    """JAX's choice of ``dot_general``'s dtype for operands of two dtypes (not the
-    promotion lattice): complex > float > integer > bool, then the wider, then signed over
-    unsigned and bfloat16 over float16 for equal widths."""
-    dt = np.dtype(dt)
-    kind = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}.get(dt.kind, 2)
-    return (kind, dt.itemsize, dt.kind == "i" or dt.name == "bfloat16")
+# JAX's float8 types whose mixed products XLA computes without first converting both
+# operands to the result type (its CPU lowering converts any other mixed pair).
+_FP8_NAMES = (
+    "float8_e4m3fn",
+    "float8_e5m2",
+    "float8_e5m2fnuz",
+    "float8_e4m3fnuz",
+    "float8_e3m4",
+    "float8_e4m3",
+    "float8_e8m0fnu",
+)
+
+
+def _operand_dtype(lt, rt, pet):
+    """The one dtype ``dot_general``'s operands of dtypes ``lt`` != ``rt`` are converted to,
+    as JAX's CPU lowering does: the result type (``pet``, else the operand type of higher
+    precision); for two float8 types, the higher one unless ``pet`` is higher still."""
+    kl, kr = contract_types.precision_key(lt), contract_types.precision_key(rt)
+    if kl == kr:
+        raise TypeError(f"lax.dot_general argument type error: {lt}, {rt}")
+    common = lt if kl > kr else rt
+    if pet is None:
+        return common
+    fp8 = {d for d in dtypes.float8_types if d.name in _FP8_NAMES}
+    if (
+        lt in fp8
+        and rt in fp8
+        and contract_types.precision_key(pet) <= contract_types.precision_key(common)
+    ):
+        return common
+    return pet
 
 
 def dot_general(
@@ -269,8 +290,11 @@ def dot_general(
         else dtypes.canonicalize_dtype(preferred_element_type)
     )
     lt, rt = aval_of(lhs).dtype, aval_of(rhs).dtype
-    if lt != rt:  # as JAX: the product is computed in the "larger" operand dtype
-        common = max(lt, rt, key=_dot_rank)
+    if lt != rt:
+        kl, kr = contract_types.precision_key(lt), contract_types.precision_key(rt)
+        if pet is not None:
+            _check_preferred_narrowing(lt if kl > kr else rt, pet)
+        common = _operand_dtype(lt, rt, pet)
         lhs = conversion.convert_element_type(lhs, common)
         rhs = conversion.convert_element_type(rhs, common)
     if pet is not None:

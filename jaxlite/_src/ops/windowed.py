@@ -24,6 +24,7 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.ops import (
+    contract_types,
     conversion,
     elementwise as ew,
     lax_api,
@@ -205,7 +206,18 @@ def _conv_impl(
     preferred_element_type,
 ):
     nsp = lhs.ndim - 2
-    out_dtype = preferred_element_type or lhs.dtype
+    out_dtype = np.dtype(preferred_element_type or lhs.dtype)
+    if not dtypes.is_complex(lhs.dtype) and contract_types.needs_rule(lhs.dtype, out_dtype):
+        # XLA:CPU's element types (ops/contract_types.py): float8/bfloat16/float16 are
+        # summed in float32, bfloat16 -> float16 rounds the bfloat16 result.
+        def kernel(a, b):
+            return _conv_impl(
+                a, b, window_strides=window_strides, padding=padding,
+                lhs_dilation=lhs_dilation, rhs_dilation=rhs_dilation,
+                feature_group_count=feature_group_count, preferred_element_type=None,
+            )  # fmt: skip
+
+        return contract_types.contract(kernel, lhs, rhs, out_dtype)
     one_product = lhs.shape[1] == feature_group_count and all(k == 1 for k in rhs.shape[2:])
     if np.dtype(lhs.dtype).kind == "c" and not one_product:
         params = dict(window_strides=window_strides, padding=padding, lhs_dilation=lhs_dilation)
@@ -568,6 +580,8 @@ def conv_general_dilated(
         if preferred_element_type is None
         else dtypes.canonicalize_dtype(preferred_element_type)
     )
+    if pet is not None:
+        contract_types.check_conv_preferred(aval_of(lhs).dtype, pet)
     params = dict(
         window_strides=ws,
         padding=pads,
