@@ -773,6 +773,7 @@ rules.abstract_eval_rules[custom_lin_p] = _lin_abstract_eval
 rules.vma_rules[custom_lin_p] = rules.keep_vma
 rules.jvp_rules[custom_lin_p] = _lin_jvp
 rules.transpose_rules[custom_lin_p] = _lin_transpose
+rules.transpose_at_zero.add(custom_lin_p)
 rules.batch_rules[custom_lin_p] = _lin_batch
 rules.lower_rules[custom_lin_p] = _lin_lower
 

@@ -20,6 +20,11 @@ each jaxlite-only failure reduced here to plain jax/jnp. Expected values are JAX
   ``conv_general_dilated`` (bfloat16/float16 products with a float16/bfloat16 result and
   every float8_e5m2 convolution raised NumPy errors), which now also refuses the
   ``preferred_element_type``s JAX refuses (float32 with bfloat16 or int32...).
+* ``custom_vjp`` whose ``bwd`` returns values independent of the cotangents (flax's fp8
+  ops return updated scaling statistics as "gradients"): when every cotangent reaching it
+  was a symbolic zero (its outputs fed another ``custom_vjp`` whose ``bwd`` returned
+  None), jaxlite skipped ``bwd`` and gave zero gradients; JAX calls ``bwd`` (with zeros)
+  wherever its outputs reach the result.
 * ``jax.nn.initializers.variance_scaling`` with a complex dtype (flax's ``Dense`` with
   ``param_dtype=complex64``): jaxlite raised NotImplementedError. JAX draws ``normal`` as
   the complex normal, ``uniform`` uniform on a disk and ``truncated_normal`` with the
@@ -282,6 +287,78 @@ def test_conv_preferred_element_type_allowed(dt, pet):
     out = jax.lax.conv_general_dilated(x, x[:, :, :2], (1,), "VALID", preferred_element_type=pet)
     assert out.dtype == np.dtype(pet) and out.shape == (1, 1, 4)
     assert int(out[0, 0, 0]) == 4  # two features by two taps, summed in the result type
+
+
+# ------------------------------------------------------------------ custom_vjp at zero cotangents
+@jax.custom_vjp
+def _stats(x, s):
+    return x * 2, s * 3
+
+
+def _stats_fwd(x, s):
+    return (x * 2, s * 3), s
+
+
+def _stats_bwd(res, g):
+    # like flax's fp8 ops: the "gradient" of s is an update that ignores the cotangent
+    return None, res + 100.0
+
+
+_stats.defvjp(_stats_fwd, _stats_bwd)
+
+
+@jax.custom_vjp
+def _scaled(a, b):
+    return a * b
+
+
+def _scaled_fwd(a, b):
+    return a * b, b
+
+
+def _scaled_bwd(res, g):
+    return g * res, None
+
+
+_scaled.defvjp(_scaled_fwd, _scaled_bwd)
+
+_CASES = {
+    "into-none": (lambda x, s: _scaled(x, _stats(x, s)[1]), [6.0, 102.0]),
+    "mul-into-none": (lambda x, s: _scaled(x, _stats(x, s)[1] * 2.0), [12.0, 102.0]),
+    "times-zero": (lambda x, s: _stats(x, s)[0] * 0.0 + x, [1.0, 102.0]),
+    "stop-gradient": (lambda x, s: jax.lax.stop_gradient(_stats(x, s)[1]) + x, [1.0, 0.0]),
+    "unused": (lambda x, s: (_stats(x, s), x)[1], [1.0, 0.0]),
+    "scan": (
+        lambda x, s: jax.lax.scan(
+            lambda c, _: (_scaled(c, _stats(c, s)[1]), None), x, None, length=2
+        )[0],
+        [36.0, 204.0],
+    ),
+    "cond": (
+        lambda x, s: jax.lax.cond(x > 0, lambda: _scaled(x, _stats(x, s)[1]), lambda: x),
+        [6.0, 102.0],
+    ),
+    "checkpoint": (
+        lambda x, s: jax.checkpoint(lambda x, s: _scaled(x, _stats(x, s)[1]))(x, s),
+        [6.0, 102.0],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(_CASES))
+@pytest.mark.parametrize("jit", [False, True], ids=["eager", "jit"])
+def test_custom_vjp_bwd_runs_at_zero_cotangents(case, jit):
+    fn, want = _CASES[case]
+    g = jax.grad(fn, (0, 1))
+    if jit:
+        g = jax.jit(g)
+    got = g(jnp.float32(1.5), jnp.float32(2.0))
+    assert [float(v) for v in got] == want
+
+
+def test_custom_vjp_bwd_gets_zeros_from_vjp():
+    _, pull = jax.vjp(lambda x, s: _stats(x, s)[1], jnp.float32(1.5), jnp.float32(2.0))
+    assert [float(v) for v in pull(jnp.float32(0.0))] == [0.0, 102.0]
 
 
 # ------------------------------------------------------------------ complex variance_scaling

@@ -112,6 +112,11 @@ remat_runs_once: set = set()
 # output avals never cached by the eager trace (``trace.eval_abstract``: ``axis_index``'s
 # vma is the running body's vma-checked manual axes, in neither its avals nor its params).
 device_context: set = set()
+# Primitives whose transpose runs user code (custom_vjp's ``bwd``), so it is run even when
+# every cotangent is a symbolic zero, wherever the equation is live in the linear jaxpr
+# (its outputs reach the jaxpr's outputs): JAX calls ``bwd`` with zeros there, and a ``bwd``
+# may return values that do not depend on the cotangents (flax's fp8 statistics do).
+transpose_at_zero: set = set()
 
 ALL_TABLES: dict[str, dict] = {
     "impl": impl_rules,

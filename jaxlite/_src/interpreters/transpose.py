@@ -100,10 +100,11 @@ def _backward_pass(jaxpr, consts, primals_in, cts_out) -> list:
     for v, ct in zip(jaxpr.outvars, cts_out):
         if type(v) is not Literal and id(v) in linear:
             _add_ct(ct_env, v, ct)
+    live = _live_at_zero(jaxpr, lin_eqns, linear)
     for eqn in reversed(lin_eqns):
         cts = [ct_env.pop(id(v), None) for v in eqn.outvars]
         cts = [Zero(v.aval.to_tangent_aval()) if c is None else c for c, v in zip(cts, eqn.outvars)]
-        if all(type(c) is Zero for c in cts) and not eqn.effects:
+        if all(type(c) is Zero for c in cts) and not eqn.effects and id(eqn) not in live:
             continue
         args = [
             undef_in.get(id(v), None)
@@ -133,6 +134,22 @@ def _backward_pass(jaxpr, consts, primals_in, cts_out) -> list:
         else:
             out.append(None)
     return out
+
+
+def _live_at_zero(jaxpr, lin_eqns, linear) -> set:
+    """The ids of the ``rules.transpose_at_zero`` equations among ``lin_eqns`` whose
+    outputs reach the jaxpr's outputs through linear equations (JAX's dead-code
+    elimination of the linear jaxpr keeps exactly these)."""
+    if not any(e.primitive in rules.transpose_at_zero for e in lin_eqns):
+        return set()
+    needed = {id(v) for v in jaxpr.outvars if type(v) is not Literal and id(v) in linear}
+    live = set()
+    for eqn in reversed(lin_eqns):
+        if eqn.effects or any(id(v) in needed for v in eqn.outvars):
+            needed.update(id(v) for v in eqn.invars if type(v) is not Literal)
+            if eqn.primitive in rules.transpose_at_zero:
+                live.add(id(eqn))
+    return live
 
 
 def transpose_jaxpr(
