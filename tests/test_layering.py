@@ -59,6 +59,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "higher-order primitives",
         (
             "control_flow",
+            "custom_args",
             "custom_derivatives",
             "custom_trees",
             "custom_staged",

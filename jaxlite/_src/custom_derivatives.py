@@ -37,6 +37,7 @@ from jaxlite._src.core.ir import closure_convert_consts, subjaxprs
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.core.trace import Tracer, eval_trace, set_current_trace, trace_ctx
+from jaxlite._src.custom_args import resolve_args as _resolve_args
 from jaxlite._src.custom_staged import run_staged_rule
 from jaxlite._src.custom_trees import (
     bwd_cotangent_leaves,
@@ -116,28 +117,6 @@ def _trace_closed(trace, fun, tracers):
     with set_current_trace(trace):
         closed, _ = trace_to_jaxpr(fun, [aval_of(t) for t in tracers])
     return closure_convert_consts(closed)
-
-
-def _resolve_args(fun, args, kwargs, kind):
-    """Keyword arguments of a custom function resolved to positions (as JAX does)."""
-    if not kwargs:
-        return args
-    name = _name(fun)
-    try:
-        sig = inspect.signature(fun)
-        ba = sig.bind(*args, **kwargs)
-        ba.apply_defaults()
-        if ba.kwargs:
-            raise TypeError(
-                "The following keyword arguments could not be resolved to "
-                f"positional: {', '.join(ba.kwargs)}"
-            )
-    except (TypeError, ValueError) as e:
-        raise TypeError(
-            f"The input arguments to the {kind}-decorated function {name} could not be "
-            f"resolved to positional-only arguments. Binding failed with the error:\n{e}"
-        ) from None
-    return tuple(ba.args)
 
 
 def _to_arrays(leaves):

@@ -29,8 +29,13 @@ each jaxlite-only failure reduced here to plain jax/jnp. Expected values are JAX
   ``param_dtype=complex64``): jaxlite raised NotImplementedError. JAX draws ``normal`` as
   the complex normal, ``uniform`` uniform on a disk and ``truncated_normal`` with the
   modulus cut at 2, each scaled to the requested variance.
+* ``custom_jvp`` / ``custom_vjp`` with ``nondiff_argnums`` naming a parameter the caller
+  left to its default (flax's ``dot_general_with_precision(x, k, dimension_numbers)``,
+  nondiff ``(2, 3, 4)``): jaxlite applied defaults only when keyword arguments were given
+  and raised IndexError; JAX binds every call to the signature and applies the defaults.
 """
 
+import functools
 import os
 import subprocess
 import sys
@@ -392,3 +397,38 @@ def test_complex_named_initializers(name):
         rtol=2e-6,
     )
     assert out.dtype == np.complex64 and out.shape == (6, 4)
+
+
+# ------------------------------------------------------------------ defaulted nondiff arguments
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1, 2))
+def _affine(x, scale=2.0, shift=None):
+    return x * scale + (0.0 if shift is None else shift)
+
+
+@_affine.defjvp
+def _affine_jvp(scale, shift, primals, tangents):
+    (x,), (t,) = primals, tangents
+    return _affine(x, scale, shift), t * scale * 10
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(1,))
+def _times(x, n=3):
+    return x * n
+
+
+_times.defvjp(lambda x, n=3: (_times(x, n), None), lambda n, r, ct: (ct * n * 100,))
+
+
+def test_custom_jvp_nondiff_argument_left_to_its_default():
+    assert float(_affine(3.0)) == 6.0
+    assert float(jax.grad(_affine)(3.0)) == 20.0
+    assert float(jax.jit(jax.grad(_affine))(3.0)) == 20.0
+    assert float(jax.grad(lambda x: _affine(x, 3.0))(1.0)) == 30.0
+    assert float(jax.grad(lambda x: _affine(x, shift=1.0))(1.0)) == 20.0
+
+
+def test_custom_vjp_nondiff_argument_left_to_its_default():
+    assert float(_times(2.0)) == 6.0
+    assert float(jax.grad(_times)(2.0)) == 300.0
+    with pytest.raises(TypeError, match="could not be resolved to positional-only arguments"):
+        _times(2.0, kw=3)
