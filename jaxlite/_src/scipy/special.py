@@ -165,9 +165,14 @@ def logit(x):
 
 
 def ndtr(x):
-    """``jax.scipy.special.ndtr``: the standard normal CDF."""
-    x = _inexact1(x)
-    return multiply(0.5, ew.erfc(multiply(x, -1 / np.sqrt(2))))
+    """``jax.scipy.special.ndtr``: the standard normal CDF.
+
+    float32 or float64 only (JAX's TypeError otherwise); the result has the argument's
+    dtype and is strongly typed, as JAX's (its constants are arrays of that dtype).
+    """
+    x = float32_or_64(x)
+    # A Python float: a NumPy float64 constant would promote float32 to float64 under x64.
+    return with_weak_type(multiply(0.5, ew.erfc(multiply(x, -float(np.sqrt(0.5))))), False)
 
 
 def gamma(x):
@@ -333,8 +338,16 @@ def i1(x):
 
 def log_ndtr(x, series_order: int = 3):
     """``jax.scipy.special.log_ndtr``: ``log(ndtr(x))``, accurate far into both tails."""
-    del series_order  # SciPy's kernel is accurate without a user-chosen series order
-    (x,) = promote_args_inexact("log_ndtr", x)
+    if not isinstance(series_order, int):
+        raise TypeError("series_order must be a Python integer.")
+    if series_order < 0:
+        raise ValueError("series_order must be non-negative.")
+    if series_order > 30:
+        raise ValueError("series_order must be <= 30.")
+    # SciPy's kernel is accurate without a user-chosen series order (docs/compat.md)
+    x = asarray_any(x)
+    if x.dtype not in (np.float32, np.float64):
+        raise TypeError(f"x.dtype={x.dtype} is not supported.")
     return _log_ndtr(x)
 
 
