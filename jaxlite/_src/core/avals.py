@@ -237,6 +237,11 @@ class ShapedArray(AbstractValue):
             return ShapedArray(self.shape, self.dtype, self.weak_type, self.vma)
         return ShapedArray(self.shape, dtypes.float0, False, self.vma)
 
+    # JAX's other names for the tangent (and cotangent) space (distrax's custom JVP rules
+    # call ``jax.typeof(x).at_least_vspace()``).
+    at_least_vspace = to_tangent_aval
+    to_ct_aval = to_tangent_aval
+
 
 def aval_of(x: Any) -> ShapedArray:
     """The abstract value of a concrete value or tracer (Python scalars are weakly typed)."""
