@@ -385,7 +385,7 @@ def norm(x, ord=None, axis=None, keepdims: bool = False):  # noqa: A002
         if ord is None:
             return _vec_norm(ravel(x), None, 0, False, keep_shape=x.shape if keepdims else None)
         axis = tuple(range(x.ndim))
-    if isinstance(axis, int):
+    if isinstance(axis, (int, np.integer)):
         axis = (axis,)
     axis = tuple(canonicalize_axis(int(a), x.ndim) for a in axis)
     if len(axis) == 1:

@@ -193,8 +193,8 @@ def swapaxes(a, axis1, axis2):
 
 def moveaxis(a, source, destination):
     a = asarray_any(a)
-    src = [source] if isinstance(source, int) else list(source)
-    dst = [destination] if isinstance(destination, int) else list(destination)
+    src = [source] if isinstance(source, (int, np.integer)) else list(source)
+    dst = [destination] if isinstance(destination, (int, np.integer)) else list(destination)
     src = [canonicalize_axis(s, a.ndim) for s in src]
     dst = [canonicalize_axis(d, a.ndim) for d in dst]
     perm = [i for i in range(a.ndim) if i not in src]
@@ -220,7 +220,8 @@ def squeeze(a, axis=None):
 
 def expand_dims(a, axis):
     a = asarray_any(a)
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    # NumPy integer scalars count as ints (TFP passes them), as in JAX
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
     return _sh.expand_dims(a, tuple(operator.index(x) for x in axes))
 
 
