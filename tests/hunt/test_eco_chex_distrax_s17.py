@@ -180,3 +180,71 @@ def test_tracers_are_weakly_referenceable():
     np.testing.assert_array_equal(jax.grad(f)(1.5), 2.0)
     np.testing.assert_array_equal(jax.vmap(f)(jnp.ones(2)), [2.0, 2.0])
     np.testing.assert_array_equal(jax.jvp(f, (1.0,), (1.0,))[1], 2.0)
+
+
+# ------------------------------------------------------------------ ndtr dtypes (x64)
+def test_ndtr_keeps_float32_under_x64():
+    jax.config.update("jax_enable_x64", True)
+    try:
+        x = jnp.linspace(-9.0, 9.0, 7, dtype=jnp.float32)
+        norm = jax.scipy.stats.norm
+        for out in (jax.scipy.special.ndtr(x), norm.cdf(x), norm.sf(x), norm.cdf(x, 0.5, 2.0)):
+            assert out.dtype == jnp.float32
+        tn = jax.scipy.stats.truncnorm
+        for out in (tn.pdf(x, -1.0, 2.0), tn.logcdf(x, -1.0, 2.0), tn.sf(x, -1.0, 2.0)):
+            assert out.dtype == jnp.float32
+        y = jax.scipy.special.ndtr(x.astype(jnp.float64))
+        assert y.dtype == jnp.float64
+        # float64 accuracy in the lower tail (SciPy: ndtr(-9) = 1.1285884059538e-19)
+        np.testing.assert_allclose(float(y[0]), 1.1285884059538e-19, rtol=1e-13)
+    finally:
+        jax.config.update("jax_enable_x64", False)
+
+
+def test_ndtr_and_log_ndtr_argument_checks():
+    r = jax.scipy.special.ndtr(1.0)
+    assert r.dtype == jnp.float32 and r.weak_type is False
+    np.testing.assert_allclose(r, 0.8413447, rtol=1e-6)
+    assert jax.grad(jax.scipy.special.ndtr)(1.0).weak_type is True
+    for f, msg in ((jax.scipy.special.ndtr, ", see docstring"), (jax.scipy.special.log_ndtr, "")):
+        for dt in ("float16", "bfloat16", "int32"):
+            with pytest.raises(TypeError, match=rf"^x.dtype={dt} is not supported{msg}"):
+                f(jnp.ones(2, dt))
+    log_ndtr = jax.scipy.special.log_ndtr
+    with pytest.raises(TypeError, match="series_order must be a Python integer."):
+        log_ndtr(-2.0, series_order=3.0)
+    with pytest.raises(ValueError, match="series_order must be non-negative."):
+        log_ndtr(-2.0, series_order=-1)
+    with pytest.raises(ValueError, match="series_order must be <= 30."):
+        log_ndtr(-2.0, series_order=31)
+    np.testing.assert_allclose(log_ndtr(-2.0, series_order=True), -3.7831843, rtol=1e-6)
+
+
+# ------------------------------------------------------------------ aval tangent spaces
+def test_shaped_array_at_least_vspace():
+    cases = [
+        (jnp.float32, True, "float32", True),
+        (jnp.int32, False, "float0", False),
+        (jnp.bool_, False, "float0", False),
+        (jnp.complex64, False, "complex64", False),
+        (jnp.bfloat16, True, "bfloat16", True),
+    ]
+    for dt, weak, want, want_weak in cases:
+        a = jax.core.ShapedArray((2, 3), dt, weak_type=weak)
+        for t in (a.at_least_vspace(), a.to_ct_aval()):
+            name = "float0" if t.dtype == jax.dtypes.float0 else str(t.dtype)
+            assert name == want and t.shape == (2, 3) and t.weak_type is want_weak
+    assert jax.typeof(jnp.ones(2)).at_least_vspace() == jax.typeof(jnp.ones(2))
+
+
+# ------------------------------------------------------------------ NumPy integer axes
+@pytest.mark.parametrize("itype", [np.int16, np.int32, np.int64, np.uint8], ids=str)
+def test_numpy_integer_axes(itype):
+    x = jnp.arange(24.0).reshape(2, 3, 4)
+    assert jnp.expand_dims(x, itype(1)).shape == (2, 1, 3, 4)
+    assert jnp.expand_dims(x, (itype(0), itype(2))).shape == (1, 2, 1, 3, 4)
+    want = np.moveaxis(np.asarray(x), 0, 2)
+    np.testing.assert_array_equal(jnp.moveaxis(x, itype(0), itype(2)), want)
+    np.testing.assert_allclose(
+        jnp.linalg.norm(x, axis=itype(1)), np.linalg.norm(np.asarray(x), axis=1), rtol=1e-6
+    )
