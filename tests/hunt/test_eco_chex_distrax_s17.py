@@ -248,3 +248,25 @@ def test_numpy_integer_axes(itype):
     np.testing.assert_allclose(
         jnp.linalg.norm(x, axis=itype(1)), np.linalg.norm(np.asarray(x), axis=1), rtol=1e-6
     )
+
+
+# ------------------------------------------------------------------ typed keys compared
+def test_key_arrays_in_array_equal_allclose_and_lax_eq():
+    k1 = jax.random.split(jax.random.key(1))
+    k2 = jax.random.split(jax.random.key(2))
+    assert bool(jnp.array_equal(k1, k1)) is True
+    assert bool(jnp.array_equal(k1, k2)) is False
+    assert bool(jnp.array_equal(k1, k1[:1])) is False
+    assert bool(jnp.array_equal(k1, k1, equal_nan=True)) is True
+    assert bool(jax.jit(jnp.array_equal)(k1, k1)) is True
+    assert bool(jnp.array_equiv(k1, k1)) is True and bool(jnp.array_equiv(k1, k1[:1])) is False
+    assert bool(jnp.allclose(k1, k1)) is True and bool(jnp.allclose(k1, k1, equal_nan=True))
+    np.testing.assert_array_equal(jax.lax.eq(k1, k2), [False, False])
+    np.testing.assert_array_equal(jax.lax.ne(k1, k2), [True, True])
+    np.testing.assert_array_equal(jax.lax.eq(k1, k1), [True, True])
+    with pytest.raises(TypeError):
+        jnp.array_equal(k1, jnp.ones(2))
+    with pytest.raises(TypeError):
+        jnp.allclose(k1, jnp.ones(2))
+    with pytest.raises(TypeError):
+        jax.lax.lt(k1, k2)

@@ -11,7 +11,7 @@ import builtins
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array
-from jaxlite._src.numpy import ufuncs
+from jaxlite._src.numpy import key_compare, ufuncs
 from jaxlite._src.numpy.creation import full_like, ones, zeros, zeros_like
 from jaxlite._src.numpy.shape import (
     _broadcast_all,
@@ -62,17 +62,18 @@ def _keepdims(out, x, axes, keepdims):
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan: bool = False):
-    """``jnp.allclose``: ``all(isclose(a, b))``."""
-    return all(isclose(a, b, rtol, atol, equal_nan))
+    """``jnp.allclose``: ``all(isclose(a, b))`` (typed PRNG keys: all equal)."""
+    return all(key_compare.isclose(a, b, rtol, atol, equal_nan))
 
 
 def array_equal(a1, a2, equal_nan: bool = False):
-    """``jnp.array_equal``: same shape and equal elements (a boolean scalar array)."""
+    """``jnp.array_equal``: same shape and equal elements (a boolean scalar array); typed
+    PRNG keys compare by their data, as ``k1 == k2`` does."""
     a1, a2 = asarray_any(a1), asarray_any(a2)
     if a1.shape != a2.shape:
         return asarray_any(False)
-    eq = equal(a1, a2)
-    if equal_nan:
+    eq = key_compare.equal(a1, a2)
+    if equal_nan and not dtypes.is_extended(a1.dtype):  # keys are never NaN
         eq = logical_or(eq, logical_and(isnan(a1), isnan(a2)))
     return all(eq)
 
@@ -84,7 +85,7 @@ def array_equiv(a1, a2):
         a1, a2 = broadcast_arrays(a1, a2)
     except ValueError:
         return asarray_any(False)
-    return all(equal(a1, a2))
+    return all(key_compare.equal(a1, a2))
 
 
 def _cumulative(fn, fill, x, axis, dtype, include_initial):

@@ -119,6 +119,23 @@ def _strict(name: str, impl, tip: str | None, accepted=None, jax_name=None):
 add, sub, mul, div, rem, max, min, atan2, nextafter, eq, ne = (
     _strict(n, impl, tip) for n, (impl, tip) in _BINARY.items()
 )
+
+
+def _key_aware(f, op: str):
+    # Typed PRNG keys compare through their dtype (equal where all key words are), as in JAX.
+    def compare(x, y):
+        if dtypes.is_extended(getattr(x, "dtype", None)):
+            return x.dtype.compare(op, x, y)
+        if dtypes.is_extended(getattr(y, "dtype", None)):
+            return y.dtype.compare(op, x, y)
+        return f(x, y)
+
+    compare.__name__ = compare.__qualname__ = f.__name__
+    compare.__signature__, compare.__doc__ = f.__signature__, f.__doc__
+    return compare
+
+
+eq, ne = _key_aware(eq, "eq"), _key_aware(ne, "ne")
 _mul_same_dtype = mul
 
 
