@@ -270,3 +270,53 @@ def test_key_arrays_in_array_equal_allclose_and_lax_eq():
         jnp.allclose(k1, jnp.ones(2))
     with pytest.raises(TypeError):
         jax.lax.lt(k1, k2)
+
+
+# ------------------------------------------------------------------ test_util.check_grads
+def _scaled_jvp_fn(scale):
+    @jax.custom_jvp
+    def f(x):
+        return jnp.sin(x)
+
+    @f.defjvp
+    def _(primals, tangents):
+        (x,), (t,) = primals, tangents
+        return jnp.sin(x), scale * jnp.cos(x) * t
+
+    return f
+
+
+def test_check_grads_tolerances_scale_with_size_as_in_jax():
+    import jaxlite.test_util as tu
+
+    x = jnp.linspace(0.1, 1.0, 10, dtype=jnp.float32)
+    # a tangent 0.5% off: beyond float32's rtol (2e-3) per element, within rtol * size
+    tu.check_grads(_scaled_jvp_fn(1.005), (x,), order=1, modes=("fwd",))
+    with pytest.raises(AssertionError):
+        tu.check_grads(_scaled_jvp_fn(1.2), (x,), order=1, modes=("fwd",))
+    with pytest.raises(AssertionError):
+        tu.check_grads(_scaled_jvp_fn(1.2), (x,), order=1, modes=("rev",))
+    tu.check_grads(lambda v: jnp.sin(v) * v, (x,), order=2, modes=("fwd", "rev"))
+    tu.check_grads(lambda v: jnp.sin(v) * v, (x,), order=2, modes=("lin",))
+    tu.check_grads(lambda a, b: a * b, (0.5, 1.5), order=2)
+
+
+@pytest.mark.jaxlite_only
+def test_check_grads_unknown_mode():
+    # JAX skips a mode it does not know (checking nothing); jaxlite says so
+    import jaxlite.test_util as tu
+
+    with pytest.raises(ValueError, match="Unrecognized mode: bogus"):
+        tu.check_grads(jnp.sin, (jnp.ones(2),), order=1, modes=("bogus",))
+
+
+def test_check_grads_rev_uses_jax_random_directions():
+    # chex's NumericalGradsAssertTest case (stop_gradient mocked by ones_like): the finite
+    # difference of a float32 sum is off by rounding; JAX's directions keep it in tolerance
+    import jaxlite.test_util as tu
+
+    f = lambda v: jnp.sum(jnp.ones_like(v**2) - 2 * v + 10)  # noqa: E731
+    x = jnp.asarray(
+        [0.17954302, 0.58546543, 0.91409326, 0.7342746, 0.29374015], dtype=jnp.float32
+    )
+    tu.check_grads(f, (x,), order=1, atol=0.05)
