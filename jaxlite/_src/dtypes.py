@@ -196,6 +196,19 @@ def check_valid_dtype(dtype: np.dtype, fun_name: str | None = None, orig: Any = 
         )
 
 
+def _reject_array_dtype(dtype: Any) -> None:
+    """Raise JAX's ``ValueError`` for an array (or tracer) given where a dtype belongs.
+
+    NumPy's ``np.dtype`` would read the array's ``.dtype`` attribute and go on; JAX
+    refuses, so ``jnp.zeros(3, dtype=x)`` is an error here too, not ``x.dtype``.
+    """
+    if getattr(dtype, "aval", None) is not None and not isinstance(dtype, type):
+        raise ValueError(
+            "Passing an array as a dtype argument is no longer supported; "
+            "instead of dtype=arr use dtype=arr.dtype."
+        )
+
+
 def canonicalize_dtype(dtype: Any) -> np.dtype:
     """The dtype an array of ``dtype`` gets in the current x64 mode.
 
@@ -206,7 +219,9 @@ def canonicalize_dtype(dtype: Any) -> np.dtype:
     orig = dtype
     if isinstance(dtype, ExtendedDType):
         return dtype
-    dtype = np.dtype(dtype)
+    if not isinstance(dtype, np.dtype):
+        _reject_array_dtype(dtype)
+        dtype = np.dtype(dtype)
     if dtype.kind in _INVALID_KINDS:
         check_valid_dtype(dtype, None, orig)
     if not _cfg.x64():
@@ -607,6 +622,7 @@ def check_user_dtype_supported(dtype: Any, fun_name: str | None = None) -> np.dt
 
     if isinstance(dtype, ExtendedDType):
         return dtype
+    _reject_array_dtype(dtype)
     d = np.dtype(dtype)
     check_valid_dtype(d, fun_name or "asarray", dtype)
     c = canonicalize_dtype(d)

@@ -19,7 +19,7 @@ import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.control_flow.while_loop import while_loop
 from jaxlite._src.core.array import to_array
-from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.avals import aval_of, canonicalize_shape
 from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy.util import asarray_any
 from jaxlite._src.ops import (
@@ -242,7 +242,8 @@ def _approx_k(operand, k, reduction_dimension, aggregate_to_topk, largest: bool,
             f"reduction_dimension {reduction_dimension} is out of bounds for rank {nd}"
         )
     dim = int(reduction_dimension) % nd
-    _check_k(x, int(k), dim)
+    k = canonicalize_shape((k,))[0]  # a float k is JAX's TypeError, never truncated
+    _check_k(x, k, dim)
     iota = conversion.broadcasted_iota(np.int32, aval_of(x).shape, dim)
     key = ew.add(x, _sh.full((), 0, dt))  # -0.0 + 0.0 is 0.0: the zeros tie
     if largest:  # descending, NaN first (as top_k)
@@ -250,7 +251,9 @@ def _approx_k(operand, k, reduction_dimension, aggregate_to_topk, largest: bool,
         outs = sorting.sort((not_nan, ew.neg(key), x, iota), dimension=dim, num_keys=2)
     else:  # ascending, NaN last
         outs = sorting.sort((key, x, iota), dimension=dim, num_keys=1)
-    return [_sh.slice_in_dim(v, 0, int(k), 1, dim) for v in outs[-2:]]
+    vals, idx = (_sh.slice_in_dim(v, 0, k, 1, dim) for v in outs[-2:])
+    # JAX's indices take the operand's weak type (its abstract rule updates the dtype only)
+    return [vals, conversion.convert_element_type(idx, np.int32, aval_of(x).weak_type)]
 
 
 def approx_max_k(

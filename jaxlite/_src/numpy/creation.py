@@ -6,6 +6,7 @@ or value (``zeros ones empty full *_like eye identity``), ranges (``arange``, ``
 from __future__ import annotations
 
 import builtins
+import operator
 from typing import Any
 
 import numpy as np
@@ -127,8 +128,9 @@ def full_like(a, fill_value, dtype=None, shape=None, *, device=None, out_shardin
     out = _full(
         av.shape if shape is None else shape, fill_value, av.dtype if dtype is None else dtype
     )
-    if dtype is None and av.weak_type:
-        # As in JAX, the result takes ``a``'s weak type when no dtype is given.
+    if dtype is None and av.weak_type and np.ndim(fill_value) == 0:
+        # As in JAX, the result takes ``a``'s weak type when no dtype is given and the fill
+        # value is a scalar (an array fill value is converted to ``a``'s dtype: strong).
         out = conversion.convert_element_type(out, av.dtype, weak_type=True)
     return with_vma(_like(a, out, shape, device, out_sharding), av.vma)
 
@@ -293,6 +295,9 @@ def _linspace(start, stop, num, endpoint, retstep, dtype, axis):
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype=None, *, device=None) -> Array:
+    # sizes as JAX's canonicalize_dim takes them: ints, bools, integer arrays; floats raise
+    N, k = operator.index(N), operator.index(k)
+    M = N if M is None else operator.index(M)
     out = ArrayImpl(np.eye(N, M, k, dtype=_dtype_or_default(dtype)))
     return _explicit.created(out, None, device)
 

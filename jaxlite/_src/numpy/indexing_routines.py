@@ -52,6 +52,7 @@ from jaxlite._src.numpy.util import (
     check_arraylike,
     check_out,
     promote_dtypes,
+    with_weak_type,
 )
 from jaxlite._src.ops import conversion, elementwise as ew, indexing as _ix, shape as _sh, slicing
 
@@ -73,7 +74,7 @@ def diagonal(a, offset: int = 0, axis1: int = 0, axis2: int = 1):
 def indices(dimensions, dtype=None, sparse: bool = False):
     """``jnp.indices``: an array of index grids."""
     dt = dtypes.canonicalize_dtype(dtype or dtypes.default_int_dtype())
-    dimensions = tuple(int(d) for d in dimensions)
+    dimensions = tuple(operator.index(d) for d in dimensions)  # floats: TypeError, as JAX
     outs = []
     for i, n in enumerate(dimensions):
         s = [1] * len(dimensions)
@@ -87,8 +88,15 @@ def indices(dimensions, dtype=None, sparse: bool = False):
     return stack(outs) if outs else zeros((0,), dt)
 
 
+def _index_args(*args):
+    """Integer sizes/offsets as JAX takes them (``operator.index``: a float is a TypeError,
+    never truncated); None passes."""
+    return tuple(a if a is None else operator.index(a) for a in args)
+
+
 def tril_indices(n: int, k: int = 0, m: int | None = None):
     """``jnp.tril_indices`` (static sizes)."""
+    n, k, m = _index_args(n, k, m)
     return tuple(
         asarray_any(np.asarray(i, dtypes.default_int_dtype())) for i in np.tril_indices(n, k, m)
     )
@@ -96,6 +104,7 @@ def tril_indices(n: int, k: int = 0, m: int | None = None):
 
 def triu_indices(n: int, k: int = 0, m: int | None = None):
     """``jnp.triu_indices`` (static sizes)."""
+    n, k, m = _index_args(n, k, m)
     return tuple(
         asarray_any(np.asarray(i, dtypes.default_int_dtype())) for i in np.triu_indices(n, k, m)
     )
@@ -103,6 +112,11 @@ def triu_indices(n: int, k: int = 0, m: int | None = None):
 
 def diag_indices(n: int, ndim: int = 2):
     """``jnp.diag_indices``."""
+    n, ndim = _index_args(n, ndim)
+    if n < 0:
+        raise ValueError(f"n argument to diag_indices must be nonnegative, got {n}")
+    if ndim < 0:
+        raise ValueError(f"ndim argument to diag_indices must be nonnegative, got {ndim}")
     i = asarray_any(np.arange(n, dtype=dtypes.default_int_dtype()))
     return (i,) * ndim
 
@@ -252,8 +266,11 @@ def choose(a, choices, out=None, mode: str = "raise"):
     ``a`` (ConcretizationTypeError under jit, as in JAX); ``"wrap"``/``"clip"`` work on
     traced indices."""
     check_out(out, "jnp.choose is not supported.")
-    a = asarray_any(a)
-    choices = promote_dtypes(*choices)
+    a, choices = asarray_any(a), [*choices]  # (a TypeError first for a non-iterable)
+    if not dtypes.is_int(a.dtype):
+        raise ValueError("`a` array must be integer typed")
+    # JAX stacks the choices with jnp.array: their common dtype, strongly typed.
+    choices = [with_weak_type(c, False) for c in promote_dtypes(*choices)]
     n = len(choices)
     if mode == "raise":
         if isinstance(a, Tracer) and a.to_concrete_value() is None:
@@ -277,10 +294,24 @@ def compress(condition, a, axis: int | None = None, *, size=None, fill_value=0, 
     """``jnp.compress``: slices of ``a`` where ``condition`` is True (static condition, or
     ``size=`` under jit)."""
     check_out(out, "jnp.compress is not supported.")
-    cond = asarray_any(condition)
+    cond = asarray_any(condition).astype(dtypes.bool_)
     a = asarray_any(a)
+    if cond.ndim != 1:
+        raise ValueError("condition must be a 1D array")
     if axis is None:
         a, axis = ravel(a), 0
+    n = a.shape[canonicalize_axis(axis, a.ndim)]
+    # As JAX: condition entries past the axis must be False (an error, never clipped away)
+    # without size=; with size=, they are ignored and size is checked against the axis.
+    cond, extra = cond[:n], cond[n:]
+    if size is None:
+        if extra.shape[0] and builtins.bool(reductions.any(extra)):
+            raise ValueError("condition contains entries that are out of bounds")
+    elif not 0 <= size <= cond.shape[0]:
+        raise ValueError(
+            "size must be positive and not greater than the size of the array axis; "
+            f"got size={size} for a.shape[axis]={cond.shape[0]}"
+        )
     idx = flatnonzero(cond, size=size, fill_value=0)
     out = take(a, idx, axis=axis, mode="clip")
     if size is not None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import builtins
+import operator
 
 import numpy as np
 from jaxlite._src import dtypes
@@ -17,7 +18,8 @@ from jaxlite._src.ops import conversion, elementwise as ew, shape as _sh
 
 def tri(N: int, M: int | None = None, k: int = 0, dtype=None):
     """``jnp.tri``: ones at and below the ``k``-th diagonal."""
-    M = N if M is None else M
+    N, k = operator.index(N), operator.index(k)
+    M = N if M is None else operator.index(M)
     rows = conversion.broadcasted_iota(dtypes.int32, (N, M), 0)
     cols = conversion.broadcasted_iota(dtypes.int32, (N, M), 1)
     mask = ew.ge(ew.add(rows, _sh.full((), k, dtypes.int32)), cols)
@@ -54,11 +56,12 @@ def triu(m, k: int = 0):
 def diag(v, k: int = 0):
     """``jnp.diag``: the ``k``-th diagonal of a matrix, or a matrix with ``v`` on it."""
     v = asarray_any(v)
+    k = operator.index(k)  # as JAX: a float (or float array) k is a TypeError
     if v.ndim == 1:
-        n = v.shape[0] + builtins.abs(int(k))
-        rows = np.arange(v.shape[0]) + builtins.max(0, -int(k))
-        cols = rows + int(k)
-        out = zeros((n, n), v.dtype)
+        n = v.shape[0] + builtins.abs(k)
+        rows = np.arange(v.shape[0]) + builtins.max(0, -k)
+        cols = rows + k
+        out = zeros_like(v, shape=(n, n))  # v's dtype and weak type, as JAX's
         return out.at[rows.astype(np.int32), cols.astype(np.int32)].set(v)
     if v.ndim == 2:
         return diagonal(v, k)
@@ -66,8 +69,12 @@ def diag(v, k: int = 0):
 
 
 def diagflat(v, k: int = 0):
-    """``jnp.diagflat``: ``diag(ravel(v), k)``."""
-    return diag(ravel(v), k)
+    """``jnp.diagflat``: ``diag(ravel(v), k)``, strongly typed (JAX scatters into typed
+    zeros); a boolean ``k`` counts as 0/1, as JAX's arithmetic on it does."""
+    if np.ndim(k) == 0 and np.result_type(k) == np.bool_:
+        k = int(bool(k))
+    out = diag(ravel(asarray_any(v)), k)
+    return conversion.convert_element_type(out, out.dtype, False)
 
 
 def vander(x, N=None, increasing: bool = False):
@@ -75,7 +82,12 @@ def vander(x, N=None, increasing: bool = False):
     x = asarray_any(x)
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array")
-    N = x.shape[0] if N is None else int(N)
+    N = x.shape[0] if N is None else operator.index(N)
+    if x.dtype == np.bool_:  # JAX builds the powers with an iota of x's dtype
+        raise TypeError(
+            "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, "
+            "floating, complexfloating."
+        )
     powers = arange(N)
     if not increasing:
         powers = flip(powers, 0)

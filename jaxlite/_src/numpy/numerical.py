@@ -5,6 +5,7 @@ differences and integration (``diff``, ``ediff1d``, ``gradient``, ``trapezoid``)
 from __future__ import annotations
 
 import builtins
+import operator
 
 import numpy as np
 from jaxlite._src import dtypes
@@ -87,15 +88,16 @@ def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axi
 
 
 def ediff1d(ary, to_end=None, to_begin=None):
-    """``jnp.ediff1d``: differences of the flattened array."""
-    a = ravel(ary)
+    """``jnp.ediff1d``: differences of the flattened array; ``to_begin``/``to_end`` are
+    cast to its dtype (strongly typed), as JAX does, not promoted with it."""
+    a = ravel(asarray_any(ary))
     out = subtract(a[1:], a[:-1])
     parts = []
     if to_begin is not None:
-        parts.append(ravel(to_begin))
+        parts.append(ravel(asarray_any(to_begin).astype(a.dtype)))
     parts.append(out)
     if to_end is not None:
-        parts.append(ravel(to_end))
+        parts.append(ravel(asarray_any(to_end).astype(a.dtype)))
     return concatenate(parts) if len(parts) > 1 else out
 
 
@@ -104,7 +106,9 @@ def diff(a, n: int = 1, axis: int = -1, prepend=None, append=None):
 
     Raises:
       ValueError: a negative ``n`` (as JAX).
+      TypeError: a float ``n`` (as JAX; never truncated).
     """
+    n = operator.index(n)
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
     a = asarray_any(a)
@@ -166,20 +170,22 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     return out.astype(x.dtype)
 
 
-def _conv1d(x, y, mode, flip):
-    # Integer and boolean inputs convolve in the default float, as in JAX.
-    x, y = promote_dtypes_inexact(asarray_any(x), asarray_any(y))
+def _conv1d(x, y, mode, flip, preferred_element_type=None):
+    op = "convolve" if flip else "correlate"
+    if preferred_element_type is None:
+        # Integer and boolean inputs convolve in the default float, as in JAX.
+        x, y = promote_dtypes_inexact(asarray_any(x), asarray_any(y))
+    else:  # JAX keeps the (common) input dtype and accumulates in preferred_element_type
+        x, y = promote_dtypes(asarray_any(x), asarray_any(y))
     if x.ndim != 1 or y.ndim != 1:
-        raise ValueError(
-            f"{'convolve' if flip else 'correlate'}() only support 1-dimensional inputs."
-        )
+        raise ValueError(f"{op}() only support 1-dimensional inputs.")
     if x.shape[0] == 0 or y.shape[0] == 0:
-        raise ValueError("inputs cannot be empty")
+        raise ValueError(f"{op}: inputs cannot be empty, got shapes {x.shape} and {y.shape}.")
     if x.shape[0] < y.shape[0]:
         if not flip:
             # correlate(a, v) = conj(reverse(correlate(v, a))): sum_n a[n+k] conj(v[n])
             # read from v's side conjugates the other operand, so undo that once.
-            out = jnp_shape.flip(_conv1d(y, x, mode, False), 0)
+            out = jnp_shape.flip(_conv1d(y, x, mode, False, preferred_element_type), 0)
             return conj(out) if dtypes.is_complex(out.dtype) else out
         x, y = y, x
     if dtypes.is_complex(x.dtype) and not flip:
@@ -198,20 +204,32 @@ def _conv1d(x, y, mode, flip):
     else:
         raise ValueError("mode must be one of ['full', 'same', 'valid']")
 
-    out = conv_general_dilated(reshape(x, (1, 1, n)), reshape(y, (1, 1, m)), (1,), (pads,))
+    out = conv_general_dilated(
+        reshape(x, (1, 1, n)),
+        reshape(y, (1, 1, m)),
+        (1,),
+        (pads,),
+        preferred_element_type=preferred_element_type,
+    )
     return reshape(out, (-1,))
 
 
 def convolve(a, v, mode: str = "full", *, precision=None, preferred_element_type=None):
     """``jnp.convolve``: 1-D discrete convolution (modes full/same/valid)."""
     check_precision(precision)
-    return _conv1d(a, v, mode, True)
+    return _conv1d(a, v, mode, True, _pet(preferred_element_type))
 
 
 def correlate(a, v, mode: str = "valid", *, precision=None, preferred_element_type=None):
     """``jnp.correlate``: 1-D cross-correlation (modes full/same/valid)."""
     check_precision(precision)
-    return _conv1d(a, v, mode, False)
+    return _conv1d(a, v, mode, False, _pet(preferred_element_type))
+
+
+def _pet(preferred_element_type):
+    if preferred_element_type is None:
+        return None
+    return dtypes.check_user_dtype_supported(preferred_element_type, "convolve")
 
 
 def _gradient_along(f, h, ax):

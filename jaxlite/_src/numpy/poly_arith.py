@@ -121,11 +121,11 @@ def polymul(a1, a2, *, trim_leading_zeros: bool = False):
     """
     check_arraylike("polymul", a1, a2)
     a1, a2 = promote_dtypes_inexact(asarray_any(a1), asarray_any(a2))
-    if trim_leading_zeros and (a1.shape[0] > 1 or a2.shape[0] > 1):
+    if trim_leading_zeros and (len(a1) > 1 or len(a2) > 1):
         a1, a2 = trim_zeros(a1, trim="f"), trim_zeros(a2, trim="f")
-    if a1.shape[0] == 0:
+    if len(a1) == 0:
         a1 = zeros(1, a2.dtype)
-    if a2.shape[0] == 0:
+    if len(a2) == 0:
         a2 = zeros(1, a1.dtype)
     return convolve(a1, a2, mode="full")
 

@@ -51,7 +51,9 @@ def dot(a, b, *, precision=None, preferred_element_type=None, out_sharding=None)
         )
     (a, b), weak = promote_dtypes_for_contraction(a, b)
     if a.ndim == 0 or b.ndim == 0:
-        return with_weak_type(ew.mul(*broadcast_arrays(a, b)), weak)
+        # JAX contracts nothing with dot_general: booleans multiply as a logical and
+        mul = ew.and_ if a.dtype == np.bool_ else ew.mul
+        return with_weak_type(mul(*broadcast_arrays(a, b)), weak)
     contract_b = 0 if b.ndim == 1 else b.ndim - 2
     out = _linalg.dot_general(
         a,
@@ -138,12 +140,14 @@ def inner(a, b, *, precision=None, preferred_element_type=None):
     """
     check_precision(precision)
     check_arraylike("inner", a, b)
-    (a, b), weak = promote_dtypes_for_contraction(a, b)
-    if a.ndim == 0 or b.ndim == 0:
-        out = multiply(a, b)  # as JAX's (a jnp multiply: it casts a weak operand)
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        # As JAX's: the operands (cast to preferred_element_type if given) multiplied with
+        # jnp's promotion, weak types included.
+        a, b = asarray_any(a), asarray_any(b)
         if preferred_element_type is not None:
-            out = conversion.convert_element_type(out, preferred_element_type)
-        return out
+            a, b = (conversion.convert_element_type(x, preferred_element_type) for x in (a, b))
+        return multiply(a, b)
+    (a, b), weak = promote_dtypes_for_contraction(a, b)
     out = _linalg.dot_general(
         a,
         b,
@@ -184,16 +188,39 @@ def vecdot(x1, x2, /, *, axis: int = -1, precision=None, preferred_element_type=
     """``jnp.vecdot``: ``sum(conj(x1) * x2, axis)`` with broadcasting."""
     check_precision(precision)
     check_arraylike("jnp.vecdot", x1, x2)
+    x1, x2 = asarray_any(x1), asarray_any(x2)
+    # JAX reads both operands' ``shape[axis]`` before broadcasting them
+    n1 = x1.shape[canonicalize_axis(axis, x1.ndim, index_error=True)]
+    n2 = x2.shape[canonicalize_axis(axis, x2.ndim, index_error=True)]
+    if n1 != n2:
+        raise ValueError(
+            f"axes must match; got shapes {x1.shape} and {x2.shape} with axis={axis}"
+        )
+    weak = dtypes.result_type(x1, x2, return_weak_type_flag=True)[1]
     x1, x2 = promote_args("vecdot", x1, x2)
+    if preferred_element_type is not None:
+        # the products and their sum in preferred_element_type (int8 inputs do not wrap)
+        pet = dtypes.check_user_dtype_supported(preferred_element_type, "vecdot")
+        x1, x2 = (conversion.convert_element_type(x, pet) for x in (x1, x2))
+        weak = False
     x1, x2 = broadcast_arrays(x1, x2)
-    canonicalize_axis(axis, x1.ndim, index_error=True)  # JAX indexes the shape first
     if dtypes.is_complex(x1.dtype):
         x1 = conj(x1)
-    return reductions.sum(multiply(x1, x2), axis=axis)
+    if x1.dtype == np.bool_:  # a boolean dot product, as JAX's dot_general: any(x1 & x2)
+        return with_weak_type(reductions.any(ew.and_(x1, x2), axis=axis), weak)
+    return with_weak_type(reductions.sum(multiply(x1, x2), axis=axis), weak)
 
 
 def matvec(x1, x2, /):
-    """``jnp.matvec``: batched matrix-vector product."""
+    """``jnp.matvec``: batched matrix-vector product (``x1`` at least 2-D, ``x2`` at
+    least 1-D, as JAX's signature ``(n,m),(m)->(n)``)."""
+    for x, need, core in ((x1, 2, "('n', 'm')"), (x2, 1, "('m',)")):
+        if np.ndim(x) < need:
+            raise ValueError(
+                f"input with shape {np.shape(x)} does not have enough dimensions for all core "
+                f"dimensions {core} on vectorized function with excluded=frozenset() and "
+                "signature='(n,m),(m)->(n)'"
+            )
     return squeeze(matmul(x1, expand_dims(x2, -1)), -1)
 
 

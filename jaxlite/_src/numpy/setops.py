@@ -82,7 +82,13 @@ def intersect1d(
     if assume_unique or return_indices:
         return _intersect_sorted(a, b, assume_unique, return_indices, size, fill_value)
     out, num = _unique_where(a, isin(a, b), size, None, pad_with_first=True, count=True)
-    return _fill_after(out, num, size, fill_value)
+    return _fill_after(_weak_like(out, a), num, size, fill_value)
+
+
+def _weak_like(out, a):
+    """``out`` with ``a``'s weak type: JAX's set operations keep their operands' (common)
+    weak type, which the sorts and scatters here lose."""
+    return with_weak_type(out, aval_of(a).weak_type)
 
 
 def _intersect_sorted(a, b, assume_unique, return_indices, size, fill_value):
@@ -129,7 +135,7 @@ def _intersect_sorted(a, b, assume_unique, return_indices, size, fill_value):
         pad = zeros((), a.dtype)
     what = "intersect1d needs size= under transformations"
     out, num = _compact(v0, sel, size, pad, what)
-    out = _fill_after(out, num, size, fill_value)
+    out = _fill_after(_weak_like(out, a), num, size, fill_value)
     if not return_indices:
         return out
     ind1, _ = _compact(i1, sel, size, full((), na, idt), what)
@@ -149,7 +155,8 @@ def setdiff1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=No
     """``jnp.setdiff1d``: sorted unique values of ``ar1`` not in ``ar2`` (padded with 0
     unless ``fill_value``, as JAX)."""
     a = ravel(asarray_any(ar1))
-    return _unique_where(a, logical_not(isin(a, ar2)), size, fill_value, pad_with_first=False)
+    out = _unique_where(a, logical_not(isin(a, ar2)), size, fill_value, pad_with_first=False)
+    return _weak_like(out, a)
 
 
 def _sorted_starts(a, mask):
@@ -232,6 +239,7 @@ def setxor1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=Non
     else:
         sel = zeros((0,), dtypes.bool_)
     out, num = _compact(s, sel, size, zeros((), s.dtype))
+    out = _weak_like(out, a)
     if size is None or int(size) == 0:
         return out
     if fill_value is not None:

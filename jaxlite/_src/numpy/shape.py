@@ -482,6 +482,8 @@ def repeat(
             repeats, "jnp.repeat with traced repeats needs a static total_repeat_length."
         )
     rep = np.asarray(repeats)
+    if rep.dtype.kind not in "iub":  # as JAX: never truncated
+        raise TypeError("broadcast_in_dim shape must have every element be an integer type")
     if rep.ndim == 0:
         r = int(rep)
         shape = list(a.shape)

@@ -331,7 +331,19 @@ def quantile(
     """
     check_arraylike("quantile", a, q)
     _check_quantile_args("quantile", out, overwrite_input)
+    _check_float_q(q)
     return _quantile(a, q, axis, method, keepdims, False, "quantile", weights)
+
+
+def _check_float_q(q):
+    """JAX's quantile/nanquantile floor ``q`` in its own dtype: integer (or bool) ``q`` is
+    a TypeError there, even 0 or 1 (percentile divides by 100 first)."""
+    dt = dtypes.dtype_and_weak_type(q)[0]
+    if not dtypes.is_inexact(dt):
+        raise TypeError(
+            f"floor does not accept dtype {dtypes.short_name(dt)}. Accepted dtypes are "
+            "subtypes of floating."
+        )
 
 
 def percentile(
@@ -381,6 +393,7 @@ def nanquantile(
     """``jnp.nanquantile``: ``quantile`` ignoring NaNs."""
     check_arraylike("nanquantile", a, q)
     _check_quantile_args("nanquantile", out, overwrite_input)
+    _check_float_q(q)
     return _quantile(a, q, axis, method, keepdims, True, "nanquantile", weights)
 
 

@@ -38,9 +38,6 @@ euler_gamma = np.euler_gamma
 newaxis = None
 
 
-float_, int_, complex_ = np.float64, np.int64, np.complex128
-
-
 dtype = np.dtype
 
 
@@ -161,6 +158,9 @@ complex64, complex128 = _make("complex64", np.complex64), _make("complex128", np
 single, double = float32, float64
 csingle, cdouble = complex64, complex128
 uint = uint64
+# NumPy 1's default-type aliases: jax.numpy's 64-bit scalar types (so ``jnp.float_(x)`` is
+# a float32 Array unless x64 is on, as in JAX; NumPy's np.float64 was here before).
+float_, int_, complex_ = float64, int64, complex128
 
 # Narrow floating-point and integer types from ml_dtypes (as in jax.numpy). jaxlite stores
 # them but, like JAX, never promotes them implicitly.

@@ -30,6 +30,7 @@ from jaxlite._src.numpy.util import (
     promote_dtypes,
     promote_dtypes_inexact,
     promote_dtypes_numeric,
+    truth_test,
 )
 from jaxlite._src.ops import conversion, elementwise as ew, windowed
 from jaxlite._src.ops.bitcast import bitcast_convert_type
@@ -421,13 +422,11 @@ greater_equal = _cmp(ew.ge, "greater_equal")
 
 def _logical(lax_fn, name):
     def f(x1, x2, /):
-        # Weak only if both operands are (a truth test of an array is strongly typed).
-        weak = all(dtypes.is_python_scalar(x) or getattr(x, "weak_type", False) for x in (x1, x2))
         x1, x2 = promote_args(name, x1, x2)
         if x1.dtype != dtypes.bool_:
-            x1, x2 = ew.ne(x1, ew._const(x1, 0)), ew.ne(x2, ew._const(x2, 0))
-            if not weak:
-                x1 = conversion.convert_element_type(x1, dtypes.bool_, False)
+            # A truth test against JAX's constant: weak only for a weak scalar (a Python
+            # zero), strong for a weak array, which compares with a typed zero.
+            x1, x2 = truth_test(x1), truth_test(x2)
         return lax_fn(x1, x2)
 
     f.__name__ = name
@@ -446,7 +445,7 @@ logical_xor = _logical(ew.xor, "logical_xor")
 def logical_not(x, /):
     x = asarray_any(x)
     if x.dtype != dtypes.bool_:
-        x = ew.ne(x, ew._const(x, 0))
+        x = truth_test(x)
     return ew.bitwise_not(x)
 
 
@@ -556,6 +555,7 @@ def clip(arr=None, /, min=None, max=None, *, a=None, a_min=None, a_max=None):  #
 
 def round(a, decimals: int = 0, out=None):  # noqa: A001
     check_out(out, "jnp.round is not supported.")
+    decimals = operator.index(decimals)  # as JAX: a float is a TypeError, not 10.0**1.5
     (a,) = promote_dtypes(a)
     if a.dtype == dtypes.bool_:  # as JAX (NumPy rounds booleans as they are)
         raise ValueError(f"data type {a.dtype.type} not inexact")
@@ -570,7 +570,7 @@ def round(a, decimals: int = 0, out=None):  # noqa: A001
     if a.dtype == np.float16:  # as JAX: scaled in float32 (10.0**5 overflows float16)
         wide = conversion.convert_element_type(a, np.dtype(np.float32), a.weak_type)
         return conversion.convert_element_type(round(wide, decimals), a.dtype, a.weak_type)
-    f = ew._const(a, 10.0**decimals)
+    f = ew._formula_const(a, 10.0**decimals)  # JAX's typed constant: strong for arrays
     return div_by_constant(ew.round(ew.mul(a, f), 1), 10.0**decimals)
 
 

@@ -121,15 +121,15 @@ def isneginf(x, /, out=None):
 
 
 def isreal(x):
-    """``jnp.isreal``: imaginary part is zero (weakly typed for a weak input, as in JAX)."""
+    """``jnp.isreal``: imaginary part is zero (weak only for a weak scalar, as in JAX)."""
     i = imag(asarray_any(x))
-    return ew.eq(i, ew._const(i, 0))
+    return ew.eq(i, ew._formula_const(i, 0))
 
 
 def iscomplex(x):
-    """``jnp.iscomplex``: imaginary part is nonzero (weakly typed for a weak input)."""
+    """``jnp.iscomplex``: imaginary part is nonzero (weak only for a weak scalar)."""
     i = imag(asarray_any(x))
-    return ew.ne(i, ew._const(i, 0))
+    return ew.ne(i, ew._formula_const(i, 0))
 
 
 def gcd(x1, x2):
@@ -142,7 +142,13 @@ def gcd(x1, x2):
         nz = not_equal(b, 0)
         safe_b = _where(nz, b, ones_like(b))
         a, b = _where(nz, b, a), _where(nz, remainder(a, safe_b), b)
-    return a
+    # JAX's loop compares with typed zeros: weakly typed only for weak scalar operands.
+    return _scalar_weak(a)
+
+
+def _scalar_weak(x):
+    a = aval_of(x)
+    return conversion.convert_element_type(x, a.dtype, False) if a.weak_type and a.shape else x
 
 
 def lcm(x1, x2):
@@ -157,7 +163,7 @@ def lcm(x1, x2):
     x1, x2 = abs(x1), abs(x2)
     g = gcd(x1, x2)
     safe = _where(equal(g, 0), ones_like(g), g)
-    return _where(equal(g, 0), zeros_like(g), multiply(x1, floor_divide(x2, safe)))
+    return _scalar_weak(_where(equal(g, 0), zeros_like(g), multiply(x1, floor_divide(x2, safe))))
 
 
 def ldexp(x1, x2, /):

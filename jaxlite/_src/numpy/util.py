@@ -5,6 +5,7 @@ JAX's dtype promotion and NumPy-style broadcasting."""
 from __future__ import annotations
 
 import builtins
+import operator
 import warnings
 from typing import Any
 
@@ -74,6 +75,13 @@ def promote_dtypes_for_contraction(*args: Any) -> tuple[list, bool]:
             a if aval_of(a).dtype == to_dtype else conversion.convert_element_type(a, to_dtype)
         )
     return out, weak
+
+
+def truth_test(x):
+    """``x != 0`` against JAX's constant (``lax._const``): weakly typed only for a weak
+    scalar (a Python zero there), strong for a weak array, which compares with a typed zero
+    (jnp's logical functions, ``isreal``/``iscomplex``)."""
+    return ew.ne(x, ew._formula_const(x, 0))
 
 
 def with_weak_type(x, weak: bool):
@@ -244,8 +252,9 @@ def canonicalize_axis(axis: int, ndim: int, index_error: bool = False) -> int:
     """``axis`` in ``[0, ndim)``. Out of range: a plain ValueError, as JAX's
     ``canonicalize_axis`` raises (not NumPy's AxisError, which is also an IndexError), or
     with ``index_error`` a plain IndexError, for the functions where JAX indexes the shape
-    first (``argmax``, ``mean``, ``var``, ``split``...: its ``tuple index out of range``)."""
-    axis = int(axis)
+    first (``argmax``, ``mean``, ``var``, ``split``...: its ``tuple index out of range``).
+    A float axis is a TypeError (``operator.index``, as JAX), never truncated."""
+    axis = operator.index(axis)
     if not -ndim <= axis < ndim:
         msg = f"axis {axis} is out of bounds for array of dimension {ndim}"
         raise IndexError(msg) if index_error else ValueError(msg)

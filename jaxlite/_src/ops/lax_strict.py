@@ -4,8 +4,13 @@ ops order, which ``lax_api`` (used by the windowed reductions) cannot."""
 
 from __future__ import annotations
 
+import numpy as np
+
+from jaxlite._src import dtypes
+from jaxlite._src.core.avals import aval_of
 from jaxlite._src.ops import (
     clamp as _clamp,
+    conversion,
     cumulative,
     elementwise as ew,
     special,
@@ -35,6 +40,9 @@ for _f, _impl in [
 def _cumulative_op(name, impl):
     def op(operand, axis: int = 0, reverse: bool = False):
         check_accepted(name, (("number",),), operand)
+        shape = aval_of(operand).shape
+        if not -len(shape) <= axis < len(shape):  # a 0-d operand has no axis 0 (JAX)
+            raise ValueError(f"axis {axis} is out of bounds for array of shape {shape}")
         return impl(operand, axis, reverse)
 
     op.__name__ = op.__qualname__ = name
@@ -43,6 +51,44 @@ def _cumulative_op(name, impl):
         "``operand``'s shape and dtype.\n\nRaises:\n    TypeError: for a bool operand, as JAX."
     )
     return op
+
+
+def conj(x):
+    """``jax.lax.conj``: the complex conjugate, always complex (a float32/float64 operand
+    becomes complex64/complex128, weak type kept), as JAX's ``conj_p``; ``jnp.conj`` is the
+    one that returns real input unchanged.
+
+    Raises:
+        TypeError: for integer, bool, float16 or bfloat16 operands (as JAX).
+    """
+    check_accepted("conj", (("float32", "complexfloating", "float64"),), x)
+    a = aval_of(x)
+    if not dtypes.is_complex(a.dtype):
+        x = conversion.convert_element_type(x, dtypes.to_complex_dtype(a.dtype), a.weak_type)
+    return ew.conj(x)
+
+
+def round(x, rounding_method=0):  # noqa: A001
+    """``jax.lax.round``: 0 (``RoundingMethod.AWAY_FROM_ZERO``) or 1 (``TO_NEAREST_EVEN``).
+
+    Raises:
+        ValueError: another ``rounding_method`` (JAX's message).
+    """
+    if isinstance(rounding_method, (str, bytes)) or rounding_method not in (0, 1):
+        raise ValueError(f"{rounding_method!r} is not a valid RoundingMethod")
+    return ew.round(x, rounding_method)
+
+
+def integer_pow(x, y: int):
+    """``jax.lax.integer_pow``: ``x ** y`` for a static integer ``y``.
+
+    Raises:
+        TypeError: an array ``y`` (JAX hashes it: never ``int(y)``), a non-integral
+            float ``y``, or integer ``x`` with a negative ``y`` (as JAX).
+    """
+    if getattr(y, "aval", None) is not None or isinstance(y, np.ndarray):
+        raise TypeError(f"unhashable type: '{type(y).__name__}'")
+    return ew.integer_pow(x, y)
 
 
 cumsum = _cumulative_op("cumsum", cumulative.cumsum)

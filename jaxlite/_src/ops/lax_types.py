@@ -13,7 +13,7 @@ import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core import sharding_hooks
 from jaxlite._src.core.array import to_array
-from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.avals import aval_of, canonicalize_shape
 from jaxlite._src.ops import elementwise as ew, shape as _sh, structural
 from jaxlite._src.ops.precision import Precision  # noqa: F401 (re-exported as lax.Precision)
 
@@ -62,17 +62,21 @@ def full(shape, fill_value, dtype=None, *, sharding=None):
     """
     if sharding is not None:
         return sharding_hooks.place_created(full(shape, fill_value, dtype), sharding)
-    fv_shape = aval_of(fill_value).shape
-    if fv_shape != ():
-        raise TypeError(
-            f"full must be called with scalar fill_value, got fill_value.shape {fv_shape}."
-        )
-    shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
+    _check_scalar_fill(fill_value)
+    shape = canonicalize_shape(shape)  # floats are JAX's TypeError, never truncated
     if dtype is None:
         dt, weak = dtypes.result_type(fill_value, return_weak_type_flag=True)
     else:
         dt, weak = dtypes.check_user_dtype_supported(dtype, "full"), False
     return _sh.full(shape, fill_value, dt, weak)
+
+
+def _check_scalar_fill(fill_value):
+    fv_shape = aval_of(fill_value).shape
+    if fv_shape != ():
+        raise TypeError(
+            f"full must be called with scalar fill_value, got fill_value.shape {fv_shape}."
+        )
 
 
 def full_like(x, fill_value, dtype=None, shape=None, sharding=None):
@@ -84,7 +88,9 @@ def full_like(x, fill_value, dtype=None, shape=None, sharding=None):
         return sharding_hooks.place_created(out, sharding)
     a = aval_of(x)
     if dtype is None:
-        out = _sh.full(a.shape if shape is None else shape, fill_value, a.dtype, a.weak_type)
+        _check_scalar_fill(fill_value)
+        shape = a.shape if shape is None else canonicalize_shape(shape)
+        out = _sh.full(shape, fill_value, a.dtype, a.weak_type)
     else:
         out = full(a.shape if shape is None else shape, fill_value, dtype)
     return structural.with_vma(out, a.vma)

@@ -234,7 +234,7 @@ def clamped_dynamic_update_slice(x, update, start_indices):
 
 
 # --- the jax.lax front ends -----------------------------------------------------------
-def _normalize_starts(shape, start_indices, allow_negative_indices=True):
+def _normalize_starts(shape, start_indices, allow_negative_indices=True, name="dynamic_slice"):
     """JAX's ``lax.dynamic_slice``/``dynamic_update_slice`` front ends: a negative start
     index counts from the end of its axis (once) where ``allow_negative_indices`` (a bool,
     or one per axis) allows it; the primitive then clamps it.
@@ -242,8 +242,17 @@ def _normalize_starts(shape, start_indices, allow_negative_indices=True):
     Raises:
         ValueError: a Python/NumPy integer start below 0 on an axis that does not allow
             negative indices (JAX's message), or a wrong number of start indices.
+        TypeError: a start index that is not an integer (a float is never truncated;
+            JAX's message).
     """
     starts = list(start_indices)
+    kinds = [dtypes.dtype_and_weak_type(s)[0] for s in starts]
+    if not all(dtypes.is_int(d) for d in kinds):
+        sep = ": " if name == "dynamic_slice" else " "
+        raise TypeError(
+            f"index arguments to {name} must be integers of the same type, got"
+            f"{sep}{', '.join(np.dtype(d).name for d in kinds)}"
+        )
     if len(starts) != len(shape):
         raise ValueError(
             "Length of slice indices must match number of operand dimensions "
@@ -288,5 +297,7 @@ def dynamic_update_slice(operand, update, start_indices, *, allow_negative_indic
     """``jax.lax.dynamic_update_slice``: negative starts count from the end (unless
     ``allow_negative_indices`` is False for that axis), then clamp."""
     shape = aval_of(operand).shape
-    starts = _normalize_starts(shape, start_indices, allow_negative_indices)
+    starts = _normalize_starts(
+        shape, start_indices, allow_negative_indices, "dynamic_update_slice"
+    )
     return clamped_dynamic_update_slice(operand, update, starts)

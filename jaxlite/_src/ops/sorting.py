@@ -12,7 +12,7 @@ import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import to_array
-from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.avals import ShapedArray, aval_of, canonicalize_shape
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
 from jaxlite._src.ops import conversion, indexing, shape as _shape
@@ -206,6 +206,7 @@ def top_k(operand, k: int, *, axis: int = -1):
     their int32 indices (ties: lower index first; NaN counts as the largest)."""
     x = to_array(operand)
     nd = x.ndim
+    k = canonicalize_shape((k,))[0]  # a float k is JAX's TypeError, never truncated
     if not -nd <= int(axis) < nd:
         raise ValueError(f"axis {axis} is out of bounds for array of dimension {nd}")
     ax = int(axis) % nd

@@ -329,7 +329,8 @@ def _conv_abstract_eval(
             "multiple of feature_group_count"
         )
     shape = _conv_shape(lhs.shape, rhs.shape, window_strides, padding, lhs_dilation, rhs_dilation)
-    return ShapedArray(shape, preferred_element_type or lhs.dtype)
+    # Weak when both operands are, as dot_general (and JAX's conv) do.
+    return ShapedArray(shape, preferred_element_type or lhs.dtype, lhs.weak_type and rhs.weak_type)
 
 
 def _conv_transpose_lhs(
