@@ -322,7 +322,7 @@ def test_lax_cumulative_ops_refuse_a_0d_operand(name):
         (lambda l, x: l.full_like(x, x), "scalar fill_value"),
         (lambda l, x: l.top_k(x, 1.5), "Shapes must be"),
         (lambda l, x: l.approx_max_k(x, 1.5), "Shapes must be"),
-        (lambda l, x: l.broadcast(x, (1.5,)), "Shapes must be"),
+        (lambda l, x: l.broadcast(x, (1.5,)), "integer type"),
     ],
     ids=[
         "dynamic_slice", "dynamic_slice_in_dim", "dynamic_index_in_dim",
