@@ -169,11 +169,6 @@ class custom_jvp:
 
         self.defjvp(jvp, symbolic_zeros=True)
 
-    def __get__(self, obj, objtype=None):
-        if obj is None:
-            return self
-        return functools.partial(self, obj)
-
     def __call__(self, *args, **kwargs):
         if self.jvp is None:
             raise AttributeError(
@@ -431,11 +426,6 @@ class custom_vjp:
         self.fwd = fwd
         self.bwd = bwd
         self.symbolic_zeros = symbolic_zeros
-
-    def __get__(self, obj, objtype=None):
-        if obj is None:
-            return self
-        return functools.partial(self, obj)
 
     def __call__(self, *args, **kwargs):
         if self.fwd is None:

@@ -320,3 +320,26 @@ def test_check_grads_rev_uses_jax_random_directions():
         [0.17954302, 0.58546543, 0.91409326, 0.7342746, 0.29374015], dtype=jnp.float32
     )
     tu.check_grads(f, (x,), order=1, atol=0.05)
+
+
+# ------------------------------------------------------------------ custom_jvp/vjp as attributes
+def test_custom_derivative_functions_do_not_bind_as_methods():
+    # JAX's custom_jvp / custom_vjp objects have no __get__: stored on a class and called
+    # through an instance, they do not receive the instance (jaxlite bound it)
+    def count(*args):
+        return jnp.float32(len(args))
+
+    f = jax.custom_jvp(count)
+    f.defjvp(lambda p, t: (count(*p), jnp.float32(0.0)))
+    g = jax.custom_vjp(count)
+    g.defvjp(lambda *a: (count(*a), None), lambda r, c: (None,))
+
+    class Holder:
+        ff = f
+        gg = g
+
+    assert float(Holder().ff(1.0)) == 1.0
+    assert float(Holder().gg(1.0)) == 1.0
+    assert not inspect.ismethoddescriptor(f) and not inspect.ismethoddescriptor(g)
+    assert str(inspect.signature(f)) == "(*args)"
+    assert list(inspect.signature(f, follow_wrapped=False).parameters) == ["args", "kwargs"]
