@@ -242,6 +242,7 @@ def _solve_triangular(op, b, lower: bool):
 
 
 def _triangular_solve_impl(a, b, *, left_side, lower, transpose_a, conjugate_a, unit_diagonal):
+    dtype, (a, b) = b.dtype, (x.astype(np.float32) if x.itemsize < 4 else x for x in (a, b))
     op = _tri_op(a, lower, transpose_a, conjugate_a, unit_diagonal)
     op_lower = lower != transpose_a  # transposing swaps the triangle
     if left_side:
@@ -252,7 +253,7 @@ def _triangular_solve_impl(a, b, *, left_side, lower, transpose_a, conjugate_a, 
             -1,
             -2,
         )
-    return np.asarray(out, dtype=b.dtype)
+    return np.asarray(out, dtype=dtype)
 
 
 def _triangular_solve_abstract_eval(

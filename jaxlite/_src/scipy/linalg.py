@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import jaxlite.numpy as jnp  # the public jnp namespace (stable across module splits)
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.numpy.util import with_weak_type
+from jaxlite._src.numpy.util import promote_dtypes_inexact, with_weak_type
 from jaxlite._src.ops import linalg_ops, linalg_schur
 
 _TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
@@ -49,9 +49,9 @@ def solve_triangular(
     code = _trans_code(trans)
     a = jnp.asarray(a)
     b2, vector = _as_matrix_rhs(a, b)
-    dtype = jnp.result_type(a, b2, jnp.float32)
-    weak = aval_of(a).weak_type and aval_of(b2).weak_type  # as JAX: weak if both are
-    a, b2 = with_weak_type(a.astype(dtype), weak), with_weak_type(b2.astype(dtype), weak)
+    # As JAX: the common inexact dtype of ``a`` and ``b`` (no float32 floor: float16 stays,
+    # and strict promotion accepts two float64 operands), weak only if both are.
+    a, b2 = promote_dtypes_inexact(a, b2)
     x = linalg_ops.triangular_solve(
         a,
         b2,
@@ -72,7 +72,7 @@ def cholesky(a, lower: bool = False, overwrite_a: bool = False, check_finite: bo
     """
     del overwrite_a, check_finite
     a = jnp.asarray(a)
-    a = with_weak_type(jnp.astype(a, jnp.result_type(a, jnp.float32)), aval_of(a).weak_type)
+    (a,) = promote_dtypes_inexact(a)
     if lower:
         return linalg_ops.cholesky(a, symmetrize_input=False)
     l_ = linalg_ops.cholesky(jnp.conj(jnp.swapaxes(a, -1, -2)), symmetrize_input=False)

@@ -1,0 +1,88 @@
+"""Session 17: the own test suites of lineax 0.1.1, optimistix 0.1.0 and diffrax 0.7.2 run
+with jaxlite installed as ``jax``; each jaxlite-only failure reduced here to plain jax/jnp.
+Expected values are JAX 0.10.2's (the file passes in oracle mode, ``JAXLITE_ORACLE=jax``).
+
+* ``jax.scipy.linalg.solve_triangular`` / ``cholesky`` (lineax's LU, QR and Cholesky
+  solvers; the libraries' suites run with x64 on and ``jax_numpy_dtype_promotion="strict"``):
+  jaxlite took the result dtype as ``result_type(a, b, float32)``, which strict promotion
+  rejects for float64 operands (``TypePromotionError``), and which turned float16/bfloat16
+  into float32. JAX promotes ``a`` and ``b`` to their common inexact dtype: float64 stays,
+  float16 stays (computed by jaxlite in float32 and rounded back), integers go to float32.
+"""
+
+import numpy as np
+import pytest
+
+import jaxlite as jax
+import jaxlite.numpy as jnp
+import jaxlite.scipy.linalg  # noqa: F401
+
+jsl = jax.scipy.linalg
+
+
+@pytest.fixture
+def x64_strict():
+    """x64 on and strict dtype promotion, as the three libraries' test suites run."""
+    jax.config.update("jax_enable_x64", True)
+    jax.config.update("jax_numpy_dtype_promotion", "strict")
+    try:
+        yield
+    finally:
+        jax.config.update("jax_numpy_dtype_promotion", "standard")
+        jax.config.update("jax_enable_x64", False)
+
+
+_A = np.array([[2.0, 0.0, 0.0], [1.0, 4.0, 0.0], [-1.0, 0.5, 8.0]])
+_B = np.array([1.0, 2.0, 3.0])
+_X_LOWER = np.array([0.5, 0.375, 0.4140625])  # solve(tril(_A), _B), exact in binary
+
+
+# ------------------------------------------------------------------ triangular solves
+@pytest.mark.parametrize("trans", [0, 1, 2])
+def test_solve_triangular_float64_under_strict_promotion(x64_strict, trans):
+    a, b = jnp.asarray(_A), jnp.asarray(_B)
+    x = jsl.solve_triangular(a, b, lower=True, trans=trans)
+    assert x.dtype == jnp.float64
+    op = _A if trans == 0 else _A.T
+    np.testing.assert_allclose(np.asarray(x), np.linalg.solve(op, _B), rtol=1e-14)
+    if trans == 0:
+        np.testing.assert_array_equal(np.asarray(x), _X_LOWER)
+    xj = jax.jit(lambda a, b: jsl.solve_triangular(a, b, lower=True, trans=trans))(a, b)
+    np.testing.assert_array_equal(np.asarray(xj), np.asarray(x))
+
+
+def test_lu_cho_solve_float64_under_strict_promotion(x64_strict):
+    a = jnp.asarray(_A @ _A.T + 3 * np.eye(3))
+    b = jnp.asarray(_B)
+    want = np.linalg.solve(np.asarray(a), _B)
+    x_lu = jsl.lu_solve(jsl.lu_factor(a), b)
+    x_cho = jsl.cho_solve(jsl.cho_factor(a), b)
+    x_chol = jsl.cholesky(a)
+    for x in (x_lu, x_cho):
+        assert x.dtype == jnp.float64
+        np.testing.assert_allclose(np.asarray(x), want, rtol=1e-13)
+    assert x_chol.dtype == jnp.float64
+    np.testing.assert_allclose(np.asarray(x_chol.T @ x_chol), np.asarray(a), rtol=1e-13)
+    g = jax.grad(lambda a: jsl.solve_triangular(a, b, lower=True).sum())(jnp.asarray(_A))
+    assert g.dtype == jnp.float64
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_solve_triangular_keeps_half_precision(dtype):
+    a = jnp.asarray(_A).astype(dtype)
+    b = jnp.asarray(_B).astype(dtype)
+    x = jsl.solve_triangular(a, b, lower=True)
+    assert x.dtype == jnp.dtype(dtype)
+    np.testing.assert_array_equal(
+        np.asarray(x, np.float32), _X_LOWER.astype(dtype).astype(np.float32)
+    )
+    xj = jax.jit(lambda a, b: jsl.solve_triangular(a, b, lower=True))(a, b)
+    assert xj.dtype == jnp.dtype(dtype)
+
+
+def test_solve_triangular_integers_go_to_float32():
+    a = jnp.asarray(_A * 2).astype(jnp.int32)
+    b = jnp.asarray(_B).astype(jnp.int32)
+    x = jsl.solve_triangular(a, b, lower=True)
+    assert x.dtype == jnp.float32
+    np.testing.assert_allclose(np.asarray(x), _X_LOWER / 2, rtol=1e-6)
