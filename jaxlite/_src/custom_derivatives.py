@@ -33,6 +33,7 @@ from jaxlite._src.api_plumbing import flatten_fun, merge_static_args, split_stat
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.errors import CustomVJPException
 from jaxlite._src.core.ir import closure_convert_consts, subjaxprs
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
@@ -656,7 +657,7 @@ def _cv_effects(*avals, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
 
 def _cv_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts, symbolic_zeros):
     if any(type(t) is not Zero for t in tangents[:num_consts]):
-        raise _closed_over_error("custom_vjp")
+        raise CustomVJPException()
     n = len(primals) - num_consts
 
     def rule(*xs):

@@ -8,12 +8,23 @@ Expected values are JAX 0.10.2's (the file passes in oracle mode, ``JAXLITE_ORAC
   rejects for float64 operands (``TypePromotionError``), and which turned float16/bfloat16
   into float32. JAX promotes ``a`` and ``b`` to their common inexact dtype: float64 stays,
   float16 stays (computed by jaxlite in float32 and rounded back), integers go to float32.
+* A ``custom_vjp``/``custom_jvp`` function defined inside ``grad`` inside ``jit``, whose
+  rule closes over the differentiated value (diffrax's ``test_closure_errors``): jaxlite
+  staged the live JVP tracer as a constant of the enclosing jit's jaxpr, so
+  ``jit(grad(f))`` returned 0.0 (the derivative through the closure lost). JAX raises
+  ``UnexpectedTracerError``; a staging trace now rejects live tracers of transformations
+  started inside it.
+* Differentiating a ``custom_vjp`` function with respect to a value it closes over (under
+  ``grad`` of a ``jit``): JAX raises ``jax._src.interpreters.ad.CustomVJPException`` (a
+  plain ``Exception``; diffrax's tests catch it by that name); jaxlite raised a
+  ``TypeError`` and had no ``jax._src.interpreters.ad`` module under ``install_as_jax``.
 """
 
 import numpy as np
 import pytest
 
 import jaxlite as jax
+import jaxlite.errors
 import jaxlite.numpy as jnp
 import jaxlite.scipy.linalg  # noqa: F401
 
@@ -86,3 +97,93 @@ def test_solve_triangular_integers_go_to_float32():
     x = jsl.solve_triangular(a, b, lower=True)
     assert x.dtype == jnp.float32
     np.testing.assert_allclose(np.asarray(x), _X_LOWER / 2, rtol=1e-6)
+
+
+# ------------------------------------------------------------------ closures of custom rules
+def _scaled_vjp(c):
+    """A custom_vjp function of ``x`` defined under the caller's transformations, closing
+    over ``c``."""
+
+    @jax.custom_vjp
+    def f(x):
+        return x * c
+
+    f.defvjp(lambda x: (x * c, x), lambda r, g: (g * 2.0,))
+    return f
+
+
+def _scaled_jvp(c):
+    @jax.custom_jvp
+    def f(x):
+        return x * c
+
+    f.defjvp(lambda p, t: (f(p[0]), t[0] * 5.0))
+    return f
+
+
+@pytest.mark.parametrize("make", [_scaled_vjp, _scaled_jvp], ids=["custom_vjp", "custom_jvp"])
+@pytest.mark.parametrize("how", ["jit_grad", "jit_jvp"])
+def test_rule_closing_over_a_nested_tracer_raises(make, how):
+    def outer(c):
+        return make(c)(3.0)
+
+    if how == "jit_grad":
+        run = jax.jit(jax.grad(outer))
+    else:
+        run = jax.jit(lambda c: jax.jvp(outer, (c,), (1.0,))[1])
+    with pytest.raises(jax.errors.UnexpectedTracerError, match="unexpected tracer"):
+        run(2.0)
+
+
+def test_closures_of_enclosing_tracers_still_work():
+    @jax.custom_vjp
+    def f(x, y):
+        return x * y
+
+    f.defvjp(lambda x, y: (x * y, (x, y)), lambda r, g: (g * r[1] * 10.0, g * r[0]))
+
+    def h(s, x):
+        # defined inside jit, closing over the jit argument ``s`` (not differentiated)
+        @jax.custom_vjp
+        def k(x):
+            return x * s
+
+        k.defvjp(lambda x: (x * s, s), lambda r, g: (g * r * 7.0,))
+        return jax.grad(lambda x: k(x) + f(x, s))(x)
+
+    assert float(jax.jit(h)(2.0, 3.0)) == 34.0 and float(h(2.0, 3.0)) == 34.0  # 2*7 + 2*10
+    assert float(jax.jit(jax.grad(lambda x: f(x, 2.0)))(3.0)) == 20.0
+    got = jax.jit(jax.vmap(jax.grad(lambda x: f(x, x))))(jnp.arange(3.0))
+    np.testing.assert_array_equal(np.asarray(got), [0.0, 11.0, 22.0])
+
+
+def _custom_vjp_exception():
+    if jax.__name__ == "jax":  # oracle mode
+        import jax._src.interpreters.ad as ad
+    else:
+        import jaxlite._jax_compat.interpreters.ad as ad
+    return ad.CustomVJPException
+
+
+def test_custom_vjp_of_a_closed_over_value_raises_custom_vjp_exception():
+    exc = _custom_vjp_exception()
+    assert exc.__mro__[1] is Exception
+    with pytest.raises(exc, match="^Detected differentiation of a custom_vjp function with"):
+        jax.grad(jax.jit(lambda c: _scaled_vjp(c)(3.0)))(2.0)
+    with pytest.raises(exc):
+        jax.grad(jax.jit(lambda c: _scaled_vjp(c)(c)))(2.0)
+
+
+def test_custom_vjp_exception_under_install_as_jax():
+    import subprocess
+    import sys
+
+    if jax.__name__ == "jax":
+        pytest.skip("install_as_jax is jaxlite's")
+    code = (
+        "import jaxlite; jaxlite.install_as_jax()\n"
+        "import jax._src.interpreters.ad as ad\n"
+        "assert ad.CustomVJPException is jaxlite._jax_compat.interpreters.ad.CustomVJPException\n"
+        "assert ad.JVPTrace is jaxlite.interpreters.ad.JVPTrace\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -117,3 +117,18 @@ class ShardingTypeError(Exception):
     JAX 0.10.2 raises it as ``jax._src.core.ShardingTypeError``, a direct ``Exception``
     subclass that no public module exports; jaxlite exports it from ``jaxlite.errors``.
     """
+
+
+class CustomVJPException(Exception):
+    """A ``custom_vjp`` function was differentiated with respect to a value it closes over
+    (its rule only gives cotangents for the explicit arguments). A plain ``Exception``, as
+    JAX's ``jax._src.interpreters.ad.CustomVJPException``."""
+
+    def __init__(self):
+        super().__init__(
+            "Detected differentiation of a custom_vjp function with respect to a closed-over "
+            "value. That isn't supported because the custom VJP rule only specifies how to "
+            "differentiate the custom_vjp function with respect to explicit input parameters. "
+            "Try passing the closed-over value into the custom_vjp function as an argument, "
+            "and adapting the custom_vjp fwd and bwd rules."
+        )

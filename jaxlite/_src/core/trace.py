@@ -19,6 +19,7 @@ Design (JAX's "stackless" model):
 from __future__ import annotations
 
 import contextlib
+import itertools
 import threading
 from typing import Any
 
@@ -36,17 +37,22 @@ from jaxlite._src.core.errors import (
     UnexpectedTracerError,
 )
 
+_trace_serials = itertools.count()
+
 
 class Trace:
     """Base of all traces. Subclasses implement ``process_primitive`` and name their
     ``kind`` (the key of ``rules.custom_call_rules``)."""
 
-    __slots__ = ("parent_trace", "_valid", "__weakref__")
+    __slots__ = ("parent_trace", "_valid", "_serial", "__weakref__")
     kind = "trace"
 
     def __init__(self, parent_trace: Trace | None = None):
         self.parent_trace = parent_trace
         self._valid = True
+        # Creation order: a trace started while another runs (nested inside it) has a
+        # larger serial; its live tracers can never be the other's constants.
+        self._serial = next(_trace_serials)
 
     def process_primitive(self, primitive, tracers, params):  # pragma: no cover
         raise NotImplementedError

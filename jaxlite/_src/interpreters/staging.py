@@ -111,6 +111,12 @@ class StagingTrace(Trace):
         if isinstance(x, Tracer):
             if not _dead_tracers_as_consts[0]:
                 check_valid_tracer(x)
+            if x._trace._valid and x._trace._serial > self._serial:
+                # A live tracer of a transformation nested inside this one (grad inside
+                # jit) reached it unprocessed: a rule ran user code closing over it (a
+                # custom_vjp fwd over a differentiated closure). As a constant it would
+                # lose its derivative; JAX raises UnexpectedTracerError.
+                raise escaped_tracer_error(x)
             return self._constvar(x)
         aval = aval_of(x)
         if aval.shape == ():

@@ -1,0 +1,1 @@
+"""``jax._src.interpreters`` (only the modules below)."""
