@@ -18,6 +18,15 @@ Expected values are JAX 0.10.2's (the file passes in oracle mode, ``JAXLITE_ORAC
   ``grad`` of a ``jit``): JAX raises ``jax._src.interpreters.ad.CustomVJPException`` (a
   plain ``Exception``; diffrax's tests catch it by that name); jaxlite raised a
   ``TypeError`` and had no ``jax._src.interpreters.ad`` module under ``install_as_jax``.
+* Library functions under the suites' ``jax_numpy_rank_promotion="raise"`` and strict
+  promotion (diffrax's ``VirtualBrownianTree`` samples Levy areas with
+  ``jax.random.multivariate_normal``): jaxlite's ``multivariate_normal`` (a batch ``shape``
+  with an unbatched ``mean``) and ``jnp.percentile``/``quantile`` (a vector ``q``) raised
+  the rank-promotion ``ValueError`` on their own internal broadcasts, and
+  ``jnp.count_nonzero`` of a bool array (so ``jnp.linalg.slogdet``'s and ``det``'s
+  gradients, which count pivot swaps) raised ``TypePromotionError``. JAX's do neither.
+* ``jnp.searchsorted`` / ``jnp.digitize`` with x64 on returned int64 indices; JAX's are
+  int32 (int64 only for arrays longer than int32 can index).
 """
 
 import numpy as np
@@ -187,3 +196,79 @@ def test_custom_vjp_exception_under_install_as_jax():
         "assert ad.JVPTrace is jaxlite.interpreters.ad.JVPTrace\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ------------------------------------------------------------------ rank/strict promotion
+@pytest.fixture
+def x64_strict_raise(x64_strict):
+    jax.config.update("jax_numpy_rank_promotion", "raise")
+    try:
+        yield
+    finally:
+        jax.config.update("jax_numpy_rank_promotion", "allow")
+
+
+_SPD = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
+
+
+@pytest.mark.parametrize("method", ["cholesky", "eigh", "svd"])
+def test_multivariate_normal_batch_shape_under_rank_promotion_raise(x64_strict_raise, method):
+    key = jax.random.PRNGKey(0)
+    mean = jnp.asarray(np.array([1.0, -2.0, 0.5]))
+    got = jax.random.multivariate_normal(key, mean, jnp.asarray(_SPD), (4,), method=method)
+    assert got.shape == (4, 3) and got.dtype == jnp.float64
+    with jax.numpy_rank_promotion("allow"):
+        want = jax.random.multivariate_normal(key, mean, jnp.asarray(_SPD), (4,), method=method)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    # the samples are mean + factor @ z: subtracting the mean leaves a zero-mean sample
+    z = np.asarray(got) - np.asarray(mean)
+    assert np.all(np.isfinite(z)) and not np.allclose(z, 0)
+
+
+def test_percentile_vector_q_under_rank_promotion_raise(x64_strict_raise):
+    a = jnp.asarray(_SPD)
+    q = jnp.asarray(np.array([10.0, 50.0]))
+    got = jnp.percentile(a, q, axis=0)
+    assert got.shape == (2, 3) and got.dtype == jnp.float64
+    np.testing.assert_allclose(np.asarray(got), np.percentile(_SPD, [10.0, 50.0], axis=0))
+    got = jnp.nanquantile(a, q / 100, axis=1, keepdims=True)
+    np.testing.assert_allclose(
+        np.asarray(got), np.nanquantile(_SPD, [0.1, 0.5], axis=1, keepdims=True)
+    )
+    with pytest.raises(ValueError, match="rank_promotion"):
+        a + q[:1]  # user-level broadcasting still raises
+
+
+def test_count_nonzero_of_bools_and_det_gradients_under_strict(x64_strict):
+    m = jnp.asarray(np.array([[0.0, 2.0, 1.0], [1.0, 0.0, 3.0], [2.0, 1.0, 0.0]]))
+    assert int(jnp.count_nonzero(m > 0.5)) == 6
+    assert jnp.count_nonzero(m > 0.5).dtype == jnp.int64
+    np.testing.assert_array_equal(np.asarray(jnp.count_nonzero(m > 0.5, axis=0)), [2, 2, 2])
+    assert int(jnp.count_nonzero(m.astype(jnp.complex128))) == 6
+    # d log|det A| / dA = inv(A).T ; d det A / dA = det(A) inv(A).T
+    inv_t = np.linalg.inv(np.asarray(m)).T
+    g = jax.grad(lambda a: jnp.linalg.slogdet(a)[1])(m)
+    np.testing.assert_allclose(np.asarray(g), inv_t, rtol=1e-12)
+    g = jax.grad(jnp.linalg.det)(m)
+    np.testing.assert_allclose(np.asarray(g), np.linalg.det(np.asarray(m)) * inv_t, rtol=1e-12)
+
+
+# ------------------------------------------------------------------ searchsorted dtype
+@pytest.mark.parametrize("method", ["scan", "scan_unrolled", "sort", "compare_all"])
+@pytest.mark.parametrize("x64", [True, False], ids=["x64", "x32"])
+def test_searchsorted_indices_are_int32(method, x64):
+    jax.config.update("jax_enable_x64", x64)
+    try:
+        a = jnp.asarray(np.array([1.0, 2.0, 3.0]))
+        got = jnp.searchsorted(a, jnp.asarray(np.array([0.5, 2.0, 9.0])), method=method)
+        assert got.dtype == jnp.int32
+        np.testing.assert_array_equal(np.asarray(got), [0, 1, 3])
+        got = jax.jit(lambda a, v: jnp.searchsorted(a, v, side="right", method=method))(a, a)
+        assert got.dtype == jnp.int32
+        np.testing.assert_array_equal(np.asarray(got), [1, 2, 3])
+        assert jnp.searchsorted(a[:0], 1.0, method=method).dtype == jnp.int32
+        assert jnp.digitize(a, a).dtype == jnp.int32
+        assert jnp.digitize(a, a[:0]).dtype == jnp.int32
+        np.testing.assert_array_equal(np.asarray(jnp.digitize(a, a[::-1])), [2, 1, 0])
+    finally:
+        jax.config.update("jax_enable_x64", False)

@@ -640,4 +640,6 @@ def _int_dtype():
 def count_nonzero(a, axis=None, keepdims: bool = False):
     """``jnp.count_nonzero``: number of nonzero elements along ``axis``."""
     a = asarray_any(a)
-    return sum(not_equal(a, 0), axis=axis, keepdims=keepdims, dtype=_int_dtype())
+    # zero of ``a``'s own dtype, so a bool ``a`` passes strict promotion (as JAX's)
+    zero = np.zeros((), a.dtype)
+    return sum(not_equal(a, zero), axis=axis, keepdims=keepdims, dtype=_int_dtype())

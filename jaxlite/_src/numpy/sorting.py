@@ -139,11 +139,18 @@ def searchsorted(a, v, side: str = "left", sorter=None, *, method: str = "scan")
     if sorter is not None:
         a = take(a, sorter)
     a, v = promote_dtypes(a, v)
+    dt = search_index_dtype(a.shape[0])
     if method in ("scan", "scan_unrolled") and a.shape[0]:
-        return _bisect(a, v, side)
+        return _bisect(a, v, side, dt)
     # compare_all and sort: how many elements sort before (left) or not after (right) v
     cmp = _total_lt(a, expand_dims(v, -1), side == "right")
-    return reductions.sum(cmp, axis=-1, dtype=_int_dtype())
+    return reductions.sum(cmp, axis=-1, dtype=dt)
+
+
+def search_index_dtype(n: int):
+    """The dtype of ``searchsorted``'s indices into ``n`` elements: int32 unless ``n``
+    needs more, also with x64 on (as JAX's, unlike its other index results)."""
+    return dtypes.canonicalize_dtype(np.dtype(np.int64 if n > 2**31 - 1 else np.int32))
 
 
 def _total_lt(x, y, or_equal):
@@ -161,13 +168,12 @@ def _total_lt(x, y, or_equal):
     return logical_or(less(x, y), logical_and(isnan(y), logical_not(isnan(x))))
 
 
-def _bisect(a, v, side):
+def _bisect(a, v, side, dt):
     """JAX's ``scan`` search: ``ceil(log2(n + 1))`` halvings of ``(low, high]`` from
     ``(0, n]``, going left where ``v <= a[mid]`` (``<`` for ``side='right'``); on sorted
     ``a`` the insertion index, elsewhere (unsorted ``a``, as ``digitize`` searches for
     bins ending in NaN) the index this walk ends on, as in JAX."""
     n = a.shape[0]
-    dt = _int_dtype()
     low = zeros(v.shape, dt)
     high = conversion.convert_element_type(low + n, dt, weak_type=False)
     for _ in range(int(np.ceil(np.log2(n + 1)))):

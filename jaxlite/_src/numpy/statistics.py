@@ -7,7 +7,7 @@ from __future__ import annotations
 import builtins
 
 import numpy as np
-from jaxlite._src import dtypes
+from jaxlite._src import config as _cfg, dtypes
 from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.sharding_types import ShardingTypeError
 from jaxlite._src.core.trace import Tracer
@@ -34,7 +34,7 @@ from jaxlite._src.numpy.shape import (
     squeeze,
     transpose,
 )
-from jaxlite._src.numpy.sorting import argsort, searchsorted
+from jaxlite._src.numpy.sorting import argsort, search_index_dtype, searchsorted
 from jaxlite._src.numpy.ufuncs import (
     add,
     ceil,
@@ -221,6 +221,13 @@ def _inverted_cdf(s, ws, qe, count, isnan_sorted):
 
 
 def _quantile(a, q, axis, method, keepdims, ignore_nan, name, weights=None):
+    # The broadcasts of ``q`` against the data are internal: as JAX's, they never raise
+    # under jax_numpy_rank_promotion="raise".
+    with _cfg.numpy_rank_promotion("allow"):
+        return _quantile_impl(a, q, axis, method, keepdims, ignore_nan, name, weights)
+
+
+def _quantile_impl(a, q, axis, method, keepdims, ignore_nan, name, weights):
     if method not in _METHODS:
         raise ValueError(
             "method can only be 'linear', 'lower', 'higher', 'midpoint', 'nearest' or "
@@ -463,7 +470,7 @@ def digitize(x, bins, right: bool = False, *, method: str | None = None):
     if bins.ndim != 1:
         raise ValueError(f"digitize: bins must be a 1-dimensional array; got bins={bins}")
     if bins.shape[0] == 0:
-        return zeros(x.shape, _int_dtype())
+        return zeros(x.shape, search_index_dtype(0))
     side = "left" if right else "right"
     kw = {} if method is None else {"method": method}
     inc = searchsorted(bins, x, side=side, **kw)

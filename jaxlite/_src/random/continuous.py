@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxlite._src import dtypes
+from jaxlite._src import config as _cfg, dtypes
 from jaxlite._src.compile.jit import jit
 from jaxlite._src.core.array import Array
 from jaxlite._src.core.avals import aval_of
@@ -311,7 +311,8 @@ def multivariate_normal(
     else:
         factor = linalg.cholesky(cov)
     z = normal(typed, shape + mean.shape[-1:], dt)
-    return mean + einsum("...ij,...j->...i", factor, z)
+    with _cfg.numpy_rank_promotion("allow"):  # ``mean`` broadcasts to ``shape``, as JAX's
+        return mean + einsum("...ij,...j->...i", factor, z)
 
 
 @_explicit.placed_result
