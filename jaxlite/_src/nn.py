@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from jaxlite._src import dtypes
@@ -216,7 +218,7 @@ def one_hot(x, num_classes: int, *, dtype=None, axis=-1):
             "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, "
             "floating, complexfloating."
         )
-    num_classes = int(num_classes)
+    num_classes = operator.index(num_classes)  # a float is JAX's TypeError, not int()
     dt = dtypes.canonicalize_dtype(dtype if dtype is not None else dtypes.default_float_dtype())
     if isinstance(axis, int) and not -x.ndim - 1 <= axis <= x.ndim:
         raise ValueError(f"axis {axis} is out of bounds for array of dimension {x.ndim + 1}")

@@ -354,3 +354,17 @@ def test_lax_round_method_and_integer_pow_exponent_are_checked():
     for bad in (jnp.float32(1.75), jnp.int32(2), np.array(2)):
         with pytest.raises(TypeError, match="unhashable type"):
             lax.integer_pow(x, bad)  # was x ** int(1.75) = x
+
+
+# ------------------------------------------------------------------ jax.nn / scipy / linalg
+def test_one_hot_linalg_outer_and_logit():
+    with pytest.raises(TypeError):
+        jaxlite.nn.one_hot(jnp.array([0, 1]), 2.5)  # was int(2.5) classes
+    assert jaxlite.nn.one_hot(jnp.array([1]), np.int64(2)).tolist() == [[0.0, 1.0]]
+    for bad in ((jnp.ones(2), 2.0), (jnp.ones((2, 2)), jnp.ones(2))):
+        with pytest.raises(ValueError, match="Input arrays must be one-dimensional"):
+            jnp.linalg.outer(*bad)
+    assert jnp.outer(jnp.ones((2, 2)), jnp.ones(2)).shape == (4, 2)  # jnp.outer flattens
+    logit = jaxlite.scipy.special.logit
+    assert not logit(jnp.broadcast_to(jnp.add(0.25, 0.0), (3,))).weak_type
+    assert logit(jnp.add(0.25, 0.0)).weak_type

@@ -498,6 +498,11 @@ def matrix_transpose(x, /):
 def outer(x1, x2, /):
     """``jnp.linalg.outer``."""
     check_arraylike("jnp.linalg.outer", x1, x2)
+    n1, n2 = np.ndim(x1), np.ndim(x2)
+    if n1 != 1 or n2 != 1:  # (jnp.outer flattens; the array-API one does not)
+        raise ValueError(
+            f"Input arrays must be one-dimensional, but they are x1.ndim={n1} x2.ndim={n2}"
+        )
     return products.outer(x1, x2)
 
 

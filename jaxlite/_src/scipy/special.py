@@ -152,7 +152,8 @@ def expit(x):
 
 @custom_jvp
 def _logit(x):
-    return log(divide(x, subtract(1, x)))
+    # JAX's typed one (lax._const): a weak array's logit is strongly typed
+    return log(divide(x, subtract(ew._formula_const(x, 1), x)))
 
 
 # JAX's rule: 1 / (x (1 - x)), so the derivative is inf at 0 and 1 (not NaN) and -0 at +-inf.
