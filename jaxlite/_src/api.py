@@ -243,6 +243,11 @@ def vmap(
             store["raw"] = out_flat
             res = []
             for o in out_flat:
+                if type(o) is Zero:
+                    # A symbolic zero (a JVP rule run under vmap, as equinox's vprim does):
+                    # unbatched; the object itself is returned below, as JAX does.
+                    res.append(instantiate(o))
+                    continue
                 try:
                     res.append(to_array(o))
                 except TypeError:
@@ -264,6 +269,9 @@ def vmap(
             )
         res = []
         for o, raw, d, od in zip(outs, store["raw"], out_dims, out_axes_flat):
+            if type(raw) is Zero and d is not_mapped:
+                res.append(raw)
+                continue
             if od is None:
                 if d is not not_mapped and sum_match:
                     res.append(_sum_mapped(o, d))

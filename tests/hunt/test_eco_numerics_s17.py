@@ -25,6 +25,12 @@ Expected values are JAX 0.10.2's (the file passes in oracle mode, ``JAXLITE_ORAC
   the rank-promotion ``ValueError`` on their own internal broadcasts, and
   ``jnp.count_nonzero`` of a bool array (so ``jnp.linalg.slogdet``'s and ``det``'s
   gradients, which count pivot swaps) raised ``TypePromotionError``. JAX's do neither.
+* A function given to ``vmap`` returning a symbolic ``jax.interpreters.ad.Zero`` (equinox's
+  ``vprim`` runs a primitive's JVP rule under ``vmap``; lineax's
+  ``test_grad_vmap_symbolic_cotangent``): jaxlite raised ``TypeError: Output from batched
+  function ... is not a valid JAX type``; JAX returns the ``Zero`` object unchanged,
+  whatever ``out_axes``. Its transpose then asks ``jax.typeof`` of a ``ShapeDtypeStruct``:
+  JAX gives its ``ShapedArray``; jaxlite raised ``TypeError``.
 * ``jnp.searchsorted`` / ``jnp.digitize`` with x64 on returned int64 indices; JAX's are
   int32 (int64 only for arrays longer than int32 can index).
 """
@@ -272,3 +278,29 @@ def test_searchsorted_indices_are_int32(method, x64):
         np.testing.assert_array_equal(np.asarray(jnp.digitize(a, a[::-1])), [2, 1, 0])
     finally:
         jax.config.update("jax_enable_x64", False)
+
+
+# ------------------------------------------------------------------ symbolic zeros, typeof
+def _symbolic_zero(shape, dtype):
+    return jax.interpreters.ad.Zero(jax.core.ShapedArray(shape, dtype))
+
+
+@pytest.mark.parametrize("out_axes", [0, None], ids=["axis0", "none"])
+def test_vmap_returns_symbolic_zero_unchanged(out_axes):
+    z0 = _symbolic_zero((), jax.dtypes.float0)
+    z2 = _symbolic_zero((2,), jnp.float32)
+    xs = jnp.arange(3.0)
+    x, got0 = jax.vmap(lambda x: (x, z0), out_axes=(0, out_axes))(xs)
+    assert type(got0) is type(z0) and got0.aval == z0.aval  # unbatched, still symbolic
+    np.testing.assert_array_equal(np.asarray(x), [0.0, 1.0, 2.0])
+    got2 = jax.vmap(lambda x: z2, out_axes=out_axes)(xs)
+    assert type(got2) is type(z2) and got2.aval == z2.aval
+
+
+def test_typeof_shape_dtype_struct():
+    for weak in (False, True):
+        s = jax.ShapeDtypeStruct((2, 3), jnp.float32, weak_type=weak)
+        t = jax.typeof(s)
+        assert isinstance(t, jax.core.ShapedArray)
+        assert t.shape == (2, 3) and t.dtype == jnp.float32 and t.weak_type == weak
+        assert t.to_tangent_aval().dtype == jnp.float32

@@ -44,6 +44,7 @@ from jaxlite._src import devices as _devices, dtypes, tree_util
 from jaxlite._src.core import sharding_hooks
 from jaxlite._src.core.array import Array, ArrayImpl, DeletedBuffer, freeze_chain
 from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.sharding.mesh import AxisType, Mesh, get_mesh
 from jaxlite._src.sharding.specs import (
@@ -581,6 +582,8 @@ class ShardedType:
 
 def typeof(x: Any):
     """``jax.typeof``: the aval, with the sharding of placed arrays (S8.1)."""
+    if isinstance(x, ShapeDtypeStruct):  # its aval, as JAX's (equinox's symbolic zeros)
+        return ShapedArray(x.shape, x.dtype, x.weak_type)
     s = getattr(x, "_sharding", None)
     if s is None:
         return aval_of(x)
