@@ -368,3 +368,16 @@ def test_one_hot_linalg_outer_and_logit():
     logit = jaxlite.scipy.special.logit
     assert not logit(jnp.broadcast_to(jnp.add(0.25, 0.0), (3,))).weak_type
     assert logit(jnp.add(0.25, 0.0)).weak_type
+
+
+def test_quantile_integer_q_repeat_float_repeats_and_matvec_ranks():
+    x = jnp.arange(5.0)
+    assert float(jnp.percentile(x, 50)) == 2.0  # percentile divides by 100 first
+    for bad in (1, jnp.array([0, 1])):
+        with pytest.raises(TypeError, match="floor does not accept dtype"):
+            jnp.quantile(x, bad)  # JAX floors q in its own (integer) dtype
+    with pytest.raises(TypeError):
+        jnp.repeat(x, 1.5)  # was int(1.5) repeats
+    assert jnp.repeat(x[:2], np.int64(2)).tolist() == [0.0, 0.0, 1.0, 1.0]
+    with pytest.raises(ValueError, match="does not have enough dimensions"):
+        jnp.matvec(jnp.ones(3), jnp.ones(3))  # was a scalar
