@@ -91,13 +91,12 @@ swish = silu
 
 def softplus(x):
     """``jax.nn.softplus``: ``log(1 + exp(x))``."""
-    (x,) = promote_dtypes_inexact(_arr("softplus", x))
-    return logaddexp(x, 0)
+    return logaddexp(_arr("softplus", x), 0)
 
 
 def soft_sign(x):
     """``jax.nn.soft_sign``: ``x / (|x| + 1)``."""
-    (x,) = promote_dtypes_inexact(_arr("soft_sign", x))
+    x = _arr("soft_sign", x)
     return divide(x, add(ufuncs.abs(x), 1))
 
 
@@ -109,9 +108,9 @@ def log_sigmoid(x):
 
 def elu(x, alpha=1.0):
     """``jax.nn.elu``: ``x`` if positive else ``alpha * (exp(x) - 1)``."""
-    (x,) = promote_dtypes_inexact(_arr("elu", x))
+    x = _arr("elu", x)
     pos = greater(x, 0)
-    safe = where(pos, zeros_like(x), x)
+    safe = where(pos, 0.0, x)  # an integer x becomes a weak float here, as in JAX
     return where(pos, x, multiply(alpha, expm1(safe)))
 
 
@@ -124,20 +123,20 @@ def selu(x):
 
 def celu(x, alpha=1.0):
     """``jax.nn.celu``: ``max(x, 0) + alpha * expm1(min(x, 0) / alpha)``."""
-    (x,) = promote_dtypes_inexact(_arr("celu", x))
+    x = _arr("celu", x)
     return add(maximum(x, 0.0), multiply(alpha, expm1(divide(minimum(x, 0.0), alpha))))
 
 
 def leaky_relu(x, negative_slope=1e-2):
     """``jax.nn.leaky_relu``: ``x`` if ``x >= 0`` else ``negative_slope * x``."""
-    (x,) = promote_dtypes_inexact(_arr("leaky_relu", x))
+    x = _arr("leaky_relu", x)
     return where(greater_equal(x, 0), x, multiply(negative_slope, x))
 
 
 def hard_tanh(x):
     """``jax.nn.hard_tanh``: ``clip(x, -1, 1)``."""
     x = _arr("hard_tanh", x)
-    return where(greater(x, 1), ones_like(x), where(less(x, -1), full_like(x, -1), x))
+    return where(greater(x, 1), 1, where(less(x, -1), -1, x))
 
 
 def hard_sigmoid(x):
@@ -302,21 +301,21 @@ def logmeanexp(x, axis=None, where=None, keepdims: bool = False):
 
 def sparse_plus(x):
     """``jax.nn.sparse_plus``: 0, ``(x+1)**2/4`` or ``x`` on (-inf,-1], (-1,1), [1,inf)."""
-    (x,) = promote_dtypes_inexact(_arr("sparse_plus", x))
-    quad = multiply(square(add(x, 1)), 0.25)
-    return where(less_equal(x, -1), zeros_like(x), where(greater_equal(x, 1), x, quad))
+    x = _arr("sparse_plus", x)
+    quad = multiply(square(add(x, 1.0)), 0.25)
+    return where(less_equal(x, -1.0), 0.0, where(greater_equal(x, 1.0), x, quad))
 
 
 def sparse_sigmoid(x):
     """``jax.nn.sparse_sigmoid``: ``clip((x + 1) / 2, 0, 1)``."""
-    (x,) = promote_dtypes_inexact(_arr("sparse_sigmoid", x))
+    x = _arr("sparse_sigmoid", x)
     return multiply(0.5, clip(add(x, 1.0), 0.0, 2.0))
 
 
 def squareplus(x, b=4):
     """``jax.nn.squareplus``: ``(x + sqrt(x**2 + b)) / 2``."""
-    (x,) = promote_dtypes_inexact(_arr("squareplus", x))
-    return divide(add(x, sqrt(add(square(x), b))), 2.0)
+    x = _arr("squareplus", x)
+    return divide(add(x, sqrt(add(square(x), b))), 2)
 
 
 # jax.scipy.special.softmax / log_softmax: the same functions over all axes by default, as

@@ -381,3 +381,35 @@ def test_quantile_integer_q_repeat_float_repeats_and_matvec_ranks():
     assert jnp.repeat(x[:2], np.int64(2)).tolist() == [0.0, 0.0, 1.0, 1.0]
     with pytest.raises(ValueError, match="does not have enough dimensions"):
         jnp.matvec(jnp.ones(3), jnp.ones(3))  # was a scalar
+
+
+NN_WEAK = ["celu", "elu", "leaky_relu", "selu", "soft_sign", "softplus", "sparse_plus",
+           "sparse_sigmoid", "squareplus", "mish", "hard_tanh"]  # fmt: skip
+
+
+@pytest.mark.skipif(JAX is None or ORACLE, reason="compares jaxlite with JAX itself")
+def test_nn_activations_of_integer_and_bool_inputs_against_jax():
+    """JAX writes these with Python-float constants, so an integer or bool input gives a
+    weakly typed float32 (a bool input to softplus too; hard_tanh of bools: a weak int32);
+    jaxlite promoted the input to a strong float first."""
+    ins = {"jax": _inputs(JAX), "lite": _inputs(LITE)}
+    for name in NN_WEAK:
+        for key in KEYS:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ka, a = run(lambda m: getattr(m.jx.nn, name)(ins["jax"][key]), JAX)
+                kb, b = run(lambda m: getattr(m.jx.nn, name)(ins["lite"][key]), LITE)
+            assert ka == kb == "ok", (name, key, a, b)
+            assert _desc(b)[:3] == _desc(a)[:3], (name, key)
+            np.testing.assert_allclose(np.asarray(b), np.asarray(a), rtol=2e-6, atol=1e-7)
+
+
+def test_nn_activation_weak_types():
+    nn = jaxlite.nn
+    for r in (nn.elu(jnp.array([1, -2])), nn.leaky_relu(2), nn.squareplus(jnp.array([1, 2]), 1.5)):
+        assert r.dtype == np.float32 and r.weak_type
+    assert not nn.softplus(jnp.array([1, -2])).weak_type  # logaddexp(x, 0): int32 strong
+    assert nn.softplus(jnp.array([True])).weak_type
+    r = nn.hard_tanh(jnp.array([True, False]))
+    assert r.dtype == np.int32 and r.weak_type and r.tolist() == [1, 0]
+    assert not nn.elu(jnp.array([1.0, -2.0])).weak_type
