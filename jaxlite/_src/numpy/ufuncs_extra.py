@@ -57,6 +57,7 @@ from jaxlite._src.numpy.util import (
     promote_dtypes,
     promote_dtypes_inexact,
     promote_dtypes_numeric,
+    with_weak_type,
 )
 from jaxlite._src.ops import conversion, elementwise as ew, special as _special, windowed
 from jaxlite._src.ops.bitcast import bitcast_convert_type
@@ -147,8 +148,7 @@ def gcd(x1, x2):
 
 
 def _scalar_weak(x):
-    a = aval_of(x)
-    return conversion.convert_element_type(x, a.dtype, False) if a.weak_type and a.shape else x
+    return with_weak_type(x, aval_of(x).weak_type and not aval_of(x).shape)
 
 
 def lcm(x1, x2):

@@ -237,23 +237,21 @@ _FP8_NAMES = (
 
 
 def _operand_dtype(lt, rt, pet):
-    """The one dtype ``dot_general``'s operands of dtypes ``lt`` != ``rt`` are converted to,
-    as JAX's CPU lowering does: the result type (``pet``, else the operand type of higher
-    precision); for two float8 types, the higher one unless ``pet`` is higher still."""
+    """``(higher, common)`` for ``dot_general`` operands of dtypes ``lt`` != ``rt``: the
+    operand type of higher precision, and the one dtype both are converted to, as JAX's CPU
+    lowering does: the result type (``pet``, else ``higher``); for two float8 types,
+    ``higher`` unless ``pet`` is higher still."""
     kl, kr = contract_types.precision_key(lt), contract_types.precision_key(rt)
     if kl == kr:
         raise TypeError(f"lax.dot_general argument type error: {lt}, {rt}")
-    common = lt if kl > kr else rt
+    higher = lt if kl > kr else rt
     if pet is None:
-        return common
+        return higher, higher
     fp8 = {d for d in dtypes.float8_types if d.name in _FP8_NAMES}
-    if (
-        lt in fp8
-        and rt in fp8
-        and contract_types.precision_key(pet) <= contract_types.precision_key(common)
-    ):
-        return common
-    return pet
+    if lt in fp8 and rt in fp8:
+        if contract_types.precision_key(pet) <= max(kl, kr):
+            return higher, higher
+    return higher, pet
 
 
 def dot_general(
@@ -290,15 +288,13 @@ def dot_general(
         else dtypes.canonicalize_dtype(preferred_element_type)
     )
     lt, rt = aval_of(lhs).dtype, aval_of(rhs).dtype
+    higher = lt
     if lt != rt:
-        kl, kr = contract_types.precision_key(lt), contract_types.precision_key(rt)
-        if pet is not None:
-            _check_preferred_narrowing(lt if kl > kr else rt, pet)
-        common = _operand_dtype(lt, rt, pet)
+        higher, common = _operand_dtype(lt, rt, pet)
         lhs = conversion.convert_element_type(lhs, common)
         rhs = conversion.convert_element_type(rhs, common)
-    if pet is not None:
-        _check_preferred_narrowing(aval_of(lhs).dtype, pet)
+    if pet is not None:  # (on the operand type of higher precision, before any conversion)
+        _check_preferred_narrowing(higher, pet)
     return dot_general_p.bind(
         lhs, rhs, dimension_numbers=dn, precision=None, preferred_element_type=pet
     )
