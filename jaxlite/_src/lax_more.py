@@ -20,8 +20,9 @@ from jaxlite._src import dtypes
 from jaxlite._src.control_flow.while_loop import while_loop
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of, canonicalize_shape
+from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
 from jaxlite._src.custom_derivatives import custom_jvp
-from jaxlite._src.numpy.util import asarray_any
+from jaxlite._src.numpy.util import asarray_any, with_weak_type
 from jaxlite._src.ops import (
     bitcast,
     conversion,
@@ -197,6 +198,8 @@ def mulhi(x, y, /):
     x, y = to_array(x), to_array(y)
     L.check_accepted("mulhi", (("integer",), ("integer",)), x, y)
     L.check_same_dtypes("mulhi", None, x, y)
+    # weak when both operands are, as JAX's elementwise primitives
+    weak = aval_of(x).weak_type and aval_of(y).weak_type
     dt = np.dtype(aval_of(x).dtype)
     shape = np.broadcast_shapes(aval_of(x).shape, aval_of(y).shape)
     x, y = (_sh.broadcast_to_rank(a, shape) for a in (x, y))
@@ -212,11 +215,11 @@ def mulhi(x, y, /):
     w1 = L.add(L.bitwise_and(t, mask), L.mul(x0, y1))
     hi = L.add(L.add(L.mul(x1, y1), L.shift_right_logical(t, h)), L.shift_right_logical(w1, h))
     if dt.kind == "u":
-        return hi
+        return with_weak_type(hi, weak)
     zero = _sh.full(shape, 0, u)
     hi = L.sub(hi, ew.select_n(L.lt(x, dt.type(0)), zero, yu))
     hi = L.sub(hi, ew.select_n(L.lt(y, dt.type(0)), zero, xu))
-    return bitcast.bitcast_convert_type(hi, dt)
+    return with_weak_type(bitcast.bitcast_convert_type(hi, dt), weak)
 
 
 def _check_k(operand, k: int, dim: int):
@@ -324,9 +327,39 @@ def broadcast_to_rank(x, rank: int):
 
 
 def broadcast_like(arr, like_arr):
-    """``jax.lax.broadcast_like``: ``arr`` broadcast (NumPy-style) to ``like_arr``'s shape."""
+    """``jax.lax.broadcast_like``: ``arr`` broadcast (NumPy-style) to ``like_arr``'s shape
+    (``like_arr`` may be any value with a type: an array, a scalar, a
+    ``ShapeDtypeStruct``).
+
+    Raises:
+      ValueError: ``arr`` has more dimensions than ``like_arr``, or a dimension that is
+        neither 1 nor ``like_arr``'s (JAX's messages).
+    """
     arr = to_array(arr)
-    return _sh.broadcast_to_rank(arr, tuple(aval_of(to_array(like_arr)).shape))
+    a = aval_of(arr)
+    if isinstance(like_arr, ShapeDtypeStruct):  # typed like its aval, as in JAX
+        shape = tuple(like_arr.shape)
+    else:
+        shape = tuple(aval_of(to_array(like_arr)).shape)
+    if a.shape == shape:
+        return arr
+    if len(shape) < len(a.shape):
+        raise ValueError(
+            f"Cannot broadcast to shape with fewer dimensions: arr_shape={a.shape} "
+            f"shape={shape}"
+        )
+    lead = len(shape) - len(a.shape)
+    if any(d not in (1, t) for d, t in zip(a.shape, shape[lead:])):
+        name = np.dtype(a.dtype).name
+
+        def show(weak, dims):
+            return f"{'~' if weak else ''}{name}[{','.join(map(str, dims))}]"
+
+        raise ValueError(
+            f"Incompatible types for broadcasting: input type={show(a.weak_type, a.shape)} "
+            f"and requested type={show(False, shape)}"
+        )
+    return _sh.broadcast_to_rank(arr, shape)
 
 
 def tile(operand, reps: Sequence[int]):

@@ -75,14 +75,17 @@ def relu6(x):
 
 
 def sigmoid(x):
-    """``jax.nn.sigmoid``: the logistic function."""
-    (x,) = promote_dtypes_inexact(_arr("sigmoid", x))
-    return ew.logistic(x)
+    """``jax.nn.sigmoid``: the logistic function.
+
+    As in JAX, ``lax.logistic`` itself: an integer or bool input is its ``TypeError``.
+    """
+    return ew.logistic(_arr("sigmoid", x))
 
 
 def silu(x):
-    """``jax.nn.silu`` (= ``swish``): ``x * sigmoid(x)``."""
-    (x,) = promote_dtypes_inexact(_arr("silu", x))
+    """``jax.nn.silu`` (= ``swish``): ``x * sigmoid(x)`` (floating inputs only, as
+    ``sigmoid``)."""
+    x = _arr("silu", x)
     return multiply(x, ew.logistic(x))
 
 
@@ -101,9 +104,12 @@ def soft_sign(x):
 
 
 def log_sigmoid(x):
-    """``jax.nn.log_sigmoid``: ``-softplus(-x)``."""
-    (x,) = promote_dtypes_inexact(_arr("log_sigmoid", x))
-    return negative(softplus(negative(x)))
+    """``jax.nn.log_sigmoid``: ``-softplus(-x)``.
+
+    As in JAX, ``x`` is negated in its own dtype: a bool input is ``neg``'s ``TypeError``
+    and an unsigned one wraps around.
+    """
+    return negative(softplus(negative(_arr("log_sigmoid", x))))
 
 
 def elu(x, alpha=1.0):
@@ -186,16 +192,17 @@ def glu(x, axis: int = -1):
 def _shifted(x, axis, where):
     """``x`` (``-inf`` where masked out) minus its maximum along ``axis``, as JAX's softmax
     shifts it: no substitute for an infinite maximum (a ``+inf`` input makes the result
-    NaN throughout, as in JAX)."""
+    NaN throughout, as in JAX). As in JAX, the subtraction is in ``x``'s own dtype (a bool
+    ``x`` is ``sub``'s ``TypeError``, an unsigned one wraps around)."""
     m = reductions.max(x, axis, keepdims=True, where=where, initial=-np.inf)  # empty axes work
     if where is not None:
-        x = ufuncs.where(where, x, full_like(x, -np.inf))
+        x = ufuncs.where(where, x, -np.inf)
     return subtract(x, stop_gradient_p.bind(m))
 
 
 def softmax(x, axis=-1, where=None, initial=None):
     """``jax.nn.softmax``: ``exp(x) / sum(exp(x))`` along ``axis`` (max-shifted)."""
-    (x,) = promote_dtypes_inexact(_arr("softmax", x))
+    x = _arr("softmax", x)
     u = exp(_shifted(x, axis, where))
     out = divide(u, reductions.sum(u, axis, keepdims=True, where=where))
     return out if where is None else ufuncs.where(where, out, zeros_like(out))
@@ -203,7 +210,7 @@ def softmax(x, axis=-1, where=None, initial=None):
 
 def log_softmax(x, axis=-1, where=None, initial=None):
     """``jax.nn.log_softmax``: ``x - logsumexp(x)`` along ``axis``."""
-    (x,) = promote_dtypes_inexact(_arr("log_softmax", x))
+    x = _arr("log_softmax", x)
     shifted = _shifted(x, axis, where)
     out = subtract(shifted, log(reductions.sum(exp(shifted), axis, keepdims=True, where=where)))
     return out if where is None else ufuncs.where(where, out, full_like(out, -np.inf))
@@ -279,7 +286,7 @@ def log1mexp(x):
     ``x < 0``, where the function is undefined). Its JVP is JAX's ``g / expm1(x)``, so the
     derivative stays finite where the value is NaN.
     """
-    (x,) = promote_dtypes_inexact(_arr("log1mexp", x))
+    x = _arr("log1mexp", x)  # negated in its own dtype, as in JAX (bool: TypeError)
     small = less(x, float(np.log(2.0)))
     return where(small, log(negative(expm1(negative(x)))), log1p(negative(exp(negative(x)))))
 

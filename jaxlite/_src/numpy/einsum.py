@@ -260,9 +260,18 @@ def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None, out_
 
 
 def kron(a, b):
-    """``jnp.kron``: the Kronecker product."""
+    """``jnp.kron``: the Kronecker product.
+
+    Raises:
+      TypeError: two bool operands (JAX multiplies them with ``lax.mul``).
+    """
     check_arraylike("kron", a, b)
     a, b = promote_dtypes(a, b)
+    if a.dtype == np.bool_:
+        raise TypeError(
+            "mul does not accept dtype bool at position 0. Accepted dtypes at position 0 "
+            "are subtypes of integer, floating, complexfloating."
+        )
     nd = max(a.ndim, b.ndim)
     a = reshape(a, (1,) * (nd - a.ndim) + a.shape)
     b = reshape(b, (1,) * (nd - b.ndim) + b.shape)

@@ -190,6 +190,11 @@ def _check_kth(name, a, kth, axis):
         raise NotImplementedError(f"jnp.{name} for complex dtype is not implemented.")
     axis = canonicalize_axis(axis, a.ndim)
     kth = canonicalize_axis(kth, a.shape[axis])
+    if a.dtype == np.bool_:  # JAX negates the operand first
+        raise TypeError(
+            "neg does not accept dtype bool. Accepted dtypes are subtypes of integer, "
+            "floating, complexfloating."
+        )
     return swapaxes(a, axis, -1) if a.ndim else a, axis, kth
 
 
@@ -201,9 +206,6 @@ def _bottom(arr, k):
     if dtypes.is_float(arr.dtype):
         vals, idx = _sort.top_k(ew.neg(arr), k)
         return ew.neg(vals), idx
-    if arr.dtype == np.bool_:
-        vals, idx = _bottom(arr.astype(np.uint8), k)
-        return vals.astype(np.bool_), idx
     vals, idx = _sort.top_k(ew.bitwise_not(arr), k)
     return ew.bitwise_not(vals), idx
 
@@ -216,18 +218,12 @@ def partition(a, kth: int, axis: int = -1):
     Raises:
       ValueError: ``kth`` outside ``[-n, n)`` for the axis length ``n`` (as JAX).
       NotImplementedError: complex input (as JAX).
+      TypeError: bool input (as JAX, which negates it).
     """
     arr, axis, kth = _check_kth("partition", a, kth, axis)
     low = _bottom(arr, kth + 1)[0]
-    high = _top(arr, arr.shape[-1] - kth - 1)[0]
+    high = _sort.top_k(arr, arr.shape[-1] - kth - 1)[0]
     return swapaxes(_sh.concatenate([low, high], arr.ndim - 1), -1, axis)
-
-
-def _top(arr, k):
-    if arr.dtype == np.bool_:
-        vals, idx = _sort.top_k(arr.astype(np.uint8), k)
-        return vals.astype(np.bool_), idx
-    return _sort.top_k(arr, k)
 
 
 def argpartition(a, kth: int, axis: int = -1):
@@ -237,6 +233,7 @@ def argpartition(a, kth: int, axis: int = -1):
     Raises:
       ValueError: ``kth`` outside ``[-n, n)`` for the axis length ``n`` (as JAX).
       NotImplementedError: complex input (as JAX).
+      TypeError: bool input (as JAX, which negates it).
     """
     arr, axis, kth = _check_kth("argpartition", a, kth, axis)
     n = arr.shape[-1]

@@ -20,9 +20,11 @@ from jaxlite._src.core.rule_types import Zero, not_mapped
 from jaxlite._src.core.sharding_types import broadcasting_rule
 
 
-def _dtype_error(name, dtype, accepted):
+def _dtype_error(name, dtype, accepted, position=None):
+    """JAX's message; an n-ary primitive's names the operand's position."""
+    at = "" if position is None else f" at position {position}"
     return TypeError(
-        f"{name} does not accept dtype {np.dtype(dtype).name}. Accepted dtypes are "
+        f"{name} does not accept dtype {np.dtype(dtype).name}{at}. Accepted dtypes{at} are "
         f"subtypes of {accepted}."
     )
 
@@ -45,7 +47,7 @@ def _accepted_names(kinds: str) -> str:
 def dtype_rule_factory(kinds: str):
     """Accepted dtype kinds: 'f' float, 'c' complex, 'i' signed, 'u' unsigned, 'b' bool."""
 
-    def check(name, dtype):
+    def check(name, dtype, position=None):
         ok = (
             ("f" in kinds and dtypes.is_float(dtype))
             or ("c" in kinds and dtypes.is_complex(dtype))
@@ -54,7 +56,7 @@ def dtype_rule_factory(kinds: str):
             or ("b" in kinds and dtype == dtypes.bool_)
         )
         if not ok:
-            raise _dtype_error(name, dtype, _accepted_names(kinds))
+            raise _dtype_error(name, dtype, _accepted_names(kinds), position)
 
     return check
 
@@ -115,8 +117,8 @@ def naryop(
     checks = [dtype_rule_factory(k) for k in kinds_per_arg]
 
     def abstract_eval(*avals, **params):
-        for c, a in zip(checks, avals):
-            c(name, a.dtype)
+        for i, (c, a) in enumerate(zip(checks, avals)):
+            c(name, a.dtype, i)
         shape = broadcast_shapes_lax(name, [a.shape for a in avals])
         if require_same_dtype and len({a.dtype for a in avals}) != 1:
             raise TypeError(

@@ -439,7 +439,7 @@ def _rem_impl(x, y):
     return np.fmod(x, y)
 
 
-rem_p = naryop("rem", _rem_impl, [NUM, NUM], native="np.fmod({0}, {1})", native_kinds="f")
+rem_p = naryop("rem", _rem_impl, ["fiu", "fiu"], native="np.fmod({0}, {1})", native_kinds="f")
 defjvp(
     rem_p,
     lambda t, x, y: t,

@@ -5,6 +5,7 @@ tokens (create_token, after_all), shape_as_value, stage, reciprocal, full, full_
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -172,12 +173,15 @@ def after_all(*operands) -> Token:
 
 
 def shape_as_value(shape):
-    """``jax.lax.shape_as_value``: a shape as an int32 vector (a NumPy array for a
-    non-empty static shape, as JAX returns)."""
+    """``jax.lax.shape_as_value``: a shape as an int32 vector (int64 where a dimension
+    does not fit int32; a NumPy array for a non-empty static shape, as JAX returns)."""
     shape = tuple(shape)
     if not shape:
         return to_array(np.zeros((0,), np.int32))
-    return np.array(shape, np.int32)
+    dims = [operator.index(d) for d in shape]  # a float dimension is JAX's TypeError
+    # int64 once a dimension exceeds int32 (a NumPy array, so also without x64), as JAX
+    wide = any(d > np.iinfo(np.int32).max for d in dims)
+    return np.array(dims, np.int64 if wide else np.int32)
 
 
 def stage(x, /):
