@@ -3,6 +3,8 @@
 ``import jaxlite as jax``; see README.md.
 """
 
+import importlib as _importlib
+
 from jaxlite import (  # noqa: E402  # noqa: E402
     dtypes as dtypes,
     errors as errors,
@@ -59,7 +61,6 @@ from jaxlite._src.devices import (
 )
 from jaxlite._src.dtypes import float0 as float0
 from jaxlite._src.interpreters.staging import make_jaxpr as make_jaxpr
-from jaxlite._src.jax_alias import install_as_jax as install_as_jax
 from jaxlite._src.numpy import array_methods as _array_methods  # noqa: F401 (installs ops)
 from jaxlite._src.public_misc import (
     block_until_ready as block_until_ready,
@@ -82,8 +83,6 @@ from jaxlite._src.sharding.constructors import (
 )
 from jaxlite._src.sharding.explicit import typeof as typeof
 from jaxlite._src.sharding.mesh import make_mesh as make_mesh, set_mesh as set_mesh
-from jaxlite._src.sharding.pmap import pmap as pmap
-from jaxlite._src.sharding.shard_map_api import shard_map as shard_map
 from jaxlite._src.sharding.specs import NamedSharding as NamedSharding, PartitionSpec as P
 from jaxlite._src.tree_util import tree_map as _tree_map  # noqa: F401
 
@@ -95,21 +94,17 @@ from jaxlite import (  # noqa: E402  # noqa: E402  # noqa: E402
     custom_batching as custom_batching,
     custom_derivatives as custom_derivatives,
     debug as debug,
-    distributed as distributed,
     dlpack as dlpack,
-    experimental as experimental,
-    image as image,
     interpreters as interpreters,
     monitoring as monitoring,
-    nn as nn,
     ops as ops,
-    profiler as profiler,
-    random as random,
-    scipy as scipy,
     stages as stages,
     typing as typing,
 )
-from jaxlite._src import debugging as _debugging  # noqa: E402,F401 (registers debug effects)
+from jaxlite._src import (
+    debugging as _debugging,  # noqa: E402,F401 (registers debug effects)
+    util as _util,  # noqa: E402
+)
 from jaxlite._src.ad import (
     closure_convert as closure_convert,
     fwd_and_bwd as fwd_and_bwd,
@@ -154,10 +149,32 @@ from jaxlite._src.jax_extension import (  # noqa: E402
 )
 from jaxlite._src.name_stack import named_call as named_call, named_scope as named_scope  # noqa: E402
 
+# Loaded at first access, so ``import jaxlite`` does not pay for them (docs/benchmarks.md,
+# "Import time"): submodules (``import jaxlite.random`` works as usual) and names whose
+# modules pull in a subsystem of their own.
+_LAZY_SUBMODULES = frozenset(
+    {"distributed", "experimental", "image", "nn", "profiler", "random", "scipy"}
+)
+_LAZY_NAMES = {
+    "install_as_jax": "jaxlite._src.jax_alias",
+    "pmap": "jaxlite._src.sharding.pmap",
+    "shard_map": "jaxlite._src.sharding.shard_map_api",
+}
+
 
 def __getattr__(name):
+    if name in _LAZY_SUBMODULES:
+        return _util.import_submodule(f"jaxlite.{name}")
+    if name in _LAZY_NAMES:
+        value = getattr(_importlib.import_module(_LAZY_NAMES[name]), name)
+        globals()[name] = value
+        return value
     # Names JAX 0.10.2 removed with a message (S4.4).
     msg = _DEPRECATED_NAMES.get(name)
     if msg is not None:
         raise AttributeError(msg)
     raise AttributeError(f"module 'jaxlite' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | _LAZY_SUBMODULES | set(_LAZY_NAMES))

@@ -29,7 +29,29 @@ DEFERRED = [
     "jaxlite.scipy.special",
     "jaxlite.scipy.stats",
     "jaxlite.scipy.linalg",
+    # Session 18: jaxlite's own subsystems that a program may never use, and the standard
+    # library modules only they need (docs/benchmarks.md, "Import time").
+    "jaxlite.random",
+    "jaxlite.nn",
+    "jaxlite.image",
+    "jaxlite.profiler",
+    "jaxlite.experimental",
+    "jaxlite.distributed",
+    "jaxlite._src.jax_alias",
+    "jaxlite._src.sharding.pmap",
+    "jaxlite._src.sharding.shard_map",
+    "jaxlite._src.sharding.visualize",
+    "jaxlite.lax.linalg",
+    "jaxlite.numpy.linalg",
+    "jaxlite.numpy.fft",
+    "cProfile",
+    "tempfile",
+    "hashlib",
+    "concurrent.futures",
+    "threadpoolctl",
 ]
+# Loaded by the uses below only where the machine engages them.
+OPTIONAL_USE = {"rich", "hashlib", "tempfile", "concurrent.futures", "threadpoolctl"}
 
 SCRIPT = r"""
 import json, sys
@@ -49,6 +71,20 @@ report["solve"] = jnp.linalg.solve(a, b).tolist()
 report["cho_solve"] = jax.scipy.linalg.cho_solve(jax.scipy.linalg.cho_factor(a), b).tolist()
 report["lu"] = jax.lax.linalg.lu(a)[0].tolist()
 report["norm_pdf"] = jax.scipy.stats.norm.pdf(x).tolist()
+report["normal"] = jax.random.normal(jax.random.key(3), (3,)).tolist()
+report["relu"] = jax.nn.relu(x).tolist()
+report["resize"] = jax.image.resize(x, (8,), "linear").tolist()
+with jax.profiler.TraceAnnotation("t"):
+    pass
+report["io_callback"] = float(jax.experimental.io_callback(
+    lambda v: v * 2, jax.ShapeDtypeStruct((), jnp.float32), jnp.float32(1.5)))
+report["pmap"] = jax.pmap(lambda v: v + 1)(x[:1]).tolist()
+report["shard_map"] = jax.shard_map(
+    lambda v: v * 3, mesh=jax.sharding.Mesh(jax.devices()[:1], ("i",)), in_specs=jax.P("i"),
+    out_specs=jax.P("i"))(x).tolist()
+jax.debug.visualize_array_sharding  # noqa: B018
+jax.distributed.is_initialized()
+jax.install_as_jax  # noqa: B018
 report["after_use"] = sorted(m for m in deferred if m in sys.modules)
 print("REPORT", json.dumps(report))
 """
@@ -84,7 +120,7 @@ def test_import_does_not_load_deferred_modules(report):
 @pytest.mark.jaxlite_only
 def test_first_use_loads_them(report):
     # The functions below really went through the deferred modules (not some other path).
-    want = {m for m in DEFERRED if m != "rich"}
+    want = {m for m in DEFERRED if m not in OPTIONAL_USE}
     assert want <= set(report["after_use"]), report["after_use"]
 
 
@@ -106,6 +142,12 @@ def test_functions_needing_them_give_jax_values(report):
         "cho_solve": jax.scipy.linalg.cho_solve(jax.scipy.linalg.cho_factor(a), b),
         "lu": jax.lax.linalg.lu(a)[0],
         "norm_pdf": jax.scipy.stats.norm.pdf(x),
+        "normal": jax.random.normal(jax.random.key(3), (3,)),
+        "relu": jax.nn.relu(x),
+        "resize": jax.image.resize(x, (8,), "linear"),
+        "io_callback": 3.0,
+        "pmap": jax.pmap(lambda v: v + 1)(x[:1]),
+        "shard_map": x * 3,
     }
     for key, value in want.items():
         np.testing.assert_allclose(report[key], np.asarray(value), rtol=2e-6, atol=2e-6)
@@ -135,3 +177,24 @@ def test_lazy_module_helper():
     assert json_mod.available
     assert json_mod.dumps([1]) == "[1]"
     assert "imported" in repr(json_mod)
+
+
+def test_lazy_names_resolve_and_are_listed():
+    # Names loaded at first access still behave as attributes: dir() lists them, both
+    # spellings of a submodule import work, and unknown names raise AttributeError.
+    import jaxlite
+    import jaxlite.numpy as jnp
+
+    for name in ("random", "nn", "scipy", "image", "profiler", "experimental", "pmap",
+                 "shard_map", "install_as_jax", "distributed"):
+        assert name in dir(jaxlite), name
+        assert getattr(jaxlite, name) is not None
+    from jaxlite import pmap, shard_map  # noqa: F401
+    from jaxlite.numpy import fft, linalg
+
+    assert {"fft", "linalg"} <= set(dir(jnp)) and jnp.linalg is linalg and jnp.fft is fft
+    assert "linalg" in dir(jaxlite.lax) and jaxlite.lax.linalg.cholesky is not None
+    assert "visualize_array_sharding" in dir(jaxlite.debug)
+    for mod in (jaxlite, jnp, jaxlite.lax, jaxlite.debug):
+        with pytest.raises(AttributeError, match="no_such_name"):
+            mod.no_such_name  # noqa: B018

@@ -28,7 +28,7 @@ import types
 import jaxlite
 from jaxlite._jax_compat import version as _jax_version
 
-__all__ = ["install_as_jax", "is_installed", "not_implemented_message"]
+__all__ = ["adopt", "install_as_jax", "is_installed", "not_implemented_message"]
 
 _ASK = "ask for it (with the library and code that needs it) in the jaxlite issue tracker"
 
@@ -76,6 +76,12 @@ def _alias_module(module: types.ModuleType, alias: str) -> None:
     # ``__getattr__`` (lazy attributes) is kept.
     if "__getattr__" not in module.__dict__:
         module.__getattr__ = _missing_attribute(alias)
+
+
+def adopt(module: types.ModuleType) -> None:
+    """Give a jaxlite module loaded outside the finder (a submodule loaded at first access,
+    ``jnp.linalg``) what the finder gives the modules it loads."""
+    _alias_module(module, "jax" + module.__name__[len("jaxlite") :])
 
 
 def _make_root() -> types.ModuleType:

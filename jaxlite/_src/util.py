@@ -7,6 +7,7 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import sys
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -201,6 +202,27 @@ class LazyModule:
         return f"<LazyModule {self._name!r} ({state})>"
 
 
+def missing_attribute(package: str, name: str) -> AttributeError:
+    """The error for ``package.name`` that does not exist, from a module's ``__getattr__``:
+    under ``install_as_jax`` it says that jaxlite lacks the JAX name (jax_alias.py)."""
+    alias = sys.modules.get("jaxlite._src.jax_alias")
+    if alias is not None and not (name.startswith("__") and name.endswith("__")):
+        jax_name = "jax" + package[len("jaxlite") :]
+        return AttributeError(alias.not_implemented_message(f"{jax_name}.{name}"))
+    return AttributeError(f"module {package!r} has no attribute {name!r}")
+
+
+def import_submodule(fullname: str) -> Any:
+    """Import jaxlite's module ``fullname`` at first access to it as an attribute. Under
+    ``install_as_jax`` it gets what modules imported as ``jax.*`` get (jax_alias.py: a
+    missing name says that jaxlite lacks it)."""
+    module = importlib.import_module(fullname)
+    alias = sys.modules.get("jaxlite._src.jax_alias")
+    if alias is not None and alias.is_installed():
+        alias.adopt(module)
+    return module
+
+
 def lazy_submodules(package: str, names: Sequence[str]) -> tuple[Callable, Callable]:
     """``(__getattr__, __dir__)`` for a package whose submodules ``names`` load at first
     attribute access (``jaxlite.scipy.stats``, as in ``jax.scipy``): the package imports
@@ -210,8 +232,8 @@ def lazy_submodules(package: str, names: Sequence[str]) -> tuple[Callable, Calla
 
     def __getattr__(name: str) -> Any:
         if name in names:
-            return importlib.import_module(f"{package}.{name}")
-        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+            return import_submodule(f"{package}.{name}")
+        raise missing_attribute(package, name)
 
     def __dir__() -> list[str]:
         return sorted(names | set(importlib.import_module(package).__dict__))

@@ -149,8 +149,7 @@ def stop_gradient(x):
     return tree_map(lambda v: _stop_gradient_p.bind(asarray_any(v)), x)
 
 
-import sys  # noqa: E402
-
+from jaxlite._src import util as _util  # noqa: E402
 from jaxlite._src.control_flow.cond import cond as cond, cond_p as cond_p, switch as switch  # noqa: F401,E402
 from jaxlite._src.control_flow.scan import (  # noqa: F401,E402
     associative_scan as associative_scan,
@@ -400,17 +399,18 @@ from jaxlite._src.ops.windowed import (  # noqa: F401,E402
 from jaxlite._src.sharding.jit_shardings import (  # noqa: F401,E402
     with_sharding_constraint as with_sharding_constraint,
 )
-from jaxlite.lax import linalg as linalg  # noqa: F401,E402
 
 
 def __getattr__(name):
+    if name == "linalg":  # loaded at first access (import time: docs/benchmarks.md)
+        return _util.import_submodule("jaxlite.lax.linalg")
     if name == "pvary":
         raise AttributeError(
             "jax.lax.pvary was deprecated in JAX v0.8.2 and removed in JAX v0.10.0; use "
             "`jax.lax.pcast(..., to='varying')"
         )
-    # Under ``install_as_jax`` missing names say that jaxlite lacks them (jax_alias.py).
-    alias = sys.modules.get("jaxlite._src.jax_alias")
-    if alias is not None and not (name.startswith("__") and name.endswith("__")):
-        raise AttributeError(alias.not_implemented_message(f"jax.lax.{name}"))
-    raise AttributeError(f"module 'jaxlite.lax' has no attribute {name!r}")
+    raise _util.missing_attribute(__name__, name)
+
+
+def __dir__():
+    return sorted(set(globals()) | {"linalg"})

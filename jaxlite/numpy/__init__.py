@@ -470,4 +470,7 @@ from jaxlite._src.numpy.ufuncs_extra import (
 from jaxlite._src.numpy.vectorize import (
     vectorize as vectorize,
 )
-from jaxlite.numpy import fft as fft, linalg as linalg
+from jaxlite._src.util import lazy_submodules as _lazy_submodules
+
+# jnp.fft and jnp.linalg load at first access (import time: docs/benchmarks.md).
+__getattr__, __dir__ = _lazy_submodules(__name__, ["fft", "linalg"])

@@ -56,7 +56,9 @@ real = [m for m, mod in sys.modules.items()
         if (m == "jaxlib" or m.startswith("jaxlib.") or m.startswith("jax.")
             or m == "jax") and "site-packages" in (getattr(mod, "__file__", None) or "")]
 assert not real, real
-for expr in ["jax.not_a_name", "jnp.not_a_name", "lax.not_a_name"]:
+for expr in ["jax.not_a_name", "jnp.not_a_name", "lax.not_a_name", "jax.debug.not_a_name",
+             "jax.scipy.not_a_name", "jnp.linalg.not_a_name", "lax.linalg.not_a_name",
+             "jax.random.not_a_name", "jax.nn.not_a_name"]:
     try:
         eval(expr)
     except AttributeError as e:

@@ -36,7 +36,6 @@ names and integers (shapes, axes), and one kernel source serves every constant v
 from __future__ import annotations
 
 import collections
-import hashlib
 import importlib
 import importlib.util
 import logging
@@ -44,7 +43,6 @@ import math
 import os
 import queue
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -202,6 +200,9 @@ def cache_dir() -> str:
 def _load_kernel_module(source: str):
     """Write ``source`` to a file named by its hash (Numba's disk cache needs a real file)
     and import it; reused as is when an earlier process wrote it."""
+    import hashlib  # here, not at module level: import time (docs/benchmarks.md)
+    import tempfile
+
     digest = hashlib.sha256(source.encode()).hexdigest()[:20]
     modname = f"jaxlite_native_{digest}"
     if modname in sys.modules:

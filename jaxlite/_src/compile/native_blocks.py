@@ -33,14 +33,16 @@ import os
 import threading
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from jaxlite._src.core import rules
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Literal
 from jaxlite._src.ops import spmd
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 # A block's working set (scratch buffers, operand and result slices) targets this many
 # bytes: half of a core's 1 MiB L2 on the development machine (an AMD EPYC with 1 MiB of L2
@@ -84,6 +86,8 @@ def workers() -> int:
 def _get_pool() -> ThreadPoolExecutor:
     with _pool_lock:
         if not _pool:
+            from concurrent.futures import ThreadPoolExecutor  # import time: at first use
+
             _pool.append(ThreadPoolExecutor(max(workers() - 1, 1), thread_name_prefix="jaxlite-np"))
         return _pool[0]
 

@@ -20,7 +20,6 @@ into a new array). Loop rules keep small carries scalarized across iterations.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import math
 from collections.abc import Sequence
@@ -491,6 +490,8 @@ def _inlinable(jaxpr: Jaxpr) -> set[int]:
 
 
 def _source_hash(module: str) -> str:
+    import hashlib  # here, not at module level: import time (docs/benchmarks.md)
+
     spec = importlib.util.find_spec(module)
     with open(spec.origin, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()[:16]

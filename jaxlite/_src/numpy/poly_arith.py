@@ -14,7 +14,7 @@ import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.trace import Tracer
-from jaxlite._src.numpy import linalg, reductions, ufuncs
+from jaxlite._src.numpy import reductions, ufuncs
 from jaxlite._src.numpy.creation import arange, asarray, full, ones, zeros
 from jaxlite._src.numpy.indexing_routines import roll
 from jaxlite._src.numpy.matrices import vander
@@ -60,6 +60,8 @@ def poly(seq_of_zeros):
     z = atleast_1d(z)
     sh = z.shape
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
+        from jaxlite._src.numpy import linalg  # jnp.linalg loads at first use (import time)
+
         z = linalg.eigvals(z)  # the characteristic polynomial (complex, as JAX's)
     elif z.ndim != 1:
         raise ValueError("input must be 1d or non-empty square 2d array.")
@@ -282,6 +284,8 @@ def polyfit(x, y, deg: int, rcond=None, full: bool = False, w=None, cov: bool = 
         rhs = rhs * (w[:, None] if rhs.ndim == 2 else w)
     scale = ufuncs.sqrt(reductions.sum(lhs * lhs, axis=0))
     lhs = lhs / scale[None, :]
+    from jaxlite._src.numpy import linalg  # jnp.linalg loads at first use (import time)
+
     c, resids, rank, s = linalg.lstsq(lhs, rhs, rcond)
     c = (c.T / scale[None, :]).T if c.ndim > 1 else c / scale
     if full:
@@ -361,4 +365,6 @@ def _companion_eigvals(c, cdt):
         return zeros((0,), cdt)
     companion = np.diag(np.ones(k - 2, c.dtype), -1)
     companion = asarray(companion).at[0, :].set(-c[1:] / c[0])
+    from jaxlite._src.numpy import linalg  # jnp.linalg loads at first use (import time)
+
     return linalg.eigvals(companion).astype(cdt)

@@ -75,11 +75,6 @@ import time
 
 import numpy as np
 
-try:
-    from threadpoolctl import ThreadpoolController
-except ImportError:  # optional: without it, products run as plain np.dot
-    ThreadpoolController = None
-
 # Multiply-adds below which OpenBLAS runs a product on one thread itself (its
 # SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD): left alone.
 OPENBLAS_ONE_THREAD = 65536 * 4
@@ -225,7 +220,9 @@ def blas_mode() -> str:
 
 
 def find_openblas():  # threadpoolctl's controller of NumPy's OpenBLAS (pthreads), or False
-    if ThreadpoolController is None:
+    try:  # imported here, at the first large product, not with jaxlite (import time)
+        from threadpoolctl import ThreadpoolController
+    except ImportError:  # optional: without it, products run as plain np.dot
         return False
     try:
         libs = ThreadpoolController().select(internal_api="openblas").lib_controllers
