@@ -346,6 +346,28 @@ def _trace_branches(
     return branches, all_consts + flat, tree0
 
 
+def _bind_forwarding(index, args: list, branches: list) -> list:
+    """``cond_p.bind(index, *args, branches=...)``, except that an output every branch
+    returns as the same operand (a passthrough, or a value all branches capture) is that
+    operand itself, as in JAX: it keeps its type and identity, and under ``vmap`` with a
+    batched predicate an unbatched operand stays unbatched (``out_axes=None`` accepts it).
+    The ``cond`` keeps the other outputs, and runs (effects) even if none are left."""
+    pos = [{id(v): k for k, v in enumerate(b.jaxpr.invars)} for b in branches]
+    fwd = []
+    for outs in zip(*(b.jaxpr.outvars for b in branches)):
+        ks = {p.get(id(v), -1) for p, v in zip(pos, outs)}
+        fwd.append(ks.pop() if len(ks) == 1 and -1 not in ks else None)
+    if all(k is None for k in fwd):
+        return cond_p.bind(index, *args, branches=tuple(branches))
+    keep = [j for j, k in enumerate(fwd) if k is None]
+    pruned = tuple(
+        ClosedJaxpr(b.jaxpr.replace(outvars=[b.jaxpr.outvars[j] for j in keep]), b.consts)
+        for b in branches
+    )
+    outs = iter(cond_p.bind(index, *args, branches=pruned))
+    return [next(outs) if k is None else args[k] for k in fwd]
+
+
 def _reclose(closed: ClosedJaxpr, consts: list) -> ClosedJaxpr:
     """Undo closure conversion: the leading ``len(consts)`` invars become constvars."""
     j = closed.jaxpr
@@ -401,7 +423,7 @@ def cond(pred, true_fun: Callable, false_fun: Callable, *operands, operand=_no_o
     branches, args, out_tree = _trace_branches(
         "cond", [false_fun, true_fun], ["false_fun", "true_fun"], operands
     )
-    outs = cond_p.bind(index, *args, branches=tuple(branches))
+    outs = _bind_forwarding(index, args, branches)
     return tree_util.tree_unflatten(out_tree, outs)
 
 
@@ -434,7 +456,7 @@ def switch(index, branches: Sequence[Callable], *operands, operand=_no_operand):
         return branches[int(index)](*operands)
     names = [f"branch {i}" for i in range(len(branches))]
     jaxprs, args, out_tree = _trace_branches("switch", branches, names, operands)
-    outs = cond_p.bind(index, *args, branches=tuple(jaxprs))
+    outs = _bind_forwarding(index, args, jaxprs)
     return tree_util.tree_unflatten(out_tree, outs)
 
 
