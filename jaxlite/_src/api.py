@@ -268,7 +268,7 @@ def vmap(
                 "vmap out_axes", tree_util.tree_unflatten(out_tree, [0] * len(outs)), out_axes
             )
         res = []
-        for o, raw, d, od in zip(outs, store["raw"], out_dims, out_axes_flat):
+        for i, (o, raw, d, od) in enumerate(zip(outs, store["raw"], out_dims, out_axes_flat)):
             if type(raw) is Zero and d is not_mapped:
                 res.append(raw)
                 continue
@@ -277,8 +277,14 @@ def vmap(
                     res.append(_sum_mapped(o, d))
                     continue
                 if d is not not_mapped:
+                    # Named by the output's path in the output pytree, as JAX does.
+                    paths = tree_util.tree_flatten_with_path(
+                        tree_util.tree_unflatten(out_tree, [0] * len(outs))
+                    )[0]
+                    where = tree_util.keystr(paths[i][0])
                     raise ValueError(
-                        f"at vmap out_axes, got axis spec None but output was batched on axis {d}"
+                        f"at vmap out_axes{where}, got axis spec None but output was "
+                        f"batched on axis {d}"
                     )
                 # An unmapped output is returned as the function returned it (as JAX does).
                 res.append(raw if type(raw) in (bool, int, float, complex) else o)
