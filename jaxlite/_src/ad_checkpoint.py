@@ -29,7 +29,15 @@ from jaxlite._src.api_plumbing import canonicalize_argnums, merge_static_args, s
 from jaxlite._src.compile import codegen
 from jaxlite._src.core import effects as _effects, rules
 from jaxlite._src.core.array import ArrayImpl, to_array
-from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, closure_convert_consts
+from jaxlite._src.core.ir import (
+    ClosedJaxpr,
+    Jaxpr,
+    JaxprEqn,
+    Literal,
+    Var,
+    closure_convert_consts,
+    jaxpr_forwarding,
+)
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.core.trace import eval_trace, set_current_trace
@@ -422,6 +430,7 @@ def _ckpt_partial_eval(trace, tracers, *, jaxpr, prevent_cse, policy):
 
 
 rules.impl_rules[checkpoint_p] = _ckpt_impl
+rules.forwarding_rules[checkpoint_p] = lambda params: jaxpr_forwarding(params["jaxpr"].jaxpr)
 rules.abstract_eval_rules[checkpoint_p] = _ckpt_abstract_eval
 rules.vma_rules[checkpoint_p] = rules.keep_vma
 rules.effects_rules[checkpoint_p] = _ckpt_effects

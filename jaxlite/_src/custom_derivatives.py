@@ -34,7 +34,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.errors import CustomVJPException
-from jaxlite._src.core.ir import closure_convert_consts, subjaxprs
+from jaxlite._src.core.ir import closure_convert_consts, jaxpr_forwarding, subjaxprs
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.core.trace import Tracer, eval_trace, set_current_trace, trace_ctx
@@ -331,6 +331,10 @@ def _call_lower(ctx, eqn, ins, outs):
     return [f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}"]
 
 
+def _call_forwarding(params):
+    return jaxpr_forwarding(params["call_jaxpr"].jaxpr)
+
+
 def _cj_impl(*args, call_jaxpr, jvp, num_consts, symbolic_zeros):
     return _eval_call(call_jaxpr, args)
 
@@ -381,6 +385,7 @@ def _call_dce(used_outputs, eqn):
 
 
 rules.impl_rules[custom_jvp_call_p] = _cj_impl
+rules.forwarding_rules[custom_jvp_call_p] = _call_forwarding
 rules.abstract_eval_rules[custom_jvp_call_p] = _cj_abstract_eval
 rules.vma_rules[custom_jvp_call_p] = rules.keep_vma
 rules.effects_rules[custom_jvp_call_p] = _cj_effects
@@ -670,6 +675,7 @@ def _cv_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts, symbolic_zer
 
 
 rules.impl_rules[custom_vjp_call_p] = _cv_impl
+rules.forwarding_rules[custom_vjp_call_p] = _call_forwarding
 rules.abstract_eval_rules[custom_vjp_call_p] = _cv_abstract_eval
 rules.vma_rules[custom_vjp_call_p] = rules.keep_vma
 rules.effects_rules[custom_vjp_call_p] = _cv_effects

@@ -26,7 +26,7 @@ from jaxlite._src.control_flow import common
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.errors import ConcretizationTypeError
-from jaxlite._src.core.ir import Literal
+from jaxlite._src.core.ir import Literal, jaxpr_forwarding
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import UndefinedPrimal, Zero, is_undefined_primal, not_mapped
 from jaxlite._src.interpreters.batching import batch_jaxpr, move_dim
@@ -405,6 +405,14 @@ def _undef(aval):
     return UndefinedPrimal(aval)
 
 
+def _scan_forwarding(params):
+    # A carry the body returns unchanged is the initial carry operand (ys are stacked).
+    nc, ncarry = params["num_consts"], params["num_carry"]
+    f = jaxpr_forwarding(params["jaxpr"].jaxpr)
+    return [nc + j if j < ncarry and i == nc + j else None for j, i in enumerate(f)]
+
+
+rules.forwarding_rules[scan_p] = _scan_forwarding
 rules.partial_eval_rules[scan_p] = _scan_partial_eval
 rules.transpose_rules[scan_p] = _scan_transpose
 rules.impl_rules[scan_p] = _scan_impl

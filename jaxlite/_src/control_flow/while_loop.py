@@ -29,6 +29,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.effects import join_effects
 from jaxlite._src.core.errors import ConcretizationTypeError
+from jaxlite._src.core.ir import jaxpr_forwarding
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
 from jaxlite._src.core.trace import Tracer
@@ -329,6 +330,14 @@ def _while_dce(used_outputs, eqn):
     return used_in, eqn.replace(invars=invars, outvars=outvars, params=params)
 
 
+def _while_forwarding(params):
+    # A carry the body returns unchanged is the initial carry operand.
+    cn, bn = params["cond_nconsts"], params["body_nconsts"]
+    f = jaxpr_forwarding(params["body_jaxpr"].jaxpr)
+    return [cn + bn + j if i == bn + j else None for j, i in enumerate(f)]
+
+
+rules.forwarding_rules[while_p] = _while_forwarding
 rules.impl_rules[while_p] = _while_impl
 rules.abstract_eval_rules[while_p] = _while_abstract_eval
 rules.vma_rules[while_p] = rules.keep_vma

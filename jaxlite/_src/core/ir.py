@@ -188,6 +188,12 @@ class ClosedJaxpr:
         return self is other
 
 
+def jaxpr_forwarding(jaxpr: Jaxpr) -> list:
+    """For each output of ``jaxpr``: the index of the input variable it is, else None."""
+    pos = {id(v): i for i, v in enumerate(jaxpr.invars)}
+    return [None if type(v) is Literal else pos.get(id(v)) for v in jaxpr.outvars]
+
+
 def closed_call_effects(closed: ClosedJaxpr) -> frozenset:
     return closed.jaxpr.effects
 

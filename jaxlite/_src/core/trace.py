@@ -356,6 +356,9 @@ class EvalTrace(Trace):
             check_debug_values(primitive.name, out if primitive.multiple_results else [out], checks)
         if primitive.multiple_results:
             outs = [make_array(o, a) for o, a in zip(out, avals_out)]
+            fwd = rules.forwarding_rules.get(primitive)
+            if fwd is not None:
+                outs = _forward_operands(args, outs, fwd(params))
         else:
             outs = make_array(out, avals_out)
         if placed:
@@ -364,6 +367,19 @@ class EvalTrace(Trace):
 
 
 eval_trace = EvalTrace()
+
+
+def _forward_operands(args, outs, fwd):
+    """``outs`` with each output that the primitive's body returns unchanged replaced by
+    its operand object (an ``ArrayImpl`` of the same type), as JAX forwards inputs."""
+    res = list(outs)
+    for j, i in enumerate(fwd):
+        if i is None:
+            continue
+        a = args[i]
+        if type(a) is ArrayImpl and a.aval == res[j].aval:
+            res[j] = a
+    return res
 
 
 def find_debug_value(outs, checks: tuple[bool, bool]) -> str | None:
