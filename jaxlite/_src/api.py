@@ -286,8 +286,10 @@ def vmap(
                         f"at vmap out_axes{where}, got axis spec None but output was "
                         f"batched on axis {d}"
                     )
-                # An unmapped output is returned as the function returned it (as JAX does).
-                res.append(raw if type(raw) in (bool, int, float, complex) else o)
+                # An unmapped output is returned as the function returned it (as JAX does:
+                # Python scalars, NumPy arrays and scalars stay what they are).
+                host = (bool, int, float, complex, np.ndarray, np.generic)
+                res.append(raw if isinstance(raw, host) else o)
                 continue
             nd = aval_of(o).ndim + (d is not_mapped)
             if not -nd <= od < nd:

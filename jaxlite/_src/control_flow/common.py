@@ -244,6 +244,14 @@ def promote_weak_inputs(vals: list, in_avals: list, out_avals: list) -> tuple[li
 
 
 # ----------------------------------------------------------------------- jaxpr surgery
+def invariant_carries(body: ClosedJaxpr, nconsts: int, ncarry: int) -> list[int]:
+    """Carry positions the loop body returns unchanged (its output ``k`` is its carry input
+    ``k``): loop-invariant values, which JAX passes to the loop as constants and returns
+    as given (so they stay unbatched under ``vmap`` with a batched predicate)."""
+    j = body.jaxpr
+    return [k for k in range(ncarry) if j.outvars[k] is j.invars[nconsts + k]]
+
+
 def permute_jaxpr(
     closed: ClosedJaxpr,
     in_order: Sequence[int] | None = None,

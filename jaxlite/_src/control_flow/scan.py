@@ -560,8 +560,8 @@ def scan(
     """
     if not callable(f):
         raise TypeError("lax.scan: f argument should be callable.")
-    xs_flat, xs_tree = tree_util.tree_flatten(xs)
-    xs_flat = [common.to_array(x) for x in xs_flat]
+    raw_xs, xs_tree = tree_util.tree_flatten(xs)
+    xs_flat = [common.to_array(x) for x in raw_xs]
     length = _infer_length(xs_flat, length)
     if isinstance(unroll, bool):
         unroll = max(length, 1) if unroll else 1
@@ -569,8 +569,8 @@ def scan(
         raise ValueError("`unroll` must be a `bool` or a non-negative `int`.")
     if common.jit_disabled():
         return _scan_python(f, init, xs_flat, xs_tree, length, reverse)
-    init_flat, init_tree = tree_util.tree_flatten(init)
-    init_flat = [common.to_array(x) for x in init_flat]
+    raw_init, init_tree = tree_util.tree_flatten(init)
+    init_flat = [common.to_array(x) for x in raw_init]
     x_avals = [_unstacked(aval_of(x)) for x in xs_flat]
 
     def make(carry_flat):
@@ -606,31 +606,59 @@ def scan(
         return closed, consts, carry_avals, store
 
     closed, consts, carry_avals, store = make(init_flat)
-    init_flat, changed = common.promote_weak_inputs(
+    promoted, changed = common.promote_weak_inputs(
         init_flat, carry_avals, closed.out_avals[: len(carry_avals)]
     )
     if changed:
+        raw_init = [r if p is v else p for r, p, v in zip(raw_init, promoted, init_flat)]
+        init_flat = promoted
         closed, consts, carry_avals, store = make(init_flat)
     common.check_carry_type(
         "scan body", f, init_tree, carry_avals, init_tree, closed.out_avals[: len(carry_avals)]
     )
     common.check_effects("scan", closed.effects)
-    outs = scan_p.bind(
-        *consts,
-        *init_flat,
-        *xs_flat,
-        jaxpr=closed,
-        num_consts=len(consts),
-        num_carry=len(init_flat),
-        length=length,
-        reverse=bool(reverse),
-        unroll=int(unroll),
+    carry, ys = _bind_forwarding(
+        closed, consts, init_flat, raw_init, xs_flat, raw_xs, length, reverse, unroll
     )
-    carry, ys = split_list(outs, [len(init_flat)])
     return (
         tree_util.tree_unflatten(init_tree, carry),
         tree_util.tree_unflatten(store["y_tree"], ys),
     )
+
+
+def _bind_forwarding(closed, consts, init, raw_init, xs, raw_xs, length, reverse, unroll):
+    """``scan_p.bind`` of ``closed`` (``(*consts, *carry, *xs) -> (*carry, *ys)``), except
+    that, as in JAX, a carry the body returns unchanged is a constant of the loop and comes
+    back as given, and a ``ys`` output that is an ``xs`` element is that ``xs`` (so neither
+    becomes batched under ``vmap`` where the other inputs are). Returns ``(carry, ys)``."""
+    nk, nc = len(consts), len(init)
+    j = closed.jaxpr
+    inv = common.invariant_carries(closed, nk, nc)
+    var = [k for k in range(nc) if k not in inv]
+    x_pos = {id(v): i for i, v in enumerate(j.invars[nk + nc :])}
+    y_fwd = [x_pos.get(id(v)) for v in j.outvars[nc:]]
+    if not inv and all(i is None for i in y_fwd):
+        var, y_keep = range(nc), range(len(y_fwd))
+    else:
+        y_keep = [i for i, x in enumerate(y_fwd) if x is None]
+        in_order = [*range(nk), *(nk + k for k in inv + var), *range(nk + nc, len(j.invars))]
+        closed = common.permute_jaxpr(closed, in_order, [*var, *(nc + i for i in y_keep)])
+        consts = [*consts, *(init[k] for k in inv)]
+    outs = scan_p.bind(
+        *consts,
+        *(init[k] for k in var),
+        *xs,
+        jaxpr=closed,
+        num_consts=len(consts),
+        num_carry=len(var),
+        length=length,
+        reverse=bool(reverse),
+        unroll=int(unroll),
+    )
+    it = iter(outs)
+    carry = [raw_init[k] if k in inv else next(it) for k in range(nc)]
+    ys = [next(it) if x is None else raw_xs[x] for x in y_fwd]
+    return carry, ys
 
 
 def map(f: Callable, xs, *, batch_size: int | None = None):

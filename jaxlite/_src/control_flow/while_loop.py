@@ -370,8 +370,8 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
             return val
         except ConcretizationTypeError:
             pass  # under a transformation: fall back to the primitive
-    flat, in_tree = tree_util.tree_flatten(init_val)
-    flat = [common.to_array(x) for x in flat]
+    raw, in_tree = tree_util.tree_flatten(init_val)
+    flat = [common.to_array(x) for x in raw]
 
     def make(flat_init):
         avals = [aval_of(x) for x in flat_init]
@@ -408,20 +408,34 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
         return cond_j, cond_consts, body_j, body_consts, avals
 
     cond_j, cond_consts, body_j, body_consts, avals = make(flat)
-    flat, changed = common.promote_weak_inputs(flat, avals, body_j.out_avals)
+    promoted, changed = common.promote_weak_inputs(flat, avals, body_j.out_avals)
     if changed:
+        raw = [r if p is f else p for r, p, f in zip(raw, promoted, flat)]
+        flat = promoted
         cond_j, cond_consts, body_j, body_consts, avals = make(flat)
     common.check_carry_type("while_loop body", body_fun, in_tree, avals, in_tree, body_j.out_avals)
     common.check_effects("while_loop", join_effects(cond_j.effects, body_j.effects))
+    # Loop-invariant carries are constants of both jaxprs and come back as given (JAX).
+    inv = common.invariant_carries(body_j, len(body_consts), len(flat))
+    var = [k for k in range(len(flat)) if k not in inv]
+    if inv:
+        nc, nb = len(cond_consts), len(body_consts)
+        cond_j = common.permute_jaxpr(cond_j, [*range(nc), *(nc + k for k in inv + var)])
+        body_j = common.permute_jaxpr(body_j, [*range(nb), *(nb + k for k in inv + var)], var)
+        cond_consts = [*cond_consts, *(flat[k] for k in inv)]
+        body_consts = [*body_consts, *(flat[k] for k in inv)]
     outs = while_p.bind(
         *cond_consts,
         *body_consts,
-        *flat,
+        *(flat[k] for k in var),
         cond_jaxpr=cond_j,
         body_jaxpr=body_j,
         cond_nconsts=len(cond_consts),
         body_nconsts=len(body_consts),
     )
+    if inv:
+        it = iter(outs)
+        outs = [raw[k] if k in inv else next(it) for k in range(len(flat))]
     return tree_util.tree_unflatten(in_tree, outs)
 
 
