@@ -127,3 +127,19 @@ def test_vmap_returns_unmapped_host_outputs_as_returned():
         )(np.ones(2, np.float32))
         assert [type(v) for v in r[1:]] == [np.ndarray, np.float32, float, bool]
         assert isinstance(r[0], m.jx.Array)
+
+
+def test_eager_stop_gradient_returns_its_operand():
+    # JAX's stop_gradient impl is the identity: eagerly an Array comes back as itself
+    # (floats and integers alike); traced, it is still an equation of the jaxpr.
+    for x in (jnp.ones(2), jnp.arange(3), jnp.float32(2)):
+        assert lax.stop_gradient(x) is x
+    v = jnp.ones(3)
+    assert jaxlite.vmap(lax.stop_gradient)(v) is v
+    jaxpr = jaxlite.make_jaxpr(lambda a: lax.stop_gradient(a) * a)(1.0)
+    assert [e.primitive.name for e in jaxpr.jaxpr.eqns][0] == "stop_gradient"
+    g = same(lambda m: m.jx.grad(lambda a: m.lax.stop_gradient(a) * a)(np.float32(3)))
+    assert float(g) == 3.0
+    if JAX is not None:
+        y = JAX.jnp.ones(2)
+        assert JAX.lax.stop_gradient(y) is y

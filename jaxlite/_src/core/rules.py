@@ -113,10 +113,11 @@ remat_runs_once: set = set()
 # vma is the running body's vma-checked manual axes, in neither its avals nor its params).
 device_context: set = set()
 # Eager input forwarding: ``forwarding_rules[p](params)`` gives, for each output of the
-# multiple-result primitive ``p``, the index of the operand its body returns unchanged (an
-# output variable that is an input variable), or None. The eager trace returns that operand
-# object itself, as JAX does for eager calls, loops and custom functions
-# (``vmap(custom_jvp identity)(x) is x``; ``lax.cond`` prunes such outputs when tracing).
+# primitive ``p`` (one for a single-result primitive such as ``stop_gradient``), the index
+# of the operand its body returns unchanged (an output variable that is an input variable),
+# or None. The eager trace returns that operand object itself, as JAX does for eager calls,
+# loops and custom functions (``vmap(custom_jvp identity)(x) is x``; ``lax.cond`` prunes
+# such outputs when tracing).
 forwarding_rules: dict = {}
 # Primitives whose transpose runs user code (custom_vjp's ``bwd``), so it is run even when
 # every cotangent is a symbolic zero, wherever the equation is live in the linear jaxpr

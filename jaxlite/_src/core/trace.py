@@ -361,6 +361,9 @@ class EvalTrace(Trace):
                 outs = _forward_operands(args, outs, fwd(params))
         else:
             outs = make_array(out, avals_out)
+            fwd = rules.forwarding_rules.get(primitive)
+            if fwd is not None:
+                (outs,) = _forward_operands(args, [outs], fwd(params))
         if placed:
             return sharding_hooks.eval_outputs(primitive, args, outs, params)
         return outs

@@ -111,6 +111,7 @@ rules.native_elementwise.add(stop_gradient_p)
 rules.abstract_eval_rules[stop_gradient_p] = lambda x: x
 rules.batch_rules[stop_gradient_p] = lambda ad, args, dims: (stop_gradient_p.bind(*args), dims[0])
 rules.non_differentiable.add(stop_gradient_p)
+rules.forwarding_rules[stop_gradient_p] = lambda params: [0]  # eagerly: the operand itself
 
 
 def _stop_gradient_jvp(primals, tangents):
