@@ -121,6 +121,12 @@ def _flatten_up_to(treedef: PyTreeDef, full: Any, name: str) -> list:
         raise err from e
 
 
+def check_prefix(treedef: PyTreeDef, full: Any, name: str) -> None:
+    """Raise JAX's ``ValueError`` ("pytree structure error: ... at key path\n    NAME...")
+    unless ``treedef`` is a prefix of ``full``'s structure."""
+    _flatten_up_to(treedef, full, name)
+
+
 def _node_and_children(node: Any):
     """``node``'s own pytree node (its direct children as leaves) and those children."""
     calls = iter((False,))

@@ -339,6 +339,12 @@ def _shard_map_call(f, args, mesh, in_specs, out_specs, axis_names, check_vma):
     out_struct = tree_util.tree_unflatten(out_tree, list(range(len(out_avals))))
     if isinstance(out_specs, list):
         out_specs = tuple(out_specs)
+    # A None in out_specs is an empty pytree there, as in JAX: JAX's structure error.
+    tree_util.check_prefix(
+        tree_util.tree_structure(out_specs, is_leaf=lambda x: isinstance(x, PartitionSpec)),
+        tree_util.tree_unflatten(out_tree, out_avals),
+        "shard_map out_specs",
+    )
     o_specs = _prefix(out_specs, out_struct, "out_specs")
     for s, a in zip(o_specs, out_avals):
         _check_spec_leaf(s, "out_specs", "", manual_set)
