@@ -685,6 +685,16 @@ def linear_transpose(fun: Callable, *primals, reduce_axes=()):
             )
     closed, out_tree = trace_flat(fun, call_tree, in_avals)
     out_avals = closed.out_avals
+    # As JAX, the parts that do not depend on the inputs are evaluated now (partial
+    # evaluation with every input unknown) and only the rest is transposed: a jvp of a
+    # scan or loop carries its primal values next to the tangents, and that primal half
+    # is no linear function of the inputs.
+    _, _, lin, res = trace_partial(
+        lambda *xs: eval_jaxpr(closed.jaxpr, closed.consts, *xs),
+        in_avals,
+        [True] * len(in_avals),
+        True,
+    )
 
     def transposed(*cts):
         ct = cts[0] if len(cts) == 1 else cts
@@ -702,10 +712,9 @@ def linear_transpose(fun: Callable, *primals, reduce_axes=()):
                     f"expected {a.str_short(short_dtypes=True)} but got "
                     f"{ca.str_short(short_dtypes=True)}"
                 )
-        primals_in = [UndefinedPrimal(a) for a in in_avals]
-        cts_in = backward_pass(
-            closed.jaxpr, closed.consts, primals_in, [asarray_any(c) for c in ct_flat]
-        )
+        primals_in = list(res) + [UndefinedPrimal(a) for a in in_avals]
+        cts_in = backward_pass(lin.jaxpr, lin.consts, primals_in, [asarray_any(c) for c in ct_flat])
+        cts_in = cts_in[len(res) :]
         cts_in = [_instantiate_ct(c, a) for c, a in zip(cts_in, in_avals)]
         return tree_util.tree_unflatten(in_tree, cts_in)
 

@@ -440,7 +440,6 @@ from jaxlite._src.numpy.ufuncs import (
     fmod as fmod,
     greater as greater,
     greater_equal as greater_equal,
-    heaviside as heaviside,
     hypot as hypot,
     left_shift as left_shift,
     less as less,
@@ -464,6 +463,7 @@ from jaxlite._src.numpy.ufuncs import (
 from jaxlite._src.numpy.ufuncs_extra import (
     bitwise_right_shift as bitwise_right_shift,
     gcd as gcd,
+    heaviside as heaviside,
     lcm as lcm,
     nextafter as nextafter,
 )

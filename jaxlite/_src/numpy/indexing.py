@@ -7,8 +7,10 @@ boolean masks must be concrete (``NonConcreteBooleanIndexError`` otherwise).
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
-from jaxlite._src import dtypes
+from jaxlite._src import config as _cfg, dtypes
 from jaxlite._src.control_flow.while_loop import while_loop
 from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import aval_of
@@ -479,6 +481,7 @@ def _scatter_flat(x, idx, values, mode, idx_mode):
     # looked at (their shape and dtype); the updates are promoted with ``x`` and broadcast
     # to the selection (ValueError); then the scatter's own dtype check.
     values = asarray_any(values)
+    _warn_unsafe_cast(values, x.dtype)
     _check_static_ints_on_empty_axes(x.shape, idx)
     if x.size and idx_mode == "clip":
         pos = (
@@ -500,6 +503,22 @@ def _scatter_flat(x, idx, values, mode, idx_mode):
     return _scatter_sel(x, idx, sel, values, mode)
 
 
+def _warn_unsafe_cast(values, dtype):
+    """JAX's ``FutureWarning`` for updates that promote with ``x``'s dtype (taken as strong)
+    to another dtype (a float into integers, an int into bools); under strict promotion
+    the promotion itself raises, as in JAX."""
+    if values.dtype != dtype and dtypes.result_type(values, dtype) != dtype:
+        promotion = _cfg.config.read("jax_numpy_dtype_promotion")
+        warnings.warn(
+            "scatter inputs have incompatible types: cannot safely cast value from "
+            f"dtype={values.dtype.name} to dtype={dtype.name} with "
+            f"jax_numpy_dtype_promotion={promotion}. In future JAX releases this will "
+            "result in an error.",
+            FutureWarning,
+            stacklevel=6,
+        )
+
+
 def _scatter_sel(x, idx, sel, values, mode):
     """Scatter ``values`` into ``x`` (of their promoted dtype) at the flat positions
     ``sel`` (a non-empty selection; out-of-bounds positions are ``x.size``)."""
@@ -513,9 +532,10 @@ def _scatter_sel(x, idx, sel, values, mode):
             f"{mode} does not accept dtype bool at position 0. Accepted dtypes at position 0 "
             "are subtypes of integer, floating, complexfloating."
         )
-    if mode == "sub":
-        values, mode = ew.neg(values), "add"
     values = conversion.convert_element_type(values, x.dtype, x.weak_type and values.weak_type)
+    if mode == "sub":
+        # negated in x's dtype: a bool update of an integer x is an integer by now
+        values, mode = ew.neg(values), "add"
     # The positions come from an iota map: the flat position of each selected element is
     # gathered, then the updates are scattered into the flat array (works for every
     # indexing form). Out-of-bounds updates are dropped, or clamped with ``mode="clip"``.

@@ -141,33 +141,59 @@ def diff(a, n: int = 1, axis: int = -1, prepend=None, append=None):
 
 
 # ------------------------------------------------------------------------ numerics
+def _interp_end(value, name):
+    """Whether ``left``/``right`` asks for extrapolation (the only string JAX takes)."""
+    if isinstance(value, str):
+        if value != "extrapolate":
+            raise ValueError(
+                f"the only valid string value of `{name}` is 'extrapolate', but got: {value!r}"
+            )
+        return True
+    return False
+
+
 def interp(x, xp, fp, left=None, right=None, period=None):
-    """``jnp.interp``: 1-D piecewise-linear interpolation (``xp`` increasing)."""
-    x, xp, fp = promote_dtypes_inexact(asarray_any(x), asarray_any(xp), asarray_any(fp))
-    if xp.ndim != 1 or fp.ndim != 1 or xp.shape != fp.shape:
+    """``jnp.interp``: 1-D piecewise-linear interpolation (``xp`` increasing).
+
+    As JAX: ``x`` and ``xp`` are promoted together and ``fp`` on its own, so the result
+    has the promotion of both types; a step of ``xp`` no wider than the smallest spacing
+    of its dtype's epsilon takes the left value; ``left``/``right`` may be
+    ``"extrapolate"`` (the end segments continued); ``period`` (its absolute value)
+    wraps ``x`` and ``xp`` and ignores ``left``/``right``.
+
+    Raises:
+        ValueError: ``xp``/``fp`` not 1-D of one shape, complex ``x`` or ``xp``, another
+            string for ``left``/``right``, a non-scalar ``period``.
+    """
+    check_arraylike("interp", x, xp, fp)
+    if np.shape(xp) != np.shape(fp) or np.ndim(xp) != 1:
         raise ValueError("xp and fp must be one-dimensional arrays of equal size")
+    x, xp = promote_dtypes_inexact(asarray_any(x), asarray_any(xp))
+    (fp,) = promote_dtypes_inexact(asarray_any(fp))
+    ext_left, ext_right = _interp_end(left, "left"), _interp_end(right, "right")
+    if dtypes.is_complex(x.dtype):
+        raise ValueError("jnp.interp: complex x values not supported.")
     if period is not None:
-        x = remainder(x, period)
-        order = argsort(remainder(xp, period))
-        xp = take(remainder(xp, period), order)
-        fp = take(fp, order)
-        xp = concatenate([xp[-1:] - period, xp, xp[:1] + period])
+        if np.ndim(period) != 0:
+            raise ValueError(f"period must be a scalar; got {period}")
+        period = ufuncs.abs(period)
+        x, xp = remainder(x, period), remainder(xp, period)
+        order = argsort(xp, stable=True)
+        xp, fp = take(xp, order), take(fp, order)
+        xp = concatenate([subtract(xp[-1:], period), xp, add(xp[:1], period)])
         fp = concatenate([fp[-1:], fp, fp[:1]])
-    n = xp.shape[0]
-    i = clip(searchsorted(xp, x, side="right"), 1, n - 1)
-    x0, x1 = take(xp, i - 1), take(xp, i)
-    y0, y1 = take(fp, i - 1), take(fp, i)
-    dx = subtract(x1, x0)
-    safe = where(equal(dx, 0), ones_like(dx), dx)
-    t = divide(subtract(x, x0), safe)
-    out = add(y0, multiply(t, subtract(y1, y0)))
-    out = where(equal(dx, 0), y0, out)
+    i = clip(searchsorted(xp, x, side="right"), 1, xp.shape[0] - 1)
+    f0, x0 = take(fp, i - 1), take(xp, i - 1)
+    df, dx = subtract(take(fp, i), f0), subtract(take(xp, i), x0)
+    # a step this narrow takes the left value (no 0/0, and no NaN derivative)
+    flat = ufuncs.less_equal(ufuncs.abs(dx), np.spacing(np.finfo(xp.dtype).eps))
+    f = where(flat, f0, add(f0, multiply(divide(subtract(x, x0), where(flat, 1, dx)), df)))
     if period is None:
-        lv = fp[0] if left is None else left
-        rv = fp[-1] if right is None else right
-        out = where(less(x, xp[0]), lv, out)
-        out = where(greater(x, xp[-1]), rv, out)
-    return out.astype(x.dtype)
+        if not ext_left:
+            f = where(less(x, xp[0]), fp[0] if left is None else left, f)
+        if not ext_right:
+            f = where(greater(x, xp[-1]), fp[-1] if right is None else right, f)
+    return f
 
 
 def _conv1d(x, y, mode, flip, preferred_element_type=None):
@@ -338,21 +364,30 @@ def trapezoid(y, x=None, dx=1.0, axis: int = -1):
 
 def unwrap(p, discont=None, axis: int = -1, period=2 * np.pi):
     """``jnp.unwrap``: remove jumps larger than ``discont`` by adding multiples of
-    ``period``."""
-    (p,) = promote_dtypes_inexact(asarray_any(p))
+    ``period``.
+
+    As JAX: ``p`` and ``period`` are promoted together (integers stay integers, with
+    half the period rounded down), and an empty axis returns ``p``.
+
+    Raises:
+        ValueError: complex input.
+    """
+    check_arraylike("unwrap", p)
+    p, period = promote_dtypes(asarray_any(p), period)
+    if dtypes.is_complex(p.dtype):
+        raise ValueError("jnp.unwrap does not support complex inputs.")
     axis = canonicalize_axis(axis, p.ndim, index_error=True)
-    if discont is None:
-        discont = period / 2
-    d = diff(p, axis=axis)
-    half = period / 2
-    ddmod = subtract(remainder(add(d, half), period), half)
-    ddmod = where(
-        logical_and(equal(ddmod, -half), greater(d, 0)),
-        full_like(ddmod, half),
-        ddmod,
-    )
-    corr = where(less(ufuncs.abs(d), discont), zeros_like(d), subtract(ddmod, d))
     n = p.shape[axis]
+    if n == 0:
+        return p
+    if discont is None:
+        discont = divide(period, 2)
+    integer = dtypes.is_int(p.dtype)
+    half = ufuncs.floor_divide(period, 2) if integer else divide(period, 2)
+    d = diff(p, axis=axis)
+    ddmod = subtract(remainder(add(d, half), period), half)
+    ddmod = where(logical_and(equal(ddmod, ufuncs.negative(half)), greater(d, 0)), half, ddmod)
+    corr = where(less(ufuncs.abs(d), discont), 0, subtract(ddmod, d))
     head = _sh.slice_in_dim(p, 0, 1, 1, axis)
     tail = add(_sh.slice_in_dim(p, 1, n, 1, axis), cumsum(corr, axis))
     return concatenate([head, tail], axis)

@@ -160,22 +160,28 @@ def _all_nan(a, axis, keepdims):
 
 
 def nanmax(a, axis=None, out=None, keepdims: bool = False, initial=None, where=None):
-    """``jnp.nanmax``: ``max`` ignoring NaNs (NaN for all-NaN slices)."""
+    """``jnp.nanmax``: ``max`` ignoring NaNs (NaN for all-NaN slices, unless ``initial``
+    is given)."""
     check_out(out, "jnp.max is not supported.")
     a = asarray_any(a)
     if not dtypes.is_inexact(a.dtype):
         return max(a, axis, keepdims=keepdims, initial=initial, where=where)
     out = max(_nan_to(a, -np.inf), axis, keepdims=keepdims, initial=initial, where=where)
+    if initial is not None:
+        return out  # as JAX: an all-NaN slice gives ``initial``, not NaN
     return ufuncs._where(_all_nan(a, axis, keepdims), full_like(out, np.nan), out)
 
 
 def nanmin(a, axis=None, out=None, keepdims: bool = False, initial=None, where=None):
-    """``jnp.nanmin``: ``min`` ignoring NaNs (NaN for all-NaN slices)."""
+    """``jnp.nanmin``: ``min`` ignoring NaNs (NaN for all-NaN slices, unless ``initial``
+    is given)."""
     check_out(out, "jnp.min is not supported.")
     a = asarray_any(a)
     if not dtypes.is_inexact(a.dtype):
         return min(a, axis, keepdims=keepdims, initial=initial, where=where)
     out = min(_nan_to(a, np.inf), axis, keepdims=keepdims, initial=initial, where=where)
+    if initial is not None:
+        return out  # as JAX: an all-NaN slice gives ``initial``, not NaN
     return ufuncs._where(_all_nan(a, axis, keepdims), full_like(out, np.nan), out)
 
 
@@ -302,9 +308,11 @@ def sum(
     a = conversion.convert_element_type(a, dt, False)
     a = _apply_where(a, where, 0)
     axes = _reduction_axes(a, axis)
-    out = _red.reduce_sum(a, axes)
+    # a boolean ``dtype`` reduces with logical or, as JAX
+    red, op = (_red.reduce_or, ew.or_) if dt == dtypes.bool_ else (_red.reduce_sum, ew.add)
+    out = red(a, axes)
     if initial is not None:
-        out = ew.add(out, ew._const(out, initial) if not isinstance(initial, Array) else initial)
+        out = op(_initial_value(initial, out), out)
     return _keepdims(out, a, axes, keepdims)
 
 
@@ -330,10 +338,26 @@ def prod(
     a = conversion.convert_element_type(a, dt, False)
     a = _apply_where(a, where, 1)
     axes = _reduction_axes(a, axis)
-    out = _red.reduce_prod(a, axes)
+    # a boolean ``dtype`` reduces with logical and, as JAX
+    red, op = (_red.reduce_and, ew.and_) if dt == dtypes.bool_ else (_red.reduce_prod, ew.mul)
+    out = red(a, axes)
     if initial is not None:
-        out = ew.mul(out, ew._const(out, initial))
+        out = op(_initial_value(initial, out), out)
     return _keepdims(out, a, axes, keepdims)
+
+
+def _initial_value(initial, out):
+    """``initial=`` of a reduction as JAX joins it to the result: a scalar converted to
+    the result's dtype (strongly typed; an Array of another dtype too), broadcast to the
+    result's shape.
+
+    Raises:
+      ValueError: an ``initial`` of one or more dimensions.
+    """
+    init = conversion.convert_element_type(asarray_any(initial), out.dtype, False)
+    if init.ndim:
+        raise ValueError(f"initial value must be a scalar. Got array of shape {init.shape}")
+    return _sh.broadcast_in_dim(init, _shape(out), ())
 
 
 def _extremum(name, reduce, combine, a, axis, keepdims, initial, where):
@@ -354,7 +378,7 @@ def _extremum(name, reduce, combine, a, axis, keepdims, initial, where):
         raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
     out = reduce(a, axes)
     if initial is not None:
-        out = combine(out, ew._const(out, initial))
+        out = combine(_initial_value(initial, out), out)
     return _keepdims(out, a, axes, keepdims)
 
 
@@ -494,6 +518,8 @@ def _variance(a, axes, comp, ddof, keepdims, where, skip_nan: bool, a_mean=None)
     total = sum(sq, axis=axes, keepdims=keepdims, where=where)
     if keep is None:
         n = int(np.prod([_shape(a)[i] for i in axes], dtype=np.int64))
+        if not dtypes.is_inexact(total.dtype):
+            return _int_variance(total, ew._const(total, n), ddof)
         # exact: JAX's ddof is a traced argument of its jitted var, not a constant
         res = ew.div(total, ew._const(total, n - ddof))
         if n - ddof <= 0:
@@ -505,15 +531,27 @@ def _variance(a, axes, comp, ddof, keepdims, where, skip_nan: bool, a_mean=None)
     cnt = sum(
         _broadcast_all(asarray_any(keep), a)[0], axis=axes, keepdims=keepdims, dtype=total.dtype
     )
-    dof = ew.sub(cnt, ew._const(cnt, ddof))
     if not dtypes.is_inexact(total.dtype):
-        return ew.div(total, ew.max(dof, ew._const(dof, 1)))
+        return _int_variance(total, cnt, ddof)
+    dof = ew.sub(cnt, ew._const(cnt, ddof))
     ok = ew.gt(dof, ew._const(dof, 0))
     if skip_nan:
         # nanvar divides by 1 where no degree of freedom is left, as JAX's: its derivative
         # is 0 there, not 0 * (1 / 0) (var's is NaN, as JAX's)
         dof = ew.select_n(ok, ew._const(dof, 1), dof)
     return ew.select_n(ok, ew._const(total, np.nan), ew.div(total, dof))
+
+
+def _int_variance(total, cnt, ddof):
+    """An integer ``dtype=``'s variance, as JAX's: the degrees of freedom ``cnt - ddof``
+    in that integer type (an unsigned one wraps around), the sum of squares divided by
+    them with integer division, and NaN (a weakly typed float) where they are not
+    positive."""
+    dof = ew.sub(cnt, conversion.convert_element_type(np.asarray(ddof), total.dtype))
+    ok = ew.gt(dof, ew._const(dof, 0))
+    res = ew.div(total, ew.select_n(ok, ew._const(dof, 1), dof))
+    res = conversion.convert_element_type(res, dtypes.to_inexact_dtype(total.dtype), True)
+    return ew.select_n(ok, ew._const(res, np.nan), res)
 
 
 def var(

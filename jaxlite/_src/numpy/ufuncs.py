@@ -761,15 +761,6 @@ def copysign(x1, x2, /):
     return _where(signbit(x2), negative(abs(x1)), abs(x1))
 
 
-def heaviside(x1, x2, /):
-    """``jnp.heaviside``: 0 for negative, ``x2`` at zero, 1 for positive ``x1``."""
-    # Promoted dtypes, not shapes: where broadcasts (no rank-promotion check, as in JAX).
-    check_arraylike("heaviside", x1, x2)
-    x1, x2 = promote_dtypes_inexact(x1, x2)
-    zero, one = _lax_const(x1, 0), _lax_const(x1, 1)
-    return _where(less(x1, zero), zero, _where(greater(x1, zero), one, _where(isnan(x1), x1, x2)))
-
-
 def _lax_const(x, v):
     """A constant ``v`` of ``x``'s dtype: weakly typed only when ``x`` is a weakly typed
     scalar (JAX's rule for the constants inside its ``jnp`` functions)."""

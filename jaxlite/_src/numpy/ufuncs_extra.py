@@ -12,6 +12,7 @@ from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy.creation import asarray, full, full_like, ones_like, zeros_like
 from jaxlite._src.numpy.shape import _broadcast_all, broadcast_arrays
 from jaxlite._src.numpy.ufuncs import (  # noqa: A004 (abs is jnp.abs here, as in ufuncs)
+    _lax_const,
     _where,
     abs,
     add,
@@ -86,9 +87,30 @@ bitwise_left_shift = left_shift
 bitwise_right_shift = right_shift
 
 
+def heaviside(x1, x2, /):
+    """``jnp.heaviside``: 0 for negative, ``x2`` at zero, 1 for positive ``x1``."""
+    # Promoted dtypes, not shapes: where broadcasts (no rank-promotion check, as in JAX).
+    check_arraylike("heaviside", x1, x2)
+    x1, x2 = promote_dtypes_inexact(x1, x2)
+    if dtypes.is_complex(aval_of(x1).dtype):  # JAX compares with lax.lt: no complex
+        raise TypeError(
+            f"lt does not accept dtype {aval_of(x1).dtype.name} at position 0. Accepted "
+            "dtypes at position 0 are subtypes of integer, floating, bool."
+        )
+    zero, one = _lax_const(x1, 0), _lax_const(x1, 1)
+    return _where(less(x1, zero), zero, _where(greater(x1, zero), one, _where(isnan(x1), x1, x2)))
+
+
 def fabs(x, /):
-    """``jnp.fabs``: absolute value as a float."""
-    (x,) = promote_dtypes_inexact(asarray_any(x))
+    """``jnp.fabs``: absolute value as a float.
+
+    Raises:
+        TypeError: complex input (as JAX).
+    """
+    x = asarray_any(x)
+    if dtypes.is_complex(x.dtype):
+        raise TypeError("ufunc 'fabs' does not support complex dtypes")
+    (x,) = promote_dtypes_inexact(x)
     return abs(x)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from jaxlite._src.core import rules
-from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
 from jaxlite._src.ops import shape as _shape
@@ -28,7 +28,8 @@ def _clamp_abstract_eval(lo, x, hi):
                 f"clamp requires {name}.shape == operand.shape or {name}.shape == (), got "
                 f"{name}.shape={b.shape}, operand.shape={x.shape}."
             )
-    return x
+    # weakly typed only when all three operands are (JAX's standard weak-type rule)
+    return ShapedArray(x.shape, x.dtype, lo.weak_type and x.weak_type and hi.weak_type)
 
 
 def _clamp_jvp(primals, tangents):

@@ -595,17 +595,18 @@ def _select_n_impl(which, *cases):
 def _select_n_abstract_eval(which, *cases):
     if not cases:
         raise TypeError("select_n must have at least one case")
-    if any(c.shape != cases[0].shape for c in cases) or any(
-        c.dtype != cases[0].dtype for c in cases
-    ):
-        raise TypeError(
-            "select_n cases must have the same shapes and dtypes, got "
-            + ", ".join(c.str_short(short_dtypes=True) for c in cases)
-        )
+    if any(c.shape != cases[0].shape for c in cases):  # JAX's order: shapes, then dtypes
+        raise TypeError(f"select cases must have the same shapes, got {[c.shape for c in cases]}.")
     if which.shape not in ((), cases[0].shape):
         raise TypeError(
             "select `which` must be scalar or have the same shape as cases, got "
             f"`which` shape {which.shape} but case shape {cases[0].shape}."
+        )
+    if any(c.dtype != cases[0].dtype for c in cases):
+        got, tip = ", ".join(c.dtype.name for c in cases), "jnp.where is a similar function"
+        raise TypeError(
+            f"lax.select requires arguments to have the same dtypes, got {got}. (Tip: {tip} "
+            "that does automatic type promotion on inputs)."
         )
     if which.dtype != dtypes.bool_ and not dtypes.is_int(which.dtype):
         raise TypeError(

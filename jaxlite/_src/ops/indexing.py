@@ -362,6 +362,8 @@ def _scatter_batch(axis_data, args, dims, *, mode):
     return scatter_p.bind(x, u, *bidx, mode=mode), 0
 
 
+# NaN updates of a max/min, overflowing sums: XLA stays silent, so do NumPy's ufunc.at kernels
+rules.quiet_fp.add(scatter_p)
 rules.impl_rules[scatter_p] = _scatter_impl
 rules.abstract_eval_rules[scatter_p] = _scatter_abstract_eval
 rules.jvp_rules[scatter_p] = _scatter_jvp

@@ -97,6 +97,27 @@ cummax = _cumulative_op("cummax", cumulative.cummax)
 cummin = _cumulative_op("cummin", cumulative.cummin)
 
 
+def select_n(which, *cases):
+    """``jax.lax.select_n``: ``cases[which]`` elementwise (a bool ``which``: False picks
+    ``cases[0]``).
+
+    Raises:
+        ValueError: no cases.
+        TypeError: cases of different shapes or dtypes (weakly typed ones and Python
+            scalars too: no promotion, as JAX), or a ``which`` of another shape than a
+            scalar's or the cases', or not bool or integer.
+    """
+    if not cases:
+        raise ValueError("select_n() must have at least one case")
+    return ew.select_n_p.bind(which, *cases)
+
+
+def select(pred, on_true, on_false):
+    """``jax.lax.select``: ``on_true`` where ``pred``, else ``on_false`` (``select_n``'s
+    rules and errors)."""
+    return select_n(pred, on_false, on_true)
+
+
 def _with_accuracy(name: str, impl, any_accuracy: bool = False):
     """``impl`` with JAX's ``accuracy=`` keyword: ``None``, an ``AccuracyMode`` or a
     ``Tolerance``. XLA:CPU has one kernel per function, so JAX's CPU results do not depend

@@ -285,6 +285,12 @@ def _arg_reduction(name, np_fn):
             raise ValueError(f"{name} takes exactly one axis, got {axes}")
         if not 0 <= axes[0] < x.ndim:
             raise ValueError(f"Invalid axis {axes[0]} for operand shape {x.shape}")
+        if x.shape[axes[0]] == 0:
+            # before the dtype check, as JAX
+            raise ValueError(
+                "argmin and argmax require non-empty reduced dimension. "
+                f"operand.shape={x.shape} axis={axes[0]}"
+            )
         if dtypes.is_complex(x.dtype):
             # JAX's argmax/argmin compare with gt/lt, which take no complex numbers.
             raise TypeError(
@@ -292,8 +298,6 @@ def _arg_reduction(name, np_fn):
                 "position 0. Accepted dtypes at position 0 are subtypes of integer, floating, "
                 "bool."
             )
-        if x.shape[axes[0]] == 0:
-            raise ValueError(f"{name} of an empty axis")
         return ShapedArray(_reduced_shape(x.shape, axes), index_dtype)
 
     def impl(x, *, axes, index_dtype):
