@@ -23,6 +23,24 @@ What it found (all fixed):
   incompatible dimension (JAX: ``ValueError``) and refused a ``ShapeDtypeStruct``;
   ``lax.shape_as_value`` truncated float dimensions and overflowed past int32 (JAX:
   ``TypeError``; an int64 vector).
+* ``jax.random``: ``beta``/``chisquare``/``t``/``f``/``pareto``/``rayleigh``/``wald``/
+  ``triangular``/``lognormal`` only refused complex parameters; JAX refuses every parameter
+  that does not promote to ``dtype`` (``TypePromotionError``: a float32 array or a NumPy
+  float64 for ``dtype=float16``, and ``lognormal``'s own default ``sigma``, a NumPy
+  float32, for float16). ``lognormal`` refused complex dtypes (JAX takes them).
+  ``uniform`` with a bound of shape ``(1,)`` and ``shape=()`` gave a 0-d sample (JAX:
+  ``(1,)``, its final ``lax.max`` broadcasts) and with bounds of more dimensions than
+  ``shape`` answered (JAX: ``TypeError``). ``double_sided_maxwell`` ignored the parameters'
+  shape (JAX prepends ``shape`` to it, and takes an empty ``shape`` as it first: ``(5,)``
+  parameters give ``(5, 5)`` samples). ``weibull_min`` and ``generalized_normal`` cast their
+  parameters to ``dtype`` (JAX computes with them as given, so a float32 or complex
+  parameter promotes the result); ``geometric`` of a complex ``p`` answered (JAX:
+  ``uniform``'s ``ValueError``).
+* ``jax.scipy.stats``: ``bernoulli``, ``expon``, ``geom``, ``gumbel_l``/``gumbel_r``,
+  ``laplace``, ``pareto``, ``uniform`` and ``wrapcauchy`` answered complex arguments with
+  complex values (JAX compares with ``lax.lt``/``le``/``gt``, or divides with ``lax.div``,
+  which refuse them: ``TypeError``); ``logistic.ppf``/``isf`` named their argument ``q``
+  (JAX: ``x``).
 """
 
 import warnings
@@ -240,3 +258,132 @@ def test_shape_as_value():
         lax.shape_as_value((2.0,))
     e = lax.shape_as_value(())
     assert e.shape == (0,) and e.dtype == np.int32 and not e.weak_type
+
+
+# ------------------------------------------------------------------ jax.random
+rnd = jaxlite.random
+
+
+@pytest.mark.parametrize(
+    "call,src",
+    [
+        (lambda k, d: rnd.beta(k, jnp.float32(2.0), 3.0, dtype=d), "float32"),
+        (lambda k, d: rnd.beta(k, 2.0, np.float64(3.0), dtype=d), "float32"),
+        (lambda k, d: rnd.chisquare(k, jnp.ones(2), dtype=d), "float32"),
+        (lambda k, d: rnd.t(k, jnp.bfloat16(3.0), dtype=d), "bfloat16"),
+        (lambda k, d: rnd.f(k, 3.0, jnp.float32(4.0), dtype=d), "float32"),
+        (lambda k, d: rnd.pareto(k, jnp.float32(2.0), dtype=d), "float32"),
+        (lambda k, d: rnd.rayleigh(k, jnp.float32(1.0), dtype=d), "float32"),
+        (lambda k, d: rnd.wald(k, jnp.float32(1.0), dtype=d), "float32"),
+        (lambda k, d: rnd.triangular(k, 0.0, jnp.float32(0.5), 1.0, dtype=d), "float32"),
+        (lambda k, d: rnd.lognormal(k, dtype=d), "float32"),  # its default sigma is strong
+    ],
+    ids=["beta", "beta_np64", "chisquare", "t", "f", "pareto", "rayleigh", "wald",
+         "triangular", "lognormal_default"],
+)  # fmt: skip
+def test_random_parameters_must_promote_to_the_dtype(call, src):
+    with pytest.raises(ValueError) as e:  # TypePromotionError is a ValueError
+        call(rnd.key(0), jnp.float16)
+    assert type(e.value).__name__ == "TypePromotionError"
+    assert f", cannot safely cast argument of type {src} to float16" in str(e.value)
+    assert str(e.value).startswith("In arguments to ")
+
+
+def test_random_parameters_that_promote_are_taken():
+    k = rnd.key(0)
+    for r in (
+        rnd.beta(k, jnp.int32(2), 3.0, dtype=jnp.float16),
+        rnd.chisquare(k, jnp.add(2.0, 0.0), (2,), dtype=jnp.float16),
+        rnd.t(k, True, dtype=jnp.float16),
+        rnd.lognormal(k, 0.5, dtype=jnp.float16),
+    ):
+        assert r.dtype == np.float16 and not r.weak_type
+    with pytest.raises(ValueError, match="cannot safely cast argument of type complex64"):
+        rnd.chisquare(k, 1 + 1j)
+    r = rnd.lognormal(k, 0.5, (2,), dtype=jnp.complex64)
+    assert r.dtype == np.complex64 and r.shape == (2,)
+
+
+def test_uniform_bounds_broadcast_like_jax():
+    k = rnd.key(0)
+    r = rnd.uniform(k, (), minval=jnp.zeros(1))  # lax.max(minval, sample) broadcasts
+    assert r.shape == (1,) and float(r[0]) == float(rnd.uniform(k, ()))
+    with pytest.raises(TypeError, match=r"max: arrays must have the same number of dimensions"):
+        rnd.uniform(k, (5,), minval=jnp.zeros((1, 1)))
+    with pytest.raises(ValueError, match=r"Incompatible shapes for broadcasting"):
+        rnd.uniform(k, (10,), minval=jnp.zeros((2, 5)))
+    with pytest.raises(TypeError, match="incompatible shapes"):
+        rnd.uniform(k, (2,), minval=jnp.zeros(5))
+    r = rnd.uniform(k, (3, 3), minval=jnp.zeros((3, 1)), maxval=jnp.arange(1.0, 4.0))
+    assert r.shape == (3, 3)
+    assert (np.asarray(r) < np.arange(1.0, 4.0)).all() and (np.asarray(r) >= 0).all()
+
+
+def test_double_sided_maxwell_prepends_shape_to_the_parameters_shape():
+    k = rnd.key(0)
+    assert rnd.double_sided_maxwell(k, jnp.zeros(3), 1.0).shape == (3, 3)
+    assert rnd.double_sided_maxwell(k, jnp.zeros(3), jnp.ones((2, 1)), (4,)).shape == (4, 2, 3)
+    r = rnd.double_sided_maxwell(k, 0.0, 1.0, (2,))
+    assert r.shape == (2,)
+    loc = jnp.array([0.0, 100.0])
+    r = np.asarray(rnd.double_sided_maxwell(k, loc, 1.0))
+    assert r.shape == (2, 2) and (np.abs(r[:, 1] - 100) < 10).all() and (np.abs(r[:, 0]) < 10).all()
+
+
+def test_weibull_and_generalized_normal_compute_with_the_parameters_as_given():
+    k = rnd.key(0)
+    r = rnd.weibull_min(k, jnp.float32(1.0), 2.0, dtype=jnp.float16)
+    assert r.dtype == np.float32  # float16 samples times a float32 scale
+    r = rnd.weibull_min(k, 1.0, 2.0 + 0j, (3,))
+    assert r.dtype == np.complex64 and (np.asarray(r).imag == 0).all()
+    r = rnd.generalized_normal(k, jnp.float32(2.0), (3,), dtype=jnp.float16)
+    assert r.dtype == np.float32 and r.shape == (3,)
+    assert rnd.generalized_normal(k, 2.0, (3,), dtype=jnp.float16).dtype == np.float16
+    assert rnd.generalized_normal(k, 2.0 + 0j, (3,)).dtype == np.complex64
+    with pytest.raises(ValueError, match="dtype argument to `uniform` must be a float dtype"):
+        rnd.geometric(k, 0.5 + 0j)
+    r = rnd.geometric(k, jnp.float16(0.3), (3,))
+    assert r.dtype == np.int32 and (np.asarray(r) >= 1).all()
+
+
+# ------------------------------------------------------------------ jax.scipy.stats
+st = jaxlite.scipy.stats
+
+
+@pytest.mark.parametrize(
+    "call,op",
+    [
+        (lambda c: st.expon.logpdf(c), "lt"),
+        (lambda c: st.expon.sf(0.5, scale=c), "lt"),
+        (lambda c: st.uniform.cdf(c), "lt"),
+        (lambda c: st.uniform.pdf(0.5, loc=c), "gt"),
+        (lambda c: st.laplace.cdf(c), "le"),
+        (lambda c: st.gumbel_r.ppf(c), "gt"),
+        (lambda c: st.gumbel_l.logsf(0.5, c), "gt"),
+        (lambda c: st.pareto.logpdf(2.0, c), "lt"),
+        (lambda c: st.wrapcauchy.pdf(0.5, c), "gt"),
+        (lambda c: st.bernoulli.pmf(1, c), "lt"),
+        (lambda c: st.bernoulli.ppf(c, 0.5), "le"),
+        (lambda c: st.geom.logpmf(2, c), "le"),
+    ],
+    ids=["expon_logpdf", "expon_sf", "uniform_cdf", "uniform_pdf", "laplace_cdf",
+         "gumbel_r_ppf", "gumbel_l_logsf", "pareto_logpdf", "wrapcauchy_pdf",
+         "bernoulli_pmf", "bernoulli_ppf", "geom_logpmf"],
+)  # fmt: skip
+def test_stats_refuse_complex_arguments(call, op):
+    msg = f"{op} does not accept dtype complex64 at position 0. Accepted dtypes at position 0"
+    with pytest.raises(TypeError, match=msg):
+        call(jnp.complex64(0.5))
+    with pytest.raises(TypeError):
+        call(0.5 + 0j)  # a Python complex too
+
+
+def test_stats_complex_refusal_keeps_real_inputs_and_signatures():
+    with pytest.raises(TypeError, match="lax.div requires arguments to have the same dtypes"):
+        st.laplace.logpdf(jnp.complex64(0.5))
+    np.testing.assert_allclose(float(st.expon.logpdf(2.0, scale=2.0)), -1 - np.log(2), 1e-6)
+    np.testing.assert_allclose(float(st.bernoulli.pmf(1, 0.3)), 0.3, 1e-6)
+    g = jaxlite.grad(lambda x: st.gumbel_r.logpdf(x))(0.5)
+    np.testing.assert_allclose(float(g), -1 + np.exp(-0.5), 1e-6)
+    np.testing.assert_allclose(float(st.logistic.ppf(x=0.25)), np.log(1 / 3), 1e-6)
+    np.testing.assert_allclose(float(st.logistic.isf(x=0.25, loc=1.0)), 1 - np.log(1 / 3), 1e-6)

@@ -20,9 +20,11 @@ from jaxlite._src.core.array import Array
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.numpy import creation, linalg, reductions, shape as jshape, ufuncs, ufuncs_extra
 from jaxlite._src.numpy.einsum import einsum
+from jaxlite._src.numpy.util import check_arraylike, promote_dtypes_inexact
 from jaxlite._src.ops import elementwise as ew, structural
 from jaxlite._src.random import _xla_math as xm
 from jaxlite._src.random.distributions import (
+    _check_safe_cast,
     _check_shape,
     _float_dtype,
     _split2,
@@ -167,10 +169,17 @@ def rademacher(key: Any, shape: Sequence[int] = (), dtype: Any = None, *, out_sh
 
 def double_sided_maxwell(key, loc, scale, shape=(), dtype=None):
     """Double-sided Maxwell samples (``jax.random.double_sided_maxwell``):
-    ``sign * maxwell * scale + loc``."""
+    ``sign * maxwell * scale + loc``.
+
+    As in JAX 0.10.2, ``shape`` is prepended to the broadcast shape of ``loc`` and
+    ``scale``, and an empty ``shape`` is taken as that shape first: vector parameters of
+    shape ``(5,)`` give ``(5, 5)`` samples with ``shape=()``, ``(3, 5)`` with ``(3,)``.
+    """
     typed, _ = check_prng_key("double_sided_maxwell", key)
     dt = _float_dtype("double_sided_maxwell", dtype)
     shape = canonicalize_shape(shape)
+    params = tuple(np.broadcast_shapes(np.shape(loc), np.shape(scale)))
+    shape = (shape or params) + params
     k1, k2 = _split2(typed)
     m = maxwell(k1, shape, dt)
     sign = rademacher(k2, shape, dt)
@@ -182,7 +191,9 @@ def weibull_min(key, scale, concentration, shape=(), dtype=None):
     typed, _ = check_prng_key("weibull_min", key)
     dt = _float_dtype("weibull_min", dtype)
     u = uniform(typed, canonicalize_shape(shape), dt)
-    return ufuncs.power(-xm.log1p(-u), 1.0 / _as(concentration, dt)) * _as(scale, dt)
+    # the parameters as given, not cast to ``dtype`` (so a strong float32 or a complex
+    # parameter promotes the result), as in JAX
+    return ufuncs.power(-xm.log1p(-u), 1.0 / concentration) * scale
 
 
 @_explicit.placed_result
@@ -191,6 +202,7 @@ def rayleigh(key, scale, shape=None, dtype=None, *, out_sharding=None):
     typed, _ = check_prng_key("rayleigh", key)
     dt = _float_dtype("rayleigh", dtype)
     shape = _shape_of(shape, scale)
+    _check_safe_cast("rayleigh", dt, scale)
     u = uniform(typed, shape, dt, minval=float(dtypes.finfo(dt).tiny), maxval=1.0)
     return _as(scale, dt) * ufuncs.sqrt(-2.0 * xm.log(u))
 
@@ -201,6 +213,7 @@ def pareto(key, b, shape=None, dtype=None, *, out_sharding=None):
     typed, _ = check_prng_key("pareto", key)
     dt = _float_dtype("pareto", dtype)
     shape = _shape_of(shape, b)
+    _check_safe_cast("pareto", dt, b)
     return ufuncs.exp(exponential(typed, shape, dt) / _as(b, dt))
 
 
@@ -214,11 +227,10 @@ def geometric(key, p, shape=None, dtype=None, *, out_sharding=None):
     """
     typed, _ = check_prng_key("geometric", key)
     dt = dtypes.check_user_dtype_supported(dtype or dtypes.default_int_dtype(), "geometric")
-    p = creation.asarray(p)
-    if not dtypes.is_float(p.dtype):
-        p = p.astype(dtypes.default_float_dtype())
     shape = _shape_of(shape, p)
-    u = uniform(typed, shape, p.dtype)
+    check_arraylike("geometric", p)
+    (p,) = promote_dtypes_inexact(p)
+    u = uniform(typed, shape, p.dtype)  # a complex p is uniform's ValueError, as in JAX
     u = ufuncs.where(u == 0, 1, u)
     sample = ufuncs.floor(xm.log(u) / jshape.broadcast_to(xm.log1p(-p), shape)) + 1
     return sample.astype(dt)
@@ -231,8 +243,9 @@ _ONE = np.float32(1.0)
 def lognormal(key, sigma=_ONE, shape=None, dtype=None, *, out_sharding=None):
     """Log-normal samples (``jax.random.lognormal``): ``exp(sigma * normal)``."""
     typed, _ = check_prng_key("lognormal", key)
-    dt = _float_dtype("lognormal", dtype)
+    dt = _float_dtype("lognormal", dtype, allow_complex=True)  # as JAX's
     shape = _shape_of(shape, sigma)
+    _check_safe_cast("lognormal", dt, sigma)
     return ufuncs.exp(normal(typed, shape, dt) * _as(sigma, dt))
 
 
@@ -242,6 +255,7 @@ def wald(key, mean, shape=None, dtype=None, *, out_sharding=None):
     typed, _ = check_prng_key("wald", key)
     dt = _float_dtype("wald", dtype)
     shape = _shape_of(shape, mean)
+    _check_safe_cast("wald", dt, mean)
     mean = _as(mean, dt)
     k1, k2 = _split2(typed)
     v = normal(k1, shape, dt)
@@ -259,6 +273,7 @@ def triangular(key, left, mode, right, shape=None, dtype=None, *, out_sharding=N
     typed, _ = check_prng_key("triangular", key)
     dt = _float_dtype("triangular", dtype)
     shape = _shape_of(shape, left, mode, right)
+    _check_safe_cast("triangular", dt, left, mode, right)
     left, mode, right = _as(left, dt), _as(mode, dt), _as(right, dt)
     fc = (mode - left) / (right - left)
     u = uniform(typed, shape, dt)

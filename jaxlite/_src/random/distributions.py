@@ -58,6 +58,23 @@ def _float_dtype(name: str, dtype: Any, allow_complex: bool = False) -> np.dtype
     return dtypes.check_user_dtype_supported(dtype, name)
 
 
+def _check_safe_cast(name: str, dtype, *args) -> None:
+    """JAX's check that each parameter converts to the sampler's ``dtype`` without loss:
+    its type promoted with ``dtype`` must be ``dtype`` (a Python scalar adapts; a
+    float32 array, or a NumPy float64 scalar, does not go to float16; complex never goes
+    to a real dtype).
+
+    Raises:
+      TypePromotionError: (a ``ValueError``) naming the first such parameter's type.
+    """
+    for x in args:
+        if dtypes.result_type(x, dtype) != dtype:
+            src = dtypes.dtype_and_weak_type(x)[0]
+            raise dtypes.TypePromotionError(
+                f"In arguments to {name}, cannot safely cast argument of type {src} to {dtype}"
+            )
+
+
 def _const(dtype, v):
     return np.asarray(v, dtype)
 
@@ -72,24 +89,23 @@ def _param(x, dtype):
     return conversion.convert_element_type(x, dtype)
 
 
+def _jnp_broadcast(op: str, a: tuple, b: tuple) -> tuple:
+    """NumPy broadcasting with JAX's ``jnp`` errors: operands of one rank reach ``lax``
+    (``TypeError``), of different ranks fail in ``broadcast_shapes`` (``ValueError``)."""
+    try:
+        return tuple(np.broadcast_shapes(a, b))
+    except ValueError:
+        if len(a) == len(b):
+            raise TypeError(f"{op} got incompatible shapes for broadcasting: {a}, {b}.") from None
+        raise ValueError(f"Incompatible shapes for broadcasting: shapes=[{a}, {b}]") from None
+
+
 def _bounds_shape(shape: tuple, *params) -> tuple:
     """The shape ``floats * (maxval - minval) + minval`` takes in JAX (rank-broadcast
     bounds, NumPy broadcasting); it must have ``shape``'s size (then it is reshaped)."""
-    shapes = [aval_of(p).shape for p in params]
-    try:
-        span = np.broadcast_shapes(*shapes)
-    except ValueError:
-        raise TypeError(
-            "sub got incompatible shapes for broadcasting: "
-            + ", ".join(str(tuple(s)) for s in shapes)
-            + "."
-        ) from None
-    try:
-        full = np.broadcast_shapes(shape, span)
-    except ValueError:
-        raise TypeError(
-            f"mul got incompatible shapes for broadcasting: {tuple(shape)}, {tuple(span)}."
-        ) from None
+    shapes = [tuple(aval_of(p).shape) for p in params]
+    span = _jnp_broadcast("sub", *shapes[::-1])
+    full = _jnp_broadcast("mul", tuple(shape), span)
     if math.prod(full) != math.prod(shape):
         raise TypeError(
             f"reshape total size must be unchanged, got new_sizes {shape} (of total size "
@@ -129,21 +145,51 @@ def _affine_mode(minval, maxval, dtype) -> str:
     return "fma"
 
 
+def _max_shape(lo_shape: tuple, shape: tuple) -> tuple:
+    """The shape of JAX's final ``lax.max(minval, sample)``: a 0-d operand broadcasts;
+    otherwise the ranks must agree and each dimension match or be 1 (JAX's errors), so
+    a bound of more dimensions than ``shape`` is refused, or widens a 0-d ``shape``."""
+    if not lo_shape:
+        return shape
+    if not shape:
+        return lo_shape
+    if len(lo_shape) != len(shape):
+        ranks = ", ".join(str(r) for r in sorted({len(lo_shape), len(shape)}))
+        raise TypeError(f"max: arrays must have the same number of dimensions, got {{{ranks}}}")
+    if any(a != b and 1 not in (a, b) for a, b in zip(lo_shape, shape)):
+        raise TypeError(
+            f"max got incompatible shapes for broadcasting: {tuple(lo_shape)}, {tuple(shape)}."
+        )
+    return tuple(b if a == 1 else a for a, b in zip(lo_shape, shape))
+
+
+def _rank_to(x, rank):
+    nd = aval_of(x).ndim
+    return sh.reshape(x, (1,) * (rank - nd) + aval_of(x).shape) if nd < rank else x
+
+
 def _uniform(key, shape, dtype, minval, maxval, mode):
     f = _unit_floats(key, shape, dtype)
     if mode == "unit":
         return f
-    lo, hi = _param(minval, dtype), _param(maxval, dtype)
+    # As JAX: the bounds get ``shape``'s rank (leading 1s), ``floats * (hi - lo) + lo``
+    # broadcasts NumPy-style and is reshaped to ``shape``, then ``max(lo, .)`` broadcasts
+    # like lax (a bound of shape (1,) with ``shape=()`` gives a (1,) result, as JAX's).
+    lo = _rank_to(_param(minval, dtype), len(shape))
+    hi = _rank_to(_param(maxval, dtype), len(shape))
     full = _bounds_shape(shape, lo, hi)
+    out_shape = _max_shape(aval_of(lo).shape, shape)
     f = sh.reshape(f, full) if full != shape else f
-    lo, hi = jshape.broadcast_to(lo, full), jshape.broadcast_to(hi, full)
-    span = ew.sub(hi, lo)
+    lo_f, hi = jshape.broadcast_to(lo, full), jshape.broadcast_to(hi, full)
+    span = ew.sub(hi, lo_f)
     if mode == "exact":
-        out = ew.add(ew.mul(f, span), lo)
+        out = ew.add(ew.mul(f, span), lo_f)
     else:
-        out = xm.fma(f, span, lo)
-    out = ew.max(lo, out)
-    return sh.reshape(out, shape) if full != shape else out
+        out = xm.fma(f, span, lo_f)
+    out = sh.reshape(out, shape) if full != shape else out
+    if out_shape != shape:
+        out = jshape.broadcast_to(out, out_shape)
+    return ew.max(jshape.broadcast_to(lo, out_shape), out)
 
 
 _uniform_jit = jit(_uniform, static_argnums=(1, 2, 5))

@@ -29,6 +29,7 @@ from jaxlite._src.ops.special import random_gamma_grad_p
 from jaxlite._src.random import _xla_math as xm
 from jaxlite._src.random.continuous import _shape_of
 from jaxlite._src.random.distributions import (
+    _check_safe_cast,
     _check_shape,
     _float_dtype,
     _split2,
@@ -167,15 +168,6 @@ def loggamma(key: Any, a: Any, shape=None, dtype=None, *, out_sharding=None):
     return _gamma_jit(typed, a, _shape_of(shape, a), dt, True)
 
 
-def _check_safe_cast(name, dt, *args):
-    for x in args:
-        xd = dtypes.dtype_and_weak_type(x)[0]
-        if dtypes.is_complex(xd) and not dtypes.is_complex(dt):
-            raise dtypes.TypePromotionError(
-                f"In arguments to {name}, cannot safely cast argument of type {xd} to {dt}"
-            )
-
-
 @_explicit.placed_result
 def beta(key: Any, a: Any, b: Any, shape=None, dtype=None, *, out_sharding=None):
     """Beta samples (``jax.random.beta``), from two log-gamma draws."""
@@ -220,6 +212,7 @@ def chisquare(key: Any, df: Any, shape=None, dtype=None, *, out_sharding=None):
     typed, _ = check_prng_key("chisquare", key)
     dt = _float_dtype("chisquare", dtype)
     shape = _shape_of(shape, df)
+    _check_safe_cast("chisquare", dt, df)
     half = creation.asarray(df, dtype=dt) / 2
     return 2 * ufuncs.exp(loggamma(typed, half, shape, dt))
 
@@ -230,6 +223,7 @@ def t(key: Any, df: Any, shape=None, dtype=None, *, out_sharding=None):
     typed, _ = check_prng_key("t", key)
     dt = _float_dtype("t", dtype)
     shape = _shape_of(shape, df)
+    _check_safe_cast("t", dt, df)
     kn, kg = _split2(typed)
     n = normal(kn, shape, dt)
     half = creation.asarray(df, dtype=dt) / 2
@@ -243,6 +237,7 @@ def f(key: Any, dfnum: Any, dfden: Any, shape=None, dtype=None, *, out_sharding=
     typed, _ = check_prng_key("f", key)
     dt = _float_dtype("f", dtype)
     shape = _shape_of(shape, dfnum, dfden)
+    _check_safe_cast("f", dt, dfnum, dfden)
     k_den, k_num = _split2(typed)
     num = chisquare(k_num, dfnum, shape, dt) / creation.asarray(dfnum, dtype=dt)
     den = chisquare(k_den, dfden, shape, dt) / creation.asarray(dfden, dtype=dt)
@@ -257,9 +252,11 @@ def generalized_normal(key: Any, p: float, shape=(), dtype=None, *, out_sharding
     dt = _float_dtype("generalized_normal", dtype)
     shape = _shape_of(shape, p)
     k1, k2 = _split2(typed)
-    g = gamma(k1, 1 / creation.asarray(p, dtype=dt), shape, dt)
+    # ``1 / p`` as given (a strong float32 or complex ``p`` promotes the result), as JAX
+    inv = 1 / p if dtypes.is_python_scalar(p) else ufuncs.divide(1, p)
+    g = gamma(k1, inv, shape, dt)
     r = rademacher_float(k2, shape, dt)
-    return r * g ** (1 / creation.asarray(p, dtype=dt))
+    return r * g**inv
 
 
 def rademacher_float(key, shape, dtype):

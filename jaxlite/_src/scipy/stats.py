@@ -11,15 +11,61 @@ in ``stats_more``, the discrete ones in ``stats_discrete``.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 import jaxlite.numpy as jnp  # the public jnp namespace (stable across module splits)
+from jaxlite._src import dtypes
 from jaxlite._src.nn import log1mexp
 from jaxlite._src.numpy.util import promote_args_inexact, promote_dtypes_inexact
 from jaxlite._src.ops import linalg_ops
 from jaxlite._src.scipy import special as sp
 
 _LOG_2PI = float(np.log(2 * np.pi))
+
+
+def _complex_arg(args) -> np.dtype | None:
+    """The complex dtype among the arguments' (``None`` when all are real)."""
+    for a in args:
+        if a is None:
+            continue
+        try:
+            dt = dtypes.dtype_and_weak_type(a)[0]
+        except TypeError:
+            continue  # not array-like: the function's own checks report it
+        if dtypes.is_complex(dt):
+            return dt
+    return None
+
+
+def refuse_complex(cls, table: dict) -> None:
+    """Make ``cls``'s functions named in ``table`` (``{op: names}``) raise JAX's
+    ``TypeError`` for a complex argument: JAX compares its promoted arguments with
+    ``lax.lt``/``le``/``gt`` (or divides with ``lax.div``), which refuse complex operands
+    (``op``, the first one JAX meets), where ``jnp``'s comparisons would order them."""
+    for op, names in table.items():
+        for name in names:
+            fn = getattr(cls, name)
+
+            def checked(*args, _fn=fn, _op=op, **kwargs):
+                dt = _complex_arg(list(args) + list(kwargs.values()))
+                if dt is not None:
+                    if _op == "div":
+                        real = dtypes.to_real_dtype(dt)
+                        raise TypeError(
+                            f"lax.div requires arguments to have the same dtypes, got "
+                            f"{np.dtype(real).name}, {np.dtype(dt).name}. (Tip: jnp.divide is a "
+                            "similar function that does automatic type promotion on inputs)."
+                        )
+                    raise TypeError(
+                        f"{_op} does not accept dtype {np.dtype(dt).name} at position 0. "
+                        "Accepted dtypes at position 0 are subtypes of integer, floating, bool."
+                    )
+                return _fn(*args, **kwargs)
+
+            functools.update_wrapper(checked, fn)
+            setattr(cls, name, staticmethod(checked))
 
 
 def _bad_q(q):
@@ -200,16 +246,18 @@ class logistic:
         return sp.expit(-((x - loc) / scale))
 
     @staticmethod
-    def ppf(q, loc=0, scale=1):
-        """Quantile function, mirrors ``jax.scipy.stats.logistic.ppf``."""
-        q, loc, scale = promote_args_inexact("logistic.ppf", q, loc, scale)
-        return sp.logit(q) * scale + loc
+    def ppf(x, loc=0, scale=1):
+        """Quantile function, mirrors ``jax.scipy.stats.logistic.ppf`` (its probability
+        argument is named ``x``, as JAX's)."""
+        x, loc, scale = promote_args_inexact("logistic.ppf", x, loc, scale)
+        return sp.logit(x) * scale + loc
 
     @staticmethod
-    def isf(q, loc=0, scale=1):
-        """Inverse survival function, mirrors ``jax.scipy.stats.logistic.isf``."""
-        q, loc, scale = promote_args_inexact("logistic.isf", q, loc, scale)
-        return -sp.logit(q) * scale + loc
+    def isf(x, loc=0, scale=1):
+        """Inverse survival function, mirrors ``jax.scipy.stats.logistic.isf`` (argument
+        ``x``, as JAX's)."""
+        x, loc, scale = promote_args_inexact("logistic.isf", x, loc, scale)
+        return -sp.logit(x) * scale + loc
 
 
 class expon:
@@ -480,3 +528,13 @@ class pareto:
         q, b, loc, scale = promote_args_inexact("pareto.ppf", q, b, loc, scale)
         val = loc + scale * jnp.power(1 - q, -(1 / b))
         return jnp.where(_bad_q(q), np.nan, val)
+
+
+# JAX's formulas compare (or divide) with lax, which refuses complex arguments.
+refuse_complex(uniform, {"lt": ("cdf",), "gt": ("logpdf", "pdf")})
+refuse_complex(laplace, {"le": ("cdf",), "div": ("logpdf", "pdf")})
+refuse_complex(expon, {"lt": ("logpdf", "pdf", "cdf", "logcdf", "logsf", "sf")})
+_GUMBEL = ("logpdf", "pdf", "logcdf", "cdf", "ppf", "sf", "logsf")
+refuse_complex(gumbel_r, {"gt": _GUMBEL})
+refuse_complex(gumbel_l, {"gt": _GUMBEL})
+refuse_complex(pareto, {"lt": ("logpdf", "pdf", "cdf", "logcdf", "logsf", "sf")})

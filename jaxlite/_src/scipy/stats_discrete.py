@@ -15,6 +15,7 @@ import jaxlite.numpy as jnp  # the public jnp namespace (stable across module sp
 from jaxlite._src import dtypes
 from jaxlite._src.numpy.util import promote_args_inexact, promote_args_numeric
 from jaxlite._src.scipy import special as sp
+from jaxlite._src.scipy.stats import refuse_complex
 
 
 class bernoulli:
@@ -196,3 +197,8 @@ class multinomial:
     def pmf(x, n, p):
         """Pmf, mirrors ``jax.scipy.stats.multinomial.pmf``."""
         return jnp.exp(multinomial.logpmf(x, n, p))
+
+
+# JAX's lax comparisons refuse complex arguments
+refuse_complex(bernoulli, {"lt": ("logpmf", "pmf", "cdf"), "le": ("ppf",)})
+refuse_complex(geom, {"le": ("logpmf", "pmf")})

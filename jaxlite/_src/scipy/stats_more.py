@@ -13,7 +13,7 @@ import jaxlite.numpy as jnp  # the public jnp namespace (stable across module sp
 from jaxlite import lax
 from jaxlite._src.numpy.util import promote_args_inexact, promote_dtypes_inexact
 from jaxlite._src.scipy import special as sp
-from jaxlite._src.scipy.stats import norm
+from jaxlite._src.scipy.stats import norm, refuse_complex
 
 
 def _clamp(lo, y, hi):
@@ -308,3 +308,6 @@ class dirichlet:
     def pdf(x, alpha):
         """Density, mirrors ``jax.scipy.stats.dirichlet.pdf``."""
         return jnp.exp(dirichlet.logpdf(x, alpha))
+
+
+refuse_complex(wrapcauchy, {"gt": ("logpdf", "pdf")})  # JAX's lax.gt refuses complex
