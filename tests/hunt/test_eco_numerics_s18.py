@@ -114,3 +114,63 @@ def test_forwarding_keeps_values_under_jit_and_grad():
     # A Python scalar operand is converted: the output is an Array, not the float.
     out = jax.checkpoint(lambda a: a)(1.5)
     assert float(out) == 1.5 and hasattr(out, "dtype")
+
+
+# ------------------------------------------------------- diffrax test_sde1 (session 18)
+# diffrax's test helpers reduce with ``jnp.sum(x, axis=range(2, ndim))``; its SDE solvers'
+# Brownian-increment checks call ``jnp.isin`` on a column against a vector, both under the
+# suite's ``jax_numpy_rank_promotion="raise"``. jaxlite raised ``TypeError`` for the range
+# and the rank-promotion ``ValueError`` for isin's internal broadcast; JAX does neither.
+_X = np.arange(24.0).reshape(2, 3, 4)
+
+
+@pytest.mark.parametrize("axis", ["r23", "r02", "r00"])
+@pytest.mark.parametrize("fn", ["sum", "mean", "max", "min", "prod", "any", "var", "std"])
+def test_reduction_axis_given_as_a_range(fn, axis):
+    ax = {"r23": range(2, 3), "r02": range(0, 2), "r00": range(0)}[axis]
+    tup = tuple(ax)
+    got = getattr(jnp, fn)(jnp.asarray(_X), axis=ax)
+    want = getattr(np, fn)(_X, axis=tup)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
+def test_more_functions_take_a_range_axis():
+    x = jnp.asarray(_X)
+    np.testing.assert_array_equal(np.asarray(jnp.flip(x, axis=range(0, 2))), _X[::-1, ::-1])
+    assert jnp.count_nonzero(x, axis=range(2, 3)).tolist() == [[3, 4, 4], [4, 4, 4]]
+    np.testing.assert_allclose(np.asarray(jnp.nansum(x, axis=range(0, 2))), _X.sum((0, 1)))
+    np.testing.assert_allclose(np.asarray(jnp.ptp(x, axis=range(2, 3))), np.full((2, 3), 3.0))
+    np.testing.assert_allclose(np.asarray(jnp.average(x, axis=range(0, 2))), _X.mean((0, 1)))
+    s = jax.nn.softmax(x, axis=range(2, 3))
+    np.testing.assert_allclose(np.asarray(s).sum(-1), np.ones((2, 3)), rtol=1e-6)
+
+
+def test_sum_over_a_range_under_rank_promotion_raise_and_jit():
+    jax.config.update("jax_numpy_rank_promotion", "raise")
+    try:
+        f = jax.jit(lambda a: jnp.sum((a - 1.0) ** 2, axis=range(1, a.ndim)))
+        np.testing.assert_allclose(np.asarray(f(jnp.asarray(_X))), ((_X - 1) ** 2).sum((1, 2)))
+    finally:
+        jax.config.update("jax_numpy_rank_promotion", "allow")
+
+
+def test_isin_under_rank_promotion_raise():
+    jax.config.update("jax_numpy_rank_promotion", "raise")
+    try:
+        col = jnp.linspace(0.0, 1.0, 9).reshape(9, 1)
+        got = jnp.isin(col, jnp.linspace(0.0, 1.0, 3))
+        assert got.shape == (9, 1) and int(got.sum()) == 3
+        assert jnp.isin(jnp.arange(6).reshape(2, 3), jnp.arange(3)).tolist() == [
+            [True, True, True],
+            [False, False, False],
+        ]
+        assert jnp.isin(jnp.arange(6).reshape(2, 3), 2).tolist() == [
+            [False, False, True],
+            [False, False, False],
+        ]
+        assert bool(jnp.isin(3, jnp.arange(6).reshape(2, 3)))
+        inv = jnp.isin(jnp.arange(6), jnp.arange(6).reshape(2, 3), invert=True)
+        assert inv.tolist() == [False] * 6
+    finally:
+        jax.config.update("jax_numpy_rank_promotion", "allow")

@@ -46,6 +46,9 @@ def isin(
     """``jnp.isin``: whether each element appears in ``test_elements``."""
     element = asarray_any(element)
     test = ravel(asarray_any(test_elements))
+    # Both operands of one rank: the comparison is internal, so it must not trip
+    # ``jax_numpy_rank_promotion="raise"`` (JAX's does not).
+    test = expand_dims(test, tuple(range(element.ndim)))
     eq = equal(expand_dims(element, -1), test)
     out = reductions.any(eq, axis=-1)
     return logical_not(out) if invert else out

@@ -38,7 +38,7 @@ def _reduction_axes(x, axis, index_error=False):
     nd = _ndim(x)
     if axis is None:
         return tuple(range(nd))
-    if isinstance(axis, (tuple, list)):
+    if isinstance(axis, (tuple, list, range)):  # JAX takes any sequence of ints (a range)
         axes = tuple(canonicalize_axis(a, nd, index_error) for a in axis)
         if len(set(axes)) != len(axes):
             raise ValueError(f"duplicate value in 'axis': {axis}")
@@ -519,7 +519,7 @@ def flip(m, axis=None):
     m = asarray_any(m)
     if axis is None:
         axes = tuple(range(m.ndim))
-    elif isinstance(axis, (tuple, list)):
+    elif isinstance(axis, (tuple, list, range)):
         axes = tuple(canonicalize_axis(a, m.ndim) for a in axis)
     else:
         axes = (canonicalize_axis(axis, m.ndim),)
