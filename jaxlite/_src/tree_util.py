@@ -273,6 +273,13 @@ def tree_reduce(
 
 
 def treedef_is_leaf(treedef: PyTreeDef) -> bool:
+    """``jax.tree_util.treedef_is_leaf``: whether ``treedef`` has a single node (a leaf, or
+    an empty node such as ``None``'s, as in JAX)."""
+    return treedef.num_nodes == 1
+
+
+def treedef_is_one_leaf(treedef: PyTreeDef) -> bool:
+    """Whether ``treedef`` is exactly one leaf (``None``'s is not)."""
     return treedef.num_nodes == 1 and treedef.num_leaves == 1
 
 
@@ -280,7 +287,7 @@ def all_leaves(iterable: Iterable[Any], is_leaf: Callable | None = None) -> bool
     """Whether every element of ``iterable`` is a leaf (with ``is_leaf``: whether
     flattening the list of elements gives back those very objects)."""
     if is_leaf is None:
-        return all(treedef_is_leaf(tree_structure(x)) for x in iterable)
+        return all(treedef_is_one_leaf(tree_structure(x)) for x in iterable)
     items = list(iterable)
     leaves = tree_leaves(items, is_leaf)
     return len(leaves) == len(items) and all(a is b for a, b in zip(items, leaves))
@@ -421,29 +428,57 @@ def register_pytree_node_class(cls: type) -> type:
 
 
 def register_dataclass(nodetype: type, data_fields=None, meta_fields=None, drop_fields=()):
-    """Register a dataclass: ``data_fields`` are children, ``meta_fields`` static aux data."""
+    """``jax.tree_util.register_dataclass``: ``data_fields`` are children, ``meta_fields``
+    static aux data; unflattening calls ``nodetype(**fields)`` (so ``__post_init__`` runs
+    and ``drop_fields`` take their defaults), as in JAX.
+
+    Raises:
+        TypeError: only one of ``data_fields``/``meta_fields`` given, or neither for a
+            type that is not a dataclass.
+        ValueError: for a dataclass, the fields given are not exactly its ``init=True``
+            fields less ``drop_fields`` (JAX's message names the missing/unexpected ones).
+    """
     if data_fields is None or meta_fields is None:
-        fields = [f for f in dataclasses.fields(nodetype) if f.name not in drop_fields]
-        if data_fields is None and meta_fields is None:
-            meta_fields = [f.name for f in fields if f.metadata.get("static", False)]
-            data_fields = [f.name for f in fields if not f.metadata.get("static", False)]
-        elif data_fields is None:
-            data_fields = [f.name for f in fields if f.name not in meta_fields]
-        else:
-            meta_fields = [f.name for f in fields if f.name not in data_fields]
+        if (data_fields is None) != (meta_fields is None):
+            raise TypeError(
+                "register_dataclass: data_fields and meta_fields must both be specified "
+                f"when either is specified. Got data_fields={data_fields!r} "
+                f"meta_fields={meta_fields!r}."
+            )
+        if not dataclasses.is_dataclass(nodetype):
+            raise TypeError(
+                "register_dataclass: data_fields and meta_fields are required when nodetype "
+                f"is not a dataclass. Got nodetype={nodetype!r}."
+            )
+        fields = dataclasses.fields(nodetype)
+        meta_fields = [f.name for f in fields if f.metadata.get("static", False)]
+        data_fields = [f.name for f in fields if not f.metadata.get("static", False)]
     data_fields, meta_fields = tuple(data_fields), tuple(meta_fields)
+    if dataclasses.is_dataclass(nodetype):
+        init = {f.name for f in dataclasses.fields(nodetype) if f.init} - set(drop_fields)
+        given = {*data_fields, *meta_fields}
+        if given != init:
+            msg = (
+                "data_fields and meta_fields must include all dataclass fields with "
+                "``init=True`` and only them."
+            )
+            if init - given:
+                msg += (
+                    f" Missing fields: {init - given}. Add them to drop_fields to suppress "
+                    "this error."
+                )
+            if given - init:
+                msg += f" Unexpected fields: {given - init}."
+            raise ValueError(msg)
 
     def flatten_with_keys(x):
         keyed = [(GetAttrKey(n), getattr(x, n)) for n in data_fields]
         return keyed, tuple(getattr(x, n) for n in meta_fields)
 
     def unflatten(aux, children):
-        kw = dict(zip(data_fields, children))
-        kw.update(zip(meta_fields, aux))
-        obj = object.__new__(nodetype)
-        for k, v in kw.items():
-            object.__setattr__(obj, k, v)
-        return obj
+        kw = dict(zip(meta_fields, aux))
+        kw.update(zip(data_fields, children))
+        return nodetype(**kw)
 
     register_pytree_with_keys(nodetype, flatten_with_keys, unflatten)
     return nodetype
@@ -485,6 +520,13 @@ optree.register_pytree_node(
 
 
 def tree_transpose(outer_treedef, inner_treedef, pytree_to_transpose):
+    """``jax.tree_util.tree_transpose``; with ``inner_treedef=None`` the inner structure is
+    that of the first outer subtree, as in JAX."""
+    if inner_treedef is None:
+        subtrees = _canonical(outer_treedef).flatten_up_to(pytree_to_transpose)
+        if not subtrees:
+            raise ValueError("tree_transpose cannot infer the inner structure of an empty tree")
+        inner_treedef = tree_structure(subtrees[0])
     return optree.tree_transpose(
         _canonical(outer_treedef), _canonical(inner_treedef), pytree_to_transpose
     )

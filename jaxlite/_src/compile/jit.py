@@ -247,7 +247,7 @@ def _output_wrapper(out_avals, out_tree) -> Callable:
     float0 = any(a.dtype == dtypes.float0 for a in out_avals)
     adopt = _array.make_output if float0 else adopt_fast
 
-    if tree_util.treedef_is_leaf(out_tree):
+    if tree_util.treedef_is_one_leaf(out_tree):
         (aval,) = out_avals
         return lambda outs: adopt(outs[0], aval)
 

@@ -379,7 +379,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
         def cond_flat(*xs):
             out = cond_fun(tree_util.tree_unflatten(in_tree, xs))
             leaves, tree = tree_util.tree_flatten(out)
-            if len(leaves) != 1 or not tree_util.treedef_is_leaf(tree):
+            if len(leaves) != 1 or not tree_util.treedef_is_one_leaf(tree):
                 raise TypeError(f"cond_fun must return a boolean scalar, but got pytree {tree}.")
             (o,) = leaves
             o = common.to_array(o)
