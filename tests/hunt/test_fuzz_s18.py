@@ -545,6 +545,119 @@ def test_linear_transpose_of_a_jvp_through_a_loop_is_the_vjp():
         np.testing.assert_allclose(ct, pull(jnp.ones(3, "float32"))[0], rtol=1e-6, err_msg=name)
 
 
+# ------------------------------------------------------------------------ jnp.piecewise
+# JAX vectorizes a switch over the elements: each function sees one element (0-d), and a
+# piece that is not one value per element (an array constant, a function returning an
+# array) is switch's TypeError. jaxlite called the functions on the whole array:
+# piecewise(x, [x > 0], [lambda v: v - v.mean(), 0]) gave v - mean(x) (JAX: 0).
+
+_PIECE = {
+    "mean_per_element": lambda m: (
+        lambda x: m.jnp.piecewise(x, [x > 0], [lambda v: v - v.mean(), 0])
+    )(m.jnp.array([1.0, -2.0, 3.0])),
+    "shape_per_element": lambda m: m.jnp.piecewise(
+        m.jnp.array([[1.0, -2], [3, 4]]),
+        [m.jnp.array([[1.0, -2], [3, 4]]) > 0],
+        [lambda v: v.ndim + v, 7.0],
+    ),
+    "cumsum_is_one_value": lambda m: (lambda x: m.jnp.piecewise(x, [x > 0], [m.jnp.cumsum, 7.0]))(
+        m.jnp.array([1.0, -2.0, 3.0])
+    ),
+    "array_constant": lambda m: m.jnp.piecewise(
+        np.array([1.0, 2, 3], "float32"), [np.array([1.0, 2, 3]) > 1], [np.array([2.0, 1, 0.5]), 0]
+    ),
+    "args_kw": lambda m: (
+        lambda x: m.jnp.piecewise(
+            x, [x > 0, x < -1], [lambda v, a=1: v * a, lambda v, a=1: v - a, 5], a=3
+        )
+    )(m.jnp.array([1.0, -2.0, 3.0])),
+    "grad": lambda m: m.jx.grad(
+        lambda x: m.jnp.piecewise(x, [x > 0], [lambda v: v**2, lambda v: -v]).sum()
+    )(m.jnp.array([1.0, -2.0, 3.0])),
+    "vmap_jit": lambda m: m.jx.jit(
+        m.jx.vmap(lambda x: m.jnp.piecewise(x, [x > 0.7], [m.jnp.sin, 3]))
+    )(m.jnp.array([[1.0, -2], [3, 0.5]])),
+    "empty": lambda m: m.jnp.piecewise(
+        np.zeros((0,), "float32"), [np.zeros((0,), bool)], [lambda x: x * 2.5, 1]
+    ),
+    "int_cast": lambda m: m.jnp.piecewise(
+        np.array([1, 2, 3]), [np.array([1, 2, 3]) > 1], [lambda x: x * 2.5, 1.5]
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PIECE))
+def test_piecewise_applies_each_piece_per_element(name):
+    same(_PIECE[name])
+
+
+def test_piecewise_known_values():
+    x = jnp.array([1.0, -2.0, 3.0])
+    _eq(jnp.piecewise(x, [x > 0], [lambda v: v - v.mean(), 0]), [0.0, 0.0, 0.0])
+    _eq(jnp.piecewise(x, [x > 0], [lambda v: v * 2, 7.0]), [2.0, 7.0, 6.0])
+    with pytest.raises(TypeError):
+        jnp.piecewise(x, [x > 0], [jnp.cumsum, 7.0])
+    with pytest.raises(TypeError):
+        jnp.piecewise(x, [x > 0], [np.array([2.0, 1, 0.5]), 0])
+
+
+# ------------------------------------------------------------------------------ jnp.cov
+# JAX promotes m and y together (dtype, and rank only: shapes of two ranks must
+# broadcast), checks ranks before dtype, transposes a 2-D m for rowvar=False whatever its
+# first axis, returns (0, 0) for no variables and NaN for no observations before any
+# dtype cast. jaxlite promoted m and y separately (cov(float16, int) was float32; under
+# strict promotion int with float passed), did not transpose a (1, n) m, and failed on
+# either empty case; 84 of 512 combinations of shapes/dtypes/keywords differed, none now.
+
+_COV = {
+    "f16_with_int_y": lambda m: m.jnp.cov(
+        np.array([[1.0, 2, 4], [0, -1, 3]], "float16"), np.array([2, 0, 1])
+    ),
+    "row_rowvar_false": lambda m: m.jnp.cov(np.array([[1.0, 2, 4]], "float32"), rowvar=False),
+    "no_variables": lambda m: m.jnp.cov(np.zeros((0, 3), "float32")),
+    "no_observations": lambda m: m.jnp.cov(np.zeros((2, 0), "float32"), dtype=m.jnp.float16),
+    "no_observations_weights": lambda m: m.jnp.cov(
+        np.zeros((2, 0), "float32"), aweights=np.array([0.5, 1.0, 2.0])
+    ),
+    "bad_rank_broadcast": lambda m: m.jnp.cov(np.zeros((2, 0), "float32"), np.array([2, 0, 1])),
+    "complex_row": lambda m: m.jnp.cov(
+        np.array([1 + 1j, 2, 3j], "complex64"), np.array([[2.0, 0, 1]]), rowvar=False
+    ),
+    "weights": lambda m: m.jnp.cov(
+        np.array([[1.0, 2, 4], [0, -1, 3]], "float32"),
+        fweights=np.array([1, 2, 1]),
+        aweights=np.array([0.5, 1.0, 2.0]),
+    ),
+    "corrcoef_f16": lambda m: m.jnp.corrcoef(
+        np.array([[1.0, 2, 4], [0, -1, 3]], "float16"), np.array([2, 0, 1])
+    ),
+    "grad": lambda m: m.jx.grad(lambda x: m.jnp.cov(x, aweights=np.array([0.5, 1.0, 2.0])).sum())(
+        np.array([[1.0, 2, 4], [0, -1, 3]], "float32")
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_COV))
+def test_cov_as_jax(name):
+    same(_COV[name])
+
+
+def test_cov_promotes_m_and_y_together_under_strict_promotion():
+    with jaxlite.numpy_dtype_promotion("strict"):
+        with pytest.raises(ValueError):  # TypePromotionError
+            jnp.cov(np.array([1, 2, 3]), np.array([2.0, 1, 0.5], "float32"))
+
+
+def test_cov_known_values():
+    r = jnp.cov(np.array([[1.0, 2, 4], [0, -1, 3]], "float16"), np.array([2, 0, 1]))
+    assert r.dtype == np.float16 and r.shape == (3, 3)  # int32 with float16: float16
+    assert jnp.cov(np.zeros((0, 3), "float32")).shape == (0, 0)
+    r = jnp.cov(np.zeros((2, 0), "float32"), dtype=jnp.float16)
+    assert r.dtype == np.float32 and np.isnan(np.asarray(r)).all()
+    # a (1, 3) m with rowvar=False: three variables of one observation each
+    assert jnp.cov(np.array([[1.0, 2, 4]], "float32"), rowvar=False).shape == (3, 3)
+
+
 # ------------------------------------------------------------ the session's generators
 # tests/hunt/fuzz_s18.py: seeded random programs over the session's angles; a bounded
 # number of seeds runs here (all agreed with JAX 0.10.2 after the fixes above; the session

@@ -13,6 +13,7 @@ import operator
 
 import numpy as np
 from jaxlite._src import dtypes
+from jaxlite._src.api import vmap
 from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import reductions, sorting, ufuncs
@@ -179,8 +180,8 @@ def piecewise(x, condlist, funclist, *args, **kw):
 
     Mirrors ``jax.numpy.piecewise``: where several conditions hold, the last one wins; where
     none holds, the default (the extra last entry of ``funclist``, else 0). Every function is
-    evaluated on all of ``x`` and the results are selected (as JAX's batched ``switch``), so
-    the result traces and differentiates.
+    evaluated on every element of ``x``, one element at a time (``vmap``), and the results
+    are selected (as JAX's vectorized ``switch``), so the result traces and differentiates.
 
     Args:
       x: the input array.
@@ -196,6 +197,8 @@ def piecewise(x, condlist, funclist, *args, **kw):
     Raises:
       ValueError: when ``funclist`` has neither ``len(condlist)`` nor ``len(condlist) + 1``
         entries.
+      TypeError: a piece that is not one value per element (a constant array, a function
+        returning an array for one element), as JAX's ``switch``.
     """
     check_arraylike("piecewise", x)
     x = asarray_any(x)
@@ -215,10 +218,25 @@ def piecewise(x, condlist, funclist, *args, **kw):
     which = broadcast_to(which, x.shape)
     out = None
     for i, f in enumerate(funcs):
-        val = f(x, *args, **kw) if callable(f) else f
-        val = broadcast_to(asarray(val).astype(x.dtype), x.shape)
+        val = _piece(f, x, args, kw)
         out = val if out is None else ufuncs.where(which == i, val, out)
     return out
+
+
+def _piece(f, x, args, kw):
+    """One piece of ``piecewise`` at every element of ``x``: as in JAX (a ``switch``
+    vectorized over the elements) a callable sees one element at a time (0-d), and each
+    piece is one value of ``x``'s dtype per element."""
+    if callable(f):
+        flat = reshape(x, (x.size,))
+        val = vmap(lambda e: asarray(f(e, *args, **kw)).astype(x.dtype))(flat)
+        if val.ndim == 1:
+            return reshape(val, x.shape)
+    else:
+        val = asarray(f, dtype=x.dtype)
+        if val.ndim == 0:
+            return broadcast_to(val, x.shape)
+    raise TypeError("switch branches must have equal output types but they differ.")
 
 
 def _check_bitorder(bitorder):

@@ -54,6 +54,7 @@ from jaxlite._src.numpy.ufuncs import (
     where,
 )
 from jaxlite._src.numpy.util import (
+    _rank_promotion_check,
     asarray_any,
     canonicalize_axis,
     check_arraylike,
@@ -106,24 +107,47 @@ def cov(
         RuntimeError: for weights of the wrong rank or length (JAX's messages).
         TypeError: for non-integer ``fweights``.
     """
-    m = asarray_any(m)
+    # JAX's order: m and y promoted together (dtype and rank), their ranks checked, then
+    # the dtype; no variables gives a (0, 0) array, no observations NaN (both before any
+    # ``dtype`` cast).
+    if y is not None:
+        check_arraylike("cov", m, y)
+        m, y = promote_dtypes_inexact(asarray_any(m), asarray_any(y))
+        _rank_promotion_check("cov", [m, y])
+        if m.ndim != y.ndim:
+            # as JAX's promote_shapes: shapes of two ranks must broadcast, but only the
+            # ranks are promoted (leading size-1 axes)
+            try:
+                np.broadcast_shapes(m.shape, y.shape)
+            except ValueError:
+                shapes = [m.shape, y.shape]
+                raise ValueError(f"Incompatible shapes for broadcasting: shapes={shapes}") from None
+            r = builtins.max(m.ndim, y.ndim)
+            m, y = (reshape(a, (1,) * (r - a.ndim) + a.shape) for a in (m, y))
+        if y.ndim > 2:
+            raise ValueError("y has more than 2 dimensions")
+    else:
+        check_arraylike("cov", m)
+        (m,) = promote_dtypes_inexact(asarray_any(m))
     if m.ndim > 2:
         raise ValueError("m has more than 2 dimensions")
     if dtype is not None and not dtypes.is_inexact(np.dtype(dtype)):
         raise ValueError(f"cov: dtype must be a subclass of float or complex; got {dtype=}")
-    (m,) = promote_dtypes_inexact(m)
-    m = atleast_2d(m)
-    if not rowvar and m.shape[0] != 1:
-        m = m.T
+    x = atleast_2d(m)
+    if not rowvar and m.ndim != 1:
+        x = x.T
+    if x.shape[0] == 0:
+        return zeros((0, 0), dtypes.default_float_dtype())
     if y is not None:
-        (y,) = promote_dtypes_inexact(asarray_any(y))
         y = atleast_2d(y)
         if not rowvar and y.shape[0] != 1:
             y = y.T
-        m = concatenate([m, y], 0)
+        x = concatenate([x, y], 0)
+    if x.shape[1] == 0:
+        return full(() if x.shape[0] == 1 else (x.shape[0],) * 2, np.nan, x.dtype)
     if ddof is None:
         ddof = 0 if bias else 1
-    n = m.shape[1]
+    n = x.shape[1]
     w = None
     if fweights is not None:
         w = _cov_weights("fweights", fweights, n, True)
@@ -131,21 +155,21 @@ def cov(
         aweights = _cov_weights("aweights", aweights, n, False)
         w = aweights if w is None else multiply(w, aweights)
     if dtype is not None:
-        m = m.astype(dtype)
+        x = x.astype(dtype)
         w = None if w is None else w.astype(dtype)
+    avg, w_sum = average(x, axis=1, weights=w, returned=True)
+    w_sum = w_sum[0]
     if w is None:
-        c = subtract(m, mean(m, axis=1, keepdims=True))
-        return squeeze(divide(matmul(c, conj(c).T), n - ddof))
-    (w,) = promote_dtypes_inexact(w)
-    w_sum = reductions.sum(w)
-    c = subtract(m, divide(reductions.sum(multiply(m, w), axis=1, keepdims=True), w_sum))
-    if ddof == 0:
+        fact = n - ddof
+    elif ddof == 0:
         fact = w_sum
     elif aweights is None:
         fact = subtract(w_sum, ddof)
     else:
         fact = subtract(w_sum, divide(multiply(ddof, reductions.sum(multiply(w, aweights))), w_sum))
-    return squeeze(divide(matmul(multiply(c, w), conj(c).T), fact))
+    c = subtract(x, avg[:, None])
+    c_t = c.T if w is None else multiply(c, w[None, :]).T
+    return squeeze(divide(matmul(c, conj(c_t)), fact))
 
 
 def corrcoef(x, y=None, rowvar: bool = True, dtype=None):
