@@ -683,3 +683,34 @@ def test_generators_are_deterministic():
         a = [gen(np.random.RandomState(s)) for s in range(5)]
         assert a == [gen(np.random.RandomState(s)) for s in range(5)], name
         assert len(set(a)) > 1, name
+
+
+# ------------------------------------------------------------------------------ jnp.put
+# JAX's put scatters the values as given (no cast to the array's dtype first), so an
+# unsafe update warns and strict promotion refuses a float16 update of float32, as for
+# .at[].set; jaxlite cast first and was silent in both.
+
+
+def test_put_updates_as_the_scatter_does():
+    with pytest.warns(FutureWarning, match="scatter inputs have incompatible types"):
+        r = jnp.put(
+            jnp.array([1, 2, 3]), jnp.array([0, 5, -1]), jnp.array([7.5, 8.5]), inplace=False
+        )
+    _eq(r, [7, 2, 7])  # index 5 dropped, -1 the last; values repeat cyclically
+    with jaxlite.numpy_dtype_promotion("strict"):
+        with pytest.raises(ValueError):  # TypePromotionError
+            jnp.put(
+                np.array([1.0, 2, 3], "float32"),
+                jnp.array([0, 1]),
+                np.array([2.0], "float16"),
+                inplace=False,
+            )
+    same(
+        lambda m: m.jnp.put(
+            m.jnp.array([[1.0, 2], [3, 4]], "float16"),
+            m.jnp.array([0, 3]),
+            np.array([1.5, 2]),
+            mode="clip",
+            inplace=False,
+        )
+    )

@@ -357,7 +357,8 @@ def put(a, ind, v, mode=None, *, inplace: bool = True):
         raise NotImplementedError("The 'raise' mode to jnp.put is not supported.")
     else:
         raise ValueError(f"mode should be one of 'wrap' or 'clip'; got {mode=}")
-    return reshape(flat.at[ind].set(v.astype(a.dtype), mode=scatter), a.shape)
+    # no cast of v first: the update warns or (strict promotion) raises as JAX's scatter
+    return reshape(flat.at[ind].set(v, mode=scatter), a.shape)
 
 
 def put_along_axis(arr, indices, values, axis: int | None, inplace: bool = True, *, mode=None):
