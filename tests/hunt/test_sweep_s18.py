@@ -35,7 +35,10 @@ What it found (all fixed):
   parameters give ``(5, 5)`` samples). ``weibull_min`` and ``generalized_normal`` cast their
   parameters to ``dtype`` (JAX computes with them as given, so a float32 or complex
   parameter promotes the result); ``geometric`` of a complex ``p`` answered (JAX:
-  ``uniform``'s ``ValueError``).
+  ``uniform``'s ``ValueError``), and of a non-integer ``dtype`` answered in that dtype (JAX:
+  ``ValueError``); ``dirichlet`` took a list ``alpha`` (JAX: ``TypeError``). Every sampler
+  took a NumPy integer scalar as its ``shape`` and refused Python ``bool`` dimensions (JAX:
+  ``TypeError`` for the scalar, which is not a sequence; ``True`` is a dimension of 1).
 * ``jax.scipy.stats``: ``bernoulli``, ``expon``, ``geom``, ``gumbel_l``/``gumbel_r``,
   ``laplace``, ``pareto``, ``uniform`` and ``wrapcauchy`` answered complex arguments with
   complex values (JAX compares with ``lax.lt``/``le``/``gt``, or divides with ``lax.div``,
@@ -387,3 +390,23 @@ def test_stats_complex_refusal_keeps_real_inputs_and_signatures():
     np.testing.assert_allclose(float(g), -1 + np.exp(-0.5), 1e-6)
     np.testing.assert_allclose(float(st.logistic.ppf(x=0.25)), np.log(1 / 3), 1e-6)
     np.testing.assert_allclose(float(st.logistic.isf(x=0.25, loc=1.0)), 1 - np.log(1 / 3), 1e-6)
+
+
+def test_random_shape_and_dtype_arguments():
+    k = rnd.key(0)
+    assert rnd.normal(k, 3).shape == (3,)
+    assert rnd.normal(k, (True, 2)).shape == (1, 2)  # Python bools count as 0/1
+    assert rnd.bits(k, True).shape == (1,)
+    for bad in (np.int64(3), np.array(3), jnp.int32(3)):
+        with pytest.raises(TypeError):
+            rnd.normal(k, bad)  # a scalar is not a sequence
+    assert rnd.uniform(k, np.array([2, 3])).shape == (2, 3)
+    with pytest.raises(TypeError, match="Shapes must be 1D sequences"):
+        rnd.normal(k, (np.True_,))
+    for dt in (jnp.float32, jnp.bool_, jnp.complex64):
+        with pytest.raises(ValueError, match="dtype argument to `geometric` must be an int dtype"):
+            rnd.geometric(k, 0.3, (2,), dtype=dt)
+    assert rnd.geometric(k, 0.3, (2,), dtype=jnp.uint8).dtype == np.uint8
+    with pytest.raises(TypeError):
+        rnd.dirichlet(k, [1.0, 2.0])
+    assert rnd.dirichlet(k, np.array([1.0, 2.0]), (3,)).shape == (3, 2)

@@ -227,6 +227,8 @@ def geometric(key, p, shape=None, dtype=None, *, out_sharding=None):
     """
     typed, _ = check_prng_key("geometric", key)
     dt = dtypes.check_user_dtype_supported(dtype or dtypes.default_int_dtype(), "geometric")
+    if not dtypes.is_int(dt):
+        raise ValueError(f"dtype argument to `geometric` must be an int dtype, got {dt}")
     shape = _shape_of(shape, p)
     check_arraylike("geometric", p)
     (p,) = promote_dtypes_inexact(p)

@@ -24,6 +24,7 @@ from jaxlite._src.control_flow.while_loop import while_loop
 from jaxlite._src.core import rules
 from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy import creation, reductions, shape as jshape, ufuncs
+from jaxlite._src.numpy.util import check_arraylike
 from jaxlite._src.ops import _factories, elementwise as ew, shape as sh
 from jaxlite._src.ops.special import random_gamma_grad_p
 from jaxlite._src.random import _xla_math as xm
@@ -192,6 +193,8 @@ def dirichlet(key: Any, alpha: Any, shape=None, dtype=None, *, out_sharding=None
     """
     typed, _ = check_prng_key("dirichlet", key)
     dt = _float_dtype("dirichlet", dtype)
+    # a list is refused (JAX fails converting its traced elements: a TypeError)
+    check_arraylike("dirichlet", alpha)
     alpha = creation.asarray(alpha)
     if alpha.ndim < 1:
         raise ValueError(f"dirichlet requires alpha.ndim >= 1, got alpha.ndim == {alpha.ndim}")

@@ -236,7 +236,10 @@ def check_prng_key(name: str, key: Any, *, allow_batched: bool = False):
 
 
 def _as_shape(shape: Any, name: str = "shape") -> tuple:
-    if isinstance(shape, (int, np.integer)):
+    # As JAX's samplers: a Python int (a bool too) is one dimension, but a NumPy integer
+    # scalar or a 0-d array is not a sequence (TypeError); Python bool dimensions count
+    # as 0/1, NumPy bools are refused.
+    if isinstance(shape, int):
         shape = (shape,)
     try:
         shape = tuple(shape)
@@ -245,7 +248,7 @@ def _as_shape(shape: Any, name: str = "shape") -> tuple:
     out = []
     for d in shape:
         bad_array = isinstance(d, Array) and not dtypes.is_int(d.dtype)
-        if bad_array or not isinstance(d, (int, np.integer, Array)) or isinstance(d, bool):
+        if bad_array or not isinstance(d, (int, np.integer, Array)):
             raise TypeError(
                 f"Shapes must be 1D sequences of concrete values of integer type, got {shape}."
             )
