@@ -354,14 +354,13 @@ class EvalTrace(Trace):
         checks = _cfg.debug_value_checks()
         if checks is not None:
             check_debug_values(primitive.name, out if primitive.multiple_results else [out], checks)
+        fwd = rules.forwarding_rules.get(primitive)
         if primitive.multiple_results:
             outs = [make_array(o, a) for o, a in zip(out, avals_out)]
-            fwd = rules.forwarding_rules.get(primitive)
             if fwd is not None:
                 outs = _forward_operands(args, outs, fwd(params))
         else:
             outs = make_array(out, avals_out)
-            fwd = rules.forwarding_rules.get(primitive)
             if fwd is not None:
                 (outs,) = _forward_operands(args, [outs], fwd(params))
         if placed:
