@@ -164,8 +164,10 @@ def _max_shape(lo_shape: tuple, shape: tuple) -> tuple:
 
 
 def _rank_to(x, rank):
+    # A 0-d bound broadcasts as it is (the same values as JAX's (1, ..., 1) reshape; one
+    # equation fewer, so the native tier still fuses the sampler lane by lane).
     nd = aval_of(x).ndim
-    return sh.reshape(x, (1,) * (rank - nd) + aval_of(x).shape) if nd < rank else x
+    return sh.reshape(x, (1,) * (rank - nd) + aval_of(x).shape) if 0 < nd < rank else x
 
 
 def _uniform(key, shape, dtype, minval, maxval, mode):
