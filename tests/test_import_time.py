@@ -198,3 +198,29 @@ def test_lazy_names_resolve_and_are_listed():
     for mod in (jaxlite, jnp, jaxlite.lax, jaxlite.debug):
         with pytest.raises(AttributeError, match="no_such_name"):
             mod.no_such_name  # noqa: B018
+
+
+def test_missing_names_say_not_implemented_only_once_the_alias_is_installed():
+    # Looking up jaxlite.install_as_jax imports its module but installs nothing: missing
+    # names keep Python's own message until install_as_jax() runs.
+    code = (
+        "import jaxlite\n"
+        "jaxlite.install_as_jax\n"
+        "def msg(f):\n"
+        "    try:\n"
+        "        f()\n"
+        "    except AttributeError as e:\n"
+        "        return str(e)\n"
+        "print(msg(lambda: jaxlite.lax.nope))\n"
+        "print(msg(lambda: jaxlite.numpy.nope))\n"
+        "jaxlite.install_as_jax()\n"
+        "print(msg(lambda: jaxlite.lax.nope))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=180, check=True,
+    ).stdout.splitlines()
+    assert out[0] == "module 'jaxlite.lax' has no attribute 'nope'"
+    assert out[1] == "module 'jaxlite.numpy' has no attribute 'nope'"
+    assert out[2].startswith("jax.lax.nope is not implemented in jaxlite")

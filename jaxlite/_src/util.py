@@ -202,10 +202,17 @@ class LazyModule:
         return f"<LazyModule {self._name!r} ({state})>"
 
 
+def _installed_alias():
+    """``jax_alias`` once ``install_as_jax()`` has run, else None (importing the module,
+    e.g. by looking up ``jaxlite.install_as_jax``, installs nothing)."""
+    alias = sys.modules.get("jaxlite._src.jax_alias")
+    return alias if alias is not None and alias.is_installed() else None
+
+
 def missing_attribute(package: str, name: str) -> AttributeError:
     """The error for ``package.name`` that does not exist, from a module's ``__getattr__``:
     under ``install_as_jax`` it says that jaxlite lacks the JAX name (jax_alias.py)."""
-    alias = sys.modules.get("jaxlite._src.jax_alias")
+    alias = _installed_alias()
     if alias is not None and not (name.startswith("__") and name.endswith("__")):
         jax_name = "jax" + package[len("jaxlite") :]
         return AttributeError(alias.not_implemented_message(f"{jax_name}.{name}"))
@@ -217,8 +224,8 @@ def import_submodule(fullname: str) -> Any:
     ``install_as_jax`` it gets what modules imported as ``jax.*`` get (jax_alias.py: a
     missing name says that jaxlite lacks it)."""
     module = importlib.import_module(fullname)
-    alias = sys.modules.get("jaxlite._src.jax_alias")
-    if alias is not None and alias.is_installed():
+    alias = _installed_alias()
+    if alias is not None:
         alias.adopt(module)
     return module
 

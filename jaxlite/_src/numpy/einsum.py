@@ -26,7 +26,7 @@ from jaxlite._src.numpy.util import (
     promote_dtypes_for_contraction,
     with_weak_type,
 )
-from jaxlite._src.ops import linalg as _linalg, reductions as _red, shape as _sh
+from jaxlite._src.ops import lax_api, linalg as _linalg, reductions as _red, shape as _sh
 from jaxlite._src.ops.precision import check_precision
 from jaxlite._src.sharding import explicit as _explicit
 
@@ -267,11 +267,7 @@ def kron(a, b):
     """
     check_arraylike("kron", a, b)
     a, b = promote_dtypes(a, b)
-    if a.dtype == np.bool_:
-        raise TypeError(
-            "mul does not accept dtype bool at position 0. Accepted dtypes at position 0 "
-            "are subtypes of integer, floating, complexfloating."
-        )
+    lax_api.check_accepted("mul", (lax_api.NUMBER,) * 2, a, b)  # JAX's lax.mul: no bools
     nd = max(a.ndim, b.ndim)
     a = reshape(a, (1,) * (nd - a.ndim) + a.shape)
     b = reshape(b, (1,) * (nd - b.ndim) + b.shape)

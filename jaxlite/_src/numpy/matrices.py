@@ -13,7 +13,7 @@ from jaxlite._src.numpy.indexing_routines import diagonal
 from jaxlite._src.numpy.shape import flip, ravel
 from jaxlite._src.numpy.ufuncs import power
 from jaxlite._src.numpy.util import asarray_any
-from jaxlite._src.ops import conversion, elementwise as ew, shape as _sh
+from jaxlite._src.ops import conversion, elementwise as ew, lax_api, shape as _sh
 
 
 def tri(N: int, M: int | None = None, k: int = 0, dtype=None):
@@ -83,11 +83,7 @@ def vander(x, N=None, increasing: bool = False):
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array")
     N = x.shape[0] if N is None else operator.index(N)
-    if x.dtype == np.bool_:  # JAX builds the powers with an iota of x's dtype
-        raise TypeError(
-            "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, "
-            "floating, complexfloating."
-        )
+    lax_api.check_accepted("iota", (lax_api.NUMBER,), x)  # JAX's powers: an iota of x's dtype
     powers = arange(N)
     if not increasing:
         powers = flip(powers, 0)

@@ -24,7 +24,14 @@ from jaxlite._src.numpy.ufuncs import (
     where,
 )
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, promote_dtypes
-from jaxlite._src.ops import conversion, elementwise as ew, shape as _sh, sorting, sorting as _sort
+from jaxlite._src.ops import (
+    conversion,
+    elementwise as ew,
+    lax_api,
+    shape as _sh,
+    sorting,
+    sorting as _sort,
+)
 
 
 def sort_complex(a):
@@ -190,11 +197,7 @@ def _check_kth(name, a, kth, axis):
         raise NotImplementedError(f"jnp.{name} for complex dtype is not implemented.")
     axis = canonicalize_axis(axis, a.ndim)
     kth = canonicalize_axis(kth, a.shape[axis])
-    if a.dtype == np.bool_:  # JAX negates the operand first
-        raise TypeError(
-            "neg does not accept dtype bool. Accepted dtypes are subtypes of integer, "
-            "floating, complexfloating."
-        )
+    lax_api.check_accepted("neg", (lax_api.NUMBER,), a)  # JAX negates the operand first
     return swapaxes(a, axis, -1) if a.ndim else a, axis, kth
 
 

@@ -60,7 +60,13 @@ from jaxlite._src.numpy.util import (
     check_arraylike,
     promote_dtypes_inexact,
 )
-from jaxlite._src.ops import elementwise as ew, indexing as _ix, shape as _sh, sorting as _sort
+from jaxlite._src.ops import (
+    elementwise as ew,
+    indexing as _ix,
+    lax_api,
+    shape as _sh,
+    sorting as _sort,
+)
 from jaxlite._src.ops.conversion import convert_element_type
 from jaxlite._src.ops.xla_fma import fma
 from jaxlite._src.sharding import explicit as _explicit
@@ -369,12 +375,7 @@ def quantile(
 def _check_float_q(q):
     """JAX's quantile/nanquantile floor ``q`` in its own dtype: integer (or bool) ``q`` is
     a TypeError there, even 0 or 1 (percentile divides by 100 first)."""
-    dt = dtypes.dtype_and_weak_type(q)[0]
-    if not dtypes.is_inexact(dt):
-        raise TypeError(
-            f"floor does not accept dtype {dtypes.short_name(dt)}. Accepted dtypes are "
-            "subtypes of floating."
-        )
+    lax_api.check_accepted("floor", (lax_api.FLOAT,), asarray_any(q))
 
 
 def percentile(

@@ -60,7 +60,13 @@ from jaxlite._src.numpy.util import (
     promote_dtypes_numeric,
     with_weak_type,
 )
-from jaxlite._src.ops import conversion, elementwise as ew, special as _special, windowed
+from jaxlite._src.ops import (
+    conversion,
+    elementwise as ew,
+    lax_api,
+    special as _special,
+    windowed,
+)
 from jaxlite._src.ops.bitcast import bitcast_convert_type
 from jaxlite._src.ops.shape import full as _sh_full
 
@@ -92,11 +98,7 @@ def heaviside(x1, x2, /):
     # Promoted dtypes, not shapes: where broadcasts (no rank-promotion check, as in JAX).
     check_arraylike("heaviside", x1, x2)
     x1, x2 = promote_dtypes_inexact(x1, x2)
-    if dtypes.is_complex(aval_of(x1).dtype):  # JAX compares with lax.lt: no complex
-        raise TypeError(
-            f"lt does not accept dtype {aval_of(x1).dtype.name} at position 0. Accepted "
-            "dtypes at position 0 are subtypes of integer, floating, bool."
-        )
+    lax_api.check_accepted("lt", (lax_api.ORDERED,) * 2, x1, x2)  # JAX's lax.lt: no complex
     zero, one = _lax_const(x1, 0), _lax_const(x1, 1)
     return _where(less(x1, zero), zero, _where(greater(x1, zero), one, _where(isnan(x1), x1, x2)))
 

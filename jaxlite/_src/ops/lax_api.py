@@ -61,9 +61,9 @@ _CATEGORY = {
     "float32": lambda d: d == np.float32,
     "float64": lambda d: d == np.float64,
 }
-_NUMBER = ("integer", "floating", "complexfloating")
-_ORDERED = ("integer", "floating", "bool")  # lt/le/gt/ge: no complex operands
-_FLOAT = ("floating",)
+NUMBER = ("integer", "floating", "complexfloating")
+ORDERED = ("integer", "floating", "bool")  # lt/le/gt/ge: no complex operands
+FLOAT = ("floating",)
 
 
 def check_accepted(name: str, accepted, *args) -> None:
@@ -149,7 +149,7 @@ def mul(x, y, *, out_dtype=None):
     Raises:
         TypeError: operands of different dtypes without ``out_dtype``, or a bool operand.
     """
-    check_accepted("mul", (_NUMBER, _NUMBER), x, y)
+    check_accepted("mul", (NUMBER, NUMBER), x, y)
     if out_dtype is None:
         return _mul_same_dtype(x, y)
     if not dtypes.is_extended(out_dtype):
@@ -162,7 +162,7 @@ def mul(x, y, *, out_dtype=None):
 
 
 lt, le, gt, ge = (
-    _strict(n, impl, tip, (_ORDERED, _ORDERED)) for n, (impl, tip) in _ORDERED_CMP.items()
+    _strict(n, impl, tip, (ORDERED, ORDERED)) for n, (impl, tip) in _ORDERED_CMP.items()
 )
 _INTBOOL = ("integer", "bool")
 bitwise_and = _strict("bitwise_and", ew.and_, None, (_INTBOOL, _INTBOOL), "and")
@@ -186,7 +186,7 @@ def pow(x, y):  # noqa: A001
         TypeError: for other operand dtypes, Python scalars counting as their default
             dtype (``lax.pow(2, x)`` is an int32 base).
     """
-    check_accepted("pow", (("floating", "complexfloating"), _NUMBER), x, y)
+    check_accepted("pow", (("floating", "complexfloating"), NUMBER), x, y)
     dx, dy = aval_of(x).dtype, aval_of(y).dtype
     if dtypes.is_inexact(dy) and dx != dy:
         raise TypeError(

@@ -16,18 +16,18 @@ from jaxlite._src.ops import (
     special,
     special_more,
 )
-from jaxlite._src.ops.lax_api import _FLOAT, _strict, check_accepted
+from jaxlite._src.ops.lax_api import FLOAT, _strict, check_accepted
 from jaxlite._src.ops.lax_types import AccuracyMode, Tolerance
 
-igamma = _strict("igamma", special.igamma, None, (_FLOAT, _FLOAT))
-igammac = _strict("igammac", special.igammac, None, (_FLOAT, _FLOAT))
-igamma_grad_a = _strict("igamma_grad_a", special.igamma_grad_a, None, (_FLOAT, _FLOAT))
-random_gamma_grad = _strict("random_gamma_grad", special.random_gamma_grad, None, (_FLOAT, _FLOAT))
+igamma = _strict("igamma", special.igamma, None, (FLOAT, FLOAT))
+igammac = _strict("igammac", special.igammac, None, (FLOAT, FLOAT))
+igamma_grad_a = _strict("igamma_grad_a", special.igamma_grad_a, None, (FLOAT, FLOAT))
+random_gamma_grad = _strict("random_gamma_grad", special.random_gamma_grad, None, (FLOAT, FLOAT))
 betainc = _strict(
-    "betainc", special.betainc, None, (_FLOAT, _FLOAT, _FLOAT), "regularized_incomplete_beta"
+    "betainc", special.betainc, None, (FLOAT, FLOAT, FLOAT), "regularized_incomplete_beta"
 )
-polygamma = _strict("polygamma", special_more.polygamma, None, (_FLOAT, _FLOAT))
-zeta = _strict("zeta", special_more.zeta, None, (_FLOAT, _FLOAT))
+polygamma = _strict("polygamma", special_more.polygamma, None, (FLOAT, FLOAT))
+zeta = _strict("zeta", special_more.zeta, None, (FLOAT, FLOAT))
 clamp = _strict("clamp", _clamp.clamp, None)
 for _f, _impl in [
     (igamma, special.igamma), (igammac, special.igammac), (betainc, special.betainc),

@@ -19,7 +19,7 @@ import jaxlite.numpy as jnp  # the public jnp namespace (stable across module sp
 from jaxlite._src import dtypes
 from jaxlite._src.nn import log1mexp
 from jaxlite._src.numpy.util import promote_args_inexact, promote_dtypes_inexact
-from jaxlite._src.ops import linalg_ops
+from jaxlite._src.ops import lax_api as L, linalg_ops
 from jaxlite._src.scipy import special as sp
 
 _LOG_2PI = float(np.log(2 * np.pi))
@@ -50,18 +50,12 @@ def refuse_complex(cls, table: dict) -> None:
 
             def checked(*args, _fn=fn, _op=op, **kwargs):
                 dt = _complex_arg(list(args) + list(kwargs.values()))
-                if dt is not None:
+                if dt is not None:  # lax's own checks raise JAX's messages
+                    z = np.zeros((), dt)
                     if _op == "div":
-                        real = dtypes.to_real_dtype(dt)
-                        raise TypeError(
-                            f"lax.div requires arguments to have the same dtypes, got "
-                            f"{np.dtype(real).name}, {np.dtype(dt).name}. (Tip: jnp.divide is a "
-                            "similar function that does automatic type promotion on inputs)."
-                        )
-                    raise TypeError(
-                        f"{_op} does not accept dtype {np.dtype(dt).name} at position 0. "
-                        "Accepted dtypes at position 0 are subtypes of integer, floating, bool."
-                    )
+                        real = np.zeros((), dtypes.to_real_dtype(dt))
+                        L.check_same_dtypes("div", "divide", real, z)
+                    L.check_accepted(_op, (L.ORDERED, L.ORDERED), z, z)
                 return _fn(*args, **kwargs)
 
             functools.update_wrapper(checked, fn)
