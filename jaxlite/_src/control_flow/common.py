@@ -26,7 +26,15 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.array import ArrayImpl, to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of, ordered_axes
 from jaxlite._src.core.effects import batched_cond_allowed_effects, control_flow_allowed_effects
-from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, closure_convert_consts
+from jaxlite._src.core.ir import (
+    ClosedJaxpr,
+    Jaxpr,
+    JaxprEqn,
+    Literal,
+    Var,
+    closure_convert_consts,
+    jaxpr_forwarding,
+)
 from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.core.trace import Tracer, eval_trace, set_current_trace
 from jaxlite._src.interpreters import dce as _dce, simplify as _simplify
@@ -248,8 +256,8 @@ def invariant_carries(body: ClosedJaxpr, nconsts: int, ncarry: int) -> list[int]
     """Carry positions the loop body returns unchanged (its output ``k`` is its carry input
     ``k``): loop-invariant values, which JAX passes to the loop as constants and returns
     as given (so they stay unbatched under ``vmap`` with a batched predicate)."""
-    j = body.jaxpr
-    return [k for k in range(ncarry) if j.outvars[k] is j.invars[nconsts + k]]
+    fwd = jaxpr_forwarding(body.jaxpr)[:ncarry]
+    return [k for k, i in enumerate(fwd) if i == nconsts + k]
 
 
 def permute_jaxpr(

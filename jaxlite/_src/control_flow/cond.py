@@ -25,7 +25,7 @@ from jaxlite._src.control_flow import common
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.effects import join_effects
-from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, jaxpr_forwarding
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.custom_derivatives import check_no_forward_custom_vjp
@@ -352,11 +352,8 @@ def _bind_forwarding(index, args: list, branches: list) -> list:
     operand itself, as in JAX: it keeps its type and identity, and under ``vmap`` with a
     batched predicate an unbatched operand stays unbatched (``out_axes=None`` accepts it).
     The ``cond`` keeps the other outputs, and runs (effects) even if none are left."""
-    pos = [{id(v): k for k, v in enumerate(b.jaxpr.invars)} for b in branches]
-    fwd = []
-    for outs in zip(*(b.jaxpr.outvars for b in branches)):
-        ks = {p.get(id(v), -1) for p, v in zip(pos, outs)}
-        fwd.append(ks.pop() if len(ks) == 1 and -1 not in ks else None)
+    per_branch = [jaxpr_forwarding(b.jaxpr) for b in branches]
+    fwd = [ks.pop() if len(ks) == 1 else None for ks in map(set, zip(*per_branch))]
     if all(k is None for k in fwd):
         return cond_p.bind(index, *args, branches=tuple(branches))
     keep = [j for j, k in enumerate(fwd) if k is None]

@@ -407,9 +407,9 @@ def _undef(aval):
 
 def _scan_forwarding(params):
     # A carry the body returns unchanged is the initial carry operand (ys are stacked).
-    nc, ncarry = params["num_consts"], params["num_carry"]
-    f = jaxpr_forwarding(params["jaxpr"].jaxpr)
-    return [nc + j if j < ncarry and i == nc + j else None for j, i in enumerate(f)]
+    nc, closed = params["num_consts"], params["jaxpr"]
+    inv = common.invariant_carries(closed, nc, params["num_carry"])
+    return [nc + j if j in inv else None for j in range(len(closed.jaxpr.outvars))]
 
 
 rules.forwarding_rules[scan_p] = _scan_forwarding
@@ -635,8 +635,8 @@ def _bind_forwarding(closed, consts, init, raw_init, xs, raw_xs, length, reverse
     j = closed.jaxpr
     inv = common.invariant_carries(closed, nk, nc)
     var = [k for k in range(nc) if k not in inv]
-    x_pos = {id(v): i for i, v in enumerate(j.invars[nk + nc :])}
-    y_fwd = [x_pos.get(id(v)) for v in j.outvars[nc:]]
+    first_x = nk + nc
+    y_fwd = [None if i is None or i < first_x else i - first_x for i in jaxpr_forwarding(j)[nc:]]
     if not inv and all(i is None for i in y_fwd):
         var, y_keep = range(nc), range(len(y_fwd))
     else:

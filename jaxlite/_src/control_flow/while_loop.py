@@ -29,7 +29,6 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.effects import join_effects
 from jaxlite._src.core.errors import ConcretizationTypeError
-from jaxlite._src.core.ir import jaxpr_forwarding
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
 from jaxlite._src.core.trace import Tracer
@@ -332,9 +331,10 @@ def _while_dce(used_outputs, eqn):
 
 def _while_forwarding(params):
     # A carry the body returns unchanged is the initial carry operand.
-    cn, bn = params["cond_nconsts"], params["body_nconsts"]
-    f = jaxpr_forwarding(params["body_jaxpr"].jaxpr)
-    return [cn + bn + j if i == bn + j else None for j, i in enumerate(f)]
+    cn, bn, body = params["cond_nconsts"], params["body_nconsts"], params["body_jaxpr"]
+    n = len(body.jaxpr.outvars)
+    inv = common.invariant_carries(body, bn, n)
+    return [cn + bn + j if j in inv else None for j in range(n)]
 
 
 rules.forwarding_rules[while_p] = _while_forwarding
