@@ -157,6 +157,44 @@ def test_host_callbacks_in_shard_map_run_in_program_order_K9():
     )
 
 
+def test_pure_callback_in_shard_map_takes_its_turn_K9():
+    """A pure_callback has no effect but runs user code: at the top level of a body it runs
+    on every device before the next host callback starts, as in JAX's eager shard_map
+    (which runs a body one primitive at a time over all devices). jaxlite used to let
+    each device's thread run on from its own turn of the debug callback before it, so the
+    calls interleaved per device (d0 p0 d1 p1 ...)."""
+    run(
+        """
+        m4 = jax.make_mesh((4,), ("i",), axis_types=(AxisType.Auto,))
+        x = jax.device_put(jnp.arange(8.0), NamedSharding(m4, P("i")))
+        ev = []
+        def rec(tag):
+            def h(a):
+                ev.append((tag, int(np.asarray(a)[0])))
+                return np.asarray(a)
+            return h
+        def body(a):
+            jax.debug.callback(rec("d"), a)
+            y = jax.pure_callback(rec("p"), jax.ShapeDtypeStruct(a.shape, a.dtype), a)
+            jax.debug.callback(rec("e"), a)
+            return y
+        f = jax.shard_map(body, mesh=m4, in_specs=P("i"), out_specs=P("i"))
+        for g in (f, jax.jit(f)):
+            for _ in range(5):
+                ev.clear()
+                assert np.asarray(g(x)).tolist() == list(range(8))
+                tags = [t for t, _ in ev]
+                if g is f:  # eagerly: each callback on all devices before the next one
+                    assert tags == ["d"] * 4 + ["p"] * 4 + ["e"] * 4, ev
+                    assert [v for t, v in ev if t == "d"] == [0, 2, 4, 6], ev
+                assert sorted(v for t, v in ev if t == "p") == [0, 2, 4, 6], ev
+                if "jaxlite" in jax.__name__:  # in device order, eagerly and under jit
+                    assert ev == [(t, v) for t in "dpe" for v in (0, 2, 4, 6)], ev
+        """,
+        n_devices=4,
+    )
+
+
 @pytest.mark.jaxlite_only
 def test_jit_host_callbacks_in_shard_map_are_in_lockstep():
     """jaxlite runs top-level callbacks of a body in lockstep under jit too (one of the

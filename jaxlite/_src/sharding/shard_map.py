@@ -205,17 +205,19 @@ _lockstep_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _lockstep_jaxpr(closed: ClosedJaxpr) -> ClosedJaxpr:
-    """``closed`` with each top-level host-callback equation wrapped in ``lockstep_p``."""
+    """``closed`` with each top-level host-callback equation (an effectful one, or a
+    ``pure_callback``, which has no effect but runs user code) wrapped in ``lockstep_p``."""
     out = _lockstep_cache.get(closed, False)
     if out is not False:
         return closed if out is None else out
     jaxpr = closed.jaxpr
-    if not any(e.effects for e in jaxpr.eqns):
+    user = rules.runs_user_code
+    if not any(e.effects or e.primitive in user for e in jaxpr.eqns):
         _lockstep_cache[closed] = None  # unchanged (a value must not refer to its key)
         return closed
     eqns = []
     for e in jaxpr.eqns:
-        if not e.effects:
+        if not (e.effects or e.primitive in user):
             eqns.append(e)
             continue
         ins = [Var(v.aval) for v in e.invars]
@@ -229,7 +231,7 @@ def _lockstep_jaxpr(closed: ClosedJaxpr) -> ClosedJaxpr:
                 lockstep_p,
                 [v for v in e.invars if type(v) is not Literal],
                 e.outvars,
-                {"jaxpr": sub, "turns": e.primitive in rules.runs_user_code},
+                {"jaxpr": sub, "turns": e.primitive in user},
                 e.effects,
             )
         )
