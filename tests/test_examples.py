@@ -238,6 +238,26 @@ def test_readme_example_runs_and_prints_what_readme_says(capsys):
     assert "(4, 2)" in out
 
 
+def test_readme_several_devices_block_runs():
+    """README's "Several devices" block runs as written, in a fresh process (the device
+    count is fixed at the first computation), and prints the line README quotes."""
+    import re
+
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    section = re.search(r"## Several devices(.*?)\n## ", readme, re.S).group(1)
+    block = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    quoted = re.search(r"It prints `(.*?)`", section).group(1)
+    if os.environ.get("JAXLITE_ORACLE", "") == "jax":  # oracle mode: the same program on JAX
+        block = block.replace("import jaxlite as jax", "import jax")
+        block = block.replace("import jaxlite.numpy as jnp", "import jax.numpy as jnp")
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run(
+        [sys.executable, "-c", block], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == quoted
+
+
 @pytest.mark.jaxlite_only
 def test_callbacks_tour_runs():
     """examples/callbacks_tour.py (every seed-tutorial example) runs from a plain checkout."""
