@@ -2,6 +2,8 @@
 """S2-S5 and S7 (spec/sharding.md): meshes, the mesh context, PartitionSpec, the sharding
 classes, device_put and sharded arrays, and jit shardings. Grouped per subprocess."""
 
+import pytest
+
 from tests.sharding._subproc import run
 
 
@@ -280,6 +282,85 @@ def test_S4_4_S8_4_S13_3_reshard_constructors_and_removed_names():
         raises(AttributeError, "jax.device_put_replicated is deprecated; use jax.device_put instead.",
                getattr, jax, "device_put_replicated")
         """
+    )
+
+
+def test_multihost_utils_host_local_and_global_arrays_in_one_process():
+    """host_local_array_to_global_array / global_array_to_host_local_array / assert_equal and
+    Mesh.local_mesh in one process: the local data is the global value, placed by the
+    pspec; a fully addressable array comes back as it is; under jit/grad/vmap the value
+    passes through. (jaxlite had none of the three functions.)"""
+    run(
+        """
+        import importlib
+        mh = importlib.import_module(jax.__name__ + ".experimental.multihost_utils")
+        mesh = jax.make_mesh((2, 2), ("x", "y"), axis_types=(AxisType.Auto,) * 2)
+        assert mesh.local_mesh == mesh
+        a = mh.host_local_array_to_global_array(np.arange(8.0).reshape(4, 2), mesh, P("x"))
+        assert a.shape == (4, 2) and a.dtype == jnp.float32 and a.committed
+        assert a.sharding == NamedSharding(mesh, P("x")) and not a.weak_type
+        assert [np.asarray(s.data).tolist() for s in a.addressable_shards][::2] == [[[0, 1], [2, 3]], [[4, 5], [6, 7]]]
+        t = mh.host_local_array_to_global_array({"u": np.arange(4), "w": jnp.ones(3)}, mesh, P())
+        assert t["u"].dtype == jnp.int32 and t["u"].sharding == NamedSharding(mesh, P())
+        assert t["w"].sharding == NamedSharding(mesh, P()) and t["w"].tolist() == [1.0, 1.0, 1.0]
+        t = mh.host_local_array_to_global_array((np.zeros(4), np.ones(2)), mesh, (P("y"), P()))
+        assert [v.sharding.spec for v in t] == [P("y"), P()]
+        assert mh.global_array_to_host_local_array(a, mesh, P("x")) is a
+        assert mh.global_array_to_host_local_array(a, mesh, P("y")) is a  # fully addressable
+        b = mh.global_array_to_host_local_array(np.arange(4.0), mesh, P("y"))
+        assert b.sharding == NamedSharding(mesh, P("y")) and b.tolist() == [0, 1, 2, 3]
+        raises(ValueError, "`None` is not a valid input to the pspecs argument. Please use jax.sharding.PartitionSpec() if you wanted to replicate your input.", mh.host_local_array_to_global_array, np.arange(4.0), mesh, None)
+        raises(ValueError, "`None` is not a valid input to the pspecs argument", mh.global_array_to_host_local_array, np.arange(4.0), mesh, None)
+        raises(ValueError, "input pspecs specification must be a tree prefix", mh.host_local_array_to_global_array, np.arange(4.0), mesh, [P("x")])
+        raises(ValueError, "implies that array axis 0 is partitioned 2 times, but the dimension size is 3", mh.host_local_array_to_global_array, np.arange(3.0), mesh, P("x"))
+        f = jax.jit(lambda v: mh.host_local_array_to_global_array(v, mesh, P("x")) * 2)
+        assert f(np.arange(4.0)).tolist() == [0, 2, 4, 6]
+        g = jax.grad(lambda v: mh.host_local_array_to_global_array(v, mesh, P("x")).sum())
+        assert g(np.arange(4.0)).tolist() == [1, 1, 1, 1]
+        assert jax.vmap(lambda v: mh.host_local_array_to_global_array(v, mesh, P("x")))(np.ones((3, 4))).shape == (3, 4)
+        k = mh.host_local_array_to_global_array(jax.random.key(0), mesh, P())
+        assert str(k.dtype) == "key<fry>" and k.sharding == NamedSharding(mesh, P())
+        assert mh.assert_equal({"a": np.arange(3), "b": 2.0}, "same everywhere") is None
+        """,
+        n_devices=4,
+    )
+
+
+@pytest.mark.jaxlite_only
+def test_multihost_utils_across_processes_with_a_model_of_two():
+    """The multi-process paths, run as process 1 of a two-process model (two devices each;
+    no MPI needed: nothing here communicates): Mesh.local_mesh is this process's block of
+    the device grid, and a process's local data becomes its part of the global array (rows
+    4-7 for P("host")), which global_array_to_host_local_array gives back."""
+    run(
+        """
+        from jaxlite._src import devices as D
+        import importlib
+        mh = importlib.import_module("jaxlite.experimental.multihost_utils")
+        class Model:
+            process_index, process_count = 1, 2
+            def make_devices(self, n):
+                return tuple(D.Device(D.global_device_id(p, i), p, i) for p in range(2) for i in range(n))
+        D.set_process_model(Model())
+        jax.config.update("jax_num_cpu_devices", 2)
+        devs = jax.devices()
+        assert [d.id for d in devs] == [0, 1, 2048, 2049] and jax.process_index() == 1
+        mesh = Mesh(np.array(devs).reshape(2, 2), ("host", "dev"))
+        assert mesh.local_mesh.devices.tolist() == [devs[2:]] and mesh.local_mesh.axis_names == ("host", "dev")
+        assert Mesh(np.array(devs).reshape(2, 2).T, ("dev", "host")).local_mesh.devices.tolist() == [[devs[2]], [devs[3]]]
+        local = np.arange(4.0) + 10
+        for spec in (P("host"), P(("host", "dev"))):
+            g = mh.host_local_array_to_global_array(local, mesh, spec)
+            assert g.shape == (8,) and not g.is_fully_addressable and g.sharding == NamedSharding(mesh, spec)
+            assert sorted(np.asarray(s.data).tolist() for s in g.addressable_shards) in ([[10, 11, 12, 13]] * 2, [[10, 11], [12, 13]])
+            back = mh.global_array_to_host_local_array(g, mesh, spec)
+            assert back.shape == (4,) and np.asarray(back).tolist() == local.tolist()
+            assert back.sharding == NamedSharding(mesh.local_mesh, spec) and back.is_fully_addressable
+            assert mh.host_local_array_to_global_array(g, mesh, spec) is g
+        raises(NotImplementedError, "resharding across processes", mh.global_array_to_host_local_array, g, mesh, P("dev"))
+        raises(NotImplementedError, "across processes", jax.jit(lambda v: mh.host_local_array_to_global_array(v, mesh, P("host"))), local)
+        """,
+        n_devices=None,
     )
 
 

@@ -189,6 +189,21 @@ class Mesh(_MeshBase):
         return len({d.process_index for d in self.devices.flat}) > 1
 
     @property
+    def local_mesh(self) -> Mesh:
+        """The sub-mesh of this process's devices (``jax.sharding.Mesh.local_mesh``): the
+        mesh itself in one process; across processes the smallest block of the device grid
+        holding this process's devices."""
+        if not self.is_multi_process:
+            return self
+        me = _devices.process_index()
+        mine = np.vectorize(lambda d: d.process_index == me, otypes=[bool])(self.devices)
+        index = [
+            np.flatnonzero(mine.any(axis=tuple(j for j in range(mine.ndim) if j != i)))
+            for i in range(mine.ndim)
+        ]
+        return Mesh(self.devices[np.ix_(*index)], self.axis_names, self.axis_types)
+
+    @property
     def abstract_mesh(self) -> AbstractMesh:
         return AbstractMesh(self.axis_sizes, self.axis_names, self.axis_types)
 

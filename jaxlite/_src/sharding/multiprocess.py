@@ -501,7 +501,8 @@ def out_providers(out_specs, coords: list, local: list) -> list:
     return res
 
 
-def _local_region(sharding: NamedSharding, shape: tuple) -> list:
+def local_region(sharding: NamedSharding, shape: tuple) -> list:
+    """Per dimension, the ``(start, stop)`` of the blocks this process's devices hold."""
     me = _devices.process_index()
     starts = [[] for _ in shape]
     stops = [[] for _ in shape]
@@ -550,7 +551,7 @@ def from_process_local(sharding: Sharding, local_data: np.ndarray, global_shape)
         if global_shape is not None
         else global_shape_from_local(sharding, local_data.shape)
     )
-    region = _local_region(sharding, shape)
+    region = local_region(sharding, shape)
     want = tuple(b - a for a, b in region)
     if want != tuple(local_data.shape):
         raise ValueError(
@@ -574,7 +575,7 @@ def local_part(x) -> Any:
     process-local result of pmap)."""
     if not is_local_only(x):
         return x
-    region = _local_region(x.sharding, tuple(x.aval.shape))
+    region = local_region(x.sharding, tuple(x.aval.shape))
     value = x._value[tuple(slice(a, b) for a, b in region)]
     aval = type(x.aval)(value.shape, x.aval.dtype, x.aval.weak_type)
     local = [d for d in x.sharding.mesh.devices.flat if d.process_index == _devices.process_index()]
