@@ -91,6 +91,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "random",
             "scipy",  # jax.scipy: one package, a module per topic (docs/architecture.md)
             "checkify",
+            "ode",  # jax.experimental.ode.odeint (while_loop, scan, custom_vjp, closure_convert)
             "host_callback",
             "testing",
         ),
