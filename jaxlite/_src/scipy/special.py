@@ -45,6 +45,7 @@ from jaxlite._src.ops import (
     special_more as special_more_ops,
 )
 from jaxlite._src.ops.structural import stop_gradient_p
+from jaxlite._src.scipy import special_complex
 
 
 def _inexact1(x):
@@ -177,12 +178,16 @@ def ndtr(x):
 
 
 def gamma(x):
-    """``jax.scipy.special.gamma`` (real arguments): ``gammasgn(x) * exp(lgamma(x))``.
+    """``jax.scipy.special.gamma``: ``gammasgn(x) * exp(lgamma(x))`` for real arguments.
 
     Negative non-integers get their sign from ``gammasgn``; the poles (non-positive
-    integers) give NaN, except ``+inf`` at ``+0`` and ``-inf`` at ``-0`` (as JAX).
+    integers) give NaN, except ``+inf`` at ``+0`` and ``-inf`` at ``-0`` (as JAX). Complex
+    arguments give ``exp(loggamma(x))``, ``nan + nan j`` at the poles and for non-finite
+    parts (``scipy/special_complex.py``).
     """
     x = _inexact1(x)
+    if dtypes.is_complex(x.dtype):
+        return with_weak_type(special_complex.complex_gamma(x), False)
     return multiply(gammasgn(x), exp(ew.lgamma(x)))
 
 

@@ -25,6 +25,7 @@ from jaxlite._src.numpy.shape import expand_dims
 from jaxlite._src.numpy.ufuncs import divide, exp, multiply, where
 from jaxlite._src.numpy.util import promote_args_inexact
 from jaxlite._src.ops import elementwise as ew, special_more as sm
+from jaxlite._src.scipy import special_complex
 from jaxlite._src.scipy.special import betaln, digamma, gamma, gammaln, gammasgn
 
 
@@ -129,17 +130,21 @@ def zeta(x, q=None):
 
 
 def loggamma(x):
-    """The log of the gamma function for real ``x > 0`` (``jax.scipy.special.loggamma``).
+    """The principal branch of the log of the gamma function
+    (``jax.scipy.special.loggamma``).
 
     Args:
-      x: real array.
+      x: real or complex array.
 
     Returns:
-      ``gammaln(x)`` where ``x > 0``, NaN elsewhere (the real branch only).
+      For real ``x``: ``gammaln(x)`` where ``x > 0``, NaN elsewhere. For complex ``x``: the
+      analytic continuation of the real branch with one cut on the negative real axis (the
+      sign of a zero imaginary part picks the side, as SciPy's); ``nan + nan j`` at the
+      poles and for non-finite parts (``scipy/special_complex.py``).
     """
     (x,) = promote_args_inexact("loggamma", x)
     if dtypes.is_complex(x.dtype):
-        raise NotImplementedError("jaxlite's loggamma supports real inputs only")
+        return _strong(special_complex.complex_loggamma(x))
     return where(x > 0, ew.lgamma(x), np.nan)
 
 
@@ -235,14 +240,14 @@ def poch(z, m):
 
 def erfcx(x):
     """The scaled complementary error function ``exp(x**2) erfc(x)``
-    (``jax.scipy.special.erfcx``, real arguments).
+    (``jax.scipy.special.erfcx``).
 
-    Raises:
-      NotImplementedError: for complex input (JAX's Faddeeva path is not in jaxlite).
+    Args:
+      x: real or complex array; complex ``x`` gives the Faddeeva function ``wofz(1j * x)``.
     """
     (x,) = promote_args_inexact("erfcx", x)
     if dtypes.is_complex(x.dtype):
-        raise NotImplementedError("jaxlite's erfcx supports real inputs only")
+        return _strong(special_complex.complex_erfcx(x))
     return _strong(sm.erfcx(x))
 
 
