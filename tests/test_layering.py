@@ -33,6 +33,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "util",
             "config",
+            "config_more",
             "dtypes",
             "tree_util",
             "devices",

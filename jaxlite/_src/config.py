@@ -26,6 +26,8 @@ import os
 import threading
 from typing import Any
 
+from jaxlite._src import config_more
+
 _DEFAULTS: dict[str, Any] = {
     "jax_enable_x64": False,
     "jax_enable_checks": False,
@@ -96,6 +98,9 @@ _DEFAULTS: dict[str, Any] = {
     # On inside ``jax.ensure_compile_time_eval``: while tracing, operations on concrete
     # values run at once (JAX's flag of the same name).
     "eager_constant_folding": False,
+    # JAX's options for XLA, PJRT, GPUs, Pallas, export...: accepted and validated as in JAX
+    # (config_more.py says which have an effect here and which values are refused).
+    **{name: default for name, (default, _) in config_more.OPTIONS.items()},
 }
 _NATIVE_MODES = ("auto", "off", "always")
 
@@ -225,7 +230,7 @@ _TRUE_WORDS, _FALSE_WORDS = ("true", "t", "1"), ("false", "f", "0")
 def _flag_value(name: str, text: str | None, current: Any) -> Any:
     """The value a command-line ``--name[=text]`` gives flag ``name`` (``current``: its
     value now, whose type says how ``text`` reads)."""
-    if name in _BOOL_FLAGS:
+    if name in _BOOL_FLAGS or name in config_more.BOOL_OPTIONS:
         if text is None or text.lower() in _TRUE_WORDS:
             return True
         if text.lower() in _FALSE_WORDS:
@@ -284,11 +289,17 @@ class Config:
         Raises:
             AttributeError: for an unknown flag name.
         """
+        if name in config_more.FLAGS:
+            config_more.flag_values[name] = value  # JAX checks nothing: no effect here
+            return
         value = self._checked(name, value)
         with self._lock:
             self._values[name] = value
             object.__setattr__(self, "_epoch", self._epoch + 1)
             self._set_global_key()
+        hook = config_more.hooks.get(name)
+        if hook is not None:
+            hook(value)
 
     def new_epoch(self) -> None:
         """Start a new epoch with the same settings: every cache key made before misses
@@ -356,6 +367,8 @@ class Config:
         try:
             return self.read(name)
         except KeyError:
+            if name in config_more.FLAGS:
+                raise AttributeError(f"'Config' object has no attribute '{name}'") from None
             raise AttributeError(f"Unrecognized config option: {name}") from None
 
     def __setattr__(self, name, value):
@@ -366,6 +379,11 @@ class Config:
         if name not in self._values:
             raise AttributeError(f"Unrecognized config option: {name}")
         validator = _validators.get(name)
+        if name in config_more.OPTIONS:  # JAX's type checks first, then the validator
+            value = config_more.parse(name, value)
+            if validator is not None:
+                validator(value)
+            return value
         if validator is not None:
             validator(value)
         if name in _BOOL_FLAGS:

@@ -138,6 +138,28 @@ def _validate_num_cpu_devices(value) -> None:
 register_validator("jax_num_cpu_devices", _validate_num_cpu_devices)
 
 
+def _fixed_at_init(name: str):
+    """A validator refusing a new value of ``name`` once the devices exist (JAX's backend
+    reads it when it is made; None and the current value stay accepted, as in JAX)."""
+
+    def check(value) -> None:
+        if _state.initialized and value is not None and value != config.read(name):
+            raise RuntimeError(
+                f"{name} config should be updated before backends are initialized i.e. "
+                "before any JAX operation is executed. You should initialize this config "
+                "immediately after `import jax`."
+            )
+
+    return check
+
+
+for _name in (
+    "jax_cpu_get_local_topology_timeout_minutes",
+    "jax_cpu_get_global_topology_timeout_minutes",
+):
+    register_validator(_name, _fixed_at_init(_name))
+
+
 def set_process_model(model) -> None:
     """Install a multi-process model (``jaxlite.distributed``); before first use only.
 

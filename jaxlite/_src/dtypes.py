@@ -15,6 +15,7 @@ import ml_dtypes
 import numpy as np
 
 from jaxlite._src import config as _cfg
+from jaxlite._src.config_more import ExplicitX64Mode
 
 bfloat16 = np.dtype(ml_dtypes.bfloat16)
 bool_ = np.dtype(np.bool_)
@@ -628,6 +629,13 @@ def check_user_dtype_supported(dtype: Any, fun_name: str | None = None) -> np.dt
     c = canonicalize_dtype(d)
     # Python's own int/float/complex mean "the default type of that kind": never a warning.
     if c != d and dtype not in (int, float, complex):
+        if _cfg.config.read("jax_explicit_x64_dtypes") == ExplicitX64Mode.ERROR:
+            raise ValueError(
+                f"Explicitly requested dtype {d} requested in {fun_name or 'asarray'} is not "
+                "available. To enable more dtypes, set the jax_enable_x64 or "
+                "allow_explicit_x64_dtypes configuration options.See "
+                "https://github.com/jax-ml/jax#current-gotchas for more."
+            )
         msg = (
             f"Explicitly requested dtype {d} requested in {fun_name or 'asarray'} is not "
             f"available, and will be truncated to dtype {c}. To enable more dtypes, set the "

@@ -231,6 +231,8 @@ class Mesh(_MeshBase):
 
     # ``with mesh:`` (deprecated in 0.10.2, still works).
     def __enter__(self):
+        if _cfg.config.read("jax_disallow_mesh_context_manager"):
+            raise RuntimeError("Mesh context manager is disabled.")
         sharding_hooks.callback_wrap = _run_cleared
         warnings.warn(
             "`with mesh:` context manager has been deprecated. Please use `with "
