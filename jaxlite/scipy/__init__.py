@@ -15,6 +15,7 @@ __getattr__, __dir__ = lazy_submodules(
         "optimize",
         "signal",
         "sparse",
+        "spatial",
         "special",
         "stats",
     ],

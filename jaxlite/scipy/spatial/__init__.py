@@ -1,0 +1,1 @@
+"""Public ``jaxlite.scipy.spatial`` (mirrors ``jax.scipy.spatial``)."""
