@@ -99,7 +99,8 @@ def promote_dtypes_inexact(*args: Any) -> list:
 def promote_dtypes_numeric(*args: Any) -> list:
     to_dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
     if to_dtype == dtypes.bool_:
-        to_dtype, weak = dtypes.default_int_dtype(), False
+        # int32 with or without x64, as JAX's to_numeric_dtype (not the default int)
+        to_dtype, weak = np.dtype("int32"), False
     return [conversion.convert_element_type(asarray_any(a), to_dtype, weak) for a in args]
 
 
