@@ -68,3 +68,181 @@ def test_bools_made_numeric_known_values():
         # a non-bool operand decides as before: int64 under x64
         assert (b // jnp.int64(1)).dtype == np.int64
         assert jnp.power(b, jnp.asarray(np.array([2], np.int64))).dtype == np.int64
+
+
+# ----------------------------------------------------- jnp.tri's default is float32 always
+# JAX's tri defaults to float32 even under x64 (not the default float type); jaxlite gave
+# float64 there.
+
+_TRI = {
+    "default": lambda m: m.jnp.tri(2, 3, 1),
+    "int": lambda m: m.jnp.tri(2, dtype=int),
+    "float": lambda m: m.jnp.tri(3, k=-1, dtype=float),
+    "jit": lambda m: m.jx.jit(lambda: m.jnp.tri(2))(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_TRI))
+@pytest.mark.parametrize("x64", [True, False], ids=["x64", "x32"])
+def test_tri_default_dtype(name, x64):
+    same(_x64(_TRI[name]) if x64 else _TRI[name])
+
+
+def test_tri_default_dtype_known_value():
+    with jaxlite.enable_x64(True):
+        assert jnp.tri(2).dtype == np.float32
+        assert jnp.tri(2, dtype=float).dtype == np.float64
+
+
+# ------------------------------------------------- jnp.vander keeps x's integer dtype
+# JAX's powers are an iota of x's own dtype, so an int8 / uint8 / int32-under-x64 x gives
+# a matrix of that dtype (wrapping in it); jaxlite raised x to default-int powers, so the
+# result was int32 (int64 under x64).
+
+_VANDER = {
+    "int8": lambda m: m.jnp.vander(m.jnp.array([3, 1, 2], "int8")),
+    "uint8_wraps": lambda m: m.jnp.vander(m.jnp.array([30, 1, 2], "uint8"), 4),
+    "int32_increasing": lambda m: m.jnp.vander(m.jnp.array([3, -1], "int32"), increasing=True),
+    "float16": lambda m: m.jnp.vander(m.jnp.array([1.5, 2.0], "float16"), 3),
+    "complex": lambda m: m.jnp.vander(m.jnp.array([1j, 2.0]), 3),
+    "N0": lambda m: m.jnp.vander(m.jnp.array([1, 2], "int8"), 0),
+    "negative_N": lambda m: m.jnp.vander(m.jnp.array([1, 2]), -1),
+    "bool": lambda m: m.jnp.vander(m.jnp.array([True, False])),
+    "jit": lambda m: m.jx.jit(m.jnp.vander)(m.jnp.array([7, 2], "int16")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_VANDER))
+@pytest.mark.parametrize("x64", [True, False], ids=["x64", "x32"])
+def test_vander_keeps_the_dtype(name, x64):
+    same(_x64(_VANDER[name]) if x64 else _VANDER[name])
+
+
+def test_vander_known_values():
+    r = jnp.vander(jnp.array([30, 2], "uint8"), 4)
+    assert r.dtype == np.uint8
+    np.testing.assert_array_equal(r, [[120, 132, 30, 1], [8, 4, 2, 1]])  # 30**3 % 256
+    with jaxlite.enable_x64(True):
+        assert jnp.vander(jnp.array([3], "int32")).dtype == np.int32
+
+
+# ------------------------------------------------ jnp.unravel_index in narrow int types
+# jaxlite clipped the indices to [0, size - 1] in their own dtype, which wraps when the
+# size does not fit: unravel_index(int8(100), (20, 20)) was (14, 7) (399 is -113 in int8);
+# JAX's chain of divmods gives (5, 0). A bare int shape is accepted, as JAX's.
+
+_UNRAVEL = {
+    "int8_size_past_dtype": lambda m: m.jnp.unravel_index(m.jnp.int8(100), (20, 20)),
+    "int8_negative": lambda m: m.jnp.unravel_index(m.jnp.int8(-100), (20, 20)),
+    "int8_max": lambda m: m.jnp.unravel_index(m.jnp.int8(127), (20, 20)),
+    "uint8": lambda m: m.jnp.unravel_index(m.jnp.uint8(250), (16, 16)),
+    "int16": lambda m: m.jnp.unravel_index(m.jnp.int16(30000), (200, 200)),
+    "clamped": lambda m: m.jnp.unravel_index(m.jnp.array([-1, 7, 3, -7, 6, -6, 5]), (2, 3)),
+    "int_shape": lambda m: m.jnp.unravel_index(m.jnp.arange(-3, 12), 6),
+    "zero_dim": lambda m: m.jnp.unravel_index(m.jnp.arange(-3, 12), (2, 0, 3)),
+    "python_int": lambda m: m.jnp.unravel_index(-7, (2, 3)),
+    "scalar_shape": lambda m: m.jnp.unravel_index(m.jnp.int64(0), ()),
+    "jit": lambda m: m.jx.jit(lambda i: m.jnp.unravel_index(i, (4, 5)))(m.jnp.arange(-25, 25)),
+    "vmap_int8": lambda m: m.jx.vmap(lambda i: m.jnp.unravel_index(i, (12, 11)))(
+        m.jnp.array([-128, -1, 0, 100, 127], "int8")
+    ),
+    "nd_shape_error": lambda m: m.jnp.unravel_index(1, [(2,), 3]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_UNRAVEL))
+@pytest.mark.parametrize("x64", [True, False], ids=["x64", "x32"])
+def test_unravel_index_without_overflow(name, x64):
+    same(_x64(_UNRAVEL[name]) if x64 else _UNRAVEL[name])
+
+
+def test_unravel_index_known_values():
+    r = jnp.unravel_index(jnp.int8(100), (20, 20))
+    assert [int(v) for v in r] == [5, 0] and r[0].dtype == np.int8
+    assert [int(v) for v in jnp.unravel_index(jnp.int8(127), (20, 20))] == [6, 7]
+    np.testing.assert_array_equal(jnp.unravel_index(jnp.array([9, -1]), 4)[0], [3, 3])
+
+
+# ------------------------------------------------ ix_ and diag_indices_from input checks
+# JAX refuses bool ix_ arguments (NotImplementedError; jaxlite returned the mask itself,
+# not its indices as NumPy would), gives an empty argument the index dtype, and
+# diag_indices_from refuses arrays below 2-D or of unequal dimensions (jaxlite returned
+# indices for them).
+
+_IX = {
+    "bool": lambda m: m.jnp.ix_(m.jnp.array([True, False, True])),
+    "empty_float": lambda m: m.jnp.ix_(m.jnp.zeros(0), m.jnp.array([1.5])),
+    "empty_uint8": lambda m: m.jnp.ix_(m.jnp.zeros(0, "uint8")),
+    "ints": lambda m: m.jnp.ix_(m.jnp.array([2, 0], "int8"), m.jnp.array([1])),
+    "diag_1d": lambda m: m.jnp.diag_indices_from(m.jnp.ones(3)),
+    "diag_unequal": lambda m: m.jnp.diag_indices_from(m.jnp.ones((2, 3))),
+    "diag_3d": lambda m: m.jnp.diag_indices_from(m.jnp.ones((2, 2, 2))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_IX))
+@pytest.mark.parametrize("x64", [True, False], ids=["x64", "x32"])
+def test_ix_and_diag_indices_from_checks(name, x64):
+    same(_x64(_IX[name]) if x64 else _IX[name])
+
+
+def test_ix_and_diag_indices_from_known_errors():
+    with pytest.raises(NotImplementedError):
+        jnp.ix_(jnp.array([True, False]))
+    with pytest.raises(ValueError, match="at least 2-d"):
+        jnp.diag_indices_from(jnp.ones(3))
+    assert jnp.ix_(jnp.zeros(0))[0].dtype == np.int32
+
+
+# ---------------------------------------------- jnp.gradient promotes f with its spacing
+# JAX promotes f together with every spacing argument: an int8 f with a float16 step is
+# float16, an int f with a Python float step is weakly typed, and one float32 spacing
+# makes every axis float32; jaxlite promoted f alone.
+
+_GRADIENT = {
+    "int_python_float": lambda m: m.jnp.gradient(m.jnp.array([3, 1, 2]), 1.5),
+    "int8_float16": lambda m: m.jnp.gradient(m.jnp.array([3, 1, 2], "int8"), m.jnp.float16(2)),
+    "float16_python": lambda m: m.jnp.gradient(m.jnp.array([3.0, 1, 2], "float16"), 2.0),
+    "mixed_axes": lambda m: m.jnp.gradient(
+        m.jnp.arange(9.0, dtype="float16").reshape(3, 3) ** 2, 1.0, m.jnp.float32(2)
+    ),
+    "coordinates": lambda m: m.jnp.gradient(m.jnp.array([1, 4, 9]), m.jnp.array([1, 2, 4])),
+    "float16_coordinates": lambda m: m.jnp.gradient(
+        m.jnp.array([1.0, 4, 9], "float16"), m.jnp.array([1.0, 2.5, 4.0])
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_GRADIENT))
+@pytest.mark.parametrize("x64", [True, False], ids=["x64", "x32"])
+def test_gradient_promotes_with_spacing(name, x64):
+    same(_x64(_GRADIENT[name]) if x64 else _GRADIENT[name])
+
+
+def test_gradient_promotes_with_spacing_known_values():
+    r = jnp.gradient(jnp.array([3, 1, 2], "int8"), jnp.float16(2))
+    assert r.dtype == np.float16
+    np.testing.assert_array_equal(r, [-1.0, -0.25, 0.5])
+    assert jnp.gradient(jnp.array([3, 1, 2]), 1.5).weak_type
+
+
+# ---------------------------------------------------------------- top_k of complex input
+# JAX refuses complex operands when top_k is bound (ValueError, an empty operand too);
+# jaxlite raised TypeError, and only when it ran.
+
+_TOPK = {
+    "eager": lambda m: m.lax.top_k(m.jnp.array([1 + 1j, 2]), 1),
+    "empty": lambda m: m.lax.top_k(m.jnp.zeros((2, 0), "complex64"), 0),
+    "jit": lambda m: m.jx.jit(lambda x: m.lax.top_k(x, 1))(m.jnp.array([1j])),
+    "eval_shape": lambda m: m.jx.eval_shape(lambda x: m.lax.top_k(x, 1), m.jnp.array([1j])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_TOPK))
+def test_top_k_refuses_complex(name):
+    same(_TOPK[name])
+
+
+def test_top_k_refuses_complex_known_error():
+    with pytest.raises(ValueError, match="complex"):
+        jaxlite.eval_shape(lambda x: jaxlite.lax.top_k(x, 1), jnp.array([1j]))

@@ -396,17 +396,32 @@ def put_along_axis(arr, indices, values, axis: int | None, inplace: bool = True,
 # ---------------------------------------------------------------------- index helpers
 def unravel_index(indices, shape):
     """``jnp.unravel_index``: flat indices to a tuple of coordinate arrays (out-of-range
-    indices are clamped, as in JAX)."""
+    indices are clamped, as in JAX). The coordinates come from a chain of ``divmod`` in
+    the indices' dtype, last axis first, as JAX's: no total size is formed, so an int8
+    index into a (20, 20) shape is exact (clipping to ``size - 1 = 399`` wrapped in int8)."""
+    check_arraylike("unravel_index", indices)
     idx = asarray_any(indices)
-    shape = tuple(int(s) for s in shape)
-    total = int(np.prod(shape, dtype=np.int64))
-    idx = where(less(idx, 0), add(idx, total), idx)
-    idx = clip(idx, 0, total - 1)
-    out = []
-    for s in reversed(shape):
-        out.append(remainder(idx, s))
-        idx = floor_divide(idx, s)
-    return tuple(reversed(out))
+    try:
+        shape = list(shape)
+    except TypeError:  # a bare int, as JAX accepts
+        shape = [shape]
+    if any(np.ndim(s) != 0 for s in shape):
+        raise ValueError("unravel_index: shape should be a scalar or 1D sequence.")
+    out = [None] * len(shape)
+    for i in reversed(range(len(shape))):
+        idx, out[i] = floor_divide(idx, shape[i]), remainder(idx, shape[i])
+    past_end = ew.gt(idx, ew._const(idx, 0))
+    if dtypes.is_unsigned(aval_of(idx).dtype):
+        before_start = None
+    else:
+        before_start = less(idx, -1)
+    res = []
+    for s, i in zip(shape, out):
+        if before_start is not None:
+            i = where(before_start, 0, i)
+        res.append(where(past_end, s - 1, i))
+    return tuple(res)
+
 
 
 def ravel_multi_index(multi_index, dims, mode: str = "raise", order: str = "C", *, dtype=None):
@@ -477,8 +492,12 @@ def ix_(*args):
         a = asarray_any(a)
         if a.ndim != 1:
             raise ValueError(f"Cross index must be 1 dimensional, got shape {a.shape}")
+        if a.dtype == dtypes.bool_:
+            raise NotImplementedError("Boolean arguments to jax.numpy.ix_ are not implemented")
         shape = [1] * n
         shape[k] = a.shape[0]
+        if a.size == 0:  # an empty index is of the index type, as NumPy's and JAX's
+            a = conversion.convert_element_type(a, dtypes.default_int_dtype(), False)
         out.append(fresh(reshape(a, shape)))  # jitted in JAX: new arrays
     return tuple(out)
 
@@ -486,6 +505,10 @@ def ix_(*args):
 def diag_indices_from(arr):
     """``jnp.diag_indices_from``."""
     arr = asarray_any(arr)
+    if arr.ndim < 2:
+        raise ValueError("input array must be at least 2-d")
+    if len(set(arr.shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
     return diag_indices(arr.shape[0], arr.ndim)
 
 

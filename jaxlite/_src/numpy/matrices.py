@@ -23,9 +23,9 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype=None):
     rows = conversion.broadcasted_iota(dtypes.int32, (N, M), 0)
     cols = conversion.broadcasted_iota(dtypes.int32, (N, M), 1)
     mask = ew.ge(ew.add(rows, _sh.full((), k, dtypes.int32)), cols)
-    return conversion.convert_element_type(
-        mask, dtypes.canonicalize_dtype(dtype or dtypes.default_float_dtype())
-    )
+    # JAX's default is float32 even under x64 (not the default float type)
+    dtype = dtypes.float32 if dtype is None else dtypes.canonicalize_dtype(dtype)
+    return conversion.convert_element_type(mask, dtype)
 
 
 def _tri_mask(shape, k):
@@ -83,11 +83,12 @@ def vander(x, N=None, increasing: bool = False):
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array")
     N = x.shape[0] if N is None else operator.index(N)
-    lax_api.check_accepted("iota", (lax_api.NUMBER,), x)  # JAX's powers: an iota of x's dtype
-    powers = arange(N)
+    if N < 0:
+        raise ValueError("N must be nonnegative")
+    lax_api.check_accepted("iota", (lax_api.NUMBER,), x)
+    # JAX's powers: an iota of x's dtype, so an int8 or uint8 x keeps its type (not the
+    # default int's) and the powers wrap in it
+    powers = conversion.broadcasted_iota(x.dtype, (N,), 0)
     if not increasing:
         powers = flip(powers, 0)
-    return power(
-        x[:, None],
-        powers[None, :].astype(x.dtype) if dtypes.is_inexact(x.dtype) else powers[None, :],
-    )
+    return power(x[:, None], powers[None, :])

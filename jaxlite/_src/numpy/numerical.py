@@ -309,7 +309,9 @@ def gradient(f, *varargs, axis=None, edge_order=None):
     """
     if edge_order is not None:
         raise NotImplementedError("The 'edge_order' argument to jnp.gradient is not supported.")
-    (f,) = promote_dtypes_inexact(asarray_any(f))
+    # f and every spacing share one inexact type, as JAX's (an int8 f with float16
+    # spacing is float16; an int f with a Python float spacing is weakly typed)
+    f, *varargs = promote_dtypes_inexact(asarray_any(f), *(asarray_any(h) for h in varargs))
     axes = (
         list(range(f.ndim)) if axis is None else ([axis] if isinstance(axis, int) else list(axis))
     )

@@ -135,7 +135,7 @@ def _float_total_order_key(x):
     """Signed integers ordered as JAX's top_k orders floats (IEEE totalOrder): -NaN < -inf <
     ... < -0.0 < +0.0 < ... < +inf < +NaN. Complex numbers by (real, imag)."""
     if np.iscomplexobj(x):
-        raise TypeError("top_k of complex numbers is not supported")
+        raise ValueError("top_k is not compatible with complex inputs.")
     width = x.dtype.itemsize * 8
     bits = x.view(np.dtype(f"int{width}"))
     # Negative floats (sign bit set) count down as their magnitude grows: flip the other
@@ -160,6 +160,8 @@ def _top_k_impl(x, *, k):
 def _top_k_abstract_eval(x, *, k):
     if x.ndim < 1:
         raise ValueError("top_k operand must have >= 1 dimension")
+    if dtypes.is_complex(x.dtype):  # at binding, as JAX's (an empty operand too)
+        raise ValueError("top_k is not compatible with complex inputs.")
     if not 0 <= k <= x.shape[-1]:
         raise ValueError(
             f"k argument to top_k must be nonnegative and at most the last "
