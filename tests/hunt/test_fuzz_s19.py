@@ -246,3 +246,123 @@ def test_top_k_refuses_complex(name):
 def test_top_k_refuses_complex_known_error():
     with pytest.raises(ValueError, match="complex"):
         jaxlite.eval_shape(lambda x: jaxlite.lax.top_k(x, 1), jnp.array([1j]))
+
+
+# ------------------------------------------- set operations without size= are constants
+# JAX computes unique (and union1d / intersect1d / setdiff1d / setxor1d, which de-duplicate
+# through it) without ``size`` from the operand's concrete value, so the result is a
+# constant: its derivative under grad / jvp is zero. jaxlite differentiated through the
+# sort (grad of sum(unique(x) ** 2) was 2x). With ``assume_unique=True`` there is no
+# de-duplication and the derivative flows, as in JAX.
+
+_X3 = [3.0, 1.0, 2.0]
+
+
+def _set_grad(expr, argnums=0):
+    def build(m):
+        def loss(x, y):
+            out = expr(m.jnp, x, y)
+            return m.jnp.sum(m.jnp.sin(m.jnp.asarray(m.jx.tree_util.tree_leaves(out)[0])))
+
+        x = m.jnp.array(_X3)
+        return m.jx.grad(loss, argnums=argnums)(x, x[:2] * 2.0)
+
+    return build
+
+
+_SET_GRADS = {
+    "unique": _set_grad(lambda jnp, x, y: jnp.unique(x)),
+    "unique_values": _set_grad(lambda jnp, x, y: jnp.unique_values(x)),
+    "unique_counts": _set_grad(lambda jnp, x, y: jnp.unique_counts(x).values),
+    "unique_axis": _set_grad(lambda jnp, x, y: jnp.unique(jnp.stack([x, x]), axis=0)),
+    "unique_return_index": _set_grad(lambda jnp, x, y: jnp.unique(x, return_index=True)),
+    "unique_sized": _set_grad(lambda jnp, x, y: jnp.unique(x, size=4, fill_value=0.0)),
+    "union1d": _set_grad(lambda jnp, x, y: jnp.union1d(x, y), (0, 1)),
+    "union1d_sized": _set_grad(lambda jnp, x, y: jnp.union1d(x, y, size=5), (0, 1)),
+    "intersect1d": _set_grad(lambda jnp, x, y: jnp.intersect1d(x, x[:2]), (0, 1)),
+    "intersect1d_indices": _set_grad(
+        lambda jnp, x, y: jnp.intersect1d(x, x[1:], return_indices=True), (0, 1)
+    ),
+    "intersect1d_assume_unique": _set_grad(
+        lambda jnp, x, y: jnp.intersect1d(x, x[1:], assume_unique=True), (0, 1)
+    ),
+    "setdiff1d": _set_grad(lambda jnp, x, y: jnp.setdiff1d(x, y), (0, 1)),
+    "setdiff1d_assume_unique": _set_grad(
+        lambda jnp, x, y: jnp.setdiff1d(x, x[1:2], assume_unique=True), (0, 1)
+    ),
+    "setxor1d": _set_grad(lambda jnp, x, y: jnp.setxor1d(x, y), (0, 1)),
+    "setxor1d_assume_unique": _set_grad(
+        lambda jnp, x, y: jnp.setxor1d(x, y, assume_unique=True), (0, 1)
+    ),
+    "jvp_unique": lambda m: m.jx.jvp(
+        m.jnp.unique, (m.jnp.array(_X3),), (m.jnp.array([1.0, 2.0, 3.0]),)
+    ),
+    "jacfwd_union": lambda m: m.jx.jacfwd(lambda x: m.jnp.union1d(x, x + 1.0))(
+        m.jnp.array([1.0, 2.5])
+    ),
+    "jit_unique_needs_size": lambda m: m.jx.jit(m.jnp.unique)(m.jnp.array(_X3)),
+    "weak_unique_under_grad": lambda m: m.jx.grad(
+        lambda s: (m.jnp.unique(s * m.jnp.ones(2)) * s).sum()
+    )(2.0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SET_GRADS))
+def test_set_operations_without_size_are_constants(name):
+    same(_SET_GRADS[name])
+
+
+def test_set_operations_without_size_known_values():
+    x = jnp.array(_X3)
+    g = jaxlite.grad(lambda x: jnp.sum(jnp.unique(x) ** 2))(x)
+    np.testing.assert_array_equal(g, [0.0, 0.0, 0.0])
+    g = jaxlite.grad(lambda x: jnp.sum(jnp.unique(x, size=3) ** 2))(x)
+    np.testing.assert_array_equal(g, [6.0, 2.0, 4.0])
+    g = jaxlite.grad(lambda x: jnp.sum(jnp.setdiff1d(x, x[1:2], assume_unique=True) ** 2))(x)
+    np.testing.assert_array_equal(g, [6.0, 0.0, 4.0])
+
+
+# ------------------------------------------- setdiff1d / setxor1d with assume_unique=True
+# With ``assume_unique`` JAX (and NumPy) neither sort nor de-duplicate setdiff1d's result:
+# setdiff1d([3, 1, 2, 5], [2], assume_unique=True) is [3, 1, 5]; jaxlite sorted it. A value
+# repeated within one operand of setxor1d is not in the result (it appears twice).
+
+_ASSUME = {
+    "setdiff_order": lambda m: m.jnp.setdiff1d(
+        m.jnp.array([3, 1, 2, 5]), m.jnp.array([2]), assume_unique=True
+    ),
+    "setdiff_sized": lambda m: m.jnp.setdiff1d(
+        m.jnp.array([3, 1, 2, 5]), m.jnp.array([2]), assume_unique=True, size=5
+    ),
+    "setdiff_sized_fill": lambda m: m.jnp.setdiff1d(
+        m.jnp.array([3.0, 1, 2, 5]), m.jnp.array([2.0]), assume_unique=True, size=2, fill_value=-1
+    ),
+    "setdiff_repeats": lambda m: m.jnp.setdiff1d(
+        m.jnp.array([1.0, 1, 2, 3]), m.jnp.array([2.0]), assume_unique=True
+    ),
+    "setdiff_jit": lambda m: m.jx.jit(
+        lambda a, b: m.jnp.setdiff1d(a, b, assume_unique=True, size=3, fill_value=9)
+    )(m.jnp.array([7, 1, 4, 2], "uint8"), m.jnp.array([4], "uint8")),
+    "setdiff_weak": lambda m: m.jnp.setdiff1d(2.5, m.jnp.array([1.0]), assume_unique=True),
+    "setdiff_empty": lambda m: m.jnp.setdiff1d(
+        m.jnp.zeros(0), m.jnp.array([1.0]), assume_unique=True, size=2
+    ),
+    "setxor_repeats": lambda m: m.jnp.setxor1d(
+        m.jnp.array([1, 1, 2, 3]), m.jnp.array([2, 7]), assume_unique=True
+    ),
+    "setxor_repeats_sized": lambda m: m.jnp.setxor1d(
+        m.jnp.array([1, 1, 2, 3]), m.jnp.array([2, 7]), assume_unique=True, size=4
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ASSUME))
+def test_assume_unique_keeps_order_and_repeats(name):
+    same(_ASSUME[name])
+
+
+def test_assume_unique_known_values():
+    r = jnp.setdiff1d(jnp.array([3, 1, 2, 5]), jnp.array([2]), assume_unique=True)
+    np.testing.assert_array_equal(r, [3, 1, 5])
+    r = jnp.setxor1d(jnp.array([1, 1, 2, 3]), jnp.array([2, 7]), assume_unique=True)
+    np.testing.assert_array_equal(r, [3, 7])

@@ -82,6 +82,8 @@ def intersect1d(
     repeated values and indices).
     """
     a, b = promote_dtypes(ravel(asarray_any(ar1)), ravel(asarray_any(ar2)))
+    if size is None and not assume_unique:  # JAX's unique(size=None) of each: constants
+        a, b = _concrete_operand(a), _concrete_operand(b)
     if assume_unique or return_indices:
         return _intersect_sorted(a, b, assume_unique, return_indices, size, fill_value)
     out, num = _unique_where(a, isin(a, b), size, None, pad_with_first=True, count=True)
@@ -158,7 +160,23 @@ def setdiff1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=No
     """``jnp.setdiff1d``: sorted unique values of ``ar1`` not in ``ar2`` (padded with 0
     unless ``fill_value``, as JAX)."""
     a = ravel(asarray_any(ar1))
+    if assume_unique:
+        return _setdiff_in_order(a, ar2, size, fill_value)
+    if size is None:  # JAX's unique(size=None) of ar1: a constant
+        a = _concrete_operand(a)
     out = _unique_where(a, logical_not(isin(a, ar2)), size, fill_value, pad_with_first=False)
+    return _weak_like(out, a)
+
+
+def _setdiff_in_order(a, ar2, size, fill_value):
+    """setdiff1d with ``assume_unique``, as JAX's and NumPy's: ``a``'s entries not in
+    ``ar2`` in ``a``'s own order (neither sorted nor de-duplicated), ``size`` of them padded
+    with ``fill_value`` (0 by default) in ``a``'s dtype."""
+    keep = logical_not(isin(a, ar2))
+    fill = full_like(a, 0 if fill_value is None else fill_value, shape=())
+    out, num = _compact(a, keep, size, fill)
+    if size is not None:
+        out = where(less(arange(int(size)), num), out, fill)
     return _weak_like(out, a)
 
 
@@ -227,8 +245,12 @@ def setxor1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=Non
     padding is ``fill_value`` joined in by ``where`` (its type promotes) or else the
     smallest result (NaN if any result is NaN, 0 if there is none)."""
     a, b = promote_dtypes(ravel(asarray_any(ar1)), ravel(asarray_any(ar2)))
+    if size is None and not assume_unique:  # JAX's unique(size=None) of each: constants
+        a, b = _concrete_operand(a), _concrete_operand(b)
     _, sa, ka = _sorted_starts(a, ones(a.shape, dtypes.bool_))
     _, sb, kb = _sorted_starts(b, ones(b.shape, dtypes.bool_))
+    if assume_unique:  # no de-duplication: a value repeated in one operand is not in the xor
+        ka, kb = ones(a.shape, dtypes.bool_), ones(b.shape, dtypes.bool_)
     vals, keep = concatenate([sa, sb]), concatenate([ka, kb])
     n = vals.shape[0]
     _, s, k = _sorting.sort((logical_not(keep).astype(np.int32), vals, keep), num_keys=2)
@@ -314,6 +336,26 @@ def _unique_axis_rows(ar, axis):
     return reshape(moved, (moved.shape[0], int(np.prod(row_shape, dtype=np.int64)))), row_shape
 
 
+def _concrete_operand(ar):
+    """``ar``'s concrete value as a constant Array of its dtype and weak type, as JAX's
+    ``concrete_or_error`` for ``unique`` without ``size``: the result does not depend on a
+    traced operand, so its derivative is zero under grad / jvp (for every set operation
+    built on it: union1d, intersect1d, setdiff1d, setxor1d). Without a concrete value (jit,
+    vmap), ConcretizationTypeError."""
+    a = asarray_any(ar)
+    if not isinstance(a, Tracer):
+        return a
+    v = a.to_concrete_value()
+    if v is None:
+        raise ConcretizationTypeError(
+            a,
+            "The error arose in jnp.unique(). When jnp.unique is used inside "
+            "transformations, the size argument must be specified statically.",
+        )
+    av = aval_of(a)
+    return with_weak_type(asarray(np.asarray(v), av.dtype), av.weak_type)
+
+
 def unique(
     ar,
     return_index: bool = False,
@@ -335,6 +377,8 @@ def unique(
     ``return_inverse``: the input's shape (1-D along ``axis`` with ``axis``);
     ``return_counts``: padding counts are 0. ``equal_nan``: NaNs compare equal.
     """
+    if size is None:
+        ar = _concrete_operand(ar)
     if axis is None:
         a = ravel(asarray_any(ar))
         row_shape = ()
@@ -343,13 +387,6 @@ def unique(
         rows, row_shape = _unique_axis_rows(ar, axis)
         a = rows
     n, m = rows.shape
-    if size is None:
-        if isinstance(a, Tracer) and a.to_concrete_value() is None:
-            raise ConcretizationTypeError(
-                a,
-                "The error arose in jnp.unique(). When jnp.unique is used inside "
-                "transformations, the size argument must be specified statically.",
-            )
     inexact = dtypes.is_inexact(a.dtype)
     orig_rows = rows
     if inexact:
