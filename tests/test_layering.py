@@ -88,6 +88,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "nn_attention",
             "nn_initializers",
             "segment_ops",
+            "sparse_bcoo",  # jax.experimental.sparse.BCOO (jax.numpy scatters and gathers)
             "image",
             "random",
             "scipy",  # jax.scipy: one package, a module per topic (docs/architecture.md)

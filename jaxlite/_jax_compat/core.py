@@ -24,5 +24,6 @@ from jaxlite._src.jax_extension import (
     find_top_trace as find_top_trace,
     get_opaque_trace_state as get_opaque_trace_state,
     mapped_aval as mapped_aval,
+    trace_state_clean as trace_state_clean,
     unmapped_aval as unmapped_aval,
 )

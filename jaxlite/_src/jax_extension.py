@@ -238,6 +238,12 @@ def get_opaque_trace_state(convention: str | None = None):
     return core_trace.current_trace()
 
 
+def trace_state_clean() -> bool:
+    """True outside every transformation: the current trace is the eager one
+    (``jax._src.core.trace_state_clean``; numpyro checks it before caching closures)."""
+    return core_trace.current_trace() is core_trace.eval_trace
+
+
 def jaxprs_in_params(params: dict) -> list[Jaxpr]:
     """The jaxprs appearing in an equation's params (closed ones unwrapped)."""
     out = []
@@ -413,3 +419,24 @@ def trace_to_jaxpr_nounits(fun, pvals, instantiate: bool | Sequence[bool] = Fals
 # it (tensorflow_probability does). jaxlite itself converts array-likes with ``np.asarray``
 # and abstracts unknown types through ``core.avals.pytype_aval_mappings``.
 canonicalize_dtype_handlers: dict = {np.ndarray: np.asarray, np.generic: np.asarray}
+
+
+class _UnusedCallPrimitive(Primitive):
+    """JAX's final-style call primitives (``call_p``, ``closed_call_p``) as names only.
+
+    jaxlite stages nested calls as ``jit_p`` equations and never emits these, so libraries
+    that key jaxpr-walking rules on them (numpyro's provenance tracking) import and compare
+    them and find no equation that uses them. Binding one is refused."""
+
+    call_primitive = True
+
+    def bind(self, *args, **params):
+        raise NotImplementedError(
+            f"jax.extend.core.primitives.{self.name}_p: jaxlite has no final-style call "
+            "primitives (nested calls are jit_p equations); binding it is not supported")
+
+    bind_with_trace = bind
+
+
+call_p = _UnusedCallPrimitive("call", multiple_results=True)
+closed_call_p = _UnusedCallPrimitive("closed_call", multiple_results=True)

@@ -10,6 +10,7 @@ import collections
 import dataclasses
 import functools
 import re
+import warnings
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any, TypeVar
 
@@ -371,6 +372,17 @@ def keystr(keys: tuple, *, simple: bool = False, separator: str = "") -> str:
 # ---------------------------------------------------------------------- registration
 
 
+def _optree_register(nodetype: type, *args, **kwargs) -> None:
+    """``optree.register_pytree_node`` without optree's ``UserWarning`` for a subclass of
+    a namedtuple or struct sequence ("... is already registered in the global namespace").
+    JAX registers such a subclass silently (numpyro's ``_MinimizeState``), and test suites
+    that turn warnings into errors would fail on import."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore", message=r"PyTree type .* is a subclass of ", category=UserWarning)
+        optree.register_pytree_node(nodetype, *args, **kwargs)
+
+
 def register_pytree_node(
     nodetype: type, flatten_func: Callable, unflatten_func: Callable, flatten_with_keys_func=None
 ) -> None:
@@ -382,7 +394,7 @@ def register_pytree_node(
         unflatten_func: ``(aux_data, children) -> x``.
     """
     if flatten_with_keys_func is None:
-        optree.register_pytree_node(
+        _optree_register(
             nodetype,
             flatten_func,
             lambda aux, children: unflatten_func(aux, children),
@@ -395,7 +407,7 @@ def register_pytree_node(
         keys = [k for k, _ in keyed]
         return [c for _, c in keyed], aux, keys
 
-    optree.register_pytree_node(
+    _optree_register(
         nodetype,
         flatten,
         lambda aux, ch: unflatten_func(aux, ch),

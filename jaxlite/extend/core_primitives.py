@@ -9,6 +9,7 @@ from jaxlite._src.custom_derivatives import (
     custom_jvp_call_p as custom_jvp_call_p,
     custom_vjp_call_p as custom_vjp_call_p,
 )
+from jaxlite._src.jax_extension import call_p as call_p, closed_call_p as closed_call_p
 
 globals().update(
     {name: getattr(_lax, name) for name in dir(_lax) if name.endswith("_p") and name[0] != "_"}

@@ -388,13 +388,19 @@ def cond(pred, true_fun: Callable, false_fun: Callable, *operands, operand=_no_o
     """``jax.lax.cond``: ``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``.
 
     Both branches are traced; only the taken one runs. ``pred`` is a scalar boolean or
-    number (nonzero is true).
+    number (nonzero is true). JAX's older per-branch form
+    ``cond(pred, true_operand, true_fun, false_operand, false_fun)`` (still used by
+    numpyro) is accepted as JAX accepts it: both operands go in, each branch sees its own.
 
     Raises:
         TypeError: non-scalar or non-numeric predicate; branch outputs of different pytree
             structure or types.
     """
     if not (callable(true_fun) and callable(false_fun)):
+        if callable(false_fun) and len(operands) == 2 and callable(operands[1]):
+            x_true, f_true, x_false, f_false = true_fun, false_fun, *operands
+            return cond(pred, lambda x, _: f_true(x), lambda _, x: f_false(x),
+                        x_true, x_false)
         raise TypeError("lax.cond: true_fun and false_fun arguments should be callable.")
     operands = _check_operand_kw(operands, operand)
     if pred is None:

@@ -1,0 +1,261 @@
+"""Session 19: NumPyro 0.22.0 (its README quick start and its own test suite) run with
+jaxlite installed as ``jax``; each jaxlite-only failure reduced here to plain jax/jnp.
+Expected values are JAX 0.10.2's (the file passes in oracle mode, ``JAXLITE_ORACLE=jax``).
+
+* ``from jax.experimental.sparse import BCOO`` (numpyro's ``distributions.continuous``
+  imports it at module level, for the ``CAR`` distribution's sparse adjacency matrix):
+  jaxlite had no ``jax.experimental.sparse``, so ``import numpyro`` failed. jaxlite now has
+  ``BCOO`` without batch or dense dimensions: ``fromdense``, ``from_scipy_sparse``,
+  ``todense``, products with dense arrays on either side of ``@``, scalar and dense
+  elementwise products, ``.T``, ``sum`` (docs/compat.md says what is missing).
+* ``jax.extend.core.primitives.call_p`` / ``closed_call_p`` (numpyro's provenance tracking
+  keys jaxpr-walking rules on them): missing (ImportError on ``import numpyro``). jaxlite
+  emits neither (nested calls are ``jit`` equations, as in JAX's jaxprs), so they are names
+  with ``call_primitive`` set; binding one is refused.
+* ``jax._src.core.trace_state_clean`` (numpyro asks it before caching a closure in
+  ``MCMC.run``): missing. True exactly outside every transformation.
+* ``lax.cond(pred, true_operand, true_fun, false_operand, false_fun)``, JAX's older
+  per-branch form that numpyro's NUTS tree building still uses: jaxlite raised
+  ``TypeError: lax.cond: true_fun and false_fun arguments should be callable``; JAX
+  accepts it (each branch gets its own operand).
+* Registering a subclass of a namedtuple as a pytree (numpyro's ``_MinimizeState``):
+  jaxlite let optree's ``UserWarning`` ("... is already registered in the global
+  namespace") through; JAX registers it silently, and numpyro's suite turns warnings into
+  errors, so every test failed at import.
+"""
+
+import collections
+import importlib
+import warnings
+
+import numpy as np
+import pytest
+
+import jaxlite as jax
+import jaxlite.numpy as jnp
+
+from .oracle import same
+
+lax = jax.lax
+
+
+def _sparse():
+    return importlib.import_module(jax.__name__ + ".experimental.sparse")
+
+
+def _core_compat():
+    name = "jax._src.core" if jax.__name__ == "jax" else "jaxlite._jax_compat.core"
+    return importlib.import_module(name)
+
+
+# ------------------------------------------------------------------ old-style cond
+@pytest.mark.parametrize("pred", [True, False], ids=["true", "false"])
+def test_cond_per_branch_operands(pred):
+    def build(m):
+        return m.lax.cond(pred, m.jnp.float32(2.0), lambda x: x + 1,
+                          m.jnp.arange(3.0), lambda x: m.jnp.sum(x) * 3)
+
+    out = same(build)
+    assert float(out) == (3.0 if pred else 9.0)
+
+
+def test_cond_per_branch_operands_traced_and_differentiated():
+    def f(p, a, b):
+        return lax.cond(p > 0, a, lambda x: x * x, b, lambda y: jnp.sin(y))
+
+    assert float(jax.jit(f)(1.0, 3.0, 0.5)) == 9.0
+    np.testing.assert_allclose(float(jax.jit(f)(-1.0, 3.0, 0.5)), np.sin(0.5), rtol=1e-6)
+    ga, gb = jax.grad(f, argnums=(1, 2))(1.0, 3.0, 0.5)
+    assert (float(ga), float(gb)) == (6.0, 0.0)
+    ga, gb = jax.grad(f, argnums=(1, 2))(-1.0, 3.0, 0.5)
+    assert float(ga) == 0.0
+    np.testing.assert_allclose(float(gb), np.cos(0.5), rtol=1e-6)
+    out = jax.vmap(f)(jnp.array([1.0, -1.0]), jnp.array([2.0, 2.0]), jnp.array([0.0, 0.0]))
+    np.testing.assert_array_equal(np.asarray(out), [4.0, 0.0])
+
+
+def test_cond_per_branch_operands_pytrees():
+    out = lax.cond(False, {"a": 1.0}, lambda d: d["a"] * 2,
+                   (jnp.ones(2), 3.0), lambda t: jnp.sum(t[0]) + t[1])
+    assert float(out) == 5.0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (1.0, lambda x: x, 2.0),  # too few operands for the old form
+        (1.0, lambda x: x, 2.0, 3.0),  # last operand not callable
+        (1.0, 2.0, 3.0, lambda x: x),  # false_fun not callable
+    ],
+    ids=["three", "four_noncallable", "second_noncallable"],
+)
+def test_cond_noncallable_branches_still_refused(args):
+    with pytest.raises(TypeError, match="true_fun and false_fun arguments should be callable"):
+        lax.cond(True, *args)
+
+
+# ------------------------------------------------------------------ trace_state_clean
+def test_trace_state_clean_outside_and_inside_transformations():
+    clean = _core_compat().trace_state_clean
+    assert clean() is True
+    seen = []
+
+    def fresh():  # a new function each time: JAX reuses a traced function's jaxpr
+        def f(x):
+            seen.append(clean())
+            return x * 2
+
+        return f
+
+    jax.jit(fresh())(1.0)
+    jax.vmap(fresh())(jnp.ones(2))
+    jax.grad(fresh())(1.0)
+    jax.make_jaxpr(fresh())(1.0)
+    assert seen == [False, False, False, False]
+    assert clean() is True
+
+
+# ------------------------------------------------------------------ call primitives
+def test_call_primitives_exist_and_are_not_emitted():
+    prims = importlib.import_module(jax.__name__ + ".extend.core").primitives
+    assert prims.call_p.name == "call"
+    assert prims.closed_call_p.name == "closed_call"
+    assert prims.call_p.call_primitive and prims.closed_call_p.call_primitive
+    assert not prims.jit_p.call_primitive
+
+    def f(x, y):
+        return jax.jit(lambda a: a * y)(x) + 1.0
+
+    jaxpr = jax.make_jaxpr(f)(1.0, 2.0).jaxpr
+    used = [e.primitive for e in jaxpr.eqns]
+    assert prims.jit_p in used
+    assert prims.call_p not in used and prims.closed_call_p not in used
+    inner = next(e for e in jaxpr.eqns if e.primitive is prims.jit_p)
+    assert "jaxpr" in inner.params and hasattr(inner.params["jaxpr"], "jaxpr")
+
+
+# ------------------------------------------------------------------ namedtuple subclass
+def test_register_namedtuple_subclass_is_silent():
+    class State(collections.namedtuple("State", ["a", "b"])):
+        pass
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        jax.tree_util.register_pytree_node(
+            State, lambda s: ((s.a,), s.b), lambda b, c: State(c[0], b))
+    leaves, tree = jax.tree_util.tree_flatten(State(1.0, "aux"))
+    assert leaves == [1.0]
+    assert jax.tree_util.tree_unflatten(tree, [5.0]) == State(5.0, "aux")
+
+
+# ------------------------------------------------------------------ BCOO
+_A = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 2.5], [0.0, 1.0, 0.0]], np.float32)
+
+
+def _scipy_bcoo(m):
+    sps = pytest.importorskip("scipy.sparse")
+    return importlib.import_module(m.jx.__name__ + ".experimental.sparse").BCOO \
+        .from_scipy_sparse(sps.csr_matrix(_A))
+
+
+def _fromdense(m, **kw):
+    return importlib.import_module(m.jx.__name__ + ".experimental.sparse").BCOO \
+        .fromdense(_A, **kw)
+
+
+def test_bcoo_from_scipy_sparse_layout():
+    b = same(lambda m: (lambda s: (s.data, s.indices))(_scipy_bcoo(m)))
+    data, indices = b
+    assert indices.dtype == np.int32 and data.dtype == np.float32
+    np.testing.assert_array_equal(np.asarray(indices), [[0, 1], [1, 0], [1, 2], [2, 1]])
+    s = _scipy_bcoo(type("M", (), {"jx": jax})())
+    assert s.nse == 4 and s.shape == (3, 3) and s.ndim == 2
+    assert repr(s) == "BCOO(float32[3, 3], nse=4)"
+
+
+@pytest.mark.parametrize("nse", [None, 4, 6, 2], ids=["auto", "exact", "padded", "short"])
+def test_bcoo_fromdense_todense(nse):
+    out = same(lambda m: (lambda s: (s.data, s.indices, s.todense()))(_fromdense(m, nse=nse)))
+    if nse in (None, 4, 6):
+        np.testing.assert_array_equal(np.asarray(out[2]), _A)
+
+
+def test_bcoo_fromdense_needs_nse_under_jit():
+    sparse = _sparse()
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jax.jit(lambda a: sparse.BCOO.fromdense(a).todense())(_A)
+    out = jax.jit(lambda a: sparse.BCOO.fromdense(a, nse=5).todense())(_A)
+    np.testing.assert_array_equal(np.asarray(out), _A)
+
+
+_DENSE = {
+    "vec": lambda m: m.jnp.arange(3.0),
+    "mat": lambda m: m.jnp.arange(6.0).reshape(3, 2),
+    "batched": lambda m: m.jnp.arange(6.0).reshape(2, 3, 1),
+}
+
+
+@pytest.mark.parametrize("make", ["scipy", "fromdense_padded"])
+@pytest.mark.parametrize("dense", sorted(_DENSE))
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_bcoo_matmul_dense(make, dense, side):
+    def build(m):
+        s = _scipy_bcoo(m) if make == "scipy" else _fromdense(m, nse=6)
+        d = _DENSE[dense](m)
+        if side == "left":
+            return s @ d
+        return (jnp_swap(m, d) @ s) if d.ndim > 1 else d @ s
+
+    def jnp_swap(m, d):
+        return m.jnp.swapaxes(d, -1, -2)
+
+    out = same(build)
+    d = _DENSE[dense](type("M", (), {"jnp": np})())
+    want = _A @ d if side == "left" else (np.swapaxes(d, -1, -2) @ _A if d.ndim > 1 else d @ _A)
+    np.testing.assert_allclose(np.asarray(out), want, rtol=1e-6)
+
+
+def test_bcoo_vector_products():
+    def build(m):
+        sparse = importlib.import_module(m.jx.__name__ + ".experimental.sparse")
+        v = sparse.BCOO.fromdense(m.jnp.array([0.0, 2.0, 0.0, 3.0]))
+        return (v @ m.jnp.arange(4.0), m.jnp.arange(8.0).reshape(2, 4) @ v,
+                v @ m.jnp.arange(8.0).reshape(4, 2))
+
+    out = same(build)
+    assert float(out[0]) == 11.0
+
+
+def test_bcoo_elementwise_and_structure():
+    def build(m):
+        s = _scipy_bcoo(m)
+        return ((s * 2).todense(), (-s).todense(), s.T.todense(), s.sum(), s.sum(0).todense(),
+                s.sum(-1).indices, (s * m.jnp.arange(3.0)).todense(),
+                (s * m.jnp.arange(9.0).reshape(3, 3)).data, (s / 2).data)
+
+    same(build)
+
+
+def test_bcoo_is_a_pytree_under_transformations():
+    def build(m):
+        s = _scipy_bcoo(m)
+        sparse = importlib.import_module(m.jx.__name__ + ".experimental.sparse")
+        leaves = m.jx.tree_util.tree_leaves(s)
+        jitted = m.jx.jit(lambda b, x: b @ x)(s, m.jnp.ones(3))
+        mapped = m.jx.vmap(lambda x: s @ x)(m.jnp.arange(6.0).reshape(2, 3))
+        gx = m.jx.grad(lambda x: (s @ x).sum())(m.jnp.ones(3))
+        gd = m.jx.grad(lambda d: (sparse.BCOO((d, s.indices), shape=s.shape)
+                                  @ m.jnp.arange(3.0)).sum())(s.data)
+        return leaves, jitted, mapped, gx, gd
+
+    out = same(build)
+    np.testing.assert_array_equal(np.asarray(out[3]), _A.sum(0))
+
+
+def test_bcoo_matmul_shape_mismatch_is_an_error():
+    def build(m):
+        return _scipy_bcoo(m) @ m.jnp.ones(4)
+
+    with pytest.raises(TypeError):
+        build(type("M", (), {"jx": jax, "jnp": jnp})())
+    same(build)
