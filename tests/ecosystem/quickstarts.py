@@ -275,6 +275,40 @@ def quick_optimistix():
     return {"root": _flat(sol.value)}
 
 
+def quick_numpyro():
+    import jax
+    import numpyro
+    import numpyro.distributions as dist
+    from numpyro.infer import MCMC, NUTS, SVI, Predictive, Trace_ELBO
+    from numpyro.infer.autoguide import AutoNormal
+
+    y = np.array([28.0, 8.0, -3.0, 7.0, -1.0, 1.0, 18.0, 12.0])
+    sigma = np.array([15.0, 10.0, 16.0, 11.0, 9.0, 11.0, 10.0, 18.0])
+
+    def eight_schools(sigma, y=None):
+        mu = numpyro.sample("mu", dist.Normal(0, 5))
+        tau = numpyro.sample("tau", dist.HalfCauchy(5))
+        with numpyro.plate("J", len(sigma)):
+            theta = numpyro.sample("theta", dist.Normal(mu, tau))
+            numpyro.sample("obs", dist.Normal(theta, sigma), obs=y)
+
+    # No warmup: step-size adaptation over long trajectories amplifies float32 rounding
+    # until the chains part (docs/ecosystem.md); draws at the initial step size agree.
+    mcmc = MCMC(NUTS(eight_schools), num_warmup=0, num_samples=8, progress_bar=False)
+    mcmc.run(jax.random.PRNGKey(0), sigma, y=y, extra_fields=("potential_energy", "num_steps"))
+    guide = AutoNormal(eight_schools)
+    svi = SVI(eight_schools, guide, numpyro.optim.Adam(0.01), Trace_ELBO())
+    res = svi.run(jax.random.PRNGKey(1), 100, sigma, y=y, progress_bar=False)
+    pred = Predictive(eight_schools, guide=guide, params=res.params, num_samples=4)
+    return {
+        "nuts_samples": _flat(mcmc.get_samples()),
+        "nuts_extra": _flat(mcmc.get_extra_fields()),
+        "svi_losses": _flat(res.losses),
+        "svi_params": _flat(res.params),
+        "predictive": _flat(pred(jax.random.PRNGKey(2), sigma)),
+    }
+
+
 LIBRARIES = {
     "optax": quick_optax,
     "equinox": quick_equinox,
@@ -286,6 +320,7 @@ LIBRARIES = {
     "jaxtyping": quick_jaxtyping,
     "lineax": quick_lineax,
     "optimistix": quick_optimistix,
+    "numpyro": quick_numpyro,
 }
 
 

@@ -32,6 +32,7 @@ LIBRARIES = {
     "jaxtyping": ["jaxtyping"],
     "lineax": ["lineax"],
     "optimistix": ["optimistix"],
+    "numpyro": ["numpyro", "multipledispatch"],
 }
 
 
