@@ -22,6 +22,19 @@ Expected values are JAX 0.10.2's (the file passes in oracle mode, ``JAXLITE_ORAC
   jaxlite let optree's ``UserWarning`` ("... is already registered in the global
   namespace") through; JAX registers it silently, and numpyro's suite turns warnings into
   errors, so every test failed at import.
+* ``jax.scipy.linalg.solve_triangular(a, b)`` with batch dimensions that differ between
+  ``a`` and ``b`` (numpyro's ``LowerCholeskyAffine.inv`` solves one ``(n, n)`` factor
+  against ``y[..., None]`` of shape ``(batch, n, 1)``): jaxlite required equal ranks
+  (``TypeError``); JAX broadcasts the batch dimensions (``jnp.vectorize`` with signature
+  ``(n,n),(n,k)->(n,k)``), as do ``cho_solve`` and ``lu_solve``. The same rule fixed two
+  wrong answers: jaxlite took any ``b`` with one dimension fewer than ``a`` for a batch of
+  vectors (JAX only when the last axes match, else a matrix right-hand side: a ``(3, 2,
+  2)`` factor with ``b`` of shape ``(1, 2)`` hit an internal error), and ``lu_solve``
+  with a ``(2, 2)`` factor and ``b`` of shape ``(5, 2)`` returned a ``(2, 2)`` result
+  (it permuted ``b``'s first two rows; JAX raises ``ValueError``, ``n`` is 5 vs 2).
+  ``lu_solve`` of batched factors, refused before, now broadcasts too. The primitive
+  ``lax.linalg.triangular_solve`` refuses different batch shapes (``ValueError``, as JAX)
+  instead of letting its kernel broadcast them.
 """
 
 import collections
@@ -259,3 +272,101 @@ def test_bcoo_matmul_shape_mismatch_is_an_error():
     with pytest.raises(TypeError):
         build(type("M", (), {"jx": jax, "jnp": jnp})())
     same(build)
+
+
+# ------------------------------------------------------------------ batched solves
+def _tri(m):
+    return m.jnp.array([[0.6, 0.0], [1.5, 0.4]])
+
+
+def _spd(m):
+    a = _tri(m)
+    return a @ a.T + m.jnp.eye(2)
+
+
+def _stack3(m, x):
+    return m.jnp.stack([x, 2 * x, 3 * x])
+
+
+def _chol(m, x):
+    return m.jnp.linalg.cholesky(x)
+
+
+_SOLVES = {
+    "st_a_b521": lambda m: m.jx.scipy.linalg.solve_triangular(
+        _tri(m), m.jnp.arange(10.0).reshape(5, 2, 1), lower=True),
+    "st_trans_a_b521": lambda m: m.jx.scipy.linalg.solve_triangular(
+        _tri(m), m.jnp.arange(10.0).reshape(5, 2, 1), lower=True, trans=1),
+    "st_upper_conj_a_b521": lambda m: m.jx.scipy.linalg.solve_triangular(
+        _tri(m).T, m.jnp.arange(10.0).reshape(5, 2, 1), lower=False, trans="C"),
+    "st_a322_b2": lambda m: m.jx.scipy.linalg.solve_triangular(
+        _stack3(m, _tri(m)), m.jnp.arange(1.0, 3.0), lower=True),
+    "st_a322_b5121": lambda m: m.jx.scipy.linalg.solve_triangular(
+        _stack3(m, _tri(m)), m.jnp.arange(10.0).reshape(5, 1, 2, 1), lower=True),
+    "st_a322_b12_vectors": lambda m: m.jx.scipy.linalg.solve_triangular(
+        _stack3(m, _tri(m)), m.jnp.arange(2.0).reshape(1, 2), lower=True),
+    "st_a322_b21_matrix": lambda m: m.jx.scipy.linalg.solve_triangular(
+        _stack3(m, _tri(m)), m.jnp.arange(2.0).reshape(2, 1), lower=True),
+    "st_a_b32_mismatch": lambda m: m.jx.scipy.linalg.solve_triangular(
+        _tri(m), m.jnp.ones((3, 2)), lower=True),
+    "st_a322_b221_mismatch": lambda m: m.jx.scipy.linalg.solve_triangular(
+        _stack3(m, _tri(m)), m.jnp.ones((2, 2, 1)), lower=True),
+    "cho_a_b521": lambda m: m.jx.scipy.linalg.cho_solve(
+        (_chol(m, _spd(m)), True), m.jnp.arange(10.0).reshape(5, 2, 1)),
+    "cho_upper_a_b521": lambda m: m.jx.scipy.linalg.cho_solve(
+        (_chol(m, _spd(m)).T, False), m.jnp.arange(10.0).reshape(5, 2, 1)),
+    "cho_a322_b2": lambda m: m.jx.scipy.linalg.cho_solve(
+        (_chol(m, _stack3(m, _spd(m))), True), m.jnp.arange(1.0, 3.0)),
+    "cho_a322_b121": lambda m: m.jx.scipy.linalg.cho_solve(
+        (_chol(m, _stack3(m, _spd(m))), True), m.jnp.ones((1, 2, 1))),
+    "lu_a_b521": lambda m: m.jx.scipy.linalg.lu_solve(
+        m.jx.scipy.linalg.lu_factor(_spd(m)), m.jnp.arange(10.0).reshape(5, 2, 1)),
+    "lu_trans_a_b521": lambda m: m.jx.scipy.linalg.lu_solve(
+        m.jx.scipy.linalg.lu_factor(_spd(m) + m.jnp.array([[0.0, 1.0], [0.0, 0.0]])),
+        m.jnp.arange(10.0).reshape(5, 2, 1), trans=1),
+    "lu_a_b52_mismatch": lambda m: m.jx.scipy.linalg.lu_solve(
+        m.jx.scipy.linalg.lu_factor(_spd(m)), m.jnp.arange(10.0).reshape(5, 2)),
+    "lu_a322_b2": lambda m: m.jx.scipy.linalg.lu_solve(
+        m.jx.scipy.linalg.lu_factor(_stack3(m, _spd(m))), m.jnp.arange(1.0, 3.0)),
+    "lu_a322_b121": lambda m: m.jx.scipy.linalg.lu_solve(
+        m.jx.scipy.linalg.lu_factor(_stack3(m, _spd(m))), m.jnp.ones((1, 2, 1))),
+    "lax_ts_batch_mismatch": lambda m: m.lax.linalg.triangular_solve(
+        _stack3(m, _tri(m)), m.jnp.ones((1, 2, 1)), left_side=True, lower=True),
+    "grad_st_a_b521": lambda m: m.jx.grad(lambda a: m.jx.scipy.linalg.solve_triangular(
+        a, m.jnp.arange(10.0).reshape(5, 2, 1), lower=True).sum())(_tri(m)),
+    "vmap_st_a322": lambda m: m.jx.vmap(lambda b: m.jx.scipy.linalg.solve_triangular(
+        _stack3(m, _tri(m)), b, lower=True))(m.jnp.ones((4, 2, 1))),
+    "jit_st_a_b521": lambda m: m.jx.jit(lambda b: m.jx.scipy.linalg.solve_triangular(
+        _tri(m), b, lower=True))(m.jnp.arange(10.0).reshape(5, 2, 1)),
+}
+
+
+@pytest.mark.filterwarnings("ignore:jax.scipy.linalg.solve_triangular:FutureWarning")
+@pytest.mark.parametrize("name", sorted(_SOLVES))
+def test_solves_broadcast_batch_dimensions(name):
+    importlib.import_module(jax.__name__ + ".scipy.linalg")
+    out = same(_SOLVES[name], rtol=2e-5, signs=False)
+    if name.endswith("mismatch"):
+        assert isinstance(out, ValueError), out
+
+
+def test_solve_triangular_matches_per_element_solves():
+    importlib.import_module(jax.__name__ + ".scipy.linalg")
+    a = np.array([[0.6, 0.0], [1.5, 0.4]], np.float32)
+    b = np.arange(10.0, dtype=np.float32).reshape(5, 2, 1)
+    out = np.asarray(jax.scipy.linalg.solve_triangular(a, b, lower=True))
+    want = np.stack([np.linalg.solve(a, b[i]) for i in range(5)])
+    np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("fn", ["solve_triangular", "cho_solve", "lu_solve"])
+def test_batched_vector_rhs_warns_as_jax(fn):
+    sl = importlib.import_module(jax.__name__ + ".scipy.linalg")
+    a = jnp.stack([jnp.eye(2) * 2.0] * 3)
+    b = jnp.ones((3, 2))
+    args = {"solve_triangular": lambda: sl.solve_triangular(a, b, lower=True),
+            "cho_solve": lambda: sl.cho_solve((a, True), b),
+            "lu_solve": lambda: sl.lu_solve(sl.lu_factor(a), b)}
+    with pytest.warns(FutureWarning, match=f"jax.scipy.linalg.{fn}: batched 1D solves"):
+        out = args[fn]()
+    assert out.shape == (3, 2)

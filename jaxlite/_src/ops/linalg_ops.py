@@ -262,6 +262,11 @@ def _triangular_solve_abstract_eval(
     _check_square("triangular_solve", a)
     if b.ndim != a.ndim:
         raise TypeError("triangular_solve requires a and b to have the same rank")
+    if a.shape[:-2] != b.shape[:-2]:
+        # JAX's ValueError (its kernels never broadcast batch dimensions; this one did,
+        # and its output then disagreed with this rule's shape).
+        raise ValueError(
+            f"triangular_solve: batch dimensions of a {a.shape} and b {b.shape} differ")
     k = b.shape[-2] if left_side else b.shape[-1]
     if k != a.shape[-1]:
         raise TypeError(f"triangular_solve: incompatible shapes {a.shape} and {b.shape}")

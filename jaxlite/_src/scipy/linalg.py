@@ -7,10 +7,12 @@ compose primitives, so they jit, vmap and differentiate.
 
 from __future__ import annotations
 
+import warnings
+
 import jaxlite.numpy as jnp  # the public jnp namespace (stable across module splits)
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.numpy.util import promote_dtypes_inexact, with_weak_type
-from jaxlite._src.ops import linalg_ops, linalg_schur
+from jaxlite._src.ops import linalg_more, linalg_ops, linalg_schur
 
 _TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
 
@@ -22,11 +24,36 @@ def _trans_code(trans) -> int:
         raise ValueError(f"Invalid 'trans' value {trans}") from None
 
 
-def _as_matrix_rhs(a, b):
-    """``b`` as a matrix right-hand side of ``a`` (a vector gets a trailing axis)."""
-    b = jnp.asarray(b)
-    vector = b.ndim == a.ndim - 1
-    return (b[..., None] if vector else b), vector
+def _rhs_signature(a, b, name: str, hint: str, n_factor_args: int = 1) -> str:
+    """JAX's rule for a right-hand side ``b`` of factors ``a``: a vector when ``b`` is
+    1-D, or (deprecated, with JAX's ``FutureWarning``) when ``b`` has one dimension fewer
+    than ``a`` and the same last axis; a matrix ``(n, k)`` otherwise. Batch dimensions
+    broadcast (``jnp.vectorize`` with the returned signature)."""
+    factors = "(n,n)," + "(n)," * (n_factor_args - 1)
+    if b.ndim == 1:
+        return factors + "(n)->(n)"
+    if a.ndim == b.ndim + 1 and a.shape[-1] == b.shape[-1]:
+        warnings.warn(
+            f"jax.scipy.linalg.{name}: batched 1D solves with b.ndim > 1 are deprecated, "
+            "and in the future will be treated as a batched 2D solve. "
+            f"Use {hint} to avoid this warning.",
+            category=FutureWarning,
+            stacklevel=3,
+        )
+        return factors + "(n)->(n)"
+    return factors + "(n,k)->(n,k)"
+
+
+def _triangular(a, b, signature: str, **params):
+    """``lax.linalg.triangular_solve`` (left side) vectorized over broadcast batch
+    dimensions; a vector ``b`` gets a trailing axis for the primitive."""
+
+    def core(a_, b_):
+        if b_.ndim == 1:
+            return linalg_ops.triangular_solve(a_, b_[:, None], left_side=True, **params)[:, 0]
+        return linalg_ops.triangular_solve(a_, b_, left_side=True, **params)
+
+    return jnp.vectorize(core, signature=signature)(a, b)
 
 
 def solve_triangular(
@@ -40,28 +67,22 @@ def solve_triangular(
     check_finite: bool = True,
 ):
     """Solve ``op(a) x = b`` for triangular ``a``; ``op`` is given by ``trans``: 0/'N'
-    (``a``), 1/'T' (``a.T``), 2/'C' (``a.conj().T``). ``b``: ``(..., n)`` or ``(..., n, k)``.
+    (``a``), 1/'T' (``a.T``), 2/'C' (``a.conj().T``). ``b``: ``(n,)``, ``(..., n, k)``, or
+    (deprecated, as in JAX) ``(..., n)`` with one dimension fewer than ``a``; batch
+    dimensions of ``a`` and ``b`` broadcast.
 
     Raises:
       ValueError: for an invalid ``trans``.
     """
     del overwrite_b, debug, check_finite
     code = _trans_code(trans)
-    a = jnp.asarray(a)
-    b2, vector = _as_matrix_rhs(a, b)
     # As JAX: the common inexact dtype of ``a`` and ``b`` (no float32 floor: float16 stays,
     # and strict promotion accepts two float64 operands), weak only if both are.
-    a, b2 = promote_dtypes_inexact(a, b2)
-    x = linalg_ops.triangular_solve(
-        a,
-        b2,
-        left_side=True,
-        lower=lower,
-        transpose_a=code > 0,
-        conjugate_a=code == 2,
-        unit_diagonal=unit_diagonal,
-    )
-    return x[..., 0] if vector else x
+    a, b = promote_dtypes_inexact(jnp.asarray(a), jnp.asarray(b))
+    sig = _rhs_signature(a, b, "solve_triangular",
+                         "solve_triangular(a, b[..., None]).squeeze(-1)")
+    return _triangular(a, b, sig, lower=lower, transpose_a=code > 0,
+                       conjugate_a=code == 2, unit_diagonal=unit_diagonal)
 
 
 def cholesky(a, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True):
@@ -88,11 +109,13 @@ def cho_solve(c_and_lower, b, overwrite_b: bool = False, check_finite: bool = Tr
     """Solve ``a x = b`` given ``cho_factor(a)``."""
     del overwrite_b, check_finite
     c, lower = c_and_lower
-    if lower:
-        y = solve_triangular(c, b, trans=0, lower=True)
-        return solve_triangular(c, y, trans=2, lower=True)
-    y = solve_triangular(c, b, trans=2, lower=False)
-    return solve_triangular(c, y, trans=0, lower=False)
+    c, b = promote_dtypes_inexact(jnp.asarray(c), jnp.asarray(b))
+    sig = _rhs_signature(c, b, "cho_solve",
+                         "cho_solve(c_and_lower, b[..., None]).squeeze(-1)")
+    y = _triangular(c, b, sig, lower=lower, transpose_a=not lower, conjugate_a=not lower,
+                    unit_diagonal=False)
+    return _triangular(c, y, sig, lower=lower, transpose_a=lower, conjugate_a=lower,
+                       unit_diagonal=False)
 
 
 def lu_factor(a, overwrite_a: bool = False, check_finite: bool = True):
@@ -103,35 +126,39 @@ def lu_factor(a, overwrite_a: bool = False, check_finite: bool = True):
     return lu, pivots
 
 
-def _pivots_to_permutation(pivots, n: int):
-    perm = jnp.arange(n)
-    for i in range(pivots.shape[-1]):
-        j = pivots[i]
-        pi, pj = perm[i], perm[j]
-        perm = perm.at[i].set(pj).at[j].set(pi)
-    return perm
-
-
 def lu_solve(lu_and_piv, b, trans: int = 0, overwrite_b: bool = False, check_finite: bool = True):
     """Solve ``op(a) x = b`` given ``lu_factor(a)`` (``trans`` as in ``solve_triangular``).
 
+    ``b`` as in ``solve_triangular``; batch dimensions of the factors and ``b`` broadcast.
+
     Raises:
-      ValueError: for an invalid ``trans``; for batched factors (not implemented).
+      ValueError: for an invalid ``trans``; for core sizes that do not match.
     """
     del overwrite_b, check_finite
     lu, piv = lu_and_piv
-    lu = jnp.asarray(lu)
-    if lu.ndim != 2:
-        raise ValueError("jaxlite's lu_solve takes one (unbatched) factorization; use vmap")
     code = _trans_code(trans)
-    perm = _pivots_to_permutation(jnp.asarray(piv), lu.shape[0])
-    b = jnp.asarray(b)
-    if code == 0:
-        y = solve_triangular(lu, b[perm], trans=0, lower=True, unit_diagonal=True)
-        return solve_triangular(lu, y, trans=0, lower=False)
-    y = solve_triangular(lu, b, trans=code, lower=False)
-    z = solve_triangular(lu, y, trans=code, lower=True, unit_diagonal=True)
-    return jnp.zeros_like(z).at[perm].set(z)
+    lu, b = promote_dtypes_inexact(jnp.asarray(lu), jnp.asarray(b))
+    perm = linalg_more.lu_pivots_to_permutation(jnp.asarray(piv), lu.shape[-2])
+    sig = _rhs_signature(lu, b, "lu_solve",
+                         "lu_solve(lu_and_piv, b[..., None]).squeeze(-1)", n_factor_args=2)
+
+    def core(lu_, perm_, b_):
+        x = b_[:, None] if b_.ndim == 1 else b_
+        if code == 0:
+            x = linalg_ops.triangular_solve(lu_, x[perm_], left_side=True, lower=True,
+                                            unit_diagonal=True)
+            x = linalg_ops.triangular_solve(lu_, x, left_side=True, lower=False)
+        else:
+            conj = code == 2
+            x = linalg_ops.triangular_solve(lu_, x, left_side=True, lower=False,
+                                            transpose_a=True, conjugate_a=conj)
+            x = linalg_ops.triangular_solve(lu_, x, left_side=True, lower=True,
+                                            unit_diagonal=True, transpose_a=True,
+                                            conjugate_a=conj)
+            x = jnp.zeros_like(x).at[perm_].set(x)
+        return x[:, 0] if b_.ndim == 1 else x
+
+    return jnp.vectorize(core, signature=sig)(lu, perm, b)
 
 
 def lu(a, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True):
