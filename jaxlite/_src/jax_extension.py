@@ -421,22 +421,38 @@ def trace_to_jaxpr_nounits(fun, pvals, instantiate: bool | Sequence[bool] = Fals
 canonicalize_dtype_handlers: dict = {np.ndarray: np.asarray, np.generic: np.asarray}
 
 
-class _UnusedCallPrimitive(Primitive):
-    """JAX's final-style call primitives (``call_p``, ``closed_call_p``) as names only.
+class _InlinedCallPrimitive(Primitive):
+    """JAX's final-style call primitives (``call_p``, ``closed_call_p``), inlined.
 
-    jaxlite stages nested calls as ``jit_p`` equations and never emits these, so libraries
-    that key jaxpr-walking rules on them (numpyro's provenance tracking) import and compare
-    them and find no equation that uses them. Binding one is refused."""
+    jaxlite stages nested calls as ``jit_p`` equations and never emits these; libraries
+    import them to key jaxpr-walking rules on them (numpyro's provenance tracking) and
+    occasionally bind them with a ``linear_util.WrappedFun``: ``p.bind(*args,
+    subfuns=(fun,))`` (JAX 0.9.2 and later; the older ``p.bind(fun, *args)`` is refused
+    with ``TypeError``, as in JAX 0.10.2). A call without a
+    transformation means running ``fun``, so binding calls it in the current trace: the
+    values are JAX's, but a traced program shows ``fun``'s equations in place of one
+    call equation (docs/compat.md)."""
 
     call_primitive = True
 
-    def bind(self, *args, **params):
-        raise NotImplementedError(
-            f"jax.extend.core.primitives.{self.name}_p: jaxlite has no final-style call "
-            "primitives (nested calls are jit_p equations); binding it is not supported")
+    def bind(self, *args, subfuns=(), **params):
+        del params  # call_jaxpr-style parameters have no meaning for an inlined call
+        for i, a in enumerate(args):
+            if callable(a) and not hasattr(a, "shape"):
+                raise TypeError(
+                    f"Error interpreting argument to {self.name} as a JAX value. The "
+                    f"problematic value is of type {type(a)} and was passed to "
+                    f"{self.name} at position {i}.")
+        if not subfuns:
+            raise TypeError(f"{self.name}_p.bind needs the function to call: subfuns=(f,)")
+        (fun,) = subfuns
+        call = getattr(fun, "call_wrapped", fun)
+        return list(call(*args))
 
-    bind_with_trace = bind
+    def bind_with_trace(self, trace, args, params):
+        with core_trace.set_current_trace(trace):
+            return self.bind(*args, **params)
 
 
-call_p = _UnusedCallPrimitive("call", multiple_results=True)
-closed_call_p = _UnusedCallPrimitive("closed_call", multiple_results=True)
+call_p = _InlinedCallPrimitive("call", multiple_results=True)
+closed_call_p = _InlinedCallPrimitive("closed_call", multiple_results=True)

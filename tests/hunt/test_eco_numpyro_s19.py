@@ -9,9 +9,10 @@ Expected values are JAX 0.10.2's (the file passes in oracle mode, ``JAXLITE_ORAC
   ``todense``, products with dense arrays on either side of ``@``, scalar and dense
   elementwise products, ``.T``, ``sum`` (docs/compat.md says what is missing).
 * ``jax.extend.core.primitives.call_p`` / ``closed_call_p`` (numpyro's provenance tracking
-  keys jaxpr-walking rules on them): missing (ImportError on ``import numpyro``). jaxlite
-  emits neither (nested calls are ``jit`` equations, as in JAX's jaxprs), so they are names
-  with ``call_primitive`` set; binding one is refused.
+  keys jaxpr-walking rules on them; its tests bind them with a ``WrappedFun``): missing
+  (ImportError on ``import numpyro``). jaxlite emits neither (nested calls are ``jit``
+  equations, as in JAX's jaxprs); binding one calls the function (same values as JAX,
+  under every transformation).
 * ``jax._src.core.trace_state_clean`` (numpyro asks it before caching a closure in
   ``MCMC.run``): missing. True exactly outside every transformation.
 * ``lax.cond(pred, true_operand, true_fun, false_operand, false_fun)``, JAX's older
@@ -145,6 +146,48 @@ def test_call_primitives_exist_and_are_not_emitted():
     assert prims.call_p not in used and prims.closed_call_p not in used
     inner = next(e for e in jaxpr.eqns if e.primitive is prims.jit_p)
     assert "jaxpr" in inner.params and hasattr(inner.params["jaxpr"], "jaxpr")
+
+
+def _bind_call(m, prim_name, form):
+    prims = importlib.import_module(m.jx.__name__ + ".extend.core").primitives
+    lu = importlib.import_module(m.jx.__name__ + ".extend.linear_util")
+    api_util = importlib.import_module(m.jx.__name__ + ".api_util")
+    prim = getattr(prims, prim_name)
+
+    def body(a, b):
+        return m.jnp.sin(a) * b, a + 1.0
+
+    def f(x, y):
+        args, in_tree = m.jx.tree_util.tree_flatten((x, y))
+        info = api_util.debug_info("body", body, (x, y), {})
+        fn, out_tree = api_util.flatten_fun_nokwargs(lu.wrap_init(body, debug_info=info),
+                                                     in_tree)
+        out = prim.bind(*args, subfuns=(fn,)) if form == "subfuns" else prim.bind(fn, *args)
+        return m.jx.tree_util.tree_unflatten(out_tree(), out)
+
+    return f
+
+
+@pytest.mark.parametrize("prim_name", ["call_p", "closed_call_p"])
+@pytest.mark.parametrize("form", ["subfuns", "positional"])
+@pytest.mark.parametrize("mode", ["eager", "jit", "grad", "vmap"])
+def test_call_primitive_bind_calls_the_function(prim_name, form, mode):
+    def build(m):
+        f = _bind_call(m, prim_name, form)
+        x, y = m.jnp.float32(0.5), m.jnp.float32(3.0)
+        if mode == "eager":
+            return f(x, y)
+        if mode == "jit":
+            return m.jx.jit(f)(x, y)
+        if mode == "grad":
+            return m.jx.grad(lambda a, b: f(a, b)[0], argnums=(0, 1))(x, y)
+        return m.jx.vmap(f)(m.jnp.arange(3.0), m.jnp.ones(3))
+
+    out = same(build)
+    if form == "positional":  # JAX 0.10.2 takes the function only through subfuns=
+        assert isinstance(out, TypeError), out
+    elif mode == "eager":
+        np.testing.assert_allclose(float(out[0]), 3 * np.sin(0.5), rtol=1e-6)
 
 
 # ------------------------------------------------------------------ namedtuple subclass
