@@ -262,9 +262,7 @@ def _triangular_solve_abstract_eval(
     _check_square("triangular_solve", a)
     if b.ndim != a.ndim:
         raise TypeError("triangular_solve requires a and b to have the same rank")
-    if a.shape[:-2] != b.shape[:-2]:
-        # JAX's ValueError (its kernels never broadcast batch dimensions; this one did,
-        # and its output then disagreed with this rule's shape).
+    if a.shape[:-2] != b.shape[:-2]:  # JAX's ValueError (the kernel would broadcast them)
         raise ValueError(
             f"triangular_solve: batch dimensions of a {a.shape} and b {b.shape} differ")
     k = b.shape[-2] if left_side else b.shape[-1]
@@ -274,10 +272,6 @@ def _triangular_solve_abstract_eval(
         raise TypeError("triangular_solve requires a and b to have the same dtype")
     # Like JAX's linalg primitives: weak only when every operand is weak.
     return ShapedArray(b.shape, b.dtype, a.weak_type and b.weak_type)
-
-
-def _ts_params(**p):
-    return p
 
 
 def _triangular_solve_jvp(primals, tangents, **params):
