@@ -15,6 +15,7 @@ from jaxlite._src.compile.jit import jit
 from jaxlite._src.control_flow.scan import scan
 from jaxlite._src.control_flow.while_loop import while_loop
 from jaxlite._src.numpy import creation, reductions, shape as jshape, ufuncs
+from jaxlite._src.numpy.util import check_arraylike, promote_dtypes_inexact
 from jaxlite._src.random import _xla_math as xm
 from jaxlite._src.random.distributions import _check_shape, _float_dtype, _split2, uniform
 from jaxlite._src.random.keys import split
@@ -135,13 +136,14 @@ def binomial(key: Any, n: Any, p: Any, shape=None, dtype=None) -> Any:
         ValueError: for a non-float dtype or ``n``/``p`` that do not broadcast to ``shape``.
     """
     typed, _ = check_prng_key("binomial", key)
+    check_arraylike("binomial", n, p)
     dt = _float_dtype("binomial", dtype)
     n, p = creation.asarray(n), creation.asarray(p)
     if shape is None:
         shape = tuple(np.broadcast_shapes(n.shape, p.shape))
     else:
         shape = canonicalize_shape(shape)
-        _check_shape(shape, n.shape, p.shape)
+        _check_shape("binomial", shape, n.shape, p.shape)
     if not dtypes.is_inexact(p.dtype):
         p = p.astype(dtypes.to_inexact_dtype(p.dtype))
     return _binomial_jit(typed, n, p, shape, dt)
@@ -156,16 +158,12 @@ def multinomial(key: Any, n: Any, p: Any, *, shape=None, dtype=None, unroll: Any
         ValueError: for a ``shape`` that does not end with ``p``'s category axis.
     """
     typed, _ = check_prng_key("multinomial", key)
-    dt = _float_dtype("multinomial", dtype)
-    p = creation.asarray(p)
-    if not dtypes.is_inexact(p.dtype):
-        p = p.astype(dtypes.to_inexact_dtype(p.dtype))
-    n = creation.asarray(n).astype(p.dtype)
+    check_arraylike("multinomial", n, p)
+    n, p = promote_dtypes_inexact(n, p)
+    # As JAX: ``shape`` is taken as given (its last entry is the category axis) and only
+    # checked by the broadcasts; ``dtype`` is any dtype the counts can be cast to.
     if shape is None:
-        shape = tuple(np.broadcast_shapes(n.shape + (1,), p.shape))
-    else:
-        shape = canonicalize_shape(shape)
-        _check_shape(shape, n.shape + (1,), p.shape)
+        shape = p.shape
     n = jshape.broadcast_to(n, shape[:-1])
     p = jshape.moveaxis(jshape.broadcast_to(p, shape), -1, 0)
     remaining = reductions.cumsum(p[::-1], axis=0)[::-1]
@@ -178,7 +176,7 @@ def multinomial(key: Any, n: Any, p: Any, *, shape=None, dtype=None, unroll: Any
         return remainder - count, count
 
     _, counts = scan(step, n, (ratios, keys))
-    return jshape.moveaxis(counts, 0, -1).astype(dt)
+    return jshape.moveaxis(counts, 0, -1).astype(dtype)
 
 
 __all__ = ["binomial", "multinomial", "_split2"]

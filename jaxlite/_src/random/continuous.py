@@ -9,6 +9,7 @@ bit; the others agree to a tolerance (docs/compat.md).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,6 +19,7 @@ from jaxlite._src import config as _cfg, dtypes
 from jaxlite._src.compile.jit import jit
 from jaxlite._src.core.array import Array
 from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.trace import Tracer, concrete_or_error
 from jaxlite._src.numpy import creation, linalg, reductions, shape as jshape, ufuncs, ufuncs_extra
 from jaxlite._src.numpy.einsum import einsum
 from jaxlite._src.numpy.util import check_arraylike, promote_dtypes_inexact
@@ -43,14 +45,26 @@ def _c(dtype, v):
     return np.asarray(v, dtype)
 
 
-def _shape_of(shape, *params):
+def _shape_of(name: str, shape, *params):
     """``shape`` (checked against the parameters' shapes) or their broadcast shape."""
     shapes = [np.shape(p) if not hasattr(p, "aval") else aval_of(p).shape for p in params]
     if shape is None:
         return tuple(np.broadcast_shapes(*shapes)) if shapes else ()
     shape = canonicalize_shape(shape)
-    _check_shape(shape, *shapes)
+    _check_shape(name, shape, *shapes)
     return shape
+
+
+def static_index(x, context: str) -> int:
+    """``x`` as a Python ``int`` (``operator.index`` of its concrete value, as JAX's
+    ``concrete_or_error(index, ...)``): a float refuses, a traced value raises
+    ``ConcretizationTypeError``."""
+    if isinstance(x, (Array, Tracer)):
+        x = concrete_or_error(x, context)
+        if not dtypes.is_int(x.dtype):
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return int(x)
+    return operator.index(x)
 
 
 def _as(x, dtype):
@@ -95,7 +109,7 @@ def truncated_normal(
     """
     typed, _ = check_prng_key("truncated_normal", key)
     dt = _float_dtype("truncated_normal", dtype)
-    shape = _shape_of(shape, lower, upper)
+    shape = _shape_of("truncated_normal", shape, lower, upper)
     return _truncated_normal_jit(typed, lower, upper, shape, dt)
 
 
@@ -201,7 +215,7 @@ def rayleigh(key, scale, shape=None, dtype=None, *, out_sharding=None):
     """Rayleigh samples (``jax.random.rayleigh``): ``scale * sqrt(-2 log u)``."""
     typed, _ = check_prng_key("rayleigh", key)
     dt = _float_dtype("rayleigh", dtype)
-    shape = _shape_of(shape, scale)
+    shape = _shape_of("rayleigh", shape, scale)
     _check_safe_cast("rayleigh", dt, scale)
     u = uniform(typed, shape, dt, minval=float(dtypes.finfo(dt).tiny), maxval=1.0)
     return _as(scale, dt) * ufuncs.sqrt(-2.0 * xm.log(u))
@@ -212,7 +226,7 @@ def pareto(key, b, shape=None, dtype=None, *, out_sharding=None):
     """Pareto samples (``jax.random.pareto``): ``exp(e / b)`` for standard exponential ``e``."""
     typed, _ = check_prng_key("pareto", key)
     dt = _float_dtype("pareto", dtype)
-    shape = _shape_of(shape, b)
+    shape = _shape_of("pareto", shape, b)
     _check_safe_cast("pareto", dt, b)
     return ufuncs.exp(exponential(typed, shape, dt) / _as(b, dt))
 
@@ -229,7 +243,7 @@ def geometric(key, p, shape=None, dtype=None, *, out_sharding=None):
     dt = dtypes.check_user_dtype_supported(dtype or dtypes.default_int_dtype(), "geometric")
     if not dtypes.is_int(dt):
         raise ValueError(f"dtype argument to `geometric` must be an int dtype, got {dt}")
-    shape = _shape_of(shape, p)
+    shape = _shape_of("geometric", shape, p)
     check_arraylike("geometric", p)
     (p,) = promote_dtypes_inexact(p)
     u = uniform(typed, shape, p.dtype)  # a complex p is uniform's ValueError, as in JAX
@@ -246,7 +260,7 @@ def lognormal(key, sigma=_ONE, shape=None, dtype=None, *, out_sharding=None):
     """Log-normal samples (``jax.random.lognormal``): ``exp(sigma * normal)``."""
     typed, _ = check_prng_key("lognormal", key)
     dt = _float_dtype("lognormal", dtype, allow_complex=True)  # as JAX's
-    shape = _shape_of(shape, sigma)
+    shape = _shape_of("lognormal", shape, sigma)
     _check_safe_cast("lognormal", dt, sigma)
     return ufuncs.exp(normal(typed, shape, dt) * _as(sigma, dt))
 
@@ -256,7 +270,7 @@ def wald(key, mean, shape=None, dtype=None, *, out_sharding=None):
     """Wald (inverse Gaussian) samples (``jax.random.wald``), by Michael et al.'s method."""
     typed, _ = check_prng_key("wald", key)
     dt = _float_dtype("wald", dtype)
-    shape = _shape_of(shape, mean)
+    shape = _shape_of("wald", shape, mean)
     _check_safe_cast("wald", dt, mean)
     mean = _as(mean, dt)
     k1, k2 = _split2(typed)
@@ -274,7 +288,7 @@ def triangular(key, left, mode, right, shape=None, dtype=None, *, out_sharding=N
     """Triangular samples on ``[left, right]`` peaking at ``mode`` (``jax.random.triangular``)."""
     typed, _ = check_prng_key("triangular", key)
     dt = _float_dtype("triangular", dtype)
-    shape = _shape_of(shape, left, mode, right)
+    shape = _shape_of("triangular", shape, left, mode, right)
     _check_safe_cast("triangular", dt, left, mode, right)
     left, mode, right = _as(left, dt), _as(mode, dt), _as(right, dt)
     fc = (mode - left) / (right - left)
@@ -318,7 +332,7 @@ def multivariate_normal(
         shape = tuple(np.broadcast_shapes(mean.shape[:-1], cov.shape[:-2]))
     else:
         shape = canonicalize_shape(shape)
-        _check_shape(shape, mean.shape[:-1], cov.shape[:-2])
+        _check_shape("normal", shape, mean.shape[:-1], cov.shape[:-2])
     if method == "svd":
         u, s, _ = linalg.svd(cov)
         factor = u * ufuncs.sqrt(s[..., None, :])
@@ -337,10 +351,11 @@ def orthogonal(key, n, shape=(), dtype=None, m=None, *, out_sharding=None):
     """Haar-random orthogonal (semi-orthogonal when ``m != n``) matrices
     (``jax.random.orthogonal``), from the QR decomposition of a normal matrix."""
     typed, _ = check_prng_key("orthogonal", key)
-    dt = _float_dtype("orthogonal", dtype, allow_complex=True)
     shape = canonicalize_shape(shape)
-    n = int(n)
-    m = n if m is None else int(m)
+    # As JAX: the sizes must be concrete integers, then ``normal`` checks the dtype.
+    n = static_index(n, "The error occurred in jax.random.orthogonal()")
+    m = n if m is None else static_index(m, "The error occurred in jax.random.orthogonal()")
+    dt = _float_dtype("normal", dtype, allow_complex=True)
     # A tall normal matrix (max(n, m), min(n, m)) is orthonormalised column-wise; a wide
     # result (n < m) is its transpose, with orthonormal rows.
     z = normal(typed, (*shape, max(n, m), min(n, m)), dt)

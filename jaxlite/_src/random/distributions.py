@@ -29,6 +29,7 @@ from jaxlite._src.numpy import (
     sorting,
     ufuncs,
 )
+from jaxlite._src.numpy.util import check_arraylike
 from jaxlite._src.ops import (
     bitcast,
     conversion,
@@ -381,9 +382,13 @@ def randint(
         raise ValueError(f"Incompatible shapes for broadcasting: shapes=[{listed}]")
     if dt.itemsize < 4:
         # Narrow types are sampled as int32 within the type's range, then cast (R8.4 step 1).
+        # The bounds are cast to int32 (wrapping, truncating floats) before the clip, so
+        # the clip's limits (``info.max + 1`` is 256 for uint8) fit their dtype.
         info = dtypes.iinfo(dt)
-        minval = ufuncs.clip(creation.asarray(minval), int(info.min), int(info.max))
-        maxval = ufuncs.clip(creation.asarray(maxval), int(info.min), int(info.max) + 1)
+        lo = conversion.convert_element_type(creation.asarray(minval), dtypes.int32)
+        hi = conversion.convert_element_type(creation.asarray(maxval), dtypes.int32)
+        minval = ufuncs.clip(lo, int(info.min), int(info.max))
+        maxval = ufuncs.clip(hi, int(info.min), int(info.max) + 1)
         out = _randint_jit(typed, shape, minval, maxval, dtypes.int32)
         return conversion.convert_element_type(out, dt)
     return _randint_jit(typed, shape, minval, maxval, dt)
@@ -432,11 +437,11 @@ def bernoulli(
         shape = p.shape
     else:
         shape = canonicalize_shape(shape)
-        _check_shape(shape, p.shape)
+        _check_shape("bernoulli", shape, p.shape)
     return _bernoulli_jit(typed, p, shape, mode)
 
 
-def _check_shape(shape, *param_shapes):
+def _check_shape(name: str, shape, *param_shapes):
     try:
         full = np.broadcast_shapes(shape, *param_shapes)
     except ValueError:
@@ -446,7 +451,7 @@ def _check_shape(shape, *param_shapes):
         raise ValueError(f"Incompatible shapes for broadcasting: shapes=[{shapes}]")
     if full != tuple(shape):
         raise ValueError(
-            "parameter shapes must be broadcast-compatible with shape argument, and the "
+            f"{name} parameter shapes must be broadcast-compatible with shape argument, and the "
             "result of broadcasting the shapes must equal the shape argument, but got "
             f"result {full} for shape argument {shape}."
         )
@@ -546,6 +551,7 @@ def categorical(
             without replacement than categories.
     """
     typed, _ = check_prng_key("categorical", key)
+    check_arraylike("categorical", logits)
     logits = creation.asarray(logits)
     nd = logits.ndim
     if not -nd <= axis < nd:
@@ -557,7 +563,7 @@ def categorical(
         shape = batch_shape
     else:
         shape = canonicalize_shape(shape)
-        _check_shape(shape, batch_shape)
+        _check_shape("categorical", shape, batch_shape)
     prefix = shape[: len(shape) - len(batch_shape)]
     logits_shape = list(shape[len(shape) - len(batch_shape) :])
     logits_shape.insert(axis % nd, logits.shape[axis])
@@ -606,6 +612,7 @@ def permutation(
         ConcretizationTypeError: for a traced integer ``x``.
     """
     typed, _ = check_prng_key("permutation", key)
+    check_arraylike("permutation", x)
     if not isinstance(x, Array):
         x = creation.asarray(x)
     nd = x.ndim
@@ -648,6 +655,7 @@ def choice(
     if not isinstance(shape, Sequence):
         raise TypeError(f"shape argument of jax.random.choice must be a sequence, got {shape}")
     shape = canonicalize_shape(shape)
+    check_arraylike("choice", a)
     arr = creation.asarray(a)
     if arr.ndim == 0:
         n_inputs = int(concrete_or_error(a, "The error occurred in jax.random.choice()"))
@@ -672,6 +680,7 @@ def choice(
             perm = permutation(typed, n_inputs if arr.ndim == 0 else arr, axis)
             result = sh.slice_in_dim(perm, 0, n_draws, axis=axis)
     else:
+        check_arraylike("choice", p)
         p_arr = creation.asarray(p)
         if not dtypes.is_inexact(p_arr.dtype):
             p_arr = p_arr.astype(dtypes.to_inexact_dtype(p_arr.dtype))

@@ -28,7 +28,7 @@ from jaxlite._src.numpy.util import check_arraylike
 from jaxlite._src.ops import _factories, elementwise as ew, shape as sh
 from jaxlite._src.ops.special import random_gamma_grad_p
 from jaxlite._src.random import _xla_math as xm
-from jaxlite._src.random.continuous import _shape_of
+from jaxlite._src.random.continuous import _shape_of, static_index
 from jaxlite._src.random.distributions import (
     _check_safe_cast,
     _check_shape,
@@ -158,7 +158,7 @@ def gamma(key: Any, a: Any, shape=None, dtype=None, *, out_sharding=None):
     """
     typed, _ = check_prng_key("gamma", key)
     dt = _float_dtype("gamma", dtype)
-    return _gamma_jit(typed, a, _shape_of(shape, a), dt, False)
+    return _gamma_jit(typed, a, _shape_of("gamma", shape, a), dt, False)
 
 
 @_explicit.placed_result
@@ -166,7 +166,7 @@ def loggamma(key: Any, a: Any, shape=None, dtype=None, *, out_sharding=None):
     """``log`` of gamma samples, accurate for small ``a`` (``jax.random.loggamma``)."""
     typed, _ = check_prng_key("loggamma", key)
     dt = _float_dtype("loggamma", dtype)
-    return _gamma_jit(typed, a, _shape_of(shape, a), dt, True)
+    return _gamma_jit(typed, a, _shape_of("gamma", shape, a), dt, True)
 
 
 @_explicit.placed_result
@@ -175,7 +175,7 @@ def beta(key: Any, a: Any, b: Any, shape=None, dtype=None, *, out_sharding=None)
     typed, _ = check_prng_key("beta", key)
     dt = _float_dtype("beta", dtype)
     _check_safe_cast("beta", dt, a, b)
-    shape = _shape_of(shape, a, b)
+    shape = _shape_of("beta", shape, a, b)
     ka, kb = _split2(typed)
     ga = loggamma(ka, a, shape, dt)
     gb = loggamma(kb, b, shape, dt)
@@ -202,7 +202,7 @@ def dirichlet(key: Any, alpha: Any, shape=None, dtype=None, *, out_sharding=None
         shape = alpha.shape[:-1]
     else:
         shape = canonicalize_shape(shape)
-        _check_shape(shape, alpha.shape[:-1])
+        _check_shape("dirichlet", shape, alpha.shape[:-1])
     lg = loggamma(typed, alpha, shape + alpha.shape[-1:], dt)
     lg = lg - reductions.max(lg, axis=-1, keepdims=True)
     e = ufuncs.exp(lg)
@@ -214,7 +214,7 @@ def chisquare(key: Any, df: Any, shape=None, dtype=None, *, out_sharding=None):
     """Chi-square samples (``jax.random.chisquare``): ``2 * exp(loggamma(df / 2))``."""
     typed, _ = check_prng_key("chisquare", key)
     dt = _float_dtype("chisquare", dtype)
-    shape = _shape_of(shape, df)
+    shape = _shape_of("chisquare", shape, df)
     _check_safe_cast("chisquare", dt, df)
     half = creation.asarray(df, dtype=dt) / 2
     return 2 * ufuncs.exp(loggamma(typed, half, shape, dt))
@@ -225,7 +225,7 @@ def t(key: Any, df: Any, shape=None, dtype=None, *, out_sharding=None):
     """Student's t samples (``jax.random.t``): ``normal * sqrt(df/2 / gamma(df/2))``."""
     typed, _ = check_prng_key("t", key)
     dt = _float_dtype("t", dtype)
-    shape = _shape_of(shape, df)
+    shape = _shape_of("t", shape, df)
     _check_safe_cast("t", dt, df)
     kn, kg = _split2(typed)
     n = normal(kn, shape, dt)
@@ -239,7 +239,7 @@ def f(key: Any, dfnum: Any, dfden: Any, shape=None, dtype=None, *, out_sharding=
     """F-distribution samples (``jax.random.f``): a ratio of scaled chi-squares."""
     typed, _ = check_prng_key("f", key)
     dt = _float_dtype("f", dtype)
-    shape = _shape_of(shape, dfnum, dfden)
+    shape = _shape_of("f", shape, dfnum, dfden)
     _check_safe_cast("f", dt, dfnum, dfden)
     k_den, k_num = _split2(typed)
     num = chisquare(k_num, dfnum, shape, dt) / creation.asarray(dfnum, dtype=dt)
@@ -252,8 +252,10 @@ def generalized_normal(key: Any, p: float, shape=(), dtype=None, *, out_sharding
     """Generalized normal samples with density ``∝ exp(-|x|^p)``
     (``jax.random.generalized_normal``)."""
     typed, _ = check_prng_key("generalized_normal", key)
-    dt = _float_dtype("generalized_normal", dtype)
-    shape = _shape_of(shape, p)
+    # As JAX: ``shape`` is a sequence, and ``gamma`` checks the dtype and ``p``'s shape.
+    shape = canonicalize_shape(shape)
+    dt = _float_dtype("gamma", dtype)
+    shape = _shape_of("gamma", shape, p)
     k1, k2 = _split2(typed)
     # ``1 / p`` as given (a strong float32 or complex ``p`` promotes the result), as JAX
     inv = 1 / p if dtypes.is_python_scalar(p) else ufuncs.divide(1, p)
@@ -272,9 +274,9 @@ def rademacher_float(key, shape, dtype):
 def ball(key: Any, d: int, p: float = 2, shape=(), dtype=None, *, out_sharding=None):
     """Uniform samples from the unit ``p``-norm ball in ``d`` dimensions (``jax.random.ball``)."""
     typed, _ = check_prng_key("ball", key)
-    dt = _float_dtype("ball", dtype)
-    d = int(d)
-    shape = _shape_of(shape)
+    shape = canonicalize_shape(shape)
+    d = static_index(d, "The error occurred in jax.random.ball()")
+    dt = _float_dtype("gamma", dtype)  # checked by generalized_normal's gamma, as in JAX
     k1, k2 = _split2(typed)
     g = generalized_normal(k1, p, (*shape, d), dt)
     e = exponential(k2, shape, dt)
@@ -362,7 +364,7 @@ def poisson(key: Any, lam: Any, shape=None, dtype=None, *, out_sharding=None):
     if not dtypes.is_int(np.dtype(dt)):
         raise ValueError(f"poisson only accepts integer dtypes, got {np.dtype(dt)}")
     lam = creation.asarray(lam).astype(np.float32)
-    shape = _shape_of(shape, lam)
+    shape = _shape_of("poisson", shape, lam)
     return _poisson_jit(typed, lam, shape, np.dtype(dt))
 
 

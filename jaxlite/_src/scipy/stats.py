@@ -12,14 +12,20 @@ in ``stats_more``, the discrete ones in ``stats_discrete``.
 from __future__ import annotations
 
 import functools
+import inspect
 
 import numpy as np
 
 import jaxlite.numpy as jnp  # the public jnp namespace (stable across module splits)
 from jaxlite._src import dtypes
+from jaxlite._src.core.avals import aval_of
 from jaxlite._src.nn import log1mexp
-from jaxlite._src.numpy.util import promote_args_inexact, promote_dtypes_inexact
-from jaxlite._src.ops import lax_api as L, linalg_ops
+from jaxlite._src.numpy.util import (
+    promote_args_inexact,
+    promote_dtypes_inexact,
+    with_weak_type,
+)
+from jaxlite._src.ops import elementwise as ew, lax_api as L, linalg_ops
 from jaxlite._src.scipy import special as sp
 
 _LOG_2PI = float(np.log(2 * np.pi))
@@ -60,6 +66,44 @@ def refuse_complex(cls, table: dict) -> None:
 
             functools.update_wrapper(checked, fn)
             setattr(cls, name, staticmethod(checked))
+
+
+ALWAYS = "always"
+
+
+def _ndim(v) -> int:
+    return v.ndim if hasattr(v, "ndim") else np.ndim(v)
+
+
+def strong_like_jax(cls, table: dict) -> None:
+    """Give ``cls``'s functions named in ``table`` JAX's weak type.
+
+    JAX builds a formula's constants with ``lax._const(example, value)``: a weakly typed
+    scalar when ``example`` (a promoted argument) is a weakly typed 0-d value, a strongly
+    typed array of its dtype otherwise. So where every promoted argument is weak (integer
+    or bool arrays with Python-scalar parameters, weak arrays) JAX's result is strong as
+    soon as one of the arguments its constants are built from is not 0-d; the formulas
+    here keep the inputs' weak type. ``table`` maps each function name to the names of
+    those arguments, or to ``ALWAYS`` where JAX's result is strong whatever the arguments
+    (it converts to a typed constant's dtype or builds an array with ``jnp.array``).
+    Values are unchanged: a weak result is already in the promoted (canonical) dtype."""
+    for name, examples in table.items():
+        fn = getattr(cls, name)
+        sig = inspect.signature(fn)
+
+        def typed(*args, _fn=fn, _sig=sig, _examples=examples, **kwargs):
+            out = _fn(*args, **kwargs)
+            if not aval_of(out).weak_type:
+                return out
+            if _examples != ALWAYS:
+                bound = _sig.bind(*args, **kwargs)
+                bound.apply_defaults()
+                if all(_ndim(bound.arguments[a]) == 0 for a in _examples):
+                    return out
+            return with_weak_type(out, False)
+
+        functools.update_wrapper(typed, fn)
+        setattr(cls, name, staticmethod(typed))
 
 
 def _bad_q(q):
@@ -116,7 +160,8 @@ class norm:
     @staticmethod
     def isf(q, loc=0, scale=1):
         """Inverse survival function, mirrors ``jax.scipy.stats.norm.isf``."""
-        return norm.ppf(1 - jnp.asarray(q), loc, scale)
+        q = jnp.asarray(q)  # ``1 - q`` with lax's sub, which refuses booleans (as JAX)
+        return norm.ppf(ew.sub(ew._formula_const(q, 1), q), loc, scale)
 
 
 class multivariate_normal:
@@ -136,9 +181,11 @@ class multivariate_normal:
             )
         n = mean.shape[-1]
         if not np.shape(cov):
+            # JAX contracts with einsum, which keeps weak operands' weak type (a sum of
+            # squares would not), and takes the two logs apart.
             y = jnp.subtract(x, mean)
-            quad = jnp.divide(jnp.sum(jnp.square(y), axis=-1), cov)
-            return jnp.multiply(-0.5, jnp.add(quad, jnp.multiply(n, jnp.log(2 * np.pi * cov))))
+            quad = jnp.divide(jnp.einsum("...i,...i->...", y, y), cov)
+            return -0.5 * quad - n / 2 * (jnp.log(2 * np.pi) + jnp.log(cov))
         if cov.ndim < 2 or cov.shape[-2:] != (n, n):
             raise ValueError("multivariate_normal.logpdf got incompatible shapes")
         chol = jnp.linalg.cholesky(cov)
@@ -532,3 +579,18 @@ _GUMBEL = ("logpdf", "pdf", "logcdf", "cdf", "ppf", "sf", "logsf")
 refuse_complex(gumbel_r, {"gt": _GUMBEL})
 refuse_complex(gumbel_l, {"gt": _GUMBEL})
 refuse_complex(pareto, {"lt": ("logpdf", "pdf", "cdf", "logcdf", "logsf", "sf")})
+
+# JAX's weak types (see strong_like_jax): the arguments its constants are built from.
+_ALL = ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf")
+_NORM_TYPED = ("cdf", "logcdf", "sf", "logsf", "ppf", "isf")
+strong_like_jax(norm, {"logpdf": ("x",), "pdf": ("x",), **dict.fromkeys(_NORM_TYPED, ALWAYS)})
+strong_like_jax(uniform, {"cdf": ALWAYS})
+strong_like_jax(laplace, {n: ("x",) for n in ("logpdf", "pdf", "cdf")})
+strong_like_jax(
+    logistic,
+    {"logpdf": ("x", "loc", "scale"), "pdf": ("x", "loc", "scale"), "ppf": ("x",), "isf": ("x",)},
+)
+strong_like_jax(cauchy, {**{n: ("x",) for n in _ALL}, "ppf": ("q",), "isf": ("q",)})
+strong_like_jax(t, {"logpdf": ("x",), "pdf": ("x",)})
+strong_like_jax(gumbel_r, {"sf": ("x",)})
+strong_like_jax(pareto, {**{n: ("x",) for n in _ALL if n != "logcdf"}, "ppf": ("q",)})

@@ -15,7 +15,7 @@ import jaxlite.numpy as jnp  # the public jnp namespace (stable across module sp
 from jaxlite._src import dtypes
 from jaxlite._src.numpy.util import promote_args_inexact, promote_args_numeric
 from jaxlite._src.scipy import special as sp
-from jaxlite._src.scipy.stats import refuse_complex
+from jaxlite._src.scipy.stats import ALWAYS, refuse_complex, strong_like_jax
 
 
 class bernoulli:
@@ -202,3 +202,10 @@ class multinomial:
 # JAX's lax comparisons refuse complex arguments
 refuse_complex(bernoulli, {"lt": ("logpmf", "pmf", "cdf"), "le": ("ppf",)})
 refuse_complex(geom, {"le": ("logpmf", "pmf")})
+
+# JAX's weak types (see stats.strong_like_jax): the arguments its constants are built from.
+strong_like_jax(bernoulli, {"logpmf": ("k",), "pmf": ("k",), "cdf": ("k",), "ppf": ("q",)})
+strong_like_jax(betabinom, {"logpmf": ("k", "loc"), "pmf": ("k", "loc")})
+strong_like_jax(geom, {"logpmf": ("k",), "pmf": ("k",)})
+strong_like_jax(nbinom, {"logpmf": ("k",), "pmf": ("k",)})
+strong_like_jax(poisson, {"cdf": ("k",), "entropy": ALWAYS})

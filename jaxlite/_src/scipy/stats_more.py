@@ -13,7 +13,7 @@ import jaxlite.numpy as jnp  # the public jnp namespace (stable across module sp
 from jaxlite import lax
 from jaxlite._src.numpy.util import promote_args_inexact, promote_dtypes_inexact
 from jaxlite._src.scipy import special as sp
-from jaxlite._src.scipy.stats import norm, refuse_complex
+from jaxlite._src.scipy.stats import ALWAYS, norm, refuse_complex, strong_like_jax
 
 
 def _clamp(lo, y, hi):
@@ -311,3 +311,17 @@ class dirichlet:
 
 
 refuse_complex(wrapcauchy, {"gt": ("logpdf", "pdf")})  # JAX's lax.gt refuses complex
+
+# JAX's weak types (see stats.strong_like_jax): the arguments its constants are built from.
+_ALL = ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf")
+strong_like_jax(beta, {n: ("x",) for n in _ALL})
+strong_like_jax(
+    chi2,
+    {
+        "logpdf": ("x",),
+        "pdf": ("x",),
+        **{n: ("x", "scale") for n in ("cdf", "logcdf", "sf", "logsf")},
+    },
+)
+strong_like_jax(gamma, {n: ("x",) for n in ("logpdf", "pdf", "cdf", "logcdf")})
+strong_like_jax(truncnorm, {n: ALWAYS for n in _ALL})
