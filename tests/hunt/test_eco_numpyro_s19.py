@@ -36,6 +36,12 @@ Expected values are JAX 0.10.2's (the file passes in oracle mode, ``JAXLITE_ORAC
   ``lu_solve`` of batched factors, refused before, now broadcasts too. The primitive
   ``lax.linalg.triangular_solve`` refuses different batch shapes (``ValueError``, as JAX)
   instead of letting its kernel broadcast them.
+* ``triangular_solve`` of a lower-triangular matrix whose below-diagonal entry outweighs
+  the pivot above it (numpyro's ``InverseWishartCholesky.sample`` inverts a Bartlett
+  factor so): jaxlite's kernel called ``np.linalg.solve``, whose row pivoting left
+  rounding noise (2.7e-17) above the diagonal of the inverse, so the sample failed
+  numpyro's ``lower_cholesky`` support check. JAX substitutes (trsm): exact zeros. The
+  kernel now substitutes, or calls LAPACK's triangular solve for large systems.
 """
 
 import collections
@@ -413,3 +419,21 @@ def test_batched_vector_rhs_warns_as_jax(fn):
     with pytest.warns(FutureWarning, match=f"jax.scipy.linalg.{fn}: batched 1D solves"):
         out = args[fn]()
     assert out.shape == (3, 2)
+
+
+# ------------------------------------------------------------------ triangular inverse
+@pytest.mark.parametrize("n", [2, 5, 40], ids=["n2", "n5", "n40"])
+@pytest.mark.parametrize("lower", [True, False], ids=["lower", "upper"])
+def test_triangular_inverse_is_exactly_triangular(n, lower):
+    rng = np.random.RandomState(n)
+    a = rng.randn(n, n).astype(np.float32) * 3 + np.diag(rng.rand(n).astype(np.float32))
+    a = np.tril(a) if lower else np.triu(a)  # off-diagonal entries outweigh the pivots
+
+    def build(m):
+        sl = importlib.import_module(m.jx.__name__ + ".scipy.linalg")
+        eye = m.jnp.broadcast_to(m.jnp.eye(n), (3, n, n))
+        return sl.solve_triangular(m.jnp.stack([a, a, a]), eye, lower=lower)
+
+    out = np.asarray(same(build, rtol=1e-3, atol=1e-3, signs=False))
+    off = np.triu(out, 1) if lower else np.tril(out, -1)
+    np.testing.assert_array_equal(off, 0.0)
