@@ -12,7 +12,6 @@ import numpy as np
 
 from jaxlite._src import devices as _devices, dtypes, tree_util
 from jaxlite._src.core.array import Array, to_array
-from jaxlite._src.core.avals import ShapedArray
 from jaxlite._src.core.trace import eval_trace, trace_ctx
 from jaxlite._src.sharding import array as _arr, distributed as _distributed, multiprocess
 from jaxlite._src.sharding.constructors import make_array_from_process_local_data
@@ -196,10 +195,7 @@ def _to_local(x: Any, mesh: Any, pspec: Any) -> Any:
             f"is not {target} (a resharding across processes) is not supported in jaxlite; "
             "reshard it with jax.jit(..., out_shardings=...) first"
         )
-    region = multiprocess.local_region(target, shape)
-    value = np.asarray(x._value)[tuple(slice(a, b) for a, b in region)]
-    aval = ShapedArray(value.shape, x.aval.dtype, x.aval.weak_type)
-    return _arr.ShardedArray(value, aval, NamedSharding(mesh.local_mesh, pspec), True)
+    return multiprocess.local_part(x, target)
 
 
 def host_local_array_to_global_array(local_inputs: Any, global_mesh: Any, pspecs: Any) -> Any:

@@ -501,7 +501,7 @@ def out_providers(out_specs, coords: list, local: list) -> list:
     return res
 
 
-def local_region(sharding: NamedSharding, shape: tuple) -> list:
+def _local_region(sharding: NamedSharding, shape: tuple) -> list:
     """Per dimension, the ``(start, stop)`` of the blocks this process's devices hold."""
     me = _devices.process_index()
     starts = [[] for _ in shape]
@@ -551,7 +551,7 @@ def from_process_local(sharding: Sharding, local_data: np.ndarray, global_shape)
         if global_shape is not None
         else global_shape_from_local(sharding, local_data.shape)
     )
-    region = local_region(sharding, shape)
+    region = _local_region(sharding, shape)
     want = tuple(b - a for a, b in region)
     if want != tuple(local_data.shape):
         raise ValueError(
@@ -570,17 +570,19 @@ def global_from_local(sharding: NamedSharding, x) -> Any:
     return _arr.ShardedArray(out, aval, sharding, True)
 
 
-def local_part(x) -> Any:
-    """This process's blocks of a global array along its leading axis, concatenated (the
-    process-local result of pmap)."""
+def local_part(x, sharding: NamedSharding | None = None) -> Any:
+    """This process's blocks of a global array (laid out as ``sharding``, default its
+    own), as an array over ``mesh.local_mesh``: the process-local result of pmap and of
+    ``multihost_utils.global_array_to_host_local_array``."""
     if not is_local_only(x):
         return x
-    region = local_region(x.sharding, tuple(x.aval.shape))
+    sharding = x.sharding if sharding is None else sharding
+    region = _local_region(sharding, tuple(x.aval.shape))
     value = x._value[tuple(slice(a, b) for a, b in region)]
     aval = type(x.aval)(value.shape, x.aval.dtype, x.aval.weak_type)
-    local = [d for d in x.sharding.mesh.devices.flat if d.process_index == _devices.process_index()]
-    mesh = type(x.sharding.mesh)(local, x.sharding.mesh.axis_names)
-    return _arr.ShardedArray(value, aval, NamedSharding(mesh, x.sharding.spec), True)
+    return _arr.ShardedArray(
+        value, aval, NamedSharding(sharding.mesh.local_mesh, sharding.spec), True
+    )
 
 
 def allgather_global(x) -> np.ndarray:
