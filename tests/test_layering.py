@@ -88,6 +88,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "nn_attention",
             "nn_initializers",
             "segment_ops",
+            "flatten_util",  # jax.flatten_util.ravel_pytree (lax reshape/concatenate)
             "sparse_bcoo",  # jax.experimental.sparse.BCOO (jax.numpy scatters and gathers)
             "image",
             "random",
@@ -100,7 +101,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
     # Glue that may see everything: the jax._src compat views, small public helpers.
     # The JAX-API views for libraries written against JAX (jax.api_util, jax.extend,
-    # jax.typing, flatten_util) and install_as_jax.
+    # jax.typing) and install_as_jax.
     (
         "glue",
         (
@@ -112,7 +113,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "jax_extension",
             "api_util",
             "typing",
-            "flatten_util",
         ),
     ),
 ]

@@ -9,8 +9,8 @@ import numpy as np
 
 import jaxlite.numpy as jnp  # the public jnp namespace (stable across module splits)
 from jaxlite._src import dtypes
-from jaxlite._src.core.array import Array
-from jaxlite._src.ops import conversion
+from jaxlite._src.core.array import Array, to_array
+from jaxlite._src.ops import conversion, shape as _shape
 from jaxlite._src.tree_util import tree_flatten, tree_unflatten
 
 
@@ -73,7 +73,14 @@ def ravel_pytree(pytree: Any) -> tuple[Array, Callable[[Array], Any]]:
     to_dtype = dtypes.result_type(*from_dtypes)
     sizes = tuple(int(np.size(x)) for x in leaves)
     shapes = tuple(tuple(np.shape(x)) for x in leaves)
-    flat = jnp.concatenate([jnp.ravel(jnp.asarray(x, dtype=to_dtype)) for x in leaves])
     mixed = any(d != to_dtype for d in from_dtypes)
+    # As JAX, with lax's reshape and concatenate (no jnp promotion): leaves of one dtype
+    # are joined as they are (weak only if all are weak, and a weak leaf's cotangent is a
+    # slice of the strong one); mixed dtypes are first cast to a strong ``to_dtype``.
+    if mixed:
+        leaves = [conversion.convert_element_type(x, to_dtype) for x in leaves]
+    else:
+        leaves = [to_array(x) for x in leaves]
+    flat = _shape.concatenate([_shape.reshape(x, (int(np.size(x)),)) for x in leaves], 0)
     unravel = _Unravel(treedef, sizes, shapes, from_dtypes if mixed else None, to_dtype)
     return flat, unravel

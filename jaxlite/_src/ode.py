@@ -44,6 +44,7 @@ from jaxlite._src.ad import closure_convert, vjp
 from jaxlite._src.api import vmap
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.custom_derivatives import custom_vjp
+from jaxlite._src.flatten_util import ravel_pytree
 from jaxlite._src.tree_util import tree_flatten, tree_leaves, tree_map, tree_unflatten
 
 __all__ = ["odeint"]
@@ -237,31 +238,6 @@ _solve.defvjp(_solve_fwd, _solve_bwd)
 
 
 # ------------------------------------------------------------------------ flat states
-def _ravel(tree):
-    """``tree``'s leaves as one 1-D array of their promoted dtype, and the inverse."""
-    leaves, treedef = tree_flatten(tree)
-    leaves = [jnp.asarray(x) for x in leaves]
-    if not leaves:
-        return jnp.zeros((0,), jnp.float32), lambda flat: tree_unflatten(treedef, [])
-    dtype = dtypes.result_type(*leaves)
-    # Casting only where the dtype changes: a cast of a weak-typed leaf would give its
-    # cotangent a weak type on the way back (JAX's cotangents of y0 are not weak).
-    flat = jnp.concatenate([jnp.ravel(x if x.dtype == dtype else x.astype(dtype)) for x in leaves])
-    shapes = [x.shape for x in leaves]
-    leaf_dtypes = [x.dtype for x in leaves]
-    bounds = np.cumsum([0] + [int(np.prod(s)) for s in shapes])
-
-    def unravel(flat):
-        parts = [
-            flat[int(lo) : int(hi)].reshape(shape)
-            for lo, hi, shape in zip(bounds[:-1], bounds[1:], shapes)
-        ]
-        parts = [x if x.dtype == dt else x.astype(dt) for x, dt in zip(parts, leaf_dtypes)]
-        return tree_unflatten(treedef, parts)
-
-    return flat, unravel
-
-
 def _describe(tree) -> str:
     return str(tree_map(lambda x: f"{jnp.result_type(x)}{list(np.shape(x))}", tree))
 
@@ -295,7 +271,7 @@ def _check_derivative(func, y0, t0, args):
 
 
 def _solve_flat(func, rtol, atol, mxstep, hmax, y0, ts, *args):
-    y_flat, unravel = _ravel(y0)
+    y_flat, unravel = ravel_pytree(y0)
     if not jnp.issubdtype(y_flat.dtype, jnp.inexact):
         raise TypeError(f"odeint: y0 must be floating-point or complex, but it is {_describe(y0)}.")
     _check_derivative(func, y0, ts[0], args)
@@ -306,7 +282,7 @@ def _solve_flat(func, rtol, atol, mxstep, hmax, y0, ts, *args):
         )
 
     def flat_func(y, t, *args):
-        out = _ravel(func(unravel(y), t, *args))[0]
+        out = ravel_pytree(func(unravel(y), t, *args))[0]
         return out.astype(y.dtype)
 
     ys = _solve(flat_func, rtol, atol, mxstep, hmax, y_flat, ts, *args)

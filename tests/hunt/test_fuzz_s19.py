@@ -366,3 +366,44 @@ def test_assume_unique_known_values():
     np.testing.assert_array_equal(r, [3, 1, 5])
     r = jnp.setxor1d(jnp.array([1, 1, 2, 3]), jnp.array([2, 7]), assume_unique=True)
     np.testing.assert_array_equal(r, [3, 7])
+
+
+# ------------------------------------------------ ravel_pytree's weak types (review)
+# JAX joins leaves of one dtype with lax.reshape/lax.concatenate, no jnp promotion: all
+# weak leaves give a weak vector (and weak leaves back), and a weak leaf next to a strong
+# one gets a strong cotangent. jaxlite cast every leaf (jnp.asarray(x, dtype)): the vector
+# of two Python floats was strong, and the weak leaf's gradient weak.
+def _ravel_case(args):
+    def build(m):
+        import importlib
+
+        ravel = importlib.import_module(m.jx.__name__ + ".flatten_util").ravel_pytree
+
+        def f(*xs):
+            flat, _ = ravel(xs)
+            return (flat * flat).sum()
+
+        flat, unravel = ravel(args(m))
+        return flat, unravel(flat), m.jx.grad(f, argnums=(0, 1))(*args(m))
+
+    return build
+
+
+_S, _W = (False, (False, False), (False, False)), (True, (True, True), (True, True))
+
+
+@pytest.mark.parametrize(
+    "name,args,weak",
+    [
+        ("two_floats", lambda m: (1.0, 2.0), _W),
+        ("float_and_array", lambda m: (1.0, m.jnp.ones(2)), _S),
+        ("f32_and_float", lambda m: (m.jnp.float32(1), 2.0), _S),
+    ],
+    ids=["two_floats", "float_and_array", "f32_and_float"],
+)
+def test_ravel_pytree_weak_types_like_jax(name, args, weak):
+    def w(x):
+        return x.aval.weak_type if hasattr(x, "aval") else x.weak_type
+
+    flat, leaves, grads = same(_ravel_case(args))
+    assert (w(flat), tuple(map(w, leaves)), tuple(map(w, grads))) == weak
