@@ -1,7 +1,7 @@
 """Import time (issue 17): a fresh ``python -c "import jaxlite, jaxlite.numpy"`` against
 ``python -c "import jax, jax.numpy"``; the NumPy column is jaxlite's dependency floor,
-``import numpy, scipy, ml_dtypes, optree`` (SciPy's top level only, as jaxlite loads its
-submodules on first use). Each timed call starts a new interpreter, so the figures include
+``import numpy, ml_dtypes, optree`` (jaxlite loads SciPy, top level and submodules, at its
+first use). Each timed call starts a new interpreter, so the figures include
 Python's own start-up (~15-20 ms), paid alike by all three.
 
 The children run with bytecode caching on, in a private ``PYTHONPYCACHEPREFIX`` directory
@@ -29,7 +29,7 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _STATEMENTS = {
     "jaxlite": "import jaxlite, jaxlite.numpy",
     "jax": "import jax, jax.numpy",
-    "numpy": "import numpy, scipy, ml_dtypes, optree",
+    "numpy": "import numpy, ml_dtypes, optree",
 }
 _PYCACHE: list[str] = []  # one private bytecode cache per benchmark run, shared by the libraries
 
@@ -49,7 +49,7 @@ def _child_env() -> dict:
 @workload(
     "import_time",
     'fresh `python -c "import jaxlite, jaxlite.numpy"` (JAX: jax, jax.numpy; NumPy: jaxlite\'s '
-    "dependencies numpy, scipy, ml_dtypes, optree)",
+    "dependencies numpy, ml_dtypes, optree)",
     target="<= 0.5x JAX (the dependency floor alone is ~0.3x; see docs/benchmarks.md)",
     numpy=True,
     fresh=True,

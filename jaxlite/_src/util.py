@@ -168,9 +168,11 @@ def memoize_jaxpr_transform(normalize: Callable | None = None) -> Callable:
 
 class LazyModule:
     """Stands for the module ``name`` (and its ``submodules``) and imports them at the first
-    attribute read: for an optional dependency that only a few functions use and that would
-    cost import time if imported with jaxlite (``rich``, ~40 ms). SciPy needs no such helper:
-    ``import scipy`` loads its submodules on first attribute access by itself.
+    attribute read: for a dependency that only some functions use and that would cost import
+    time if imported with jaxlite (``rich``, ~40 ms; SciPy's top level, which brings
+    ``subprocess``, ``shutil``, ``sysconfig`` and the compression modules, ~15-40 ms).
+    An attribute once read is kept on this object, so later reads are plain attribute reads
+    (SciPy's own submodules, ``scipy.special`` and the rest, still load at their first access).
 
     Example: ``rich = LazyModule("rich", ("console", "table"))``, then ``rich.table.Table``
     in the function that draws. ``available`` says whether the top-level package is installed,
@@ -187,7 +189,8 @@ class LazyModule:
         return importlib.util.find_spec(self._name.partition(".")[0]) is not None
 
     def __getattr__(self, attr: str) -> Any:
-        # Only reached for names not set in __init__ (Python's normal lookup comes first).
+        # Only reached for names not yet in the instance's __dict__ (Python's normal lookup
+        # comes first), so each attribute takes this path once.
         if attr.startswith("__"):
             raise AttributeError(attr)
         if self._module is None:
@@ -195,7 +198,9 @@ class LazyModule:
             for sub in self._submodules:
                 importlib.import_module(f"{self._name}.{sub}")
             self._module = module
-        return getattr(self._module, attr)
+        value = getattr(self._module, attr)
+        self.__dict__[attr] = value
+        return value
 
     def __repr__(self):
         state = "imported" if self._module is not None else "not imported yet"
@@ -273,3 +278,8 @@ def wraps(wrapped: Any) -> Callable:
         return wrapper
 
     return decorate
+
+
+# SciPy, for the kernels that call it (scipy.special, scipy.linalg, scipy.fft): its top level
+# is not imported with jaxlite (docs/benchmarks.md, "Import time").
+scipy = LazyModule("scipy")

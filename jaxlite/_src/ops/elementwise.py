@@ -4,7 +4,6 @@ then its ``lax``-level wrapper."""
 from __future__ import annotations
 
 import numpy as np
-import scipy  # scipy.special loads on first use (SciPy's lazy submodules)
 
 import jaxlite._src.ops.complex_elementary as _cx
 import jaxlite._src.ops.xla_math32 as _xm
@@ -32,6 +31,7 @@ from jaxlite._src.ops._factories import (
     unop,
 )
 from jaxlite._src.ops.minmax_native import max_p, min_p
+from jaxlite._src.util import scipy  # a LazyModule: SciPy loads at the first use
 
 
 # --------------------------------------------------------------------- argument handling

@@ -23,7 +23,6 @@ import enum
 import math
 
 import numpy as np
-import scipy  # scipy.fft loads on first use (SciPy's lazy submodules)
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
@@ -32,6 +31,7 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.ops import conversion, elementwise as ew, shape as _sh
 from jaxlite._src.ops._factories import deflinear
+from jaxlite._src.util import scipy  # a LazyModule: SciPy loads at the first use
 
 
 class FftType(enum.IntEnum):

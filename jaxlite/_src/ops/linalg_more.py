@@ -16,7 +16,6 @@ from __future__ import annotations
 import enum
 
 import numpy as np
-import scipy  # scipy.linalg loads on first use (SciPy's lazy submodules)
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
@@ -27,6 +26,7 @@ from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.ops import elementwise as ew, indexing, linalg_ops as _lo, shape as _sh
 from jaxlite._src.ops.linalg_ops import _T, _batch_to_front, _tril, qr_p
 from jaxlite._src.ops.linalg_schur import _front_batch, _per_matrix, qr_pivots
+from jaxlite._src.util import scipy  # a LazyModule: SciPy loads at the first use
 
 _FLOATING = "floating"
 _INEXACT = "floating, complexfloating"

@@ -10,7 +10,6 @@ linearisation of their JVPs.
 from __future__ import annotations
 
 import numpy as np
-import scipy  # scipy.linalg loads on first use (SciPy's lazy submodules)
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
@@ -26,6 +25,7 @@ from jaxlite._src.ops import (
     shape as _sh,
     structural,
 )
+from jaxlite._src.util import scipy  # a LazyModule: SciPy loads at the first use
 
 
 # ------------------------------------------------------------------------------ helpers

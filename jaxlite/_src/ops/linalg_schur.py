@@ -12,7 +12,6 @@ implemented").
 from __future__ import annotations
 
 import numpy as np
-import scipy  # scipy.linalg loads on first use (SciPy's lazy submodules)
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
@@ -21,6 +20,7 @@ from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.ops.linalg_ops import _batch_to_front
+from jaxlite._src.util import scipy  # a LazyModule: SciPy loads at the first use
 
 
 def _per_matrix(fn, mats, out_specs, core=None):

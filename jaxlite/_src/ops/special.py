@@ -16,7 +16,6 @@ float64.
 from __future__ import annotations
 
 import numpy as np
-import scipy  # scipy.special loads on first use (SciPy's lazy submodules)
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
@@ -42,6 +41,7 @@ from jaxlite._src.ops.elementwise import (
     sub,
 )
 from jaxlite._src.ops.structural import instantiate
+from jaxlite._src.util import scipy  # a LazyModule: SciPy loads at the first use
 
 
 def _in_dtype(name):

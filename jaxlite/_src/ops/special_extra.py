@@ -14,7 +14,6 @@ own parameter JVPs are reached only by binding them directly.
 from __future__ import annotations
 
 import numpy as np
-import scipy  # scipy.special loads on first use (SciPy's lazy submodules)
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
@@ -37,6 +36,7 @@ from jaxlite._src.ops.elementwise import (
     sub,
 )
 from jaxlite._src.ops.special_more import _f64, _no_grad
+from jaxlite._src.util import scipy  # a LazyModule: SciPy loads at the first use
 
 
 def _sp(name, index=None):

@@ -15,7 +15,6 @@ is ``1/(n-1)`` (JAX: ``1/n``), ``expi(0)`` is ``-inf`` (JAX: NaN); see docs/comp
 from __future__ import annotations
 
 import numpy as np
-import scipy  # scipy.special loads on first use (SciPy's lazy submodules)
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
@@ -34,6 +33,7 @@ from jaxlite._src.ops.elementwise import (
     select_n,
     sub,
 )
+from jaxlite._src.util import scipy  # a LazyModule: SciPy loads at the first use
 
 
 def _f64(fn):

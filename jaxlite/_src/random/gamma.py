@@ -15,7 +15,6 @@ import math
 from typing import Any
 
 import numpy as np
-import scipy  # scipy.special loads on first use (SciPy's lazy submodules)
 
 from jaxlite._src import dtypes
 from jaxlite._src.api import vmap
@@ -41,6 +40,7 @@ from jaxlite._src.random.distributions import (
 from jaxlite._src.random.keys import split
 from jaxlite._src.random.prng import canonicalize_shape, check_prng_key, random_split
 from jaxlite._src.sharding import explicit as _explicit
+from jaxlite._src.util import scipy  # a LazyModule: SciPy loads at the first use
 
 # ----------------------------------------------------------------- random_gamma_grad
 

@@ -35,11 +35,11 @@ import functools
 import math
 
 import numpy as np
-import scipy  # scipy.special loads on first use (SciPy's lazy submodules)
 
 from jaxlite._src.compile.jit import jit
 from jaxlite._src.numpy import ufuncs as uf
 from jaxlite._src.ops import elementwise as ew, special_extra as sx
+from jaxlite._src.util import scipy  # a LazyModule: SciPy loads at the first use
 
 _N_STIRLING = 12
 # Taylor series about 1, 2 and 1.5 (radius, terms): where loggamma is small, so the

@@ -12,7 +12,6 @@ from __future__ import annotations
 import operator
 
 import numpy as np
-import scipy  # scipy.special loads on first use (SciPy's lazy submodules)
 
 from jaxlite._src import dtypes
 from jaxlite._src.api import jvp as _jvp
@@ -27,6 +26,7 @@ from jaxlite._src.numpy.util import promote_args_inexact
 from jaxlite._src.ops import elementwise as ew, special_more as sm
 from jaxlite._src.scipy import special_complex
 from jaxlite._src.scipy.special import betaln, digamma, gamma, gammaln, gammasgn
+from jaxlite._src.util import scipy  # a LazyModule: SciPy loads at the first use
 
 
 def _real1(name, x, what=None):
