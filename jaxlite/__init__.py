@@ -10,6 +10,7 @@ from jaxlite import (  # noqa: E402  # noqa: E402
     errors as errors,
     lax as lax,
     numpy as numpy,
+    ref as ref,
     sharding as sharding,  # noqa: E402
     tree as tree,  # noqa: E402
     tree_util as tree_util,
@@ -37,13 +38,6 @@ from jaxlite._src.config import (
     transfer_guard_host_to_device as transfer_guard_host_to_device,
 )
 from jaxlite._src.core.array import Array as Array
-from jaxlite._src.core.refs import (
-    Ref as Ref,
-    empty_ref as empty_ref,
-    free_ref as free_ref,
-    freeze as freeze,
-    new_ref as new_ref,
-)
 from jaxlite._src.core.shape_dtype import ShapeDtypeStruct as ShapeDtypeStruct
 from jaxlite._src.devices import (
     Device as Device,
@@ -84,6 +78,13 @@ from jaxlite._src.sharding.constructors import (
 from jaxlite._src.sharding.explicit import typeof as typeof
 from jaxlite._src.sharding.mesh import make_mesh as make_mesh, set_mesh as set_mesh
 from jaxlite._src.sharding.specs import NamedSharding as NamedSharding, PartitionSpec as P
+from jaxlite._src.state import (
+    Ref as Ref,
+    empty_ref as empty_ref,
+    free_ref as free_ref,
+    freeze as freeze,
+    new_ref as new_ref,
+)
 from jaxlite._src.tree_util import tree_map as _tree_map  # noqa: F401
 
 __version__ = "0.1.0"

@@ -1,10 +1,10 @@
 """Public ``jaxlite.ref`` (mirrors ``jax.ref``): mutable array references.
 
-The types are provided so code can test for refs; every operation that would make, read or
-write one raises ``NotImplementedError`` (jaxlite has no ref effects; docs/compat.md).
+``new_ref`` makes one; ``get``/``set``/``swap``/``addupdate`` read and write it (as
+``r[idx]`` and ``r[idx] = x`` do); ``freeze`` takes its value (docs/compat.md).
 """
 
-from jaxlite._src.core.refs import (
+from jaxlite._src.state import (
     AbstractRef as AbstractRef,
     Ref as Ref,
     addupdate as addupdate,

@@ -97,6 +97,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ode",  # jax.experimental.ode.odeint (while_loop, scan, custom_vjp, closure_convert)
             "host_callback",
             "testing",
+            "state",  # jax.new_ref / jax.ref: ref reads and writes as jax.numpy indexing
         ),
     ),
     # Glue that may see everything: the jax._src compat views, small public helpers.

@@ -26,7 +26,7 @@ import numpy as np
 
 from jaxlite._src import config, dtypes, tree_util, util as _util
 from jaxlite._src.api_plumbing import canonicalize_argnums, merge_static_args, split_static_args
-from jaxlite._src.compile import codegen
+from jaxlite._src.compile import codegen, jit_refs
 from jaxlite._src.core import effects as _effects, rules
 from jaxlite._src.core.array import ArrayImpl, to_array
 from jaxlite._src.core.ir import (
@@ -47,7 +47,7 @@ from jaxlite._src.interpreters.dce import dce_jaxpr
 from jaxlite._src.interpreters.eval import eval_closed_jaxpr
 from jaxlite._src.interpreters.jvp import jvp_jaxpr
 from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
-from jaxlite._src.interpreters.staging import abstractify, trace_flat
+from jaxlite._src.interpreters.staging import abstractify, trace_flat, trace_flat_refs
 from jaxlite._src.interpreters.transpose import backward_pass
 
 checkpoint_p = Primitive("checkpoint", multiple_results=True)
@@ -212,11 +212,18 @@ def checkpoint(
 
         flat, in_tree = tree_util.tree_flatten((dyn, kwargs))
         avals = [abstractify(x) for x in flat]
-        closed, out_tree = trace_flat(f, in_tree, avals, source=(fun, "checkpoint / remat"))
-        closed, consts = closure_convert_consts(closed)
-        outs = checkpoint_p.bind(
-            *consts, *flat, jaxpr=closed, prevent_cse=prevent_cse, policy=policy
+        closed, out_tree, plan = trace_flat_refs(
+            f, in_tree, avals, source=(fun, "checkpoint / remat")
         )
+        closed, consts = closure_convert_consts(closed)
+
+        def bind(ins):
+            return checkpoint_p.bind(
+                *consts, *ins, jaxpr=closed, prevent_cse=prevent_cse, policy=policy
+            )
+
+        # Refs taken or touched are threaded as in jit (compile/jit_refs.py).
+        outs = bind(flat) if plan is None else jit_refs.run_with_plan(plan, flat, bind)
         return tree_util.tree_unflatten(out_tree, outs)
 
     return wrapped

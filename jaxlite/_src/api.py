@@ -16,6 +16,7 @@ from jaxlite._src import dtypes, tree_util, util as _util
 from jaxlite._src.api_plumbing import check_callable, flatten_fun
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of
+from jaxlite._src.core.refs import Ref
 from jaxlite._src.core.rule_types import AxisData, Zero, not_mapped
 from jaxlite._src.core.trace import trace_ctx
 from jaxlite._src.interpreters import batching, jvp as _jvp
@@ -230,6 +231,12 @@ def vmap(
                 # so its arithmetic is Python's, as in JAX).
                 vals.append(x)
                 continue
+            if isinstance(x, Ref):
+                raise NotImplementedError(
+                    "vmap over a jax.Ref argument (an in_axes entry that is not None) is not "
+                    "implemented in jaxlite (JAX maps the ref's slices): pass its value, or "
+                    "in_axes=None to read it unbatched"
+                )
             try:
                 vals.append(to_array(x))
             except TypeError:

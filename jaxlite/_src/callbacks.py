@@ -41,6 +41,7 @@ from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.effects import Effect
 from jaxlite._src.core.errors import CallbackError
 from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.refs import Ref
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.core.trace import eval_trace, set_current_trace, trace_ctx
 from jaxlite._src.ops import shape as _shape
@@ -95,6 +96,8 @@ def _result_avals(result_shape_dtypes: Any) -> tuple[tuple, Any]:
 
 def _check_operands(flat: Sequence[Any], api: str) -> None:
     for i, x in enumerate(flat):
+        if isinstance(x, Ref):  # JAX's words: a ref cannot be handed to the host
+            raise NotImplementedError(f"No state discharge rule implemented for primitive: {api}")
         try:
             aval_of(x)
         except TypeError:

@@ -19,8 +19,9 @@ from jaxlite._src.compile.jit import stats
 from jaxlite._src.control_flow import common as _control_flow
 from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.refs import Ref
 from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
-from jaxlite._src.interpreters.staging import argument_type_error, trace_flat
+from jaxlite._src.interpreters.staging import argument_type_error, trace_flat_refs
 from jaxlite._src.numpy.creation import asarray
 from jaxlite._src.numpy.util import asarray_any
 
@@ -70,7 +71,7 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"Expected a callable value, got {fun}")
 
     def to_aval(x):
-        if hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, Array):
+        if hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, (Array, Ref)):
             return ShapedArray(
                 tuple(x.shape), dtypes.canonicalize_dtype(x.dtype), getattr(x, "weak_type", False)
             )
@@ -94,10 +95,10 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
         structs["given"] = [x if isinstance(x, ShapeDtypeStruct) else None for x in leaves]
         return [x for x in leaves if not isinstance(x, ShapeDtypeStruct)]
 
-    closed, _ = trace_flat(traced, in_tree, avals, source=(fun, "jit"))
-    computed = iter(
-        ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals
-    )
+    # Refs the function takes or touches are threaded as in jit (their values only traced).
+    closed, _, plan = trace_flat_refs(traced, in_tree, avals, source=(fun, "jit"))
+    out_avals = closed.out_avals if plan is None else closed.out_avals[: plan.n_out]
+    computed = iter(ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in out_avals)
     leaves = [next(computed) if g is None else g for g in structs["given"]]
     return tree_util.tree_unflatten(structs["tree"], leaves)
 

@@ -1,91 +1,421 @@
-"""Mutable array references: ``jax.Ref``/``jax.new_ref`` and ``AbstractRef``, and
-``jax.experimental.hijax``'s classes.
+"""Mutable array references (``jax.new_ref``, ``jax.ref``): eager, jit, loop and branch
+bodies, vmap/grad, and the errors, each compared with JAX where it is installed
+(``tests/hunt/oracle.py``: values, dtypes and weak types, or the exception's class) and
+with the values JAX gives written out."""
 
-jaxlite provides the types (flax.nnx tests values against them on its default path) but
-does not build refs or hijax lowering: every operation that would make a ref or bind a
-hijax primitive raises ``NotImplementedError`` naming what is missing, never running with
-different semantics. The type facts asserted first hold in JAX too (oracle mode).
-"""
+from __future__ import annotations
 
 import numpy as np
 import pytest
 
 import jaxlite as jax
 import jaxlite.numpy as jnp
-from tests.conftest import ORACLE
-
-if ORACLE:
-    from jax._src.core import ShapedArray
-    from jax._src.state.types import AbstractRef
-else:
-    from jaxlite._jax_compat.core import ShapedArray
-    from jaxlite._jax_compat.state.types import AbstractRef
+from jaxlite import lax
+from tests.hunt.oracle import same
 
 
-def test_arrays_are_not_refs():
-    import jaxlite.ref
-
-    assert jaxlite.ref.Ref is jax.Ref and jaxlite.ref.AbstractRef is AbstractRef
-    x = jnp.ones(3)
-    assert isinstance(jax.Ref, type)
-    assert not isinstance(x, jax.Ref)
-    assert not isinstance(jax.typeof(x), AbstractRef)
-    seen = []
-    jax.jit(lambda y: seen.append(isinstance(jax.typeof(y), AbstractRef)) or y)(x)
-    assert seen == [False]
+def _first_line(e: BaseException) -> str:
+    return str(e).splitlines()[0]
 
 
-def test_abstract_ref_describes_its_array():
-    a = AbstractRef(ShapedArray((2, 3), np.float32))
-    assert (a.shape, a.dtype, a.ndim) == ((2, 3), np.dtype(np.float32), 2)
-    assert str(a) == "Ref{float32[2,3]}"
-    assert a == AbstractRef(ShapedArray((2, 3), np.float32))
-    assert a != AbstractRef(ShapedArray((2, 3), np.int32))
-    assert hash(a) == hash(AbstractRef(ShapedArray((2, 3), np.float32)))
-    assert isinstance(a, jax.core.AbstractValue)
+# ----------------------------------------------------------------------------- eager
+def test_eager_read_write_like_jax():
+    def build(m):
+        r = m.jx.new_ref(m.jnp.zeros(3))
+        r[...] += 1
+        r[0] = 5.0
+        r[1:] = r[1:] * 2
+        m.jx.ref.addupdate(r, 2, m.jnp.float32(10))
+        old = m.jx.ref.swap(r, 0, m.jnp.float32(7))
+        return r[...], old, r[1], r[-1], m.jx.ref.get(r), m.jx.ref.freeze(r)
+
+    out = same(build)
+    np.testing.assert_array_equal(out[0], [7.0, 2.0, 12.0])
+    assert float(out[1]) == 5.0
 
 
-@pytest.mark.jaxlite_only  # JAX builds refs; jaxlite refuses to make one
+def test_repr_typeof_and_attributes():
+    r = jax.new_ref(jnp.zeros(3))
+    assert repr(r) == "Ref([0., 0., 0.], dtype=float32)"
+    assert repr(jax.new_ref(1.0)) == "Ref(1., dtype=float32, weak_type=True)"
+    assert str(jax.typeof(r)) == "Ref{float32[3]}"
+    assert isinstance(jax.typeof(r), jax.ref.AbstractRef)
+    assert (r.shape, r.dtype, r.ndim, r.size, len(r)) == ((3,), np.float32, 1, 3, 3)
+    assert isinstance(r, jax.Ref) and not isinstance(r, jax.Array)
+    assert jax.tree.leaves([r])[0] is r
+
+
+def test_weak_type_kept_on_write():
+    def build(m):
+        r = m.jx.new_ref(2.0)
+        r[...] = m.jnp.float32(3)
+        return r[...]
+
+    out = same(build)
+    assert out.aval.weak_type
+
+
+def test_indexing_forms_like_jax():
+    def build(m):
+        r = m.jx.new_ref(m.jnp.arange(12.0).reshape(3, 4))
+        return r[1], r[:, 2], r[1:3], r[0, 1], r[m.jnp.array(1)], r[..., 0], r[::2]
+
+    same(build)
+
+
 @pytest.mark.parametrize(
-    "make, name",
+    "case, message",
     [
-        (lambda: jax.new_ref(jnp.arange(3.0)), "jax.new_ref"),
-        (lambda: jax.jit(lambda x: jax.new_ref(x))(jnp.arange(3.0)), "jax.new_ref"),
-        (lambda: jax.empty_ref(jax.ShapeDtypeStruct((2,), np.float32)), "jax.empty_ref"),
-        (lambda: jax.freeze(jnp.arange(3.0)), "jax.freeze"),
-        (lambda: jax.Ref(), "jax.Ref"),
-        (lambda: jax.ref.get(jnp.ones(2)), "jax.ref.get"),
-        (lambda: jax.ref.set(jnp.ones(2), None, 1.0), "jax.ref.set"),
-        (lambda: jax.ref.swap(jnp.ones(2), None, 1.0), "jax.ref.swap"),
-        (lambda: jax.ref.addupdate(jnp.ones(2), None, 1.0), "jax.ref.addupdate"),
+        ("int_into_f32", "Invalid dtype for `swap`. Ref dtype: float32. Value dtype: int32. "),
+        (
+            "wrong_shape",
+            "Invalid shape for `swap`. Ref shape: (3,). Expected shape: (3,). "
+            "Value shape: (4,). Transforms: (). ",
+        ),
+        (
+            "scalar_no_broadcast",
+            "Invalid shape for `swap`. Ref shape: (3,). Expected shape: "
+            "(3,). Value shape: (). Transforms: (). ",
+        ),
+        ("out_of_bounds", "Out of bound indexer: idx=10, dim=3."),
+        (
+            "list",
+            "Error interpreting argument to new_ref as a JAX value. The problematic "
+            "value is of type <class 'list'> and was passed to new_ref at position 0.",
+        ),
+        ("not_a_ref", "Can only call `ref_get` on a `Ref`: [1. 1. 1.]."),
+        ("empty_eager", "Evaluation rule for 'empty_ref' not implemented"),
     ],
+    ids=lambda x: x if isinstance(x, str) and len(x) < 30 else "msg",
 )
-def test_making_a_ref_is_not_implemented(make, name):
-    with pytest.raises(NotImplementedError, match=rf"mutable array references \({name}\)"):
-        make()
+def test_errors_like_jax(case, message):
+    def build(m):
+        r = m.jx.new_ref(m.jnp.zeros(3))
+        if case == "int_into_f32":
+            r[...] = m.jnp.arange(3)
+        elif case == "wrong_shape":
+            r[...] = m.jnp.ones(4)
+        elif case == "scalar_no_broadcast":
+            r[...] = 2.0
+        elif case == "out_of_bounds":
+            return r[10]
+        elif case == "list":
+            m.jx.new_ref([1.0, 2.0])
+        elif case == "not_a_ref":
+            m.jx.ref.get(m.jnp.ones(3), ...)
+        elif case == "empty_eager":
+            m.jx.empty_ref(m.jx.ShapeDtypeStruct((2,), m.jnp.float32))
+        return None
+
+    err = same(build)
+    assert isinstance(err, Exception)
+    assert _first_line(err) == message
 
 
-@pytest.mark.jaxlite_only
-def test_hijax_primitives_refuse_to_bind():
-    from jaxlite.experimental import hijax
-    from jaxlite.extend.core import Primitive
+def test_boolean_index_refused():
+    r = jax.new_ref(jnp.arange(3.0))
+    with pytest.raises(jax.errors.NonConcreteBooleanIndexError, match=r"got bool\[3\]"):
+        r[jnp.array([True, False, True])]
 
-    class Double(hijax.HiPrimitive):
-        def abstract_eval(self, x):
-            return x
 
-    p = Double("double")  # defining and naming one works (libraries do it at import)
-    assert p.name == "double" and isinstance(p, Primitive)
-    with pytest.raises(NotImplementedError, match="hijax primitive 'double'"):
-        p.bind(jnp.ones(2))
-    with pytest.raises(NotImplementedError, match="hijax primitive 'double'"):
-        jax.jit(lambda x: p.bind(x))(jnp.ones(2))
+# ----------------------------------------------------------------------------- jit
+def test_jit_ref_made_inside():
+    def build(m):
+        @m.jx.jit
+        def f(x):
+            r = m.jx.new_ref(x)
+            r[...] += 1
+            r[0] = 9.0
+            return r[...]
 
-    class Box:
-        pass
+        return f(m.jnp.zeros(2))
 
-    hijax.register_hitype(Box, lambda b: None)  # recorded, never dispatched to
-    with pytest.raises(TypeError):
-        jnp.asarray(Box())
-    prop = hijax.aval_property(fget=len)
-    assert prop.fget is len and hijax.aval_method(fun=len).fun is len
+    np.testing.assert_array_equal(same(build), [9.0, 1.0])
+
+
+def test_jit_ref_argument_mutated_for_the_caller():
+    def build(m):
+        def g(r, x):
+            r[...] += x
+            return r[...] * 2
+
+        jg = m.jx.jit(g)
+        r = m.jx.new_ref(m.jnp.zeros(2))
+        a = jg(r, 3.0)
+        b = jg(r, 1.0)  # a cache hit reads the ref's current value
+        return a, b, r[...]
+
+    a, b, v = same(build)
+    np.testing.assert_array_equal(v, [4.0, 4.0])
+    np.testing.assert_array_equal(b, [8.0, 8.0])
+
+
+def test_jit_closed_over_ref_sees_current_value_each_call():
+    def build(m):
+        R = m.jx.new_ref(m.jnp.zeros(2))
+
+        @m.jx.jit
+        def h(x):
+            R[...] += x
+            return R[...]
+
+        first = h(1.0)
+        R[...] = m.jnp.full(2, 10.0)  # changed between calls: no stale constant
+        return first, h(2.0), R[...]
+
+    _, second, v = same(build)
+    np.testing.assert_array_equal(second, [12.0, 12.0])
+    np.testing.assert_array_equal(v, [12.0, 12.0])
+
+
+def test_nested_jit_and_kwargs():
+    def build(m):
+        G = m.jx.new_ref(0.0)
+        m.jx.jit(lambda: m.jx.jit(lambda: G.__setitem__(..., G[...] + 10.0))())()
+        r = m.jx.new_ref(0.0)
+        m.jx.jit(lambda *, r: r.__setitem__(..., 5.0))(r=r)
+        return G[...], r[...]
+
+    same(build)
+
+
+def test_jit_errors_like_jax():
+    r = jax.new_ref(jnp.zeros(2))
+    with pytest.raises(ValueError) as e:
+        jax.jit(lambda x: jax.new_ref(x))(jnp.zeros(2))
+    assert (
+        "returned a mutable array reference of type Ref{float32[2]}, but mutable array "
+        "references cannot be returned." in _first_line(e.value)
+    )
+    with pytest.raises(ValueError) as e:
+        jax.jit(lambda a, b: a[...] + b[...])(r, r)
+    assert "the mutable array reference of type Ref{float32[2]} appeared at both a and b." in (
+        _first_line(e.value)
+    )
+    with pytest.raises(ValueError, match="Invalid dtype for `swap`"):
+        jax.jit(lambda r: r.__setitem__(..., jnp.int32(1)))(jax.new_ref(0.0))
+
+
+def test_leaked_ref_raises_unexpected_tracer():
+    leak = []
+
+    @jax.jit
+    def f(x):
+        leak.append(jax.new_ref(x))
+        return x
+
+    f(1.0)
+    with pytest.raises(jax.errors.UnexpectedTracerError) as e:
+        leak[0][...]
+    assert _first_line(e.value).startswith("Encountered an unexpected tracer.")
+
+
+# ----------------------------------------------------------------------------- loops
+def test_scan_body_closing_over_ref_eager_and_jit():
+    def build(m):
+        S = m.jx.new_ref(m.jnp.zeros(()))
+
+        def body(c, x):
+            S[...] += x
+            return c + S[...], S[...] * 2
+
+        first = m.lax.scan(body, 0.0, m.jnp.arange(3.0))
+        second = m.jx.jit(lambda: m.lax.scan(body, 0.0, m.jnp.arange(3.0)))()
+        return first, second, S[...]
+
+    out = same(build)
+    assert float(out[2]) == 6.0
+
+
+def test_fori_while_cond_switch_threading():
+    def build(m):
+        T = m.jx.new_ref(m.jnp.float32(0))
+        n = m.lax.fori_loop(0, 4, lambda i, c: (T.__setitem__(..., T[...] + i), c + 1)[1], 0)
+        U = m.jx.new_ref(m.jnp.float32(0))
+
+        def wbody(c):
+            U[...] += 2.0
+            return c + 1
+
+        k = m.lax.while_loop(lambda c: c < 3, wbody, 0)
+        V = m.jx.new_ref(m.jnp.zeros(2))
+        m.lax.cond(True, lambda: V.__setitem__(..., V[...] + 1.0), lambda: None)
+        m.lax.cond(False, lambda: V.__setitem__(..., V[...] + 1.0), lambda: None)
+        m.lax.cond(True, lambda r: r.__setitem__(0, 5.0), lambda r: None, V)
+        m.lax.switch(1, [lambda: V.__setitem__(0, 7.0), lambda: V.__setitem__(1, 8.0)])
+        return n, T[...], k, U[...], V[...]
+
+    out = same(build)
+    np.testing.assert_array_equal(out[4], [5.0, 8.0])
+
+
+def test_loop_inside_jit_with_traced_bounds():
+    def build(m):
+        R = m.jx.new_ref(m.jnp.zeros(3))
+
+        @m.jx.jit
+        def f(n):
+            def body(i, c):
+                R[i % 3] += 1.0
+                return c
+
+            return m.lax.fori_loop(0, n, body, 0.0)
+
+        f(5)
+        return R[...]
+
+    np.testing.assert_array_equal(same(build), [2.0, 2.0, 1.0])
+
+
+@pytest.mark.parametrize("which", ["scan_carry", "scan_ys", "fori_carry", "cond_out"])
+def test_returning_a_ref_from_a_body_like_jax(which):
+    def build(m):
+        if which == "scan_carry":
+            m.lax.scan(lambda c, x: (c, None), m.jx.new_ref(0.0), m.jnp.arange(3.0))
+        elif which == "scan_ys":
+            m.lax.scan(lambda c, x: (c, m.jx.new_ref(x)), 0.0, m.jnp.arange(3.0))
+        elif which == "fori_carry":
+            m.lax.fori_loop(0, 2, lambda i, r: r, m.jx.new_ref(0.0))
+        else:
+            m.lax.cond(True, lambda: m.jx.new_ref(1.0), lambda: m.jx.new_ref(2.0))
+
+    err = same(build)
+    assert isinstance(err, ValueError)
+    assert "but mutable array references cannot be returned." in _first_line(err)
+
+
+# ----------------------------------------------------------------------------- vmap/grad
+def test_vmap_and_grad_of_inner_refs():
+    def build(m):
+        def vf(x):
+            r = m.jx.new_ref(x)
+            r[...] += 1
+            return r[...] * 2
+
+        def gf(x):
+            r = m.jx.new_ref(x)
+            r[...] = r[...] * x
+            return r[...].sum()
+
+        return (
+            m.jx.vmap(vf)(m.jnp.arange(3.0)),
+            m.jx.grad(gf)(2.0),
+            m.jx.jvp(gf, (2.0,), (1.0,)),
+            m.jx.jit(m.jx.grad(gf))(2.0),
+            m.jx.grad(m.jx.jit(gf))(2.0),
+        )
+
+    same(build)
+
+
+def test_outer_ref_under_vmap_and_grad():
+    def build(m):
+        G = m.jx.new_ref(0.0)
+        read = m.jx.vmap(lambda x: x + G[...])(m.jnp.arange(3.0))
+        g = m.jx.grad(lambda x: (G.__setitem__(..., G[...] + 1.0), x * 3)[1])(2.0)
+        loop = m.jx.grad(
+            lambda x: m.lax.fori_loop(
+                0, 3, lambda i, c: (G.__setitem__(..., G[...] + 1.0), c * x)[1], 1.0
+            )
+        )(2.0)
+        return read, g, loop, G[...]
+
+    out = same(build)
+    assert float(out[3]) == 4.0
+
+
+@pytest.mark.parametrize("which", ["vmap_set", "vmap_addupdate", "grad_set", "jvp_set"])
+def test_writes_across_transformations_raise_like_jax(which):
+    def build(m):
+        W = m.jx.new_ref(0.0)
+        xs = m.jnp.arange(3.0)
+        if which == "vmap_set":
+            m.jx.vmap(lambda x: W.__setitem__(..., x))(xs)
+        elif which == "vmap_addupdate":
+            m.jx.vmap(lambda x: (m.jx.ref.addupdate(W, ..., m.jnp.float32(1.0)), x)[1])(xs)
+        elif which == "grad_set":
+            m.jx.grad(lambda x: (W.__setitem__(..., x * 2), x * 3)[1])(2.0)
+        else:
+            m.jx.jvp(lambda x: (W.__setitem__(..., x * 2), x * 3)[1], (2.0,), (1.0,))
+
+    err = same(build)
+    line = _first_line(err)
+    assert type(err) is Exception
+    if which.startswith("vmap"):
+        assert "vmapped value on an unbatched array reference of type Ref{float32[]}" in line
+    else:
+        assert "differentiated value on a non-differentiated array reference" in line
+
+
+def test_unsupported_constructs_refuse_loudly():
+    G = jax.new_ref(0.0)
+    f = jax.custom_jvp(lambda x: (G.__setitem__(..., x), x)[1])
+    f.defjvp(lambda p, t: (p[0], t[0]))
+    with pytest.raises(NotImplementedError, match="jax.Ref"):
+        jax.jit(f)(1.0)
+    with pytest.raises(NotImplementedError, match="vmap over a jax.Ref"):
+        jax.vmap(lambda r: r[...])(jax.new_ref(jnp.arange(3.0)))
+    with pytest.raises(NotImplementedError, match="xs"):
+        lax.scan(lambda c, x: (c, x), 0.0, jax.new_ref(jnp.arange(3.0)))
+
+
+def test_make_jaxpr_threads_refs_as_inputs_and_outputs():
+    r = jax.new_ref(jnp.zeros(2))
+
+    def g(r):
+        r[...] += 1
+
+    jaxpr = jax.make_jaxpr(g)(r)
+    # jaxlite shows the discharged form: the ref's value in, its new value out.
+    assert len(jaxpr.jaxpr.invars) == 1 and len(jaxpr.jaxpr.outvars) == 1
+    assert [e.primitive.name for e in jaxpr.jaxpr.eqns] == ["add"]
+
+
+def test_eval_shape_and_checkpoint_with_refs():
+    def build(m):
+        R = m.jx.new_ref(m.jnp.zeros(2))
+
+        def f(r, x):
+            r[...] += x
+            return r[...] * 2
+
+        shape = m.jx.eval_shape(f, R, 1.0)  # traced only: R keeps its value
+        ckpt = m.jx.checkpoint(lambda x: (R.__setitem__(..., R[...] + x), x * 2.0)[1])(3.0)
+        return m.jnp.zeros(shape.shape, shape.dtype), ckpt, R[...]
+
+    out = same(build)
+    np.testing.assert_array_equal(out[2], [3.0, 3.0])
+
+
+def test_read_only_ref_in_a_loop_under_vmap():
+    def build(m):
+        R = m.jx.new_ref(m.jnp.float32(2))
+
+        def f(x):
+            return m.lax.scan(lambda c, _: (c + R[...], None), x, None, length=2)[0]
+
+        return m.jx.vmap(f)(m.jnp.arange(3.0)), R[...]
+
+    np.testing.assert_array_equal(same(build)[0], [4.0, 5.0, 6.0])
+
+
+@pytest.mark.parametrize("which", ["pure_callback", "io_callback", "while_carry"])
+def test_more_refusals_like_jax(which):
+    def build(m):
+        r = m.jx.new_ref(1.0)
+        if which == "pure_callback":
+            m.jx.pure_callback(lambda v: v, m.jx.ShapeDtypeStruct((), m.jnp.float32), r)
+        elif which == "io_callback":
+            m.jx.experimental.io_callback(lambda v: None, None, r)
+        else:
+            m.lax.while_loop(lambda c: c[0] < 1, lambda c: c, (0, r))
+
+    err = same(build)
+    line = _first_line(err)
+    if which == "while_carry":
+        assert isinstance(err, ValueError)
+        assert "traced for while_body returned a mutable array reference of type " in line
+        assert "at output tree path result[1]" in line
+    else:
+        assert isinstance(err, NotImplementedError)
+        assert line == f"No state discharge rule implemented for primitive: {which}"

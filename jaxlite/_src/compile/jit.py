@@ -26,8 +26,9 @@ import numpy as np
 
 from jaxlite._src import config as _cfg, dtypes, tree_util
 from jaxlite._src.api_plumbing import canonicalize_argnums
-from jaxlite._src.compile import codegen, donation
+from jaxlite._src.compile import codegen, donation, jit_refs
 from jaxlite._src.compile.jit_debug import debug_after_trace, live_tracers, refuse_trace
+from jaxlite._src.compile.jit_refs import leaf_value as _leaf_value
 from jaxlite._src.compile.stage_info import StageInfo
 from jaxlite._src.core import array as _array, rules, sharding_hooks, trace as _trace
 from jaxlite._src.core.array import ArrayImpl, foreign_to_numpy, freeze_chain, make_array
@@ -49,7 +50,7 @@ from jaxlite._src.interpreters.batching import batch_jaxpr
 from jaxlite._src.interpreters.eval import eval_closed_jaxpr
 from jaxlite._src.interpreters.jvp import jvp_jaxpr
 from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
-from jaxlite._src.interpreters.staging import abstractify, argument_type_error, trace_flat
+from jaxlite._src.interpreters.staging import abstractify, argument_type_error, trace_flat_refs
 from jaxlite._src.interpreters.transpose import transpose_jaxpr
 from jaxlite._src.ops.parallel import axis_env_key
 from jaxlite._src.ops.structural import instantiate
@@ -204,23 +205,13 @@ def _leaf_key(x):
     return abstractify(x)
 
 
-def _leaf_value(x, aval):
-    if type(x) is ArrayImpl:
-        return x._value
-    if isinstance(x, Tracer):
-        raise escaped_tracer_error(x)
-    if hasattr(x, "__jax_array__"):
-        return _leaf_value(x.__jax_array__(), aval)
-    # Never alias (and so never freeze) the caller's own buffer.
-    return foreign_to_numpy(x, aval.dtype)
-
-
 class _CacheEntry:
-    __slots__ = ("closed", "out_tree", "compiled", "has_tracer_consts", "donation")
+    __slots__ = ("closed", "out_tree", "compiled", "has_tracer_consts", "donation", "ref_plan")
 
-    def __init__(self, closed, out_tree):
+    def __init__(self, closed, out_tree, ref_plan=None):
         self.closed = closed
         self.out_tree = out_tree
+        self.ref_plan = ref_plan  # staging.RefPlan: refs taken or touched (jit_refs.py)
         self.compiled = None
         self.donation = None  # donation.Plan of a donating jit, made on its first call
         self.has_tracer_consts = any(isinstance(c, Tracer) for c in closed.consts)
@@ -436,12 +427,12 @@ class PjitFunction:
             stats["traces"] += 1
             t0 = time.perf_counter()
             before = live_tracers() if _cfg.config.read("jax_check_tracer_leaks") else None
-            closed, out_tree = trace_flat(
+            closed, out_tree, plan = trace_flat_refs(
                 f, in_tree, avals, in_shardings=in_shardings, source=(self._fun, "jit")
             )
             if before is not None or _cfg.config.read("jax_log_compiles"):
                 debug_after_trace(self, avals, time.perf_counter() - t0, before)
-            entry = _CacheEntry(closed, out_tree)
+            entry = _CacheEntry(closed, out_tree, plan)
             if not entry.has_tracer_consts:
                 self._cache[key] = entry
         return entry
@@ -490,6 +481,8 @@ class PjitFunction:
         in_shardings = sharding_hooks.trace_shardings(flat)
         key = _trace_key(in_tree, statics, avals, in_shardings)
         entry = self._get_entry(statics, len(args), in_tree, avals, key, in_shardings)
+        if entry.ref_plan is not None:
+            return jit_refs.call(self, entry, flat, args, kwargs, compiled_for, jit_p)
         if trace_ctx.trace is eval_trace:
             compiled = entry.compiled
             if compiled is None:

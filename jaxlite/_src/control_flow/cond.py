@@ -14,6 +14,7 @@ partial eval and transpose (reverse mode), lower (``if``/``elif`` over inline br
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,8 +22,8 @@ import numpy as np
 
 from jaxlite._src import dtypes, tree_util
 from jaxlite._src.compile.jit import compiled_for
-from jaxlite._src.control_flow import common
-from jaxlite._src.core import rules
+from jaxlite._src.control_flow import common, ref_threading as rt
+from jaxlite._src.core import refs, rules
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.effects import join_effects
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, jaxpr_forwarding
@@ -423,11 +424,43 @@ def cond(pred, true_fun: Callable, false_fun: Callable, *operands, operand=_no_o
         return true_fun(*operands) if bool(pred) else false_fun(*operands)
 
     index = convert_element_type(pred, dtypes.int32)
-    branches, args, out_tree = _trace_branches(
-        "cond", [false_fun, true_fun], ["false_fun", "true_fun"], operands
-    )
-    outs = _bind_forwarding(index, args, branches)
-    return tree_util.tree_unflatten(out_tree, outs)
+    return _call("cond", index, [false_fun, true_fun], ["false_fun", "true_fun"], operands)
+
+
+def _call(api_name, index, funs, names, operands):
+    """Trace the branches and bind ``cond_p``, threading the refs they touch (refs.py):
+    their values become an extra operand and extra outputs of every branch."""
+    ops, rebuild = rt.split_operands(operands)
+    if ops is not operands:
+        funs = [_rebuilding(f, rebuild) for f in funs]
+    funs = [rt.checked(f, api_name, None) for f in funs]
+
+    def bind(funs, ops):
+        branches, args, out_tree = _trace_branches(api_name, funs, names, ops)
+        refs.before_bind()
+        return tree_util.tree_unflatten(out_tree, _bind_forwarding(index, args, branches))
+
+    def run(rs):
+        if not rs:
+            return bind(funs, ops)
+        n = len(ops)
+        threaded = [
+            rt.threaded_body(f, rs, lambda a: (a[:n], a[n]), lambda out, fin: (out, fin))
+            for f in funs
+        ]
+        values = rt.read_all(rs)
+        out, finals = bind(threaded, (*ops, values))
+        rt.write_all(rs, finals, values)
+        return out
+
+    return refs.threading_construct(run)
+
+
+def _rebuilding(fun, rebuild):
+    def wrapped(*ops):
+        return fun(*rebuild(ops))
+
+    return functools.wraps(fun)(wrapped)
 
 
 def switch(index, branches: Sequence[Callable], *operands, operand=_no_operand):
@@ -458,9 +491,7 @@ def switch(index, branches: Sequence[Callable], *operands, operand=_no_operand):
     if common.jit_disabled() and common.is_concrete_value(index):
         return branches[int(index)](*operands)
     names = [f"branch {i}" for i in range(len(branches))]
-    jaxprs, args, out_tree = _trace_branches("switch", branches, names, operands)
-    outs = _bind_forwarding(index, args, jaxprs)
-    return tree_util.tree_unflatten(out_tree, outs)
+    return _call("switch", index, list(branches), names, operands)
 
 
 __all__ = ["cond", "cond_p", "switch"]

@@ -22,8 +22,8 @@ import numpy as np
 
 from jaxlite._src import tree_util
 from jaxlite._src.api import vmap
-from jaxlite._src.control_flow import common
-from jaxlite._src.core import rules
+from jaxlite._src.control_flow import common, ref_threading as rt
+from jaxlite._src.core import refs, rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.ir import Literal, jaxpr_forwarding
@@ -560,6 +560,18 @@ def scan(
     """
     if not callable(f):
         raise TypeError("lax.scan: f argument should be callable.")
+    if rt.has_refs(xs):
+        raise NotImplementedError(
+            "jaxlite does not scan over a jax.Ref in xs (JAX slices the ref): pass its value "
+            "(ref[...]), or close over the ref in the body"
+        )
+    rt.refuse_carried(init, f, "scan", "result[0]")
+    f = rt.checked(f, "scan")
+
+    return rt.threaded_scan(_scan, f, init, xs, length, reverse, unroll)
+
+
+def _scan(f, init, xs, length, reverse, unroll):
     raw_xs, xs_tree = tree_util.tree_flatten(xs)
     xs_flat = [common.to_array(x) for x in raw_xs]
     length = _infer_length(xs_flat, length)
@@ -617,6 +629,7 @@ def scan(
         "scan body", f, init_tree, carry_avals, init_tree, closed.out_avals[: len(carry_avals)]
     )
     common.check_effects("scan", closed.effects)
+    refs.before_bind()
     carry, ys = _bind_forwarding(
         closed, consts, init_flat, raw_init, xs_flat, raw_xs, length, reverse, unroll
     )

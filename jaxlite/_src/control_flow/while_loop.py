@@ -23,9 +23,9 @@ from collections.abc import Callable
 import numpy as np
 
 from jaxlite._src import dtypes, tree_util
-from jaxlite._src.control_flow import common
+from jaxlite._src.control_flow import common, ref_threading as rt
 from jaxlite._src.control_flow.scan import scan
-from jaxlite._src.core import rules
+from jaxlite._src.core import refs, rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.effects import join_effects
 from jaxlite._src.core.errors import ConcretizationTypeError
@@ -263,6 +263,7 @@ def _while_batch(axis_data, args, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts,
     cond_j, cond_consts = common.convert_consts_to_invars(cond_j)
     body_j, body_consts = common.convert_consts_to_invars(body_j)
     (pred0,) = common.eval_closed(cond_b, *cc, *init)
+    refs.before_bind()
     outs = while_p.bind(
         *cond_consts,
         *body_consts,
@@ -362,6 +363,40 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
     """
     if not (callable(cond_fun) and callable(body_fun)):
         raise TypeError("lax.while_loop: body_fun and cond_fun arguments should be callable.")
+    rt.refuse_carried(init_val, body_fun, "while_body", "result")
+    body_fun = rt.checked(body_fun, "while_body")
+
+    def run(rs):
+        if not rs:
+            return _while_loop(cond_fun, body_fun, init_val)
+
+        def unpack(args):
+            ((val, values),) = args
+            return (val,), values
+
+        def pack_cond(out, finals):
+            if any(a is not b for a, b in zip(finals, values_in[0])):
+                raise NotImplementedError(
+                    "jaxlite: a while_loop cond_fun may read refs but not write them"
+                )
+            return out
+
+        values_in = [None]
+
+        def cond2(carry):
+            values_in[0] = carry[1]
+            return rt.threaded_body(cond_fun, rs, unpack, pack_cond)(carry)
+
+        body2 = rt.threaded_body(body_fun, rs, unpack, lambda out, finals: (out, finals))
+        values = rt.read_all(rs)
+        val, finals = _while_loop(cond2, body2, (init_val, values))
+        rt.write_all(rs, finals, values)
+        return val
+
+    return refs.threading_construct(run)
+
+
+def _while_loop(cond_fun, body_fun, init_val):
     if common.jit_disabled():
         try:
             val = tree_util.tree_map(common.to_array, init_val)
@@ -424,6 +459,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
         body_j = common.permute_jaxpr(body_j, [*range(nb), *(nb + k for k in inv + var)], var)
         cond_consts = [*cond_consts, *(flat[k] for k in inv)]
         body_consts = [*body_consts, *(flat[k] for k in inv)]
+    refs.before_bind()
     outs = while_p.bind(
         *cond_consts,
         *body_consts,
@@ -464,6 +500,7 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, unroll=None):
 
     if not callable(body_fun):
         raise TypeError("lax.fori_loop: body_fun argument should be callable.")
+    rt.refuse_carried(init_val, body_fun, "fori_loop", "result[0][1]")  # JAX's scan carry
     lo_s, hi_s = _static_int(lower), _static_int(upper)
     lower_a, upper_a = common.to_array(lower), common.to_array(upper)
     if lower_a.dtype != upper_a.dtype and not (

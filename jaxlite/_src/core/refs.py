@@ -1,49 +1,57 @@
-"""Mutable array references (``jax.Ref``, ``jax.new_ref``): the types, not yet the values.
+"""Mutable array references (``jax.Ref``): the ref object and how it crosses traces.
 
-JAX's refs are mutable arrays threaded through every transformation as stateful effects
-(reads and writes staged as ``get``/``swap`` equations, discharged into functional updates
-by ``jit``). jaxlite does not build them yet. What is here is what libraries need to *ask*
-whether a value is a ref without making one:
+Design. A ``Ref`` is a mutable box holding an immutable value: an ``Array`` outside any
+transformation, or a tracer of the trace that *owns* the ref. Reads return the value and
+writes replace it (``state.py`` builds ``get``/``swap``/``addupdate`` over ``jax.numpy``
+indexing), so inside a single trace a ref is ordinary functional code: ``r[...] += 1`` is a
+read, an add and a replacement. This is JAX's state *discharge*, done while tracing: the
+jaxprs jaxlite stages contain the functional updates (``dynamic_update_slice``,
+``scatter``), never ``get``/``swap`` equations (docs/compat.md).
 
-* ``AbstractRef``: the abstract value of a ref (``jax.typeof(ref)``), wrapping the aval of
-  the array it holds; ``isinstance(aval, AbstractRef)`` is how flax.nnx tells refs apart.
-* ``Ref``: the type of ref values. No instance can exist: making one raises.
-* ``new_ref`` / ``empty_ref`` / ``freeze``: raise ``NotImplementedError`` naming what is
-  missing, so code that opts into refs (flax.nnx's ``ref=True`` Variables) fails loudly
-  instead of running with copy semantics that would give different answers.
+The work is at trace boundaries. Each access compares the current trace with the ref's
+owner and walks the traces between them (``_cross``):
+
+* a **staging** trace (a ``jit``, ``scan``, ``while_loop`` or ``cond`` body) must be one
+  whose construct threads refs: it runs under a ``Collector`` (``threading``), which
+  records every ref created outside it that the body touches. The construct then traces
+  again with those refs *installed*: their values enter the body as extra inputs (loop
+  carries, ``jit`` arguments, branch operands), the body owns them, their final values
+  leave as extra outputs and are written back to the refs after the call. A staging trace
+  of any other construct (``custom_jvp``, ``checkpoint``, ``shard_map``...) refuses the
+  access with ``NotImplementedError``;
+* a **batch** (``vmap``), **jvp** or **partial_eval** (``grad``) trace lets reads through
+  (the value is a constant of that trace) and checks writes by ``crossing_rules``
+  (registered by ``state.py``): JAX's errors for a batched or differentiated value written
+  to a ref made outside the transformation.
+
+A ref whose owner trace has ended (made inside ``jit`` and kept) raises
+``UnexpectedTracerError``, as JAX does.
+
+``AbstractRef`` is the abstract value (``jax.typeof(ref)``, ``Ref{float32[3]}``).
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from jaxlite._src.core.avals import AbstractValue
+from jaxlite._src.core.errors import UnexpectedTracerError
+from jaxlite._src.core.trace import Tracer, trace_ctx
 
 __all__ = [
     "AbstractRef",
+    "Collector",
     "Ref",
     "TransformedRef",
-    "addupdate",
-    "empty_ref",
-    "free_ref",
-    "freeze",
-    "get",
-    "new_ref",
-    "set",
-    "swap",
+    "crossing_rules",
+    "impl",
+    "install",
+    "read",
+    "restore",
+    "threading_construct",
+    "write",
 ]
-
-_MISSING = (
-    "mutable array references ({what}) are not implemented in jaxlite: jaxlite's "
-    "transformations have no stateful ref effects (get/swap), so a ref cannot be read or "
-    "written under jit/grad/vmap as JAX does. Use ordinary arrays and return the updated "
-    "values (for flax.nnx: keep Variables in their default, non-ref mode)."
-)
-
-
-def not_implemented(what: str) -> NotImplementedError:
-    """The error raised by every operation that would make or use a ref."""
-    return NotImplementedError(_MISSING.format(what=what))
 
 
 class AbstractRef(AbstractValue):
@@ -75,6 +83,13 @@ class AbstractRef(AbstractValue):
         return len(self.inner_aval.shape)
 
     @property
+    def size(self) -> int:
+        n = 1
+        for d in self.inner_aval.shape:
+            n *= d
+        return n
+
+    @property
     def weak_type(self) -> bool:
         return getattr(self.inner_aval, "weak_type", False)
 
@@ -98,102 +113,268 @@ class AbstractRef(AbstractValue):
         return hash((type(self), self.inner_aval, self.memory_space, self.kind))
 
 
+# The operations over jax.numpy, registered by ``jaxlite._src.state`` (above this layer):
+# ``impl["get"](ref, idx)``, ``impl["set"](ref, idx, value)``, ``impl["repr"](ref)``.
+impl: dict[str, Any] = {}
+
+
 class Ref:
-    """A mutable array reference (``jax.Ref``). Not built in jaxlite: no instance can exist.
+    """A mutable array reference (``jax.Ref``), made by ``jax.new_ref``.
 
-    The class is provided so that ``isinstance(x, jax.Ref)`` answers ``False`` for every
-    jaxlite value, as it does in JAX for every value that is not a ref.
-
-    Raises:
-        NotImplementedError: on construction.
+    Indexing reads (``r[...]``, ``r[0]``, ``r[1:3]``) and item assignment writes
+    (``r[...] = x``, ``r[0] += 1``); the written value must have the indexed shape and the
+    ref's dtype exactly (no broadcasting, no promotion), as in JAX.
     """
 
-    __slots__ = ()
+    __slots__ = ("_value", "_trace", "_aval", "__weakref__")
 
-    def __new__(cls, *args, **kwargs):
-        raise not_implemented("jax.Ref")
+    def __init__(self, aval, refs):
+        # JAX's constructor is internal too (``jax.Ref(x)``: TypeError, a missing argument).
+        raise TypeError("jax.Ref cannot be constructed directly: use jax.new_ref(value)")
+
+    @classmethod
+    def _make(cls, value: Any, aval: AbstractRef) -> Ref:
+        r = object.__new__(cls)
+        r._value = value
+        r._trace = trace_ctx.trace
+        r._aval = aval
+        return r
+
+    # -- abstract value and array-like attributes
+    @property
+    def aval(self) -> AbstractRef:
+        return self._aval
+
+    @property
+    def shape(self) -> tuple:
+        return self._aval.shape
+
+    @property
+    def dtype(self):
+        return self._aval.dtype
+
+    @property
+    def ndim(self) -> int:
+        return self._aval.ndim
+
+    @property
+    def size(self) -> int:
+        return self._aval.size
+
+    def __len__(self) -> int:
+        if not self._aval.shape:
+            raise TypeError("len() of unsized object")
+        return self._aval.shape[0]
+
+    # -- access
+    def __getitem__(self, idx):
+        return impl["get"](self, idx)
+
+    def __setitem__(self, idx, value):
+        impl["set"](self, idx, value)
+
+    def addupdate(self, x, idx=None):
+        """``ref[idx] += x`` (``jax.ref.addupdate``)."""
+        impl["addupdate"](self, idx, x)
+
+    def __repr__(self) -> str:
+        return impl["repr"](self)
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        raise TypeError("a jax.Ref cannot be pickled")
 
 
 class TransformedRef:
     """A view of a ref through indexers or bitcasts (``jax._src.state.TransformedRef``).
 
     Raises:
-        NotImplementedError: on construction (jaxlite has no refs to view).
+        NotImplementedError: on construction (jaxlite's refs are read and written through
+            indexing, never through view objects).
     """
 
     __slots__ = ()
 
     def __new__(cls, *args, **kwargs):
-        raise not_implemented("TransformedRef")
+        raise NotImplementedError(
+            "jaxlite does not build views of refs (TransformedRef): index the ref instead"
+        )
 
 
-def new_ref(init_val: Any, *, memory_space: Any = None, kind: str | None = None) -> Ref:
-    """``jax.new_ref``: a mutable reference holding ``init_val``. Not built in jaxlite.
+# ------------------------------------------------------------------- crossing traces
+class Collector:
+    """The refs a construct's body touches that were made outside the construct.
 
-    Raises:
-        NotImplementedError: always, naming what jaxlite lacks.
+    ``base`` is the trace current when the construct started; its bodies are traced in
+    staging traces whose parent is ``base``. ``saved`` keeps each recorded ref's value and
+    owner as first seen, restored when the construct's discovery pass ends.
     """
-    raise not_implemented("jax.new_ref")
+
+    __slots__ = ("base", "found", "saved", "threaded")
+
+    def __init__(self, base, threaded=()):
+        self.base = base
+        self.found: list[Ref] = []
+        self.saved: dict[int, tuple] = {}
+        self.threaded = {id(r) for r in threaded}
+
+    def record(self, ref: Ref) -> None:
+        if id(ref) in self.saved or id(ref) in self.threaded:
+            return
+        self.saved[id(ref)] = (ref, ref._value, ref._trace)
+        self.found.append(ref)
+
+    def restore(self) -> None:
+        for ref, value, trace in self.saved.values():
+            ref._value, ref._trace = value, trace
 
 
-def empty_ref(ty: Any, *, memory_space: Any = None) -> Ref:
-    """``jax.empty_ref``: an uninitialised mutable reference. Not built in jaxlite.
+class _State(threading.local):
+    def __init__(self):
+        self.collectors: list[Collector] = []
 
-    Raises:
-        NotImplementedError: always, naming what jaxlite lacks.
+
+_state = _State()
+
+# trace kind -> rule(trace, ref, value, op) -> value (``value`` None for a read). The rule
+# returns the value as seen from the trace's parent, or raises.
+crossing_rules: dict[str, Any] = {}
+
+
+def leaked_ref_error(ref: Ref) -> UnexpectedTracerError:
+    v = ref._value
+    kind = v._jax_class_name() if isinstance(v, Tracer) else "DynamicJaxprTracer"
+    return UnexpectedTracerError(
+        "Encountered an unexpected tracer. A function transformed by JAX had a side effect, "
+        f"allowing for a reference to an intermediate value with type {ref._aval.str_short()} "
+        f"wrapped in a {kind} to escape the scope of the transformation.\n"
+        "The ref was made inside a transformation (jit, vmap, a loop body...) that has "
+        "finished; make refs outside it and pass them in, or return arrays instead."
+    )
+
+
+def _unsupported(trace) -> NotImplementedError:
+    return NotImplementedError(
+        "jaxlite threads mutable array references (jax.Ref) made outside a traced function "
+        "through jit, lax.scan, fori_loop, while_loop, cond and switch (and lets vmap, jvp "
+        f"and grad read them); this access crosses a {trace.kind} trace ({type(trace).__name__}"
+        ") of another construct (custom_jvp, custom_vjp, checkpoint, shard_map, ...), which "
+        "does not. Pass the ref's value in and write the result back outside instead."
+    )
+
+
+def _cross(ref: Ref, cur, value, op: str):
+    owner = ref._trace
+    if not owner._valid:
+        raise leaked_ref_error(ref)
+    chain = []
+    t = cur
+    while t is not None and t is not owner:
+        chain.append(t)
+        t = t.parent_trace
+    if t is None:  # made in a trace that is not an enclosing one (another thread's)
+        raise leaked_ref_error(ref)
+    collectors = _state.collectors
+    for tr in chain:  # innermost first
+        if tr.kind == "staging":
+            if not any(c.base is tr.parent_trace for c in collectors):
+                raise _unsupported(tr)
+        else:
+            rule = crossing_rules.get(tr.kind)
+            if rule is None:
+                raise _unsupported(tr)
+            value = rule(tr, ref, value, op)
+    if collectors:
+        inside = {id(t) for t in chain[1:]}
+        inside.add(id(owner))
+        for c in collectors:
+            # accesses at the construct's own level (reading the initial values) are not
+            # inside it: ``cur`` itself does not count.
+            if id(c.base) in inside:
+                c.record(ref)
+    return value
+
+
+def read(ref: Ref) -> Any:
+    """The ref's whole value, as seen from the current trace."""
+    if ref._trace is not trace_ctx.trace:
+        _cross(ref, trace_ctx.trace, None, "get")
+    return ref._value
+
+
+def write(ref: Ref, value: Any, op: str = "swap") -> None:
+    """Replace the ref's whole value (already of the ref's type) from the current trace.
+
+    ``op``: ``"swap"`` or ``"addupdate"``, naming the operation in errors."""
+    cur = trace_ctx.trace
+    if ref._trace is not cur:
+        value = _cross(ref, cur, value, op)
+    ref._value = value
+
+
+# ------------------------------------------------------------------- threading constructs
+class _Discovered(Exception):
+    """Raised at a construct's bind point when its body touched outer refs."""
+
+
+def before_bind() -> None:
+    """Called by a threading construct after tracing its bodies, before binding its
+    primitive: a discovery pass that found refs stops here (nothing runs)."""
+    cols = _state.collectors
+    if cols and cols[-1].found:
+        raise _Discovered()
+
+
+def threading_construct(run):
+    """Run a construct that threads refs: ``run(refs)`` traces and binds the construct with
+    ``refs`` (a list) threaded through its bodies, calling ``before_bind()`` before binding.
+
+    The first pass threads none; if its bodies touched refs made outside, it stops at
+    ``before_bind`` (or at any error after the discovery), the refs are restored, and the
+    construct runs again threading them (repeating while new ones appear).
     """
-    raise not_implemented("jax.empty_ref")
+    refs: list[Ref] = []
+    while True:
+        col = Collector(trace_ctx.trace, refs)
+        _state.collectors.append(col)
+        try:
+            return run(list(refs))
+        except BaseException:
+            if not col.found:
+                raise
+            refs.extend(col.found)
+        finally:
+            _state.collectors.pop()
+            col.restore()
 
 
-def freeze(ref: Any) -> Any:
-    """``jax.freeze``: a ref's value, consuming the ref. Not built in jaxlite.
-
-    Raises:
-        NotImplementedError: always (jaxlite has no refs).
-    """
-    raise not_implemented("jax.freeze")
-
-
-def free_ref(ref: Any) -> None:
-    """``jax.free_ref``: release a ref. Not built in jaxlite.
-
-    Raises:
-        NotImplementedError: always (jaxlite has no refs).
-    """
-    raise not_implemented("jax.free_ref")
+def install(refs, values) -> list:
+    """Make the current trace own ``refs`` with ``values`` (a threaded body's inputs);
+    returns what ``restore`` puts back."""
+    cur = trace_ctx.trace
+    saved = [(r._value, r._trace) for r in refs]
+    for r, v in zip(refs, values):
+        r._value, r._trace = v, cur
+    return saved
 
 
-def get(ref: Any, idx: Any = None) -> Any:
-    """``jax.ref.get``: read ``ref[idx]``. Not built in jaxlite.
-
-    Raises:
-        NotImplementedError: always (jaxlite has no refs).
-    """
-    raise not_implemented("jax.ref.get")
-
-
-def swap(ref: Any, idx: Any, value: Any) -> Any:
-    """``jax.ref.swap``: write ``ref[idx] = value``, returning the old value. Not built.
-
-    Raises:
-        NotImplementedError: always (jaxlite has no refs).
-    """
-    raise not_implemented("jax.ref.swap")
+def restore(refs, saved) -> list:
+    """The threaded refs' final values (the body's extra outputs); puts back ``saved``."""
+    finals = [r._value for r in refs]
+    for r, (v, t) in zip(refs, saved):
+        r._value, r._trace = v, t
+    return finals
 
 
-def set(ref: Any, idx: Any, value: Any) -> None:  # noqa: A001 (JAX's name)
-    """``jax.ref.set``: write ``ref[idx] = value``. Not built in jaxlite.
-
-    Raises:
-        NotImplementedError: always (jaxlite has no refs).
-    """
-    raise not_implemented("jax.ref.set")
-
-
-def addupdate(ref: Any, idx: Any, x: Any) -> None:
-    """``jax.ref.addupdate``: ``ref[idx] += x``. Not built in jaxlite.
-
-    Raises:
-        NotImplementedError: always (jaxlite has no refs).
-    """
-    raise not_implemented("jax.ref.addupdate")
+def returned_ref_error(ref_or_aval, fun, what: str, path: str = "") -> ValueError:
+    """JAX's error for a ref among a traced function's outputs."""
+    aval = ref_or_aval._aval if isinstance(ref_or_aval, Ref) else ref_or_aval
+    name = getattr(fun, "__name__", None) or type(fun).__name__
+    code = getattr(fun, "__code__", None)
+    where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
+    at = f" at output tree path {path}" if path else ""
+    return ValueError(
+        f"function {name}{where} traced for {what} returned a mutable array reference of "
+        f"type {aval.str_short()}{at}, but mutable array references cannot be returned."
+    )

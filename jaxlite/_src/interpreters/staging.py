@@ -21,10 +21,11 @@ from jaxlite._src.api_plumbing import (
     merge_static_args,
     split_static_args,
 )
-from jaxlite._src.core import rules, sharding_hooks
+from jaxlite._src.core import refs, rules, sharding_hooks
 from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from jaxlite._src.core.refs import AbstractRef, Ref
 from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
 from jaxlite._src.core.trace import (
     Trace,
@@ -240,10 +241,21 @@ def trace_flat(
     function, the transformation's name)``, to name them in the error for an output that is
     not an array (as JAX does)."""
 
+    flat_fun, store = flatten_fun(
+        fun, in_tree, kwargs=True, out_leaves=_out_leaves_check(check_outs, source)
+    )
+    closed, _ = trace_to_jaxpr(flat_fun, in_avals, in_shardings)
+    return closed, store["tree"]
+
+
+def _out_leaves_check(check_outs, source):
     def out_leaves(out_flat):
         if check_outs is not None:
             check_outs(out_flat)
         for o in out_flat:
+            if isinstance(o, Ref):
+                fun, what = source if source is not None else (None, "jit")
+                raise refs.returned_ref_error(o, fun, what)
             if source is None:
                 check_output_leaf(o)
             elif not _valid_output(o):
@@ -253,9 +265,78 @@ def trace_flat(
                 )
         return out_flat
 
-    flat_fun, store = flatten_fun(fun, in_tree, kwargs=True, out_leaves=out_leaves)
-    closed, _ = trace_to_jaxpr(flat_fun, in_avals, in_shardings)
-    return closed, store["tree"]
+    return out_leaves
+
+
+class RefPlan:
+    """How a function traced by ``trace_flat_refs`` threads refs: the positions of its
+    flat arguments that are refs (``arg_pos``), the refs it closes over (``closure``) and
+    its own number of outputs (``n_out``). Its jaxpr takes ``(*flat_args, *closure
+    values)``, a ref argument standing for the ref's value, and returns ``(*outs, *final
+    values of the ref arguments, *final values of the closure refs)``; ``written`` says
+    which of those refs the function writes (only those are written back)."""
+
+    __slots__ = ("arg_pos", "closure", "n_out", "written")
+
+    def __init__(self, arg_pos, closure, n_out, written):
+        self.arg_pos = arg_pos
+        self.closure = closure
+        self.n_out = n_out
+        self.written = written
+
+
+def trace_flat_refs(fun: Callable, in_tree, in_avals, *, in_shardings=None, source=None):
+    """``trace_flat`` for functions that may take or close over refs (``jit``,
+    ``make_jaxpr``): ``AbstractRef`` entries of ``in_avals`` are ref arguments, and refs
+    made outside that the function touches are found by a first trace (core/refs.py).
+
+    Returns ``(closed, out_tree, plan)``; ``plan`` is None when no ref is involved (then
+    ``closed`` is exactly ``trace_flat``'s), else a ``RefPlan``.
+    """
+    arg_pos = tuple(i for i, a in enumerate(in_avals) if type(a) is AbstractRef)
+
+    def run(closure):
+        if not arg_pos and not closure:
+            closed, tree = trace_flat(
+                fun, in_tree, in_avals, in_shardings=in_shardings, source=source
+            )
+            refs.before_bind()
+            return closed, tree, None
+        flat_fun, store = flatten_fun(
+            fun, in_tree, kwargs=True, out_leaves=_out_leaves_check(None, source)
+        )
+        n = len(in_avals)
+
+        def traced(*flat_in):
+            flat = list(flat_in[:n])
+            boxes = []
+            for i in arg_pos:
+                box = Ref._make(flat[i], in_avals[i])
+                boxes.append(box)
+                flat[i] = box
+            saved = refs.install(closure, flat_in[n:])
+            try:
+                outs = flat_fun(*flat)
+            finally:
+                finals = refs.restore(closure, saved)
+            store["n_out"] = len(outs)
+            finals = [*(b._value for b in boxes), *finals]
+            installed = [*(flat_in[i] for i in arg_pos), *flat_in[n:]]
+            store["written"] = tuple(f is not v for f, v in zip(finals, installed))
+            return [*outs, *finals]
+
+        avals = [a.inner_aval if type(a) is AbstractRef else a for a in in_avals]
+        avals += [r._aval.inner_aval for r in closure]
+        shardings = None
+        if in_shardings is not None:
+            shardings = [None if i in arg_pos else s for i, s in enumerate(in_shardings)]
+            shardings += [None] * len(closure)
+        closed, _ = trace_to_jaxpr(traced, avals, shardings)
+        refs.before_bind()
+        plan = RefPlan(arg_pos, tuple(closure), store["n_out"], store["written"])
+        return closed, store["tree"], plan
+
+    return refs.threading_construct(run)
 
 
 def traced_for(fun: Callable, what: str) -> str:
@@ -279,9 +360,7 @@ def check_output_leaf(x: Any, what: str = "function") -> None:
     )
 
 
-def make_jaxpr(
-    fun: Callable, static_argnums=(), axis_env=None, return_shape: bool = False
-):
+def make_jaxpr(fun: Callable, static_argnums=(), axis_env=None, return_shape: bool = False):
     """``jax.make_jaxpr``: a function returning the ``ClosedJaxpr`` of ``fun`` on given args.
 
     ``axis_env``: ``[(axis_name, size), ...]``, named axes bound while tracing, so that
@@ -312,11 +391,12 @@ def make_jaxpr(
             if err is None:
                 raise
             raise err from None
+        # Refs (arguments, or made outside and touched) show as extra inputs and outputs.
         if axes is None:
-            closed, out_tree = trace_flat(f, in_tree, in_avals, source=(fun, "jit"))
+            closed, out_tree, _ = trace_flat_refs(f, in_tree, in_avals, source=(fun, "jit"))
         else:
             with spmd.binding_axes(axes):
-                closed, out_tree = trace_flat(f, in_tree, in_avals, source=(fun, "jit"))
+                closed, out_tree, _ = trace_flat_refs(f, in_tree, in_avals, source=(fun, "jit"))
         if return_shape:
             shapes = [
                 ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in closed.out_avals

@@ -1,0 +1,134 @@
+"""Refs in loop and branch bodies: threading the refs a body touches through the loop.
+
+``core/refs.py`` finds the refs made outside a ``scan``, ``while_loop``/``fori_loop`` or
+``cond``/``switch`` body that the body reads or writes (a first trace stops at the
+construct's bind point, ``refs.before_bind``). The construct then runs again with their
+values as extra loop carries (extra operands and outputs of every branch), installed in the
+refs while the body is traced, and writes the final values back to the refs afterwards:
+JAX's state discharge of a loop over refs, done on the user's function.
+
+A ref inside the arrays a construct carries (``init``, ``xs``) is refused as JAX refuses it:
+a body may not return a ref. Ref operands of ``cond`` are passed to the branches as they
+are (then threaded like closed-over ones), as in JAX.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from jaxlite._src import tree_util
+from jaxlite._src.core import refs
+from jaxlite._src.core.refs import Ref
+
+
+def has_refs(tree: Any) -> bool:
+    return any(isinstance(x, Ref) for x in tree_util.tree_leaves(tree))
+
+
+def check_outputs(out: Any, fun: Callable, what: str, prefix: str | None = "result") -> None:
+    """JAX's error for a body that returns a ref (``prefix``: how JAX names the output in
+    the path it shows; None: no path, as for ``cond``)."""
+    leaves = tree_util.tree_leaves(out)
+    if not any(isinstance(x, Ref) for x in leaves):
+        return
+    for path, leaf in tree_util.tree_flatten_with_path(out)[0]:
+        if isinstance(leaf, Ref):
+            shown = "" if prefix is None else prefix + tree_util.keystr(path)
+            shown = "" if shown == "result" else shown  # JAX names no path for the whole
+            raise refs.returned_ref_error(leaf, fun, what, shown)
+
+
+def refuse_carried(tree: Any, fun: Callable, what: str, prefix: str) -> None:
+    """A ref in a loop's initial carry: the body returns its carry, and a ref cannot be
+    returned, so JAX raises its error for the body's output (``prefix``: the carry's path
+    there)."""
+    for path, leaf in tree_util.tree_flatten_with_path(tree)[0]:
+        if isinstance(leaf, Ref):
+            shown = prefix + tree_util.keystr(path)
+            raise refs.returned_ref_error(leaf, fun, what, "" if shown == "result" else shown)
+
+
+def checked(fun: Callable, what: str, prefix: str | None = "result") -> Callable:
+    """``fun`` raising JAX's error when it returns a ref."""
+
+    @functools.wraps(fun)
+    def wrapped(*args):
+        out = fun(*args)
+        check_outputs(out, fun, what, prefix)
+        return out
+
+    return wrapped
+
+
+def threaded_body(fun: Callable, rs: list, unpack: Callable, pack: Callable) -> Callable:
+    """A body taking the refs' values: ``unpack(args) -> (args for fun, ref values)``;
+    returns ``pack(fun's output, final ref values)``."""
+
+    def body(*args):
+        inner, values = unpack(args)
+        saved = refs.install(rs, values)
+        try:
+            out = fun(*inner)
+        finally:
+            finals = refs.restore(rs, saved)
+        return pack(out, finals)
+
+    return body
+
+
+def read_all(rs: list) -> list:
+    return [refs.read(r) for r in rs]
+
+
+def write_all(rs: list, values, initial) -> None:
+    """Write back the final values that differ from the ``initial`` ones read before the
+    construct (one the body left alone comes back as given: the constructs forward loop
+    invariants and passthroughs), so a ref a body only reads is never written, which under
+    ``vmap`` would raise."""
+    for r, v, v0 in zip(rs, values, initial):
+        if v is not v0:
+            refs.write(r, v)
+
+
+def split_operands(operands: tuple) -> tuple[tuple, Callable]:
+    """``operands`` without their ref leaves, and a function putting them back."""
+    leaves, tree = tree_util.tree_flatten(operands)
+    pos = [i for i, x in enumerate(leaves) if isinstance(x, Ref)]
+    if not pos:
+        return operands, lambda ops: ops
+    kept = tuple(x for x in leaves if not isinstance(x, Ref))
+
+    def rebuild(ops):
+        it = iter(ops)
+        return tree_util.tree_unflatten(
+            tree, [leaves[i] if i in pos else next(it) for i in range(len(leaves))]
+        )
+
+    return kept, rebuild
+
+
+def threaded_scan(scan_impl: Callable, f: Callable, init, xs, *rest):
+    """``scan_impl(f, init, xs, *rest)`` threading the refs ``f`` touches as extra carries."""
+
+    def run(rs):
+        if not rs:
+            return scan_impl(f, init, xs, *rest)
+
+        def unpack(args):
+            (carry, values), x = args
+            return (carry, x), values
+
+        def pack(out, finals):
+            if isinstance(out, (tuple, list)) and len(out) == 2:
+                return (out[0], finals), out[1]
+            return out  # not a pair: scan_impl's error
+
+        body = threaded_body(f, rs, unpack, pack)
+        values = read_all(rs)
+        (carry, finals), ys = scan_impl(body, (init, values), xs, *rest)
+        write_all(rs, finals, values)
+        return carry, ys
+
+    return refs.threading_construct(run)
