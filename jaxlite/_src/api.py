@@ -14,9 +14,10 @@ import numpy as np
 
 from jaxlite._src import dtypes, tree_util, util as _util
 from jaxlite._src.api_plumbing import check_callable, flatten_fun
+from jaxlite._src.core import refs
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.core.refs import Ref
+from jaxlite._src.core.refs import AbstractRef, Ref
 from jaxlite._src.core.rule_types import AxisData, Zero, not_mapped
 from jaxlite._src.core.trace import trace_ctx
 from jaxlite._src.interpreters import batching, jvp as _jvp
@@ -165,6 +166,25 @@ def _arg_paths(fun, args, kwargs) -> list[str]:
     return out
 
 
+def _with_mapped_refs(flat_fun, ref_pos, store):
+    """``flat_fun`` given, at ``ref_pos``, refs holding the (batched) values passed there,
+    returning their final values after its own outputs (``store["written"]``: which it
+    wrote), as JAX maps a ref argument of ``vmap`` slice by slice."""
+
+    def fun(*ins):
+        ins = list(ins)
+        initial = [ins[i] for i in ref_pos]
+        boxes = store["boxes"] = [Ref._make(v, AbstractRef(aval_of(v))) for v in initial]
+        for i, box in zip(ref_pos, boxes):
+            ins[i] = box
+        outs = flat_fun(*ins)
+        finals = [b._value for b in boxes]
+        store["written"] = [f is not v for f, v in zip(finals, initial)]
+        return [*outs, *finals]
+
+    return fun
+
+
 def vmap(
     fun: Callable,
     in_axes: Any = 0,
@@ -224,19 +244,17 @@ def vmap(
             dims = [in_axes] * n_pos + [0] * n_kw
         else:
             dims = list(_flatten_axes("vmap in_axes", args, in_axes)) + [0] * n_kw
-        vals = []
+        vals, ref_pos = [], []
         for x, d in zip(flat, dims):
             if d is None:
                 # Unmapped leaves reach ``fun`` as given (a Python int stays a Python int,
                 # so its arithmetic is Python's, as in JAX).
                 vals.append(x)
                 continue
-            if isinstance(x, Ref):
-                raise NotImplementedError(
-                    "vmap over a jax.Ref argument (an in_axes entry that is not None) is not "
-                    "implemented in jaxlite (JAX maps the ref's slices): pass its value, or "
-                    "in_axes=None to read it unbatched"
-                )
+            if isinstance(x, Ref):  # mapped: the function sees a ref of one slice
+                ref_pos.append(len(vals))
+                vals.append(refs.read(x))
+                continue
             try:
                 vals.append(to_array(x))
             except TypeError:
@@ -250,6 +268,9 @@ def vmap(
             store["raw"] = out_flat
             res = []
             for o in out_flat:
+                if isinstance(o, Ref):  # JAX: a mapped ref argument comes back as itself,
+                    res.append(o._value)  # a ref made inside as a ref of the batched value
+                    continue
                 if type(o) is Zero:
                     # A symbolic zero (a JVP rule run under vmap, as equinox's vprim does):
                     # unbatched; the object itself is returned below, as JAX does.
@@ -266,7 +287,15 @@ def vmap(
 
         flat_fun, store = flatten_fun(fun, in_tree, kwargs=True, out_leaves=out_leaves, store=store)
         axis_data = AxisData(axis_name, size, spmd_axis_name)
+        if ref_pos:
+            flat_fun = _with_mapped_refs(flat_fun, ref_pos, store)
         outs, out_dims = batching.batch_flat(flat_fun, axis_data, vals, dims)
+        if ref_pos:
+            k = len(ref_pos)
+            for i, o, d, w in zip(ref_pos, outs[-k:], out_dims[-k:], store["written"]):
+                if w:  # back to the ref's own axis
+                    refs.write(flat[i], batching.move_dim(o, d, dims[i] % vals[i].ndim, size))
+            outs, out_dims = outs[:-k], out_dims[:-k]
         out_tree = store["tree"]
         if simple_out:
             out_axes_flat = [out_axes] * len(outs)
@@ -276,6 +305,9 @@ def vmap(
             )
         res = []
         for i, (o, raw, d, od) in enumerate(zip(outs, store["raw"], out_dims, out_axes_flat)):
+            if isinstance(raw, Ref) and any(raw is b for b in store.get("boxes", ())):
+                res.append(flat[ref_pos[[b is raw for b in store["boxes"]].index(True)]])
+                continue
             if type(raw) is Zero and d is not_mapped:
                 res.append(raw)
                 continue
@@ -302,6 +334,9 @@ def vmap(
             if not -nd <= od < nd:
                 raise ValueError(f"axis {od} is out of bounds for array of dimension {nd}")
             res.append(batching.move_dim(o, d, int(od) % nd, size))
+        for i, raw in enumerate(store["raw"]):
+            if isinstance(raw, Ref) and res[i] is not raw and not isinstance(res[i], Ref):
+                res[i] = Ref._make(res[i], AbstractRef(aval_of(res[i])))
         return tree_util.tree_unflatten(out_tree, res)
 
     return vmapped

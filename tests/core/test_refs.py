@@ -353,8 +353,6 @@ def test_unsupported_constructs_refuse_loudly():
     f.defjvp(lambda p, t: (p[0], t[0]))
     with pytest.raises(NotImplementedError, match="jax.Ref"):
         jax.jit(f)(1.0)
-    with pytest.raises(NotImplementedError, match="vmap over a jax.Ref"):
-        jax.vmap(lambda r: r[...])(jax.new_ref(jnp.arange(3.0)))
     with pytest.raises(NotImplementedError, match="xs"):
         lax.scan(lambda c, x: (c, x), 0.0, jax.new_ref(jnp.arange(3.0)))
 
@@ -419,3 +417,32 @@ def test_more_refusals_like_jax(which):
     else:
         assert isinstance(err, NotImplementedError)
         assert line == f"No state discharge rule implemented for primitive: {which}"
+
+
+def test_vmap_over_ref_arguments_like_jax():
+    def build(m):
+        new, jnp_ = m.jx.new_ref, m.jnp
+        a = new(jnp_.zeros(3))
+        m.jx.vmap(lambda r: r.__setitem__(..., r[...] + 1))(a)
+        got = m.jx.vmap(lambda r: r[...] * 2)(new(jnp_.arange(3.0)))
+        b = new(jnp_.zeros((2, 3)))
+        m.jx.vmap(lambda r, x: r.__setitem__(0, r[0] + x), in_axes=(1, 0))(b, jnp_.arange(3.0))
+        c = new(jnp_.zeros(3))
+        m.jx.vmap(lambda r, x: r.__setitem__(..., x))(c, jnp_.arange(3.0))
+        d = new(jnp_.ones(3))
+        m.jx.jit(m.jx.vmap(lambda r: r.__setitem__(..., r[...] * 2 + 1)))(d)
+        e = new(jnp_.zeros(2))
+
+        def body(r):
+            return m.lax.fori_loop(0, 3, lambda i, q: (r.__setitem__(..., r[...] + 1.0), q)[1], 0.0)
+
+        m.jx.vmap(body)(e)
+        f = new(jnp_.zeros((2, 3)))
+        m.jx.vmap(lambda r: r.__setitem__(..., r[...] + 1), in_axes=-1)(f)
+        g = new(jnp_.zeros(3))
+        same_ref = m.jx.vmap(lambda r: r)(g) is g
+        return a[...], got, b[...], c[...], d[...], e[...], f[...], m.jnp.array(same_ref)
+
+    out = same(build)
+    np.testing.assert_array_equal(out[2], [[0.0, 1.0, 2.0], [0.0, 0.0, 0.0]])
+    assert bool(out[7])

@@ -173,9 +173,23 @@ class Ref:
     def __setitem__(self, idx, value):
         impl["set"](self, idx, value)
 
-    def addupdate(self, x, idx=None):
+    def addupdate(self, x, idx=()):
         """``ref[idx] += x`` (``jax.ref.addupdate``)."""
         impl["addupdate"](self, idx, x)
+
+    @property
+    def at(self):
+        # JAX's refs have no functional ``.at`` updates either (write ``ref[idx] = x``).
+        raise NotImplementedError()
+
+    @property
+    def sharding(self):
+        v = self._value
+        return v.sharding if not isinstance(v, Tracer) else None
+
+    @property
+    def committed(self) -> bool:
+        return True
 
     def __repr__(self) -> str:
         return impl["repr"](self)
