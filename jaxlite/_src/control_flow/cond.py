@@ -38,7 +38,7 @@ from jaxlite._src.ops import shape as _shape
 from jaxlite._src.ops.clamp import clamp
 from jaxlite._src.ops.conversion import convert_element_type
 from jaxlite._src.ops.elementwise import ne, select_n_p
-from jaxlite._src.ops.structural import instantiate, zeros
+from jaxlite._src.ops.structural import instantiate, stop_gradient_p, zeros
 
 cond_p = Primitive("cond", multiple_results=True)
 
@@ -157,9 +157,9 @@ def _cond_batch(axis_data, args, dims, *, branches):
     ops = [move_dim(x, d, 0, size) for x, d in zip(ops, op_dims)]
     op_dims = [0] * len(ops)
     results = []
-    for br in branches:
+    for i, br in enumerate(branches):
         bb, _ = batch_jaxpr(br, axis_data, op_dims, True)
-        results.append(common.eval_closed(bb, *ops))
+        results.append(common.eval_closed(bb, *_gate_operands(index, i, ops)))
     outs = []
     for k, a in enumerate(branches[0].out_avals):
         cases = [r[k] for r in results]
@@ -170,6 +170,31 @@ def _cond_batch(axis_data, args, dims, *, branches):
             which = ne(which, np.zeros((), aval_of(which).dtype))
         outs.append(select_n_p.bind(which, *cases))
     return outs, [0] * len(outs)
+
+
+def _gate_operands(index, i, ops):
+    """Branch ``i``'s operands for a batched-index cond: the same values, but an element
+    whose index is not ``i`` gets its operand through ``stop_gradient``. Every branch runs
+    on every element and the output select only zeroes the cotangent *into* the branch
+    outputs, so without this gate reverse mode adds what an untaken branch's VJP gives for
+    a zero cotangent to the operand's: ``0 * inf`` (NaN, ``grad`` of ``vmap`` of
+    ``cond(x > 0, jnp.sqrt, ...)`` at 0), or a ``custom_vjp`` ``bwd`` that is not zero at
+    zero. JAX gates the operands the same way (as its batching rule does), so the gradient
+    of each element is that of its taken branch."""
+    other = None  # True where the element's index is not ``i``
+    out = []
+    for x in ops:
+        a = aval_of(x)
+        if not dtypes.is_inexact(a.dtype):  # no tangent to gate
+            out.append(x)
+            continue
+        if other is None:
+            other = ne(index, np.asarray(i, aval_of(index).dtype))
+        which = other
+        if a.shape != other.shape:
+            which = _shape.broadcast_in_dim(other, a.shape, (0,))
+        out.append(select_n_p.bind(which, x, stop_gradient_p.bind(x)))
+    return out
 
 
 def _per_element(index, ops, op_dims, size, branches):
