@@ -446,3 +446,106 @@ def test_vmap_over_ref_arguments_like_jax():
     out = same(build)
     np.testing.assert_array_equal(out[2], [[0.0, 1.0, 2.0], [0.0, 0.0, 0.0]])
     assert bool(out[7])
+
+
+def test_refs_through_nested_constructs_like_jax():
+    def build(m):
+        jx, jnp_, lax_ = m.jx, m.jnp, m.lax
+
+        def nested_scan():
+            R = jx.new_ref(jnp_.zeros(3))
+
+            def inner(c, x):
+                R[x] += c
+                return c + 1.0, None
+
+            def outer(c, xs):
+                c2, _ = lax_.scan(inner, c, xs)
+                return c2, R[...].sum()
+
+            return lax_.scan(outer, 0.0, jnp_.array([[0, 1], [2, 0]])), R[...]
+
+        W = jx.new_ref(0.0)
+
+        def br(x):
+            return lax_.while_loop(
+                lambda i: i < x, lambda i: (W.__setitem__(..., W[...] + 2.0), i + 1)[1], 0
+            )
+
+        k = jx.jit(lambda p: lax_.cond(p, br, lambda x: 0, 3))(True)
+
+        def f(x):
+            r = jx.new_ref(x)
+
+            def body(c, _):
+                r[...] = r[...] * x
+                return c + r[...], None
+
+            c, _ = lax_.scan(body, 0.0, None, length=3)
+            return c + r[...]
+
+        grads = (
+            jx.grad(f)(1.5),
+            jx.jit(jx.grad(f))(1.5),
+            jx.vmap(jx.grad(f))(jnp_.array([1.0, 2.0])),
+        )
+
+        def g(x):
+            r = jx.new_ref(jnp_.zeros(2))
+            r[0] = x
+            r[1] = lax_.fori_loop(0, 2, lambda i, c: c * r[0], 1.0)
+            return r[...]
+
+        @jx.jit
+        def h(r, i):
+            lax_.switch(i, [lambda: r.__setitem__(0, 1.0), lambda: r.__setitem__(1, 2.0)])
+
+        q = jx.new_ref(jnp_.zeros(2))
+        h(q, 0)
+        h(q, 1)
+        t = jx.new_ref(jnp_.zeros(4))
+
+        @jx.jit
+        def traced_index(i, v):
+            t[i] = v
+            t[i + 1] += v
+            return t[i]
+
+        idx = traced_index(1, 3.0), traced_index(2, 1.0)
+        n = jx.new_ref(jnp_.zeros(3, jnp_.int32))
+        lax_.fori_loop(0, 5, lambda i, c: (n.__setitem__(i % 3, n[i % 3] + i), c)[1], 0)
+        return (
+            nested_scan(),
+            jx.jit(nested_scan)(),
+            k,
+            W[...],
+            grads,
+            jx.jvp(g, (2.0,), (1.0,)),
+            jx.jacrev(g)(2.0),
+            q[...],
+            idx,
+            t[...],
+            n[...],
+        )
+
+    out = same(build)
+    np.testing.assert_array_equal(out[-1], [3, 5, 2])
+
+
+def test_ref_both_closed_over_and_passed_raises_like_jax():
+    def build(m):
+        r = m.jx.new_ref(m.jnp.zeros(2))
+
+        @m.jx.jit
+        def f(q):
+            q[...] += 1
+            r[...] += 10
+
+        f(r)
+
+    err = same(build)
+    assert isinstance(err, ValueError)
+    assert _first_line(err).endswith(
+        "a mutable array reference of type Ref{float32[2]} was both closed over and passed as "
+        "the argument q"
+    )

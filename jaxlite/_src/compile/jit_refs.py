@@ -65,6 +65,24 @@ def _check_aliasing(pjit, arg_refs, args, kwargs) -> None:
     )
 
 
+def _check_closed_over(pjit, flat, plan, args, kwargs) -> None:
+    """JAX's error for a ref both passed to the function and closed over by it (two
+    references to one mutable array in one trace)."""
+    closure = {id(r) for r in plan.closure}
+    for k, i in enumerate(plan.arg_pos):
+        r = flat[i]
+        if id(r) in closure:
+            fun = pjit._fun
+            names = [n for n, x in zip(_arg_names(fun, args, kwargs), flat) if x is r]
+            code = getattr(fun, "__code__", None)
+            where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
+            raise ValueError(
+                f"when tracing {getattr(fun, '__name__', 'fun')}{where} for jit, a mutable "
+                f"array reference of type {r._aval.str_short()} was both closed over and "
+                f"passed as the argument {names[0] if names else f'args[{k}]'}"
+            )
+
+
 def _leaves(args, kwargs):
     return tree_util.tree_leaves((args, kwargs))
 
@@ -86,6 +104,8 @@ def call(pjit, entry, flat, args, kwargs, compiled_for, jit_p):
     plan = entry.ref_plan
     if len(plan.arg_pos) > 1:
         _check_aliasing(pjit, [flat[i] for i in plan.arg_pos], args, kwargs)
+    if plan.arg_pos and plan.closure:
+        _check_closed_over(pjit, flat, plan, args, kwargs)
 
     def run(ins):
         if trace_ctx.trace is eval_trace:
@@ -106,6 +126,8 @@ def run_with_plan(plan, flat, run) -> list:
     ``run(inputs)``, write the final values of the refs it writes back; returns the
     function's own outputs."""
     arg_refs = [flat[i] for i in plan.arg_pos]
+    if any(r is c for r in arg_refs for c in plan.closure):
+        raise ValueError("a mutable array reference was both closed over and passed as an argument")
     ins = list(flat)
     for i in plan.arg_pos:
         ins[i] = refs.read(flat[i])
