@@ -353,8 +353,8 @@ def test_unsupported_constructs_refuse_loudly():
     f.defjvp(lambda p, t: (p[0], t[0]))
     with pytest.raises(NotImplementedError, match="jax.Ref"):
         jax.jit(f)(1.0)
-    with pytest.raises(NotImplementedError, match="xs"):
-        lax.scan(lambda c, x: (c, x), 0.0, jax.new_ref(jnp.arange(3.0)))
+    with pytest.raises(NotImplementedError, match="view of a ref"):
+        lax.scan(lambda c, x: (c, jax.jit(lambda v: v[...])(x)), 0.0, jax.new_ref(jnp.ones(3)))
 
 
 def test_make_jaxpr_threads_refs_as_inputs_and_outputs():
@@ -548,4 +548,36 @@ def test_ref_both_closed_over_and_passed_raises_like_jax():
     assert _first_line(err).endswith(
         "a mutable array reference of type Ref{float32[2]} was both closed over and passed as "
         "the argument q"
+    )
+
+
+def test_scan_over_refs_in_xs_like_jax():
+    def build(m):
+        r = m.jx.new_ref(m.jnp.arange(6.0).reshape(3, 2))
+
+        def body(c, x):
+            v = x[...]
+            x[...] = v * 10 + c
+            x[0] = -1.0
+            return c + 1, (v, x[1])
+
+        first = m.lax.scan(body, 0.0, r)
+        second = m.jx.jit(lambda: m.lax.scan(body, 0.0, r))()
+        q = m.jx.new_ref(m.jnp.arange(3.0))
+        rev = m.lax.scan(lambda c, x: (c + x[...], x[...]), 0.0, q, reverse=True)
+        mixed = m.lax.scan(lambda c, xs: (c + xs[0][...] * xs[1], None), 0.0, (q, m.jnp.ones(3)))
+        return first, second, r[...], rev, mixed
+
+    out = same(build)
+    np.testing.assert_array_equal(out[2], [[-1.0, 100.0], [-1.0, 311.0], [-1.0, 522.0]])
+
+
+def test_scan_over_ref_length_mismatch_like_jax():
+    def build(m):
+        m.lax.scan(lambda c, x: (c, None), 0.0, m.jx.new_ref(m.jnp.arange(3.0)), length=4)
+
+    err = same(build)
+    assert isinstance(err, ValueError)
+    assert _first_line(err) == (
+        "scan got `length` argument of 4 which disagrees with leading axis sizes [3]."
     )

@@ -18,9 +18,12 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from jaxlite._src import tree_util
 from jaxlite._src.core import refs
-from jaxlite._src.core.refs import Ref
+from jaxlite._src.core.refs import Ref, TransformedRef
+from jaxlite._src.ops import conversion
 
 
 def has_refs(tree: Any) -> bool:
@@ -132,3 +135,29 @@ def threaded_scan(scan_impl: Callable, f: Callable, init, xs, *rest):
         return carry, ys
 
     return refs.threading_construct(run)
+
+
+def scan_over_refs(f: Callable, xs: Any) -> tuple[Callable, Any]:
+    """A body and ``xs`` for a ``scan`` over refs in ``xs``: each ref leaf is replaced by
+    the iteration index (an ``iota`` scanned along), and the body sees a view of the ref's
+    slice there (``TransformedRef``), as JAX's does; the ref itself is then closed over,
+    so threaded as a carry."""
+    leaves, tree = tree_util.tree_flatten(xs)
+    pos = [k for k, x in enumerate(leaves) if isinstance(x, Ref)]
+    sizes = {leaves[k].shape[0] if leaves[k].shape else None for k in pos}
+    if None in sizes:
+        raise ValueError("scan got value with no leading axis to scan over: a 0-d jax.Ref")
+    if len(sizes) > 1:
+        raise ValueError(f"scan got values with different leading axis sizes: {sorted(sizes)}")
+    index = conversion.iota(np.dtype(np.int32), sizes.pop())
+    kept = [x for x in leaves if not isinstance(x, Ref)]
+
+    def body(carry, x):
+        kept_x, i = x
+        it = iter(kept_x)
+        views = [
+            TransformedRef._view(leaves[k], i) if k in pos else next(it) for k in range(len(leaves))
+        ]
+        return f(carry, tree_util.tree_unflatten(tree, views))
+
+    return functools.wraps(f)(body), (kept, index)

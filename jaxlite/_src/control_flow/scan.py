@@ -560,13 +560,10 @@ def scan(
     """
     if not callable(f):
         raise TypeError("lax.scan: f argument should be callable.")
-    if rt.has_refs(xs):
-        raise NotImplementedError(
-            "jaxlite does not scan over a jax.Ref in xs (JAX slices the ref): pass its value "
-            "(ref[...]), or close over the ref in the body"
-        )
     rt.refuse_carried(init, f, "scan", "result[0]")
     f = rt.checked(f, "scan")
+    if rt.has_refs(xs):  # the body sees a view of each ref's slice (JAX)
+        f, xs = rt.scan_over_refs(f, xs)
 
     return rt.threaded_scan(_scan, f, init, xs, length, reverse, unroll)
 

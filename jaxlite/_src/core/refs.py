@@ -200,20 +200,28 @@ class Ref:
         raise TypeError("a jax.Ref cannot be pickled")
 
 
-class TransformedRef:
-    """A view of a ref through indexers or bitcasts (``jax._src.state.TransformedRef``).
+class TransformedRef(Ref):
+    """A view of one leading-axis slice of a ref: what a ``scan`` body sees for a ref in
+    ``xs`` (``jax._src.state.TransformedRef``). Reads and writes go to ``ref[index, ...]``.
 
     Raises:
-        NotImplementedError: on construction (jaxlite's refs are read and written through
-            indexing, never through view objects).
+        TypeError: on direct construction (views are made by ``scan``).
     """
 
-    __slots__ = ()
+    __slots__ = ("_ref", "_index")
 
-    def __new__(cls, *args, **kwargs):
-        raise NotImplementedError(
-            "jaxlite does not build views of refs (TransformedRef): index the ref instead"
-        )
+    @classmethod
+    def _view(cls, ref: Ref, index: Any) -> TransformedRef:
+        v = object.__new__(cls)
+        v._ref, v._index = ref, index
+        inner = ref._aval.inner_aval
+        v._aval = AbstractRef(inner.update(shape=inner.shape[1:]), ref._aval.memory_space)
+        return v
+
+    def __repr__(self) -> str:
+        return f"TransformedRef({self._aval.str_short()})"
+
+    __str__ = __repr__
 
 
 # ------------------------------------------------------------------- crossing traces
@@ -312,6 +320,11 @@ def _cross(ref: Ref, cur, value, op: str):
 
 def read(ref: Ref) -> Any:
     """The ref's whole value, as seen from the current trace."""
+    if type(ref) is TransformedRef:
+        raise NotImplementedError(
+            "jaxlite cannot pass a view of a ref (a scan body's slice of a ref in xs) to "
+            "jit, vmap or checkpoint: read or write it there, or pass the whole ref"
+        )
     if ref._trace is not trace_ctx.trace:
         _cross(ref, trace_ctx.trace, None, "get")
     return ref._value
