@@ -581,3 +581,25 @@ def test_scan_over_ref_length_mismatch_like_jax():
     assert _first_line(err) == (
         "scan got `length` argument of 4 which disagrees with leading axis sizes [3]."
     )
+
+
+def test_jit_stages_with_ref_arguments_like_jax():
+    def build(m):
+        r = m.jx.new_ref(m.jnp.zeros(2))
+
+        def g(r, x):
+            r[...] += x
+            return r[...] * 2
+
+        jg = m.jx.jit(g)
+        out = jg.lower(r, 1.0).compile()(r, 1.0)  # the compiled call mutates too
+        shape = jg.eval_shape(r, 1.0)  # the function's own outputs only
+        return out, m.jnp.zeros(shape.shape, shape.dtype), r[...]
+
+    np.testing.assert_array_equal(same(build)[2], [1.0, 1.0])
+
+
+def test_device_put_of_a_ref_raises_like_jax():
+    err = same(lambda m: m.jx.device_put(m.jx.new_ref(1.0)))
+    assert isinstance(err, TypeError)
+    assert _first_line(err).startswith("No pxla_result_handler for type: ")

@@ -647,9 +647,9 @@ class Traced:
 
     @property
     def out_info(self):
-        leaves = [
-            ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in self.jaxpr.out_avals
-        ]
+        plan = self._entry.ref_plan  # the refs' new values are not outputs of the function
+        avals = self.jaxpr.out_avals if plan is None else self.jaxpr.out_avals[: plan.n_out]
+        leaves = [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in avals]
         return tree_util.tree_unflatten(self._entry.out_tree, leaves)
 
     def lower(self) -> Lowered:
@@ -701,6 +701,9 @@ class Compiled(StageInfo):
     def __call__(self, *args, **kwargs):
         statics, dyn_args, dyn_kwargs = self._wrapped._split(args, kwargs)
         flat, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
+        if self._entry.ref_plan is not None:
+            run = functools.partial(jit_refs.call, self._wrapped, self._entry, flat, args, kwargs)
+            return run(lambda closed: self._compiled, jit_p)
         avals = self._wrapped._avals(flat, args, kwargs)
         expected = self._entry.closed.in_avals
         if [(a.shape, a.dtype) for a in avals] != [(a.shape, a.dtype) for a in expected]:

@@ -44,6 +44,7 @@ from jaxlite._src import devices as _devices, dtypes, tree_util
 from jaxlite._src.core import sharding_hooks
 from jaxlite._src.core.array import Array, ArrayImpl, DeletedBuffer, freeze_chain
 from jaxlite._src.core.avals import ShapedArray, aval_of
+from jaxlite._src.core.refs import Ref
 from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.sharding.mesh import AxisType, Mesh, get_mesh
@@ -411,6 +412,9 @@ def device_put(
     """
     del src, donate, may_alias
     leaves, treedef = tree_util.tree_flatten(x)
+    for v in leaves:
+        if isinstance(v, Ref):  # JAX's words (it has no transfer for a ref's type)
+            raise TypeError(f"No pxla_result_handler for type: {type(v.aval)}")
     if _is_target_leaf(device):
         targets = [device] * len(leaves)
     else:
