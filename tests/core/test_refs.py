@@ -603,3 +603,22 @@ def test_device_put_of_a_ref_raises_like_jax():
     err = same(lambda m: m.jx.device_put(m.jx.new_ref(1.0)))
     assert isinstance(err, TypeError)
     assert _first_line(err).startswith("No pxla_result_handler for type: ")
+
+
+def test_copy_deepcopy_pickle_like_jax():
+    import copy
+    import pickle
+
+    def build(m):
+        r = m.jx.new_ref(m.jnp.zeros(2))
+        d = copy.deepcopy(r)
+        d[...] += 1  # a new ref: r is unchanged
+        c = copy.copy(r)
+        c[...] += 2  # the same buffer: r sees it
+        p = pickle.loads(pickle.dumps(r))
+        p[...] += 5
+        return r[...], d[...], c[...], p[...]
+
+    out = same(build)
+    np.testing.assert_array_equal(out[0], [2.0, 2.0])
+    np.testing.assert_array_equal(out[3], [7.0, 7.0])

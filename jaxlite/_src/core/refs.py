@@ -196,8 +196,23 @@ class Ref:
 
     __str__ = __repr__
 
+    # As JAX's: ``copy.copy`` shares the buffer (writes through either are seen by both:
+    # here it is the ref itself), ``copy.deepcopy`` and pickling make a new ref holding the
+    # value (arrays are immutable, so holding the same one is a copy).
+    def __copy__(self) -> Ref:
+        return self
+
+    def __deepcopy__(self, memo) -> Ref:
+        return _rebuild(self._value, self._aval)
+
     def __reduce__(self):
-        raise TypeError("a jax.Ref cannot be pickled")
+        if isinstance(self._value, Tracer):
+            raise TypeError(f"cannot pickle a jax.Ref holding a traced value: {self!r}")
+        return _rebuild, (self._value, self._aval)
+
+
+def _rebuild(value: Any, aval: AbstractRef) -> Ref:
+    return Ref._make(value, aval)
 
 
 class TransformedRef(Ref):
