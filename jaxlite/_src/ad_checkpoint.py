@@ -35,6 +35,7 @@ from jaxlite._src.core.ir import (
     JaxprEqn,
     Literal,
     Var,
+    _sub_jaxprs,
     closure_convert_consts,
     jaxpr_forwarding,
 )
@@ -291,6 +292,29 @@ def _saveable(policy, eqn) -> bool:
     return bool(policy(eqn.primitive, *[v.aval for v in eqn.invars], **eqn.params))
 
 
+def _replays_debug(policy, body: Jaxpr) -> bool:
+    """Whether the remat of a saveable equation with this nested ``body`` (a branch, a loop
+    body, a call) replays a debug callback in the backward pass. As in JAX, the decision is
+    made per callback, at its own level: one the policy does not save is replayed, and a
+    saved one only when all its operands are inputs of its body (which the backward pass
+    receives anyway); one on a value computed inside the body runs once, in the forward
+    pass (``checkpoint(policy=everything_saveable)`` of a ``cond`` whose branch prints
+    ``jnp.sum(v)``). jaxlite replays the whole equation when any callback in it replays."""
+    inputs = {id(v) for v in body.invars} | {id(v) for v in body.constvars}
+    for e in body.eqns:
+        if not e.effects:
+            continue
+        subs = list(_sub_jaxprs(e.params))
+        if subs:
+            if any(_replays_debug(policy, sub) for sub in subs):
+                return True
+        elif not _saveable(policy, e) or all(
+            type(x) is Literal or id(x) in inputs for x in e.invars
+        ):
+            return True
+    return False
+
+
 def remat_split(known: Jaxpr, n_known_outs: int, policy):
     """Decide which residuals of ``known`` (its outputs after the first ``n_known_outs``)
     to save and which equations to recompute.
@@ -338,6 +362,13 @@ def remat_split(known: Jaxpr, n_known_outs: int, policy):
             for x in e.invars:
                 need(x)
             recompute.add(id(e))
+            continue
+        subs = list(_sub_jaxprs(e.params))
+        if subs:  # a saveable cond / loop / call: JAX decides per debug callback inside
+            if any(_replays_debug(policy, sub) for sub in subs):
+                for x in e.invars:
+                    need(x)
+                recompute.add(id(e))
             continue
         available = all(
             type(x) is Literal

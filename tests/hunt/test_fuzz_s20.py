@@ -114,6 +114,66 @@ def test_custom_vjp_bwd_of_untaken_batched_branch_like_jax():
     assert log == [[0.0, 0.0]]
 
 
+# ------------------------- debug callbacks nested in a saveable checkpoint (H2, seed 3104)
+# Under a policy that saves the cond / scan / jit equation (everything_saveable), JAX decides
+# per debug callback, at its own level, whether remat replays it in the backward pass: one
+# whose operands are all inputs of its branch / body / call is replayed (the backward pass
+# has them), one on a value computed inside runs once, in the forward pass. jaxlite
+# replayed the whole equation, so a print of ``jnp.sum(v)`` in a cond branch ran again at
+# every application of the pullback.
+
+
+def _nested_print(m, where, direct):
+    def show(v):
+        m.jx.debug.callback(_nested_print.host, v if direct else m.jnp.sum(v))
+        return v * v
+
+    if where == "cond":
+        return lambda v: m.lax.cond(m.jnp.sum(v) > 0.5, show, lambda v: v * 2.0, v)
+    if where == "scan":
+        return lambda v: m.lax.scan(lambda c, _: (show(c), None), v, None, length=2)[0]
+    if where == "fori":
+        return lambda v: m.lax.fori_loop(0, 2, lambda i, c: show(c), v)
+    return m.jx.jit(show)
+
+
+_NESTED = [(w, d) for w in ("cond", "scan", "fori", "jit") for d in (False, True)]
+
+
+def _remat_calls(m, where, direct, policy="everything_saveable"):
+    log = []
+    _nested_print.host = lambda *a: log.append(np.asarray(a[0]).tolist())
+    g = m.jx.checkpoint(
+        _nested_print(m, where, direct), policy=getattr(m.jx.checkpoint_policies, policy)
+    )
+    x = np.array([0.25, 0.75], np.float32)
+    pr, pb = m.jx.vjp(g, x)
+    fwd = len(log)
+    ct = pb(pr)
+    ct = pb(pr)
+    return np.array([fwd, len(log)]), ct, np.asarray(log, np.float32)
+
+
+@pytest.mark.parametrize("where, direct", _NESTED, ids=[f"{w}-{d}" for w, d in _NESTED])
+def test_remat_replays_nested_debug_callbacks_like_jax(where, direct):
+    same(lambda m: _remat_calls(m, where, direct))
+
+
+def test_remat_nested_debug_callbacks_known_counts():
+    # forward calls, total after two pullback applications
+    def counts(*a):
+        return _remat_calls(LITE, *a)[0].tolist()
+
+    assert counts("cond", False) == [1, 1]
+    assert counts("cond", True) == [1, 3]
+    assert counts("scan", False) == [2, 2]
+    assert counts("fori", True) == [2, 6]
+    assert counts("jit", False) == [1, 1]
+    # a policy that does not save the cond replays it whatever its callbacks see (H2)
+    assert counts("cond", False, "nothing_saveable") == [1, 3]
+    assert counts("cond", False, "dots_saveable") == [1, 3]
+
+
 # ------------------------------------------------------------ the session's generator
 # tests/hunt/fuzz_s20.py: a bounded slice of its seeds runs here (every seed of the slice
 # agreed with JAX 0.10.2 after the fixes above), compared on outputs (values, dtypes, weak
