@@ -24,10 +24,15 @@ The angles here are the ones it does not draw:
   ``custom_vjp`` with callbacks in ``fwd`` and ``bwd`` (G9, G11), ``checkpoint`` with
   ``dots_saveable`` / ``save_only_these_names`` and ``checkpoint_name`` (H2).
 
-Loop bodies always change their carry (so no callback is loop-invariant: the D7 row of
-docs/compat.md), an ``io_callback`` in a loop under reverse-mode AD always feeds the carry,
-and a while predicate holds callbacks only outside ``vmap`` (the E8 row); JAX's documented
-refusals (F11, F12, H1) count as documented (``_DOCUMENTED``).
+Documented differences (docs/compat.md) are avoided by construction: loop bodies always
+change their carry (no loop-invariant callback: the D7 and scan-under-reverse-AD rows), an
+``io_callback`` in a loop under reverse-mode AD always feeds the carry, a while predicate
+holds callbacks only outside ``vmap`` (the E8 row) and only ordered ones (the compiled
+predicate row), no ``custom_jvp`` sits in a loop under a second derivative (the row on
+second derivatives through loops of ``custom_jvp`` functions), no ``io_callback`` in a
+``checkpoint`` under AD (H1); JAX's documented refusals (F11, F12, H1) count as documented
+(``_DOCUMENTED``). A ``pure_callback`` may run more or fewer times (1.1, D7): only the
+distinct argument values of its calls are compared.
 
 ``python -m tests.hunt.fuzz_s20 FIRST COUNT`` prints each disagreement with its program.
 A generated program is source text that the harness executes (``jax``, ``jnp``, ``lax``,
@@ -110,6 +115,7 @@ _VMAPS = {"vmap_stack", "vmap_none", "vmap_closure", "vmap_axis1"}
 
 class Ctx:
     fwd = False  # some enclosing level is forward mode
+    order2 = False  # the stack differentiates twice or more
 
     def __init__(self, shape, ad, rev, vmapped, depth=0, loop=False, ckpt=False, idx=()):
         self.shape, self.ad, self.rev, self.vmapped = shape, ad, rev, vmapped
@@ -118,7 +124,7 @@ class Ctx:
     def inner(self, **kw):
         c = Ctx(self.shape, self.ad, self.rev, self.vmapped, self.depth + 1, self.loop,
                 self.ckpt, self.idx)  # fmt: skip
-        c.fwd = self.fwd
+        c.fwd, c.order2 = self.fwd, self.order2
         for k, val in kw.items():
             setattr(c, k, val)
         return c
@@ -276,6 +282,8 @@ class Gen:
             kinds.remove("while")
         if ctx.fwd:  # forward mode refuses a custom_vjp function (JAX's TypeError)
             kinds.remove("cvjp")
+        if ctx.loop and ctx.order2:  # compat.md: JAX's second order in a loop skips the rule
+            kinds.remove("cjvp")
         if not ctx.shape:
             kinds.remove("vmap")
         kind = r.choice(kinds)
@@ -509,6 +517,7 @@ def generate(seed):
     g = Gen(seed)
     ctx = Ctx(shape, ad, rev, vm)
     ctx.fwd = any(s in ("jvp", "jacfwd", "hessian", "lin2") for s in stack)
+    ctx.order2 = sum(2 if s == "hessian" else s in _DIFF for s in stack) >= 2
     body = g.block(ctx, 1, r.randint(2, 4))
     lines = list(g.hosts) + ["D = Host(0, 'float32')", "", "", "def f(x):", "    v = x"]
     ret = "v"
