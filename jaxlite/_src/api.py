@@ -14,12 +14,13 @@ import numpy as np
 
 from jaxlite._src import dtypes, tree_util, util as _util
 from jaxlite._src.api_plumbing import check_callable, flatten_fun
+from jaxlite._src.compile.jit_refs import check_distinct_refs
 from jaxlite._src.core import refs
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.refs import AbstractRef, Ref
 from jaxlite._src.core.rule_types import AxisData, Zero, not_mapped
-from jaxlite._src.core.trace import trace_ctx
+from jaxlite._src.core.trace import Tracer, trace_ctx
 from jaxlite._src.interpreters import batching, jvp as _jvp
 from jaxlite._src.ops import conversion as _conversion, reductions as _reductions
 from jaxlite._src.ops.structural import instantiate
@@ -166,7 +167,7 @@ def _arg_paths(fun, args, kwargs) -> list[str]:
     return out
 
 
-def _with_mapped_refs(flat_fun, ref_pos, store):
+def _with_mapped_refs(flat_fun, ref_pos, store, outer):
     """``flat_fun`` given, at ``ref_pos``, refs holding the (batched) values passed there,
     returning their final values after its own outputs (``store["written"]``: which it
     wrote), as JAX maps a ref argument of ``vmap`` slice by slice."""
@@ -177,7 +178,23 @@ def _with_mapped_refs(flat_fun, ref_pos, store):
         boxes = store["boxes"] = [Ref._make(v, AbstractRef(aval_of(v))) for v in initial]
         for i, box in zip(ref_pos, boxes):
             ins[i] = box
-        outs = flat_fun(*ins)
+        key = id(trace_ctx.trace)
+        refs.mapped_args[key] = {id(r): (b, v) for r, b, v in zip(outer, boxes, initial)}
+        try:
+            outs = flat_fun(*ins)
+        except BaseException:
+            # JAX's vmap has written the slices into the ref by then: keep what was written
+            # before the exception (as (value, batch dim) pairs of the enclosing trace).
+            trace = trace_ctx.trace
+            finals = [b._value for b in boxes]
+            if all(not isinstance(f, Tracer) or f._trace is trace for f in finals):
+                store["partial"] = [
+                    trace.to_batch_info(f) if f is not v else None
+                    for f, v in zip(finals, initial)
+                ]
+            raise
+        finally:
+            del refs.mapped_args[key]
         finals = [b._value for b in boxes]
         store["written"] = [f is not v for f, v in zip(finals, initial)]
         return [*outs, *finals]
@@ -288,8 +305,16 @@ def vmap(
         flat_fun, store = flatten_fun(fun, in_tree, kwargs=True, out_leaves=out_leaves, store=store)
         axis_data = AxisData(axis_name, size, spmd_axis_name)
         if ref_pos:
-            flat_fun = _with_mapped_refs(flat_fun, ref_pos, store)
-        outs, out_dims = batching.batch_flat(flat_fun, axis_data, vals, dims)
+            outer = [flat[i] for i in ref_pos]
+            check_distinct_refs(fun, outer, args, kwargs, "vmap")
+            flat_fun = _with_mapped_refs(flat_fun, ref_pos, store, outer)
+        try:
+            outs, out_dims = batching.batch_flat(flat_fun, axis_data, vals, dims)
+        except BaseException:
+            for i, p in zip(ref_pos, store.get("partial", ())):
+                if p is not None:
+                    refs.write(flat[i], batching.move_dim(p[0], p[1], dims[i] % vals[i].ndim, size))
+            raise
         if ref_pos:
             k = len(ref_pos)
             for i, o, d, w in zip(ref_pos, outs[-k:], out_dims[-k:], store["written"]):

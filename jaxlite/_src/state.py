@@ -225,9 +225,32 @@ def get(ref: Ref, idx: Any = None) -> Any:
     return value[norm]
 
 
+def _implicit_cast(dtype, value: Any) -> Any:
+    """JAX's conversion of a written value (``swap``/``set``, not ``addupdate``): a weakly
+    typed floating value written to a floating ref, and any integer value to an integer
+    ref (strongly typed too: it wraps, ``int32(300)`` into an ``int8`` ref is 44), take the
+    ref's dtype; anything else is checked as it is."""
+    if isinstance(value, (Ref, list, tuple, dict)):
+        return value
+    try:
+        aval = aval_of(value)
+    except TypeError:
+        return value
+    if not isinstance(aval, ShapedArray) or aval.dtype == dtype:
+        return value
+    floats = aval.weak_type and all(dtypes.issubdtype(d, np.floating) for d in (dtype, aval.dtype))
+    ints = all(dtypes.issubdtype(d, np.integer) for d in (dtype, aval.dtype))
+    if floats or ints:
+        return conversion.convert_element_type_p.bind(
+            _as_value(value, "swap", 1), new_dtype=np.dtype(dtype), weak_type=False
+        )
+    return value
+
+
 def swap(ref: Ref, idx: Any, value: Any) -> Any:
     """``jax.ref.swap``: write ``value`` at ``ref[idx]`` and return what was there."""
     _check_ref(ref, "ref_swap")
+    value = _implicit_cast(ref._aval.dtype, value)
     ref, idx = _resolve(ref, idx)
     norm, whole = _normalize(ref, idx)
     cur = refs.read(ref)
@@ -284,6 +307,17 @@ def _op_words(op: str) -> str:
 
 
 def _cross_batch(trace, ref, value, op):
+    entry = refs.mapped_args.get(id(trace), {}).get(id(ref))
+    if entry is not None and (value is not None or entry[0]._value is not entry[1]):
+        # JAX's vmap writes the mapped slices into the ref's own buffer as it goes, so this
+        # access sees (or changes) the mapped argument's writes; jaxlite's function holds
+        # them in a separate ref until it returns (a read here would be stale).
+        raise NotImplementedError(
+            f"jaxlite cannot {'read' if value is None else 'write'} a mutable array "
+            f"reference of type {ref._aval.str_short()} inside a vmapped function that also "
+            "receives it as a mapped argument and has written it there (closed over, or "
+            "passed again with in_axes None): use the argument only"
+        )
     if value is None:  # a read: the ref's value is a constant of the vmapped function
         return None
     raise Exception(

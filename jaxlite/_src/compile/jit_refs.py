@@ -42,6 +42,12 @@ def _arg_names(fun, args, kwargs) -> list[str]:
 
 
 def _check_aliasing(pjit, arg_refs, args, kwargs) -> None:
+    check_distinct_refs(pjit._fun, arg_refs, args, kwargs, "jit")
+
+
+def check_distinct_refs(fun, arg_refs, args, kwargs, what: str) -> None:
+    """JAX's ``ValueError`` when one ref is passed as two arguments of the function traced
+    for ``what`` (``"jit"``, ``"vmap"``)."""
     seen: dict[int, int] = {}
     for k, r in enumerate(arg_refs):
         j = seen.setdefault(id(r), k)
@@ -49,7 +55,6 @@ def _check_aliasing(pjit, arg_refs, args, kwargs) -> None:
             break
     else:
         return
-    fun = pjit._fun
     names = [
         n
         for n, leaf in zip(_arg_names(fun, args, kwargs), _leaves(args, kwargs))
@@ -60,8 +65,8 @@ def _check_aliasing(pjit, arg_refs, args, kwargs) -> None:
     shown = " and ".join(names[:2]) if len(names) >= 2 else "two arguments"
     raise ValueError(
         "only one reference to a mutable array may be passed as an argument to a function, "
-        f"but when tracing {getattr(fun, '__name__', 'fun')}{where} for jit the mutable "
-        f"array reference of type {r._aval.str_short()} appeared at both {shown}."
+        f"but when tracing {getattr(fun, '__name__', 'fun')}{where} for {what} the "
+        f"mutable array reference of type {r._aval.str_short()} appeared at both {shown}."
     )
 
 

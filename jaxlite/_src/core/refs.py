@@ -42,6 +42,7 @@ from jaxlite._src.core.trace import Tracer, trace_ctx
 __all__ = [
     "AbstractRef",
     "Collector",
+    "mapped_args",
     "Ref",
     "TransformedRef",
     "crossing_rules",
@@ -277,6 +278,13 @@ _state = _State()
 # trace kind -> rule(trace, ref, value, op) -> value (``value`` None for a read). The rule
 # returns the value as seen from the trace's parent, or raises.
 crossing_rules: dict[str, Any] = {}
+
+
+# id(batch trace) -> {id(ref): (box, initial value)}: the refs a running ``vmap`` maps as
+# arguments (its function sees ``box``, written back to ``ref`` when it returns). Touching
+# ``ref`` itself in that function (closed over, or passed again unmapped) is refused by the
+# batch crossing rule once it would disagree with the box.
+mapped_args: dict[int, dict[int, tuple]] = {}
 
 
 def leaked_ref_error(ref: Ref) -> UnexpectedTracerError:
