@@ -253,7 +253,7 @@ def swap(ref: Ref, idx: Any, value: Any) -> Any:
     value = _implicit_cast(ref._aval.dtype, value)
     ref, idx = _resolve(ref, idx)
     norm, whole = _normalize(ref, idx)
-    cur = refs.read(ref)
+    cur = refs.read(ref, "swap")
     old = cur if whole else cur[norm]
     x = _check_value(ref, "swap", idx, whole, old.shape, value)
     new = x if whole else cur.at[norm].set(x)
@@ -272,7 +272,7 @@ def addupdate(ref: Ref, idx: Any, x: Any) -> None:
     _check_ref(ref, "addupdate")
     ref, idx = _resolve(ref, idx)
     norm, whole = _normalize(ref, idx)
-    cur = refs.read(ref)
+    cur = refs.read(ref, "addupdate")
     expected = cur.shape if whole else cur[norm].shape
     x = _check_value(ref, "addupdate", idx, whole, expected, x)
     new = cur + x if whole else cur.at[norm].add(x)
@@ -308,12 +308,13 @@ def _op_words(op: str) -> str:
 
 def _cross_batch(trace, ref, value, op):
     entry = refs.mapped_args.get(id(trace), {}).get(id(ref))
-    if entry is not None and (value is not None or entry[0]._value is not entry[1]):
+    stale = entry is not None and entry[0]._value is not entry[1]
+    if stale and value is None and op == "get":  # a write's own read: it raises below
         # JAX's vmap writes the mapped slices into the ref's own buffer as it goes, so this
-        # access sees (or changes) the mapped argument's writes; jaxlite's function holds
-        # them in a separate ref until it returns (a read here would be stale).
+        # read sees the mapped argument's writes; jaxlite's function holds them in a
+        # separate ref until it returns (the read would be stale). Writes raise below.
         raise NotImplementedError(
-            f"jaxlite cannot {'read' if value is None else 'write'} a mutable array "
+            "jaxlite cannot read a mutable array "
             f"reference of type {ref._aval.str_short()} inside a vmapped function that also "
             "receives it as a mapped argument and has written it there (closed over, or "
             "passed again with in_axes None): use the argument only"

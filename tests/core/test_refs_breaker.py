@@ -240,3 +240,32 @@ def test_written_values_refused_like_jax(dt, val, op):
 
     err = same(build)  # the exception (the same built-in class in both engines)
     assert isinstance(err, ValueError) and "Invalid dtype for" in str(err), err
+
+
+def test_vmap_closure_write_of_mapped_ref_raises_jaxs_exception():
+    def build(m):
+        r = m.jx.new_ref(m.jnp.zeros(3))
+
+        def f(q):
+            q[...] += 1
+            r[0] = 5.0
+
+        return m.jx.vmap(f)(r)
+
+    err = same(build)
+    assert type(err) is Exception, err  # JAX raises a plain Exception here
+    assert "with vmapped value on an unbatched array reference" in str(err)
+
+
+def test_jit_of_vmap_names_the_mapped_function_like_jax():
+    r = jax.new_ref(jnp.arange(3.0))
+
+    def mapped_fn(q):
+        q[...] += 1
+        return r[...]
+
+    with pytest.raises(ValueError) as info:
+        jax.jit(jax.vmap(mapped_fn))(r)
+    line = mapped_fn.__code__.co_firstlineno
+    assert f"when tracing mapped_fn at {__file__}:{line} for jit" in str(info.value)
+    np.testing.assert_array_equal(r[...], [0, 1, 2])

@@ -41,6 +41,15 @@ def _arg_names(fun, args, kwargs) -> list[str]:
     return out
 
 
+def _unwrap(fun):
+    """The user's function under ``functools.wraps`` layers (a ``vmap``ped function is
+    named, as in JAX's errors, by the function it maps)."""
+    try:
+        return inspect.unwrap(fun)
+    except ValueError:  # a cycle of __wrapped__
+        return fun
+
+
 def _check_aliasing(pjit, arg_refs, args, kwargs) -> None:
     check_distinct_refs(pjit._fun, arg_refs, args, kwargs, "jit")
 
@@ -60,7 +69,7 @@ def check_distinct_refs(fun, arg_refs, args, kwargs, what: str) -> None:
         for n, leaf in zip(_arg_names(fun, args, kwargs), _leaves(args, kwargs))
         if isinstance(leaf, refs.Ref) and leaf is r
     ]
-    code = getattr(fun, "__code__", None)
+    code = getattr(_unwrap(fun), "__code__", None)
     where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
     shown = " and ".join(names[:2]) if len(names) >= 2 else "two arguments"
     raise ValueError(
@@ -79,7 +88,7 @@ def _check_closed_over(pjit, flat, plan, args, kwargs) -> None:
         if id(r) in closure:
             fun = pjit._fun
             names = [n for n, x in zip(_arg_names(fun, args, kwargs), flat) if x is r]
-            code = getattr(fun, "__code__", None)
+            code = getattr(_unwrap(fun), "__code__", None)
             where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
             raise ValueError(
                 f"when tracing {getattr(fun, '__name__', 'fun')}{where} for jit, a mutable "

@@ -341,15 +341,16 @@ def _cross(ref: Ref, cur, value, op: str):
     return value
 
 
-def read(ref: Ref) -> Any:
-    """The ref's whole value, as seen from the current trace."""
+def read(ref: Ref, op: str = "get") -> Any:
+    """The ref's whole value, as seen from the current trace (``op``: the operation it is
+    part of, ``"swap"``/``"addupdate"`` for a write's read of the current value)."""
     if type(ref) is TransformedRef:
         raise NotImplementedError(
             "jaxlite cannot pass a view of a ref (a scan body's slice of a ref in xs) to "
             "jit, vmap or checkpoint: read or write it there, or pass the whole ref"
         )
     if ref._trace is not trace_ctx.trace:
-        _cross(ref, trace_ctx.trace, None, "get")
+        _cross(ref, trace_ctx.trace, None, op)
     return ref._value
 
 
