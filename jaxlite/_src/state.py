@@ -153,6 +153,8 @@ def _normalize(ref: Ref, idx: Any) -> tuple[tuple, bool]:
     whole = True
     for i, dim in zip(idx, shape):
         if isinstance(i, slice):
+            if isinstance(i.step, (int, np.integer)) and i.step < 0:  # JAX's ref indexers
+                raise ValueError(f"slice must have a step >= 1 (found: {i.step})")
             if not (i.start is None and i.stop is None and i.step is None):
                 start, stop, step = i.indices(dim)
                 if not (start == 0 and step == 1 and stop == dim):

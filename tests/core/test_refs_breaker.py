@@ -269,3 +269,38 @@ def test_jit_of_vmap_names_the_mapped_function_like_jax():
     line = mapped_fn.__code__.co_firstlineno
     assert f"when tracing mapped_fn at {__file__}:{line} for jit" in str(info.value)
     np.testing.assert_array_equal(r[...], [0, 1, 2])
+
+
+# ----------------------------------------------------------------------------- indexing
+@pytest.mark.parametrize("how", ["get", "set", "addupdate", "jit-get", "2d-set"])
+def test_negative_slice_steps_refused_like_jax(how):
+    # JAX's ref indexers take steps >= 1 only; jaxlite read and wrote NumPy's reversed view.
+    def build(m):
+        r = m.jx.new_ref(m.jnp.arange(6.0))
+        if how == "get":
+            return r[::-1]
+        if how == "set":
+            r[::-2] = m.jnp.array([10.0, 20.0, 30.0])
+        elif how == "addupdate":
+            m.jx.ref.addupdate(r, slice(5, 0, -1), m.jnp.ones(5))
+        elif how == "jit-get":
+            return m.jx.jit(lambda: r[::-1])()
+        else:
+            s = m.jx.new_ref(m.jnp.zeros((2, 3)))
+            s[0, ::-1] = m.jnp.ones(3)
+        return r[...]
+
+    err = same(build)
+    assert isinstance(err, ValueError) and "slice must have a step >= 1 (found: -" in str(err), err
+
+
+def test_positive_slice_steps_like_jax():
+    def build(m):
+        r = m.jx.new_ref(m.jnp.arange(6.0))
+        r[::2] = m.jnp.zeros(3)
+        r[1::4] += 10.0
+        return r[...], r[1::2], m.jx.jit(lambda: r[::3])()
+
+    out = same(build)
+    np.testing.assert_array_equal(out[0], [0, 11, 0, 3, 0, 15])
+    np.testing.assert_array_equal(out[2], [0, 3])
