@@ -200,20 +200,24 @@ def einsum(
             path = [(0, 1)] * (len(items) - 1)
     else:
         path = []
-    for pair in path:
-        pair = tuple(sorted(pair, reverse=True))
-        taken = [items.pop(i) for i in pair]
-        if len(taken) == 1:
-            ((o, s),) = taken
-            o, s = _sum_unneeded(o, s, set(out_s).union(*[set(t) for _, t in items]))
-            items.append((o, s))
-            continue
-        (b, sb), (a, sa) = taken[0], taken[1]
-        keep = set(out_s).union(*[set(t) for _, t in items])
-        # Labels only in one of the pair and not needed later: sum them first.
-        a, sa = _sum_unneeded(a, sa, keep | set(sb))
-        b, sb = _sum_unneeded(b, sb, keep | set(sa))
-        items.append(_contract_pair(a, sa, b, sb, keep, pet, _dot_general, precision))
+    for step in path:
+        # One step of the path names two operands, or more: NumPy's path joins all the
+        # operands of an outer or elementwise product (``i,j,k->ijk``, ``ij,ij,ij->ij``)
+        # in one step. Those are folded pairwise, left to right.
+        step = sorted(step)
+        taken = [items[i] for i in step]
+        items = [it for i, it in enumerate(items) if i not in step]
+        a, sa = taken.pop(0)
+        if not taken:
+            a, sa = _sum_unneeded(a, sa, set(out_s).union(*[set(t) for _, t in items]))
+        while taken:
+            b, sb = taken.pop(0)
+            keep = set(out_s).union(*[set(t) for _, t in items + taken])
+            # Labels only in one of the pair and not needed later: sum them first.
+            a, sa = _sum_unneeded(a, sa, keep | set(sb))
+            b, sb = _sum_unneeded(b, sb, keep | set(sa))
+            a, sa = _contract_pair(a, sa, b, sb, keep, pet, _dot_general, precision)
+        items.append((a, sa))
     ((res, s),) = items
     res, s = _sum_unneeded(res, s, set(out_s))
     if s != out_s:
