@@ -21,6 +21,7 @@ from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.refs import Ref
 from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
+from jaxlite._src.core.trace import Tracer
 from jaxlite._src.interpreters.staging import argument_type_error, trace_flat_refs
 from jaxlite._src.numpy.creation import asarray
 from jaxlite._src.numpy.util import asarray_any
@@ -61,8 +62,19 @@ def clear_caches() -> None:
 
 
 def device_get(x: Any) -> Any:
-    """Arrays in ``x`` as NumPy arrays (``jax.device_get``)."""
-    return tree_util.tree_map(lambda v: np.asarray(v) if isinstance(v, Array) else v, x)
+    """``jax.device_get``: the arrays in the pytree ``x`` as NumPy arrays.
+
+    As in JAX, leaves that have no NumPy form come back unchanged: tracers (a call inside
+    ``jit``, ``vmap``, a loop body, ...) and arrays of an extended dtype (PRNG keys);
+    other leaves are returned as they are.
+    """
+
+    def get(v):
+        if not isinstance(v, Array) or isinstance(v, Tracer) or dtypes.is_extended(v.dtype):
+            return v
+        return np.asarray(v)
+
+    return tree_util.tree_map(get, x)
 
 
 def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:

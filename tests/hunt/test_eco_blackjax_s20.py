@@ -5,14 +5,21 @@ Expected values are JAX 0.10.2's (the file passes in oracle mode, ``JAXLITE_ORAC
 * ``from jax._src.flatten_util import ravel_pytree`` (blackjax's SMC tuning and nested
   sampling modules import it at module level, so ``import blackjax`` failed with
   ``ModuleNotFoundError``): the private path now serves ``jax.flatten_util.ravel_pytree``.
+* ``jax.device_get`` of a tracer (chex's ``without_device`` test variant wraps blackjax's
+  integrator step, which runs inside a ``fori_loop``): jaxlite converted every array leaf
+  with ``np.asarray`` and raised ``TracerArrayConversionError``; JAX returns tracers
+  unchanged, and PRNG key arrays too (jaxlite raised ``TypeError``). Now as JAX.
 """
 
 import importlib
 
 import numpy as np
+import pytest
 
 import jaxlite as jax
 import jaxlite.numpy as jnp
+
+from .oracle import same
 
 
 def _flatten_util_private():
@@ -31,3 +38,36 @@ def test_private_flatten_util_is_ravel_pytree():
     assert float(back["loc"]) == 2.0
     np.testing.assert_array_equal(np.asarray(back["scale"]), [0.0, 2.0, 4.0])
     assert back["n"][0].dtype == jnp.int32 and int(back["n"][0]) == 4
+
+
+@pytest.mark.parametrize("where", ["jit", "vmap", "grad", "fori_loop"])
+def test_device_get_passes_tracers_through(where):
+    def build(m):
+        def f(x):
+            got = m.jx.device_get({"a": x, "b": [x * 2], "c": 1.5})
+            return got["a"] * got["b"][0] + got["c"]
+
+        x = m.jnp.float32(3.0)
+        if where == "jit":
+            return m.jx.jit(f)(x)
+        if where == "vmap":
+            return m.jx.vmap(f)(m.jnp.arange(3.0))
+        if where == "grad":
+            return m.jx.grad(f)(x)
+        return m.lax.fori_loop(0, 2, lambda i, v: f(v) / 10, x)
+
+    out = same(build)
+    want = {"jit": 19.5, "vmap": [1.5, 3.5, 9.5], "grad": 12.0, "fori_loop": 0.9105}[where]
+    np.testing.assert_allclose(np.asarray(out), want, rtol=1e-6)
+
+
+def test_device_get_values_and_key_arrays():
+    def build(m):
+        got = m.jx.device_get({"x": m.jnp.arange(3.0), "n": 3, "k": m.jx.random.key(0)})
+        is_key = m.jnp.issubdtype(got["k"].dtype, m.jx.dtypes.prng_key)
+        checks = (isinstance(got["x"], np.ndarray), got["n"] == 3, is_key)
+        return np.asarray(checks), m.jx.random.key_data(got["k"])
+
+    checks, data = same(build)
+    assert np.asarray(checks).all()
+    np.testing.assert_array_equal(np.asarray(data), [0, 0])
