@@ -9,6 +9,13 @@ Expected values are JAX 0.10.2's (the file passes in oracle mode, ``JAXLITE_ORAC
   integrator step, which runs inside a ``fori_loop``): jaxlite converted every array leaf
   with ``np.asarray`` and raised ``TracerArrayConversionError``; JAX returns tracers
   unchanged, and PRNG key arrays too (jaxlite raised ``TypeError``). Now as JAX.
+* ``jnp.repeat(a, repeats, total_repeat_length=T)`` with traced ``repeats`` (blackjax's
+  residual resampling under ``jit``): jaxlite refused every traced ``repeats``
+  (``ConcretizationTypeError``); JAX needs only ``T`` to be static. Implemented. The
+  same cases showed a wrong answer for concrete repeats: where the repeats sum to less
+  than ``T``, jaxlite padded with the last element *of the result*; JAX pads with the
+  last element of ``a`` (``repeat([0, 10, 20, 30], [0, 0, 3, 0], total_repeat_length=5)``
+  is ``[20, 20, 20, 30, 30]``), and all-zero repeats raised ``TypeError``.
 """
 
 import importlib
@@ -71,3 +78,59 @@ def test_device_get_values_and_key_arrays():
     checks, data = same(build)
     assert np.asarray(checks).all()
     np.testing.assert_array_equal(np.asarray(data), [0, 0])
+
+
+REPEAT_CASES = {
+    "exact": ([1, 2, 0, 1], 4),
+    "padded": ([1, 2, 0, 1], 6),
+    "cut": ([1, 2, 0, 1], 2),
+    "trailing_zero_padded": ([0, 0, 3, 0], 5),
+    "cut_equal": ([2, 2, 2, 2], 3),
+    "all_zero": ([0, 0, 0, 0], 3),
+    "scalar": (2, 5),
+    "scalar_padded": (2, 9),
+    "scalar_zero": (0, 2),
+}
+
+
+@pytest.mark.parametrize("traced", [False, True], ids=["concrete", "traced"])
+@pytest.mark.parametrize("name", list(REPEAT_CASES))
+def test_repeat_total_repeat_length(name, traced):
+    reps, total = REPEAT_CASES[name]
+
+    def build(m):
+        a = m.jnp.arange(4) * 10
+        r = m.jnp.asarray(reps)
+        f = lambda r: m.jnp.repeat(a, r, total_repeat_length=total)
+        return m.jx.jit(f)(r) if traced else f(r)
+
+    out = same(build)
+    assert out.shape == (total,)
+
+
+def test_repeat_traced_axis_grad_vmap():
+    x = jnp.arange(6.0).reshape(2, 3)
+    f = jax.jit(lambda r: jnp.repeat(x, r, axis=1, total_repeat_length=5))
+    np.testing.assert_array_equal(
+        np.asarray(f(jnp.array([2, 0, 3]))), [[0, 0, 2, 2, 2], [3, 3, 5, 5, 5]]
+    )
+    g = jax.grad(
+        lambda v: jnp.sum(
+            jax.jit(lambda r: jnp.repeat(v, r, total_repeat_length=4))(jnp.array([1, 2, 0])) ** 2
+        )
+    )(jnp.array([1.0, 2.0, 3.0]))
+    np.testing.assert_array_equal(np.asarray(g), [2.0, 8.0, 6.0])  # JAX's values
+    a = jnp.arange(4) * 10
+    out = jax.vmap(lambda r: jnp.repeat(a, r, total_repeat_length=4))(
+        jnp.array([[1, 1, 1, 1], [4, 0, 0, 0]])
+    )
+    np.testing.assert_array_equal(np.asarray(out), [[0, 10, 20, 30], [0, 0, 0, 0]])
+
+
+def test_repeat_traced_needs_total_repeat_length():
+    def build(m):
+        return m.jx.jit(lambda r: m.jnp.repeat(m.jnp.arange(4), r))(m.jnp.array([1, 2, 0, 1]))
+
+    err = same(build)
+    assert type(err).__name__ == "ConcretizationTypeError"
+    assert "the total number of repeats must be static" in str(err)

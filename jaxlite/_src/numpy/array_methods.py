@@ -21,10 +21,10 @@ from jaxlite._src.numpy import (
 from jaxlite._src.numpy.creation import astype, copy as _jnp_copy, zeros_like
 from jaxlite._src.numpy.products import dot, matmul
 from jaxlite._src.numpy.reductions import argmax, argmin, cumprod, cumsum, mean, prod, std, var
+from jaxlite._src.numpy.repeat import repeat
 from jaxlite._src.numpy.shape import (
     matrix_transpose,
     ravel,
-    repeat,
     reshape,
     squeeze,
     swapaxes,

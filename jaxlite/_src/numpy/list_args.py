@@ -25,6 +25,7 @@ from jaxlite._src.numpy import (
     padding,
     products,
     reductions,
+    repeat as _repeat,
     setops,
     shape,
     sorting,
@@ -92,6 +93,7 @@ def _checked(fn, name, spec):
 
 
 _SOURCES = (creation, indexing_routines, matrices, numerical, padding, products, reductions)
+_SOURCES += (_repeat,)
 _SOURCES += (setops, shape, sorting, statistics, ufuncs, ufuncs_extra)
 
 

@@ -2,7 +2,7 @@
 
 ``shape ndim size reshape ravel transpose swapaxes moveaxis squeeze expand_dims
 broadcast_to broadcast_arrays atleast_*d concatenate stack hstack vstack dstack split tile
-repeat flip rot90 pad append unstack trim_zeros`` -- compositions of ``ops.shape``.
+flip rot90 pad append unstack trim_zeros`` -- compositions of ``ops.shape``.
 """
 
 from __future__ import annotations
@@ -456,56 +456,6 @@ def tile(A, reps):
         big += [r, s]
     b = _sh.broadcast_in_dim(A, tuple(big), tuple(range(1, 2 * nd, 2)))
     return reshape(b, tuple(r * s for r, s in zip(reps, A.shape)))
-
-
-def repeat(
-    a,
-    repeats,
-    axis: int | None = None,
-    *,
-    total_repeat_length: int | None = None,
-    out_sharding=None,
-):
-    """``jnp.repeat``: repeat each element ``repeats`` times (static repeats);
-    ``out_sharding``: the result's sharding."""
-    if out_sharding is not None:
-        return _explicit.apply_out_sharding(
-            repeat, out_sharding, a, repeats, axis, total_repeat_length=total_repeat_length
-        )
-    a = asarray_any(a)
-    if axis is None:
-        a = ravel(a)
-        axis = 0
-    axis = canonicalize_axis(axis, a.ndim)
-    if isinstance(repeats, Tracer) and repeats.to_concrete_value() is None:
-        raise ConcretizationTypeError(
-            repeats, "jnp.repeat with traced repeats needs a static total_repeat_length."
-        )
-    rep = np.asarray(repeats)
-    if rep.dtype.kind not in "iub":  # as JAX: never truncated
-        raise TypeError("broadcast_in_dim shape must have every element be an integer type")
-    if rep.ndim == 0:
-        r = int(rep)
-        shape = list(a.shape)
-        b = _sh.broadcast_in_dim(
-            a,
-            tuple(shape[: axis + 1] + [r] + shape[axis + 1 :]),
-            tuple(i if i <= axis else i + 1 for i in range(a.ndim)),
-        )
-        shape[axis] *= r
-        out = reshape(b, shape)
-    else:
-        idx = np.repeat(np.arange(a.shape[axis]), rep).astype(np.int32)
-        out = _take_static(a, idx, axis)
-    if total_repeat_length is not None and out.shape[axis] != total_repeat_length:
-        n = out.shape[axis]
-        if n > total_repeat_length:
-            out = _sh.slice_in_dim(out, 0, total_repeat_length, 1, axis)
-        else:
-            last = _sh.slice_in_dim(out, n - 1, n, 1, axis)
-            pad = [out] + [last] * (total_repeat_length - n)
-            out = concatenate(pad, axis)
-    return out
 
 
 def _take_static(a, idx, axis):
