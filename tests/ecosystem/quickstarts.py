@@ -309,6 +309,126 @@ def quick_numpyro():
     }
 
 
+def quick_blackjax():
+    import blackjax
+    import jax
+    import jax.numpy as jnp
+    import jax.scipy.stats as stats
+
+    # The README's NUTS example, with a smaller data set and step size 0.5 (the README's
+    # 1e-3 builds 500-step trajectories: minutes per 100 draws on jaxlite's Python tier).
+    observed = np.random.default_rng(0).normal(10, 20, size=50)
+
+    def logdensity_fn(x):
+        return jnp.sum(stats.norm.logpdf(observed, x["loc"], x["scale"]))
+
+    init = {"loc": 10.0, "scale": 20.0}
+    nuts = blackjax.nuts(logdensity_fn, 0.5, jnp.array([0.4, 0.2]))
+    state = nuts.init(init)
+    step = jax.jit(nuts.step)
+    steps = []
+    for i in range(20):
+        state, info = step(jax.random.fold_in(jax.random.key(0), i), state)
+        steps.append(int(info.num_integration_steps))
+    out = {"nuts_position": _flat(state.position), "nuts_steps": steps}
+
+    def inference_loop(kernel, key, state, n):
+        def one(state, key):
+            state, info = kernel.step(key, state)
+            return state, (state.position, info.acceptance_rate)
+
+        return jax.lax.scan(one, state, jax.random.split(key, n))[1]
+
+    # Acceptance rates and adapted step sizes in float64: in float32 they carry the
+    # rounding of a 50-term log density (a few ulps of ~200), as on JAX itself.
+    with jax.enable_x64(True):
+        hmc = blackjax.hmc(logdensity_fn, 0.5, jnp.array([0.4, 0.2]), 5)
+        out["hmc"] = _flat(inference_loop(hmc, jax.random.key(2), hmc.init(init), 30))
+        mala = blackjax.mala(logdensity_fn, 0.1)
+        out["mala"] = _flat(inference_loop(mala, jax.random.key(3), mala.init(init), 30))
+        warmup = blackjax.window_adaptation(blackjax.nuts, logdensity_fn)
+        (st, params), _ = warmup.run(jax.random.key(1), init, num_steps=10)
+        out["window_adaptation"] = _flat((st.position, params))
+    return out
+
+
+def quick_jaxopt():
+    import jax
+    import jax.numpy as jnp
+    import jaxopt
+
+    out = {}
+    # float64: the solvers stop on tolerances, where float32 rounding picks the iterate.
+    with jax.enable_x64(True):
+        rng = np.random.default_rng(0)
+        X = jnp.asarray(rng.normal(size=(30, 5)))
+        y = X @ (jnp.arange(5.0) - 2.0) + 0.1 * jnp.asarray(rng.normal(size=30))
+        w0 = jnp.zeros(5)
+
+        def ridge(w, l2reg, X, y):
+            return jnp.mean((X @ w - y) ** 2) + 0.5 * l2reg * jnp.sum(w**2)
+
+        # The README's example: L-BFGS on a ridge regression, and the solution's
+        # derivative in the regularisation by implicit differentiation.
+        res = jaxopt.LBFGS(fun=ridge, maxiter=50).run(w0, l2reg=0.1, X=X, y=y)
+        out["lbfgs"] = _flat(res.params) + [int(res.state.iter_num)]
+
+        def solution(l2reg):
+            return jaxopt.LBFGS(fun=ridge, maxiter=100, tol=1e-8).run(w0, l2reg, X, y).params
+
+        out["implicit_jacobian"] = _flat(jax.jacobian(solution)(0.1))
+
+        def least_squares(w, data):
+            X, y = data
+            return jnp.mean((X @ w - y) ** 2)
+
+        pg = jaxopt.ProximalGradient(
+            fun=least_squares, prox=jaxopt.prox.prox_lasso, maxiter=200, jit=True
+        )
+        out["lasso"] = _flat(pg.run(w0, hyperparams_prox=0.5, data=(X, y)).params)
+        bisection = jaxopt.Bisection(lambda x: x**3 - x - 2.0, lower=1.0, upper=2.0, tol=1e-10)
+        out["bisection"] = _flat(bisection.run().params)
+        Q = 2 * jnp.array([[2.0, 0.5], [0.5, 1.0]])
+        c = jnp.array([1.0, 1.0])
+        eq = (jnp.array([[1.0, 1.0]]), jnp.array([1.0]))
+        ineq = (-jnp.eye(2), jnp.zeros(2))
+        qp = jaxopt.OSQP(tol=1e-8).run(params_obj=(Q, c), params_eq=eq, params_ineq=ineq)
+        out["osqp"] = _flat(qp.params.primal)
+    return out
+
+
+def quick_einops():
+    import einops
+    import jax
+    import jax.numpy as jnp
+    from einops import pack, rearrange, reduce, repeat, unpack
+
+    images = jnp.arange(2 * 6 * 4 * 3, dtype=jnp.float32).reshape(2, 6, 4, 3) / 10.0
+    out = {
+        "rearrange": _flat(rearrange(images, "b h w c -> (b h) (w c)")),
+        "space_to_depth": _flat(
+            rearrange(images, "b (h h2) (w w2) c -> b h w (c h2 w2)", h2=2, w2=2)
+        ),
+        "reduce_max": _flat(reduce(images, "b (h 2) (w 2) c -> b h w c", "max")),
+        "reduce_mean": _flat(reduce(images, "b h w c -> b c", "mean")),
+        "repeat": _flat(repeat(images[0, :, :, 0], "h w -> h (w 2) k", k=3)),
+        "einsum": _flat(einops.einsum(images, images, "b h w c, b h w c -> b c")),
+        "einsum3": _flat(einops.einsum(images, images, images, "... , ..., ... -> ...")),
+    }
+    packed, ps = pack([images[:, 0, 0, :], images[:, :, :, 0]], "b *")
+    out["pack"] = _flat(packed) + [[float(d) for shape in ps for d in shape]]
+    out["unpack"] = _flat(unpack(packed, ps, "b *"))
+
+    @jax.jit
+    def loss(x):
+        y = rearrange(x, "b (h h2) w c -> b h (h2 w c)", h2=2)
+        return jnp.sum(reduce(y, "b h d -> b d", "mean") ** 2)
+
+    out["jit"] = [float(loss(images))]
+    out["grad"] = _flat(jax.grad(loss)(images))
+    return out
+
+
 LIBRARIES = {
     "optax": quick_optax,
     "equinox": quick_equinox,
@@ -321,6 +441,9 @@ LIBRARIES = {
     "lineax": quick_lineax,
     "optimistix": quick_optimistix,
     "numpyro": quick_numpyro,
+    "blackjax": quick_blackjax,
+    "jaxopt": quick_jaxopt,
+    "einops": quick_einops,
 }
 
 

@@ -33,6 +33,9 @@ LIBRARIES = {
     "lineax": ["lineax"],
     "optimistix": ["optimistix"],
     "numpyro": ["numpyro", "multipledispatch"],
+    "blackjax": ["blackjax", "optax"],
+    "jaxopt": ["jaxopt"],
+    "einops": ["einops"],
 }
 
 
