@@ -187,11 +187,13 @@ def _with_mapped_refs(flat_fun, ref_pos, store, outer):
             # before the exception (as (value, batch dim) pairs of the enclosing trace).
             trace = trace_ctx.trace
             finals = [b._value for b in boxes]
-            if all(not isinstance(f, Tracer) or f._trace is trace for f in finals):
+            try:  # (a value of a trace that has ended is not kept)
                 store["partial"] = [
                     trace.to_batch_info(f) if f is not v else None
                     for f, v in zip(finals, initial)
                 ]
+            except Exception:  # noqa: BLE001 - the body's own exception is raised
+                pass
             raise
         finally:
             del refs.mapped_args[key]

@@ -304,3 +304,26 @@ def test_positive_slice_steps_like_jax():
     out = same(build)
     np.testing.assert_array_equal(out[0], [0, 11, 0, 3, 0, 15])
     np.testing.assert_array_equal(out[2], [0, 3])
+
+
+def test_exception_in_vmap_under_grad_keeps_the_write_like_jax():
+    # The mapped ref's value is a tracer of grad's trace (unbatched): JAX keeps the write
+    # made before the exception, so the gradient is 2 (jaxlite dropped it: 0).
+    def build(m):
+        def loss(x):
+            r = m.jx.new_ref(m.jnp.zeros(2))
+
+            def f(q):
+                q[...] = x
+                raise ValueError("boom")
+
+            try:
+                m.jx.vmap(f)(r)
+            except ValueError:
+                pass
+            return r[...].sum()
+
+        return m.jx.grad(loss)(2.0), m.jx.jit(m.jx.grad(loss))(2.0)
+
+    out = same(build)
+    assert [float(o) for o in out] == [2.0, 2.0]
