@@ -93,8 +93,15 @@ def cse_and_fold(closed: ClosedJaxpr) -> ClosedJaxpr:
                 and eqn.primitive in rules.impl_rules
                 and not any(isinstance(p, ClosedJaxpr) for p in eqn.params.values())
             ):
+                # Evaluated as fold.py does: warning-free for the kernels that generated
+                # code runs quietly, and left to run time where another kernel would set a
+                # floating-point flag (JAX folds silently; a RuntimeWarning here would
+                # surface at trace time even where the program never warns).
+                quiet = eqn.primitive in rules.quiet_fp
+                impl = rules.impl_rules[eqn.primitive]
                 try:
-                    val = rules.impl_rules[eqn.primitive](*[v.val for v in invars], **eqn.params)
+                    with np.errstate(all="ignore" if quiet else "raise"):
+                        val = impl(*[v.val for v in invars], **eqn.params)
                     out = eqn.outvars[0]
                     subst[id(out)] = Literal(np.asarray(val, out.aval.dtype), out.aval)
                     continue
