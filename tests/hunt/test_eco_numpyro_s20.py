@@ -12,13 +12,25 @@ file passes in oracle mode, ``JAXLITE_ORACLE=jax``).
   when it compiled. JAX folds silently. The fold now runs the kernels that generated code
   runs quietly under ``np.errstate(all="ignore")`` and leaves any other kernel that sets a
   flag to run time, as the constant-folding pass already did.
+* ``jax.scipy.special.log_ndtr`` between JAX's segments (float32 ``(-10, 5]``, float64
+  ``(-20, 8]``; numpyro's ``Normal.log_cdf``, checked against ``exp`` of it against
+  ``Normal.cdf`` to ``rtol=1e-6``): jaxlite took SciPy's kernel everywhere, correctly
+  rounded, while JAX computes ``log(ndtr(x))`` there, so its result carries ndtr's float32
+  rounding (the argument ``x / sqrt(2)`` is rounded before ``erfc``, up to ~1e-6
+  relative at ``x = -4.3``) and ``exp(log_ndtr(x))`` agrees with ``ndtr(x)``; jaxlite's
+  did not (1.3e-6 apart). Now JAX's three segments: ``-ndtr(-x)`` above, ``log(ndtr(x))``
+  between, SciPy's kernel for the asymptotic lower tail.
 """
 
 import warnings
 
 import numpy as np
+import pytest
 
 import jaxlite as jax
+import jaxlite.numpy as jnp
+import jaxlite.scipy.special  # noqa: F401
+import jaxlite.scipy.stats  # noqa: F401
 
 from .oracle import same
 
@@ -41,3 +53,31 @@ def test_jit_folds_literal_ieee_exceptions_silently():
     out = same(build)
     assert np.isnan(float(out[0])) and np.isnan(float(out[1])) and np.isnan(float(out[4]))
     assert float(out[2]) == -np.inf and float(out[3]) == np.inf
+
+
+# ------------------------------------------------------------------ log_ndtr segments
+def test_log_ndtr_middle_segment_is_log_of_ndtr():
+    x = jnp.linspace(-5.0, 4.9, 400, dtype=jnp.float32)
+    sp = jax.scipy.special
+    np.testing.assert_allclose(np.exp(np.asarray(sp.log_ndtr(x), np.float64)),
+                               np.asarray(sp.ndtr(x), np.float64), rtol=1e-6)
+
+
+@pytest.mark.parametrize("x64", [False, True], ids=["f32", "f64"])
+def test_log_ndtr_segments_like_jax(x64):
+    pts = [-40.0, -20.5, -20.0, -15.0, -10.5, -10.0, -9.99, -4.2929, -1.0, 0.0, 0.3, 4.99,
+           5.0, 5.01, 7.9, 8.0, 8.5, 12.0]
+
+    def build(grad):
+        def b(m):
+            with m.jx.enable_x64(x64):
+                x = m.jnp.array(pts, m.jnp.float64 if x64 else m.jnp.float32)
+                if grad:  # one float32 ulp of a tail value (-214) is 7e-8 relative
+                    return m.jx.jit(m.jx.vmap(m.jx.grad(m.sp.log_ndtr)))(x)
+                return m.sp.log_ndtr(x), m.jx.scipy.stats.norm.logcdf(x)
+
+        return b
+
+    # the lower tail: JAX's asymptotic series (order 3) against SciPy's kernel
+    same(build(False), rtol=1e-10 if x64 else 3e-6, atol=0)
+    same(build(True), rtol=1e-8 if x64 else 3e-5, atol=0)

@@ -361,9 +361,21 @@ def log_ndtr(x, series_order: int = 3):
 # kernel mixes in strong constants), so norm.logcdf(0.5) is too; the tangent is the rule's
 # formula ``t * exp(log_pdf(x) - log_ndtr(x))``, so the gradient of a weak argument is strong
 # (a cast on the tangent path made it weak).
+# JAX's segments (float64, float32): above the upper one ``-ndtr(-x)``, between them
+# ``log(ndtr(x))``, below the lower one the asymptotic series (here SciPy's kernel). The
+# middle segment inherits ndtr's rounding, so ``exp(log_ndtr(x))`` agrees with ``ndtr(x)``
+# as in JAX (numpyro's Normal.log_cdf against its cdf).
+_LOG_NDTR_SEGMENTS = {np.dtype(np.float64): (-20.0, 8.0), np.dtype(np.float32): (-10.0, 5.0)}
+
+
 @custom_jvp
 def _log_ndtr(x):
-    return with_weak_type(special_ops.log_ndtr(x), False)
+    lower, upper = _LOG_NDTR_SEGMENTS[np.dtype(x.dtype)]
+    lo, up = ew._const(x, lower), ew._const(x, upper)
+    tail = special_ops.log_ndtr(x)
+    middle = ew.log(ndtr(ew.max(x, lo)))
+    out = ew.select(ew.gt(x, up), ew.neg(ndtr(ew.neg(x))), ew.select(ew.gt(x, lo), middle, tail))
+    return with_weak_type(out, False)
 
 
 @_log_ndtr.defjvp
