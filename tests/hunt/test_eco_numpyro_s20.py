@@ -20,6 +20,16 @@ file passes in oracle mode, ``JAXLITE_ORACLE=jax``).
   relative at ``x = -4.3``) and ``exp(log_ndtr(x))`` agrees with ``ndtr(x)``; jaxlite's
   did not (1.3e-6 apart). Now JAX's three segments: ``-ndtr(-x)`` above, ``log(ndtr(x))``
   between, SciPy's kernel for the asymptotic lower tail.
+* ``jnp.multiply`` (``*``) of a float or complex array by a boolean array (numpyro's
+  ``binary_cross_entropy_with_logits`` relies on ``jnp.inf * jnp.array(False) == 0``;
+  its ``Bernoulli`` log-probability of infinite logits): jaxlite converted the booleans to
+  0.0/1.0 and multiplied, so ``inf * False`` and ``nan * False`` were NaN (with NumPy's
+  ``RuntimeWarning``, which numpyro's suite turns into an error: 14
+  ``test_logistic_regression`` cases and ``test_iaf`` of ``infer/test_autoguide.py``).
+  JAX's ``multiply`` is one compiled program, where XLA's algebraic simplifier rewrites ``A *
+  convert(pred)`` into ``select(pred, A, 0)``: the product is ``A`` where the boolean is
+  true and +0 elsewhere, whatever ``A`` is (``-5 * False`` is +0 too). jaxlite now
+  selects so, eagerly and under ``jit``/``vmap``/``grad``.
 """
 
 import warnings
@@ -81,3 +91,20 @@ def test_log_ndtr_segments_like_jax(x64):
     # the lower tail: JAX's asymptotic series (order 3) against SciPy's kernel
     same(build(False), rtol=1e-10 if x64 else 3e-6, atol=0)
     same(build(True), rtol=1e-8 if x64 else 3e-5, atol=0)
+
+
+# ------------------------------------------------------------------ float * bool
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_multiply_by_bool_selects_like_xla(side):
+    def build(m):
+        b = m.jnp.array([False, True, False, True, False])
+        a = m.jnp.array([np.inf, -np.inf, np.nan, 2.0, -5.0], m.jnp.float32)
+        mul = (lambda x, y: x * y) if side == "left" else (lambda x, y: y * x)
+        c = m.jnp.array([complex(np.inf, 1.0), 1 + 2j, np.nan, 3.0, -1.0], m.jnp.complex64)
+        return (mul(a, b), m.jx.jit(mul)(a, b), m.jnp.multiply(np.inf, b), mul(c, b),
+                m.jx.vmap(mul)(a, b), mul(2.0, b), m.jnp.multiply(m.jnp.int32(3), b),
+                m.jx.grad(lambda x: m.jnp.sum(mul(x, b)))(m.jnp.float32(np.inf)))
+
+    out = same(build)
+    np.testing.assert_array_equal(np.asarray(out[0]), [0.0, -np.inf, 0.0, 2.0, 0.0])
+    assert not np.signbit(np.asarray(out[0])[4])
