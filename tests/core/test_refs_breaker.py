@@ -327,3 +327,40 @@ def test_exception_in_vmap_under_grad_keeps_the_write_like_jax():
 
     out = same(build)
     assert [float(o) for o in out] == [2.0, 2.0]
+
+
+# ----------------------------------------------------------------------------- scan xs
+def test_scan_same_ref_twice_in_xs_raises_like_jax():
+    def build(m):
+        r = m.jx.new_ref(m.jnp.arange(3.0))
+        s = m.jx.new_ref(m.jnp.ones(3))
+
+        def body(c, qs):
+            qs["a"][...] += 1
+            return c + qs["b"][1][...], None
+
+        return m.lax.scan(body, 0.0, {"a": r, "b": [s, r]})
+
+    err = same(build)
+    assert isinstance(err, ValueError), err
+    assert "for scan the mutable array reference of type Ref{float32[3]} appeared at both " \
+        "qs['a'] and qs['b'][1]" in str(err)
+
+
+def test_scan_distinct_refs_in_xs_like_jax():
+    def build(m):
+        r = m.jx.new_ref(m.jnp.arange(3.0))
+        s = m.jx.new_ref(m.jnp.ones(3))
+
+        def body(c, qs):
+            q, p = qs
+            q[...] += p[...]
+            p[...] = c
+            return c + q[...], None
+
+        out = m.jx.jit(lambda: m.lax.scan(body, 0.0, (r, s))[0])()
+        return out, r[...], s[...]
+
+    out = same(build)
+    np.testing.assert_array_equal(out[1], [1, 2, 3])
+    np.testing.assert_array_equal(out[2], [0, 1, 3])

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import tree_util
+from jaxlite._src.compile.jit_refs import check_distinct_refs
 from jaxlite._src.core import refs
 from jaxlite._src.core.refs import Ref, TransformedRef
 from jaxlite._src.ops import conversion
@@ -144,6 +145,8 @@ def scan_over_refs(f: Callable, xs: Any) -> tuple[Callable, Any]:
     so threaded as a carry."""
     leaves, tree = tree_util.tree_flatten(xs)
     pos = [k for k, x in enumerate(leaves) if isinstance(x, Ref)]
+    # one ref twice in xs: JAX's ValueError (naming the body's argument paths)
+    check_distinct_refs(f, [leaves[k] for k in pos], (None, xs), {}, "scan")
     sizes = {leaves[k].shape[0] if leaves[k].shape else None for k in pos}
     if None in sizes:
         raise ValueError("scan got value with no leading axis to scan over: a 0-d jax.Ref")
