@@ -49,7 +49,7 @@ from jaxlite._src.interpreters import dce as _dce, simplify as _simplify, stagin
 from jaxlite._src.interpreters.batching import batch_jaxpr
 from jaxlite._src.interpreters.eval import eval_closed_jaxpr
 from jaxlite._src.interpreters.jvp import jvp_jaxpr
-from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
+from jaxlite._src.interpreters.partial_eval import partial_eval_call
 from jaxlite._src.interpreters.staging import abstractify, argument_type_error, trace_flat_refs
 from jaxlite._src.interpreters.transpose import transpose_jaxpr
 from jaxlite._src.ops.parallel import axis_env_key
@@ -141,32 +141,18 @@ def _jit_batch(axis_data, args, dims, *, jaxpr, name):
 def _jit_partial_eval(trace, tracers, *, jaxpr, name):
     """Split a jit call into a known call (run now, also returns residuals) and an unknown
     call staged with the residuals."""
-    unknowns = [trace.is_unknown(t) for t in tracers]
-    known, unknown, out_unk, num_res = partial_eval_jaxpr_nounits(jaxpr, unknowns, False)
-    known, kconsts = closure_convert_consts(known)
-    known_ins = [t for t, u in zip(tracers, unknowns) if not u]
-    k_outs = jit_p.bind_with_trace(
-        trace.parent_trace, list(kconsts) + known_ins, dict(jaxpr=known, name=name)
-    )
-    n_known = len(k_outs) - num_res
-    known_outs, res = k_outs[:n_known], k_outs[n_known:]
-    unknown, uconsts = closure_convert_consts(unknown)
-    unk_ins = [t for t, u in zip(tracers, unknowns) if u]
-    u_outs = trace.stage(jit_p, list(uconsts) + list(res) + unk_ins, dict(jaxpr=unknown, name=name))
-    k_it, u_it = iter(known_outs), iter(u_outs)
-    return [next(u_it) if u else next(k_it) for u in out_unk]
+    return partial_eval_call(trace, jit_p, tracers, jaxpr, name=name)
 
 
 def _jit_transpose(cts, *args, jaxpr, name):
     mask = [is_undefined_primal(a) for a in args]
     if not any(type(c) is not Zero for c in cts) and not jaxpr.effects:
         return [Zero(a.aval.to_tangent_aval()) if m else None for a, m in zip(args, mask)]
-    t = transpose_jaxpr(jaxpr, mask)
-    t, tconsts = closure_convert_consts(t)
+    cts = [instantiate(c) for c in cts]
+    # Traced with the actual cotangents' avals, as JAX does (their weak types matter).
+    t, tconsts = closure_convert_consts(transpose_jaxpr(jaxpr, mask, map(aval_of, cts)))
     nonlin = [a for a, m in zip(args, mask) if not m]
-    outs = jit_p.bind(
-        *tconsts, *nonlin, *[instantiate(c) for c in cts], jaxpr=t, name=f"transpose({name})"
-    )
+    outs = jit_p.bind(*tconsts, *nonlin, *cts, jaxpr=t, name=f"transpose({name})")
     it = iter(outs)
     return [next(it) if m else None for m in mask]
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray
-from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Var, closure_convert_consts
 from jaxlite._src.core.trace import Trace, Tracer, check_valid_tracer, set_current_trace, trace_ctx
 from jaxlite._src.interpreters.eval import eval_jaxpr
 from jaxlite._src.interpreters.staging import StagingTrace, StagingTracer, trace_to_jaxpr
@@ -197,6 +197,76 @@ def partial_eval_jaxpr_nounits(
     return known_closed, unk_closed, store["out_unk"], num_res
 
 
+@memoize_jaxpr_transform()
+def forward_known_outputs(known: ClosedJaxpr, num_res: int) -> tuple[ClosedJaxpr, list, list]:
+    """Prune the outputs of ``known`` (a ``partial_eval_jaxpr_nounits`` known jaxpr, whose
+    last ``num_res`` outputs are residuals) that need not be computed: outputs that are
+    just one of its consts or inputs, and residuals that are also a kept primal output.
+
+    The caller passes those values on directly, so a residual that is a known input stays
+    that input (not a new output of the known call), as JAX's jit partial evaluation does;
+    this decides where cotangents accumulate when the result is transposed.
+
+    Returns:
+        ``(pruned, in_fwd, out_fwd)``, one entry of each list per output of ``known``:
+        ``in_fwd[i]`` the index into ``(*known.consts, *inputs)`` output ``i`` is, else
+        None; ``out_fwd[i]`` (residuals only) the index among ``known``'s outputs of the
+        primal output residual ``i`` is, else None. ``pruned`` computes the others.
+    """
+    j = known.jaxpr
+    n_primal = len(j.outvars) - num_res
+    pos = {id(v): i for i, v in enumerate([*j.constvars, *j.invars])}
+    in_fwd = [None if not isinstance(v, Var) else pos.get(id(v)) for v in j.outvars]
+    first = {}
+    for i, v in enumerate(j.outvars[:n_primal]):
+        if in_fwd[i] is None and isinstance(v, Var):
+            first.setdefault(id(v), i)
+    out_fwd = [None] * n_primal + [
+        first.get(id(v)) if f is None and isinstance(v, Var) else None
+        for v, f in zip(j.outvars[n_primal:], in_fwd[n_primal:])
+    ]
+    kept = [v for v, f, g in zip(j.outvars, in_fwd, out_fwd) if f is None and g is None]
+    if len(kept) == len(j.outvars):
+        return known, in_fwd, out_fwd
+    pruned = ClosedJaxpr(Jaxpr(j.constvars, j.invars, kept, j.eqns, j.effects), known.consts)
+    return pruned, in_fwd, out_fwd
+
+
+def partial_eval_call(trace: PartialEvalTrace, primitive, tracers: list, jaxpr, **params):
+    """The partial evaluation of a call primitive ``primitive`` (``jit``) of ``jaxpr``:
+    a known call, bound now on the parent trace, computes the known outputs and the
+    residuals; an unknown call, staged, takes the residuals and the unknown inputs.
+
+    Outputs of the known call that are one of its inputs or consts, and residuals that
+    are also known outputs, are passed on directly rather than computed (JAX's input and
+    output forwarding).
+    """
+    unknowns = [trace.is_unknown(t) for t in tracers]
+    known, unknown, out_unk, num_res = partial_eval_jaxpr_nounits(jaxpr, unknowns, False)
+    pruned, in_fwd, out_fwd = forward_known_outputs(known, num_res)
+    known_ins = [*known.consts, *[t for t, u in zip(tracers, unknowns) if not u]]
+    pruned, kconsts = closure_convert_consts(pruned)
+    computed = iter(
+        primitive.bind_with_trace(
+            trace.parent_trace,
+            [*kconsts, *known_ins[len(known.consts) :]],
+            dict(params, jaxpr=pruned),
+        )
+    )
+    k_outs = [
+        None if f is not None or g is not None else next(computed) for f, g in zip(in_fwd, out_fwd)
+    ]
+    k_outs = [known_ins[f] if f is not None else o for o, f in zip(k_outs, in_fwd)]
+    k_outs = [k_outs[g] if g is not None else o for o, g in zip(k_outs, out_fwd)]
+    n_known = len(k_outs) - num_res
+    known_outs, res = k_outs[:n_known], k_outs[n_known:]
+    unknown, uconsts = closure_convert_consts(unknown)
+    unk_ins = [t for t, u in zip(tracers, unknowns) if u]
+    u_outs = trace.stage(primitive, [*uconsts, *res, *unk_ins], dict(params, jaxpr=unknown))
+    k_it, u_it = iter(known_outs), iter(u_outs)
+    return [next(u_it) if u else next(k_it) for u in out_unk]
+
+
 def residual_avals(known_closed: ClosedJaxpr, num_res: int) -> list[ShapedArray]:
     outs = known_closed.out_avals
     return list(outs[len(outs) - num_res :])
@@ -212,5 +282,7 @@ __all__ = [
     "trace_partial",
     "partial_eval_jaxpr_nounits",
     "residual_avals",
+    "forward_known_outputs",
+    "partial_eval_call",
     "is_known_value",
 ]

@@ -544,8 +544,14 @@ def _shard_map_transpose(cts, *args, **params):
     mask = [is_undefined_primal(a) for a in args]
     if all(type(c) is Zero for c in cts) and not jaxpr.effects:
         return [Zero(a.aval.to_tangent_aval()) if m else None for a, m in zip(args, mask)]
+    # Traced with the weak types of the actual cotangents, as JAX does.
+    ct_avals = [
+        a.to_tangent_aval().update(weak_type=aval_of(c).weak_type) if type(c) is not Zero else None
+        for a, c in zip(jaxpr.out_avals, cts)
+    ]
+    ct_avals = [c or a.to_tangent_aval() for c, a in zip(ct_avals, jaxpr.out_avals)]
     with in_body(params):
-        t = transpose_jaxpr(jaxpr, mask)
+        t = transpose_jaxpr(jaxpr, mask, ct_avals)
     t, tconsts = closure_convert_consts(t)
     n_tc = len(tconsts)
     n_nl = sum(not m for m in mask)
