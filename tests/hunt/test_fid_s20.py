@@ -119,3 +119,61 @@ def test_odeint_second_derivative_weak_type_like_jax(name, transform, weak):
     out = same(_odeint_case(transform), rtol=1e-5)
     assert _weak(out) is weak
     np.testing.assert_allclose(np.asarray(out), np.exp(-1.0), rtol=1e-5)
+
+
+# ------------------------------------- jnp.power of a jnp scalar made inside jit (staged)
+# JAX's jnp.power uses integer_pow (the base keeps its dtype) only for a concrete integer
+# exponent. Under jit, an array made from host data there (``jnp.int64(2)``,
+# ``jnp.array(2)``) is a tracer in JAX, so ``int8 ** jnp.int64(2)`` promotes (int32, int64
+# under x64); a NumPy scalar or an array made outside jit stays concrete (int8). jaxlite
+# keeps constants made under jit concrete and used integer_pow: int8.
+
+
+def _i8(m):
+    return m.jnp.array([1, 2, 3], m.jnp.int8)
+
+
+_POWER = {
+    # build(m), expected dtype without x64, with x64
+    "jit_jnp_int64": (lambda m: m.jx.jit(lambda x: x ** m.jnp.int64(2))(_i8(m)), "int32", "int64"),
+    "jit_jnp_int32": (lambda m: m.jx.jit(lambda x: x ** m.jnp.int32(2))(_i8(m)), "int32", "int32"),
+    "jit_jnp_int16": (lambda m: m.jx.jit(lambda x: x ** m.jnp.int16(2))(_i8(m)), "int16", "int16"),
+    "jit_jnp_array": (lambda m: m.jx.jit(lambda x: x ** m.jnp.array(2))(_i8(m)), "int8", "int8"),
+    "jit_power_asarray": (
+        lambda m: m.jx.jit(lambda x: m.jnp.power(x, m.jnp.asarray(2, "int32")))(_i8(m)),
+        "int32",
+        "int32",
+    ),
+    "jit_float_base": (
+        lambda m: m.jx.jit(lambda x: x ** m.jnp.int32(2))(m.jnp.array([1, 2, 3], "float16")),
+        "float16",
+        "float16",
+    ),
+    "make_jaxpr_scan_body": (
+        lambda m: m.jx.lax.scan(lambda c, _: (c, c ** m.jnp.int32(2)), _i8(m), None, length=1)[1],
+        "int32",
+        "int32",
+    ),
+    "eager": (lambda m: _i8(m) ** m.jnp.int64(2), "int8", "int8"),
+    "jit_numpy_scalar": (lambda m: m.jx.jit(lambda x: x ** np.int64(2))(_i8(m)), "int8", "int8"),
+    "jit_closed_over": (
+        lambda m: (lambda y: m.jx.jit(lambda x: x**y)(_i8(m)))(m.jnp.int32(2)),
+        "int8",
+        "int8",
+    ),
+    "vmap": (lambda m: m.jx.vmap(lambda x: x ** m.jnp.int32(2))(_i8(m)), "int8", "int8"),
+}
+
+
+@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
+@pytest.mark.parametrize("name", sorted(_POWER))
+def test_power_of_scalar_made_under_jit_like_jax(name, x64):
+    build, want32, want64 = _POWER[name]
+
+    def run(m):
+        with m.jx.enable_x64(x64):
+            return build(m)
+
+    out = same(run)
+    assert str(out.dtype) == (want64 if x64 else want32)
+    np.testing.assert_array_equal(np.asarray(out).ravel()[:3], [1, 4, 9][: np.size(out)])

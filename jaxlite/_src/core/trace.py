@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import threading
+import weakref
 from typing import Any
 
 import numpy as np
@@ -447,6 +448,36 @@ def concrete_or_error(x: Any, context: str = ""):
     if type(x) is ArrayImpl:
         return x._value
     return np.asarray(x)
+
+
+# Arrays made from host data (``jnp.array``, ``jnp.int32(2)``) while a staging trace is
+# active. JAX stages such constants into the jaxpr, so they are tracers there and not
+# concrete (``jnp.power`` then promotes instead of using ``integer_pow``); jaxlite keeps
+# them concrete (it folds constants) and remembers where that shows.
+_staged_constants: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # by id
+
+
+def staging_active() -> bool:
+    """True when the current trace, or one it sits on, stages a jaxpr (``jit``,
+    ``make_jaxpr``, control-flow bodies)."""
+    t = trace_ctx.trace
+    while t is not None:
+        if t.kind == "staging":
+            return True
+        t = t.parent_trace
+    return False
+
+
+def note_staged_constant(x: Any) -> Any:
+    """Remember ``x`` (a new array from host data) if it is made while staging."""
+    if type(x) is ArrayImpl and staging_active():
+        _staged_constants[id(x)] = x
+    return x
+
+
+def is_staged_constant(x: Any) -> bool:
+    """True for an array from host data made while staging: a tracer in JAX."""
+    return type(x) is ArrayImpl and _staged_constants.get(id(x)) is x
 
 
 def full_lower_concrete(x):
