@@ -23,6 +23,7 @@ from jaxlite._src.interpreters.jvp import jvp_flat
 from jaxlite._src.numpy.ufuncs_extra import logaddexp
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis
 from jaxlite._src.ops import shape as _sh
+from jaxlite._src.ops.lax_strict import check_cumulative
 from jaxlite._src.ops.sharding_rules import _cumulative_rule
 
 cumlogsumexp_p = Primitive("cumlogsumexp")
@@ -35,8 +36,13 @@ def _cumlogsumexp_abstract_eval(x, *, axis, reverse):
 def _cumlogsumexp_impl(x, *, axis, reverse):
     # A running logaddexp along the axis (XLA's reduce-window order); half precisions
     # computed in float32, each prefix rounded to the operand's dtype before the next step.
+    if dtypes.is_int(x.dtype):
+        # JAX's lowering makes the reduction's initial value, -inf, in the operand's dtype.
+        raise OverflowError("cannot convert float infinity to integer")
     if x.ndim == 0:
         return x
+    if dtypes.is_complex(x.dtype):
+        return _complex_cumlogsumexp(x, axis, reverse)
     y = np.moveaxis(np.flip(x, axis) if reverse else x, axis, 0)
     if x.dtype.itemsize < 4:
         out = np.empty(y.shape, x.dtype)
@@ -48,6 +54,39 @@ def _cumlogsumexp_impl(x, *, axis, reverse):
         out = np.logaddexp.accumulate(y, axis=0)
     out = np.moveaxis(out, 0, axis)
     return np.asarray(np.flip(out, axis) if reverse else out, dtype=x.dtype)
+
+
+def _complex_logaddexp_np(a, b):
+    """JAX's complex ``logaddexp``: shifted by the larger operand (lexicographic
+    ``max``), ``amax + log1p(exp(a + b - 2 amax))`` with the imaginary part wrapped into
+    ``[-pi, pi]`` (``rem``, then ``+ 2 pi`` where negative). The doubling is a complex
+    product, so an infinite ``amax`` gives NaN as in JAX."""
+    amax = np.maximum(a, b)
+    out = amax + np.log1p(np.exp((a + b) - amax * np.asarray(2, a.dtype)))
+    pi = np.asarray(np.pi, out.real.dtype)
+    rem = np.fmod(out.imag + pi, 2 * pi)
+    rem = np.where(rem < 0, rem + 2 * pi, rem)
+    return (out.real + 1j * (rem - pi)).astype(a.dtype)
+
+
+def _complex_cumlogsumexp(x, axis, reverse):
+    """XLA's reduce-window: output ``i`` folds ``logaddexp`` from -inf over its window in
+    order (``x[0..i]``, or ``x[i..n-1]`` when ``reverse``); so a first element with an
+    infinite real part gives NaN, as in JAX."""
+    y = np.moveaxis(x, axis, 0)
+    n = y.shape[0]
+    acc = np.full(y.shape, complex(-np.inf, 0), x.dtype)
+    with np.errstate(all="ignore"):
+        if not reverse:
+            out = np.empty_like(y)
+            prev = acc[0]
+            for i in range(n):
+                prev = out[i] = _complex_logaddexp_np(prev, y[i])
+        else:
+            out = acc
+            for k in range(n):  # step k adds x[i + k] to output i's fold
+                out[: n - k] = _complex_logaddexp_np(out[: n - k], y[k:])
+    return np.moveaxis(out, 0, axis)
 
 
 def _cumlogsumexp_batch(axis_data, args, dims, *, axis, reverse):
@@ -80,7 +119,8 @@ def cumlogsumexp(operand, axis: int = 0, reverse: bool = False):
     strongly typed under differentiation (whose rule is an associative scan).
 
     Args:
-      operand: float array.
+      operand: a floating-point or complex array (for complex operands the imaginary
+        parts are kept in ``[-pi, pi]``, JAX's complex ``logaddexp``).
       axis: the axis to accumulate along (non-negative, as in JAX).
       reverse: accumulate from the end.
 
@@ -88,20 +128,12 @@ def cumlogsumexp(operand, axis: int = 0, reverse: bool = False):
       An array of ``operand``'s shape and dtype.
 
     Raises:
-      TypeError: for non-float operands.
-      ValueError: for a negative ``axis``.
+      TypeError: for bool operands.
+      OverflowError: for integer operands, when computed (as JAX's: -inf is no integer).
+      ValueError: for a negative ``axis`` or one past the operand's rank.
     """
     x = asarray_any(operand)
-    dt = aval_of(x).dtype
-    if not dtypes.is_inexact(dt) or dtypes.is_complex(dt):
-        raise TypeError(
-            f"cumlogsumexp does not accept dtype {np.dtype(dt).name}. Accepted dtypes are "
-            "subtypes of floating."
-        )
-    axis = operator.index(axis)
-    if axis < 0:
-        raise ValueError("XLA operations do not allow negative axes")
-    axis = canonicalize_axis(axis, x.ndim)
+    axis = check_cumulative("cumlogsumexp", x, axis)
     return cumlogsumexp_p.bind(x, axis=axis, reverse=bool(reverse))
 
 

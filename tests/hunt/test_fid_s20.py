@@ -177,3 +177,117 @@ def test_power_of_scalar_made_under_jit_like_jax(name, x64):
     out = same(run)
     assert str(out.dtype) == (want64 if x64 else want32)
     np.testing.assert_array_equal(np.asarray(out).ravel()[:3], [1, 4, 9][: np.size(out)])
+
+
+# ------------------------------------------------------------- complex lax.cumlogsumexp
+# JAX's cumlogsumexp accepts every number dtype: complex operands are reduced with its
+# complex logaddexp (imaginary parts wrapped into [-pi, pi]), each output folding from
+# -inf over its window (so an infinite first element gives NaN); integers fail when the
+# -inf initial value is made (OverflowError); bool is refused ("subtypes of number").
+# jaxlite refused everything but floats. The axis checks of all five cumulative
+# reductions: a negative axis is "XLA operations do not allow negative axes" (jaxlite's
+# cumsum family said "out of bounds"), a too-large one "... for array of shape (3,)".
+
+_Z = [1 + 1j, 2 - 0.5j, -1 + 3j]
+_CUMLSE = {
+    "forward": (
+        lambda m: m.lax.cumlogsumexp(m.jnp.array(_Z, "complex64")),
+        [1 + 1j, 2.0859 - 0.15649j, 2.03908 - 0.15719j],
+    ),
+    "reverse": (
+        lambda m: m.lax.cumlogsumexp(m.jnp.array(_Z, "complex64"), reverse=True),
+        [2.03908 - 0.15719j, 1.95238 - 0.51829j, -1 + 3j],
+    ),
+    "jit_axis1": (
+        lambda m: m.jx.jit(lambda x: m.lax.cumlogsumexp(x, axis=1))(
+            m.jnp.array([_Z, _Z[::-1]], "complex64")
+        )[1],
+        [-1 + 3j, 1.95238 - 0.51829j, 2.03908 - 0.15719j],
+    ),
+    "vmap": (
+        lambda m: m.jx.vmap(m.lax.cumlogsumexp)(m.jnp.array([_Z], "complex64"))[0],
+        [1 + 1j, 2.0859 - 0.15649j, 2.03908 - 0.15719j],
+    ),
+    "jvp": (
+        lambda m: m.jx.jvp(
+            m.lax.cumlogsumexp,
+            (m.jnp.array([1 + 1j, 2 - 1j, 0.5 + 3j], "complex64"),),
+            (m.jnp.array([1, 1j, 2], "complex64"),),
+        )[1],
+        [1, 0.38200 + 1.42490j, -0.28270 + 1.48860j],
+    ),
+    "wraps_past_pi": (
+        lambda m: m.lax.cumlogsumexp(m.jnp.array([1 + 3j, 1 + 3j, 1 + 3j, -1 - 3j], "complex64")),
+        [1 + 3j, 1.69315 + 3j, 2.09861 + 3j, 2.14110 + 3.01210j],
+    ),
+    "infinite_first": (
+        lambda m: m.lax.cumlogsumexp(m.jnp.array([-np.inf, 1 + 3j], "complex64")),
+        [complex(np.nan, np.nan)] * 2,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_CUMLSE))
+def test_complex_cumlogsumexp_like_jax(name):
+    build, want = _CUMLSE[name]
+    out = same(build, rtol=1e-4, atol=1e-5)
+    assert str(out.dtype) == "complex64"
+    np.testing.assert_allclose(np.asarray(out), want, rtol=1e-4, atol=1e-4)
+
+
+def _raises(build, kind, first_line):
+    out = same(build)
+    assert isinstance(out, kind), out
+    assert str(out).splitlines()[0] == first_line
+
+
+@pytest.mark.parametrize(
+    "name,build,kind,first_line",
+    [
+        (
+            "cumlogsumexp_int",
+            lambda m: m.lax.cumlogsumexp(m.jnp.arange(3)),
+            OverflowError,
+            "cannot convert float infinity to integer",
+        ),
+        (
+            "cumlogsumexp_bool",
+            lambda m: m.lax.cumlogsumexp(m.jnp.array([True])),
+            TypeError,
+            "cumlogsumexp does not accept dtype bool. Accepted dtypes are subtypes of number.",
+        ),
+        (
+            "cumlogsumexp_0d",
+            lambda m: m.lax.cumlogsumexp(m.jnp.float32(2)),
+            ValueError,
+            "axis 0 is out of bounds for array of shape ()",
+        ),
+        (
+            "cumlogsumexp_axis",
+            lambda m: m.lax.cumlogsumexp(m.jnp.ones(3), axis=1),
+            ValueError,
+            "axis 1 is out of bounds for array of shape (3,)",
+        ),
+        (
+            "cumsum_negative_axis",
+            lambda m: m.lax.cumsum(m.jnp.ones(3), axis=-1),
+            ValueError,
+            "XLA operations do not allow negative axes",
+        ),
+        (
+            "cummax_negative_axis",
+            lambda m: m.lax.cummax(m.jnp.ones(3), axis=-1),
+            ValueError,
+            "XLA operations do not allow negative axes",
+        ),
+        (
+            "cumprod_bool_negative_axis",
+            lambda m: m.lax.cumprod(m.jnp.array([True]), axis=-1),
+            ValueError,
+            "XLA operations do not allow negative axes",
+        ),
+    ],
+    ids=lambda v: v if isinstance(v, str) and " " not in v else "",
+)
+def test_cumulative_errors_like_jax(name, build, kind, first_line):
+    _raises(build, kind, first_line)

@@ -37,13 +37,23 @@ for _f, _impl in [
     _f.__doc__ = _impl.__doc__
 
 
+def check_cumulative(name, operand, axis) -> int:
+    """JAX's checks of a cumulative reduction's operand and axis (the shape rule's first):
+    ``ValueError`` for a negative axis or one past the operand's rank (a 0-d operand has
+    no axis 0), then ``TypeError`` for a non-number dtype. Returns ``int(axis)``."""
+    axis = int(axis)
+    shape = aval_of(operand).shape
+    if axis < 0:
+        raise ValueError("XLA operations do not allow negative axes")
+    if axis >= len(shape):
+        raise ValueError(f"axis {axis} is out of bounds for array of shape {shape}")
+    check_accepted(name, (("number",),), operand)
+    return axis
+
+
 def _cumulative_op(name, impl):
     def op(operand, axis: int = 0, reverse: bool = False):
-        check_accepted(name, (("number",),), operand)
-        shape = aval_of(operand).shape
-        if not -len(shape) <= axis < len(shape):  # a 0-d operand has no axis 0 (JAX)
-            raise ValueError(f"axis {axis} is out of bounds for array of shape {shape}")
-        return impl(operand, axis, reverse)
+        return impl(operand, check_cumulative(name, operand, axis), reverse)
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = (
