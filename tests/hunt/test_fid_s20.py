@@ -291,3 +291,69 @@ def _raises(build, kind, first_line):
 )
 def test_cumulative_errors_like_jax(name, build, kind, first_line):
     _raises(build, kind, first_line)
+
+
+# --------------------------------------------------------------- jnp.bincount weights
+# JAX requires weights of x's shape (a scalar is not broadcast: ValueError naming both
+# types), refuses a list (TypeError) and bool weights (scatter-add's TypeError); jaxlite
+# broadcast a scalar or a size-1 array, and accepted lists and bools.
+
+_X = [0, 1, 1, 3]
+
+
+@pytest.mark.parametrize(
+    "name,weights,kind,first_line",
+    [
+        ("float", lambda m: 2.0, ValueError, "typeof(x)=i32[4]({}) and typeof(weights)=f32[]({})"),
+        ("int", lambda m: 2, ValueError, "typeof(x)=i32[4]({}) and typeof(weights)=i32[]({})"),
+        (
+            "jnp_scalar",
+            lambda m: m.jnp.float32(2),
+            ValueError,
+            "typeof(x)=i32[4]({}) and typeof(weights)=f32[]({})",
+        ),
+        (
+            "size_1",
+            lambda m: m.jnp.ones(1),
+            ValueError,
+            "typeof(x)=i32[4]({}) and typeof(weights)=f32[1]({})",
+        ),
+        (
+            "shape_4x1",
+            lambda m: m.jnp.ones((4, 1)),
+            ValueError,
+            "typeof(x)=i32[4]({}) and typeof(weights)=f32[4,1]({})",
+        ),
+        (
+            "list",
+            lambda m: [1.0, 2.0, 3.0, 4.0],
+            TypeError,
+            "Argument '[1.0, 2.0, 3.0, 4.0]' of type '<class 'list'>' is not a valid JAX type",
+        ),
+        (
+            "bool",
+            lambda m: m.jnp.ones(4, bool),
+            TypeError,
+            "add does not accept dtype bool at position 0. Accepted dtypes at position 0 are "
+            "subtypes of integer, floating, complexfloating.",
+        ),
+    ],
+    ids=["float", "int", "jnp_scalar", "size_1", "shape_4x1", "list", "bool"],
+)
+def test_bincount_weights_like_jax(name, weights, kind, first_line):
+    if kind is ValueError:
+        first_line = "type of weights must match type of x. Got " + first_line
+    _raises(lambda m: m.jnp.bincount(m.jnp.array(_X), weights=weights(m)), kind, first_line)
+
+
+def test_bincount_weights_under_jit_and_matching_shape_like_jax():
+    out = same(
+        lambda m: m.jx.jit(lambda x: m.jnp.bincount(x, weights=x * 0.5, length=5))(m.jnp.array(_X))
+    )
+    np.testing.assert_array_equal(np.asarray(out), [0.0, 1.0, 0.0, 1.5, 0.0])
+    _raises(
+        lambda m: m.jx.jit(lambda x: m.jnp.bincount(x, weights=1.0, length=5))(m.jnp.array(_X)),
+        ValueError,
+        "type of weights must match type of x. Got typeof(x)=i32[4]({}) and "
+        "typeof(weights)=f32[]({})",
+    )

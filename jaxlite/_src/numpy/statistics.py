@@ -8,6 +8,7 @@ import builtins
 
 import numpy as np
 from jaxlite._src import config as _cfg, dtypes
+from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.sharding_types import ShardingTypeError
 from jaxlite._src.core.trace import Tracer
@@ -553,11 +554,30 @@ def bincount(x, weights=None, minlength: int = 0, *, length: int | None = None, 
     if weights is None:
         w = ones(x.shape, _int_dtype())
     else:
-        w = asarray_any(weights)
-        if w.shape != x.shape:
-            w = broadcast_to(w, x.shape)
+        w = _bincount_weights(x, weights)
     base = zeros((length,), w.dtype)
     return _ix.scatter(base, w, [maximum(x, 0).astype(np.int32)], "add")
+
+
+def _bincount_weights(x, weights):
+    """``weights`` as an array of ``x``'s shape, or JAX's errors: ``ValueError`` for
+    another shape (a scalar is not broadcast), ``TypeError`` for a list or bool weights."""
+    if isinstance(weights, (list, tuple)):
+        kind = type(weights)
+        raise TypeError(f"Argument '{weights}' of type '{kind}' is not a valid JAX type")
+    w = asarray_any(weights)
+    if w.shape != x.shape:
+        ax, aw = aval_of(x), aval_of(w)
+        raise ValueError(
+            "type of weights must match type of x. Got "
+            f"typeof(x)={ax.str_short(True)}({{}}) and typeof(weights)={aw.str_short(True)}({{}})"
+        )
+    if w.dtype == dtypes.bool_:
+        raise TypeError(
+            "add does not accept dtype bool at position 0. Accepted dtypes at position 0 are "
+            "subtypes of integer, floating, complexfloating."
+        )
+    return w
 
 
 def histogram(a, bins=10, range=None, weights=None, density=None):  # noqa: A002
