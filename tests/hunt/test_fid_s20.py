@@ -357,3 +357,77 @@ def test_bincount_weights_under_jit_and_matching_shape_like_jax():
         "type of weights must match type of x. Got typeof(x)=i32[4]({}) and "
         "typeof(weights)=f32[]({})",
     )
+
+
+# ----------------------------------------------- random samplers given Python lists
+# JAX's samplers refuse a list (or tuple) as a distribution parameter, each with the error
+# of the helper that meets it first; jaxlite's f, wald, lognormal, triangular,
+# truncated_normal, loggamma (and 13 more) sampled as if it were an array.
+
+_DT = "Cannot determine dtype of [0.5, 0.7]"
+_TR = "The numpy.ndarray conversion method __array__() was called on traced array with shape "
+_SAMPLERS = {
+    "bernoulli_p": (lambda r, k, v: r.bernoulli(k, v), _DT),
+    "beta_a": (lambda r, k, v: r.beta(k, v, 1.0), _DT),
+    "beta_b": (lambda r, k, v: r.beta(k, 1.0, v), _DT),
+    "chisquare_df": (lambda r, k, v: r.chisquare(k, v), _DT),
+    "f_dfnum": (lambda r, k, v: r.f(k, v, 1.0), _DT),
+    "f_dfden": (lambda r, k, v: r.f(k, 1.0, v), _DT),
+    "lognormal_sigma": (lambda r, k, v: r.lognormal(k, v), _DT),
+    "pareto_b": (lambda r, k, v: r.pareto(k, v), _DT),
+    "rayleigh_scale": (lambda r, k, v: r.rayleigh(k, v), _DT),
+    "t_df": (lambda r, k, v: r.t(k, v), _DT),
+    "triangular_left": (lambda r, k, v: r.triangular(k, v, 1.0, 2.0), _DT),
+    "triangular_right": (lambda r, k, v: r.triangular(k, 0.0, 0.1, v), _DT),
+    "wald_mean": (lambda r, k, v: r.wald(k, v), _DT),
+    "gamma_a": (lambda r, k, v: r.gamma(k, v), _TR + "float32[]"),
+    "loggamma_a": (lambda r, k, v: r.loggamma(k, v), _TR + "float32[]"),
+    "dirichlet_alpha": (lambda r, k, v: r.dirichlet(k, v), _TR + "float32[]"),
+    "double_sided_maxwell_loc": (
+        lambda r, k, v: r.double_sided_maxwell(k, v, 1.0),
+        _TR + "float32[]",
+    ),
+    "randint_minval": (lambda r, k, v: r.randint(k, (2,), v, 3), _TR + "float32[]"),
+    "truncated_normal_lower": (lambda r, k, v: r.truncated_normal(k, v, 1.0), _TR + "float32[]"),
+    "truncated_normal_upper": (lambda r, k, v: r.truncated_normal(k, 0.0, v), _TR + "float32[]"),
+    "poisson_lam": (
+        lambda r, k, v: r.poisson(k, v),
+        "broadcast_to requires ndarray or scalar arguments, got <class 'list'> at position 0.",
+    ),
+    "generalized_normal_p": (
+        lambda r, k, v: r.generalized_normal(k, v),
+        "unsupported operand type(s) for /: 'int' and 'list'",
+    ),
+    "ball_p": (
+        lambda r, k, v: r.ball(k, 2, v),
+        "unsupported operand type(s) for /: 'int' and 'list'",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SAMPLERS))
+def test_random_sampler_refuses_a_list_like_jax(name):
+    sample, first_line = _SAMPLERS[name]
+
+    def build(m):
+        random = importlib.import_module(m.jx.__name__ + ".random")
+        return sample(random, random.key(0), [0.5, 0.7])
+
+    _raises(build, TypeError, first_line)
+
+
+def test_random_sampler_tuple_and_int_list_like_jax():
+    def build(params):
+        def run(m):
+            random = importlib.import_module(m.jx.__name__ + ".random")
+            return random.gamma(random.key(0), params)
+
+        return run
+
+    _raises(build((1, 2)), TypeError, _TR + "int32[]")
+    out = same(
+        lambda m: importlib.import_module(m.jx.__name__ + ".random").wald(
+            importlib.import_module(m.jx.__name__ + ".random").key(0), (0.5, 0.7)
+        )
+    )
+    assert str(out) == "Cannot determine dtype of (0.5, 0.7)"

@@ -37,6 +37,7 @@ from jaxlite._src.random.distributions import (
     normal,
     uniform,
 )
+from jaxlite._src.random.param_checks import BROADCAST, DIVIDE, DTYPE, TRACED, reject_sequences
 from jaxlite._src.random.prng import canonicalize_shape, check_prng_key
 from jaxlite._src.sharding import explicit as _explicit
 
@@ -107,6 +108,7 @@ def truncated_normal(
     Raises:
         ValueError: for a non-float dtype or bounds that do not broadcast to ``shape``.
     """
+    reject_sequences(TRACED, lower=lower, upper=upper)
     typed, _ = check_prng_key("truncated_normal", key)
     dt = _float_dtype("truncated_normal", dtype)
     shape = _shape_of("truncated_normal", shape, lower, upper)
@@ -189,6 +191,7 @@ def double_sided_maxwell(key, loc, scale, shape=(), dtype=None):
     ``scale``, and an empty ``shape`` is taken as that shape first: vector parameters of
     shape ``(5,)`` give ``(5, 5)`` samples with ``shape=()``, ``(3, 5)`` with ``(3,)``.
     """
+    reject_sequences(TRACED, loc=loc, scale=scale)
     typed, _ = check_prng_key("double_sided_maxwell", key)
     dt = _float_dtype("double_sided_maxwell", dtype)
     shape = canonicalize_shape(shape)
@@ -213,6 +216,7 @@ def weibull_min(key, scale, concentration, shape=(), dtype=None):
 @_explicit.placed_result
 def rayleigh(key, scale, shape=None, dtype=None, *, out_sharding=None):
     """Rayleigh samples (``jax.random.rayleigh``): ``scale * sqrt(-2 log u)``."""
+    reject_sequences(DTYPE, scale=scale)
     typed, _ = check_prng_key("rayleigh", key)
     dt = _float_dtype("rayleigh", dtype)
     shape = _shape_of("rayleigh", shape, scale)
@@ -224,6 +228,7 @@ def rayleigh(key, scale, shape=None, dtype=None, *, out_sharding=None):
 @_explicit.placed_result
 def pareto(key, b, shape=None, dtype=None, *, out_sharding=None):
     """Pareto samples (``jax.random.pareto``): ``exp(e / b)`` for standard exponential ``e``."""
+    reject_sequences(DTYPE, b=b)
     typed, _ = check_prng_key("pareto", key)
     dt = _float_dtype("pareto", dtype)
     shape = _shape_of("pareto", shape, b)
@@ -258,6 +263,7 @@ _ONE = np.float32(1.0)
 @_explicit.placed_result
 def lognormal(key, sigma=_ONE, shape=None, dtype=None, *, out_sharding=None):
     """Log-normal samples (``jax.random.lognormal``): ``exp(sigma * normal)``."""
+    reject_sequences(DTYPE, sigma=sigma)
     typed, _ = check_prng_key("lognormal", key)
     dt = _float_dtype("lognormal", dtype, allow_complex=True)  # as JAX's
     shape = _shape_of("lognormal", shape, sigma)
@@ -268,6 +274,7 @@ def lognormal(key, sigma=_ONE, shape=None, dtype=None, *, out_sharding=None):
 @_explicit.placed_result
 def wald(key, mean, shape=None, dtype=None, *, out_sharding=None):
     """Wald (inverse Gaussian) samples (``jax.random.wald``), by Michael et al.'s method."""
+    reject_sequences(DTYPE, mean=mean)
     typed, _ = check_prng_key("wald", key)
     dt = _float_dtype("wald", dtype)
     shape = _shape_of("wald", shape, mean)
@@ -286,6 +293,7 @@ def wald(key, mean, shape=None, dtype=None, *, out_sharding=None):
 @_explicit.placed_result
 def triangular(key, left, mode, right, shape=None, dtype=None, *, out_sharding=None):
     """Triangular samples on ``[left, right]`` peaking at ``mode`` (``jax.random.triangular``)."""
+    reject_sequences(DTYPE, left=left, mode=mode, right=right)
     typed, _ = check_prng_key("triangular", key)
     dt = _float_dtype("triangular", dtype)
     shape = _shape_of("triangular", shape, left, mode, right)
@@ -311,6 +319,7 @@ def multivariate_normal(
     Raises:
         ValueError: for a bad method or mean/cov shapes (JAX's messages).
     """
+    reject_sequences(DTYPE, mean=mean, cov=cov)
     typed, _ = check_prng_key("multivariate_normal", key)
     if method not in {"svd", "eigh", "cholesky"}:
         raise ValueError("method must be one of {'svd', 'eigh', 'cholesky'}")

@@ -39,6 +39,7 @@ from jaxlite._src.ops import (
 )
 from jaxlite._src.ops.clamp import clamp
 from jaxlite._src.random import _xla_math as xm, prng
+from jaxlite._src.random.param_checks import BROADCAST, DIVIDE, DTYPE, TRACED, reject_sequences
 from jaxlite._src.random.prng import canonicalize_shape, check_prng_key, random_bits, random_split
 from jaxlite._src.sharding import explicit as _explicit
 
@@ -362,6 +363,7 @@ def randint(
         OverflowError: for Python-int bounds outside the default integer type.
         ValueError: for bounds that do not broadcast to ``shape``.
     """
+    reject_sequences(TRACED, minval=minval, maxval=maxval)
     typed, _ = check_prng_key("randint", key)
     if dtype is None:
         dtype = dtypes.default_int_dtype()
@@ -426,6 +428,7 @@ def bernoulli(
         TypeError: for a non-float ``p``.
         ValueError: for a bad ``mode`` or a ``p`` that does not broadcast to ``shape``.
     """
+    reject_sequences(DTYPE, p=p)
     typed, _ = check_prng_key("bernoulli", key)
     if mode not in ("high", "low"):
         raise ValueError(f"got {mode=}, expected 'high' or 'low'")

@@ -38,6 +38,7 @@ from jaxlite._src.random.distributions import (
     uniform,
 )
 from jaxlite._src.random.keys import split
+from jaxlite._src.random.param_checks import BROADCAST, DIVIDE, DTYPE, TRACED, reject_sequences
 from jaxlite._src.random.prng import canonicalize_shape, check_prng_key, random_split
 from jaxlite._src.sharding import explicit as _explicit
 from jaxlite._src.util import scipy  # a LazyModule: SciPy loads at the first use
@@ -156,6 +157,7 @@ def gamma(key: Any, a: Any, shape=None, dtype=None, *, out_sharding=None):
     Raises:
         ValueError: for a non-float dtype or an ``a`` that does not broadcast to ``shape``.
     """
+    reject_sequences(TRACED, a=a)
     typed, _ = check_prng_key("gamma", key)
     dt = _float_dtype("gamma", dtype)
     return _gamma_jit(typed, a, _shape_of("gamma", shape, a), dt, False)
@@ -164,6 +166,7 @@ def gamma(key: Any, a: Any, shape=None, dtype=None, *, out_sharding=None):
 @_explicit.placed_result
 def loggamma(key: Any, a: Any, shape=None, dtype=None, *, out_sharding=None):
     """``log`` of gamma samples, accurate for small ``a`` (``jax.random.loggamma``)."""
+    reject_sequences(TRACED, a=a)
     typed, _ = check_prng_key("loggamma", key)
     dt = _float_dtype("loggamma", dtype)
     return _gamma_jit(typed, a, _shape_of("gamma", shape, a), dt, True)
@@ -172,6 +175,7 @@ def loggamma(key: Any, a: Any, shape=None, dtype=None, *, out_sharding=None):
 @_explicit.placed_result
 def beta(key: Any, a: Any, b: Any, shape=None, dtype=None, *, out_sharding=None):
     """Beta samples (``jax.random.beta``), from two log-gamma draws."""
+    reject_sequences(DTYPE, a=a, b=b)
     typed, _ = check_prng_key("beta", key)
     dt = _float_dtype("beta", dtype)
     _check_safe_cast("beta", dt, a, b)
@@ -191,6 +195,7 @@ def dirichlet(key: Any, alpha: Any, shape=None, dtype=None, *, out_sharding=None
     Raises:
         ValueError: for a scalar ``alpha``.
     """
+    reject_sequences(TRACED, alpha=alpha)
     typed, _ = check_prng_key("dirichlet", key)
     dt = _float_dtype("dirichlet", dtype)
     # a list is refused (JAX fails converting its traced elements: a TypeError)
@@ -212,6 +217,7 @@ def dirichlet(key: Any, alpha: Any, shape=None, dtype=None, *, out_sharding=None
 @_explicit.placed_result
 def chisquare(key: Any, df: Any, shape=None, dtype=None, *, out_sharding=None):
     """Chi-square samples (``jax.random.chisquare``): ``2 * exp(loggamma(df / 2))``."""
+    reject_sequences(DTYPE, df=df)
     typed, _ = check_prng_key("chisquare", key)
     dt = _float_dtype("chisquare", dtype)
     shape = _shape_of("chisquare", shape, df)
@@ -223,6 +229,7 @@ def chisquare(key: Any, df: Any, shape=None, dtype=None, *, out_sharding=None):
 @_explicit.placed_result
 def t(key: Any, df: Any, shape=None, dtype=None, *, out_sharding=None):
     """Student's t samples (``jax.random.t``): ``normal * sqrt(df/2 / gamma(df/2))``."""
+    reject_sequences(DTYPE, df=df)
     typed, _ = check_prng_key("t", key)
     dt = _float_dtype("t", dtype)
     shape = _shape_of("t", shape, df)
@@ -237,6 +244,7 @@ def t(key: Any, df: Any, shape=None, dtype=None, *, out_sharding=None):
 @_explicit.placed_result
 def f(key: Any, dfnum: Any, dfden: Any, shape=None, dtype=None, *, out_sharding=None):
     """F-distribution samples (``jax.random.f``): a ratio of scaled chi-squares."""
+    reject_sequences(DTYPE, dfnum=dfnum, dfden=dfden)
     typed, _ = check_prng_key("f", key)
     dt = _float_dtype("f", dtype)
     shape = _shape_of("f", shape, dfnum, dfden)
@@ -251,6 +259,7 @@ def f(key: Any, dfnum: Any, dfden: Any, shape=None, dtype=None, *, out_sharding=
 def generalized_normal(key: Any, p: float, shape=(), dtype=None, *, out_sharding=None):
     """Generalized normal samples with density ``∝ exp(-|x|^p)``
     (``jax.random.generalized_normal``)."""
+    reject_sequences(DIVIDE, p=p)
     typed, _ = check_prng_key("generalized_normal", key)
     # As JAX: ``shape`` is a sequence, and ``gamma`` checks the dtype and ``p``'s shape.
     shape = canonicalize_shape(shape)
@@ -273,6 +282,7 @@ def rademacher_float(key, shape, dtype):
 @_explicit.placed_result
 def ball(key: Any, d: int, p: float = 2, shape=(), dtype=None, *, out_sharding=None):
     """Uniform samples from the unit ``p``-norm ball in ``d`` dimensions (``jax.random.ball``)."""
+    reject_sequences(DIVIDE, p=p)
     typed, _ = check_prng_key("ball", key)
     shape = canonicalize_shape(shape)
     d = static_index(d, "The error occurred in jax.random.ball()")
@@ -359,6 +369,7 @@ def poisson(key: Any, lam: Any, shape=None, dtype=None, *, out_sharding=None):
     Args:
         dtype: an integer dtype (default int32/int64).
     """
+    reject_sequences(BROADCAST, lam=lam)
     typed, _ = check_prng_key("poisson", key)
     dt = dtypes.check_user_dtype_supported(dtype or dtypes.default_int_dtype(), "poisson")
     if not dtypes.is_int(np.dtype(dt)):
