@@ -431,3 +431,72 @@ def test_random_sampler_tuple_and_int_list_like_jax():
         )
     )
     assert str(out) == "Cannot determine dtype of (0.5, 0.7)"
+
+
+# ------------------------------------------------------- half-precision linear algebra
+# JAX's LAPACK-backed primitives (lu, cholesky, qr, eigh, eig, svd, schur, hessenberg,
+# geqrf, geqp3) have no float16/bfloat16 kernels: running one raises NotImplementedError
+# with the failed lookup and 'Unsupported dtype float16.' (make_jaxpr still traces).
+# jaxlite computed jnp.linalg.inv, solve, eig, tensorinv, scipy.linalg.lu, schur,
+# hessenberg, lax.linalg.lu ... in float16 (others failed in NumPy with a TypeError).
+
+_HALF_LINALG = {
+    "inv": lambda m, a: m.jnp.linalg.inv(a),
+    "solve": lambda m, a: m.jnp.linalg.solve(a, a[0]),
+    "cholesky": lambda m, a: m.jnp.linalg.cholesky(a),
+    "qr": lambda m, a: m.jnp.linalg.qr(a),
+    "svd": lambda m, a: m.jnp.linalg.svd(a),
+    "eigh": lambda m, a: m.jnp.linalg.eigh(a),
+    "eig": lambda m, a: m.jnp.linalg.eig(a),
+    "pinv": lambda m, a: m.jnp.linalg.pinv(a),
+    "matrix_power_inverse": lambda m, a: m.jnp.linalg.matrix_power(a, -1),
+    "tensorsolve": lambda m, a: m.jnp.linalg.tensorsolve(a, a[0]),
+    "norm_2": lambda m, a: m.jnp.linalg.norm(a, 2),
+    "jit_inv": lambda m, a: m.jx.jit(m.jnp.linalg.inv)(a),
+    "lax_lu": lambda m, a: m.lax.linalg.lu(a),
+    "lax_schur": lambda m, a: m.lax.linalg.schur(a),
+    "lax_hessenberg": lambda m, a: m.lax.linalg.hessenberg(a),
+    "lax_tridiagonal": lambda m, a: m.lax.linalg.tridiagonal(a),
+}
+
+
+def _scipy_linalg(m):
+    return importlib.import_module(m.jx.__name__ + ".scipy.linalg")
+
+
+_HALF_LINALG.update(
+    {
+        "scipy_lu": lambda m, a: _scipy_linalg(m).lu(a),
+        "scipy_lu_factor": lambda m, a: _scipy_linalg(m).lu_factor(a),
+        "scipy_solve": lambda m, a: _scipy_linalg(m).solve(a, a[0]),
+        "scipy_schur": lambda m, a: _scipy_linalg(m).schur(a),
+        "scipy_hessenberg": lambda m, a: _scipy_linalg(m).hessenberg(a),
+        "scipy_funm": lambda m, a: _scipy_linalg(m).funm(a, m.jnp.exp),
+    }
+)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("name", sorted(_HALF_LINALG))
+def test_half_precision_linalg_not_implemented_like_jax(name, dtype):
+    fun = _HALF_LINALG[name]
+    mod = "numpy" if dtype == "float16" else "ml_dtypes"
+    _raises(
+        lambda m: fun(m, m.jnp.array([[4.0, 1.0], [1.0, 3.0]], dtype)),
+        NotImplementedError,
+        f"(KeyError(<class '{mod}.{dtype}'>), 'Unsupported dtype {dtype}.')",
+    )
+
+
+def test_half_precision_linalg_type_errors_and_tracing_like_jax():
+    a16 = lambda m: m.jnp.array([[4.0, 1.0], [1.0, 3.0]], "float16")  # noqa: E731
+    _raises(lambda m: _scipy_linalg(m).expm(a16(m)), TypeError, "A.dtype=float16 is not supported.")
+    _raises(
+        lambda m: _scipy_linalg(m).eigh_tridiagonal(a16(m)[0], a16(m)[1, :1]),
+        TypeError,
+        "Only float32 and float64 inputs are supported as inputs to "
+        "jax.scipy.linalg.eigh_tridiagonal, got float16 and float16",
+    )
+    # staging still works: JAX fails only when the kernel is lowered
+    out = same(lambda m: m.jnp.asarray(len(m.jx.make_jaxpr(m.jnp.linalg.inv)(a16(m)).eqns)) > 0)
+    assert bool(out)

@@ -25,7 +25,12 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.ops import elementwise as ew, indexing, linalg_ops as _lo, shape as _sh
 from jaxlite._src.ops.linalg_ops import _T, _batch_to_front, _tril, qr_p
-from jaxlite._src.ops.linalg_schur import _front_batch, _per_matrix, qr_pivots
+from jaxlite._src.ops.linalg_schur import (
+    _front_batch,
+    _per_matrix,
+    lapack_dtype as _lapack_dtype,
+    qr_pivots,
+)
 from jaxlite._src.util import scipy  # a LazyModule: SciPy loads at the first use
 
 _FLOATING = "floating"
@@ -86,12 +91,6 @@ def _check(name, avals, ranks, accepted, *, exact_rank=False):
 
 def _weak(avals):
     return all(a.weak_type for a in avals)
-
-
-def _lapack_dtype(x):
-    """JAX's CPU kernels exist for float32/64 and complex64/128 only."""
-    if x.dtype not in (np.float32, np.float64, np.complex64, np.complex128):
-        raise NotImplementedError(f"Unsupported dtype {x.dtype.name}.")
 
 
 # -------------------------------------------------------------------- tridiagonal_solve

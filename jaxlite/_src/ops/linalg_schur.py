@@ -19,6 +19,7 @@ from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero
+from jaxlite._src.ops import linalg_ops as _lo
 from jaxlite._src.ops.linalg_ops import _batch_to_front
 from jaxlite._src.util import scipy  # a LazyModule: SciPy loads at the first use
 
@@ -311,3 +312,38 @@ def qr_pivots(x):
     """The int32 column permutation ``p`` of the pivoted QR ``x[..., :, p] = Q R``
     (LAPACK ``geqp3``: column norms decide the order)."""
     return qr_pivots_p.bind(to_array(x))
+
+
+# --------------------------------------------------- LAPACK-backed primitives' dtypes
+def lapack_dtype(x):
+    """JAX's CPU kernels exist for float32/64 and complex64/128 only: for another dtype
+    (float16, bfloat16) its lowering raises ``NotImplementedError`` with the failed lookup
+    and this message (``make_jaxpr`` still traces)."""
+    if x.dtype not in (np.float32, np.float64, np.complex64, np.complex128):
+        raise NotImplementedError(KeyError(x.dtype.type), f"Unsupported dtype {x.dtype.name}.")
+
+
+def _lapack_only(impl):
+    def checked(x, *args, **params):
+        lapack_dtype(x)
+        return impl(x, *args, **params)
+
+    return checked
+
+
+# The primitives JAX lowers to LAPACK on CPU refuse half precisions when they run (eagerly
+# or in jit), as JAX's lowering does; their other rules (tracing, vmap, derivatives) are
+# unchanged.
+for _p in (
+    _lo.lu_p,
+    _lo.cholesky_p,
+    _lo.qr_p,
+    _lo.eigh_p,
+    _lo.eig_p,
+    _lo.svd_p,
+    schur_p,
+    hessenberg_p,
+    geqrf_p,
+    qr_pivots_p,
+):
+    rules.impl_rules[_p] = _lapack_only(rules.impl_rules[_p])

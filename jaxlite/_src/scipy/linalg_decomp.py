@@ -137,6 +137,8 @@ def funm(A, func: Callable, disp: bool = True):
     A = jnp.asarray(A)
     if A.ndim != 2 or A.shape[0] != A.shape[1]:
         raise ValueError("expected square array_like input")
+    if A.dtype in (np.float16, dtypes.bfloat16):
+        _ls.lapack_dtype(A)  # JAX's Schur refuses half precisions
     t, z = _complex_schur(A)
     n = t.shape[-1]
     tdiag = jnp.diagonal(t)
@@ -424,6 +426,11 @@ def eigh_tridiagonal(
     if select not in ("a", "i"):
         raise ValueError(f"Unrecognized select value: {select!r}")
     d, e = _inexact(d), jnp.asarray(e)
+    if d.dtype in (np.float16, dtypes.bfloat16) or e.dtype in (np.float16, dtypes.bfloat16):
+        raise TypeError(
+            "Only float32 and float64 inputs are supported as inputs to "
+            f"jax.scipy.linalg.eigh_tridiagonal, got {d.dtype} and {e.dtype}"
+        )
     if d.ndim != 1 or e.ndim != 1 or e.shape[0] != max(d.shape[0] - 1, 0):
         raise ValueError(
             f"eigh_tridiagonal: expected d of shape (n,) and e of shape (n - 1,), got "

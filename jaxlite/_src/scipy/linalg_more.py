@@ -105,8 +105,11 @@ def expm(A, *, upper_triangular: bool = False, max_squarings: int = 16):
 
     Raises:
         ValueError: ``A`` is not a (batched) square matrix.
+        TypeError: for float16 or bfloat16 ``A`` (as JAX).
     """
     a = _square_matrix(A)
+    if a.dtype in (np.float16, dtypes.bfloat16):
+        raise TypeError(f"A.dtype={a.dtype} is not supported.")
     if a.ndim > 2:
         one = lambda m: _expm2(m, max_squarings)  # noqa: E731
         return jnp.vectorize(one, signature="(n,n)->(n,n)")(a)
