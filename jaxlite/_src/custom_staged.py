@@ -19,27 +19,16 @@ from collections.abc import Callable, Sequence
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.errors import UnexpectedTracerError
 from jaxlite._src.core.rule_types import Zero
-from jaxlite._src.core.trace import Tracer, escaped_tracer_error, trace_ctx
+from jaxlite._src.core.trace import Tracer, escaped_tracer_error, staging_active
 from jaxlite._src.interpreters.dce import dce_jaxpr
 from jaxlite._src.interpreters.eval import eval_jaxpr
 from jaxlite._src.interpreters.staging import dead_tracers_as_consts, trace_to_jaxpr
 
 
-def _staged_now() -> bool:
-    """The current trace only records (a staging trace below it), so running a function
-    executes nothing (no callback has run when it raises)."""
-    t = trace_ctx.trace
-    while t is not None:
-        if t.kind == "staging":
-            return True
-        t = t.parent_trace
-    return False
-
-
 def run_staged_rule(rule: Callable, args: Sequence) -> list:
     """``rule(*args)`` (flat; ``Zero`` allowed in and out), tolerating dead tracers that
     only unused code of the rule touches (module docstring)."""
-    if not _staged_now():
+    if not staging_active():  # only recording: running executes nothing (no callback ran)
         return rule(*args)
     try:
         return rule(*args)
