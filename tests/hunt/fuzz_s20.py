@@ -538,8 +538,6 @@ def generate(seed):
 
 # ------------------------------------------------------------------------------ running
 def namespaces():
-    import logging
-
     import jaxlite
     import jaxlite.ad_checkpoint  # noqa: F401
     import jaxlite.experimental
@@ -554,15 +552,32 @@ def namespaces():
         import jax.numpy  # noqa: F401
     except ImportError:
         return lite, None
-    for name in ("jax._src.callback", "jax._src.debugging", "jaxlite"):
-        logging.getLogger(name).setLevel(logging.CRITICAL)
     ref = dict(jax=jax, jnp=jax.numpy, lax=jax.lax, np=np,
                io_callback=jax.experimental.io_callback)  # fmt: skip
     return lite, ref
 
 
+_QUIET = ("jax._src.callback", "jax._src.debugging", "jaxlite")  # callback errors they log
+
+
 def execute(src, x, repeat, ns):
-    """("ok", [(shape, dtype, weak, values)], log) or ("err", exception, log)."""
+    """("ok", [(shape, dtype, weak, values)], log) or ("err", exception, log). The loggers
+    of ``_QUIET`` are silenced for the run only (a level left set would hide the logs other
+    tests in the same process look for)."""
+    import logging
+
+    loggers = [logging.getLogger(name) for name in _QUIET]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL)
+    try:
+        return _execute(src, x, repeat, ns)
+    finally:
+        for lg, level in zip(loggers, levels):
+            lg.setLevel(level)
+
+
+def _execute(src, x, repeat, ns):
     import functools
 
     env = dict(ns, functools=functools)
