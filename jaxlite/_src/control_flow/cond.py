@@ -26,13 +26,14 @@ from jaxlite._src.control_flow import common, ref_threading as rt
 from jaxlite._src.core import refs, rules
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.effects import join_effects
-from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, jaxpr_forwarding
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, closure_convert_consts, jaxpr_forwarding
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.custom_derivatives import check_no_forward_custom_vjp
 from jaxlite._src.interpreters.batching import batch_jaxpr, move_dim
 from jaxlite._src.interpreters.jvp import jvp_jaxpr
 from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
+from jaxlite._src.interpreters.staging import trace_to_jaxpr
 from jaxlite._src.interpreters.transpose import transpose_jaxpr
 from jaxlite._src.ops import shape as _shape
 from jaxlite._src.ops.clamp import clamp
@@ -353,10 +354,13 @@ def _trace_branches(
             store["tree"] = out_tree
             return out_flat
 
-        closed, consts = common.trace_closure_converted(flat_fun, avals)
+        # common.trace_closure_converted, inlined (one frame less per nesting level)
+        closed, consts = closure_convert_consts(trace_to_jaxpr(flat_fun, avals)[0])
         return closed, consts, store["tree"]
 
-    traced = [trace(f) for f in funs]
+    traced = []
+    for f in funs:  # a loop, not a comprehension: one frame less per nesting level
+        traced.append(trace(f))
     # JAX reports cond mismatches as (true_fun, false_fun), switch ones as (branch 0, i).
     ref = 1 if api_name == "cond" else 0
     tree0, avals0 = traced[ref][2], traced[ref][0].out_avals
@@ -460,25 +464,28 @@ def _call(api_name, index, funs, names, operands):
         funs = [_rebuilding(f, rebuild) for f in funs]
     funs = [rt.checked(f, api_name, None) for f in funs]
 
-    def bind(funs, ops):
-        branches, args, out_tree = _trace_branches(api_name, funs, names, ops)
-        refs.before_bind()
-        return tree_util.tree_unflatten(out_tree, _bind_forwarding(index, args, branches))
-
-    def run(rs):
-        if not rs:
-            return bind(funs, ops)
-        n = len(ops)
-        threaded = [
-            rt.threaded_body(f, rs, lambda a: (a[:n], a[n]), lambda out, fin: (out, fin))
-            for f in funs
-        ]
-        values = rt.read_all(rs)
-        out, finals = bind(threaded, (*ops, values))
-        rt.write_all(rs, finals, values)
-        return out
-
-    return refs.threading_construct(run)
+    # The loop of refs.threading_construct written out (refs.Discovery): nested conds
+    # recurse through here, and each frame fewer is more nesting before RecursionError.
+    d = refs.Discovery()
+    while d.retry:
+        with d as rs:
+            if rs:
+                n = len(ops)
+                bfuns = [
+                    rt.threaded_body(f, rs, lambda a: (a[:n], a[n]), lambda o, fin: (o, fin))
+                    for f in funs
+                ]
+                values = rt.read_all(rs)
+                bops = (*ops, values)
+            else:
+                bfuns, bops = funs, ops
+            branches, args, out_tree = _trace_branches(api_name, bfuns, names, bops)
+            refs.before_bind()
+            out = tree_util.tree_unflatten(out_tree, _bind_forwarding(index, args, branches))
+            if rs:
+                out, finals = out
+                rt.write_all(rs, finals, values)
+    return out
 
 
 def _rebuilding(fun, rebuild):

@@ -377,6 +377,44 @@ def before_bind() -> None:
         raise _Discovered()
 
 
+class Discovery:
+    """``threading_construct`` for a construct that writes the loop itself, keeping the
+    Python stack shallow (``cond`` nests once per level: 99 nested conds fit in Python's
+    default recursion limit, as in JAX)::
+
+        d = Discovery()
+        while d.retry:
+            with d as rs:
+                ...  # trace and bind threading the refs ``rs``, calling before_bind()
+
+    An exception leaving the block after the bodies touched outer refs is swallowed and
+    ``retry`` set, as ``threading_construct`` retries; any other propagates.
+    """
+
+    __slots__ = ("refs", "col", "retry")
+
+    def __init__(self):
+        self.refs: list[Ref] = []
+        self.col = None
+        self.retry = True
+
+    def __enter__(self) -> list:
+        self.col = Collector(trace_ctx.trace, self.refs)
+        _state.collectors.append(self.col)
+        self.retry = False
+        return list(self.refs)
+
+    def __exit__(self, tp, exc, tb) -> bool:
+        col = self.col
+        _state.collectors.pop()
+        col.restore()
+        if tp is None or not col.found:
+            return False
+        self.refs.extend(col.found)
+        self.retry = True
+        return True
+
+
 def threading_construct(run):
     """Run a construct that threads refs: ``run(refs)`` traces and binds the construct with
     ``refs`` (a list) threaded through its bodies, calling ``before_bind()`` before binding.
