@@ -234,11 +234,13 @@ def _add_bool(x1, x2, /):
 
 
 def _mul_bool(x1, x2, /):
-    b1, b2 = (getattr(x, "dtype", None) == dtypes.bool_ for x in (x1, x2))
     p1, p2 = promote_args("multiply", x1, x2)
     if p1.dtype == dtypes.bool_:
         return ew.and_(p1, p2)
-    if b1 != b2:  # XLA simplifies A * convert(pred) to select(pred, A, 0): inf * False is 0
+    # One boolean operand: XLA simplifies A * convert(pred) to select(pred, A, 0), so
+    # inf * False is 0.
+    b1 = getattr(x1, "dtype", None) == dtypes.bool_
+    if b1 != (getattr(x2, "dtype", None) == dtypes.bool_):
         return _where(x1 if b1 else x2, p2 if b1 else p1, zeros_like(p2 if b1 else p1))
     return ew.mul(p1, p2)
 
