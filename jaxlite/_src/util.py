@@ -207,6 +207,14 @@ class LazyModule:
         return f"<LazyModule {self._name!r} ({state})>"
 
 
+def function_where(fun: Any) -> str:
+    """``f at file.py:3``: how JAX names a function in its errors (the name, and where it
+    is defined when it has code)."""
+    name = getattr(fun, "__name__", None) or type(fun).__name__
+    code = getattr(fun, "__code__", None)
+    return f"{name} at {code.co_filename}:{code.co_firstlineno}" if code is not None else name
+
+
 def _installed_alias():
     """``jax_alias`` once ``install_as_jax()`` has run, else None (importing the module,
     e.g. by looking up ``jaxlite.install_as_jax``, installs nothing)."""

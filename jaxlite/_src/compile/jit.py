@@ -688,8 +688,8 @@ class Compiled(StageInfo):
         statics, dyn_args, dyn_kwargs = self._wrapped._split(args, kwargs)
         flat, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
         if self._entry.ref_plan is not None:
-            run = functools.partial(jit_refs.call, self._wrapped, self._entry, flat, args, kwargs)
-            return run(lambda closed: self._compiled, jit_p)
+            own = lambda closed: self._compiled  # noqa: E731 (this stage's compiled function)
+            return jit_refs.call(self._wrapped, self._entry, flat, args, kwargs, own, jit_p)
         avals = self._wrapped._avals(flat, args, kwargs)
         expected = self._entry.closed.in_avals
         if [(a.shape, a.dtype) for a in avals] != [(a.shape, a.dtype) for a in expected]:

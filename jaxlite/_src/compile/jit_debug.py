@@ -8,6 +8,7 @@ import logging
 
 from jaxlite._src import config as _cfg
 from jaxlite._src.core.trace import Tracer
+from jaxlite._src.util import function_where
 
 _logger = logging.getLogger("jaxlite._src.compile.jit")
 
@@ -24,10 +25,9 @@ def live_tracers() -> tuple[list, set]:
 
 def refuse_trace(fun) -> None:
     """``jax_no_tracing``: a jit cache miss is an error (JAX's RuntimeError and message)."""
-    name = getattr(fun, "__name__", type(fun).__name__)
-    code = getattr(fun, "__code__", None)
-    where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
-    raise RuntimeError(f"re-tracing function {name}{where} for `jit`, but 'no_tracing' is set")
+    raise RuntimeError(
+        f"re-tracing function {function_where(fun)} for `jit`, but 'no_tracing' is set"
+    )
 
 
 def debug_after_trace(wrapped, avals, seconds, before) -> None:

@@ -17,15 +17,17 @@ from jaxlite._src.core import array as _array, refs
 from jaxlite._src.core.array import ArrayImpl, foreign_to_numpy
 from jaxlite._src.core.ir import closure_convert_consts
 from jaxlite._src.core.trace import Tracer, escaped_tracer_error, eval_trace, trace_ctx
+from jaxlite._src.util import function_where
 
 
 def _arg_names(fun, args, kwargs) -> list[str]:
     """The name of each flat leaf of ``(args, kwargs)`` as JAX writes it (``a``, ``x['w']``)."""
     try:
-        bound = inspect.signature(fun).bind(*args, **kwargs)
+        sig = inspect.signature(fun)
+        bound = sig.bind(*args, **kwargs)
         named = []
         for name, value in bound.arguments.items():
-            kind = inspect.signature(fun).parameters[name].kind
+            kind = sig.parameters[name].kind
             if kind is inspect.Parameter.VAR_POSITIONAL:
                 named += [(f"{name}[{i}]", v) for i, v in enumerate(value)]
             elif kind is inspect.Parameter.VAR_KEYWORD:
@@ -50,10 +52,6 @@ def _unwrap(fun):
         return fun
 
 
-def _check_aliasing(pjit, arg_refs, args, kwargs) -> None:
-    check_distinct_refs(pjit._fun, arg_refs, args, kwargs, "jit")
-
-
 def check_distinct_refs(fun, arg_refs, args, kwargs, what: str) -> None:
     """JAX's ``ValueError`` when one ref is passed as two arguments of the function traced
     for ``what`` (``"jit"``, ``"vmap"``)."""
@@ -69,12 +67,10 @@ def check_distinct_refs(fun, arg_refs, args, kwargs, what: str) -> None:
         for n, leaf in zip(_arg_names(fun, args, kwargs), _leaves(args, kwargs))
         if isinstance(leaf, refs.Ref) and leaf is r
     ]
-    code = getattr(_unwrap(fun), "__code__", None)
-    where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
     shown = " and ".join(names[:2]) if len(names) >= 2 else "two arguments"
     raise ValueError(
         "only one reference to a mutable array may be passed as an argument to a function, "
-        f"but when tracing {getattr(fun, '__name__', 'fun')}{where} for {what} the "
+        f"but when tracing {function_where(_unwrap(fun))} for {what} the "
         f"mutable array reference of type {r._aval.str_short()} appeared at both {shown}."
     )
 
@@ -88,10 +84,8 @@ def _check_closed_over(pjit, flat, plan, args, kwargs) -> None:
         if id(r) in closure:
             fun = pjit._fun
             names = [n for n, x in zip(_arg_names(fun, args, kwargs), flat) if x is r]
-            code = getattr(_unwrap(fun), "__code__", None)
-            where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
             raise ValueError(
-                f"when tracing {getattr(fun, '__name__', 'fun')}{where} for jit, a mutable "
+                f"when tracing {function_where(_unwrap(fun))} for jit, a mutable "
                 f"array reference of type {r._aval.str_short()} was both closed over and "
                 f"passed as the argument {names[0] if names else f'args[{k}]'}"
             )
@@ -117,7 +111,7 @@ def call(pjit, entry, flat, args, kwargs, compiled_for, jit_p):
     """Call ``entry`` (traced with a ``RefPlan``) on the flat arguments ``flat``."""
     plan = entry.ref_plan
     if len(plan.arg_pos) > 1:
-        _check_aliasing(pjit, [flat[i] for i in plan.arg_pos], args, kwargs)
+        check_distinct_refs(pjit._fun, [flat[i] for i in plan.arg_pos], args, kwargs, "jit")
     if plan.arg_pos and plan.closure:
         _check_closed_over(pjit, flat, plan, args, kwargs)
 

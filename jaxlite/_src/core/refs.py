@@ -38,6 +38,7 @@ from typing import Any
 from jaxlite._src.core.avals import AbstractValue
 from jaxlite._src.core.errors import UnexpectedTracerError
 from jaxlite._src.core.trace import Tracer, trace_ctx
+from jaxlite._src.util import function_where
 
 __all__ = [
     "AbstractRef",
@@ -459,11 +460,8 @@ def restore(refs, saved) -> list:
 def returned_ref_error(ref_or_aval, fun, what: str, path: str = "") -> ValueError:
     """JAX's error for a ref among a traced function's outputs."""
     aval = ref_or_aval._aval if isinstance(ref_or_aval, Ref) else ref_or_aval
-    name = getattr(fun, "__name__", None) or type(fun).__name__
-    code = getattr(fun, "__code__", None)
-    where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
     at = f" at output tree path {path}" if path else ""
     return ValueError(
-        f"function {name}{where} traced for {what} returned a mutable array reference of "
+        f"function {function_where(fun)} traced for {what} returned a mutable array reference of "
         f"type {aval.str_short()}{at}, but mutable array references cannot be returned."
     )

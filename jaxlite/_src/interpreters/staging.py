@@ -37,6 +37,7 @@ from jaxlite._src.core.trace import (
     trace_ctx,
 )
 from jaxlite._src.ops import spmd
+from jaxlite._src.util import function_where
 
 # While a staged custom_jvp/custom_vjp call's rule runs (``dead_tracers_as_consts``), a
 # tracer of a finished transformation that the rule closes over becomes a constant like any
@@ -341,10 +342,7 @@ def trace_flat_refs(fun: Callable, in_tree, in_avals, *, in_shardings=None, sour
 
 def traced_for(fun: Callable, what: str) -> str:
     """``function f at file.py:3 traced for jit``: how JAX names a traced function."""
-    name = getattr(fun, "__name__", None) or type(fun).__name__
-    code = getattr(fun, "__code__", None)
-    where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
-    return f"function {name}{where} traced for {what}"
+    return f"function {function_where(fun)} traced for {what}"
 
 
 def _valid_output(x: Any) -> bool:
