@@ -22,7 +22,7 @@ from jaxlite._src.core import refs
 from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.errors import NonConcreteBooleanIndexError
-from jaxlite._src.core.refs import AbstractRef, Ref, TransformedRef
+from jaxlite._src.core.refs import AbstractRef, Ref
 from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.core.trace import Tracer, eval_trace, trace_ctx
 from jaxlite._src.interpreters.jvp import JVPTracer
@@ -117,15 +117,6 @@ def _check_ref(ref: Any, what: str) -> None:
 
 
 # ----------------------------------------------------------------------------- indexing
-def _resolve(ref: Ref, idx: Any) -> tuple[Ref, Any]:
-    """A view (a ``scan`` body's slice of a ref in ``xs``) as its ref and a full index."""
-    if type(ref) is not TransformedRef:
-        return ref, idx
-    if idx is None:
-        idx = ()
-    return ref._ref, (ref._index, *(idx if isinstance(idx, tuple) else (idx,)))
-
-
 def _normalize(ref: Ref, idx: Any) -> tuple[tuple, bool]:
     """``idx`` as a tuple of one entry per dimension (ints made non-negative and checked,
     slices, integer arrays), and whether it selects the whole ref."""
@@ -219,7 +210,6 @@ def _check_value(ref: Ref, op: str, idx, whole: bool, expected_shape: tuple, x: 
 def get(ref: Ref, idx: Any = None) -> Any:
     """``jax.ref.get``: ``ref[idx]`` (the whole value for ``idx`` None or ``...``)."""
     _check_ref(ref, "ref_get")
-    ref, idx = _resolve(ref, idx)
     norm, whole = _normalize(ref, idx)
     value = refs.read(ref)
     if whole:
@@ -253,7 +243,6 @@ def swap(ref: Ref, idx: Any, value: Any) -> Any:
     """``jax.ref.swap``: write ``value`` at ``ref[idx]`` and return what was there."""
     _check_ref(ref, "ref_swap")
     value = _implicit_cast(ref._aval.dtype, value)
-    ref, idx = _resolve(ref, idx)
     norm, whole = _normalize(ref, idx)
     cur = refs.read(ref, "swap")
     old = cur if whole else cur[norm]
@@ -272,7 +261,6 @@ def set(ref: Ref, idx: Any, value: Any) -> None:  # noqa: A001 (JAX's name)
 def addupdate(ref: Ref, idx: Any, x: Any) -> None:
     """``jax.ref.addupdate``: ``ref[idx] += x``, as one update."""
     _check_ref(ref, "addupdate")
-    ref, idx = _resolve(ref, idx)
     norm, whole = _normalize(ref, idx)
     cur = refs.read(ref, "addupdate")
     expected = cur.shape if whole else cur[norm].shape

@@ -80,15 +80,23 @@ def _check_closed_over(pjit, flat, plan, args, kwargs) -> None:
     references to one mutable array in one trace)."""
     closure = {id(r) for r in plan.closure}
     for k, i in enumerate(plan.arg_pos):
-        r = flat[i]
-        if id(r) in closure:
-            fun = pjit._fun
-            names = [n for n, x in zip(_arg_names(fun, args, kwargs), flat) if x is r]
-            raise ValueError(
-                f"when tracing {function_where(_unwrap(fun))} for jit, a mutable "
-                f"array reference of type {r._aval.str_short()} was both closed over and "
-                f"passed as the argument {names[0] if names else f'args[{k}]'}"
-            )
+        if id(flat[i]) in closure:
+            raise closed_over_error(pjit._fun, "jit", flat[i], (args, kwargs), k)
+
+
+def closed_over_error(fun, what: str, ref, args_kwargs, k) -> ValueError:
+    """JAX's ``ValueError`` for ``ref``, passed to ``fun`` (traced for ``what``) among
+    ``args_kwargs`` (``(args, kwargs)``) and also closed over by it (``k``: its position
+    among the ref leaves, named when the signature cannot name it)."""
+    args, kwargs = args_kwargs
+    names = [n for n, x in zip(_arg_names(fun, args, kwargs), _leaves(args, kwargs)) if x is ref]
+    if not names:
+        names = [f"args[{k}]"]
+    return ValueError(
+        f"when tracing {function_where(_unwrap(fun))} for {what}, a mutable "
+        f"array reference of type {ref._aval.str_short()} was both closed over and "
+        f"passed as the argument {names[0]}"
+    )
 
 
 def _leaves(args, kwargs):

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import tree_util
-from jaxlite._src.compile.jit_refs import check_distinct_refs
+from jaxlite._src.compile.jit_refs import check_distinct_refs, closed_over_error
 from jaxlite._src.core import refs
-from jaxlite._src.core.refs import Ref, TransformedRef
+from jaxlite._src.core.refs import Ref
 from jaxlite._src.ops import conversion
 
 
@@ -114,9 +114,15 @@ def split_operands(operands: tuple) -> tuple[tuple, Callable]:
 
 
 def threaded_scan(scan_impl: Callable, f: Callable, init, xs, *rest):
-    """``scan_impl(f, init, xs, *rest)`` threading the refs ``f`` touches as extra carries."""
+    """``scan_impl(f, init, xs, *rest)`` threading the refs ``f`` touches as extra carries
+    (and scanning the refs in ``xs``, ``_RefsInXs``)."""
+    over = _RefsInXs(f, init, xs) if has_refs(xs) else None
+    if over is not None:
+        f, xs = over.body, over.xs
 
     def run(rs):
+        if over is not None:
+            over.check_not_closed_over(rs)
         if not rs:
             return scan_impl(f, init, xs, *rest)
 
@@ -135,32 +141,70 @@ def threaded_scan(scan_impl: Callable, f: Callable, init, xs, *rest):
         write_all(rs, finals, values)
         return carry, ys
 
-    return refs.threading_construct(run)
+    out = refs.threading_construct(run)
+    if over is not None:
+        over.write_back()
+    return out
 
 
-def scan_over_refs(f: Callable, xs: Any) -> tuple[Callable, Any]:
-    """A body and ``xs`` for a ``scan`` over refs in ``xs``: each ref leaf is replaced by
-    the iteration index (an ``iota`` scanned along), and the body sees a view of the ref's
-    slice there (``TransformedRef``), as JAX's does; the ref itself is then closed over,
-    so threaded as a carry."""
-    leaves, tree = tree_util.tree_flatten(xs)
-    pos = [k for k, x in enumerate(leaves) if isinstance(x, Ref)]
-    # one ref twice in xs: JAX's ValueError (naming the body's argument paths)
-    check_distinct_refs(f, [leaves[k] for k in pos], (None, xs), {}, "scan")
-    sizes = {leaves[k].shape[0] if leaves[k].shape else None for k in pos}
-    if None in sizes:
-        raise ValueError("scan got value with no leading axis to scan over: a 0-d jax.Ref")
-    if len(sizes) > 1:
-        raise ValueError(f"scan got values with different leading axis sizes: {sorted(sizes)}")
-    index = conversion.iota(np.dtype(np.int32), sizes.pop())
-    kept = [x for x in leaves if not isinstance(x, Ref)]
+class _RefsInXs:
+    """A ``scan`` over refs in ``xs``, as JAX scans them: each iteration's body sees a ref
+    of the ref's slice at the iteration index (a ref like any other: it can be passed to
+    ``jit``, ``vmap``, ``checkpoint`` or scanned again), whose final value is written into
+    the slice when the body returns.
 
-    def body(carry, x):
-        kept_x, i = x
-        it = iter(kept_x)
-        views = [
-            TransformedRef._view(leaves[k], i) if k in pos else next(it) for k in range(len(leaves))
+    The refs' values are held by *shadow* refs of the scan's own trace, threaded as carries
+    like closed-over refs; each ref in ``xs`` is replaced by the iteration index (an
+    ``iota``). The body reaches the shadows only through the slices, so a ref of ``xs``
+    that the threading discovers was touched directly: closed over by the body, which JAX
+    refuses (``check_not_closed_over``)."""
+
+    def __init__(self, f: Callable, init: Any, xs: Any):
+        leaves, tree = tree_util.tree_flatten(xs)
+        pos = [k for k, x in enumerate(leaves) if isinstance(x, Ref)]
+        self.fun, self.init, self.given = f, init, xs
+        self.refs = outer = [leaves[k] for k in pos]
+        # one ref twice in xs: JAX's ValueError (naming the body's argument paths)
+        check_distinct_refs(f, outer, (None, xs), {}, "scan")
+        sizes = {r.shape[0] if r.shape else None for r in outer}
+        if None in sizes:
+            raise ValueError("scan got value with no leading axis to scan over: a 0-d jax.Ref")
+        if len(sizes) > 1:
+            raise ValueError(f"scan got values with different leading axis sizes: {sorted(sizes)}")
+        index = conversion.iota(np.dtype(np.int32), sizes.pop())
+        self.xs = ([x for x in leaves if not isinstance(x, Ref)], index)
+        self.initial = [refs.read(r) for r in outer]
+        self.shadows = shadows = [Ref._make(v, r._aval) for r, v in zip(outer, self.initial)]
+        slice_avals = [
+            refs.AbstractRef(a.inner_aval.update(shape=a.shape[1:]), a.memory_space)
+            for a in (r._aval for r in outer)
         ]
-        return f(carry, tree_util.tree_unflatten(tree, views))
 
-    return functools.wraps(f)(body), (kept, index)
+        def body(carry, x):
+            kept_x, i = x
+            whole = [refs.read(s) for s in shadows]
+            firsts = [w[i] for w in whole]
+            slices = [Ref._make(v, a) for v, a in zip(firsts, slice_avals)]
+            it, sl = iter(kept_x), iter(slices)
+            args = [next(sl) if k in pos else next(it) for k in range(len(leaves))]
+            try:
+                return f(carry, tree_util.tree_unflatten(tree, args))
+            finally:
+                for s, w, v, v0 in zip(shadows, whole, slices, firsts):
+                    if v._value is not v0:  # written: into the slice
+                        refs.write(s, w.at[i].set(v._value))
+
+        self.body = functools.wraps(f)(body)
+
+    def check_not_closed_over(self, found: list) -> None:
+        """JAX's ``ValueError`` for a ref of ``xs`` that the body also closes over."""
+        for r in found:
+            for k, q in enumerate(self.refs):
+                if q is r:
+                    raise closed_over_error(self.fun, "scan", r, ((self.init, self.given), {}), k)
+
+    def write_back(self) -> None:
+        """The refs of ``xs`` the scan wrote get the shadows' final values."""
+        for r, s, v0 in zip(self.refs, self.shadows, self.initial):
+            if s._value is not v0:
+                refs.write(r, s._value)

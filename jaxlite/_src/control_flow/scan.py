@@ -562,9 +562,6 @@ def scan(
         raise TypeError("lax.scan: f argument should be callable.")
     rt.refuse_carried(init, f, "scan", "result[0]")
     f = rt.checked(f, "scan")
-    if rt.has_refs(xs):  # the body sees a view of each ref's slice (JAX)
-        f, xs = rt.scan_over_refs(f, xs)
-
     return rt.threaded_scan(_scan, f, init, xs, length, reverse, unroll)
 
 

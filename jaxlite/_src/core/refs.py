@@ -218,27 +218,12 @@ def _rebuild(value: Any, aval: AbstractRef) -> Ref:
 
 
 class TransformedRef(Ref):
-    """A view of one leading-axis slice of a ref: what a ``scan`` body sees for a ref in
-    ``xs`` (``jax._src.state.TransformedRef``). Reads and writes go to ``ref[index, ...]``.
+    """JAX's class of a ref seen through indexing transforms
+    (``jax._src.state.types.TransformedRef``), exported for libraries that name it; jaxlite
+    makes none (a ``scan`` body sees a plain ``Ref`` of its slice of a ref in ``xs``, as
+    JAX's sees a ref tracer)."""
 
-    Raises:
-        TypeError: on direct construction (views are made by ``scan``).
-    """
-
-    __slots__ = ("_ref", "_index")
-
-    @classmethod
-    def _view(cls, ref: Ref, index: Any) -> TransformedRef:
-        v = object.__new__(cls)
-        v._ref, v._index = ref, index
-        inner = ref._aval.inner_aval
-        v._aval = AbstractRef(inner.update(shape=inner.shape[1:]), ref._aval.memory_space)
-        return v
-
-    def __repr__(self) -> str:
-        return f"TransformedRef({self._aval.str_short()})"
-
-    __str__ = __repr__
+    __slots__ = ()
 
 
 # ------------------------------------------------------------------- crossing traces
@@ -345,11 +330,6 @@ def _cross(ref: Ref, cur, value, op: str):
 def read(ref: Ref, op: str = "get") -> Any:
     """The ref's whole value, as seen from the current trace (``op``: the operation it is
     part of, ``"swap"``/``"addupdate"`` for a write's read of the current value)."""
-    if type(ref) is TransformedRef:
-        raise NotImplementedError(
-            "jaxlite cannot pass a view of a ref (a scan body's slice of a ref in xs) to "
-            "jit, vmap or checkpoint: read or write it there, or pass the whole ref"
-        )
     if ref._trace is not trace_ctx.trace:
         _cross(ref, trace_ctx.trace, None, op)
     return ref._value

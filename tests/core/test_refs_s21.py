@@ -1,0 +1,111 @@
+"""Mutable array references, session 21: where jaxlite answered and JAX raises, and
+constructs jaxlite refused that JAX runs. Each test compares with JAX where it is installed
+(``tests/hunt/oracle.py``) and writes JAX's values or first error line out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.hunt.oracle import same
+
+
+def _first_line(e: BaseException) -> str:
+    return str(e).splitlines()[0]
+
+
+# ------------------------------------------------------------------ scan: refs in xs
+@pytest.mark.parametrize("how", ["read", "write", "untouched_slice", "in_jit", "pytree"])
+def test_scan_xs_ref_also_closed_over_raises_like_jax(how):
+    # jaxlite answered (the closure and the slice aliased one buffer); JAX refuses.
+    def build(m):
+        r = m.jx.new_ref(m.jnp.arange(3.0))
+
+        def body(c, x):
+            if how == "read":
+                x[...] += 1
+                return c + r[0], None
+            if how == "write":
+                r[0] += 1
+                return c + x[...], None
+            if how == "untouched_slice":
+                return c + r[0], None
+            if how == "in_jit":
+                return c + m.jx.jit(lambda: r[1])(), None
+            return c + r[0] + x["a"][...], None
+
+        xs = {"a": r} if how == "pytree" else r
+        return m.lax.scan(body, 0.0, xs)
+
+    err = same(build)
+    assert isinstance(err, ValueError), err
+    name = "x['a']" if how == "pytree" else "x"
+    assert _first_line(err).startswith("when tracing body at ")
+    assert _first_line(err).endswith(
+        "for scan, a mutable array reference of type Ref{float32[3]} was both closed over "
+        f"and passed as the argument {name}"
+    )
+
+
+def test_scan_xs_ref_closed_over_by_lambda_names_it_like_jax():
+    def build(m):
+        r = m.jx.new_ref(m.jnp.arange(3.0))
+        return m.lax.scan(lambda c, v: (c + r[0], None), 0.0, (m.jnp.ones(3), r))
+
+    err = same(build)
+    assert isinstance(err, ValueError), err
+    assert " for scan, " in _first_line(err)
+    assert _first_line(err).startswith("when tracing <lambda> at ")
+    assert _first_line(err).endswith("passed as the argument v[1]")
+
+
+@pytest.mark.parametrize("to", ["jit", "vmap", "checkpoint", "scan", "cond", "fori"])
+def test_scan_slice_of_ref_passed_on_like_jax(to):
+    # the body's ref of its slice goes to another construct: jaxlite raised
+    # NotImplementedError (a view could not be passed on); JAX runs all of these.
+    def build(m):
+        jx, lax = m.jx, m.lax
+        r = jx.new_ref(m.jnp.arange(12.0).reshape(3, 2, 2))
+
+        def g(v):
+            v[...] += 1.0
+            return v[0]
+
+        def body(c, x):
+            if to == "jit":
+                y = jx.jit(g)(x).sum()
+            elif to == "vmap":
+                y = jx.vmap(g)(x).sum()
+            elif to == "checkpoint":
+                y = jx.checkpoint(g)(x).sum()
+            elif to == "scan":
+                y = lax.scan(lambda c2, q: (c2 + g(q).sum(), None), 0.0, x)[0]
+            elif to == "cond":
+                y = lax.cond(c < 20, lambda: g(x).sum(), lambda: 0.0)
+            else:
+                y = lax.fori_loop(0, 2, lambda i, a: a + g(x).sum(), 0.0)
+            return c + y, x[1]
+
+        c, ys = lax.scan(body, 0.0, r)
+        return c, ys, r[...]
+
+    out = same(build)
+    if to == "jit":  # JAX's values, written out
+        np.testing.assert_array_equal(out[2], np.arange(12.0).reshape(3, 2, 2) + 1)
+        assert float(out[0]) == 33.0
+
+
+def test_scan_slice_of_ref_under_grad_like_jax():
+    def build(m):
+        r = m.jx.new_ref(m.jnp.arange(6.0).reshape(3, 2))
+
+        def loss(c0):
+            def body(c, x):
+                return m.jx.checkpoint(lambda v: v[1] * c)(x), None
+
+            return m.lax.scan(body, c0, r)[0]
+
+        return m.jx.grad(loss)(m.jnp.float32(1.0)), r[...]
+
+    out = same(build)
+    assert float(out[0]) == 15.0
