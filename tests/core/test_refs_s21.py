@@ -109,3 +109,108 @@ def test_scan_slice_of_ref_under_grad_like_jax():
 
     out = same(build)
     assert float(out[0]) == 15.0
+
+
+# ------------------------------------------------------------------ vmap of cond
+_VMAP_COND = [
+    "read_closed", "write_closed", "unbatched_predicate", "mapped_ref", "ref_made_inside",
+    "switch", "jit_inside", "jit_traced_before", "scan_inside", "while_inside",
+    "checkpoint", "grad_inside", "grad_outside", "make_jaxpr",
+]
+
+
+@pytest.mark.parametrize("case", _VMAP_COND)
+def test_vmap_of_cond_touching_refs_raises_like_jax(case):
+    # jaxlite answered (or raised a write error); JAX's cond batching rule refuses any
+    # state effect of its branches, batched or not, wherever vmap meets the cond.
+    def build(m):
+        jx, lax, jnp = m.jx, m.lax, m.jnp
+        r = jx.new_ref(jnp.arange(3.0))
+        preds, xs = jnp.array([True, False]), jnp.array([1.0, 2.0])
+
+        def read(p, x):
+            return lax.cond(p, lambda: r[0] + x, lambda: x)
+
+        def bump():
+            r[1] += 1.0
+            return 0.0
+
+        if case == "read_closed":
+            return jx.vmap(read)(preds, xs)
+        if case == "write_closed":
+            return jx.vmap(lambda p, x: x + lax.cond(p, bump, lambda: 0.0))(preds, xs)
+        if case == "unbatched_predicate":
+            return jx.vmap(lambda x: x + lax.cond(True, lambda: r[0], lambda: 0.0))(xs)
+        if case == "mapped_ref":
+            q = jx.new_ref(jnp.zeros(2))
+
+            def f(p, q):
+                lax.cond(p, lambda: q.__setitem__(..., q[...] + 1), lambda: None)
+                return q[...]
+
+            return jx.vmap(f)(preds, q)
+        if case == "ref_made_inside":
+            def f(p, x):
+                q = jx.new_ref(x)
+                lax.cond(p, lambda: q.__setitem__(..., q[...] + 1), lambda: None)
+                return q[...]
+
+            return jx.vmap(f)(preds, xs)
+        if case == "switch":
+            return jx.vmap(lambda i, x: lax.switch(i, [lambda: x * r[2], lambda: x]))(
+                jnp.array([0, 1]), xs)
+        if case == "jit_inside":
+            return jx.vmap(jx.jit(read))(preds, xs)
+        if case == "jit_traced_before":
+            jr = jx.jit(read)
+            jr(True, 1.0)
+            return jx.vmap(jr)(preds, xs)
+        if case == "scan_inside":
+            def f(x):
+                def body(c, _):
+                    return lax.cond(c > 1, lambda: c + r[1], lambda: c), None
+
+                return lax.scan(body, x, None, length=2)[0]
+
+            return jx.vmap(f)(xs)
+        if case == "while_inside":
+            def f(x):
+                step = lambda c: lax.cond(c > 1, lambda: c + r[1] + 1, lambda: c + 1)  # noqa: E731
+                return lax.while_loop(lambda c: c < 5, step, x)
+
+            return jx.vmap(f)(xs)
+        if case == "checkpoint":
+            return jx.vmap(jx.checkpoint(read))(preds, xs)
+        if case == "grad_inside":
+            return jx.vmap(jx.grad(lambda x: lax.cond(True, lambda: r[1] * x, lambda: x)))(xs)
+        if case == "grad_outside":
+            def f(x):
+                return jx.vmap(lambda y: lax.cond(True, lambda: r[1] * y, lambda: y))(x).sum()
+
+            return jx.grad(f)(xs)
+        return jx.make_jaxpr(jx.vmap(read))(preds, xs)
+
+    err = same(build)
+    assert isinstance(err, NotImplementedError), err
+    assert _first_line(err) == "State effect not supported in vmap-of-cond."
+
+
+def test_vmap_of_cond_without_outer_refs_runs_like_jax():
+    # a ref made inside a branch, a vmap inside a branch: no state effect crosses the cond
+    def build(m):
+        jx, lax, jnp = m.jx, m.lax, m.jnp
+        r = jx.new_ref(jnp.arange(3.0))
+        preds, xs = jnp.array([True, False]), jnp.array([1.0, 2.0])
+
+        def local(x):
+            q = jx.new_ref(x)
+            q[...] += 1.0
+            return q[...]
+
+        a = jx.vmap(lambda p, x: lax.cond(p, lambda: local(x), lambda: x))(preds, xs)
+        b = lax.cond(True, lambda: jx.vmap(lambda x: x + r[1])(xs), lambda: xs)
+        return a, b, r[...]
+
+    out = same(build)
+    np.testing.assert_array_equal(out[0], [2.0, 2.0])
+    np.testing.assert_array_equal(out[1], [2.0, 3.0])
