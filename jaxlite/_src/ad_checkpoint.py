@@ -214,7 +214,7 @@ def checkpoint(
         flat, in_tree = tree_util.tree_flatten((dyn, kwargs))
         avals = [abstractify(x) for x in flat]
         closed, out_tree, plan = trace_flat_refs(
-            f, in_tree, avals, source=(fun, "checkpoint / remat")
+            f, in_tree, avals, source=(fun, "checkpoint / remat"), construct="checkpoint"
         )
         closed, consts = closure_convert_consts(closed)
 

@@ -214,3 +214,96 @@ def test_vmap_of_cond_without_outer_refs_runs_like_jax():
     out = same(build)
     np.testing.assert_array_equal(out[0], [2.0, 2.0])
     np.testing.assert_array_equal(out[1], [2.0, 3.0])
+
+
+# ------------------------------------------------------------------ grad of loops over cond
+_PE_COND = [
+    "scan", "scan_cond_independent", "scan_not_differentiated", "scan_jit_inside",
+    "jit_outside", "fori", "fori_dynamic", "while", "checkpoint", "checkpoint_saveable",
+    "linearize", "vjp_write",
+]
+
+
+@pytest.mark.parametrize("case", _PE_COND)
+def test_grad_of_loop_or_checkpoint_over_cond_touching_refs_raises_like_jax(case):
+    # jaxlite answered (or raised its while_loop reverse-mode error); JAX's partial
+    # evaluation of a cond refuses state effects, and reverse-mode differentiation
+    # partially evaluates the conds inside scan, while_loop and checkpoint bodies.
+    def build(m):
+        jx, lax, jnp = m.jx, m.lax, m.jnp
+        r = jx.new_ref(jnp.arange(3.0))
+
+        def cr(x):
+            return lax.cond(x > 0, lambda: r[1] * x, lambda: x)
+
+        def cw(x):
+            def t():
+                r[0] += 1.0
+                return x * 3
+
+            return lax.cond(x > 0, t, lambda: x)
+
+        def scan(body, x):
+            return lax.scan(lambda c, _: (body(c), None), x, None, length=2)[0]
+
+        if case == "scan":
+            return jx.grad(lambda x: scan(cr, x))(2.0)
+        if case == "scan_cond_independent":
+            one = lambda: lax.cond(True, lambda: r[1], lambda: 1.0)  # noqa: E731
+            return jx.grad(lambda x: scan(lambda c: c * one(), x))(2.0)
+        if case == "scan_not_differentiated":
+            return jx.grad(lambda x: x * scan(cr, 2.0))(2.0)
+        if case == "scan_jit_inside":
+            return jx.grad(lambda x: scan(jx.jit(cr), x))(2.0)
+        if case == "jit_outside":
+            return jx.grad(jx.jit(lambda x: scan(cr, x)))(2.0)
+        if case == "fori":
+            return jx.grad(lambda x: lax.fori_loop(0, 2, lambda i, c: cr(c), x))(2.0)
+        if case == "fori_dynamic":
+            return jx.grad(lambda x: lax.fori_loop(0, jnp.int32(2), lambda i, c: cr(c), x))(2.0)
+        if case == "while":
+            return jx.grad(lambda x: lax.while_loop(lambda c: c < 5, lambda c: cr(c) + 1, x))(2.0)
+        if case == "checkpoint":
+            return jx.grad(jx.checkpoint(cr))(2.0)
+        if case == "checkpoint_saveable":
+            policy = jx.checkpoint_policies.everything_saveable
+            return jx.grad(jx.checkpoint(cr, policy=policy))(2.0)
+        if case == "linearize":
+            return jx.linearize(lambda x: scan(cr, x), 2.0)[1](1.0)
+        return jx.vjp(lambda x: scan(cw, x), 2.0)[1](1.0)
+
+    err = same(build)
+    assert isinstance(err, NotImplementedError), err
+    assert _first_line(err) == "State effect not supported in cond partial-eval."
+
+
+def test_cond_touching_refs_under_grad_without_loops_like_jax():
+    # grad of the cond itself, of jit or of a cond around it, jvp of a scan over it: JAX
+    # runs these (no partial evaluation of the cond), and so does jaxlite.
+    def build(m):
+        jx, lax, jnp = m.jx, m.lax, m.jnp
+        r = jx.new_ref(jnp.arange(3.0))
+
+        def cr(x):
+            return lax.cond(x > 0, lambda: r[1] * x, lambda: x)
+
+        def cw(x):
+            def t():
+                r[0] += 1.0
+                return x * 3
+
+            return lax.cond(x > 0, t, lambda: x)
+
+        scan = lambda x: lax.scan(lambda c, _: (cr(c), None), x, None, length=2)[0]  # noqa: E731
+        return (
+            jx.grad(cr)(2.0),
+            jx.grad(jx.jit(cw))(2.0),
+            jx.grad(lambda x: lax.cond(x > 0, lambda: cr(x) * 2, lambda: x))(2.0),
+            jx.jvp(scan, (2.0,), (1.0,)),
+            jx.grad(lambda x: x * 2)(jx.jit(scan)(2.0)),
+            r[...],
+        )
+
+    out = same(build)
+    assert [float(x) for x in out[:3]] == [1.0, 3.0, 2.0]
+    np.testing.assert_array_equal(out[-1], [1.0, 1.0, 2.0])

@@ -118,6 +118,8 @@ def leaf_value(x, aval):
 def call(pjit, entry, flat, args, kwargs, compiled_for, jit_p):
     """Call ``entry`` (traced with a ``RefPlan``) on the flat arguments ``flat``."""
     plan = entry.ref_plan
+    if plan.cond_effects:  # as if its cond were bound here (a cached trace, JAX's errors)
+        refs.refuse_cond_effects()
     if len(plan.arg_pos) > 1:
         check_distinct_refs(pjit._fun, [flat[i] for i in plan.arg_pos], args, kwargs, "jit")
     if plan.arg_pos and plan.closure:

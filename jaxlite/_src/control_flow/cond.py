@@ -482,7 +482,7 @@ def _call(api_name, index, funs, names, operands):
             branches, args, out_tree = _trace_branches(api_name, bfuns, names, bops)
             refs.before_bind()
             if rs:
-                rt.refuse_under_vmap()
+                refs.refuse_cond_effects()
             out = tree_util.tree_unflatten(out_tree, _bind_forwarding(index, args, branches))
             if rs:
                 out, finals = out

@@ -24,7 +24,6 @@ from jaxlite._src import tree_util
 from jaxlite._src.compile.jit_refs import check_distinct_refs, closed_over_error
 from jaxlite._src.core import refs
 from jaxlite._src.core.refs import Ref
-from jaxlite._src.core.trace import trace_ctx
 from jaxlite._src.ops import conversion
 
 
@@ -97,18 +96,6 @@ def write_all(rs: list, values, initial) -> None:
             refs.write(r, v)
 
 
-def refuse_under_vmap() -> None:
-    """JAX's error for a ``cond``/``switch`` whose branches touch refs made outside them,
-    bound under ``vmap`` (JAX's batching rule of ``cond`` refuses any state effect, whether
-    or not the predicate or the refs are batched; under ``vmap`` of ``jit``, ``scan``... it
-    batches the inner ``cond`` too). Called before binding such a ``cond``."""
-    t = trace_ctx.trace
-    while t is not None:
-        if t.kind == "batch":
-            raise NotImplementedError("State effect not supported in vmap-of-cond.")
-        t = t.parent_trace
-
-
 def split_operands(operands: tuple) -> tuple[tuple, Callable]:
     """``operands`` without their ref leaves, and a function putting them back."""
     leaves, tree = tree_util.tree_flatten(operands)
@@ -154,7 +141,7 @@ def threaded_scan(scan_impl: Callable, f: Callable, init, xs, *rest):
         write_all(rs, finals, values)
         return carry, ys
 
-    out = refs.threading_construct(run)
+    out = refs.threading_construct(run, "scan")
     if over is not None:
         over.write_back()
     return out

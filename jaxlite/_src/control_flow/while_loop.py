@@ -393,7 +393,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
         rt.write_all(rs, finals, values)
         return val
 
-    return refs.threading_construct(run)
+    return refs.threading_construct(run, "while")
 
 
 def _while_loop(cond_fun, body_fun, init_val):

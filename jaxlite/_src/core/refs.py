@@ -232,13 +232,17 @@ class Collector:
 
     ``base`` is the trace current when the construct started; its bodies are traced in
     staging traces whose parent is ``base``. ``saved`` keeps each recorded ref's value and
-    owner as first seen, restored when the construct's discovery pass ends.
+    owner as first seen, restored when the construct's discovery pass ends. ``kind``: the
+    construct (``"scan"``, ``"while"``, ``"checkpoint"``; None for the others).
+    ``cond_effects``: a ``cond`` in its bodies touched refs made outside that ``cond``.
     """
 
-    __slots__ = ("base", "found", "saved", "threaded")
+    __slots__ = ("base", "found", "saved", "threaded", "kind", "cond_effects")
 
-    def __init__(self, base, threaded=()):
+    def __init__(self, base, threaded=(), kind=None):
         self.base = base
+        self.kind = kind
+        self.cond_effects = False  # a cond in its bodies touched refs made outside that cond
         self.found: list[Ref] = []
         self.saved: dict[int, tuple] = {}
         self.threaded = {id(r) for r in threaded}
@@ -396,9 +400,10 @@ class Discovery:
         return True
 
 
-def threading_construct(run):
+def threading_construct(run, kind=None):
     """Run a construct that threads refs: ``run(refs)`` traces and binds the construct with
-    ``refs`` (a list) threaded through its bodies, calling ``before_bind()`` before binding.
+    ``refs`` (a list) threaded through its bodies, calling ``before_bind()`` before binding
+    (``kind``: the construct's, for ``Collector.kind``).
 
     The first pass threads none; if its bodies touched refs made outside, it stops at
     ``before_bind`` (or at any error after the discovery), the refs are restored, and the
@@ -406,7 +411,7 @@ def threading_construct(run):
     """
     refs: list[Ref] = []
     while True:
-        col = Collector(trace_ctx.trace, refs)
+        col = Collector(trace_ctx.trace, refs, kind)
         _state.collectors.append(col)
         try:
             return run(list(refs))
@@ -417,6 +422,37 @@ def threading_construct(run):
         finally:
             _state.collectors.pop()
             col.restore()
+
+
+def enclosing_constructs() -> list:
+    """The ``Collector`` of each threading construct being traced, outermost first."""
+    return _state.collectors
+
+
+def refuse_cond_effects() -> None:
+    """JAX's errors for a ``cond``/``switch`` whose branches touch refs made outside them
+    (a state effect), called before binding one (and by a cached ``jit`` call whose jaxpr
+    has one). JAX's batching rule of ``cond`` refuses any state effect, batched or not, and
+    so does its partial evaluation, which reverse-mode differentiation applies to the
+    ``cond``s inside a differentiated ``scan``, ``while_loop``/``fori_loop`` or
+    ``checkpoint`` body (not to one traced directly under ``grad``, nor inside ``jit`` or
+    another ``cond`` alone). Whichever transformation meets the ``cond`` first raises:
+    walking up from the current trace, a ``vmap`` (batch) trace, or a ``grad``
+    (partial_eval) trace at or above the trace where such a loop or ``checkpoint`` is
+    bound. Otherwise marks the enclosing constructs (``Collector.cond_effects``)."""
+    cols = _state.collectors
+    loops = {id(c.base) for c in cols if c.kind is not None}
+    inside_loop = False
+    t = trace_ctx.trace
+    while t is not None:
+        if t.kind == "batch":
+            raise NotImplementedError("State effect not supported in vmap-of-cond.")
+        inside_loop = inside_loop or id(t) in loops
+        if inside_loop and t.kind == "partial_eval":
+            raise NotImplementedError("State effect not supported in cond partial-eval.")
+        t = t.parent_trace
+    for c in cols:
+        c.cond_effects = True
 
 
 def install(refs, values) -> list:

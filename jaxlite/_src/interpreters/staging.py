@@ -275,24 +275,30 @@ class RefPlan:
     its own number of outputs (``n_out``). Its jaxpr takes ``(*flat_args, *closure
     values)``, a ref argument standing for the ref's value, and returns ``(*outs, *final
     values of the ref arguments, *final values of the closure refs)``; ``written`` says
-    which of those refs the function writes (only those are written back)."""
+    which of those refs the function writes (only those are written back).
+    ``cond_effects``: its jaxpr has a ``cond`` whose branches touch refs made outside them
+    (``refs.refuse_cond_effects`` at each call)."""
 
-    __slots__ = ("arg_pos", "closure", "n_out", "written")
+    __slots__ = ("arg_pos", "closure", "n_out", "written", "cond_effects")
 
-    def __init__(self, arg_pos, closure, n_out, written):
+    def __init__(self, arg_pos, closure, n_out, written, cond_effects=False):
         self.arg_pos = arg_pos
         self.closure = closure
         self.n_out = n_out
         self.written = written
+        self.cond_effects = cond_effects
 
 
-def trace_flat_refs(fun: Callable, in_tree, in_avals, *, in_shardings=None, source=None):
+def trace_flat_refs(
+    fun: Callable, in_tree, in_avals, *, in_shardings=None, source=None, construct=None
+):
     """``trace_flat`` for functions that may take or close over refs (``jit``,
     ``make_jaxpr``): ``AbstractRef`` entries of ``in_avals`` are ref arguments, and refs
     made outside that the function touches are found by a first trace (core/refs.py).
 
     Returns ``(closed, out_tree, plan)``; ``plan`` is None when no ref is involved (then
-    ``closed`` is exactly ``trace_flat``'s), else a ``RefPlan``.
+    ``closed`` is exactly ``trace_flat``'s), else a ``RefPlan``. ``construct``: the
+    threading construct's kind (``refs.Collector.kind``; ``"checkpoint"``).
     """
     arg_pos = tuple(i for i, a in enumerate(in_avals) if type(a) is AbstractRef)
 
@@ -334,10 +340,11 @@ def trace_flat_refs(fun: Callable, in_tree, in_avals, *, in_shardings=None, sour
             shardings += [None] * len(closure)
         closed, _ = trace_to_jaxpr(traced, avals, shardings)
         refs.before_bind()
-        plan = RefPlan(arg_pos, tuple(closure), store["n_out"], store["written"])
+        effects = refs.enclosing_constructs()[-1].cond_effects
+        plan = RefPlan(arg_pos, tuple(closure), store["n_out"], store["written"], effects)
         return closed, store["tree"], plan
 
-    return refs.threading_construct(run)
+    return refs.threading_construct(run, construct)
 
 
 def traced_for(fun: Callable, what: str) -> str:
