@@ -65,6 +65,35 @@ def test_kernel_chunks_agree_with_one_pass(monkeypatch):
     np.testing.assert_array_equal(ref[0], arr[0])
 
 
+def test_small_inputs_python_path_agrees_with_numpy_pass(monkeypatch):
+    """Up to ``_SMALL`` lanes are hashed with Python integers: the same bits, shapes and
+    dtypes as the NumPy pass, for every way the four operands broadcast (scalars, 1-element
+    and full arrays, zero lanes), over random words (carries and rotations at every bit)."""
+    from jaxlite._src.random import threefry as tf
+
+    rng = np.random.default_rng(21)
+    cases = 0
+    for n in range(tf._SMALL + 1):
+        for _ in range(40):
+            shapes = [((n,), (1,), ())[rng.integers(3)] if n else (0,) for _ in range(4)]
+            if n and all(s != (n,) for s in shapes):
+                shapes[int(rng.integers(4))] = (n,)
+            args = [
+                rng.integers(0, 2**32, size=s, dtype=np.uint64).astype(np.uint32) for s in shapes
+            ]
+            small = tf.threefry2x32_kernel(*args)
+            with monkeypatch.context() as m:
+                m.setattr(tf, "_SMALL", -1)
+                full = tf.threefry2x32_kernel(*args)
+            for a, b in zip(small, full):
+                assert a.shape == b.shape and a.dtype == b.dtype == np.uint32
+                np.testing.assert_array_equal(a, b)
+            cases += 1
+    assert cases == 40 * (tf._SMALL + 1)
+    # The Python path is the one taken for a key split's few lanes.
+    assert tf._SMALL >= 4
+
+
 def test_broadcasting_and_vmap_match_a_loop():
     k0 = jnp.asarray(np.array([1, 2, 3], np.uint32))
     k1 = jnp.asarray(np.array([4, 5, 6], np.uint32))

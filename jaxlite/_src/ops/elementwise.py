@@ -306,7 +306,7 @@ def _integer_pow_impl(x, *, y):
         return np.ones_like(x)
     if y < 0 and dtypes.is_int(x.dtype):
         return np.asarray(1 // x**-y, x.dtype)
-    out = _pow_by_squaring(x, abs(y), lambda a, b: np.asarray(a * b, x.dtype))
+    out = _pow_by_squaring(x, -y if y < 0 else y, lambda a, b: np.asarray(a * b, x.dtype))
     if y < 0:
         out = division.divide_exact(np.ones((), x.dtype), np.asarray(out))
     return np.asarray(out, dtype=x.dtype)
@@ -325,7 +325,7 @@ def _integer_pow_native(ctx, eqn, ins, outs):
     if y == 0:
         one = ctx.const(np.ones(aval.shape, aval.dtype))
         return [f"{outs[0]} = {one}" if aval.shape == () else f"{outs[0]} = {one}.copy()"]
-    lines, acc, base, n = [], None, ins[0], abs(y)
+    lines, acc, base, n = [], None, ins[0], -y if y < 0 else y
     while n > 0:
         if n & 1:
             rhs = base if acc is None else ctx.typed(f"{acc} * {base}", aval)
