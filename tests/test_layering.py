@@ -61,6 +61,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "control_flow",
             "custom_args",
+            "custom_refs",  # refs made outside a custom_jvp/custom_vjp body
             "custom_derivatives",
             "custom_trees",
             "custom_staged",

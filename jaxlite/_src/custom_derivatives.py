@@ -28,7 +28,7 @@ import functools
 import inspect
 from collections.abc import Callable, Sequence
 
-from jaxlite._src import dtypes, tree_util
+from jaxlite._src import custom_refs, dtypes, tree_util
 from jaxlite._src.api_plumbing import flatten_fun, merge_static_args, split_static_args
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import to_array
@@ -294,7 +294,7 @@ def _cj_call_jvp(trace, tracers, *, fun, jvp, symbolic_zeros):
 def _cj_call_bind(trace, tracers, *, fun, jvp, symbolic_zeros):
     """Staging and batching: stage ``fun`` to a jaxpr and bind ``custom_jvp_call_p`` (whose
     jvp/batch rules then apply)."""
-    closed, consts = _trace_closed(trace, fun, tracers)
+    closed, consts = custom_refs.trace_closed(trace, fun, tracers, "custom_jvp")
     return custom_jvp_call_p.bind_with_trace(
         trace,
         list(consts) + list(tracers),
@@ -634,7 +634,7 @@ def _cv_call_partial_eval(trace, tracers, **params):
 
 
 def _cv_call_bind(trace, tracers, *, fun, fwd, bwd, symbolic_zeros):
-    closed, consts = _trace_closed(trace, fun, tracers)
+    closed, consts = custom_refs.trace_closed(trace, fun, tracers, "custom_vjp")
     return custom_vjp_call_p.bind_with_trace(
         trace,
         list(consts) + list(tracers),
