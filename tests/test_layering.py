@@ -51,7 +51,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # ops/ has an internal order, lowest first (see OPS_ORDER).
     ("ops", ("ops",)),
     ("interpreters", ("interpreters",)),
-    ("compile", ("compile",)),  # jit, codegen, and the native (Numba) tier: compile.native
+    # jit, codegen, the native (Numba) tier (compile.native), and the refs a jit or a vmap
+    # takes (compile.jit_refs, compile.vmap_refs)
+    ("compile", ("compile",)),
     # Front ends of the two interpreter-level transformations: vmap and jvp. They sit
     # below control flow and jax.numpy, which call vmap (lax.map, jnp.vectorize).
     ("api", ("api",)),

@@ -14,11 +14,11 @@ import numpy as np
 
 from jaxlite._src import dtypes, tree_util, util as _util
 from jaxlite._src.api_plumbing import check_callable, flatten_fun
-from jaxlite._src.compile.jit_refs import check_distinct_refs
+from jaxlite._src.compile import vmap_refs
 from jaxlite._src.core import refs
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.core.refs import AbstractRef, Ref
+from jaxlite._src.core.refs import Ref
 from jaxlite._src.core.rule_types import AxisData, Zero, not_mapped
 from jaxlite._src.core.trace import Tracer, trace_ctx
 from jaxlite._src.interpreters import batching, jvp as _jvp
@@ -167,43 +167,6 @@ def _arg_paths(fun, args, kwargs) -> list[str]:
     return out
 
 
-def _with_mapped_refs(flat_fun, ref_pos, store, outer):
-    """``flat_fun`` given, at ``ref_pos``, refs holding the (batched) values passed there,
-    returning their final values after its own outputs (``store["written"]``: which it
-    wrote), as JAX maps a ref argument of ``vmap`` slice by slice."""
-
-    def fun(*ins):
-        ins = list(ins)
-        initial = [ins[i] for i in ref_pos]
-        boxes = store["boxes"] = [Ref._make(v, AbstractRef(aval_of(v))) for v in initial]
-        for i, box in zip(ref_pos, boxes):
-            ins[i] = box
-        key = id(trace_ctx.trace)
-        refs.mapped_args[key] = {id(r): (b, v) for r, b, v in zip(outer, boxes, initial)}
-        try:
-            outs = flat_fun(*ins)
-        except BaseException:
-            # JAX's vmap has written the slices into the ref by then: keep what was written
-            # before the exception (as (value, batch dim) pairs of the enclosing trace).
-            trace = trace_ctx.trace
-            finals = [b._value for b in boxes]
-            try:  # (a value of a trace that has ended is not kept)
-                store["partial"] = [
-                    trace.to_batch_info(f) if f is not v else None
-                    for f, v in zip(finals, initial)
-                ]
-            except Exception:  # noqa: BLE001 - the body's own exception is raised
-                pass
-            raise
-        finally:
-            del refs.mapped_args[key]
-        finals = [b._value for b in boxes]
-        store["written"] = [f is not v for f, v in zip(finals, initial)]
-        return [*outs, *finals]
-
-    return fun
-
-
 def vmap(
     fun: Callable,
     in_axes: Any = 0,
@@ -289,6 +252,7 @@ def vmap(
             for o in out_flat:
                 if isinstance(o, Ref):  # JAX: a mapped ref argument comes back as itself,
                     res.append(o._value)  # a ref made inside as a ref of the batched value
+                    store["refs_out"] = True
                     continue
                 if type(o) is Zero:
                     # A symbolic zero (a JVP rule run under vmap, as equinox's vprim does):
@@ -306,23 +270,18 @@ def vmap(
 
         flat_fun, store = flatten_fun(fun, in_tree, kwargs=True, out_leaves=out_leaves, store=store)
         axis_data = AxisData(axis_name, size, spmd_axis_name)
-        if ref_pos:
-            outer = [flat[i] for i in ref_pos]
-            check_distinct_refs(fun, outer, args, kwargs, "vmap")
-            flat_fun = _with_mapped_refs(flat_fun, ref_pos, store, outer)
+        mapped = None
+        if ref_pos:  # compile/vmap_refs.py
+            mapped = vmap_refs.MappedRefs(fun, flat, ref_pos, args, kwargs, store)
+            flat_fun = mapped.wrap(flat_fun)
         try:
             outs, out_dims = batching.batch_flat(flat_fun, axis_data, vals, dims)
         except BaseException:
-            for i, p in zip(ref_pos, store.get("partial", ())):
-                if p is not None:
-                    refs.write(flat[i], batching.move_dim(p[0], p[1], dims[i] % vals[i].ndim, size))
+            if mapped is not None:
+                mapped.write_partial(vals, dims, size)
             raise
-        if ref_pos:
-            k = len(ref_pos)
-            for i, o, d, w in zip(ref_pos, outs[-k:], out_dims[-k:], store["written"]):
-                if w:  # back to the ref's own axis
-                    refs.write(flat[i], batching.move_dim(o, d, dims[i] % vals[i].ndim, size))
-            outs, out_dims = outs[:-k], out_dims[:-k]
+        if mapped is not None:
+            outs, out_dims = mapped.write_back(outs, out_dims, vals, dims, size)
         out_tree = store["tree"]
         if simple_out:
             out_axes_flat = [out_axes] * len(outs)
@@ -332,9 +291,11 @@ def vmap(
             )
         res = []
         for i, (o, raw, d, od) in enumerate(zip(outs, store["raw"], out_dims, out_axes_flat)):
-            if isinstance(raw, Ref) and any(raw is b for b in store.get("boxes", ())):
-                res.append(flat[ref_pos[[b is raw for b in store["boxes"]].index(True)]])
-                continue
+            if isinstance(raw, Ref):
+                given = vmap_refs.returned_argument(raw, store, flat, ref_pos)
+                if given is not None:
+                    res.append(given)
+                    continue
             if type(raw) is Zero and d is not_mapped:
                 res.append(raw)
                 continue
@@ -361,9 +322,8 @@ def vmap(
             if not -nd <= od < nd:
                 raise ValueError(f"axis {od} is out of bounds for array of dimension {nd}")
             res.append(batching.move_dim(o, d, int(od) % nd, size))
-        for i, raw in enumerate(store["raw"]):
-            if isinstance(raw, Ref) and res[i] is not raw and not isinstance(res[i], Ref):
-                res[i] = Ref._make(res[i], AbstractRef(aval_of(res[i])))
+        if "refs_out" in store:
+            vmap_refs.rewrap_made_refs(res, store["raw"])
         return tree_util.tree_unflatten(out_tree, res)
 
     return vmapped
