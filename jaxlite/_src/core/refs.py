@@ -16,9 +16,9 @@ owner and walks the traces between them (``_cross``):
   records every ref created outside it that the body touches. The construct then traces
   again with those refs *installed*: their values enter the body as extra inputs (loop
   carries, ``jit`` arguments, branch operands), the body owns them, their final values
-  leave as extra outputs and are written back to the refs after the call. A staging trace
-  of any other construct (``custom_jvp``, ``checkpoint``, ``shard_map``...) refuses the
-  access with ``NotImplementedError``;
+  leave as extra outputs and are written back to the refs after the call (``custom_jvp``
+  and ``custom_vjp`` bodies: ``custom_refs.py``). A staging trace of any other construct
+  (``shard_map``, ``custom_vmap``...) refuses the access with ``NotImplementedError``;
 * a **batch** (``vmap``), **jvp** or **partial_eval** (``grad``) trace lets reads through
   (the value is a constant of that trace) and checks writes by ``crossing_rules``
   (registered by ``state.py``): JAX's errors for a batched or differentiated value written
@@ -292,10 +292,11 @@ def leaked_ref_error(ref: Ref) -> UnexpectedTracerError:
 def _unsupported(trace) -> NotImplementedError:
     return NotImplementedError(
         "jaxlite threads mutable array references (jax.Ref) made outside a traced function "
-        "through jit, lax.scan, fori_loop, while_loop, cond and switch (and lets vmap, jvp "
-        f"and grad read them); this access crosses a {trace.kind} trace ({type(trace).__name__}"
-        ") of another construct (custom_jvp, custom_vjp, checkpoint, shard_map, ...), which "
-        "does not. Pass the ref's value in and write the result back outside instead."
+        "through jit, checkpoint, lax.scan, fori_loop, while_loop, cond and switch (and lets "
+        "vmap, jvp and grad read them); this access crosses a "
+        f"{trace.kind} trace ({type(trace).__name__}) of another construct (shard_map, "
+        "custom_vmap, a staged custom_vjp rule, ...), which does not. Pass the ref's value in "
+        "and write the result back outside instead."
     )
 
 
