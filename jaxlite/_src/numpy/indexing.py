@@ -16,6 +16,7 @@ from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.errors import NonConcreteBooleanIndexError
 from jaxlite._src.core.trace import Tracer
+from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy import reductions
 from jaxlite._src.numpy.creation import ones_like
 from jaxlite._src.numpy.shape import broadcast_to
@@ -139,7 +140,12 @@ def _lift_bool_scalars(x, items):
     return x, new_items
 
 
-def getitem(x, idx):
+def getitem(x, idx, clip=False):
+    """``x[idx]``; ``clip``: the index arrays are clamped into bounds before the gather
+    (``x.at[idx].get(mode="clip")``), so its derivative adds clamped positions' cotangents
+    where they were taken, where ``x[idx]``'s drops out-of-bounds ones (JAX's
+    promise-in-bounds gather forwards clamped values and transposes to a dropping
+    scatter)."""
     if isinstance(idx, list):
         raise TypeError(
             "Using a non-tuple sequence for multidimensional indexing is not allowed; use "
@@ -150,7 +156,7 @@ def getitem(x, idx):
     x, items = _lift_bool_scalars(x, items)
     if type(x) is not ArrayImpl:
         _explicit.check_index(x, [i for i in items if not isinstance(i, _EmptyEllipsis)])
-    return _index(x, items)
+    return _index(x, items, clip)
 
 
 def _is_static_int(i):
@@ -205,7 +211,7 @@ def _use_gather(x, items):
     return dynamic and strided
 
 
-def _index(x, items):
+def _index(x, items, clip=False):
     # JAX's strategies: static slices when every index is a static int in bounds, a slice,
     # None or Ellipsis; dynamic_slice (clamped) when scalar indices are traced or out of
     # bounds and every slice has step 1 or -1; a gather otherwise. They show in weak types (a
@@ -302,7 +308,7 @@ def _index(x, items):
         # else they go first. Every scalar index is advanced here, so nothing is squeezed.
         at = [k for k, sl in enumerate(slots) if sl == "adv"]
         contiguous = at == list(range(at[0], at[-1] + 1))
-        out = _advanced(out, advanced, contiguous)
+        out = _advanced(out, advanced, contiguous, clip)
         nb = len(np.broadcast_shapes(*[aval_of(arr).shape for _, arr in advanced]))
         rest = [sl for sl in slots if sl != "adv"]
         layout = (
@@ -324,9 +330,10 @@ def _index(x, items):
     return out
 
 
-def _advanced(x, advanced, contiguous):
+def _advanced(x, advanced, contiguous, clip=False):
     """``x`` gathered at the advanced indices ``[(axis, index array)]``; the broadcast index
-    dimensions go where the indexed axes were if ``contiguous``, else first."""
+    dimensions go where the indexed axes were if ``contiguous``, else first. ``clip``: the
+    (normalized) indices are clamped into bounds first."""
     axes = [a for a, _ in advanced]
     rest = [i for i in range(x.ndim) if i not in axes]
     index_shape = np.broadcast_shapes(*[aval_of(a).shape for _, a in advanced])
@@ -341,6 +348,8 @@ def _advanced(x, advanced, contiguous):
         n = x.shape[a]
         arr = conversion.convert_element_type(arr, dtypes.int32)
         arr = ew.select_n(ew.lt(arr, ew._const(arr, 0)), arr, ew.add(arr, ew._const(arr, n)))
+        if clip:
+            arr = ew.max(ew.min(arr, ew._const(arr, n - 1)), ew._const(arr, 0))
         idxs.append(arr)
     xt = _shape.transpose(x, axes + rest)
     out = _ix.gather(xt, *idxs)
@@ -382,7 +391,9 @@ class _IndexUpdateRef:
             return _explicit.apply_out_sharding(
                 _get_filled, out_sharding, self.array, self.index, fill_value
             )
-        return _explicit.apply_out_sharding(getitem, out_sharding, self.array, self.index)
+        return _explicit.apply_out_sharding(
+            getitem, out_sharding, self.array, self.index, mode == "clip"
+        )
 
     def set(self, values, **kwargs):
         return _scatter(self.array, self.index, values, "set", kwargs.get("mode"))
@@ -394,7 +405,7 @@ class _IndexUpdateRef:
         return _scatter(self.array, self.index, values, "sub", kwargs.get("mode"))
 
     def multiply(self, values, **kwargs):
-        return _scatter(self.array, self.index, values, "mul", kwargs.get("mode"))
+        return _scatter(self.array, self.index, values, _mul(kwargs), kwargs.get("mode"))
 
     mul = multiply
 
@@ -403,12 +414,16 @@ class _IndexUpdateRef:
         # dtype (an exact division where each position is named once; integer ``x`` gives
         # a float result, its divisors cast to x's dtype first).
         x = asarray_any(self.array)
-        return true_divide(x, _scatter(ones_like(x), self.index, values, "mul", kwargs.get("mode")))
+        return true_divide(
+            x, _scatter(ones_like(x), self.index, values, _mul(kwargs), kwargs.get("mode"))
+        )
 
     def power(self, values, **kwargs):
         # As JAX: ``x`` to the power of the product of the updates scattered into ones.
         x = asarray_any(self.array)
-        return power(x, _scatter(ones_like(x), self.index, values, "mul", kwargs.get("mode")))
+        return power(
+            x, _scatter(ones_like(x), self.index, values, _mul(kwargs), kwargs.get("mode"))
+        )
 
     def min(self, values, **kwargs):
         return _scatter(self.array, self.index, values, "min", kwargs.get("mode"))
@@ -417,21 +432,43 @@ class _IndexUpdateRef:
         return _scatter(self.array, self.index, values, "max", kwargs.get("mode"))
 
     def apply(self, func, **kwargs):
+        """``x.at[idx].apply(func)``: ``func`` (elementwise) applied to the selected
+        elements, once per occurrence of a position in the index. As JAX's
+        ``scatter_apply``: not differentiable (``NotImplementedError`` under
+        ``jvp``/``grad``), and an empty selection returns ``x`` without calling ``func``."""
         mode = kwargs.get("mode")
         x = asarray_any(self.array)
-        if _unique_by_construction(self.index, x.ndim):
-            return self.set(func(self.get()), mode=mode)
-        # As JAX's scatter_apply: ``func`` (elementwise) is applied once per occurrence of a
-        # position in the index, so a position named k times becomes func^k(x).
-        counts = _scatter(_shape.full(x.shape, 0, dtypes.int32), self.index, 1, "add", mode)
-        most = reductions.max(counts) if counts.size else 0
+        if 0 in aval_of(_scatter_positions(x.shape, self.index)).shape:
+            return x
+        index = self.index
 
-        def body(carry):
-            j, z = carry
-            new = conversion.convert_element_type(asarray_any(func(z)), x.dtype, x.weak_type)
-            return j + 1, ew.select_n(ew.gt(counts, ew._const(counts, j)), z, new)
+        @custom_jvp
+        def scatter_apply(x):
+            if _unique_by_construction(index, x.ndim):
+                return _IndexUpdateRef(x, index).set(func(getitem(x, index)), mode=mode)
+            # A position named k times becomes func^k(x).
+            counts = _scatter(_shape.full(x.shape, 0, dtypes.int32), index, 1, "add", mode)
+            most = reductions.max(counts) if counts.size else 0
 
-        return while_loop(lambda carry: carry[0] < most, body, (0, x))[1]
+            def body(carry):
+                j, z = carry
+                new = conversion.convert_element_type(asarray_any(func(z)), x.dtype, x.weak_type)
+                return j + 1, ew.select_n(ew.gt(counts, ew._const(counts, j)), z, new)
+
+            return while_loop(lambda carry: carry[0] < most, body, (0, x))[1]
+
+        @scatter_apply.defjvp
+        def _refuse(primals, tangents):
+            raise NotImplementedError("scatter_apply JVP not implemented")
+
+        return scatter_apply(x)
+
+
+def _mul(kwargs):
+    """The scatter mode of a product update: ``"mul_unique"`` where the caller promises
+    ``unique_indices=True`` (JAX then differentiates it by the updates too; repeated
+    indices break the promise and give an unspecified result)."""
+    return "mul_unique" if kwargs.get("unique_indices") else "mul"
 
 
 def _get_filled(x, idx, fill_value):
@@ -525,6 +562,8 @@ def _scatter_sel(x, idx, sel, values, mode):
     sel_shape = aval_of(sel).shape
     if aval_of(values).shape != sel_shape:
         values = broadcast_to(values, sel_shape)
+    unique = mode == "mul_unique"
+    mode = "mul" if unique else mode
     if x.dtype == dtypes.bool_ and mode in ("add", "mul", "sub"):
         # JAX's scatter_add/scatter_mul/scatter_sub take no booleans (a bool ``x`` with bool
         # updates stays bool after promotion).
@@ -545,9 +584,14 @@ def _scatter_sel(x, idx, sel, values, mode):
     flat = _shape.reshape(x, (n,))
     m = int(np.prod(sel_shape, dtype=np.int64))
     values, sel = _shape.reshape(values, (m,)), _shape.reshape(sel, (m,))
-    if mode == "mul" and x.dtype != dtypes.bool_ and _unique_by_construction(idx, x.ndim):
+    if (
+        mode == "mul"
+        and x.dtype != dtypes.bool_
+        and (unique or _unique_by_construction(idx, x.ndim))
+    ):
         # Basic indices (ints, slices, scalar index arrays) name each position once, which
-        # JAX's scatter knows (unique_indices): multiply by a set-scatter of the factors
+        # JAX's scatter knows (unique_indices), as do indices the caller promises unique
+        # (``unique_indices=True``): multiply by a set-scatter of the factors
         # into ones, differentiable in the updates too (a scatter-mul is only where the
         # indices are known to be distinct).
         factors = _ix.scatter(ew.add(ew.zeros_like(flat), ew._const(flat, 1)), values, [sel], "set")
