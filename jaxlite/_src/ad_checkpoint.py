@@ -29,6 +29,7 @@ from jaxlite._src.api_plumbing import canonicalize_argnums, merge_static_args, s
 from jaxlite._src.compile import codegen, jit_refs
 from jaxlite._src.core import effects as _effects, rules
 from jaxlite._src.core.array import ArrayImpl, to_array
+from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.ir import (
     ClosedJaxpr,
     Jaxpr,
@@ -49,7 +50,8 @@ from jaxlite._src.interpreters.eval import eval_closed_jaxpr
 from jaxlite._src.interpreters.jvp import jvp_jaxpr
 from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
 from jaxlite._src.interpreters.staging import abstractify, trace_flat, trace_flat_refs
-from jaxlite._src.interpreters.transpose import backward_pass
+from jaxlite._src.interpreters.transpose import transpose_jaxpr
+from jaxlite._src.ops.structural import instantiate
 
 checkpoint_p = Primitive("checkpoint", multiple_results=True)
 name_p = Primitive("name")
@@ -282,8 +284,18 @@ def _ckpt_batch(axis_data, args, dims, *, jaxpr, prevent_cse, policy):
 
 
 def _ckpt_transpose(cts, *args, jaxpr, prevent_cse, policy):
-    cts_in = backward_pass(jaxpr.jaxpr, jaxpr.consts, list(args), list(cts))
-    return [c if is_undefined_primal(a) else None for c, a in zip(cts_in, args)]
+    # The backward pass (with the recomputation it holds) is itself a checkpoint, as in
+    # JAX: differentiated again (a ``vjp`` pullback inside ``grad``), its recomputed values
+    # are not saved but recomputed once more, so the debug callbacks in them replay (H2).
+    mask = [is_undefined_primal(a) for a in args]
+    cts = [instantiate(c) for c in cts]
+    t, tconsts = _convert(transpose_jaxpr(jaxpr, mask, [aval_of(c) for c in cts]))
+    nonlin = [a for a, m in zip(args, mask) if not m]
+    outs = checkpoint_p.bind(
+        *tconsts, *nonlin, *cts, jaxpr=t, prevent_cse=prevent_cse, policy=policy
+    )
+    it = iter(outs)
+    return [next(it) if m else None for m in mask]
 
 
 def _saveable(policy, eqn) -> bool:
@@ -413,11 +425,10 @@ def _ckpt_partial_eval(trace, tracers, *, jaxpr, prevent_cse, policy):
     k_jaxpr, _ = dce_jaxpr(k_jaxpr)
     k_closed = ClosedJaxpr(k_jaxpr, [])
     known_ins = [t for t, u in zip(tracers, unknowns) if not u]
-    k_outs = checkpoint_p.bind_with_trace(
-        trace.parent_trace,
-        list(kconsts) + known_ins,
-        dict(jaxpr=k_closed, prevent_cse=prevent_cse, policy=policy),
-    )
+    # Evaluated inline, as JAX does: the forward pass is not a checkpoint of its own, so a
+    # derivative of higher order saves its values instead of recomputing them.
+    with set_current_trace(trace.parent_trace):
+        k_outs = eval_closed_jaxpr(k_closed, *kconsts, *known_ins)
     known_outs, saved_vals = k_outs[:n_known_outs], k_outs[n_known_outs:]
 
     # Unknown side: (uconsts, saved, unknown inputs) -> recompute, then U's body.
