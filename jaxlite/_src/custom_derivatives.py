@@ -33,13 +33,13 @@ from jaxlite._src.api_plumbing import flatten_fun, merge_static_args, split_stat
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
-from jaxlite._src.core.errors import CustomVJPException
+from jaxlite._src.core.errors import CustomVJPException, UnexpectedTracerError
 from jaxlite._src.core.ir import closure_convert_consts, jaxpr_forwarding, subjaxprs
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.core.trace import Tracer, eval_trace, set_current_trace, trace_ctx
 from jaxlite._src.custom_args import resolve_args as _resolve_args
-from jaxlite._src.custom_staged import run_staged_rule
+from jaxlite._src.custom_staged import applying_trace_kind, run_staged_rule
 from jaxlite._src.custom_trees import (
     bwd_cotangent_leaves,
     check_nondiff_not_traced,
@@ -669,7 +669,18 @@ def _cv_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts, symbolic_zer
         p_out, t_out = _jvp_via_fwd(fwd, bwd, list(xs[:n]), list(xs[n:]), symbolic_zeros)
         return [*p_out, *t_out]
 
-    outs = run_staged_rule(rule, [*primals[num_consts:], *tangents[num_consts:]])
+    try:
+        outs = run_staged_rule(rule, [*primals[num_consts:], *tangents[num_consts:]])
+    except UnexpectedTracerError:
+        # ``fwd`` uses a tracer of a finished trace (a loop carry, a jit argument). Outside
+        # reverse mode the tangent map ``custom_lin`` could only be differentiated, batched
+        # or evaluated forward, which JAX refuses first: its error, not the leak's.
+        kind = applying_trace_kind()
+        if kind == "jvp":
+            raise rules.missing_rule("jvp", custom_lin_p) from None
+        if kind != "partial_eval":
+            raise TypeError(_JVP_OF_VJP_MSG) from None
+        raise
     m = len(outs) // 2
     return outs[:m], outs[m:]
 

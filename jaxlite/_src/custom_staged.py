@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.errors import UnexpectedTracerError
 from jaxlite._src.core.rule_types import Zero
-from jaxlite._src.core.trace import Tracer, escaped_tracer_error, staging_active
+from jaxlite._src.core.trace import Tracer, escaped_tracer_error, staging_active, trace_ctx
 from jaxlite._src.interpreters.dce import dce_jaxpr
 from jaxlite._src.interpreters.eval import eval_jaxpr
 from jaxlite._src.interpreters.staging import dead_tracers_as_consts, trace_to_jaxpr
@@ -55,3 +55,14 @@ def run_staged_rule(rule: Callable, args: Sequence) -> list:
             raise escaped_tracer_error(c)
     vals = iter(eval_jaxpr(jaxpr, consts, *[args[i] for i in live]))
     return [next(vals) if z is None else z for z in info["outs"]]
+
+
+def applying_trace_kind() -> str:
+    """The kind of the trace that will process what a staged rule produces: the first
+    trace below the current one that does not stage (``"partial_eval"`` when the rule is
+    being linearized for reverse mode, ``"jvp"`` / ``"batch"`` / ``"eval"`` when its tangent
+    map will be differentiated, batched or evaluated forward)."""
+    t = trace_ctx.trace
+    while t is not None and t.kind == "staging":
+        t = t.parent_trace
+    return "eval" if t is None else t.kind

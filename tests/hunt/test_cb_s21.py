@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.hunt.oracle import LITE, same
+from tests.hunt.oracle import JAX, LITE, builtin_base, run, same
 
 # ----------------------------------------- remat under derivatives of higher order (H2, G7)
 # A debug callback inside ``jax.checkpoint`` runs in the forward pass and again where the
@@ -82,4 +82,90 @@ def test_remat_counts_under_higher_order_ad_like_jax(case):
     same(lambda m: _remat_stack(m, *case))
     counts, _ = _remat_stack(LITE, *case)
     assert counts.tolist() == _REMAT_CASES[case]
+
+
+# ----------------------- custom_vjp whose fwd uses a finished trace's value, forward mode
+# ``fwd`` reads a value of the trace that staged the call (a scan carry, a jit argument),
+# and the enclosing loop / call is differentiated in forward mode. JAX refuses forward mode
+# of a custom_vjp function before the leak shows: under ``jacfwd`` / ``vmap`` of ``jvp``,
+# "can't apply forward-mode autodiff (jvp) to a custom_vjp function." (a TypeError), under
+# ``grad`` of ``jvp`` the missing derivative of ``custom_lin`` (NotImplementedError).
+# jaxlite raised the leak's UnexpectedTracerError. Reverse mode still reports the leak (JAX
+# too, for scan and fori_loop). Plain ``jvp`` is JAX's documented "No constant handler"
+# TypeError (docs/compat.md); jaxlite gives the forward-mode message there too.
+
+_FWD_MSG = "can't apply forward-mode autodiff (jvp) to a custom_vjp function."
+
+
+def _leaky_custom_vjp(m, where):
+    def step(c):
+        v, i = c
+        i = i + 1
+        h = m.jx.custom_vjp(lambda v: v * 2.0)
+
+        def fwd(v):
+            return v * 2.0 + i * 0.0, (v * 1.0,)  # i: a value of the enclosing trace
+
+        h.defvjp(fwd, lambda res, ct: (ct * m.jnp.cos(res[0]),))
+        return h(v), i
+
+    def f(x):
+        c = (x, m.jnp.int32(0))
+        if where == "scan":
+            return m.lax.scan(lambda c, _: (step(c), None), c, None, length=2)[0][0]
+        if where == "fori":
+            return m.lax.fori_loop(0, 2, lambda k, c: step(c), c)[0]
+        if where == "while":
+            return m.lax.while_loop(lambda c: c[1] < 2, step, c)[0]
+        if where == "cond":
+            return m.lax.cond(x > 0, step, lambda c: c, c)[0]
+        return m.jx.jit(step)(c)[0]
+
+    return f
+
+
+_WHERE = ("scan", "fori", "while", "cond", "jit")
+_FORWARD = {
+    "jacfwd": (lambda m, f: m.jx.jacfwd(f), TypeError, _FWD_MSG),
+    "vmap_jvp": (
+        lambda m, f: lambda x: m.jx.vmap(lambda y: m.jx.jvp(f, (y,), (y,)))(m.jnp.stack([x, x])),
+        TypeError,
+        _FWD_MSG,
+    ),
+    "jacfwd_jit": (lambda m, f: m.jx.jacfwd(m.jx.jit(f)), TypeError, _FWD_MSG),
+    "grad_jvp": (
+        lambda m, f: m.jx.grad(lambda y: m.jx.jvp(f, (y,), (y,))[1]),
+        NotImplementedError,
+        "Differentiation rule for 'custom_lin' not implemented",
+    ),
+    "jvp": (lambda m, f: lambda x: m.jx.jvp(f, (x,), (x,)), TypeError, None),
+}
+_LEAK_CASES = [(w, k) for w in _WHERE for k in _FORWARD]
+
+
+@pytest.mark.parametrize("where, stack", _LEAK_CASES, ids=[f"{w}-{k}" for w, k in _LEAK_CASES])
+def test_custom_vjp_leak_under_forward_mode_like_jax(where, stack):
+    make, etype, msg = _FORWARD[stack]
+
+    def build(m):
+        return make(m, _leaky_custom_vjp(m, where))(np.float32(0.5))
+
+    kind, e = run(build, LITE)
+    assert kind == "err" and builtin_base(e) is etype, e
+    if msg is not None:
+        assert str(e).splitlines()[0] == msg
+    if JAX is not None:
+        kj, ej = run(build, JAX)
+        assert kj == "err" and builtin_base(ej) is etype, ej
+        if msg is not None:
+            assert str(ej).splitlines()[0] == msg
+
+
+@pytest.mark.parametrize("where", ["scan", "fori"])
+def test_custom_vjp_leak_under_reverse_mode_still_reports_the_leak(where):
+    # JAX and jaxlite: the escaped tracer (jacrev, hessian: the linearization runs fwd)
+    for make in (lambda m, f: m.jx.jacrev(f), lambda m, f: m.jx.hessian(f)):
+        for m in (LITE, JAX) if JAX is not None else (LITE,):
+            kind, e = run(lambda m=m: make(m, _leaky_custom_vjp(m, where))(np.float32(0.5)), m)
+            assert kind == "err" and type(e).__name__ == "UnexpectedTracerError", e
 
