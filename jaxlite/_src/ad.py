@@ -21,6 +21,7 @@ from jaxlite._src import dtypes, tree_util, util as _util
 from jaxlite._src.api import jvp as _api_jvp, split_aux, vmap
 from jaxlite._src.api_plumbing import check_callable, flatten_fun
 from jaxlite._src.compile.jit import jit
+from jaxlite._src.control_flow.common import quiet_unless_user_code
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.ir import ClosedJaxpr
 from jaxlite._src.core.rule_types import UndefinedPrimal, Zero
@@ -92,15 +93,20 @@ def linearize_flat(fun: Callable, primals: Sequence[Any]):
 
 
 def _eval_lin(lin, res, tangents):
-    return eval_jaxpr(lin.jaxpr, lin.consts, *res, *tangents)
+    with quiet_unless_user_code([lin.jaxpr]):
+        return eval_jaxpr(lin.jaxpr, lin.consts, *res, *tangents)
 
 
 def vjp_backward(lin, res, in_avals, cts):
-    """Transpose ``lin`` (from ``linearize_flat``) at cotangents ``cts``."""
+    """Transpose ``lin`` (from ``linearize_flat``) at cotangents ``cts``. Evaluated now,
+    the derivative code runs silent on IEEE exceptions (``quiet_unless_user_code``): an
+    untaken branch of a batched ``cond`` computes ``0 * inf`` where its derivative is
+    infinite, which JAX computes silently."""
     nres = len(res)
     primals_in = list(res) + [UndefinedPrimal(a.to_tangent_aval()) for a in in_avals]
     jaxpr = lin.jaxpr
-    cts_in = backward_pass(jaxpr, lin.consts, primals_in, cts)
+    with quiet_unless_user_code([lin.jaxpr]):
+        cts_in = backward_pass(jaxpr, lin.consts, primals_in, cts)
     return cts_in[nres:]
 
 
@@ -713,7 +719,9 @@ def linear_transpose(fun: Callable, *primals, reduce_axes=()):
                     f"{ca.str_short(short_dtypes=True)}"
                 )
         primals_in = list(res) + [UndefinedPrimal(a) for a in in_avals]
-        cts_in = backward_pass(lin.jaxpr, lin.consts, primals_in, [asarray_any(c) for c in ct_flat])
+        cts = [asarray_any(c) for c in ct_flat]
+        with quiet_unless_user_code([lin.jaxpr]):
+            cts_in = backward_pass(lin.jaxpr, lin.consts, primals_in, cts)
         cts_in = cts_in[len(res) :]
         cts_in = [_instantiate_ct(c, a) for c, a in zip(cts_in, in_avals)]
         return tree_util.tree_unflatten(in_tree, cts_in)

@@ -7,6 +7,8 @@ shared/spec/callbacks.md."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -168,4 +170,95 @@ def test_custom_vjp_leak_under_reverse_mode_still_reports_the_leak(where):
         for m in (LITE, JAX) if JAX is not None else (LITE,):
             kind, e = run(lambda m=m: make(m, _leaky_custom_vjp(m, where))(np.float32(0.5)), m)
             assert kind == "err" and type(e).__name__ == "UnexpectedTracerError", e
+
+
+# ------------------------------------ untaken branches of a batched cond are silent (F17)
+# vmap of a cond / switch with a batched index runs every branch on every element (F17)
+# and selects. The untaken branches (and their derivatives: 0 * inf where the branch's
+# derivative is infinite) compute what XLA computes silently; jaxlite let NumPy's
+# RuntimeWarnings ("invalid value encountered in multiply", ...) through, an error where
+# warnings are errors. Values are JAX's.
+
+_XS = np.array([-1.0, 0.0, 4.0, 2.0], np.float32)
+_BRANCHY = {
+    "sqrt": lambda m: lambda v: m.lax.cond(v > 0, m.jnp.sqrt, lambda v: v, v),
+    "xlogx": lambda m: lambda v: m.lax.cond(v > 0, lambda v: v * m.jnp.log(v), lambda v: v, v),
+    "recip": lambda m: lambda v: m.lax.cond(v != 0, lambda v: 1.0 / v, lambda v: v, v),
+    "arccos": lambda m: lambda v: m.lax.cond(v > 0, m.jnp.arccos, lambda v: v, v),
+    "exp_diff": lambda m: (
+        lambda v: m.lax.cond(
+            v > 0, lambda v: v, lambda v: m.jnp.exp(-v * 1000.0) - m.jnp.exp(-v * 1000.0), v
+        )
+    ),
+    "switch": lambda m: (
+        lambda v: m.lax.switch(
+            m.jnp.clip(v, 0, 2).astype(m.jnp.int32),
+            [m.jnp.log, lambda v: 1.0 / v, m.jnp.sqrt],
+            v,
+        )
+    ),
+}
+
+
+def _total(m, fn):
+    return lambda xs: m.jnp.sum(m.jx.vmap(fn)(xs))
+
+
+_STACKS = {
+    "vmap": lambda m, fn: m.jx.vmap(fn)(_XS),
+    "jit_vmap": lambda m, fn: m.jx.jit(m.jx.vmap(fn))(_XS),
+    "vmap_grad": lambda m, fn: m.jx.vmap(m.jx.grad(fn))(_XS),
+    "grad_vmap": lambda m, fn: m.jx.grad(_total(m, fn))(_XS),
+    "vmap_hessian": lambda m, fn: m.jx.vmap(m.jx.hessian(fn))(_XS),
+    "hessian_vmap": lambda m, fn: m.jx.hessian(_total(m, fn))(_XS),
+    "jacfwd_vmap": lambda m, fn: m.jx.jacfwd(m.jx.vmap(fn))(_XS),
+    "linear_transpose": lambda m, fn: m.jx.linear_transpose(
+        m.jx.linearize(m.jx.vmap(fn), _XS)[1], _XS
+    )(np.ones(4, np.float32)),
+    "linearize_apply": lambda m, fn: m.jx.linearize(m.jx.vmap(fn), _XS)[1](_XS),
+}
+_QUIET_CASES = [(b, s) for b in _BRANCHY for s in _STACKS]
+
+
+@pytest.mark.parametrize("branch, stack", _QUIET_CASES, ids=[f"{b}-{s}" for b, s in _QUIET_CASES])
+def test_batched_cond_untaken_branches_are_silent(branch, stack):
+    def build(m):
+        return _STACKS[stack](m, _BRANCHY[branch](m))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        same(build, signs=False)
+
+
+def test_batched_cond_known_values_without_warnings():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        g = _STACKS["grad_vmap"](LITE, _BRANCHY["sqrt"](LITE))
+        d = _STACKS["jacfwd_vmap"](LITE, _BRANCHY["xlogx"](LITE))
+    np.testing.assert_allclose(g, [1.0, 1.0, 0.25, 0.35355338], rtol=1e-6)
+    # d/dv v log v = log v + 1 where taken; 1 for the identity branch
+    np.testing.assert_allclose(np.diag(d), [1.0, 1.0, np.log(4.0) + 1, np.log(2.0) + 1], rtol=1e-6)
+
+
+def test_callback_warnings_in_an_untaken_branch_stay_the_users():
+    # The silence is jaxlite's own code's: a pure_callback's NumPy warning (here an error)
+    # in a branch that runs for every element still fails the call, as in JAX (C1, C4).
+    def build(m):
+        def branch(v):
+            spec = m.jx.ShapeDtypeStruct((), np.float32)
+            return m.jx.pure_callback(
+                lambda a: np.log(np.asarray(a)), spec, v, vmap_method="sequential"
+            )
+
+        f = lambda v: m.lax.cond(v > 0, branch, lambda v: v, v)  # noqa: E731
+        return m.jx.vmap(f)(_XS)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kind, e = run(build, LITE)
+        assert kind == "err" and isinstance(e, RuntimeError), e
+        assert "invalid value encountered in log" in str(e)
+        if JAX is not None:
+            kj, ej = run(build, JAX)
+            assert kj == "err" and isinstance(ej, RuntimeError), ej
 

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import weakref
 from collections.abc import Callable, Sequence
@@ -34,6 +35,7 @@ from jaxlite._src.core.ir import (
     Var,
     closure_convert_consts,
     jaxpr_forwarding,
+    subjaxprs,
 )
 from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.core.trace import Tracer, eval_trace, set_current_trace
@@ -349,6 +351,22 @@ def has_tracer_consts(closed: ClosedJaxpr) -> bool:
 
 def convert_consts_to_invars(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
     return closure_convert_consts(closed)
+
+
+def quiet_unless_user_code(jaxprs: Sequence[Jaxpr]):
+    """The NumPy error state for evaluating ``jaxprs`` eagerly where their floating-point
+    exceptions are not the user's (an untaken branch of a batched ``cond``, derivative code
+    jaxlite built): silent, as XLA is and as the ``rules.quiet_fp`` kernels run, unless
+    they call user code (a callback, a ``custom_vjp`` ``bwd``: its warnings are the
+    user's)."""
+    todo = list(jaxprs)
+    while todo:
+        j = todo.pop()
+        if any(e.primitive in rules.runs_user_code or e.primitive.name == "custom_lin"
+               for e in j.eqns):  # fmt: skip
+            return contextlib.nullcontext()
+        todo.extend(subjaxprs(j))
+    return np.errstate(all="ignore")
 
 
 def eval_closed(closed: ClosedJaxpr, *args) -> list:

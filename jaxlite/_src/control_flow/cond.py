@@ -158,9 +158,14 @@ def _cond_batch(axis_data, args, dims, *, branches):
     ops = [move_dim(x, d, 0, size) for x, d in zip(ops, op_dims)]
     op_dims = [0] * len(ops)
     results = []
-    for i, br in enumerate(branches):
-        bb, _ = batch_jaxpr(br, axis_data, op_dims, True)
-        results.append(common.eval_closed(bb, *_gate_operands(index, i, ops)))
+    # An element's untaken branch computes what XLA computes silently (log(0), 0 * inf,
+    # in the branch or in its derivatives): evaluated now (eagerly), it runs as the
+    # ``rules.quiet_fp`` kernels do, unless a branch calls user code (a callback's
+    # warnings are the user's); staged, nothing runs here and the state is moot.
+    with common.quiet_unless_user_code([b.jaxpr for b in branches]):
+        for i, br in enumerate(branches):
+            bb, _ = batch_jaxpr(br, axis_data, op_dims, True)
+            results.append(common.eval_closed(bb, *_gate_operands(index, i, ops)))
     outs = []
     for k, a in enumerate(branches[0].out_avals):
         cases = [r[k] for r in results]
@@ -429,8 +434,7 @@ def cond(pred, true_fun: Callable, false_fun: Callable, *operands, operand=_no_o
     if not (callable(true_fun) and callable(false_fun)):
         if callable(false_fun) and len(operands) == 2 and callable(operands[1]):
             x_true, f_true, x_false, f_false = true_fun, false_fun, *operands
-            return cond(pred, lambda x, _: f_true(x), lambda _, x: f_false(x),
-                        x_true, x_false)
+            return cond(pred, lambda x, _: f_true(x), lambda _, x: f_false(x), x_true, x_false)
         raise TypeError("lax.cond: true_fun and false_fun arguments should be callable.")
     operands = _check_operand_kw(operands, operand)
     if pred is None:
