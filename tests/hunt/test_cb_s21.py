@@ -262,3 +262,51 @@ def test_callback_warnings_in_an_untaken_branch_stay_the_users():
             kj, ej = run(build, JAX)
             assert kj == "err" and isinstance(ej, RuntimeError), ej
 
+
+# ---------------------------- an unused pure_callback in a batched cond's known half (D2)
+# A pure_callback whose result nothing uses, in a branch of a cond whose index a vmap
+# batches (so every branch runs on every element, F17). Under a derivative (vmap of grad /
+# hessian), the forward pass evaluates the cond's known half, from which JAX removes dead
+# code (D2): the callback does not run. jaxlite kept it there, so it ran on the whole batch
+# (values the Python reading never passes it; allowed by 1.1 and D7, but cheap to match).
+# A plain vmap runs it in both engines (nothing removes it eagerly).
+
+
+def _unused_pc_calls(m, stack):
+    log = []
+
+    def host(a):
+        log.append(np.asarray(a).tolist())
+        return np.zeros(np.shape(a), np.int32)
+
+    def unused(v):
+        spec = m.jx.ShapeDtypeStruct((), np.int32)
+        m.jx.pure_callback(
+            host, spec, m.lax.stop_gradient(m.jnp.sum(v)), vmap_method="broadcast_all"
+        )
+        return v * 2.0
+
+    def f(v):
+        inner = lambda v: m.lax.cond(m.jnp.sum(v) > 0.3, lambda v: m.jnp.sin(v) * v, unused, v)  # noqa: E731
+        return m.jnp.sum(m.jnp.tanh(m.lax.cond(m.jnp.sum(v) > -0.5, inner, unused, v)))
+
+    x = np.array([0.25, -0.5], np.float32)
+    ss = np.array([1.0, -0.5, 3.0], np.float32)
+    each = {
+        "vmap": lambda s: f(x * s),
+        "vmap_grad": lambda s: m.jx.grad(f)(x * s),
+        "vmap_jacfwd": lambda s: m.jx.jacfwd(f)(x * s),
+        "vmap_hessian": lambda s: m.jx.hessian(f)(x * s),
+    }[stack]
+    out = m.jx.vmap(each)(ss)
+    return out, np.array(log, np.float32).reshape(-1, 3)
+
+
+_UNUSED_CALLS = {"vmap": 2, "vmap_grad": 0, "vmap_jacfwd": 2, "vmap_hessian": 0}
+
+
+@pytest.mark.parametrize("stack", sorted(_UNUSED_CALLS))
+def test_unused_pure_callback_in_batched_cond_like_jax(stack):
+    same(lambda m: _unused_pc_calls(m, stack))
+    _, calls = _unused_pc_calls(LITE, stack)
+    assert len(calls) == _UNUSED_CALLS[stack]

@@ -31,6 +31,7 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.custom_derivatives import check_no_forward_custom_vjp
 from jaxlite._src.interpreters.batching import batch_jaxpr, move_dim
+from jaxlite._src.interpreters.dce import dce_closed_jaxpr
 from jaxlite._src.interpreters.jvp import jvp_jaxpr
 from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
 from jaxlite._src.interpreters.staging import trace_to_jaxpr
@@ -263,7 +264,10 @@ def _cond_partial_eval(trace, tracers, *, branches):
     known_in_avals = [a for a, u in zip(branches[0].in_avals, unknowns) if not u]
 
     def padded_known(i):
-        known = splits[i][0]
+        # Dead code removed, as JAX's known branches are: a pure_callback whose result
+        # nothing uses does not run in the forward pass of a derivative (D2), also where
+        # the known cond is then batched (vmap of grad: every branch runs, F17).
+        known, _ = dce_closed_jaxpr(splits[i][0])
         before = sum(len(r) for r in res_avals[:i])
         after = sum(len(r) for r in res_avals[i + 1 :])
 
