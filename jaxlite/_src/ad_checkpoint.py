@@ -27,7 +27,7 @@ import numpy as np
 from jaxlite._src import config, dtypes, tree_util, util as _util
 from jaxlite._src.api_plumbing import canonicalize_argnums, merge_static_args, split_static_args
 from jaxlite._src.compile import codegen, jit_refs
-from jaxlite._src.core import effects as _effects, rules
+from jaxlite._src.core import effects as _effects, refs, rules
 from jaxlite._src.core.array import ArrayImpl, to_array
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.ir import (
@@ -93,6 +93,11 @@ def _save_any_names_but_these(*names_not_to_save):
     return policy
 
 
+def _save_anything_except_these_names(*names_not_to_save):
+    # JAX's saves every value, whatever the names (its docstring notwithstanding).
+    return _everything_saveable
+
+
 def _save_only_these_names(*names_to_save):
     names = set(names_to_save)
 
@@ -117,7 +122,7 @@ checkpoint_policies = types.SimpleNamespace(
     dots_with_no_batch_dims_saveable=_dots_with_no_batch_dims_saveable,
     checkpoint_dots_with_no_batch_dims=_dots_with_no_batch_dims_saveable,
     save_any_names_but_these=_save_any_names_but_these,
-    save_anything_except_these_names=_save_any_names_but_these,
+    save_anything_except_these_names=_save_anything_except_these_names,
     save_only_these_names=_save_only_these_names,
     save_from_both_policies=_save_from_both_policies,
 )
@@ -226,13 +231,47 @@ def checkpoint(
             )
 
         # Refs taken or touched are threaded as in jit (compile/jit_refs.py).
-        outs = bind(flat) if plan is None else jit_refs.run_with_plan(plan, flat, bind)
+        if plan is None:
+            outs = bind(flat)
+        else:
+            writes = any(plan.written) and _recomputes_writes(policy, plan)
+            if writes:  # an enclosing jit records it (RefPlan.recomputed_writes)
+                refs.mark_recomputed_writes()
+            outs = jit_refs.run_with_plan(
+                plan, flat, functools.partial(refs.bind_recomputing, bind, plan) if writes else bind
+            )
         return tree_util.tree_unflatten(out_tree, outs)
 
     return wrapped
 
 
 remat = checkpoint
+
+
+# What a policy is asked about a ref write (JAX's ``swap`` primitive; never bound here).
+_SWAP = Primitive("swap")
+
+
+def _recomputes_writes(policy, plan) -> bool:
+    """Whether JAX's partial evaluation with ``policy`` recomputes the function's ref
+    writes (JAX asks the policy about each ``swap``; unsaved, it runs again)."""
+    if policy is None:
+        return True
+    ref = (plan.closure or (None,))[0]
+    avals = (ref._aval.inner_aval,) if ref is not None else ()
+    return not policy(_SWAP, *avals)
+
+
+def _refuse_recomputed_writes() -> NotImplementedError:
+    """The error ``refs.bind_recomputing`` raises (registered as ``refs.impl``)."""
+    return NotImplementedError(
+        "jaxlite cannot differentiate in reverse mode a checkpoint (remat) of a function "
+        "that writes a mutable array reference (jax.Ref): JAX applies the writes again when "
+        "it recomputes the function in the backward pass (so the ref ends written twice, and "
+        "reads recomputed after the first writes see them), jaxlite would apply them once. "
+        "Write the ref outside the checkpointed function, or use "
+        "policy=jax.checkpoint_policies.everything_saveable (nothing recomputed)."
+    )
 
 
 # ------------------------------------------------------------------------ rules
@@ -404,6 +443,8 @@ def remat_split(known: Jaxpr, n_known_outs: int, policy):
 
 def _ckpt_partial_eval(trace, tracers, *, jaxpr, prevent_cse, policy):
     unknowns = [trace.is_unknown(t) for t in tracers]
+    if any(unknowns):
+        refs.note_partial_eval()  # refs.bind_recomputing raises once the call returns
     known_c, unk_c, out_unk, num_res = partial_eval_jaxpr_nounits(jaxpr, unknowns, False)
     known_c, kconsts = _convert(known_c)
     unk_c, uconsts = _convert(unk_c)
@@ -479,6 +520,7 @@ def _ckpt_partial_eval(trace, tracers, *, jaxpr, prevent_cse, policy):
 
 
 rules.impl_rules[checkpoint_p] = _ckpt_impl
+refs.impl["recomputed_writes_error"] = _refuse_recomputed_writes
 rules.forwarding_rules[checkpoint_p] = lambda params: jaxpr_forwarding(params["jaxpr"].jaxpr)
 rules.abstract_eval_rules[checkpoint_p] = _ckpt_abstract_eval
 rules.vma_rules[checkpoint_p] = rules.keep_vma

@@ -395,3 +395,177 @@ def test_custom_vjp_body_writing_outer_ref_when_staged_is_refused(transform):
     with pytest.raises(NotImplementedError, match="cannot write a mutable array reference"):
         _TRANSFORMS[transform](LITE, f)(2.0)
     assert float(r[...]) == 3.0
+
+
+# ------------------------------------------------------------------ checkpoint writes
+def _counting(m, policy=None):
+    r = m.jx.new_ref(m.jnp.float32(0.0))
+
+    def f(x):
+        r[...] += 1.0
+        return m.jnp.sin(x) * r[...]
+
+    kw = {} if policy is None else {"policy": policy(m.jx.checkpoint_policies)}
+    return r, m.jx.checkpoint(f, **kw)
+
+
+@pytest.mark.parametrize(
+    "case", ["jvp", "everything_saveable", "anything_except_names", "independent",
+             "differentiated_write", "eager", "read_only"],
+)
+def test_checkpoint_writing_ref_like_jax_where_written_once(case):
+    # JAX recomputes a checkpointed function in the backward pass, writes included, unless
+    # the policy saves them or reverse mode does not split it; these cases write once.
+    def build(m):
+        one = m.jnp.float32(1.0)
+        if case == "everything_saveable":
+            r, f = _counting(m, lambda p: p.everything_saveable)
+            return m.jx.grad(f)(one), r[...]
+        if case == "anything_except_names":
+            r, f = _counting(m, lambda p: p.save_anything_except_these_names("a"))
+            return m.jx.grad(f)(one), r[...]
+        r, f = _counting(m)
+        if case == "jvp":
+            return m.jx.jvp(f, (one,), (one,)), r[...]
+        if case == "independent":
+            return m.jx.grad(lambda x: f(m.jnp.float32(2.0)) * x)(one), r[...]
+        if case == "eager":
+            return f(one), m.jx.jit(f)(one), r[...]
+        if case == "read_only":
+            q = m.jx.new_ref(m.jnp.float32(3.0))
+            return m.jx.grad(m.jx.checkpoint(lambda x: m.jnp.sin(x) * q[...]))(one), q[...]
+
+        def g(x):
+            r[...] += x
+            return x
+
+        return m.jx.grad(m.jx.checkpoint(g))(one)
+
+    out = same(build)
+    if case == "differentiated_write":
+        assert type(out) is Exception, out
+        assert "with a differentiated value on a non-differentiated array reference" in str(out)
+    else:
+        assert not isinstance(out, Exception), out
+
+
+@pytest.mark.jaxlite_only  # JAX writes twice (docs/compat.md): jaxlite refuses
+@pytest.mark.parametrize("how", ["grad", "vjp", "jit_inside", "jit_outside", "dots_saveable"])
+def test_checkpoint_writing_ref_under_reverse_mode_is_refused(how):
+    import jaxlite
+    from tests.hunt.oracle import LITE
+
+    policy = (lambda p: p.dots_saveable) if how == "dots_saveable" else None
+    r, f = _counting(LITE, policy)
+    one = jaxlite.numpy.float32(1.0)
+    with pytest.raises(NotImplementedError, match="JAX applies the writes again"):
+        if how == "vjp":
+            jaxlite.vjp(f, one)
+        elif how == "jit_inside":
+            jaxlite.grad(jaxlite.jit(f))(one)
+        elif how == "jit_outside":
+            jaxlite.jit(jaxlite.grad(f))(one)
+        else:
+            jaxlite.grad(f)(one)
+    assert float(r[...]) == 0.0  # nothing written
+
+
+# ------------------------------------------------------------------ while_loop cond_fun
+@pytest.mark.parametrize("how", ["eager", "jit", "ref_made_in_jit", "vmap_mapped", "history"])
+def test_while_cond_fun_writing_refs_like_jax(how):
+    # jaxlite raised NotImplementedError; JAX keeps the writes of each cond_fun evaluation
+    # that returned true (here 5 of the 6), when body_fun touches no refs.
+    def build(m):
+        jx, lax, jnp = m.jx, m.lax, m.jnp
+
+        def loop(q):
+            def c(x):
+                q[...] += 1.0
+                return x < 5
+
+            return lax.while_loop(c, lambda x: x + 1, 0)
+
+        if how == "eager":
+            r = jx.new_ref(jnp.float32(0.0))
+            return loop(r), r[...]
+        if how == "jit":
+            r = jx.new_ref(jnp.float32(0.0))
+            return jx.jit(lambda: loop(r))(), r[...]
+        if how == "ref_made_in_jit":
+            def f():
+                q = jx.new_ref(jnp.float32(0.0))
+                return loop(q), q[...]
+
+            return jx.jit(f)()
+        if how == "vmap_mapped":
+            r = jx.new_ref(jnp.zeros(2))
+            return jx.vmap(loop)(r), r[...]
+        r = jx.new_ref(jnp.float32(0.0))
+        h = jx.new_ref(jnp.zeros(8))
+
+        def c(x):
+            r[...] += 1.0
+            h[x] = r[...]
+            return x < 4
+
+        return lax.while_loop(c, lambda x: x + 1, 0), r[...], h[...]
+
+    out = same(build)
+    if how == "history":
+        assert float(out[1]) == 4.0
+        np.testing.assert_array_equal(out[2], [1, 2, 3, 4, 0, 0, 0, 0])
+    elif how != "vmap_mapped":
+        assert float(out[-1]) == 5.0
+
+
+@pytest.mark.parametrize("case", ["both_read", "cond_reads_body_writes", "two_refs", "vmap"])
+def test_eager_while_with_a_ref_in_both_functions_raises_like_jax(case):
+    # jaxlite answered; JAX runs an eager while_loop as a jit of the loop taking each
+    # function's refs as arguments, one ref then twice: its ValueError.
+    def build(m):
+        jx, lax, jnp = m.jx, m.lax, m.jnp
+        r = jx.new_ref(jnp.float32(1.0))
+        s = jx.new_ref(jnp.float32(2.0))
+        if case == "both_read":
+            return lax.while_loop(lambda x: x < r[...] * 5, lambda x: x + r[...], 0.0)
+        if case == "cond_reads_body_writes":
+            def b(x):
+                r[...] += 1.0
+                return x + 1
+
+            return lax.while_loop(lambda x: x < r[...], b, 0.0)
+        if case == "two_refs":
+            return lax.while_loop(
+                lambda x: x < r[...] * 5 + s[...], lambda x: x + s[...] + r[...], 0.0
+            )
+        f = lambda y: lax.while_loop(lambda x: x < r[...] * 5, lambda x: x + r[...], y)  # noqa: E731
+        return jx.vmap(f)(jnp.zeros(2))
+
+    err = same(build)
+    assert isinstance(err, ValueError), err
+    line = _first_line(err)
+    assert line.startswith("only one reference to a mutable array may be passed as an argument")
+    where = "args[1] and args[2]" if case == "two_refs" else "args[0] and args[1]"
+    assert line.endswith(
+        f"the mutable array reference of type Ref{{float32[]}} appeared at both {where}."
+    )
+
+
+def test_while_same_ref_written_in_cond_and_body_raises_like_jax():
+    def build(m):
+        jx, lax, jnp = m.jx, m.lax, m.jnp
+        r = jx.new_ref(jnp.float32(0.0))
+
+        def c(x):
+            r[...] += 1.0
+            return x < 4
+
+        def b(x):
+            r[...] += 10.0
+            return x + 1
+
+        return jx.jit(lambda: lax.while_loop(c, b, 0))()
+
+    err = same(build)
+    assert isinstance(err, NotImplementedError), err
+    assert _first_line(err) == "Cannot write to the same ref in both cond and body of while loop."

@@ -136,6 +136,11 @@ def call(pjit, entry, flat, args, kwargs, compiled_for, jit_p):
         closed, consts = closure_convert_consts(entry.closed)
         return jit_p.bind(*consts, *ins, jaxpr=closed, name=pjit._name)
 
+    if plan.recomputed_writes:  # a checkpoint inside writes refs (refs.bind_recomputing)
+        if trace_ctx.trace is not eval_trace:
+            refs.mark_recomputed_writes()
+            bound = run
+            run = lambda ins: refs.bind_recomputing(bound, plan, ins)  # noqa: E731
     return tree_util.tree_unflatten(entry.out_tree, run_with_plan(plan, flat, run))
 
 

@@ -366,19 +366,46 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
     rt.refuse_carried(init_val, body_fun, "while_body", "result")
     body_fun = rt.checked(body_fun, "while_body")
 
+    touched = {}  # the refs each function touched in the first pass, in first-use order
+
+    def logged(fun, name):
+        def wrapped(*args):
+            log = refs.enclosing_constructs()[-1].touched
+            start = len(log)
+            try:
+                return fun(*args)
+            finally:
+                touched[name] = list({id(r): r for r in log[start:]}.values())
+
+        return wrapped
+
     def run(rs):
         if not rs:
-            return _while_loop(cond_fun, body_fun, init_val)
+            return _while_loop(logged(cond_fun, "cond"), logged(body_fun, "body"), init_val)
+        _refuse_eager_shared(touched)
 
         def unpack(args):
             ((val, values),) = args
             return (val,), values
 
+        # cond_fun's writes: JAX keeps those of each evaluation that returned true (the
+        # body runs cond_fun's writes again, the loop's own evaluation discards them) when
+        # body_fun touches no refs; with the same ref in both it raises under jit.
+        body_refs = touched.get("body", [])
+        cond_wrote = []
+
         def pack_cond(out, finals):
-            if any(a is not b for a, b in zip(finals, values_in[0])):
+            written = [r for r, a, b in zip(rs, finals, values_in[0]) if a is not b]
+            if written and body_refs:
+                if any(r is q for r in written for q in body_refs):
+                    raise NotImplementedError(
+                        "Cannot write to the same ref in both cond and body of while loop."
+                    )
                 raise NotImplementedError(
-                    "jaxlite: a while_loop cond_fun may read refs but not write them"
+                    "jaxlite: a while_loop cond_fun may write refs only when body_fun "
+                    "touches none (JAX then loses cond_fun's writes)"
                 )
+            cond_wrote[:] = [bool(written)]
             return out
 
         values_in = [None]
@@ -387,13 +414,38 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
             values_in[0] = carry[1]
             return rt.threaded_body(cond_fun, rs, unpack, pack_cond)(carry)
 
-        body2 = rt.threaded_body(body_fun, rs, unpack, lambda out, finals: (out, finals))
+        def body_after_cond(val):
+            if cond_wrote and cond_wrote[0]:
+                cond_fun(val)
+            return body_fun(val)
+
+        body2 = rt.threaded_body(
+            body_after_cond, rs, unpack, lambda out, finals: (out, finals)
+        )
         values = rt.read_all(rs)
         val, finals = _while_loop(cond2, body2, (init_val, values))
         rt.write_all(rs, finals, values)
         return val
 
     return refs.threading_construct(run, "while")
+
+
+def _refuse_eager_shared(touched: dict) -> None:
+    """JAX's ``ValueError`` for a ref that both ``cond_fun`` and ``body_fun`` touch, in a
+    ``while_loop`` run outside ``jit`` (and loop or branch bodies): JAX runs it as a ``jit``
+    of the loop taking each function's refs as arguments, the ref then twice."""
+    if refs.staged():
+        return
+    args = touched.get("cond", []) + touched.get("body", [])
+    first: dict[int, int] = {}
+    for j, r in enumerate(args):
+        i = first.setdefault(id(r), j)
+        if i != j:
+            raise ValueError(
+                "only one reference to a mutable array may be passed as an argument to a "
+                "function, but when tracing while for jit the mutable array reference of "
+                f"type {r._aval.str_short()} appeared at both args[{i}] and args[{j}]."
+            )
 
 
 def _while_loop(cond_fun, body_fun, init_val):

@@ -237,18 +237,26 @@ class Collector:
     ``cond_effects``: a ``cond`` in its bodies touched refs made outside that ``cond``.
     """
 
-    __slots__ = ("base", "found", "saved", "threaded", "kind", "cond_effects")
+    __slots__ = (
+        "base", "found", "saved", "threaded", "kind", "cond_effects", "recomputed_writes",
+        "touched",
+    )
 
     def __init__(self, base, threaded=(), kind=None):
         self.base = base
         self.kind = kind
         self.cond_effects = False  # a cond in its bodies touched refs made outside that cond
+        self.recomputed_writes = False  # a checkpoint in its bodies writes refs (remat)
+        self.touched: list[Ref] = []  # every recorded access, in order (repeats included)
         self.found: list[Ref] = []
         self.saved: dict[int, tuple] = {}
         self.threaded = {id(r) for r in threaded}
 
     def record(self, ref: Ref) -> None:
-        if id(ref) in self.saved or id(ref) in self.threaded:
+        if id(ref) in self.threaded:
+            return
+        self.touched.append(ref)
+        if id(ref) in self.saved:
             return
         self.saved[id(ref)] = (ref, ref._value, ref._trace)
         self.found.append(ref)
@@ -430,6 +438,17 @@ def enclosing_constructs() -> list:
     return _state.collectors
 
 
+def staged() -> bool:
+    """Whether a staging trace (``jit``, a loop or branch body...) encloses the current
+    trace."""
+    t = trace_ctx.trace
+    while t is not None:
+        if t.kind == "staging":
+            return True
+        t = t.parent_trace
+    return False
+
+
 def refuse_cond_effects() -> None:
     """JAX's errors for a ``cond``/``switch`` whose branches touch refs made outside them
     (a state effect), called before binding one (and by a cached ``jit`` call whose jaxpr
@@ -454,6 +473,59 @@ def refuse_cond_effects() -> None:
         t = t.parent_trace
     for c in cols:
         c.cond_effects = True
+
+
+# ------------------------------------------------------- checkpoint writes under grad
+# JAX recomputes a checkpointed function in the backward pass, ref writes included (they
+# happen twice); jaxlite runs them once, so it refuses reverse mode of such a function.
+# ``ad_checkpoint`` binds it through ``bind_recomputing``; its partial evaluation rule calls
+# ``note_partial_eval`` when reverse mode splits it. A jit whose trace bound one records it
+# (``mark_recomputed_writes``, ``RefPlan.recomputed_writes``) and binds through here too.
+class _Recompute(threading.local):
+    def __init__(self):
+        self.depth = 0
+        self.refused = False
+
+
+_recompute = _Recompute()
+
+
+def mark_recomputed_writes() -> None:
+    for c in _state.collectors:
+        c.recomputed_writes = True
+
+
+def note_partial_eval() -> None:
+    if _recompute.depth:
+        _recompute.refused = True
+
+
+def bind_recomputing(bind, plan, ins) -> list:
+    """``bind(ins)`` for a call (``plan``: its ``RefPlan``) writing refs that reverse mode
+    would recompute: raises if it did (``note_partial_eval``), unless a written value is
+    itself differentiated (writing it back raises JAX's error for that first)."""
+    outer = _recompute.refused
+    _recompute.depth += 1
+    _recompute.refused = False
+    try:
+        outs = bind(ins)
+        refused = _recompute.refused
+    finally:
+        _recompute.depth -= 1
+        _recompute.refused = outer
+    if refused:
+        finals = outs[plan.n_out :]
+        if not any(w and _differentiated(v) for v, w in zip(finals, plan.written)):
+            raise impl["recomputed_writes_error"]()
+    return outs
+
+
+def _differentiated(x) -> bool:
+    return isinstance(x, Tracer) and x._trace.kind == "jvp" and not _is_zero(x.tangent)
+
+
+def _is_zero(t) -> bool:
+    return type(t).__name__ == "Zero"
 
 
 def install(refs, values) -> list:

@@ -277,16 +277,18 @@ class RefPlan:
     values of the ref arguments, *final values of the closure refs)``; ``written`` says
     which of those refs the function writes (only those are written back).
     ``cond_effects``: its jaxpr has a ``cond`` whose branches touch refs made outside them
-    (``refs.refuse_cond_effects`` at each call)."""
+    (``refs.refuse_cond_effects`` at each call); ``recomputed_writes``: a checkpoint in it
+    writes refs that reverse mode would recompute (``refs.bind_recomputing``)."""
 
-    __slots__ = ("arg_pos", "closure", "n_out", "written", "cond_effects")
+    __slots__ = ("arg_pos", "closure", "n_out", "written", "cond_effects", "recomputed_writes")
 
-    def __init__(self, arg_pos, closure, n_out, written, cond_effects=False):
+    def __init__(self, arg_pos, closure, n_out, written, cond_effects=False, recomputed=False):
         self.arg_pos = arg_pos
         self.closure = closure
         self.n_out = n_out
         self.written = written
         self.cond_effects = cond_effects
+        self.recomputed_writes = recomputed
 
 
 def trace_flat_refs(
@@ -340,8 +342,11 @@ def trace_flat_refs(
             shardings += [None] * len(closure)
         closed, _ = trace_to_jaxpr(traced, avals, shardings)
         refs.before_bind()
-        effects = refs.enclosing_constructs()[-1].cond_effects
-        plan = RefPlan(arg_pos, tuple(closure), store["n_out"], store["written"], effects)
+        col = refs.enclosing_constructs()[-1]
+        plan = RefPlan(
+            arg_pos, tuple(closure), store["n_out"], store["written"], col.cond_effects,
+            col.recomputed_writes,
+        )
         return closed, store["tree"], plan
 
     return refs.threading_construct(run, construct)
