@@ -411,7 +411,7 @@ def _counting(m, policy=None):
 
 @pytest.mark.parametrize(
     "case", ["jvp", "everything_saveable", "anything_except_names", "independent",
-             "differentiated_write", "eager", "read_only"],
+             "differentiated_write", "eager", "read_only", "jvp_scan_body"],
 )
 def test_checkpoint_writing_ref_like_jax_where_written_once(case):
     # JAX recomputes a checkpointed function in the backward pass, writes included, unless
@@ -427,6 +427,9 @@ def test_checkpoint_writing_ref_like_jax_where_written_once(case):
         r, f = _counting(m)
         if case == "jvp":
             return m.jx.jvp(f, (one,), (one,)), r[...]
+        if case == "jvp_scan_body":
+            scan = lambda x: m.lax.scan(lambda c, _: (f(c), None), x, None, length=3)[0]  # noqa: E731
+            return m.jx.jvp(scan, (one,), (one,)), r[...]
         if case == "independent":
             return m.jx.grad(lambda x: f(m.jnp.float32(2.0)) * x)(one), r[...]
         if case == "eager":
@@ -450,7 +453,9 @@ def test_checkpoint_writing_ref_like_jax_where_written_once(case):
 
 
 @pytest.mark.jaxlite_only  # JAX writes twice (docs/compat.md): jaxlite refuses
-@pytest.mark.parametrize("how", ["grad", "vjp", "jit_inside", "jit_outside", "dots_saveable"])
+@pytest.mark.parametrize(
+    "how", ["grad", "vjp", "jit_inside", "jit_outside", "dots_saveable", "scan_body"]
+)
 def test_checkpoint_writing_ref_under_reverse_mode_is_refused(how):
     import jaxlite
     from tests.hunt.oracle import LITE
@@ -465,6 +470,9 @@ def test_checkpoint_writing_ref_under_reverse_mode_is_refused(how):
             jaxlite.grad(jaxlite.jit(f))(one)
         elif how == "jit_outside":
             jaxlite.jit(jaxlite.grad(f))(one)
+        elif how == "scan_body":  # JAX: the ref ends at 6.0 (3 steps, each written twice)
+            scan = lambda x: jaxlite.lax.scan(lambda c, _: (f(c), None), x, None, length=3)[0]  # noqa: E731
+            jaxlite.grad(scan)(one)
         else:
             jaxlite.grad(f)(one)
     assert float(r[...]) == 0.0  # nothing written

@@ -124,7 +124,7 @@ def threaded_scan(scan_impl: Callable, f: Callable, init, xs, *rest):
         if over is not None:
             over.check_not_closed_over(rs)
         if not rs:
-            return scan_impl(f, init, xs, *rest)
+            return refs.watch_recomputed(lambda: scan_impl(f, init, xs, *rest))
 
         def unpack(args):
             (carry, values), x = args
@@ -137,7 +137,9 @@ def threaded_scan(scan_impl: Callable, f: Callable, init, xs, *rest):
 
         body = threaded_body(f, rs, unpack, pack)
         values = read_all(rs)
-        (carry, finals), ys = scan_impl(body, (init, values), xs, *rest)
+        (carry, finals), ys = refs.watch_recomputed(
+            lambda: scan_impl(body, (init, values), xs, *rest)
+        )
         write_all(rs, finals, values)
         return carry, ys
 

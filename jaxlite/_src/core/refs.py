@@ -520,6 +520,24 @@ def bind_recomputing(bind, plan, ins) -> list:
     return outs
 
 
+def watch_recomputed(fn):
+    """``fn()`` (a loop construct binding its primitive) raising as ``bind_recomputing``
+    does when reverse mode split a checkpoint inside its body that writes refs (the
+    construct's ``Collector.recomputed_writes``)."""
+    outer = _recompute.refused
+    _recompute.depth += 1
+    _recompute.refused = False
+    try:
+        out = fn()
+        refused = _recompute.refused
+    finally:
+        _recompute.depth -= 1
+        _recompute.refused = outer
+    if refused and _state.collectors and _state.collectors[-1].recomputed_writes:
+        raise impl["recomputed_writes_error"]()
+    return out
+
+
 def _differentiated(x) -> bool:
     return isinstance(x, Tracer) and x._trace.kind == "jvp" and not _is_zero(x.tangent)
 
