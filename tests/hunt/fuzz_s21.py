@@ -497,7 +497,11 @@ def gen_at(rng):
     # bounds, conservatively: a value outside [-n, n) for the smallest axis size n
     dmin = min(shape)
     ints_oob = any(v >= dmin or v < -dmin for v in vals_all + ints)
-    distinct = all(len(set(a.ravel().tolist())) == a.size for a in arrays) and len(arrays) <= 1
+    # unique: distinct and non-negative (-2 and 2 name one position on an axis of 4)
+    distinct = (
+        all(len(set(a.ravel().tolist())) == a.size and (a >= 0).all() for a in arrays)
+        and len(arrays) <= 1
+    )
     nonneg_sorted = (
         all((a.ravel() >= 0).all() and (np.diff(a.ravel()) >= 0).all() for a in arrays)
         and len(arrays) <= 1
@@ -525,6 +529,8 @@ def gen_at(rng):
     elif c < 0.4 and ushape:
         ushape[rng.randint(len(ushape))] = 1
     udt = dt if rng.rand() < 0.8 else _ADT[rng.randint(len(_ADT))]
+    if meth == "power" and dt.startswith(("int", "uint")):
+        udt = dt  # a float update would cast to a negative integer power (compat.md)
     if udt in ("float64", "int64") and not x64:
         udt = "float32"
     scalar_upd = rng.rand() < 0.2

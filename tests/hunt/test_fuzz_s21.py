@@ -197,6 +197,82 @@ def test_apply_known_values():
     np.testing.assert_array_equal(_APPLY["grad_empty"](LITE), [1.0, 1.0, 1.0, 1.0])
 
 
+# ------------------------------------------- index arrays of types wider than int32
+# JAX counts a negative index from the end in the index's own type (unsigned ones never
+# are), then converts it to the int32 the gather / scatter takes, wrapping wider values:
+# a uint32 2**32 - 1 becomes -1 (out of bounds: clamped to 0 by a gather, filled, dropped
+# by a scatter), an int64 2**32 + 2 becomes 2. jaxlite converted first and normalized the
+# wrapped value, so 2**32 - 1 read the last element (and a scatter wrote it). Dynamic
+# slices (a traced scalar index, lax.dynamic_slice) clamp a wide start in its own type
+# instead: 2**32 + 2 reads the last element (jaxlite read element 2).
+
+_X5 = np.arange(5.0, dtype=np.float32)
+_U32 = np.array([2**32 - 1, 3, 0], np.uint32)
+
+
+def _x64(build):
+    def run(m):
+        with m.jx.enable_x64(True):
+            return build(m)
+
+    return run
+
+
+def _i64(m):
+    return m.jnp.asarray(np.array([2**63 - 1, 3, -(2**63)], np.int64))
+
+
+_WIDE = {
+    "u32_get": lambda m: m.jnp.asarray(_X5)[m.jnp.asarray(_U32)],
+    "u32_get_fill": lambda m: m.jnp.asarray(_X5).at[m.jnp.asarray(_U32)].get(mode="fill"),
+    "u32_set": lambda m: m.jnp.asarray(_X5).at[m.jnp.asarray(_U32)].set(9.0),
+    "u32_jit_add": lambda m: m.jx.jit(lambda x, i: x.at[i].add(1.0))(_X5, m.jnp.asarray(_U32)),
+    "u32_take": lambda m: m.jnp.take(_X5, m.jnp.asarray(_U32)),
+    "u32_take_wrap": lambda m: m.jnp.take(_X5, m.jnp.asarray(_U32), mode="wrap"),
+    "u32_take_clip": lambda m: m.jnp.take(_X5, m.jnp.asarray(_U32), mode="clip"),
+    "i64_get": _x64(lambda m: m.jnp.asarray(_X5)[_i64(m)]),
+    "i64_get_fill": _x64(lambda m: m.jnp.asarray(_X5).at[_i64(m)].get(mode="fill")),
+    "i64_set": _x64(lambda m: m.jnp.asarray(_X5).at[_i64(m)].set(9.0)),
+    "i64_set_clip": _x64(lambda m: m.jnp.asarray(_X5).at[_i64(m)].set(9.0, mode="clip")),
+    "i64_take_wrap": _x64(lambda m: m.jnp.take(_X5, _i64(m), mode="wrap")),
+    "i64_scalar_set": _x64(
+        lambda m: m.jx.jit(lambda x, i: x.at[i].set(-1.0))(_X5, m.jnp.int64(2**32 + 2))
+    ),
+    "i64_scalar_get": _x64(lambda m: m.jx.jit(lambda x, i: x[i])(_X5, m.jnp.int64(2**32 + 2))),
+    "i64_dynamic_slice": _x64(
+        lambda m: m.jx.jit(lambda x, i: m.lax.dynamic_slice(x, (i,), (2,)))(
+            _X5, m.jnp.int64(2**32 + 2)
+        )
+    ),
+    "u32_dynamic_update_slice": lambda m: m.lax.dynamic_update_slice(
+        _X5, np.ones(2, np.float32), (m.jnp.uint32(2**32 - 1),)
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_WIDE))
+def test_wide_index_types_like_jax(name):
+    same(_WIDE[name])
+
+
+def test_wide_index_types_known_values():
+    def v(name):
+        return np.asarray(_WIDE[name](LITE))
+
+    np.testing.assert_array_equal(v("u32_get"), [0.0, 3.0, 0.0])
+    np.testing.assert_array_equal(v("u32_get_fill"), [np.nan, 3.0, 0.0])
+    np.testing.assert_array_equal(v("u32_set"), [9.0, 1.0, 2.0, 9.0, 4.0])
+    np.testing.assert_array_equal(v("u32_take_wrap"), [0.0, 3.0, 0.0])
+    np.testing.assert_array_equal(v("i64_get"), [0.0, 3.0, 4.0])
+    np.testing.assert_array_equal(v("i64_set"), [0.0, 1.0, 2.0, 9.0, 4.0])
+    np.testing.assert_array_equal(v("i64_set_clip"), [9.0, 1.0, 2.0, 9.0, 9.0])
+    np.testing.assert_array_equal(v("i64_take_wrap"), [2.0, 3.0, 2.0])
+    np.testing.assert_array_equal(v("i64_scalar_set"), [0.0, 1.0, -1.0, 3.0, 4.0])
+    np.testing.assert_array_equal(v("i64_scalar_get"), 4.0)
+    np.testing.assert_array_equal(v("i64_dynamic_slice"), [3.0, 4.0])
+    np.testing.assert_array_equal(v("u32_dynamic_update_slice"), [0.0, 1.0, 2.0, 1.0, 1.0])
+
+
 # ------------------------------------------------------------ the session's generators
 # tests/hunt/fuzz_s21.py: a bounded slice of each generator's seeds runs here (every seed
 # of the slice agreed with JAX 0.10.2 after the fixes above).

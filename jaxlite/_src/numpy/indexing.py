@@ -283,8 +283,7 @@ def _index(x, items, clip=False):
                 if n == 0:
                     raise IndexError(f"index {int(i)} is out of bounds for axis {axis} with size 0")
                 i = ArrayImpl(np.asarray(int(i), np.int32))
-            i = conversion.convert_element_type(i, dtypes.int32)
-            i = ew.select_n(ew.lt(i, ew._const(i, 0)), i, ew.add(i, ew._const(i, n)))
+            i = slicing.start_index(i, n)
             starts = [ArrayImpl(np.asarray(0, np.int32))] * out.ndim
             starts[axis] = i
             sizes = list(out.shape)
@@ -330,6 +329,22 @@ def _index(x, items, clip=False):
     return out
 
 
+_WIDE = (np.dtype(np.int64), np.dtype(np.uint32), np.dtype(np.uint64))
+
+
+def int32_index(arr, n):
+    """An integer index array as the gather and scatter take it, as JAX: a negative index
+    of a signed type counts from the end of its axis (size ``n``), then the index becomes
+    int32, wrapping values beyond its range (an int64 ``2**32 + 1`` is 1; a uint32
+    ``2**32 - 1`` is -1, out of bounds: clamped by a gather, dropped by a scatter)."""
+    if aval_of(arr).dtype in _WIDE:  # normalized in its own type first
+        if dtypes.is_signed(aval_of(arr).dtype):
+            arr = ew.select_n(ew.lt(arr, ew._const(arr, 0)), arr, ew.add(arr, ew._const(arr, n)))
+        return conversion.convert_element_type(arr, dtypes.int32)
+    arr = conversion.convert_element_type(arr, dtypes.int32)
+    return ew.select_n(ew.lt(arr, ew._const(arr, 0)), arr, ew.add(arr, ew._const(arr, n)))
+
+
 def _advanced(x, advanced, contiguous, clip=False):
     """``x`` gathered at the advanced indices ``[(axis, index array)]``; the broadcast index
     dimensions go where the indexed axes were if ``contiguous``, else first. ``clip``: the
@@ -346,8 +361,7 @@ def _advanced(x, advanced, contiguous, clip=False):
     idxs = []
     for a, arr in advanced:
         n = x.shape[a]
-        arr = conversion.convert_element_type(arr, dtypes.int32)
-        arr = ew.select_n(ew.lt(arr, ew._const(arr, 0)), arr, ew.add(arr, ew._const(arr, n)))
+        arr = int32_index(arr, n)
         if clip:
             arr = ew.max(ew.min(arr, ew._const(arr, n - 1)), ew._const(arr, 0))
         idxs.append(arr)
@@ -669,10 +683,7 @@ def _scatter_positions(shape, idx):
         else:
             arr = asarray_any(i)
             if dtypes.is_int(aval_of(arr).dtype):
-                arr = conversion.convert_element_type(arr, dtypes.int32)
-                arr = ew.select_n(
-                    ew.lt(arr, ew._const(arr, 0)), arr, ew.add(arr, ew._const(arr, n))
-                )
+                arr = int32_index(arr, n)
                 bad = ew.or_(ew.lt(arr, ew._const(arr, 0)), ew.ge(arr, ew._const(arr, n)))
                 arr = ew.select_n(bad, arr, ew._const(arr, n))
                 pad_axes.add(axis)

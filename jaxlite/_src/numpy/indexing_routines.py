@@ -21,6 +21,7 @@ from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.trace import Tracer, concrete_or_error
 from jaxlite._src.numpy import reductions, ufuncs
 from jaxlite._src.numpy.creation import arange, full_like, zeros
+from jaxlite._src.numpy.indexing import int32_index
 from jaxlite._src.numpy.reductions import _int_dtype
 from jaxlite._src.numpy.shape import (
     broadcast_arrays,
@@ -423,7 +424,6 @@ def unravel_index(indices, shape):
     return tuple(res)
 
 
-
 def ravel_multi_index(multi_index, dims, mode: str = "raise", order: str = "C", *, dtype=None):
     """``jnp.ravel_multi_index``: coordinate arrays to flat indices, in ``dtype`` (default:
     the indices' integer type). ``mode``: 'raise' (needs concrete indices), 'clip', 'wrap'
@@ -594,7 +594,6 @@ def take(
     idx = asarray_any(indices)
     if not dtypes.is_int(idx.dtype):
         raise TypeError(f"take: indices must be integers, got {idx.dtype}")
-    idx = idx.astype(np.int32)
     n = a.shape[axis]
     mode = "fill" if mode is None else mode
     if mode == "raise":  # JAX's errors, its wording
@@ -610,12 +609,15 @@ def take(
     if idx.size == 0:
         out_shape = a.shape[:axis] + idx.shape + a.shape[axis + 1 :]
         return _sh.full(out_shape, 0, a.dtype, weak_type=a.weak_type)
+    # As JAX, the index type decides before the int32 the gather takes: "wrap" reduces
+    # modulo n in it, "clip" clamps in it, "fill" counts negative indices from the end in
+    # it, then the conversion to int32 wraps wider values (a uint32 2**32 - 1 is -1: filled).
     if mode == "wrap":
-        idx = remainder(idx, n)
+        idx = remainder(idx, n).astype(np.int32)
     elif mode == "clip":
-        idx = clip(idx, 0, builtins.max(n - 1, 0))
+        idx = clip(idx, 0, builtins.max(n - 1, 0)).astype(np.int32)
     elif mode == "fill":
-        idx = where(less(idx, 0), add(idx, n), idx)
+        idx = int32_index(idx, n)
     else:
         raise ValueError(f"Invalid mode value for take: {mode!r}")
     rest = [i for i in range(a.ndim) if i != axis]

@@ -138,6 +138,29 @@ def clamped_dynamic_slice(x, start_indices, slice_sizes):
     return dynamic_slice_p.bind(x, *starts, slice_sizes=tuple(int(k) for k in slice_sizes))
 
 
+_WIDE = (np.dtype(np.int64), np.dtype(np.uint32), np.dtype(np.uint64))
+
+
+def start_index(s, n, normalize=True):
+    """A traced start index over an axis of size ``n`` as the int32 operand of
+    ``dynamic_slice``/``dynamic_update_slice``, as JAX: a negative start of a signed type
+    counts from the end (once, where ``normalize``); a start of a type wider than int32
+    (int64, uint32, uint64) is clamped into ``[0, n]`` in its own type first, so a large
+    start clamps to the end instead of wrapping around int32."""
+    dt = aval_of(s).dtype
+    if dt in _WIDE:
+        if normalize and dtypes.is_signed(dt):
+            s = ew.select_n(ew.lt(s, ew._const(s, 0)), s, ew.add(s, ew._const(s, n)))
+        s = ew.min(s, ew._const(s, n))
+        if dtypes.is_signed(dt):
+            s = ew.max(s, ew._const(s, 0))
+        return conversion.convert_element_type(s, dtypes.int32)
+    s = conversion.convert_element_type(s, dtypes.int32)
+    if normalize:
+        s = ew.select_n(ew.lt(s, ew._const(s, 0)), s, ew.add(s, ew._const(s, n)))
+    return s
+
+
 def _as_index(s):
     if isinstance(s, (int, np.integer)):
         return np.int32(s)
@@ -272,15 +295,11 @@ def _normalize_starts(shape, start_indices, allow_negative_indices=True, name="d
         if isinstance(s, (int, np.integer)) and not isinstance(s, bool):
             if s < 0 and not neg:
                 raise ValueError(
-                    f"Index {s} is out of bounds for dimension {n} if "
-                    "allow_negative_indices=False"
+                    f"Index {s} is out of bounds for dimension {n} if allow_negative_indices=False"
                 )
             out.append(np.int32(s + n if s < 0 else s))
             continue
-        s = conversion.convert_element_type(_as_index(s), dtypes.int32)
-        if neg:
-            s = ew.select_n(ew.lt(s, ew._const(s, 0)), s, ew.add(s, ew._const(s, n)))
-        out.append(s)
+        out.append(start_index(s, n, neg))
     return out
 
 
@@ -297,7 +316,5 @@ def dynamic_update_slice(operand, update, start_indices, *, allow_negative_indic
     """``jax.lax.dynamic_update_slice``: negative starts count from the end (unless
     ``allow_negative_indices`` is False for that axis), then clamp."""
     shape = aval_of(operand).shape
-    starts = _normalize_starts(
-        shape, start_indices, allow_negative_indices, "dynamic_update_slice"
-    )
+    starts = _normalize_starts(shape, start_indices, allow_negative_indices, "dynamic_update_slice")
     return clamped_dynamic_update_slice(operand, update, starts)
