@@ -130,7 +130,9 @@ def _index_arrays(
 
 
 def _bshape(a, b):
-    return tuple(max(x, y) for x, y in zip(a, b))
+    """The broadcast of two shapes of equal rank (a size of 1 takes the other's, so a
+    zero-sized dimension stays zero; ``max`` made it 1)."""
+    return tuple(y if x == 1 else x for x, y in zip(a, b))
 
 
 def gather(
