@@ -47,7 +47,13 @@ def _sorted_dict_node(spec: PyTreeDef) -> PyTreeDef:
     return optree.treespec_defaultdict(d.default_factory, items, **_OPTS)
 
 
-@functools.lru_cache(maxsize=4096)
+def _sorted_dicts(treedef: PyTreeDef) -> PyTreeDef:
+    return optree.treespec_transform(treedef, _sorted_dict_node)
+
+
+_sorted_dicts_memo = functools.lru_cache(maxsize=4096)(_sorted_dicts)
+
+
 def _canonical(treedef: PyTreeDef) -> PyTreeDef:
     """``treedef`` with every ``dict``/``defaultdict`` rebuilt in sorted key order.
 
@@ -56,8 +62,17 @@ def _canonical(treedef: PyTreeDef) -> PyTreeDef:
     order, and keys that cannot be sorted raise ``ValueError``. optree sorts the leaves the
     same way but rebuilds dicts in their original insertion order; this restores JAX's
     behaviour (memoised per treedef, so a hot flatten pays one lookup).
+
+    The memo compares treedefs of equal hash, and so the auxiliary data of custom nodes,
+    with ``==`` (optree's hash leaves unhashable auxiliary data out): NumPy arrays there
+    (numpyro's ``MultinomialProbs``) make that comparison raise, and a warning that is an
+    error (SciPy's ``SparseEfficiencyWarning`` of sparse matrices) raises too. JAX's
+    flatten compares nothing, so such a treedef is rebuilt without the memo.
     """
-    return optree.treespec_transform(treedef, _sorted_dict_node)
+    try:
+        return _sorted_dicts_memo(treedef)
+    except Exception:  # noqa: BLE001 - the memo's comparison (unsortable keys raise again)
+        return _sorted_dicts(treedef)
 
 
 def treedef_repr(treedef: PyTreeDef) -> str:
