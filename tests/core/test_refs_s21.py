@@ -577,3 +577,27 @@ def test_while_same_ref_written_in_cond_and_body_raises_like_jax():
     err = same(build)
     assert isinstance(err, NotImplementedError), err
     assert _first_line(err) == "Cannot write to the same ref in both cond and body of while loop."
+
+
+def test_while_cond_fun_reads_body_written_ref_as_before_the_loop_like_jax():
+    # jaxlite's cond_fun saw the body's writes (5 iterations here); JAX's, under jit, sees
+    # the ref as it was before the loop (1 iteration).
+    def build(m):
+        jx, lax, jnp = m.jx, m.lax, m.jnp
+        r = jx.new_ref(jnp.float32(1.0))
+        s = jx.new_ref(jnp.float32(1.0))
+
+        def b(x):
+            r[...] = 5.0
+            return x + 1
+
+        def b2(x):
+            s[...] = s[...] + 1
+            return x + 1
+
+        first = jx.jit(lambda: lax.while_loop(lambda x: x < r[...], b, 0.0))()
+        second = jx.jit(lambda: lax.while_loop(lambda x: x < 3 * s[...] - 5, b2, 0.0))()
+        return first, r[...], second, s[...]
+
+    out = same(build)
+    assert [float(x) for x in out] == [1.0, 5.0, 0.0, 1.0]

@@ -409,10 +409,15 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
             return out
 
         values_in = [None]
+        # JAX's cond_fun sees a ref that body_fun touches as it was before the loop (under
+        # jit; outside jit such a loop raises above), one only it touches as carried.
+        stale = [any(r is q for q in body_refs) for r in rs]
 
         def cond2(carry):
-            values_in[0] = carry[1]
-            return rt.threaded_body(cond_fun, rs, unpack, pack_cond)(carry)
+            val, carried = carry
+            seen = [v0 if s else v for v0, v, s in zip(values, carried, stale)]
+            values_in[0] = seen
+            return rt.threaded_body(cond_fun, rs, unpack, pack_cond)((val, seen))
 
         def body_after_cond(val):
             if cond_wrote and cond_wrote[0]:
