@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import threading
-import weakref
 from typing import Any
 
 import numpy as np
@@ -450,13 +449,6 @@ def concrete_or_error(x: Any, context: str = ""):
     return np.asarray(x)
 
 
-# Arrays made from host data (``jnp.array``, ``jnp.int32(2)``) while a staging trace is
-# active. JAX stages such constants into the jaxpr, so they are tracers there and not
-# concrete (``jnp.power`` then promotes instead of using ``integer_pow``); jaxlite keeps
-# them concrete (it folds constants) and remembers where that shows.
-_staged_constants: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # by id
-
-
 def staging_active() -> bool:
     """True when the current trace, or one it sits on, stages a jaxpr (``jit``,
     ``make_jaxpr``, control-flow bodies)."""
@@ -468,16 +460,21 @@ def staging_active() -> bool:
     return False
 
 
-def note_staged_constant(x: Any) -> Any:
-    """Remember ``x`` (a new array from host data) if it is made while staging."""
-    if type(x) is ArrayImpl and staging_active():
-        _staged_constants[id(x)] = x
+def staged_constant(x: Any) -> Any:
+    """``x``, an array a creation function (``jnp.array``, ``jnp.zeros``, ``lax.full``...)
+    has just made from host data, as JAX has it: while a jaxpr is staged (``jit``,
+    ``make_jaxpr``, ``eval_shape``, loop and branch bodies, ``checkpoint``) a tracer of the
+    innermost staging trace, so not concrete (``jnp.zeros(jnp.int32(3))`` under ``jit``
+    raises, as in JAX); ``x`` itself otherwise (eagerly, under ``grad`` / ``vmap`` alone)
+    and inside ``ensure_compile_time_eval``."""
+    if type(x) is not ArrayImpl:
+        return x
+    t = trace_ctx.trace
+    while t is not None:
+        if t.kind == "staging":
+            return x if _cfg.eager_constant_folding_enabled() else t.new_const(x)
+        t = t.parent_trace
     return x
-
-
-def is_staged_constant(x: Any) -> bool:
-    """True for an array from host data made while staging: a tracer in JAX."""
-    return type(x) is ArrayImpl and _staged_constants.get(id(x)) is x
 
 
 def full_lower_concrete(x):

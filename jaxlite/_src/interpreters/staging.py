@@ -126,6 +126,11 @@ class StagingTrace(Trace):
             return Literal(val, aval)
         return self._constvar(x)
 
+    def new_const(self, x) -> StagingTracer:
+        """A tracer of this trace for the constant ``x`` (``core.trace.staged_constant``):
+        a literal for a scalar, a constvar for an array."""
+        return StagingTracer(self, aval_of(x), self.to_atom(x))
+
     def _constvar(self, x):
         key = id(x)
         v = self.constvar_of.get(key)

@@ -13,7 +13,7 @@ import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array, ArrayImpl, fresh, owned
 from jaxlite._src.core.avals import ShapedArray, aval_of
-from jaxlite._src.core.trace import Tracer, concrete_or_error
+from jaxlite._src.core.trace import Tracer, concrete_or_error, staged_constant
 from jaxlite._src.numpy.shape import _canon_shape, _shape, broadcast_to, reshape
 from jaxlite._src.numpy.util import array, asarray_any, check_order, promote_dtypes
 from jaxlite._src.ops import conversion, elementwise as _ew, shape as _sh
@@ -43,13 +43,13 @@ def _dtype_or_default(dtype, default=None):
 def zeros(shape, dtype=None, *, device=None, out_sharding=None) -> Array:
     """``jnp.zeros``; ``device``/``out_sharding`` place the result (S8.4, S8.5)."""
     out = _sh.full(_canon_shape(shape), 0, _dtype_or_default(dtype))
-    return _explicit.created(out, out_sharding, device)
+    return staged_constant(_explicit.created(out, out_sharding, device))
 
 
 def ones(shape, dtype=None, *, device=None, out_sharding=None) -> Array:
     """``jnp.ones``; ``device``/``out_sharding`` place the result (S8.4, S8.5)."""
     out = _sh.full(_canon_shape(shape), 1, _dtype_or_default(dtype))
-    return _explicit.created(out, out_sharding, device)
+    return staged_constant(_explicit.created(out, out_sharding, device))
 
 
 def empty(shape, dtype=None, *, device=None, out_sharding=None) -> Array:
@@ -58,7 +58,7 @@ def empty(shape, dtype=None, *, device=None, out_sharding=None) -> Array:
 
 def full(shape, fill_value, dtype=None, *, device=None, out_sharding=None) -> Array:
     """``jnp.full``; ``device``/``out_sharding`` place the result (S8.4, S8.5)."""
-    return _explicit.created(_full(shape, fill_value, dtype), out_sharding, device)
+    return staged_constant(_explicit.created(_full(shape, fill_value, dtype), out_sharding, device))
 
 
 def _full(shape, fill_value, dtype=None) -> Array:
@@ -95,7 +95,7 @@ def _like_aval(a):
 def _like(a, out, shape, device, out_sharding):
     # The result has ``a``'s sharding unless its shape differs or a placement is given.
     like = a if shape is None else None
-    return _explicit.created(out, out_sharding, device, like=like)
+    return staged_constant(_explicit.created(out, out_sharding, device, like=like))
 
 
 def zeros_like(a, dtype=None, shape=None, *, device=None, out_sharding=None) -> Array:
@@ -299,7 +299,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype=None, *, device=None) ->
     N, k = operator.index(N), operator.index(k)
     M = N if M is None else operator.index(M)
     out = ArrayImpl(np.eye(N, M, k, dtype=_dtype_or_default(dtype)))
-    return _explicit.created(out, None, device)
+    return staged_constant(_explicit.created(out, None, device))
 
 
 def identity(n: int, dtype=None) -> Array:
@@ -353,5 +353,6 @@ def meshgrid(*xi, copy: bool = True, sparse: bool = False, indexing: str = "xy")
 
 
 def copy(a, order=None):
-    """``jnp.copy``: a new array (over the same immutable buffer)."""
-    return fresh(asarray_any(a))
+    """``jnp.copy``: a new array (over the same immutable buffer); a tracer while staging,
+    as JAX's copy."""
+    return staged_constant(fresh(asarray_any(a)))

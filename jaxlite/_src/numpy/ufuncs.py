@@ -15,7 +15,7 @@ import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import fresh
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.core.trace import Tracer, is_concrete, is_staged_constant
+from jaxlite._src.core.trace import Tracer, is_concrete
 from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy.creation import asarray, full, full_like, ones_like, zeros_like
 from jaxlite._src.numpy.shape import _broadcast_all, broadcast_arrays
@@ -321,9 +321,9 @@ def _int_divisor_or_one(x2):
 
 def _concrete_index(x):
     """``operator.index(x)`` of a concrete integer scalar (Python int or bool, NumPy or
-    jaxlite integer scalar), else None: JAX's test for an ``integer_pow`` exponent. An
-    array made from host data under ``jit`` is a tracer in JAX, so not concrete."""
-    if isinstance(x, Tracer) or is_staged_constant(x):
+    jaxlite integer scalar), else None: JAX's test for an ``integer_pow`` exponent (an
+    array made from host data under ``jit`` is a tracer, so not concrete)."""
+    if isinstance(x, Tracer):
         return None
     try:
         return operator.index(x)

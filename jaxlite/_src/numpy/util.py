@@ -13,7 +13,7 @@ import numpy as np
 from jaxlite._src import config as _cfg, dtypes
 from jaxlite._src.core.array import Array, ArrayImpl, fresh, owned, to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
-from jaxlite._src.core.trace import Tracer, note_staged_constant
+from jaxlite._src.core.trace import Tracer, staged_constant
 from jaxlite._src.ops import conversion, division, elementwise as ew, shape as _shape
 from jaxlite._src.sharding import explicit as _explicit
 
@@ -357,8 +357,8 @@ def array(
         out = _shape.reshape(out, (1,) * (ndmin - out.ndim) + out.shape)
     if device is not None or out_sharding is not None or not isinstance(object, Array):
         out = _explicit.created(out, out_sharding, device, bare=True)
-    if not isinstance(object, Array):
-        note_staged_constant(out)
+    if not isinstance(object, Array) or out is not object:
+        out = staged_constant(out)  # host data or a copy: a tracer while staging, as JAX's
     return out
 
 

@@ -15,6 +15,7 @@ from jaxlite._src import dtypes
 from jaxlite._src.core import sharding_hooks
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of, canonicalize_shape
+from jaxlite._src.core.trace import staged_constant
 from jaxlite._src.ops import elementwise as ew, shape as _sh, structural
 from jaxlite._src.ops.precision import Precision  # noqa: F401 (re-exported as lax.Precision)
 
@@ -69,7 +70,7 @@ def full(shape, fill_value, dtype=None, *, sharding=None):
         dt, weak = dtypes.result_type(fill_value, return_weak_type_flag=True)
     else:
         dt, weak = dtypes.check_user_dtype_supported(dtype, "full"), False
-    return _sh.full(shape, fill_value, dt, weak)
+    return staged_constant(_sh.full(shape, fill_value, dt, weak))  # a tracer while staging
 
 
 def _check_scalar_fill(fill_value):
@@ -94,7 +95,7 @@ def full_like(x, fill_value, dtype=None, shape=None, sharding=None):
         out = _sh.full(shape, fill_value, a.dtype, a.weak_type)
     else:
         out = full(a.shape if shape is None else shape, fill_value, dtype)
-    return structural.with_vma(out, a.vma)
+    return structural.with_vma(staged_constant(out), a.vma)
 
 
 class AccuracyMode(enum.Enum):
