@@ -139,6 +139,7 @@ OPS_ORDER: list[str] = [
     "conversion",
     "contract_types",  # XLA:CPU's element types of dot_general and convolutions
     "shape",
+    "split",  # lax.split (concatenate's transpose; its own transpose is concatenate)
     "division",  # XLA's division by a broadcast (div_recip), before elementwise's div
     "elementwise",
     "xla_fma",  # XLA's contracted multiply-add (random's samplers, jnp.linspace)
@@ -186,6 +187,7 @@ OPS_KERNEL: dict[tuple[str, str], str] = {
     ("_factories", "shape"): "factory-built batching rules broadcast operands",
     ("structural", "shape"): "zeros is shape.full (a broadcast)",
     ("shape", "reductions"): "broadcast_in_dim and pad transpose to reduce_sum",
+    ("shape", "split"): "concatenate transposes to split",
     ("shape", "elementwise"): "pad's transpose subtracts and its batching rule selects",
     ("elementwise", "reductions"): "a broadcast scalar operand transposes to reduce_sum",
 }

@@ -22,7 +22,7 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.interpreters.jvp import jvp_flat
 from jaxlite._src.numpy.ufuncs_extra import logaddexp
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis
-from jaxlite._src.ops import shape as _sh
+from jaxlite._src.ops import shape as _sh, split as _split_op
 from jaxlite._src.ops.lax_strict import check_cumulative
 from jaxlite._src.ops.sharding_rules import _cumulative_rule
 
@@ -223,8 +223,4 @@ def split(operand, sizes, axis: int = 0):
             f"Sum of sizes {sum(sizes)} must be equal to dimension {axis} of the operand "
             f"shape {list(x.shape)}"
         )
-    out, start = [], 0
-    for s in sizes:
-        out.append(_sh.slice_in_dim(x, start, start + s, axis=axis))
-        start += s
-    return out
+    return _split_op.split(x, sizes, axis)

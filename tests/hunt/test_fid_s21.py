@@ -296,3 +296,103 @@ def test_staged_constant_jaxpr_is_unchanged():
     assert (
         str(jaxlite.make_jaxpr(lambda: jnp.float32(2))()) == "{ lambda ; . let  in (2.0:f32[],) }"
     )
+
+
+# --------------------------------------- derivatives through concatenate / stack / split
+# JAX transposes concatenate into a split primitive and split into a concatenate, so
+# a weakly typed cotangent stays weak through second derivatives of jnp.stack /
+# jnp.concatenate / lax.concatenate of weakly typed pieces, and through the first
+# derivative of jnp.split / lax.split. jaxlite's concatenate transposed to slices and
+# split was slices, whose transpose pads with a strongly typed zero (JAX's slice
+# transpose does too): strong.
+
+
+def _stack(m):
+    return lambda a: m.jnp.sin(m.jnp.stack([a, 2 * a])).prod()
+
+
+def _concat(m):
+    return lambda a: m.jnp.sin(m.jnp.concatenate([a[None], a[None] * 3])).sum()
+
+
+def _lax_concat(m):
+    return lambda a: m.jnp.sin(m.lax.concatenate([a[None], a[None]], 0)).sum()
+
+
+def _jnp_split(m):
+    return lambda a: m.jnp.sin(m.jnp.split(m.jnp.stack([a, a, 2 * a, a]), 2)[1]).sum()
+
+
+def _lax_split(m):
+    return lambda a: m.jnp.sin(m.lax.split(m.jnp.stack([a, 2 * a, a]), (1, 2))[1]).prod()
+
+
+def _stack_2d(m):
+    return lambda a: m.jnp.sin(m.jnp.stack([m.jnp.stack([a, a])] * 2).T).prod()
+
+
+_FUNS = {
+    "stack": _stack,
+    "concatenate": _concat,
+    "lax_concatenate": _lax_concat,
+    "jnp_split": _jnp_split,
+    "lax_split": _lax_split,
+    "stack_2d": _stack_2d,
+}
+_ORDERS = {
+    "grad": lambda jx, f: jx.grad(f)(0.7),
+    "grad_grad": lambda jx, f: jx.grad(jx.grad(f))(0.7),
+    "hessian": lambda jx, f: jx.hessian(f)(0.7),
+    "jacfwd_jacrev": lambda jx, f: jx.jacfwd(jx.jacrev(f))(0.7),
+    "jacrev_jacrev": lambda jx, f: jx.jacrev(jx.jacrev(f))(0.7),
+    "jvp_grad": lambda jx, f: jx.jvp(jx.grad(f), (0.7,), (1.0,))[1],
+    "jit_grad_grad": lambda jx, f: jx.jit(jx.grad(jx.grad(f)))(0.7),
+}
+
+
+def _finite_difference(f, order, x=0.7, h=1e-3):
+    g = lambda a: float(f(np.float64(a)))  # noqa: E731
+    if order == 1:
+        return (g(x + h) - g(x - h)) / (2 * h)
+    return (g(x + h) - 2 * g(x) + g(x - h)) / h**2
+
+
+def _numpy_fun(name):
+    fun = {
+        "stack": lambda a: np.prod(np.sin(np.stack([a, 2 * a]))),
+        "concatenate": lambda a: np.sum(np.sin([a, 3 * a])),
+        "lax_concatenate": lambda a: np.sum(np.sin([a, a])),
+        "jnp_split": lambda a: np.sum(np.sin([2 * a, a])),
+        "lax_split": lambda a: np.prod(np.sin([2 * a, a])),
+        "stack_2d": lambda a: np.sin(a) ** 4,
+    }
+    return fun[name]
+
+
+@pytest.mark.parametrize("order", sorted(_ORDERS))
+@pytest.mark.parametrize("fun", sorted(_FUNS))
+def test_concatenate_split_derivatives_keep_weak_types_like_jax(fun, order):
+    out = same(lambda m: _ORDERS[order](m.jx, _FUNS[fun](m)), rtol=1e-4)
+    assert _weak(out) is True, out  # JAX: every one of these is weakly typed
+    want = _finite_difference(_numpy_fun(fun), 1 if order == "grad" else 2)
+    np.testing.assert_allclose(float(np.asarray(out)), want, rtol=2e-3, atol=2e-3)
+
+
+def test_split_primitive_rules():
+    # the new primitive under vmap, jit and linear_transpose, against slicing
+    import jaxlite
+    import jaxlite.numpy as jnp
+
+    x = jnp.arange(12.0).reshape(3, 4)
+    pieces = jaxlite.vmap(lambda r: jaxlite.lax.split(r, (1, 3)))(x)
+    np.testing.assert_array_equal(np.asarray(pieces[0]), np.asarray(x)[:, :1])
+    np.testing.assert_array_equal(np.asarray(pieces[1]), np.asarray(x)[:, 1:])
+    jitted = jaxlite.jit(lambda v: jnp.split(v, [1, 3], axis=1))(x)
+    for a, b in zip(jitted, np.split(np.asarray(x), [1, 3], axis=1)):
+        np.testing.assert_array_equal(np.asarray(a), b)
+    (ct,) = jaxlite.linear_transpose(lambda v: jaxlite.lax.split(v, (2, 2), 1), x)(
+        [jnp.ones((3, 2)), 2 * jnp.ones((3, 2))]
+    )
+    np.testing.assert_array_equal(np.asarray(ct), np.repeat([[1.0, 1, 2, 2]], 3, 0))
+    with pytest.raises(ValueError, match="Sum of sizes 3 must be equal to dimension 0"):
+        jaxlite.lax.split(jnp.ones(4), (1, 2))

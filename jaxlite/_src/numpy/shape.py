@@ -18,7 +18,7 @@ from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.numpy import util as _util
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, check_out, promote_dtypes
-from jaxlite._src.ops import conversion, shape as _sh
+from jaxlite._src.ops import conversion, shape as _sh, split as _split_op
 from jaxlite._src.sharding import explicit as _explicit
 
 
@@ -398,8 +398,10 @@ def _split_points(n, indices_or_sections, even: bool):
         # splits by np.cumsum of an empty size list); a jax.Array of floats refuses as a
         # whole, NumPy values element by element
         arr = np.asarray(indices_or_sections)
-        if arr.size and arr.dtype.kind not in "iu" and not isinstance(
-            indices_or_sections, (np.ndarray, np.generic)
+        if (
+            arr.size
+            and arr.dtype.kind not in "iu"
+            and not isinstance(indices_or_sections, (np.ndarray, np.generic))
         ):
             raise TypeError("Only integer scalar arrays can be converted to a scalar index.")
         idx = [operator.index(i) for i in arr.ravel()]
@@ -427,10 +429,7 @@ def _split(ary, ios, axis, even):
     axis = canonicalize_axis(axis, ary.ndim, index_error=True)
     n = ary.shape[axis]
     pts = _split_points(n, ios, even)
-    out = []
-    for lo, hi in zip(pts[:-1], pts[1:]):
-        out.append(_sh.slice_in_dim(ary, lo, hi, 1, axis))
-    return out
+    return _split_op.split(ary, [hi - lo for lo, hi in zip(pts[:-1], pts[1:])], axis)
 
 
 def hsplit(ary, indices_or_sections):

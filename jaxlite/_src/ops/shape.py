@@ -366,6 +366,8 @@ rev_p = Primitive("rev")
 rules.impl_rules[rev_p] = lambda x, *, dimensions: np.flip(x, dimensions) if dimensions else x
 rules.native_rules[rev_p] = _native.rev
 rules.native_scalar_rules[rev_p] = _native.scalar_rev
+
+
 def _rev_abstract_eval(x, *, dimensions):
     if any(d < 0 for d in dimensions):
         raise TypeError(f"rev dimensions must have every element be nonnegative, got {dimensions}.")
@@ -428,17 +430,14 @@ def _concat_abstract_eval(*xs, dimension):
 
 
 def _concat_transpose(ct, *xs, dimension):
+    # a ``split`` (whose transpose is ``concatenate``), as JAX's: a weak cotangent stays weak
+    from jaxlite._src.ops import split  # the ops kernel cycle: see OPS_KERNEL
+
     if type(ct) is Zero:
         return [Zero(x.aval) if is_undefined_primal(x) else None for x in xs]
-    outs, start = [], 0
-    for x in xs:
-        n = (x.aval if is_undefined_primal(x) else aval_of(x)).shape[dimension]
-        if is_undefined_primal(x):
-            outs.append(slice_in_dim(ct, start, start + n, axis=dimension))
-        else:
-            outs.append(None)
-        start += n
-    return outs
+    sizes = [(x.aval if is_undefined_primal(x) else aval_of(x)).shape[dimension] for x in xs]
+    pieces = split.split(ct, sizes, dimension)
+    return [p if is_undefined_primal(x) else None for p, x in zip(pieces, xs)]
 
 
 def _concat_batch(axis_data, args, dims, *, dimension):

@@ -42,6 +42,7 @@ from jaxlite._src.ops import (
     shape,
     slicing,
     sorting,
+    split,
     structural,
 )
 
@@ -244,6 +245,14 @@ def _sliced_rule(what: str, np_ints: bool = True):
 _table[shape.slice_p] = _sliced_rule("slicing", np_ints=False)
 _table[shape.pad_p] = _sliced_rule("padding")
 _table[slicing.dynamic_slice_p] = _sliced_rule("dynamic_slice")
+
+
+def _split_rule(mesh, specs, avals_in, avals_out, *, sizes, axis):
+    piece = _sliced_rule("split")  # each piece as a slice of the operand, as JAX's
+    return [piece(mesh, specs, avals_in, a) for a in avals_out]
+
+
+_table[split.split_p] = _split_rule
 
 
 def _dus_rule(mesh, specs, avals_in, aval_out):
