@@ -20,6 +20,10 @@ Expected values are JAX 0.10.2's (the file passes in oracle mode, ``JAXLITE_ORAC
   dict-key canonicalisation per treedef, and the memo compared the new treedef with the
   stored one of equal hash, so the auxiliary data with ``==``. JAX's flatten compares
   nothing. A treedef whose comparison raises is now canonicalised without the memo.
+* Found next to the first: ``lax.gather`` did not check its ``slice_sizes`` (a wrong answer
+  for bad input: ``(1, 5)`` of a 3x4 operand came back with shape ``(2, 5)``, a collapsed
+  size of 0 or 2 was lost). JAX raises ``TypeError`` (one size per operand dimension, each
+  within ``[0, bound]``, collapsed ones 1); jaxlite now raises the same errors.
 """
 
 import warnings
@@ -125,3 +129,26 @@ def test_flatten_with_array_aux_data_compares_nothing(aux):
             return m.lax.map(lambda i: cls(make(), i).x * 2, m.jnp.ones(3))
 
     np.testing.assert_array_equal(np.asarray(same(build)), [2.0, 2.0, 2.0])
+
+
+@pytest.mark.parametrize(
+    "sizes", [(2, 1), (0, 1), (1, 5), (1,), (-1, 1), (1, 1, 1), (1, 4), (1, 0)],
+    ids=["collapsed2", "collapsed0", "past_end", "too_few", "negative", "too_many", "ok",
+         "ok_empty"],
+)
+def test_gather_slice_sizes_checked(sizes):
+    # found next to the zero-sized gathers above: jaxlite sliced slice sizes that do not fit
+    # (a window past the end came back clipped, (1, 5) of a 3x4 operand gave shape (2, 5))
+    def build(m):
+        dn = m.lax.GatherDimensionNumbers(
+            offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,)
+        )
+        x = m.jnp.arange(12.0).reshape(3, 4)
+        return m.lax.gather(x, m.jnp.array([[2], [0]]), dn, sizes)
+
+    out = same(build)
+    if sizes in ((1, 4), (1, 0)):
+        want = np.arange(12.0).reshape(3, 4)[[2, 0], : sizes[1]]
+        np.testing.assert_array_equal(np.asarray(out), want)
+    else:
+        assert isinstance(out, TypeError)

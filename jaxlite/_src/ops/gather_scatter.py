@@ -135,6 +135,28 @@ def _bshape(a, b):
     return tuple(y if x == 1 else x for x, y in zip(a, b))
 
 
+def _check_slice_sizes(op_shape, slice_sizes, collapsed):
+    """JAX's ``TypeError``s for gather slice sizes that do not fit the operand (jaxlite
+    sliced them anyway: a window past the end clipped, a collapsed size other than 1 lost)."""
+    if len(slice_sizes) != len(op_shape):
+        raise TypeError(
+            "Gather op must have one slice size for every input dimension; got: "
+            f"len(slice_sizes)={len(slice_sizes)}, input_shape.rank={len(op_shape)}"
+        )
+    for i, (size, bound) in enumerate(zip(slice_sizes, op_shape)):
+        if not 0 <= size <= bound:
+            raise TypeError(
+                f"Slice size at index {i} in gather op is out of range, must be within "
+                f"[0, {bound} + 1), got {size}."
+            )
+    for pos, d in enumerate(collapsed):
+        if slice_sizes[d] != 1:
+            raise TypeError(
+                "Gather op can only collapse slice dims with bound 1, but bound is "
+                f"{slice_sizes[d]} for index {d} at position {pos}."
+            )
+
+
 def gather(
     operand,
     start_indices,
@@ -156,6 +178,7 @@ def gather(
         raise NotImplementedError("jaxlite lax.gather does not support batching dims")
     op_shape = aval_of(x).shape
     slice_sizes = tuple(int(s) for s in slice_sizes)
+    _check_slice_sizes(op_shape, slice_sizes, dn.collapsed_slice_dims)
     ishape = aval_of(idx).shape
     batch_shape = ishape[:-1]
     window_dims = [d for d in range(len(op_shape)) if d not in dn.collapsed_slice_dims]
