@@ -90,3 +90,81 @@ def flatten_fun(fun: WrappedFun, in_tree, *, with_kwargs: bool = True):
         return leaves
 
     return WrappedFun(flat, None, fun.debug_info), lambda: store.val
+
+
+def _run_generator(gen, gen_args: tuple, fun: WrappedFun, args: tuple, kwargs: dict):
+    """Run a generator-style transformation: it yields ``(args, kwargs)`` to call ``fun``
+    with, receives ``fun``'s answer and then yields its own."""
+    g = gen(*gen_args, *args, **kwargs)
+    call_args, call_kwargs = next(g)
+    ans = fun.call_wrapped(*call_args, **call_kwargs)
+    out = g.send(ans)
+    g.close()
+    return out
+
+
+def transformation(gen: Callable) -> Callable:
+    """Turn generator ``gen(*static, *args)`` into a transformation of ``WrappedFun``s.
+
+    ``gen`` first yields ``(args, kwargs)``: the wrapped function is called with them and
+    its answer sent back; what ``gen`` yields next is the transformed function's answer.
+    ``transformation(gen)(fun, *static)`` is the transformed ``WrappedFun``.
+    """
+
+    def apply(fun: WrappedFun, *gen_args):
+        def run(*args, **kwargs):
+            return _run_generator(gen, gen_args, fun, args, kwargs)
+
+        return WrappedFun(run, None, fun.debug_info)
+
+    return apply
+
+
+def transformation_with_aux(gen: Callable) -> Callable:
+    """Like ``transformation``, but ``gen``'s final yield is ``(answer, aux)``.
+
+    ``transformation_with_aux(gen)(fun, *static)`` returns ``(transformed, aux_thunk)``;
+    ``aux_thunk()`` is ``aux`` once the transformed function has run; as in JAX, the
+    transformed function runs once (a second call raises ``StoreException``).
+    """
+
+    def apply(fun: WrappedFun, *gen_args):
+        store = Store()
+
+        def run(*args, **kwargs):
+            ans, aux = _run_generator(gen, gen_args, fun, args, kwargs)
+            store.store(aux)
+            return ans
+
+        return WrappedFun(run, None, fun.debug_info), lambda: store.val
+
+    return apply
+
+
+def transformation2(gen: Callable) -> Callable:
+    """Turn ``gen(f, *static, *args)``, which calls ``f`` itself, into a transformation."""
+
+    def apply(fun: WrappedFun, *gen_args):
+        def run(*args, **kwargs):
+            return gen(fun.call_wrapped, *gen_args, *args, **kwargs)
+
+        return WrappedFun(run, None, fun.debug_info)
+
+    return apply
+
+
+def transformation_with_aux2(gen: Callable) -> Callable:
+    """Like ``transformation2``, with a ``Store`` passed after ``f`` for auxiliary output.
+
+    Returns ``(transformed, aux_thunk)`` as ``transformation_with_aux`` does.
+    """
+
+    def apply(fun: WrappedFun, *gen_args):
+        store = Store()
+
+        def run(*args, **kwargs):
+            return gen(fun.call_wrapped, store, *gen_args, *args, **kwargs)
+
+        return WrappedFun(run, None, fun.debug_info), lambda: store.val
+
+    return apply

@@ -15,7 +15,11 @@ from jaxlite._src.core.ir import (
     check_jaxpr as check_jaxpr,
 )
 from jaxlite._src.core.primitive import Primitive as Primitive
-from jaxlite._src.core.trace import set_current_trace as set_current_trace
+from jaxlite._src.core.trace import (
+    TraceTag as TraceTag,
+    set_current_trace as set_current_trace,
+    take_current_trace as take_current_trace,
+)
 from jaxlite._src.jax_extension import (
     DropVar as DropVar,
     array_types as array_types,

@@ -429,6 +429,136 @@ def quick_einops():
     return out
 
 
+def quick_haiku():
+    import haiku as hk
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    def forward(x):
+        return hk.nets.MLP([32, 16, 3])(x)
+
+    model = hk.transform(forward)
+    rng = hk.PRNGSequence(jax.random.PRNGKey(42))
+    x = jnp.linspace(-1.0, 1.0, 40).reshape(8, 5)
+    labels = jnp.arange(8) % 3
+    params = model.init(next(rng), x)
+    out = {"init": _flat(params), "apply": _flat(model.apply(params, next(rng), x))}
+
+    def loss_fn(params, x, labels):
+        logits = model.apply(params, None, x)
+        return optax.softmax_cross_entropy_with_integer_labels(logits, labels).mean()
+
+    opt = optax.sgd(0.1)
+    opt_state = opt.init(params)
+
+    @jax.jit
+    def update(params, opt_state, x, labels):
+        loss, grads = jax.value_and_grad(loss_fn)(params, x, labels)
+        updates, opt_state = opt.update(grads, opt_state)
+        return optax.apply_updates(params, updates), opt_state, loss
+
+    losses = []
+    for _ in range(3):
+        params, opt_state, loss = update(params, opt_state, x, labels)
+        losses.append(float(loss))
+    out["sgd_losses"] = losses
+    out["sgd_params"] = _flat(params)
+
+    def unroll(xs):
+        core = hk.LSTM(6)
+        return hk.dynamic_unroll(core, xs, core.initial_state(2))
+
+    lstm = hk.transform(unroll)
+    xs = jnp.linspace(-0.5, 0.5, 30).reshape(5, 2, 3)
+    lstm_params = lstm.init(jax.random.PRNGKey(1), xs)
+    out["lstm"] = _flat(jax.jit(lstm.apply)(lstm_params, None, xs))
+
+    def ensemble(x):
+        linear = hk.vmap(lambda t: hk.Linear(4)(t), split_rng=False)
+        return linear(x)
+
+    vm = hk.transform(ensemble)
+    out["vmap"] = _flat(vm.apply(vm.init(jax.random.PRNGKey(2), x), None, x))
+
+    def cumulative(xs):
+        w = hk.get_parameter("w", [5], init=hk.initializers.RandomNormal())
+        return hk.scan(lambda c, t: (c + t * w, c), jnp.zeros(5), xs)
+
+    sc = hk.transform(cumulative)
+    out["scan"] = _flat(sc.apply(sc.init(jax.random.PRNGKey(3), x), None, x))
+
+    def normed(x, is_training):
+        return hk.BatchNorm(True, True, 0.9)(hk.Linear(4)(x), is_training)
+
+    bn = hk.transform_with_state(normed)
+    bn_params, bn_state = bn.init(jax.random.PRNGKey(4), x, True)
+    y, bn_state = bn.apply(bn_params, bn_state, None, x, True)
+    out["batchnorm"] = _flat((y, bn_state, bn.apply(bn_params, bn_state, None, x, False)[0]))
+    return out
+
+
+def quick_jraph():
+    import jax
+    import jax.numpy as jnp
+    import jraph
+
+    graph = jraph.GraphsTuple(
+        nodes=jnp.array([[0.0], [1.0], [2.0]]),
+        edges=jnp.array([[5.0], [6.0], [7.0]]),
+        senders=jnp.array([0, 1, 2]),
+        receivers=jnp.array([1, 2, 0]),
+        n_node=jnp.array([3]),
+        n_edge=jnp.array([3]),
+        globals=jnp.array([[1.0]]),
+    )
+    network = jraph.GraphNetwork(
+        update_edge_fn=lambda e, s, r, g: e + 2.0 * s + r,
+        update_node_fn=lambda n, s, r, g: jnp.tanh(n + s - 0.5 * r),
+        update_global_fn=lambda n, e, g: g + n + e,
+    )
+    gn = network(graph)
+    out = {"gn": _flat((gn.nodes, gn.edges, gn.globals))}
+    conv = jraph.GraphConvolution(lambda n: 3.0 * n + 1.0, add_self_edges=True)
+    out["gcn_jit"] = _flat(jax.jit(conv)(graph).nodes)
+
+    def loss(w, graph):
+        layer = jraph.GraphConvolution(lambda n: jnp.tanh(w * n))
+        return jnp.sum(layer(graph).nodes ** 2)
+
+    batched = jraph.batch([graph, graph._replace(nodes=graph.nodes + 1.0)])
+    out["grad_jit"] = [float(jax.jit(jax.grad(loss))(0.7, batched))]
+    out["unbatch"] = _flat(jraph.unbatch(batched)[1].nodes)
+    segments = jnp.array([0, 0, 1, 1, 2, 2])
+    data = jnp.arange(6.0)
+    out["segment_sum"] = _flat(jax.ops.segment_sum(data, segments, 3))
+    out["segment_mean"] = _flat(jraph.segment_mean(data, segments, 3))
+    out["segment_softmax"] = _flat(jraph.segment_softmax(data, segments, 3))
+    padded = jraph.pad_with_graphs(graph, n_node=5, n_edge=4)
+    out["padded_gcn"] = _flat(conv(padded).nodes)
+    return out
+
+
+def quick_pix():
+    import dm_pix as pix
+    import jax
+
+    image = jax.random.uniform(jax.random.PRNGKey(0), (16, 16, 3))
+    blurred = pix.gaussian_blur(image, 1.0, 5)
+    return {
+        "flip": _flat((pix.flip_left_right(image), pix.flip_up_down(image))),
+        "rotate": _flat(pix.rotate(image, 0.3)),
+        "gaussian_blur": _flat(blurred),
+        "brightness": _flat(pix.adjust_brightness(image, 0.2)),
+        "contrast": _flat(pix.adjust_contrast(image, 1.5)),
+        "random_crop": _flat(pix.random_crop(jax.random.PRNGKey(3), image, (8, 8, 3))),
+        "ssim": [float(pix.ssim(image, blurred))],
+        "ssim_jit": [float(jax.jit(pix.ssim)(image, 0.9 * image))],
+        "hsv": _flat(pix.rgb_to_hsv(image)),
+        "grad_rotate": [float(jax.grad(lambda a: pix.rotate(image, a).mean())(0.3))],
+    }
+
+
 LIBRARIES = {
     "optax": quick_optax,
     "equinox": quick_equinox,
@@ -444,6 +574,9 @@ LIBRARIES = {
     "blackjax": quick_blackjax,
     "jaxopt": quick_jaxopt,
     "einops": quick_einops,
+    "haiku": quick_haiku,
+    "jraph": quick_jraph,
+    "pix": quick_pix,
 }
 
 

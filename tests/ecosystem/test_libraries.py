@@ -36,6 +36,9 @@ LIBRARIES = {
     "blackjax": ["blackjax", "optax"],
     "jaxopt": ["jaxopt"],
     "einops": ["einops"],
+    "haiku": ["haiku", "optax"],
+    "jraph": ["jraph"],
+    "pix": ["dm_pix"],
 }
 
 

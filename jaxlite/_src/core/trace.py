@@ -430,6 +430,38 @@ def current_trace() -> Trace:
     return trace_ctx.trace
 
 
+@contextlib.contextmanager
+def take_current_trace():
+    """Yield the current trace and evaluate eagerly inside the block.
+
+    A trace's ``process_primitive`` uses this to take itself off the stack while it
+    binds on its parent (``jax.extend.core.take_current_trace``).
+    """
+    prev = trace_ctx.trace
+    trace_ctx.trace = eval_trace
+    try:
+        yield prev
+    finally:
+        trace_ctx.trace = prev
+
+
+class TraceTag:
+    """Identifies the tracers that one run of a transformation created
+    (``jax.extend.core.TraceTag``).
+
+    A user-defined ``Trace`` keeps its tag and unwraps only tracers whose trace has the same
+    tag. All tags compare equal, so caches keyed on a function and its tag still hit.
+    """
+
+    __slots__ = ()
+
+    def __hash__(self):
+        return hash(TraceTag)
+
+    def __eq__(self, other):
+        return isinstance(other, TraceTag)
+
+
 def is_concrete(x: Any) -> bool:
     """True for values whose contents are known (not tracers, or tracers with known values)."""
     if isinstance(x, Tracer):
