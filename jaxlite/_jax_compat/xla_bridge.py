@@ -9,6 +9,8 @@ client queries libraries make (``platform``, ``devices()``, ``device_count()``, 
 
 from __future__ import annotations
 
+import functools
+
 from jaxlite._src import devices as _devices
 
 
@@ -51,8 +53,13 @@ def backends() -> dict:
     return {"cpu": _BACKEND}
 
 
+@functools.lru_cache
 def get_backend(platform=None):
-    """The CPU backend (``platform`` ``None`` or ``"cpu"``)."""
+    """The CPU backend (``platform`` ``None`` or ``"cpu"``).
+
+    Memoized as JAX's is, so ``get_backend.cache_clear()`` (jraph's tests call it after
+    setting ``XLA_FLAGS``) works; clearing it does not change the devices once fixed.
+    """
     if platform not in (None, "cpu"):
         raise RuntimeError(
             f"Unknown backend: '{platform}' requested, but no platforms that are instances "

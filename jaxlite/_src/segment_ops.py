@@ -26,7 +26,7 @@ from jaxlite._src.core.trace import concrete_or_error
 from jaxlite._src.numpy import reductions
 from jaxlite._src.numpy.creation import full
 from jaxlite._src.numpy.padding import pad
-from jaxlite._src.numpy.shape import reshape
+from jaxlite._src.numpy.shape import broadcast_to, reshape
 from jaxlite._src.numpy.util import asarray_any, check_arraylike
 from jaxlite._src.ops import gather_scatter as gs
 from jaxlite._src.ops.gather_scatter import ScatterDimensionNumbers
@@ -126,6 +126,10 @@ def _segment(kind, name, data, segment_ids, num_segments, sorted_, unique, bucke
         raise ValueError(f'Unknown gather mode "{mode}"')
     num_segments = _num_segments(segment_ids, num_segments)
     n = segment_ids.size
+    if segment_ids.ndim == 1 and (data.ndim == 0 or (data.shape[0] == 1 and n != 1)):
+        # JAX scatters ``data`` into ``out.at[segment_ids]`` (shape ``(n, *out.shape[1:])``),
+        # so a scalar or a single row is broadcast to every id.
+        data = broadcast_to(data, (n, *data.shape[1:]))
     num_buckets = 1 if bucket_size is None else -(-n // operator.index(bucket_size))
     if num_buckets == 1 or segment_ids.ndim == 0:
         return _scatter_rows(kind, data, segment_ids, num_segments, sorted_, unique, mode)
@@ -153,7 +157,8 @@ def _doc(kind: str, what: str, empty: str) -> str:
     return f"""The {what} of each segment of ``data`` (mirrors ``jax.ops.segment_{kind}``).
 
     Args:
-      data: array; its rows (leading axis) are reduced by segment.
+      data: array; its rows (leading axis) are reduced by segment. A scalar or a single
+        row is broadcast to every id, as JAX does.
       segment_ids: integer array of shape ``data.shape[:1]`` (or a scalar) naming each
         row's segment. Ids need not be sorted; ids outside ``[0, num_segments)``, negative
         ones included, are dropped (or clamped with ``mode="clip"``).
