@@ -16,7 +16,7 @@ import importlib
 import numpy as np
 import pytest
 
-from tests.hunt.oracle import JAX, LITE
+from tests.hunt.oracle import JAX, LITE, same
 
 ENGINES = [pytest.param(LITE, id="jaxlite")]
 if JAX is not None:
@@ -138,3 +138,62 @@ def test_transformation_with_aux2_function_style(m):
     assert aux() == ("t", 5)
     with pytest.raises(lu.StoreException, match="Store occupied"):
         g.call_wrapped(4)
+
+
+# ----------------------------------------------------------- large convolutions' patches
+# haiku's ConvNDTranspose initializer test (a 3-D transposed convolution of a
+# (16, 32, 32, 32, 64) input with a 4x4x4 kernel) made jaxlite's convolution kernel
+# allocate an 8 GiB patch matrix (the input times the kernel's volume) and the process was
+# killed for memory; JAX runs it in place. The patch matrix is now built in blocks.
+CONV_CASES = {
+    "2d": ((4, 6, 9, 9), (5, 6, 3, 3), 1, (1, 1), None),
+    "3d-groups": ((3, 8, 7, 6, 5), (4, 2, 2, 3, 2), 4, (1, 1, 1), None),
+    "1d-strided": ((2, 4, 11), (6, 4, 3), 1, (2,), None),
+    "2d-dilated-groups": ((5, 4, 9, 9), (8, 2, 3, 3), 2, (1, 1), (2, 1)),
+}
+
+
+@pytest.mark.jaxlite_only  # sets jaxlite's block size
+@pytest.mark.parametrize("case", list(CONV_CASES))
+@pytest.mark.parametrize("block", [64, 1500, 1 << 27], ids=["rows", "items", "whole"])
+def test_conv_in_patch_blocks_matches_jax(case, block, monkeypatch):
+    from jaxlite._src.ops import conv_kernels
+
+    monkeypatch.setattr(conv_kernels, "PATCH_BLOCK_BYTES", block)
+    lhs_shape, rhs_shape, groups, strides, lhs_dilation = CONV_CASES[case]
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(lhs_shape).astype(np.float32)
+    w = rng.standard_normal(rhs_shape).astype(np.float32)
+
+    def build(m):
+        def f(x):
+            return m.lax.conv_general_dilated(
+                x, w, strides, "SAME", lhs_dilation=lhs_dilation, feature_group_count=groups
+            )
+
+        return f(x), m.jx.grad(lambda x: (f(x) ** 2).sum())(x)
+
+    same(build, rtol=2e-5, atol=2e-5)
+
+
+@pytest.mark.jaxlite_only  # jaxlite's kernel's memory
+def test_large_conv_patch_matrix_is_not_materialized(monkeypatch):
+    import tracemalloc
+
+    import jaxlite
+    from jaxlite._src.ops import conv_kernels
+
+    monkeypatch.setattr(conv_kernels, "PATCH_BLOCK_BYTES", 1 << 22)
+    x = np.ones((1, 32, 32, 32, 8), np.float32)  # a 64 MiB patch matrix unblocked
+    w = np.full((4, 4, 4, 2, 8), 0.01, np.float32)
+    tracemalloc.start()
+    try:
+        y = jaxlite.lax.conv_transpose(
+            x, w, (1, 1, 1), "SAME", dimension_numbers=("NDHWC", "DHWOI", "NDHWC")
+        )
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert y.shape == (1, 32, 32, 32, 2)
+    np.testing.assert_allclose(np.asarray(y)[0, 10, 10, 10], [5.12, 5.12], rtol=1e-5)
+    assert peak < 32 * 2**20, peak

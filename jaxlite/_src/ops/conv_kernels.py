@@ -138,3 +138,41 @@ def check_window_args(shape, wd, ws, bd, wdil):
     for v in (bd, wdil):  # the output shape dilates the operand and the window
         if any(d <= 0 for d in v):
             raise TypeError(f"All dilations must be positive, got {v}.")
+
+
+# The largest patch matrix (output positions x window elements) one GEMM gets: NumPy's
+# einsum copies the strided patch view into it, which for a 3-D convolution is the input
+# times the kernel's volume (haiku's ConvNDTranspose test: 8 GiB).
+PATCH_BLOCK_BYTES = 1 << 27
+
+
+def patch_einsum(expr, patches, kernel, acc, spatial_axis):
+    """``np.einsum(expr, patches, kernel)`` in ``acc``, in blocks of the batch axis (and,
+    where one batch element is still too large, of the first output spatial axis, which
+    is ``spatial_axis`` of both ``patches`` and the result) so that no block's patch
+    matrix exceeds ``PATCH_BLOCK_BYTES``. Only such large convolutions are split, into
+    GEMMs of thousands of rows; OpenBLAS may block a GEMM of another row count differently,
+    so their sums can differ from one call's in the last bits (XLA's differ too)."""
+    block_bytes = PATCH_BLOCK_BYTES
+    kernel = kernel.astype(acc, copy=False)
+    item = np.dtype(acc).itemsize
+    n = patches.shape[0]
+
+    def one(block):
+        return np.einsum(expr, block.astype(acc, copy=False), kernel, optimize=True)
+
+    per_item = (patches.size // n if n else 0) * item
+    if n == 0 or patches.size * item <= block_bytes:
+        return one(patches)
+    if per_item <= block_bytes:
+        step = block_bytes // per_item
+        return np.concatenate([one(patches[i : i + step]) for i in range(n)[::step]], axis=0)
+    rows = patches.shape[spatial_axis]
+    step = max(1, block_bytes // max(1, per_item // rows))
+    lead = (slice(None),) * spatial_axis
+    out = []
+    for i in range(n):
+        item_patches = patches[i : i + 1]
+        parts = [one(item_patches[lead + (slice(j, j + step),)]) for j in range(rows)[::step]]
+        out.append(np.concatenate(parts, axis=spatial_axis))
+    return np.concatenate(out, axis=0)

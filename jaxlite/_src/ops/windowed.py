@@ -41,6 +41,7 @@ from jaxlite._src.ops.conv_kernels import (  # noqa: F401 (padtype_to_pads: lax'
     one_product_complex,
     one_product_conv,
     padtype_to_pads,
+    patch_einsum,
 )
 from jaxlite._src.ops.forward_only import forward_only, reduce_window_refusal
 from jaxlite._src.ops.precision import check_precision
@@ -264,16 +265,13 @@ def _conv_impl(
     if c == g and all(k == 1 for k in ksz) and np.dtype(acc).kind == "c":
         return one_product_complex(patches, rhs, g, out_sp, out_dtype)
     if g == 1:
-        expr = f"nc{letters}{kl},oc{kl}->no{letters}"
-        out = np.einsum(
-            expr, patches.astype(acc, copy=False), rhs.astype(acc, copy=False), optimize=True
-        )
+        out = patch_einsum(f"nc{letters}{kl},oc{kl}->no{letters}", patches, rhs, acc, 2)
     else:
         cg, og = c // g, o // g
         pg = patches.reshape((n_batch, g, cg) + patches.shape[2:])
         rg = rhs.reshape((g, og) + rhs.shape[1:])
         expr = f"ngc{letters}{kl},goc{kl}->ngo{letters}"
-        out = np.einsum(expr, pg.astype(acc, copy=False), rg.astype(acc, copy=False), optimize=True)
+        out = patch_einsum(expr, pg, rg, acc, 3)
         out = out.reshape((n_batch, o) + out.shape[3:])
     return np.asarray(out, dtype=out_dtype)
 
