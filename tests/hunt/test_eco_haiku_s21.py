@@ -197,3 +197,51 @@ def test_large_conv_patch_matrix_is_not_materialized(monkeypatch):
     assert y.shape == (1, 32, 32, 32, 2)
     np.testing.assert_allclose(np.asarray(y)[0, 10, 10, 10], [5.12, 5.12], rtol=1e-5)
     assert peak < 32 * 2**20, peak
+
+
+# ------------------------------------------------- branches given the same function
+# haiku's stateful_test checks that hk.cond / hk.switch trace a function given for several
+# branches once, "in sync with JAX": JAX traces one function object once per cond/switch;
+# jaxlite traced it once per branch.
+def _count_traces(m, kind):
+    calls = []
+
+    def f(x):
+        calls.append(None)
+        return x**2
+
+    def g(x):
+        calls.append(None)
+        return x + 1.0
+
+    x = np.float32(3.0)
+    if kind == "cond-same":
+        out = m.lax.cond(False, f, f, x)
+    elif kind == "cond-different":
+        out = m.lax.cond(False, f, g, x)
+    elif kind == "switch-same":
+        out = m.lax.switch(2, [f, f, f, f], x)
+    elif kind == "switch-mixed":
+        out = m.lax.switch(1, [f, g, f, g, f], x)
+    elif kind == "jit-switch-same":
+        out = m.jx.jit(lambda i, x: m.lax.switch(i, [f, f, f], x))(1, x)
+    else:  # grad of a cond with one function
+        out = m.jx.grad(lambda x: m.lax.cond(x > 0, f, f, x))(x)
+    return np.float32(out), np.int64(len(calls))
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["cond-same", "cond-different", "switch-same", "switch-mixed", "jit-switch-same", "grad"],
+)
+def test_a_function_given_for_several_branches_is_traced_once(kind):
+    out, traces = same(lambda m: _count_traces(m, kind))
+    expected = {
+        "cond-same": (9.0, 1),
+        "cond-different": (4.0, 2),
+        "switch-same": (9.0, 1),
+        "switch-mixed": (4.0, 2),
+        "jit-switch-same": (9.0, 1),
+        "grad": (6.0, 1),
+    }[kind]
+    assert (float(out), int(traces)) == expected

@@ -345,9 +345,13 @@ _no_operand = _NoOperand()
 
 
 def _trace_branches(
-    api_name: str, funs: Sequence[Callable], names: Sequence[str], operands: tuple
+    api_name: str, funs: Sequence[Callable], names: Sequence[str], operands: tuple, same=None
 ) -> tuple[list, list, Any]:
-    """Trace each branch on the operands' avals; returns (branch jaxprs, consts, out_tree)."""
+    """Trace each branch on the operands' avals; returns (branch jaxprs, consts, out_tree).
+
+    ``same[i]`` is the first branch given the same function object as branch ``i``: that
+    branch's trace is reused, so a function given for several branches is traced once,
+    as in JAX (haiku counts the traces)."""
     flat, in_tree = tree_util.tree_flatten(operands)
     flat = [common.to_array(x) for x in flat]
     avals = [aval_of(x) for x in flat]
@@ -368,8 +372,8 @@ def _trace_branches(
         return closed, consts, store["tree"]
 
     traced = []
-    for f in funs:  # a loop, not a comprehension: one frame less per nesting level
-        traced.append(trace(f))
+    for i, f in enumerate(funs):  # a loop, not a comprehension: one frame less per level
+        traced.append(trace(f) if same is None or same[i] == i else traced[same[i]])
     # JAX reports cond mismatches as (true_fun, false_fun), switch ones as (branch 0, i).
     ref = 1 if api_name == "cond" else 0
     tree0, avals0 = traced[ref][2], traced[ref][0].out_avals
@@ -467,6 +471,8 @@ def cond(pred, true_fun: Callable, false_fun: Callable, *operands, operand=_no_o
 def _call(api_name, index, funs, names, operands):
     """Trace the branches and bind ``cond_p``, threading the refs they touch (refs.py):
     their values become an extra operand and extra outputs of every branch."""
+    ids = [id(f) for f in funs]
+    same = [ids.index(k) for k in ids]
     ops, rebuild = rt.split_operands(operands)
     if ops is not operands:
         funs = [_rebuilding(f, rebuild) for f in funs]
@@ -487,7 +493,7 @@ def _call(api_name, index, funs, names, operands):
                 bops = (*ops, values)
             else:
                 bfuns, bops = funs, ops
-            branches, args, out_tree = _trace_branches(api_name, bfuns, names, bops)
+            branches, args, out_tree = _trace_branches(api_name, bfuns, names, bops, same)
             refs.before_bind()
             if rs:
                 refs.refuse_cond_effects()
