@@ -456,3 +456,18 @@ class _InlinedCallPrimitive(Primitive):
 
 call_p = _InlinedCallPrimitive("call", multiple_results=True)
 closed_call_p = _InlinedCallPrimitive("closed_call", multiple_results=True)
+
+
+def deflinear_jax(primitive: Primitive, transpose_rule: Callable) -> None:
+    """``jax.interpreters.ad.deflinear``: ``primitive`` is linear in its operands, and
+    ``transpose_rule(cotangent, **params)`` (JAX's convention: no operands) returns their
+    cotangents. A symbolic-zero cotangent gives zero cotangents without calling it."""
+    from jaxlite._src.core.rule_types import Zero, is_undefined_primal
+    from jaxlite._src.ops._factories import deflinear
+
+    def transpose(ct, *args, **params):
+        if type(ct) is Zero:
+            return [Zero(x.aval) if is_undefined_primal(x) else None for x in args]
+        return transpose_rule(ct, **params)
+
+    deflinear(primitive, transpose)

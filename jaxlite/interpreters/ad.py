@@ -13,11 +13,8 @@ from jaxlite._src.core.rules import (
     transpose_rules as primitive_transposes,
 )
 from jaxlite._src.interpreters.jvp import JVPTrace as JVPTrace, JVPTracer as JVPTracer
-from jaxlite._src.ops._factories import (
-    defjvp as defjvp,
-    defjvp2 as defjvp2,
-    deflinear as deflinear,
-)
+from jaxlite._src.jax_extension import deflinear_jax as deflinear
+from jaxlite._src.ops._factories import defjvp as defjvp, defjvp2 as defjvp2
 from jaxlite._src.ops.structural import (
     add_any as add_tangents,
     add_any_p as add_jaxvals_p,

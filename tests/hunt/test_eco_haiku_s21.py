@@ -245,3 +245,35 @@ def test_a_function_given_for_several_branches_is_traced_once(kind):
         "grad": (6.0, 1),
     }[kind]
     assert (float(out), int(traces)) == expected
+
+
+# ----------------------------------------------------------------- ad.deflinear
+# haiku's stateful_test (test_remat) defines a primitive with
+# ``jax.interpreters.ad.deflinear(prim, b_impl)``, where JAX calls ``b_impl(cotangent,
+# **params)``; jaxlite passed its own rule convention (cotangent *and operands*), so the
+# transpose raised TypeError.
+_LINEAR_COUNT = iter(range(10**6))
+
+
+@pytest.mark.parametrize("m", ENGINES)
+def test_ad_deflinear_transpose_rule_gets_the_cotangent_only(m):
+    core, _ = _mods(m)
+    ad = importlib.import_module(m.jx.__name__ + ".interpreters.ad")
+    prim = core.Primitive(f"eco21_scale_{next(_LINEAR_COUNT)}_{m.jx.__name__}")
+    prim.def_impl(lambda x, *, k: x * k)
+    prim.def_abstract_eval(lambda x, *, k: x)
+    seen = []
+
+    def transpose(ct, *, k):
+        seen.append(k)
+        return (ct * k,)
+
+    ad.deflinear(prim, transpose)
+    x = m.jnp.float32(2.0)
+    assert float(m.jx.grad(lambda x: prim.bind(x, k=3.0) ** 2)(x)) == 36.0
+    assert seen == [3.0]
+    _, tangent = m.jx.jvp(lambda x: prim.bind(x, k=3.0), (x,), (m.jnp.float32(1.0),))
+    assert float(tangent) == 3.0
+    # a cotangent that is symbolically zero never reaches the rule
+    assert float(m.jx.grad(lambda x: m.lax.stop_gradient(prim.bind(x, k=5.0)) + x)(x)) == 1.0
+    assert seen == [3.0]
