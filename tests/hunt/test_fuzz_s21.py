@@ -244,6 +244,17 @@ _WIDE = {
             _X5, m.jnp.int64(2**32 + 2)
         )
     ),
+    # a clipping scatter wraps a wide scalar to int32 before it clamps (JAX's gather
+    # indices), where a dynamic slice clamps in the index's own type
+    "i64_scalar_set_clip": _x64(
+        lambda m: [
+            m.jx.jit(lambda x, i: x.at[i].set(-1.0, mode="clip"))(_X5, m.jnp.int64(v))
+            for v in (2**32 + 2, 2**63 - 1, -(2**63))
+        ]
+    ),
+    "u32_scalar_add_clip": lambda m: m.jx.jit(lambda x, i: x.at[i, None].add(1.0, mode="clip"))(
+        _X5, m.jnp.uint32(2**32 - 1)
+    ),
     "u32_dynamic_update_slice": lambda m: m.lax.dynamic_update_slice(
         _X5, np.ones(2, np.float32), (m.jnp.uint32(2**32 - 1),)
     ),
@@ -271,6 +282,11 @@ def test_wide_index_types_known_values():
     np.testing.assert_array_equal(v("i64_scalar_get"), 4.0)
     np.testing.assert_array_equal(v("i64_dynamic_slice"), [3.0, 4.0])
     np.testing.assert_array_equal(v("u32_dynamic_update_slice"), [0.0, 1.0, 2.0, 1.0, 1.0])
+    a, b, c = _WIDE["i64_scalar_set_clip"](LITE)
+    np.testing.assert_array_equal(a, [0.0, 1.0, -1.0, 3.0, 4.0])
+    np.testing.assert_array_equal(b, [-1.0, 1.0, 2.0, 3.0, 4.0])
+    np.testing.assert_array_equal(c, [0.0, 1.0, 2.0, 3.0, -1.0])
+    np.testing.assert_array_equal(v("u32_scalar_add_clip"), [1.0, 1.0, 2.0, 3.0, 4.0])
 
 
 # ------------------------------------------------------------ the session's generators

@@ -535,6 +535,7 @@ def _scatter_flat(x, idx, values, mode, idx_mode):
     _warn_unsafe_cast(values, x.dtype)
     _check_static_ints_on_empty_axes(x.shape, idx)
     if x.size and idx_mode == "clip":
+        idx = _clip_wide_scalars(x.shape, idx)
         pos = (
             _shape.reshape(conversion.iota(dtypes.int32, x.size), x.shape)
             if x.ndim
@@ -552,6 +553,35 @@ def _scatter_flat(x, idx, values, mode, idx_mode):
         out = _scatter_sel(conversion.convert_element_type(x, to, to_weak), idx, sel, values, mode)
         return conversion.convert_element_type(out, dtype, weak)
     return _scatter_sel(x, idx, sel, values, mode)
+
+
+def _clip_wide_scalars(shape, idx):
+    """``idx`` with its scalar indices of types wider than int32 made the in-bounds int32
+    a clipping scatter uses, as JAX: normalized in their own type, wrapped to int32, then
+    clamped (an int64 ``2**63 - 1`` is -1 there: position 0). Other indices are left to
+    the positions' gather (a dynamic slice would clamp a wide scalar in its own type)."""
+    items = _expand_index(idx, len(shape))
+    wide = [
+        isinstance(i, (Array, Tracer)) and aval_of(i).ndim == 0 and aval_of(i).dtype in _WIDE
+        for i in items
+    ]
+    if not any(wide) or any(
+        isinstance(i, (Array, Tracer, np.ndarray)) and aval_of(i).dtype == dtypes.bool_
+        for i in items
+    ):
+        return idx
+    out, axis = [], 0
+    for i, w in zip(items, wide):
+        if i is None:
+            out.append(i)
+            continue
+        if w:
+            n = shape[axis]
+            i = int32_index(i, n)
+            i = ew.max(ew.min(i, ew._const(i, max(n - 1, 0))), ew._const(i, 0))
+        out.append(i)
+        axis += 1
+    return tuple(out)
 
 
 def _warn_unsafe_cast(values, dtype):
