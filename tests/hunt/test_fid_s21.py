@@ -259,6 +259,10 @@ _COMPUTES = {
         [1, 1],
     ),
     "ensure_compile_time_eval": (lambda m: _jit(m, lambda: _compile_time(m)), np.zeros(2)),
+    "random_permutation_of_python_int": (
+        lambda m: m.jnp.sort(_jit(m, lambda k: m.jx.random.permutation(k, 4), m.jx.random.key(0))),
+        [0, 1, 2, 3],
+    ),
 }
 
 

@@ -616,6 +616,7 @@ def permutation(
     """
     typed, _ = check_prng_key("permutation", key)
     check_arraylike("permutation", x)
+    raw = x  # a Python or NumPy integer stays concrete under jit (the converted one not)
     if not isinstance(x, Array):
         x = creation.asarray(x)
     nd = x.ndim
@@ -623,7 +624,11 @@ def permutation(
     if nd == 0:
         if not dtypes.is_int(x.dtype):
             raise TypeError("x must be an integer or at least 1-dimensional")
-        r = int(concrete_or_error(x, "argument x of jax.random.permutation()"))
+        r = int(
+            concrete_or_error(
+                x if isinstance(raw, Array) else raw, "argument x of jax.random.permutation()"
+            )
+        )
         return _shuffle_jit(typed, creation.arange(r), axis)
     if independent or nd == 1:
         return _shuffle_jit(typed, x, axis)
