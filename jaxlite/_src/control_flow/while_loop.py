@@ -18,6 +18,7 @@ with traced bounds it is a ``while_loop`` over ``(i, upper, carry)``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import numpy as np
@@ -377,7 +378,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
             finally:
                 touched[name] = list({id(r): r for r in log[start:]}.values())
 
-        return wrapped
+        return functools.wraps(fun)(wrapped)  # errors name the carry as fun's parameters
 
     def run(rs):
         if not rs:
