@@ -32,7 +32,7 @@ from jaxlite._src.core.effects import join_effects
 from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
-from jaxlite._src.core.trace import Tracer
+from jaxlite._src.core.trace import Tracer, staging_active
 from jaxlite._src.interpreters.batching import batch_jaxpr, move_dim
 from jaxlite._src.interpreters.jvp import jvp_jaxpr
 from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
@@ -440,7 +440,7 @@ def _refuse_eager_shared(touched: dict) -> None:
     """JAX's ``ValueError`` for a ref that both ``cond_fun`` and ``body_fun`` touch, in a
     ``while_loop`` run outside ``jit`` (and loop or branch bodies): JAX runs it as a ``jit``
     of the loop taking each function's refs as arguments, the ref then twice."""
-    if refs.staged():
+    if staging_active():
         return
     args = touched.get("cond", []) + touched.get("body", [])
     first: dict[int, int] = {}

@@ -438,17 +438,6 @@ def enclosing_constructs() -> list:
     return _state.collectors
 
 
-def staged() -> bool:
-    """Whether a staging trace (``jit``, a loop or branch body...) encloses the current
-    trace."""
-    t = trace_ctx.trace
-    while t is not None:
-        if t.kind == "staging":
-            return True
-        t = t.parent_trace
-    return False
-
-
 def refuse_cond_effects() -> None:
     """JAX's errors for a ``cond``/``switch`` whose branches touch refs made outside them
     (a state effect), called before binding one (and by a cached ``jit`` call whose jaxpr
