@@ -9,10 +9,12 @@ the *policy* says are saveable are kept as residuals, the rest are recomputed in
 unknown part (in the backward pass) from the checkpoint's known inputs.
 
 Effects: equations whose effects are not in ``effects.remat_allowed_effects`` (IO
-callbacks) are never recomputed: their outputs are saved whatever the policy. Equations
-with effects that are allowed (debug callbacks) are duplicated into the recomputation when
-the policy does not save them, or when all their operands are available to the backward
-pass anyway (so a debug print inside a checkpoint prints again during rematerialisation).
+callbacks), and effectful calls JAX has no partial-eval rule for (custom_jvp / custom_vjp
+calls), are never recomputed: their outputs are saved whatever the policy. Debug callbacks
+are replayed in the backward pass by JAX's rule, callback by callback (``_replay_eqn``):
+one the policy does not save is replayed; one it saves only when all its operands are
+available to the backward pass anyway. Inside a cond branch or scan body the decision is
+made per callback there; a while loop is replayed whole.
 """
 
 from __future__ import annotations
@@ -343,27 +345,95 @@ def _saveable(policy, eqn) -> bool:
     return bool(policy(eqn.primitive, *[v.aval for v in eqn.invars], **eqn.params))
 
 
-def _replays_debug(policy, body: Jaxpr) -> bool:
-    """Whether the remat of a saveable equation with this nested ``body`` (a branch, a loop
-    body, a call) replays a debug callback in the backward pass. As in JAX, the decision is
-    made per callback, at its own level: one the policy does not save is replayed, and a
-    saved one only when all its operands are inputs of its body (which the backward pass
-    receives anyway); one on a value computed inside the body runs once, in the forward
-    pass (``checkpoint(policy=everything_saveable)`` of a ``cond`` whose branch prints
-    ``jnp.sum(v)``). jaxlite replays the whole equation when any callback in it replays."""
-    inputs = {id(v) for v in body.invars} | {id(v) for v in body.constvars}
+def _map_sub_jaxprs(params: dict, fn) -> dict:
+    """``params`` with every nested jaxpr ``j`` (as :func:`_sub_jaxprs` finds them)
+    replaced by ``fn(j)`` (a closed jaxpr keeps its consts)."""
+
+    def one(v):
+        if isinstance(v, ClosedJaxpr):
+            return ClosedJaxpr(fn(v.jaxpr), v.consts)
+        if isinstance(v, Jaxpr):
+            return fn(v)
+        return v
+
+    return {
+        k: tuple(one(x) for x in v) if isinstance(v, tuple) else one(v) for k, v in params.items()
+    }
+
+
+def _with_params(e: JaxprEqn, params: dict) -> JaxprEqn:
+    rule = rules.effects_rules.get(e.primitive)
+    if rule is not None:
+        effs = rule(*[x.aval for x in e.invars], **params)
+    else:
+        effs = _effects.join_effects(*(j.effects for j in _sub_jaxprs(params)))
+    return e.replace(params=params, effects=frozenset(effs))
+
+
+def _replay_body(policy, body: Jaxpr, inst_in) -> tuple[Jaxpr, list[bool], bool]:
+    """``body`` as the backward pass of a checkpoint replays it: the debug callbacks that
+    JAX does not replay removed. ``inst_in``: which inputs the backward pass has anyway.
+    Returns the new body, which outputs the backward pass has anyway, and whether any
+    debug callback is replayed."""
+    inst = {id(v): i for v, i in zip(body.invars, inst_in)}
+    eqns, any_replay = [], False
     for e in body.eqns:
+        ins = [type(x) is Literal or inst.get(id(x), True) for x in e.invars]
+        new, outs, replays = _replay_eqn(policy, e, ins)
+        any_replay |= replays
+        if new is not None:
+            eqns.append(new)
+        for v, i in zip(e.outvars, outs):
+            inst[id(v)] = i
+    outs = [type(v) is Literal or inst.get(id(v), True) for v in body.outvars]
+    return body.replace(eqns=eqns), outs, any_replay
+
+
+def _replay_eqn(policy, e: JaxprEqn, inst_in) -> tuple[JaxprEqn | None, list[bool], bool]:
+    """JAX's partial evaluation of a known equation inside ``checkpoint`` (its
+    ``partial_eval_jaxpr_custom`` rules), as far as debug callbacks go. Returns the equation
+    the backward pass would replay (``None`` for a debug callback it does not replay; with
+    sub-jaxprs, the equation with the non-replayed callbacks inside removed), which outputs
+    the backward pass has anyway ("instantiated" in JAX: recomputed, or an input), and
+    whether a debug callback is replayed.
+
+    A debug callback is replayed when the policy does not save it, or when it does and all
+    its operands are available anyway; one on a saved value (a residual) runs once. An
+    effect-free equation's outputs are available unless the policy saves it. A cond / scan
+    body is decided per callback with all its inputs available, and its outputs are
+    available after it; a jit / checkpoint body passes availability through; a while loop
+    is replayed whole. Other effectful equations are never replayed: their outputs are
+    saved."""
+    kind = rules.remat_replay_rules.get(e.primitive)
+    n = len(e.outvars)
+    if kind is None:
         if not e.effects:
-            continue
-        subs = list(_sub_jaxprs(e.params))
-        if subs:
-            if any(_replays_debug(policy, sub) for sub in subs):
-                return True
-        elif not _saveable(policy, e) or all(
-            type(x) is Literal or id(x) in inputs for x in e.invars
+            return e, [not _saveable(policy, e)] * n, False
+        if (
+            e.primitive in rules.remat_runs_once
+            or list(_sub_jaxprs(e.params))
+            or any(not _effects.remat_allowed_effects.contains(f) for f in e.effects)
         ):
-            return True
-    return False
+            return e, [False] * n, False
+        # a debug callback
+        replays = not _saveable(policy, e) or all(inst_in)
+        return (e if replays else None), [False] * n, replays
+    if kind == "whole":
+        return e, [True] * n, bool(e.effects)
+    flags = []
+    if kind == "call":
+        (body,) = _sub_jaxprs(e.params)
+        ins = list(inst_in) if len(inst_in) == len(body.invars) else [True] * len(body.invars)
+        new_body, outs, replays = _replay_body(policy, body, ins)
+        return _with_params(e, _map_sub_jaxprs(e.params, lambda _: new_body)), outs, replays
+
+    def one(body):
+        new_body, _, replays = _replay_body(policy, body, [True] * len(body.invars))
+        flags.append(replays)
+        return new_body
+
+    new = _with_params(e, _map_sub_jaxprs(e.params, one))
+    return new, [True] * n, any(flags)
 
 
 def remat_split(known: Jaxpr, n_known_outs: int, policy):
@@ -372,7 +442,10 @@ def remat_split(known: Jaxpr, n_known_outs: int, policy):
 
     Returns ``(saved, recompute)``: ``saved`` is the list of atoms of ``known`` (invars,
     constvars or equation outputs) the backward pass receives; ``recompute`` is the list of
-    equations of ``known`` (in program order) to replay in the backward pass.
+    equations (in program order) to replay in the backward pass: equations of ``known``,
+    where one holds debug callbacks, with those the backward pass does not replay removed
+    (:func:`_replay_eqn`), and replay-only copies (no outputs) of saved equations whose
+    debug callbacks replay.
     """
     producer: dict[int, JaxprEqn] = {}
     for e in known.eqns:
@@ -382,7 +455,13 @@ def remat_split(known: Jaxpr, n_known_outs: int, policy):
     recompute: set[int] = set()
 
     def must_save(e) -> bool:
-        if e.effects and e.primitive in rules.remat_runs_once:
+        # An effectful equation JAX has no partial-eval rule for (custom_jvp/vjp calls,
+        # IO callbacks) runs in the forward pass only: its outputs are saved.
+        if not e.effects:
+            return False
+        if e.primitive in rules.remat_runs_once or (
+            e.primitive not in rules.remat_replay_rules and any(_sub_jaxprs(e.params))
+        ):
             return True
         return any(not _effects.remat_allowed_effects.contains(f) for f in e.effects)
 
@@ -404,35 +483,47 @@ def remat_split(known: Jaxpr, n_known_outs: int, policy):
 
     for v in known.outvars[n_known_outs:]:
         need(v)
-    # Effectful equations that may be replayed (debug callbacks).
-    input_ids = {id(v) for v in known.invars}
+    # What the backward pass replays of each effectful equation (JAX's rule, per callback).
+    inst: dict[int, bool] = {}
+    replayed: dict[int, JaxprEqn] = {}  # the equation with non-replayed callbacks removed
+    replays: set[int] = set()
     for e in known.eqns:
-        if not e.effects or must_save(e) or id(e) in recompute:
+        ins = [type(x) is Literal or inst.get(id(x), True) for x in e.invars]
+        new, outs, r = _replay_eqn(policy, e, ins)
+        for v, i in zip(e.outvars, outs):
+            inst[id(v)] = i
+        if e.effects and not must_save(e):
+            replayed[id(e)] = new
+            if r:
+                replays.add(id(e))
+    copies: dict[int, JaxprEqn] = {}
+    for e in known.eqns:
+        if id(e) not in replays or id(e) in recompute:
             continue
-        if not _saveable(policy, e):
+        if not _saveable(policy, e):  # recomputed whole (outputs too), as need() would
             for x in e.invars:
                 need(x)
             recompute.add(id(e))
             continue
-        subs = list(_sub_jaxprs(e.params))
-        if subs:  # a saveable cond / loop / call: JAX decides per debug callback inside
-            if any(_replays_debug(policy, sub) for sub in subs):
-                for x in e.invars:
-                    need(x)
-                recompute.add(id(e))
+        # Saved: its outputs come from the forward pass; a copy replays the callbacks.
+        new = replayed[id(e)]
+        new = new.replace(outvars=[Var(v.aval) for v in new.outvars])
+        rule = rules.dce_rules.get(new.primitive)
+        used_in = [True] * len(new.invars)
+        if rule is not None and new.outvars:
+            used_in, new = rule([False] * len(new.outvars), new)
+        if new is None:
             continue
-        available = all(
-            type(x) is Literal
-            or id(x) in input_ids
-            or id(x) in saved
-            or (id(x) in producer and id(producer[id(x)]) in recompute)
-            for x in e.invars
-        )
-        if available:
-            for x in e.invars:
+        for x, u in zip(e.invars, used_in):
+            if u:
                 need(x)
-            recompute.add(id(e))
-    order = [e for e in known.eqns if id(e) in recompute]
+        copies[id(e)] = new
+    order = []
+    for e in known.eqns:
+        if id(e) in recompute:
+            order.append(replayed.get(id(e), e))
+        elif id(e) in copies:
+            order.append(copies[id(e)])
     # Keep saved in a deterministic order: invars first, then equation outputs.
     saved_list = [v for v in known.invars if id(v) in saved]
     saved_list += [v for v in known.constvars if id(v) in saved]
@@ -530,6 +621,7 @@ rules.batch_rules[checkpoint_p] = _ckpt_batch
 rules.transpose_rules[checkpoint_p] = _ckpt_transpose
 rules.partial_eval_rules[checkpoint_p] = _ckpt_partial_eval
 rules.dce_rules[checkpoint_p] = _dce.dce_call_rule
+rules.remat_replay_rules[checkpoint_p] = "call"
 
 
 rules.lower_rules[checkpoint_p] = codegen.lower_as_call

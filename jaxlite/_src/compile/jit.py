@@ -166,6 +166,7 @@ rules.effects_rules[jit_p] = _jit_effects
 rules.jvp_rules[jit_p] = _jit_jvp
 rules.batch_rules[jit_p] = _jit_batch
 rules.dce_rules[jit_p] = _dce.dce_call_rule
+rules.remat_replay_rules[jit_p] = "call"
 
 
 rules.lower_rules[jit_p] = codegen.lower_as_call

@@ -332,6 +332,7 @@ rules.effects_rules[cond_p] = _cond_effects
 rules.jvp_rules[cond_p] = _cond_jvp
 rules.batch_rules[cond_p] = _cond_batch
 rules.dce_rules[cond_p] = _cond_dce
+rules.remat_replay_rules[cond_p] = "branches"
 rules.lower_rules[cond_p] = _cond_lower
 rules.native_rules[cond_p] = _cond_native
 

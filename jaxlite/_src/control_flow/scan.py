@@ -422,6 +422,7 @@ rules.effects_rules[scan_p] = _scan_effects
 rules.jvp_rules[scan_p] = _scan_jvp
 rules.batch_rules[scan_p] = _scan_batch
 rules.dce_rules[scan_p] = _scan_dce
+rules.remat_replay_rules[scan_p] = "branches"
 rules.lower_rules[scan_p] = _scan_lower
 
 

@@ -349,6 +349,7 @@ rules.transpose_rules[while_p] = _while_transpose
 rules.partial_eval_rules[while_p] = _while_partial_eval
 rules.batch_rules[while_p] = _while_batch
 rules.dce_rules[while_p] = _while_dce
+rules.remat_replay_rules[while_p] = "whole"
 rules.lower_rules[while_p] = _while_lower
 rules.native_rules[while_p] = _while_native
 rules.native_loops.add(while_p)

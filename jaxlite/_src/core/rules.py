@@ -106,6 +106,13 @@ runs_user_code: set = set()
 # outputs are saved instead (JAX rematerialises a debug callback inside a custom_jvp call
 # once only, in the forward pass; one inside jit, cond, scan or custom_vjp twice).
 remat_runs_once: set = set()
+# How ``checkpoint``'s backward pass replays the debug callbacks inside a primitive with
+# sub-jaxprs (JAX's per-primitive partial-eval rules): "branches" (cond, scan: each body is
+# decided callback by callback with all its inputs available; all outputs available after),
+# "call" (jit, checkpoint: the body is decided with the operands' availability, which flows
+# through to the outputs), "whole" (while: the loop is replayed whole). A primitive absent
+# here with effects is never replayed; its outputs are saved.
+remat_replay_rules: dict = {}
 # Primitives that read the shard_map device context (collectives, ``axis_index``): never
 # evaluated ahead of time (constant folding would bake in the value of the device thread
 # that compiled the code, e.g. an inner shard_map compiled on an outer device), and their
