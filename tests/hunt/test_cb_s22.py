@@ -148,3 +148,105 @@ def test_H2_checkpoint_replays_debug_callbacks_per_callback_like_jax(case):
         jcounts, jgrad = _counts(JAX, *case)
         assert jcounts == counts
         np.testing.assert_allclose(grad, jgrad, rtol=1e-5, atol=1e-6)
+
+
+# ------------------------------------------ the caller's NumPy error state inside callbacks
+# A callback runs on the host with the caller's NumPy settings (JAX calls it in the calling
+# thread): its own ``np.log(0)`` warns, or raises under ``np.errstate(all="raise")`` /
+# ``np.seterr(all="raise")`` (C1/C3: a PC/IO exception reaches the caller as a
+# RuntimeError). jaxlite's generated code ran the whole body of a jitted function holding a
+# kernel that is silent on IEEE exceptions (``rules.quiet_fp``: log, div, ...) inside
+# ``np.errstate(all="ignore")``, callbacks included: they saw "ignore". The jitted code
+# itself stays silent (JAX's log(0) does not warn).
+
+
+def _fp_observed(m, api, form, mode):
+    import warnings
+
+    jx, jnp, lax = m.jx, m.jnp, m.lax
+    seen = []
+
+    def host(x):
+        try:
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                np.log(np.zeros(1, np.float32))
+            seen.append("warn" if w else "silent")
+        except FloatingPointError:
+            seen.append("raise")
+        return np.asarray(x)
+
+    def cb(x):
+        if api == "debug":
+            jx.debug.callback(host, x)
+            return x
+        spec = jx.ShapeDtypeStruct(x.shape, x.dtype)
+        if api == "io":
+            return m.io_callback(host, spec, x)
+        return jx.pure_callback(host, spec, x)
+
+    def quiet(v):  # log(0) = -inf in generated code: silent in both engines
+        return v + jnp.exp(jnp.log(v * 0.0))
+
+    def f(x):
+        x = quiet(x)
+        if form == "top":
+            x = cb(x)
+        elif form == "scan":
+            x = lax.scan(lambda c, _: (quiet(cb(quiet(c))), None), x, None, length=2)[0]
+        elif form == "cond":
+            x = lax.cond(x[0] > 0, lambda c: quiet(cb(quiet(c))), lambda c: c, x)
+        elif form == "while":
+            x = lax.while_loop(
+                lambda c: c[1] < 2, lambda c: (quiet(cb(quiet(c[0]))), c[1] + 1), (x, 0)
+            )[0]
+        return quiet(x)
+
+    with warnings.catch_warnings(record=True) as outer:
+        warnings.simplefilter("always")
+        with np.errstate(all=mode):
+            jx.jit(f)(np.ones(2, np.float32))
+            jx.effects_barrier()
+    return seen, [str(w.message) for w in outer if issubclass(w.category, RuntimeWarning)]
+
+
+_FP_CASES = {
+    ("pure", "top", "warn"): ["warn"],
+    ("pure", "top", "raise"): ["raise"],
+    ("io", "scan", "raise"): ["raise", "raise"],
+    ("debug", "scan", "warn"): ["warn", "warn"],
+    ("debug", "cond", "raise"): ["raise"],
+    ("pure", "while", "raise"): ["raise", "raise"],
+    ("io", "top", "ignore"): ["silent"],
+}
+
+
+@pytest.mark.parametrize("case", sorted(_FP_CASES), ids="-".join)
+def test_C1_callbacks_run_with_the_callers_numpy_error_state_under_jit(case):
+    import jaxlite.experimental
+
+    LITE.io_callback = jaxlite.experimental.io_callback
+    seen, outer = _fp_observed(LITE, *case)
+    assert seen == _FP_CASES[case]
+    assert outer == []  # the generated code's own log(0) stays silent
+    if JAX is not None:
+        import jax.experimental
+
+        JAX.io_callback = jax.experimental.io_callback
+        assert _fp_observed(JAX, *case) == (seen, outer)
+
+
+def test_C1_a_callbacks_floating_point_error_reaches_the_caller_under_jit():
+    """With ``np.errstate(all="raise")`` the callback's FloatingPointError is its own
+    exception: a RuntimeError naming it at the caller (C1), as in JAX."""
+    import jaxlite
+
+    def host(x):
+        return np.log(np.asarray(x) * 0)
+
+    def f(x):
+        y = jaxlite.numpy.log(x)
+        return jaxlite.pure_callback(host, jaxlite.ShapeDtypeStruct(x.shape, x.dtype), y)
+
+    with np.errstate(all="raise"), pytest.raises(RuntimeError, match="FloatingPointError"):
+        jaxlite.block_until_ready(jaxlite.jit(f)(np.ones(2, np.float32)))

@@ -25,7 +25,7 @@ import numpy as np
 from jaxlite._src.compile import broadcasts, contract, fold, native, specialize
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import check_allocation
-from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Literal, subjaxprs
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Literal, _sub_jaxprs, subjaxprs
 from jaxlite._src.core.trace import eval_trace, set_current_trace, trace_ctx
 
 _fn_counter = itertools.count()
@@ -50,6 +50,10 @@ class CodegenContext:
         # Lines run once at the top of the generated function, before its equations: the
         # initial values of per-call-site locals of inlined callbacks (``HostFn.inline``).
         self.prologue: list[str] = []
+        # Set while emitting code that must be silent on IEEE exceptions but also calls
+        # user code (``jaxpr_to_source``): the equations are emitted in runs, and only the
+        # runs that call no user code go inside ``np.errstate(all="ignore")``.
+        self.quiet_runs = False
 
     def fresh(self, prefix: str) -> str:
         return f"{prefix}{next(self._counter)}"
@@ -88,18 +92,27 @@ def jaxpr_to_source(
     did was folded away: the code around it keeps its warnings as they were)."""
     counter = itertools.count()
     params = [f"v{next(counter)}" for _ in closed.jaxpr.invars]
-    body, outs = emit_equations(
-        ctx, closed, params, lambda: f"v{next(counter)}", manage_buffers=True
-    )
+    user = _uses(closed.jaxpr, rules.runs_user_code)
+    quiet = quiet or _uses(closed.jaxpr, rules.quiet_fp)
+    # A callback runs with the caller's NumPy error state, as JAX's do (its warnings and
+    # ``np.seterr(all="raise")`` errors are the user's): code that calls user code keeps
+    # the callbacks (and the loops / branches holding them) out of the silent region.
+    ctx.quiet_runs, outer = quiet and user, ctx.quiet_runs
+    try:
+        body, outs = emit_equations(
+            ctx, closed, params, lambda: f"v{next(counter)}", manage_buffers=True
+        )
+    finally:
+        ctx.quiet_runs = outer
     lines = [f"def {fn_name}({', '.join(params)}):"]
-    if _uses(closed.jaxpr, rules.runs_user_code):
+    if user:
         # Callbacks run user code: with the eval trace current, whoever calls this function.
         tc, ev = ctx.add_global(trace_ctx, "_tc"), ctx.add_global(eval_trace, "_ev")
         call_again = ctx.add_global(_call_with_eval_trace, "_with_eval")
         lines.append(f"    if {tc}.trace is not {ev}:")
         lines.append(f"        return {call_again}({', '.join([fn_name, *params])})")
     lines.extend("    " + line for line in ctx.prologue)
-    if quiet or _uses(closed.jaxpr, rules.quiet_fp):
+    if quiet and not user:
         # JAX is silent on IEEE exceptions (log(0), 1/0...); NumPy would warn.
         errstate = ctx.add_global(np.errstate, "_errstate")
         lines.append(f'    with {errstate}(all="ignore"):')
@@ -116,6 +129,35 @@ def _uses(jaxpr: Jaxpr, prims: set) -> bool:
     return any(e.primitive in prims for e in jaxpr.eqns) or any(
         _uses(sub, prims) for sub in subjaxprs(jaxpr)
     )
+
+
+def _calls_user_code(eqn) -> bool:
+    return eqn.primitive in rules.runs_user_code or any(
+        _uses(sub, rules.runs_user_code) for sub in _sub_jaxprs(eqn.params)
+    )
+
+
+def _quiet_runs(ctx: CodegenContext, chunks: list[tuple[bool, list[str]]]) -> list[str]:
+    """Join the equations' lines (``chunks``: (calls user code, lines)), each maximal run of
+    equations that call no user code inside ``np.errstate(all="ignore")``."""
+    errstate = ctx.add_global(np.errstate, "_errstate")
+    lines: list[str] = []
+    run: list[str] = []
+
+    def flush():
+        if run:
+            lines.append(f'with {errstate}(all="ignore"):')
+            lines.extend("    " + x for line in run for x in line.split("\n"))
+            run.clear()
+
+    for user, chunk in chunks:
+        if user:
+            flush()
+            lines.extend(chunk)
+        else:
+            run.extend(chunk)
+    flush()
+    return lines
 
 
 def _call_with_eval_trace(fn: Callable, *args: Any) -> Any:
@@ -166,7 +208,14 @@ def emit_equations(
     # at their last use.
     fresh: set[int] = set()
     only_ufunc_readers = _only_ufunc_readers(jaxpr) if manage_buffers else set()
+    runs = ctx.quiet_runs
+    chunks: list[tuple[bool, list[str]]] = []
+    user = False
     for i, eqn in enumerate(jaxpr.eqns):
+        if runs:  # each equation's code goes in the silent region whole, or not at all
+            chunks.append((user, lines))
+            lines, user = [], _calls_user_code(eqn)
+            ctx.quiet_runs = user  # bodies it inlines: silent runs of their own, or none
         check_allocation([v.aval for v in eqn.outvars], eqn.primitive.name)
         ins = [read(v) for v in eqn.invars]
         if values:
@@ -208,6 +257,10 @@ def emit_equations(
         ]
         if dead:
             lines.append(f"del {', '.join(dict.fromkeys(dead))}")
+    if runs:
+        ctx.quiet_runs = runs
+        chunks.append((user, lines))
+        lines = _quiet_runs(ctx, chunks)
     return lines, [read(v) for v in jaxpr.outvars]
 
 
