@@ -51,7 +51,12 @@ from jaxlite._src.interpreters.dce import dce_jaxpr
 from jaxlite._src.interpreters.eval import eval_closed_jaxpr
 from jaxlite._src.interpreters.jvp import jvp_jaxpr
 from jaxlite._src.interpreters.partial_eval import partial_eval_jaxpr_nounits
-from jaxlite._src.interpreters.staging import abstractify, trace_flat, trace_flat_refs
+from jaxlite._src.interpreters.staging import (
+    abstractify,
+    trace_flat,
+    trace_flat_refs,
+    trace_to_jaxpr,
+)
 from jaxlite._src.interpreters.transpose import transpose_jaxpr
 from jaxlite._src.ops.structural import instantiate
 
@@ -330,13 +335,50 @@ def _ckpt_transpose(cts, *args, jaxpr, prevent_cse, policy):
     # are not saved but recomputed once more, so the debug callbacks in them replay (H2).
     mask = [is_undefined_primal(a) for a in args]
     cts = [instantiate(c) for c in cts]
-    t, tconsts = _convert(transpose_jaxpr(jaxpr, mask, [aval_of(c) for c in cts]))
+    t, tconsts = _convert(_transposed_body(jaxpr, mask, [aval_of(c) for c in cts]))
     nonlin = [a for a, m in zip(args, mask) if not m]
     outs = checkpoint_p.bind(
         *tconsts, *nonlin, *cts, jaxpr=t, prevent_cse=prevent_cse, policy=policy
     )
     it = iter(outs)
     return [next(it) if m else None for m in mask]
+
+
+def _transposed_body(jaxpr: ClosedJaxpr, mask, ct_avals) -> ClosedJaxpr:
+    """The transpose of a checkpoint's body, made as JAX makes it: the body is split into
+    its non-linear part (evaluated) and its linear part (transposed) by partial
+    evaluation first, so a checkpoint nested in the body is split by its own rule there:
+    the debug callbacks its staged half replays run again when that half is transposed
+    (JAX's ``grad`` of nested checkpoints replays an inner callback twice, a ``linearize``d
+    function applied once replays it once)."""
+    if not any(_sub_jaxprs_deep(jaxpr.jaxpr, checkpoint_p)):
+        return transpose_jaxpr(jaxpr, mask, ct_avals)
+    outer = _splitting[:]  # nested checkpoints are split by their own rule here
+    _splitting.clear()
+    try:
+        K, U, _, num_res = partial_eval_jaxpr_nounits(jaxpr, mask, True)
+    finally:
+        _splitting[:] = outer
+    n_lin = sum(mask)
+    t_u = transpose_jaxpr(U, [False] * num_res + [True] * n_lin, ct_avals)
+    nonlin_avals = [a for a, m in zip(jaxpr.in_avals, mask) if not m]
+    n_nl = len(nonlin_avals)
+
+    def body(*args):
+        res = eval_closed_jaxpr(K, *args[:n_nl])
+        return eval_closed_jaxpr(t_u, *res, *args[n_nl:])
+
+    new, _ = trace_to_jaxpr(body, nonlin_avals + list(ct_avals))
+    return new
+
+
+def _sub_jaxprs_deep(jaxpr: Jaxpr, prim):
+    """The equations of ``prim`` in ``jaxpr`` or any jaxpr nested in it."""
+    for e in jaxpr.eqns:
+        if e.primitive is prim:
+            yield e
+        for sub in _sub_jaxprs(e.params):
+            yield from _sub_jaxprs_deep(sub, prim)
 
 
 def _saveable(policy, eqn) -> bool:
@@ -370,7 +412,28 @@ def _with_params(e: JaxprEqn, params: dict) -> JaxprEqn:
     return e.replace(params=params, effects=frozenset(effs))
 
 
-def _replay_body(policy, body: Jaxpr, inst_in) -> tuple[Jaxpr, list[bool], bool]:
+def _is_debug_callback(e: JaxprEqn) -> bool:
+    return (
+        bool(e.effects)
+        and e.primitive not in rules.remat_replay_rules
+        and e.primitive not in rules.remat_runs_once
+        and not any(_sub_jaxprs(e.params))
+        and all(_effects.remat_allowed_effects.contains(f) for f in e.effects)
+    )
+
+
+def _debug_callback_ids(jaxpr: Jaxpr) -> set[int]:
+    """Ids of the callbacks of the debug callbacks in ``jaxpr`` (nested ones too)."""
+    out = set()
+    for e in jaxpr.eqns:
+        if _is_debug_callback(e) and "callback" in e.params:
+            out.add(id(e.params["callback"]))
+        for sub in _sub_jaxprs(e.params):
+            out |= _debug_callback_ids(sub)
+    return out
+
+
+def _replay_body(policy, body: Jaxpr, inst_in, skip=frozenset()):
     """``body`` as the backward pass of a checkpoint replays it: the debug callbacks that
     JAX does not replay removed. ``inst_in``: which inputs the backward pass has anyway.
     Returns the new body, which outputs the backward pass has anyway, and whether any
@@ -379,7 +442,7 @@ def _replay_body(policy, body: Jaxpr, inst_in) -> tuple[Jaxpr, list[bool], bool]
     eqns, any_replay = [], False
     for e in body.eqns:
         ins = [type(x) is Literal or inst.get(id(x), True) for x in e.invars]
-        new, outs, replays = _replay_eqn(policy, e, ins)
+        new, outs, replays = _replay_eqn(policy, e, ins, skip)
         any_replay |= replays
         if new is not None:
             eqns.append(new)
@@ -389,7 +452,7 @@ def _replay_body(policy, body: Jaxpr, inst_in) -> tuple[Jaxpr, list[bool], bool]
     return body.replace(eqns=eqns), outs, any_replay
 
 
-def _replay_eqn(policy, e: JaxprEqn, inst_in) -> tuple[JaxprEqn | None, list[bool], bool]:
+def _replay_eqn(policy, e: JaxprEqn, inst_in, skip=frozenset()):
     """JAX's partial evaluation of a known equation inside ``checkpoint`` (its
     ``partial_eval_jaxpr_custom`` rules), as far as debug callbacks go. Returns the equation
     the backward pass would replay (``None`` for a debug callback it does not replay; with
@@ -415,7 +478,9 @@ def _replay_eqn(policy, e: JaxprEqn, inst_in) -> tuple[JaxprEqn | None, list[boo
             or any(not _effects.remat_allowed_effects.contains(f) for f in e.effects)
         ):
             return e, [False] * n, False
-        # a debug callback
+        # a debug callback (``skip``: one a nested checkpoint replays in its staged half)
+        if id(e.params.get("callback")) in skip:
+            return None, [False] * n, False
         replays = not _saveable(policy, e) or all(inst_in)
         return (e if replays else None), [False] * n, replays
     if kind == "whole":
@@ -424,11 +489,11 @@ def _replay_eqn(policy, e: JaxprEqn, inst_in) -> tuple[JaxprEqn | None, list[boo
     if kind == "call":
         (body,) = _sub_jaxprs(e.params)
         ins = list(inst_in) if len(inst_in) == len(body.invars) else [True] * len(body.invars)
-        new_body, outs, replays = _replay_body(policy, body, ins)
+        new_body, outs, replays = _replay_body(policy, body, ins, skip)
         return _with_params(e, _map_sub_jaxprs(e.params, lambda _: new_body)), outs, replays
 
     def one(body):
-        new_body, _, replays = _replay_body(policy, body, [True] * len(body.invars))
+        new_body, _, replays = _replay_body(policy, body, [True] * len(body.invars), skip)
         flags.append(replays)
         return new_body
 
@@ -436,7 +501,7 @@ def _replay_eqn(policy, e: JaxprEqn, inst_in) -> tuple[JaxprEqn | None, list[boo
     return new, [True] * n, any(flags)
 
 
-def remat_split(known: Jaxpr, n_known_outs: int, policy):
+def remat_split(known: Jaxpr, n_known_outs: int, policy, skip=frozenset()):
     """Decide which residuals of ``known`` (its outputs after the first ``n_known_outs``)
     to save and which equations to recompute.
 
@@ -489,7 +554,7 @@ def remat_split(known: Jaxpr, n_known_outs: int, policy):
     replays: set[int] = set()
     for e in known.eqns:
         ins = [type(x) is Literal or inst.get(id(x), True) for x in e.invars]
-        new, outs, r = _replay_eqn(policy, e, ins)
+        new, outs, r = _replay_eqn(policy, e, ins, skip)
         for v, i in zip(e.outvars, outs):
             inst[id(v)] = i
         if e.effects and not must_save(e):
@@ -532,18 +597,39 @@ def remat_split(known: Jaxpr, n_known_outs: int, policy):
     return saved_list, order
 
 
+# The checkpoints splitting their bodies now (``_ckpt_partial_eval``), outermost first:
+# (policy, ids of the debug callbacks the checkpoints nested in it have decided on).
+_splitting: list = []
+
+
 def _ckpt_partial_eval(trace, tracers, *, jaxpr, prevent_cse, policy):
     unknowns = [trace.is_unknown(t) for t in tracers]
     if any(unknowns):
         refs.note_partial_eval()  # refs.bind_recomputing raises once the call returns
-    known_c, unk_c, out_unk, num_res = partial_eval_jaxpr_nounits(jaxpr, unknowns, False)
+    # A checkpoint nested in one being split (directly, or in its loops, branches, calls)
+    # is split with the outermost one's policy, as JAX's partial evaluation of a checkpoint
+    # treats the checkpoints inside it: the callbacks it replays go in its own staged half,
+    # and the enclosing checkpoints do not replay them again.
+    nested = bool(_splitting)
+    use_policy = _splitting[0][0] if nested else policy
+    decided: set[int] = set()
+    _splitting.append((use_policy, decided))
+    try:
+        known_c, unk_c, out_unk, num_res = partial_eval_jaxpr_nounits(jaxpr, unknowns, False)
+    finally:
+        _splitting.pop()
     known_c, kconsts = _convert(known_c)
     unk_c, uconsts = _convert(unk_c)
     K, U = known_c.jaxpr, unk_c.jaxpr
     n_known_outs = len(K.outvars) - num_res
     # No output depends on an unknown input (e.g. its tangent is symbolically zero): there
     # is no backward pass to rematerialise for, so a debug callback runs once, as in JAX.
-    saved, recompute = remat_split(K, n_known_outs, policy) if any(out_unk) else ([], [])
+    if any(out_unk):
+        saved, recompute = remat_split(K, n_known_outs, use_policy, decided)
+    else:
+        saved, recompute = [], []
+    if nested:
+        _splitting[-1][1].update(decided, _debug_callback_ids(K))
     # Residuals neither saved nor recomputed (with no unknown output, or a residual that is
     # a known input itself) are saved as they are.
     made = {id(v) for v in saved} | {id(v) for e in recompute for v in e.outvars}

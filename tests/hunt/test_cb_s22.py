@@ -250,3 +250,58 @@ def test_C1_a_callbacks_floating_point_error_reaches_the_caller_under_jit():
 
     with np.errstate(all="raise"), pytest.raises(RuntimeError, match="FloatingPointError"):
         jaxlite.block_until_ready(jaxlite.jit(f)(np.ones(2, np.float32)))
+
+
+# ------------------------------------------------------ H2: checkpoints nested in checkpoints
+# JAX splits a checkpoint nested in another (directly or in a loop / branch) with the outer
+# policy, the callbacks it replays staying in the inner staged half; transposing that half
+# replays them once more. fuzz_s20 seed 3230 (reduced): a linearized function applied
+# twice replayed them twice per application (JAX once), since both checkpoints replayed.
+
+
+def _nested_counts(m, form, how):
+    jx, jnp, lax = m.jx, m.jnp, m.lax
+    P = jx.checkpoint_policies
+    calls = []
+
+    def g4(v):
+        jx.debug.callback(lambda *a: calls.append(1), v)
+        return v * 1.5
+
+    def g2(v):
+        inner = jx.checkpoint(g4, policy=P.nothing_saveable)
+        if form == "fori":
+            return lax.fori_loop(0, 3, lambda i, v: inner(v), v)
+        if form == "cond":
+            return lax.cond(jnp.sum(v) > 0, inner, lambda v: v, v) * v
+        return inner(v) * v
+
+    def f(x):
+        return jnp.sum(jnp.sin(jx.checkpoint(g2, policy=P.everything_saveable)(x)))
+
+    x = np.array([0.5, 0.25], np.float32)
+    if how == "grad":
+        out = jx.grad(f)(x)
+    else:
+        _, fl = jx.linearize(f, x)
+        out = fl(x) + fl(x * 0.5)
+    return len(calls), np.asarray(out)
+
+
+_NESTED = {  # JAX 0.10.2's counts
+    ("plain", "grad"): 3,
+    ("plain", "linearize2"): 3,
+    ("fori", "grad"): 9,
+    ("fori", "linearize2"): 9,
+    ("cond", "linearize2"): 3,
+}
+
+
+@pytest.mark.parametrize("case", sorted(_NESTED), ids="-".join)
+def test_H2_nested_checkpoints_replay_a_debug_callback_like_jax(case):
+    n, out = _nested_counts(LITE, *case)
+    assert n == _NESTED[case]
+    if JAX is not None:
+        jn, jout = _nested_counts(JAX, *case)
+        assert jn == n
+        np.testing.assert_allclose(out, jout, rtol=1e-5, atol=1e-6)
