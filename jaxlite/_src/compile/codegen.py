@@ -77,7 +77,9 @@ class CodegenContext:
 
     def compile_sub(self, closed: ClosedJaxpr) -> str:
         """Compile a sub-jaxpr (a loop body, a branch) into this module; returns its name."""
-        fn, _ = compile_jaxpr(closed)
+        # A body holding user code, called from code that is silent but for its user code,
+        # is silent but for its own (a body called from a silent run inherits the state).
+        fn, _ = compile_jaxpr(closed, quiet=self.quiet_runs)
         return self.add_global(fn, "_sub")
 
 
@@ -383,11 +385,13 @@ def lower_impl(
     return [f"{outs[0]} = {call}"]
 
 
-def compile_jaxpr(closed: ClosedJaxpr) -> tuple[Callable, str]:
-    """Generate and ``exec`` the Python source for ``closed``; returns (function, source)."""
+def compile_jaxpr(closed: ClosedJaxpr, quiet: bool = False) -> tuple[Callable, str]:
+    """Generate and ``exec`` the Python source for ``closed``; returns (function, source).
+    ``quiet``: silent on IEEE exceptions even if no equation asks for it (a body called
+    from code that is)."""
     ctx = CodegenContext()
     fn_name = f"jitted_{next(_fn_counter)}"
-    quiet = _uses(closed.jaxpr, rules.quiet_fp)
+    quiet = quiet or _uses(closed.jaxpr, rules.quiet_fp)
     closed = contract.contract_dots(closed)  # XLA's FMA of p - c * dot(x, y)
     closed = fold.fold_constants(closed)  # what XLA evaluates when it compiles
     if native.active():
