@@ -145,6 +145,7 @@ OPS_ORDER: list[str] = [
     "xla_fma",  # XLA's contracted multiply-add (random's samplers, jnp.linspace)
     "tanh_numba",  # the native tier's float32 tanh (Numba; imported by kernel modules only)
     "xla_math32_numba",  # the native tier's float32 log (Numba; kernel modules only)
+    "sum_numba",  # the native tier's float sums in NumPy's pairwise order (kernel modules only)
     "bits",  # clz (count leading zeros)
     "lax_api",  # the strict-dtype public lax binary operators over elementwise
     "clamp",  # lax.clamp (its JVP selects)

@@ -711,6 +711,7 @@ rules.remat_replay_rules[checkpoint_p] = "call"
 
 
 rules.lower_rules[checkpoint_p] = codegen.lower_as_call
+rules.native_inline[checkpoint_p] = "jaxpr"
 
 __all__ = [
     "checkpoint",

@@ -394,6 +394,7 @@ rules.batch_rules[custom_jvp_call_p] = functools.partial(custom_jvp_call_batch, 
 rules.dce_rules[custom_jvp_call_p] = _call_dce
 rules.transpose_rules[custom_jvp_call_p] = _cj_transpose
 rules.lower_rules[custom_jvp_call_p] = _call_lower
+rules.native_inline[custom_jvp_call_p] = "call_jaxpr"
 rules.remat_runs_once.add(custom_jvp_call_p)
 rules.custom_call_rules[custom_jvp_call_p] = {
     "eval": _cj_call_eval,
@@ -694,6 +695,7 @@ rules.jvp_rules[custom_vjp_call_p] = _cv_jvp
 rules.batch_rules[custom_vjp_call_p] = functools.partial(custom_vjp_call_batch, custom_vjp_call_p)
 rules.dce_rules[custom_vjp_call_p] = _call_dce
 rules.lower_rules[custom_vjp_call_p] = _call_lower
+rules.native_inline[custom_vjp_call_p] = "call_jaxpr"
 rules.custom_call_rules[custom_vjp_call_p] = {
     "eval": _cv_call_eval,
     "jvp": _cv_call_jvp,

@@ -170,6 +170,7 @@ rules.remat_replay_rules[jit_p] = "call"
 
 
 rules.lower_rules[jit_p] = codegen.lower_as_call
+rules.native_inline[jit_p] = "jaxpr"
 
 
 # -------------------------------------------------------------------------- front end

@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import config as _cfg, dtypes
+from jaxlite._src.compile import native_physical
 from jaxlite._src.compile.native_blocks import compile_blocks
 from jaxlite._src.compile.native_emit import _DTYPES, NotNative, emit_kernel
 from jaxlite._src.core import rules
@@ -188,6 +189,16 @@ def jaxpr_supported(jaxpr: Jaxpr) -> bool:
     return True
 
 
+def _supported(closed: ClosedJaxpr) -> bool:
+    """``jaxpr_supported`` of a loop region as it is compiled: calls inlined, keys as
+    words (``native_physical.prepare``)."""
+    try:
+        physical = native_physical.prepare(closed)
+    except NotNative:
+        return False
+    return jaxpr_supported(physical.jaxpr)
+
+
 # ----------------------------------------------------------------------------- compiling
 def cache_dir() -> str:
     d = os.environ.get("JAXLITE_NATIVE_CACHE_DIR")
@@ -244,7 +255,8 @@ def compile_kernel(closed: ClosedJaxpr, parallel: bool = False) -> Callable:
     nb = numba_module()
     if nb is None:
         raise NotNative("numba is not installed")
-    source, ctx = emit_kernel(closed)
+    physical = native_physical.prepare(closed)
+    source, ctx = emit_kernel(physical)
     if not parallel:  # a serial variant is its own source file (and disk-cache entry)
         source = source.replace("prange(", "range(")
     mod = _load_kernel_module(source)
@@ -252,7 +264,7 @@ def compile_kernel(closed: ClosedJaxpr, parallel: bool = False) -> Callable:
     if parallel:
         opts["parallel"] = True
     disp = nb.njit(**opts)(mod.kernel)
-    sig = tuple(_numba_type(nb, a, True) for a in closed.jaxpr.in_avals) + tuple(
+    sig = tuple(_numba_type(nb, a, True) for a in physical.jaxpr.in_avals) + tuple(
         _numba_type(nb, v, False) for v in ctx.const_values
     )
     disp.compile(sig)
@@ -262,18 +274,27 @@ def compile_kernel(closed: ClosedJaxpr, parallel: bool = False) -> Callable:
 
 def _wrapper(disp, closed: ClosedJaxpr, consts: list) -> Callable:
     """A generated Python function adapting NumPy values to the kernel's conventions
-    (0-d arrays in as scalars, scalars out as 0-d arrays of the exact dtype)."""
+    (0-d arrays in as scalars, scalars out as 0-d arrays of the exact dtype, typed keys in
+    and out as their words: ``native_physical``)."""
     n_in = len(closed.jaxpr.invars)
-    g: dict[str, Any] = {"_kern": disp, "_asarray": np.asarray}
+    g: dict[str, Any] = {"_kern": disp, "_asarray": np.asarray, "_keys": _keys_of_words}
     args = []
     for i, a in enumerate(closed.jaxpr.in_avals):
-        args.append(f"a{i}[()]" if a.shape == () else f"a{i}")
+        key = native_physical.key_storage(a.dtype)
+        if key is not None:
+            args.append(f"a{i}[{key[0]!r}]")
+        else:
+            args.append(f"a{i}[()]" if a.shape == () else f"a{i}")
     for j, c in enumerate(consts):
         g[f"_k{j}"] = c
         args.append(f"_k{j}")
     outs = []
     for i, a in enumerate(closed.out_avals):
-        if a.shape == ():
+        key = native_physical.key_storage(a.dtype)
+        if key is not None:
+            g[f"_d{i}"] = np.dtype(a.dtype)
+            outs.append(f"_keys(r[{i}], _d{i}, {key[0]!r})")
+        elif a.shape == ():
             g[f"_d{i}"] = np.dtype(a.dtype)
             outs.append(f"_asarray(r[{i}], _d{i})")
         else:
@@ -282,6 +303,14 @@ def _wrapper(disp, closed: ClosedJaxpr, consts: list) -> Callable:
     src = f"def call({params}):\n    r = _kern({', '.join(args)})\n    return [{', '.join(outs)}]\n"
     exec(compile(src, "<jaxlite-native-wrapper>", "exec"), g)  # noqa: S102 (generated names)
     return g["call"]
+
+
+def _keys_of_words(words: np.ndarray, storage: np.dtype, field: str) -> np.ndarray:
+    """Key records (``storage``) holding ``words`` (the kernel's physical keys)."""
+    shape = words.shape[: words.ndim - storage.fields[field][0].ndim]
+    out = np.empty(shape, storage)
+    out[field] = words
+    return out
 
 
 # -------------------------------------------------------------------------------- tiers
@@ -471,7 +500,7 @@ def tier_lines(ctx, eqn, ins: list[str], outs: list[str], python_lines: list[str
         tier = _new_tier(eqn.params["jaxpr"], threads=True)
     else:
         sub = _single_eqn_jaxpr(eqn)
-        if not enabled() or not jaxpr_supported(sub.jaxpr):
+        if not enabled() or not _supported(sub):
             return python_lines
         tier = _new_tier(sub, parallel=eqn.primitive is native_region_p)
     if tier.state == "failed":

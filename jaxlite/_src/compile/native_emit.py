@@ -35,6 +35,11 @@ from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 # Arrays with at most this many elements are scalarized (code size grows with it: one line
 # per element and operation).
 _SCALAR_MAX = 16
+# The largest kernel (lines of source) handed to Numba; a larger region stays in Python.
+# Numba's compile time and memory grow faster than linearly with a function's size: the
+# loop of ``jnp.gcd`` on a small array, scalarized, was ~16,000 lines, and compiling it took
+# more than 6 GB (it killed a test worker). blackjax's NUTS step loop is ~1,100 lines.
+_MAX_LINES = 5000
 
 
 class NotNative(Exception):
@@ -180,19 +185,29 @@ class NativeContext:
         return expr
 
     def const(self, value: Any) -> str:
-        """A kernel argument holding ``value`` (a NumPy array; shape () becomes a scalar)."""
+        """A kernel argument holding ``value`` (a NumPy array; shape () becomes a scalar,
+        one argument per distinct dtype and value)."""
         key = id(value)
         name = self._const_ids.get(key)
         if name is not None:
             return name
         arr = value._value if type(value) is ArrayImpl else np.asarray(value)
+        if arr.shape == () and arr.dtype in _DTYPES:
+            skey = ("scalar", arr.dtype.str, arr.tobytes())
+            name = self._const_ids.get(skey)
+            if name is None:
+                name = self._const_ids[skey] = self._new_const(arr)
+            return name
         if arr.dtype not in _DTYPES:
             raise NotNative(f"constant of dtype {arr.dtype}")
+        name = self._const_ids[key] = self._new_const(arr)
+        self._keep.append(value)  # keeps ``id(value)`` unique while this context lives
+        return name
+
+    def _new_const(self, arr: np.ndarray) -> str:
         name = f"c__{len(self.const_names)}"  # never a fresh() name (those have no "_")
         self.const_names.append(name)
         self.const_values.append(arr[()] if arr.shape == () else np.ascontiguousarray(arr))
-        self._const_ids[key] = name
-        self._keep.append(value)  # keeps ``id(value)`` unique while this context lives
         return name
 
     def helper(self, module: str, name: str, deps: Sequence[str] = ()) -> str:
@@ -222,6 +237,40 @@ class NativeContext:
             f"    {o}[{j}] = {fn}({flat}[{j}])",
             f"{out} = {o}.reshape({shape!r})",
         ]
+
+    def elementwise_loop(self, eqn, ins: Sequence[str], outs: Sequence[str], scalar_rule):
+        """Lines applying ``scalar_rule`` (a native rule for shape-``()`` operands, any
+        number of lines) to every element of ``eqn``'s operands (of the result's shape, or
+        ``()``): the rule itself on scalars, else one loop over the flat operands. None
+        where the rule declines or the operands broadcast otherwise."""
+        shape = tuple(int(d) for d in eqn.outvars[0].aval.shape)
+        if shape == ():
+            return scalar_rule(self, eqn, ins, outs)
+        if any(tuple(v.aval.shape) not in (shape, ()) for v in eqn.invars):
+            return None
+        n = math.prod(shape)
+        j = self.fresh("j")
+        lines, body, elems = [], [], []
+        for v, x in zip(eqn.invars, ins):
+            if v.aval.shape == ():
+                elems.append(x)
+                continue
+            w, e = self.fresh("w"), self.fresh("e")
+            lines.append(f"{w} = np.ascontiguousarray({x}).reshape(-1)")
+            body.append(f"{e} = {w}[{j}]")
+            elems.append(e)
+        names = [self.fresh("e") for _ in eqn.outvars]
+        got = scalar_rule(self, self.scalar_eqn(eqn), elems, names)
+        if got is None:
+            return None
+        body += got
+        flat = [self.fresh("o") for _ in eqn.outvars]
+        for o, v, e in zip(flat, eqn.outvars, names):
+            lines.append(f"{o} = np.empty({n}, {self.dtype(v.aval.dtype)})")
+            body.append(f"{o}[{j}] = {e}")
+        lines.append(f"for {j} in prange({n}):")
+        lines += ["    " + b for b in body]
+        return lines + [f"{out} = {o}.reshape({shape!r})" for out, o in zip(outs, flat)]
 
     def literal(self, v: Literal) -> str:
         """The kernel argument of a literal (one per distinct dtype and value)."""
@@ -367,7 +416,7 @@ class NativeContext:
             if n in self.scalar_outs:  # a loop left this result scalarized
                 env.arrays.pop(id(v))
                 env.bind(v, self.scalar_outs.pop(n))
-        if id(eqn.outvars[0]) in inlinable if eqn.outvars else False:
+        if eqn.outvars and id(eqn.outvars[0]) in inlinable and len(got) == 1:
             # A one-use elementwise result read by another elementwise expression: written
             # into its reader, so Numba fuses the chain into one loop (one allocation).
             (line,) = got
@@ -509,4 +558,6 @@ def emit_kernel(closed: ClosedJaxpr) -> tuple[str, NativeContext]:
     lines += ["", "", f"def kernel({sig}):"]
     lines += ["    " + line for line in body]
     lines.append(f"    return ({''.join(o + ', ' for o in outs)})")
+    if len(lines) > _MAX_LINES:
+        raise NotNative(f"a kernel of {len(lines)} lines (more than {_MAX_LINES})")
     return "\n".join(lines) + "\n", ctx

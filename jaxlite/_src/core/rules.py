@@ -37,6 +37,13 @@ Rule signatures:
 * ``native_scalar_rules[p](ctx, eqn, operands)`` -> (lines, element names per output), or
   None: ``p`` on small arrays held as scalar locals; each operand gives ``aval``,
   ``elem(k)`` (flat C-order element ``k``), ``elems()``, ``array()`` and ``scalarized``.
+* ``native_inline[p]`` -> the name of the param holding the ``ClosedJaxpr`` that an
+  equation of ``p`` calls (``jit``, ``custom_jvp_call``, ``custom_vjp_call``,
+  ``checkpoint``): the native tier inlines it (``compile/native_physical.py``), so a loop
+  calling jitted or custom-derivative functions can compile.
+* ``native_key_views``: primitives whose result holds exactly its operand's words
+  (``random_wrap``, ``random_unwrap``): the native tier, which carries typed keys as their
+  words, drops them.
 * ``inline_rules``: primitives the simplifier may inline (jit_p).
 * ``simplify_rules[p](eqn, producer, const)`` -> a replacement equation or None: rewrites
   of compiled code only (after tracing and AD, before codegen and the native tier), where
@@ -77,6 +84,8 @@ native_rules: dict = {}
 native_loops: set = set()
 native_elementwise: set = set()
 native_scalar_rules: dict = {}
+native_inline: dict = {}
+native_key_views: set = set()
 custom_call_rules: dict = {}
 simplify_rules: dict = {}
 sharding_rules: dict = {}

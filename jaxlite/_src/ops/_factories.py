@@ -312,7 +312,8 @@ def defnative(prim: Primitive, template: str | Callable, kinds: str = "fiub") ->
     its operand names (``"{0} + {1}"``), for operands whose NumPy dtype kind is in ``kinds``
     (``"f"`` float, ``"i"``/``"u"`` signed/unsigned integer, ``"b"`` bool). Scalar results
     are re-cast to the output dtype, so integer arithmetic wraps and float32 stays float32.
-    A callable ``template`` is the rule itself (lines of any shape, so never inlined)."""
+    A callable ``template`` is the rule itself (lines of any shape; inlined into its reader
+    only if it sets ``native_expr`` and returns one line)."""
 
     if callable(template):
         rules.native_rules[prim] = template

@@ -132,7 +132,7 @@ def shift(ctx, eqn, ins, outs, op, clip):
     (x, y), out = ins, eqn.outvars[0].aval
     xa, ya = eqn.invars[0].aval, eqn.invars[1].aval
     if op == ">>>" and np.dtype(xa.dtype).kind != "u":
-        return None  # logical shift of signed values: left to the Python tier
+        return ctx.elementwise_loop(eqn, ins, outs, _logical_shift_signed)
     nbits = np.dtype(xa.dtype).itemsize * 8
     zero, y0 = ctx.const(np.zeros((), xa.dtype)), ctx.const(np.zeros((), ya.dtype))
     top, nb = ctx.const(np.asarray(nbits - 1, ya.dtype)), ctx.const(np.asarray(nbits, ya.dtype))
@@ -159,6 +159,18 @@ def shift(ctx, eqn, ins, outs, op, clip):
     else:
         expr = f"np.where(({y} < {y0}) | ({y} >= {nb}), {zero}, {x} {sym} {y})"
     return [f"{outs[0]} = {ctx.typed(expr, out)}"]
+
+
+def _logical_shift_signed(ctx, eqn, ins, outs):
+    """``shift_right_logical`` of a signed scalar: its unsigned view shifted (same-width
+    casts wrap), 0 for an amount outside ``[0, width)``, as the Python tier."""
+    (x, y), xa, ya = ins, eqn.invars[0].aval, eqn.invars[1].aval
+    nbits = np.dtype(xa.dtype).itemsize * 8
+    u = f"np.uint{nbits}"
+    y0, nb = ctx.const(np.zeros((), ya.dtype)), ctx.const(np.asarray(nbits, ya.dtype))
+    zero = ctx.const(np.zeros((), np.dtype(u[3:])))
+    expr = f"{zero} if ({y} < {y0} or {y} >= {nb}) else {u}({x}) >> {u}({y})"
+    return [f"{outs[0]} = {ctx.dtype(xa.dtype)}({expr})"]
 
 
 def shift_rule(op: str, clip: bool):
@@ -268,6 +280,9 @@ def log(ctx, eqn, ins, outs):
 
 
 # ------------------------------------------------------------------------- reductions
+_PAIRWISE_SUM = ("jaxlite._src.ops.sum_numba", "pairwise_sum")
+
+
 def reduction(np_name: str, partial_axes: bool, kinds: str = "fiub"):
     """The native rule of a reduction over ``axes``: ``np.<np_name>`` of the whole array, or
     (``partial_axes``) one axis at a time from the last; result re-cast to the dtype."""
@@ -280,6 +295,12 @@ def reduction(np_name: str, partial_axes: bool, kinds: str = "fiub"):
         if not axes:
             return [f"{outs[0]} = {ins[0]}"]
         if out.shape == ():
+            if np_name == "sum" and np.dtype(x.dtype).kind == "f":
+                # NumPy's pairwise order (``ops/sum_numba``): the Python tier's bits.
+                fn = ctx.helper(*_PAIRWISE_SUM)
+                zero = ctx.const(np.asarray(-0.0, x.dtype))
+                flat = f"np.ascontiguousarray({ins[0]}).reshape(-1)"
+                return [f"{outs[0]} = {ctx.typed(f'{fn}({flat}, {zero})', out)}"]
             return [f"{outs[0]} = {ctx.typed(f'np.{np_name}({ins[0]})', out)}"]
         if not partial_axes:
             return None
@@ -440,9 +461,10 @@ def scalar_dynamic_update_slice(ctx, eqn, ops):
     return lines, [out]
 
 
-def scalar_reduction(binary, kinds: str = "fiub"):
+def scalar_reduction(binary, kinds: str = "fiub", pairwise: bool = False):
     """The scalarized rule of a reduction: each output element folds its input elements in
-    index order with ``binary``'s native rule (a function of two element names)."""
+    index order with ``binary``'s native rule (a function of two element names); with
+    ``pairwise`` (float sums), a whole-array sum of 8 or more elements in NumPy's order."""
 
     def rule(ctx, eqn, ops):
         x, out = ops[0], eqn.outvars[0].aval
@@ -450,6 +472,9 @@ def scalar_reduction(binary, kinds: str = "fiub"):
             return None
         axes = tuple(sorted(int(a) for a in eqn.params["axes"]))
         shape = x.aval.shape
+        n = math.prod(shape)
+        if pairwise and out.shape == () and n >= 8 and np.dtype(out.dtype).kind == "f":
+            return _pairwise_elems(ctx, x.elems(), binary, out.dtype)
         kept = [d for d in range(len(shape)) if d not in axes]
         lines, res = [], []
         for oidx in _positions(tuple(shape[d] for d in kept)):
@@ -476,6 +501,28 @@ def scalar_reduction(binary, kinds: str = "fiub"):
     return rule
 
 
+def _pairwise_elems(ctx, elems, binary, dtype):
+    """NumPy's pairwise sum of 8 to 128 elements (``ops/sum_numba``): eight interleaved
+    partial sums, combined as a tree, then the remainder in order."""
+    lines = []
+
+    def add(a, b):
+        e = ctx.fresh("e")
+        lines.extend(binary(ctx, e, a, b, dtype))
+        return e
+
+    n = len(elems)
+    r = list(elems[:8])
+    i = 8
+    while i < n - n % 8:
+        r = [add(r[j], elems[i + j]) for j in range(8)]
+        i += 8
+    s = add(add(add(r[0], r[1]), add(r[2], r[3])), add(add(r[4], r[5]), add(r[6], r[7])))
+    for e in elems[i:]:
+        s = add(s, e)
+    return lines, [[s]]
+
+
 def binary(template: str):
     """A ``scalar_reduction`` step from an elementwise template (``"{0} + {1}"``), the same
     expression as that primitive's native rule."""
@@ -484,3 +531,237 @@ def binary(template: str):
         return [f"{out} = {ctx.dtype(dtype)}({template.format(a, b)})"]
 
     return step
+
+
+# ------------------------------------------------------ bit counts, integer division
+_U64 = {
+    k: np.asarray(v, np.uint64)
+    for k, v in dict(
+        s1=1,
+        s2=2,
+        s4=4,
+        s56=56,
+        m1=0x5555555555555555,
+        m2=0x3333333333333333,
+        m4=0x0F0F0F0F0F0F0F0F,
+        h01=0x0101010101010101,
+    ).items()
+}
+
+
+def _popcount_scalar(ctx, eqn, ins, outs):
+    # The bits of the value's unsigned view, zero-extended to 64 bits, counted by the
+    # classic SWAR sums (an exact integer computation, as the Python tier's unpackbits).
+    aval = eqn.outvars[0].aval
+    dt = np.dtype(aval.dtype)
+    if dt.kind not in "iu":
+        return None
+    c = {k: ctx.const(v) for k, v in _U64.items()}
+    v = ctx.fresh("p")
+    return [
+        f"{v} = np.uint64(np.uint{dt.itemsize * 8}({ins[0]}))",
+        f"{v} = {v} - (({v} >> {c['s1']}) & {c['m1']})",
+        f"{v} = ({v} & {c['m2']}) + (({v} >> {c['s2']}) & {c['m2']})",
+        f"{v} = ({v} + ({v} >> {c['s4']})) & {c['m4']}",
+        f"{outs[0]} = {ctx.dtype(dt)}(({v} * {c['h01']}) >> {c['s56']})",
+    ]
+
+
+def population_count(ctx, eqn, ins, outs):
+    return ctx.elementwise_loop(eqn, ins, outs, _popcount_scalar)
+
+
+def _int_div_scalar(ctx, eqn, ins, outs, rem: bool):
+    """XLA's integer ``div``/``rem`` (the Python tier's ``division.int_divide`` and
+    ``rem``): quotients round toward zero, remainders take the dividend's sign; ``x / 0`` is
+    -1 (all ones) and ``x rem 0`` is ``x``; ``INT_MIN / -1`` wraps and ``INT_MIN rem -1`` is
+    0. Numba's ``//`` and ``%`` are Python's (floored), so the rounding is corrected, and a
+    divisor of 0 or -1 is never divided by (the machine's division traps on INT_MIN / -1)."""
+    (x, y), aval = ins, eqn.outvars[0].aval
+    dt = np.dtype(aval.dtype)
+    t = ctx.dtype(dt)
+    zero, one = ctx.const(np.zeros((), dt)), ctx.const(np.ones((), dt))
+    if dt.kind == "u":
+        if rem:
+            return [f"{outs[0]} = {t}({x} if {y} == {zero} else {x} % {y})"]
+        top = ctx.const(np.asarray(np.iinfo(dt).max, dt))
+        return [f"{outs[0]} = {t}({top} if {y} == {zero} else {x} // {y})"]
+    m1 = ctx.const(np.asarray(-1, dt))
+    s, r = ctx.fresh("s"), ctx.fresh("r")
+    lines = [
+        f"{s} = {one} if ({y} == {zero} or {y} == {m1}) else {y}",
+        f"{r} = {x} % {s}",  # floored: the divisor's sign
+    ]
+    off = f"({r} != {zero} and ({x} < {zero}) != ({s} < {zero}))"
+    if rem:
+        expr = (
+            f"{x} if {y} == {zero} else ({zero} if {y} == {m1} else ({r} - {s} if {off} else {r}))"
+        )
+    else:
+        q = f"({x} // {s} + {one} if {off} else {x} // {s})"
+        expr = f"{m1} if {y} == {zero} else (-{x} if {y} == {m1} else {q})"
+    return lines + [f"{outs[0]} = {t}({expr})"]
+
+
+def div_rem(template: str, rem: bool):
+    """The native rule of ``div``/``rem``: floats by ``template`` (one expression, fusable),
+    integers by ``_int_div_scalar`` (a loop over the elements of arrays)."""
+
+    def rule(ctx, eqn, ins, outs):
+        kind = np.dtype(eqn.invars[0].aval.dtype).kind
+        if kind == "f":
+            return [f"{outs[0]} = {ctx.typed(template.format(*ins), eqn.outvars[0].aval)}"]
+        if kind not in "iu":
+            return None
+        return ctx.elementwise_loop(
+            eqn, ins, outs, lambda c, e, i, o: _int_div_scalar(c, e, i, o, rem)
+        )
+
+    rule.native_expr = True  # the float form is one line (the emitter checks)
+    return rule
+
+
+def logistic(ctx, eqn, ins, outs):
+    """``1 / (1 + exp(-x))`` in the operand's dtype: SciPy's ``expit`` (the Python tier's),
+    the same operations."""
+    aval = eqn.outvars[0].aval
+    dt = np.dtype(aval.dtype)
+    if dt.kind != "f":
+        return None
+    one = ctx.const(np.ones((), dt))
+    return [f"{outs[0]} = {ctx.typed(f'{one} / ({one} + np.exp(-{ins[0]}))', aval)}"]
+
+
+logistic.native_expr = True
+
+
+# ------------------------------------------------------------------ pad, split, scatter
+def _pad_geometry(shape, config):
+    """Per dimension: (full length, start and stop of the operand's elements in the full
+    array, stride, crop start, crop stop), where the full array pads only positively."""
+    out = []
+    for n, (lo, hi, it) in zip(shape, config):
+        d = n + (n - 1) * it if n else 0
+        full = max(lo, 0) + d + max(hi, 0)
+        out.append((full, max(lo, 0), max(lo, 0) + d, it + 1, -min(lo, 0), full + min(hi, 0)))
+    return out
+
+
+def pad(ctx, eqn, ins, outs):
+    """``lax.pad``: a full array of the padding value with the operand written at stride
+    ``interior + 1`` after the positive low padding, then cropped by negative padding."""
+    xa = eqn.invars[0].aval
+    if xa.shape == ():
+        return [f"{outs[0]} = {ins[0]}"]
+    geo = _pad_geometry(xa.shape, eqn.params["padding_config"])
+    t = ctx.fresh("t")
+    lines = [f"{t} = np.full({_tup(g[0] for g in geo)}, {ins[1]}, {ctx.dtype(xa.dtype)})"]
+    if 0 not in xa.shape:
+        parts = [f"{a}:{b}:{st}" for _, a, b, st, _, _ in geo]
+        lines.append(f"{t}{_index(parts)} = {ins[0]}")
+    crop = [f"{c0}:{c1}" for *_, c0, c1 in geo]
+    return lines + [f"{outs[0]} = {t}{_index(crop)}"]
+
+
+def scalar_pad(ctx, eqn, ops):
+    x, v = ops
+    shape, config = x.aval.shape, eqn.params["padding_config"]
+    out = []
+    for idx in _positions(eqn.outvars[0].aval.shape):
+        src = []
+        for p, n, (lo, _, it) in zip(idx, shape, config):
+            r = p - lo
+            if r < 0 or r % (it + 1) or r // (it + 1) >= n:
+                break
+            src.append(r // (it + 1))
+        else:
+            out.append(x.elem(_flat(shape, src)))
+            continue
+        out.append(v.elem(0))
+    return [], [out]
+
+
+def split(ctx, eqn, ins, outs):
+    axis, nd = int(eqn.params["axis"]), len(eqn.invars[0].aval.shape)
+    lines, start = [], 0
+    for o, size in zip(outs, eqn.params["sizes"]):
+        parts = [":"] * nd
+        parts[axis] = f"{start}:{start + int(size)}"
+        lines.append(f"{o} = {ins[0]}{_index(parts)}")
+        start += int(size)
+    return lines
+
+
+def scalar_split(ctx, eqn, ops):
+    x, axis = ops[0], int(eqn.params["axis"])
+    res, start = [], 0
+    for v in eqn.outvars:
+        out = []
+        for idx in _positions(v.aval.shape):
+            src = list(idx)
+            src[axis] += start
+            out.append(x.elem(_flat(x.aval.shape, src)))
+        res.append(out)
+        start += v.aval.shape[axis]
+    return [], res
+
+
+def scatter(ctx, eqn, ins, outs):
+    """The ``set`` and ``add`` (``gather_t``) scatters (``x.at[i].set/add``): the Python
+    tier's, a loop over the index positions in C order, out-of-bounds positions dropped,
+    later updates of a position overwriting (set) or adding to (add, in order) earlier ones.
+    """
+    mode = eqn.params["mode"]
+    xa, ua = eqn.invars[0].aval, eqn.invars[1].aval
+    ias = [v.aval for v in eqn.invars[2:]]
+    dt = np.dtype(xa.dtype)
+    if mode not in ("set", "add", "gather_t") or xa.shape == () or not ias:
+        return None
+    if dt.kind not in ("fiu" if mode != "set" else "fiub"):
+        return None
+    k = len(ias)
+    S = tuple(int(d) for d in np.broadcast_shapes(*[a.shape for a in ias])) if ias else ()
+    W = tuple(int(d) for d in xa.shape[k:])
+    full = S + W
+    pv = [ctx.fresh("j") for _ in S]
+    wv = [ctx.fresh("j") for _ in W]
+
+    def at(name, shape, loop_vars):  # right-aligned broadcasting of ``name`` over ``full``
+        if shape == ():
+            return name
+        lead = len(full) - len(shape)
+        sub = [
+            "0" if n == 1 and full[lead + d] != 1 else loop_vars[lead + d]
+            for d, n in enumerate(shape)
+        ]
+        return f"{name}[{', '.join(sub)}]"
+
+    o = outs[0]
+    lines = [f"{o} = {ins[0]}.copy()"]
+    body, depth = [], 0
+
+    def add(line):
+        body.append("    " * depth + line)
+
+    for j, n in zip(pv, S):
+        add(f"for {j} in range({n}):")
+        depth += 1
+    ivs = []
+    for name, a in zip(ins[2:], ias):
+        iv = ctx.fresh("i")
+        lead = len(S) - len(a.shape)
+        sub = ["0" if m == 1 and S[lead + d] != 1 else pv[lead + d] for d, m in enumerate(a.shape)]
+        add(f"{iv} = np.int64({name}[{', '.join(sub)}])" if a.shape else f"{iv} = np.int64({name})")
+        ivs.append(iv)
+    if ivs:
+        cond = " and ".join(f"{iv} >= 0 and {iv} < {int(n)}" for iv, n in zip(ivs, xa.shape))
+        add(f"if {cond}:")
+        depth += 1
+    for j, n in zip(wv, W):
+        add(f"for {j} in range({n}):")
+        depth += 1
+    target = f"{o}[{', '.join(ivs + wv)}]"
+    upd = at(ins[1], tuple(int(d) for d in ua.shape), pv + wv)
+    t = ctx.dtype(dt)
+    add(f"{target} = {upd}" if mode == "set" else f"{target} = {t}({target} + {upd})")
+    return lines + body

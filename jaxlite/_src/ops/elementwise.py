@@ -138,7 +138,9 @@ def _special_impl(name):
     return lambda x: getattr(scipy.special, name)(x).astype(x.dtype, copy=False)
 
 
-logistic_p = unop("logistic", _cx.split(_special_impl("expit"), _cx.logistic), INEXACT)
+logistic_p = unop(
+    "logistic", _cx.split(_special_impl("expit"), _cx.logistic), INEXACT, native=_native.logistic
+)
 defjvp2(logistic_p, lambda t, ans, x: mul(t, mul(ans, sub(_const(x, 1), ans))))
 sin_p = unop("sin", _cx.split(np.sin, _cx.sin), INEXACT, native="np.sin({0})")
 defjvp(sin_p, lambda t, x: mul(t, cos(x)))
@@ -274,7 +276,7 @@ def _popcnt(x):
     return bits.sum(-1).astype(x.dtype)
 
 
-population_count_p = unop("population_count", _popcnt, INT)
+population_count_p = unop("population_count", _popcnt, INT, native=_native.population_count)
 non_differentiable(population_count_p)
 
 real_p = unop("real", np.real, "c", out_dtype=_abs_out)
@@ -405,7 +407,8 @@ def _mul_transpose(ct, x, y):
 rules.transpose_rules[mul_p] = _mul_transpose
 
 
-div_p = naryop("div", division.divide_eager, [NUM, NUM], native="{0} / {1}", native_kinds="f")
+div_p = naryop("div", division.divide_eager, [NUM, NUM])
+defnative(div_p, _native.div_rem("{0} / {1}", rem=False))
 # Compiled code divides exactly; a division by a broadcast becomes ``div_recip`` first.
 rules.lower_rules[div_p] = lambda ctx, eqn, ins, outs: [
     f"{outs[0]} = {ctx.add_global(division.divide_exact, '_div')}({ins[0]}, {ins[1]})"
@@ -439,7 +442,8 @@ def _rem_impl(x, y):
     return np.fmod(x, y)
 
 
-rem_p = naryop("rem", _rem_impl, ["fiu", "fiu"], native="np.fmod({0}, {1})", native_kinds="f")
+rem_p = naryop("rem", _rem_impl, ["fiu", "fiu"])
+defnative(rem_p, _native.div_rem("np.fmod({0}, {1})", rem=True))
 defjvp(
     rem_p,
     lambda t, x, y: t,
@@ -609,9 +613,7 @@ def _select_n_abstract_eval(which, *cases):
             "that does automatic type promotion on inputs)."
         )
     if which.dtype != dtypes.bool_ and not dtypes.is_int(which.dtype):
-        raise TypeError(
-            f"select `which` must be boolean or integer type, got {which.dtype.name}."
-        )
+        raise TypeError(f"select `which` must be boolean or integer type, got {which.dtype.name}.")
     if which.dtype == dtypes.bool_ and len(cases) > 2:
         raise TypeError("select_n with a boolean predicate takes at most two cases")
     return ShapedArray(cases[0].shape, cases[0].dtype, all(c.weak_type for c in cases))

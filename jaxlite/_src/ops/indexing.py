@@ -26,6 +26,7 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.ops import (
+    _native,
     conversion,
     elementwise as ew,
     minmax,
@@ -365,6 +366,7 @@ def _scatter_batch(axis_data, args, dims, *, mode):
 # NaN updates of a max/min, overflowing sums: XLA stays silent, so do NumPy's ufunc.at kernels
 rules.quiet_fp.add(scatter_p)
 rules.impl_rules[scatter_p] = _scatter_impl
+rules.native_rules[scatter_p] = _native.scatter
 rules.abstract_eval_rules[scatter_p] = _scatter_abstract_eval
 rules.jvp_rules[scatter_p] = _scatter_jvp
 rules.transpose_rules[scatter_p] = _scatter_transpose

@@ -11,7 +11,7 @@ from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
-from jaxlite._src.ops import blas_split, contract_types, conversion, shape as _shape
+from jaxlite._src.ops import _native, blas_split, contract_types, conversion, shape as _shape
 from jaxlite._src.ops._factories import defjvp
 from jaxlite._src.ops.precision import check_precision
 
@@ -198,8 +198,55 @@ def _dot_jvp_rhs(t, x, y, **params):
 rules.impl_rules[dot_general_p] = _dot_general_impl
 
 
+def _dot_one_native(eqn) -> tuple | None:
+    """(free dims of x, free dims of y) when ``eqn`` is a product over one element (no batch
+    dims, contracted dims of size 1 or none) of one integer or float dtype: ``_dot_one``,
+    an outer product of the free dims (a vector times a scalar in a sampler's step)."""
+    (xc, yc), (xb, yb) = eqn.params["dimension_numbers"]
+    x, y = (v.aval for v in eqn.invars)
+    out = eqn.outvars[0].aval
+    if xb or math.prod(x.shape[i] for i in xc) != 1 or not (x.dtype == y.dtype == out.dtype):
+        return None
+    if np.dtype(x.dtype).kind not in "fiu":
+        return None
+    return _free_dims(x.ndim, xc, xb), _free_dims(y.ndim, yc, yb)
+
+
+def _dot_one_native_rule(ctx, eqn, ins, outs, free):
+    # The free dims keep their order and the contracted ones have one element: reshapes.
+    x, y = (v.aval for v in eqn.invars)
+    xf, yf = free
+    xs = [x.shape[i] for i in xf] + [1] * len(yf)
+    ys = [1] * len(xf) + [y.shape[i] for i in yf]
+    xr = _native.reshape_to(ctx, ins[0], x, xs if xs else ())
+    yr = _native.reshape_to(ctx, ins[1], y, ys if ys else ())
+    return [f"{outs[0]} = {ctx.typed(f'{xr} * {yr}', eqn.outvars[0].aval)}"]
+
+
+def _dot_general_scalar(ctx, eqn, ops):
+    # Small outer products element by element (the same single multiplications).
+    free = _dot_one_native(eqn)
+    if free is None:
+        return None
+    (xo, yo), (xf, yf), out = ops, free, eqn.outvars[0].aval
+    nx = math.prod(xo.aval.shape[i] for i in xf)
+    ny = math.prod(yo.aval.shape[i] for i in yf)
+    lines, res = [], []
+    for i in range(nx):
+        for j in range(ny):
+            e = ctx.fresh("e")
+            lines.append(
+                f"{e} = {ctx.typed(f'{xo.elem(i)} * {yo.elem(j)}', ShapedArray((), out.dtype))}"
+            )
+            res.append(e)
+    return lines, [res]
+
+
 def _dot_general_native(ctx, eqn, ins, outs):
     # Vectors and matrices of one float dtype: np.dot (BLAS), as the Python tier's fast path.
+    free = _dot_one_native(eqn)
+    if free is not None:
+        return _dot_one_native_rule(ctx, eqn, ins, outs, free)
     (xc, yc), (xb, yb) = eqn.params["dimension_numbers"]
     x, y = (v.aval for v in eqn.invars)
     out = eqn.outvars[0].aval
@@ -216,6 +263,7 @@ def _dot_general_native(ctx, eqn, ins, outs):
 
 
 rules.native_rules[dot_general_p] = _dot_general_native
+rules.native_scalar_rules[dot_general_p] = _dot_general_scalar
 rules.fresh_output.add(dot_general_p)
 rules.abstract_eval_rules[dot_general_p] = _dot_general_abstract_eval
 rules.transpose_rules[dot_general_p] = _dot_general_transpose

@@ -20,8 +20,7 @@ def _reduced_shape(shape, axes):
 def _check_axes(name, x, axes):
     if any(not 0 <= a < x.ndim for a in axes):
         raise ValueError(
-            f"reduction axes {tuple(axes)} contains out-of-bounds indices for "
-            f"{x.str_short()}."
+            f"reduction axes {tuple(axes)} contains out-of-bounds indices for {x.str_short()}."
         )
     if len(set(axes)) != len(axes):
         raise ValueError(f"{name}: duplicate value in 'axes': {axes}")
@@ -60,7 +59,7 @@ reduce_sum_p = _reduction("reduce_sum", _sum_impl, "fciu")
 rules.impl_rules[reduce_sum_p] = lambda x, *, axes: np.asarray(np.sum(x, axis=axes, dtype=x.dtype))
 rules.native_rules[reduce_sum_p] = _native.reduction("sum", partial_axes=True, kinds="fiu")
 rules.native_scalar_rules[reduce_sum_p] = _native.scalar_reduction(
-    _native.binary("{0} + {1}"), "fiu"
+    _native.binary("{0} + {1}"), "fiu", pairwise=True
 )
 
 

@@ -591,6 +591,8 @@ def _pad_batch(axis_data, args, dims, *, padding_config):
 
 
 rules.impl_rules[pad_p] = _pad_impl
+rules.native_rules[pad_p] = _native.pad
+rules.native_scalar_rules[pad_p] = _native.scalar_pad
 rules.abstract_eval_rules[pad_p] = _pad_abstract_eval
 rules.batch_rules[pad_p] = _pad_batch
 deflinear(pad_p, _pad_transpose)

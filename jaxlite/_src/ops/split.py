@@ -15,7 +15,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
-from jaxlite._src.ops import shape as _shape, structural
+from jaxlite._src.ops import _native, shape as _shape, structural
 
 split_p = Primitive("split", multiple_results=True)
 
@@ -63,6 +63,8 @@ def _split_batch(axis_data, args, dims, *, sizes, axis):
 
 
 rules.impl_rules[split_p] = _split_impl
+rules.native_rules[split_p] = _native.split
+rules.native_scalar_rules[split_p] = _native.scalar_split
 rules.abstract_eval_rules[split_p] = _split_abstract_eval
 rules.jvp_rules[split_p] = _split_jvp
 rules.transpose_rules[split_p] = _split_transpose

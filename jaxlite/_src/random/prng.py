@@ -160,6 +160,7 @@ rules.abstract_eval_rules[random_wrap_p] = _random_wrap_abstract_eval
 rules.batch_rules[random_wrap_p] = _random_wrap_batch
 rules.fresh_output.add(random_wrap_p)
 _factories.non_differentiable(random_wrap_p)
+rules.native_key_views.add(random_wrap_p)  # the native tier carries keys as words
 
 
 random_unwrap_p = Primitive("random_unwrap")
@@ -178,6 +179,7 @@ rules.batch_rules[random_unwrap_p] = lambda axis_data, args, dims: (
     dims[0],
 )
 _factories.non_differentiable(random_unwrap_p)
+rules.native_key_views.add(random_unwrap_p)
 
 
 def random_wrap(data, impl: PRNGImpl):
