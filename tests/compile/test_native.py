@@ -530,11 +530,16 @@ from jaxlite import lax
 from jaxlite._src.compile import native
 from jaxlite._src.control_flow import common
 
-closed = common.simplified(
-    jax.make_jaxpr(lambda c: lax.fori_loop(0, 9, lambda i, c: c * 5 - 2, c))(np.int32(1))
-)
+# The float32 sum is ops/sum_numba's helper: a kernel calling a helper must load too.
+body = lambda i, c: (c[0] * 5 - 2, c[1] * np.float32(0.5) + c[1].sum())
+v = np.linspace(-1, 2, 40, dtype=np.float32)
+closed = common.simplified(jax.make_jaxpr(lambda c, v: lax.fori_loop(0, 9, body, (c, v)))(np.int32(1), v))
 call = native.compile_kernel(closed)
-assert int(call(np.asarray(1, np.int32))[0]) == 976563
+c, w = call(np.asarray(1, np.int32), v)
+assert int(c) == 976563
+for _ in range(9):
+    v = v * np.float32(0.5) + v.sum(dtype=np.float32)
+np.testing.assert_array_equal(w, v)
 print(sum(call.__globals__["_kern"].stats.cache_hits.values()))
 """
 

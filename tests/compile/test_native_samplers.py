@@ -18,7 +18,7 @@ import jaxlite.numpy as jnp
 from jaxlite import lax
 from jaxlite._src.compile import codegen, native, native_emit, native_physical
 from jaxlite._src.interpreters import simplify
-from jaxlite._src.ops import indexing
+from jaxlite._src.ops import indexing, reductions
 
 pytestmark = pytest.mark.jaxlite_only  # the tier is jaxlite's own machinery
 
@@ -123,7 +123,8 @@ def test_integer_rules_match_python_tier():
 
 def test_float_rules_match_python_tier():
     """logistic (SciPy's expit: the same operations), whole-array sums in NumPy's pairwise
-    order (scalarized 8-16 elements and a loop over thousands), float div and rem."""
+    order (scalarized 8-16 elements and a loop over thousands), float div and rem, and
+    one-element reductions (a reshape; of a scalar, a Numba scalar)."""
     rng = np.random.default_rng(0)
     edge = [0.0, -0.0, np.inf, -np.inf, np.nan, 88.0, -88.0, 750.0, -750.0, 1e-30, -17.5, 3.0]
     args = []
@@ -139,11 +140,15 @@ def test_float_rules_match_python_tier():
             outs += [jax.nn.sigmoid(big), jax.nn.sigmoid(small), lax.logistic(edge[5])]
             outs += [jnp.sum(big[12:]), jnp.sum(v8), jnp.sum(v9), jnp.sum(m), jnp.sum(edge[:5])]
             outs += [lax.div(big, big[::-1]), lax.rem(big, jnp.flip(big) + 1)]
+            # One-element reductions are reshapes: of a scalar (no axes), to a scalar.
+            outs += [reductions.reduce_sum_p.bind(edge[3], axes=())]
+            outs += [reductions.reduce_max_p.bind(big[:1], axes=(0,))]
+            outs += [reductions.reduce_sum_p.bind(m[:1], axes=(0,))]
         return outs
 
     with jax.enable_x64(True):
         want, got = _tiers(f, *args)
-    _same_bits(want, got, [f"{dt}:{i}" for dt in ("f32", "f64") for i in range(10)])
+    _same_bits(want, got, [f"{dt}:{i}" for dt in ("f32", "f64") for i in range(13)])
 
 
 # ---------------------------------------------------------------------- structural rules

@@ -229,7 +229,9 @@ def _identity_when_one(p):
     def one_native(ctx, eqn, ins, outs):
         x, out = eqn.invars[0].aval, eqn.outvars[0].aval
         if one_element(x.shape, eqn.params["axes"]):
-            return [f"{outs[0]} = {ins[0]}.reshape({tuple(out.shape)!r})"]
+            # A reshape in the kernel's conventions: a shape-() operand (no axes) is a
+            # Numba scalar, and a shape-() result of a one-element array is its element.
+            return [f"{outs[0]} = {_native.reshape_to(ctx, ins[0], x, out.shape)}"]
         return native(ctx, eqn, ins, outs)
 
     one_impl.inner = impl  # the impl without the test (``compile/specialize.py``)

@@ -16,43 +16,79 @@ elements of both float dtypes). Compiled without fast-math: LLVM keeps the order
 from __future__ import annotations
 
 import numba
+import numpy as np
 
-_jit = numba.njit(error_model="numpy")
+# Inlined at Numba IR level, as the other helpers: a kernel loaded from Numba's disk cache
+# that *called* a separately compiled (recursive) helper crashed the second process.
+_jit = numba.njit(error_model="numpy", inline="always")
 
 
 @_jit
-def _pairwise(a, lo, n, zero):
+def _block(a, lo, n, zero):
+    """NumPy's sum of ``a[lo:lo + n]`` for ``n <= 128``."""
     if n < 8:
         s = zero
         for i in range(n):
             s = s + a[lo + i]
         return s
-    if n <= 128:
-        r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
-        r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
-        i = 8
-        while i < n - n % 8:
-            r0 += a[lo + i]
-            r1 += a[lo + i + 1]
-            r2 += a[lo + i + 2]
-            r3 += a[lo + i + 3]
-            r4 += a[lo + i + 4]
-            r5 += a[lo + i + 5]
-            r6 += a[lo + i + 6]
-            r7 += a[lo + i + 7]
-            i += 8
-        s = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-        while i < n:
-            s += a[lo + i]
-            i += 1
-        return s
-    half = n // 2
-    half -= half % 8
-    return _pairwise(a, lo, half, zero) + _pairwise(a, lo + half, n - half, zero)
+    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
+    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
+    i = 8
+    while i < n - n % 8:
+        r0 += a[lo + i]
+        r1 += a[lo + i + 1]
+        r2 += a[lo + i + 2]
+        r3 += a[lo + i + 3]
+        r4 += a[lo + i + 4]
+        r5 += a[lo + i + 5]
+        r6 += a[lo + i + 6]
+        r7 += a[lo + i + 7]
+        i += 8
+    s = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        s += a[lo + i]
+        i += 1
+    return s
 
 
 @_jit
 def pairwise_sum(flat, zero):
     """The sum of the 1-D array ``flat`` in NumPy's pairwise order; ``zero`` is ``-0.0`` of
-    its dtype (NumPy's start, which keeps a sum of negative zeros negative)."""
-    return _pairwise(flat, 0, flat.size, zero)
+    its dtype (NumPy's start, which keeps a sum of negative zeros negative). NumPy's
+    recursion (halves, the first a multiple of 8 long, down to blocks of at most 128) is
+    walked with an explicit stack, in the same order: left half, right half, their sum."""
+    n = flat.size
+    if n == 0:
+        return -zero  # NumPy's empty sum: +0.0
+    if n <= 128:
+        return _block(flat, 0, n, zero)
+    # At most 64 levels (n halves each time); each frame: start, length, state.
+    los = np.empty(64, np.int64)
+    lens = np.empty(64, np.int64)
+    state = np.zeros(64, np.int64)
+    vals = np.empty(65, flat.dtype)
+    los[0], lens[0], state[0] = 0, n, 0
+    sp, vp = 1, 0
+    while sp > 0:
+        lo, m = los[sp - 1], lens[sp - 1]
+        if m <= 128:
+            vals[vp] = _block(flat, lo, m, zero)
+            vp += 1
+            sp -= 1
+            continue
+        half = m // 2
+        half -= half % 8
+        st = state[sp - 1]
+        if st == 2:  # both halves done: their sum replaces them
+            vals[vp - 2] = vals[vp - 2] + vals[vp - 1]
+            vp -= 1
+            sp -= 1
+            continue
+        state[sp - 1] = st + 1
+        if st == 0:
+            los[sp], lens[sp] = lo, half
+        else:
+            los[sp], lens[sp] = lo + half, m - half
+        state[sp] = 0
+        sp += 1
+    return vals[0]
