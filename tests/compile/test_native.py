@@ -533,7 +533,8 @@ from jaxlite._src.control_flow import common
 # The float32 sum is ops/sum_numba's helper: a kernel calling a helper must load too.
 body = lambda i, c: (c[0] * 5 - 2, c[1] * np.float32(0.5) + c[1].sum())
 v = np.linspace(-1, 2, 40, dtype=np.float32)
-closed = common.simplified(jax.make_jaxpr(lambda c, v: lax.fori_loop(0, 9, body, (c, v)))(np.int32(1), v))
+loop = lambda c, v: lax.fori_loop(0, 9, body, (c, v))
+closed = common.simplified(jax.make_jaxpr(loop)(np.int32(1), v))
 call = native.compile_kernel(closed)
 c, w = call(np.asarray(1, np.int32), v)
 assert int(c) == 976563
