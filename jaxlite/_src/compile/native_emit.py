@@ -38,8 +38,11 @@ _SCALAR_MAX = 16
 # The largest kernel (lines of source) handed to Numba; a larger region stays in Python.
 # Numba's compile time and memory grow faster than linearly with a function's size: the
 # loop of ``jnp.gcd`` on a small array, scalarized, was ~16,000 lines, and compiling it took
-# more than 6 GB (it killed a test worker). blackjax's NUTS step loop is ~1,100 lines.
-_MAX_LINES = 5000
+# more than 6 GB (it killed a test worker). blackjax's NUTS step loop is ~1,100 lines;
+# numpyro's whole warmup-and-sample chain (~3,650 lines) was still compiling after 40
+# minutes on a loaded 2-core machine, and its trajectory loop (~2,100 lines) took minutes:
+# in "auto" mode such a compile burns a background core for longer than most runs last.
+_MAX_LINES = 2000
 
 
 class NotNative(Exception):
