@@ -2,9 +2,9 @@
 
 For each spec:
 
-* eager jaxlite vs the reference (real JAX when importable, else the row's NumPy function);
+* eager jaxlite vs the reference (real JAX when importable, else the row's NumPy function),
+  and result dtype and weak type vs JAX (in the same test: JAX computes each row once);
 * ``jit`` vs eager;
-* result dtype and weak type vs JAX;
 * ``vmap`` vs a Python loop (all array arguments batched on axis 0; and the first one alone
   batched on its last axis);
 * ``jvp`` and ``grad`` vs central finite differences in float64 (order 1, and order 2 where
@@ -124,9 +124,12 @@ def _assert_close(actual, expected, rtol, atol, what=""):
             )
 
 
-# ------------------------------------------------------------------------ eager values
+# ------------------------------------------------------- eager values, dtypes, weak types
 @pytest.mark.parametrize("spec", SPECS, ids=IDS)
 def test_eager_vs_reference(spec):
+    """Values against the reference, then result dtypes and weak types against JAX: one test,
+    so that JAX computes each row once (its eager operations compile one XLA executable per
+    primitive and shape, most of this file's time)."""
     args = draw_args(spec)
     out = _call(spec, LITE, args, LITE.jnp.asarray)
     if REF is not None:
@@ -136,6 +139,16 @@ def test_eager_vs_reference(spec):
     else:  # pragma: no cover
         pytest.skip("no reference for this row without JAX")
     _assert_close(out, expected, spec.rtol, spec.atol, spec.name)
+    if REF is not None:
+        _assert_dtypes_and_weak_types(out, expected)
+
+
+def _assert_dtypes_and_weak_types(out, expected):
+    for a, e in zip(_leaves(out), _leaves(expected)):
+        assert np.dtype(a.dtype) == np.dtype(e.dtype), f"dtype {a.dtype} vs {e.dtype}"
+        assert bool(getattr(a, "weak_type", False)) == bool(getattr(e, "weak_type", False)), (
+            "weak_type differs"
+        )
 
 
 @pytest.mark.parametrize(
@@ -165,21 +178,6 @@ def test_jit_vs_eager(spec):
     _assert_close(jitted, eager, 1e-6, 1e-6, spec.name)
     for a, b in zip(_leaves(jitted), _leaves(eager)):
         assert a.dtype == b.dtype
-
-
-# ------------------------------------------------------------------ dtype / weak type
-@pytest.mark.parametrize("spec", SPECS, ids=IDS)
-def test_dtype_and_weak_type_vs_jax(spec):
-    if REF is None:  # pragma: no cover
-        pytest.skip("JAX is not installed")
-    args = draw_args(spec)
-    out = _call(spec, LITE, args, LITE.jnp.asarray)
-    expected = _call(spec, REF, args, REF.jnp.asarray)
-    for a, e in zip(_leaves(out), _leaves(expected)):
-        assert np.dtype(a.dtype) == np.dtype(e.dtype), f"dtype {a.dtype} vs {e.dtype}"
-        assert bool(getattr(a, "weak_type", False)) == bool(getattr(e, "weak_type", False)), (
-            "weak_type differs"
-        )
 
 
 # ------------------------------------------------------------------------------ vmap
