@@ -59,7 +59,22 @@ def pytest_configure(config):
     )
 
 
+# Files of long tests (10-60 s of CPU each: subprocesses running library programs on both
+# engines, the checked-mode run, the benchmark smoke run, odeint against JAX) run first.
+# pytest-xdist hands the last tests of the collection out a few at a time, and the root-level
+# files come last: one of these handed to a worker at the end left the other worker idle.
+LONG_FIRST = (
+    "tests/ecosystem/",
+    "tests/fuzz/",
+    "tests/test_benchmarks_smoke.py",
+    "tests/test_enable_checks.py",
+    "tests/test_examples.py",
+    "tests/test_ode.py",
+)
+
+
 def pytest_collection_modifyitems(config, items):
+    items.sort(key=lambda item: not item.nodeid.startswith(LONG_FIRST))  # stable
     if not ORACLE:
         return
     skip = pytest.mark.skip(reason="jaxlite-only behaviour (oracle run against JAX)")
