@@ -1,13 +1,24 @@
 """Run one script of library programs on jaxlite-as-jax and on JAX, in two fresh
 interpreters started in parallel, and collect the JSON records each prints (one per line).
 Shared by test_libraries.py (quick-starts) and test_eco_programs.py, whose
-records (``{"name", "paths", "leaves"}``) ``assert_same_program`` compares."""
+records (``{"name", "paths", "leaves"}``) ``assert_same_program`` compares.
 
+``run_both_once`` runs a script once per test session: under pytest-xdist the first worker
+to need it runs it and leaves the records in the session's shared temporary directory,
+and the other workers read them (the parametrized tests of one script are spread over the
+workers, and each worker ran the script again: 15-45 s of CPU per script)."""
+
+import hashlib
 import importlib.util
 import json
 import os
 import subprocess
 import sys
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: each worker runs the script itself
+    fcntl = None
 
 import numpy as np
 import pytest
@@ -51,6 +62,26 @@ def run_both(script: str, names: list, key: str) -> dict:
     if has_jax:
         procs["jax"] = _start(script, "jax", names)
     return {engine: _collect(p, key) for engine, p in procs.items()}
+
+
+def run_both_once(script: str, names: list, key: str, tmp_path_factory) -> dict:
+    """``run_both(script, names, key)``, run by one pytest-xdist worker of the session and
+    shared with the others through a file under the session's temporary directory (with
+    an exclusive lock while it runs, so that the others wait for its records instead of
+    running the script again). Outside xdist it is ``run_both``."""
+    if not names or os.environ.get("PYTEST_XDIST_WORKER") is None or fcntl is None:
+        return run_both(script, names, key)
+    tag = hashlib.sha1(repr((script, sorted(names), key)).encode()).hexdigest()[:16]
+    shared = tmp_path_factory.getbasetemp().parent / f"two_engines_{tag}.json"
+    with open(str(shared) + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if shared.exists():
+            return json.loads(shared.read_text())
+        runs = run_both(script, names, key)
+        partial = shared.with_suffix(".partial")
+        partial.write_text(json.dumps(runs))
+        partial.replace(shared)
+        return runs
 
 
 def assert_same_program(name: str, runs: dict) -> None:

@@ -2,7 +2,8 @@
 
 Each library's README quick-start (``quickstarts.py``) runs in a fresh interpreter after
 ``jaxlite.install_as_jax()``, and again on the real JAX; values must agree to 1e-5. The two
-interpreters run in parallel and every library shares them, to keep start-up cost low.
+interpreters run in parallel and every library shares them, to keep start-up cost low (once
+per test session: pytest-xdist workers share the records).
 A library that is not installed is skipped (install them with ``pip install -e
 ".[ecosystem]"`` then ``pip install --no-deps -r tests/ecosystem/requirements-libs.txt``).
 """
@@ -13,7 +14,7 @@ import os
 import numpy as np
 import pytest
 
-from tests.ecosystem._two_engines import run_both
+from tests.ecosystem._two_engines import run_both_once
 
 pytestmark = pytest.mark.jaxlite_only  # compares jaxlite with the real JAX itself
 
@@ -50,8 +51,8 @@ INSTALLED = [lib for lib in LIBRARIES if _installed(lib)]
 
 
 @pytest.fixture(scope="module")
-def runs():
-    return run_both(SCRIPT, INSTALLED, "lib")
+def runs(tmp_path_factory):
+    return run_both_once(SCRIPT, INSTALLED, "lib", tmp_path_factory)
 
 
 def _flat(values) -> np.ndarray:
