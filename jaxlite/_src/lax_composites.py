@@ -16,9 +16,9 @@ import numpy as np
 from jaxlite._src import dtypes, tree_util
 from jaxlite._src.control_flow.scan import associative_scan
 from jaxlite._src.core import rules
-from jaxlite._src.core.array import fresh
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.primitive import Primitive
+from jaxlite._src.core.trace import new_array
 from jaxlite._src.interpreters.jvp import jvp_flat
 from jaxlite._src.numpy.ufuncs_extra import logaddexp
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis
@@ -150,7 +150,7 @@ def optimization_barrier(operand, /):
     Returns:
       The same pytree with every leaf an array (Python scalars weakly typed).
     """
-    return tree_util.tree_map(lambda x: fresh(asarray_any(x)), operand)
+    return tree_util.tree_map(lambda x: new_array(asarray_any(x)), operand)
 
 
 def stack(operands, axis: int = 0):

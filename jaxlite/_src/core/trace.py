@@ -27,7 +27,7 @@ import numpy as np
 
 from jaxlite._src import config as _cfg, devices as _devices, dtypes
 from jaxlite._src.core import rules, sharding_hooks
-from jaxlite._src.core.array import Array, ArrayImpl, foreign_to_numpy, make_array
+from jaxlite._src.core.array import Array, ArrayImpl, foreign_to_numpy, fresh, make_array
 from jaxlite._src.core.avals import ShapedArray, aval_of, check_allocation
 from jaxlite._src.core.errors import (
     ConcretizationTypeError,
@@ -499,7 +499,7 @@ def staged_constant(x: Any) -> Any:
     innermost staging trace, so not concrete (``jnp.zeros(jnp.int32(3))`` under ``jit``
     raises, as in JAX); ``x`` itself otherwise (eagerly, under ``grad`` / ``vmap`` alone)
     and inside ``ensure_compile_time_eval``."""
-    if type(x) is not ArrayImpl:
+    if not isinstance(x, ArrayImpl):
         return x
     t = trace_ctx.trace
     while t is not None:
@@ -507,6 +507,15 @@ def staged_constant(x: Any) -> Any:
             return x if _cfg.eager_constant_folding_enabled() else t.new_const(x)
         t = t.parent_trace
     return x
+
+
+def new_array(x: Any) -> Any:
+    """A new array over ``x``'s buffer, where JAX's function makes one (a jitted
+    ``jax.numpy`` function or a primitive that changes nothing: ``ravel`` of a 1-d array,
+    ``real`` of a real one, ``+x``, ``optimization_barrier``): ``core.array.fresh``, and
+    while a jaxpr is staged a tracer (``staged_constant``), as the result of JAX's call
+    is. Tracers and other values pass through."""
+    return staged_constant(fresh(x))
 
 
 def full_lower_concrete(x):

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 from jaxlite._src import dtypes
-from jaxlite._src.core.array import Array, fresh
+from jaxlite._src.core.array import Array, ArrayImpl
+from jaxlite._src.core.trace import new_array, staged_constant
 from jaxlite._src.numpy import (
     indexing,
     indexing_routines,
@@ -107,7 +108,7 @@ def install() -> None:
     Array.__gt__ = _defer(greater)
     Array.__ge__ = _defer(greater_equal)
     Array.__neg__ = lambda self: negative(self)
-    Array.__pos__ = fresh  # +x is a new array, as JAX's
+    Array.__pos__ = new_array  # +x is a new array, as JAX's
     Array.__abs__ = lambda self: ufuncs.abs(self)
     Array.__invert__ = lambda self: bitwise_not(self)
     Array.__getitem__ = lambda self, idx: indexing.getitem(self, idx)
@@ -157,6 +158,7 @@ def install() -> None:
     Array.nbytes = property(lambda self: self.size * np.dtype(self.dtype).itemsize)
     Array.astype = _astype
     Array.copy = _copy
+    ArrayImpl.copy = _concrete_copy
     Array.reshape = _reshape
     Array.transpose = _transpose
     Array.flatten = _flatten
@@ -169,6 +171,15 @@ def install() -> None:
 def _copy(self):
     # Tracers' ``x.copy()`` (concrete arrays have their own, over a copied buffer).
     return _jnp_copy(self)
+
+
+_buffer_copy = ArrayImpl.copy
+
+
+def _concrete_copy(self):
+    # A concrete array's ``x.copy()``: over a copied buffer, and while a jaxpr is staged a
+    # tracer (JAX's copy binds a primitive there).
+    return staged_constant(_buffer_copy(self))
 
 
 def _astype(self, dtype, copy=False, device=None):
@@ -257,7 +268,7 @@ def _view(self, dtype=None, type=None):
 
 
 def _real(x):
-    return ew.real(x) if dtypes.is_complex(x.dtype) else x
+    return ew.real(x) if dtypes.is_complex(x.dtype) else new_array(x)  # jnp.real's new array
 
 
 def _imag(x):

@@ -11,11 +11,17 @@ from typing import Any
 
 import numpy as np
 from jaxlite._src import dtypes
-from jaxlite._src.core.array import Array, ArrayImpl, fresh, owned
+from jaxlite._src.core.array import Array, ArrayImpl, owned
 from jaxlite._src.core.avals import ShapedArray, aval_of
-from jaxlite._src.core.trace import Tracer, concrete_or_error, staged_constant
+from jaxlite._src.core.trace import Tracer, concrete_or_error, new_array, staged_constant
 from jaxlite._src.numpy.shape import _canon_shape, _shape, broadcast_to, reshape
-from jaxlite._src.numpy.util import array, asarray_any, check_order, promote_dtypes
+from jaxlite._src.numpy.util import (
+    array,
+    asarray_any,
+    asarray_staged,
+    check_order,
+    promote_dtypes,
+)
 from jaxlite._src.ops import conversion, elementwise as _ew, shape as _sh
 from jaxlite._src.ops.structural import with_vma
 from jaxlite._src.ops.xla_fma import fma
@@ -29,6 +35,8 @@ def asarray(a: Any, dtype=None, order=None, *, copy=None, device=None, out_shard
     check_order(order)
     if device is not None or out_sharding is not None:
         return _explicit.created(asarray(a, dtype, order, copy=copy), out_sharding, device)
+    if copy:  # a new array (a tracer while staging), as JAX's copy
+        return array(a, dtype=dtype, copy=True)
     if dtype is None and isinstance(a, Array):
         return a
     return array(a, dtype=dtype, copy=False)
@@ -309,9 +317,9 @@ def identity(n: int, dtype=None) -> Array:
 def astype(x, dtype, /, *, copy: bool = False, device=None):
     """``jnp.astype``: ``x`` cast to ``dtype`` (None: the default float type), placed on
     ``device`` (a device or sharding) when given. Casting complex to a real or integer type
-    keeps the real part, with JAX's DeprecationWarning. ``copy`` changes nothing: arrays are
-    immutable."""
-    x = asarray_any(x)
+    keeps the real part, with JAX's DeprecationWarning. ``copy=True``: a new array even
+    where the dtype is ``x``'s already (a tracer while staging, as JAX's copy)."""
+    x = asarray_staged(x)
     if dtype is None:
         dtype = dtypes.default_float_dtype()
     else:
@@ -326,6 +334,8 @@ def astype(x, dtype, /, *, copy: bool = False, device=None):
             stacklevel=2,
         )
     out = conversion.convert_element_type(x, dtype)
+    if copy and out is x:
+        out = new_array(out)  # a new array (a tracer while staging), as JAX's copy
     return out if device is None else _explicit.created(out, None, device)
 
 
@@ -348,11 +358,11 @@ def meshgrid(*xi, copy: bool = True, sparse: bool = False, indexing: str = "xy")
         s = [1] * nd
         s[d] = a.shape[0]
         r = reshape(a, s)
-        out.append(fresh(r if sparse else broadcast_to(r, shape)))  # new arrays, as JAX's
+        out.append(new_array(r if sparse else broadcast_to(r, shape)))  # new arrays, as JAX's
     return out
 
 
 def copy(a, order=None):
     """``jnp.copy``: a new array (over the same immutable buffer); a tracer while staging,
     as JAX's copy."""
-    return staged_constant(fresh(asarray_any(a)))
+    return new_array(asarray_any(a))

@@ -13,7 +13,7 @@ import string
 
 import numpy as np
 from jaxlite._src import dtypes
-from jaxlite._src.core.array import fresh
+from jaxlite._src.core.trace import new_array
 from jaxlite._src.numpy.indexing_routines import diagonal
 from jaxlite._src.numpy.shape import broadcast_to, reshape
 from jaxlite._src.numpy.ufuncs import multiply
@@ -224,7 +224,7 @@ def einsum(
         res = _sh.transpose(res, tuple(s.index(c) for c in out_s))
     if pet is not None and res.dtype != pet:
         res = res.astype(pet)
-    return fresh(with_weak_type(res, weak))  # jitted in JAX: never an operand itself
+    return new_array(with_weak_type(res, weak))  # jitted in JAX: never an operand itself
 
 
 def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None, out_sharding=None):

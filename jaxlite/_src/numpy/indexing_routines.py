@@ -15,10 +15,10 @@ import operator
 
 import numpy as np
 from jaxlite._src import dtypes
-from jaxlite._src.core.array import ArrayImpl, fresh
+from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.errors import ConcretizationTypeError
-from jaxlite._src.core.trace import Tracer, concrete_or_error
+from jaxlite._src.core.trace import Tracer, concrete_or_error, new_array
 from jaxlite._src.numpy import reductions, ufuncs
 from jaxlite._src.numpy.creation import arange, full_like, zeros
 from jaxlite._src.numpy.indexing import int32_index
@@ -49,6 +49,7 @@ from jaxlite._src.numpy.ufuncs import (
 )
 from jaxlite._src.numpy.util import (
     asarray_any,
+    asarray_staged,
     canonicalize_axis,
     check_arraylike,
     check_out,
@@ -441,7 +442,7 @@ def ravel_multi_index(multi_index, dims, mode: str = "raise", order: str = "C", 
         operator.index(concrete_or_error(d, "in `dims` argument of ravel_multi_index().").item())
         for d in dims
     )
-    idx = [asarray_any(i) for i in multi_index]
+    idx = [asarray_staged(i) for i in multi_index]
     if dtype is None:
         dtype = dtypes.result_type(int, *idx)
     else:
@@ -498,7 +499,7 @@ def ix_(*args):
         shape[k] = a.shape[0]
         if a.size == 0:  # an empty index is of the index type, as NumPy's and JAX's
             a = conversion.convert_element_type(a, dtypes.default_int_dtype(), False)
-        out.append(fresh(reshape(a, shape)))  # jitted in JAX: new arrays
+        out.append(new_array(reshape(a, shape)))  # jitted in JAX: new arrays
     return tuple(out)
 
 

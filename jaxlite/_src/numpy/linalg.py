@@ -7,7 +7,8 @@ from typing import NamedTuple
 
 import numpy as np
 from jaxlite._src import dtypes
-from jaxlite._src.core.array import Array, fresh
+from jaxlite._src.core.array import Array
+from jaxlite._src.core.trace import new_array
 from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy import creation, products, reductions, ufuncs
 from jaxlite._src.numpy.creation import arange, eye, full_like, ones_like, zeros, zeros_like
@@ -316,7 +317,7 @@ def matrix_power(a, n: int):
         n >>= 1
         if n:
             base = products.matmul(base, base)
-    return fresh(result)  # jitted in JAX: n=1 gives a new array
+    return new_array(result)  # jitted in JAX: n=1 gives a new array
 
 
 def matrix_rank(M, rtol=None, *, hermitian: bool = False, tol=None):

@@ -9,7 +9,7 @@ import operator
 
 import numpy as np
 from jaxlite._src import dtypes
-from jaxlite._src.core.array import fresh
+from jaxlite._src.core.trace import new_array
 from jaxlite._src.numpy import reductions, shape as jnp_shape, ufuncs
 from jaxlite._src.numpy.creation import full_like, linspace, ones_like, zeros_like
 from jaxlite._src.numpy.indexing_routines import take
@@ -80,9 +80,7 @@ def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axi
     check_arraylike("geomspace", start, stop)
     start, stop, dtype, comp = _space_dtypes(start, stop, dtype, "geomspace")
     sgn = ufuncs.sign(start)
-    lg = logspace(
-        log10(divide(start, sgn)), log10(divide(stop, sgn)), num, endpoint, 10.0, comp, 0
-    )
+    lg = logspace(log10(divide(start, sgn)), log10(divide(stop, sgn)), num, endpoint, 10.0, comp, 0)
     res = multiply(sgn, lg)
     return _conv.convert_element_type(jnp_shape.moveaxis(res, 0, axis), dtype)
 
@@ -137,7 +135,7 @@ def diff(a, n: int = 1, axis: int = -1, prepend=None, append=None):
         hi = _sh.slice_in_dim(a, builtins.min(1, m), m, 1, axis)
         lo = _sh.slice_in_dim(a, 0, builtins.max(m - 1, 0), 1, axis)
         a = not_equal(hi, lo) if a.dtype == dtypes.bool_ else subtract(hi, lo)
-    return fresh(a)  # jitted in JAX: n=0 gives a new array
+    return new_array(a)  # jitted in JAX: n=0 gives a new array
 
 
 # ------------------------------------------------------------------------ numerics

@@ -12,12 +12,17 @@ import operator
 
 import numpy as np
 from jaxlite._src import dtypes
-from jaxlite._src.core.array import fresh
 from jaxlite._src.core.avals import aval_of, canonicalize_shape, check_nonnegative_shape
 from jaxlite._src.core.errors import ConcretizationTypeError
-from jaxlite._src.core.trace import Tracer
+from jaxlite._src.core.trace import Tracer, new_array
 from jaxlite._src.numpy import util as _util
-from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, check_out, promote_dtypes
+from jaxlite._src.numpy.util import (
+    asarray_any,
+    asarray_staged,
+    canonicalize_axis,
+    check_out,
+    promote_dtypes,
+)
 from jaxlite._src.ops import conversion, shape as _sh, split as _split_op
 from jaxlite._src.sharding import explicit as _explicit
 
@@ -147,11 +152,11 @@ def ravel(a, order="C", *, out_sharding=None):
         return _explicit.apply_out_sharding(ravel, out_sharding, a, order)
     a = asarray_any(a)
     out = reshape(a, (a.size,), order)
-    return fresh(out) if out is a else out
+    return new_array(out) if out is a else out
 
 
 def transpose(a, axes=None):
-    a = asarray_any(a)
+    a = asarray_staged(a)
     if axes is None:
         axes = tuple(range(a.ndim))[::-1]
     axes = tuple(canonicalize_axis(i, a.ndim) for i in axes)
@@ -161,7 +166,7 @@ def transpose(a, axes=None):
 def permute_dims(a, /, axes):
     """``jnp.permute_dims``: ``lax.transpose`` with ``axes`` as given (a negative or
     out-of-range axis is not a permutation: TypeError, as JAX)."""
-    return _sh.transpose(asarray_any(a), tuple(operator.index(i) for i in axes))
+    return _sh.transpose(asarray_staged(a), tuple(operator.index(i) for i in axes))
 
 
 def matrix_transpose(x, /):
@@ -177,7 +182,7 @@ def _permuted(a, perm):
     """``lax.transpose(a, perm)`` as a jitted ``jax.numpy`` function returns it: a new array
     even for the identity permutation (which ``lax.transpose`` answers with ``a`` itself)."""
     out = _sh.transpose(a, perm)
-    return fresh(out) if out is a else out
+    return new_array(out) if out is a else out
 
 
 def swapaxes(a, axis1, axis2):
@@ -215,7 +220,7 @@ def squeeze(a, axis=None):
                     "cannot select an axis to squeeze out which has size not equal to one, "
                     f"got shape={a.shape} and dimensions={axes}"
                 )
-    return _sh.squeeze(a, axes) if axes else fresh(a)
+    return _sh.squeeze(a, axes) if axes else new_array(a)
 
 
 def expand_dims(a, axis):
@@ -229,7 +234,7 @@ def broadcast_to(array, shape, *, out_sharding=None):
     """``jnp.broadcast_to``; ``out_sharding``: the result's sharding."""
     if out_sharding is not None:
         return _explicit.apply_out_sharding(broadcast_to, out_sharding, array, shape)
-    a = asarray_any(array)
+    a = asarray_staged(array)
     shape = _canon_shape(shape)
     check_nonnegative_shape(shape, "broadcast_in_dim")
     if a.shape == shape:
@@ -259,7 +264,7 @@ def broadcast_to(array, shape, *, out_sharding=None):
 def broadcast_arrays(*args):
     args = [asarray_any(a) for a in args]
     # JAX's results are new arrays, those of unchanged shape included.
-    return [fresh(o) if o is a else o for o, a in zip(_broadcast_all(*args), args)]
+    return [new_array(o) if o is a else o for o, a in zip(_broadcast_all(*args), args)]
 
 
 def _broadcast_shape_tuples(shapes, shown):
@@ -289,7 +294,7 @@ def broadcast_shapes_lax(*shapes):
 
 
 def atleast_1d(*arys):
-    out = [reshape(a, (1,)) if _ndim(a) == 0 else fresh(asarray_any(a)) for a in arys]
+    out = [reshape(a, (1,)) if _ndim(a) == 0 else new_array(asarray_any(a)) for a in arys]
     return out[0] if len(out) == 1 else out
 
 
@@ -297,7 +302,7 @@ def atleast_2d(*arys):
     out = []
     for a in arys:
         a = asarray_any(a)
-        out.append(_sh.reshape(a, (1,) * (2 - a.ndim) + a.shape) if a.ndim < 2 else fresh(a))
+        out.append(_sh.reshape(a, (1,) * (2 - a.ndim) + a.shape) if a.ndim < 2 else new_array(a))
     return out[0] if len(out) == 1 else out
 
 
@@ -308,6 +313,8 @@ def concatenate(arrays, axis: int | None = 0, dtype=None):
     if axis is None:
         arrays = [ravel(a) for a in arrays]
         axis = 0
+    if len(arrays) == 1:  # the array itself; host data a tracer while staging, as JAX's
+        arrays = [asarray_staged(arrays[0])]
     arrays = promote_dtypes(*arrays)
     if dtype is not None:
         arrays = [
@@ -357,7 +364,7 @@ def atleast_3d(*arys):
         elif a.ndim == 2:
             a = reshape(a, a.shape + (1,))
         else:
-            a = fresh(a)
+            a = new_array(a)
         out.append(a)
     return out[0] if len(out) == 1 else out
 
@@ -371,7 +378,7 @@ def column_stack(tup):
     """``jnp.column_stack``: 1-D arrays become columns, then ``hstack``."""
     arrs = []
     for a in tup:
-        a = asarray_any(a)
+        a = asarray_staged(a)
         # 0-d and 1-d inputs become columns (a scalar a 1x1 block), as in NumPy and JAX.
         arrs.append(reshape(a, (a.size, 1)) if a.ndim < 2 else a)
     return concatenate(arrs, 1)
@@ -472,7 +479,7 @@ def flip(m, axis=None):
         axes = tuple(canonicalize_axis(a, m.ndim) for a in axis)
     else:
         axes = (canonicalize_axis(axis, m.ndim),)
-    return _sh.rev(m, axes) if axes else fresh(m)
+    return _sh.rev(m, axes) if axes else new_array(m)
 
 
 def fliplr(m):
@@ -495,7 +502,7 @@ def rot90(m, k: int = 1, axes=(0, 1)):
         raise ValueError("Axes must be different.")
     k = int(k) % 4
     if k == 0:
-        return fresh(m)
+        return new_array(m)
     if k == 2:
         return flip(flip(m, ax0), ax1)
     perm = list(range(m.ndim))
@@ -609,4 +616,4 @@ def block(arrays):
         parts = [assemble(x, level + 1) for x in a]
         return concatenate(parts, axis=-(list_depth - level))
 
-    return fresh(assemble(arrays, 0))  # never one of the blocks itself
+    return new_array(assemble(arrays, 0))  # never one of the blocks itself

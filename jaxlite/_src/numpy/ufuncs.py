@@ -13,9 +13,8 @@ from functools import partial
 
 import numpy as np
 from jaxlite._src import dtypes
-from jaxlite._src.core.array import fresh
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.core.trace import Tracer, is_concrete
+from jaxlite._src.core.trace import Tracer, is_concrete, new_array
 from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy.creation import asarray, full, full_like, ones_like, zeros_like
 from jaxlite._src.numpy.shape import _broadcast_all, broadcast_arrays
@@ -125,7 +124,7 @@ def _rounding(lax_fn, name):
         check_arraylike(name, x)
         x = asarray_any(x)
         if x.dtype == dtypes.bool_ or dtypes.is_int(x.dtype):
-            return fresh(x)  # integers are already whole: JAX returns them as they are
+            return new_array(x)  # integers are already whole: JAX returns them as they are
         (x,) = promote_dtypes_inexact(x)
         return lax_fn(x)
 
@@ -145,21 +144,21 @@ def conjugate(x, /):
     input is returned as it is (dtype and weak type kept, no operation), as in JAX."""
     check_arraylike("conjugate", x)
     x = asarray_any(x)
-    return ew.conj(x) if dtypes.is_complex(x.dtype) else fresh(x)
+    return ew.conj(x) if dtypes.is_complex(x.dtype) else new_array(x)
 
 
 conj = conjugate
 
 
 def positive(x, /):
-    return fresh(asarray(x))
+    return new_array(asarray(x))
 
 
 def abs(x, /):  # noqa: A001
     check_arraylike("abs", x)
     x = asarray_any(x)
     if x.dtype == dtypes.bool_ or dtypes.is_unsigned(x.dtype):
-        return fresh(x)
+        return new_array(x)
     return ew.abs(x)
 
 
@@ -556,7 +555,7 @@ def clip(arr=None, /, min=None, max=None, *, a=None, a_min=None, a_max=None):  #
         arr = maximum(min, arr)
     if max is not None:
         arr = minimum(max, arr)
-    return fresh(arr) if min is None and max is None else arr
+    return new_array(arr) if min is None and max is None else arr
 
 
 def round(a, decimals: int = 0, out=None):  # noqa: A001
@@ -568,7 +567,7 @@ def round(a, decimals: int = 0, out=None):  # noqa: A001
     if not dtypes.is_inexact(a.dtype):
         if decimals < 0:  # as JAX; returning the integers unrounded would be wrong
             raise NotImplementedError("integer np.round not implemented for decimals < 0")
-        return fresh(a)
+        return new_array(a)
     if dtypes.is_complex(a.dtype):  # each part rounded, as in JAX
         return ew.complex_(round(ew.real(a), decimals), round(ew.imag(a), decimals))
     if decimals == 0:
@@ -604,7 +603,7 @@ def trunc(x):
     check_arraylike("trunc", x)
     x = asarray_any(x)
     if not dtypes.is_inexact(x.dtype):
-        return fresh(x)
+        return new_array(x)
     return _where(less(x, 0), ew.ceil(x), ew.floor(x))
 
 
@@ -654,7 +653,7 @@ def _sinc_maclaurin_jvp(k, primals, tangents):
 def real(val, /):
     """``jnp.real``: the real part (real inputs are returned as is)."""
     val = asarray_any(val)
-    return ew.real(val) if dtypes.is_complex(val.dtype) else fresh(val)
+    return ew.real(val) if dtypes.is_complex(val.dtype) else new_array(val)
 
 
 def imag(val, /):
@@ -682,7 +681,7 @@ def nan_to_num(x, copy: bool = True, nan=0.0, posinf=None, neginf=None):
     """``jnp.nan_to_num``: replace NaN and infinities by finite numbers."""
     x = asarray_any(x)
     if not dtypes.is_inexact(x.dtype):
-        return fresh(x)
+        return new_array(x)
     if dtypes.is_complex(x.dtype):
         return ew.complex_(
             nan_to_num(ew.real(x), nan=nan, posinf=posinf, neginf=neginf),

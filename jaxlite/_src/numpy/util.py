@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 from jaxlite._src import config as _cfg, dtypes
-from jaxlite._src.core.array import Array, ArrayImpl, fresh, owned, to_array
+from jaxlite._src.core.array import Array, ArrayImpl, owned, to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
-from jaxlite._src.core.trace import Tracer, staged_constant
+from jaxlite._src.core.trace import Tracer, new_array, staged_constant
 from jaxlite._src.ops import conversion, division, elementwise as ew, shape as _shape
 from jaxlite._src.sharding import explicit as _explicit
 
@@ -51,6 +51,17 @@ def asarray_any(x: Any):
     if isinstance(x, (list, tuple)):
         return array(x)
     return to_array(x)
+
+
+def asarray_staged(x: Any):
+    """``asarray_any``, with host data (NumPy arrays and scalars, Python scalars, lists) a
+    tracer while a jaxpr is staged, as ``jnp.asarray`` makes it: for the functions that
+    can hand their converted argument back unchanged (``transpose`` with the identity
+    permutation, ``broadcast_to`` the same shape...), where JAX's result is that tracer. An
+    ``Array`` is returned as it is (a concrete one stays concrete, as in JAX)."""
+    if isinstance(x, Array):
+        return x
+    return staged_constant(asarray_any(x))
 
 
 def promote_dtypes(*args: Any) -> list:
@@ -319,7 +330,7 @@ def array(
     if isinstance(object, np.ma.MaskedArray):
         aval_of(object)  # raises JAX's error for masked arrays
     if isinstance(object, Array):
-        out = fresh(object) if copy else object  # a new array, as JAX's copy
+        out = new_array(object) if copy else object  # a new array, as JAX's copy
         if dtype is not None:
             out = conversion.convert_element_type(
                 out, dtypes.check_user_dtype_supported(dtype, "array")

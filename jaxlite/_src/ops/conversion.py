@@ -14,7 +14,7 @@ from jaxlite._src.core.avals import (
 )
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
-from jaxlite._src.core.trace import Tracer, eval_trace
+from jaxlite._src.core.trace import Tracer, eval_trace, staged_constant
 from jaxlite._src.ops import _native
 
 # --- convert_element_type ----------------------------------------------------------------
@@ -103,9 +103,12 @@ def convert_element_type(operand, new_dtype, weak_type: bool = False):
         return operand
 
     if not isinstance(operand, Tracer):
-        # Constants are converted now rather than staged (they become literals).
-        return convert_element_type_p.bind_with_trace(
-            eval_trace, (operand,), dict(new_dtype=new_dtype, weak_type=bool(weak_type))
+        # Constants are converted now rather than staged (they become literals); while a
+        # jaxpr is staged the result is a tracer, as JAX's (it binds the primitive).
+        return staged_constant(
+            convert_element_type_p.bind_with_trace(
+                eval_trace, (operand,), dict(new_dtype=new_dtype, weak_type=bool(weak_type))
+            )
         )
     return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=bool(weak_type))
 

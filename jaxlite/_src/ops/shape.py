@@ -10,7 +10,7 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules, sharding_hooks
-from jaxlite._src.core.array import ArrayImpl, fresh
+from jaxlite._src.core.array import Array, ArrayImpl
 from jaxlite._src.core.avals import (
     ShapedArray,
     aval_of,
@@ -21,7 +21,7 @@ from jaxlite._src.core.avals import (
 )
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
-from jaxlite._src.core.trace import Tracer, eval_trace, trace_ctx
+from jaxlite._src.core.trace import Tracer, eval_trace, new_array, staged_constant, trace_ctx
 from jaxlite._src.ops import _native, conversion
 from jaxlite._src.ops._factories import deflinear
 
@@ -115,9 +115,12 @@ def broadcast_in_dim(operand, shape, broadcast_dimensions, *, out_sharding=None)
     if not isinstance(operand, Tracer):
         if not shape and isinstance(operand, ArrayImpl):
             return operand  # a 0-d array as it is, as JAX returns it
-        # Constants are broadcast now, not staged (keeps jaxprs small, like JAX's literals).
-        return broadcast_in_dim_p.bind_with_trace(
-            eval_trace, (operand,), dict(shape=shape, broadcast_dimensions=broadcast_dimensions)
+        # Constants are broadcast now, not staged (keeps jaxprs small, like JAX's literals);
+        # while a jaxpr is staged the result is a tracer, as JAX's.
+        return staged_constant(
+            broadcast_in_dim_p.bind_with_trace(
+                eval_trace, (operand,), dict(shape=shape, broadcast_dimensions=broadcast_dimensions)
+            )
         )
     if (
         _shape_of(operand) == shape
@@ -238,7 +241,7 @@ def reshape(operand, new_sizes, dimensions=None, *, out_sharding=None):
     if _shape_of(operand) == new_sizes and hasattr(operand, "aval"):
         # JAX returns the array itself, except a 0-d one (a new array; tracers stay as
         # they are, so no equation is staged).
-        return operand if new_sizes else fresh(operand)
+        return operand if new_sizes else new_array(operand)
     return reshape_p.bind(operand, new_sizes=new_sizes, dimensions=None)
 
 
@@ -339,8 +342,8 @@ def squeeze(array, dimensions):
     nd = len(_shape_of(array))
     _check_dims(dimensions, nd)
     dimensions = tuple(sorted(int(d) % nd for d in dimensions))
-    if not dimensions:
-        return array
+    if not dimensions and isinstance(array, Array):
+        return array  # JAX returns an array itself (host data is converted)
     return squeeze_p.bind(array, dimensions=dimensions)
 
 
@@ -355,7 +358,7 @@ def expand_dims(array, dimensions):
     if len(set(dims)) != len(dims):
         raise ValueError(f"repeated axis in lax.expand_dims: {dims}")
     if not dims and hasattr(array, "aval"):  # JAX: a 0-d array itself, else a new array
-        return array if not shape else fresh(array)
+        return array if not shape else new_array(array)
     for d in sorted(dims):
         shape.insert(d, 1)
     return reshape(array, shape)
@@ -459,8 +462,8 @@ deflinear(concatenate_p, _concat_transpose)
 def concatenate(operands, dimension: int):
     """``jax.lax.concatenate``."""
     operands = list(operands)
-    if len(operands) == 1:  # returned as it is, whatever the dimension (as JAX)
-        return operands[0]
+    if len(operands) == 1 and isinstance(operands[0], Array):
+        return operands[0]  # an array as it is, whatever the dimension (as JAX)
     shapes = [_shape_of(x) for x in operands]
     if shapes and not 0 <= int(dimension) < len(shapes[0]):  # JAX: no negative dimensions
         raise TypeError(

@@ -46,7 +46,7 @@ from jaxlite._src.core.array import Array, ArrayImpl, DeletedBuffer, freeze_chai
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.refs import Ref
 from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
-from jaxlite._src.core.trace import Tracer
+from jaxlite._src.core.trace import Tracer, staged_constant
 from jaxlite._src.sharding.mesh import AxisType, Mesh, get_mesh
 from jaxlite._src.sharding.specs import (
     IndivisibleError,
@@ -436,9 +436,12 @@ def device_put(
     out = []
     for plan in plans:
         if len(plan) == 2:
-            out.append(_uncommitted(plan[0]))
+            v = _uncommitted(plan[0])
         else:
-            out.append(reshard_value(plan[0], plan[1], True))
+            v = reshard_value(plan[0], plan[1], True)
+        # while a jaxpr is staged JAX's device_put binds a primitive: a tracer, even of a
+        # concrete array
+        out.append(staged_constant(v))
     return tree_util.tree_unflatten(treedef, out)
 
 
