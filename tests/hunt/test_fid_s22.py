@@ -200,3 +200,65 @@ def test_converted_constants_stay_literals_in_jaxprs():
         )
     )
     assert text == "{ lambda ; a:f32[]. let b:f32[] = add a 2.0:f32[] in (b,) }"
+
+
+# ----------------------------------------------- first lines of tracer conversion errors
+# A tracer converted to a Python scalar or index is checked as a concrete array is, before
+# its value is asked for: int/float/complex of an array of rank > 0 raise JAX's
+# "Only scalar arrays can be converted to Python scalars; got arr.ndim=N" TypeError, and
+# __index__ of anything but an integer scalar "Only integer scalar arrays can be converted
+# to a scalar index." (jaxlite raised ConcretizationTypeError / TracerIntegerConversionError,
+# and under grad / jvp indexed a list with a float tracer of known value). hash() and a
+# format specification name JAX's tracer classes; a weakly typed VmapTracer shows "~".
+
+_CONVERSIONS = {
+    "int_of_vector": (lambda x: int(x), "vec", "Only scalar arrays can be converted to Python"),
+    "float_of_matrix": (lambda x: float(x), "mat", "Only scalar arrays can be converted"),
+    "complex_of_vector": (lambda x: complex(x), "vec", "Only scalar arrays can be converted"),
+    "index_of_float": (lambda x: [1, 2, 3][x], "f32", "Only integer scalar arrays"),
+    "index_of_bool": (lambda x: [1, 2, 3][x], "bool", "Only integer scalar arrays"),
+    "index_of_int_vector": (lambda x: [1, 2, 3][x], "ivec", "Only integer scalar arrays"),
+    "range_of_float": (lambda x: range(x), "f32", "Only integer scalar arrays"),
+    "hash": (lambda x: hash(x), "f32", "unhashable type: '"),
+    "format_spec": (lambda x: f"{x:.2f}", "f32", "unsupported format string passed to "),
+}
+_VALUES = {
+    "vec": np.ones(3, np.float32),
+    "mat": np.ones((1, 1), np.float32),
+    "f32": np.float32(2),
+    "bool": np.bool_(True),
+    "ivec": np.arange(2, dtype=np.int32),
+}
+_TRANSFORMS = {
+    "jit": lambda m, f, x: m.jx.jit(f)(x),
+    "vmap": lambda m, f, x: m.jx.vmap(f)(m.jnp.stack([x, x])),
+    "grad": lambda m, f, x: m.jx.grad(lambda y: (f(y), m.jnp.sum(y * 1.0))[1])(x),
+    "jvp": lambda m, f, x: m.jx.jvp(lambda y: (f(y), y * 1.0)[1], (x,), (x,)),
+    "scan": lambda m, f, x: m.lax.scan(lambda c, _: ((f(c), c)[1], None), x, None, length=1),
+}
+
+
+_CASES = [  # differentiated inputs are floats
+    (name, transform)
+    for name in sorted(_CONVERSIONS)
+    for transform in sorted(_TRANSFORMS)
+    if transform not in ("grad", "jvp") or _VALUES[_CONVERSIONS[name][1]].dtype.kind == "f"
+]
+
+
+@pytest.mark.parametrize("name,transform", _CASES)
+def test_tracer_conversion_errors_first_lines_like_jax(name, transform):
+    conv, value, first = _CONVERSIONS[name]
+    err = same(lambda m: _TRANSFORMS[transform](m, conv, m.jnp.asarray(_VALUES[value])))
+    assert type(err) is TypeError, err
+    assert str(err).startswith(first), err
+
+
+def test_tracer_class_names_and_weak_vmap_tracer_like_jax():
+    for transform, cls in (("jit", "DynamicJaxprTracer"), ("grad", "LinearizeTracer")):
+        err = same(lambda m: _TRANSFORMS[transform](m, hash, m.jnp.float32(2)))
+        assert str(err) == f"unhashable type: '{cls}'", err
+    err = same(lambda m: m.jx.vmap(lambda x: m.jnp.zeros(x))(m.jnp.asarray([2.0, 3.0]) * 1.0))
+    assert "VmapTracer(aval=float32[], batched=float32[2])" in str(err), err
+    err = same(lambda m: m.jx.vmap(lambda x: m.jnp.zeros(x))(m.jnp.stack([2.0, 3.0])))
+    assert "VmapTracer(aval=~float32[], batched=~float32[2])" in str(err), err

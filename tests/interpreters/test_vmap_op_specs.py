@@ -127,7 +127,9 @@ def test_vmap_random_axes_vs_loop(spec):
     vf = jax.vmap(lambda *arrays: call(arrays), in_axes=tuple(axes), out_axes=out_axis)
     rtol, atol = max(spec.rtol, 1e-5), max(spec.atol, 1e-6)
     what = f"{spec.name} in_axes={axes} out_axes={out_axis}"
-    for got in (vf(*batched), jax.jit(vf)(*batched)):
+    # a spec marked jit=False is not jittable (jnp.compress with a NumPy condition and no
+    # size=: JAX raises under jit, and since session 22 jaxlite does too)
+    for got in (vf(*batched), jax.jit(vf)(*batched)) if spec.jit else (vf(*batched),):
         got = _leaves(got)
         assert len(got) == len(expected), what
         for g, e in zip(got, expected):

@@ -135,7 +135,16 @@ class Tracer(Array):
             )
         )
 
+    def _check_scalar_conversion(self):
+        # As JAX (and a concrete array): the rank is checked before the value is asked for.
+        if self.aval.ndim:
+            raise TypeError(
+                "Only scalar arrays can be converted to Python scalars; "
+                f"got arr.ndim={self.aval.ndim}"
+            )
+
     def __int__(self):
+        self._check_scalar_conversion()
         return int(
             self._concrete_or_raise(
                 ConcretizationTypeError(
@@ -145,6 +154,7 @@ class Tracer(Array):
         )
 
     def __float__(self):
+        self._check_scalar_conversion()
         check_valid_tracer(self)
         raise ConcretizationTypeError(
             self,
@@ -154,6 +164,7 @@ class Tracer(Array):
         )
 
     def __complex__(self):
+        self._check_scalar_conversion()
         check_valid_tracer(self)
         raise ConcretizationTypeError(
             self,
@@ -163,6 +174,10 @@ class Tracer(Array):
         )
 
     def __index__(self):
+        # As JAX (and a concrete array): only an integer scalar is an index, whatever its
+        # value (a float or bool tracer with a known value is refused too).
+        if self.aval.ndim or not dtypes.is_int(self.aval.dtype):
+            raise TypeError("Only integer scalar arrays can be converted to a scalar index.")
         return int(self._concrete_or_raise(TracerIntegerConversionError(self)))
 
     def item(self, *args):
@@ -183,7 +198,7 @@ class Tracer(Array):
         return (self[i] for i in range(self.shape[0]))
 
     def __hash__(self):
-        raise TypeError(f"unhashable type: '{type(self).__name__}'")
+        raise TypeError(f"unhashable type: '{self._jax_class_name()}'")
 
     def block_until_ready(self):
         return self
@@ -203,6 +218,10 @@ class Tracer(Array):
         return type(self).__name__
 
     def __format__(self, spec):
+        if spec:  # as JAX's (object.__format__): no format specification for a tracer
+            raise TypeError(
+                f"unsupported format string passed to {self._jax_class_name()}.__format__"
+            )
         return self.__repr__()
 
     def __copy__(self):

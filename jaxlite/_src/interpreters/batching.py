@@ -39,7 +39,12 @@ class BatchTracer(Tracer):
         return a.update(shape=shape)
 
     def __repr__(self):
-        return f"VmapTracer(aval={self.aval.str_short()}, batched={aval_of(self.val).str_short()})"
+        # JAX's: a weakly typed value's types are marked ``~``
+        return f"VmapTracer(aval={_typed(self.aval)}, batched={_typed(aval_of(self.val))})"
+
+
+def _typed(aval) -> str:
+    return f"{'~' if aval.weak_type else ''}{aval.str_short()}"
 
 
 class BatchTrace(Trace):
