@@ -112,6 +112,24 @@ def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list
     return tree_flatten(tree, is_leaf)[0]
 
 
+_METADATA_EQUALITY = (
+    "Exception raised while checking equality of metadata fields of pytree. Make sure that "
+    "metadata fields are hashable and have simple equality semantics. (Note: arrays cannot "
+    "be passed as metadata fields!)"
+)
+
+
+def treedefs_equal(a: PyTreeDef, b: PyTreeDef) -> bool:
+    """``a == b`` as JAX's transformations compare structures (a trace cache lookup, branch
+    outputs, loop carries): where comparing a node's metadata raises (arrays in it, whose
+    ``==`` has no truth value, or tracers of a finished trace) JAX's ``ValueError``, with
+    the comparison's exception as its cause."""
+    try:
+        return a == b
+    except Exception as e:
+        raise ValueError(_METADATA_EQUALITY) from e
+
+
 def tree_structure(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> PyTreeDef:
     return _canonical(optree.tree_structure(tree, is_leaf, **_OPTS))
 

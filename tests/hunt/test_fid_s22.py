@@ -262,3 +262,76 @@ def test_tracer_class_names_and_weak_vmap_tracer_like_jax():
     assert "VmapTracer(aval=float32[], batched=float32[2])" in str(err), err
     err = same(lambda m: m.jx.vmap(lambda x: m.jnp.zeros(x))(m.jnp.stack([2.0, 3.0])))
     assert "VmapTracer(aval=~float32[], batched=~float32[2])" in str(err), err
+
+
+# ------------------------------------------- arrays in a custom pytree node's aux data
+# JAX compares structures with an error of its own where a node's metadata cannot be
+# compared (arrays: their == has no truth value; tracers of a finished trace): the second
+# jit call with such an argument (its trace cache compares the structures), cond/switch
+# branch outputs, scan/while_loop carries. jaxlite raised NumPy's ValueError there, and an
+# UnexpectedTracerError (a TypeError) for cond branches returning arrays made inside them.
+
+
+def _node(m):
+    class Node:
+        def __init__(self, x, aux):
+            self.x, self.aux = x, aux
+
+    m.jx.tree_util.register_pytree_node(
+        Node, lambda n: ((n.x,), n.aux), lambda aux, ch: Node(ch[0], aux)
+    )
+    return Node
+
+
+def _jit_twice(m, make_aux):
+    node, f = _node(m), m.jx.jit(lambda n: n.x)
+    return [f(node(1.0, make_aux())) for _ in range(2)]
+
+
+_METADATA = {
+    "jit_second_call_numpy": lambda m: _jit_twice(m, lambda: np.ones(2)),
+    "jit_second_call_array": lambda m: _jit_twice(m, lambda: m.jnp.ones(2)),
+    "jit_second_call_tuple": lambda m: _jit_twice(m, lambda: (1, np.ones(2))),
+    "cond_branches": lambda m: (
+        lambda n: m.lax.cond(True, lambda: n(1.0, m.jnp.ones(2)), lambda: n(1.0, m.jnp.ones(2)))
+    )(_node(m)),
+    "cond_branches_numpy": lambda m: (
+        lambda n: m.lax.cond(True, lambda: n(1.0, np.ones(2)), lambda: n(1.0, np.ones(2)))
+    )(_node(m)),
+    "scan_carry": lambda m: (
+        lambda n: m.lax.scan(
+            lambda c, _: (n(c.x, np.ones(2)), None), n(1.0, np.ones(2)), None, length=1
+        )
+    )(_node(m)),
+    "while_carry": lambda m: (
+        lambda n: m.lax.while_loop(
+            lambda c: False, lambda c: n(c.x, np.ones(2)), n(1.0, np.ones(2))
+        )
+    )(_node(m)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_METADATA))
+def test_array_metadata_comparison_raises_jax_error(name):
+    err = same(_METADATA[name])
+    assert type(err) is ValueError, err
+    assert str(err).startswith("Exception raised while checking equality of metadata fields"), err
+
+
+_METADATA_OK = {
+    # the same object compares equal by identity; one call compares nothing; a 0-d or
+    # one-element array has a truth value
+    "same_aux_object": lambda m: (lambda a: _jit_twice(m, lambda: a))(np.ones(2)),
+    "one_call": lambda m: m.jx.jit(lambda n: n.x)(_node(m)(1.0, np.ones(2))),
+    "scalar_aux": lambda m: _jit_twice(m, lambda: np.float32(1)),
+    "one_element_aux": lambda m: _jit_twice(m, lambda: np.ones(1)),
+    "returned_twice": lambda m: (lambda f: [f(1.0), f(1.0)])(
+        (lambda n: m.jx.jit(lambda x: n(x, m.jnp.ones(2))))(_node(m))
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_METADATA_OK))
+def test_array_metadata_that_jax_accepts(name):
+    out = same(_METADATA_OK[name])
+    assert not isinstance(out, Exception), out

@@ -406,7 +406,14 @@ class PjitFunction:
         return f
 
     def _get_entry(self, statics, nargs, in_tree, avals, key, in_shardings=None):
-        entry = self._cache.get(key)
+        try:
+            entry = self._cache.get(key)
+        except Exception:
+            # A key of the same hash compared: JAX's error where its structure's metadata
+            # cannot be compared (arrays in a custom node's aux data), else the comparison's.
+            for k in list(self._cache):
+                tree_util.treedefs_equal(in_tree, k[0])
+            raise
         if entry is None or entry.has_tracer_consts:
             if _cfg.config.read("jax_no_tracing"):
                 refuse_trace(self._fun)

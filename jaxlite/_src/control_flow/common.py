@@ -161,7 +161,7 @@ def check_branch_outputs(
     api_name: str, name1: str, name2: str, tree1, avals1, tree2, avals2
 ) -> None:
     """JAX's errors for branches whose outputs differ in structure or type."""
-    if tree1 != tree2:
+    if not tree_util.treedefs_equal(tree1, tree2):
         raise TypeError(
             f"{api_name} branch outputs must have the same pytree structure, but they "
             f"differ:\n\n{name1} output is {tree1}\n{name2} output is {tree2}\n\n"
@@ -208,7 +208,7 @@ def check_carry_type(name: str, body_fun, in_tree, in_avals, out_tree, out_avals
             return f"the input carry component {cname}{p}" if p else f"the input carry {cname}"
         return f"the input carry at path {p}" if p else "the input carry"
 
-    if in_tree != out_tree:
+    if not tree_util.treedefs_equal(in_tree, out_tree):
         raise TypeError(
             f"{name} function carry input and carry output must have the same pytree "
             f"structure, but they differ:\n\nthe input tree structure is:\n{in_tree}\n"

@@ -606,7 +606,7 @@ def _scan(f, init, xs, length, reverse, unroll):
         closed, consts = common.trace_closure_converted(body, carry_avals + x_avals)
         n = store["n_carry"]
         out_c = closed.out_avals[:n]
-        if store["carry_tree"] != init_tree or n != len(carry_avals):
+        if not tree_util.treedefs_equal(store["carry_tree"], init_tree) or n != len(carry_avals):
             common.check_carry_type(
                 "scan body", f, init_tree, carry_avals, store["carry_tree"], out_c
             )
@@ -730,7 +730,7 @@ def associative_scan(fn: Callable, elems, reverse: bool = False, axis: int = 0):
     def combine(a, b):
         out = fn(tree_util.tree_unflatten(tree, a), tree_util.tree_unflatten(tree, b))
         out_leaves, out_tree = tree_util.tree_flatten(out)
-        if out_tree != tree:
+        if not tree_util.treedefs_equal(out_tree, tree):
             raise ValueError(
                 "associative_scan: fn must return a pytree with the same "
                 f"structure as its inputs, got {out_tree} for {tree}"

@@ -495,7 +495,7 @@ def _while_loop(cond_fun, body_fun, init_val):
         cond_j, cond_consts = common.trace_closure_converted(cond_flat, avals)
         body_j, body_consts = common.trace_closure_converted(body_flat, avals)
         out_avals = body_j.out_avals
-        if store["tree"] != in_tree or len(out_avals) != len(avals):
+        if not tree_util.treedefs_equal(store["tree"], in_tree) or len(out_avals) != len(avals):
             common.check_carry_type(
                 "while_loop body", body_fun, in_tree, avals, store["tree"], out_avals
             )
