@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.hunt.oracle import same
+from tests.hunt.oracle import LITE as _LITE, same
 
 _ARRAY = "The numpy.ndarray conversion method __array__() was called on traced array"
 _CONC = "Abstract tracer value encountered where concrete value is expected"
@@ -335,3 +335,84 @@ _METADATA_OK = {
 def test_array_metadata_that_jax_accepts(name):
     out = same(_METADATA_OK[name])
     assert not isinstance(out, Exception), out
+
+
+# ------------------------------------------- JVP rules that decide with their tangents
+# A custom_jvp rule whose tangent output branches on (lax.cond / switch), selects by
+# (jnp.where, lax.select) or indexes with (dynamic_slice, x[i]) its input tangents is not
+# linear in them: forward mode runs, reverse mode cannot transpose it. JAX fails an
+# assertion in the transpose (an AssertionError without a message); jaxlite failed the
+# same assertion for cond and select_n, and a TypeError ("int() argument must be ... not
+# 'UndefinedPrimal'") for the indices of dynamic_slice and gather. Now an AssertionError
+# that says why, for all of them (core.rule_types.check_not_linear).
+
+
+def _tangent_rule(m, body):
+    @m.jx.custom_jvp
+    def f(x):
+        return m.jnp.sin(x)
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        (x,), (t,) = primals, tangents
+        return m.jnp.sin(x), body(m, x, t)
+
+    return f
+
+
+_TANGENT_DECIDES = {
+    "cond": lambda m, x, t: m.lax.cond(t > 0, lambda a: a * m.jnp.cos(x), lambda a: 2.0 * a, t),
+    "switch": lambda m, x, t: m.lax.switch(m.jnp.int32(t > 0), [lambda a: 2.0 * a, lambda a: a], t),
+    "where": lambda m, x, t: m.jnp.where(t > 0, t * m.jnp.cos(x), 2.0 * t),
+    "select": lambda m, x, t: m.lax.select(t > 0, t, 2.0 * t),
+    "dynamic_slice": lambda m, x, t: m.lax.dynamic_slice(
+        m.jnp.stack([2 * t, t]), (m.jnp.int32(t > 0),), (1,)
+    )[0],
+    "index": lambda m, x, t: m.jnp.stack([2 * t, t])[m.jnp.int32(t > 0)],
+}
+_DIFF = {
+    "grad": lambda m, f: m.jx.grad(f)(0.5),
+    "jit_grad": lambda m, f: m.jx.jit(m.jx.grad(f))(0.5),
+    "vjp": lambda m, f: m.jx.vjp(f, 0.5)[1](1.0),
+}
+
+
+@pytest.mark.parametrize("how", sorted(_DIFF))
+@pytest.mark.parametrize("name", sorted(_TANGENT_DECIDES))
+def test_jvp_rule_deciding_with_tangents_is_not_transposable(name, how):
+    err = same(lambda m: _DIFF[how](m, _tangent_rule(m, _TANGENT_DECIDES[name])))
+    assert isinstance(err, AssertionError), err
+    # forward mode computes: the tangent output of t = -1 takes the second branch
+    out = same(lambda m: m.jx.jvp(_tangent_rule(m, _TANGENT_DECIDES[name]), (0.5,), (-1.0,)))
+    assert float(out[1]) == -2.0
+
+
+@pytest.mark.jaxlite_only
+def test_jvp_rule_deciding_with_tangents_error_says_why():
+    import jaxlite
+
+    with pytest.raises(AssertionError, match="cannot transpose cond: the values being diff"):
+        _DIFF["grad"](_LITE, _tangent_rule(_LITE, _TANGENT_DECIDES["cond"]))
+    with pytest.raises(AssertionError, match="transpose dynamic_slice: the values being diff"):
+        jaxlite.grad(_tangent_rule(_LITE, _TANGENT_DECIDES["dynamic_slice"]))(0.5)
+
+
+def _rule_on_primals(m):
+    @m.jx.custom_jvp
+    def f(x, y):
+        return m.jnp.sin(x) * y
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        (x, y), (tx, ty) = primals, tangents
+        tout = m.lax.cond(x > 0, lambda a: a[0] * m.jnp.cos(a[1]) * y, lambda a: -a[0], (tx, x))
+        return f(x, y), tout + m.jnp.sin(x) * ty
+
+    return f
+
+
+@pytest.mark.parametrize("argnums,want", [(0, 2 * np.cos(0.5)), (1, np.sin(0.5))])
+def test_jvp_rule_deciding_with_primals_differentiates(argnums, want):
+    # a predicate of primals, tangents among the operands: transposable, as in JAX
+    out = same(lambda m: m.jx.grad(_rule_on_primals(m), argnums=argnums)(0.5, 2.0))
+    np.testing.assert_allclose(float(out), want, rtol=1e-6)

@@ -28,7 +28,7 @@ from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.effects import join_effects
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, closure_convert_consts, jaxpr_forwarding
 from jaxlite._src.core.primitive import Primitive
-from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+from jaxlite._src.core.rule_types import Zero, check_not_linear, is_undefined_primal, not_mapped
 from jaxlite._src.custom_derivatives import check_no_forward_custom_vjp
 from jaxlite._src.interpreters.batching import batch_jaxpr, move_dim
 from jaxlite._src.interpreters.dce import dce_closed_jaxpr
@@ -308,7 +308,7 @@ def _cond_partial_eval(trace, tracers, *, branches):
 
 
 def _cond_transpose(cts, index, *ops, branches):
-    assert not is_undefined_primal(index)
+    check_not_linear("cond", "predicate (or switch index)", index)
     mask = [is_undefined_primal(a) for a in ops]
     effects = join_effects(*(b.effects for b in branches))
     if all(type(c) is Zero for c in cts) and not effects:

@@ -11,7 +11,7 @@ from jaxlite._src import dtypes
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
-from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+from jaxlite._src.core.rule_types import Zero, check_not_linear, is_undefined_primal, not_mapped
 from jaxlite._src.ops import _kernels, _native, conversion, division, shape as _shape, structural
 from jaxlite._src.ops._factories import (
     ANY,
@@ -631,7 +631,7 @@ def _select_n_jvp(primals, tangents):
 
 
 def _select_n_transpose(ct, which, *cases):
-    assert not is_undefined_primal(which)
+    check_not_linear("select_n", "predicate", which)
     outs = [None]
     for i, c in enumerate(cases):
         if not is_undefined_primal(c):

@@ -23,7 +23,7 @@ from jaxlite._src import dtypes
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
-from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+from jaxlite._src.core.rule_types import Zero, check_not_linear, is_undefined_primal, not_mapped
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.ops import (
     _native,
@@ -84,6 +84,7 @@ def _gather_jvp(primals, tangents):
 
 
 def _gather_transpose(ct, x, *idxs):
+    check_not_linear("gather", "indices", *idxs)
     if type(ct) is Zero:
         return [Zero(x.aval)] + [None] * len(idxs)
     zeros = _shape.full(x.aval.shape, 0, x.aval.dtype)
@@ -287,6 +288,7 @@ def _scatter_extremal_tangent(x, u, idxs, tx, tu, out, mode):
 def _scatter_transpose(ct, x, u, *idxs, mode):
     if mode not in ("add", "set", "gather_t"):
         raise NotImplementedError(f"Transpose rule for scatter mode {mode!r} not implemented")
+    check_not_linear("scatter", "indices", *idxs)
     uaval = u.aval if is_undefined_primal(u) else aval_of(u)
     if type(ct) is Zero:
         return [

@@ -12,7 +12,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
-from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
+from jaxlite._src.core.rule_types import Zero, check_not_linear, is_undefined_primal, not_mapped
 from jaxlite._src.core.trace import Tracer, eval_trace
 from jaxlite._src.ops import (
     _native,
@@ -78,6 +78,7 @@ def _ds_jvp(primals, tangents, *, slice_sizes):
 
 
 def _ds_transpose(ct, x, *starts, slice_sizes):
+    check_not_linear("dynamic_slice", "start indices", *starts)
     if type(ct) is Zero:
         return [Zero(x.aval)] + [None] * len(starts)
     zeros = full(x.aval.shape, 0, x.aval.dtype)
@@ -207,6 +208,7 @@ def _dus_jvp(primals, tangents, **params):
 
 
 def _dus_transpose(ct, x, u, *starts):
+    check_not_linear("dynamic_update_slice", "start indices", *starts)
     uaval = u.aval if is_undefined_primal(u) else aval_of(u)
     if type(ct) is Zero:
         return [
