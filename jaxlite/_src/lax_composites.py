@@ -215,12 +215,6 @@ def split(operand, sizes, axis: int = 0):
     """
     x = asarray_any(operand)
     axis = canonicalize_axis(operator.index(axis), x.ndim)
-    sizes = [operator.index(s) for s in sizes]
-    if any(s < 0 for s in sizes):
-        raise ValueError(f"Sizes passed to split must be nonnegative, got {sizes}")
-    if sum(sizes) != x.shape[axis]:
-        raise ValueError(
-            f"Sum of sizes {sum(sizes)} must be equal to dimension {axis} of the operand "
-            f"shape {list(x.shape)}"
-        )
-    return _split_op.split(x, sizes, axis)
+    # the sizes are checked by the primitive's abstract evaluation, which runs eagerly too
+    # (and under vmap sees the batched operand, whose shape JAX's message names)
+    return _split_op.split(x, [operator.index(s) for s in sizes], axis)

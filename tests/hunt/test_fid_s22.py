@@ -416,3 +416,40 @@ def test_jvp_rule_deciding_with_primals_differentiates(argnums, want):
     # a predicate of primals, tangents among the operands: transposable, as in JAX
     out = same(lambda m: m.jx.grad(_rule_on_primals(m), argnums=argnums)(0.5, 2.0))
     np.testing.assert_allclose(float(out), want, rtol=1e-6)
+
+
+# ---------------------------------------------------------------- lax.split's size checks
+# lax.split repeated the split primitive's abstract-evaluation checks before binding it;
+# the primitive's own checks run eagerly too (EvalTrace evaluates the abstract rule before
+# the impl), so the copy went. Under vmap JAX's message names the batched operand (the
+# primitive sees it), which the copy in the wrapper hid.
+
+_SPLIT = {
+    "eager_sum": (
+        lambda m: m.lax.split(m.jnp.ones((2, 5)), (2, 2), 1),
+        "Sum of sizes 4 must be equal to dimension 1 of the operand shape [2, 5]",
+    ),
+    "eager_negative": (
+        lambda m: m.lax.split(m.jnp.ones(5), (6, -1)),
+        "Sizes passed to split must be nonnegative, got [6, -1]",
+    ),
+    "numpy_operand": (
+        lambda m: m.lax.split(np.ones(5), [2, 2]),
+        "Sum of sizes 4 must be equal to dimension 0 of the operand shape [5]",
+    ),
+    "jit": (
+        lambda m: m.jx.jit(lambda x: m.lax.split(x, (2, 2), -1))(m.jnp.ones((2, 5))),
+        "Sum of sizes 4 must be equal to dimension 1 of the operand shape [2, 5]",
+    ),
+    "vmap": (
+        lambda m: m.jx.vmap(lambda x: m.lax.split(x, (2, 2)))(m.jnp.ones((3, 5))),
+        "Sum of sizes 4 must be equal to dimension 1 of the operand shape [3, 5]",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SPLIT))
+def test_lax_split_size_errors_like_jax(name):
+    build, message = _SPLIT[name]
+    err = same(build)
+    assert type(err) is ValueError and str(err) == message, err
