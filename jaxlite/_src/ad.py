@@ -146,7 +146,11 @@ def _as_returned(p_out, store):
     """Primal outputs that ``fun`` returned as Python scalars come back as those scalars
     (constants of the input, as JAX's ``linearize`` and ``vjp`` return them)."""
     raw = store["raw"]
-    return [r if type(r) in (bool, int, float, complex) else o for o, r in zip(p_out, raw)]
+    return [r if _is_py_scalar(r) else o for o, r in zip(p_out, raw)]
+
+
+def _is_py_scalar(r) -> bool:
+    return type(r) in (bool, int, float, complex) or dtypes.python_scalar_base(type(r)) is not None
 
 
 def linearize(fun: Callable, *primals, has_aux: bool = False):

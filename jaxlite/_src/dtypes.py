@@ -494,6 +494,20 @@ def is_python_scalar(x: Any) -> bool:
 _PY_SCALAR_DTYPES = {bool: bool_, int: int64, float: float64, complex: complex128}
 
 
+def python_scalar_base(t: type) -> type | None:
+    """For a subclass of ``int``, ``float`` or ``complex`` that is not a NumPy scalar type
+    (``enum.IntEnum`` members such as dm_env's ``StepType``, ``float`` subclasses), the
+    built-in type it extends; else None. JAX treats such values as the Python scalar they
+    are (weakly typed); ``np.float64`` and ``np.complex128`` subclass ``float`` and
+    ``complex`` but are NumPy scalars with their own dtype."""
+    if t in _PY_SCALAR_DTYPES or issubclass(t, np.generic):
+        return None
+    for base in (int, float, complex):
+        if issubclass(t, base):
+            return base
+    return None
+
+
 def dtype_and_weak_type(x: Any) -> tuple[np.dtype, bool]:
     """Canonical dtype and weak-typedness of any array-like value."""
     t = type(x)
@@ -508,6 +522,9 @@ def dtype_and_weak_type(x: Any) -> tuple[np.dtype, bool]:
         return canonicalize_dtype(np.asarray(x).dtype), False
     if hasattr(x, "__jax_array__"):
         return dtype_and_weak_type(x.__jax_array__())
+    base = python_scalar_base(t)
+    if base is not None:
+        return canonicalize_dtype(_PY_SCALAR_DTYPES[base]), True
     raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type")
 
 

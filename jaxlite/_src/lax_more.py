@@ -345,8 +345,7 @@ def broadcast_like(arr, like_arr):
         return arr
     if len(shape) < len(a.shape):
         raise ValueError(
-            f"Cannot broadcast to shape with fewer dimensions: arr_shape={a.shape} "
-            f"shape={shape}"
+            f"Cannot broadcast to shape with fewer dimensions: arr_shape={a.shape} shape={shape}"
         )
     lead = len(shape) - len(a.shape)
     if any(d not in (1, t) for d, t in zip(a.shape, shape[lead:])):
@@ -469,6 +468,9 @@ def dtype(x):
         raise ValueError("Invalid argument to dtype: None.")
     if type(x) in (bool, int, float, complex):
         return dtypes.canonicalize_dtype(type(x))
+    base = dtypes.python_scalar_base(type(x))
+    if base is not None:  # an IntEnum member, a float subclass: its built-in base's dtype
+        return dtypes.canonicalize_dtype(base)
     if isinstance(x, (str, type, np.dtype)):
         return dtypes.canonicalize_dtype(np.dtype(x))
     dt = getattr(getattr(x, "aval", None), "dtype", None)

@@ -277,9 +277,20 @@ def _ndarray_aval(x) -> ShapedArray:
     return ShapedArray(np.shape(x), dtypes.canonicalize_dtype(x.dtype), False)
 
 
+def _python_scalar_aval(x) -> ShapedArray:
+    # Reached through the MRO walk for subclasses of int/float/complex (IntEnum members):
+    # the weakly typed scalar of their built-in base, as JAX abstracts them.
+    dtype, weak = dtypes.dtype_and_weak_type(x)
+    return ShapedArray((), dtype, weak)
+
+
 # type -> (value -> ShapedArray): how array-like types of libraries are abstracted
 # (``jax.core.pytype_aval_mappings``; tensorflow_probability registers its variables).
-pytype_aval_mappings: dict = {np.ndarray: _ndarray_aval, np.generic: _ndarray_aval}
+pytype_aval_mappings: dict = {
+    np.ndarray: _ndarray_aval,
+    np.generic: _ndarray_aval,
+    **{t: _python_scalar_aval for t in (bool, int, float, complex)},
+}
 
 
 def raise_to_shaped(aval: ShapedArray, weak_type: bool | None = None) -> ShapedArray:

@@ -349,7 +349,11 @@ def trace_flat_refs(
         refs.before_bind()
         col = refs.enclosing_constructs()[-1]
         plan = RefPlan(
-            arg_pos, tuple(closure), store["n_out"], store["written"], col.cond_effects,
+            arg_pos,
+            tuple(closure),
+            store["n_out"],
+            store["written"],
+            col.cond_effects,
             col.recomputed_writes,
         )
         return closed, store["tree"], plan
@@ -363,7 +367,11 @@ def traced_for(fun: Callable, what: str) -> str:
 
 
 def _valid_output(x: Any) -> bool:
-    return isinstance(x, (Array, np.ndarray, np.generic)) or type(x) in (bool, int, float, complex)
+    return (
+        isinstance(x, (Array, np.ndarray, np.generic))
+        or type(x) in (bool, int, float, complex)
+        or dtypes.python_scalar_base(type(x)) is not None
+    )
 
 
 def check_output_leaf(x: Any, what: str = "function") -> None:

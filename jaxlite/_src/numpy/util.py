@@ -42,6 +42,7 @@ def is_arraylike(x: Any) -> bool:
         isinstance(x, (Array, np.ndarray, np.generic))
         or type(x) in (bool, int, float, complex)
         or hasattr(x, "__jax_array__")
+        or dtypes.python_scalar_base(type(x)) is not None
     )
 
 
@@ -347,7 +348,10 @@ def array(
         if dtype is not None:
             out = conversion.convert_element_type(out, dtypes.canonicalize_dtype(dtype))
     else:
-        if type(object) in (bool, int, float, complex) and dtype is None:
+        if dtype is None and (
+            type(object) in (bool, int, float, complex)
+            or dtypes.python_scalar_base(type(object)) is not None
+        ):
             out = asarray_any(object)
         else:
             if dtype is not None:
