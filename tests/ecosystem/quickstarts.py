@@ -559,6 +559,155 @@ def quick_pix():
     }
 
 
+def quick_rlax():
+    # rlax's README has no code: its usage is a DQN loss (vmapped q_learning) trained
+    # with optax, plus the sequence, policy-gradient and distribution ops agents call.
+    import jax
+    import jax.numpy as jnp
+    import optax
+    import rlax
+
+    ks = jax.random.split(jax.random.PRNGKey(0), 8)
+    obs = jax.random.normal(ks[0], (16, 3))
+    next_obs = jax.random.normal(ks[1], (16, 3))
+    a_tm1 = jax.random.randint(ks[2], (16,), 0, 4)
+    r_t = jax.random.normal(ks[3], (16,))
+    discount_t = jnp.full((16,), 0.99)
+
+    def dqn_loss(w, target_w):
+        q_tm1, q_t = obs @ w, next_obs @ target_w
+        td = jax.vmap(rlax.q_learning)(q_tm1, a_tm1, r_t, discount_t, q_t)
+        return jnp.mean(rlax.huber_loss(td, 1.0))
+
+    opt = optax.adam(1e-2)
+
+    @jax.jit
+    def step(w, state, target_w):
+        loss, g = jax.value_and_grad(dqn_loss)(w, target_w)
+        updates, state = opt.update(g, state)
+        return optax.apply_updates(w, updates), state, loss
+
+    w = 0.1 * jax.random.normal(ks[4], (3, 4))
+    target_w, state, losses = w, opt.init(w), []
+    for _ in range(5):
+        w, state, loss = step(w, state, target_w)
+        losses.append(float(loss))
+    out = {"dqn_losses": losses, "dqn_w": _flat(w)}
+    q_sel = obs @ w
+    out["double_q"] = _flat(
+        jax.vmap(rlax.double_q_learning)(obs @ target_w, a_tm1, r_t, discount_t, q_sel, q_sel)
+    )
+
+    # a trajectory of 10 steps: returns, GAE, TD(lambda), V-trace, policy gradient
+    rewards, values = r_t[:10], jnp.tanh(obs[:11, 0])
+    disc = discount_t[:10].at[6].set(0.0)  # an episode ends at step 6
+    out["lambda_returns"] = _flat(rlax.lambda_returns(rewards, disc, values[1:], 0.9))
+    out["n_step"] = _flat(rlax.n_step_bootstrapped_returns(rewards, disc, values[1:], 3))
+    out["discounted"] = _flat(rlax.discounted_returns(rewards, disc, 0.0))
+    out["gae"] = _flat(rlax.truncated_generalized_advantage_estimation(rewards, disc, 0.95, values))
+    out["td_lambda"] = _flat(rlax.td_lambda(values[:-1], rewards, disc, values[1:], 0.8))
+    rho = jnp.exp(0.3 * jax.random.normal(ks[5], (10,)))
+    vt = jax.jit(rlax.vtrace_td_error_and_advantage)(values[:-1], values[1:], rewards, disc, rho)
+    out["vtrace"] = _flat((vt.errors, vt.pg_advantage, vt.q_estimate))
+    logits = obs[:10] @ w
+    actions = a_tm1[:10]
+    pg = jax.grad(lambda lg: rlax.policy_gradient_loss(lg, actions, vt.pg_advantage, jnp.ones(10)))
+    out["pg_grad"] = _flat(pg(logits))
+    out["entropy_loss"] = [float(rlax.entropy_loss(logits, jnp.ones(10)))]
+    ratios = jnp.exp(0.1 * rewards)
+    out["ppo_clip"] = [float(rlax.clipped_surrogate_pg_loss(ratios, vt.pg_advantage, 0.2))]
+
+    # action-selection distributions and the categorical (C51) loss
+    eps = rlax.epsilon_greedy(0.1)
+    out["eps_greedy_sample"] = _flat(jax.jit(eps.sample)(ks[6], logits))
+    out["eps_greedy_probs"] = _flat(eps.probs(logits))
+    out["softmax_logprob"] = _flat(rlax.softmax(0.5).logprob(actions, logits))
+    atoms = jnp.linspace(-2.0, 2.0, 11)
+    q_logits = jax.random.normal(ks[7], (16, 4, 11))
+    c51 = jax.vmap(rlax.categorical_q_learning, in_axes=(None, 0, 0, 0, 0, None, 0))
+    out["c51"] = _flat(c51(atoms, q_logits, a_tm1, r_t, discount_t, atoms, q_logits[::-1]))
+    out["signed_hyperbolic"] = _flat(rlax.signed_hyperbolic(jnp.linspace(-50.0, 50.0, 7)))
+    return out
+
+
+def _stand_in_for_seaborn():
+    """gymnax imports seaborn (for Pong's rendering only) when ``gymnax`` is imported, and
+    seaborn needs pandas: where seaborn is not installed, an empty module stands in for it
+    (the same on both engines; nothing here renders)."""
+    import importlib.util
+    import types
+
+    if "seaborn" not in sys.modules and importlib.util.find_spec("seaborn") is None:
+        sys.modules["seaborn"] = types.ModuleType("seaborn")
+
+
+def quick_gymnax():
+    _stand_in_for_seaborn()
+    import gymnax
+    import jax
+    import jax.numpy as jnp
+
+    # the README's basic API
+    key = jax.random.key(0)
+    key, key_reset, key_act, key_step = jax.random.split(key, 4)
+    env, env_params = gymnax.make("Pendulum-v1")
+    obs, state = env.reset(key_reset, env_params)
+    action = env.action_space(env_params).sample(key_act)
+    n_obs, n_state, reward, terminated, truncated, info = env.step(
+        key_step, state, action, env_params
+    )
+    bootstrap_mask = 1.0 - info["terminated"].astype(jnp.float32)
+    out = {
+        "pendulum_step": _flat((obs, action, n_obs, reward, terminated, truncated)),
+        "bootstrap": _flat((info["final_observation"], bootstrap_mask)),
+    }
+    # the README's differentiable transition
+    diff_env = env.with_transition_gradients()
+    obs_d, state_d = diff_env.reset(key_reset, env_params)
+
+    def next_angular_velocity(a):
+        return diff_env.step(key_step, state_d, a, env_params)[1].theta_dot
+
+    out["transition_grad"] = _flat(jax.grad(next_angular_velocity)(jnp.array([0.5])))
+
+    # jit + vmap over 8 CartPoles and a 40-step random-policy rollout with lax.scan
+    cp, cp_params = gymnax.make("CartPole-v1")
+    keys = jax.random.split(jax.random.key(1), 8)
+    obs_b, state_b = jax.vmap(cp.reset, in_axes=(0, None))(keys, cp_params)
+
+    def rollout(key, obs, state):
+        def body(carry, k):
+            obs, state, ret = carry
+            k_act, k_step = jax.random.split(k)
+            a = cp.action_space(cp_params).sample(k_act)
+            obs, state, r, term, trunc, _ = cp.step(k_step, state, a, cp_params)
+            return (obs, state, ret + r), (a, term | trunc)
+
+        (obs, state, ret), (acts, dones) = jax.lax.scan(
+            body, (obs, state, 0.0), jax.random.split(key, 40)
+        )
+        return obs, ret, acts, dones
+
+    run = jax.jit(jax.vmap(rollout))
+    obs_end, returns, acts, dones = run(jax.random.split(jax.random.key(2), 8), obs_b, state_b)
+    out["cartpole_reset_vmap"] = _flat(obs_b)
+    out["cartpole_rollout"] = _flat((obs_end, returns, acts, dones))
+
+    # a bsuite and a MinAtar environment stepped under jit
+    for name, n in (("Catch-bsuite", 12), ("Breakout-MinAtar", 12)):
+        e, p = gymnax.make(name)
+        o, st = e.reset(jax.random.key(3), p)
+        step = jax.jit(e.step)
+        total = 0.0
+        for i in range(n):
+            k = jax.random.fold_in(jax.random.key(4), i)
+            a = e.action_space(p).sample(k)
+            o, st, r, term, trunc, _ = step(k, st, a, p)
+            total += float(r)
+        out[name] = _flat((o, total))
+    return out
+
+
 LIBRARIES = {
     "optax": quick_optax,
     "equinox": quick_equinox,
@@ -577,6 +726,8 @@ LIBRARIES = {
     "haiku": quick_haiku,
     "jraph": quick_jraph,
     "pix": quick_pix,
+    "rlax": quick_rlax,
+    "gymnax": quick_gymnax,
 }
 
 

@@ -40,6 +40,8 @@ LIBRARIES = {
     "haiku": ["haiku", "optax"],
     "jraph": ["jraph"],
     "pix": ["dm_pix"],
+    "rlax": ["rlax", "optax", "distrax", "dm_env"],
+    "gymnax": ["gymnax", "gymnasium", "matplotlib"],
 }
 
 
