@@ -41,7 +41,8 @@ _DEFAULTS: dict[str, Any] = {
     "jax_default_matmul_precision": None,
     "jax_numpy_dtype_promotion": "standard",
     "jax_numpy_rank_promotion": "allow",
-    # jax.random (spec/random.md R1.1). Only the default, partitionable threefry exists.
+    # jax.random (spec/random.md R1.1): threefry2x32 only; False for
+    # jax_threefry_partitionable selects JAX's original split/bits scheme (R5.6).
     "jax_default_prng_impl": "threefry2x32",
     "jax_threefry_partitionable": True,
     "jax_enable_custom_prng": False,
@@ -206,13 +207,6 @@ def _validate(name: str, value: Any) -> None:
         raise _enum_error(value, _PRNG_IMPLS)
     if name == "jax_legacy_prng_key" and value not in ("allow", "warn", "error"):
         raise ValueError(f"{value!r} is not a valid LegacyPrngKeyState")
-    if name == "jax_threefry_partitionable" and not value:
-        # Ignoring it would give other random values than JAX's (spec/random.md R5.6).
-        raise NotImplementedError(
-            "jax_threefry_partitionable=False (JAX's old threefry key-derivation scheme) is "
-            "not implemented in jaxlite: its random values would differ from JAX's. Only the "
-            "partitionable scheme, JAX's default since 0.5.0, exists."
-        )
     if name in _UNBUILT_CHECKERS and value:
         raise NotImplementedError(
             f"{name}=True ({_UNBUILT_CHECKERS[name]}) is not implemented in jaxlite"
@@ -701,7 +695,7 @@ def default_prng_impl(new_val: str):
 
 def threefry_partitionable(new_val: bool = True):
     """Temporarily set ``jax_threefry_partitionable`` (``jax.threefry_partitionable``);
-    False (JAX's old scheme) raises ``NotImplementedError``."""
+    False selects JAX's original ``split``/bits scheme (spec/random.md R5.6)."""
     return config._override("jax_threefry_partitionable", new_val)
 
 

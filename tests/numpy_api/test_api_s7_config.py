@@ -183,17 +183,16 @@ def test_prng_flags_validate_like_jax(flag, value):
     _both(run)
 
 
-def test_old_threefry_scheme_is_refused_not_ignored():
+def test_old_threefry_scheme_is_honoured_not_ignored():
     # JAX's old scheme gives other bits (spec/random.md R5.6): split(PRNGKey(0)) ->
-    # [[4146024105, 967050713], [2718843009, 1272950319]]; jaxlite used to ignore the flag.
-    with pytest.raises(NotImplementedError, match="jax_threefry_partitionable=False"):
-        jaxlite.config.update("jax_threefry_partitionable", False)
-    with pytest.raises(NotImplementedError):
-        with jaxlite.threefry_partitionable(False):
-            pass
+    # [[4146024105, 967050713], [2718843009, 1272950319]]; jaxlite once ignored the flag,
+    # then refused it; it now implements it (tests/random/test_random_threefry_original.py).
+    old = [[4146024105, 967050713], [2718843009, 1272950319]]
+    with jaxlite.threefry_partitionable(False):
+        assert jaxlite.config.jax_threefry_partitionable is False
+        assert np.asarray(jaxlite.random.split(jaxlite.random.PRNGKey(0))).tolist() == old
     assert jaxlite.config.jax_threefry_partitionable is True
-    with jaxlite.threefry_partitionable():
-        assert jaxlite.config.jax_threefry_partitionable is True
+    assert np.asarray(jaxlite.random.split(jaxlite.random.PRNGKey(0))).tolist() != old
 
 
 def test_prng_contexts_and_host_aliases_match_jax():

@@ -10,7 +10,10 @@ validation) and ``random_unwrap_p`` (keys -> data, a zero-copy field view).
 
 ``split``, ``fold_in`` and the raw bits are compositions over ``threefry2x32_p`` using the
 partitionable counter scheme (spec/random.md R5): element ``i`` of an output of ``n``
-elements hashes the 64-bit counter ``i`` as ``(i >> 32, i & 0xFFFFFFFF)``.
+elements hashes the 64-bit counter ``i`` as ``(i >> 32, i & 0xFFFFFFFF)``. With
+``jax_threefry_partitionable=False``, ``split`` and the raw bits follow JAX's original
+scheme instead (R5.6: counters ``0..n-1`` hashed half against half); ``fold_in`` is the
+same in both.
 """
 
 from __future__ import annotations
@@ -310,7 +313,38 @@ def _stack_words(y0, y1):
     return sh.concatenate([y0, y1], len(shape))
 
 
+def _partitionable() -> bool:
+    return config.read("jax_threefry_partitionable")
+
+
+def _original_words(keys, n: int):
+    """The original (non-partitionable) scheme's ``n`` output words of one key (spec R5.6):
+    the counters ``0..n-1``, padded with a single 0 when ``n`` is odd, are cut in half; the
+    first half is hashed against the second (``x0[i]``, ``x1[i]``) and the two output
+    halves are concatenated, the padding's word dropped."""
+    if n >= 2**32:  # JAX splits the key into blocks there; no array here is that large
+        raise NotImplementedError(
+            "random bits of 2 ** 32 or more words with jax_threefry_partitionable=False"
+        )
+    k0, k1 = _key_words(keys)
+    half = (n + 1) // 2
+    x0 = conversion.iota(_u32, half)
+    x1 = ew.add(x0, np.uint32(half))
+    if n % 2:  # the second half ends with the padding zero instead of counter 2 * half - 1
+        x1 = sh.concatenate([sh.slice_in_dim(x1, 0, half - 1), np.zeros((1,), _u32)], 0)
+    y0, y1 = threefry2x32(k0, k1, x0, x1)
+    words = sh.concatenate([y0, y1], 0)
+    return sh.slice_in_dim(words, 0, n) if n % 2 else words
+
+
+def _size(shape: tuple) -> int:
+    return int(np.prod(shape, dtype=object)) if shape else 1
+
+
 def random_split(keys, shape: tuple):
+    if not _partitionable():
+        words = _original_words(keys, 2 * _size(shape))
+        return random_wrap(sh.reshape(words, (*shape, 2)), keys.dtype._impl)
     y0, y1 = hash_counters(keys, shape)
     return random_wrap(_stack_words(y0, y1), keys.dtype._impl)
 
@@ -329,6 +363,8 @@ def random_bits(keys, bit_width: int, shape: tuple):
     for 64 bits."""
     if bit_width not in _UINT_OF_WIDTH:
         raise TypeError("requires 8-, 16-, 32- or 64-bit field width.")
+    if not _partitionable():
+        return _original_bits(keys, bit_width, shape)
     y0, y1 = hash_counters(keys, shape)
     if bit_width == 64:
         u64 = dtypes.uint64
@@ -338,6 +374,36 @@ def random_bits(keys, bit_width: int, shape: tuple):
     if bit_width < 32:
         bits = conversion.convert_element_type(bits, _UINT_OF_WIDTH[bit_width])
     return bits
+
+
+def _original_bits(keys, bit_width: int, shape: tuple):
+    """Raw bits in the original scheme (spec R5.6): ``ceil(bit_width * size / 32)`` words of
+    ``_original_words``. 32 bits: the words; 64 bits: the first half of the words are the
+    high halves, the second half the low halves; 8 and 16 bits: each word gives
+    ``32 // bit_width`` values, its lowest bits first."""
+    size = _size(shape)
+    n = -(-bit_width * size // 32)
+    words = _original_words(keys, n)
+    if bit_width == 64:
+        u64 = dtypes.uint64
+        hi = conversion.convert_element_type(sh.slice_in_dim(words, 0, size), u64)
+        lo = conversion.convert_element_type(sh.slice_in_dim(words, size, 2 * size), u64)
+        bits = ew.or_(ew.shift_left(hi, np.uint64(32)), lo)
+    elif bit_width == 32:
+        bits = words
+    else:
+        per_word = 32 // bit_width
+        mask = np.uint32(2**bit_width - 1)
+        parts = [
+            sh.reshape(
+                ew.and_(ew.shift_right_logical(words, np.uint32(bit_width * j)), mask), (n, 1)
+            )
+            for j in range(per_word)
+        ]
+        bits = sh.reshape(sh.concatenate(parts, 1), (n * per_word,))
+        bits = sh.slice_in_dim(bits, 0, size)
+        bits = conversion.convert_element_type(bits, _UINT_OF_WIDTH[bit_width])
+    return sh.reshape(bits, shape) if shape != (size,) else bits
 
 
 __all__ = [
