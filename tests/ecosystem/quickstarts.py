@@ -708,6 +708,72 @@ def quick_gymnax():
     return out
 
 
+def quick_evosax():
+    import jax
+    import jax.numpy as jnp
+    import optax
+    from evosax.algorithms import CMA_ES, SNES, DifferentialEvolution, Open_ES, SimpleGA
+
+    def rosenbrock(x):
+        return jnp.sum(100.0 * (x[1:] - x[:-1] ** 2) ** 2 + (1.0 - x[:-1]) ** 2)
+
+    fitness_fn = jax.vmap(rosenbrock)
+    dummy_solution = jnp.zeros(4)
+    out = {}
+
+    # the README's ask-eval-tell loop, each call jitted
+    es = CMA_ES(population_size=16, solution=dummy_solution)
+    params = es.default_params
+    key = jax.random.key(0)
+    state = es.init(key, dummy_solution, params)
+    ask, tell = jax.jit(es.ask), jax.jit(es.tell)
+    for _ in range(8):
+        key, key_ask, key_eval = jax.random.split(key, 3)
+        population, state = ask(key_ask, state, params)
+        fitness = fitness_fn(population)
+        state, metrics = tell(key, population, fitness, state, params)
+    out["cma_es"] = _flat((state.best_solution, state.best_fitness, state.mean, state.std))
+    out["cma_es_C"] = _flat(state.C)
+
+    # whole runs as one jitted lax.scan over generations
+    def run(strategy, generations, key):
+        params = strategy.default_params
+        key, key_init = jax.random.split(key)
+        state = strategy.init(key_init, dummy_solution + 0.5, params)
+
+        def generation(state, key):
+            key_ask, key_tell = jax.random.split(key)
+            population, state = strategy.ask(key_ask, state, params)
+            fitness = fitness_fn(population)
+            state, metrics = strategy.tell(key_tell, population, fitness, state, params)
+            return state, metrics["best_fitness"]
+
+        state, best = jax.lax.scan(generation, state, jax.random.split(key, generations))
+        return state, best
+
+    open_es = Open_ES(16, dummy_solution, optimizer=optax.adam(0.05))
+    state, best = jax.jit(lambda k: run(open_es, 20, k))(jax.random.key(1))
+    out["open_es"] = _flat((state.mean, best))
+    snes = SNES(16, dummy_solution)
+    state, best = jax.jit(lambda k: run(snes, 20, k))(jax.random.key(2))
+    out["snes"] = _flat((state.mean, state.std, best))
+
+    # population-based: initialised from an evaluated population (the README's SimpleGA)
+    for name, cls in (("simple_ga", SimpleGA), ("diff_evolution", DifferentialEvolution)):
+        ga = cls(population_size=16, solution=dummy_solution)
+        params = ga.default_params
+        key = jax.random.key(3)
+        population_init = jax.random.uniform(key, (16, 4), minval=-1.0, maxval=1.0)
+        state = ga.init(key, population_init, fitness_fn(population_init), params)
+        ask, tell = jax.jit(ga.ask), jax.jit(ga.tell)
+        for i in range(6):
+            k_ask, k_tell = jax.random.split(jax.random.fold_in(key, i))
+            population, state = ask(k_ask, state, params)
+            state, _ = tell(k_tell, population, fitness_fn(population), state, params)
+        out[name] = _flat((state.best_solution, state.best_fitness, state.population))
+    return out
+
+
 LIBRARIES = {
     "optax": quick_optax,
     "equinox": quick_equinox,
@@ -728,6 +794,7 @@ LIBRARIES = {
     "pix": quick_pix,
     "rlax": quick_rlax,
     "gymnax": quick_gymnax,
+    "evosax": quick_evosax,
 }
 
 

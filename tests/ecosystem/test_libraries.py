@@ -42,6 +42,7 @@ LIBRARIES = {
     "pix": ["dm_pix"],
     "rlax": ["rlax", "optax", "distrax", "dm_env"],
     "gymnax": ["gymnax", "gymnasium", "matplotlib"],
+    "evosax": ["evosax", "flax", "optax", "matplotlib"],
 }
 
 
