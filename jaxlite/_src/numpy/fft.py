@@ -40,8 +40,8 @@ def _resize(a, axis: int, n: int):
 
 def _norm_factor(norm, n: int, inverse: bool) -> float | None:
     """What the unnormalized (``backward``) result is multiplied by, or None for 1."""
-    if norm in (None, "backward"):
-        return None
+    if norm in (None, "backward") or n == 0:
+        return None  # (a transform of no points is empty: nothing to scale)
     if norm == "ortho":
         return math.sqrt(n) if inverse else 1 / math.sqrt(n)
     return float(n) if inverse else 1 / n
@@ -69,7 +69,8 @@ def _fftn(func_name: str, kind: FftType, a, s, axes, norm):
     if s is None:
         s = tuple(shape[ax] for ax in axes)
         if kind == FftType.IRFFT:
-            s = (*s[:-1], 2 * (s[-1] - 1))
+            # (an input of one frequency, or none, gives an empty result, as in JAX)
+            s = (*s[:-1], max(0, 2 * (s[-1] - 1)))
     # Crop or pad the input: the last axis of an IRFFT holds s[-1] // 2 + 1 frequencies.
     for i, (ax, n) in enumerate(zip(axes, s)):
         last = i == len(axes) - 1

@@ -10,7 +10,14 @@ from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array
 from jaxlite._src.core.trace import new_array
 from jaxlite._src.custom_derivatives import custom_jvp
-from jaxlite._src.numpy import creation, products, reductions, ufuncs
+from jaxlite._src.numpy import (
+    creation,
+    indexing_routines as _ix_routines,
+    products,
+    reductions,
+    sorting as _sorting,
+    ufuncs,
+)
 from jaxlite._src.numpy.creation import arange, eye, full_like, ones_like, zeros, zeros_like
 from jaxlite._src.numpy.einsum import tensordot as _td
 from jaxlite._src.numpy.indexing_routines import diagonal as _diagonal
@@ -49,7 +56,12 @@ from jaxlite._src.numpy.util import (
     check_arraylike,
     promote_dtypes_inexact,
 )
-from jaxlite._src.ops import indexing as _ix, linalg_ops as _la, linalg_schur as _schur
+from jaxlite._src.ops import (
+    indexing as _ix,
+    linalg_more as _lm,
+    linalg_ops as _la,
+    linalg_schur as _schur,
+)
 from jaxlite._src.ops.precision import check_precision
 
 
@@ -126,13 +138,33 @@ def svd(
     hermitian: bool = False,
     subset_by_index=None,
 ):
-    """``jnp.linalg.svd``: ``SVDResult(U, S, Vh)``, or ``S`` when not ``compute_uv``."""
+    """``jnp.linalg.svd``: ``SVDResult(U, S, Vh)``, or ``S`` when not ``compute_uv``.
+
+    ``hermitian=True`` decomposes through ``eigh`` of the symmetrized input, as JAX does
+    (so a non-Hermitian input is read as ``(a + a^H) / 2``, and derivatives stay in the
+    Hermitian directions): ``S`` are the eigenvalues' magnitudes in descending order (ties
+    in reverse eigenvalue order), ``U`` the matching eigenvectors, ``Vh`` the conjugate
+    transpose of ``U`` times the eigenvalues' signs. ``subset_by_index`` other than the
+    whole range raises as JAX on CPU (``ValueError`` with ``full_matrices``, else
+    ``NotImplementedError``).
+    """
     check_arraylike("jnp.linalg.svd", a)
     a = _inexact(a)
-    if not compute_uv:
-        return _la.svd(a, full_matrices=False, compute_uv=False)
-    u, s, vh = _la.svd(a, full_matrices=full_matrices, compute_uv=True)
-    return SVDResult(u, s, vh)
+    if hermitian:
+        v, w = _lm.eigh(a, subset_by_index=subset_by_index)
+        s = ufuncs.abs(w)
+        if not compute_uv:
+            return flip(_sorting.sort(s, axis=-1), axis=-1)
+        order = flip(_sorting.argsort(s, axis=-1, stable=True), axis=-1)
+        s = _ix_routines.take_along_axis(s, order, axis=-1)
+        sign = _ix_routines.take_along_axis(ufuncs.sign(w), order, axis=-1)
+        u = _ix_routines.take_along_axis(v, expand_dims(order, -2), axis=-1)
+        vh = _H(multiply(u, expand_dims(sign, -2).astype(u.dtype)))
+        return SVDResult(u, s, vh)
+    out = _lm.svd(
+        a, full_matrices=full_matrices, compute_uv=compute_uv, subset_by_index=subset_by_index
+    )
+    return SVDResult(*out) if compute_uv else out
 
 
 def svdvals(x):
@@ -483,7 +515,25 @@ def multi_dot(arrays, *, precision=None):
     """``jnp.linalg.multi_dot``: chained matrix product (left to right)."""
     check_precision(precision)
     check_arraylike("jnp.linalg.multi_dot", *arrays)
-    arrays = list(arrays)
+    arrays = [asarray_any(a) for a in arrays]
+    if len(arrays) < 2:
+        raise ValueError(f"multi_dot requires at least two arrays; got len(arrays)={len(arrays)}")
+    shapes = [a.shape for a in arrays]
+    if not (
+        arrays[0].ndim in (1, 2)
+        and arrays[-1].ndim in (1, 2)
+        and all(a.ndim == 2 for a in arrays[1:-1])
+    ):
+        # (no batch dimensions: vmap a stack of chains)
+        raise ValueError(
+            "multi_dot: input arrays must all be two-dimensional, except for the first "
+            f"and last array which may be 1 or 2 dimensional. Got array shapes {shapes}"
+        )
+    if any(a.shape[-1] != b.shape[0] for a, b in zip(arrays[:-1], arrays[1:])):
+        raise ValueError(
+            "multi_dot: last dimension of each array must match first dimension of "
+            f"following array. Got array shapes {shapes}"
+        )
     out = arrays[0]
     for a in arrays[1:]:
         out = products.matmul(out, a)

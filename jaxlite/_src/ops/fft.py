@@ -99,8 +99,10 @@ def _fft_abstract_eval(x, *, fft_type, fft_lengths):
 
 def _fft_impl(x, *, fft_type, fft_lengths):
     axes = tuple(range(x.ndim - len(fft_lengths), x.ndim))
-    if fft_type in (FftType.FFT, FftType.IFFT) and 0 in fft_lengths:
-        return np.zeros(x.shape, x.dtype)  # a transform of no points is empty, as in JAX
+    if fft_type != FftType.RFFT and 0 in fft_lengths:
+        # a transform of no points is empty, as in JAX (an IRFFT of n = 0 too)
+        out = _fft_abstract_eval(aval_of(x), fft_type=fft_type, fft_lengths=fft_lengths)
+        return np.zeros(out.shape, out.dtype)
     if fft_type == FftType.FFT:
         out = scipy.fft.fftn(x, axes=axes)
     elif fft_type == FftType.IFFT:

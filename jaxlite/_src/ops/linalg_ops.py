@@ -487,24 +487,71 @@ def _qr_abstract_eval(x, *, full_matrices):
     return [ShapedArray(b + (m, k), x.dtype, w), ShapedArray(b + (k, n), x.dtype, w)]
 
 
+def _thin_qr_jvp(q, r, t):
+    """Tangents of a thin QR (``q`` m x n orthonormal columns, ``r`` n x n upper, m >= n).
+
+    ``dx R^-1 = dQ + Q dR R^-1`` with ``Q^H dQ`` skew-Hermitian and ``dR R^-1`` upper: the
+    strictly lower part of ``C = Q^H dx R^-1`` fixes ``Q^H dQ`` off the diagonal; for
+    complex input its diagonal is imaginary, fixed by ``dR``'s diagonal staying real
+    (LAPACK's ``R`` has a real diagonal), so it takes the imaginary part of ``C``'s."""
+    dx_rinv = triangular_solve(r, t, left_side=False, lower=False)
+    c = _mm(_H(q), dx_rinv)
+    low = _tril(c, -1)
+    skew = ew.sub(low, _H(low))
+    if dtypes.is_complex(aval_of(c).dtype):
+        imag_c = ew.sub(c, conversion.convert_element_type(ew.real(c), aval_of(c).dtype))
+        eye = _sh.broadcast_to_rank(_eye_like(c), _shape(c))
+        skew = ew.add(skew, ew.mul(eye, imag_c))
+    dq = ew.add(_mm(q, ew.sub(skew, c)), dx_rinv)
+    dr = _mm(ew.sub(c, skew), r)
+    return dq, dr
+
+
+def _solve_general(a, b):
+    """``a^-1 b`` for square ``a`` (partial-pivoting LU, two triangular solves)."""
+    lu, _, perm = lu_p.bind(a)
+    nd = len(_shape(b))
+    perm_b = _sh.broadcast_in_dim(perm, _shape(b), tuple(range(nd - 1)))
+    pb = indexing.take_along_axis(b, perm_b, nd - 2)
+    y = triangular_solve(lu, pb, left_side=True, lower=True, unit_diagonal=True)
+    return triangular_solve(lu, y, left_side=True, lower=False)
+
+
 def _qr_jvp(primals, tangents, *, full_matrices):
     (x,), (t,) = primals, tangents
     q, r = qr_p.bind(x, full_matrices=full_matrices)
     if type(t) is Zero:
         return [q, r], [Zero(aval_of(q).to_tangent_aval()), Zero(aval_of(r).to_tangent_aval())]
+    nd = len(_shape(x))
     m, n = _shape(x)[-2:]
-    if m < n or (full_matrices and m > n):
-        raise NotImplementedError(
-            "Unimplemented case of QR decomposition derivative: only "
-            "tall (m >= n) reduced factorisations are differentiable"
+    if m < n:
+        # wide: x = [x1 x2] with x1 = Q r1 square (the thin rule) and r2 = Q^H x2, so
+        # dr2 = dQ^H x2 + Q^H dx2
+        dq, dr1 = _thin_qr_jvp(
+            q, _sh.slice_in_dim(r, 0, m, 1, nd - 1), _sh.slice_in_dim(t, 0, m, 1, nd - 1)
         )
-    # dx R^-1 = dQ + Q dR R^-1; Q^H dQ is skew, dR R^-1 upper triangular.
-    dx_rinv = triangular_solve(r, t, left_side=False, lower=False)
-    qt_dx_rinv = _mm(_H(q), dx_rinv)
-    low = _tril(qt_dx_rinv, -1)
-    do = ew.sub(low, _H(low))
-    dq = ew.add(_mm(q, ew.sub(do, qt_dx_rinv)), dx_rinv)
-    dr = _mm(ew.sub(qt_dx_rinv, do), r)
+        x2, t2 = _sh.slice_in_dim(x, m, n, 1, nd - 1), _sh.slice_in_dim(t, m, n, 1, nd - 1)
+        dr2 = ew.add(_mm(_H(dq), x2), _mm(_H(q), t2))
+        return [q, r], [dq, _sh.concatenate([dr1, dr2], nd - 1)]
+    if not full_matrices or m == n:
+        dq, dr = _thin_qr_jvp(q, r, t)
+        return [q, r], [dq, dr]
+    # tall with the complete Q = [Q1 Q2] (m x m): Q1, R's top n rows from the thin rule;
+    # Q2's tangent as LAPACK's Householder construction moves it (Roberts & Roberts,
+    # arXiv:2409.13374, eqs. 32-33): with Q1 = [A; B] (A n x n) and Z = B (A - I)^-1,
+    # dQ2 = dQ1 Z^H - (Q1 + Q2 Z)(dB - Z dA)^H; R's bottom rows stay zero.
+    q1 = _sh.slice_in_dim(q, 0, n, 1, nd - 1)
+    q2 = _sh.slice_in_dim(q, n, m, 1, nd - 1)
+    dq1, dr_top = _thin_qr_jvp(q1, _sh.slice_in_dim(r, 0, n, 1, nd - 2), t)
+    qa, qb = _sh.slice_in_dim(q1, 0, n, 1, nd - 2), _sh.slice_in_dim(q1, n, m, 1, nd - 2)
+    dqa, dqb = _sh.slice_in_dim(dq1, 0, n, 1, nd - 2), _sh.slice_in_dim(dq1, n, m, 1, nd - 2)
+    eye = _sh.broadcast_to_rank(_eye_like(qa), _shape(qa))
+    z_h = _solve_general(_H(ew.sub(qa, eye)), _H(qb))
+    z = _H(z_h)
+    dq2 = ew.sub(_mm(dq1, z_h), _mm(ew.add(q1, _mm(q2, z)), _H(ew.sub(dqb, _mm(z, dqa)))))
+    dq = _sh.concatenate([dq1, dq2], nd - 1)
+    zero = _sh.full((), 0, aval_of(x).dtype)
+    dr = _sh.pad(dr_top, zero, [(0, 0, 0)] * (nd - 2) + [(0, m - n, 0), (0, 0, 0)])
     return [q, r], [dq, dr]
 
 

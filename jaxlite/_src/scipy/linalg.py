@@ -164,13 +164,18 @@ def lu_solve(lu_and_piv, b, trans: int = 0, overwrite_b: bool = False, check_fin
 def lu(a, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True):
     """``(p, l, u)`` with ``a = p @ l @ u`` (or ``(p @ l, u)`` with ``permute_l``)."""
     del overwrite_a, check_finite
-    a = jnp.asarray(a)
+    (a,) = promote_dtypes_inexact(jnp.asarray(a))
+    if a.ndim != 2:
+        # JAX unpacks the shape into (m, n): a stack is refused (vmap it instead)
+        raise ValueError(f"jax.scipy.linalg.lu: a must be a 2-D matrix, got shape {a.shape}")
     packed, _, permutation = linalg_ops.lu(a)
-    m, n = a.shape[-2:]
+    m, n = a.shape
     k = min(m, n)
     l_ = jnp.tril(packed[..., :, :k], -1) + jnp.eye(m, k, dtype=packed.dtype)
     u = jnp.triu(packed[..., :k, :])
-    p = jnp.swapaxes(jnp.eye(m, dtype=packed.dtype)[permutation], -1, -2)
+    # the permutation matrix is real (of the input's real dtype) also for complex input;
+    # with permute_l the product p @ l takes l's dtype
+    p = jnp.swapaxes(jnp.eye(m, dtype=jnp.real(packed).dtype)[permutation], -1, -2)
     if permute_l:
         return jnp.matmul(p, l_), u
     return p, l_, u
@@ -231,14 +236,32 @@ def qr(a, overwrite_a: bool = False, lwork=None, mode: str = "full", pivoting: b
     return out + (p,) if pivoting else out
 
 
-def eigh(a, b=None, lower: bool = True, eigvals_only: bool = False, **_):
-    """Eigenvalues (and vectors) of a Hermitian ``a``.
+def eigh(
+    a,
+    b=None,
+    lower: bool = True,
+    eigvals_only: bool = False,
+    overwrite_a: bool = False,
+    overwrite_b: bool = False,
+    turbo: bool = True,
+    eigvals=None,
+    type: int = 1,  # noqa: A002 - SciPy's parameter name
+    check_finite: bool = True,
+):
+    """Eigenvalues (and vectors) of a Hermitian ``a``, JAX's signature (SciPy's newer
+    ``subset_by_index`` / ``subset_by_value`` are a ``TypeError`` there too).
 
     Raises:
-      NotImplementedError: for the generalized problem (``b`` given).
+      NotImplementedError: for the generalized problem (``b`` given), ``type`` other than
+        1 or ``eigvals`` given, as JAX.
     """
+    del overwrite_a, overwrite_b, turbo, check_finite
     if b is not None:
-        raise NotImplementedError("jax.scipy.linalg.eigh with b (generalized) in jaxlite")
+        raise NotImplementedError("Only the b=None case of eigh is implemented")
+    if type != 1:
+        raise NotImplementedError("Only the type=1 case of eigh is implemented.")
+    if eigvals is not None:
+        raise NotImplementedError("Only the eigvals=None case of eigh is implemented.")
     w, v = jnp.linalg.eigh(a, UPLO="L" if lower else "U")
     return w if eigvals_only else (w, v)
 
