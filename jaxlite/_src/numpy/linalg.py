@@ -293,6 +293,7 @@ def pinv(a, rtol=None, hermitian: bool = False, *, rcond=None):
 
     Its derivative is the closed form for a pseudo-inverse of locally constant rank (as
     JAX's), finite also at rank-deficient matrices, where differentiating the SVD gives NaN.
+    With ``hermitian=True`` the input and its tangent are read as their Hermitian parts.
     """
     check_arraylike("jnp.linalg.pinv", a)
     a = _inexact(a)
@@ -316,6 +317,8 @@ def pinv(a, rtol=None, hermitian: bool = False, *, rcond=None):
         # dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P
         (x,), (t,) = primals, tangents
         p = _pinv(x)
+        if hermitian:  # the SVD reads (x + x^H) / 2: so does the derivative (as JAX)
+            x, t = (x + _H(x)) * 0.5, (t + _H(t)) * 0.5
         mm = products.matmul
         eye_m = creation.eye(x.shape[-2], dtype=x.dtype)
         eye_n = creation.eye(x.shape[-1], dtype=x.dtype)

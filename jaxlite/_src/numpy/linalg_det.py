@@ -156,6 +156,11 @@ def _slogdet_lu_jvp(primals, tangents):
 def _slogdet_qr(a):
     if dtypes.is_complex(a.dtype):
         raise NotImplementedError("slogdet method='qr' not implemented for complex inputs")
+    return _slogdet_qr_real(a)
+
+
+@custom_jvp
+def _slogdet_qr_real(a):
     n = a.shape[-1]
     r, taus = _schur.geqrf(a)
     d = diagonal(r, 0, -2, -1)
@@ -163,6 +168,11 @@ def _slogdet_qr(a):
     sign = reductions.prod(ufuncs.sign(d), axis=-1)
     refl = ufuncs.where(ufuncs.not_equal(taus[..., : n - 1], 0), -1, 1)
     return sign * reductions.prod(refl, axis=-1).astype(sign.dtype), logdet
+
+
+# geqrf has no derivative: the QR method shares the LU method's rule (as in JAX, whose
+# rule also recomputes the primal outputs by the default method)
+_slogdet_qr_real.defjvp(_slogdet_lu_jvp)
 
 
 def slogdet(a, *, method: str | None = None) -> SlogdetResult:
