@@ -200,7 +200,7 @@ def _shifted(x, axis, where):
     return subtract(x, stop_gradient_p.bind(m))
 
 
-def softmax(x, axis=-1, where=None, initial=None):
+def softmax(x, axis=-1, where=None):
     """``jax.nn.softmax``: ``exp(x) / sum(exp(x))`` along ``axis`` (max-shifted)."""
     x = _arr("softmax", x)
     u = exp(_shifted(x, axis, where))
@@ -208,7 +208,7 @@ def softmax(x, axis=-1, where=None, initial=None):
     return out if where is None else ufuncs.where(where, out, zeros_like(out))
 
 
-def log_softmax(x, axis=-1, where=None, initial=None):
+def log_softmax(x, axis=-1, where=None):
     """``jax.nn.log_softmax``: ``x - logsumexp(x)`` along ``axis``."""
     x = _arr("log_softmax", x)
     shifted = _shifted(x, axis, where)

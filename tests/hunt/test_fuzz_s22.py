@@ -179,9 +179,21 @@ def test_transforms_of_no_points_are_empty(call):
     same(lambda m: m.jx.jit(lambda v: g(m, v))(x))
 
 
+def test_transpose_of_an_empty_irfft_fails_as_jax():
+    # JAX's transpose divides by the number of points (seeds fft 101, 279, 280)
+    x = np.ones((5, 1), np.float32)
+
+    def f(m):
+        return m.jx.grad(lambda v: m.jnp.sum(m.jnp.fft.irfft2(v)))(x)
+
+    with pytest.raises(ZeroDivisionError):
+        f(LITE)
+    same(f)
+
+
 # ------------------------------------------------------------------ a spread of seeds
 _SPREAD = {"linalg": (0, 5, 14, 24, 103, 180, 2201, 2202), "nn": (130, 141, 2201, 2202),
-           "fft": (28, 2201, 2202, 2203)}  # fmt: skip
+           "fft": (28, 101, 197, 2201)}  # fmt: skip
 
 
 @pytest.mark.parametrize("name, seed", [(n, s) for n, seeds in _SPREAD.items() for s in seeds])
@@ -189,3 +201,31 @@ def test_hunt_seed_agrees_with_jax(name, seed):
     pytest.importorskip("jax")
     d, src = fuzz_s22.check(name, seed)
     assert d is None, f"{d}\n{src}"
+
+
+# ------------------------------------------- arguments JAX refuses (signature scan, fft)
+def test_softmax_takes_no_initial():
+    # JAX 0.10 has no ``initial`` (jaxlite accepted and ignored it)
+    for fn in ("softmax", "log_softmax"):
+        with pytest.raises(TypeError):
+            getattr(LITE.jx.nn, fn)(np.ones(3, np.float32), initial=0.0)
+        same(lambda m, fn=fn: getattr(m.jx.nn, fn)(np.ones(3, np.float32), initial=0.0))
+
+
+def test_jit_refuses_unknown_keywords():
+    # a misspelled static_argnum was silently ignored (the argument then traced)
+    with pytest.raises(TypeError, match="static_argnum"):
+        LITE.jx.jit(lambda x, n: x * n, static_argnum=1)
+    same(lambda m: m.jx.jit(lambda x, n: x * n, static_argnum=1))
+    f = lambda m: m.jx.jit(lambda x: x + 1, backend="cpu", device=None)(np.float32(1))  # noqa: E731
+    assert float(f(LITE)) == 2.0
+    same(f)
+
+
+@pytest.mark.parametrize("fn, axes", [("fftn", (1, -1)), ("ifft2", (-2, 0)), ("rfftn", (0, 0))])
+def test_fft_repeated_axes_error_classes(fn, axes):
+    # as given: ValueError; repeated only once normalized: JAX's TypeError (seed fft 197)
+    exc = ValueError if len(set(axes)) < len(axes) else TypeError
+    with pytest.raises(exc, match="repeated axes"):
+        getattr(LITE.jnp.fft, fn)(np.ones((2, 2), np.float32), axes=axes)
+    same(lambda m: getattr(m.jnp.fft, fn)(np.ones((2, 2), np.float32), axes=axes))

@@ -745,8 +745,14 @@ def jit(
 
     Raises:
         ValueError: for unhashable static arguments.
-        TypeError: for arguments that are not arrays, numbers or pytrees of them.
+        TypeError: for arguments that are not arrays, numbers or pytrees of them, and for
+            keyword arguments JAX's ``jit`` does not take (``device``, ``backend`` and
+            ``compiler_options`` are accepted and have no effect here): a misspelled
+            ``static_argnum`` would otherwise be silently ignored.
     """
+    unknown = sorted(set(kwargs) - {"device", "backend", "compiler_options"})
+    if unknown:
+        raise TypeError(f"jit() got an unexpected keyword argument '{unknown[0]}'")
     if fun is None:
         return functools.partial(
             jit,

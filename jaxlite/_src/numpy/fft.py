@@ -57,10 +57,19 @@ def _fftn(func_name: str, kind: FftType, a, s, axes, norm):
         if any(n < 1 for n in s):
             raise ValueError("Shape should be positive.")
     if axes is None:
+        if s is not None and len(s) > nd:
+            raise ValueError(
+                f"FFT input shape {aval_of(a).shape} must have at least as many input "
+                f"dimensions as fft_lengths {s}."
+            )
         axes = tuple(range(nd - (len(s) if s is not None else nd), nd))
-    axes = tuple(canonicalize_axis(ax, nd) for ax in axes)
     if len(set(axes)) != len(axes):
         raise ValueError(f"{func_name} does not support repeated axes. Got axes {tuple(axes)}.")
+    axes = tuple(canonicalize_axis(ax, nd) for ax in axes)
+    if len(set(axes)) != len(axes):
+        # axes repeated only once normalized (0 and -1 of a vector): JAX checks the axes as
+        # given and then fails with a TypeError (its transpose's permutation)
+        raise TypeError(f"{func_name} does not support repeated axes. Got axes {tuple(axes)}.")
     if s is not None and len(s) != len(axes):
         raise ValueError("Shape and axes have different lengths.")
     if not axes:

@@ -146,6 +146,11 @@ def _fft_transpose(ct, x, *, fft_type, fft_lengths):
         full = _sh.pad(ct, np.zeros((), aval_of(ct).dtype), config)
         spectrum = fft_p.bind(full, fft_type=FftType.FFT, fft_lengths=fft_lengths)
         return [conversion.convert_element_type(ew.real(spectrum), x.aval.dtype)]
+    if 0 in fft_lengths:
+        # JAX's transpose scales by 1 / prod(fft_lengths) and fails so (its class kept)
+        raise ZeroDivisionError(
+            f"division by zero: the transpose of an IRFFT of no points (fft_lengths {fft_lengths})"
+        )
     ct = conversion.convert_element_type(ct, dtypes.to_real_dtype(x.aval.dtype))
     spectrum = fft_p.bind(ct, fft_type=FftType.RFFT, fft_lengths=fft_lengths)
     return [ew.conj(_irfft_scale(spectrum, fft_lengths))]
