@@ -1,12 +1,14 @@
 """Session 22 differential hunt generators (test code, not a test module): seeded random
 programs run under JAX and jaxlite in one process, compared leaf by leaf (exception class,
-structure, shapes, dtypes, weak types, values with a tolerance per dtype and angle, NaN
-positions, signs of zeros) through ``tests/hunt/fuzz_s21``'s comparison.
+structure, shapes, dtypes, weak types, integers and booleans exactly, floats within a
+tolerance per dtype and angle relative to the leaf's largest magnitude (``_TOLS``), NaN
+and infinity positions, signs of zeros outside derivatives).
 
 Angles (``GENERATORS``), chosen where no earlier generator draws (tests/fuzz draws square
 float32 ``det``/``inv``/``slogdet``/``eigvalsh``/norms once, eagerly or under one stack;
 the s18..s21 hunts draw no decomposition, no ``jax.scipy.linalg``, no ``jnp.fft`` under a
-transformation and only ``softmax``/``logsumexp`` of ``jax.nn``):
+transformation, only ``softmax``/``logsumexp`` of ``jax.nn``, and sorting only through
+``sort``/``argsort`` with NaN or on empty arrays):
 
 * ``linalg``: ``jnp.linalg`` (solve with vector / matrix / batched right-hand sides,
   inv, det, slogdet with ``method``, cholesky ``upper``, qr of every ``mode``, svd with
@@ -40,6 +42,12 @@ transformation and only ``softmax``/``logsumexp`` of ``jax.nn``):
   ``axes``; fftfreq / rfftfreq with ``d`` and ``dtype``) on float32 / int32 / complex64 /
   float64 / complex128 / bool operands under eval / jit / vmap / grad / jvp / jacrev /
   ``linear_transpose``.
+* ``order``: sort / argsort (``descending``, ``stable``), lexsort, ``lax.top_k``,
+  searchsorted with every ``side`` and ``method``, partition / argpartition, unique with
+  ``size`` / ``fill_value`` and its ``return_*`` outputs, nanargmax / nanargmin, median,
+  quantile with every ``method``, sort_complex, multi-operand ``lax.sort`` with
+  ``num_keys`` and ``sort_key_val``, on float32 / float16 / bfloat16 / float64 / int32 /
+  uint8 operands with ties, NaN, infinities and -0.0, under eval / jit / vmap / grad / jvp.
 
 Documented differences (docs/compat.md) are avoided by construction: no subnormal values,
 well-conditioned matrices (a diagonal shift), distinct eigenvalues and singular values
@@ -246,7 +254,7 @@ def eig_canon(res):
     return w, canon_cols(v) * jnp.linalg.norm(v, axis=-2, keepdims=True)
 def cho_canon(cf, b):
     c, low = cf
-    return jnp.tril(c) if low else jnp.triu(c), low, jx.scipy.linalg.cho_solve(cf, b)
+    return jnp.tril(c) if low else jnp.triu(c), jx.scipy.linalg.cho_solve(cf, b)
 def schur_check(res, a):
     t, z = res
     return jnp.abs(jnp.diagonal(t, axis1=-2, axis2=-1)).sum(-1), z @ t @ jnp.conj(jnp.swapaxes(z, -1, -2)), gram(z)
@@ -314,7 +322,7 @@ def gen_linalg(rng):
         "keep": bool(rng.rand() < 0.4),
         "assume": rng.choice(["pos", "sym", "her", "gen"]),
         "lower": bool(rng.rand() < 0.5),
-        "trans": rng.choice([0, 1, 2, "N", "T", "C"]),
+        "trans": [0, 1, 2, "N", "T", "C"][rng.randint(6)],
         "itrans": int(rng.randint(0, 3)),
         "unit": bool(rng.rand() < 0.3),
         "permute": bool(rng.rand() < 0.4),
@@ -323,7 +331,7 @@ def gen_linalg(rng):
         "subset": rng.choice(["", ", subset_by_index=(0, 1)", ", subset_by_index=(1, 2)"]),
         "cmode": rng.choice(["full", "valid", "same"]),
     }
-    for key in ("trans", "qmode", "slqmode", "uplo", "side", "sout", "cmode", "assume"):
+    for key in ("qmode", "slqmode", "uplo", "side", "sout", "cmode", "assume"):
         v = fmt[key]
         fmt[key] = int(v) if isinstance(v, (np.integer,)) else str(v)
     if fmt["maxis"] == "None" and batch:
@@ -620,7 +628,90 @@ def transpose_of(f, x0):
     )
 
 
-GENERATORS = {"linalg": gen_linalg, "nn": gen_nn, "fft": gen_fft}
+# ----------------------------------------------------------------------------- order
+_ORDER = [
+    "jnp.sort(x, axis={axis}{desc}{stable})",
+    "jnp.argsort(x, axis={axis}{desc}{stable})",
+    "jnp.lexsort((x, jnp.round(x)), axis={axis})",
+    "lax.top_k(x, {k})",
+    "jnp.searchsorted(jnp.sort(x.ravel()), v, side={side!r}, method={method!r})",
+    "jnp.partition(x, {kth}, axis=-1)",
+    "jnp.argpartition(x, {kth}, axis=-1)",
+    "jnp.unique(x.ravel(), size={size}, fill_value={fill}{uret})",
+    "jnp.nanargmax(x, axis={axis})",
+    "jnp.nanargmin(x, axis={axis}, keepdims=True)",
+    "jnp.median(x, axis={axis})",
+    "jnp.quantile(x, 0.3, axis={axis}, method={qmethod!r})",
+    "jnp.sort_complex(x + 0.5j * jnp.round(x))",
+    "lax.sort((x, jnp.round(x)), dimension=-1, num_keys={nkeys}, is_stable=True)",
+    "lax.sort_key_val(x, jnp.arange(x.shape[-1]) * jnp.ones_like(x), dimension=-1)",
+]
+
+
+def gen_order(rng):
+    dt = rng.choice(["float32", "float32", "float16", "bfloat16", "int32", "uint8", "float64"])
+    x64 = dt == "float64"
+    nd = int(rng.randint(1, 3))
+    shape = tuple(int(q) for q in rng.randint(1, 5, size=nd))
+    pool = [0.0, -0.0, 1.0, 1.0, -1.5, 2.0, 2.0, np.nan, np.inf, -np.inf, 0.5]
+    if dt in ("int32", "uint8"):
+        pool = [0, 1, 1, 3, 2, 2, 7] + ([-2, -2] if dt == "int32" else [])
+    v = rng.choice(pool, size=shape)
+    if dt == "bfloat16":
+        xs = f"jnp.asarray(np.array({_lit(np.asarray(v, float))}, dtype='float32')).astype('bfloat16')"
+    else:
+        xs = f"jnp.asarray(np.array({_lit(np.asarray(v))}, dtype={dt!r}))"
+    template = _ORDER[rng.randint(len(_ORDER))]
+    ax = int(rng.randint(-nd, nd))
+    body = template.format(
+        axis=ax if rng.rand() < 0.8 else "None" if "sort" not in template else -1,
+        desc=", descending=True" if rng.rand() < 0.4 else "",
+        stable=rng.choice(["", ", stable=True", ", stable=False"]),
+        k=int(rng.randint(1, shape[-1] + 1)),
+        side=rng.choice(["left", "right"]),
+        method=rng.choice(["scan", "scan_unrolled", "sort", "compare_all"]),
+        kth=int(rng.randint(0, shape[-1])),
+        size=int(rng.randint(1, 6)),
+        fill=rng.choice(["None", "0", "-1"]),
+        uret=rng.choice(
+            ["", ", return_index=True", ", return_inverse=True", ", return_counts=True"]
+        ),
+        qmethod=rng.choice(["linear", "lower", "higher", "nearest", "midpoint"]),
+        nkeys=int(rng.randint(1, 3)),
+    )
+    if "argsort" in body and "stable=False" in body:
+        body = body.replace("stable=False", "stable=True")  # unstable order is unspecified
+    vv = rng.choice(pool, size=(3,))
+    vs = f"jnp.asarray(np.array({_lit(np.asarray(vv))}, dtype={dt if dt != 'bfloat16' else 'float32'!r}))"
+    stacks = ["eval", "jit", "vmap", "vmap_last"]
+    inexact = dt not in ("int32", "uint8")
+    no_nan = not np.isnan(np.asarray(v, float)).any() and np.isfinite(np.asarray(v, float)).all()
+    if (
+        inexact
+        and no_nan
+        and any(
+            k in template
+            for k in ("jnp.sort(", "top_k", "partition(x", "median", "quantile", "lax.sort(")
+        )
+    ):
+        stacks += ["grad", "jvp"]
+    stack = rng.choice(stacks)
+    calls = {
+        "eval": "f(x0, v0)",
+        "jit": "jx.jit(f)(x0, v0)",
+        "vmap": "jx.vmap(f)(jnp.stack([x0, x0[::-1] if x0.ndim else x0]), jnp.stack([v0, v0[::-1]]))",
+        "vmap_last": "jx.vmap(f, in_axes=(-1, 0), out_axes=-1)(jnp.stack([x0, -x0 if x0.dtype != jnp.uint8 else x0], -1), jnp.stack([v0, v0]))",
+        "grad": "jx.grad(lambda x: loss(f(x, v0)))(x0)",
+        "jvp": "jx.jvp(lambda x: f(x, v0), (x0,), (jnp.ones_like(x0) * 0.5,))",
+    }
+    return (
+        _HELPERS
+        + f"def f(x, v):\n    return {body}\n"
+        + f"def run():\n    with jx.enable_x64({x64}):\n        x0 = {xs}\n        v0 = {vs}\n        return {calls[stack]}\n"
+    )
+
+
+GENERATORS = {"linalg": gen_linalg, "nn": gen_nn, "fft": gen_fft, "order": gen_order}
 
 
 # ------------------------------------------------------------------------- comparison

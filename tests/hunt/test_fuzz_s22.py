@@ -163,6 +163,23 @@ def test_slogdet_qr_differentiates():
     same(f, rtol=1e-5)
 
 
+# --------------------------------------------- expm_frechet of a stack (seeds 266, 282)
+def test_expm_frechet_of_a_stack():
+    a = np.array([[[1.75, 0.25], [-0.25, 1.25]], [[2.0, 0.0], [0.5, 1.0]]], np.float32)
+    e = np.ones_like(a)
+    expm_a, frechet = LITE.jx.scipy.linalg.expm_frechet(a, e)
+    for i in range(2):
+        one = LITE.jx.scipy.linalg.expm_frechet(a[i], e[i])
+        np.testing.assert_allclose(expm_a[i], one[0], rtol=1e-6)
+        np.testing.assert_allclose(frechet[i], one[1], rtol=1e-6)
+    same(lambda m: m.jx.scipy.linalg.expm_frechet(a, e), rtol=1e-5)
+    same(
+        lambda m: m.jx.grad(lambda x: m.jx.scipy.linalg.expm_frechet(x, e)[1].sum())(a),
+        rtol=1e-5,
+    )
+    same(lambda m: m.jx.scipy.linalg.expm_frechet(a, e[0]))  # shapes differ: ValueError
+
+
 # ------------------------------------------------------------- empty FFTs (seed fft 28)
 @pytest.mark.parametrize(
     "call",
@@ -192,7 +209,7 @@ def test_transpose_of_an_empty_irfft_fails_as_jax():
 
 
 # ------------------------------------------------------------------ a spread of seeds
-_SPREAD = {"linalg": (0, 5, 14, 24, 103, 180, 2201, 2202), "nn": (130, 141, 2201, 2202),
+_SPREAD = {"linalg": (0, 5, 14, 24, 103, 180, 266, 305), "nn": (130, 141, 2201, 2202),
            "fft": (28, 101, 197, 2201)}  # fmt: skip
 
 

@@ -125,7 +125,7 @@ def expm_frechet(A, E, *, method: str | None = None, compute_expm: bool = True):
     rounding.
 
     Args:
-        A, E: square matrices of the same shape ``(N, N)``.
+        A, E: (stacks of) square matrices of the same shape ``(..., N, N)``.
         method: accepted for compatibility (``None`` or ``"SPS"``).
         compute_expm: also return ``expm(A)``.
 
@@ -138,18 +138,23 @@ def expm_frechet(A, E, *, method: str | None = None, compute_expm: bool = True):
     if method not in (None, "SPS", "blockEnlarge"):
         raise ValueError(f"Unknown implementation {method}")
     a, e = jnp.asarray(A), jnp.asarray(E)
-    if a.ndim != 2 or a.shape[0] != a.shape[1]:
-        raise ValueError("expected A to be a square matrix")
+    if a.ndim < 2 or a.shape[-2] != a.shape[-1]:
+        raise ValueError(f"expected A to be a (batched) square matrix, got A.shape={a.shape}")
+    if e.ndim < 2 or e.shape[-2] != e.shape[-1]:
+        raise ValueError(f"expected E to be a (batched) square matrix, got E.shape={e.shape}")
     if e.shape != a.shape:
-        raise ValueError("expected E to be the same shape as A")
+        raise ValueError(
+            f"expected A and E to be the same shape, got A.shape={a.shape} E.shape={e.shape}"
+        )
     dtype = jnp.result_type(a, e)
     if not dtypes.is_inexact(dtype):
         dtype = dtypes.default_float_dtype()
     a, e = a.astype(dtype), e.astype(dtype)
-    n = a.shape[0]
-    big = jnp.block([[a, e], [jnp.zeros_like(a), a]])
-    out = expm(big)
-    exp_a, frechet = out[:n, :n], out[:n, n:]
+    n = a.shape[-1]
+    top = jnp.concatenate([a, e], axis=-1)
+    big = jnp.concatenate([top, jnp.concatenate([jnp.zeros_like(a), a], axis=-1)], axis=-2)
+    out = expm(big)  # (batched: leading axes are a stack, as in JAX)
+    exp_a, frechet = out[..., :n, :n], out[..., :n, n:]
     return (exp_a, frechet) if compute_expm else frechet
 
 
