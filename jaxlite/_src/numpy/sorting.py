@@ -40,9 +40,11 @@ def sort_complex(a):
     dt = dtypes.to_complex_dtype(a.dtype)
     if dtypes.is_complex(a.dtype):
         re, im = real(a), imag(a)
-        _, _, out = _sh_sort3(re, im, a)
-        return out
-    return sort(a).astype(dt)
+        _, _, a = _sh_sort3(re, im, a)
+    else:
+        a = sort(a)
+    # a cast to the complex dtype, strongly typed as JAX's (seed order 60)
+    return conversion.convert_element_type(a, dt, weak_type=False)
 
 
 def _sh_sort3(re, im, a):
