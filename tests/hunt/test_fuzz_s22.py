@@ -253,3 +253,22 @@ def test_sort_complex_result_is_strongly_typed():
     for r in f(LITE):
         assert str(r.dtype) == "complex64" and not r.weak_type
     same(f)
+
+
+# --------------------------------- vector_norm of integers and booleans (seed linalg 517)
+@pytest.mark.parametrize("ord_", [np.inf, -np.inf, 1, 0, 2, None])
+@pytest.mark.parametrize("dt", ["int32", "uint8", "int16", "bool"])
+def test_vector_norm_of_integers(ord_, dt):
+    # JAX does not promote for ord=+-inf and 1 (the integer dtype, or the sum's), refuses
+    # ord=0, and takes the square root of the integer sum of squares for ord=2
+    x = np.array([[1, 0], [3, 1]]).astype(dt)
+
+    def f(m):
+        return m.jnp.linalg.vector_norm(x, ord=ord_, axis=0, keepdims=True)
+
+    if ord_ == 0:
+        with pytest.raises(ValueError):
+            f(LITE)
+    elif ord_ in (np.inf, -np.inf):
+        assert str(f(LITE).dtype) == dt
+    same(f)

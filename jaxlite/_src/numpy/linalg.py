@@ -501,6 +501,20 @@ def _mat_norm(x, ord, axes, keepdims):  # noqa: A002
 def vector_norm(x, /, *, axis=None, keepdims: bool = False, ord=2):  # noqa: A002
     """``jnp.linalg.vector_norm``."""
     check_arraylike("jnp.linalg.vector_norm", x)
+    x = asarray_any(x)
+    if (dtypes.is_int(x.dtype) or x.dtype == np.bool_) and not isinstance(ord, str):
+        # as JAX's: no promotion for these orders (the maximum, minimum or sum of the
+        # magnitudes keeps the integer dtype), and no count of nonzeros for integers
+        if ord == np.inf:
+            return reductions.max(ufuncs.abs(x), axis=axis, keepdims=keepdims, initial=0)
+        if ord == -np.inf:
+            return reductions.min(ufuncs.abs(x), axis=axis, keepdims=keepdims)
+        if ord == 1:
+            return reductions.sum(ufuncs.abs(x), axis=axis, keepdims=keepdims)
+        if ord == 0:
+            raise ValueError(f"data type {x.dtype.type!r} not inexact")
+        if ord is None or ord == 2:  # the sum of squares in the integer type, then sqrt
+            return sqrt(reductions.sum(multiply(x, x), axis=axis, keepdims=keepdims))
     x = _inexact(x)
     if axis is None:
         out = _vec_norm(ravel(x), ord, 0, False)
