@@ -166,14 +166,7 @@ def _aval_ok(aval) -> bool:
     return getattr(aval, "dtype", None) in _DTYPES and hasattr(aval, "shape")
 
 
-def _sub_closed(params) -> list[ClosedJaxpr]:
-    out = []
-    for v in params.values():
-        if isinstance(v, ClosedJaxpr):
-            out.append(v)
-        elif isinstance(v, tuple):
-            out.extend(b for b in v if isinstance(b, ClosedJaxpr))
-    return out
+_sub_closed = native_physical.sub_closed  # the closed jaxprs among an equation's params
 
 
 def jaxpr_supported(jaxpr: Jaxpr) -> bool:

@@ -164,12 +164,13 @@ def _needs_work(jaxpr: Jaxpr) -> bool:
             return True
         if any(_is_key(v) for v in list(eqn.invars) + list(eqn.outvars)):
             return True
-        if any(_needs_work(c.jaxpr) for c in _subs(eqn.params)):
+        if any(_needs_work(c.jaxpr) for c in sub_closed(eqn.params)):
             return True
     return any(_is_key(v) for v in list(jaxpr.invars) + list(jaxpr.constvars))
 
 
-def _subs(params) -> list[ClosedJaxpr]:
+def sub_closed(params) -> list[ClosedJaxpr]:
+    """The closed jaxprs among an equation's params (bodies, branches, called jaxprs)."""
     out = []
     for v in params.values():
         if isinstance(v, ClosedJaxpr):
@@ -245,7 +246,7 @@ def _rewrite_eqns(src, env, read, new_var, eqns, constvars, consts) -> None:
             env[id(o)] = x
             continue
         params = eqn.params
-        subs = _subs(params)
+        subs = sub_closed(params)
         if subs:
             params = {k: _sub_param(v) for k, v in params.items()}
         elif any(_is_key(v) for v in list(eqn.invars) + list(eqn.outvars)):
