@@ -93,3 +93,21 @@ def _reset_x64():
         jaxlite.config.update("jax_enable_checks", True)
     yield
     jaxlite.config.update("jax_enable_x64", False)
+
+
+_CALLBACK_LOGGERS = ("jax", "jax._src.callback", "jax._src.debugging")
+
+
+@pytest.fixture(autouse=True)
+def _restore_callback_loggers():
+    """The callback loggers' levels are restored after each test: the callback fuzzer
+    (tests/fuzz/cb_run.namespaces) quiets C2's ERROR records for its own runs, and a test
+    that ran before tests/callbacks' C2/B8 checks in the same worker silenced them."""
+    import logging
+
+    loggers = [logging.getLogger(n) for n in _CALLBACK_LOGGERS]
+    levels = [lg.level for lg in loggers]
+    yield
+    for lg, level in zip(loggers, levels):
+        if lg.level != level:
+            lg.setLevel(level)

@@ -162,6 +162,7 @@ OPS_ORDER: list[str] = [
     "linalg",
     "dot_fma",  # XLA's FMA contraction of p - c * dot(x, y) in jitted code (one GEMM)
     "linalg_ops",
+    "linalg_svd",  # the svd primitive (its helpers are linalg_ops')
     "linalg_schur",  # schur, hessenberg, the triangular Sylvester kernel
     "linalg_more",  # tridiagonal(_solve), cholesky_update, householder_product, ormqr, ...
     "bitcast",

@@ -413,49 +413,8 @@ def register_validator(name: str, fn) -> None:
 config = Config()
 
 
-# As in JAX, a flag's starting value may come from the environment variable of its name in
-# capitals (``JAX_ENABLE_X64=1``, ``JAX_NUMPY_RANK_PROMOTION=raise``), read once at import.
-# Left out: the platform and device-count variables, which name JAX's backends (jaxlite has
-# only its CPU; devices.py reads ``JAX_NUM_CPU_DEVICES`` itself).
-_TRUTH = {
-    **dict.fromkeys(("y", "yes", "t", "true", "on", "1"), True),
-    **dict.fromkeys(("n", "no", "f", "false", "off", "0"), False),
-}
-_NOT_FROM_ENV = frozenset({"jax_platforms", "jax_platform_name", "jax_num_cpu_devices"})
-
-
-def _env_value(name: str, raw: str) -> Any:
-    default = _DEFAULTS[name]
-    kind = config_more.OPTIONS[name][1] if name in config_more.OPTIONS else None
-    if name in _BOOL_FLAGS or kind == "bool" or isinstance(default, bool):
-        value = _TRUTH.get(raw.lower())
-        if value is None:
-            raise ValueError(f"invalid truth value {raw!r} for environment {name.upper()!r}")
-        return value
-    if kind == "int" or (kind is None and type(default) is int):
-        return int(raw)
-    if kind == "float" or (kind is None and type(default) is float):
-        return float(raw)
-    return raw
-
-
-def _apply_environment() -> None:
-    for name in _DEFAULTS:
-        if not name.startswith("jax") or name in _NOT_FROM_ENV:
-            continue
-        raw = os.environ.get(name.upper())
-        if raw is None:
-            continue
-        value = _env_value(name, raw)
-        try:
-            config.update(name, value)
-        except ValueError:
-            raise ValueError(f'Invalid value "{raw}" for JAX flag {name}') from None
-        except NotImplementedError as e:
-            raise NotImplementedError(f"{e} (set by the environment: {name.upper()})") from None
-
-
-_apply_environment()
+# As in JAX, a flag's starting value may come from its environment variable (config_more).
+config_more.apply_environment(config, _DEFAULTS, _BOOL_FLAGS)
 
 
 def set_trace_context(name: str, value: Any) -> Any:

@@ -21,6 +21,7 @@ Options JAX keeps as command-line/environment flags (``jax_dump_ir_to``,
 from __future__ import annotations
 
 import enum
+import os
 from typing import Any
 
 
@@ -243,3 +244,45 @@ hooks: dict[str, Any] = {
     "jax_logging_level": _set_logging_level,
     "jax_debug_log_modules": _set_debug_log_modules,
 }
+
+
+# As in JAX, a flag's starting value may come from the environment variable of its name in
+# capitals (``JAX_ENABLE_X64=1``, ``JAX_NUMPY_RANK_PROMOTION=raise``), read once at import.
+# Left out: the platform and device-count variables, which name JAX's backends (jaxlite has
+# only its CPU; devices.py reads ``JAX_NUM_CPU_DEVICES`` itself).
+_TRUTH = {
+    **dict.fromkeys(("y", "yes", "t", "true", "on", "1"), True),
+    **dict.fromkeys(("n", "no", "f", "false", "off", "0"), False),
+}
+_NOT_FROM_ENV = frozenset({"jax_platforms", "jax_platform_name", "jax_num_cpu_devices"})
+
+
+def _env_value(name: str, raw: str, default: Any, bool_flag: bool) -> Any:
+    kind = OPTIONS[name][1] if name in OPTIONS else None
+    if bool_flag or kind == "bool" or isinstance(default, bool):
+        value = _TRUTH.get(raw.lower())
+        if value is None:
+            raise ValueError(f"invalid truth value {raw!r} for environment {name.upper()!r}")
+        return value
+    if kind == "int" or (kind is None and type(default) is int):
+        return int(raw)
+    if kind == "float" or (kind is None and type(default) is float):
+        return float(raw)
+    return raw
+
+
+def apply_environment(config: Any, defaults: dict, bool_flags) -> None:
+    """Sets each ``jax_*`` flag of ``defaults`` whose variable is in the environment."""
+    for name in defaults:
+        if not name.startswith("jax") or name in _NOT_FROM_ENV:
+            continue
+        raw = os.environ.get(name.upper())
+        if raw is None:
+            continue
+        value = _env_value(name, raw, defaults[name], name in bool_flags)
+        try:
+            config.update(name, value)
+        except ValueError:
+            raise ValueError(f'Invalid value "{raw}" for JAX flag {name}') from None
+        except NotImplementedError as e:
+            raise NotImplementedError(f"{e} (set by the environment: {name.upper()})") from None

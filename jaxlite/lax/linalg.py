@@ -32,7 +32,6 @@ from jaxlite._src.ops.linalg_ops import (  # noqa: F401
     lu as lu,
     lu_p as lu_p,
     qr_p as qr_p,
-    svd_p as svd_p,
     triangular_solve as triangular_solve,
     triangular_solve_p as triangular_solve_p,
 )
@@ -42,3 +41,4 @@ from jaxlite._src.ops.linalg_schur import (  # noqa: F401
     schur as schur,
     schur_p as schur_p,
 )
+from jaxlite._src.ops.linalg_svd import svd_p as svd_p  # noqa: F401

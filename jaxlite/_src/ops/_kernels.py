@@ -56,3 +56,9 @@ def sign(x):
     if out.dtype.kind == "f":
         out = np.copysign(out, x, out=out) if type(out) is np.ndarray else np.copysign(out, x)
     return out
+
+
+def popcount(x: np.ndarray) -> np.ndarray:
+    """``lax.population_count``: the set bits of each integer, in its own dtype."""
+    bits = np.unpackbits(np.ascontiguousarray(x).view(np.uint8).reshape(x.shape + (-1,)), axis=-1)
+    return bits.sum(-1).astype(x.dtype)

@@ -271,12 +271,9 @@ defjvp(polygamma_p, _polygamma_jvp)
 defjvp(digamma_p, _polygamma_jvp)
 
 
-def _popcnt(x):
-    bits = np.unpackbits(np.ascontiguousarray(x).view(np.uint8).reshape(x.shape + (-1,)), axis=-1)
-    return bits.sum(-1).astype(x.dtype)
-
-
-population_count_p = unop("population_count", _popcnt, INT, native=_native.population_count)
+population_count_p = unop(
+    "population_count", _kernels.popcount, INT, native=_native.population_count
+)
 non_differentiable(population_count_p)
 
 real_p = unop("real", np.real, "c", out_dtype=_abs_out)

@@ -23,7 +23,13 @@ from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
-from jaxlite._src.ops import elementwise as ew, indexing, linalg_ops as _lo, shape as _sh
+from jaxlite._src.ops import (
+    elementwise as ew,
+    indexing,
+    linalg_ops as _lo,
+    linalg_svd,
+    shape as _sh,
+)
 from jaxlite._src.ops.linalg_ops import _T, _batch_to_front, _tril, qr_p
 from jaxlite._src.ops.linalg_schur import (
     _front_batch,
@@ -748,7 +754,7 @@ def svd(
         "divide_and_conquer",
     ):
         raise NotImplementedError("The SVD Jacobi and Polar algorithms are not implemented on CPU.")
-    return _lo.svd(x, full_matrices=full_matrices, compute_uv=compute_uv)
+    return linalg_svd.svd(x, full_matrices=full_matrices, compute_uv=compute_uv)
 
 
 # ------------------------------------------------------------------------------ enums

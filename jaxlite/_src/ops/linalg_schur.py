@@ -19,7 +19,7 @@ from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero
-from jaxlite._src.ops import linalg_ops as _lo
+from jaxlite._src.ops import linalg_ops as _lo, linalg_svd as _svd
 from jaxlite._src.ops.linalg_ops import _batch_to_front
 from jaxlite._src.util import scipy  # a LazyModule: SciPy loads at the first use
 
@@ -340,7 +340,7 @@ for _p in (
     _lo.qr_p,
     _lo.eigh_p,
     _lo.eig_p,
-    _lo.svd_p,
+    _svd.svd_p,
     schur_p,
     hessenberg_p,
     geqrf_p,
