@@ -26,7 +26,13 @@ from jaxlite._src.control_flow import common, ref_threading as rt
 from jaxlite._src.core import refs, rules
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.effects import join_effects
-from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, closure_convert_consts, jaxpr_forwarding
+from jaxlite._src.core.ir import (
+    ClosedJaxpr,
+    Jaxpr,
+    Var,
+    closure_convert_consts,
+    jaxpr_forwarding,
+)
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, check_not_linear, is_undefined_primal, not_mapped
 from jaxlite._src.custom_derivatives import check_no_forward_custom_vjp
@@ -245,8 +251,9 @@ def _cond_dce(used_outputs, eqn):
 def _cond_partial_eval(trace, tracers, *, branches):
     """Known cond (run now, also returning every branch's residuals) + staged unknown cond.
 
-    All branches must agree on which outputs are unknown, and each branch's residuals get
-    a slot in a shared residual list (other branches fill it with zeros)."""
+    All branches must agree on which outputs are unknown. Their residuals share slots by
+    type, as in JAX (``_merge_residual_slots``): a branch fills the slots it does not use
+    with zeros and the unknown branches ignore them."""
 
     index, ops = tracers[0], tracers[1:]
     if trace.is_unknown(index):
@@ -258,7 +265,7 @@ def _cond_partial_eval(trace, tracers, *, branches):
         out_uk = [a or b for a, b in zip(out_uk, uk)]
     splits = [partial_eval_jaxpr_nounits(br, unknowns, out_uk) for br in branches]
     res_avals = [list(k.out_avals[len(k.out_avals) - nr :]) for k, _, _, nr in splits]
-    all_res = [a for ra in res_avals for a in ra]
+    all_res, slots = _merge_residual_slots(res_avals)
     n_known_out = len(out_uk) - sum(out_uk)
     known_ops = [t for t, u in zip(ops, unknowns) if not u]
     known_in_avals = [a for a, u in zip(branches[0].in_avals, unknowns) if not u]
@@ -268,18 +275,15 @@ def _cond_partial_eval(trace, tracers, *, branches):
         # nothing uses does not run in the forward pass of a derivative (D2), also where
         # the known cond is then batched (vmap of grad: every branch runs, F17).
         known, _ = dce_closed_jaxpr(splits[i][0])
-        before = sum(len(r) for r in res_avals[:i])
-        after = sum(len(r) for r in res_avals[i + 1 :])
 
         def fun(*xs):
             outs = common.eval_closed(known, *xs)
-            own = outs[n_known_out:]
-            return (
-                list(outs[:n_known_out])
-                + [zeros(a) for a in all_res[:before]]
-                + own
-                + [zeros(a) for a in all_res[len(all_res) - after :]]
-            )
+            res = [None] * len(all_res)
+            for k, r in zip(slots[i], outs[n_known_out:]):
+                res[k] = r
+            return list(outs[:n_known_out]) + [
+                zeros(a) if r is None else r for a, r in zip(all_res, res)
+            ]
 
         return common.jaxpr_from_fun(fun, known_in_avals)
 
@@ -289,13 +293,9 @@ def _cond_partial_eval(trace, tracers, *, branches):
     )
     known_outs, res = k_outs[:n_known_out], k_outs[n_known_out:]
     unk_ins = [t for t, u in zip(ops, unknowns) if u]
-    unknown_branches = []
-    start = 0
-    for (_, unk, _, nr), _ra in zip(splits, res_avals):
-        u = common.add_dummy_invars(unk, all_res[:start], 0)
-        u = common.add_dummy_invars(u, all_res[start + nr :], start + nr)
-        unknown_branches.append(u)
-        start += nr
+    unknown_branches = [
+        _with_residual_slots(unk, all_res, mine, nr) for (_, unk, _, nr), mine in zip(splits, slots)
+    ]
     unknown_branches, uconsts = common.join_consts(unknown_branches)
     effects = join_effects(*(u.effects for u in unknown_branches))
     if not any(out_uk) and not effects:
@@ -305,6 +305,43 @@ def _cond_partial_eval(trace, tracers, *, branches):
     )
     k_it, u_it = iter(known_outs), iter(u_outs)
     return [next(u_it) if u else next(k_it) for u in out_uk]
+
+
+def _merge_residual_slots(res_avals):
+    """One residual list for all branches, slots shared by type, as JAX's cond partial eval
+    shares them: the ``j``-th residual of type ``a`` of every branch goes into the same slot,
+    slots ordered by first appearance over the branches in order. Returns the slots' avals
+    and, per branch, the slot of each of its residuals.
+
+    What a slot holds for an element whose branch does not own it is observable where every
+    branch runs on every element (``vmap`` of the linear part with a batched index, F17): a
+    callback there sees another branch's residual of its type, or zeros, as in JAX."""
+    slot_of: dict = {}
+    all_res: list = []
+    slots = []
+    for avals in res_avals:
+        seen: dict = {}
+        mine = []
+        for a in avals:
+            key = (a, seen.get(a, 0))
+            seen[a] = key[1] + 1
+            if key not in slot_of:
+                slot_of[key] = len(all_res)
+                all_res.append(a)
+            mine.append(slot_of[key])
+        slots.append(mine)
+    return all_res, slots
+
+
+def _with_residual_slots(closed: ClosedJaxpr, all_res, mine, nr) -> ClosedJaxpr:
+    """The unknown branch taking every residual slot first: its own ``nr`` residual invars
+    at their slots ``mine``, unused invars elsewhere."""
+    j = closed.jaxpr
+    res_vars = [Var(a) for a in all_res]
+    for k, v in zip(mine, j.invars[:nr]):
+        res_vars[k] = v
+    invars = res_vars + list(j.invars[nr:])
+    return ClosedJaxpr(Jaxpr(j.constvars, invars, j.outvars, j.eqns, j.effects), closed.consts)
 
 
 def _cond_transpose(cts, index, *ops, branches):

@@ -1,0 +1,151 @@
+"""Session 23: host-callback differences from JAX 0.10.2 found by the callback fuzzers
+(tests/hunt/fuzz_s20.py, tests/fuzz/cb.py), reduced to plain programs. Each case runs
+jaxlite and, where JAX is importable, JAX (tests/hunt/oracle.py), and also asserts JAX's
+answer as a known value (counts and values observed on JAX 0.10.2), so the file means
+something without JAX. Numbers such as F17 are those of shared/spec/callbacks.md."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.hunt.oracle import JAX, LITE
+
+# ------------------------- F17 + H2/H3: what a callback in an untaken branch sees backward
+# vmap of a cond / switch with a batched index runs every branch on every element (F17).
+# Differentiated (linearize, grad, vjp), the cond is split into a forward cond returning
+# each branch's residuals and a linear cond reading them; a checkpoint in a branch
+# recomputes its callbacks there (H2, H3). For an element whose branch is another, that
+# recomputation reads the residual slot the element's own branch filled: JAX shares slots
+# between branches by type, so it sees the other branch's residual of its type (the element
+# operand itself where that branch saved it, cos(x) where it saved sin's derivative), and
+# zeros where no branch has one. jaxlite gave each branch its own slots, so it passed zeros
+# where JAX passes values (fuzz_s20 seed 22024: a debug callback received zeros, JAX the
+# other branch's cos(x)).
+
+
+def _branch_bodies(m, log):
+    jx, jnp, lax = m.jx, m.jnp, m.lax
+
+    def dbg(tag, v):
+        jx.debug.callback(lambda a: log.append((tag, np.asarray(a).tolist())), v)
+
+    def idx(v):
+        return (jnp.sum(v) > 0.5).astype(jnp.int32)
+
+    def square_logged(v):
+        dbg("a", v)
+        return v * v
+
+    def seed_22024(v):  # branch 0's residual is cos(v), of the type of branch 1's v
+        return lax.switch(idx(v), [jnp.sin, jx.checkpoint(square_logged)], v)
+
+    def cond_reversed(v):  # lax.cond: the checkpointed branch is branch 1 (true)
+        return lax.cond(jnp.sum(v) > 0.5, jx.checkpoint(square_logged), jnp.sin, v)
+
+    def operand_saved(v):  # branch 0 saves v itself: the recomputation sees the operand
+        return lax.switch(
+            idx(v), [lambda v: v * jnp.sin(jnp.sum(v)), jx.checkpoint(square_logged)], v
+        )
+
+    def no_residual(v):  # branch 0 is linear (saves nothing): zeros in both engines
+        return lax.switch(idx(v), [lambda v: v * 2.0, jx.checkpoint(square_logged)], v)
+
+    def two_of_a_type(v):  # two residuals of one type per branch: slots in order
+        def b1(v):
+            w = jnp.exp(v)
+            dbg("a", w)
+            dbg("b", v)
+            return w * v
+
+        return lax.switch(idx(v), [lambda v: jnp.sin(v) * jnp.cos(v), jx.checkpoint(b1)], v)
+
+    def pure_recomputed(v):  # a pure_callback the checkpoint recomputes (H3)
+        def b1(v):
+            def host(a):
+                log.append(("p", np.asarray(a).tolist()))
+                return np.asarray(a) * 2
+
+            spec = jx.ShapeDtypeStruct(v.shape, v.dtype)
+            r = jx.pure_callback(host, spec, lax.stop_gradient(v), vmap_method="sequential")
+            return v * v * r
+
+        return lax.switch(idx(v), [jnp.sin, jx.checkpoint(b1)], v)
+
+    def three_branches(v):  # neither element takes the checkpointed branch 2
+        i = idx(v) + (jnp.sum(v) > 3.0).astype(jnp.int32)
+        return lax.switch(i, [jnp.sin, jnp.tanh, jx.checkpoint(square_logged)], v)
+
+    def cond_in_checkpoint(v):  # the seed's own shape: a checkpointed cond in a branch
+        def b1(v):
+            def t(v):
+                dbg("a", v)
+                return v
+
+            return lax.cond(jnp.sum(v) > 0.5, t, lambda v: v, v)
+
+        policy = jx.checkpoint_policies.everything_saveable
+        b0 = lambda v: jnp.sin(v) + v * 0.25  # noqa: E731
+        return lax.switch(idx(v), [b0, jx.checkpoint(b1, policy=policy)], v)
+
+    return {
+        k: f
+        for k, f in locals().items()
+        if k not in ("m", "log", "jx", "jnp", "lax", "dbg", "idx", "square_logged")
+    }
+
+
+_X = np.array([0.25, 0.5, 0.75, 1.0], np.float32)
+_XS = np.stack([_X, _X * 0.5 - 1.0])  # element 0 takes the checkpointed branch, 1 not
+
+
+def _branch_run(m, body, stack):
+    jx, jnp = m.jx, m.jnp
+    log: list = []
+    f = _branch_bodies(m, log)[body]
+    if stack == "vmap_linearize":
+
+        def F(x):
+            y, lin = jx.linearize(f, x)
+            return jnp.sum(y) + lin(jnp.ones_like(x))
+
+        out = jx.vmap(F)(_XS)
+    else:  # vmap_grad (a vjp pullback: the same split)
+        out = jx.vmap(jx.grad(lambda x: jnp.sum(f(x))))(_XS)
+    return log, np.asarray(out)
+
+
+# What JAX 0.10.2 passes to the callbacks of the recomputation for element 1 (whose branch
+# is not the checkpointed one), per body: the residual of element 1's own branch that
+# shares the slot.
+_E1 = _XS[1]
+_RECOMPUTED_E1 = {
+    "seed_22024": {"a": np.cos(_E1)},
+    "cond_reversed": {"a": np.cos(_E1)},
+    "operand_saved": {"a": _E1},
+    "no_residual": {"a": np.zeros(4)},
+    "pure_recomputed": {"p": np.cos(_E1)},
+}
+_STACKS = ("vmap_linearize", "vmap_grad")
+
+
+@pytest.mark.parametrize("stack", _STACKS)
+@pytest.mark.parametrize("body", sorted(_branch_bodies(LITE, [])))
+def test_F17_untaken_branch_recomputation_sees_the_shared_residual_slot_like_jax(body, stack):
+    log, out = _branch_run(LITE, body, stack)
+    # each callback: forward on both elements, recomputed on both (4 calls; 8 for two)
+    assert len(log) == (8 if body == "two_of_a_type" else 4)
+    expected = _RECOMPUTED_E1.get(body)
+    if expected is not None:
+        ((tag, want),) = expected.items()
+        fwd = [a for t, a in log if t == tag]
+        np.testing.assert_allclose(fwd[0], _XS[0], rtol=1e-6)
+        np.testing.assert_allclose(fwd[1], _XS[1], rtol=1e-6)
+        np.testing.assert_allclose(fwd[2], _XS[0], rtol=1e-6)
+        np.testing.assert_allclose(fwd[3], want, rtol=1e-5, atol=1e-6)
+    if JAX is not None:
+        jlog, jout = _branch_run(JAX, body, stack)
+        assert [t for t, _ in log] == [t for t, _ in jlog]
+        for (_, a), (_, b) in zip(log, jlog):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(out, jout, rtol=1e-5, atol=1e-6)
