@@ -39,7 +39,7 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.core.trace import Tracer, eval_trace, set_current_trace, trace_ctx
 from jaxlite._src.custom_args import resolve_args as _resolve_args
-from jaxlite._src.custom_staged import applying_trace_kind, run_staged_rule
+from jaxlite._src.custom_staged import DeadCodeFreeRule, applying_trace_kind, run_staged_rule
 from jaxlite._src.custom_trees import (
     bwd_cotangent_leaves,
     check_nondiff_not_traced,
@@ -47,6 +47,7 @@ from jaxlite._src.custom_trees import (
 )
 from jaxlite._src.custom_vmap import custom_jvp_call_batch, custom_vjp_call_batch
 from jaxlite._src.interpreters import simplify as _simplify
+from jaxlite._src.interpreters.dce import dce_closed_jaxpr
 from jaxlite._src.interpreters.eval import eval_jaxpr
 from jaxlite._src.interpreters.staging import trace_to_jaxpr
 from jaxlite._src.interpreters.transpose import backward_pass
@@ -384,6 +385,22 @@ def _call_dce(used_outputs, eqn):
     return [True] * len(eqn.invars), eqn
 
 
+def _cj_dce(used_outputs, eqn):
+    """As JAX's: the body keeps every input (the rule may use one the body does not) and
+    only the used outputs; the rule, when the call is differentiated, keeps only those
+    outputs and their tangents, with its dead code removed (``DeadCodeFreeRule``)."""
+    call = eqn.params["call_jaxpr"]
+    if not any(used_outputs) and not call.effects:
+        return [False] * len(eqn.invars), None
+    jvp = eqn.params["jvp"]
+    if all(used_outputs) and isinstance(jvp, DeadCodeFreeRule):
+        return [True] * len(eqn.invars), eqn
+    new_call, _ = dce_closed_jaxpr(call, used_outputs)
+    params = dict(eqn.params, call_jaxpr=new_call, jvp=DeadCodeFreeRule(jvp, used_outputs))
+    outvars = [v for v, u in zip(eqn.outvars, used_outputs) if u]
+    return [True] * len(eqn.invars), eqn.replace(outvars=outvars, params=params)
+
+
 rules.impl_rules[custom_jvp_call_p] = _cj_impl
 rules.forwarding_rules[custom_jvp_call_p] = _call_forwarding
 rules.abstract_eval_rules[custom_jvp_call_p] = _cj_abstract_eval
@@ -391,7 +408,7 @@ rules.vma_rules[custom_jvp_call_p] = rules.keep_vma
 rules.effects_rules[custom_jvp_call_p] = _cj_effects
 rules.jvp_rules[custom_jvp_call_p] = _cj_jvp
 rules.batch_rules[custom_jvp_call_p] = functools.partial(custom_jvp_call_batch, custom_jvp_call_p)
-rules.dce_rules[custom_jvp_call_p] = _call_dce
+rules.dce_rules[custom_jvp_call_p] = _cj_dce
 rules.transpose_rules[custom_jvp_call_p] = _cj_transpose
 rules.lower_rules[custom_jvp_call_p] = _call_lower
 rules.native_inline[custom_jvp_call_p] = "call_jaxpr"

@@ -66,3 +66,49 @@ def applying_trace_kind() -> str:
     while t is not None and t.kind == "staging":
         t = t.parent_trace
     return "eval" if t is None else t.kind
+
+
+class DeadCodeFreeRule:
+    """The jvp rule of a staged ``custom_jvp`` call after dead-code elimination of the call
+    (``custom_jvp_call_p``'s dce rule): the user's rule traced to a jaxpr, only the
+    outputs ``used`` (primals and their tangents) kept, dead code removed, then evaluated.
+
+    JAX's dce rule of the call wraps its rule the same way, so a ``pure_callback`` whose
+    result the rule does not use never runs when the call is differentiated again: the
+    forward pass of a ``checkpoint`` is dead-code eliminated before it is evaluated under
+    an outer derivative (``hessian``, ``jvp`` of ``grad``), and there the rule of a
+    ``custom_jvp`` call in it runs (D1, D7; hunt seed 476)."""
+
+    __slots__ = ("rule", "used")
+
+    def __init__(self, rule: Callable, used: Sequence[bool]):
+        if isinstance(rule, DeadCodeFreeRule):  # already pruned: compose the masks
+            it = iter(used)
+            used = [bool(next(it)) if u else False for u in rule.used]
+            rule = rule.rule
+        self.rule, self.used = rule, tuple(bool(u) for u in used)
+
+    def __call__(self, primals: Sequence, tangents: Sequence) -> tuple[list, list]:
+        n = len(primals)
+        args = [*primals, *tangents]
+        live = [i for i, a in enumerate(args) if type(a) is not Zero]
+        info = {}
+
+        def f(*xs):
+            full = list(args)
+            for i, x in zip(live, xs):
+                full[i] = x
+            p_out, t_out = self.rule(full[:n], full[n:])
+            p_out = [p for p, u in zip(p_out, self.used) if u]
+            t_out = [t for t, u in zip(t_out, self.used) if u]
+            info["zero"] = [t if type(t) is Zero else None for t in t_out]
+            return p_out + [t for t in t_out if type(t) is not Zero]
+
+        closed, _ = trace_to_jaxpr(f, [aval_of(args[i]) for i in live])
+        jaxpr, _ = dce_jaxpr(closed.jaxpr)
+        const_of = {id(v): c for v, c in zip(closed.jaxpr.constvars, closed.consts)}
+        consts = [const_of[id(v)] for v in jaxpr.constvars]
+        vals = eval_jaxpr(jaxpr, consts, *[args[i] for i in live])
+        m = len(info["zero"])
+        it = iter(vals[m:])
+        return list(vals[:m]), [next(it) if z is None else z for z in info["zero"]]

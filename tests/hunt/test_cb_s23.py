@@ -6,6 +6,8 @@ something without JAX. Numbers such as F17 are those of shared/spec/callbacks.md
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 import pytest
 
@@ -148,4 +150,92 @@ def test_F17_untaken_branch_recomputation_sees_the_shared_residual_slot_like_jax
         assert [t for t, _ in log] == [t for t, _ in jlog]
         for (_, a), (_, b) in zip(log, jlog):
             np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(out, jout, rtol=1e-5, atol=1e-6)
+
+
+# -------------------------------------- D1/D7: a custom_jvp rule's unused pure_callback
+# JAX's dead-code elimination of a custom_jvp call also prunes its rule: when the call
+# sits in a jaxpr that was dead-code eliminated (the forward half of a checkpoint under
+# reverse mode) and that jaxpr is then differentiated again (hessian, jvp of grad, ...),
+# the rule runs traced, its dead code removed, so a pure_callback whose result it does not
+# use never runs. jaxlite ran the rule as written: one more call (fuzz_s20 seed 476).
+
+
+def _rule_counts(m, container, stack):
+    jx, jnp, lax = m.jx, m.jnp, m.lax
+    calls: collections.Counter = collections.Counter()
+
+    def host(tag, dtype):
+        def h(x):
+            calls[tag] += 1
+            x = np.asarray(x)
+            return x > 0 if dtype == "bool" else (x * 0 + 2).astype(np.float32)
+
+        return h
+
+    @jx.custom_jvp
+    def c(v):
+        return jnp.sin(v)
+
+    @c.defjvp
+    def rule(primals, tangents):
+        (v,), (t,) = primals, tangents
+        v0 = lax.stop_gradient(v)
+        spec = jx.ShapeDtypeStruct(v.shape, jnp.bool_)
+        _ = jx.pure_callback(host("unused", "bool"), spec, v0, vmap_method="sequential")
+        spec = jx.ShapeDtypeStruct(v.shape, jnp.float32)
+        sc = jx.pure_callback(host("used", "f"), spec, v0, vmap_method="expand_dims")
+        return c(v), t * sc
+
+    pol = jx.checkpoint_policies
+    body = {
+        "plain": c,
+        "ckpt_everything": jx.checkpoint(c, policy=pol.everything_saveable),
+        "ckpt_nothing": jx.checkpoint(c, policy=pol.nothing_saveable),
+        "ckpt_nested": jx.checkpoint(
+            jx.checkpoint(c, policy=pol.everything_saveable), policy=pol.nothing_saveable
+        ),
+        "cond": lambda v: lax.cond(jnp.sum(v) > 0, c, jnp.cos, v),
+        "jit": jx.jit(c),
+    }[container]
+
+    def f(t):
+        return jnp.sum(jnp.tanh(body(t)))
+
+    x = np.array([-0.25, 0.25, 0.75], np.float32)
+    if stack == "hessian":
+        out = jx.hessian(f)(x)
+    elif stack == "jvp_grad":
+        out = jx.jvp(jx.grad(f), (x,), (x,))[1]
+    elif stack == "jacfwd_jacrev":
+        out = jx.jacfwd(jx.jacrev(f))(x)
+    else:  # grad_grad
+        out = jx.grad(lambda t: jnp.sum(jx.grad(f)(t)))(x)
+    return dict(sorted(calls.items())), np.asarray(out)
+
+
+# JAX 0.10.2's calls per host function (an eager rule runs as written: "plain")
+_RULE_CASES = {
+    ("plain", "hessian"): {"unused": 2, "used": 2},
+    ("plain", "jvp_grad"): {"unused": 2, "used": 2},
+    ("ckpt_everything", "hessian"): {"used": 2},
+    ("ckpt_everything", "jvp_grad"): {"used": 2},
+    ("ckpt_everything", "grad_grad"): {"used": 2},
+    ("ckpt_nothing", "hessian"): {"used": 2},
+    ("ckpt_nothing", "jacfwd_jacrev"): {"used": 2},
+    ("ckpt_nothing", "grad_grad"): {"used": 3},
+    ("ckpt_nested", "hessian"): {"used": 2},
+    ("ckpt_nested", "grad_grad"): {"used": 3},
+    ("cond", "hessian"): {"used": 2},
+    ("jit", "jvp_grad"): {"used": 2},
+}
+
+
+@pytest.mark.parametrize("case", sorted(_RULE_CASES), ids="-".join)
+def test_D1_unused_pure_callback_in_a_custom_jvp_rule_differentiated_again_like_jax(case):
+    counts, out = _rule_counts(LITE, *case)
+    assert counts == _RULE_CASES[case]
+    if JAX is not None:
+        jcounts, jout = _rule_counts(JAX, *case)
+        assert jcounts == counts
         np.testing.assert_allclose(out, jout, rtol=1e-5, atol=1e-6)
