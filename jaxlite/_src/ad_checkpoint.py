@@ -28,6 +28,7 @@ import numpy as np
 
 from jaxlite._src import config, dtypes, tree_util, util as _util
 from jaxlite._src.api_plumbing import canonicalize_argnums, merge_static_args, split_static_args
+from jaxlite._src.callback_host import MappedHostFn
 from jaxlite._src.compile import codegen, jit_refs
 from jaxlite._src.core import effects as _effects, refs, rules
 from jaxlite._src.core.array import ArrayImpl, to_array
@@ -58,6 +59,7 @@ from jaxlite._src.interpreters.staging import (
     trace_to_jaxpr,
 )
 from jaxlite._src.interpreters.transpose import transpose_jaxpr
+from jaxlite._src.ops.shape import squeeze_p
 from jaxlite._src.ops.structural import instantiate
 
 checkpoint_p = Primitive("checkpoint", multiple_results=True)
@@ -481,7 +483,7 @@ def _replay_eqn(policy, e: JaxprEqn, inst_in, skip=frozenset()):
         # a debug callback (``skip``: one a nested checkpoint replays in its staged half)
         if id(e.params.get("callback")) in skip:
             return None, [False] * n, False
-        replays = not _saveable(policy, e) or all(inst_in)
+        replays = not _saveable(policy, e) or all(_unrolled_inst(policy, e, inst_in))
         return (e if replays else None), [False] * n, replays
     if kind == "whole":
         return e, [True] * n, bool(e.effects)
@@ -499,6 +501,24 @@ def _replay_eqn(policy, e: JaxprEqn, inst_in, skip=frozenset()):
 
     new = _with_params(e, _map_sub_jaxprs(e.params, one))
     return new, [True] * n, any(flags)
+
+
+def _unrolled_inst(policy, e: JaxprEqn, inst_in):
+    """Which operands of a debug callback the backward pass has anyway, as JAX sees them.
+
+    JAX unrolls a vmapped debug callback into one callback per element, each on
+    ``squeeze(slice(x))`` of a batched operand ``x``: a value of its own, available only
+    when the policy does not save that ``squeeze`` (``everything_saveable`` does, so such a
+    callback runs once; fuzz_s20 seed 231016). jaxlite keeps one callback over the whole
+    batch (``MappedHostFn``), so its batched operands count as those slices."""
+    cb = e.params.get("callback")
+    if not isinstance(cb, MappedHostFn):
+        return inst_in
+    out = list(inst_in)
+    for i, (x, axes) in enumerate(zip(e.invars, cb.operand_axes)):
+        if axes and out[i]:
+            out[i] = not bool(policy(squeeze_p, x.aval, dimensions=(0,)))
+    return out
 
 
 def remat_split(known: Jaxpr, n_known_outs: int, policy, skip=frozenset()):

@@ -239,3 +239,75 @@ def test_D1_unused_pure_callback_in_a_custom_jvp_rule_differentiated_again_like_
         jcounts, jout = _rule_counts(JAX, *case)
         assert jcounts == counts
         np.testing.assert_allclose(out, jout, rtol=1e-5, atol=1e-6)
+
+
+# ------------------------------ H2 + F14: a vmapped debug callback in a checkpoint under AD
+# JAX unrolls a vmapped debug callback into one callback per element, each on a slice of
+# the batched operands (F14); the slices are values of their own, which a policy that saves
+# everything saves, so under grad the callbacks run once (the forward pass), where an
+# unbatched callback on the checkpoint's input is replayed (H2). jaxlite keeps one callback
+# over the whole batch, on the checkpoint's input itself, and replayed it (fuzz_s20 seed
+# 231016: 92 calls, JAX 84).
+
+
+def _vmapped_counts(m, form, policy, stack):
+    jx, jnp = m.jx, m.jnp
+    calls: collections.Counter = collections.Counter()
+
+    def cb(tag):
+        return lambda *a: calls.update(tag)
+
+    pol = getattr(jx.checkpoint_policies, policy)
+
+    def ck(f):
+        return jx.checkpoint(f, policy=pol)
+
+    def inner(v):
+        jx.debug.callback(cb("a"), v)
+        return jnp.tanh(v)
+
+    def with_scale(v, k):
+        jx.debug.callback(cb("b"), v, k)
+        return jnp.tanh(v) * k
+
+    f = {
+        "checkpoint_in_vmap": lambda x: jx.vmap(ck(inner))(x),
+        "vmap_in_checkpoint": ck(lambda x: jx.vmap(inner)(x)),
+        "unbatched_operand": lambda x: jx.vmap(ck(with_scale), in_axes=(0, None))(
+            x, jnp.float32(2.0)
+        ),
+        "nested_vmap": lambda x: jx.vmap(jx.vmap(ck(inner)))(x.reshape(2, 2)),
+        "no_vmap": ck(inner),
+    }[form]
+    x = np.array([0.25, -0.5, 0.75, 1.0], np.float32)
+    if stack == "grad":
+        out = jx.grad(lambda x: jnp.sum(f(x)))(x)
+    else:  # a vjp pullback applied twice
+        y, pb = jx.vjp(f, x)
+        out = pb(jnp.ones_like(y))[0] + pb(y)[0]
+    return dict(calls), np.asarray(out)
+
+
+# JAX 0.10.2's calls (4 elements: 4 forward calls, 4 more per replay)
+_VMAPPED_CASES = {
+    ("checkpoint_in_vmap", "everything_saveable", "grad"): {"a": 4},
+    ("checkpoint_in_vmap", "everything_saveable", "vjp2"): {"a": 4},
+    ("checkpoint_in_vmap", "nothing_saveable", "vjp2"): {"a": 12},
+    ("vmap_in_checkpoint", "everything_saveable", "grad"): {"a": 4},
+    ("vmap_in_checkpoint", "dots_saveable", "grad"): {"a": 8},
+    ("unbatched_operand", "everything_saveable", "vjp2"): {"b": 4},
+    ("unbatched_operand", "nothing_saveable", "grad"): {"b": 8},
+    ("nested_vmap", "everything_saveable", "grad"): {"a": 4},
+    ("no_vmap", "everything_saveable", "grad"): {"a": 2},
+    ("no_vmap", "everything_saveable", "vjp2"): {"a": 3},
+}
+
+
+@pytest.mark.parametrize("case", sorted(_VMAPPED_CASES), ids="-".join)
+def test_H2_vmapped_debug_callback_in_checkpoint_replays_like_jax(case):
+    counts, out = _vmapped_counts(LITE, *case)
+    assert counts == _VMAPPED_CASES[case]
+    if JAX is not None:
+        jcounts, jout = _vmapped_counts(JAX, *case)
+        assert jcounts == counts
+        np.testing.assert_allclose(out, jout, rtol=1e-5, atol=1e-6)
