@@ -454,6 +454,11 @@ def _replay_body(policy, body: Jaxpr, inst_in, skip=frozenset()):
     return body.replace(eqns=eqns), outs, any_replay
 
 
+def _silent(body: Jaxpr) -> Jaxpr:  # ``body`` without its debug callbacks, nested too
+    keep = [x for x in body.eqns if not _is_debug_callback(x)]
+    return body.replace(eqns=[_with_params(x, _map_sub_jaxprs(x.params, _silent)) for x in keep])
+
+
 def _replay_eqn(policy, e: JaxprEqn, inst_in, skip=frozenset()):
     """JAX's partial evaluation of a known equation inside ``checkpoint`` (its
     ``partial_eval_jaxpr_custom`` rules), as far as debug callbacks go. Returns the equation
@@ -467,19 +472,17 @@ def _replay_eqn(policy, e: JaxprEqn, inst_in, skip=frozenset()):
     effect-free equation's outputs are available unless the policy saves it. A cond / scan
     body is decided per callback with all its inputs available, and its outputs are
     available after it; a jit / checkpoint body passes availability through; a while loop
-    is replayed whole. Other effectful equations are never replayed: their outputs are
-    saved."""
+    is replayed whole. Other effectful equations run once: their outputs are saved (a
+    replayed body recomputes a custom_jvp / custom_vjp call in it without its callbacks)."""
     kind = rules.remat_replay_rules.get(e.primitive)
     n = len(e.outvars)
     if kind is None:
         if not e.effects:
             return e, [not _saveable(policy, e)] * n, False
-        if (
-            e.primitive in rules.remat_runs_once
-            or list(_sub_jaxprs(e.params))
-            or any(not _effects.remat_allowed_effects.contains(f) for f in e.effects)
-        ):
+        if any(not _effects.remat_allowed_effects.contains(f) for f in e.effects):
             return e, [False] * n, False
+        if e.primitive in rules.remat_runs_once or list(_sub_jaxprs(e.params)):
+            return _with_params(e, _map_sub_jaxprs(e.params, _silent)), [False] * n, False
         # a debug callback (``skip``: one a nested checkpoint replays in its staged half)
         if id(e.params.get("callback")) in skip:
             return None, [False] * n, False
@@ -504,13 +507,9 @@ def _replay_eqn(policy, e: JaxprEqn, inst_in, skip=frozenset()):
 
 
 def _unrolled_inst(policy, e: JaxprEqn, inst_in):
-    """Which operands of a debug callback the backward pass has anyway, as JAX sees them.
-
-    JAX unrolls a vmapped debug callback into one callback per element, each on
-    ``squeeze(slice(x))`` of a batched operand ``x``: a value of its own, available only
-    when the policy does not save that ``squeeze`` (``everything_saveable`` does, so such a
-    callback runs once; fuzz_s20 seed 231016). jaxlite keeps one callback over the whole
-    batch (``MappedHostFn``), so its batched operands count as those slices."""
+    """Which operands of a debug callback the backward pass has anyway, as JAX sees them:
+    JAX unrolls a vmapped one per element on ``squeeze(slice(x))`` of a batched ``x``, a
+    value the policy may save (fuzz_s20 seed 231016); jaxlite keeps one (MappedHostFn)."""
     cb = e.params.get("callback")
     if not isinstance(cb, MappedHostFn):
         return inst_in

@@ -311,3 +311,94 @@ def test_H2_vmapped_debug_callback_in_checkpoint_replays_like_jax(case):
         jcounts, jout = _vmapped_counts(JAX, *case)
         assert jcounts == counts
         np.testing.assert_allclose(out, jout, rtol=1e-5, atol=1e-6)
+
+
+# ------------------ H2 + G10/G11: a custom_jvp / custom_vjp call in a replayed checkpoint body
+# JAX's partial evaluation has no rule for an effectful custom_jvp / custom_vjp call: inside
+# a checkpoint it runs once and its outputs are saved, also where it sits in a jit, cond or
+# scan body that the backward pass replays. jaxlite replays such bodies whole and ran the
+# call's debug callbacks again (fuzz_s20 seed 231125 holds one: a custom_jvp in a jit in a
+# checkpoint under hessian); now the replayed body recomputes the call without them.
+
+
+def _custom_call_counts(m, kind, container, stack):
+    jx, jnp, lax = m.jx, m.jnp, m.lax
+    calls: collections.Counter = collections.Counter()
+
+    def cb(tag):
+        return lambda *a: calls.update(tag)
+
+    if kind == "custom_jvp":
+
+        @jx.custom_jvp
+        def c(v):
+            jx.debug.callback(cb("p"), v)
+            return jnp.sin(v)
+
+        @c.defjvp
+        def _(primals, tangents):
+            (v,), (t,) = primals, tangents
+            jx.debug.callback(cb("r"), v)
+            return c(v), t * jnp.cos(v)
+
+    else:
+
+        @jx.custom_vjp
+        def c(v):
+            jx.debug.callback(cb("p"), v)
+            return jnp.sin(v)
+
+        def fwd(v):
+            jx.debug.callback(cb("f"), v)
+            return jnp.sin(v), jnp.cos(v)
+
+        def bwd(r, g):
+            jx.debug.callback(cb("b"), r)
+            return (g * r,)
+
+        c.defvjp(fwd, bwd)
+
+    body = {
+        "jit": jx.jit(c),
+        "jit_jit": jx.jit(jx.jit(c)),
+        "cond": lambda v: lax.cond(jnp.sum(v) > 0, c, jnp.cos, v),
+        "scan": lambda v: lax.scan(lambda a, _: (c(a) * 1.5, None), v, None, length=2)[0],
+    }[container]
+    f = jx.checkpoint(body)
+
+    def g(t):
+        return jnp.sum(jnp.tanh(f(t)))
+
+    x = np.array([0.25, -0.5, 0.75], np.float32)
+    if stack == "grad":
+        out = jx.grad(g)(x)
+    elif stack == "hessian":
+        out = jx.hessian(g)(x)
+    else:  # a vjp pullback applied twice
+        y, pb = jx.vjp(f, x)
+        out = pb(jnp.ones_like(y))[0] + pb(y)[0]
+    return dict(sorted(calls.items())), np.asarray(out)
+
+
+# JAX 0.10.2's calls ("p": the custom function's body, "r": the jvp rule, "f"/"b": fwd/bwd)
+_CUSTOM_CALL_CASES = {
+    ("custom_jvp", "jit", "grad"): {"p": 1, "r": 2},
+    ("custom_jvp", "jit", "hessian"): {"p": 1, "r": 3},
+    ("custom_jvp", "jit_jit", "vjp2"): {"p": 1, "r": 3},
+    ("custom_jvp", "cond", "grad"): {"p": 1, "r": 2},
+    ("custom_jvp", "cond", "hessian"): {"p": 1, "r": 3},
+    ("custom_jvp", "scan", "vjp2"): {"p": 2, "r": 6},
+    ("custom_vjp", "jit", "grad"): {"b": 1, "f": 2},
+    ("custom_vjp", "cond", "vjp2"): {"b": 2, "f": 3},
+    ("custom_vjp", "scan", "grad"): {"b": 2, "f": 4},
+}
+
+
+@pytest.mark.parametrize("case", sorted(_CUSTOM_CALL_CASES), ids="-".join)
+def test_H2_custom_call_in_a_replayed_checkpoint_body_runs_once_like_jax(case):
+    counts, out = _custom_call_counts(LITE, *case)
+    assert counts == _CUSTOM_CALL_CASES[case]
+    if JAX is not None:
+        jcounts, jout = _custom_call_counts(JAX, *case)
+        assert jcounts == counts
+        np.testing.assert_allclose(out, jout, rtol=1e-5, atol=1e-6)
