@@ -10,6 +10,9 @@ of ``jit``'s trace (callback fuzzer, seed 40570). jaxlite runs the rule directly
 that meets a dead tracer, and nothing can have run yet (the rule is being staged, not
 evaluated), does it trace the rule to a jaxpr tolerating dead tracers, remove dead code,
 raise the escaped-tracer error if one is still used, and else evaluate the jaxpr.
+
+``DeadCodeFreeRule`` is the rule of a staged ``custom_jvp`` call that dead-code
+elimination has pruned: like JAX's, it is traced and pruned too before it runs.
 """
 
 from __future__ import annotations
