@@ -46,6 +46,7 @@ from jaxlite._src.core.ir import (
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal
 from jaxlite._src.core.trace import eval_trace, set_current_trace
+from jaxlite._src.custom_staged import DeadCodeFreeRule
 from jaxlite._src.interpreters import dce as _dce
 from jaxlite._src.interpreters.batching import batch_jaxpr
 from jaxlite._src.interpreters.dce import dce_jaxpr
@@ -455,8 +456,14 @@ def _replay_body(policy, body: Jaxpr, inst_in, skip=frozenset()):
 
 
 def _silent(body: Jaxpr) -> Jaxpr:  # ``body`` without its debug callbacks, nested too
-    keep = [x for x in body.eqns if not _is_debug_callback(x)]
-    return body.replace(eqns=[_with_params(x, _map_sub_jaxprs(x.params, _silent)) for x in keep])
+    return body.replace(eqns=[_quiet(x) for x in body.eqns if not _is_debug_callback(x)])
+
+
+def _quiet(e: JaxprEqn) -> JaxprEqn:  # a custom_jvp call's rule runs silently too
+    params = _map_sub_jaxprs(e.params, _silent)
+    if e.primitive in rules.remat_runs_once and "jvp" in params:
+        params["jvp"] = DeadCodeFreeRule(params["jvp"], [True] * len(e.outvars), _silent)
+    return _with_params(e, params)
 
 
 def _replay_eqn(policy, e: JaxprEqn, inst_in, skip=frozenset()):
@@ -468,12 +475,11 @@ def _replay_eqn(policy, e: JaxprEqn, inst_in, skip=frozenset()):
     whether a debug callback is replayed.
 
     A debug callback is replayed when the policy does not save it, or when it does and all
-    its operands are available anyway; one on a saved value (a residual) runs once. An
-    effect-free equation's outputs are available unless the policy saves it. A cond / scan
-    body is decided per callback with all its inputs available, and its outputs are
-    available after it; a jit / checkpoint body passes availability through; a while loop
-    is replayed whole. Other effectful equations run once: their outputs are saved (a
-    replayed body recomputes a custom_jvp / custom_vjp call in it without its callbacks)."""
+    its operands are available anyway. An effect-free equation's outputs are available
+    unless the policy saves it. A cond / scan body is decided per callback, all its inputs
+    available, its outputs available after it; a jit / checkpoint body passes availability
+    through; a while loop is replayed whole. Other effectful equations run once (a replayed
+    body recomputes a custom_jvp / custom_vjp call without its callbacks, rule too)."""
     kind = rules.remat_replay_rules.get(e.primitive)
     n = len(e.outvars)
     if kind is None:
@@ -482,7 +488,7 @@ def _replay_eqn(policy, e: JaxprEqn, inst_in, skip=frozenset()):
         if any(not _effects.remat_allowed_effects.contains(f) for f in e.effects):
             return e, [False] * n, False
         if e.primitive in rules.remat_runs_once or list(_sub_jaxprs(e.params)):
-            return _with_params(e, _map_sub_jaxprs(e.params, _silent)), [False] * n, False
+            return _quiet(e), [False] * n, False
         # a debug callback (``skip``: one a nested checkpoint replays in its staged half)
         if id(e.params.get("callback")) in skip:
             return None, [False] * n, False
@@ -507,17 +513,16 @@ def _replay_eqn(policy, e: JaxprEqn, inst_in, skip=frozenset()):
 
 
 def _unrolled_inst(policy, e: JaxprEqn, inst_in):
-    """Which operands of a debug callback the backward pass has anyway, as JAX sees them:
-    JAX unrolls a vmapped one per element on ``squeeze(slice(x))`` of a batched ``x``, a
-    value the policy may save (fuzz_s20 seed 231016); jaxlite keeps one (MappedHostFn)."""
+    """The operands a debug callback has anyway, as JAX, which unrolls a vmapped one on
+    ``squeeze(slice(x))`` of a batched ``x`` (a value the policy may save), sees them."""
     cb = e.params.get("callback")
     if not isinstance(cb, MappedHostFn):
         return inst_in
-    out = list(inst_in)
-    for i, (x, axes) in enumerate(zip(e.invars, cb.operand_axes)):
-        if axes and out[i]:
-            out[i] = not bool(policy(squeeze_p, x.aval, dimensions=(0,)))
-    return out
+    saves = [
+        bool(axes) and policy(squeeze_p, x.aval, dimensions=(0,))
+        for x, axes in zip(e.invars, cb.operand_axes)
+    ]
+    return [i and not s for i, s in zip(inst_in, saves)]
 
 
 def remat_split(known: Jaxpr, n_known_outs: int, policy, skip=frozenset()):

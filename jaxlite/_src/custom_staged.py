@@ -82,14 +82,18 @@ class DeadCodeFreeRule:
     an outer derivative (``hessian``, ``jvp`` of ``grad``), and there the rule of a
     ``custom_jvp`` call in it runs (D1, D7; hunt seed 476)."""
 
-    __slots__ = ("rule", "used")
+    __slots__ = ("rule", "used", "transform")
 
-    def __init__(self, rule: Callable, used: Sequence[bool]):
+    def __init__(self, rule: Callable, used: Sequence[bool], transform=None):
+        # ``transform``: applied to the traced rule's jaxpr (a checkpoint's replay removes
+        # the debug callbacks of a call JAX runs once, and those of its rule)
         if isinstance(rule, DeadCodeFreeRule):  # already pruned: compose the masks
             it = iter(used)
             used = [bool(next(it)) if u else False for u in rule.used]
+            transform = transform or rule.transform
             rule = rule.rule
         self.rule, self.used = rule, tuple(bool(u) for u in used)
+        self.transform = transform
 
     def __call__(self, primals: Sequence, tangents: Sequence) -> tuple[list, list]:
         n = len(primals)
@@ -109,6 +113,8 @@ class DeadCodeFreeRule:
 
         closed, _ = trace_to_jaxpr(f, [aval_of(args[i]) for i in live])
         jaxpr, _ = dce_jaxpr(closed.jaxpr)
+        if self.transform is not None:
+            jaxpr = self.transform(jaxpr)
         const_of = {id(v): c for v, c in zip(closed.jaxpr.constvars, closed.consts)}
         consts = [const_of[id(v)] for v in jaxpr.constvars]
         vals = eval_jaxpr(jaxpr, consts, *[args[i] for i in live])

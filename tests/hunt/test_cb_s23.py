@@ -317,8 +317,10 @@ def test_H2_vmapped_debug_callback_in_checkpoint_replays_like_jax(case):
 # JAX's partial evaluation has no rule for an effectful custom_jvp / custom_vjp call: inside
 # a checkpoint it runs once and its outputs are saved, also where it sits in a jit, cond or
 # scan body that the backward pass replays. jaxlite replays such bodies whole and ran the
-# call's debug callbacks again (fuzz_s20 seed 231125 holds one: a custom_jvp in a jit in a
-# checkpoint under hessian); now the replayed body recomputes the call without them.
+# call's debug callbacks again, and its rule's where the replay is differentiated again
+# (fuzz_s20 seed 231125: a custom_jvp in a jit in a checkpoint under hessian); now the
+# replayed body recomputes the call without them, its rule too (its pure_callbacks may
+# still run again, D7).
 
 
 def _custom_call_counts(m, kind, container, stack):
@@ -361,6 +363,7 @@ def _custom_call_counts(m, kind, container, stack):
     body = {
         "jit": jx.jit(c),
         "jit_jit": jx.jit(jx.jit(c)),
+        "jit_more": jx.jit(lambda v: jnp.cos(c(v)) - v),  # the reduced seed 231125
         "cond": lambda v: lax.cond(jnp.sum(v) > 0, c, jnp.cos, v),
         "scan": lambda v: lax.scan(lambda a, _: (c(a) * 1.5, None), v, None, length=2)[0],
     }[container]
@@ -385,6 +388,8 @@ _CUSTOM_CALL_CASES = {
     ("custom_jvp", "jit", "grad"): {"p": 1, "r": 2},
     ("custom_jvp", "jit", "hessian"): {"p": 1, "r": 3},
     ("custom_jvp", "jit_jit", "vjp2"): {"p": 1, "r": 3},
+    ("custom_jvp", "jit_more", "hessian"): {"p": 1, "r": 3},
+    ("custom_jvp", "jit_more", "vjp2"): {"p": 1, "r": 3},
     ("custom_jvp", "cond", "grad"): {"p": 1, "r": 2},
     ("custom_jvp", "cond", "hessian"): {"p": 1, "r": 3},
     ("custom_jvp", "scan", "vjp2"): {"p": 2, "r": 6},
