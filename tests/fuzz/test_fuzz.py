@@ -106,3 +106,20 @@ def test_a_documented_difference_is_counted_as_documented():
     stats = fuzz(range(105, 106), stacks=["jacfwd"], per_program=None)
     assert not stats.failures and sum(stats.mismatches.values()) == 0
     assert sum(stats.documented.values()) == 1
+
+
+def test_jax_xlogy_jvp_quirks_are_documented():
+    # Session 23's fresh seeds 23000479 (complex x, negative real y: JAX's JVP rule takes the
+    # log of the unpromoted y and gives NaN) and 23001496 (a uint8 y: JAX's rule calls
+    # lax.log on it and raises), both the xlogy row of compat.md; other NaNs are not.
+    from tests.fuzz.runner import known
+
+    topic = "JVP through a custom_jvp function (xlogy, ...) of an integer-derived operand"
+    src = "v7 = jax.scipy.special.xlogy(v5, x2)\nout = jax.jvp(fd, (x2,), (tx2,))"
+    nan = "output 1: [0.28989+1.87563j 1.61302-0.03345j] vs JAX [    nan    +nanj 1.61302-0.03345j]"
+    assert known("value", nan, src) == topic
+    assert known("value", nan, src.replace("xlogy", "logaddexp")) is None
+    assert known("value", "output 1: [0.5] vs JAX [0.25]", src) is None
+    uint = "JAX raised TypeError: log does not accept dtype uint8. Accepted dtypes are ..."
+    assert known("raise/no-raise", uint, src) == topic
+    assert known("raise/no-raise", uint.replace("log", "sin"), src) is None
