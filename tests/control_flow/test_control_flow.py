@@ -444,6 +444,22 @@ def test_lax_map(batch_size):
     close(out, np.sin(xs).sum(1, keepdims=True) * xs)
 
 
+@pytest.mark.parametrize("n,batch_size", [(2, 1), (4, 2), (2, 5), (3, 2), (5, 2)])
+def test_lax_map_batch_size_keeps_a_weak_cotangent_when_nothing_is_sliced(n, batch_size):
+    # fuzz seed 23100641: lax.map(batch_size=...) sliced xs to whole batches even when the
+    # batches cover all of xs; the slice's transpose (a pad) made grad of a Python float
+    # strongly typed. Only a real remainder slices (as JAX), and then both are strong.
+    def f(x):
+        xs = jnp.stack([x] * n, axis=-1)
+        return jnp.sum(lax.map(lambda r: jnp.sin(r) * r, xs, batch_size=batch_size))
+
+    g = jax.grad(f)(-0.77)
+    x = np.float32(-0.77)
+    close(g, n * (np.sin(x) + x * np.cos(x)))
+    sliced = n % batch_size != 0 and n >= batch_size
+    assert g.dtype == np.float32 and g.aval.weak_type is (not sliced)
+
+
 def test_lax_map_pytree_and_jit():
     xs = {"a": rand(4, 2), "b": rand(4, seed=1)}
     f = jax.jit(lambda xs: lax.map(lambda d: (d["a"] * d["b"], d["b"] + 1.0), xs))

@@ -686,13 +686,15 @@ def map(f: Callable, xs, *, batch_size: int | None = None):
     leaves = [common.to_array(x) for x in leaves]
     n = _infer_length(leaves, None)
     nb, rem = divmod(n, batch_size)
+
+    def rows(x, start, stop):  # x[start:stop], no slice at all when that is all of x (as
+        # JAX's indexing: a slice's transpose, a pad, would drop a weak type under grad)
+        return x if (start, stop) == (0, n) else _shape.slice_in_dim(x, start, stop, 1, 0)
+
     outs = []
     if nb:
         main = [
-            _shape.reshape(
-                _shape.slice_in_dim(x, 0, nb * batch_size, 1, 0),
-                (nb, batch_size) + aval_of(x).shape[1:],
-            )
+            _shape.reshape(rows(x, 0, nb * batch_size), (nb, batch_size) + aval_of(x).shape[1:])
             for x in leaves
         ]
         _, ys = scan(lambda _, x: ((), vmap(f)(x)), (), tree_util.tree_unflatten(tree, main))
@@ -701,7 +703,7 @@ def map(f: Callable, xs, *, batch_size: int | None = None):
         )
         outs.append(ys)
     if rem or not nb:  # the remainder (or, for no slices at all, the empty xs: JAX's answer)
-        tail = [_shape.slice_in_dim(x, nb * batch_size, n, 1, 0) for x in leaves]
+        tail = [rows(x, nb * batch_size, n) for x in leaves]
         outs.append(vmap(f)(tree_util.tree_unflatten(tree, tail)))
     if len(outs) == 1:
         return outs[0]
