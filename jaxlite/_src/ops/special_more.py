@@ -125,19 +125,22 @@ defjvp(
 # SciPy's kernel in float64: accurate in the tails, where sqrt(2) * erfinv(2p - 1) loses
 # everything to the cancellation in 2p - 1 (float32 ndtri(1e-10) was -inf; it is -6.3613).
 ndtri_p = unop("ndtri", _f64(lambda p: scipy.special.ndtri(p)), FLOAT)
-# d/dp ndtri(p) = sqrt(2 pi) exp(ndtri(p)**2 / 2); 0 at p = 0 and 1 (infinite ndtri), as JAX
-# gives there.
-defjvp2(
-    ndtri_p,
-    lambda t, ans, p: mul(
-        t,
-        select_n(
-            eq(mul(ans, ans), _const(p, np.inf)),  # ans = +-inf (NaN stays NaN)
-            mul(_const(p, np.sqrt(2 * np.pi)), exp(div(mul(ans, ans), _const(p, 2)))),
-            _const(p, 0),
-        ),
-    ),
-)
+
+
+# d/dp ndtri(p) = sqrt(2 pi) exp(ndtri(p)**2 / 2), and as JAX's (which differentiates its
+# own implementation, a select among rational approximations): the tangent is dropped, not
+# multiplied by 0, where ndtri is infinite (p = 0 and 1: an infinite tangent or cotangent
+# gives 0 there, not NaN), and an infinite tangent elsewhere gives NaN (``t - t``: the
+# intermediate products of JAX's approximations). Both are linear in ``t``, so the
+# transpose does the same to cotangents.
+def _ndtri_jvp(t, ans, p):
+    edge = eq(mul(ans, ans), _const(p, np.inf))  # ans = +-inf (NaN stays NaN)
+    scale = mul(_const(p, np.sqrt(2 * np.pi)), exp(div(mul(ans, ans), _const(p, 2))))
+    scale = select_n(edge, scale, _const(p, 0))  # finite: 0 * scale in the dropped branch
+    return select_n(edge, add(mul(t, scale), sub(t, t)), _const(p, 0))
+
+
+defjvp2(ndtri_p, _ndtri_jvp)
 rules.quiet_fp.update([polygamma_p, zeta_p, erfcx_p, expi_p, expn_p, ndtri_p])
 
 
