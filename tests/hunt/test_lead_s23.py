@@ -54,3 +54,58 @@ def test_fuzz_seed_23101602_grad_through_scan_and_ndtri():
 
     g = jax.grad(f)(np.array([-1.2], F32))
     assert np.asarray(g).tolist() == [0.0]
+
+
+# --- jnp.ldexp (fuzz seed 23200175) -------------------------------------------------------
+# It was x1 * exp2(x2): 0 * 2**200 was NaN, 1e-30 * 2**200 overflowed, float32 exp2(127)
+# was not 2**127, and the derivative at 0 and inf was 2**x2 where JAX's is 1.
+
+
+@pytest.mark.parametrize(
+    "x1,x2,want",
+    [
+        (0.0, 200, 0.0),
+        (-0.0, 300, -0.0),
+        (1e-30, 200, float(np.float32(1e-30)) * 2.0**200),
+        (3.0, -100, 3.0 * 2.0**-100),
+        (1.0, 127, 2.0**127),
+        (1.5, 128, np.inf),
+        (np.inf, -500, np.inf),
+        (-np.inf, 5, -np.inf),
+    ],
+)
+@pytest.mark.parametrize("int_dtype", [np.int32, np.int16])
+def test_ldexp_splits_the_exponent_off_first(x1, x2, want, int_dtype):
+    jnp = jax.numpy
+    for f in (jnp.ldexp, jax.jit(jnp.ldexp)):
+        got = f(F32(x1), int_dtype(x2))
+        assert got.dtype == np.float32
+        assert np.asarray(got).tobytes() == F32(want).tobytes(), (f, x1, x2, got)
+
+
+def test_ldexp_derivative_is_one_at_zeros_and_infinities():
+    x = np.array([0.0, -0.0, np.inf, -np.inf, 1.0, -2.5, 1e20], F32)
+    g = jax.vmap(jax.grad(lambda v: jax.numpy.ldexp(v, 3)))(x)
+    assert np.asarray(g).tolist() == [1.0, 1.0, 1.0, 1.0, 8.0, 8.0, 8.0]
+
+
+def test_ldexp_matches_jax_on_normal_numbers():
+    real = pytest.importorskip("jax")
+    x = np.array([0.0, -0.0, 1.0, -3.5, 2e-38, 1e-30, 3e38, np.inf, np.nan, 0.7], F32)
+    for n in (0, 3, -3, 100, 200, 254, 280, -126, -149, -300, 127, 128):
+        for idt in (np.int32, np.int8):
+            nn = idt(np.clip(n, np.iinfo(idt).min, np.iinfo(idt).max))
+            a = np.asarray(jax.numpy.ldexp(x, nn))
+            b = np.asarray(real.numpy.ldexp(x, nn))
+            normal = ~((np.abs(a) < np.finfo(F32).tiny) & (a != 0))  # XLA flushes subnormals
+            assert a[normal].tobytes() == b[normal].tobytes(), (n, idt, a, b)
+
+
+@pytest.mark.parametrize("dtype", [np.uint16, np.int8, np.int32, np.uint32])
+@pytest.mark.parametrize("shape", [(0,), (2, 0)])
+def test_bitwise_count_of_an_empty_array(dtype, shape):
+    # fuzz seed 23200452: the kernel reshaped the bytes with a -1 an empty array cannot infer
+    x = jax.numpy.zeros(shape, dtype)
+    for f in (jax.numpy.bitwise_count, jax.jit(jax.numpy.bitwise_count), jax.lax.population_count):
+        out = f(x)
+        assert out.shape == shape

@@ -1,5 +1,5 @@
 """``jax.numpy`` functions of a number's binary form, and the window functions:
-``frexp``, ``spacing``, ``bitwise_count``, ``isdtype``; ``hanning``, ``hamming``,
+``frexp``, ``ldexp``, ``spacing``, ``bitwise_count``, ``isdtype``; ``hanning``, ``hamming``,
 ``blackman``, ``bartlett``, ``kaiser``.
 
 ``frexp`` reads the exponent field through ``bitcast_convert_type`` (exact for subnormals
@@ -22,10 +22,12 @@ from jaxlite._src.numpy.ufuncs import (
     exp2,
     isinf,
     isnan,
+    power,
     sqrt,
 )
 from jaxlite._src.numpy.ufuncs_extra import i0, nextafter
 from jaxlite._src.numpy.util import (
+    asarray_any,
     check_arraylike,
     promote_args_inexact,
     promote_args_numeric,
@@ -81,6 +83,41 @@ def _frexp_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
     m, e = _frexp(x)
     return (m, e), (t * exp2(-e.astype(t.dtype)), np.zeros(e.shape, dtypes.float0))
+
+
+def ldexp(x1, x2, /):
+    """``x1 * 2**x2``, elementwise.
+
+    Mirrors ``jax.numpy.ldexp`` (NumPy's ``ldexp``), computed as JAX computes it: the
+    exponent of ``x1`` (``frexp``) plus ``x2`` in ``x1``'s float dtype, so a small ``x1``
+    with a large ``x2`` stays finite (``ldexp(1e-30, 200)`` is ``1.6e30`` in float32, not
+    ``inf``, and ``ldexp(0, 200)`` is ``0``, not NaN); zeros and infinities are returned as
+    they are (their derivative is 1, JAX's), NaNs stay NaN.
+
+    Args:
+      x1: real array (integers are promoted to the default float dtype).
+      x2: integer or boolean array, broadcast against ``x1``.
+
+    Returns:
+      An array of ``x1``'s inexact dtype.
+
+    Raises:
+      ValueError: ``x1`` complex or ``x2`` not an integer (or boolean) array, as in JAX.
+    """
+    x1, x2 = asarray_any(x1), asarray_any(x2)
+    if dtypes.is_complex(x1.dtype) or not (dtypes.is_int(x2.dtype) or x2.dtype == dtypes.bool_):
+        raise ValueError(
+            f"ldexp not supported for input types ({np.dtype(x1.dtype)!r}, {np.dtype(x2.dtype)!r})"
+        )
+    (x1,) = promote_args_inexact("ldexp", x1)
+    m, e = _frexp(x1)
+    # The whole exponent, as a float; one power of two moves into the mantissa when it is
+    # positive, so that 2**e stays finite where the result does.
+    e = e.astype(x1.dtype) + x2.astype(x1.dtype)
+    up = e > 0
+    m = _where(up, m * 2, m)
+    e = _where(up, e - 1, e)
+    return _where(isinf(x1) | (x1 == 0), x1, m * power(2, e))
 
 
 def spacing(x, /):

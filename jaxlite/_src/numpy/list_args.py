@@ -19,6 +19,7 @@ import re
 import numpy as np
 from jaxlite._src.numpy import (
     creation,
+    float_bits,
     indexing_routines,
     matrices,
     numerical,
@@ -94,7 +95,7 @@ def _checked(fn, name, spec):
 
 _SOURCES = (creation, indexing_routines, matrices, numerical, padding, products, reductions)
 _SOURCES += (_repeat,)
-_SOURCES += (setops, shape, sorting, statistics, ufuncs, ufuncs_extra)
+_SOURCES += (setops, shape, sorting, statistics, ufuncs, ufuncs_extra, float_bits)
 
 
 def _source(fname):

@@ -1,6 +1,6 @@
 """More ``jax.numpy`` elementwise functions: the array-API spellings (``acos``, ``asin``,
 ``bitwise_invert``...), ``fabs``, ``divmod``, ``nextafter``, ``isposinf``/``isneginf``,
-``isreal``/``iscomplex``, ``gcd``, ``lcm``, ``ldexp``, ``modf``, ``i0``."""
+``isreal``/``iscomplex``, ``gcd``, ``lcm``, ``modf``, ``i0``."""
 
 from __future__ import annotations
 
@@ -188,21 +188,6 @@ def lcm(x1, x2):
     g = gcd(x1, x2)
     safe = _where(equal(g, 0), ones_like(g), g)
     return _scalar_weak(_where(equal(g, 0), zeros_like(g), multiply(x1, floor_divide(x2, safe))))
-
-
-def ldexp(x1, x2, /):
-    """``jnp.ldexp``: ``x1 * 2**x2``.
-
-    Raises:
-        ValueError: ``x1`` complex or ``x2`` not an integer (or boolean) array, as in JAX.
-    """
-    x1, x2 = asarray_any(x1), asarray_any(x2)
-    if dtypes.is_complex(x1.dtype) or not (dtypes.is_int(x2.dtype) or x2.dtype == dtypes.bool_):
-        raise ValueError(
-            f"ldexp not supported for input types ({np.dtype(x1.dtype)!r}, {np.dtype(x2.dtype)!r})"
-        )
-    (x1,) = promote_dtypes_inexact(x1)
-    return multiply(x1, exp2(x2.astype(x1.dtype)))
 
 
 def modf(x, /, out=None):

@@ -60,5 +60,7 @@ def sign(x):
 
 def popcount(x: np.ndarray) -> np.ndarray:
     """``lax.population_count``: the set bits of each integer, in its own dtype."""
-    bits = np.unpackbits(np.ascontiguousarray(x).view(np.uint8).reshape(x.shape + (-1,)), axis=-1)
+    x = np.asarray(x)  # its bytes, one row per element (an empty x has no -1 to infer)
+    raw = np.ascontiguousarray(x).view(np.uint8).reshape(x.shape + (x.dtype.itemsize,))
+    bits = np.unpackbits(raw, axis=-1)
     return bits.sum(-1).astype(x.dtype)
