@@ -141,6 +141,7 @@ OPS_ORDER: list[str] = [
     "shape",
     "split",  # lax.split (concatenate's transpose; its own transpose is concatenate)
     "division",  # XLA's division by a broadcast (div_recip), before elementwise's div
+    "const_chains",  # XLA's merged constants of add/mul chains (simplify rules of elementwise)
     "elementwise",
     "xla_fma",  # XLA's contracted multiply-add (random's samplers, jnp.linspace)
     "tanh_numba",  # the native tier's float32 tanh (Numba; imported by kernel modules only)

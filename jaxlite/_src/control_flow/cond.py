@@ -15,12 +15,14 @@ partial eval and transpose (reverse mode), lower (``if``/``elif`` over inline br
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from jaxlite._src import dtypes, tree_util
+from jaxlite._src.compile.fold import const_value
 from jaxlite._src.compile.jit import compiled_for
 from jaxlite._src.control_flow import common, ref_threading as rt
 from jaxlite._src.core import refs, rules
@@ -75,7 +77,24 @@ def _cond_impl(index, *ops, branches):
     # JAX compiles every branch: a custom_vjp evaluated forward in an untaken branch
     # raises there too (jvp of cond(False, custom_vjp_f, sin, x)).
     check_no_forward_custom_vjp(branches[:i] + branches[i + 1 :])
-    return list(compiled_for(branches[i]).fn(*ops))
+    body, consts = _operand_consts(branches[i])
+    return list(compiled_for(body).fn(*consts, *ops))
+
+
+# A branch's consts (values it closed over) as leading operands: an eager JAX cond passes
+# them to its compiled branches as operands, so XLA does not treat them as compile-time
+# constants there (no merged constant chains, ops/const_chains.py, and exact division by
+# them, ops/division.py); literals stay constants. Under jit a branch keeps its consts
+# (XLA sinks constant operands into the branches).
+_operand_cache: weakref.WeakKeyDictionary[ClosedJaxpr, tuple] = weakref.WeakKeyDictionary()
+
+
+def _operand_consts(branch: ClosedJaxpr) -> tuple[ClosedJaxpr, list]:
+    got = _operand_cache.get(branch)
+    if got is None:
+        body, consts = closure_convert_consts(branch)
+        got = _operand_cache[branch] = (body, [const_value(c) for c in consts])
+    return got
 
 
 def _cond_lower(ctx, eqn, ins, outs):

@@ -136,12 +136,16 @@ def _literal_key(val):
 
 
 def apply_simplify_rules(closed: ClosedJaxpr) -> ClosedJaxpr:
-    """Each equation replaced as its primitive's ``rules.simplify_rules`` entry says."""
+    """Each equation replaced as its primitive's ``rules.simplify_rules`` entry says: a new
+    equation, a new equation with the new constants it reads (an object with ``eqn`` and
+    ``consts``, ``(Var, value)`` pairs), or an operand the result is equal to."""
     jaxpr = closed.jaxpr
     if not any(e.primitive in rules.simplify_rules for e in jaxpr.eqns):
         return closed
     made: dict[int, JaxprEqn] = {}
     consts = {id(v): c for v, c in zip(jaxpr.constvars, closed.consts)}
+    constvars, const_vals = list(jaxpr.constvars), list(closed.consts)
+    subst: dict[int, Any] = {}
 
     def producer(v):
         return None if type(v) is Literal else made.get(id(v))
@@ -149,15 +153,30 @@ def apply_simplify_rules(closed: ClosedJaxpr) -> ClosedJaxpr:
     def const(v):
         return None if type(v) is Literal else consts.get(id(v))
 
+    def read(v):
+        return v if type(v) is Literal else subst.get(id(v), v)
+
     eqns = []
     for eqn in jaxpr.eqns:
+        if subst:
+            eqn = eqn.replace(invars=[read(v) for v in eqn.invars])
         rule = rules.simplify_rules.get(eqn.primitive)
         new = rule(eqn, producer, const) if rule is not None else None
+        if isinstance(new, (Var, Literal)):
+            subst[id(eqn.outvars[0])] = new
+            continue
+        if new is not None and not isinstance(new, JaxprEqn):
+            for v, c in new.consts:
+                constvars.append(v)
+                const_vals.append(c)
+                consts[id(v)] = c
+            new = new.eqn
         eqn = eqn if new is None else new
         for v in eqn.outvars:
             made[id(v)] = eqn
         eqns.append(eqn)
-    return ClosedJaxpr(Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, eqns), closed.consts)
+    outvars = [read(v) for v in jaxpr.outvars]
+    return ClosedJaxpr(Jaxpr(constvars, jaxpr.invars, outvars, eqns), const_vals)
 
 
 def simplify(closed: ClosedJaxpr) -> ClosedJaxpr:

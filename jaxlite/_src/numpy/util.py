@@ -451,7 +451,7 @@ def div_by_constant(x, v):
     ``A * (1 / Const)``, so float16/32/64 multiply by the reciprocal rounded to the dtype,
     eagerly too (an exact division of a rank-0 total would differ in the last bit)."""
     a = aval_of(x)
-    if np.dtype(a.dtype) in division._RECIP_DTYPES:
+    if np.dtype(a.dtype) in division.RECIP_DTYPES:
         t = np.dtype(a.dtype).type
         with np.errstate(divide="ignore"):
             return ew.mul(x, ew._const(x, np.true_divide(t(1), t(v))))

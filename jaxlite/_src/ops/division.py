@@ -35,7 +35,7 @@ from jaxlite._src.core.ir import Literal
 from jaxlite._src.ops import complex_kernels, shape as _shape
 from jaxlite._src.ops._factories import naryop
 
-_RECIP_DTYPES = frozenset(np.dtype(d) for d in ("float16", "float32", "float64"))
+RECIP_DTYPES = frozenset(np.dtype(d) for d in ("float16", "float32", "float64"))
 
 
 def int_divide(x, y):
@@ -77,7 +77,7 @@ def _is_broadcast_view(y, out_shape) -> bool:
 
 def divide_eager(x, y):
     """``div``'s impl (eager evaluation): by the reciprocal where ``y`` is a broadcast."""
-    if x.dtype in _RECIP_DTYPES:
+    if x.dtype in RECIP_DTYPES:
         if y.shape == ():
             broadcast = x.shape != ()  # a rank-0 divisor of an array
         else:
@@ -135,7 +135,7 @@ def reciprocal_rewrite(eqn, producer, const):
     as XLA's ``A / Const => A * (1 / Const)``, by any constant: a literal (``x / 7.0`` on
     a scalar), a closed-over array, or a broadcast of one."""
     out = eqn.outvars[0].aval
-    if np.dtype(out.dtype) not in _RECIP_DTYPES:
+    if np.dtype(out.dtype) not in RECIP_DTYPES:
         return None
     y = eqn.invars[1]
     if _is_constant(y, producer, const):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 import jaxlite._src.ops.complex_elementary as _cx
+import jaxlite._src.ops.const_chains as _chains
 import jaxlite._src.ops.xla_math32 as _xm
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
@@ -410,7 +411,7 @@ defnative(div_p, _native.div_rem("{0} / {1}", rem=False))
 rules.lower_rules[div_p] = lambda ctx, eqn, ins, outs: [
     f"{outs[0]} = {ctx.add_global(division.divide_exact, '_div')}({ins[0]}, {ins[1]})"
 ]
-rules.simplify_rules[div_p] = division.reciprocal_rewrite
+_chains.register(add_p, sub_p, mul_p, div_p)
 # JAX's formulas, in its order of operations (the rounding of float16 hessians matches).
 defjvp(
     div_p,

@@ -1,0 +1,160 @@
+"""Session 23 fidelity fixes, checked against JAX 0.10.2 (XLA:CPU).
+
+XLA's algebraic simplifier merges the constants of a chain of additions or products
+(``(x + c1) + c2`` is ``x + (c1 + c2)``, ``(x * c1) / c2`` is ``x * (c1 * (1 / c2))``) and
+drops ``+ 0`` (``x + 0.0`` keeps ``-0.0``) in compiled code: ops/const_chains.py. Each case
+asserts the bits of a NumPy formula of the merged (or unmerged) chain, which JAX 0.10.2
+gives bit for bit (measured), so the file means something without JAX; where JAX is
+importable the bits are compared with JAX's too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import jaxlite
+import jaxlite.numpy as ljnp
+
+try:
+    import jax
+    import jax.numpy as jjnp
+except ImportError:
+    jax = None
+
+_RNG = np.random.default_rng(23)
+_N = 512
+_X = (_RNG.standard_normal(_N) * np.exp(_RNG.uniform(-3, 3, _N))).astype(np.float32)
+_X[:4] = [-0.0, 0.0, np.inf, -np.inf]
+_A1 = _RNG.standard_normal(_N).astype(np.float32)
+_A2 = _RNG.standard_normal(_N).astype(np.float32)
+_D = _RNG.uniform(1, 3, _N).astype(np.float32)
+C1, C2, C3 = 0.1, 2.7, -1.3
+f32, f16 = np.float32, np.float16
+
+
+def _r(c, t=f32):
+    """The rounded reciprocal ``1 / c`` in dtype ``t`` (XLA's ``A / C => A * (1 / C)``)."""
+    return t(1) / t(c)
+
+
+def _bits(a):
+    """Bits of ``a`` with every NaN the same (XLA's and NumPy's NaN signs differ)."""
+    a = np.array(a)
+    if a.dtype.kind == "c":
+        a = a.view(a.real.dtype)
+    if a.dtype.kind == "f" or a.dtype.name == "bfloat16":
+        a[np.isnan(a.astype(np.float32))] = np.nan
+    return a.view(f"u{a.dtype.itemsize}")
+
+
+def _check(build, expected, x=_X):
+    """``build(jit, jnp, lax, arrays)`` in jaxlite (and JAX) gives ``expected``'s bits."""
+    with np.errstate(all="ignore"):
+        want = _bits(np.asarray(expected(x)))
+    engines = [(jaxlite, ljnp)] + ([(jax, jjnp)] if jax is not None else [])
+    for jx, jnp in engines:
+        arrays = {k: jnp.asarray(v) for k, v in {"A1": _A1, "A2": _A2, "D": _D}.items()}
+        got = _bits(np.asarray(build(jx.jit, jnp, jx.lax, arrays)(jnp.asarray(x))))
+        bad = np.flatnonzero(got != want)
+        assert not len(bad), (jx.__name__, len(bad), bad[:5])
+
+
+_CHAINS = {
+    # additions: A - C is A + (-C), C - A is (-A) + C
+    "add_add": (lambda j, n, l, a: j(lambda x: (x + C1) + C2), lambda x: x + (f32(C1) + f32(C2))),
+    "const_first": (
+        lambda j, n, l, a: j(lambda x: C2 + (C1 + x)),
+        lambda x: x + (f32(C1) + f32(C2)),
+    ),
+    "sub_sub": (lambda j, n, l, a: j(lambda x: (x - C1) - C2), lambda x: x + (-f32(C1) - f32(C2))),
+    "rsub_add": (lambda j, n, l, a: j(lambda x: (C1 - x) + C2), lambda x: (f32(C1) + f32(C2)) - x),
+    "three": (
+        lambda j, n, l, a: j(lambda x: ((x + C1) + C2) + C3),
+        lambda x: x + ((f32(C1) + f32(C2)) + f32(C3)),
+    ),
+    # a constant subtracted from outside the chain stops it
+    "outer_rsub": (
+        lambda j, n, l, a: j(lambda x: C2 - (x + C1)),
+        lambda x: f32(C2) - (x + f32(C1)),
+    ),
+    # products; a division by a constant is a product by its rounded reciprocal
+    "mul_mul": (lambda j, n, l, a: j(lambda x: (x * C1) * C2), lambda x: x * (f32(C1) * f32(C2))),
+    "mul_div": (lambda j, n, l, a: j(lambda x: (x * C1) / C2), lambda x: x * (f32(C1) * _r(C2))),
+    "div_div": (lambda j, n, l, a: j(lambda x: (x / C1) / C2), lambda x: x * (_r(C1) * _r(C2))),
+    "rdiv_stops": (
+        lambda j, n, l, a: j(lambda x: (C1 / x) * C2),
+        lambda x: (f32(C1) / x) * f32(C2),
+    ),
+    # closed-over arrays merge with each other, not with a broadcast scalar
+    "arrays": (lambda j, n, l, a: j(lambda x: (x + a["A1"]) + a["A2"]), lambda x: x + (_A1 + _A2)),
+    "array_and_scalar": (
+        lambda j, n, l, a: j(lambda x: (x + a["A1"]) + C2),
+        lambda x: (x + _A1) + f32(C2),
+    ),
+    "full_and_scalar": (
+        lambda j, n, l, a: j(lambda x: (x + n.full(x.shape, C1, x.dtype)) + C2),
+        lambda x: x + (f32(C1) + f32(C2)),
+    ),
+    # A + 0 => A: the zero's sign and the operand's are kept
+    "cancel": (lambda j, n, l, a: j(lambda x: (x + 1.0) - 1.0), lambda x: x),
+    "plus_zero": (lambda j, n, l, a: j(lambda x: x + 0.0), lambda x: x),
+    "minus_negative_zero": (lambda j, n, l, a: j(lambda x: x - (-0.0)), lambda x: x),
+    "zero_minus": (lambda j, n, l, a: j(lambda x: 0.0 - x), lambda x: f32(0) - x),
+    # other dtypes: float16 merges in float16, bfloat16 does not merge (computed in float32)
+    "float16": (
+        lambda j, n, l, a: j(lambda x: (x.astype(n.float16) + C1) * C2 / C3),
+        lambda x: (x.astype(f16) + f16(C1)) * (f16(C2) * _r(C3, f16)),
+    ),
+    "complex64_add": (
+        lambda j, n, l, a: j(lambda x: ((x * (1 + 1j)) + (0.3 - 1j)) - (0.7 + 0.1j)),
+        lambda x: (x * np.complex64(1 + 1j)) + (np.complex64(0.3 - 1j) - np.complex64(0.7 + 0.1j)),
+    ),
+    # compiled bodies: a loop body under jit, an eager cond with literals
+    "fori_body": (
+        lambda j, n, l, a: j(lambda x: l.fori_loop(0, 2, lambda i, v: (v + C1) + C2, x)),
+        lambda x: (x + (f32(C1) + f32(C2))) + (f32(C1) + f32(C2)),
+    ),
+    "eager_cond_literals": (
+        lambda j, n, l, a: lambda x: l.cond(True, lambda v: (v * C1) * C2, lambda v: v, x),
+        lambda x: x * (f32(C1) * f32(C2)),
+    ),
+    # an eager cond passes closed-over arrays to its branch as operands: not constants
+    "eager_cond_arrays": (
+        lambda j, n, l, a: (
+            lambda x: l.cond(True, lambda v: (v + a["A1"]) + a["A2"], lambda v: v, x)
+        ),
+        lambda x: (x + _A1) + _A2,
+    ),
+    "eager_cond_division": (
+        lambda j, n, l, a: lambda x: l.cond(True, lambda v: v / a["D"], lambda v: v, x),
+        lambda x: x / _D,
+    ),
+    # eager operations compute each step
+    "eager": (lambda j, n, l, a: lambda x: (x + C1) + C2, lambda x: (x + f32(C1)) + f32(C2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_CHAINS))
+def test_constant_chains_match_xla(name):
+    build, expected = _CHAINS[name]
+    _check(build, expected)
+
+
+def test_bfloat16_chain_is_not_merged():
+    import ml_dtypes
+
+    bf = ml_dtypes.bfloat16
+    x = _X.astype(bf)
+    _check(
+        lambda j, n, l, a: j(lambda x: (x + C1) + C2),
+        lambda x: ((x.astype(f32) + f32(bf(C1))).astype(bf).astype(f32) + f32(bf(C2))).astype(bf),
+        x,
+    )
+
+
+def test_simplified_jaxpr_holds_one_merged_constant():
+    """The rewrite is visible where compiled code is inspected (jit(f).lower)."""
+    text = jaxlite.jit(lambda x: (x - 0.5) - 0.25).lower(ljnp.ones(3)).as_text()
+    simplified = text.split("# simplified jaxpr")[1].split("# generated")[0]
+    assert "add a -0.75" in simplified and "sub" not in simplified
