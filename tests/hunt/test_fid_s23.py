@@ -158,3 +158,90 @@ def test_simplified_jaxpr_holds_one_merged_constant():
     text = jaxlite.jit(lambda x: (x - 0.5) - 0.25).lower(ljnp.ones(3)).as_text()
     simplified = text.split("# simplified jaxpr")[1].split("# generated")[0]
     assert "add a -0.75" in simplified and "sub" not in simplified
+
+
+# ------------------------------------------------- scatter's unique_indices (set updates)
+# JAX differentiates a scatter whose indices may repeat by scattering update ids and
+# scatter-adding the masked operand and updates: a winning -0.0 comes out +0.0 in jvp's
+# primal and tangent; with unique_indices=True (or basic indices) it scatters the tangents
+# and gathers every update's cotangent, even where a broken promise repeats an index.
+
+from tests.hunt.oracle import same  # noqa: E402
+
+_SX = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], np.float32)
+_SU = np.array([[-0.0, 7.0], [8.0, -0.0], [9.0, 10.0]], np.float32)
+_ST = np.array([[-0.0, 1.0], [2.0, -0.0], [3.0, 4.0]], np.float32)
+_SDN = dict(update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+
+
+def _at_set(m, kw, idx=(0, 2, 0)):
+    i = m.jnp.array(idx)
+    return lambda x, u: x.at[i].set(u, **kw)
+
+
+def _lax_set(m, unique):
+    dn = m.lax.ScatterDimensionNumbers(**_SDN)
+    i = m.jnp.array([[0], [2], [0]])
+    return lambda x, u: m.lax.scatter(x, i, u, dn, unique_indices=unique)
+
+
+_SCATTERS = {
+    "at_set": lambda m: _at_set(m, {}),
+    "at_set_clip": lambda m: _at_set(m, {"mode": "clip"}),
+    "at_set_sorted": lambda m: _at_set(m, {"indices_are_sorted": True}),
+    "at_set_unique": lambda m: _at_set(m, {"unique_indices": True}),
+    "at_set_unique_clip": lambda m: _at_set(m, {"unique_indices": True, "mode": "clip"}),
+    "at_set_out_of_bounds_clip": lambda m: _at_set(m, {"mode": "clip"}, (5, 1, 0)),
+    "lax_scatter": lambda m: _lax_set(m, False),
+    "lax_scatter_unique": lambda m: _lax_set(m, True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SCATTERS))
+@pytest.mark.parametrize("how", ["jvp", "jit_jvp", "grad"])
+def test_scatter_set_derivatives_follow_unique_indices(name, how):
+    def build(m):
+        f = _SCATTERS[name](m)
+        x, u, t = m.jnp.asarray(_SX), m.jnp.asarray(_SU), m.jnp.asarray(_ST)
+        if how == "grad":
+            w = m.jnp.arange(6.0).reshape(3, 2)
+            return m.jx.grad(lambda x, u: m.jnp.sum(f(x, u) * w), argnums=(0, 1))(x, u)
+        run = lambda: m.jx.jvp(f, (x, u), (m.jnp.ones_like(x), t))  # noqa: E731
+        return m.jx.jit(run)() if how == "jit_jvp" else run()
+
+    got = same(build)
+    unique = "unique" in name
+    if how != "grad" and name != "at_set_out_of_bounds_clip":
+        primal, tangent = (np.asarray(a) for a in got)
+        # row 2 takes the second update, [8, -0.0] (tangent [2, -0.0]): the sign of its
+        # zero says which rule ran
+        assert np.signbit(primal[2, 1]) == unique and np.signbit(tangent[2, 1]) == unique
+    if how == "grad" and name.startswith("at_set") and "out_of" not in name:
+        du = np.asarray(got[1])
+        # a repeated index: only the last update's cotangent, unless unique was promised
+        assert du[0].tolist() == ([0.0, 1.0] if unique else [0.0, 0.0])
+
+
+def test_basic_indices_keep_negative_zero_under_jvp():
+    def build(m):
+        x = m.jnp.asarray(_SX)
+        return m.jx.jvp(
+            lambda x, u: x.at[1].set(u), (x, m.jnp.float32(-0.0)), (x, m.jnp.float32(-0.0))
+        )
+
+    primal, tangent = same(build)
+    assert np.signbit(np.asarray(primal)[1]).all() and np.signbit(np.asarray(tangent)[1]).all()
+
+
+def test_batched_dynamic_update_slice_is_a_unique_scatter():
+    def build(m):
+        def f(x):
+            upd = m.jnp.array([-0.0])
+            return m.jx.vmap(lambda r, i: m.lax.dynamic_update_slice(r, upd, (i,)))(
+                x, m.jnp.array([0, 1, 1])
+            )
+
+        return m.jx.jvp(f, (m.jnp.asarray(_SX),), (m.jnp.asarray(_SX),))
+
+    primal, tangent = same(build)
+    assert np.signbit(np.asarray(primal)[0, 0]) and np.asarray(tangent)[0, 0] == 0

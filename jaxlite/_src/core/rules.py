@@ -45,11 +45,14 @@ Rule signatures:
   (``random_wrap``, ``random_unwrap``): the native tier, which carries typed keys as their
   words, drops them.
 * ``inline_rules``: primitives the simplifier may inline (jit_p).
-* ``simplify_rules[p](eqn, producer, const)`` -> a replacement equation or None: rewrites
+* ``simplify_rules[p](eqn, producer, const)`` -> a replacement equation, an operand the
+  result equals (a ``Var``: ``x + 0``), an object with ``eqn`` and ``consts`` (new
+  ``(Var, value)`` constants the equation reads), or None: rewrites
   of compiled code only (after tracing and AD, before codegen and the native tier), where
   ``producer(var)`` is the equation computing ``var`` in the same jaxpr (or None) and
   ``const(var)`` the value of a constvar (or None). Used
-  for XLA's ``a / broadcast(b)`` -> ``a * broadcast(1 / b)`` (``ops/division.py``).
+  for XLA's ``a / broadcast(b)`` -> ``a * broadcast(1 / b)`` (``ops/division.py``) and
+  its merged constants of add/mul chains (``ops/const_chains.py``).
 * ``sharding_rules[p](mesh, specs, avals_in, avals_out, **params)`` -> the result's spec
   (a list of specs if ``p.multiple_results``) over the Explicit axes of ``mesh`` (an
   ``AbstractMesh``). A spec is a tuple with one entry per dimension: ``None`` or a tuple of

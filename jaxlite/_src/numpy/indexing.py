@@ -410,7 +410,8 @@ class _IndexUpdateRef:
         )
 
     def set(self, values, **kwargs):
-        return _scatter(self.array, self.index, values, "set", kwargs.get("mode"))
+        kind = "set_unique" if kwargs.get("unique_indices") else "set"
+        return _scatter(self.array, self.index, values, kind, kwargs.get("mode"))
 
     def add(self, values, **kwargs):
         return _scatter(self.array, self.index, values, "add", kwargs.get("mode"))
@@ -608,6 +609,8 @@ def _scatter_sel(x, idx, sel, values, mode):
         values = broadcast_to(values, sel_shape)
     unique = mode == "mul_unique"
     mode = "mul" if unique else mode
+    if mode == "set" and _unique_by_construction(idx, x.ndim):
+        mode = "set_unique"  # JAX's indexer knows basic indices name each position once
     if x.dtype == dtypes.bool_ and mode in ("add", "mul", "sub"):
         # JAX's scatter_add/scatter_mul/scatter_sub take no booleans (a bool ``x`` with bool
         # updates stays bool after promotion).
@@ -638,7 +641,8 @@ def _scatter_sel(x, idx, sel, values, mode):
         # (``unique_indices=True``): multiply by a set-scatter of the factors
         # into ones, differentiable in the updates too (a scatter-mul is only where the
         # indices are known to be distinct).
-        factors = _ix.scatter(ew.add(ew.zeros_like(flat), ew._const(flat, 1)), values, [sel], "set")
+        ones = ew.add(ew.zeros_like(flat), ew._const(flat, 1))
+        factors = _ix.scatter(ones, values, [sel], "set_unique")
         return _shape.reshape(ew.mul(flat, factors), x.shape)
     out = _ix.scatter(flat, values, [sel], mode)
     return _shape.reshape(out, x.shape)

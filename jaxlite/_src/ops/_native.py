@@ -715,9 +715,10 @@ def scatter(ctx, eqn, ins, outs):
     xa, ua = eqn.invars[0].aval, eqn.invars[1].aval
     ias = [v.aval for v in eqn.invars[2:]]
     dt = np.dtype(xa.dtype)
-    if mode not in ("set", "add", "gather_t") or xa.shape == () or not ias:
+    if mode not in ("set", "set_unique", "add", "gather_t") or xa.shape == () or not ias:
         return None
-    if dt.kind not in ("fiu" if mode != "set" else "fiub"):
+    overwrite = mode in ("set", "set_unique")
+    if dt.kind not in ("fiub" if overwrite else "fiu"):
         return None
     k = len(ias)
     S = tuple(int(d) for d in np.broadcast_shapes(*[a.shape for a in ias])) if ias else ()
@@ -763,5 +764,5 @@ def scatter(ctx, eqn, ins, outs):
     target = f"{o}[{', '.join(ivs + wv)}]"
     upd = at(ins[1], tuple(int(d) for d in ua.shape), pv + wv)
     t = ctx.dtype(dt)
-    add(f"{target} = {upd}" if mode == "set" else f"{target} = {t}({target} + {upd})")
+    add(f"{target} = {upd}" if overwrite else f"{target} = {t}({target} + {upd})")
     return lines + body

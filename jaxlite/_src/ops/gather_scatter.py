@@ -292,8 +292,11 @@ def scatter(
     unique_indices=False,
     mode=None,
 ):
-    """``jax.lax.scatter``: overwrite windows of ``operand`` with ``updates``."""
-    return _scatter("set", operand, scatter_indices, updates, dimension_numbers, mode)
+    """``jax.lax.scatter``: overwrite windows of ``operand`` with ``updates`` (differentiated
+    as JAX's scatter with or without ``unique_indices``; ``indices_are_sorted`` changes
+    nothing)."""
+    kind = "set_unique" if unique_indices else "set"
+    return _scatter(kind, operand, scatter_indices, updates, dimension_numbers, mode)
 
 
 def scatter_add(

@@ -6,7 +6,11 @@ shape ``S + x.shape[k:]``. Out-of-bounds indices are clamped, as JAX does for ga
 (Indexing other axes is a transpose away; that is the ``jax.numpy`` layer's job.)
 
 ``scatter_p(x, updates, *idxs, mode)``: the matching update, with ``mode`` one of
-``"set" "add" "mul" "min" "max"``; out-of-bounds updates are dropped, as in JAX.
+``"set" "set_unique" "add" "mul" "min" "max"``; out-of-bounds updates are dropped, as in
+JAX. ``"set_unique"`` is ``"set"`` with JAX's ``unique_indices=True`` (also what basic
+indices and batched dynamic updates give): its JVP scatters the tangents and its
+transpose gathers the cotangent for every update; a plain ``"set"`` differentiates as
+JAX's scatter without that promise (``_set_jvp``).
 ``"gather_t"`` is ``"add"`` made by transposing a gather (JAX's promise-in-bounds
 scatter): transposed again it is that clamping gather, without masking out-of-bounds
 positions (so reverse-over-reverse agrees with forward-over-reverse, as in JAX).
@@ -179,7 +183,7 @@ def _scatter_impl(x, updates, *idxs, mode):
         bidx = [i[mask] for i in bidx]
         upd = upd[mask]
     t = tuple(bidx)
-    if mode == "set":
+    if mode in ("set", "set_unique"):
         out[t] = upd
     elif mode in ("add", "gather_t"):
         np.add.at(out, t, upd)
@@ -232,7 +236,9 @@ def _scatter_jvp(primals, tangents, *, mode):
         return out, Zero(aval_of(out).to_tangent_aval())
 
     tx, tu = structural.instantiate(tx), structural.instantiate(tu)
-    if mode in ("set", "add", "gather_t"):
+    if mode == "set":
+        return _set_jvp(x, u, idxs, tx, tu)
+    if mode in ("set_unique", "add", "gather_t"):
         return out, scatter_p.bind(tx, tu, *idxs, mode=mode)
     if mode == "mul":
         if type(tangents[1]) is not Zero and not _known_unique(idxs):
@@ -254,6 +260,35 @@ def _scatter_jvp(primals, tangents, *, mode):
         )
         return out, ew.add(t_from_x, t_from_u)
     return out, _scatter_extremal_tangent(x, u, idxs, tx, tu, out, mode)
+
+
+def _set_jvp(x, u, idxs, tx, tu):
+    """JAX's JVP of a scatter whose indices may repeat: each update gets an id, the ids
+    are scattered to find the update left at each position, and the primal and tangent are
+    scatter-adds of the masked operand (zero where an update lands) and the masked updates
+    (zero where another update won). So a winning ``-0.0`` comes out ``+0.0`` (``0 + -0``),
+    in the primal and the tangent, and the tangent is linear in ``tx``, ``tu`` through
+    selects that depend on the indices only."""
+    k = len(idxs)
+    xshape = aval_of(x).shape
+    S = _bshape([aval_of(i) for i in idxs])
+    shape = S + xshape[k:]
+    ids = _shape.reshape(conversion.iota(dtypes.int32, int(np.prod(S, dtype=np.int64))), S)
+    ids = ew.add(ids, _shape.full((), 1, dtypes.int32))
+    slots = scatter_p.bind(_shape.full(xshape[:k], 0, dtypes.int32), ids, *idxs, mode="set")
+    untouched = ew.eq(slots, _shape.full((), 0, dtypes.int32))
+    untouched = _shape.broadcast_in_dim(untouched, xshape, tuple(range(k)))
+    won = ew.eq(gather_p.bind(slots, *idxs), ids)
+    won = _shape.broadcast_in_dim(won, shape, tuple(range(len(S))))
+
+    def masked_add(base, upd):
+        if aval_of(upd).shape != shape:
+            upd = _shape.broadcast_to_rank(upd, shape)
+        base = ew.select_n(untouched, ew.zeros_like(base), base)
+        upd = ew.select_n(won, ew.zeros_like(upd), upd)
+        return scatter_p.bind(base, upd, *idxs, mode="add")
+
+    return masked_add(x, u), masked_add(tx, tu)
 
 
 def _scatter_extremal_tangent(x, u, idxs, tx, tu, out, mode):
@@ -286,7 +321,7 @@ def _scatter_extremal_tangent(x, u, idxs, tx, tu, out, mode):
 
 
 def _scatter_transpose(ct, x, u, *idxs, mode):
-    if mode not in ("add", "set", "gather_t"):
+    if mode not in ("add", "set", "set_unique", "gather_t"):
         raise NotImplementedError(f"Transpose rule for scatter mode {mode!r} not implemented")
     check_not_linear("scatter", "indices", *idxs)
     uaval = u.aval if is_undefined_primal(u) else aval_of(u)
@@ -300,7 +335,9 @@ def _scatter_transpose(ct, x, u, *idxs, mode):
         if mode in ("add", "gather_t"):
             ct_x = ct
         else:
-            ct_x = scatter_p.bind(ct, ew.zeros_like(gather_p.bind(ct, *idxs)), *idxs, mode="set")
+            ct_x = scatter_p.bind(
+                ct, ew.zeros_like(gather_p.bind(ct, *idxs)), *idxs, mode="set_unique"
+            )
     if is_undefined_primal(u):
         g = gather_p.bind(ct, *idxs)
         if mode != "gather_t":  # gather_t: the clamping gather it came from, unmasked

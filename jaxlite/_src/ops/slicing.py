@@ -239,7 +239,8 @@ def _dus_batch(axis_data, args, dims):
     x = broadcast_batch(x, n) if dx is not_mapped else moveaxis(x, dx, 0)
     u = broadcast_batch(u, n) if du is not_mapped else moveaxis(u, du, 0)
     idxs = _window_indices(n, _shape_of(x)[1:], starts, dstarts, _shape_of(u)[1:])
-    return indexing.scatter_p.bind(x, u, *idxs, mode="set"), 0
+    # (JAX's scatter here promises unique indices: each element updates its own window)
+    return indexing.scatter_p.bind(x, u, *idxs, mode="set_unique"), 0
 
 
 rules.impl_rules[dynamic_update_slice_p] = _dus_impl
