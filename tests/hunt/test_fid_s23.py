@@ -245,3 +245,43 @@ def test_batched_dynamic_update_slice_is_a_unique_scatter():
 
     primal, tangent = same(build)
     assert np.signbit(np.asarray(primal)[0, 0]) and np.asarray(tangent)[0, 0] == 0
+
+
+# ------------------------------------------------- eigh(symmetrize_input=False) derivatives
+# JAX's eigh JVP decomposes the symmetrized input, (a + a^H) / 2, whatever
+# symmetrize_input says: under jvp/grad/vjp a non-symmetric input's primal values are
+# those of the symmetrized matrix (eagerly, its lower or upper triangle's), and the
+# tangents those of the full tangent.
+
+_EA = np.array([[2.0, 1.0, 0.5], [-0.3, 3.0, 0.2], [0.7, 0.4, 1.0]], np.float32)
+_ET = np.array([[0.1, 0.2, -0.3], [0.4, 0.5, 0.6], [-0.7, 0.8, 0.9]], np.float32)
+
+
+@pytest.mark.parametrize("uplo", ["L", "U"])
+@pytest.mark.parametrize("how", ["eager", "jvp", "vjp", "jit_grad"])
+def test_eigh_without_symmetrizing_differentiates_the_symmetrized_input(uplo, how):
+    def build(m):
+        a = m.jnp.asarray(_EA)
+
+        def w(a):
+            return m.jnp.linalg.eigh(a, UPLO=uplo, symmetrize_input=False)[0]
+
+        if how == "eager":
+            return w(a)
+        if how == "jvp":
+            return m.jx.jvp(w, (a,), (m.jnp.asarray(_ET),))
+        if how == "vjp":
+            out, pull = m.jx.vjp(w, a)
+            return out, pull(m.jnp.array([1.0, 2.0, 3.0]))[0]
+        return m.jx.jit(m.jx.grad(lambda a: w(a) @ m.jnp.array([1.0, 2.0, 3.0])))(a)
+
+    got = same(build, rtol=1e-4, atol=1e-5, signs=False)
+    sym = (_EA + _EA.T) / 2
+    tri = np.tril(_EA) + np.tril(_EA, -1).T if uplo == "L" else np.triu(_EA) + np.triu(_EA, 1).T
+    if how == "eager":
+        np.testing.assert_allclose(np.asarray(got), np.linalg.eigvalsh(tri), rtol=1e-5)
+    elif how in ("jvp", "vjp"):
+        np.testing.assert_allclose(np.asarray(got[0]), np.linalg.eigvalsh(sym), rtol=1e-5)
+    if how == "jvp":
+        v = np.linalg.eigh(sym)[1]
+        np.testing.assert_allclose(np.asarray(got[1]), np.diag(v.T @ _ET @ v), rtol=1e-4)

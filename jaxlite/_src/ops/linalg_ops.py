@@ -599,9 +599,13 @@ def _eigh_abstract_eval(x, *, lower):
 
 def _eigh_jvp(primals, tangents, *, lower):
     (x,), (t,) = primals, tangents
-    v, w = eigh_p.bind(x, lower=lower)
     if type(t) is Zero:
+        v, w = eigh_p.bind(x, lower=lower)
         return [v, w], [Zero(aval_of(v).to_tangent_aval()), Zero(aval_of(w).to_tangent_aval())]
+    # As JAX's rule: the primal is the decomposition of the symmetrized input (so with
+    # symmetrize_input=False, a non-symmetric input's values under differentiation are
+    # those of (x + x^H) / 2, not of its triangle), the tangent the full one.
+    v, w = eigh_p.bind(_symmetrize(x), lower=lower)
     # dw = diag(V^H dA V); dV = V (F * V^H dA V), F_ij = 1 / (w_j - w_i) off the diagonal.
     nd = len(_shape(x))
     vh_t_v = _mm(_mm(_H(v), t), v)
@@ -627,10 +631,14 @@ rules.jvp_rules[eigh_p] = _eigh_jvp
 rules.batch_rules[eigh_p] = _eigh_batch
 
 
+def _symmetrize(x):
+    return ew.mul(ew.add(x, _H(x)), _sh.full((), 0.5, aval_of(x).dtype, weak_type=True))
+
+
 def eigh(x, *, lower: bool = True, symmetrize_input: bool = True):
     """``jax.lax.linalg.eigh``: ``(v, w)`` eigenvectors (columns) and ascending eigenvalues."""
     if symmetrize_input:
-        x = ew.mul(ew.add(x, _H(x)), _sh.full((), 0.5, aval_of(x).dtype, weak_type=True))
+        x = _symmetrize(x)
     return tuple(eigh_p.bind(x, lower=bool(lower)))
 
 
