@@ -264,7 +264,8 @@ def _triangular_solve_abstract_eval(
         raise TypeError("triangular_solve requires a and b to have the same rank")
     if a.shape[:-2] != b.shape[:-2]:  # JAX's ValueError (the kernel would broadcast them)
         raise ValueError(
-            f"triangular_solve: batch dimensions of a {a.shape} and b {b.shape} differ")
+            f"triangular_solve: batch dimensions of a {a.shape} and b {b.shape} differ"
+        )
     k = b.shape[-2] if left_side else b.shape[-1]
     if k != a.shape[-1]:
         raise TypeError(f"triangular_solve: incompatible shapes {a.shape} and {b.shape}")
