@@ -285,3 +285,20 @@ def test_eigh_without_symmetrizing_differentiates_the_symmetrized_input(uplo, ho
     if how == "jvp":
         v = np.linalg.eigh(sym)[1]
         np.testing.assert_allclose(np.asarray(got[1]), np.diag(v.T @ _ET @ v), rtol=1e-4)
+
+
+# ------------------------------------------------------ integer vector_norm, other orders
+# JAX converts the order to the input's integer dtype (positive orders give 1, negative ones
+# raise or wrap: docs/compat.md); jaxlite computes these norms in floating point.
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "uint16", "bool"])
+@pytest.mark.parametrize("order", [3, 2.5, 0.5, -1, -2.0])
+def test_integer_vector_norm_of_other_orders_is_the_float_norm(dtype, order):
+    x = np.array([-3, 1, 2, 0] if dtype[0] == "i" else [3, 1, 2, 0]).astype(dtype)
+    with np.errstate(divide="ignore"):  # (a zero element under a negative order)
+        want = np.linalg.norm(x.astype(np.float64), ord=order)
+    for f in (ljnp.linalg.vector_norm, jaxlite.jit(ljnp.linalg.vector_norm, static_argnames="ord")):
+        got = f(ljnp.asarray(x), ord=order)
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
