@@ -302,3 +302,24 @@ def test_integer_vector_norm_of_other_orders_is_the_float_norm(dtype, order):
         got = f(ljnp.asarray(x), ord=order)
         assert got.dtype == np.float32
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
+# ------------------------------------------- population_count / clz of floats under jvp
+# JAX has no JVP rule for them: a float operand's tangent raises NotImplementedError
+# before the dtype is checked (fuzz_s19 x64 seed 23151); integer operands differentiate
+# to zero tangents.
+
+
+@pytest.mark.parametrize("op", ["population_count", "clz"])
+def test_bit_counts_refuse_float_tangents_as_jax(op):
+    def build(m):
+        f = getattr(m.lax, op)
+        x = m.jnp.array([1.5, 2.0])
+        return m.jx.jvp(f, (x,), (x,))
+
+    got = same(build)
+    assert isinstance(got, NotImplementedError)
+    assert str(got) == f"Differentiation rule for '{op}' not implemented"
+    f = getattr(jaxlite.lax, op)
+    g = jaxlite.grad(lambda v: ljnp.sum(f(v.astype(ljnp.int32)) * v))(ljnp.array([1.0, 3.0]))
+    assert np.asarray(g).tolist() == np.asarray(f(ljnp.array([1, 3]))).astype(float).tolist()

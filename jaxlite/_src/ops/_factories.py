@@ -294,11 +294,18 @@ def _tangent_aval(x):
     return aval_of(x).to_tangent_aval()
 
 
-def non_differentiable(p: Primitive) -> None:
-    """Outputs of ``p`` carry zero tangents (comparisons, integer-valued ops)."""
+def non_differentiable(p: Primitive, refuse: bool = False) -> None:
+    """Outputs of ``p`` carry zero tangents (comparisons, integer-valued ops). ``refuse``:
+    JAX has no JVP rule for ``p`` (``population_count``, ``clz``): a nonzero input tangent
+    (a float operand, which the primitive then rejects) raises JAX's NotImplementedError
+    before the operand's dtype is checked."""
     rules.non_differentiable.add(p)
 
     def jvp(primals, tangents, **params):
+        if refuse and any(
+            type(t) is not Zero and aval_of(t).dtype != dtypes.float0 for t in tangents
+        ):
+            raise NotImplementedError(f"Differentiation rule for '{p.name}' not implemented")
         out = p.bind(*primals, **params)
         if p.multiple_results:
             return out, [Zero(_tangent_aval(o)) for o in out]

@@ -275,7 +275,7 @@ defjvp(digamma_p, _polygamma_jvp)
 population_count_p = unop(
     "population_count", _kernels.popcount, INT, native=_native.population_count
 )
-non_differentiable(population_count_p)
+non_differentiable(population_count_p, refuse=True)
 
 real_p = unop("real", np.real, "c", out_dtype=_abs_out)
 deflinear(  # JAX's zeros here are NumPy constants: the cotangent is strong
