@@ -323,3 +323,27 @@ def test_bit_counts_refuse_float_tangents_as_jax(op):
     f = getattr(jaxlite.lax, op)
     g = jaxlite.grad(lambda v: ljnp.sum(f(v.astype(ljnp.int32)) * v))(ljnp.array([1.0, 3.0]))
     assert np.asarray(g).tolist() == np.asarray(f(ljnp.array([1, 3]))).astype(float).tolist()
+
+
+# ------------------------------------------- incompatible shapes: the class follows ranks
+# JAX's jnp binary functions promote operands of different ranks first, whose broadcast
+# raises ValueError listing the shapes; equal ranks reach the lax operation, which raises
+# TypeError (fuzz_s21 mixed seeds 23140, 23222: jaxlite raised TypeError for both).
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "cls"),
+    [((6,), (2, 3), ValueError), ((5, 2, 3), (2, 4), ValueError), ((2, 3), (3, 2), TypeError)],
+)
+@pytest.mark.parametrize("op", ["add", "floor_divide", "bitwise_or", "vmap_add"])
+def test_incompatible_shapes_raise_by_rank(op, a, b, cls):
+    def build(m):
+        x, y = m.jnp.ones(a, "int32"), m.jnp.ones(b, "int32")
+        if op == "vmap_add":
+            return m.jx.vmap(m.jnp.add)(x[None], y[None])
+        return getattr(m.jnp, op)(x, y)
+
+    got = same(build)
+    assert type(got) is cls
+    if cls is ValueError:
+        assert str(got) == f"Incompatible shapes for broadcasting: shapes={[a, b]}"

@@ -171,7 +171,12 @@ def _broadcast_for(fun_name: str, args: list) -> list:
     try:
         return broadcast_nonscalar(*args)
     except ValueError:
-        # JAX reports elementwise shape mismatches as TypeErrors naming the function.
+        # As JAX: operands of different (nonscalar) ranks go through its rank promotion,
+        # whose broadcast raises ValueError listing every shape; equal ranks reach the lax
+        # operation, which raises a TypeError naming the function.
+        shapes = [tuple(aval_of(a).shape) for a in args]
+        if len({len(s) for s in shapes if s}) > 1:
+            raise ValueError(f"Incompatible shapes for broadcasting: shapes={shapes}") from None
         raise TypeError(
             f"{fun_name} got incompatible shapes for broadcasting: "
             + ", ".join(str(tuple(aval_of(a).shape)) for a in args)
