@@ -76,6 +76,8 @@ def _constant(v, producer, const, shape) -> tuple[str, np.ndarray] | None:
     eqn = producer(v)
     layout = []
     while eqn is not None and eqn.primitive in _LAYOUT:
+        if any(eqn.params.get(k) is not None for k in ("sharding", "out_sharding")):
+            return None  # (it places the result: kept as it is)
         layout.append(eqn)
         v = eqn.invars[0]
         eqn = producer(v)
@@ -84,8 +86,8 @@ def _constant(v, producer, const, shape) -> tuple[str, np.ndarray] | None:
     if eqn is not None:
         return None
     c = const(v)
-    if c is None:
-        return None
+    if c is None or getattr(c, "_placed", False):
+        return None  # (a placed constant carries the result's sharding: kept as it is)
     a = np.asarray(c)
     one = _one_value(a)
     if one is not None:

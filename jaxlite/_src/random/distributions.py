@@ -36,6 +36,7 @@ from jaxlite._src.ops import (
     elementwise as ew,
     shape as sh,
     sorting as lax_sorting,
+    structural,
 )
 from jaxlite._src.ops.clamp import clamp
 from jaxlite._src.random import _xla_math as xm, prng
@@ -252,6 +253,11 @@ def _normal(key, shape, dtype):
         re = _normal_real(k_re, shape, real)
         im = _normal_real(k_im, shape, real)
         inv = _const(real, 1 / np.sqrt(2))
+        # JAX divides the complex number by sqrt(2), and its parts come out as these
+        # products. The copies keep ``(sqrt(2) * e) * inv`` from reading as a chain of
+        # real products, whose constants compiled code merges (ops/const_chains.py) as XLA
+        # would, but JAX's complex arithmetic has no such chain.
+        re, im = structural.copy_p.bind(re), structural.copy_p.bind(im)
         return ew.complex_(ew.mul(re, inv), ew.mul(im, inv))
     return _normal_real(key, shape, dtype)
 
