@@ -26,6 +26,11 @@ What counts, as measured on JAX 0.10.2 (XLA:CPU):
 * float16, float32, float64, complex64 and complex128 (bfloat16 and the float8 types are
   computed in float32 by XLA:CPU, where the chain is not merged; integer chains give the
   same bits either way). Chains of three or more constants merge step by step.
+
+Constants that place their result (a sharded closed-over array, a broadcast with a
+sharding) are left in place: the result's sharding comes from them. jaxlite's own
+compositions that stand for JAX code without such a chain keep it from forming
+(``random.normal``'s complex parts).
 """
 
 from __future__ import annotations
