@@ -123,3 +123,5 @@ def test_jax_xlogy_jvp_quirks_are_documented():
     uint = "JAX raised TypeError: log does not accept dtype uint8. Accepted dtypes are ..."
     assert known("raise/no-raise", uint, src) == topic
     assert known("raise/no-raise", uint.replace("log", "sin"), src) is None
+    # seed 23300011 (xlog1py of an int32 y): log1p in JAX's rule
+    assert known("raise/no-raise", uint.replace("log", "log1p"), src) == topic
