@@ -7,7 +7,6 @@ from __future__ import annotations
 import enum
 import operator
 from collections.abc import Sequence
-from typing import NamedTuple
 
 import numpy as np
 
@@ -17,6 +16,7 @@ from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of, canonicalize_shape
 from jaxlite._src.core.trace import staged_constant
 from jaxlite._src.ops import elementwise as ew, shape as _sh, structural
+from jaxlite._src.ops.conv_kernels import ConvDimensionNumbers  # noqa: F401 (lax's)
 from jaxlite._src.ops.precision import Precision  # noqa: F401 (re-exported as lax.Precision)
 
 
@@ -34,14 +34,6 @@ class GatherScatterMode(enum.Enum):
     FILL_OR_DROP = 1
     PROMISE_IN_BOUNDS = 2
     ONE_HOT = 3
-
-
-class ConvDimensionNumbers(NamedTuple):
-    """``jax.lax.ConvDimensionNumbers``: index tuples (batch/feature/spatial...)."""
-
-    lhs_spec: tuple
-    rhs_spec: tuple
-    out_spec: tuple
 
 
 def reciprocal(x):

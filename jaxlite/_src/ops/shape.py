@@ -498,20 +498,17 @@ def _pad_axis(x, pv, axis, lo, hi, interior):
         idx[axis] = slice(0, new_n, interior + 1)
         y[tuple(idx)] = x
         x = y
-    if lo < 0:
-        idx = [slice(None)] * x.ndim
-        idx[axis] = slice(-lo, None)
-        x = x[tuple(idx)]
-        lo = 0
-    if hi < 0:
-        idx = [slice(None)] * x.ndim
-        idx[axis] = slice(0, x.shape[axis] + hi)
-        x = x[tuple(idx)]
-        hi = 0
-    if lo or hi:
+    # Positive padding first, then the negative amounts crop the padded axis (as XLA: a
+    # negative high pad may remove low padding when it exceeds the operand, e.g. an empty
+    # axis padded (2, -1) keeps one padding element; cropping first kept two).
+    if lo > 0 or hi > 0:
         widths = [(0, 0)] * x.ndim
-        widths[axis] = (lo, hi)
+        widths[axis] = (max(lo, 0), max(hi, 0))
         x = np.pad(x, widths, constant_values=pv)
+    if lo < 0 or hi < 0:
+        idx = [slice(None)] * x.ndim
+        idx[axis] = slice(max(-lo, 0), x.shape[axis] - max(-hi, 0))
+        x = x[tuple(idx)]
     return x
 
 
@@ -747,6 +744,22 @@ def _loop_batch(prim, axis_data, args, dims, params):
     Used only by primitives that opt in (documented in their batching rule); it stages
     ``axis_data.size`` copies of the primitive.
     """
+    if axis_data.size == 0:
+        # nothing to slice: zeros of the per-element results' types, stacked on a 0 axis
+        avals = [
+            aval_of(x)
+            if d is not_mapped
+            else ShapedArray(tuple(np.delete(aval_of(x).shape, d)), aval_of(x).dtype)
+            for x, d in zip(args, dims)
+        ]
+        out_avals = rules.abstract_eval_rules[prim](*avals, **params)
+        zeros = [
+            full((0, *a.shape), 0, a.dtype)
+            for a in (out_avals if prim.multiple_results else [out_avals])
+        ]
+        if prim.multiple_results:
+            return zeros, [0] * len(zeros)
+        return zeros[0], 0
     outs = []
     for i in range(axis_data.size):
         a_i = [

@@ -14,6 +14,8 @@ convolutions (derivation in ``_conv_transpose_lhs``/``_conv_transpose_rhs``).
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from jaxlite._src import dtypes
@@ -34,6 +36,7 @@ from jaxlite._src.ops import (
 )
 from jaxlite._src.ops._factories import defjvp, defjvp2
 from jaxlite._src.ops.conv_kernels import (  # noqa: F401 (padtype_to_pads: lax's)
+    ConvDimensionNumbers,
     check_window_args,
     conv_shape as _conv_shape,
     gauss_conv,
@@ -42,6 +45,7 @@ from jaxlite._src.ops.conv_kernels import (  # noqa: F401 (padtype_to_pads: lax'
     one_product_conv,
     padtype_to_pads,
     patch_einsum,
+    plain_geometry,
 )
 from jaxlite._src.ops.forward_only import forward_only, reduce_window_refusal
 from jaxlite._src.ops.precision import check_precision
@@ -93,6 +97,9 @@ def reduce_window(
     """
 
     x = to_array(operand)
+    jax_monoid = _jax_monoid(computation, init_value)
+    if not jax_monoid:
+        _check_generic_init(x, init_value, computation)
     wd = tuple(int(w) for w in window_dimensions)
     ws = tuple(int(s) for s in window_strides) if window_strides is not None else (1,) * len(wd)
     bd = tuple(int(b) for b in base_dilation) if base_dilation else (1,) * len(wd)
@@ -104,11 +111,21 @@ def reduce_window(
     # As JAX: string padding is computed from the undilated operand shape (and the
     # dilated window), so SAME with base dilation is not "same size" of the dilated input.
     pads = padtype_to_pads(x.shape, dilated_win, ws, padding)
-    init = conversion.convert_element_type(to_array(init_value), x.dtype)
     kind = _monoid(computation)
+    if not jax_monoid and dtypes.is_inexact(aval_of(x).dtype):
+        # JAX's generic path: its JVP folds the computation's JVP over each window in
+        # order (ties of max/min split their tangents there): the fold below, not the
+        # one-step reduction and its first-winner derivative (seed window 34)
+        kind = None
+    if jax_monoid:
+        # JAX's window primitive uses the identity of the operand's type whatever the
+        # init's type (a False init of an int32 max pads with int32's lowest value)
+        ident = {"add": 0, "max": _red._lowest(x.dtype), "min": _red._highest(x.dtype)}[kind]
+        init_value = _sh.full((), ident, x.dtype)
+    init = conversion.convert_element_type(to_array(init_value), x.dtype)
     refusal = reduce_window_refusal(
-        computation in (lax_api.add, lax_api.max, lax_api.min),
-        _is_identity(init_value, {"add": 0, "max": -np.inf, "min": np.inf}.get(kind)),
+        jax_monoid,
+        jax_monoid,
         kind,
         wdil,
         aval_of(x).dtype,
@@ -120,11 +137,16 @@ def reduce_window(
     if kind in ("add", "mul") and not _is_identity(init_value, 0 if kind == "add" else 1):
         fill = _sh.full((), 0 if kind == "add" else 1, x.dtype)
     cfg = [(lo, hi, b - 1) for (lo, hi), b in zip(pads, bd)]
+    padded = tuple(_dilate_len(n, b) + lo + hi for n, (lo, hi), b in zip(x.shape, pads, bd))
+    out_shape = tuple((p - w) // s + 1 if p >= w else 0 for p, w, s in zip(padded, dilated_win, ws))
+    weak = aval_of(x).weak_type and jax_monoid  # JAX's generic path is strongly typed
+    if 0 in out_shape:
+        # a window larger than the (padded) operand, or negative padding past its extent
+        # (no padded operand: its shape would be negative): no windows. An empty piece of
+        # the operand, so that reverse mode refuses it as JAX does.
+        nothing = _sh.slice(x, (0,) * len(out_shape), (0,) * len(out_shape))
+        return _finish(_sh.reshape(nothing, out_shape), refusal, weak)
     xp = _sh.pad(x, fill, cfg)
-    padded = aval_of(xp).shape
-    out_shape = tuple(max(0, (p - w) // s + 1) for p, w, s in zip(padded, dilated_win, ws))
-    if 0 in out_shape:  # a window larger than the (padded) operand: no windows
-        return _sh.broadcast_to_rank(init, out_shape) if out_shape else init
     slices, masks = [], []
     real = _sh.pad(_sh.full(x.shape, True, dtypes.bool_), _sh.full((), False, dtypes.bool_), cfg)
     for offs in np.ndindex(*wd):
@@ -140,16 +162,28 @@ def reduce_window(
         else:
             red = _red.reduce_sum if kind == "add" else _red.reduce_prod
             out = red(stacked, (0,))
-        # The padding already holds init_value; it must still enter each window once,
-        # which only matters for a non-identity init of add/mul (max/min are idempotent).
-        if kind in ("add", "mul") and not _is_identity(init_value, 0 if kind == "add" else 1):
-            combine = ew.add if kind == "add" else ew.mul
+        # The padding already holds init_value (max/min) or the identity (add/mul); the
+        # init must still enter each window once, which only matters where it is not the
+        # identity (a window without padding never saw a max/min init: seed window 31).
+        identity = {"add": 0, "mul": 1, "max": _red._lowest(x.dtype), "min": _red._highest(x.dtype)}
+        if not _is_identity(init_value, identity[kind]):
+            combine = {"add": ew.add, "mul": ew.mul, "max": ew.max, "min": ew.min}[kind]
             out = combine(out, _sh.broadcast_to_rank(init, aval_of(out).shape))
-        return forward_only(out, *refusal) if refusal else out
+        return _finish(out, refusal, weak)
     out = _sh.broadcast_to_rank(init, aval_of(slices[0]).shape)
     for s, keep in zip(slices, masks):
         out = ew.select_n(keep, out, computation(out, s))
-    return forward_only(out, *refusal) if refusal else out
+    return _finish(out, refusal, weak)
+
+
+def _finish(out, refusal, weak):
+    """reduce_window's result: refused in reverse mode where JAX refuses it, weakly typed
+    where JAX's sum / max / min window primitive keeps a weak operand's type."""
+    if refusal:
+        out = forward_only(out, *refusal)
+    if aval_of(out).weak_type != weak:
+        out = conversion.convert_element_type(out, aval_of(out).dtype, weak)
+    return out
 
 
 # --------------------------------------------------- max/min windows: the first winner
@@ -182,6 +216,45 @@ def _window_chooser(kind):
 
 _window_max_p = _window_chooser("max")
 _window_min_p = _window_chooser("min")
+
+
+def _jax_monoid(computation, init_value) -> bool:
+    """Whether JAX reduces these windows with its sum / max / min window primitive:
+    ``lax.add`` / ``lax.max`` / ``lax.min`` with a concrete scalar init that is the
+    identity of the init's own type (0; the lowest / highest value). Anything else takes
+    its generic path (dtype checks, no reverse-mode derivative)."""
+    if computation not in (lax_api.add, lax_api.max, lax_api.min):
+        return False
+    if isinstance(init_value, Tracer):
+        return False
+    v = np.asarray(init_value)
+    if v.shape != ():
+        return False
+    dtype = aval_of(to_array(init_value)).dtype
+    if computation is lax_api.add:
+        ident = 0
+    else:
+        ident = (_red._lowest if computation is lax_api.max else _red._highest)(dtype)
+    return bool(v == ident)
+
+
+def _check_generic_init(x, init_value, computation):
+    """JAX's generic reduce_window: the computation is traced on the init (so it refuses
+    the init's type as it would), then the init must be a scalar of the operand's dtype."""
+    init = to_array(init_value)
+    computation(init, init)
+    init_aval, x_aval = aval_of(init), aval_of(x)
+    if init_aval.dtype != x_aval.dtype:
+        raise TypeError(
+            "reduce_window got inconsistent dtypes for operands and init_values: got operand "
+            f"dtypes [{np.dtype(x_aval.dtype)!r}] and init_value dtypes "
+            f"[{np.dtype(init_aval.dtype)!r}]."
+        )
+    if init_aval.shape != ():
+        raise TypeError(
+            "reduce_window expected init_values to be scalars but init_values have shapes "
+            f"[{init_aval.shape}]."
+        )
 
 
 def _is_identity(value, identity):
@@ -237,9 +310,11 @@ def _conv_impl(
         y = np.zeros(shape, x.dtype)
         y[(slice(None), slice(None)) + tuple(slice(None, None, d) for d in lhs_dilation)] = x
         x = y
+    # Positive padding first, then negative padding crops the padded input (cropping
+    # first read a crop past the input's end as a negative slice bound: a wrong size)
+    x = np.pad(x, [(0, 0), (0, 0)] + [(max(lo, 0), max(hi, 0)) for lo, hi in padding])
     crop = tuple(slice(max(-lo, 0), n - max(-hi, 0)) for (lo, hi), n in zip(padding, x.shape[2:]))
     x = x[(slice(None), slice(None)) + crop]
-    x = np.pad(x, [(0, 0), (0, 0)] + [(max(lo, 0), max(hi, 0)) for lo, hi in padding])
     ksz = rhs.shape[2:]
     win = tuple(_dilate_len(k, d) for k, d in zip(ksz, rhs_dilation))
     out_sp = tuple(max(0, (n - w) // s + 1) for n, w, s in zip(x.shape[2:], win, window_strides))
@@ -261,7 +336,8 @@ def _conv_impl(
         # in float32, then round to the result type, as XLA's CPU convolution does.
         acc = np.dtype(np.float32)
     if c == g and all(k == 1 for k in ksz) and np.dtype(acc).kind == "f":
-        return one_product_conv(patches, rhs, g, out_sp, acc, out_dtype)
+        plain = plain_geometry(lhs.shape, window_strides, padding, lhs_dilation, rhs_dilation)
+        return one_product_conv(patches, rhs, g, out_sp, acc, out_dtype, plain)
     if c == g and all(k == 1 for k in ksz) and np.dtype(acc).kind == "c":
         return one_product_complex(patches, rhs, g, out_sp, out_dtype)
     if g == 1:
@@ -360,6 +436,10 @@ def _conv_transpose_lhs(
         back = (L - 1) * ld + (K - 1) * rd - front - (Y - 1) * s
         pads.append((front, back))
     w = _sh.rev(_sh.transpose(rhs, (1, 0) + tuple(range(2, 2 + nsp))), tuple(range(2, 2 + nsp)))
+    if aval_of(w).dtype != aval_of(ct).dtype:
+        # a preferred_element_type's cotangent: the kernel joins it in its type (as JAX),
+        # the result returns to the input's type below
+        w = conversion.convert_element_type(w, aval_of(ct).dtype)
     out = conv_general_dilated_p.bind(
         ct,
         w,
@@ -404,6 +484,8 @@ def _conv_transpose_rhs(
         surplus = d_len - ((Y - 1) * s + 1) - (K - 1) * rd
         pads.append((lo, hi - surplus))
     perm = (1, 0) + tuple(range(2, 2 + nsp))
+    if la.dtype != aval_of(ct).dtype:  # (a preferred_element_type's cotangent, as above)
+        lhs = conversion.convert_element_type(lhs, aval_of(ct).dtype)
     out = conv_general_dilated_p.bind(
         _sh.transpose(lhs, perm),
         _sh.transpose(ct, perm),
@@ -426,6 +508,13 @@ def _conv_transpose(ct, lhs, rhs, **params):
             Zero(lhs.aval) if is_undefined_primal(lhs) else None,
             Zero(rhs.aval) if is_undefined_primal(rhs) else None,
         ]
+    if 0 in aval_of(ct).shape:
+        # no outputs: zero cotangents (the formulas below size a dilated cotangent of
+        # length 0 as one of length 1, and gave wrongly shaped results)
+        return [
+            _sh.full(lhs.aval.shape, 0, lhs.aval.dtype) if is_undefined_primal(lhs) else None,
+            _sh.full(rhs.aval.shape, 0, rhs.aval.dtype) if is_undefined_primal(rhs) else None,
+        ]
     ct_l = ct_r = None
     if is_undefined_primal(lhs):
         ct_l = _conv_transpose_lhs(ct, rhs, lhs.aval, **params)
@@ -444,6 +533,14 @@ def _conv_batch(axis_data, args, dims, **params):
         out = conv_general_dilated_p.bind(merged, rhs, **params)
         os_ = aval_of(out).shape
         return _sh.reshape(out, (s[0], s[1]) + os_[1:]), 0
+    if dl is not_mapped:
+        # Fold the batch axis into the output features O (one convolution).
+        rhs = _sh.moveaxis(rhs, dr, 0)
+        s = aval_of(rhs).shape
+        merged = _sh.reshape(rhs, (s[0] * s[1],) + s[2:])
+        out = conv_general_dilated_p.bind(lhs, merged, **params)
+        os_ = aval_of(out).shape
+        return _sh.reshape(out, (os_[0], s[0], s[1]) + os_[2:]), 1
     return _sh._loop_batch(conv_general_dilated_p, axis_data, args, dims, params)
 
 
@@ -487,28 +584,130 @@ def _specs_from_strings(lhs_s, rhs_s, out_s):
 
 
 def conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers):
-    """``jax.lax.conv_dimension_numbers``: (lhs_spec, rhs_spec, out_spec) index tuples."""
+    """``jax.lax.conv_dimension_numbers``: a ``ConvDimensionNumbers`` of index tuples from
+    None, layout strings or a ``ConvDimensionNumbers`` (returned as it is).
+
+    Raises:
+      TypeError: operands of different ranks, or dimension numbers that are not three
+        strings of the operands' rank (JAX's checks, in its order and words).
+    """
+    if isinstance(dimension_numbers, ConvDimensionNumbers):
+        return dimension_numbers
     nd = len(lhs_shape)
+    if nd != len(rhs_shape):
+        raise TypeError(
+            f"convolution requires lhs and rhs ndim to be equal, got {nd} and {len(rhs_shape)}."
+        )
     if dimension_numbers is None:
         canon = tuple(range(nd))
-        return canon, canon, canon
-    if hasattr(dimension_numbers, "lhs_spec"):
-        return (
-            tuple(dimension_numbers.lhs_spec),
-            tuple(dimension_numbers.rhs_spec),
-            tuple(dimension_numbers.out_spec),
+        return ConvDimensionNumbers(canon, canon, canon)
+    if not isinstance(dimension_numbers, (list, tuple)):
+        raise TypeError(
+            "convolution dimension_numbers must be tuple/list or None, got "
+            f"{type(dimension_numbers)}."
         )
-    a, b, c = dimension_numbers
-    if isinstance(a, str):
-        for i, spec in enumerate((a, b, c)):
-            if len(spec) != nd:
-                raise TypeError(
-                    f"convolution dimension_numbers[{i}] must have len equal to the ndim of "
-                    f"lhs and rhs, got {len(spec)} for lhs and rhs shapes {tuple(lhs_shape)} "
-                    f"and {tuple(rhs_shape)}."
-                )
-        return _specs_from_strings(a, b, c)
-    return tuple(a), tuple(b), tuple(c)
+    if len(dimension_numbers) != 3:
+        raise TypeError(
+            "convolution dimension_numbers list/tuple must be length 3, got "
+            f"{len(dimension_numbers)}."
+        )
+    if not all(isinstance(e, str) for e in dimension_numbers):
+        raise TypeError(
+            "convolution dimension_numbers elements must be strings, got "
+            f"{tuple(map(type, dimension_numbers))}."
+        )
+    for i, spec in enumerate(dimension_numbers):
+        if len(spec) != nd:
+            raise TypeError(
+                f"convolution dimension_numbers[{i}] must have len equal to the ndim of "
+                f"lhs and rhs, got {len(spec)} for lhs and rhs shapes {tuple(lhs_shape)} "
+                f"and {tuple(rhs_shape)}."
+            )
+    return ConvDimensionNumbers(*_specs_from_strings(*dimension_numbers))
+
+
+def _explicit_padding(padding):
+    try:
+        return tuple((operator.index(lo), operator.index(hi)) for lo, hi in padding)
+    except (ValueError, TypeError) as e:
+        raise ValueError(
+            "padding argument to conv_general_dilated should be a string or a sequence of "
+            f"(low, high) pairs, got {padding}"
+        ) from e
+
+
+def _check_conv(lhs, rhs, dnums, ws, pads, ld, rd, g, bg, pet):
+    """JAX's checks of a convolution's operands (avals) and arguments, in its order and
+    words (its shape rule, then its dtype rule), before any work is done."""
+    lspec, rspec, _ = dnums
+    if len(lhs.shape) != len(rhs.shape):
+        raise ValueError(
+            "conv_general_dilated lhs and rhs must have the same number of dimensions, but "
+            f"got {lhs.shape} and {rhs.shape}."
+        )
+    if not g > 0:
+        raise ValueError(
+            f"conv_general_dilated feature_group_count must be a positive integer, got {g}."
+        )
+    c, i_, o = lhs.shape[lspec[1]], rhs.shape[rspec[1]], rhs.shape[rspec[0]]
+    if c % g:
+        raise ValueError(
+            "conv_general_dilated feature_group_count must divide lhs feature dimension "
+            f"size, but {g} does not divide {c}."
+        )
+    if c // g != i_:
+        raise ValueError(
+            "conv_general_dilated lhs feature dimension size divided by feature_group_count "
+            f"must equal the rhs input feature dimension size, but {c} // {g} != {i_}."
+        )
+    if o % g:
+        raise ValueError(
+            "conv_general_dilated rhs output feature dimension size must be a multiple of "
+            f"feature_group_count, but {o} is not a multiple of {g}."
+        )
+    if not bg > 0:
+        raise ValueError(
+            f"conv_general_dilated batch_group_count must be a positive integer, got {bg}."
+        )
+    nb = lhs.shape[lspec[0]]
+    if bg > 1 and nb % bg:
+        raise ValueError(
+            "conv_general_dilated batch_group_count must divide lhs batch dimension size, "
+            f"but {bg} does not divide {nb}."
+        )
+    if o % bg:
+        raise ValueError(
+            "conv_general_dilated rhs output feature dimension size must be a multiple of "
+            f"batch_group_count, but {o} is not a multiple of {bg}."
+        )
+    if bg > 1 and g > 1:
+        raise ValueError(
+            "At most one of batch_group_count and feature_group_count may be > 1, got "
+            f"batch_group_count={bg} and feature_group_count={g}"
+        )
+    nsp = len(rspec) - 2
+    if nsp != len(ws):
+        raise ValueError(
+            "conv_general_dilated window and window_strides must have the same number of "
+            f"dimensions, but got {nsp} and {len(ws)}"
+        )
+    if len(pads) != nsp:
+        raise TypeError(
+            f"Wrong number of explicit pads for convolution: expected {nsp}, got {len(pads)}."
+        )
+    in_sp = tuple(_dilate_len(lhs.shape[i], d) for i, d in zip(lspec[2:], ld))
+    if any(n + lo + hi < 0 for n, (lo, hi) in zip(in_sp, pads)):
+        raise ValueError(
+            "Negative padding is larger than the size of the corresponding dimension: got "
+            f"padding={pads} for lhs_shape[2:]={tuple(np.int64(n) for n in in_sp)}"
+        )
+    if lhs.dtype != rhs.dtype:
+        raise TypeError(
+            "lax.conv_general_dilated requires arguments to have the same dtypes, got "
+            f"{np.dtype(lhs.dtype)}, {np.dtype(rhs.dtype)}."
+        )
+    if pet is not None:
+        contract_types.check_conv_preferred(lhs.dtype, pet)
 
 
 def conv_general_dilated(
@@ -538,49 +737,36 @@ def conv_general_dilated(
             lhs_dilation, rhs_dilation, dimension_numbers, feature_group_count,
             batch_group_count, precision, preferred_element_type,
         )  # fmt: skip
-    for name, v in (
-        ("batch_group_count", batch_group_count),
-        ("feature_group_count", feature_group_count),
-    ):
-        if int(v) < 1:
-            raise ValueError(f"conv_general_dilated {name} must be a positive integer, got {v}.")
-    if int(batch_group_count) > 1 and int(feature_group_count) > 1:
-        raise ValueError(
-            "At most one of batch_group_count and feature_group_count may be > 1, got "
-            f"batch_group_count={batch_group_count} and "
-            f"feature_group_count={feature_group_count}"
-        )
     lhs, rhs = to_array(lhs), to_array(rhs)
-    if aval_of(lhs).dtype != aval_of(rhs).dtype:
-        # Mixed dtypes are promoted with JAX's rules (weak types respected).
-        to_dtype, weak = dtypes.result_type(lhs, rhs, return_weak_type_flag=True)
-        lhs, rhs = (conversion.convert_element_type(a, to_dtype, weak) for a in (lhs, rhs))
-    nd = aval_of(lhs).ndim
-    nsp = nd - 2
-    lspec, rspec, ospec = conv_dimension_numbers(
-        aval_of(lhs).shape, aval_of(rhs).shape, dimension_numbers
-    )
-    lhs_c = _sh.transpose(lhs, lspec)
-    rhs_c = _sh.transpose(rhs, rspec)
-    ws = tuple(int(s) for s in window_strides) if window_strides else (1,) * nsp
-    ld = tuple(int(d) for d in lhs_dilation) if lhs_dilation else (1,) * nsp
+    la, ra = aval_of(lhs), aval_of(rhs)
+    dnums = conv_dimension_numbers(la.shape, ra.shape, dimension_numbers)
+    lspec, rspec, ospec = dnums
+    nsp = len(rspec) - 2
+    ld = tuple(operator.index(d) for d in lhs_dilation) if lhs_dilation else (1,) * nsp
     if isinstance(padding, str) and any(d != 1 for d in ld):
         # As JAX: "SAME"/"VALID" are not defined for a transposed (lhs-dilated) conv.
         raise ValueError(
             "String padding is not implemented for transposed convolution using this op. "
             "Please either exactly specify the required padding or use conv_transpose."
         )
-    rd = tuple(int(d) for d in rhs_dilation) if rhs_dilation else (1,) * nsp
-    in_sp = tuple(_dilate_len(n, d) for n, d in zip(aval_of(lhs_c).shape[2:], ld))
-    k_sp = tuple(_dilate_len(k, d) for k, d in zip(aval_of(rhs_c).shape[2:], rd))
-    pads = tuple(tuple(p) for p in padtype_to_pads(in_sp, k_sp, ws, padding))
+    rd = tuple(operator.index(d) for d in rhs_dilation) if rhs_dilation else (1,) * nsp
+    ws = tuple(operator.index(s) for s in window_strides)
+    if isinstance(padding, str):
+        # (the undilated input: a string padding has no lhs dilation)
+        k_sp = tuple(_dilate_len(ra.shape[i], d) for i, d in zip(rspec[2:], rd))
+        in_sp = tuple(la.shape[i] for i in lspec[2:])
+        pads = tuple(tuple(p) for p in padtype_to_pads(in_sp, k_sp, ws, padding))
+    else:
+        pads = _explicit_padding(padding)
     pet = (
         None
         if preferred_element_type is None
         else dtypes.canonicalize_dtype(preferred_element_type)
     )
-    if pet is not None:
-        contract_types.check_conv_preferred(aval_of(lhs).dtype, pet)
+    g, bg = operator.index(feature_group_count), operator.index(batch_group_count)
+    _check_conv(la, ra, dnums, ws, pads, ld, rd, g, bg, pet)
+    lhs_c = _sh.transpose(lhs, lspec)
+    rhs_c = _sh.transpose(rhs, rspec)
     params = dict(
         window_strides=ws,
         padding=pads,
@@ -589,8 +775,6 @@ def conv_general_dilated(
         feature_group_count=1,
         preferred_element_type=pet,
     )
-    g = int(feature_group_count)
-    bg = int(batch_group_count)
     if dtypes.is_complex(aval_of(lhs).dtype) and not kept_products(
         aval_of(lhs_c).shape, aval_of(rhs_c).shape, g, bg, params
     ):
@@ -607,16 +791,6 @@ def conv_general_dilated(
         # Batch groups: lhs batch group i (contiguous) meets rhs output-feature group i;
         # the per-group results are concatenated on output features (as XLA defines it).
         nb, o = aval_of(lhs_c).shape[0], aval_of(rhs_c).shape[0]
-        if nb % bg:
-            raise ValueError(
-                "conv_general_dilated batch_group_count must divide lhs batch dimension "
-                f"size, but {bg} does not divide {nb}."
-            )
-        if o % bg:
-            raise ValueError(
-                "conv_general_dilated rhs output feature dimension size must be a multiple "
-                f"of batch_group_count, but {o} is not a multiple of {bg}."
-            )
         nbg, og = nb // bg, o // bg
         outs = [
             conv_general_dilated_p.bind(
@@ -635,12 +809,6 @@ def conv_general_dilated(
         # Feature groups: one ungrouped convolution per group, concatenated on features
         # (so every rule of the primitive applies unchanged).
         c, o = aval_of(lhs_c).shape[1], aval_of(rhs_c).shape[0]
-        if c % g or o % g or aval_of(rhs_c).shape[1] * g != c:
-            raise TypeError(
-                f"conv_general_dilated: feature_group_count={g} must divide the "
-                f"lhs feature dimension ({c}) and rhs output features ({o}), and "
-                f"rhs input features must be {c // g if c % g == 0 else '?'}"
-            )
         cg, og = c // g, o // g
         outs = [
             conv_general_dilated_p.bind(
