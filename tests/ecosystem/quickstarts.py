@@ -774,6 +774,216 @@ def quick_evosax():
     return out
 
 
+def _mctx_model():
+    """A small learned-looking model for mctx: 3-d embeddings, 5 actions, a batch of 4."""
+    import jax
+    import jax.numpy as jnp
+    import mctx
+
+    k1, k2, k3 = jax.random.split(jax.random.key(0), 3)
+    params = {
+        "transition": jax.random.normal(k1, (5, 3, 3)),
+        "reward": jax.random.normal(k2, (3, 5)),
+        "policy": jax.random.normal(k3, (3, 5)),
+    }
+
+    def prediction(params, embedding):
+        return embedding @ params["policy"], jnp.tanh(embedding.sum(-1))
+
+    def recurrent_fn(params, rng_key, action, embedding):
+        step = params["transition"][action]
+        new_embedding = jnp.tanh(jnp.einsum("bi,bij->bj", embedding, step))
+        reward = jnp.take_along_axis(embedding @ params["reward"], action[:, None], axis=1)[:, 0]
+        prior_logits, value = prediction(params, new_embedding)
+        output = mctx.RecurrentFnOutput(
+            reward=reward,
+            discount=jnp.full_like(reward, 0.9),
+            prior_logits=prior_logits,
+            value=value,
+        )
+        return output, new_embedding
+
+    def root_fn(params, embedding):
+        prior_logits, value = prediction(params, embedding)
+        return mctx.RootFnOutput(prior_logits=prior_logits, value=value, embedding=embedding)
+
+    return params, root_fn, recurrent_fn
+
+
+def quick_mctx():
+    import functools
+
+    import jax
+    import jax.numpy as jnp
+    import mctx
+
+    params, root_fn, recurrent_fn = _mctx_model()
+    embedding = jax.random.normal(jax.random.key(5), (4, 3))
+    invalid_actions = jnp.zeros((4, 5)).at[1, 3:].set(1.0)
+    out = {}
+
+    # the README's call: a root from the model, then a search (here jitted)
+    @jax.jit
+    def gumbel(params, key, embedding):
+        return mctx.gumbel_muzero_policy(
+            params,
+            key,
+            root_fn(params, embedding),
+            recurrent_fn,
+            num_simulations=16,
+            max_num_considered_actions=4,
+            invalid_actions=invalid_actions,
+        )
+
+    po = gumbel(params, jax.random.key(2), embedding)
+    tree = po.search_tree
+    out["gumbel_muzero"] = _flat((po.action, po.action_weights, tree.node_visits))
+    out["gumbel_summary"] = _flat(tree.summary().qvalues)
+
+    def muzero(params, key, embedding):
+        return mctx.muzero_policy(
+            params,
+            key,
+            root_fn(params, embedding),
+            recurrent_fn,
+            num_simulations=16,
+            dirichlet_fraction=0.25,
+            qtransform=functools.partial(mctx.qtransform_by_min_max, min_value=-2, max_value=2),
+        )
+
+    po = jax.jit(muzero)(params, jax.random.key(1), embedding)
+    out["muzero"] = _flat((po.action, po.action_weights, po.search_tree.node_values))
+
+    # three models searched at once: jit of vmap over stacked parameters and keys
+    stacked = jax.tree_util.tree_map(lambda x: jnp.stack([x, 0.5 * x, -x]), params)
+    keys = jax.random.split(jax.random.key(3), 3)
+    po = jax.jit(jax.vmap(muzero, in_axes=(0, 0, None)))(stacked, keys, embedding)
+    out["muzero_vmap"] = _flat((po.action, po.action_weights, po.search_tree.node_values))
+    return out
+
+
+def quick_flashbax():
+    import flashbax as fbx
+    import jax
+    import jax.numpy as jnp
+
+    out = {}
+    # the README's flat buffer, eager
+    buffer = fbx.make_flat_buffer(max_length=32, min_length=2, sample_batch_size=1)
+    fake_timestep = {"obs": jnp.array([0, 0]), "reward": jnp.array(0.0)}
+    state = buffer.init(fake_timestep)
+    can_sample = []
+    for obs, reward in (([1, 2], 3.0), ([4, 5], 6.0), ([7, 8], 9.0)):
+        state = buffer.add(state, {"obs": jnp.array(obs), "reward": jnp.array(reward)})
+        can_sample.append(float(buffer.can_sample(state)))
+    batch = buffer.sample(state, jax.random.PRNGKey(0))
+    out["flat_readme"] = _flat((can_sample, batch.experience.first, batch.experience.second))
+
+    # add (a jitted lax.scan of batched adds) and sample under jit
+    buffer = fbx.make_flat_buffer(
+        max_length=64, min_length=8, sample_batch_size=5, add_batch_size=4
+    )
+    state = buffer.init(fake_timestep)
+
+    def add_step(state, i):
+        timestep = {
+            "obs": jnp.stack([jnp.array([i, -i]) + j for j in range(4)]),
+            "reward": jnp.arange(4.0) + i,
+        }
+        return buffer.add(state, timestep), None
+
+    state, _ = jax.jit(lambda s: jax.lax.scan(add_step, s, jnp.arange(20)))(state)
+    batch = jax.jit(buffer.sample)(state, jax.random.PRNGKey(1))
+    out["flat_jit"] = _flat((state.current_index, state.is_full, batch.experience))
+
+    # a trajectory buffer: sequences of 3 steps with period 2
+    traj_buffer = fbx.make_trajectory_buffer(
+        add_batch_size=2,
+        sample_batch_size=4,
+        sample_sequence_length=3,
+        period=2,
+        min_length_time_axis=3,
+        max_length_time_axis=20,
+    )
+    traj_state = traj_buffer.init({"obs": jnp.zeros(3), "done": jnp.array(False)})
+    trajectories = {
+        "obs": jnp.arange(60, dtype=jnp.float32).reshape(2, 10, 3),
+        "done": (jnp.arange(20) % 7 == 0).reshape(2, 10),
+    }
+    traj_state = jax.jit(traj_buffer.add)(traj_state, trajectories)
+    batch = jax.jit(traj_buffer.sample)(traj_state, jax.random.PRNGKey(2))
+    out["trajectory"] = _flat((traj_state.current_index, batch.experience))
+
+    # prioritised: sample, set new priorities, sample again
+    per = fbx.make_prioritised_flat_buffer(
+        max_length=32, min_length=4, sample_batch_size=6, add_batch_size=2
+    )
+    per_state = per.init({"x": jnp.zeros(2)})
+    add = jax.jit(per.add)
+    for i in range(6):
+        per_state = add(per_state, {"x": jnp.full((2, 2), float(i)) + jnp.arange(2.0)[:, None]})
+    sample = jax.jit(per.sample)
+    first = sample(per_state, jax.random.PRNGKey(3))
+    per_state = jax.jit(per.set_priorities)(per_state, first.indices, jnp.arange(1.0, 7.0))
+    second = sample(per_state, jax.random.PRNGKey(4))
+    out["prioritised"] = _flat((first.indices, first.probabilities, first.experience))
+    out["prioritised_after_update"] = _flat(
+        (second.indices, second.probabilities, per_state.sum_tree_state.nodes)
+    )
+
+    # three independent item buffers under vmap
+    items = fbx.make_item_buffer(max_length=16, min_length=2, sample_batch_size=3, add_batches=True)
+    item_state = jax.vmap(lambda _: items.init(jnp.zeros(2)))(jnp.arange(3))
+    data = jnp.arange(30, dtype=jnp.float32).reshape(3, 5, 2)
+    item_state = jax.jit(jax.vmap(items.add))(item_state, data)
+    keys = jax.random.split(jax.random.PRNGKey(5), 3)
+    out["item_vmap"] = _flat(jax.jit(jax.vmap(items.sample))(item_state, keys).experience)
+    return out
+
+
+def quick_pgx():
+    import jax
+    import jax.numpy as jnp
+    import pgx
+
+    def random_actions(key, legal_action_mask):  # a uniformly random legal action per game
+        logits = jnp.where(legal_action_mask, 0.0, -jnp.inf)
+        return jax.random.categorical(key, logits, axis=-1)
+
+    out = {}
+    # the README's batched loop: jit(vmap(init/step)) on Go, a few moves
+    env = pgx.make("go_9x9")
+    init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
+    state = init(jax.random.split(jax.random.PRNGKey(42), 4))
+    key = jax.random.PRNGKey(0)
+    for _ in range(3):
+        key, subkey = jax.random.split(key)
+        state = step(state, random_actions(subkey, state.legal_action_mask))
+    out["go_9x9"] = _flat(
+        (state.current_player, state.observation, state.rewards, state.legal_action_mask)
+    )
+
+    # rollouts as one jitted lax.scan (2048 is stochastic: step takes keys)
+    for name, num_steps in (("tic_tac_toe", 12), ("connect_four", 16), ("2048", 16)):
+        env = pgx.make(name)
+
+        def rollout(key, env=env):
+            key, init_key = jax.random.split(key)
+            state = jax.vmap(env.init)(jax.random.split(init_key, 4))
+
+            def body(state, key):
+                act_key, step_key = jax.random.split(key)
+                action = random_actions(act_key, state.legal_action_mask)
+                state = jax.vmap(env.step)(state, action, jax.random.split(step_key, 4))
+                return state, (action, state.rewards, state.terminated)
+
+            return jax.lax.scan(body, state, jax.random.split(key, num_steps))
+
+        state, trace = jax.jit(rollout)(jax.random.PRNGKey(1))
+        out[name] = _flat((trace, state.observation))
+    return out
+
+
 LIBRARIES = {
     "optax": quick_optax,
     "equinox": quick_equinox,
@@ -795,6 +1005,9 @@ LIBRARIES = {
     "rlax": quick_rlax,
     "gymnax": quick_gymnax,
     "evosax": quick_evosax,
+    "mctx": quick_mctx,
+    "flashbax": quick_flashbax,
+    "pgx": quick_pgx,
 }
 
 

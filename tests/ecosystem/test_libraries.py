@@ -45,6 +45,9 @@ LIBRARIES = {
     "rlax": ["rlax", "optax", "distrax", "dm_env"],
     "gymnax": ["gymnax", "gymnasium", "matplotlib"],
     "evosax": ["evosax", "flax", "optax", "matplotlib"],
+    "mctx": ["mctx", "chex"],
+    "flashbax": ["flashbax", "chex", "flax"],
+    "pgx": ["pgx", "svgwrite"],
 }
 
 
@@ -53,7 +56,9 @@ def _installed(lib: str) -> bool:
 
 
 INSTALLED = [lib for lib in LIBRARIES if _installed(lib)]
-GROUP_SIZE = 7
+# 5: a JAX interpreter compiling seven quick starts (haiku ... mctx) ran past the 600 s limit
+# of _two_engines on the loaded two-core machine.
+GROUP_SIZE = 5
 GROUPS = [tuple(INSTALLED[i : i + GROUP_SIZE]) for i in range(0, len(INSTALLED), GROUP_SIZE)]
 
 
