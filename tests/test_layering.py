@@ -170,6 +170,7 @@ OPS_ORDER: list[str] = [
     "conv_kernels",  # NumPy kernels of complex and one-product convolutions (xla_fma)
     "forward_only",  # the identity refused in reverse mode (reduce_window's JAX limits)
     "windowed",
+    "convolution",  # conv_general_dilated and its wrappers (reduce_window is windowed's)
     "lax_extras",
     "lax_types",
     "lax_strict",  # the strict-dtype public lax special functions, clamp, cumulative ops

@@ -26,6 +26,7 @@ from jaxlite._src.numpy.util import asarray_any, with_weak_type
 from jaxlite._src.ops import (
     bitcast,
     conversion,
+    convolution,
     elementwise as ew,
     gather_scatter as gs,
     lax_api as L,
@@ -507,7 +508,7 @@ def conv_general_permutations(dimension_numbers):
         raise TypeError(
             f"conv_general_permutations: string specs expected, got {dimension_numbers}"
         )
-    return windowed._specs_from_strings(lhs_s, rhs_s, out_s)
+    return convolution._specs_from_strings(lhs_s, rhs_s, out_s)
 
 
 def _out_spatial(in_sp, k_sp, strides, pads):
@@ -534,7 +535,7 @@ def conv_shape_tuple(lhs_shape, rhs_shape, strides, pads, batch_group_count: int
     nsp = len(lhs_shape) - 2
     strides = tuple(int(s) for s in strides)
     if isinstance(pads, str):
-        pads = windowed.padtype_to_pads(lhs_shape[2:], rhs_shape[2:], strides, pads)
+        pads = convolution.padtype_to_pads(lhs_shape[2:], rhs_shape[2:], strides, pads)
     pads = [tuple(int(p) for p in pair) for pair in pads]
     if len(pads) != nsp or len(strides) != nsp:
         raise TypeError(
@@ -553,7 +554,9 @@ def conv_general_shape_tuple(lhs_shape, rhs_shape, window_strides, padding, dime
     """``jax.lax.conv_general_shape_tuple``: the output shape of
     ``conv_general_dilated(lhs, rhs, window_strides, padding, dimension_numbers=...)``
     (no dilation) for operands of these shapes."""
-    lspec, rspec, ospec = windowed.conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
+    lspec, rspec, ospec = convolution.conv_dimension_numbers(
+        lhs_shape, rhs_shape, dimension_numbers
+    )
     out = conv_shape_tuple(
         _permuted(lhs_shape, lspec), _permuted(rhs_shape, rspec), window_strides, padding
     )
@@ -564,11 +567,15 @@ def conv_transpose_shape_tuple(lhs_shape, rhs_shape, window_strides, padding, di
     """``jax.lax.conv_transpose_shape_tuple``: the output shape of ``conv_transpose`` with
     these operand shapes, strides, padding (``"SAME"``, ``"VALID"`` or (lo, hi) pairs of the
     transposed convolution) and dimension numbers."""
-    lspec, rspec, ospec = windowed.conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
+    lspec, rspec, ospec = convolution.conv_dimension_numbers(
+        lhs_shape, rhs_shape, dimension_numbers
+    )
     lt, rt = _permuted(lhs_shape, lspec), _permuted(rhs_shape, rspec)
     strides = tuple(int(s) for s in window_strides)
     if isinstance(padding, str):
-        padding = [windowed._conv_transpose_padding(k, s, padding) for k, s in zip(rt[2:], strides)]
+        padding = [
+            convolution._conv_transpose_padding(k, s, padding) for k, s in zip(rt[2:], strides)
+        ]
     totals = [int(lo) + int(hi) for lo, hi in padding]
     spatial = tuple((n - 1) * s - k + 2 + p for n, k, s, p in zip(lt[2:], rt[2:], strides, totals))
     out = (lt[0], rt[0]) + spatial
@@ -618,7 +625,7 @@ def conv_general_dilated_patches(
     del precision
     lhs = to_array(lhs)
     nd = aval_of(lhs).ndim
-    lspec, rspec, ospec = windowed.conv_dimension_numbers(
+    lspec, rspec, ospec = convolution.conv_dimension_numbers(
         aval_of(lhs).shape, (0,) * nd, dimension_numbers
     )
     c = aval_of(lhs).shape[lspec[1]]
@@ -628,7 +635,7 @@ def conv_general_dilated_patches(
     # channel ci at window position pos.
     eye = np.eye(size, dtype=np.dtype(aval_of(lhs).dtype)).reshape((size, c) + fs)
     rhs = _sh.transpose(to_array(eye), tuple(int(i) for i in np.argsort(rspec)))
-    return windowed.conv_general_dilated(
+    return convolution.conv_general_dilated(
         lhs,
         rhs,
         window_strides,
@@ -670,7 +677,7 @@ def conv_general_dilated_local(
         lhs, filter_shape, window_strides, padding, lhs_dilation, rhs_dilation, dimension_numbers
     )
     nd = aval_of(lhs).ndim
-    lspec, rspec, ospec = windowed.conv_dimension_numbers(
+    lspec, rspec, ospec = convolution.conv_dimension_numbers(
         aval_of(lhs).shape, aval_of(rhs).shape, dimension_numbers
     )
     # Contract the patch features with rhs's I; pair output spatial dims with rhs's spatial

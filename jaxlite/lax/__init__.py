@@ -209,6 +209,15 @@ from jaxlite._src.ops.bits import clz as clz, clz_p as clz_p  # noqa: F401,E402
 from jaxlite._src.ops.conversion import (  # noqa: E402
     iota_p as iota_p,
 )
+from jaxlite._src.ops.convolution import (  # noqa: F401,E402
+    conv as conv,
+    conv_dimension_numbers as conv_dimension_numbers,
+    conv_general_dilated as conv_general_dilated,
+    conv_general_dilated_p as conv_general_dilated_p,
+    conv_transpose as conv_transpose,
+    conv_with_general_padding as conv_with_general_padding,
+    padtype_to_pads as padtype_to_pads,
+)
 from jaxlite._src.ops.cumulative import (  # noqa: E402
     cummax_p as cummax_p,
     cummin_p as cummin_p,
@@ -386,16 +395,7 @@ from jaxlite._src.ops.special_more import (  # noqa: F401,E402
     polygamma_p as polygamma_p,
     zeta_p as zeta_p,
 )
-from jaxlite._src.ops.windowed import (  # noqa: F401,E402
-    conv as conv,
-    conv_dimension_numbers as conv_dimension_numbers,
-    conv_general_dilated as conv_general_dilated,
-    conv_general_dilated_p as conv_general_dilated_p,
-    conv_transpose as conv_transpose,
-    conv_with_general_padding as conv_with_general_padding,
-    padtype_to_pads as padtype_to_pads,
-    reduce_window as reduce_window,
-)
+from jaxlite._src.ops.windowed import reduce_window as reduce_window  # noqa: F401,E402
 from jaxlite._src.sharding.jit_shardings import (  # noqa: F401,E402
     with_sharding_constraint as with_sharding_constraint,
 )

@@ -42,8 +42,8 @@ from jaxlite._src.numpy.util import (
     promote_dtypes_inexact,
 )
 from jaxlite._src.ops import conversion as _conv, shape as _sh
+from jaxlite._src.ops.convolution import conv_general_dilated
 from jaxlite._src.ops.precision import check_precision
-from jaxlite._src.ops.windowed import conv_general_dilated
 
 
 # ----------------------------------------------------------------------- numerical ranges

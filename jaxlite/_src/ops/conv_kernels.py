@@ -1,6 +1,6 @@
 """Window shapes and argument checks (``reduce_window``, convolutions), and the NumPy
 kernels of complex and one-product convolutions with XLA:CPU's roundings and signs of zero
-(``windowed.conv_general_dilated_p``'s impl calls them)."""
+(``convolution.conv_general_dilated_p``'s impl calls them)."""
 
 from __future__ import annotations
 
