@@ -17,6 +17,7 @@ elimination has pruned: like JAX's, it is traced and pruned too before it runs.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 
 from jaxlite._src.core.avals import aval_of
@@ -37,6 +38,14 @@ def run_staged_rule(rule: Callable, args: Sequence) -> list:
         return rule(*args)
     except UnexpectedTracerError:
         pass
+    return _eval_pruned(lambda full: rule(*full), args, tolerate_dead=True)
+
+
+def _eval_pruned(fn: Callable, args: Sequence, *, transform=None, tolerate_dead=False) -> list:
+    """``fn(args)`` (a flat list in and out, ``Zero`` allowed in both) the way JAX runs a
+    staged rule: traced to a jaxpr of the non-``Zero`` arguments, dead code removed (then
+    ``transform`` applied to the jaxpr), evaluated. With ``tolerate_dead``, dead tracers
+    read while tracing become constants, and only one that survives the pruning raises."""
     live = [i for i, a in enumerate(args) if type(a) is not Zero]
     info = {}
 
@@ -44,13 +53,15 @@ def run_staged_rule(rule: Callable, args: Sequence) -> list:
         full = list(args)
         for i, x in zip(live, xs):
             full[i] = x
-        outs = rule(*full)
+        outs = fn(full)
         info["outs"] = [o if type(o) is Zero else None for o in outs]
         return [o for o in outs if type(o) is not Zero]
 
-    with dead_tracers_as_consts():
+    with dead_tracers_as_consts() if tolerate_dead else contextlib.nullcontext():
         closed, _ = trace_to_jaxpr(f, [aval_of(args[i]) for i in live])
     jaxpr, _ = dce_jaxpr(closed.jaxpr)  # drops the constvars nothing live uses
+    if transform is not None:
+        jaxpr = transform(jaxpr)
     const_of = {id(v): c for v, c in zip(closed.jaxpr.constvars, closed.consts)}
     consts = [const_of[id(v)] for v in jaxpr.constvars]
     for c in consts:
@@ -97,27 +108,12 @@ class DeadCodeFreeRule:
 
     def __call__(self, primals: Sequence, tangents: Sequence) -> tuple[list, list]:
         n = len(primals)
-        args = [*primals, *tangents]
-        live = [i for i, a in enumerate(args) if type(a) is not Zero]
-        info = {}
 
-        def f(*xs):
-            full = list(args)
-            for i, x in zip(live, xs):
-                full[i] = x
+        def used_outputs(full):
             p_out, t_out = self.rule(full[:n], full[n:])
             p_out = [p for p, u in zip(p_out, self.used) if u]
-            t_out = [t for t, u in zip(t_out, self.used) if u]
-            info["zero"] = [t if type(t) is Zero else None for t in t_out]
-            return p_out + [t for t in t_out if type(t) is not Zero]
+            return p_out + [t for t, u in zip(t_out, self.used) if u]
 
-        closed, _ = trace_to_jaxpr(f, [aval_of(args[i]) for i in live])
-        jaxpr, _ = dce_jaxpr(closed.jaxpr)
-        if self.transform is not None:
-            jaxpr = self.transform(jaxpr)
-        const_of = {id(v): c for v, c in zip(closed.jaxpr.constvars, closed.consts)}
-        consts = [const_of[id(v)] for v in jaxpr.constvars]
-        vals = eval_jaxpr(jaxpr, consts, *[args[i] for i in live])
-        m = len(info["zero"])
-        it = iter(vals[m:])
-        return list(vals[:m]), [next(it) if z is None else z for z in info["zero"]]
+        outs = _eval_pruned(used_outputs, [*primals, *tangents], transform=self.transform)
+        m = sum(self.used)
+        return outs[:m], outs[m:]
