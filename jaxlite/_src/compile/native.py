@@ -274,8 +274,9 @@ def _wrapper(disp, closed: ClosedJaxpr, consts: list) -> Callable:
     args = []
     for i, a in enumerate(closed.jaxpr.in_avals):
         key = native_physical.key_storage(a.dtype)
-        if key is not None:
-            args.append(f"a{i}[{key[0]!r}]")
+        if key is not None:  # the record field's name reaches the source as a global
+            g[f"_f{i}"] = key[0]
+            args.append(f"a{i}[_f{i}]")
         else:
             args.append(f"a{i}[()]" if a.shape == () else f"a{i}")
     for j, c in enumerate(consts):
@@ -285,8 +286,8 @@ def _wrapper(disp, closed: ClosedJaxpr, consts: list) -> Callable:
     for i, a in enumerate(closed.out_avals):
         key = native_physical.key_storage(a.dtype)
         if key is not None:
-            g[f"_d{i}"] = np.dtype(a.dtype)
-            outs.append(f"_keys(r[{i}], _d{i}, {key[0]!r})")
+            g[f"_d{i}"], g[f"_o{i}"] = np.dtype(a.dtype), key[0]
+            outs.append(f"_keys(r[{i}], _d{i}, _o{i})")
         elif a.shape == ():
             g[f"_d{i}"] = np.dtype(a.dtype)
             outs.append(f"_asarray(r[{i}], _d{i})")
