@@ -85,8 +85,10 @@ def test_ldexp_splits_the_exponent_off_first(x1, x2, want, int_dtype):
 
 def test_ldexp_derivative_is_one_at_zeros_and_infinities():
     x = np.array([0.0, -0.0, np.inf, -np.inf, 1.0, -2.5, 1e20], F32)
-    g = jax.vmap(jax.grad(lambda v: jax.numpy.ldexp(v, 3)))(x)
-    assert np.asarray(g).tolist() == [1.0, 1.0, 1.0, 1.0, 8.0, 8.0, 8.0]
+    g = np.asarray(jax.vmap(jax.grad(lambda v: jax.numpy.ldexp(v, 3)))(x))
+    assert g[:4].tolist() == [1.0, 1.0, 1.0, 1.0]
+    # elsewhere 2**3; JAX's last bits come from XLA's approximate exp2 in frexp's JVP
+    np.testing.assert_allclose(g[4:], 8.0, rtol=1e-5)
 
 
 def test_ldexp_matches_jax_on_normal_numbers():
