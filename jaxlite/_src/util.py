@@ -7,10 +7,20 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import os
 import sys
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
+
+
+def usable_cores() -> int:
+    """The CPU cores this process may run on: its affinity mask where the OS has one
+    (``taskset``, container CPU sets), else ``os.cpu_count()``; at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
 
 
 def safe_zip(*args: Sequence) -> list[tuple]:

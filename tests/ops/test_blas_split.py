@@ -706,3 +706,22 @@ def test_stay_goes_on_without_a_probe_while_other_processes_keep_a_core(monkeypa
     blas.sets.clear()
     np.testing.assert_array_equal(blas_split._watched(st, blas, x, y), np.matmul(x, y))
     assert blas.sets == []  # the probe: OpenBLAS's threads again
+
+
+def test_usable_cores_reads_the_affinity_mask(monkeypatch):
+    """Thread counts (BLAS split, blocked regions, threefry and the XLA-blocked samplers)
+    come from the cores the process may run on (``taskset``), not the machine's count."""
+    from jaxlite._src import util
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 13)
+    assert util.usable_cores() == 2
+    assert blas_split._cores() == 2
+
+    def no_affinity(pid):
+        raise OSError("not supported")
+
+    monkeypatch.setattr(os, "sched_getaffinity", no_affinity, raising=False)
+    assert util.usable_cores() == 13
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert util.usable_cores() == 1

@@ -40,6 +40,7 @@ import numpy as np
 from jaxlite._src.core import rules
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Literal
 from jaxlite._src.ops import spmd
+from jaxlite._src.util import usable_cores
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
@@ -76,11 +77,7 @@ class NotBlockable(Exception):
 @functools.cache
 def workers() -> int:
     """Threads for one region: the cores this process may run on (at most 8)."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, _MAX_WORKERS))
+    return min(usable_cores(), _MAX_WORKERS)
 
 
 def _get_pool() -> ThreadPoolExecutor:

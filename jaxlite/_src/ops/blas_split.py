@@ -75,6 +75,8 @@ import time
 
 import numpy as np
 
+from jaxlite._src.util import usable_cores
+
 # Multiply-adds below which OpenBLAS runs a product on one thread itself (its
 # SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD): left alone.
 OPENBLAS_ONE_THREAD = 65536 * 4
@@ -245,9 +247,7 @@ def note_call(key, dt: float) -> None:  # a product run elsewhere (dot_fma's), w
         _record(st, st.choices.setdefault(key, _Watch()), dt, _clock())
 
 
-def _cores() -> int:
-    affinity = getattr(os, "sched_getaffinity", None)  # Linux only
-    return len(affinity(0)) if affinity else (os.cpu_count() or 1)
+_cores = usable_cores  # the cores this process may run on (taskset, CPU sets)
 
 
 _state = _Splitter()

@@ -40,6 +40,7 @@ from jaxlite._src.ops.xla_fma import (
     veltkamp,
     veltkamp_into,
 )
+from jaxlite._src.util import usable_cores
 
 _f32, _f64, _u32 = np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.uint32)
 
@@ -47,7 +48,7 @@ _f32, _f64, _u32 = np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.uint3
 _BLOCK = 1 << 14
 # Arrays of at least this many elements per worker are split across threads.
 _PARALLEL_MIN = 1 << 17
-_THREADS = max(1, min(4, os.cpu_count() or 1))
+_THREADS = min(4, usable_cores())
 
 
 def _f32c(bits: int) -> np.float32:

@@ -23,6 +23,7 @@ from jaxlite._src.core.avals import ShapedArray
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import not_mapped
 from jaxlite._src.ops import _factories, shape as _shape
+from jaxlite._src.util import usable_cores
 
 _u32 = np.dtype(np.uint32)
 # Rotation amounts of the even and odd groups of four rounds.
@@ -35,7 +36,7 @@ _PARITY = np.uint32(0x1BD11BDA)
 _CHUNK = 1 << 16
 # Inputs of at least this many lanes per worker are hashed on several threads.
 _PARALLEL_MIN = 1 << 17
-_THREADS = max(1, min(4, os.cpu_count() or 1))
+_THREADS = min(4, usable_cores())
 # Up to this many lanes are hashed with Python integers (~4 us a lane) instead of the
 # ~110 ufunc calls of a NumPy pass (~60 us however few lanes): key splits, fold_in and
 # scalar draws, as in the inner loops of MCMC samplers.
