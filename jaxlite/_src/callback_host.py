@@ -474,7 +474,9 @@ class HostFn:
         freeze, refc, weakc = g(freeze_chain), g(_getrefcount), g(_getweakrefcount)
         hooks, run_user, failed = g(sharding_hooks), g(_run_user), g(_callback_failed)
         dtype, local, slow = g(res.dtype), g(LOCAL_REFS), g(slow)
-        h, last, w, u, o, e, r = (ctx.fresh(p) for p in ("_h", "_l", "_w", "_u", "_o", "_e", "_r"))
+        h, last, w, u, o, e, r, cw = (
+            ctx.fresh(p) for p in ("_h", "_l", "_w", "_u", "_o", "_e", "_r", "_cw")
+        )
         # The declared shape, checked the cheap way for ranks 0 and 1 (``o.shape`` builds a
         # tuple): ``len`` of a 1-d array is its one dimension.
         if res.ndim == 0:
@@ -483,7 +485,10 @@ class HostFn:
             shape_ok = f"{o}.ndim == 1 and len({o}) == {g(res.shape[0])}"
         else:
             shape_ok = f"{o}.shape == {g(res.shape)}"
-        ctx.prologue += [f"{h} = {new}()", f"{last} = None"]
+        # The sharding hook is read once per call of the generated function: it changes only
+        # around whole calls (``callbacks_once``, a mesh context) and shard_map executions,
+        # which are calls of other generated functions with their own prologues.
+        ctx.prologue += [f"{h} = {new}()", f"{last} = None", f"{cw} = {hooks}.callback_wrap"]
         return [
             f"{u} = {x}",
             f"if {u} is not {last}:",  # neither the previous result nor the last argument
@@ -500,7 +505,7 @@ class HostFn:
             f"{w} = {u}.view()",
             f"{h}._value = {w}",
             "try:",
-            f"    if {hooks}.callback_wrap is None:",
+            f"    if {cw} is None:",
             f"        {o} = {fn}({h})",
             "    else:",
             f"        {o} = {run_user}({fn}, ({h},), {{}})",
