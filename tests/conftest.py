@@ -15,6 +15,13 @@ import sys
 
 import pytest
 
+# tests/ is a package (tests/__init__.py), so that a library installing a top-level ``tests``
+# package into site-packages (pgx's wheel does) cannot hide this one from ``from tests...``
+# imports; its own directory stays importable for ``from helpers import ...``.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
+
 ORACLE = os.environ.get("JAXLITE_ORACLE", "") == "jax"
 # The Numba tier compiles hot loops in a background thread; the suite runs without it unless
 # asked (JAXLITE_NATIVE=auto|always), so its timing and CPU use stay deterministic.
