@@ -57,3 +57,62 @@ def test_power_weak_types_match_jax():
             if mod is jax:
                 mine = got
         assert mine == got, (base, exponent, mine, got)
+
+
+# --- binary jnp functions on mixed integer dtypes (a sweep of every jnp function on pairs
+# like int32/uint64, int8/uint8 under x64, against JAX) ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "d1, d2, want_dtype",
+    [("int8", "int8", np.int8), ("int8", "uint8", np.int16), ("uint8", "uint8", np.uint8),
+     ("int16", "int16", np.int16), ("uint16", "uint16", np.uint16)],
+)  # fmt: skip
+@pytest.mark.parametrize("fn", ["vecdot", "linalg.vecdot"])
+def test_vecdot_of_small_integers_keeps_their_dtype_and_wraps(d1, d2, want_dtype, fn):
+    # JAX's vecdot is a dot_general: the products and their sum in the operands' promoted
+    # dtype (an int8 vecdot wraps at int8). jaxlite summed with jnp.sum, which widens small
+    # integers to the default integer: int64 10006 where JAX gives int8 22.
+    f = jnp.linalg.vecdot if fn == "linalg.vecdot" else jnp.vecdot
+    a, b = np.array([100, 2, 3], d1), np.array([100, 0, 2], d2)
+    with jax.enable_x64(True):
+        for g in (f, jax.jit(f)):
+            r = g(jnp.asarray(a), jnp.asarray(b))
+            assert r.dtype == want_dtype
+            want = (a.astype(np.int64) * b.astype(np.int64)).sum().astype(want_dtype)
+            assert int(r) == int(want)
+        # preferred_element_type: the sum in that dtype, no wrapping at int8
+        r = f(jnp.asarray(a), jnp.asarray(b), preferred_element_type=jnp.int32)
+        assert r.dtype == np.int32 and int(r) == 10006
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bool", "bfloat16"])
+def test_take_along_axis_refuses_non_integer_indices(dtype):
+    # JAX raises; jaxlite cast the indices to int32 and answered (float 1.7 -> index 1)
+    idx = jnp.asarray(np.array([1.7, 0, 2], "float32")).astype(dtype)
+    with pytest.raises(TypeError, match="take_along_axis indices must be of integer type"):
+        jnp.take_along_axis(jnp.arange(3), idx, axis=0)
+
+
+@pytest.mark.parametrize("reps", [[1.5, 2], (2.0,), [2, 0.5]])
+def test_tile_refuses_float_repetitions(reps):
+    # int(1.5) was 1: a silently truncated count
+    with pytest.raises(TypeError, match="Shapes must be 1D sequences of concrete values"):
+        jnp.tile(jnp.arange(3), reps)
+
+
+@pytest.mark.parametrize("shape", [(2.0, 2), (2.5,), (1, 1.5)])
+def test_resize_refuses_float_sizes(shape):
+    with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+        jnp.resize(jnp.arange(3), shape)
+
+
+@pytest.mark.parametrize("dtype", ["uint64", "uint32", "uint8"])
+def test_repeat_takes_unsigned_repeat_counts(dtype):
+    # np.repeat refused uint64 counts ("Cannot cast ... according to the rule 'safe'")
+    with jax.enable_x64(True):
+        reps = jnp.asarray(np.array([1, 0, 2], dtype))
+        x = jnp.asarray(np.array([1, 2, 3], "int32"))
+        assert np.asarray(jnp.repeat(x, reps)).tolist() == [1, 3, 3]
+        r = jnp.repeat(x, reps, total_repeat_length=4)
+        assert np.asarray(r).tolist() == [1, 3, 3, 3]

@@ -540,10 +540,11 @@ def fill_diagonal(a, val, wrap: bool = False, *, inplace: bool = True):
 def resize(a, new_shape):
     """``jnp.resize``: repeat the flattened array to fill ``new_shape``."""
     a = ravel(asarray_any(a))
+    # operator.index, not int(): a float size is refused (TypeError), as in JAX
     shape = (
-        (int(new_shape),)
+        (operator.index(new_shape),)
         if isinstance(new_shape, (int, np.integer))
-        else tuple(int(s) for s in new_shape)
+        else tuple(operator.index(s) for s in new_shape)
     )
     total = int(np.prod(shape, dtype=np.int64))
     if a.shape[0] == 0:
@@ -657,6 +658,8 @@ def take_along_axis(
     count from the end unless ``wrap_negative_indices`` is False (its default, None, wraps
     in every mode but ``promise_in_bounds``), as in JAX."""
     arr, idx = asarray_any(arr), asarray_any(indices)
+    if not dtypes.is_int(idx.dtype):  # float or bool indices would be cast: JAX refuses them
+        raise TypeError(f"take_along_axis indices must be of integer type, got {idx.dtype}")
     if axis is None:
         arr = ravel(arr)
         idx = ravel(idx)

@@ -612,7 +612,9 @@ def vecdot(x1, x2, /, *, axis=-1, precision=None, preferred_element_type=None):
     """``jnp.linalg.vecdot``."""
     check_precision(precision)
     check_arraylike("jnp.linalg.vecdot", x1, x2)
-    return _vecdot(x1, x2, axis=axis)
+    return _vecdot(
+        x1, x2, axis=axis, precision=precision, preferred_element_type=preferred_element_type
+    )
 
 
 def cond(x, p=None):

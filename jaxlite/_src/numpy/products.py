@@ -193,9 +193,7 @@ def vecdot(x1, x2, /, *, axis: int = -1, precision=None, preferred_element_type=
     n1 = x1.shape[canonicalize_axis(axis, x1.ndim, index_error=True)]
     n2 = x2.shape[canonicalize_axis(axis, x2.ndim, index_error=True)]
     if n1 != n2:
-        raise ValueError(
-            f"axes must match; got shapes {x1.shape} and {x2.shape} with axis={axis}"
-        )
+        raise ValueError(f"axes must match; got shapes {x1.shape} and {x2.shape} with axis={axis}")
     weak = dtypes.result_type(x1, x2, return_weak_type_flag=True)[1]
     x1, x2 = promote_args("vecdot", x1, x2)
     if preferred_element_type is not None:
@@ -208,7 +206,10 @@ def vecdot(x1, x2, /, *, axis: int = -1, precision=None, preferred_element_type=
         x1 = conj(x1)
     if x1.dtype == np.bool_:  # a boolean dot product, as JAX's dot_general: any(x1 & x2)
         return with_weak_type(reductions.any(ew.and_(x1, x2), axis=axis), weak)
-    return with_weak_type(reductions.sum(multiply(x1, x2), axis=axis), weak)
+    # The sum in the operands' own dtype, as JAX's dot_general: integers wrap there (an
+    # int8 vecdot is int8, not the default integer jnp.sum widens small integers to).
+    total = reductions.sum(multiply(x1, x2), axis=axis, dtype=x1.dtype)
+    return with_weak_type(total, weak)
 
 
 def matvec(x1, x2, /):

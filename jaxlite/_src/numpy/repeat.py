@@ -82,6 +82,8 @@ def repeat(
         return _repeat_traced(a, repeats, axis, int(total_repeat_length))
     rep = np.asarray(repeats)
     _check_integer(rep.dtype)
+    if rep.dtype.kind == "u":  # np.repeat takes int64 counts only (uint64 will not cast)
+        rep = rep.astype(np.int64)
     if total_repeat_length is not None:
         n = a.shape[axis]
         idx = np.repeat(np.arange(n), np.broadcast_to(rep, (n,)))[: int(total_repeat_length)]

@@ -453,7 +453,13 @@ def vsplit(ary, indices_or_sections):
 def tile(A, reps):
     """``jnp.tile``: repeat the whole array ``reps`` times along each axis."""
     A = asarray_any(A)
-    reps = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
+    reps = (reps,) if isinstance(reps, (int, np.integer)) else tuple(reps)
+    try:
+        reps = tuple(operator.index(r) for r in reps)
+    except TypeError:  # int() would truncate a float silently
+        raise TypeError(
+            f"Shapes must be 1D sequences of concrete values of integer type, got {reps}."
+        ) from None
     nd = builtins.max(len(reps), A.ndim)
     reps = (1,) * (nd - len(reps)) + reps
     A = reshape(A, (1,) * (nd - A.ndim) + A.shape)
