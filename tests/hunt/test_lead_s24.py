@@ -116,3 +116,25 @@ def test_repeat_takes_unsigned_repeat_counts(dtype):
         assert np.asarray(jnp.repeat(x, reps)).tolist() == [1, 3, 3]
         r = jnp.repeat(x, reps, total_repeat_length=4)
         assert np.asarray(r).tolist() == [1, 3, 3, 3]
+
+
+@pytest.mark.parametrize(
+    "values, kwargs",
+    [([1, 127], {}), ([1, 2], {"length": 128}), ([1, 2], {"minlength": 200})],
+)
+def test_bincount_length_past_a_signed_dtype_overflows(values, kwargs):
+    # JAX: OverflowError (the length in the indices' dtype). jaxlite answered, and for an
+    # int32 maximum with x64 off allocated 2**31 bins (the sweep's process ran out of memory)
+    x = jnp.asarray(np.array(values, np.int8))
+    with pytest.raises(OverflowError, match="out of bounds for int8"):
+        jnp.bincount(x, **kwargs)
+    with pytest.raises(OverflowError, match="out of bounds for int32"):
+        jnp.bincount(jnp.asarray(np.array([0, 2**31 - 1], np.int32)))
+
+
+def test_bincount_of_unsigned_values_at_the_dtype_maximum():
+    # unsigned indices are widened: 255 in uint8 counts in bin 255 (as JAX)
+    r = jnp.bincount(jnp.asarray(np.array([1, 255], np.uint8)))
+    assert r.shape == (256,) and int(r[255]) == 1 and int(r[1]) == 1
+    r = jnp.bincount(jnp.asarray(np.array([1, 126], np.int8)))
+    assert r.shape == (127,) and int(r[126]) == 1

@@ -551,6 +551,9 @@ def bincount(x, weights=None, minlength: int = 0, *, length: int | None = None, 
         v = np.asarray(x if not isinstance(x, Tracer) else x.to_concrete_value())
         length = builtins.max(int(minlength), builtins.max(0, int(v.max())) + 1 if v.size else 0)
     length = int(length)
+    if dtypes.is_signed(x.dtype) and length > np.iinfo(x.dtype).max:
+        # JAX's scatter meets the length in the indices' dtype (unsigned ones are widened)
+        raise OverflowError(f"Python integer {length} out of bounds for {x.dtype}")
     if weights is None:
         w = ones(x.shape, _int_dtype())
     else:
