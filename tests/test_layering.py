@@ -85,6 +85,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "lax_composites",
             "lax_more",
+            "lax_reduce",  # lax.reduce (custom_jvp: JAX's pairwise-tree JVP)
             "lax_solves",
             "lax_qdwh",  # lax.linalg.qdwh (jax.numpy and a while_loop)
             "nn",

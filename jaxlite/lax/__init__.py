@@ -193,6 +193,7 @@ from jaxlite._src.lax_more import (  # noqa: F401,E402
     scatter_apply as scatter_apply,
     tile as tile,
 )
+from jaxlite._src.lax_reduce import reduce as reduce  # noqa: F401,E402
 from jaxlite._src.lax_solves import (  # noqa: F401,E402
     custom_linear_solve as custom_linear_solve,
     custom_root as custom_root,
@@ -299,7 +300,6 @@ from jaxlite._src.ops.lax_extras import (  # noqa: F401,E402  # noqa: F401,E402 
     dynamic_slice_in_dim as dynamic_slice_in_dim,
     dynamic_update_index_in_dim as dynamic_update_index_in_dim,
     dynamic_update_slice_in_dim as dynamic_update_slice_in_dim,
-    reduce as reduce,
 )
 from jaxlite._src.ops.lax_types import (  # noqa: F401,E402
     AccuracyMode as AccuracyMode,

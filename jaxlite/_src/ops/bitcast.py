@@ -41,8 +41,13 @@ def _bitcast_impl(x, *, new_dtype):
 
 
 def _bitcast_abstract_eval(x, *, new_dtype):
-    if x.dtype == dtypes.bool_ or np.dtype(new_dtype) == dtypes.bool_:
-        raise TypeError("bitcast_convert_type does not support bool")
+    old, new = np.dtype(x.dtype), np.dtype(new_dtype)
+    if old != new and any(d == dtypes.bool_ or d.kind == "c" for d in (old, new)):
+        raise TypeError(
+            "lax.bitcast_convert_type does not support bool or complex values unless the "
+            f"operand and destination types match. Got operand dtype={old}, "
+            f"new_dtype={new!r}. Consider using the arr.view() method instead."
+        )
     return ShapedArray(_bitcast_shape(x.shape, x.dtype, new_dtype), new_dtype)
 
 
@@ -88,33 +93,34 @@ def bitcast_convert_type(operand, new_dtype):
 reduce_precision_p = Primitive("reduce_precision")
 
 
-def _known_format(exponent_bits, mantissa_bits):
-    table = {
-        (5, 10): np.float16,
-        (8, 23): np.float32,
-        (11, 52): np.float64,
-        (8, 7): dtypes.bfloat16,
-    }
-    return table.get((exponent_bits, mantissa_bits))
-
-
 def _reduce_precision_impl(x, *, exponent_bits, mantissa_bits):
-    fmt = _known_format(exponent_bits, mantissa_bits)
-    if fmt is not None:
-        return x.astype(fmt).astype(x.dtype)
-    # Generic case: round the mantissa to nearest-even (exponent range left unchanged).
-    finfo = np.finfo(x.dtype)
-    drop = finfo.nmant - mantissa_bits
-    if drop <= 0:
-        return x
-    itype = {4: np.uint32, 8: np.uint64, 2: np.uint16}[x.dtype.itemsize]
-    bits = np.ascontiguousarray(x).reshape(x.shape).view(itype)
-    one = itype(1)
-    half = itype((1 << (drop - 1)) - 1)
-    lsb = (bits >> itype(drop)) & one
-    rounded = (bits + half + lsb) & ~itype((1 << drop) - 1)
-    out = rounded.view(x.dtype)
-    return np.where(np.isfinite(x), out, x)
+    """XLA's reduce_precision on the bits: the mantissa rounded to nearest even, then
+    exponents past the narrow format's range overflow to infinity and those at or below
+    its smallest normal one flush to zero (its subnormals included); NaN stays the input
+    NaN."""
+    x = np.asarray(x)
+    nbits = x.dtype.itemsize * 8
+    nmant = int(dtypes.finfo(x.dtype).nmant)
+    nexp = nbits - 1 - nmant
+    it = {2: np.uint16, 4: np.uint32, 8: np.uint64}[x.dtype.itemsize]
+    b = np.ascontiguousarray(x).view(it).copy()
+    if mantissa_bits < nmant:
+        sh = nmant - mantissa_bits
+        lsb = (b >> it(sh)) & it(1)
+        b = (b + lsb + it((1 << (sh - 1)) - 1)) & ~it((1 << sh) - 1)
+    if exponent_bits < nexp:
+        sign = b & it(1 << (nbits - 1))
+        emask = it(((1 << nexp) - 1) << nmant)
+        bias, rbias = (1 << (nexp - 1)) - 1, (1 << (exponent_bits - 1)) - 1
+        e = b & emask
+        b = np.where(
+            e > it((bias + rbias) << nmant),
+            sign | emask,
+            np.where(e <= it((bias - rbias) << nmant), sign, b),
+        )
+    out = np.asarray(b, dtype=it).view(x.dtype)
+    with np.errstate(invalid="ignore"):
+        return np.where(np.isnan(x), x, out).astype(x.dtype)
 
 
 def _reduce_precision_abstract_eval(x, *, exponent_bits, mantissa_bits):

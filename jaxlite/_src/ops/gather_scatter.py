@@ -93,15 +93,23 @@ def _index_arrays(
     batch_positions,
     out_rank,
     clip,
+    batching=None,
 ):
     """One broadcastable int32 index array per operand dimension, plus a validity mask of
-    the windows (over the batch positions) for the non-clipping modes."""
+    the windows (over the batch positions) for the non-clipping modes. ``batching`` maps
+    an operand batching dimension to the output position of its index batch dimension:
+    that dimension's index is an iota there (always in bounds)."""
     idxs = []
     valid = None
+    batching = batching or {}
     for d, n in enumerate(op_shape):
         shape = [1] * out_rank
         start = starts.get(d)
         term = None
+        if d in batching:
+            shape[batching[d]] = n
+            idxs.append(conversion.broadcasted_iota(dtypes.int32, tuple(shape), batching[d]))
+            continue
         if start is not None:
             lim = n - window_sizes[d]
             ok = ew.and_(ew.ge(start, ew._const(start, 0)), ew.le(start, ew._const(start, lim)))
@@ -157,6 +165,64 @@ def _check_slice_sizes(op_shape, slice_sizes, collapsed):
             )
 
 
+def _check_batching(op, op_shape, ishape, obd, ibd, inserted, index_map, slice_sizes=None):
+    """JAX's ``TypeError``s for operand / index batching dimensions that do not pair up
+    (``op``: "Gather" or "Scatter"; the index vector is the last dimension of
+    ``ishape``)."""
+    low = op.lower()
+    ins_name, map_name = (
+        ("collapsed_slice_dims", "start_index_map")
+        if op == "Gather"
+        else ("inserted_window_dims", "scatter_dims_to_operand_dims")
+    )
+    idx_name = "start_indices" if op == "Gather" else "scatter_indices"
+    if len(obd) != len(ibd):
+        raise TypeError(
+            f"{op} op requires equal numbers of operand_batching_dims and "
+            f"{idx_name}_batching_dims, got {obd} and{ibd}."
+        )
+    if len(ishape) - 1 in ibd:
+        raise TypeError(
+            f"{op} op cannot have the index vector dimension as a batching dimension; got {ibd}."
+        )
+    for d in obd:
+        if not 0 <= d < len(op_shape):
+            raise TypeError(
+                f"Invalid operand_batching_dims set in {low} op; valid range is "
+                f"[0, {len(op_shape)}); got: {obd}."
+            )
+    for d in ibd:
+        if not 0 <= d < len(ishape):
+            raise TypeError(
+                f"Invalid {idx_name}_batching_dims set in {low} op; valid range is "
+                f"[0, {len(ishape)}); got: {ibd}."
+            )
+    if set(inserted) & set(obd):
+        raise TypeError(
+            f"{ins_name} and operand_batching_dims in {low} op must be disjoint; "
+            f"got: {tuple(inserted)} and {obd}."
+        )
+    if set(index_map) & set(obd):
+        raise TypeError(
+            f"{map_name} and operand_batching_dims in {low} op must be disjoint; "
+            f"got: {tuple(index_map)} and {obd}."
+        )
+    if slice_sizes is not None:
+        for pos, d in enumerate(obd):
+            if slice_sizes[d] > 1:
+                raise TypeError(
+                    "Gather op can only have operand batching dims with bound 0/1, but "
+                    f"bound is {slice_sizes[d]} for index {d} at position {pos}."
+                )
+    a = tuple(op_shape[d] for d in obd)
+    b = tuple(ishape[d] for d in ibd)
+    if a != b:
+        raise TypeError(
+            f"{op} op requires operand batching dimensions and indices batching "
+            f"dimensions to have the same shape, got {a} and {b}."
+        )
+
+
 def gather(
     operand,
     start_indices,
@@ -174,17 +240,24 @@ def gather(
     x = to_array(operand)
     idx = _i32(to_array(start_indices))
     dn = dimension_numbers
-    if dn.operand_batching_dims or dn.start_indices_batching_dims:
-        raise NotImplementedError("jaxlite lax.gather does not support batching dims")
     op_shape = aval_of(x).shape
     slice_sizes = tuple(int(s) for s in slice_sizes)
     _check_slice_sizes(op_shape, slice_sizes, dn.collapsed_slice_dims)
     ishape = aval_of(idx).shape
+    obd = tuple(int(d) for d in dn.operand_batching_dims)
+    ibd = tuple(int(d) for d in dn.start_indices_batching_dims)
+    _check_batching(
+        "Gather", op_shape, ishape, obd, ibd, dn.collapsed_slice_dims, dn.start_index_map,
+        slice_sizes,
+    )  # fmt: skip
     batch_shape = ishape[:-1]
-    window_dims = [d for d in range(len(op_shape)) if d not in dn.collapsed_slice_dims]
+    window_dims = [
+        d for d in range(len(op_shape)) if d not in dn.collapsed_slice_dims and d not in obd
+    ]
     out_rank = len(batch_shape) + len(window_dims)
     offset_dims = tuple(dn.offset_dims)
     batch_positions = [p for p in range(out_rank) if p not in offset_dims]
+    batching = {d: batch_positions[j] for d, j in zip(obd, ibd)}
     starts = {
         d: _sh.index_in_dim(idx, k, len(ishape) - 1, keepdims=False)
         for k, d in enumerate(dn.start_index_map)
@@ -200,6 +273,7 @@ def gather(
         batch_positions,
         out_rank,
         m != "fill",
+        batching,
     )
     out = _ix.gather(x, *idxs)
     out_shape = aval_of(out).shape
@@ -223,31 +297,53 @@ def gather(
         for p, s in zip(batch_positions, batch_shape):
             bshape[p] = s
         v = _sh.broadcast_to_rank(_sh.reshape(valid, bshape), tuple(full_shape))
-        if fill_value is None:
-            fill_value = (
-                np.nan
-                if dtypes.is_inexact(aval_of(x).dtype)
-                else (np.iinfo(aval_of(x).dtype).min if dtypes.is_signed(aval_of(x).dtype) else 0)
-            )
+        if fill_value is None:  # JAX's: NaN, the lowest signed, the highest unsigned, True
+            xdt = aval_of(x).dtype
+            if dtypes.is_inexact(xdt):
+                fill_value = np.nan
+            elif xdt == np.bool_:
+                fill_value = True
+            elif dtypes.is_signed(xdt):
+                fill_value = np.iinfo(xdt).min
+            else:
+                fill_value = np.iinfo(xdt).max
         out = ew.select_n(v, _sh.full(tuple(full_shape), fill_value, aval_of(x).dtype), out)
     return out
 
 
-def _scatter(kind, operand, scatter_indices, updates, dimension_numbers, mode):
+def _scatter(kind, operand, scatter_indices, updates, dimension_numbers, mode, op=None):
     x = to_array(operand)
     u = to_array(updates)
+    if op is not None and aval_of(x).dtype == np.bool_:
+        # JAX traces the combiner (add / sub / mul) on the operand's dtype first
+        raise TypeError(
+            f"{op} does not accept dtype bool at position 0. Accepted dtypes at position 0 "
+            "are subtypes of integer, floating, complexfloating."
+        )
     if aval_of(u).dtype != aval_of(x).dtype:
-        u = conversion.convert_element_type(u, aval_of(x).dtype)
+        # JAX promotes nothing here, weak types included (a Python scalar update of an
+        # int32 operand is fine, a float one is not)
+        raise TypeError(
+            "lax.scatter requires arguments to have the same dtypes, got "
+            f"{aval_of(x).dtype}, {aval_of(u).dtype}."
+        )
     idx = _i32(to_array(scatter_indices))
     dn = dimension_numbers
-    if dn.operand_batching_dims or dn.scatter_indices_batching_dims:
-        raise NotImplementedError("jaxlite lax.scatter does not support batching dims")
     op_shape = aval_of(x).shape
     ushape = aval_of(u).shape
     ishape = aval_of(idx).shape
-    window_dims = [d for d in range(len(op_shape)) if d not in dn.inserted_window_dims]
+    obd = tuple(int(d) for d in dn.operand_batching_dims)
+    ibd = tuple(int(d) for d in dn.scatter_indices_batching_dims)
+    _check_batching(
+        "Scatter", op_shape, ishape, obd, ibd, dn.inserted_window_dims,
+        dn.scatter_dims_to_operand_dims,
+    )  # fmt: skip
+    window_dims = [
+        d for d in range(len(op_shape)) if d not in dn.inserted_window_dims and d not in obd
+    ]
     uw = tuple(dn.update_window_dims)
     batch_positions = [p for p in range(len(ushape)) if p not in uw]
+    batching = {d: batch_positions[j] for d, j in zip(obd, ibd) if j < len(batch_positions)}
     batch_shape = tuple(ushape[p] for p in batch_positions)
     window_sizes = [1] * len(op_shape)
     for p, d in zip(uw, window_dims):
@@ -267,6 +363,7 @@ def _scatter(kind, operand, scatter_indices, updates, dimension_numbers, mode):
         batch_positions,
         len(ushape),
         m == "clip",
+        batching,
     )
     if m != "clip" and valid is not None:
         # Windows that do not fit are dropped: point them past the end of dimension 0.
@@ -310,7 +407,7 @@ def scatter_add(
     mode=None,
 ):
     """``jax.lax.scatter_add``: add ``updates`` into windows of ``operand``."""
-    return _scatter("add", operand, scatter_indices, updates, dimension_numbers, mode)
+    return _scatter("add", operand, scatter_indices, updates, dimension_numbers, mode, "add")
 
 
 def scatter_sub(
@@ -324,6 +421,8 @@ def scatter_sub(
     mode=None,
 ):
     """``jax.lax.scatter_sub``."""
+    if aval_of(to_array(operand)).dtype == np.bool_:
+        return _scatter("add", operand, scatter_indices, updates, dimension_numbers, mode, "sub")
     return _scatter("add", operand, scatter_indices, ew.neg(updates), dimension_numbers, mode)
 
 
@@ -338,7 +437,7 @@ def scatter_mul(
     mode=None,
 ):
     """``jax.lax.scatter_mul``."""
-    return _scatter("mul", operand, scatter_indices, updates, dimension_numbers, mode)
+    return _scatter("mul", operand, scatter_indices, updates, dimension_numbers, mode, "mul")
 
 
 def scatter_min(

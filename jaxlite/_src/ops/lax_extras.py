@@ -1,17 +1,15 @@
 """Small ``jax.lax`` conveniences over existing primitives: dynamic_index_in_dim,
-dynamic_slice_in_dim, dynamic_update_index_in_dim, dynamic_update_slice_in_dim, reduce,
-collapse."""
+dynamic_slice_in_dim, dynamic_update_index_in_dim, dynamic_update_slice_in_dim, collapse
+(``lax.reduce`` is ``lax_reduce.py``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from jaxlite._src.core import sharding_hooks
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.ops import elementwise as ew, reductions as red, shape as _sh
+from jaxlite._src.ops import shape as _sh
 from jaxlite._src.ops.slicing import dynamic_slice, dynamic_update_slice
-from jaxlite._src.ops.windowed import _monoid
 
 
 def _traced_index(index, allow_negative_indices):
@@ -73,9 +71,7 @@ def dynamic_update_slice_in_dim(
     )
 
 
-def dynamic_update_index_in_dim(
-    operand, update, index, axis: int, *, allow_negative_indices=True
-):
+def dynamic_update_index_in_dim(operand, update, index, axis: int, *, allow_negative_indices=True):
     """``jax.lax.dynamic_update_index_in_dim``."""
     index = _traced_index(index, allow_negative_indices)
     nd = len(aval_of(operand).shape)
@@ -85,63 +81,6 @@ def dynamic_update_index_in_dim(
     return dynamic_update_slice_in_dim(
         operand, update, index, axis, allow_negative_indices=allow_negative_indices
     )
-
-
-def reduce(operands, init_values, computation, dimensions, out_sharding=None):
-    """``jax.lax.reduce`` for a single operand with a monoid computation (add, mul, max, min,
-    and, or) or any binary function (folded pairwise over the reduced axes);
-    ``out_sharding``: the result's sharding."""
-    if out_sharding is not None:
-        return sharding_hooks.apply_out_sharding(
-            reduce, out_sharding, operands, init_values, computation, dimensions
-        )
-
-    if isinstance(operands, (tuple, list)):
-        if len(operands) != 1:
-            raise NotImplementedError("jaxlite lax.reduce supports a single operand")
-        (x,), (init,) = operands, init_values
-        single = False
-    else:
-        x, init, single = operands, init_values, True
-    x = to_array(x)
-    dims = tuple(int(d) for d in dimensions)
-    if all(0 <= d < x.ndim and x.shape[d] == 1 for d in dims):
-        # one element per output: XLA reduces it to a reshape (the init value is not used)
-        out = _sh.reshape(x, tuple(n for i, n in enumerate(x.shape) if i not in dims))
-        return out if single else (out,)
-    kind = _monoid(computation)
-    if computation in (ew.and_,):
-        kind = "and"
-    if computation in (ew.or_,):
-        kind = "or"
-    if kind is not None:
-        fn = {
-            "add": red.reduce_sum,
-            "mul": red.reduce_prod,
-            "max": red.reduce_max,
-            "min": red.reduce_min,
-            "and": red.reduce_and,
-            "or": red.reduce_or,
-        }[kind]
-        out = fn(x, dims)
-        comb = {
-            "add": ew.add,
-            "mul": ew.mul,
-            "max": ew.max,
-            "min": ew.min,
-            "and": ew.and_,
-            "or": ew.or_,
-        }[kind]
-        out = comb(out, _sh.broadcast_to_rank(to_array(init).astype(x.dtype), aval_of(out).shape))
-    else:
-        keep = [i for i in range(x.ndim) if i not in dims]
-        xt = _sh.transpose(x, tuple(dims) + tuple(keep))
-        n = int(np.prod([x.shape[d] for d in dims], dtype=np.int64))
-        xt = _sh.reshape(xt, (n,) + tuple(x.shape[i] for i in keep))
-        out = _sh.broadcast_to_rank(to_array(init).astype(x.dtype), aval_of(xt).shape[1:])
-        for i in range(n):
-            out = computation(out, _sh.index_in_dim(xt, i, 0, keepdims=False))
-    return out if single else (out,)
 
 
 def collapse(operand, start_dimension: int, stop_dimension: int | None = None):

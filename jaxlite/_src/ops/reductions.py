@@ -197,10 +197,20 @@ def _reduce_prod_jvp(t, ans, x, *, axes):
 
 defjvp2(reduce_prod_p, _reduce_prod_jvp)
 
-reduce_and_p = _reduction("reduce_and", np.all, "b")
-reduce_or_p = _reduction("reduce_or", np.any, "b")
-rules.native_rules[reduce_and_p] = _native.reduction("all", partial_axes=False)
-rules.native_rules[reduce_or_p] = _native.reduction("any", partial_axes=False)
+def _bitwise_reduction(logical, ufunc):
+    """``logical`` (np.all / np.any) of booleans, ``ufunc``'s reduction (bitwise) of
+    integers, as JAX's reduce_and / reduce_or."""
+
+    def fn(x, axis):
+        return logical(x, axis=axis) if x.dtype == np.bool_ else ufunc.reduce(x, axis=axis)
+
+    return fn
+
+
+reduce_and_p = _reduction("reduce_and", _bitwise_reduction(np.all, np.bitwise_and), "biu")
+reduce_or_p = _reduction("reduce_or", _bitwise_reduction(np.any, np.bitwise_or), "biu")
+rules.native_rules[reduce_and_p] = _native.reduction("all", partial_axes=False, kinds="b")
+rules.native_rules[reduce_or_p] = _native.reduction("any", partial_axes=False, kinds="b")
 rules.native_scalar_rules[reduce_and_p] = _native.scalar_reduction(_native.binary("{0} & {1}"), "b")
 rules.native_scalar_rules[reduce_or_p] = _native.scalar_reduction(_native.binary("{0} | {1}"), "b")
 reduce_xor_p = _reduction(
@@ -264,16 +274,27 @@ def reduce_prod(operand, axes):
     return reduce_prod_p.bind(operand, axes=tuple(int(a) for a in axes))
 
 
+def _check_logical(operand):
+    dt = np.dtype(aval_of(operand).dtype)
+    if dt != np.bool_ and dt.kind not in "iu":
+        raise TypeError(f"logical reduction requires operand dtype bool or int, got {dt.name}.")
+
+
 def reduce_and(operand, axes):
+    """``jax.lax.reduce_and`` over ``axes`` (bool or integer operands, bitwise)."""
+    _check_logical(operand)
     return reduce_and_p.bind(operand, axes=tuple(int(a) for a in axes))
 
 
 def reduce_or(operand, axes):
+    """``jax.lax.reduce_or`` over ``axes`` (bool or integer operands, bitwise)."""
+    _check_logical(operand)
     return reduce_or_p.bind(operand, axes=tuple(int(a) for a in axes))
 
 
 def reduce_xor(operand, axes):
     """``jax.lax.reduce_xor`` over ``axes`` (bool or integer operands)."""
+    _check_logical(operand)
     return reduce_xor_p.bind(operand, axes=tuple(int(a) for a in axes))
 
 
