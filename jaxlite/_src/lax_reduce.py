@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from jaxlite._src import dtypes
 from jaxlite._src.api import jvp
 from jaxlite._src.core import sharding_hooks
 from jaxlite._src.core.array import to_array
@@ -103,12 +104,18 @@ def _combine(computation, itree, out_tree, a, b, xa):
         raise ValueError(f"reduce computation's output changed: {tree} vs. {out_tree}")
     leaves = [to_array(leaf) for leaf in leaves]
     for leaf, x in zip(leaves, xa):
-        if aval_of(leaf).dtype != x.dtype:
-            raise TypeError(
+        if aval_of(leaf).dtype != x.dtype:  # (XLA's verifier's ValueError in JAX)
+            raise ValueError(
                 "reduce computation must return the operands' dtypes, got "
                 f"{_aval_text(aval_of(leaf))} for {_aval_text(x)}"
             )
     return leaves
+
+
+def _zero_tangent(aval):
+    if dtypes.is_inexact(aval.dtype):
+        return _sh.full(aval.shape, 0, aval.dtype)
+    return np.zeros(aval.shape, dtypes.float0)  # an integer operand's (an iota's)
 
 
 def _generic(computation, itree, out_tree, xs, inits, dims):
@@ -159,7 +166,7 @@ def _generic(computation, itree, out_tree, xs, inits, dims):
             )
         ops, ins = primals[:k], primals[k:]
         ts = [
-            _sh.full(aval_of(x).shape, 0, aval_of(x).dtype) if isinstance(t, SymbolicZero) else t
+            t if not isinstance(t, SymbolicZero) else _zero_tangent(aval_of(x))
             for x, t in zip(ops, tangents[:k])
         ]
         return jvp(lambda *o: tree(ins, *o), tuple(ops), tuple(ts))

@@ -440,6 +440,9 @@ def gen_reduce(rng):
             body = f"lax.reduce((x, iota_like(x, {ax})), (jnp.array({lo}, x.dtype), jnp.int32(0)), {which}_comp, ({ax},))"
             if dt not in ("int32", "uint8"):
                 pool = _RPOOL
+            # JAX's JVP of a generic reduce fails on the integer (iota) operand's zero
+            # tangent (TypeError); jaxlite differentiates it (docs/compat.md)
+            no_deriv = True
         elif which == "minmax":
             lo, hi = (
                 ("jnp.inf", "-jnp.inf")

@@ -197,6 +197,7 @@ def _reduce_prod_jvp(t, ans, x, *, axes):
 
 defjvp2(reduce_prod_p, _reduce_prod_jvp)
 
+
 def _bitwise_reduction(logical, ufunc):
     """``logical`` (np.all / np.any) of booleans, ``ufunc``'s reduction (bitwise) of
     integers, as JAX's reduce_and / reduce_or."""
