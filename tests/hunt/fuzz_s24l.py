@@ -313,6 +313,10 @@ def gen_gather(rng):
         # JAX refuses the updates' derivative without the promise; jaxlite computes it
         # where the concrete indices are distinct (docs/compat.md)
         stack = "jit"
+    if op == "gather" and stack in ("jvp", "hessian") and mode in ("None", "'promise_in_bounds'"):
+        # JAX's forward-mode tangent of a clamped (out-of-bounds) window is the clamped
+        # window's, its reverse mode drops it; jaxlite drops it in both (docs/compat.md)
+        iv0 = _indices(rng, cfg, shape, True)
     if op in ("scatter_min", "scatter_max") and stack in _DERIVS and "clip" in mode.lower():
         # JAX's min / max scatter JVP does not clip its own gathers: NaN and infinite
         # tangents at out-of-bounds starts (docs/compat.md); in-bound starts only

@@ -376,6 +376,12 @@ def _scatter(kind, operand, scatter_indices, updates, dimension_numbers, mode, o
         vb = _sh.broadcast_to_rank(v, target)
         idxs[0] = ew.select_n(vb, _sh.full(target, op_shape[0], dtypes.int32), i0)
     idxs = [_sh.broadcast_to_rank(i, ushape) for i in idxs]
+    perm = tuple(batch_positions) + uw
+    if perm != tuple(range(len(ushape))):
+        # XLA applies the updates scatter index by scatter index, each window in order,
+        # so where windows overlap the later index wins: the window dimensions go last
+        u = _sh.transpose(u, perm)
+        idxs = [_sh.transpose(i, perm) for i in idxs]
     return _ix.scatter(x, u, idxs, kind)
 
 

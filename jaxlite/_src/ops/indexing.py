@@ -182,10 +182,14 @@ def _scatter_impl(x, updates, *idxs, mode):
     if not np.all(mask):
         bidx = [i[mask] for i in bidx]
         upd = upd[mask]
-    t = tuple(bidx)
     if mode in ("set", "set_unique"):
-        out[t] = upd
-    elif mode in ("add", "gather_t"):
+        # NumPy assigns repeated positions in the memory order of its operands: made
+        # C-contiguous, the last update in index order wins (as XLA's)
+        t = tuple(np.ascontiguousarray(i) for i in bidx)
+        out[t] = np.ascontiguousarray(upd)
+        return out
+    t = tuple(bidx)
+    if mode in ("add", "gather_t"):
         np.add.at(out, t, upd)
     elif mode == "mul":
         np.multiply.at(out, t, upd)

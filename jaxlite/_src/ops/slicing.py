@@ -184,12 +184,18 @@ def _dus_impl(x, update, *starts):
 def _dus_abstract_eval(x, update, *starts):
     if x.dtype != update.dtype:
         raise TypeError(
-            "dynamic_update_slice update must have the operand's dtype, got "
-            f"{dtypes.short_name(update.dtype)} and {dtypes.short_name(x.dtype)}"
+            "lax.dynamic_update_slice requires arguments to have the same dtypes, got "
+            f"{np.dtype(x.dtype).name}, {np.dtype(update.dtype).name}."
         )
-    if update.ndim != x.ndim or any(u > n for u, n in zip(update.shape, x.shape)):
+    if update.ndim != x.ndim:
         raise TypeError(
-            f"dynamic_update_slice update shape {update.shape} must fit in operand shape {x.shape}"
+            "dynamic_update_slice update must have the same rank as operand, got update "
+            f"shape {update.shape} for operand shape {x.shape}."
+        )
+    if any(u > n for u, n in zip(update.shape, x.shape)):
+        raise TypeError(
+            "dynamic_update_slice update shape must be smaller than operand shape, got "
+            f"update shape {update.shape} for operand shape {x.shape}."
         )
     # JAX's standard weak-type rule: weak only if every operand is, the start indices
     # included (its front end makes them strongly typed int32, so the result is not weak).
