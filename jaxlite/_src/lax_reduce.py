@@ -102,9 +102,15 @@ def _combine(computation, itree, out_tree, a, b, xa):
     leaves, tree = tree_flatten(res)
     if tree != out_tree:
         raise ValueError(f"reduce computation's output changed: {tree} vs. {out_tree}")
+    return _check_dtypes(leaves, xa)
+
+
+def _check_dtypes(leaves, xa):
+    """The computation's results as arrays, which must have the operands' dtypes (XLA's
+    verifier's ValueError in JAX, even where nothing is reduced)."""
     leaves = [to_array(leaf) for leaf in leaves]
     for leaf, x in zip(leaves, xa):
-        if aval_of(leaf).dtype != x.dtype:  # (XLA's verifier's ValueError in JAX)
+        if aval_of(leaf).dtype != x.dtype:
             raise ValueError(
                 "reduce computation must return the operands' dtypes, got "
                 f"{_aval_text(aval_of(leaf))} for {_aval_text(x)}"
@@ -205,7 +211,7 @@ def reduce(operands, init_values, computation, dimensions, out_sharding=None):
     xs = [to_array(x) for x in flat_x]
     inits = [to_array(i) for i in flat_init]
     # JAX traces the computation on the inits first (its errors come first)
-    _, out_tree = tree_flatten(
+    first, out_tree = tree_flatten(
         computation(tree_unflatten(itree, inits), tree_unflatten(itree, inits))
     )
     _check_generic(xs, inits, dims)
@@ -214,6 +220,7 @@ def reduce(operands, init_values, computation, dimensions, out_sharding=None):
             f"reduce computation must return {len(xs)} values (one per operand), got "
             f"{out_tree.num_leaves}"
         )
+    _check_dtypes(first, [aval_of(x) for x in xs])
     outs = _generic(computation, itree, out_tree, xs, inits, dims)
     outs = [
         conversion.convert_element_type(
