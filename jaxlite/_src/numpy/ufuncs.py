@@ -339,13 +339,10 @@ def power(x1, x2, /):
         (x1,) = promote_dtypes_numeric(x1)
         return ew.integer_pow(x1, n)
     a2 = aval_of(x2) if hasattr(x2, "dtype") else None
-    if hasattr(x1, "dtype"):
-        inexact_base = dtypes.is_inexact(aval_of(x1).dtype)
-    else:
-        inexact_base = isinstance(x1, (float, complex))
-    # Only an inexact base meets JAX's lax.pow(float, int): an integer base with an
-    # exponent it promotes to a float with (int32 and uint64: a weak float) is promoted.
-    int_exponent = inexact_base and a2 is not None and dtypes.is_int(a2.dtype) and not a2.weak_type
+    # lax.pow(float, int) as JAX: an inexact base only (int32 ** uint64 is promoted)
+    base = aval_of(x1).dtype if hasattr(x1, "dtype") else np.result_type(x1)
+    strong_int = a2 is not None and dtypes.is_int(a2.dtype) and not a2.weak_type
+    int_exponent = strong_int and dtypes.is_inexact(base)
     x1, x2 = promote_args_numeric("power", x1, x2)
     if dtypes.is_int(x1.dtype):
         return _int_power(x1, x2)
