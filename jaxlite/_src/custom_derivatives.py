@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 
 from jaxlite._src import custom_refs, dtypes, tree_util
 from jaxlite._src.api_plumbing import flatten_fun, merge_static_args, split_static_args
+from jaxlite._src.compile import codegen
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
@@ -46,7 +47,6 @@ from jaxlite._src.custom_trees import (
     is_host_residual,
 )
 from jaxlite._src.custom_vmap import custom_jvp_call_batch, custom_vjp_call_batch
-from jaxlite._src.interpreters import simplify as _simplify
 from jaxlite._src.interpreters.dce import dce_closed_jaxpr
 from jaxlite._src.interpreters.eval import eval_jaxpr
 from jaxlite._src.interpreters.staging import trace_to_jaxpr
@@ -321,15 +321,10 @@ def _eval_call(call_jaxpr, args):
         return eval_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, *args)
 
 
-def _call_lower(ctx, eqn, ins, outs):
-    """Compiled code calls the custom function's jaxpr as compiled code (simplified, so an
-    unused pure_callback in it is removed, D1, and nested callbacks behave as under jit);
-    only an eager call (the impl) evaluates it one operation at a time."""
-    fn = ctx.compile_sub(_simplify.simplify(eqn.params["call_jaxpr"]))
-    call = f"{fn}({', '.join(ins)})"
-    if not outs:
-        return [call]
-    return [f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}"]
+# Compiled code calls the custom function's jaxpr as compiled code (simplified, so an unused
+# pure_callback in it is removed, D1, and nested callbacks behave as under jit); only an
+# eager call (the impl) evaluates it one operation at a time.
+_call_lower = functools.partial(codegen.lower_as_call, param="call_jaxpr")
 
 
 def _call_forwarding(params):

@@ -29,7 +29,9 @@ change their carry (no loop-invariant callback: the D7 and scan-under-reverse-AD
 ``io_callback`` in a loop under reverse-mode AD always feeds the carry, a while predicate
 holds callbacks only outside ``vmap`` (the E8 row) and only ordered ones (the compiled
 predicate row), no ``custom_jvp`` sits in a loop under a second derivative (the row on
-second derivatives through loops of ``custom_jvp`` functions), no ``io_callback`` in a
+second derivatives through loops of ``custom_jvp`` functions), no ``scan`` / ``fori_loop``
+in a ``checkpoint`` in a loop under reverse mode over a backward pass (the row on JAX's loop
+re-trace dropping a checkpoint's replays, seed 231097), no ``io_callback`` in a
 ``checkpoint`` under AD (H1); JAX's documented refusals (F11, F12, H1) count as documented
 (``_DOCUMENTED``). A ``pure_callback`` may run more or fewer times (1.1, D7): only the
 distinct argument values of its calls are compared.
@@ -116,6 +118,7 @@ _VMAPS = {"vmap_stack", "vmap_none", "vmap_closure", "vmap_axis1"}
 class Ctx:
     fwd = False  # some enclosing level is forward mode
     order2 = False  # the stack differentiates twice or more
+    rev2 = False  # reverse mode (its partial evaluation) over a level with a backward pass
 
     def __init__(self, shape, ad, rev, vmapped, depth=0, loop=False, ckpt=False, idx=()):
         self.shape, self.ad, self.rev, self.vmapped = shape, ad, rev, vmapped
@@ -124,7 +127,7 @@ class Ctx:
     def inner(self, **kw):
         c = Ctx(self.shape, self.ad, self.rev, self.vmapped, self.depth + 1, self.loop,
                 self.ckpt, self.idx)  # fmt: skip
-        c.fwd, c.order2 = self.fwd, self.order2
+        c.fwd, c.order2, c.rev2 = self.fwd, self.order2, self.rev2
         for k, val in kw.items():
             setattr(c, k, val)
         return c
@@ -284,6 +287,8 @@ class Gen:
             kinds.remove("cvjp")
         if ctx.loop and ctx.order2:  # compat.md: JAX's second order in a loop skips the rule
             kinds.remove("cjvp")
+        if ctx.loop and ctx.ckpt and ctx.rev2:  # compat.md: JAX's loop re-trace drops replays
+            kinds = [x for x in kinds if x not in ("scan", "fori")]
         if not ctx.shape:
             kinds.remove("vmap")
         kind = r.choice(kinds)
@@ -518,6 +523,8 @@ def generate(seed):
     ctx = Ctx(shape, ad, rev, vm)
     ctx.fwd = any(s in ("jvp", "jacfwd", "hessian", "lin2") for s in stack)
     ctx.order2 = sum(2 if s == "hessian" else s in _DIFF for s in stack) >= 2
+    bw = [j for j, s in enumerate(stack) if s in _REV - {"lin2"}]
+    ctx.rev2 = bool(bw) and any(s in _REV and j > bw[0] for j, s in enumerate(stack))
     body = g.block(ctx, 1, r.randint(2, 4))
     lines = list(g.hosts) + ["D = Host(0, 'float32')", "", "", "def f(x):", "    v = x"]
     ret = "v"

@@ -27,6 +27,7 @@ from jaxlite._src.core import rules
 from jaxlite._src.core.avals import check_allocation
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Literal, _sub_jaxprs, subjaxprs
 from jaxlite._src.core.trace import eval_trace, set_current_trace, trace_ctx
+from jaxlite._src.interpreters import simplify as _simplify
 
 _fn_counter = itertools.count()
 
@@ -266,10 +267,15 @@ def emit_equations(
     return lines, [read(v) for v in jaxpr.outvars]
 
 
-def lower_as_call(ctx: CodegenContext, eqn, ins: list[str], outs: list[str]) -> list[str]:
-    """Lowering of call-like primitives (``jit_p``, ``checkpoint_p``): call the compiled
-    ``jaxpr`` param as a sub-function."""
-    fn = ctx.compile_sub(eqn.params["jaxpr"])
+def lower_as_call(
+    ctx: CodegenContext, eqn, ins: list[str], outs: list[str], param: str = "jaxpr"
+) -> list[str]:
+    """Lowering of call-like primitives (``jit_p``, ``checkpoint_p``, the custom derivative
+    calls with ``param="call_jaxpr"``): call the jaxpr param as a sub-function, compiled as
+    ``jit`` compiles (simplified: XLA sees such a body inline and simplifies it with the
+    rest, so an unused ``pure_callback`` in it is removed, D1, and so is one that only picks
+    between equal values, ``select_n(w, x, x)``)."""
+    fn = ctx.compile_sub(_simplify.simplify(eqn.params[param]))
     call = f"{fn}({', '.join(ins)})"
     if not outs:
         return [call]

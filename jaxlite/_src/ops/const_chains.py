@@ -223,6 +223,16 @@ def division_rewrite(eqn, producer, const):
     return division.reciprocal_rewrite(eqn, producer, const)
 
 
+def select_same_cases(eqn, producer, const):
+    """``rules.simplify_rules[select_n_p]``: ``select_n(w, x, x)`` is ``x``, as XLA's
+    algebraic simplifier makes it before anything runs, so ``w`` is computed only where
+    something else needs it: a ``pure_callback`` that only picks a batched ``cond``'s branch
+    whose outputs are its operands does not run under ``jit`` (D1, F17; fuzz_s20 seed
+    240019). Cases are equal when they are the same variable (or literal)."""
+    first = eqn.invars[1]
+    return first if all(c is first for c in eqn.invars[2:]) else None
+
+
 def register(add_p, sub_p, mul_p, div_p) -> None:
     """Install the rewrites as the simplify rules of the four primitives."""
     _prims.update(add=add_p, sub=sub_p, mul=mul_p, div=div_p)

@@ -623,7 +623,6 @@ def _select_n_jvp(primals, tangents):
     ts = tangents[1:]
     if all(type(t) is Zero for t in ts):
         return out, Zero(aval_of(out).to_tangent_aval())
-
     ts = [structural.instantiate(t) for t in ts]
     return out, select_n_p.bind(which, *ts)
 
@@ -702,6 +701,7 @@ rules.abstract_eval_rules[select_n_p] = _select_n_abstract_eval
 rules.jvp_rules[select_n_p] = _select_n_jvp
 rules.transpose_rules[select_n_p] = _select_n_transpose
 rules.batch_rules[select_n_p] = _select_n_batch
+rules.simplify_rules[select_n_p] = _chains.select_same_cases
 
 
 def select_n(which, *cases):

@@ -112,6 +112,9 @@ rules.abstract_eval_rules[stop_gradient_p] = lambda x: x
 rules.batch_rules[stop_gradient_p] = lambda ad, args, dims: (stop_gradient_p.bind(*args), dims[0])
 rules.non_differentiable.add(stop_gradient_p)
 rules.forwarding_rules[stop_gradient_p] = lambda params: [0]  # eagerly: the operand itself
+# Compiled code (after AD) is its operand, as JAX lowers it: ``select_n(w, x, stop_gradient(x))``
+# (a batched cond's operands, F17) then picks between equal cases (``elementwise.py``).
+rules.simplify_rules[stop_gradient_p] = lambda eqn, producer, const: eqn.invars[0]
 
 
 def _stop_gradient_jvp(primals, tangents):
