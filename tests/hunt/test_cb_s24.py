@@ -313,3 +313,48 @@ def test_H2_debug_callback_on_a_named_checkpoint_output_replays(container):
         jcalls, jout = _named_output(JAX, "default", container)
         assert jcalls == calls
         np.testing.assert_allclose(jout, out)
+
+
+# ---------------------------- G7: a debug callback in a while body on a differentiated value
+# JAX keeps the loop body's tangent inputs alive for the callback, so its reverse mode treats
+# the loop as differentiated: grad / vjp raise its while_loop ValueError and linearize runs
+# the loop twice. jaxlite computes the derivative, the callback once per iteration in the
+# forward pass (docs/compat.md); on the loop index both agree.
+
+
+def _while_debug(m, operand, stack):
+    jx, jnp, lax = m.jx, m.jnp, m.lax
+    calls = []
+
+    def f(c):
+        def body(i):
+            jx.debug.callback(lambda *a: calls.append(1), c if operand == "closed" else i)
+            return i + 1
+
+        return jnp.sum(jnp.sin(c)) * lax.while_loop(lambda i: i < 2, body, 0)
+
+    x = np.array([0.5, 1.0], np.float32)
+    out = jx.grad(f)(x) if stack == "grad" else jx.linearize(f, x)[1](x)
+    return len(calls), np.asarray(out)
+
+
+@pytest.mark.jaxlite_only
+@pytest.mark.parametrize("stack", ["grad", "linearize"])
+def test_G7_debug_callback_in_while_body_on_a_differentiated_value(stack):
+    n, out = _while_debug(LITE, "closed", stack)
+    assert n == 2
+    x = np.array([0.5, 1.0], np.float32)
+    want = 2 * np.cos(x) if stack == "grad" else 2 * np.sum(np.cos(x) * x)
+    np.testing.assert_allclose(out, want, rtol=1e-6)
+    n_index, out_index = _while_debug(LITE, "index", stack)
+    assert n_index == 2
+    np.testing.assert_allclose(out_index, out)
+    if JAX is not None:
+        assert _while_debug(JAX, "index", stack)[0] == 2
+        if stack == "grad":
+            with pytest.raises(ValueError, match="Reverse-mode differentiation does not work"):
+                _while_debug(JAX, "closed", stack)
+        else:
+            jn, jout = _while_debug(JAX, "closed", stack)
+            assert jn == 4
+            np.testing.assert_allclose(jout, out, rtol=1e-6)
