@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array, ArrayImpl
-from jaxlite._src.core.trace import new_array, staged_constant
+from jaxlite._src.core.trace import Tracer, new_array, staged_constant
 from jaxlite._src.numpy import (
     indexing,
     indexing_routines,
@@ -183,7 +183,9 @@ def _concrete_copy(self):
 
 
 def _astype(self, dtype, copy=False, device=None):
-    if dtypes.is_extended(self.dtype):
+    if dtypes.is_extended(self.dtype) and not isinstance(self, Tracer):
+        # a concrete key array's method is abstract in JAX; a traced one converts (and
+        # raises convert_element_type's ValueError for another dtype)
         raise NotImplementedError("Cannot call abstract method astype")
     return astype(self, dtype, copy=copy, device=device)
 

@@ -58,6 +58,9 @@ def _float_to_int_saturating(x: np.ndarray, new_dtype: np.dtype) -> np.ndarray:
 
 def _convert_abstract_eval(x, *, new_dtype, weak_type):
     if (dtypes.is_extended(x.dtype) or dtypes.is_extended(new_dtype)) and x.dtype != new_dtype:
+        if any(dtypes.issubdtype(d, dtypes.prng_key) for d in (x.dtype, new_dtype)):
+            # JAX's message for a PRNG key dtype on either side
+            raise ValueError(f"Cannot convert_element_type from {x.dtype} to {new_dtype}")
         raise TypeError(
             f"convert_element_type cannot convert {x.dtype} to {new_dtype}: use "
             "jax.random.key_data / jax.random.wrap_key_data for PRNG keys"

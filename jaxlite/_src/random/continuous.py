@@ -84,7 +84,13 @@ def _truncated_normal(key, lower, upper, shape, dtype):
     out = ew.mul(sqrt2, xm.erf_inv(u))
     lo = ufuncs_extra.nextafter(structural.stop_gradient_p.bind(lower), _c(dtype, np.inf))
     hi = ufuncs_extra.nextafter(structural.stop_gradient_p.bind(upper), _c(dtype, -np.inf))
-    return ufuncs.clip(out, lo, hi)
+    out = ufuncs.clip(out, lo, hi)
+    if np.dtype(dtype) == np.float16:  # computed in float32: its subnormals are normal
+        return out
+    # JAX's jitted sampler runs with subnormals flushed: a bound's neighbour
+    # nextafter(0, +-inf) (a subnormal) comes out as a zero of its sign
+    tiny = _c(dtype, dtypes.finfo(dtype).tiny)
+    return ufuncs.where(ufuncs.abs(out) < tiny, ew.mul(out, _c(dtype, 0.0)), out)
 
 
 _truncated_normal_jit = jit(_truncated_normal, static_argnums=(3, 4))
@@ -221,8 +227,8 @@ def rayleigh(key, scale, shape=None, dtype=None, *, out_sharding=None):
     dt = _float_dtype("rayleigh", dtype)
     shape = _shape_of("rayleigh", shape, scale)
     _check_safe_cast("rayleigh", dt, scale)
-    u = uniform(typed, shape, dt, minval=float(dtypes.finfo(dt).tiny), maxval=1.0)
-    return _as(scale, dt) * ufuncs.sqrt(-2.0 * xm.log(u))
+    u = uniform(typed, shape, dt)  # [0, 1) as JAX's: u = 0 gives inf
+    return _as(scale, dt) * ufuncs.sqrt(xm.log(u) * -2.0)
 
 
 @_explicit.placed_result
@@ -284,8 +290,9 @@ def wald(key, mean, shape=None, dtype=None, *, out_sharding=None):
     v = normal(k1, shape, dt)
     z = uniform(k2, shape, dt)
     y = v * v
+    y_sq = y * y  # JAX's association: mean_sq * (y * y)
     mean_sq = mean * mean
-    sqrt_term = ufuncs.sqrt(4 * mean * y + mean_sq * y * y)
+    sqrt_term = ufuncs.sqrt(4 * mean * y + mean_sq * y_sq)
     x = mean + mean_sq * y / 2 - mean / 2 * sqrt_term
     return ufuncs.where(z <= mean / (mean + x), x, mean_sq / x)
 

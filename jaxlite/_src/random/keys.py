@@ -117,27 +117,6 @@ def PRNGKey(seed: Any, *, impl: Any = None) -> Array:  # noqa: N802 (JAX's name)
 # ---------------------------------------------------------------------- data and impls
 
 
-class PRNGSpec:
-    """What ``key_impl`` returns: names an implementation (equal to its name)."""
-
-    def __init__(self, impl: prng.PRNGImpl):
-        self._impl = impl
-
-    def __eq__(self, other):
-        if isinstance(other, PRNGSpec):
-            return other._impl is self._impl
-        return isinstance(other, str) and other == self._impl.name
-
-    def __hash__(self):
-        return hash(self._impl.name)
-
-    def __str__(self):
-        return self._impl.name
-
-    def __repr__(self):
-        return f"PRNGSpec({self._impl.name!r})"
-
-
 def key_data(keys: Any) -> Array:
     """The ``uint32`` data of a key array, shape ``keys.shape + (2,)`` (``jax.random.key_data``).
 
@@ -167,10 +146,11 @@ def wrap_key_data(key_bits_array: Any, *, impl: Any = None, dtype: Any = None) -
     return random_wrap(key_bits_array, impl)
 
 
-def key_impl(keys: Any) -> PRNGSpec:
-    """The implementation of a key array (``jax.random.key_impl``); equals its name."""
+def key_impl(keys: Any) -> str:
+    """The implementation of a key array (``jax.random.key_impl``): the name of a registered
+    implementation (all of jaxlite's are), a ``str`` as JAX's."""
     typed, _ = check_prng_key("key_impl", keys, allow_batched=True)
-    return PRNGSpec(typed.dtype._impl)
+    return typed.dtype._impl.name
 
 
 def key_dtype(impl_spec: Any = None):
