@@ -59,7 +59,7 @@ def loss(out):
 _EXACT = (
     "uniform", "normal", "bernoulli", "randint", "bits", "permutation", "choice",
     "gumbel", "exponential", "categorical", "laplace", "logistic", "rademacher",
-    "geometric", "rayleigh", "triangular", "split", "fold_in", "key",
+    "geometric", "rayleigh", "triangular", "wald", "split", "fold_in", "key",
 )  # fmt: skip
 
 

@@ -48,13 +48,18 @@ def test_rayleigh_uniform_includes_zero(dt):
     assert np.array_equal(np.isinf(r), u == 0)
 
 
-# --------------------------------------------- wald's association is JAX's (sweep, s24)
-# jaxlite computed mean_sq * y * y where JAX computes mean_sq * (y * y): x = mean + ... -
-# mean/2 * sqrt_term cancels, so the rounding difference reached 97% relative in bfloat16
-# (9.0 against 0.21875) and took the other branch of the final select.
-def test_wald_bfloat16_agrees():
-    r = _bits_equal(lambda m: m.jx.random.wald(m.jx.random.key(3), 1.5, (_N,), "bfloat16"))
+# ------------------------------- wald's arithmetic is JAX's, bit for bit (sweep, s24)
+# jaxlite computed mean_sq * y * y where JAX computes mean_sq * (y * y), and without the two
+# multiply-adds XLA:CPU contracts: x = mean + ... - mean/2 * sqrt_term cancels, so the
+# rounding difference reached 97% relative in bfloat16 (9.0 against 0.21875), took the
+# other branch of the final select, and gave 0 for 2.9e7 at mean 1e8 in float32.
+@pytest.mark.parametrize("dt", ["bfloat16", "float16", "float32"])
+def test_wald_agrees_bit_for_bit(dt):
+    r = _bits_equal(lambda m: m.jx.random.wald(m.jx.random.key(3), 1.5, (_N,), dt))
     assert (r > 0).all()
+    means = np.array([0.25, 1.5, 1e4, 1e8, 0.0, -1.0, np.inf, np.nan], np.float32)
+    r = _bits_equal(lambda m: m.jx.random.wald(m.jx.random.key(5), means, (64, 8)))
+    assert np.isnan(r[:, -1]).all() and (r[:, :2] > 0).all()  # (float32 cancels at 1e4)
 
 
 # ------------------ truncated_normal's neighbours of a zero bound are flushed (sweep, s24)
