@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from jaxlite._src import dtypes
+
 
 class ShapeDtypeStruct:
     """A shape/dtype pair, e.g. to declare callback results.
@@ -26,7 +28,8 @@ class ShapeDtypeStruct:
         if dtype is None:
             raise ValueError("ShapeDtypeStruct: dtype must be specified.")
         self.shape = shape
-        self.dtype = np.dtype(dtype)
+        # an extended dtype (a PRNG key's) stays itself: np.dtype would take its storage
+        self.dtype = dtype if dtypes.is_extended(dtype) else np.dtype(dtype)
         self.sharding = sharding
         self.weak_type = bool(weak_type)
 

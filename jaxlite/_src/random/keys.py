@@ -8,6 +8,7 @@ with static shapes, as in JAX, so eager calls and calls under ``jit`` run the sa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -193,7 +194,8 @@ def split(key: Any, num: int | tuple = 2) -> Array:
         ValueError: for a batch of keys (use ``jax.vmap``).
     """
     typed, wrapped = check_prng_key("split", key)
-    shape = canonicalize_shape(num, "num")
+    # as JAX's: a non-sequence (a NumPy integer, a 0-d array) is one dimension
+    shape = canonicalize_shape(tuple(num) if isinstance(num, Sequence) else (num,), "num")
     return _return_like(_split_jit(typed, shape), wrapped)
 
 

@@ -252,8 +252,10 @@ def _as_shape(shape: Any, name: str = "shape") -> tuple:
         raise TypeError(f"{name} must be a sequence of integers, got {shape}") from None
     out = []
     for d in shape:
-        bad_array = isinstance(d, Array) and not dtypes.is_int(d.dtype)
-        if bad_array or not isinstance(d, (int, np.integer, Array)):
+        bad_array = isinstance(d, (Array, np.ndarray)) and (
+            not dtypes.is_int(d.dtype) or np.ndim(d) != 0
+        )
+        if bad_array or not isinstance(d, (int, np.integer, Array, np.ndarray)):
             raise TypeError(
                 f"Shapes must be 1D sequences of concrete values of integer type, got {shape}."
             )
