@@ -73,7 +73,8 @@ def _igamma_dx(t, a, x):
 def _igamma_da_kernel(a, x):
     """d/da P(a, x) in float64: Richardson-extrapolated central differences (step
     2e-3 * min(a, 1)) of SciPy's gammainc where P < 1/2, of -gammaincc elsewhere, so the
-    difference is never taken of values near 1 (error ~1e-9 relative; NaN for a <= 0)."""
+    difference is never taken of values near 1 (error ~1e-9 relative; NaN for a <= 0, at
+    x == 0 too, as JAX's)."""
     a, x = np.asarray(a, np.float64), np.asarray(x, np.float64)
     h = 2e-3 * np.minimum(np.where(a > 0, a, np.nan), 1.0)
     with np.errstate(all="ignore"):
@@ -86,7 +87,7 @@ def _igamma_da_kernel(a, x):
             return (up - down) / (2 * step)
 
         d = (4 * central(h / 2) - central(h)) / 3
-        d = np.where((x == 0) | (x == np.inf), 0.0, d)
+        d = np.where(((x == 0) | (x == np.inf)) & (a > 0), 0.0, d)
     return np.asarray(d)
 
 
@@ -103,13 +104,14 @@ defjvp(igamma_grad_a_p, _no_grad("igamma_grad_a", "a"), _no_grad("igamma_grad_a"
 # derivatives of gamma samples (JAX differentiates its series): with psi the digamma,
 #   G_x = psi(a) - log x - G ((a - 1) / x - 1)
 #   G_a = -P_aa / p - G (log x - psi(a))     (P_aa by central differences of P_a)
-# As JAX: G is 0 at x == 0 and NaN for x < 0 or a <= 0, constants with zero derivatives.
+# As JAX: G is NaN for x < 0 or a <= 0 (or NaN) and 0 at x == 0 otherwise, constants with
+# zero derivatives.
 def _gamma_grad_parts(a, x):
     a, x = np.asarray(a, np.float64), np.asarray(x, np.float64)
     with np.errstate(all="ignore"):
         log_p = (a - 1) * np.log(x) - x - scipy.special.gammaln(a)
         g = -_igamma_da_kernel(a, x) / np.exp(log_p)
-        g = np.where(x == 0, 0.0, np.where((x < 0) | ~(a > 0), np.nan, g))
+        g = np.where((x == 0) & (a > 0), 0.0, np.where((x < 0) | ~(a > 0), np.nan, g))
     return a, x, g, (x > 0) & (a > 0) & np.isfinite(g)
 
 

@@ -18,6 +18,7 @@ import operator
 import jaxlite.lax as lax
 import jaxlite.numpy as jnp
 from jaxlite._src import dtypes
+from jaxlite._src.compile.jit import jit
 
 
 def _mirror(index, size: int):
@@ -75,7 +76,13 @@ def map_coordinates(input, coordinates, order: int, mode: str = "constant", cval
     Raises:
         ValueError: a number of coordinate arrays other than ``input.ndim``.
         NotImplementedError: another ``mode``, or ``order`` above 1.
+        ValueError: a ``cval`` that is not hashable (an array, a traced value, a list):
+            it is a static argument, as in JAX.
     """
+    return _map_coordinates_jit(input, coordinates, order, mode, cval)
+
+
+def _map_coordinates(input, coordinates, order: int, mode: str, cval):
     x = jnp.asarray(input)
     coords = [jnp.asarray(c) for c in coordinates]
     cval = jnp.asarray(cval, x.dtype)
@@ -112,3 +119,7 @@ def map_coordinates(input, coordinates, order: int, mode: str = "constant", cval
     if dtypes.issubdtype(x.dtype, jnp.integer):
         result = _round(result)
     return result.astype(x.dtype)
+
+
+# Compiled per (order, mode, cval), as JAX's: cval is static, so it must be hashable.
+_map_coordinates_jit = jit(_map_coordinates, static_argnums=(2, 3, 4))

@@ -177,7 +177,7 @@ class multivariate_normal:
         if not mean.shape:
             return jnp.subtract(
                 jnp.multiply(-0.5, jnp.divide(jnp.square(jnp.subtract(x, mean)), cov)),
-                jnp.multiply(0.5, jnp.add(np.log(2 * np.pi), jnp.log(cov))),
+                jnp.multiply(0.5, jnp.add(_LOG_2PI, jnp.log(cov))),
             )
         n = mean.shape[-1]
         if not np.shape(cov):
@@ -195,7 +195,7 @@ class multivariate_normal:
         solved = linalg_ops.triangular_solve(chol, y[..., None], left_side=True, lower=True)
         quad = jnp.sum(jnp.square(solved[..., 0]), axis=-1)
         logdet = jnp.sum(jnp.log(jnp.diagonal(chol, axis1=-2, axis2=-1)), axis=-1)
-        return jnp.subtract(jnp.multiply(-0.5, jnp.add(quad, n * np.log(2 * np.pi))), logdet)
+        return jnp.subtract(jnp.multiply(-0.5, jnp.add(quad, n * _LOG_2PI)), logdet)
 
     @staticmethod
     def pdf(x, mean, cov):

@@ -54,7 +54,7 @@ def mode(a, axis: int | None = 0, nan_policy: str = "propagate", keepdims: bool 
         keepdims: keep the reduced axis with size 1.
 
     Returns:
-        A ``ModeResult(mode, count)``; ``count`` is int32.
+        A ``ModeResult(mode, count)``; ``count`` has the default integer dtype.
     """
     check_arraylike("mode", a)
     x = jnp.atleast_1d(a)
@@ -81,7 +81,7 @@ def mode(a, axis: int | None = 0, nan_policy: str = "propagate", keepdims: bool 
     if dtypes.issubdtype(s.dtype, np.inexact):
         nan = jnp.isnan(s)
         same = same | (nan[:, None, :] & nan[None, :, :])
-    counts = jnp.sum(same, axis=1, dtype=np.int32)
+    counts = jnp.sum(same, axis=1, dtype=dtypes.default_int_dtype())
     best = jnp.argmax(counts, axis=0)
     vals = jnp.take_along_axis(s, best[None, :], axis=0)[0]
     cnt = jnp.max(counts, axis=0)
