@@ -151,6 +151,29 @@ def test_map_coordinates_hashable_cval():
     same(f)
 
 
+# ------------------------------------------------------ polyder and polyfit edges (interp)
+# polyder of an order above the degree sliced from the end (p[:len - m]) and failed to
+# broadcast (JAX: an empty array); polyfit took the rcond default from the promoted dtype,
+# so integer points fitted where JAX raises NumPy's finfo ValueError.
+@pytest.mark.parametrize("m", [3, 4, 5, 7])
+def test_polyder_order_above_the_degree(m):
+    f = lambda m_: m_.jnp.polyder(np.array([1.0, 2.0, 3.0, 4.0], np.float32), m)  # noqa: E731
+    out = f(LITE)
+    expected = {3: [6.0], 4: [], 5: [], 7: []}[m]
+    assert out.shape == (len(expected),) and np.asarray(out).tolist() == expected
+    same(f)
+
+
+def test_polyfit_integer_points():
+    f = lambda m: m.jnp.polyfit(np.arange(5), np.arange(5), 1)  # noqa: E731
+    with pytest.raises(ValueError, match="not inexact"):
+        f(LITE)
+    same(f)
+    g = lambda m: m.jnp.polyfit(np.arange(5), np.arange(5) * 2.0, 1, rcond=1e-3)  # noqa: E731
+    np.testing.assert_allclose(np.asarray(g(LITE)), [2.0, 0.0], atol=1e-5)
+    same(g, atol=1e-5)
+
+
 # ------------------------------------------------------------------ a spread of seeds
 _SPREAD = {
     "image": (20, 46, 52, 67),

@@ -191,7 +191,8 @@ def polyder(p, m: int = 1):
     fall = np.ones(j.shape, np.float64)
     for i in range(m):
         fall = fall * (j - i)
-    return p[: p.shape[0] - m] * asarray(fall[::-1], p.dtype)
+    # (an order above the degree leaves nothing: an empty array, not a slice from the end)
+    return p[: max(p.shape[0] - m, 0)] * asarray(fall[::-1], p.dtype)
 
 
 def polyint(p, m: int = 1, k=None):
@@ -250,7 +251,8 @@ def polyfit(x, y, deg: int, rcond=None, full: bool = False, w=None, cov: bool = 
 
     Raises:
       TypeError: for non-array arguments or inconsistent shapes.
-      ValueError: for ``deg < 0``, or ``cov`` with too few points.
+      ValueError: for ``deg < 0``, ``cov`` with too few points, or integer ``x`` without
+        ``rcond``.
     """
     if w is None:
         check_arraylike("polyfit", x, y)
@@ -270,8 +272,9 @@ def polyfit(x, y, deg: int, rcond=None, full: bool = False, w=None, cov: bool = 
     if x.shape[0] != y.shape[0]:
         raise TypeError("expected x and y to have same length")
     if rcond is None:
-        (xf,) = promote_dtypes_inexact(x)
-        rcond = x.shape[0] * float(dtypes.finfo(xf.dtype).eps)
+        # x's own dtype, as JAX: integer points without an rcond are NumPy's ValueError
+        # ("data type <class 'numpy.int32'> not inexact")
+        rcond = x.shape[0] * float(dtypes.finfo(x.dtype).eps)
     rcond = float(rcond)
     lhs, rhs = vander(x, order), y
     if w is not None:
