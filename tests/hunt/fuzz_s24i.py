@@ -24,6 +24,13 @@ Angles (``GENERATORS``), chosen where no earlier generator draws:
   ``dirichlet``, ``multinomial``, and ``mode`` / ``rankdata`` / ``sem``, under eval / jit /
   vmap / grad / jvp.
 
+Known differences kept out (docs/compat.md): the image angle does not compare the signs of
+zeros (a contraction's zero sums take their sign from XLA's accumulation order); the gumbel
+functions are not differentiated (JAX cannot); x64 ``norm.ppf`` / ``isf`` of float32
+operands are compared in float32 (JAX's ``ndtri`` rounds there before its float64 cast);
+half-precision images keep their factor in their own dtype (the comparison's tolerance is
+the image's).
+
 ``python -m tests.hunt.fuzz_s24i NAME FIRST COUNT`` prints each disagreement with its
 program. A generated program is source text that the harness executes (``jx``, ``jnp``,
 ``lax``, ``np`` bound to one library); jaxlite never executes generated text.
