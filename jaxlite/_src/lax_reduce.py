@@ -63,6 +63,43 @@ def _jax_monoid_reducer(computation, flat_inits):
     return found[0] if bool(np.equal(np.asarray(init), ident)) else None
 
 
+def _traced_monoid(computation, itree, init):
+    """The ``reduce_*`` that XLA's generic reduction of one operand amounts to when the
+    computation traces to one add / mul / max / min / and / or / xor of its two scalar
+    arguments (``jnp.add``, ``lambda a, b: a + b``: JAX stages a generic ``reduce``, whose
+    HLO XLA reduces as ``reduce_sum``'s) and the init is that monoid's identity; else None.
+    Only the forward values: the JVP stays JAX's pairwise tree."""
+    from jaxlite._src.interpreters.staging import trace_to_jaxpr
+    from jaxlite._src.ops import elementwise as ew, minmax_native as mm
+
+    aval = aval_of(init).update(shape=(), weak_type=False)
+
+    def scalar(a, b):
+        leaves, _ = tree_flatten(
+            computation(tree_unflatten(itree, [a]), tree_unflatten(itree, [b]))
+        )
+        return leaves
+
+    try:
+        closed, _ = trace_to_jaxpr(scalar, [aval, aval])
+    except Exception:  # noqa: BLE001 (the generic path reports the computation's errors)
+        return None
+    jaxpr = closed.jaxpr
+    if len(jaxpr.eqns) != 1 or closed.consts:
+        return None
+    (eqn,) = jaxpr.eqns
+    if eqn.params or list(eqn.outvars) != list(jaxpr.outvars):
+        return None
+    if set(map(id, eqn.invars)) != set(map(id, jaxpr.invars)) or len(eqn.invars) != 2:
+        return None
+    lax_fn = {
+        ew.add_p: lax_api.add, ew.mul_p: lax_api.mul, mm.max_p: lax_api.max,
+        mm.min_p: lax_api.min, ew.and_p: lax_api.bitwise_and, ew.or_p: lax_api.bitwise_or,
+        ew.xor_p: lax_api.bitwise_xor,
+    }.get(eqn.primitive)  # fmt: skip
+    return None if lax_fn is None else _jax_monoid_reducer(lax_fn, [init])
+
+
 def _aval_text(a):
     weak = ", weak_type=True" if a.weak_type else ""
     return f"ShapedArray({np.dtype(a.dtype).name}[{','.join(map(str, a.shape))}]{weak})"
@@ -136,10 +173,14 @@ def _generic(computation, itree, out_tree, xs, inits, dims):
     def rows(ops):  # the reduced dimensions moved to the front and flattened
         return [_sh.reshape(_sh.transpose(x, dims + tuple(keep)), (n,) + out_shape) for x in ops]
 
+    monoid = _traced_monoid(computation, itree, inits[0]) if k == 1 else None
+
     def fold(*args):
         ops, ins = args[:k], args[k:]
         if n == 1:  # XLA's reshape: the init is not applied
             return tuple(_sh.reshape(x, out_shape) for x in ops)
+        if monoid is not None:  # XLA's reduce_* of the same HLO
+            return (monoid(ops[0], dims),)
         acc = [_sh.broadcast_to_rank(i, out_shape) for i in ins]
         flat = rows(ops)
         for j in range(n):

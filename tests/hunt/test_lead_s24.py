@@ -138,3 +138,19 @@ def test_bincount_of_unsigned_values_at_the_dtype_maximum():
     assert r.shape == (256,) and int(r[255]) == 1 and int(r[1]) == 1
     r = jnp.bincount(jnp.asarray(np.array([1, 126], np.int8)))
     assert r.shape == (127,) and int(r[126]) == 1
+
+
+@pytest.mark.parametrize(
+    "computation, init, reducer",
+    [(jnp.add, 0.0, np.sum), (lambda a, b: a + b, 0.0, np.sum), (jnp.maximum, -np.inf, np.max),
+     (lambda a, b: jax.lax.min(b, a), np.inf, np.min), (jnp.multiply, 1.0, np.prod)],
+)  # fmt: skip
+def test_lax_reduce_of_a_traced_monoid_is_one_reduction(computation, init, reducer):
+    # JAX stages a generic reduce for these computations, whose HLO XLA reduces as its
+    # reduce_* (the same values); jaxlite folded them element by element (one traced step
+    # per element: a 200,000-element sum took seconds and a jitted one that many equations)
+    x = np.linspace(0.9999, 1.0001, 200_000, dtype=np.float32)
+    text = str(jax.make_jaxpr(lambda v: jax.lax.reduce(v, init, computation, (0,)))(x))
+    assert text.count("\n") < 12
+    r = jax.lax.reduce(x, np.float32(init), computation, (0,))
+    np.testing.assert_allclose(float(r), float(reducer(x.astype(np.float64))), rtol=3e-3)

@@ -215,9 +215,13 @@ def test_ufunc_constructor_and_monoid_fast_path():
     u = LNP.ufunc(lambda a, b: a + b, 2, 1, name="myadd", nargs=5, identity=0)
     assert (repr(u), u.nargs, u.identity) == ("<jnp.ufunc 'myadd'>", 5, 0)
     np.testing.assert_allclose(np.asarray(u.reduce(X, axis=1)), X.sum(1))
-    # lax.reduce still sees jnp.add as the add monoid: one reduce_sum, no fold.
+    # JAX stages lax.reduce with jnp.add as a generic reduce (whose HLO XLA reduces as
+    # reduce_sum's); jaxlite computes its values with one reduce_sum, no fold.
     text = str(jaxlite.make_jaxpr(lambda x: jaxlite.lax.reduce(x, 0.0, LNP.add, (0,)))(X))
-    assert "reduce_sum" in text and "scan" not in text
+    assert "reduce_sum" in text and "scan" not in text and text.count("add") <= 2
+    assert "reduce[" in str(jax.make_jaxpr(lambda x: jax.lax.reduce(x, 0.0, JNP.add, (0,)))(X))
+    got, want = (m.lax.reduce(X, 0.0, m.numpy.add, (0,)) for m in (jaxlite, jax))
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
 
 
 @pytest.mark.parametrize(
