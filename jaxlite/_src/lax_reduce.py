@@ -23,7 +23,15 @@ from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.trace import Tracer
 from jaxlite._src.custom_derivatives import SymbolicZero, custom_jvp
-from jaxlite._src.ops import conversion, lax_api, reductions as red, shape as _sh
+from jaxlite._src.interpreters.staging import trace_to_jaxpr
+from jaxlite._src.ops import (
+    conversion,
+    elementwise as ew,
+    lax_api,
+    minmax_native as mm,
+    reductions as red,
+    shape as _sh,
+)
 from jaxlite._src.tree_util import tree_flatten, tree_unflatten
 
 
@@ -69,10 +77,7 @@ def _traced_monoid(computation, itree, init):
     arguments (``jnp.add``, ``lambda a, b: a + b``: JAX stages a generic ``reduce``, whose
     HLO XLA reduces as ``reduce_sum``'s) and the init is that monoid's identity; else None.
     Only the forward values: the JVP stays JAX's pairwise tree."""
-    from jaxlite._src.interpreters.staging import trace_to_jaxpr
-    from jaxlite._src.ops import elementwise as ew, minmax_native as mm
-
-    aval = aval_of(init).update(shape=(), weak_type=False)
+    aval = aval_of(init).update(weak_type=False)  # a scalar (``_check_generic``)
 
     def scalar(a, b):
         leaves, _ = tree_flatten(
@@ -92,12 +97,16 @@ def _traced_monoid(computation, itree, init):
         return None
     if set(map(id, eqn.invars)) != set(map(id, jaxpr.invars)) or len(eqn.invars) != 2:
         return None
-    lax_fn = {
-        ew.add_p: lax_api.add, ew.mul_p: lax_api.mul, mm.max_p: lax_api.max,
-        mm.min_p: lax_api.min, ew.and_p: lax_api.bitwise_and, ew.or_p: lax_api.bitwise_or,
-        ew.xor_p: lax_api.bitwise_xor,
-    }.get(eqn.primitive)  # fmt: skip
+    lax_fn = _MONOID_PRIMITIVES.get(eqn.primitive)
     return None if lax_fn is None else _jax_monoid_reducer(lax_fn, [init])
+
+
+# The primitive a monoid computation traces to -> its public lax function (``_jax_monoid_reducer``)
+_MONOID_PRIMITIVES = {
+    ew.add_p: lax_api.add, ew.mul_p: lax_api.mul, mm.max_p: lax_api.max,
+    mm.min_p: lax_api.min, ew.and_p: lax_api.bitwise_and, ew.or_p: lax_api.bitwise_or,
+    ew.xor_p: lax_api.bitwise_xor,
+}  # fmt: skip
 
 
 def _aval_text(a):
