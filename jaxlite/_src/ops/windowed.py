@@ -41,8 +41,9 @@ _MONOIDS.update({lax_api.add: "add", lax_api.max: "max", lax_api.min: "min", lax
 
 
 def register_monoid(fn, kind: str) -> None:
-    """Let ``reduce_window``/``lax.reduce`` recognise ``fn`` as the monoid ``kind``
-    ("add", "max", "min" or "mul")."""
+    """Let ``reduce_window`` recognise ``fn`` as the monoid ``kind`` ("add", "max", "min"
+    or "mul"). (``lax.reduce`` recognises a monoid by the one primitive its computation
+    traces to, ``lax_reduce._traced_monoid``, so a lambda counts too.)"""
     _MONOIDS[fn] = kind
 
 
