@@ -62,6 +62,7 @@ from jaxlite._src.numpy.util import (
     promote_dtypes_inexact,
 )
 from jaxlite._src.ops import (
+    division,
     elementwise as ew,
     indexing as _ix,
     lax_api,
@@ -251,14 +252,39 @@ def _inverted_cdf(s, ws, qe, count, isnan_sorted):
     return idx, reductions.any(bad_w, axis=-1)
 
 
-def _quantile(a, q, axis, method, keepdims, ignore_nan, name, weights=None):
+def _quantile(a, q, axis, method, keepdims, ignore_nan, name, weights=None, percent=False):
+    """JAX's quantile: positions, weights and the linear interpolation are computed in
+    ``q``'s own (inexact) dtype, the result cast to ``a``'s (float16 ``q`` on float32 data
+    interpolates in float16, as JAX). ``percent``: ``q`` is in percent, divided by 100 as
+    JAX's compiled ``percentile`` does it (``_percent_positions``)."""
     # The broadcasts of ``q`` against the data are internal: as JAX's, they never raise
     # under jax_numpy_rank_promotion="raise".
     with _cfg.numpy_rank_promotion("allow"):
-        return _quantile_impl(a, q, axis, method, keepdims, ignore_nan, name, weights)
+        return _quantile_impl(a, q, axis, method, keepdims, ignore_nan, name, weights, percent)
 
 
-def _quantile_impl(a, q, axis, method, keepdims, ignore_nan, name, weights):
+def _percent_positions(qe, count, n, ignore_nan, q_ndim):
+    """``q / 100 * (count - 1)`` as XLA:CPU compiles JAX's ``percentile`` (a jitted
+    function, also when called eagerly): the division is a product by the reciprocal of
+    100 rounded in ``q``'s dtype, and the two factors merge first, ``q * (0.01 * (n - 1))``
+    (``ops/const_chains``): with a static count always (the constant rounded once), with
+    the NaN-ignoring count (computed at run time) where ``q`` is a vector, as measured on
+    JAX 0.10.2 (a scalar ``q`` is multiplied in turn). So float32
+    ``percentile(arange(21.), 50, method='lower')`` is 9.0 in JAX (50 * 0.19999999 < 10),
+    where exact arithmetic (and NumPy) gives 10.0. bfloat16 (computed in float32 by
+    XLA:CPU, no reciprocal) divides exactly."""
+    dt = np.dtype(qe.dtype)
+    if dt not in division.RECIP_DTYPES:
+        return multiply(divide(qe, 100), subtract(count, 1))
+    recip = np.true_divide(dt.type(1), dt.type(100))
+    if not ignore_nan:
+        return multiply(qe, np.multiply(recip, dt.type(n - 1)))
+    if q_ndim:
+        return multiply(qe, multiply(recip, subtract(count, 1)))
+    return multiply(multiply(qe, recip), subtract(count, 1))
+
+
+def _quantile_impl(a, q, axis, method, keepdims, ignore_nan, name, weights, percent):
     if method not in _METHODS:
         raise ValueError(
             "method can only be 'linear', 'lower', 'higher', 'midpoint', 'nearest' or "
@@ -273,7 +299,14 @@ def _quantile_impl(a, q, axis, method, keepdims, ignore_nan, name, weights):
     (a,) = promote_dtypes_inexact(a)
     q = asarray_any(q)
     (q,) = promote_dtypes_inexact(q)
-    q = q.astype(a.dtype)
+    if method == "inverted_cdf":
+        if percent:  # q / 100 as compiled: by the reciprocal (bfloat16: exactly)
+            dt = np.dtype(q.dtype)
+            recip = np.true_divide(dt.type(1), dt.type(100))
+            q = multiply(q, recip) if dt in division.RECIP_DTYPES else divide(q, 100)
+            percent = False
+        q = q.astype(a.dtype)  # compared with the cumulative weights, in the data's dtype
+    qdt = q.dtype
     shape_in = a.shape
     flat, kept, axes = _move_to_last(a, axis)
     n = flat.shape[-1]
@@ -289,11 +322,14 @@ def _quantile_impl(a, q, axis, method, keepdims, ignore_nan, name, weights):
     else:
         s = _sort.sort(flat, flat.ndim - 1)  # NaNs sort last
     if ignore_nan:
-        count = reductions.sum(logical_not(isnan), axis=-1, keepdims=True).astype(a.dtype)
+        count = reductions.sum(logical_not(isnan), axis=-1, keepdims=True).astype(qdt)
     else:
-        count = full(kept + (1,), n, a.dtype)
+        count = full(kept + (1,), n, qdt)
     qe = reshape(q, q.shape + (1,) * (len(kept) + 1))  # q dims lead
-    pos = multiply(qe, subtract(count, 1))
+    if percent:
+        pos = _percent_positions(qe, count, n, ignore_nan, q.ndim)
+    else:
+        pos = multiply(qe, subtract(count, 1))
     lo = floor(pos)
     hi = ceil(pos)
     bad_weight = None
@@ -321,7 +357,11 @@ def _quantile_impl(a, q, axis, method, keepdims, ignore_nan, name, weights):
         # first product fused (a signed zero and the last bit are JAX's).
         high_w = subtract(pos, lo)
         low_w = subtract(ones_like(high_w), high_w)
-        out = fma(v_lo, low_w, multiply(v_hi, high_w))
+        v_lo, v_hi = v_lo.astype(qdt), v_hi.astype(qdt)
+        if ignore_nan:  # XLA fuses the other product there
+            out = fma(v_hi, high_w, multiply(v_lo, low_w))
+        else:
+            out = fma(v_lo, low_w, multiply(v_hi, high_w))
     elif method == "midpoint":
         out = multiply(add(v_lo, v_hi), 0.5)
     else:
@@ -401,7 +441,7 @@ def percentile(
     check_arraylike("percentile", a, q)
     _check_quantile_args("quantile", out, overwrite_input)
     (q,) = promote_dtypes_inexact(asarray_any(q))
-    return _quantile(a, divide(q, 100), axis, method, keepdims, False, "percentile", weights)
+    return _quantile(a, q, axis, method, keepdims, False, "percentile", weights, percent=True)
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims: bool = False):
@@ -445,7 +485,7 @@ def nanpercentile(
     check_arraylike("nanpercentile", a, q)
     _check_quantile_args("nanquantile", out, overwrite_input)
     (q,) = promote_dtypes_inexact(asarray_any(q))
-    return _quantile(a, divide(q, 100), axis, method, keepdims, True, "nanpercentile", weights)
+    return _quantile(a, q, axis, method, keepdims, True, "nanpercentile", weights, percent=True)
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims: bool = False):
@@ -609,13 +649,16 @@ def histogram(a, bins=10, range=None, weights=None, density=None):  # noqa: A002
         edges = linspace(lo, hi, int(bins) + 1, dtype=a.dtype)
     else:
         edges = asarray_any(bins).astype(a.dtype)
-    nb = edges.shape[0] - 1
-    idx = subtract(searchsorted(edges, a, side="right"), 1)
-    idx = where(equal(a, edges[-1]), nb - 1, idx)
-    inside = logical_and(greater_equal(a, edges[0]), less_equal(a, edges[-1]))
-    idx = where(inside, idx, nb)  # out of range: dropped by bincount
+    ne = edges.shape[0]
+    # JAX's counting: an element's slot is the number of edges <= it (its right edge's
+    # index), the last edge counted in the last bin; slot 0 (below the first edge) and
+    # ``ne`` (above the last, NaN) are dropped. Edges that do not increase are not
+    # checked (NumPy raises): they give what ``searchsorted`` gives on them (docs/compat.md
+    # on unsorted input).
+    idx = searchsorted(edges, a, side="right")
+    idx = where(equal(a, edges[-1]), ne - 1, idx)
     w = ones_like(a) if w is None else w
-    counts = bincount(idx, w, length=nb)
+    counts = bincount(idx, w, length=ne)[1:]
     if density:
         widths = subtract(edges[1:], edges[:-1])
         counts = divide(divide(counts, widths), reductions.sum(counts))
