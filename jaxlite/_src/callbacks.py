@@ -142,7 +142,7 @@ def pure_callback(
     Exceptions inside ``callback`` reach the caller as ``jaxlite.errors.CallbackError``.
     """
     if sharding is not None or sharding_hooks.check_callback is not None:
-        sharding_hooks.check_callback("pure_callback", sharding)
+        sharding_hooks.check_callback("pure_callback", sharding, (args, kwargs))
     if vmap_method not in _VMAP_METHODS:
         raise ValueError(
             f"vmap_method must be on of the allowed methods {_VMAP_METHODS}, but got: {vmap_method}"
@@ -175,7 +175,7 @@ def io_callback(
     Exceptions inside ``callback`` reach the caller as ``jaxlite.errors.CallbackError``.
     """
     if sharding is not None or sharding_hooks.check_callback is not None:
-        sharding_hooks.check_callback("io_callback", sharding)
+        sharding_hooks.check_callback("io_callback", sharding, (args, kwargs))
     _check_callable(callback, "io_callback")
     result_avals, out_tree = _result_avals(result_shape_dtypes)
     flat, in_tree = tree_util.tree_flatten((args, kwargs))

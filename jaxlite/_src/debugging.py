@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from jaxlite._src import dtypes, tree_util
-from jaxlite._src.callback_host import HostFn
+from jaxlite._src.callback_host import HostFn, MappedHostFn
 from jaxlite._src.callbacks import lower_callback, sequential_batch
 from jaxlite._src.core import effects as _effects, rules, sharding_hooks
 from jaxlite._src.core.array import Array
@@ -127,13 +127,23 @@ def _lower_debug(ctx, eqn, ins, outs):
     current = spmd.current
     plans = sharding_hooks.partitioned_plans
 
+    mapped = isinstance(host, MappedHostFn)
+    if partitioned and mapped:  # vmapped: each element's call is partitioned (K7)
+        dropped = [tuple(ax.values()) for ax in host.operand_axes]
+        elem = [
+            ShapedArray(tuple(d for i, d in enumerate(a.shape) if i not in dr), a.dtype)
+            for a, dr in zip(in_avals, dropped)
+        ]
+        inner = host.base.specialise(elem, ())
+
     def run(*vals):
         plan = plans.get(host) if partitioned and plans and current() is None else None
         if plan is None:
             fn(*vals)
-            return []
-        for idxs in plan:
-            fn(*[np.asarray(v)[i] for v, i in zip(vals, idxs)])
+        elif mapped:
+            host.invoke(vals, (), call=lambda sub: plan.run(inner, sub, dropped) or [])
+        else:
+            plan.run(fn, vals)
         return []
 
     call = run

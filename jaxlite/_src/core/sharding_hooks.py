@@ -24,9 +24,10 @@ eval_outputs: Any = None
 # ``aval_sharding(aval)``: ``ShapedArray.sharding``, the replicated sharding over the context's
 # abstract mesh (set by ``_src/sharding/explicit.py``).
 aval_sharding: Any = None
-# ``eval_check(primitive, args, vals)``: called before an eager primitive with a sharded
-# operand runs; None, or replacement operand values when an operand spans other processes
-# and the primitive needs their blocks too (``_src/sharding/multiprocess.py``).
+# ``eval_check(primitive, args, vals, params)``: called before an eager primitive with a
+# sharded operand runs; None, or replacement operand values when an operand spans other
+# processes and the primitive needs their blocks too (``_src/sharding/multiprocess.py``);
+# it also raises K10 for eager control flow over several devices (``callbacks_k.py``).
 eval_check: Any = None
 jit_call: Any = None
 staging_outputs: Any = None
@@ -37,7 +38,7 @@ trace_shardings: Any = lambda flat: None
 # ``place_created(x, sharding)``: a freshly created ``x`` placed by ``sharding`` (a device,
 # ``Sharding`` or ``P``), as ``lax.full(sharding=)`` places it; set by sharding/explicit.py.
 place_created: Any = None
-# ``check_callback(api, sharding)``: validate a host callback's ``sharding=`` (K2, K5).
+# ``check_callback(api, sharding, args)``: validate a host callback's ``sharding=`` (K2, K5).
 check_callback: Any = None
 # ``callback_wrap(fn, args, kwargs)``: set once a mesh context has been used; runs a host
 # callback with the mesh context cleared (K13). ``None`` (the common case) costs nothing.

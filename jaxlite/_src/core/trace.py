@@ -361,7 +361,7 @@ class EvalTrace(Trace):
             kind = "abstract_eval" if primitive not in rules.abstract_eval_rules else "impl"
             raise rules.missing_rule(kind, primitive) from None
         if placed and sharding_hooks.eval_check is not None:
-            gathered = sharding_hooks.eval_check(primitive, args, vals)
+            gathered = sharding_hooks.eval_check(primitive, args, vals, params)
             if gathered is not None:
                 vals = gathered
         avals_out = eval_abstract(primitive, abstract_eval, avals, params)

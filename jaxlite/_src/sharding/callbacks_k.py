@@ -16,13 +16,16 @@ This module adds the checks and the cases that need shardings:
 
 from __future__ import annotations
 
+from jaxlite._src import devices as _devices, tree_util
 from jaxlite._src.core import effects as _effects, sharding_hooks
+from jaxlite._src.core.trace import eval_trace, trace_ctx
 from jaxlite._src.ops import spmd
 from jaxlite._src.sharding.specs import NamedSharding, SingleDeviceSharding
 
 
-def check_callback(api: str, sharding) -> None:
-    """Validate ``sharding=`` of a pure/io callback at its call site (K2, K5)."""
+def check_callback(api: str, sharding, args=()) -> None:
+    """Validate ``sharding=`` of a pure/io callback at its call site (K2, K5); eagerly, its
+    device must be one of the operands' (``args``, a pytree)."""
     if spmd.tracing_axes() or spmd.current() is not None:
         if spmd.tracing_partial():
             raise NotImplementedError(
@@ -34,44 +37,178 @@ def check_callback(api: str, sharding) -> None:
                 "callbacks do not support specifying sharding inside spmd computations"
             )
         return
-    if sharding is None or isinstance(sharding, SingleDeviceSharding):
+    if sharding is None:
         return
-    if isinstance(sharding, NamedSharding) and sharding.mesh.size == 1:
+    if isinstance(sharding, SingleDeviceSharding) or (
+        isinstance(sharding, NamedSharding) and not sharding.mesh.axis_names
+    ):  # (a NamedSharding on a scalar mesh; a one-device mesh with an axis is refused)
+        if trace_ctx.trace is eval_trace:
+            _check_device(sharding, args)
         return
     raise NotImplementedError(
         f"pure_callback only supports SingleDeviceSharding, but got {type(sharding)}"
     )
 
 
-def jit_plans(jaxpr, placements) -> dict:
-    """HostFn -> per-device operand indices, for the partitioned debug callbacks of a
-    global-view jit whose operands are sharded (K7)."""
-    plans = {}
-    env = {id(v): p for v, p in zip(jaxpr.invars, placements)}
-    for eqn in jaxpr.eqns:
-        if eqn.primitive.name != "debug_callback" or not eqn.params.get("partitioned"):
-            continue
-        ps = [env.get(id(v)) for v in eqn.invars]
-        ref = next(
-            (p for p in ps if p is not None and isinstance(p._sharding, NamedSharding)), None
+def _check_device(sharding, args) -> None:
+    """K2: eagerly, the callback's device must hold the operands (JAX's lookup of the device
+    in the computation's device assignment fails with a ``ValueError``)."""
+    devs: set = set()
+    for a in tree_util.tree_leaves(args):
+        s = getattr(a, "_sharding", None)
+        if s is not None:
+            devs |= s.device_set
+    if not devs:
+        devs = {_devices.devices()[0]}
+    (device,) = sharding.device_set
+    if device not in devs:
+        order = tuple(sorted(devs, key=lambda d: d.id))
+        raise ValueError(
+            f"Sharding provided to pure_callback specifies a device {device} that is not in "
+            f"the device assignment ({order})"
         )
-        if ref is None:
+
+
+def jit_plans(jaxpr, placements, consts, propagate) -> dict:
+    """HostFn -> ``PartitionedPlan``, for the ``partitioned=True`` debug callbacks of a
+    global-view jit over more than one device (K7), at any depth of its jaxpr (loop and
+    branch bodies, nested jits, custom derivatives, vmapped callbacks).
+
+    ``propagate(jaxpr, placements, consts, env=...)`` is the jit's placement propagation;
+    it fills ``env`` (id of a var -> its placement). A callback runs once per device of the
+    computation (the devices of its placed operands and of every placed value) with each
+    operand's block there, or its whole value where no sharding is known for it; one whose
+    operands depend on no placed value (constants) runs once, as in JAX."""
+    found: list = []
+    devs: set = set()
+    _walk(jaxpr, list(placements), consts, [p._sharding is not None for p in placements],
+          propagate, found, devs)  # fmt: skip
+    if len(devs) <= 1:
+        return {}
+    devices = sorted(devs, key=lambda d: d.id)
+    return {host: PartitionedPlan(devices, shardings) for host, shardings in found}
+
+
+def _walk(jaxpr, placements, consts, tainted, propagate, found, devs) -> None:
+    env: dict = {}
+    propagate(jaxpr, placements, consts, env=env)
+    for p in env.values():
+        if p._sharding is not None:
+            devs |= p._sharding.device_set
+    taint = {id(v) for v, t in zip(jaxpr.invars, tainted) if t}
+    taint |= {id(v) for v in jaxpr.invars if env[id(v)]._sharding is not None}
+    for eqn in jaxpr.eqns:
+        t_in = [not _is_literal(v) and id(v) in taint for v in eqn.invars]
+        for v in eqn.outvars:
+            if any(t_in) or env[id(v)]._sharding is not None:
+                taint.add(id(v))
+        ins = [None if _is_literal(v) else env[id(v)] for v in eqn.invars]
+        if eqn.primitive.name == "debug_callback":
+            if eqn.params.get("partitioned") and any(t_in):
+                found.append(
+                    (eqn.params["callback"], [None if p is None else p._sharding for p in ins])
+                )
             continue
-        maps = [
-            p._sharding.devices_indices_map(p.aval.shape)
-            if p is not None and isinstance(p._sharding, NamedSharding)
-            else None
-            for p in ps
+        for sub, sub_ins, sub_t in _bodies(eqn, ins, t_in):
+            _walk(sub.jaxpr, sub_ins, sub.consts, sub_t, propagate, found, devs)
+
+
+def _is_literal(v) -> bool:
+    return type(v).__name__ == "Literal"
+
+
+def _bodies(eqn, ins, t_in):
+    """(closed body, its inputs' placements, whether each depends on a placed value) for
+    the bodies of a higher-order equation (operands passed through; a scanned operand's
+    element drops its leading dimension)."""
+    p = eqn.params
+    name = eqn.primitive.name
+    blank = _Blank
+    if name == "cond":
+        for br in p["branches"]:
+            yield br, [blank(q) for q in ins[1:]], t_in[1:]
+        return
+    if name == "scan":
+        k = p["num_consts"] + p["num_carry"]
+        body_ins = [blank(q) for q in ins[:k]] + [_drop_lead(q) for q in ins[k:]]
+        yield p["jaxpr"], body_ins, t_in
+        return
+    if name == "while":
+        nc = p["cond_nconsts"]
+        nb = p["body_nconsts"]
+        carry = ins[nc + nb :]
+        yield p["cond_jaxpr"], [blank(q) for q in ins[:nc] + carry], t_in[:nc] + t_in[nc + nb :]
+        yield p["body_jaxpr"], [blank(q) for q in ins[nc:]], t_in[nc:]
+        return
+    for key in ("jaxpr", "call_jaxpr"):
+        sub = p.get(key)
+        if sub is not None and hasattr(sub, "jaxpr") and len(sub.jaxpr.invars) == len(ins):
+            if name != "shard_map":  # a shard_map body's callbacks run per device (K3)
+                yield sub, [blank(q) for q in ins], t_in
+            return
+
+
+class _Blank:
+    """A placement passed into a body (or none: no sharding)."""
+
+    __slots__ = ("_sharding", "_committed", "aval")
+
+    def __init__(self, q, sharding=False):
+        self._sharding = None if q is None else (q._sharding if sharding is False else sharding)
+        self._committed = False if q is None else q._committed
+        self.aval = None if q is None else q.aval
+
+
+def _drop_lead(q):
+    if q is None or not isinstance(q._sharding, NamedSharding):
+        return _Blank(q, None)
+    return _Blank(q, _without_dims(q._sharding, (0,)))
+
+
+def _without_dims(s: NamedSharding, dims) -> NamedSharding:
+    spec = tuple(s.spec)
+    keep = [e for i, e in enumerate(spec) if i not in dims]
+    return NamedSharding(s.mesh, type(s.spec)(*keep))
+
+
+class PartitionedPlan:
+    """How a partitioned debug callback runs in a global-view jit: once per device of
+    ``devices``, each operand cut to its block there by its sharding (None: whole)."""
+
+    __slots__ = ("devices", "shardings", "_index")
+
+    def __init__(self, devices, shardings):
+        self.devices = devices
+        self.shardings = shardings
+        self._index: dict = {}
+
+    def _blocks(self, j: int, shape: tuple, dropped: tuple) -> list:
+        key = (j, shape, dropped)
+        got = self._index.get(key)
+        if got is None:
+            s = self.shardings[j]
+            if isinstance(s, NamedSharding) and dropped:
+                s = _without_dims(s, dropped)
+            if not isinstance(s, NamedSharding) or len(tuple(s.spec)) > len(shape):
+                got = [Ellipsis] * len(self.devices)
+            else:
+                m = s.devices_indices_map(shape)
+                got = [m.get(d, Ellipsis) for d in self.devices]
+            self._index[key] = got
+        return got
+
+    def run(self, fn, vals, dropped=None) -> None:
+        """``fn`` once per device on its blocks of ``vals`` (``dropped[j]``: the vmapped
+        axes of operand j, not in ``vals`` any more)."""
+        import numpy as np
+
+        vals = [np.asarray(v) for v in vals]
+        idx = [
+            self._blocks(j, v.shape, () if dropped is None else dropped[j])
+            for j, v in enumerate(vals)
         ]
-        devs = list(ref._sharding.devices_indices_map(ref.aval.shape))
-        plans[eqn.params["callback"]] = [
-            tuple(
-                m[d] if m is not None else (slice(None),) * v.aval.ndim
-                for m, v in zip(maps, eqn.invars)
-            )
-            for d in devs
-        ]
-    return plans
+        for k in range(len(self.devices)):
+            fn(*[v[i[k]] for v, i in zip(vals, idx)])
 
 
 def check_ordered_effects(effects, n_devices: int) -> None:
@@ -87,6 +224,60 @@ def check_ordered_effects(effects, n_devices: int) -> None:
         )
 
 
+# Eagerly, JAX runs these primitives as a jit over their operands' devices (K10 applies).
+_EAGER_COMPILED = frozenset({"cond", "while", "scan"})
+_INLINED = frozenset({"custom_jvp_call", "custom_vjp_call"})
+
+
+def _has_ordered_debug(effects) -> bool:
+    return any(
+        _effects.ordered_effects.contains(e) and "Debug" in type(e).__name__ for e in effects
+    )
+
+
+def check_eager_primitive(primitive, args, params) -> None:
+    """K10 for an eager ``cond`` / ``while_loop`` / ``scan`` whose operands are placed on
+    more than one device (JAX compiles them, so their ordered debug effects raise)."""
+    if primitive.name not in _EAGER_COMPILED:
+        return
+    effects = set()
+    for v in params.values():
+        for j in v if isinstance(v, tuple) else (v,):
+            effects |= set(getattr(j, "effects", None) or ())
+    if not _has_ordered_debug(effects):
+        return
+    devs: set = set()
+    for a in args:
+        s = getattr(a, "_sharding", None)
+        if s is not None:
+            devs |= s.device_set
+    check_ordered_effects(effects, len(devs))
+
+
+def check_eager_body(jaxpr, n_devices: int) -> None:
+    """K10 in an eager ``shard_map``: JAX runs its body one primitive at a time, a debug
+    callback by its eager rule (once per device) but any other primitive as a jit over the
+    mesh, so an ordered debug effect nested in a ``jit``, loop, branch or ``checkpoint``
+    raises; custom derivative functions run inline."""
+    if n_devices <= 1:
+        return
+    for eqn in jaxpr.eqns:
+        name = eqn.primitive.name
+        if name == "debug_callback":
+            continue
+        if name in _INLINED:
+            check_eager_body(eqn.params["call_jaxpr"].jaxpr, n_devices)
+            continue
+        check_ordered_effects(eqn.effects, n_devices)
+
+
 sharding_hooks.check_callback = check_callback
 
-__all__ = ["check_callback", "check_ordered_effects", "jit_plans"]
+__all__ = [
+    "PartitionedPlan",
+    "check_callback",
+    "check_eager_body",
+    "check_eager_primitive",
+    "check_ordered_effects",
+    "jit_plans",
+]

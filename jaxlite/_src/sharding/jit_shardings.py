@@ -56,10 +56,11 @@ class _Placement:
         self.aval = aval
 
 
-def _propagate(jaxpr, placements: list, consts=()) -> list:
+def _propagate(jaxpr, placements: list, consts=(), env=None) -> list:
     """Each result's placement: a placement rule, the Explicit-mode sharding rule (relaxed:
-    its errors were raised while tracing), or the generic rule."""
-    env: dict = {}
+    its errors were raised while tracing), or the generic rule. ``env``, if given, receives
+    every variable's placement (by id)."""
+    env = {} if env is None else env
     for v, p in zip(jaxpr.invars, placements):
         env[id(v)] = p
     for v, c in zip(jaxpr.constvars, consts or [None] * len(jaxpr.constvars)):
@@ -270,7 +271,7 @@ def jit_call(wrapped, compiled, flat: list, in_tree, out_tree) -> list:
     plans = _plan_cache.get(compiled, {}).get(key)
     if plans is None:
         plans = _plan_cache.setdefault(compiled, {})[key] = jit_plans(
-            compiled.jaxpr.jaxpr, placements
+            compiled.jaxpr.jaxpr, placements, compiled.jaxpr.consts, _propagate
         )
     if global_view:
         with multiprocess.callbacks_once():

@@ -42,6 +42,7 @@ from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.ops import elementwise as _ew
 from jaxlite._src.sharding import array as _arr, distributed as _distributed
+from jaxlite._src.sharding.callbacks_k import check_eager_primitive
 from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, Sharding, padded
 
 FETCH_ERROR = (
@@ -155,10 +156,12 @@ def gather_values(args, vals: list) -> list:
     return [allgather_global(a) if is_local_only(a) else v for a, v in zip(args, vals)]
 
 
-def check_eager(primitive, args, vals):
+def check_eager(primitive, args, vals, params):
     """Before an eager primitive with sharded operands: None if it can run on this
     process's blocks (no operand is local-only, or it is ``shard_map`` or element-wise
-    over like-sharded operands); else the operand values gathered (``gather_values``)."""
+    over like-sharded operands); else the operand values gathered (``gather_values``).
+    Eager control flow with ordered debug effects over several devices raises (K10)."""
+    check_eager_primitive(primitive, args, params)
     if _devices.process_count() == 1 or primitive in passthrough:
         return None
     ops = [(a._sharding, a.aval.shape) for a in args if is_local_only(a)]

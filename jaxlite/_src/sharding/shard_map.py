@@ -36,6 +36,7 @@ import weakref
 import numpy as np
 
 from jaxlite._src import devices as _devices
+from jaxlite._src.compile.codegen import lower_impl
 from jaxlite._src.compile.jit import closure_convert_consts, compiled_for
 from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.array import make_array, to_array
@@ -59,6 +60,7 @@ from jaxlite._src.ops import (
     structural,
 )
 from jaxlite._src.sharding import array as _arr, multiprocess
+from jaxlite._src.sharding.callbacks_k import check_eager_body, check_ordered_effects
 from jaxlite._src.sharding.jit_shardings import sharding_rules
 from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, entry_names, padded
 
@@ -359,6 +361,7 @@ def run_sharded(args, *, jaxpr, mesh, in_specs, out_specs, manual_axes, check_vm
     returned ``ShardedArray``s (``NamedSharding(mesh, out_spec)``). Devices along the
     automatic axes of a partially manual mesh share their manual position's buffers.
     Across processes it runs the global-buffer impl (``multiprocess``'s model)."""
+    check_eager_body(jaxpr.jaxpr, mesh.size)  # K10 (eager callers only)
     params = dict(jaxpr=jaxpr, mesh=mesh, in_specs=in_specs, out_specs=out_specs)
     params.update(manual_axes=manual_axes, check_vma=check_vma, name=name)
     if _spans_processes(mesh):
@@ -393,7 +396,20 @@ def _shard_map_effects(*avals, jaxpr, **params):
     return jaxpr.effects
 
 
-rules.impl_rules[shard_map_p] = _shard_map_impl
+def _shard_map_eager_impl(*args, **params):
+    """Bound eagerly (a transformation's shard_map at the eval trace): JAX's eager rules (K10)."""
+    check_eager_body(params["jaxpr"].jaxpr, params["mesh"].size)
+    return _shard_map_impl(*args, **params)
+
+
+def _shard_map_lower(ctx, eqn, ins, outs):
+    """Compiled: JAX raises K10 for ordered debug effects when it lowers for the mesh."""
+    check_ordered_effects(eqn.params["jaxpr"].effects, eqn.params["mesh"].size)
+    return lower_impl(_shard_map_impl, ctx, eqn, ins, outs)
+
+
+rules.impl_rules[shard_map_p] = _shard_map_eager_impl
+rules.lower_rules[shard_map_p] = _shard_map_lower
 sharding_hooks.run_sharded = run_sharded
 rules.abstract_eval_rules[shard_map_p] = _shard_map_abstract_eval
 rules.effects_rules[shard_map_p] = _shard_map_effects

@@ -30,7 +30,6 @@ from jaxlite._src.interpreters.staging import check_output_leaf, trace_to_jaxpr
 from jaxlite._src.ops import spmd
 from jaxlite._src.sharding import array as _arr
 from jaxlite._src.sharding.array import _type_str
-from jaxlite._src.sharding.callbacks_k import check_ordered_effects
 from jaxlite._src.sharding.explicit import sharding_of_value
 from jaxlite._src.sharding.mesh import AbstractMesh, AxisType, Mesh, get_mesh
 from jaxlite._src.sharding.shard_map import (
@@ -357,8 +356,6 @@ def _shard_map_call(f, args, mesh, in_specs, out_specs, axis_names, check_vma):
                 raise _vma_error(f, mesh, s, missing)
         with ctx:
             closed = match_out_vma(closed, o_specs, manual, check_vma)
-    if trace_ctx.trace is not eval_trace:  # staged (jit): K10; eager shard_maps run them
-        check_ordered_effects(closed.effects, mesh.size)
     closed, consts = closure_convert_consts(closed)
     all_specs = (PartitionSpec(),) * len(consts) + tuple(dyn_specs)
     params = dict(
