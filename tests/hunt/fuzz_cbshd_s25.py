@@ -705,6 +705,7 @@ _DOCUMENTED = (
     # JAX's sequential vmap of a callback over an Explicit-sharded batch axis (its scan)
     "0th dimension of all xs should be replicated",
     "slicing on sharded dims where out dim (1) is not divisible",  # the same, unrolled
+    "select `which` must be scalar or have the same sharding",  # sharding.md (select_n)
 )
 
 

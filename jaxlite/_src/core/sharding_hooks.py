@@ -30,6 +30,11 @@ aval_sharding: Any = None
 # it also raises K10 for eager control flow over several devices (``callbacks_k.py``).
 eval_check: Any = None
 jit_call: Any = None
+# ``eager_wrap(primitive, args, params, impl, vals)``: runs ``impl(*vals, **params)`` for an
+# eager primitive of ``eager_wrapped`` (names: cond, while, scan) with a placed operand, as
+# JAX's jit of it would (partitioned debug callbacks per device, K7).
+eager_wrap: Any = None
+eager_wrapped: set = set()
 staging_outputs: Any = None
 # ``apply_out_sharding(fn, out_sharding, *args)``: ``fn(*args)`` placed by ``out_sharding=``
 # (lax.reshape, lax.dot_general...), set by sharding/explicit.py.

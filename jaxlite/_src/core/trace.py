@@ -365,7 +365,9 @@ class EvalTrace(Trace):
             if gathered is not None:
                 vals = gathered
         avals_out = eval_abstract(primitive, abstract_eval, avals, params)
-        if primitive in rules.quiet_fp:
+        if placed and primitive.name in sharding_hooks.eager_wrapped:
+            out = sharding_hooks.eager_wrap(primitive, args, params, impl, vals)
+        elif primitive in rules.quiet_fp:
             with np.errstate(all="ignore"):
                 out = impl(*vals, **params)
         else:

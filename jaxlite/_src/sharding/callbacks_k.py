@@ -89,6 +89,40 @@ def jit_plans(jaxpr, placements, consts, propagate) -> dict:
     return {host: PartitionedPlan(devices, shardings) for host, shardings in found}
 
 
+def eager_plans(primitive, args, params, propagate) -> dict:
+    """``jit_plans`` for an eager ``cond`` / ``while_loop`` / ``scan`` over placed operands
+    (JAX runs it as a jit over their devices)."""
+    ins = [_Blank(_ArgPlacement(a)) for a in args]
+    devs: set = set()
+    for q in ins:
+        if q._sharding is not None:
+            devs |= q._sharding.device_set
+    found: list = []
+    eqn = _EqnView(primitive, params)
+    for sub, sub_ins, sub_t in _bodies(eqn, ins, [q._sharding is not None for q in ins]):
+        _walk(sub.jaxpr, sub_ins, sub.consts, sub_t, propagate, found, devs)
+    if len(devs) <= 1:
+        return {}
+    devices = sorted(devs, key=lambda d: d.id)
+    return {host: PartitionedPlan(devices, shardings) for host, shardings in found}
+
+
+class _EqnView:
+    __slots__ = ("primitive", "params")
+
+    def __init__(self, primitive, params):
+        self.primitive, self.params = primitive, params
+
+
+class _ArgPlacement:
+    __slots__ = ("_sharding", "_committed", "aval")
+
+    def __init__(self, a):
+        self._sharding = getattr(a, "_sharding", None)
+        self._committed = bool(getattr(a, "_committed", False))
+        self.aval = getattr(a, "aval", None)
+
+
 def _walk(jaxpr, placements, consts, tainted, propagate, found, devs) -> None:
     env: dict = {}
     propagate(jaxpr, placements, consts, env=env)

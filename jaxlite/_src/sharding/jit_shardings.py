@@ -24,7 +24,7 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.core.trace import eval_trace, trace_ctx
 from jaxlite._src.sharding import array as _arr, multiprocess
-from jaxlite._src.sharding.callbacks_k import check_ordered_effects, jit_plans
+from jaxlite._src.sharding.callbacks_k import check_ordered_effects, eager_plans, jit_plans
 from jaxlite._src.sharding.explicit import (
     placement_rules,
     propagate_eqn,
@@ -303,6 +303,24 @@ def jit_call(wrapped, compiled, flat: list, in_tree, out_tree) -> list:
 
 
 sharding_hooks.jit_call = jit_call
+
+
+def _eager_wrap(primitive, args, params, impl, vals):
+    """An eager cond / while_loop / scan over placed operands: JAX compiles it for their
+    devices, so its partitioned debug callbacks run per device (K7)."""
+    plans = eager_plans(primitive, args, params, _propagate)
+    if not plans:
+        return impl(*vals, **params)
+    sharding_hooks.partitioned_plans.update(plans)
+    try:
+        return impl(*vals, **params)
+    finally:
+        for h in plans:
+            sharding_hooks.partitioned_plans.pop(h, None)
+
+
+sharding_hooks.eager_wrap = _eager_wrap
+sharding_hooks.eager_wrapped.update(("cond", "while", "scan"))
 
 
 # ---------------------------------------------------------------- with_sharding_constraint
