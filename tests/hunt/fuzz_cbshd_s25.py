@@ -150,8 +150,11 @@ class Gen:
         kind = r.choice(kinds)
         first = r.choice(["v", "v", "jnp.sum(v)", "v * 2.0"] + (["v[0]"] if ctx.shape else []))
         ops = [first]
+        eager_dc0 = ctx.eager and ctx.mode in ("sm", "partial") and kind in ("dc", "dprint")
         if r.random() < 0.25:
-            ops.append(r.choice(["2.0", "np.float32(0.5)", "jnp.int32(3)", "v > 0.0"]))
+            # (S9.8 row: eagerly, an operand invariant across devices cuts JAX's calls)
+            ops.append(r.choice(["v > 0.0"] if eager_dc0 else
+                                ["2.0", "np.float32(0.5)", "jnp.int32(3)", "v > 0.0"]))  # fmt: skip
         eager_dc = ctx.eager and ctx.mode in ("sm", "partial") and kind in ("dc", "dprint")
         if eager_dc and ctx.check_vma and set(ctx.axes) - ctx.vma:
             # S9.8 row: eagerly JAX cuts calls on operands invariant along some axes
@@ -163,7 +166,8 @@ class Gen:
         dev = self._dev(ctx)
         if eager_dc and not ctx.check_vma:
             dev = ""
-        hcls = "HostJ" if r.random() < 0.15 else "Host"
+        # (compat.md: JAX's eager debug callbacks in a shard_map see its mesh, K13)
+        hcls = "HostJ" if r.random() < 0.15 and not eager_dc else "Host"
         if kind in ("dc", "dcp"):
             ordered = ctx.mode in ("gv", "sm") and not ctx.vmapped and r.random() < 0.3
             if ordered:
@@ -781,20 +785,30 @@ _NUM = re.compile(r"-?\d+\.?\d*(?:e[-+]?\d+)?")
 
 def _split(line):
     nums = [float(t) for t in _NUM.findall(line)]
-    return re.sub(r"\s+", " ", _NUM.sub("#", line)).strip(), nums
+    text = re.sub(r"\s+", " ", _NUM.sub("#", line))
+    return re.sub(r"\s*([\[\]])\s*", r"\1", text).strip(), nums  # (NumPy's padding)
 
 
 def _same_prints(pa, pb):
-    """Printed lines equal as multisets, numbers within the tolerance (lines paired in
-    sorted order)."""
+    """Printed lines equal as multisets, numbers within the tolerance (each line paired
+    with the closest unpaired line of the same text)."""
     if len(pa) != len(pb):
         return False
-    sa = sorted((_split(line) for line in pa), key=lambda t: (t[0], len(t[1]), t[1]))
-    sb = sorted((_split(line) for line in pb), key=lambda t: (t[0], len(t[1]), t[1]))
-    return all(
-        u == w and len(m) == len(n) and _close(np.array(m), np.array(n))
-        for (u, m), (w, n) in zip(sa, sb)
-    )
+    rest: dict = {}
+    for line in pb:
+        t, nums = _split(line)
+        rest.setdefault((t, len(nums)), []).append(np.array(nums))
+    for line in pa:
+        t, nums = _split(line)
+        cands = rest.get((t, len(nums)))
+        if not cands:
+            return False
+        m = np.array(nums)
+        j = min(range(len(cands)), key=lambda k: float(np.max(np.abs(cands[k] - m), initial=0)))
+        if not _close(m, cands[j]):
+            return False
+        cands.pop(j)
+    return True
 
 
 _NS = None
