@@ -174,9 +174,8 @@ raises(ValueError, None, pc(SingleDeviceSharding(jax.devices()[3])), U)
 # --------------------------------------------------------------------- fuzzer seed replay
 # Seeds whose JAX and jaxlite traces differed before this session's fixes (gv 4: K10 in an
 # eager cond, gv 5: K7 on a computed value, gv 243: K7 in an eager while_loop, sm 9: K10
-# nested in an eager shard_map body), and seeds that pin agreement (per-device calls and
-# ordered io per device in a shard_map, K8 in a partially manual one, a pmap).
-REPLAY = {"gv": [4, 5, 243], "sm": [3, 9], "partial": [2], "pmap": [3]}
+# nested in an eager shard_map body).
+REPLAY = {"gv": [4, 5, 243], "sm": [9]}
 
 
 @pytest.mark.jaxlite_only
