@@ -236,6 +236,7 @@ class HostFn:
         "in_tree",
         "logger",
         "n_leaves",
+        "pending",
         "returns",
         "simple",
         "statics",
@@ -262,6 +263,9 @@ class HostFn:
         self.weak = tuple(weak) if weak is not None else (False,) * n_dyn
         self.logger = logger
         self.returns = returns
+        # An error of the call site's ``sharding=`` that JAX raises when it lowers the
+        # computation (K2, K5): raised before the computation runs, or by any call.
+        self.pending: Exception | None = None
         # (args, kwargs) == ((leaf, ..., leaf), {}): call fn(*arrays) directly.
         self.simple = not self.statics and in_tree == tree_util.tree_structure(
             (tuple(range(n_leaves)), {})
@@ -295,6 +299,8 @@ class HostFn:
     def invoke(
         self, vals: Sequence[np.ndarray], result_avals: Sequence[ShapedArray], eager: bool = False
     ) -> list:
+        if self.pending is not None:
+            raise self.pending
         arrays = [_as_array(v, _aval_for(v, w)) for v, w in zip(vals, self.weak)]
         if not self.returns:
             self._call_user(arrays, eager_debug=eager)
@@ -313,6 +319,13 @@ class HostFn:
 
         What can be decided once per call site is decided here: the argument avals, the
         result checker (``make_checker``), whether the call is a plain ``fn(*arrays)``."""
+        if self.pending is not None:
+            pending = self.pending
+
+            def refuse(*vals):
+                raise pending
+
+            return refuse
         # Compiled code hands the callback plain (never weakly typed) arrays, as JAX does
         # under jit; eager calls (``invoke``) keep the call site's weak types.
         avals = tuple(ShapedArray(a.shape, a.dtype, False) for a in in_avals)
@@ -447,6 +460,8 @@ class HostFn:
 
         Every step is the closure's, in its order, with the same checks and errors; the
         user's function and the declared shape and dtype reach the code as globals only."""
+        if self.pending is not None:
+            return None
         if not (self.simple and self.returns and len(result_avals) == 1):
             return None
         if getattr(ctx, "prologue", None) is None:

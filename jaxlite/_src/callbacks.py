@@ -141,8 +141,9 @@ def pure_callback(
     The call may be removed when its results are unused, or run more than once.
     Exceptions inside ``callback`` reach the caller as ``jaxlite.errors.CallbackError``.
     """
+    pending = None
     if sharding is not None or sharding_hooks.check_callback is not None:
-        sharding_hooks.check_callback("pure_callback", sharding, (args, kwargs))
+        pending = sharding_hooks.check_callback("pure_callback", sharding, (args, kwargs))
     if vmap_method not in _VMAP_METHODS:
         raise ValueError(
             f"vmap_method must be on of the allowed methods {_VMAP_METHODS}, but got: {vmap_method}"
@@ -153,6 +154,7 @@ def pure_callback(
     flat = _physical(flat)
     _check_operands(flat, "pure_callback")
     host = HostFn(callback, "pure_callback", in_tree, len(flat))
+    host.pending = pending
     outs = pure_callback_p.bind(
         *flat, callback=host, result_avals=result_avals, vmap_method=vmap_method
     )
@@ -174,14 +176,16 @@ def io_callback(
     an ordered call cannot be vmapped over a batched operand.
     Exceptions inside ``callback`` reach the caller as ``jaxlite.errors.CallbackError``.
     """
+    pending = None
     if sharding is not None or sharding_hooks.check_callback is not None:
-        sharding_hooks.check_callback("io_callback", sharding, (args, kwargs))
+        pending = sharding_hooks.check_callback("io_callback", sharding, (args, kwargs))
     _check_callable(callback, "io_callback")
     result_avals, out_tree = _result_avals(result_shape_dtypes)
     flat, in_tree = tree_util.tree_flatten((args, kwargs))
     flat = _physical(flat)
     _check_operands(flat, "io_callback")
     host = HostFn(callback, "io_callback", in_tree, len(flat))
+    host.pending = pending
     outs = io_callback_p.bind(
         *flat, callback=host, result_avals=result_avals, ordered=bool(ordered)
     )

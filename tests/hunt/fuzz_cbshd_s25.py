@@ -713,17 +713,6 @@ _DOCUMENTED = (
 )
 
 
-def _documented_order(a, b):
-    """jaxlite refuses ``sharding=`` where the callback is called, JAX when it lowers the
-    computation: where the program has another error, JAX raises that one (compat.md)."""
-    return (
-        a[0] == "err"
-        and "only supports SingleDeviceSharding" in str(a[1])
-        and (b[0] == "ok" or "only supports SingleDeviceSharding" not in str(b[1]))
-        and (b[0] == "err")
-    )
-
-
 def _norm(line):
     """A first line without object addresses (effect reprs in the K10 message)."""
     return re.sub(r"\[<[^\]]*\]|\[[A-Za-z]*Effect\(\)[^\]]*\]", "[effects]", line)
@@ -733,8 +722,6 @@ def compare(a, b, meta):
     """The differences of jaxlite's run ``a`` from JAX's ``b`` as ``(class, detail)``."""
     ordered, pure, eager_sm = meta
     if b[0] == "err" and any(t in str(b[1]) for t in _DOCUMENTED):
-        return []
-    if _documented_order(a, b):
         return []
     found = []
     if a[0] != b[0]:

@@ -148,8 +148,8 @@ jax.effects_barrier()
 
 # ------------------------------------------------------------------------- K2: sharding=
 # jaxlite accepted a NamedSharding on any one-device mesh (JAX: only on a scalar mesh, one
-# without axes), and eagerly ran a callback on a device outside its operands' devices
-# (JAX's ValueError).
+# without axes), eagerly ran a callback on a device outside its operands' devices (JAX's
+# ValueError), and raised its refusals of sharding= at the call, before JAX's other errors.
 def test_K2_sharding_argument_rules():
     _both(
         _SETUP
@@ -164,6 +164,23 @@ raises(NotImplementedError, "pure_callback only supports SingleDeviceSharding, b
 for s in (NamedSharding(m0, P()), SingleDeviceSharding(jax.devices()[0])):
     assert np.asarray(jax.jit(pc(s))(X)).tolist() == (np.arange(16.).reshape(8, 2) + 1).tolist()
     assert np.asarray(pc(s)(U)).tolist() == (np.arange(16.).reshape(8, 2) + 1).tolist()
+# JAX refuses a sharding= when it lowers the computation: errors of tracing and K10's come
+# first, and nothing runs (jaxlite refused it at the call, before those errors)
+bad = NamedSharding(m8, P())
+raises(ValueError, "Pure callbacks do not support JVP", jax.jit(jax.grad(lambda t: jnp.sum(pc(bad)(t)))), X)
+raises(ValueError, "The following ordered effects are not supported for more than 1 device: ",
+       jax.jit(lambda t: (jax.debug.print("{}", jnp.sum(t), ordered=True), pc(bad)(t))[1]), X)
+ran = []
+def tell(v):
+    ran.append(1)
+    return v
+raises(NotImplementedError, "pure_callback only supports SingleDeviceSharding", jax.jit(lambda t: pc(bad)(io_callback(tell, jax.ShapeDtypeStruct(t.shape, t.dtype), t))), U)
+assert ran == []
+raises(ValueError, "Cannot `vmap` ordered IO callback",
+       jax.vmap(jax.shard_map(lambda v: io_callback(H, jax.ShapeDtypeStruct(v.shape, v.dtype), v, sharding=SingleDeviceSharding(jax.devices()[0]), ordered=True),
+                              mesh=m8, in_specs=P('i'), out_specs=P('i'))), jnp.ones((2, 8)))
+raises(NotImplementedError, "callbacks do not support specifying sharding inside spmd computations",
+       jax.jit(jax.shard_map(pc(SingleDeviceSharding(jax.devices()[0])), mesh=m8, in_specs=P('i'), out_specs=P('i'))), jnp.arange(8.))
 X4 = jax.device_put(jnp.arange(8.), NamedSharding(jax.make_mesh((4,), ('i',)), P('i')))
 raises(ValueError, None, pc(SingleDeviceSharding(jax.devices()[7])), X4)
 raises(ValueError, None, pc(SingleDeviceSharding(jax.devices()[3])), U)

@@ -33,7 +33,7 @@ from jaxlite._src.compile.stage_info import StageInfo
 from jaxlite._src.core import array as _array, rules, sharding_hooks, trace as _trace
 from jaxlite._src.core.array import ArrayImpl, foreign_to_numpy, freeze_chain, make_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
-from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, closure_convert_consts
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, closure_convert_consts, subjaxprs
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, is_undefined_primal, not_mapped
 from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
@@ -74,11 +74,25 @@ class _Compiled:
         self.jaxpr = simplified
         # Results carry shardings (shard_map, with_sharding_constraint...): no fast path.
         prims = sharding_hooks.sharding_primitives
-        self.placed = any(e.primitive in prims for e in simplified.jaxpr.eqns) or any(
-            type(c) is not ArrayImpl and isinstance(c, ArrayImpl) and c._placed
-            for c in simplified.consts
+        self.placed = (
+            any(e.primitive in prims for e in simplified.jaxpr.eqns)
+            or any(
+                type(c) is not ArrayImpl and isinstance(c, ArrayImpl) and c._placed
+                for c in simplified.consts
+            )
+            or _pending_callback(simplified.jaxpr)
         )
         stats["compiles"] += 1
+
+
+def _pending_callback(jaxpr) -> bool:
+    """Whether a host callback in ``jaxpr`` (at any depth) holds a deferred ``sharding=``
+    error: the sharding layer's ``jit_call`` then raises it before running anything."""
+    for eqn in jaxpr.eqns:
+        cb = eqn.params.get("callback")
+        if getattr(getattr(cb, "base", cb), "pending", None) is not None:
+            return True
+    return any(_pending_callback(sub) for sub in subjaxprs(jaxpr))
 
 
 _compiled_cache: weakref.WeakKeyDictionary[ClosedJaxpr, _Compiled] = weakref.WeakKeyDictionary()

@@ -23,31 +23,58 @@ from jaxlite._src.ops import spmd
 from jaxlite._src.sharding.specs import NamedSharding, SingleDeviceSharding
 
 
-def check_callback(api: str, sharding, args=()) -> None:
+def check_callback(api: str, sharding, args=()) -> Exception | None:
     """Validate ``sharding=`` of a pure/io callback at its call site (K2, K5); eagerly, its
-    device must be one of the operands' (``args``, a pytree)."""
+    device must be one of the operands' (``args``, a pytree). JAX raises these errors when
+    it lowers the computation, after the errors of tracing and K10's: while tracing, the
+    error is returned, to be raised by ``raise_pending`` before the computation runs (or by
+    the call itself)."""
+    err = _callback_error(sharding)
+    if err is None:
+        if sharding is not None and trace_ctx.trace is eval_trace:
+            _check_device(sharding, args)
+        return None
+    if trace_ctx.trace is eval_trace:
+        raise err
+    return err
+
+
+def _callback_error(sharding) -> Exception | None:
     if spmd.tracing_axes() or spmd.current() is not None:
         if spmd.tracing_partial():
-            raise NotImplementedError(
+            return NotImplementedError(
                 "callbacks are only supported in spmd computations when all mesh axes are "
                 "partitioned manually (no partial automatic sharding)."
             )
         if sharding is not None:
-            raise NotImplementedError(
+            return NotImplementedError(
                 "callbacks do not support specifying sharding inside spmd computations"
             )
-        return
-    if sharding is None:
-        return
-    if isinstance(sharding, SingleDeviceSharding) or (
-        isinstance(sharding, NamedSharding) and not sharding.mesh.axis_names
-    ):  # (a NamedSharding on a scalar mesh; a one-device mesh with an axis is refused)
-        if trace_ctx.trace is eval_trace:
-            _check_device(sharding, args)
-        return
-    raise NotImplementedError(
+        return None
+    if sharding is None or isinstance(sharding, SingleDeviceSharding):
+        return None
+    if isinstance(sharding, NamedSharding) and not sharding.mesh.axis_names:
+        return None  # a NamedSharding on a scalar mesh (not a one-device mesh with an axis)
+    return NotImplementedError(
         f"pure_callback only supports SingleDeviceSharding, but got {type(sharding)}"
     )
+
+
+def raise_pending(jaxpr) -> None:
+    """Raise the first deferred ``sharding=`` error of a callback in ``jaxpr`` (at any
+    depth), as JAX's lowering of the computation does."""
+    for eqn in jaxpr.eqns:
+        cb = eqn.params.get("callback")
+        err = getattr(getattr(cb, "base", cb), "pending", None)
+        if err is not None:
+            raise err
+        for v in eqn.params.values():
+            for j in v if isinstance(v, tuple) else (v,):
+                sub = getattr(j, "jaxpr", None)
+                if sub is not None and hasattr(sub, "eqns"):
+                    raise_pending(sub)
+                elif hasattr(j, "eqns"):
+                    raise_pending(j)
 
 
 def _check_device(sharding, args) -> None:
@@ -314,4 +341,5 @@ __all__ = [
     "check_eager_primitive",
     "check_ordered_effects",
     "jit_plans",
+    "raise_pending",
 ]

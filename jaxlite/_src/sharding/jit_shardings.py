@@ -24,7 +24,12 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.core.trace import eval_trace, trace_ctx
 from jaxlite._src.sharding import array as _arr, multiprocess
-from jaxlite._src.sharding.callbacks_k import check_ordered_effects, eager_plans, jit_plans
+from jaxlite._src.sharding.callbacks_k import (
+    check_ordered_effects,
+    eager_plans,
+    jit_plans,
+    raise_pending,
+)
 from jaxlite._src.sharding.explicit import (
     placement_rules,
     propagate_eqn,
@@ -257,6 +262,8 @@ def jit_call(wrapped, compiled, flat: list, in_tree, out_tree) -> list:
         if p._sharding is not None:
             devs |= p._sharding.device_set
     check_ordered_effects(compiled.jaxpr.effects, len(devs))
+    if compiled.placed:
+        raise_pending(compiled.jaxpr.jaxpr)
     out_s = wrapped.shardings[1] if wrapped.shardings is not None else None
     direct = _direct_plan(compiled) if out_s is None and _devices.process_count() == 1 else None
     if direct is not None:  # jit(shard_map(f)): per-device buffers in and out

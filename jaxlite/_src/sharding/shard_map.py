@@ -60,7 +60,11 @@ from jaxlite._src.ops import (
     structural,
 )
 from jaxlite._src.sharding import array as _arr, multiprocess
-from jaxlite._src.sharding.callbacks_k import check_eager_body, check_ordered_effects
+from jaxlite._src.sharding.callbacks_k import (
+    check_eager_body,
+    check_ordered_effects,
+    raise_pending,
+)
 from jaxlite._src.sharding.jit_shardings import sharding_rules
 from jaxlite._src.sharding.specs import NamedSharding, PartitionSpec, entry_names, padded
 
@@ -362,6 +366,7 @@ def run_sharded(args, *, jaxpr, mesh, in_specs, out_specs, manual_axes, check_vm
     automatic axes of a partially manual mesh share their manual position's buffers.
     Across processes it runs the global-buffer impl (``multiprocess``'s model)."""
     check_eager_body(jaxpr.jaxpr, mesh.size)  # K10 (eager callers only)
+    raise_pending(jaxpr.jaxpr)
     params = dict(jaxpr=jaxpr, mesh=mesh, in_specs=in_specs, out_specs=out_specs)
     params.update(manual_axes=manual_axes, check_vma=check_vma, name=name)
     if _spans_processes(mesh):
@@ -399,12 +404,14 @@ def _shard_map_effects(*avals, jaxpr, **params):
 def _shard_map_eager_impl(*args, **params):
     """Bound eagerly (a transformation's shard_map at the eval trace): JAX's eager rules (K10)."""
     check_eager_body(params["jaxpr"].jaxpr, params["mesh"].size)
+    raise_pending(params["jaxpr"].jaxpr)
     return _shard_map_impl(*args, **params)
 
 
 def _shard_map_lower(ctx, eqn, ins, outs):
     """Compiled: JAX raises K10 for ordered debug effects when it lowers for the mesh."""
     check_ordered_effects(eqn.params["jaxpr"].effects, eqn.params["mesh"].size)
+    raise_pending(eqn.params["jaxpr"].jaxpr)
     return lower_impl(_shard_map_impl, ctx, eqn, ins, outs)
 
 
