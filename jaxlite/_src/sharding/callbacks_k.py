@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from jaxlite._src import devices as _devices, tree_util
 from jaxlite._src.core import effects as _effects, sharding_hooks
+from jaxlite._src.core.ir import Literal
 from jaxlite._src.core.trace import eval_trace, trace_ctx
 from jaxlite._src.ops import spmd
 from jaxlite._src.sharding.specs import NamedSharding, SingleDeviceSharding
@@ -68,13 +69,8 @@ def raise_pending(jaxpr) -> None:
         err = getattr(getattr(cb, "base", cb), "pending", None)
         if err is not None:
             raise err
-        for v in eqn.params.values():
-            for j in v if isinstance(v, tuple) else (v,):
-                sub = getattr(j, "jaxpr", None)
-                if sub is not None and hasattr(sub, "eqns"):
-                    raise_pending(sub)
-                elif hasattr(j, "eqns"):
-                    raise_pending(j)
+        for sub in _param_jaxprs(eqn.params):
+            raise_pending(sub)
 
 
 def _check_device(sharding, args) -> None:
@@ -119,6 +115,8 @@ def jit_plans(jaxpr, placements, consts, propagate) -> dict:
 def eager_plans(primitive, args, params, propagate) -> dict:
     """``jit_plans`` for an eager ``cond`` / ``while_loop`` / ``scan`` over placed operands
     (JAX runs it as a jit over their devices)."""
+    if not any(_partitioned_in(j) for j in _param_jaxprs(params)):
+        return {}
     ins = [_Blank(_ArgPlacement(a)) for a in args]
     devs: set = set()
     for q in ins:
@@ -132,6 +130,26 @@ def eager_plans(primitive, args, params, propagate) -> dict:
         return {}
     devices = sorted(devs, key=lambda d: d.id)
     return {host: PartitionedPlan(devices, shardings) for host, shardings in found}
+
+
+def _param_jaxprs(params):
+    for v in params.values():
+        for j in v if isinstance(v, tuple) else (v,):
+            sub = getattr(j, "jaxpr", None)
+            if sub is not None and hasattr(sub, "eqns"):
+                yield sub
+            elif hasattr(j, "eqns"):
+                yield j
+
+
+def _partitioned_in(jaxpr) -> bool:
+    """Whether ``jaxpr`` holds a ``partitioned=True`` debug callback (at any depth)."""
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name == "debug_callback" and eqn.params.get("partitioned"):
+            return True
+        if any(_partitioned_in(j) for j in _param_jaxprs(eqn.params)):
+            return True
+    return False
 
 
 class _EqnView:
@@ -175,7 +193,7 @@ def _walk(jaxpr, placements, consts, tainted, propagate, found, devs) -> None:
 
 
 def _is_literal(v) -> bool:
-    return type(v).__name__ == "Literal"
+    return type(v) is Literal
 
 
 def _bodies(eqn, ins, t_in):
