@@ -883,3 +883,4 @@ if __name__ == "__main__":
             d, src = check(kd, s)
             if d:
                 print(f"=== {kd} seed {s}: {d}\n{src}", flush=True)
+        print(f"--- checked seed {s}", file=sys.stderr, flush=True)

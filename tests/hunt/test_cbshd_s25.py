@@ -176,6 +176,8 @@ def tell(v):
     return v
 raises(NotImplementedError, "pure_callback only supports SingleDeviceSharding", jax.jit(lambda t: pc(bad)(io_callback(tell, jax.ShapeDtypeStruct(t.shape, t.dtype), t))), U)
 assert ran == []
+# a loop body that never runs (fori_loop(0, 0)) is not lowered by JAX: no error
+jax.jit(lambda t: lax.fori_loop(0, 0, lambda i, v: pc(bad)(v), t))(X)
 raises(ValueError, "Cannot `vmap` ordered IO callback",
        jax.vmap(jax.shard_map(lambda v: io_callback(H, jax.ShapeDtypeStruct(v.shape, v.dtype), v, sharding=SingleDeviceSharding(jax.devices()[0]), ordered=True),
                               mesh=m8, in_specs=P('i'), out_specs=P('i'))), jnp.ones((2, 8)))

@@ -5,13 +5,18 @@ values, so a callback there runs once with the gathered value (K1, K6); a shard_
 runs per device, so a callback there runs once per device with its shard (K3, K4, K11).
 This module adds the checks and the cases that need shardings:
 
-* ``sharding=`` (K2, K5): a ``SingleDeviceSharding`` (or a NamedSharding over a one-device
+* ``sharding=`` (K2, K5): a ``SingleDeviceSharding`` (or a NamedSharding over a scalar
   mesh) in a global-view computation; anything else raises JAX's ``NotImplementedError``;
-  inside shard_map it is refused, and partially manual shard_maps refuse pure/io callbacks;
-* ``partitioned=True`` debug callbacks on sharded values run once per device on its shard
-  under jit (K7; eagerly, as in JAX, they run once on the whole value);
-* ordered debug effects in a staged computation over more than one device raise (K10);
-  eagerly a shard_map runs them per device, in device order, as JAX does.
+  inside shard_map it is refused, and partially manual shard_maps refuse pure/io callbacks.
+  JAX raises these when it lowers the computation: while tracing, the error waits on the
+  ``HostFn`` (``pending``) and ``raise_pending`` raises it before the computation runs;
+* ``partitioned=True`` debug callbacks run once per device of a global-view jit (or of an
+  eager cond/while/scan, which JAX compiles) on each operand's propagated block, at any
+  depth (K7; eagerly, as in JAX, they run once on the whole value): ``jit_plans``,
+  ``eager_plans``, executed by ``PartitionedPlan.run`` from the debug callback's code;
+* ordered debug effects over more than one device raise where JAX compiles them (K10): a
+  jit, an eager cond/while/scan over placed operands, a staged shard_map, and inside an
+  eager shard_map body any jit/loop/branch holding one (``check_eager_body``).
 """
 
 from __future__ import annotations
@@ -69,6 +74,8 @@ def raise_pending(jaxpr) -> None:
         err = getattr(getattr(cb, "base", cb), "pending", None)
         if err is not None:
             raise err
+        if eqn.primitive.name == "scan" and eqn.params.get("length") == 0:
+            continue  # never lowered by JAX (a fori_loop(0, 0, ...))
         for sub in _param_jaxprs(eqn.params):
             raise_pending(sub)
 
