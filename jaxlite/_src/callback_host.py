@@ -235,6 +235,7 @@ class HostFn:
         "fn",
         "in_tree",
         "logger",
+        "device",
         "n_leaves",
         "pending",
         "returns",
@@ -266,6 +267,8 @@ class HostFn:
         # An error of the call site's ``sharding=`` that JAX raises when it lowers the
         # computation (K2, K5): raised before the computation runs, or by any call.
         self.pending: Exception | None = None
+        # The device ``sharding=`` names (K2), checked against a jit's devices before it runs.
+        self.device = None
         # (args, kwargs) == ((leaf, ..., leaf), {}): call fn(*arrays) directly.
         self.simple = not self.statics and in_tree == tree_util.tree_structure(
             (tuple(range(n_leaves)), {})

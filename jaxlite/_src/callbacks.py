@@ -155,6 +155,8 @@ def pure_callback(
     _check_operands(flat, "pure_callback")
     host = HostFn(callback, "pure_callback", in_tree, len(flat))
     host.pending = pending
+    if sharding is not None and pending is None:
+        host.device = next(iter(sharding.device_set))
     outs = pure_callback_p.bind(
         *flat, callback=host, result_avals=result_avals, vmap_method=vmap_method
     )
@@ -186,6 +188,8 @@ def io_callback(
     _check_operands(flat, "io_callback")
     host = HostFn(callback, "io_callback", in_tree, len(flat))
     host.pending = pending
+    if sharding is not None and pending is None:
+        host.device = next(iter(sharding.device_set))
     outs = io_callback_p.bind(
         *flat, callback=host, result_avals=result_avals, ordered=bool(ordered)
     )

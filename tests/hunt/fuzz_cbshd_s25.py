@@ -710,6 +710,8 @@ _DOCUMENTED = (
     "0th dimension of all xs should be replicated",
     "slicing on sharded dims where out dim (1) is not divisible",  # the same, unrolled
     "select `which` must be scalar or have the same sharding",  # sharding.md (select_n)
+    "tuple.index(x): x not in tuple",  # K2: JAX's message for a device outside (compat.md)
+    "is not found in mesh: ()",  # JAX's internal error: sharding= in vmap over Explicit axes
 )
 
 

@@ -128,6 +128,8 @@ for x in (X, R):
     raises(ValueError, K10, lambda: lax.scan(lambda c, t: (dp(c), None), x, None, length=1))
     raises(ValueError, K10, lambda: jax.vmap(lambda v: lax.cond(True, dp, lambda v: v, v))(x))
     raises(ValueError, K10, jax.jit(dp), x)
+    # a jit that grad binds eagerly is compiled for the operands' devices too
+    raises(ValueError, K10, jax.grad(lambda t: jnp.sum(jax.jit(dp)(t))), x)
     dp(x)  # top level: no compilation, no error
     jax.checkpoint(dp)(x)
     lax.cond(True, lambda v: io_callback(lambda a: a, jax.ShapeDtypeStruct(v.shape, v.dtype), v, ordered=True), lambda v: v, x)
@@ -148,7 +150,7 @@ jax.effects_barrier()
 
 # ------------------------------------------------------------------------- K2: sharding=
 # jaxlite accepted a NamedSharding on any one-device mesh (JAX: only on a scalar mesh, one
-# without axes), eagerly ran a callback on a device outside its operands' devices (JAX's
+# without axes), ran a callback on a device outside the computation's devices (JAX's
 # ValueError), and raised its refusals of sharding= at the call, before JAX's other errors.
 def test_K2_sharding_argument_rules():
     _both(
@@ -176,6 +178,8 @@ def tell(v):
     return v
 raises(NotImplementedError, "pure_callback only supports SingleDeviceSharding", jax.jit(lambda t: pc(bad)(io_callback(tell, jax.ShapeDtypeStruct(t.shape, t.dtype), t))), U)
 assert ran == []
+# an eager cond is compiled whole: a branch that does not run raises too
+raises(NotImplementedError, "pure_callback only supports SingleDeviceSharding", lax.cond, False, pc(bad), lambda t: t, X)
 # a loop body that never runs (fori_loop(0, 0)) is not lowered by JAX: no error
 jax.jit(lambda t: lax.fori_loop(0, 0, lambda i, v: pc(bad)(v), t))(X)
 raises(ValueError, "Cannot `vmap` ordered IO callback",
@@ -184,8 +188,9 @@ raises(ValueError, "Cannot `vmap` ordered IO callback",
 raises(NotImplementedError, "callbacks do not support specifying sharding inside spmd computations",
        jax.jit(jax.shard_map(pc(SingleDeviceSharding(jax.devices()[0])), mesh=m8, in_specs=P('i'), out_specs=P('i'))), jnp.arange(8.))
 X4 = jax.device_put(jnp.arange(8.), NamedSharding(jax.make_mesh((4,), ('i',)), P('i')))
-raises(ValueError, None, pc(SingleDeviceSharding(jax.devices()[7])), X4)
-raises(ValueError, None, pc(SingleDeviceSharding(jax.devices()[3])), U)
+for g in (lambda f: f, jax.jit):
+    raises(ValueError, None, g(pc(SingleDeviceSharding(jax.devices()[7]))), X4)
+    raises(ValueError, None, g(pc(SingleDeviceSharding(jax.devices()[3]))), U)
 """
     )
 

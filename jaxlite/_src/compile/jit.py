@@ -87,10 +87,12 @@ class _Compiled:
 
 def _pending_callback(jaxpr) -> bool:
     """Whether a host callback in ``jaxpr`` (at any depth) holds a deferred ``sharding=``
-    error: the sharding layer's ``jit_call`` then raises it before running anything."""
+    error or names a device: the sharding layer's ``jit_call`` then checks it before
+    running anything."""
     for eqn in jaxpr.eqns:
         cb = eqn.params.get("callback")
-        if getattr(getattr(cb, "base", cb), "pending", None) is not None:
+        host = getattr(cb, "base", cb)
+        if getattr(host, "pending", None) is not None or getattr(host, "device", None):
             return True
     return any(_pending_callback(sub) for sub in subjaxprs(jaxpr))
 

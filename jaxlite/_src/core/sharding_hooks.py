@@ -31,7 +31,7 @@ aval_sharding: Any = None
 eval_check: Any = None
 jit_call: Any = None
 # ``eager_wrap(primitive, args, params, impl, vals)``: runs ``impl(*vals, **params)`` for an
-# eager primitive of ``eager_wrapped`` (names: cond, while, scan) with a placed operand, as
+# eager primitive of ``eager_wrapped`` (names: cond, while, scan, jit) with a placed operand, as
 # JAX's jit of it would (partitioned debug callbacks per device, K7).
 eager_wrap: Any = None
 eager_wrapped: set = set()

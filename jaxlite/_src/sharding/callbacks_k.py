@@ -66,18 +66,41 @@ def _callback_error(sharding) -> Exception | None:
     )
 
 
-def raise_pending(jaxpr) -> None:
+def raise_pending(jaxpr, devices=None) -> None:
     """Raise the first deferred ``sharding=`` error of a callback in ``jaxpr`` (at any
-    depth), as JAX's lowering of the computation does."""
+    depth), as JAX's lowering of the computation does; with ``devices`` (a jit's device
+    assignment), also a device that ``sharding=`` names outside it (K2)."""
     for eqn in jaxpr.eqns:
         cb = eqn.params.get("callback")
-        err = getattr(getattr(cb, "base", cb), "pending", None)
+        host = getattr(cb, "base", cb)
+        err = getattr(host, "pending", None)
         if err is not None:
             raise err
+        device = getattr(host, "device", None)
+        if device is not None and devices is not None and device not in devices:
+            _refuse_device(device, devices)
         if eqn.primitive.name == "scan" and eqn.params.get("length") == 0:
             continue  # never lowered by JAX (a fori_loop(0, 0, ...))
         for sub in _param_jaxprs(eqn.params):
-            raise_pending(sub)
+            raise_pending(sub, devices)
+
+
+def assigned_devices(jaxpr, devs) -> set:
+    """A global-view jit's device assignment: its arguments' devices ``devs`` and those of
+    the constraints and shard_maps in ``jaxpr`` (device 0 where none)."""
+    out = set(devs)
+    stack = [jaxpr]
+    while stack:
+        j = stack.pop()
+        for eqn in j.eqns:
+            s = eqn.params.get("sharding")
+            if s is not None and hasattr(s, "device_set"):
+                out |= s.device_set
+            mesh = eqn.params.get("mesh")
+            if mesh is not None and hasattr(mesh, "devices"):
+                out |= set(mesh.devices.flat)
+            stack.extend(_param_jaxprs(eqn.params))
+    return out or {_devices.devices()[0]}
 
 
 def _check_device(sharding, args) -> None:
@@ -92,11 +115,15 @@ def _check_device(sharding, args) -> None:
         devs = {_devices.devices()[0]}
     (device,) = sharding.device_set
     if device not in devs:
-        order = tuple(sorted(devs, key=lambda d: d.id))
-        raise ValueError(
-            f"Sharding provided to pure_callback specifies a device {device} that is not in "
-            f"the device assignment ({order})"
-        )
+        _refuse_device(device, devs)
+
+
+def _refuse_device(device, devs) -> None:
+    order = tuple(sorted(devs, key=lambda d: d.id))
+    raise ValueError(
+        f"Sharding provided to pure_callback specifies a device {device} that is not in "
+        f"the device assignment ({order})"
+    )
 
 
 def jit_plans(jaxpr, placements, consts, propagate) -> dict:
@@ -310,8 +337,9 @@ def check_ordered_effects(effects, n_devices: int) -> None:
         )
 
 
-# Eagerly, JAX runs these primitives as a jit over their operands' devices (K10 applies).
-_EAGER_COMPILED = frozenset({"cond", "while", "scan"})
+# Eagerly, JAX runs these primitives as a jit over their operands' devices (K10 applies):
+# control flow, and a jit that a transformation (grad, vmap...) binds at the eval trace.
+EAGER_COMPILED = frozenset({"cond", "while", "scan", "jit"})
 _INLINED = frozenset({"custom_jvp_call", "custom_vjp_call"})
 
 
@@ -322,22 +350,24 @@ def _has_ordered_debug(effects) -> bool:
 
 
 def check_eager_primitive(primitive, args, params) -> None:
-    """K10 for an eager ``cond`` / ``while_loop`` / ``scan`` whose operands are placed on
-    more than one device (JAX compiles them, so their ordered debug effects raise)."""
-    if primitive.name not in _EAGER_COMPILED:
+    """For an eager ``cond`` / ``while_loop`` / ``scan`` / ``jit`` whose operands are placed
+    on more than one device, what JAX's compilation of it raises: K10 for its ordered debug
+    effects, then its callbacks' deferred ``sharding=`` errors (K2, K5)."""
+    if primitive.name not in EAGER_COMPILED:
         return
     effects = set()
-    for v in params.values():
-        for j in v if isinstance(v, tuple) else (v,):
-            effects |= set(getattr(j, "effects", None) or ())
-    if not _has_ordered_debug(effects):
-        return
+    bodies = list(_param_jaxprs(params))
+    for j in bodies:
+        effects |= set(getattr(j, "effects", None) or ())
     devs: set = set()
     for a in args:
         s = getattr(a, "_sharding", None)
         if s is not None:
             devs |= s.device_set
-    check_ordered_effects(effects, len(devs))
+    if _has_ordered_debug(effects):
+        check_ordered_effects(effects, len(devs))
+    for j in bodies:
+        raise_pending(j, assigned_devices(j, devs))
 
 
 def check_eager_body(jaxpr, n_devices: int) -> None:
@@ -361,6 +391,7 @@ sharding_hooks.check_callback = check_callback
 
 __all__ = [
     "PartitionedPlan",
+    "assigned_devices",
     "check_callback",
     "check_eager_body",
     "check_eager_primitive",

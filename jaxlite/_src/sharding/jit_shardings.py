@@ -25,6 +25,8 @@ from jaxlite._src.core.rule_types import Zero
 from jaxlite._src.core.trace import eval_trace, trace_ctx
 from jaxlite._src.sharding import array as _arr, multiprocess
 from jaxlite._src.sharding.callbacks_k import (
+    EAGER_COMPILED,
+    assigned_devices,
     check_ordered_effects,
     eager_plans,
     jit_plans,
@@ -263,7 +265,8 @@ def jit_call(wrapped, compiled, flat: list, in_tree, out_tree) -> list:
             devs |= p._sharding.device_set
     check_ordered_effects(compiled.jaxpr.effects, len(devs))
     if compiled.placed:
-        raise_pending(compiled.jaxpr.jaxpr)
+        jaxpr = compiled.jaxpr.jaxpr
+        raise_pending(jaxpr, assigned_devices(jaxpr, devs))
     out_s = wrapped.shardings[1] if wrapped.shardings is not None else None
     direct = _direct_plan(compiled) if out_s is None and _devices.process_count() == 1 else None
     if direct is not None:  # jit(shard_map(f)): per-device buffers in and out
@@ -313,8 +316,8 @@ sharding_hooks.jit_call = jit_call
 
 
 def _eager_wrap(primitive, args, params, impl, vals):
-    """An eager cond / while_loop / scan over placed operands: JAX compiles it for their
-    devices, so its partitioned debug callbacks run per device (K7)."""
+    """An eager cond / while_loop / scan / jit over placed operands: JAX compiles it for
+    their devices, so its partitioned debug callbacks run per device (K7)."""
     plans = eager_plans(primitive, args, params, _propagate)
     if not plans:
         return impl(*vals, **params)
@@ -327,7 +330,7 @@ def _eager_wrap(primitive, args, params, impl, vals):
 
 
 sharding_hooks.eager_wrap = _eager_wrap
-sharding_hooks.eager_wrapped.update(("cond", "while", "scan"))
+sharding_hooks.eager_wrapped.update(EAGER_COMPILED)
 
 
 # ---------------------------------------------------------------- with_sharding_constraint
