@@ -250,7 +250,8 @@ class custom_jvp:
                     continue
                 t = to_array(t)
                 ta = aval_of(t)
-                if ta.shape != pa.shape or ta.dtype != expected.dtype:
+                # (inside a shard_map body with check_vma, the varying axes too: S9.6)
+                if ta.shape != pa.shape or ta.dtype != expected.dtype or ta.vma != expected.vma:
                     raise TypeError(
                         "Custom JVP rule must produce primal and tangent outputs with "
                         "corresponding shapes and dtypes. Expected "

@@ -195,6 +195,33 @@ for g in (lambda f: f, jax.jit):
     )
 
 
+# ----------------------------------------- S9.6: a custom_jvp rule's tangent in a shard_map
+# jaxlite compared a custom_jvp rule's tangent with its primal by shape and dtype only; in a
+# check_vma body JAX also compares the varying axes: a tangent scaled by a callback result
+# (invariant) is less varying than a pcast primal (fuzz_cbshd_s25 sm 426).
+def test_S9_6_custom_jvp_tangent_must_vary_like_its_primal():
+    _both(
+        _SETUP
+        + """
+def g(v):
+    return lax.pcast(v, ('y',), to='varying')
+c = jax.custom_jvp(g)
+def rule(primals, tangents):
+    (v,), (t,) = primals, tangents
+    sc = jax.pure_callback(lambda a: np.asarray(a) * 0 + 2, jax.ShapeDtypeStruct(v.shape, v.dtype), v, vmap_method='broadcast_all')
+    return c(v), t * sc
+c.defjvp(rule)
+sm = jax.shard_map(c, mesh=m24, in_specs=P(None, 'x'), out_specs=P(None, ('x', 'y')))
+raises(TypeError, "Custom JVP rule must produce primal and tangent outputs with corresponding shapes and dtypes. Expected float32[2,1]{V:(x,y)} (tangent type of float32[2,1]{V:(x,y)}) but got float32[2,1]{V:x}.",
+       jax.grad(lambda t: jnp.sum(sm(t))), jnp.ones((2, 2)))
+c2 = jax.custom_jvp(g)
+c2.defjvp(lambda p, t: (c2(p[0]), lax.pcast(t[0] * 2.0, ('y',), to='varying')))
+sm2 = jax.shard_map(c2, mesh=m24, in_specs=P(None, 'x'), out_specs=P(None, ('x', 'y')))
+assert np.asarray(jax.grad(lambda t: jnp.sum(sm2(t)))(jnp.ones((2, 2)))).tolist() == [[8.0, 8.0], [8.0, 8.0]]
+"""
+    )
+
+
 # --------------------------------------------------------------------- fuzzer seed replay
 # Seeds whose JAX and jaxlite traces differed before this session's fixes (gv 4: K10 in an
 # eager cond, gv 5: K7 on a computed value, gv 243: K7 in an eager while_loop, sm 9: K10
