@@ -492,7 +492,8 @@ def gen_sm(seed, partial=False):
         vma={e for e in spec if e},
         check_vma=check_vma,
         ad="grad" in wrap,
-        eager=wrap == "eager" or smvmap_eager,
+        # (grad and vmap of a shard_map run it eagerly too: JAX's eager rules apply)
+        eager=wrap in ("eager", "grad", "vmap") or smvmap_eager,
         mesh=mesh,
     )
     if not check_vma:
