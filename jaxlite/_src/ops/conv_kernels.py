@@ -202,3 +202,24 @@ def patch_einsum(expr, patches, kernel, acc, spatial_axis):
         parts = [one(item_patches[lead + (slice(j, j + step),)]) for j in range(rows)[::step]]
         out.append(np.concatenate(parts, axis=spatial_axis))
     return np.concatenate(out, axis=0)
+
+
+def masked_tap_conv(patches, valid, rhs, g, acc):
+    """A convolution summed one kernel tap at a time, each tap's term set to 0 at the
+    output positions where it falls on padding or lhs-dilation zeros (``valid``: out...,
+    k..., True on real input elements): XLA adds nothing there, so a non-finite kernel
+    entry does not meet a padding zero (``0 * inf`` is NaN). For the rare convolutions
+    with a non-finite kernel and padding; ``patches`` N, C, out..., k...; ``rhs`` O, I, k..."""
+    n_batch, c = patches.shape[:2]
+    nsp = rhs.ndim - 2
+    out_sp = patches.shape[2 : 2 + nsp]
+    o = rhs.shape[0]
+    cg, og = c // g, o // g
+    out = np.zeros((n_batch, g, og) + out_sp, acc)
+    for k in np.ndindex(*rhs.shape[2:]):
+        tap = patches[(Ellipsis,) + k].astype(acc, copy=False)  # N, C, out...
+        tap = tap.reshape((n_batch, g, cg) + out_sp)
+        w = rhs[(Ellipsis,) + k].astype(acc, copy=False).reshape(g, og, cg)
+        term = np.einsum("ngc...,goc->ngo...", tap, w)
+        out += np.where(valid[(Ellipsis,) + k], term, 0)
+    return out.reshape((n_batch, o) + out_sp)

@@ -33,6 +33,7 @@ from jaxlite._src.ops.conv_kernels import (  # noqa: F401 (padtype_to_pads: lax'
     conv_shape as _conv_shape,
     gauss_conv,
     kept_products,
+    masked_tap_conv,
     one_product_complex,
     one_product_conv,
     padtype_to_pads,
@@ -44,6 +45,40 @@ from jaxlite._src.ops.windowed import _dilate_len
 
 # --------------------------------------------------------------- conv_general_dilated
 conv_general_dilated_p = Primitive("conv_general_dilated")
+
+
+def _dilate_pad(x, padding, lhs_dilation):
+    """The lhs with its dilation's interior zeros and its padding (negative entries crop)."""
+    if any(d > 1 for d in lhs_dilation):
+        shape = list(x.shape[:2]) + [_dilate_len(n, d) for n, d in zip(x.shape[2:], lhs_dilation)]
+        y = np.zeros(shape, x.dtype)
+        y[(slice(None), slice(None)) + tuple(slice(None, None, d) for d in lhs_dilation)] = x
+        x = y
+    # Positive padding first, then negative padding crops the padded input (cropping
+    # first read a crop past the input's end as a negative slice bound: a wrong size)
+    x = np.pad(x, [(0, 0), (0, 0)] + [(max(lo, 0), max(hi, 0)) for lo, hi in padding])
+    crop = tuple(slice(max(-lo, 0), n - max(-hi, 0)) for (lo, hi), n in zip(padding, x.shape[2:]))
+    return x[(slice(None), slice(None)) + crop]
+
+
+def _windows(x, win, out_sp, window_strides, rhs_dilation):
+    """The windows of the (dilated, padded) lhs: N, C, out..., k..."""
+    nsp = x.ndim - 2
+    views = np.lib.stride_tricks.sliding_window_view(x, win, axis=tuple(range(2, 2 + nsp)))
+    sel = (slice(None), slice(None))
+    sel += tuple(slice(0, m * s, s) for m, s in zip(out_sp, window_strides))
+    sel += tuple(slice(None, None, d) for d in rhs_dilation)
+    return views[sel]
+
+
+def _padded(padding, lhs_dilation):
+    return any(lo > 0 or hi > 0 for lo, hi in padding) or any(d > 1 for d in lhs_dilation)
+
+
+def _spatial_patches(valid, padding, lhs_dilation, win, out_sp, window_strides, rhs_dilation):
+    return _windows(
+        _dilate_pad(valid, padding, lhs_dilation), win, out_sp, window_strides, rhs_dilation
+    )
 
 
 def _conv_impl(
@@ -81,18 +116,7 @@ def _conv_impl(
             rhs,
             out_dtype,
         )
-    x = lhs
-    # lhs dilation (interior zeros) and padding (negative entries crop).
-    if any(d > 1 for d in lhs_dilation):
-        shape = list(x.shape[:2]) + [_dilate_len(n, d) for n, d in zip(x.shape[2:], lhs_dilation)]
-        y = np.zeros(shape, x.dtype)
-        y[(slice(None), slice(None)) + tuple(slice(None, None, d) for d in lhs_dilation)] = x
-        x = y
-    # Positive padding first, then negative padding crops the padded input (cropping
-    # first read a crop past the input's end as a negative slice bound: a wrong size)
-    x = np.pad(x, [(0, 0), (0, 0)] + [(max(lo, 0), max(hi, 0)) for lo, hi in padding])
-    crop = tuple(slice(max(-lo, 0), n - max(-hi, 0)) for (lo, hi), n in zip(padding, x.shape[2:]))
-    x = x[(slice(None), slice(None)) + crop]
+    x = _dilate_pad(lhs, padding, lhs_dilation)
     ksz = rhs.shape[2:]
     win = tuple(_dilate_len(k, d) for k, d in zip(ksz, rhs_dilation))
     out_sp = tuple(max(0, (n - w) // s + 1) for n, w, s in zip(x.shape[2:], win, window_strides))
@@ -100,11 +124,7 @@ def _conv_impl(
     o = rhs.shape[0]
     if min(out_sp + (n_batch, o)) == 0 or min(x.shape[2:], default=1) < min(win, default=0):
         return np.zeros((n_batch, o) + out_sp, out_dtype)
-    views = np.lib.stride_tricks.sliding_window_view(x, win, axis=tuple(range(2, 2 + nsp)))
-    sel = (slice(None), slice(None))
-    sel += tuple(slice(0, m * s, s) for m, s in zip(out_sp, window_strides))
-    sel += tuple(slice(None, None, d) for d in rhs_dilation)
-    patches = views[sel]  # N, C, out..., k...
+    patches = _windows(x, win, out_sp, window_strides, rhs_dilation)  # N, C, out..., k...
     g = feature_group_count
     letters = "abdefhijklm"[:nsp]  # spatial labels: never n, c, o or g
     kl = "pqrstuvwxyz"[:nsp]
@@ -113,6 +133,15 @@ def _conv_impl(
         # NumPy's einsum has no loops for bfloat16 / float8 (it raised TypeError); accumulate
         # in float32, then round to the result type, as XLA's CPU convolution does.
         acc = np.dtype(np.float32)
+    if _padded(padding, lhs_dilation) and not np.isfinite(rhs).all():
+        # XLA's padding and lhs-dilation zeros are absent, not multiplied: an infinite or
+        # NaN kernel entry over them adds nothing (0 * inf here would be NaN)
+        valid = np.ones((1, 1) + lhs.shape[2:], bool)
+        valid = _spatial_patches(
+            valid, padding, lhs_dilation, win, out_sp, window_strides, rhs_dilation
+        )
+        out = masked_tap_conv(patches, valid[0, 0], rhs, g, acc)
+        return np.asarray(out, dtype=out_dtype)
     if c == g and all(k == 1 for k in ksz) and np.dtype(acc).kind == "f":
         plain = plain_geometry(lhs.shape, window_strides, padding, lhs_dilation, rhs_dilation)
         return one_product_conv(patches, rhs, g, out_sp, acc, out_dtype, plain)

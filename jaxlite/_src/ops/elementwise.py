@@ -204,7 +204,11 @@ rules.abstract_eval_rules[abs_p] = lambda x: ShapedArray(x.shape, _abs_out(x.dty
 
 def _abs_jvp(t, ans, x):
     if dtypes.is_complex(aval_of(x).dtype):
-        return real(mul(conj(div(x, convert_element_type_like(ans, x))), t))
+        # conj(x) / |x|, with |x| read as 1 where it is 0: the derivative at 0 is 0 (JAX's
+        # convention, as for real abs, rather than 0 / 0)
+        r = convert_element_type_like(ans, x)
+        r = select_n(eq(r, _const(r, 0)), r, _const(r, 1))
+        return real(mul(t, div(conj(x), r)))
     # JAX's convention: the derivative is +1 at 0 (and -1 at NaN).
     return select_n(ge(x, _const(x, 0)), neg(t), t)
 

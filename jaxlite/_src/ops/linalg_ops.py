@@ -173,9 +173,12 @@ def _cholesky_jvp(primals, tangents):
     # its tangent) before binding; with symmetrize_input=False the derivative is JAX's too.
     tmp = triangular_solve(L, t, left_side=False, lower=True, transpose_a=True, conjugate_a=True)
     inner = triangular_solve(L, tmp, left_side=True, lower=True)
-    half_eye = ew.mul(_eye_like(inner), _sh.full((), 0.5, aval_of(inner).dtype))
-    phi = ew.sub(_tril(inner), ew.mul(_sh.broadcast_to_rank(half_eye, _shape(inner)), inner))
-    return L, _mm(L, phi)
+    # phi by selects and a division, and dL's upper triangle selected to 0, as JAX: a
+    # NaN factor (x not positive definite) must not leak into the zeros (0 * NaN)
+    one = _sh.full((), 1.0, aval_of(inner).dtype)
+    diag = _sh.broadcast_to_rank(ew.add(_eye_like(inner), one), _shape(inner))
+    phi = ew.div(_tril(inner), diag)
+    return L, _tril(_mm(L, phi))
 
 
 rules.impl_rules[cholesky_p] = _cholesky_impl

@@ -142,7 +142,16 @@ def _minmax_jvp(p):
         hit = ew.eq(x, ans_b)
         counts = reduce_sum(ew.convert_element_type_like(hit, x), axes)
         # A select, not t * indicator: an infinite tangent elsewhere must not give NaN.
-        picked = ew.select_n(hit, ew.zeros_like(t), t)
+        # Where nothing attains the extremum (a NaN in the slice) the derivative is NaN
+        # for every position, in reverse mode too (JAX's inf * 0 there): those slices'
+        # other positions pass t * NaN, so the transpose's ct / 0 meets a NaN, not a 0
+        # (the scale is 0 in the other slices, and selected away forward and backward).
+        miss = ew.eq(counts, ew.zeros_like(counts))
+        miss_b = _shape.broadcast_in_dim(miss, shape, kept)
+        zeros = ew.zeros_like(t)
+        scale = ew.select_n(miss_b, zeros, _shape.full(shape, np.nan, aval_of(t).dtype))
+        other = ew.select_n(miss_b, zeros, ew.mul(t, scale))
+        picked = ew.select_n(hit, other, t)
         return ew.div(reduce_sum(picked, axes), counts)
 
     defjvp2(p, jvp)
