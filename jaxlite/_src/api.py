@@ -321,7 +321,10 @@ def vmap(
             nd = aval_of(o).ndim + (d is not_mapped)
             if not -nd <= od < nd:
                 raise ValueError(f"axis {od} is out of bounds for array of dimension {nd}")
-            res.append(batching.move_dim(o, d, int(od) % nd, size))
+            o = batching.move_dim(o, d, int(od) % nd, size)
+            if aval_of(o).dtype == dtypes.float0 and not isinstance(o, Tracer):
+                o = np.zeros(aval_of(o).shape, dtypes.float0)  # a NumPy array, as JAX's
+            res.append(o)
         if "refs_out" in store:
             vmap_refs.rewrap_made_refs(res, store["raw"])
         return tree_util.tree_unflatten(out_tree, res)

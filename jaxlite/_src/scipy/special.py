@@ -328,7 +328,8 @@ def rel_entr(p, q):
     both = logical_and(greater(p, 0), greater(q, 0))
     safe_p = where(both, p, ones_like(p))
     safe_q = where(both, q, ones_like(q))
-    val = multiply(p, log(divide(safe_p, safe_q)))
+    # x log x - x log y, as JAX: p log(p / q)'s derivative is 0 / 0 where q is infinite
+    val = subtract(_xlogx(safe_p), xlogy(safe_p, safe_q))
     zero = logical_and(equal(p, 0), greater_equal(q, 0))
     return where(both, val, where(zero, zero_c, full_like(p, np.inf)))
 
