@@ -314,6 +314,11 @@ def _quantile_impl(a, q, axis, method, keepdims, ignore_nan, name, weights, perc
         # JAX's NaN-ignoring quantile of no elements (a scalar result) indexes an empty axis
         raise IndexError("index is out of bounds for axis 0 with size 0")
     isnan = ufuncs.isnan(flat)
+    if not ignore_nan:
+        # JAX's: a slice holding a NaN is all NaN before sorting, so its value is NaN and so
+        # is its derivative in q (the interpolation weights meet NaN values), while the
+        # operand's tangents there are 0
+        flat = where(reductions.any(isnan, axis=-1, keepdims=True), full_like(flat, np.nan), flat)
     if method == "inverted_cdf":
         order = argsort(flat, axis=-1)  # stable; NaNs last
         s = _ix.take_along_axis(flat, order, flat.ndim - 1)
@@ -367,13 +372,11 @@ def _quantile_impl(a, q, axis, method, keepdims, ignore_nan, name, weights, perc
     else:
         out = v_lo
     out = squeeze(out, -1)
-    if ignore_nan:
-        bad = equal(squeeze(count, -1), 0)
-    else:
-        bad = reductions.any(isnan, axis=-1)
+    bad = equal(squeeze(count, -1), 0) if ignore_nan else None
     if bad_weight is not None:
-        bad = ufuncs.logical_or(bad, bad_weight)
-    out = where(bad, full_like(out, np.nan), out)
+        bad = bad_weight if bad is None else ufuncs.logical_or(bad, bad_weight)
+    if bad is not None:
+        out = where(bad, full_like(out, np.nan), out)
     if keepdims:
         ks = [1 if i in axes else d for i, d in enumerate(shape_in)]
         if not shape_in:
