@@ -144,3 +144,52 @@ def test_vmap_float0_output_is_numpy():
     t, g = same(build)
     for r in (t, g):
         assert isinstance(r, np.ndarray) and r.shape == (2, 2) and "float0" in str(r.dtype)
+
+
+@pytest.mark.parametrize("method", ["linear", "lower", "midpoint"])
+def test_quantile_nan_slice_derivative_in_q(method):
+    a = np.array([[1.0, np.nan, 2.0, 0.0], [1.0, 2.0, 3.0, 4.0]], np.float32)
+    q = np.array([0.1, 0.5], np.float32)
+
+    def build(m):
+        f = lambda a, q: m.jnp.quantile(a, q, axis=1, method=method)  # noqa: E731
+        ones_a, ones_q = np.ones_like(a), np.ones_like(q)
+        return (
+            f(a, q),
+            m.jx.jvp(lambda a: f(a, q), (a,), (ones_a,))[1],
+            m.jx.jvp(lambda q: f(a, q), (q,), (ones_q,))[1],
+        )
+
+    val, da, dq = (np.asarray(r) for r in same(build, signs=False))
+    assert np.isnan(val[:, 0]).all() and not np.isnan(val[:, 1]).any()
+    np.testing.assert_array_equal(da, np.where([[0, 1], [0, 1]], 1.0, 0.0))  # 0 in the NaN row
+    # linear: the interpolation weights meet the NaN values (JAX's NaN); else no q-derivative
+    expected_dq = np.array([[np.nan, 3.0]] * 2) if method == "linear" else np.zeros((2, 2))
+    np.testing.assert_array_equal(dq, expected_dq)
+
+
+def test_multigammaln_keeps_half_precision_and_is_strong():
+    def build(m):
+        x16 = np.array([1.5, 2.5, 7.0], np.float16)
+        return m.sp.multigammaln(x16, 2), m.sp.multigammaln(2.5, 2)
+
+    r16, r = same(build, rtol=2e-3, atol=2e-3)
+    assert r16.dtype == np.float16 and not r.weak_type
+    np.testing.assert_allclose(
+        float(r), 0.8570479, rtol=1e-6
+    )  # log(pi)/2 + lgamma(2.5) + lgamma(2)
+
+
+@pytest.mark.parametrize("arg, name", [(0, "gt"), (1, "gt"), (2, "lt")])
+def test_clamp_complex_derivative_refused(arg, name):
+    from jaxlite import jvp, lax
+
+    x = np.array([1 + 1j], np.complex64)
+    args = [x * 0, x, x * 2]
+
+    def f(v):
+        return lax.clamp(*[v if i == arg else a for i, a in enumerate(args)])
+
+    np.testing.assert_array_equal(f(args[arg]), x)  # the value is computed
+    with pytest.raises(TypeError, match=f"^{name} does not accept dtype complex64 at position 0"):
+        jvp(f, (args[arg],), (args[arg],))

@@ -36,6 +36,15 @@ def _clamp_jvp(primals, tangents):
     """JAX's rule: the operand's tangent strictly inside ``(min, max)`` (0 at the bounds),
     ``min``'s where it is active (``operand < min < max``), ``max``'s where ``max < operand``."""
     lo, x, hi = primals
+    dt = aval_of(x).dtype
+    if np.dtype(dt).kind == "c":
+        # JAX's rule compares the operands (gt for min's and the operand's tangents, lt for
+        # max's), which refuses complex: its derivative raises where the value does not
+        name = "lt" if all(type(t) is Zero for t in tangents[:2]) else "gt"
+        raise TypeError(
+            f"{name} does not accept dtype {np.dtype(dt).name} at position 0. Accepted "
+            "dtypes at position 0 are subtypes of integer, floating, bool."
+        )
     out = clamp_p.bind(lo, x, hi)
     shape = aval_of(x).shape
     lo_b = _shape.broadcast_to_rank(lo, shape)

@@ -289,7 +289,9 @@ def multigammaln(a, d: int):
     """``jax.scipy.special.multigammaln``: log of the multivariate gamma function."""
     a = _inexact1(a)
     d = int(d)
-    out = multiply(d * (d - 1) / 4.0, np.log(np.pi))
+    # a strong constant in a's dtype: the result keeps a's dtype (float16 / bfloat16 too)
+    # and is strongly typed, as JAX's (its arange of d is)
+    out = np.asarray(d * (d - 1) / 4.0 * np.log(np.pi), dtype=a.dtype)
     for j in range(d):
         out = add(out, ew.lgamma(subtract(a, j / 2.0)))
     return out
