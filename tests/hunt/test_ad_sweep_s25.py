@@ -193,3 +193,25 @@ def test_clamp_complex_derivative_refused(arg, name):
     np.testing.assert_array_equal(f(args[arg]), x)  # the value is computed
     with pytest.raises(TypeError, match=f"^{name} does not accept dtype complex64 at position 0"):
         jvp(f, (args[arg],), (args[arg],))
+
+
+def test_lstsq_derivative_where_singular_values_repeat():
+    # [[2,1,1],[1,2,1],[1,1,2]] has singular values 4, 1, 1; the identity 1, 1, 1: the
+    # solution inv(a) b is smooth there, but the SVD's derivative divides by s_i - s_j = 0
+    # (JAX's LAPACK returns inexact ties for the first: large terms that cancel; exact for
+    # the identity: NaN, docs/compat.md)
+    a = np.array([[2.0, 1.0, 1.0], [1.0, 2.0, 1.0], [1.0, 1.0, 2.0]], np.float32)
+    t = np.arange(9.0, dtype=np.float32).reshape(3, 3) / 9
+    b = np.ones((3, 2), np.float32)
+
+    def build(m):
+        return m.jx.jvp(lambda a, b: m.jnp.linalg.lstsq(a, b)[0], (a, b), (t, t[:, :2]))[1]
+
+    ainv = np.linalg.inv(a.astype(np.float64))
+    expected = -ainv @ t @ ainv @ b + ainv @ t[:, :2]
+    np.testing.assert_allclose(same(build, rtol=1e-4, atol=1e-5), expected, rtol=1e-5, atol=1e-6)
+    from jaxlite import jvp, numpy as lnp
+
+    eye = np.eye(3, dtype=np.float32)
+    dx = jvp(lambda a: lnp.linalg.lstsq(a, b)[0], (eye,), (t,))[1]
+    np.testing.assert_allclose(dx, -t @ b, rtol=1e-6)  # JAX: NaN

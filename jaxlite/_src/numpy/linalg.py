@@ -391,14 +391,42 @@ def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):
     m, n = a.shape
     if rcond is None:
         rcond = float(dtypes.finfo(a.dtype).eps) * max(n, m)
-    u, s, vh = svd(a, full_matrices=False)
-    # Strictly greater: an all-zero matrix has rank 0 (minimum-norm answer 0), not 1/0.
+
+    def solve(u, s, vh, b):
+        # Strictly greater: an all-zero matrix has rank 0 (minimum-norm answer 0), not 1/0.
+        mask = greater(s, multiply(rcond, s[0])) if s.shape[0] else s.astype(bool)
+        safe_s = where(mask, s, ones_like(s))
+        s_inv = where(mask, divide(1, safe_s), zeros_like(s))[:, None]
+        uTb = products.matmul(_H(u), b)
+        return products.matmul(_H(vh), multiply(s_inv.astype(a.dtype), uTb)), mask
+
+    @custom_jvp
+    def _lstsq(a, b):
+        u, s, vh = svd(a, full_matrices=False)
+        return solve(u, s, vh, b)[0], s
+
+    @_lstsq.defjvp
+    def _lstsq_jvp(primals, tangents):
+        # x = P b with P the pseudo-inverse of the kept singular values: dx = dP b + P db,
+        # dP in pinv's closed form (finite where singular values repeat, where the SVD's
+        # derivative divides by their zero difference), ds = Re diag(U^H da V)
+        (a, b), (ta, tb) = primals, tangents
+        u, s, vh = svd(a, full_matrices=False)
+        x, _ = solve(u, s, vh, b)
+        p = solve(u, s, vh, eye(a.shape[0], dtype=a.dtype))[0]
+        mm = products.matmul
+        th, ph = _H(ta), _H(p)
+        dp = -mm(mm(p, ta), p)
+        dp = dp + mm(mm(mm(p, ph), th), eye(a.shape[0], dtype=a.dtype) - mm(a, p))
+        dp = dp + mm(mm(eye(a.shape[1], dtype=a.dtype) - mm(p, a), th), mm(ph, p))
+        dx = mm(dp, b) + mm(p, tb)
+        ds = _diagonal(mm(mm(_H(u), ta), _H(vh)))
+        ds = ds.real if dtypes.is_complex(ds.dtype) else ds
+        return (x, s), (dx, ds.astype(s.dtype))
+
+    x, s = _lstsq(a, b)
     mask = greater(s, multiply(rcond, s[0])) if s.shape[0] else s.astype(bool)
     rank = reductions.sum(mask, dtype=reductions._int_dtype())  # an integer count, even of nothing
-    safe_s = where(mask, s, ones_like(s))
-    s_inv = where(mask, divide(1, safe_s), zeros_like(s))[:, None]
-    uTb = products.matmul(_H(u), b)
-    x = products.matmul(_H(vh), multiply(s_inv.astype(a.dtype), uTb))
     if numpy_resid:
         if int(np.asarray(rank)) == n and m > n:
             resid = reductions.sum(square(ufuncs.abs(subtract(b, products.matmul(a, x)))), axis=0)
