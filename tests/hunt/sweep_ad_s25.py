@@ -21,9 +21,40 @@ A function's argument kind is the first candidate (``CANDIDATES``) under which J
   a NaN, -inf rows (logsumexp / softmax), in float32 and float64; matrices are
   well-conditioned for ``jnp.linalg``.
 
-Run: ``nice -n 19 python -m tests.hunt.sweep_ad_s25 [FAMILY|NAME ...]`` with FAMILY one of
-``jnp linalg lax nn special``; prints one line per disagreeing (function, point, dtype,
-transform) and a summary per function.
+Run: ``nice -n 19 python -m tests.hunt.sweep_ad_s25 [--shard=I/N] [FAMILY|NAME ...]`` with
+FAMILY one of ``jnp linalg lax nn special`` (``special.expi``, ``jnp.max`` for one function);
+prints one line per disagreeing (function, point, dtype, transform), ``PRIMAL`` lines where
+the values themselves differ (the value sweeps' affair; those positions are left out of the
+derivative comparisons of elementwise functions) and a summary per function. JAX's
+compilations make it slow: ~3 CPU-seconds a function, 560 functions.
+
+Session 25 ran all 560 (552 in one pass, the rest after the fixes). Fixed (pinned in
+tests/hunt/test_ad_sweep_s25.py): reduce_max / reduce_min's transpose gave 0 over a slice
+holding a NaN where its JVP (and JAX) give NaN; complex ``abs``'s derivative at 0 (NaN, JAX
+0: ``abs``, ``absolute``, ``nn.soft_sign``); ``cholesky``'s JVP leaked NaN into dL's upper
+triangle; a convolution's padding multiplied a non-finite kernel entry (``correlate`` /
+``convolve`` cotangents NaN); ``rel_entr`` / ``kl_div``'s derivative at ``q = inf`` (NaN, JAX
+``-inf``); ``quantile`` / ``percentile``'s derivative in ``q`` over a NaN slice (0, JAX NaN);
+``lstsq``'s derivative at repeated singular values (NaN); float0 outputs of ``vmap`` (an
+Array, JAX a NumPy array); ``multigammaln`` of float16 / bfloat16 (a float32 result);
+complex ``lax.clamp``'s derivative (answered, JAX raises TypeError).
+
+Left, as JAX artefacts (docs/compat.md, "Session 25 derivative sweep" and the rows it names):
+``i0``'s second derivative at 0, ``spence``'s reverse mode at ``x > 1``, the incomplete
+gamma functions' derivatives at infinite arguments, ``polygamma`` / ``digamma`` /
+``lgamma`` derivatives at ``inf``, ``exp1`` / ``expn`` second derivatives, ``jit(grad)`` of
+``max`` over a NaN slice, ``jacrev(allow_int=True)`` at a bool argument, ``unique`` of a
+Python float, reverse mode of ``random_gamma_grad`` and complex ``loggamma`` (JAX's
+``while_loop``), convolutions whose padding XLA multiplies (``convolve`` ``'full'`` with an
+infinite operand), ``sinc`` near 0 in float32, the singular vectors of ``svd`` / ``eigvals``
+at repeated values (a basis choice), ``zeta`` below 1 under ``jvp`` (JAX's value there is
+not its eager one). Left unfixed (noticed): weak types of the tangents of ``rel_entr`` /
+``kl_div`` / ``expi`` at Python scalars (JAX's tangent sum keeps a custom_jvp tangent's
+weak type in a way not modelled), ``lax.conj``'s gradient at a Python float (weak; JAX
+strong), ``einsum``'s interleaved operand / sublist form (jaxlite raises TypeError), the
+exception classes of complex ``owens_t`` / ``zeta`` and ``hstack`` of a 0-d tracer under
+``jvp`` (JAX's come from inside its implementations), ``jnp.histogram`` with an infinite
+value (a value difference: JAX counts it in the last bin).
 """
 
 # ruff: noqa: E501
@@ -61,9 +92,7 @@ FAMILIES = ("jnp", "linalg", "lax", "nn", "special")
 
 
 def module(m, fam):
-    return {"jnp": m.jnp, "linalg": m.jnp.linalg, "lax": m.lax, "nn": m.jx.nn, "special": m.sp}[
-        fam
-    ]
+    return {"jnp": m.jnp, "linalg": m.jnp.linalg, "lax": m.lax, "nn": m.jx.nn, "special": m.sp}[fam]
 
 
 def names(fam):
@@ -199,7 +228,11 @@ def describe(i, x, y, bad, inputs):
         ix = tuple(ix)
         at = ""
         if inputs is not None and len(ix) == 1:
-            at = " x=" + ",".join(f"{np.asarray(a).ravel()[ix[0]]!r}" for a in inputs if np.ndim(a) == 1 and np.size(a) == np.size(x))
+            at = " x=" + ",".join(
+                f"{np.asarray(a).ravel()[ix[0]]!r}"
+                for a in inputs
+                if np.ndim(a) == 1 and np.size(a) == np.size(x)
+            )
         parts.append(f"{ix}{at}: {np.asarray(x)[ix]!r} vs {np.asarray(y)[ix]!r}")
     return f"leaf {i} {np.asarray(x).dtype} ({int(bad.sum())}/{bad.size}) " + "; ".join(parts)
 
@@ -219,7 +252,9 @@ def compare(a, b, mask=None, inputs=None):
         dx, dy = str(x.dtype), str(y.dtype)
         if np.shape(x) != np.shape(y) or dx != dy:
             return f"leaf {i}: {np.shape(x)} {dx} vs jaxlite {np.shape(y)} {dy}"
-        if not isinstance(x, np.ndarray) and getattr(x, "weak_type", None) != getattr(y, "weak_type", None):
+        if not isinstance(x, np.ndarray) and getattr(x, "weak_type", None) != getattr(
+            y, "weak_type", None
+        ):
             return f"leaf {i}: weak type {x.weak_type} vs jaxlite {y.weak_type}"
         if isinstance(x, np.ndarray) != isinstance(y, np.ndarray):
             return f"leaf {i}: type {type(x).__name__} vs jaxlite {type(y).__name__}"
@@ -294,7 +329,11 @@ def real_sum(m, out):
     tot = 0.0
     for o in leaves(m, out):
         if np.dtype(o.dtype).kind in "fc" or str(o.dtype) == "bfloat16":
-            tot = tot + m.jnp.sum(m.jnp.real(o).astype(m.jnp.float32 if str(o.dtype) in ("float16", "bfloat16") else o.real.dtype))
+            tot = tot + m.jnp.sum(
+                m.jnp.real(o).astype(
+                    m.jnp.float32 if str(o.dtype) in ("float16", "bfloat16") else o.real.dtype
+                )
+            )
     return tot
 
 
@@ -329,7 +368,9 @@ def build(fam, name, args, dt, x64, tr, seed=0):
                 ts = [tangent(m, x, rng) for x in arrs]
                 bx = [m.jnp.stack([x, x[::-1] if np.ndim(x) else x]) for x in arrs]
                 bt = [
-                    np.stack([t, t]) if str(t.dtype) == str(m.jx.dtypes.float0) else m.jnp.stack([t, -t])
+                    np.stack([t, t])
+                    if str(t.dtype) == str(m.jx.dtypes.float0)
+                    else m.jnp.stack([t, -t])
                     for t in ts
                 ]
                 return m.jx.vmap(lambda xs, ts_: m.jx.jvp(g, xs, ts_))(tuple(bx), tuple(bt))
@@ -376,7 +417,12 @@ def primal_mask(fam, name, args, dt, x64):
     if ka != "ok" or kb != "ok":
         return None, None
     la, lb = leaves(JAX, ra), leaves(LITE, rb)
-    if len(la) != 1 or len(lb) != 1 or np.shape(la[0]) != np.shape(lb[0]) or str(la[0].dtype) != str(lb[0].dtype):
+    if (
+        len(la) != 1
+        or len(lb) != 1
+        or np.shape(la[0]) != np.shape(lb[0])
+        or str(la[0].dtype) != str(lb[0].dtype)
+    ):
         return None, None
     if str(la[0].dtype) not in _TOL:
         return None, None
@@ -400,7 +446,9 @@ def classify(fam, name):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                out, _ = JAX.jx.jvp(g, tuple(arrs), tuple(tangent(JAX, x, np.random.RandomState(0)) for x in arrs))
+                out, _ = JAX.jx.jvp(
+                    g, tuple(arrs), tuple(tangent(JAX, x, np.random.RandomState(0)) for x in arrs)
+                )
         except Exception:  # noqa: BLE001
             continue
         ls = leaves(JAX, out)
@@ -428,7 +476,9 @@ def point_sets(kind, elementwise):
     gen = []
     for k in kind:
         if k == "v":
-            gen.append(("a", rng.uniform(-2, 2, N) if not elementwise else rng.uniform(0.1, 0.9, N)))
+            gen.append(
+                ("a", rng.uniform(-2, 2, N) if not elementwise else rng.uniform(0.1, 0.9, N))
+            )
         elif k in ("m", "p"):
             gen.append(("a", matrix_points(k == "p")["generic"]))
         elif k == "b":
@@ -438,10 +488,15 @@ def point_sets(kind, elementwise):
         else:
             gen.append(("s", k))
     fdts = ["float32", "float64"]
-    out.append(("generic", gen, fdts + (["float16", "bfloat16", "complex64"] if elementwise else [])))
+    out.append(
+        ("generic", gen, fdts + (["float16", "bfloat16", "complex64"] if elementwise else []))
+    )
     if elementwise:
         cols = iter(grid(nv))
-        hard = [("a", next(cols)) if k == "v" else ("s", k) if not isinstance(k, str) else a for k, a in zip(kind, gen)]
+        hard = [
+            ("a", next(cols)) if k == "v" else ("s", k) if not isinstance(k, str) else a
+            for k, a in zip(kind, gen)
+        ]
         out.append(("hard", hard, ["float32", "float64", "float16", "bfloat16"]))
         cre = np.array([0.0, -0.0, 1.0, -1.0, 0.5, 2.0, -2.0, 0.0, 1.0, np.inf, 0.0, np.nan])
         cim = np.array([0.0, 0.0, 1.0, 0.0, -0.5, -1.0, 0.0, 1.0, -0.0, 0.0, -np.inf, 1.0])
@@ -453,9 +508,15 @@ def point_sets(kind, elementwise):
             else:
                 cplx.append(a)
         out.append(("complex_hard", cplx, ["complex64"]))
-        ints = [("a", np.array([0, 1, -1, 2, 3, -2], np.int32)) if k == "v" else a for k, a in zip(kind, gen)]
+        ints = [
+            ("a", np.array([0, 1, -1, 2, 3, -2], np.int32)) if k == "v" else a
+            for k, a in zip(kind, gen)
+        ]
         out.append(("int32", ints, [None]))
-        bools = [("a", np.array([True, False, True, False, True, False])) if k == "v" else a for k, a in zip(kind, gen)]
+        bools = [
+            ("a", np.array([True, False, True, False, True, False])) if k == "v" else a
+            for k, a in zip(kind, gen)
+        ]
         out.append(("bool", bools, [None]))
         weak = [("a", 0.7 + 0.3 * i) if k == "v" else a for i, (k, a) in enumerate(zip(kind, gen))]
         out.append(("weak", weak, [None]))
