@@ -263,7 +263,7 @@ def vmap(
                     res.append(to_array(o))
                 except TypeError:
                     raise TypeError(
-                        f"Output from batched function '{o}' with type "
+                        f"Output from batched function {o!r} with type "
                         f"{type(o)} is not a valid JAX type"
                     ) from None
             return res

@@ -10,7 +10,10 @@ from __future__ import annotations
 import warnings
 
 import jaxlite.numpy as jnp  # the public jnp namespace (stable across module splits)
+from jaxlite import lax
+from jaxlite._src.api import vmap
 from jaxlite._src.core.avals import aval_of
+from jaxlite._src.lax_solves import custom_linear_solve
 from jaxlite._src.numpy.util import promote_dtypes_inexact, with_weak_type
 from jaxlite._src.ops import linalg_more, linalg_ops, linalg_schur
 
@@ -194,8 +197,36 @@ def solve(a, b, lower: bool = False, overwrite_a: bool = False, overwrite_b: boo
             f"Expected assume_a to be one of 'gen', 'sym', 'her', 'pos', got {assume_a}"
         )
     if assume_a == "pos":
-        return cho_solve(cho_factor(a, lower=lower), b)
+        return _solve_pos(a, b, lower)
     return jnp.linalg.solve(a, b)
+
+
+def _solve_pos(a, b, lower):
+    """``solve(assume_a='pos')`` with JAX's derivative: the Cholesky factors of
+    ``stop_gradient(a)`` solve inside a symmetric ``custom_linear_solve`` whose matvec is
+    ``a @ x``, so ``a``'s cotangent is the whole outer product ``-(a^-1 g) x^T`` (through
+    the factorization it would fall on the one triangle the factorization reads)."""
+    a, b = promote_dtypes_inexact(jnp.asarray(a), jnp.asarray(b))
+    square = a.ndim >= 2 and a.shape[-1] == a.shape[-2]
+    if not (square and b.ndim in (a.ndim, a.ndim - 1) and b.shape[a.ndim - 2] == a.shape[-1]):
+        raise ValueError(
+            "The arguments to solve must have shapes a=[..., m, m] and b=[..., m, k] or "
+            f"b=[..., m]; got a={a.shape} and b={b.shape}"
+        )
+    factors = cho_factor(lax.stop_gradient(a), lower=lower)
+
+    def matvec(x):
+        return jnp.einsum("...ij,...j->...i", a, x)
+
+    def solve(_, x):
+        return cho_solve(factors, x[..., None])[..., 0]
+
+    def one(x):
+        return custom_linear_solve(matvec, x, solve=solve, symmetric=True)
+
+    if a.ndim == b.ndim + 1:
+        return one(b)
+    return vmap(one, b.ndim - 1, max(a.ndim, b.ndim) - 1)(b)
 
 
 def det(a, overwrite_a: bool = False, check_finite: bool = True):
