@@ -83,3 +83,30 @@ def test_vmap_non_array_output_message_shows_its_repr():
         with pytest.raises(TypeError) as f:
             jax.vmap(lambda x: x.dtype)(jax.numpy.ones(3))
         assert str(f.value).split("\n")[0] == str(e.value).split("\n")[0]
+
+
+X3 = (R.random((2, 4, 5)) - 0.5).astype(np.float32)
+
+
+@pytest.mark.parametrize("ord_", [None, 1, 0, np.inf, -np.inf, 3])
+@pytest.mark.parametrize("axis", [(0, 1), (-1, 0), (0, 1, 2)])
+def test_vector_norm_over_several_axes_is_a_vector_norm(axis, ord_):
+    # Before: two axes went to norm(), which read them as a matrix (ord=1 gave the largest
+    # column sum, ord=None the Frobenius norm only by luck); a vmapped tuple axis too
+    got = jnp.linalg.vector_norm(X3, axis=axis, ord=ord_, keepdims=True)
+    a = np.abs(X3.astype(np.float64))
+    if ord_ is None:
+        want = np.sqrt((a * a).sum(axis=axis, keepdims=True))
+    elif ord_ == 0:
+        want = (a != 0).sum(axis=axis, keepdims=True)
+    elif ord_ in (np.inf, -np.inf):
+        want = (a.max if ord_ > 0 else a.min)(axis=axis, keepdims=True)
+    else:
+        want = (a**ord_).sum(axis=axis, keepdims=True) ** (1 / ord_)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5)
+    v = jaxlite.vmap(lambda x: jnp.linalg.vector_norm(x, axis=(0, -1), ord=ord_), in_axes=1)
+    np.testing.assert_allclose(
+        np.asarray(v(X3)),
+        np.stack([np.asarray(jnp.linalg.vector_norm(X3[:, k], ord=ord_)) for k in range(4)]),
+        rtol=1e-5,
+    )

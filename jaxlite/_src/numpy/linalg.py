@@ -547,6 +547,10 @@ def vector_norm(x, /, *, axis=None, keepdims: bool = False, ord=2):  # noqa: A00
     if axis is None:
         out = _vec_norm(ravel(x), ord, 0, False)
         return reshape(out, (1,) * x.ndim) if keepdims else out
+    if isinstance(axis, (tuple, list)) and len(axis) != 1:
+        # a vector norm over all the named axes together (``norm`` would read two axes as
+        # a matrix: ``ord=1`` its largest column sum)
+        return _vec_norm(x, ord, tuple(axis), keepdims)
     return norm(x, ord, axis, keepdims)
 
 
