@@ -34,9 +34,11 @@ dimension on the wrong axis, broadcast an unbatched argument wrongly or mishandl
 differentiated through the Cholesky factorization (``a``'s cotangent on one triangle,
 JAX's is the whole outer product; seen as vmap-of-grad differences); vmap's
 non-array-output ``TypeError`` showed ``str`` of the output where JAX shows its repr.
-Left: ``packbits``/``unpackbits`` with a 1-tuple ``axis`` (JAX accepts it by accident,
-jaxlite raises ``TypeError``); ``eigh_tridiagonal``'s eigenvector signs (unbatched, not this
-sweep's subject); error first lines that name tracers differently.
+``packbits`` / ``unpackbits`` raised ``TypeError`` for a one-element tuple ``axis`` (JAX
+takes it as its axis). Left: a longer tuple there (JAX's ``IndexError`` is an accident;
+docs/compat.md); ``eigh_tridiagonal``'s eigenvector signs (unbatched, valid either way).
+The ``jnp`` priority list ran with no difference left; ``ERRMSG`` lines were all in
+functions taking shapes or dtypes (``broadcast_shapes``, ``lax.dtype``), now skipped.
 """
 
 # ruff: noqa: E501

@@ -110,3 +110,15 @@ def test_vector_norm_over_several_axes_is_a_vector_norm(axis, ord_):
         np.stack([np.asarray(jnp.linalg.vector_norm(X3[:, k], ord=ord_)) for k in range(4)]),
         rtol=1e-5,
     )
+
+
+def test_packbits_unpackbits_take_a_one_element_axis_tuple():
+    x = np.array([[1, 0, 3, 1], [0, 0, 1, 1]], np.int32)
+    for ax in (0, 1, -1):
+        np.testing.assert_array_equal(
+            np.asarray(jnp.packbits(x, axis=(ax,))), np.packbits(x != 0, axis=ax)
+        )
+        u = x.astype(np.uint8)
+        np.testing.assert_array_equal(
+            np.asarray(jnp.unpackbits(u, axis=(ax,))), np.unpackbits(u, axis=ax)
+        )

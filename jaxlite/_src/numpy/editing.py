@@ -249,6 +249,13 @@ def _bit_weights(bitorder):
     return bits[::-1].copy() if bitorder == "big" else bits
 
 
+def _one_axis(axis):
+    """JAX's ``packbits`` / ``unpackbits`` take a one-element tuple for ``axis`` too."""
+    if isinstance(axis, tuple) and len(axis) == 1:
+        return axis[0]
+    return axis
+
+
 def packbits(a, axis: int | None = None, bitorder: str = "big"):
     """Pack the truth values of an integer or boolean array into the bits of ``uint8``.
 
@@ -273,6 +280,7 @@ def packbits(a, axis: int | None = None, bitorder: str = "big"):
         raise TypeError("Expected an input array of integer or boolean data type")
     _check_bitorder(bitorder)
     arr = (arr != 0).astype(np.uint8)
+    axis = _one_axis(axis)
     if axis is None:
         arr, axis = ravel(arr), 0
     arr = swapaxes(arr, axis, -1)
@@ -309,6 +317,7 @@ def unpackbits(a, axis: int | None = None, count: int | None = None, bitorder: s
     if arr.dtype != np.uint8:
         raise TypeError("Expected an input array of unsigned byte data type")
     _check_bitorder(bitorder)
+    axis = _one_axis(axis)
     if axis is None:
         arr, axis = ravel(arr), 0
     moved = swapaxes(arr, axis, -1)
