@@ -24,9 +24,10 @@ a name is ``key.name``; ``SWEEP_SHARD=i/n`` runs every n-th name). Prints one li
 difference and a count per class. XLA's compilations are most of the time (about 5 s a
 function on a quiet core; ``lax`` took ~25 min on the loaded shared machine).
 
-Session 25 results (lax, nn, signal, slinalg, linalg, and the 140 ``jnp`` functions with
-``axis`` / structural arguments, in that order of priority; ``fft``, ``special`` and the
-element-wise rest of ``jnp`` were not reached in the session): no batching rule put a batch
+Session 25 results (lax, nn, signal, slinalg, linalg, the 140 ``jnp`` functions with
+``axis`` / structural arguments, fft and special; the element-wise rest of ``jnp`` was not
+reached in the session; special's only difference is ``spence``'s reverse-mode NaN at
+``x > 1``, JAX's, already a docs/compat.md row): no batching rule put a batch
 dimension on the wrong axis, broadcast an unbatched argument wrongly or mishandled
 ``axis=`` / ``keepdims`` / negative axes. Fixed (tests/hunt/test_vmap_sweep_s25.py):
 ``jnp.linalg.vector_norm`` over a tuple of two or more axes computed a matrix norm
