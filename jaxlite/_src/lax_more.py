@@ -38,6 +38,7 @@ from jaxlite._src.ops import (
     sorting,
     windowed,
 )
+from jaxlite._src.ops._factories import broadcast_shapes_lax
 from jaxlite._src.ops.precision import check_precision
 
 
@@ -202,7 +203,7 @@ def mulhi(x, y, /):
     # weak when both operands are, as JAX's elementwise primitives
     weak = aval_of(x).weak_type and aval_of(y).weak_type
     dt = np.dtype(aval_of(x).dtype)
-    shape = np.broadcast_shapes(aval_of(x).shape, aval_of(y).shape)
+    shape = broadcast_shapes_lax("mulhi", (aval_of(x).shape, aval_of(y).shape))
     x, y = (_sh.broadcast_to_rank(a, shape) for a in (x, y))
     # The product's high word from half-width limbs in the unsigned type of the same width
     # (no wider type is needed, so 32- and 64-bit operands work with or without x64), then

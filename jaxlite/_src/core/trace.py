@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import operator
 import threading
 from typing import Any
 
@@ -500,6 +501,15 @@ def concrete_or_error(x: Any, context: str = ""):
     if type(x) is ArrayImpl:
         return x._value
     return np.asarray(x)
+
+
+def concrete_index(x: Any, context: str = "") -> int:
+    """``operator.index`` of a static integer argument (a size, a count): a float or a
+    string is its TypeError (never truncated); a tracer must have a known value
+    (``ConcretizationTypeError`` otherwise), as JAX's ``concrete_or_error(operator.index)``."""
+    if isinstance(x, Tracer):
+        x = concrete_or_error(x, context)[()]
+    return operator.index(x)
 
 
 def staging_active() -> bool:

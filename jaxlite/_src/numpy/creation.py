@@ -13,7 +13,13 @@ import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.array import Array, ArrayImpl, owned
 from jaxlite._src.core.avals import ShapedArray, aval_of
-from jaxlite._src.core.trace import Tracer, concrete_or_error, new_array, staged_constant
+from jaxlite._src.core.trace import (
+    Tracer,
+    concrete_index,
+    concrete_or_error,
+    new_array,
+    staged_constant,
+)
 from jaxlite._src.numpy.shape import _canon_shape, _shape, broadcast_to, reshape
 from jaxlite._src.numpy.util import (
     array,
@@ -239,7 +245,7 @@ def _linspace(start, stop, num, endpoint, retstep, dtype, axis):
     ``fma(i, stop / div, start * (1 - t))`` for scalar endpoints (XLA folds the constant
     into ``stop``), ``fma(stop, t, ...)`` for a scalar start, ``fma(start, 1 - t, stop * t)``
     otherwise (NumPy's float64 ``start + i * step`` differs from JAX's in the last bits)."""
-    num = int(concrete_or_error(num, "It arose in jnp.linspace: num sets the output shape."))
+    num = concrete_index(num, "It arose in jnp.linspace: num sets the output shape.")
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     start, stop = asarray_any(start), asarray_any(stop)
@@ -365,4 +371,5 @@ def meshgrid(*xi, copy: bool = True, sparse: bool = False, indexing: str = "xy")
 def copy(a, order=None):
     """``jnp.copy``: a new array (over the same immutable buffer); a tracer while staging,
     as JAX's copy."""
+    check_order(order)
     return new_array(asarray_any(a))

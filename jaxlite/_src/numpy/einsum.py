@@ -238,6 +238,11 @@ def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None, out_
         )  # fmt: skip
     check_arraylike("tensordot", a, b)
     (a, b), weak = promote_dtypes_for_contraction(a, b)
+    if isinstance(axes, (bool, np.bool_)):
+        raise TypeError(
+            "tensordot axes argument must be an int, a pair of ints, or a pair of "
+            "lists/tuples of ints."
+        )
     if isinstance(axes, (int, np.integer)):
         k = int(axes)
         if k > min(a.ndim, b.ndim) or k < 0:

@@ -7,6 +7,7 @@ last, calls ``lax.fft`` and moves them back; ``norm`` scales the result afterwar
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 
 import numpy as np
@@ -53,7 +54,7 @@ def _fftn(func_name: str, kind: FftType, a, s, axes, norm):
     a = asarray_any(a)
     nd = aval_of(a).ndim
     if s is not None:
-        s = tuple(int(n) for n in s)
+        s = tuple(operator.index(n) for n in s)  # a float length is a TypeError
         if any(n < 1 for n in s):
             raise ValueError("Shape should be positive.")
     if axes is None:

@@ -65,7 +65,7 @@ def diagonal(a, offset: int = 0, axis1: int = 0, axis2: int = 1):
     a1, a2 = canonicalize_axis(axis1, a.ndim), canonicalize_axis(axis2, a.ndim)
     a = moveaxis(a, (a1, a2), (-2, -1))
     n, m = a.shape[-2:]
-    offset = int(offset)
+    offset = operator.index(offset)  # as JAX: a float or str offset is a TypeError
     rows = np.arange(builtins.max(0, -offset), n)
     cols = rows + offset
     keep = (cols >= 0) & (cols < m)
@@ -96,9 +96,20 @@ def _index_args(*args):
     return tuple(a if a is None else operator.index(a) for a in args)
 
 
+def _tri_index_args(n, k, m):
+    """``_index_args`` of ``(n, k, m)``; a negative size is JAX's TypeError (its mask of
+    shape ``(n, m)``), not an empty result."""
+    n, k, m = _index_args(n, k, m)
+    shape = (n, n if m is None else m)
+    if min(shape) < 0:
+        msg = "broadcast_in_dim shape must have every element be nonnegative, got"
+        raise TypeError(f"{msg} {shape}.")
+    return n, k, m
+
+
 def tril_indices(n: int, k: int = 0, m: int | None = None):
     """``jnp.tril_indices`` (static sizes)."""
-    n, k, m = _index_args(n, k, m)
+    n, k, m = _tri_index_args(n, k, m)
     return tuple(
         asarray_any(np.asarray(i, dtypes.default_int_dtype())) for i in np.tril_indices(n, k, m)
     )
@@ -106,7 +117,7 @@ def tril_indices(n: int, k: int = 0, m: int | None = None):
 
 def triu_indices(n: int, k: int = 0, m: int | None = None):
     """``jnp.triu_indices`` (static sizes)."""
-    n, k, m = _index_args(n, k, m)
+    n, k, m = _tri_index_args(n, k, m)
     return tuple(
         asarray_any(np.asarray(i, dtypes.default_int_dtype())) for i in np.triu_indices(n, k, m)
     )
@@ -213,7 +224,7 @@ def _static_size(size):
                 "jnp.nonzero within JAX transformations.",
             )
         size = value
-    return int(np.asarray(size))
+    return operator.index(size)  # a float size is a TypeError, as JAX
 
 
 def _nonzero_sized(a, size, fill_value):
@@ -516,12 +527,16 @@ def diag_indices_from(arr):
 def tril_indices_from(arr, k: int = 0):
     """``jnp.tril_indices_from``."""
     s = asarray_any(arr).shape
+    if len(s) != 2:
+        raise ValueError("Only 2-D inputs are accepted")
     return tril_indices(s[-2], k, s[-1])
 
 
 def triu_indices_from(arr, k: int = 0):
     """``jnp.triu_indices_from``."""
     s = asarray_any(arr).shape
+    if len(s) != 2:
+        raise ValueError("Only 2-D inputs are accepted")
     return triu_indices(s[-2], k, s[-1])
 
 

@@ -3,6 +3,7 @@ on the primitives of ``ops/linalg_ops.py`` (cholesky, triangular_solve, lu, qr, 
 
 from __future__ import annotations
 
+import operator
 from typing import NamedTuple
 
 import numpy as np
@@ -338,7 +339,10 @@ def matrix_power(a, n: int):
         raise TypeError(f"{a.ndim}-dimensional array given. Array must be at least two-dimensional")
     if a.shape[-1] != a.shape[-2]:
         raise TypeError("Last 2 dimensions of the array must be square")
-    n = int(n)
+    try:
+        n = operator.index(n)
+    except TypeError:  # JAX's message: a float or a string is refused, never truncated
+        raise TypeError(f"exponent must be an integer, got {n}") from None
     if n == 0:
         return broadcast_to(eye(a.shape[-1], dtype=a.dtype), a.shape)
     if n < 0:
@@ -385,6 +389,11 @@ def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):
     """``jnp.linalg.lstsq``: ``(x, residuals, rank, s)`` minimising ``|b - a x|``."""
     check_arraylike("jnp.linalg.lstsq", a, b)
     a, b = promote_dtypes_inexact(asarray_any(a), asarray_any(b))
+    if a.ndim != 2:
+        raise TypeError(f"{a.ndim}-dimensional array given. Array must be two-dimensional")
+    if b.ndim not in (1, 2):
+        msg = f"{b.ndim}-dimensional array given. Array must be one or two-dimensional"
+        raise TypeError(msg)
     vec = b.ndim == 1
     if vec:
         b = expand_dims(b, -1)
@@ -451,7 +460,7 @@ def norm(x, ord=None, axis=None, keepdims: bool = False):  # noqa: A002
         axis = tuple(range(x.ndim))
     if isinstance(axis, (int, np.integer)):
         axis = (axis,)
-    axis = tuple(canonicalize_axis(int(a), x.ndim) for a in axis)
+    axis = tuple(canonicalize_axis(a, x.ndim) for a in axis)  # a float axis: TypeError
     if len(axis) == 1:
         return _vec_norm(x, ord, axis[0], keepdims)
     if len(axis) == 2:

@@ -93,6 +93,12 @@ def _checked(fn, name, spec):
     return checked
 
 
+def list_checked(fn, position: int = 0):
+    """``fn`` with JAX's refusal of a list or tuple at ``position`` (for the functions of
+    other modules that JAX checks: ``scipy.special.erf``, ``scipy.linalg.toeplitz``...)."""
+    return _checked(fn, fn.__name__, ((position, position),))
+
+
 _SOURCES = (creation, indexing_routines, matrices, numerical, padding, products, reductions)
 _SOURCES += (_repeat,)
 _SOURCES += (setops, shape, sorting, statistics, ufuncs, ufuncs_extra, float_bits)

@@ -16,9 +16,17 @@ from jaxlite._src.numpy.util import asarray_any
 from jaxlite._src.ops import conversion, elementwise as ew, lax_api, shape as _sh
 
 
+def _offset(k) -> int:
+    """A diagonal offset as JAX takes it: an integer (``operator.index``: a float or a
+    string is a TypeError, never truncated), not a bool."""
+    if isinstance(k, bool):  # (a NumPy bool has no __index__: operator.index refuses it)
+        raise TypeError(f"offset must be an integer, got {asarray_any(k)!r}")
+    return operator.index(k)
+
+
 def tri(N: int, M: int | None = None, k: int = 0, dtype=None):
     """``jnp.tri``: ones at and below the ``k``-th diagonal."""
-    N, k = operator.index(N), operator.index(k)
+    N, k = operator.index(N), _offset(k)
     M = N if M is None else operator.index(M)
     rows = conversion.broadcasted_iota(dtypes.int32, (N, M), 0)
     cols = conversion.broadcasted_iota(dtypes.int32, (N, M), 1)
@@ -32,7 +40,7 @@ def _tri_mask(shape, k):
     n, m = shape[-2:]
     rows = conversion.broadcasted_iota(dtypes.int32, (n, m), 0)
     cols = conversion.broadcasted_iota(dtypes.int32, (n, m), 1)
-    return ew.ge(ew.add(rows, _sh.full((), int(k), dtypes.int32)), cols)
+    return ew.ge(ew.add(rows, _sh.full((), _offset(k), dtypes.int32)), cols)
 
 
 def tril(m, k: int = 0):
@@ -49,7 +57,8 @@ def triu(m, k: int = 0):
     m = asarray_any(m)
     if m.ndim < 2:
         raise ValueError("Argument to jax.numpy.triu must be at least 2D")
-    mask = _sh.broadcast_to_rank(_tri_mask(m.shape, int(k) - 1), m.shape)
+    # as JAX: k - 1 first (a str k is its TypeError, a bool counts as 0/1)
+    mask = _sh.broadcast_to_rank(_tri_mask(m.shape, _offset(k - 1)), m.shape)
     return ew.select_n(mask, m, zeros_like(m))
 
 

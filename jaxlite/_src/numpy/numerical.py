@@ -129,7 +129,7 @@ def diff(a, n: int = 1, axis: int = -1, prepend=None, append=None):
         parts.append(p)
     if len(parts) > 1:
         a = concatenate(parts, axis)
-    for _ in range(int(n)):
+    for _ in range(operator.index(n)):
         m = a.shape[axis]
         # An empty axis stays empty (no slice may start past its end).
         hi = _sh.slice_in_dim(a, builtins.min(1, m), m, 1, axis)

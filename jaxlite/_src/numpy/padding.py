@@ -9,6 +9,8 @@ integer results rounded, as NumPy), and ``empty`` (zeros here).
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.avals import aval_of
@@ -113,7 +115,7 @@ def _stat_axis(a, ax, lo, hi, mode, stat_length):
         if not w:
             continue
         length = stat_length[side]
-        length = n if length is None else min(int(length), n)
+        length = n if length is None else min(operator.index(length), n)
         if length == 0:
             raise ValueError("stat_length of 0 yields no value for padding")
         region = _sl(a, 0, length, ax) if side == 0 else _sl(a, n - length, n, ax)

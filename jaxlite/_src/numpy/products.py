@@ -176,6 +176,8 @@ def trace(a, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype=None, out=No
     a = asarray_any(a)
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.trace is not supported.")
+    if isinstance(offset, (bool, np.bool_)):  # JAX's ValueError (an int offset only)
+        raise ValueError(f"k must be a scalar integer; got {asarray_any(offset)!r}")
     if canonicalize_axis(axis1, a.ndim) == canonicalize_axis(axis2, a.ndim):
         raise ValueError(f"axis1 and axis2 can not be same. axis1={axis1} and axis2={axis2}")
     shape = a.shape

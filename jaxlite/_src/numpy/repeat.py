@@ -9,6 +9,8 @@ follow this one rule, as in JAX.
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.errors import ConcretizationTypeError
@@ -76,10 +78,16 @@ def repeat(
         a = ravel(a)
         axis = 0
     axis = canonicalize_axis(axis, a.ndim)
+    if total_repeat_length is not None:
+        try:  # as JAX: a float or string length is refused, never truncated
+            total_repeat_length = operator.index(total_repeat_length)
+        except TypeError:
+            msg = "Shapes must be 1D sequences of concrete values of integer type, got"
+            raise TypeError(f"{msg} {[total_repeat_length]}.") from None
     if isinstance(repeats, Tracer) and repeats.to_concrete_value() is None:
         if total_repeat_length is None:
             raise ConcretizationTypeError(repeats, _TRACED_MESSAGE)
-        return _repeat_traced(a, repeats, axis, int(total_repeat_length))
+        return _repeat_traced(a, repeats, axis, total_repeat_length)
     rep = np.asarray(repeats)
     _check_integer(rep.dtype)
     if rep.dtype.kind == "u":  # np.repeat takes int64 counts only (uint64 will not cast)

@@ -44,6 +44,11 @@ def isin(
     element, test_elements, assume_unique: bool = False, invert: bool = False, *, method="auto"
 ):
     """``jnp.isin``: whether each element appears in ``test_elements``."""
+    if method not in ("compare_all", "binary_search", "sort", "auto"):
+        raise ValueError(
+            f"{method=!r} is not implemented; options are 'compare_all', 'binary_search', "
+            "'sort', and 'auto'"
+        )
     element = asarray_any(element)
     test = ravel(asarray_any(test_elements))
     # Both operands of one rank: the comparison is internal, so it must not trip
@@ -153,7 +158,7 @@ def _fill_after(out, num, size, fill_value):
     (so the fill's dtype promotes with the values', as in JAX's intersect1d/setxor1d)."""
     if size is None or fill_value is None:
         return out
-    return where(less(arange(int(size)), num), out, fill_value)
+    return where(less(arange(operator.index(size)), num), out, fill_value)
 
 
 def setdiff1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=None):
@@ -176,7 +181,7 @@ def _setdiff_in_order(a, ar2, size, fill_value):
     fill = full_like(a, 0 if fill_value is None else fill_value, shape=())
     out, num = _compact(a, keep, size, fill)
     if size is not None:
-        out = where(less(arange(int(size)), num), out, fill)
+        out = where(less(arange(operator.index(size)), num), out, fill)
     return _weak_like(out, a)
 
 
@@ -210,7 +215,7 @@ def _compact(s, sel, size, pad, what="set operations need size= under transforma
             raise ConcretizationTypeError(sel, what)
         size_ = int(np.asarray(reductions.sum(sel)))
     else:
-        size_ = int(size)
+        size_ = operator.index(size)
     if size_ == 0:
         # No slots: the result is a constant (as JAX's), not a scatter into an empty array,
         # whose transpose would gather from the empty cotangent (``unique(x, size=0)`` under
@@ -265,11 +270,11 @@ def setxor1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=Non
         sel = zeros((0,), dtypes.bool_)
     out, num = _compact(s, sel, size, zeros((), s.dtype))
     out = _weak_like(out, a)
-    if size is None or int(size) == 0:
+    if size is None or operator.index(size) == 0:
         return out
     if fill_value is not None:
         return _fill_after(out, num, size, fill_value)
-    valid = less(arange(int(size)), num)
+    valid = less(arange(operator.index(size)), num)
     out = where(valid, out, reductions.max(out))
     return where(valid, out, reductions.min(out))
 
@@ -415,7 +420,7 @@ def unique(
         count = int(np.asarray(reductions.sum(mask)))
         size_ = count
     else:
-        size_ = int(size)
+        size_ = operator.index(size)
         if n == 0 and size_ and fill_value is None:
             raise ValueError(
                 "jnp.unique: for zero-sized input with nonzero size argument, fill_value "

@@ -189,6 +189,8 @@ def swapaxes(a, axis1, axis2):
     a = asarray_any(a)
     perm = list(range(a.ndim))
     for ax in (axis1, axis2):
+        if isinstance(ax, (bool, np.bool_)):  # JAX's error (its axes are an index array)
+            raise ValueError("setting an array element with a sequence.")
         if not -a.ndim <= int(ax) < a.ndim:  # JAX indexes its permutation: IndexError
             raise IndexError(f"index {ax} is out of bounds for axis 0 with size {a.ndim}")
     i, j = canonicalize_axis(axis1, a.ndim), canonicalize_axis(axis2, a.ndim)
@@ -200,6 +202,8 @@ def moveaxis(a, source, destination):
     a = asarray_any(a)
     src = [source] if isinstance(source, (int, np.integer)) else list(source)
     dst = [destination] if isinstance(destination, (int, np.integer)) else list(destination)
+    if len(src) != len(dst):
+        raise ValueError(f"Inconsistent number of elements: {len(src)} vs {len(dst)}")
     src = [canonicalize_axis(s, a.ndim) for s in src]
     dst = [canonicalize_axis(d, a.ndim) for d in dst]
     perm = [i for i in range(a.ndim) if i not in src]
@@ -506,7 +510,7 @@ def rot90(m, k: int = 1, axes=(0, 1)):
     ax0, ax1 = canonicalize_axis(axes[0], m.ndim), canonicalize_axis(axes[1], m.ndim)
     if ax0 == ax1:
         raise ValueError("Axes must be different.")
-    k = int(k) % 4
+    k = operator.index(k) % 4  # a float or str k is a TypeError (docs/compat.md)
     if k == 0:
         return new_array(m)
     if k == 2:

@@ -5,6 +5,7 @@ nan- forms), ``cov``, ``corrcoef``, ``bincount``, ``digitize``, ``histogram``,
 from __future__ import annotations
 
 import builtins
+import operator
 
 import numpy as np
 from jaxlite._src import config as _cfg, dtypes
@@ -298,6 +299,8 @@ def _quantile_impl(a, q, axis, method, keepdims, ignore_nan, name, weights, perc
         raise ValueError(f"{name} does not support complex input")
     (a,) = promote_dtypes_inexact(a)
     q = asarray_any(q)
+    if q.ndim > 1:
+        raise ValueError(f"q must be have rank <= 1, got shape {q.shape}")
     (q,) = promote_dtypes_inexact(q)
     if method == "inverted_cdf":
         if percent:  # q / 100 as compiled: by the reciprocal (bfloat16: exactly)
@@ -584,6 +587,9 @@ def bincount(x, weights=None, minlength: int = 0, *, length: int | None = None, 
         raise TypeError(f"x argument to bincount must have an integer type; got {x.dtype}")
     if x.ndim != 1:
         raise ValueError("only 1-dimensional input supported.")
+    minlength = operator.index(minlength)  # as JAX: a float length is a TypeError
+    if length is not None and not isinstance(length, Tracer):
+        length = operator.index(length)
     if length is None:
         if isinstance(x, Tracer) and x.to_concrete_value() is None:
             raise ConcretizationTypeError(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from jaxlite._src import dtypes
@@ -142,7 +144,17 @@ deflinear(
 
 
 def reduce_precision(operand, exponent_bits: int, mantissa_bits: int):
-    """``jax.lax.reduce_precision``: round to a float format with the given bit counts."""
+    """``jax.lax.reduce_precision``: round to a float format with the given bit counts.
+
+    Raises:
+        TypeError: a bit count that is not an integer (a float is refused, never truncated).
+        ValueError: a negative mantissa or an exponent below 1 (JAX's messages)."""
+    exponent_bits, mantissa_bits = operator.index(exponent_bits), operator.index(mantissa_bits)
+    if exponent_bits < 1:
+        raise ValueError(f"reduce_precision: exponent_bits must be positive; got {exponent_bits}")
+    if mantissa_bits < 0:
+        msg = f"reduce_precision: mantissa_bits must be non-negative; got {mantissa_bits}"
+        raise ValueError(msg)
     return reduce_precision_p.bind(
-        to_array(operand), exponent_bits=int(exponent_bits), mantissa_bits=int(mantissa_bits)
+        to_array(operand), exponent_bits=exponent_bits, mantissa_bits=mantissa_bits
     )

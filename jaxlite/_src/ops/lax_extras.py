@@ -4,6 +4,8 @@ dynamic_slice_in_dim, dynamic_update_index_in_dim, dynamic_update_slice_in_dim, 
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from jaxlite._src.core.array import to_array
@@ -41,7 +43,7 @@ def dynamic_slice_in_dim(
     starts = [np.int32(0)] * len(shape)
     starts[axis] = start_index
     sizes = list(shape)
-    sizes[axis] = int(slice_size)
+    sizes[axis] = operator.index(slice_size)  # a float size is a TypeError, as JAX
     return dynamic_slice(operand, starts, sizes, allow_negative_indices=allow_negative_indices)
 
 

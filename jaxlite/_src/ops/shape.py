@@ -334,7 +334,7 @@ deflinear(
 def _check_dims(dimensions, nd):
     # an out-of-range axis is an error (as JAX), never taken modulo the rank
     for d in dimensions:
-        if not -nd <= int(d) < nd:
+        if not -nd <= operator.index(d) < nd:  # a float axis is a TypeError, as JAX
             raise ValueError(f"axis {int(d)} is out of bounds for array of dimension {nd}")
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 import jaxlite.numpy as jnp
 from jaxlite._src import dtypes
+from jaxlite._src.numpy.list_args import list_checked
 
 _KINDS = ["symmetric", "lower", "upper"]
 
@@ -36,6 +37,11 @@ def _last_axis_at_least_2(a, name):
 
 
 def _size(n, name="n"):
+    if isinstance(n, (bool, np.bool_)):  # JAX's error: its iota of dtype bool
+        raise TypeError(
+            "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, "
+            "floating, complexfloating."
+        )
     return operator.index(n)
 
 
@@ -328,3 +334,10 @@ __all__ = [
     "leslie",
     "pascal",
 ]
+
+# JAX refuses a list or tuple as the first operand of these (tests/hunt/test_err_sweep_s25.py)
+companion, fiedler, fiedler_companion = (
+    list_checked(companion),
+    list_checked(fiedler),
+    list_checked(fiedler_companion),
+)

@@ -10,11 +10,14 @@ the 1-norm of the matrix at run time (``lax.switch`` and a fixed-length ``fori_l
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 import jaxlite.numpy as jnp  # the public jnp namespace (stable across module splits)
 from jaxlite import lax
 from jaxlite._src import dtypes
+from jaxlite._src.numpy.list_args import list_checked
 
 # Padé numerator coefficients b_0..b_m of the degree-m approximant of exp (Higham 2005).
 _PADE = {
@@ -200,6 +203,8 @@ def hankel(c, r=None):
     Returns:
         Shape ``(..., M, N)``, of the promoted dtype.
     """
+    if jnp.ndim(c) == 0:
+        raise ValueError("hankel: c must be at least 1-dimensional, got a scalar.")
     c = jnp.atleast_1d(jnp.asarray(c))
     c, r = _column_and_row(c, jnp.zeros_like(c) if r is None else r)
     m, n = c.shape[-1], r.shape[-1]
@@ -220,8 +225,22 @@ def circulant(c):
 def hilbert(n: int):
     """``jax.scipy.linalg.hilbert``: ``H[i, j] = 1 / (i + j + 1)``, shape ``(n, n)``, in
     the default float dtype."""
+    try:  # JAX's messages: a float size is refused (never truncated), as is a negative one
+        n = operator.index(n)
+    except TypeError:
+        msg = "Shapes must be 1D sequences of concrete values of integer type, got"
+        raise TypeError(f"{msg} {(n, 1)}.") from None
+    if n < 0:
+        raise TypeError(f"iota shape must have every element be nonnegative, got {(n, 1)}.")
     i, j = _index_grid(n, n)
     return jnp.asarray(1.0 / (i + j + 1), dtype=dtypes.default_float_dtype())
 
 
 __all__ = ["circulant", "expm", "expm_frechet", "hankel", "hilbert", "toeplitz"]
+
+# JAX refuses a list or tuple as the first operand of these (tests/hunt/test_err_sweep_s25.py)
+circulant, hankel, toeplitz = (
+    list_checked(circulant),
+    list_checked(hankel),
+    list_checked(toeplitz),
+)

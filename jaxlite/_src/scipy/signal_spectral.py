@@ -20,7 +20,7 @@ import numpy as np
 
 import jaxlite.numpy as jnp
 from jaxlite._src import dtypes
-from jaxlite._src.core.trace import concrete_or_error
+from jaxlite._src.core.trace import concrete_index
 from jaxlite._src.numpy.util import check_arraylike, promote_dtypes_inexact
 from jaxlite._src.scipy.signal import detrend as _detrend
 from jaxlite._src.util import canonicalize_axis
@@ -31,7 +31,7 @@ def _drop(shape, axis: int) -> tuple[int, ...]:
 
 
 def _concrete_int(v, what: str) -> int:
-    return int(concrete_or_error(v, what))
+    return concrete_index(v, what)
 
 
 def _hann(n: int, dtype):
