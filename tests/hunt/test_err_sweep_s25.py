@@ -234,3 +234,41 @@ def test_scipy_functions_refuse_a_list_operand(fun, name):
     msg = f"{name} requires ndarray or scalar arguments, got <class 'list'> at position 0."
     with _raises(TypeError, msg):
         fun([1.0, 2.0])
+
+
+@pytest.mark.parametrize(
+    "call, exc, msg",
+    [
+        (
+            lambda: jnp.where(A > 1, A, A, size=2),
+            ValueError,
+            "size and fill_value arguments cannot be used in three-term where function.",
+        ),
+        (
+            lambda: jnp.array_equiv(A, np.ones(5, np.float32)),
+            TypeError,
+            "eq got incompatible shapes for broadcasting: (3,), (5,).",
+        ),
+        (lambda: jnp.nanvar(A, ddof=None), TypeError, ""),
+        (lambda: jnp.nanstd(A, ddof="1"), TypeError, ""),
+        (lambda: lax.broadcast(A, 5), TypeError, "object of type 'int' has no len()"),
+        (
+            lambda: sla.convolution_matrix(np.zeros(0, np.float32), 2),
+            ValueError,
+            "len(a) must be at least 1; got shape (0,).",
+        ),
+        (
+            lambda: sla.fiedler_companion(np.zeros(0, np.float32)),
+            ValueError,
+            "fiedler_companion requires the last axis of 'a' to have nonzero length, but got "
+            "an array of shape (0,).",
+        ),
+    ],
+)
+def test_operand_errors(call, exc, msg):
+    with _raises(exc, msg):
+        call()
+
+
+def test_array_equiv_of_broadcastable_operands_still_answers():
+    assert bool(jnp.array_equiv(A, A[None])) and not bool(jnp.array_equiv(A, A[:1]))

@@ -83,8 +83,9 @@ def array_equiv(a1, a2):
     a1, a2 = asarray_any(a1), asarray_any(a2)
     try:
         a1, a2 = broadcast_arrays(a1, a2)
-    except ValueError:
-        return asarray_any(False)
+    except ValueError:  # JAX's error (NumPy answers False)
+        msg = f"eq got incompatible shapes for broadcasting: {a1.shape}, {a2.shape}."
+        raise TypeError(msg) from None
     return all(key_compare.equal(a1, a2))
 
 
@@ -213,6 +214,8 @@ def nanvar(
       ValueError: a real ``dtype`` for complex input.
     """
     check_out(out, "jnp.nanvar is not supported.")
+    if ddof is None or isinstance(ddof, str):  # JAX's ddof is an operand: a TypeError
+        raise TypeError(f"nanvar: ddof must be a number or an array, got {ddof!r}")
     a = asarray_any(a)
     comp, out_dt = _var_dtypes(a.dtype, dtype)
     axes = _reduction_axes(a, axis)

@@ -22,6 +22,7 @@ from jaxlite._src.numpy.util import (
     asarray_any,
     check_arraylike,
     check_out,
+    check_where_args,
     div_by_constant,
     promote_args,
     promote_args_inexact,
@@ -515,7 +516,7 @@ def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
     """``jnp.where``: three-argument select, or (one argument) the indices of nonzeros."""
     if x is None and y is None:
         return _one_argument_where(condition, size=size, fill_value=fill_value)
-    check_arraylike("where", condition, x, y)
+    check_where_args(condition, x, y, size, fill_value)
     if x is None or y is None:
         raise ValueError(
             "Either both or neither of the x and y arguments should be provided "

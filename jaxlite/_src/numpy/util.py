@@ -279,6 +279,16 @@ def canonicalize_axis(axis: int, ndim: int, index_error: bool = False) -> int:
     return axis % ndim
 
 
+def check_where_args(condition, x, y, size, fill_value) -> None:
+    """The three-term ``where``'s operands are arrays (or scalars), and JAX refuses
+    ``size=`` / ``fill_value=`` there (they belong to the one-argument form)."""
+    if size is not None or fill_value is not None:
+        raise ValueError(
+            "size and fill_value arguments cannot be used in three-term where function."
+        )
+    check_arraylike("where", condition, x, y)
+
+
 def is_tracer(x) -> bool:
     return isinstance(x, Tracer)
 

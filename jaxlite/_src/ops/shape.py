@@ -135,6 +135,7 @@ def broadcast(operand, sizes, *, out_sharding=None):
     """``jax.lax.broadcast``: prepend dimensions of the given sizes."""
     if out_sharding is not None:
         return sharding_hooks.apply_out_sharding(broadcast, out_sharding, operand, sizes)
+    len(sizes)  # an int is JAX's TypeError ("object of type 'int' has no len()")
     sizes = canonicalize_shape(sizes)  # float sizes: JAX's TypeError, never truncated
     if not sizes and isinstance(operand, ArrayImpl):
         return operand  # nothing to prepend: JAX returns the array itself

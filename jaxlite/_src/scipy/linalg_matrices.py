@@ -86,6 +86,8 @@ def convolution_matrix(a, n: int, mode: str = "full"):
     a = jnp.asarray(a)
     if a.ndim == 0:
         raise ValueError("convolution_matrix: a must be at least 1-dimensional, got a scalar.")
+    if a.shape[-1] == 0:
+        raise ValueError(f"len(a) must be at least 1; got shape {a.shape}.")
     m = a.shape[-1]
     rows_full = m + n - 1
     i = np.arange(rows_full)[:, None]
@@ -153,6 +155,11 @@ def fiedler_companion(a):
     a = jnp.asarray(a)
     if a.ndim == 0:
         raise ValueError("fiedler_companion: a must be at least 1-dimensional.")
+    if a.shape[-1] == 0:
+        raise ValueError(
+            "fiedler_companion requires the last axis of 'a' to have nonzero length, but got "
+            f"an array of shape {a.shape}."
+        )
     if not dtypes.is_inexact(a.dtype):
         a = a.astype(_float())
     n = a.shape[-1] - 1
