@@ -89,6 +89,11 @@ def test_float_or_string_count_is_a_type_error(call, msg):
             "Shapes must be 1D sequences of concrete values of integer type, got [2.0].",
         ),
         (
+            lambda: jnp.repeat(A, 2, total_repeat_length=-1),
+            TypeError,
+            "broadcast_in_dim shape must have every element be nonnegative, got (-1,).",
+        ),
+        (
             lambda: sla.hilbert(2.0),
             TypeError,
             "Shapes must be 1D sequences of concrete values of integer type, got (2.0, 1).",

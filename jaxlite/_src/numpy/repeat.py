@@ -84,6 +84,9 @@ def repeat(
         except TypeError:
             msg = "Shapes must be 1D sequences of concrete values of integer type, got"
             raise TypeError(f"{msg} {[total_repeat_length]}.") from None
+        if total_repeat_length < 0:
+            msg = "broadcast_in_dim shape must have every element be nonnegative, got"
+            raise TypeError(f"{msg} {(total_repeat_length,)}.")
     if isinstance(repeats, Tracer) and repeats.to_concrete_value() is None:
         if total_repeat_length is None:
             raise ConcretizationTypeError(repeats, _TRACED_MESSAGE)
