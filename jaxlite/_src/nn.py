@@ -7,7 +7,7 @@ import operator
 import numpy as np
 
 from jaxlite._src import dtypes
-from jaxlite._src.core.trace import new_array
+from jaxlite._src.core.trace import concrete_index, new_array
 from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy import indexing_routines, reductions, ufuncs
 from jaxlite._src.numpy.creation import arange, full_like, ones, ones_like, zeros_like
@@ -224,7 +224,9 @@ def one_hot(x, num_classes: int, *, dtype=None, axis=-1):
             "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, "
             "floating, complexfloating."
         )
-    num_classes = operator.index(num_classes)  # a float is JAX's TypeError, not int()
+    num_classes = concrete_index(
+        num_classes, "The num_classes argument of one_hot"
+    )  # float: TypeError
     dt = dtypes.canonicalize_dtype(dtype if dtype is not None else dtypes.default_float_dtype())
     if isinstance(axis, int) and not -x.ndim - 1 <= axis <= x.ndim:
         raise ValueError(f"axis {axis} is out of bounds for array of dimension {x.ndim + 1}")

@@ -277,3 +277,47 @@ def test_operand_errors(call, exc, msg):
 
 def test_array_equiv_of_broadcastable_operands_still_answers():
     assert bool(jnp.array_equiv(A, A[None])) and not bool(jnp.array_equiv(A, A[:1]))
+
+
+# ------------------------------------------------- traced values where JAX wants static ones
+@pytest.mark.parametrize(
+    "fun, v",
+    [
+        (lambda v: jnp.sum(M, axis=v), 0),
+        (lambda v: jnp.flip(M, v), 0),
+        (lambda v: jnp.roll(M, 1, axis=v), 0),
+        (lambda v: jnp.squeeze(M[None], v), 0),
+        (lambda v: jnp.expand_dims(A, v), 0),
+        (lambda v: jnp.moveaxis(M, v, 1), 0),
+        (lambda v: jax.nn.softmax(M, axis=v), 0),
+        (lambda v: jax.nn.one_hot(I, v), 2),
+        (lambda v: jnp.unique(A, size=v), 2),
+        (lambda v: jnp.triu_indices(v), 2),
+        (lambda v: lax.reduce_precision(A, v, 2), 5),
+        (lambda v: jnp.linspace(0.0, 1.0, v), 3),
+    ],
+)
+def test_traced_static_is_a_concretization_error(fun, v):
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jax.jit(fun)(v)
+
+
+@pytest.mark.parametrize(
+    "fun",
+    [
+        lambda v: jnp.argmax(M, axis=v),
+        lambda v: jnp.concatenate([M, M], axis=v),
+        lambda v: jnp.stack([A, A], axis=v),
+        lambda v: jnp.take(M, I[:2], axis=v),
+    ],
+)
+def test_traced_axis_read_with_index_is_an_integer_conversion_error(fun):
+    with pytest.raises(jax.errors.TracerIntegerConversionError):
+        jax.jit(fun)(0)
+
+
+def test_traced_eye_and_trace_offsets_are_values():
+    # JAX takes eye's k and trace's offset as values, so a traced one works under jit
+    np.testing.assert_array_equal(jax.jit(lambda k: jnp.eye(3, 4, k=k))(1), np.eye(3, 4, 1))
+    x = np.arange(9.0, dtype=np.float32).reshape(3, 3)
+    np.testing.assert_array_equal(jax.jit(lambda k: jnp.trace(x, offset=k))(-1), 3.0 + 7.0)

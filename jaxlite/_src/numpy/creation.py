@@ -310,10 +310,23 @@ def _linspace(start, stop, num, endpoint, retstep, dtype, axis):
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype=None, *, device=None) -> Array:
     # sizes as JAX's canonicalize_dim takes them: ints, bools, integer arrays; floats raise
-    N, k = operator.index(N), operator.index(k)
+    N = operator.index(N)
     M = N if M is None else operator.index(M)
+    if isinstance(k, Tracer) and k.to_concrete_value() is None:
+        return _eye_traced_offset(N, M, k, _dtype_or_default(dtype))
+    k = operator.index(k)
     out = ArrayImpl(np.eye(N, M, k, dtype=_dtype_or_default(dtype)))
     return staged_constant(_explicit.created(out, None, device))
+
+
+def _eye_traced_offset(N: int, M: int, k, dtype) -> Array:
+    """``eye`` with a traced diagonal offset (JAX takes ``k`` as a value): ``i + k == j``."""
+    if k.aval.ndim or not dtypes.is_int(k.aval.dtype):
+        raise TypeError(f"eye: k must be an integer scalar, got {k.aval.str_short()}")
+    rows = conversion.broadcasted_iota(dtypes.int32, (N, M), 0)
+    cols = conversion.broadcasted_iota(dtypes.int32, (N, M), 1)
+    k = _sh.broadcast_to_rank(conversion.convert_element_type(k, dtypes.int32), (N, M))
+    return conversion.convert_element_type(_ew.eq(_ew.add(rows, k), cols), dtype)
 
 
 def identity(n: int, dtype=None) -> Array:

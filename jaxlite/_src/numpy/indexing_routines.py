@@ -18,7 +18,7 @@ from jaxlite._src import dtypes
 from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.errors import ConcretizationTypeError
-from jaxlite._src.core.trace import Tracer, concrete_or_error, new_array
+from jaxlite._src.core.trace import Tracer, concrete_index, concrete_or_error, new_array
 from jaxlite._src.numpy import reductions, ufuncs
 from jaxlite._src.numpy.creation import arange, full_like, zeros
 from jaxlite._src.numpy.indexing import int32_index
@@ -93,7 +93,7 @@ def indices(dimensions, dtype=None, sparse: bool = False):
 def _index_args(*args):
     """Integer sizes/offsets as JAX takes them (``operator.index``: a float is a TypeError,
     never truncated); None passes."""
-    return tuple(a if a is None else operator.index(a) for a in args)
+    return tuple(a if a is None else concrete_index(a) for a in args)
 
 
 def _tri_index_args(n, k, m):
@@ -572,7 +572,7 @@ def _flat_axis(a, axis):
     a = asarray_any(a)
     if axis is None:
         return ravel(a), 0
-    return a, canonicalize_axis(axis, a.ndim)
+    return a, canonicalize_axis(operator.index(axis), a.ndim)  # traced: as JAX's take
 
 
 def _fill_value_for(dtype):

@@ -7,6 +7,7 @@ nan-ignoring ones (``nansum``, ...) and the whole-array comparisons (``allclose`
 from __future__ import annotations
 
 import builtins
+import operator
 
 import numpy as np
 from jaxlite._src import dtypes
@@ -483,9 +484,7 @@ def _given_mean(a_mean, x, name: str):
         ranks = {x.ndim, m.ndim}
         raise TypeError(f"sub: arrays must have the same number of dimensions, got {ranks}")
     if m.ndim and builtins.any(d not in (1, n) for d, n in zip(m.shape, x.shape)):
-        raise TypeError(
-            f"sub got incompatible shapes for broadcasting: {x.shape}, {m.shape}."
-        )
+        raise TypeError(f"sub got incompatible shapes for broadcasting: {x.shape}, {m.shape}.")
     return m
 
 
@@ -631,7 +630,8 @@ def argmax(a, axis=None, out=None, keepdims=None):
         out = _red.argmax(ravel(a), 0, dtypes.default_int_dtype())
         # keepdims keeps the rank: all axes become size 1, as in JAX.
         return _keepdims(out, a, tuple(range(a.ndim)), keepdims)
-    axis = canonicalize_axis(axis, a.ndim, index_error=True)
+    # operator.index first: a traced axis is TracerIntegerConversionError, as JAX's
+    axis = canonicalize_axis(operator.index(axis), a.ndim, index_error=True)
     out = _red.argmax(a, axis, dtypes.default_int_dtype())
     return _keepdims(out, a, (axis,), keepdims)
 
@@ -643,7 +643,7 @@ def argmin(a, axis=None, out=None, keepdims=None):
         out = _red.argmin(ravel(a), 0, dtypes.default_int_dtype())
         # keepdims keeps the rank: all axes become size 1, as in JAX.
         return _keepdims(out, a, tuple(range(a.ndim)), keepdims)
-    axis = canonicalize_axis(axis, a.ndim, index_error=True)
+    axis = canonicalize_axis(operator.index(axis), a.ndim, index_error=True)
     out = _red.argmin(a, axis, dtypes.default_int_dtype())
     return _keepdims(out, a, (axis,), keepdims)
 

@@ -10,7 +10,7 @@ import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.errors import ConcretizationTypeError
-from jaxlite._src.core.trace import Tracer
+from jaxlite._src.core.trace import Tracer, concrete_index
 from jaxlite._src.numpy import reductions
 from jaxlite._src.numpy.creation import arange, asarray, full, full_like, ones, zeros
 from jaxlite._src.numpy.indexing_routines import take
@@ -57,6 +57,9 @@ def isin(
     eq = equal(expand_dims(element, -1), test)
     out = reductions.any(eq, axis=-1)
     return logical_not(out) if invert else out
+
+
+_SIZE = "The size argument of a set operation must be statically specified."
 
 
 def _set_result(vals, size, fill_value):
@@ -158,7 +161,7 @@ def _fill_after(out, num, size, fill_value):
     (so the fill's dtype promotes with the values', as in JAX's intersect1d/setxor1d)."""
     if size is None or fill_value is None:
         return out
-    return where(less(arange(operator.index(size)), num), out, fill_value)
+    return where(less(arange(concrete_index(size, _SIZE)), num), out, fill_value)
 
 
 def setdiff1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=None):
@@ -181,7 +184,7 @@ def _setdiff_in_order(a, ar2, size, fill_value):
     fill = full_like(a, 0 if fill_value is None else fill_value, shape=())
     out, num = _compact(a, keep, size, fill)
     if size is not None:
-        out = where(less(arange(operator.index(size)), num), out, fill)
+        out = where(less(arange(concrete_index(size, _SIZE)), num), out, fill)
     return _weak_like(out, a)
 
 
@@ -215,7 +218,7 @@ def _compact(s, sel, size, pad, what="set operations need size= under transforma
             raise ConcretizationTypeError(sel, what)
         size_ = int(np.asarray(reductions.sum(sel)))
     else:
-        size_ = operator.index(size)
+        size_ = concrete_index(size, _SIZE)
     if size_ == 0:
         # No slots: the result is a constant (as JAX's), not a scatter into an empty array,
         # whose transpose would gather from the empty cotangent (``unique(x, size=0)`` under
@@ -270,11 +273,11 @@ def setxor1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=Non
         sel = zeros((0,), dtypes.bool_)
     out, num = _compact(s, sel, size, zeros((), s.dtype))
     out = _weak_like(out, a)
-    if size is None or operator.index(size) == 0:
+    if size is None or concrete_index(size, _SIZE) == 0:
         return out
     if fill_value is not None:
         return _fill_after(out, num, size, fill_value)
-    valid = less(arange(operator.index(size)), num)
+    valid = less(arange(concrete_index(size, _SIZE)), num)
     out = where(valid, out, reductions.max(out))
     return where(valid, out, reductions.min(out))
 
@@ -420,7 +423,7 @@ def unique(
         count = int(np.asarray(reductions.sum(mask)))
         size_ = count
     else:
-        size_ = operator.index(size)
+        size_ = concrete_index(size, _SIZE)
         if n == 0 and size_ and fill_value is None:
             raise ValueError(
                 "jnp.unique: for zero-sized input with nonzero size argument, fill_value "

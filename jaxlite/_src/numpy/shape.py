@@ -14,7 +14,7 @@ import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.avals import aval_of, canonicalize_shape, check_nonnegative_shape
 from jaxlite._src.core.errors import ConcretizationTypeError
-from jaxlite._src.core.trace import Tracer, new_array
+from jaxlite._src.core.trace import Tracer, concrete_index, new_array
 from jaxlite._src.numpy import util as _util
 from jaxlite._src.numpy.util import (
     asarray_any,
@@ -200,8 +200,10 @@ def swapaxes(a, axis1, axis2):
 
 def moveaxis(a, source, destination):
     a = asarray_any(a)
-    src = [source] if isinstance(source, (int, np.integer)) else list(source)
-    dst = [destination] if isinstance(destination, (int, np.integer)) else list(destination)
+    src = [source] if isinstance(source, (int, np.integer)) or _traced_scalar(source) else source
+    dst = destination
+    dst = [dst] if isinstance(dst, (int, np.integer)) or _traced_scalar(dst) else dst
+    src, dst = list(src), list(dst)
     if len(src) != len(dst):
         raise ValueError(f"Inconsistent number of elements: {len(src)} vs {len(dst)}")
     src = [canonicalize_axis(s, a.ndim) for s in src]
@@ -227,11 +229,19 @@ def squeeze(a, axis=None):
     return _sh.squeeze(a, axes) if axes else new_array(a)
 
 
+_STATIC_AXIS = "The axis argument must be known statically."
+
+
+def _traced_scalar(x) -> bool:
+    """A 0-d tracer where an axis is expected: JAX's ConcretizationTypeError follows."""
+    return isinstance(x, Tracer) and x.aval.ndim == 0
+
+
 def expand_dims(a, axis):
     a = asarray_any(a)
     # NumPy integer scalars count as ints (TFP passes them), as in JAX
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    return _sh.expand_dims(a, tuple(operator.index(x) for x in axes))
+    axes = (axis,) if isinstance(axis, (int, np.integer)) or _traced_scalar(axis) else tuple(axis)
+    return _sh.expand_dims(a, tuple(concrete_index(x, _STATIC_AXIS) for x in axes))
 
 
 def broadcast_to(array, shape, *, out_sharding=None):
@@ -327,7 +337,8 @@ def concatenate(arrays, axis: int | None = 0, dtype=None):
     nd = arrays[0].ndim
     if nd == 0:
         raise ValueError("Zero-dimensional arrays cannot be concatenated.")
-    return _sh.concatenate(arrays, canonicalize_axis(axis, nd))
+    # operator.index first: a traced axis is TracerIntegerConversionError, as JAX's
+    return _sh.concatenate(arrays, canonicalize_axis(operator.index(axis), nd))
 
 
 def stack(arrays, axis: int = 0, out=None, dtype=None):
@@ -342,7 +353,7 @@ def stack(arrays, axis: int = 0, out=None, dtype=None):
             + ", ".join(str(a.shape) for a in arrays)
             + "."
         )
-    axis = canonicalize_axis(axis, arrays[0].ndim + 1)
+    axis = canonicalize_axis(operator.index(axis), arrays[0].ndim + 1)  # (as concatenate)
     return concatenate([expand_dims(a, axis) for a in arrays], axis, dtype)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from jaxlite._src import config as _cfg, dtypes
 from jaxlite._src.core.array import Array, ArrayImpl, owned, to_array
 from jaxlite._src.core.avals import ShapedArray, aval_of
-from jaxlite._src.core.trace import Tracer, new_array, staged_constant
+from jaxlite._src.core.trace import Tracer, concrete_index, new_array, staged_constant
 from jaxlite._src.ops import conversion, division, elementwise as ew, shape as _shape
 from jaxlite._src.sharding import explicit as _explicit
 
@@ -271,8 +271,9 @@ def canonicalize_axis(axis: int, ndim: int, index_error: bool = False) -> int:
     ``canonicalize_axis`` raises (not NumPy's AxisError, which is also an IndexError), or
     with ``index_error`` a plain IndexError, for the functions where JAX indexes the shape
     first (``argmax``, ``mean``, ``var``, ``split``...: its ``tuple index out of range``).
-    A float axis is a TypeError (``operator.index``, as JAX), never truncated."""
-    axis = operator.index(axis)
+    A float axis is a TypeError (``operator.index``, as JAX), never truncated; a traced one
+    is JAX's ``ConcretizationTypeError``."""
+    axis = concrete_index(axis, "The axis argument must be known statically.")
     if not -ndim <= axis < ndim:
         msg = f"axis {axis} is out of bounds for array of dimension {ndim}"
         raise IndexError(msg) if index_error else ValueError(msg)

@@ -12,6 +12,7 @@ from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import ShapedArray
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero
+from jaxlite._src.core.trace import concrete_index
 from jaxlite._src.ops import shape as _shape
 from jaxlite._src.ops._factories import deflinear, non_differentiable
 
@@ -149,7 +150,8 @@ def reduce_precision(operand, exponent_bits: int, mantissa_bits: int):
     Raises:
         TypeError: a bit count that is not an integer (a float is refused, never truncated).
         ValueError: a negative mantissa or an exponent below 1 (JAX's messages)."""
-    exponent_bits, mantissa_bits = operator.index(exponent_bits), operator.index(mantissa_bits)
+    exponent_bits = concrete_index(exponent_bits, "exponent_bits must be static")
+    mantissa_bits = concrete_index(mantissa_bits, "mantissa_bits must be static")
     if exponent_bits < 1:
         raise ValueError(f"reduce_precision: exponent_bits must be positive; got {exponent_bits}")
     if mantissa_bits < 0:
