@@ -204,6 +204,17 @@ def test_bool_where_an_integer_is_required(call, exc, msg):
             "mulhi: arrays must have the same number of dimensions, got {1, 2}",
         ),
         (
+            lambda: jnp.linalg.cross(np.ones((2, 2, 2), np.float32), A),
+            ValueError,
+            "Both input arrays must be (arrays of) 3-dimensional vectors, but they have "
+            "x1.shape[axis]=2 and x2.shape[axis]=3",
+        ),
+        (
+            lambda: jnp.linalg.cross(A, A, axis=None),
+            TypeError,
+            "tuple indices must be integers or slices, not NoneType",
+        ),
+        (
             lambda: sla.hankel(np.float32(1.0)),
             ValueError,
             "hankel: c must be at least 1-dimensional, got a scalar.",

@@ -645,7 +645,14 @@ def tensordot(x1, x2, /, *, axes=2, precision=None, preferred_element_type=None,
 
 
 def cross(x1, x2, /, *, axis=-1):
-    """``jnp.linalg.cross``: cross product of 3-vectors along ``axis``."""
+    """``jnp.linalg.cross``: cross product of 3-vectors along ``axis`` (2-vectors, which
+    ``jnp.cross`` takes, are refused, as JAX's)."""
+    x1, x2 = asarray_any(x1), asarray_any(x2)
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:  # (a None axis: the TypeError of indexing)
+        raise ValueError(
+            "Both input arrays must be (arrays of) 3-dimensional vectors, but they have "
+            f"{x1.shape[axis]=} and {x2.shape[axis]=}"
+        )
     return _cross(x1, x2, axis=axis)
 
 
