@@ -27,6 +27,7 @@ import numpy as np
 from jaxlite._src import config as _cfg, dtypes, tree_util
 from jaxlite._src.api_plumbing import canonicalize_argnums
 from jaxlite._src.compile import codegen, donation, jit_refs
+from jaxlite._src.compile.jit_args import check_donation, infer_argnums_and_argnames
 from jaxlite._src.compile.jit_debug import debug_after_trace, live_tracers, refuse_trace
 from jaxlite._src.compile.jit_refs import leaf_value as _leaf_value
 from jaxlite._src.compile.stage_info import StageInfo
@@ -331,13 +332,13 @@ class PjitFunction:
             pass
         # negative indices, in the order given (checked against each call's arguments)
         self._neg_statics = tuple(i for i in canonicalize_argnums(static_argnums) if i < 0)
-        static_argnums, static_argnames = _infer_argnums_and_argnames(
+        static_argnums, static_argnames = infer_argnums_and_argnames(
             self._sig, static_argnums, static_argnames
         )
         self._static_argnums = static_argnums
         self._static_argnames = static_argnames
         # (argnums, argnames) donated, one inferred from the other when only one is given
-        self._donate = _check_donation(self._sig, donate_argnums, donate_argnames, static_argnames)
+        self._donate = check_donation(self._sig, donate_argnums, donate_argnames, static_argnames)
         self._keep_unused = keep_unused
         self._name = getattr(fun, "__name__", "fun")
         # Hit path for the common call: positional ArrayImpl arguments, no statics, nothing
@@ -590,61 +591,6 @@ class PjitFunction:
 
     def __repr__(self):  # JAX's text (chex tells jitted functions apart by it)
         return f"<PjitFunction of {self._fun!r}>"
-
-
-def _check_statics_against_signature(params, static_argnums, static_argnames, what="static"):
-    """Reject static_argnums/static_argnames (or the ``donate_`` ones) the function cannot
-    receive (as JAX does)."""
-    kinds = [p.kind for p in params]
-    P = inspect.Parameter
-    if P.VAR_POSITIONAL not in kinds:
-        n_pos = sum(k in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD) for k in kinds)
-        if any(not -n_pos <= i < n_pos for i in static_argnums):
-            raise ValueError(
-                f"Jitted function has {what}_argnums={tuple(sorted(static_argnums))}, but only "
-                f"accepts {n_pos} positional arguments."
-            )
-    if P.VAR_KEYWORD not in kinds:
-        named = {p.name for p in params if p.kind in (P.POSITIONAL_OR_KEYWORD, P.KEYWORD_ONLY)}
-        invalid = set(static_argnames) - named
-        if invalid:
-            raise ValueError(
-                f"Jitted function has invalid argnames {invalid} in {what}_argnames. Function "
-                "does not take these args."
-            )
-
-
-def _check_donation(sig, donate_argnums, donate_argnames, static_argnames):
-    """JAX's checks of ``donate_argnums``/``donate_argnames`` (in range of the signature, not
-    also static); returns ``(argnums, argnames)`` donated (inferred from each other as the
-    static ones are), or None if none is."""
-    nums, names = _infer_argnums_and_argnames(sig, donate_argnums, donate_argnames, "donate")
-    both = set(names) & set(static_argnames)
-    if both:
-        raise ValueError(
-            "static_argnames and donate_argnames cannot intersect. Argument names "
-            f"{both} appear in both static_argnames and donate_argnames"
-        )
-    return (nums, names) if nums or names else None
-
-
-def _infer_argnums_and_argnames(sig, argnums, argnames, what="static"):
-    """As JAX: when only one of ``argnums``/``argnames`` (static or donated) is given, the
-    other is inferred from the signature's positional-or-keyword parameters (non-negative
-    indices); when both are, each is taken as it is."""
-    infer_names, infer_nums = argnames is None, argnums is None
-    nums = set(canonicalize_argnums(argnums))
-    names = set((argnames,) if isinstance(argnames, str) else argnames or ())
-    if sig is not None:
-        params = list(sig.parameters.values())
-        _check_statics_against_signature(params, nums, names, what)
-        for i, p in enumerate(params):
-            if p.kind == inspect.Parameter.POSITIONAL_OR_KEYWORD:
-                if infer_names and i in nums:
-                    names.add(p.name)
-                if infer_nums and p.name in names:
-                    nums.add(i)
-    return frozenset(nums), frozenset(names)
 
 
 class Traced:

@@ -64,3 +64,31 @@ def popcount(x: np.ndarray) -> np.ndarray:
     raw = np.ascontiguousarray(x).view(np.uint8).reshape(x.shape + (x.dtype.itemsize,))
     bits = np.unpackbits(raw, axis=-1)
     return bits.sum(-1).astype(x.dtype)
+
+
+def digamma(x):
+    """``lax.digamma``: SciPy's, with the poles (0, -0 and the negative integers) NaN as in
+    JAX (SciPy gives +-inf at 0)."""
+    import scipy.special  # at the first call: importing jaxlite does not load SciPy
+
+    out = scipy.special.digamma(x).astype(x.dtype, copy=False)
+    return np.where((x <= 0) & (x == np.floor(x)), np.asarray(np.nan, x.dtype), out)
+
+
+def lgamma(x):
+    """``lax.lgamma``: SciPy's ``gammaln``, except at -inf (SciPy's -inf; C99's lgamma and
+    XLA, so JAX, give +inf)."""
+    import scipy.special  # at the first call: importing jaxlite does not load SciPy
+
+    out = np.asarray(scipy.special.gammaln(x)).astype(x.dtype, copy=False)
+    return np.where(x == -np.inf, np.asarray(np.inf, out.dtype), out)
+
+
+def polygamma(x, *, m):
+    """``lax.polygamma`` of the static order ``m``: SciPy's, with JAX's values at the poles
+    (inf for odd orders, NaN for even ones)."""
+    import scipy.special  # at the first call: importing jaxlite does not load SciPy
+
+    pole = (x <= 0) & (x == np.floor(x))
+    out = scipy.special.polygamma(m, x)
+    return np.where(pole, np.inf if m % 2 else np.nan, out).astype(x.dtype)

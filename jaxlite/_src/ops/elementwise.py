@@ -227,12 +227,6 @@ rules.native_elementwise.add(not_p)
 non_differentiable(not_p)
 
 
-def _digamma_impl(x):
-    # The poles (0, -0 and the negative integers) are NaN, as in JAX (SciPy gives +-inf at 0).
-    out = scipy.special.digamma(x).astype(x.dtype, copy=False)
-    return np.where((x <= 0) & (x == np.floor(x)), np.asarray(np.nan, x.dtype), out)
-
-
 erf_p = unop("erf", _special_impl("erf"), FLOAT)
 defjvp(erf_p, lambda t, x: mul(_formula_const(x, 2 / np.sqrt(np.pi)), mul(t, exp(neg(square(x))))))
 erfc_p = unop("erfc", _special_impl("erfc"), FLOAT)
@@ -246,24 +240,13 @@ defjvp2(
 )
 
 
-def _lgamma_impl(x):  # SciPy's gammaln(-inf) is -inf; C99's lgamma and XLA (JAX) give +inf
-    out = np.asarray(scipy.special.gammaln(x)).astype(x.dtype, copy=False)
-    return np.where(x == -np.inf, np.asarray(np.inf, out.dtype), out)
-
-
-lgamma_p = unop("lgamma", _lgamma_impl, FLOAT)
+lgamma_p = unop("lgamma", _kernels.lgamma, FLOAT)
 defjvp(lgamma_p, lambda t, x: mul(t, digamma(x)))
-digamma_p = unop("digamma", _digamma_impl, FLOAT)
-
-
-def _polygamma_impl(x, *, m):
-    pole = (x <= 0) & (x == np.floor(x))  # JAX: inf for odd orders, NaN for even ones
-    out = scipy.special.polygamma(m, x)
-    return np.where(pole, np.inf if m % 2 else np.nan, out).astype(x.dtype)
+digamma_p = unop("digamma", _kernels.digamma, FLOAT)
 
 
 # polygamma of a static order m: digamma's derivatives, each differentiable (hessians).
-polygamma_p = unop("polygamma", _polygamma_impl, FLOAT)
+polygamma_p = unop("polygamma", _kernels.polygamma, FLOAT)
 
 
 def _polygamma_jvp(t, x, *, m=0):
