@@ -154,3 +154,22 @@ def test_histogram_on_edges_that_do_not_increase_counts_like_jax(edges):
     if real_jnp is not None:
         theirs, _ = real_jnp.histogram(a, edges)
         np.testing.assert_array_equal(np.asarray(counts), np.asarray(theirs))
+
+
+# --- jnp.lexsort reads its axis before anything else --------------------------------------
+# Keys that are one 1-D array are iterated into 0-d keys, and jaxlite returned 0 for them
+# before looking at the axis: a float-array axis answered where JAX raises (its axis is a
+# static argument: an array is not hashable, a float is no index).
+
+
+def test_lexsort_refuses_a_float_axis_even_for_0d_keys():
+    with pytest.raises(TypeError):
+        jnp.lexsort(jnp.asarray([1.0, 2.0]), jnp.asarray([1.0, 0.0]))
+    with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+        jnp.lexsort([jnp.asarray([3.0, 1.0, 2.0])], 1.5)
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jax.jit(lambda a: jnp.lexsort([jnp.asarray([3.0, 1.0, 2.0])], a))(0)
+    assert np.asarray(jnp.lexsort([jnp.asarray([3.0, 1.0, 2.0])], 0)).tolist() == [1, 2, 0]
+    if real_jnp is not None:
+        with pytest.raises((TypeError, ValueError)):
+            real_jnp.lexsort(real_jnp.asarray([1.0, 2.0]), real_jnp.asarray([1.0, 0.0]))

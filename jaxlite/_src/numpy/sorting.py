@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 from jaxlite._src import dtypes
+from jaxlite._src.core.trace import concrete_index
 from jaxlite._src.numpy import reductions
 from jaxlite._src.numpy.creation import ones_like, zeros
 from jaxlite._src.numpy.indexing_routines import _flat_axis, take
@@ -116,6 +117,7 @@ def argsort(
 
 def lexsort(keys, axis: int = -1):
     """``jnp.lexsort``: indirect stable sort by several keys, the last one primary."""
+    axis = concrete_index(axis, "The axis argument of jnp.lexsort must be static.")
     keys = [asarray_any(k) for k in keys]
     if not keys:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
