@@ -173,3 +173,22 @@ def test_lexsort_refuses_a_float_axis_even_for_0d_keys():
     if real_jnp is not None:
         with pytest.raises((TypeError, ValueError)):
             real_jnp.lexsort(real_jnp.asarray([1.0, 2.0]), real_jnp.asarray([1.0, 0.0]))
+
+
+# --- jaxlite's own multiply-add raises no NumPy warning -----------------------------------
+# fma (XLA's contraction of a product and a sum, which jaxlite reproduces inside histogram,
+# linspace and the quantile weights) warned "invalid value encountered in multiply" on
+# infinite data eagerly; the user wrote no such product (XLA raises no IEEE warnings).
+
+
+def test_histogram_of_infinite_data_raises_no_numpy_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        counts, edges = jnp.histogram(jnp.asarray([1.0, 2.0, np.inf]))
+    assert np.asarray(counts).tolist() == [0.0] * 9 + [1.0]
+    assert np.isnan(np.asarray(edges)[0]) and np.all(np.isinf(np.asarray(edges)[1:]))
+    if real_jnp is not None:
+        theirs, _ = real_jnp.histogram(real_jnp.asarray([1.0, 2.0, np.inf]))
+        np.testing.assert_array_equal(np.asarray(counts), np.asarray(theirs))
