@@ -264,6 +264,19 @@ def _quantile(a, q, axis, method, keepdims, ignore_nan, name, weights=None, perc
         return _quantile_impl(a, q, axis, method, keepdims, ignore_nan, name, weights, percent)
 
 
+def _recip_100(dt):
+    """``1 / 100`` rounded in ``dt``, by which XLA multiplies for a division by 100; None
+    for bfloat16 (computed in float32 by XLA:CPU, no reciprocal: it divides exactly)."""
+    dt = np.dtype(dt)
+    return np.true_divide(dt.type(1), dt.type(100)) if dt in division.RECIP_DTYPES else None
+
+
+def _percent_of(q):
+    """``q / 100`` as compiled code computes it (``_recip_100``)."""
+    recip = _recip_100(q.dtype)
+    return divide(q, 100) if recip is None else multiply(q, recip)
+
+
 def _percent_positions(qe, count, n, ignore_nan, q_ndim):
     """``q / 100 * (count - 1)`` as XLA:CPU compiles JAX's ``percentile`` (a jitted
     function, also when called eagerly): the division is a product by the reciprocal of
@@ -272,17 +285,13 @@ def _percent_positions(qe, count, n, ignore_nan, q_ndim):
     the NaN-ignoring count (computed at run time) where ``q`` is a vector, as measured on
     JAX 0.10.2 (a scalar ``q`` is multiplied in turn). So float32
     ``percentile(arange(21.), 50, method='lower')`` is 9.0 in JAX (50 * 0.19999999 < 10),
-    where exact arithmetic (and NumPy) gives 10.0. bfloat16 (computed in float32 by
-    XLA:CPU, no reciprocal) divides exactly."""
-    dt = np.dtype(qe.dtype)
-    if dt not in division.RECIP_DTYPES:
-        return multiply(divide(qe, 100), subtract(count, 1))
-    recip = np.true_divide(dt.type(1), dt.type(100))
-    if not ignore_nan:
-        return multiply(qe, np.multiply(recip, dt.type(n - 1)))
-    if q_ndim:
+    where exact arithmetic (and NumPy) gives 10.0."""
+    recip = _recip_100(qe.dtype)
+    if recip is not None and not ignore_nan:
+        return multiply(qe, np.multiply(recip, qe.dtype.type(n - 1)))
+    if recip is not None and q_ndim:
         return multiply(qe, multiply(recip, subtract(count, 1)))
-    return multiply(multiply(qe, recip), subtract(count, 1))
+    return multiply(_percent_of(qe), subtract(count, 1))
 
 
 def _quantile_impl(a, q, axis, method, keepdims, ignore_nan, name, weights, percent):
@@ -303,11 +312,8 @@ def _quantile_impl(a, q, axis, method, keepdims, ignore_nan, name, weights, perc
         raise ValueError(f"q must be have rank <= 1, got shape {q.shape}")
     (q,) = promote_dtypes_inexact(q)
     if method == "inverted_cdf":
-        if percent:  # q / 100 as compiled: by the reciprocal (bfloat16: exactly)
-            dt = np.dtype(q.dtype)
-            recip = np.true_divide(dt.type(1), dt.type(100))
-            q = multiply(q, recip) if dt in division.RECIP_DTYPES else divide(q, 100)
-            percent = False
+        if percent:
+            q, percent = _percent_of(q), False
         q = q.astype(a.dtype)  # compared with the cumulative weights, in the data's dtype
     qdt = q.dtype
     shape_in = a.shape
