@@ -73,6 +73,38 @@ def _parse(subscripts: str, shapes):
     return new_ins, out
 
 
+def _interleaved(first, rest):
+    """The interleaved form ``einsum(op0, sublist0, op1, sublist1, ..., [sublist_out])`` as
+    ``(subscripts, operands)``. As JAX (through opt_einsum), the labels may be any hashable,
+    mutually comparable objects: sorted, the k-th is the k-th letter; ``Ellipsis`` is
+    ``...``."""
+    args = (first, *rest)
+    out = None
+    if len(args) % 2:  # an odd count ends with the output sublist
+        args, out = args[:-1], args[-1]
+    operands, sublists = list(args[0::2]), list(args[1::2])
+    message = (
+        "For this input type lists must contain either Ellipsis or hashable and comparable "
+        "object (e.g. int, str)."
+    )
+    try:
+        every = [*sublists, *([] if out is None else [out])]
+        labels = sorted({x for sub in every for x in sub if x is not Ellipsis})
+    except TypeError as e:
+        raise TypeError(message) from e
+    if len(labels) > len(string.ascii_letters):
+        raise ValueError(f"einsum: at most {len(string.ascii_letters)} distinct labels")
+    letter = {x: string.ascii_letters[i] for i, x in enumerate(labels)}
+
+    def text(sub):
+        return "".join("..." if x is Ellipsis else letter[x] for x in sub)
+
+    subscripts = ",".join(text(sub) for sub in sublists)
+    if out is not None:
+        subscripts += "->" + text(out)
+    return subscripts, operands
+
+
 def _take_diagonals(x, s):
     while True:
         dup = next((c for c in s if s.count(c) > 1), None)
@@ -129,6 +161,9 @@ def einsum(
 
     Args:
         subscripts: e.g. ``"ij,jk->ik"``; implicit output and ``...`` are supported.
+            Or the interleaved form ``einsum(a, [0, 1], b, [1, 2], [0, 2])``: each operand
+            followed by its list of labels (hashable, mutually comparable objects, or
+            ``Ellipsis``), and optionally the output's list last.
         operands: arrays (promoted to a common dtype).
         optimize: contraction-order strategy (``"auto"``/``"greedy"``/``"optimal"``/False).
         preferred_element_type: accumulation/result dtype passed to ``dot_general``.
@@ -155,7 +190,7 @@ def einsum(
     if _dot_general is _linalg.dot_general:
         _dot_general = None
     if not isinstance(subscripts, str):
-        raise TypeError("jaxlite einsum supports only the string subscripts form")
+        subscripts, operands = _interleaved(subscripts, operands)
     check_arraylike("einsum", *operands)
     ops, weak = promote_dtypes_for_contraction(*[asarray_any(o) for o in operands])
     weak = weak and preferred_element_type is None
@@ -296,13 +331,16 @@ def einsum_path(subscripts, /, *operands, optimize="auto"):
     ``np.einsum_path`` answers (its report is a string).
 
     Args:
-        subscripts: the einsum subscripts, e.g. ``"ij,jk,kl->il"``.
+        subscripts: the einsum subscripts, e.g. ``"ij,jk,kl->il"``, or the interleaved
+            form as in ``einsum``.
         operands: arrays or objects with a ``shape``.
         optimize: ``"auto"``, ``"greedy"``, ``"optimal"``, False, ... (opt_einsum's names).
 
     Returns:
         ``(path, info)``: ``path`` a list of operand-index tuples to contract in order.
     """
+    if not isinstance(subscripts, str):
+        subscripts, operands = _interleaved(subscripts, operands)
     shapes = [tuple(o.shape) if hasattr(o, "shape") else np.shape(o) for o in operands]
     try:
         import opt_einsum

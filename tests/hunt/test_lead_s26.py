@@ -1,0 +1,61 @@
+"""Session 26 (lead): gaps and differences found against JAX, reduced. Expectations are
+written by hand (or computed with NumPy) and compared with JAX where it is installed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import jaxlite as jax
+import jaxlite.numpy as jnp
+
+try:
+    import jax.numpy as real_jnp
+except ImportError:  # the hand-written expectations still hold
+    real_jnp = None
+
+# --- jnp.einsum's interleaved form ---------------------------------------------------------
+# einsum(op0, sublist0, op1, sublist1, ..., [sublist_out]): each operand followed by its
+# labels. As in JAX (opt_einsum's parser), labels are any hashable, mutually comparable
+# objects; sorted, the k-th stands for the k-th letter, so [0, -1] means "ba" (a transpose).
+
+_A = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+_B = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+
+_INTERLEAVED = [
+    ((_A, [0, 1], _B, [1, 2], [0, 2]), _A @ _B),
+    ((_A, [0, 1], _B, [1, 2]), _A @ _B),  # implicit output: labels used once, sorted
+    ((_A, [Ellipsis, 1], _B, [1, 2], [Ellipsis, 2]), _A @ _B),
+    ((_A, (0, 1)), _A),
+    ((_A, [0, -1]), _A.T),  # -1 sorts first: "ba"
+    ((_A, [0, 1.5], [1.5]), _A.sum(0)),
+    ((_A, ["i", "j"], _B, ["j", "k"], ["k", "i"]), (_A @ _B).T),
+]
+
+
+@pytest.mark.parametrize("args, expected", _INTERLEAVED)
+def test_einsum_interleaved_form(args, expected):
+    np.testing.assert_array_equal(np.asarray(jnp.einsum(*args)), expected)
+    if real_jnp is not None:
+        np.testing.assert_array_equal(np.asarray(real_jnp.einsum(*args)), expected)
+
+
+def test_einsum_interleaved_under_transformations():
+    f = jax.jit(lambda a, b: jnp.einsum(a, [0, 1], b, [1, 2], [0, 2]))
+    np.testing.assert_array_equal(np.asarray(f(_A, _B)), _A @ _B)
+    g = jax.grad(lambda a: jnp.einsum(a, [0, 1], _B, [1, 2], [0, 2]).sum())(_A)
+    np.testing.assert_array_equal(np.asarray(g), np.broadcast_to(_B.sum(1), (2, 3)))
+    assert jnp.einsum_path(_A, [0, 1], _B, [1, 2], [0, 2])[0] == [(0, 1)]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [(_A, [0, "x"]), (_A, [0, 1], _B)],  # labels that do not compare; an array as output list
+    ids=["mixed-labels", "array-as-output"],
+)
+def test_einsum_interleaved_bad_labels(args):
+    with pytest.raises(TypeError):
+        jnp.einsum(*args)
+    if real_jnp is not None:
+        with pytest.raises(TypeError):
+            real_jnp.einsum(*args)
