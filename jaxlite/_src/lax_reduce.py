@@ -18,6 +18,7 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.api import jvp
+from jaxlite._src.control_flow.scan import scan
 from jaxlite._src.core import sharding_hooks
 from jaxlite._src.core.array import to_array
 from jaxlite._src.core.avals import aval_of
@@ -164,6 +165,12 @@ def _check_dtypes(leaves, xa):
     return leaves
 
 
+def _strong(x):
+    """``x`` with a strong type: the fold's carry keeps one type whatever the computation
+    returns (the result's weak type is decided by ``reduce``)."""
+    return conversion.convert_element_type(x, aval_of(x).dtype, weak_type=False)
+
+
 def _zero_tangent(aval):
     if dtypes.is_inexact(aval.dtype):
         return _sh.full(aval.shape, 0, aval.dtype)
@@ -190,11 +197,15 @@ def _generic(computation, itree, out_tree, xs, inits, dims):
             return tuple(_sh.reshape(x, out_shape) for x in ops)
         if monoid is not None:  # XLA's reduce_* of the same HLO
             return (monoid(ops[0], dims),)
-        acc = [_sh.broadcast_to_rank(i, out_shape) for i in ins]
-        flat = rows(ops)
-        for j in range(n):
-            elem = [_sh.index_in_dim(f, j, 0, keepdims=False) for f in flat]
-            acc = _combine(computation, itree, out_tree, acc, elem, xa)
+        # One scan over the rows (the computation traced once, as JAX traces it), not n
+        # staged copies of it: the same operations in the same order, so the same bits.
+        acc = [_strong(_sh.broadcast_to_rank(i, out_shape)) for i in ins]
+
+        def step(acc, elem):
+            out = _combine(computation, itree, out_tree, acc, elem, xa)
+            return [_strong(o) for o in out], None
+
+        acc, _ = scan(step, acc, rows(ops))
         return tuple(acc)
 
     def tree(ins, *ops):
