@@ -99,3 +99,39 @@ def test_generic_reduce_stages_the_computation_once():
     text = str(jaxpr)
     assert text.count("mul") <= 2, text  # one copy of the computation, not 1000
     assert "scan" in text
+
+
+# --- eager jvp evaluates jaxlite's JVP rules silently ---------------------------------------
+# XLA raises no IEEE warnings. A max's JVP masks the tangents of the elements that are not the
+# maximum by multiplying them: an infinite tangent there made eager jvp warn 'invalid value
+# encountered in multiply' (an error under -W error). A rule that runs user code (a
+# custom_jvp rule, a callback) keeps the user's NumPy error state.
+
+
+def test_eager_jvp_rules_raise_no_floating_point_warnings():
+    x = np.array([1.0, 3.0, 3.0], np.float32)
+    t = np.array([np.inf, 1.0, 2.0], np.float32)
+    with np.errstate(all="raise"):
+        out, tan = jax.jvp(jnp.max, (x,), (t,))
+        jac = jax.jacfwd(jnp.max)(x)
+    assert float(out) == 3.0 and float(tan) == 1.5  # the tied maxima share the tangent
+    np.testing.assert_array_equal(np.asarray(jac), [0.0, 0.5, 0.5])
+
+
+def test_eager_jvp_keeps_the_users_error_state_in_user_code():
+    spec = jax.ShapeDtypeStruct((3,), np.float32)
+
+    def host(x):
+        return np.asarray(x) * np.float32(np.inf) * np.float32(0)  # the user's own warning
+
+    @jax.custom_jvp
+    def g(x):
+        return jax.pure_callback(host, spec, x)
+
+    @g.defjvp
+    def g_jvp(primals, tangents):
+        return g(primals[0]), tangents[0]
+
+    ones = np.ones(3, np.float32)
+    with np.errstate(all="raise"), pytest.raises(Exception, match="invalid value"):
+        jax.jvp(g, (ones,), (ones,))

@@ -12,12 +12,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from jaxlite._src.core import rules
 from jaxlite._src.core.array import ArrayImpl
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.core.ir import ClosedJaxpr
+from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr
 from jaxlite._src.core.rule_types import Zero
-from jaxlite._src.core.trace import Trace, Tracer, check_valid_tracer, set_current_trace, trace_ctx
+from jaxlite._src.core.trace import (
+    EvalTrace,
+    Trace,
+    Tracer,
+    check_valid_tracer,
+    set_current_trace,
+    trace_ctx,
+)
 from jaxlite._src.interpreters.eval import eval_jaxpr
 from jaxlite._src.interpreters.staging import trace_to_jaxpr
 from jaxlite._src.ops.structural import instantiate as inst
@@ -96,10 +105,29 @@ class JVPTrace(Trace):
         with set_current_trace(self.parent_trace):
             # Tuples, as JAX hands them (equinox vmaps a rule over them with ``in_axes``
             # built from tuples, where a list would not match).
-            primals_out, tangents_out = rule(tuple(primals), tuple(tangents), **params)
+            if type(self.parent_trace) is EvalTrace and _quiet_rule(primitive, params):
+                # Evaluated now: the rule's arithmetic (0 * inf where a max's tangent is
+                # masked) stays silent, as XLA's; a rule calling user code keeps its state.
+                with np.errstate(all="ignore"):
+                    primals_out, tangents_out = rule(tuple(primals), tuple(tangents), **params)
+            else:
+                primals_out, tangents_out = rule(tuple(primals), tuple(tangents), **params)
         if primitive.multiple_results:
             return [self.wrap(p, t) for p, t in safe_zip(primals_out, tangents_out)]
         return self.wrap(primals_out, tangents_out)
+
+
+def _quiet_rule(primitive, params) -> bool:
+    """Whether ``primitive``'s JVP rule runs only jaxlite's code: not a callback, and no
+    parameter holding user code (a custom rule, a callable) or a sub-jaxpr (a loop or branch
+    body may call back)."""
+    return primitive not in rules.runs_user_code and not any(map(_holds_code, params.values()))
+
+
+def _holds_code(v) -> bool:
+    if isinstance(v, (tuple, list)):
+        return any(map(_holds_code, v))
+    return callable(v) or isinstance(v, (ClosedJaxpr, Jaxpr))
 
 
 def jvp_flat(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]):
