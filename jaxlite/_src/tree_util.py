@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import difflib
 import functools
 import re
 import warnings
@@ -145,14 +146,69 @@ def tree_map(f: Callable, tree: Any, *rest: Any, is_leaf: Callable | None = None
 
 
 def _flatten_up_to(treedef: PyTreeDef, full: Any, name: str) -> list:
-    """``treedef.flatten_up_to(full)``, failing with JAX's pytree structure error."""
+    """``treedef.flatten_up_to(full)``, failing with JAX's pytree structure error.
+
+    optree lets a ``dict``, an ``OrderedDict`` and a ``defaultdict`` stand for one another
+    (matching children by key); JAX's node types must be equal, so where either tree has
+    an ``OrderedDict`` or ``defaultdict`` node the structures are compared node by node."""
     try:
-        return treedef.flatten_up_to(full)
+        subtrees = treedef.flatten_up_to(full)
     except ValueError as e:
         err = _prefix_mismatch(treedef, full, name)
         if err is None:
             raise
         raise err from e
+    nodes = _dict_nodes(treedef)
+    if nodes and not _dict_types_agree(nodes, full):
+        err = _prefix_mismatch(treedef, full, name)
+        if err is not None:
+            raise err
+    return subtrees
+
+
+_DICTS = (dict, collections.OrderedDict, collections.defaultdict)
+
+
+def _find_dict_nodes(treedef: PyTreeDef) -> tuple:
+    """``((entries, type), ...)``: the path (optree accessor entries) and type of each
+    ``dict`` / ``OrderedDict`` / ``defaultdict`` node of ``treedef`` above a leaf."""
+    found: dict = {}
+    for accessor in treedef.accessors():
+        entries = tuple(accessor)
+        for i, entry in enumerate(entries):
+            if entry.type in _DICTS:
+                found.setdefault(entries[:i], entry.type)
+    return tuple(found.items())
+
+
+_find_dict_nodes_memo = functools.lru_cache(maxsize=4096)(_find_dict_nodes)
+
+
+def _dict_nodes(treedef: PyTreeDef) -> tuple:
+    """``_find_dict_nodes``, memoised (see ``_canonical`` on treedefs whose comparison
+    raises)."""
+    try:
+        return _find_dict_nodes_memo(treedef)
+    except Exception:  # noqa: BLE001 - the memo's comparison of auxiliary data
+        return _find_dict_nodes(treedef)
+
+
+def _dict_types_agree(nodes: tuple, full: Any) -> bool:
+    """Whether ``full`` has a plain ``dict`` wherever the prefix has one (False, to compare
+    node by node, at an ``OrderedDict`` / ``defaultdict``, whose key order and factory
+    are metadata too)."""
+    try:
+        for entries, typ in nodes:
+            if typ is not dict:
+                return False
+            node = full
+            for entry in entries:
+                node = entry(node)
+            if type(node) is not dict:
+                return False
+    except Exception:  # noqa: BLE001 - an entry that cannot fetch its child
+        return False
+    return True
 
 
 def check_prefix(treedef: PyTreeDef, full: Any, name: str) -> None:
@@ -190,21 +246,39 @@ def _prefix_mismatch(spec: PyTreeDef, full: Any, name: str, path: tuple = ()):
             + f"{head} {t} of length {spec.num_children}, but the full pytree has a subtree "
             f"of the same type but of length {fspec.num_children}."
         )
-    if spec.entries() != fspec.entries() or spec.num_children != fspec.num_children:
-        ka, kb = spec.entries(), fspec.entries()
-        if len(ka) != len(kb):
-            return ValueError(
-                where.format("different numbers of pytree children")
-                + f"{head}\n    {spec.type}\nwith {len(ka)} child keys\n    "
-                f"{' '.join(map(str, ka))}\nbut at the same key path the full pytree has a "
-                f"subtree of the same type but with {len(kb)} child keys\n    "
-                f"{' '.join(map(str, kb))}"
+    ka, kb = spec.entries(), fspec.entries()
+    if len(ka) != len(kb) or spec.num_children != fspec.num_children:
+        diff = ""
+        if spec.type in _DICTS:
+            sym = set(ka).symmetric_difference(kb)
+            diff = "\nso the symmetric difference on key sets is\n    " + " ".join(
+                map(str, sorted(sym, key=str))
             )
         return ValueError(
+            where.format("different numbers of pytree children")
+            + f"{head}\n    {spec.type}\nwith {len(ka)} child keys\n    "
+            f"{' '.join(map(str, ka))}\nbut at the same key path the full pytree has a "
+            f"subtree of the same type but with {len(kb)} child keys\n    "
+            f"{' '.join(map(str, kb))}{diff}"
+        )
+    if spec.type is dict:
+        meta_a, meta_b = tuple(ka), tuple(kb)
+    else:
+        try:
+            meta_a, meta_b = _node_metadata(spec), _one_level(full)[1]
+        except Exception:  # noqa: BLE001 - a node that cannot be rebuilt with placeholders
+            meta_a, meta_b = tuple(ka), tuple(kb)
+    try:
+        same = bool(meta_a == meta_b)
+    except Exception:  # noqa: BLE001 - arrays in the metadata (JAX's message)
+        return ValueError(_METADATA_EQUALITY)
+    if not same:
+        ndiff = "\n    ".join(difflib.ndiff([repr(meta_a)], [repr(meta_b)]))
+        return ValueError(
             where.format("different pytree metadata")
-            + f"{head}\n    {spec.type}\nwith metadata\n    {tuple(ka)!r}\nbut at the same "
+            + f"{head}\n    {spec.type}\nwith metadata\n    {meta_a!r}\nbut at the same "
             "key path the full pytree has a subtree of the same type but with metadata\n    "
-            f"{tuple(kb)!r}"
+            f"{meta_b!r}\nso the diff in the metadata at these pytree nodes is\n    {ndiff}"
         )
     keys = [_to_key(a[0]) for a in fspec.accessors()]
     for sub, child, key in zip(spec.children(), children, keys):
@@ -212,6 +286,13 @@ def _prefix_mismatch(spec: PyTreeDef, full: Any, name: str, path: tuple = ()):
         if err is not None:
             return err
     return None
+
+
+def _node_metadata(spec: PyTreeDef) -> Any:
+    """The auxiliary data of ``spec``'s root node as JAX reports it (``flatten_one_level``'s),
+    read from a node rebuilt with placeholder children."""
+    node = spec.one_level().unflatten([None] * spec.num_children)
+    return _one_level(node)[1]
 
 
 def tree_map_with_path(
@@ -412,7 +493,8 @@ def _optree_register(nodetype: type, *args, **kwargs) -> None:
     that turn warnings into errors would fail on import."""
     with warnings.catch_warnings():
         warnings.filterwarnings(
-            "ignore", message=r"PyTree type .* is a subclass of ", category=UserWarning)
+            "ignore", message=r"PyTree type .* is a subclass of ", category=UserWarning
+        )
         optree.register_pytree_node(nodetype, *args, **kwargs)
 
 
@@ -577,7 +659,9 @@ def tree_transpose(outer_treedef, inner_treedef, pytree_to_transpose):
     )
 
 
-def broadcast_prefix(prefix_tree: Any, full_tree: Any, is_leaf=None) -> list:
+def broadcast_prefix(
+    prefix_tree: Any, full_tree: Any, is_leaf=None, name: str = "broadcast_prefix prefix_tree"
+) -> list:
     """Leaves of ``prefix_tree`` repeated to match the leaves of ``full_tree``.
 
     ``is_leaf`` applies to ``prefix_tree`` only (e.g. ``None`` as an axis leaf): the full
@@ -588,7 +672,7 @@ def broadcast_prefix(prefix_tree: Any, full_tree: Any, is_leaf=None) -> list:
       ValueError: if ``prefix_tree`` is not a tree prefix of ``full_tree``.
     """
     prefix_leaves, prefix_def = optree.tree_flatten(prefix_tree, is_leaf, **_OPTS)
-    subtrees = prefix_def.flatten_up_to(full_tree)
+    subtrees = _flatten_up_to(prefix_def, full_tree, name)
     out: list = []
     for leaf, sub in zip(prefix_leaves, subtrees):
         out.extend([leaf] * len(tree_leaves(sub)))
