@@ -178,10 +178,8 @@ class _LinFun:
         lin, in_avals, p_tree, out_tree = self._meta
         t_flat, t_tree = tree_util.tree_flatten(tangents)
         if t_tree != p_tree:
-            raise TypeError(
-                f"linearized function called on tangent values inconsistent with "
-                f"the original primal values: got tree {t_tree}, expected "
-                f"{p_tree}."
+            raise TypeError(  # JAX's message
+                f"expected {tree_util.treedef_repr(p_tree)}, got {tree_util.treedef_repr(t_tree)}"
             )
         ts = []
         for t, a in zip(t_flat, in_avals):
@@ -354,6 +352,10 @@ def _check_argnums(argnums, nargs):
                 f"{max(nums) + 1} positional arguments to be passed by the caller, but got "
                 f"only {nargs} positional arguments."
             )
+    if len({int(a) % nargs for a in nums}) != len(nums):
+        # JAX fails with a TypeError from inside (the repeated argument's slot is None);
+        # differentiating one argument twice would hand the function a stale copy of it
+        raise TypeError(f"argnums must not repeat an argument, got argnums={argnums}")
     return nums
 
 

@@ -372,6 +372,11 @@ def _mapped_size(fun, vals, dims, args, kwargs, axis_size):
         d = int(d) % nd
         canon.append(d)
         sizes.append(shape[d])
+    if axis_size is None and not vals:
+        raise ValueError(
+            "vmap wrapped function must be passed at least one argument containing an array "
+            f"or axis_size must be specified, got empty *args={args} and **kwargs={kwargs}"
+        )
     if axis_size is None and not sizes:
         raise ValueError(
             "vmap must have at least one non-None value in in_axes or axis_size must be specified"

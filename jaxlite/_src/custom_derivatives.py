@@ -490,7 +490,7 @@ class custom_vjp:
                     "represents the primal output (equal to those of the custom_vjp-decorated "
                     f"function {_name(fun)}) and the second element represents residuals "
                     "(i.e. values stored from the forward pass for use on the backward pass), "
-                    f"but got {res}."
+                    f"but instead of a pair the fwd rule {_name(user_fwd)} produced {res}."
                 )
             out, resid = res
             out_flat, out_tree = tree_util.tree_flatten(out)
@@ -548,7 +548,7 @@ class custom_vjp:
                 if g is None:
                     out.extend(Zero(a.to_tangent_aval()) for a in avals)
                     continue
-                g_flat = bwd_cotangent_leaves(g, tree)
+                g_flat = bwd_cotangent_leaves(g, tree, whole=(got, dyn))
                 for x, a in zip(g_flat, avals):
                     ta = a.to_tangent_aval()
                     if x is None or isinstance(x, SymbolicZero) or ta.dtype == dtypes.float0:

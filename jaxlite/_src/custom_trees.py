@@ -12,13 +12,14 @@ from jaxlite._src.core.errors import UnexpectedTracerError
 from jaxlite._src.core.trace import Tracer
 
 
-def bwd_cotangent_leaves(g, tree) -> list:
+def bwd_cotangent_leaves(g, tree, whole=None) -> list:
     """One cotangent per leaf of an argument of structure ``tree``, from a bwd output ``g``
     whose structure is a prefix of it, as JAX: a None stands for zeros of the whole subtree
     it replaces (and matches the argument's own None holes), a leaf for every leaf below.
 
     Raises:
-        TypeError: when ``g`` is not such a prefix.
+        TypeError: when ``g`` is not such a prefix; the message shows the structures of
+            ``whole``, ``(the bwd output, the primal arguments)``, where given (JAX's).
     """
     out: list = []
 
@@ -29,13 +30,14 @@ def bwd_cotangent_leaves(g, tree) -> list:
     try:
         tree_util.tree_map(take, g, dummy, is_leaf=lambda x: x is None)
     except ValueError:
+        got, want = (g, tree) if whole is None else (whole[0], tree_util.tree_structure(whole[1]))
         raise TypeError(
             "Custom VJP bwd rule must produce an output with the same container (pytree) "
             "structure as the args tuple of the primal function, and in particular must "
             "produce a tuple of length equal to the number of arguments to the primal "
             "function, but got bwd output structure "
-            f"{tree_util.treedef_repr(tree_util.tree_structure(g))} for primal input "
-            f"structure {tree_util.treedef_repr(tree)}."
+            f"{tree_util.treedef_repr(tree_util.tree_structure(got))} for primal input "
+            f"structure {tree_util.treedef_repr(want)}."
         ) from None
     return out
 

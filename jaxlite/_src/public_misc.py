@@ -105,7 +105,9 @@ def eval_shape(fun: Callable, *args: Any, **kwargs: Any) -> Any:
         leaves, tree = tree_util.tree_flatten(fun(*a, **k))
         structs["tree"] = tree
         structs["given"] = [x if isinstance(x, ShapeDtypeStruct) else None for x in leaves]
-        return [x for x in leaves if not isinstance(x, ShapeDtypeStruct)]
+        # the output tree with those leaves emptied: an invalid output is named by its own
+        # path (JAX's "at output component ['a'][1]")
+        return tree.unflatten([None if isinstance(x, ShapeDtypeStruct) else x for x in leaves])
 
     # Refs the function takes or touches are threaded as in jit (their values only traced).
     closed, _, plan = trace_flat_refs(traced, in_tree, avals, source=(fun, "jit"))

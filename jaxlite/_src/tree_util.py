@@ -37,6 +37,8 @@ def _sorted_dict_node(spec: PyTreeDef) -> PyTreeDef:
     try:
         ordered = sorted(keys)
     except TypeError:
+        if spec.type is not dict:  # JAX sorts a defaultdict's keys in Python: its TypeError
+            raise
         raise ValueError(
             "Comparator raised exception while sorting pytree dictionary keys."
         ) from None
@@ -495,7 +497,19 @@ def _optree_register(nodetype: type, *args, **kwargs) -> None:
         warnings.filterwarnings(
             "ignore", message=r"PyTree type .* is a subclass of ", category=UserWarning
         )
-        optree.register_pytree_node(nodetype, *args, **kwargs)
+        try:
+            optree.register_pytree_node(nodetype, *args, **kwargs)
+        except ValueError as e:
+            if "already registered" not in str(e) and "cannot be re-registered" not in str(e):
+                raise
+            raise ValueError(  # JAX's message
+                f"Duplicate custom PyTreeDef type registration for {nodetype}."
+            ) from None
+
+
+# node type -> its flatten function, for the nodes registered without keys
+# (``flatten_one_level`` hands back their children as the function returned them)
+_PLAIN_FLATTEN: dict = {}
 
 
 def register_pytree_node(
@@ -515,6 +529,7 @@ def register_pytree_node(
             lambda aux, children: unflatten_func(aux, children),
             namespace=NAMESPACE,
         )
+        _PLAIN_FLATTEN[nodetype] = flatten_func
         return
 
     def flatten(x):
@@ -648,15 +663,31 @@ optree.register_pytree_node(
 
 def tree_transpose(outer_treedef, inner_treedef, pytree_to_transpose):
     """``jax.tree_util.tree_transpose``; with ``inner_treedef=None`` the inner structure is
-    that of the first outer subtree, as in JAX."""
+    that of the first outer subtree, as in JAX.
+
+    Raises:
+      TypeError: ``pytree_to_transpose`` is not ``outer_treedef`` composed with
+        ``inner_treedef`` (JAX's ``Mismatch`` message; JAX itself compares only the
+        numbers of leaves, see docs/compat.md).
+    """
+    outer_treedef = _canonical(outer_treedef)
     if inner_treedef is None:
-        subtrees = _canonical(outer_treedef).flatten_up_to(pytree_to_transpose)
+        subtrees = outer_treedef.flatten_up_to(pytree_to_transpose)
         if not subtrees:
             raise ValueError("tree_transpose cannot infer the inner structure of an empty tree")
         inner_treedef = tree_structure(subtrees[0])
-    return optree.tree_transpose(
-        _canonical(outer_treedef), _canonical(inner_treedef), pytree_to_transpose
-    )
+    inner_treedef = _canonical(inner_treedef)
+    flat, treedef = tree_flatten(pytree_to_transpose)
+    expected = outer_treedef.compose(inner_treedef)
+    if not treedefs_equal(treedef, expected):
+        raise TypeError(f"Mismatch\n{treedef_repr(treedef)}\n != \n{treedef_repr(expected)}")
+    n_inner, n_outer = inner_treedef.num_leaves, outer_treedef.num_leaves
+    rows = [flat[i * n_inner : (i + 1) * n_inner] for i in range(n_outer)]
+    if rows:
+        columns = [outer_treedef.unflatten(col) for col in zip(*rows)]
+    else:  # no outer leaves: each inner leaf is an empty outer tree
+        columns = [outer_treedef.unflatten([]) for _ in range(n_inner)]
+    return inner_treedef.unflatten(columns)
 
 
 def broadcast_prefix(
@@ -747,7 +778,14 @@ def _one_level(tree: Any):
         meta = tuple(meta)
     elif isinstance(meta, tuple) and len(meta) == 2 and isinstance(meta[1], list):
         meta = (meta[0], tuple(meta[1]))  # defaultdict: (factory, keys)
-    return (list(children) if isinstance(tree, list) else tuple(children)), meta
+    # JAX: a list for a list and for the nodes its Python registry flattens (namedtuples,
+    # OrderedDict, defaultdict, dataclasses and nodes registered with keys), a tuple for a
+    # tuple, dict or None, and a node registered with a plain flatten function's own
+    as_list = type(tree) not in (tuple, dict)
+    user_flatten = _PLAIN_FLATTEN.get(type(tree))
+    if user_flatten is not None:
+        as_list = not isinstance(user_flatten(tree)[0], tuple)
+    return (list(children) if as_list else tuple(children)), meta
 
 
 def flatten_one_level(tree: Any) -> tuple[Iterable[Any], Hashable]:
@@ -765,7 +803,10 @@ def flatten_one_level_with_keys(tree: Any):
     paired with its key (``DictKey``, ``SequenceKey``, ``GetAttrKey``, ...)."""
     _, meta = _one_level(tree)
     pairs, _ = tree_flatten_with_path(tree, is_leaf=lambda x: x is not tree)
-    return tuple((path[0], child) for path, child in pairs), meta
+    keyed = [(path[0], child) for path, child in pairs]
+    # JAX: a list for the nodes its Python registry flattens, else a tuple
+    builtin = type(tree) in (tuple, list, dict, type(None))
+    return (tuple(keyed) if builtin else keyed), meta
 
 
 def tree_broadcast(prefix_tree: Any, full_tree: Any, is_leaf=None) -> Any:

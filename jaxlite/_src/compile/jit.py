@@ -610,15 +610,16 @@ class Traced:
         return tree_util.tree_unflatten(self._entry.out_tree, leaves)
 
     def lower(self) -> Lowered:
-        return Lowered(self._wrapped, self._entry)
+        return Lowered(self._wrapped, self._entry, self.in_tree)
 
 
 class Lowered(StageInfo):
     """``jit(f).lower(*args)``: shows the jaxpr and the generated Python source."""
 
-    def __init__(self, wrapped: PjitFunction, entry: _CacheEntry):
+    def __init__(self, wrapped: PjitFunction, entry: _CacheEntry, in_tree=None):
         self._wrapped = wrapped
         self._entry = entry
+        self._in_tree = in_tree
         self.jaxpr = entry.closed
 
     def _compiled(self) -> _Compiled:
@@ -641,16 +642,17 @@ class Lowered(StageInfo):
         )
 
     def compile(self, compiler_options=None, *, device_assignment=None) -> Compiled:
-        return Compiled(self._wrapped, self._entry, self._compiled())
+        return Compiled(self._wrapped, self._entry, self._compiled(), self._in_tree)
 
 
 class Compiled(StageInfo):
     """``jit(f).lower(*args).compile()``: call it with arguments of the lowered signature."""
 
-    def __init__(self, wrapped, entry, compiled):
+    def __init__(self, wrapped, entry, compiled, in_tree=None):
         self._wrapped = wrapped
         self._entry = entry
         self._compiled = compiled
+        self._in_tree = in_tree
 
     def as_text(self) -> str:
         return self._compiled.source

@@ -17,7 +17,18 @@ from jaxlite._src.core.shape_dtype import ShapeDtypeStruct
 
 
 class StageInfo:
-    """Mixin of ``Lowered`` / ``Compiled``; needs ``self._entry`` (the jit cache entry)."""
+    """Mixin of ``Lowered`` / ``Compiled``; needs ``self._entry`` (the jit cache entry) and
+    ``self._in_tree``."""
+
+    @property
+    def in_tree(self):
+        """The treedef of the dynamic ``(args, kwargs)`` (``jax.stages``)."""
+        return self._in_tree
+
+    @property
+    def out_tree(self):
+        """The treedef of the outputs (``jax.stages``)."""
+        return self._entry.out_tree
 
     @property
     def out_info(self):

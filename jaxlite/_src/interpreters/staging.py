@@ -247,18 +247,35 @@ def trace_flat(
     function, the transformation's name)``, to name them in the error for an output that is
     not an array (as JAX does)."""
 
+    store: dict = {}
     flat_fun, store = flatten_fun(
-        fun, in_tree, kwargs=True, out_leaves=_out_leaves_check(check_outs, source)
+        fun,
+        in_tree,
+        kwargs=True,
+        out_leaves=_out_leaves_check(check_outs, source, store),
+        store=store,
     )
     closed, _ = trace_to_jaxpr(flat_fun, in_avals, in_shardings)
     return closed, store["tree"]
 
 
-def _out_leaves_check(check_outs, source):
+def _output_component(store: dict, i: int) -> str:
+    """`` at output component ['a'][1]``: where the ``i``-th output leaf sits in the output
+    tree (``flatten_fun`` records the tree before checking the leaves), as JAX names it;
+    empty for an output that is the leaf itself."""
+    tree = store.get("tree")
+    if tree is None:
+        return ""
+    paths = tree_util.tree_flatten_with_path(tree_util.tree_unflatten(tree, [0] * tree.num_leaves))
+    path = paths[0][i][0]
+    return f" at output component {tree_util.keystr(path)}" if path else ""
+
+
+def _out_leaves_check(check_outs, source, store):
     def out_leaves(out_flat):
         if check_outs is not None:
             check_outs(out_flat)
-        for o in out_flat:
+        for i, o in enumerate(out_flat):
             if isinstance(o, Ref):
                 fun, what = source if source is not None else (None, "jit")
                 raise refs.returned_ref_error(o, fun, what)
@@ -266,8 +283,8 @@ def _out_leaves_check(check_outs, source):
                 check_output_leaf(o)
             elif not _valid_output(o):
                 raise TypeError(
-                    f"{traced_for(*source)} returned a value of type {type(o)}, which is not "
-                    "a valid JAX type\nOutputs must be pytrees of arrays or numbers."
+                    f"{traced_for(*source)} returned a value of type {type(o)}"
+                    f"{_output_component(store, i)}, which is not a valid JAX type"
                 )
         return out_flat
 
@@ -316,8 +333,13 @@ def trace_flat_refs(
             )
             refs.before_bind()
             return closed, tree, None
+        store: dict = {}
         flat_fun, store = flatten_fun(
-            fun, in_tree, kwargs=True, out_leaves=_out_leaves_check(None, source)
+            fun,
+            in_tree,
+            kwargs=True,
+            out_leaves=_out_leaves_check(None, source, store),
+            store=store,
         )
         n = len(in_avals)
 
