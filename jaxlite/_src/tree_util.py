@@ -28,9 +28,32 @@ _OPTS = dict(none_is_leaf=False, namespace=NAMESPACE)
 flatten_for_key = functools.partial(optree.tree_flatten, is_leaf=None, **_OPTS)
 
 
+class _JaxLeafNode(Exception):
+    """A treedef has a node that JAX's registry does not know (see ``_is_jax_leaf``)."""
+
+
+def _is_jax_leaf(x: Any) -> bool:
+    """Whether ``x`` is a ``deque`` or a struct sequence (``time.struct_time``,
+    ``os.stat_result``): optree's built-in nodes, leaves in JAX."""
+    t = type(x)
+    return t is collections.deque or optree.is_structseq_class(t)
+
+
+def _with_jax_leaves(is_leaf: Callable | None) -> Callable:
+    if is_leaf is None:
+        return _is_jax_leaf
+    return lambda x: _is_jax_leaf(x) or is_leaf(x)
+
+
 def _sorted_dict_node(spec: PyTreeDef) -> PyTreeDef:
-    """One node of a treedef, with a ``dict``'s keys in sorted order (see ``_canonical``)."""
+    """One node of a treedef, with a ``dict``'s keys in sorted order (see ``_canonical``).
+
+    Raises:
+        _JaxLeafNode: for a node that is a leaf in JAX.
+    """
     if spec.type is not dict and spec.type is not collections.defaultdict:
+        if spec.type is collections.deque or optree.is_structseq_class(spec.type):
+            raise _JaxLeafNode
         return spec
     d = optree.tree_unflatten(spec, spec.children())  # insertion order, leaf specs
     keys = list(d)
@@ -72,10 +95,23 @@ def _canonical(treedef: PyTreeDef) -> PyTreeDef:
     error (SciPy's ``SparseEfficiencyWarning`` of sparse matrices) raises too. JAX's
     flatten compares nothing, so such a treedef is rebuilt without the memo.
     """
+    canonical = _canonical_or_none(treedef)
+    return treedef if canonical is None else canonical
+
+
+def _canonical_or_none(treedef: PyTreeDef) -> PyTreeDef | None:
+    """``_canonical(treedef)``, or None where ``treedef`` has a node that JAX's registry
+    does not have (a ``deque``, a struct sequence): the tree is to be flattened again with
+    those as leaves (``_with_jax_leaves``)."""
     try:
         return _sorted_dicts_memo(treedef)
+    except _JaxLeafNode:
+        return None
     except Exception:  # noqa: BLE001 - the memo's comparison (unsortable keys raise again)
-        return _sorted_dicts(treedef)
+        try:
+            return _sorted_dicts(treedef)
+        except _JaxLeafNode:
+            return None
 
 
 def treedef_repr(treedef: PyTreeDef) -> str:
@@ -91,7 +127,11 @@ def tree_flatten(tree: Any, is_leaf: Callable[[Any], bool] | None = None):
         ValueError: for a dict whose keys cannot be sorted (``{1: 7, "y": 42}``), as JAX.
     """
     leaves, treedef = optree.tree_flatten(tree, is_leaf, **_OPTS)
-    return leaves, _canonical(treedef)
+    canonical = _canonical_or_none(treedef)
+    if canonical is None:  # a deque or struct sequence in it: a leaf, as in JAX
+        leaves, treedef = optree.tree_flatten(tree, _with_jax_leaves(is_leaf), **_OPTS)
+        canonical = _canonical(treedef)
+    return leaves, canonical
 
 
 def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[Any]) -> Any:
@@ -134,7 +174,10 @@ def treedefs_equal(a: PyTreeDef, b: PyTreeDef) -> bool:
 
 
 def tree_structure(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> PyTreeDef:
-    return _canonical(optree.tree_structure(tree, is_leaf, **_OPTS))
+    canonical = _canonical_or_none(optree.tree_structure(tree, is_leaf, **_OPTS))
+    if canonical is None:  # see tree_flatten
+        canonical = _canonical(optree.tree_structure(tree, _with_jax_leaves(is_leaf), **_OPTS))
+    return canonical
 
 
 def tree_map(f: Callable, tree: Any, *rest: Any, is_leaf: Callable | None = None) -> Any:
@@ -318,6 +361,8 @@ def tree_map_with_path(
 def _one_level_keys(node: Any) -> list:
     """The JAX key entries of ``node``'s direct children ([] for a leaf)."""
     calls = iter((False,))
+    if _is_jax_leaf(node):
+        return []
     spec = optree.tree_structure(node, lambda _: next(calls, True), **_OPTS)
     if spec.is_leaf():
         return []
@@ -333,6 +378,8 @@ def _path_is_leaf(tree: Any, is_leaf: Callable) -> Callable:
     decisions: list[bool] = []
 
     def walk(node, path):
+        if _is_jax_leaf(node):  # decided before ``is_leaf`` (see tree_flatten_with_path)
+            return
         stop = bool(is_leaf(path, node))
         decisions.append(stop)
         if stop:
@@ -356,8 +403,12 @@ def tree_flatten_with_path(
     With ``is_leaf_takes_path=True``, ``is_leaf`` is called as ``is_leaf(path, node)``.
     """
     if is_leaf_takes_path and is_leaf is not None:
-        is_leaf = _path_is_leaf(tree, is_leaf)
+        is_leaf = _with_jax_leaves(_path_is_leaf(tree, is_leaf))
     accessors, leaves, treedef = optree.tree_flatten_with_accessor(tree, is_leaf, **_OPTS)
+    if _canonical_or_none(treedef) is None:  # see tree_flatten
+        accessors, leaves, treedef = optree.tree_flatten_with_accessor(
+            tree, _with_jax_leaves(is_leaf), **_OPTS
+        )
     keypaths = [tuple(_to_key(e) for e in acc) for acc in accessors]
     return list(zip(keypaths, leaves)), _canonical(treedef)
 
@@ -703,6 +754,10 @@ def broadcast_prefix(
       ValueError: if ``prefix_tree`` is not a tree prefix of ``full_tree``.
     """
     prefix_leaves, prefix_def = optree.tree_flatten(prefix_tree, is_leaf, **_OPTS)
+    if _canonical_or_none(prefix_def) is None:  # a deque or struct sequence: a leaf
+        prefix_leaves, prefix_def = optree.tree_flatten(
+            prefix_tree, _with_jax_leaves(is_leaf), **_OPTS
+        )
     subtrees = _flatten_up_to(prefix_def, full_tree, name)
     out: list = []
     for leaf, sub in zip(prefix_leaves, subtrees):
@@ -764,12 +819,16 @@ node_registry = _NodeRegistry()
 def is_tree_node(typ: type) -> bool:
     """``jax.tree_util.is_tree_node``: whether ``typ`` is a pytree node type (a container,
     ``NoneType`` included), not a leaf type."""
+    if typ is collections.deque or optree.is_structseq_class(typ):
+        return False  # optree's built-in nodes, not JAX's
     return typ is type(None) or typ in node_registry
 
 
 def _one_level(tree: Any):
     if tree is None:
         return (), None
+    if _is_jax_leaf(tree):
+        raise ValueError(f"can't tree-flatten type: {type(tree)}")
     try:
         children, meta, _, _ = optree.tree_flatten_one_level(tree, **_OPTS)
     except ValueError:

@@ -297,6 +297,8 @@ TREES = {
     "tuple_keys": {(1, 2): 1, (0, 5): 2},
     "none_in_dict": {"a": None, "b": 1},
     "np_leaf": [np.float32(1.5), np.arange(3)],
+    "deque": [collections.deque([1, 2]), 3],
+    "structseq": {"t": __import__("time").gmtime(0), "x": 1},
 }
 
 
@@ -371,6 +373,20 @@ def more_cases():
     c["map_odict_vs_dict"] = lambda m: m.tree.map(
         lambda a, b: (a, b), collections.OrderedDict([("b", 3), ("a", 4)]), {"a": 1, "b": 2}
     )
+    c["map_odict_key_order"] = lambda m: m.tree.map(
+        lambda a, b: (a, b),
+        collections.OrderedDict([("a", 1), ("b", 2)]),
+        collections.OrderedDict([("b", 3), ("a", 4)]),
+    )
+    c["map_ddict_factory"] = lambda m: m.tree.map(
+        lambda a, b: (a, b), collections.defaultdict(int, a=1), collections.defaultdict(list, a=1)
+    )
+    c["map_nested_dict_vs_odict"] = lambda m: m.tree.map(
+        lambda a, b: (a, b), [{"a": {"b": 1}}], [{"a": collections.OrderedDict(b=2)}]
+    )
+    c["deque_jit"] = lambda m: m.jx.jit(lambda d: d)(collections.deque([m.np.float32(1)]))
+    c["deque_vmap"] = lambda m: m.jx.vmap(lambda d: d)(collections.deque([m.np.ones(2)]))
+    c["deque_is_tree_node"] = lambda m: m.tu.is_tree_node(collections.deque)
     c["map_dict_vs_ddict"] = lambda m: m.tree.map(
         lambda a, b: (a, b), {"a": 1}, collections.defaultdict(list, a=2)
     )
@@ -1006,6 +1022,17 @@ def tr_cases():
     c["vmap_in_axes_dict_vs_odict"] = lambda m: m.jx.vmap(
         lambda d: d["a"] + d["b"], in_axes=({"b": None, "a": 0},)
     )(collections.OrderedDict([("b", S(m)), ("a", X(m))]))
+    c["vmap_in_axes_odict_key_order"] = lambda m: m.jx.vmap(
+        lambda d: d["a"] - d["b"],
+        in_axes=(collections.OrderedDict([("b", None), ("a", 0)]),),
+    )(collections.OrderedDict([("a", X(m)), ("b", X(m))]))
+    c["vmap_in_axes_odict_same_order"] = lambda m: m.jx.vmap(
+        lambda d: d["a"] - d["b"],
+        in_axes=(collections.OrderedDict([("b", None), ("a", 0)]),),
+    )(collections.OrderedDict([("b", X(m)), ("a", X(m))]))
+    c["vmap_in_axes_dict_vs_odict_same_shapes"] = lambda m: m.jx.vmap(
+        lambda d: d["a"] - d["b"], in_axes=({"b": None, "a": 0},)
+    )(collections.OrderedDict([("b", X(m)), ("a", X(m))]))
     c["vmap_kwargs"] = lambda m: m.jx.vmap(lambda a, *, b: a + b)(X(m), b=X(m))
     c["vmap_out_axes_tree"] = lambda m: m.jx.vmap(
         lambda a: (a, {"b": a, "a": a}), out_axes=(0, {"a": 0, "b": None})
