@@ -194,8 +194,9 @@ def _flatten_up_to(treedef: PyTreeDef, full: Any, name: str) -> list:
     """``treedef.flatten_up_to(full)``, failing with JAX's pytree structure error.
 
     optree lets a ``dict``, an ``OrderedDict`` and a ``defaultdict`` stand for one another
-    (matching children by key); JAX's node types must be equal, so where either tree has
-    an ``OrderedDict`` or ``defaultdict`` node the structures are compared node by node."""
+    (matching children by key); JAX's node types must be equal, so ``full`` is checked at
+    the prefix's dict nodes (``_dict_plan``), and compared node by node where that check
+    cannot vouch for it."""
     try:
         subtrees = treedef.flatten_up_to(full)
     except ValueError as e:
@@ -203,8 +204,8 @@ def _flatten_up_to(treedef: PyTreeDef, full: Any, name: str) -> list:
         if err is None:
             raise
         raise err from e
-    nodes = _dict_nodes(treedef)
-    if nodes and not _dict_types_agree(nodes, full):
+    plan = _dict_plan(treedef)
+    if plan is not None and not _dict_types_agree(plan, full):
         err = _prefix_mismatch(treedef, full, name)
         if err is not None:
             raise err
@@ -214,45 +215,49 @@ def _flatten_up_to(treedef: PyTreeDef, full: Any, name: str) -> list:
 _DICTS = (dict, collections.OrderedDict, collections.defaultdict)
 
 
-def _find_dict_nodes(treedef: PyTreeDef) -> tuple:
-    """``((entries, type), ...)``: the path (optree accessor entries) and type of each
-    ``dict`` / ``OrderedDict`` / ``defaultdict`` node of ``treedef`` above a leaf."""
-    found: dict = {}
-    for accessor in treedef.accessors():
-        entries = tuple(accessor)
-        for i, entry in enumerate(entries):
-            if entry.type in _DICTS:
-                found.setdefault(entries[:i], entry.type)
-    return tuple(found.items())
+def _find_dict_plan(spec: PyTreeDef):
+    """``(type, ((child index, plan), ...))`` for ``spec``'s nodes on the way to its
+    ``dict`` / ``OrderedDict`` / ``defaultdict`` nodes (``type`` is None for the others);
+    None where there is no such node."""
+    subs = []
+    for i, child in enumerate(spec.children()):
+        if not child.is_leaf():
+            sub = _find_dict_plan(child)
+            if sub is not None:
+                subs.append((i, sub))
+    typ = spec.type if spec.type in _DICTS else None
+    if typ is None and not subs:
+        return None
+    return typ, tuple(subs)
 
 
-_find_dict_nodes_memo = functools.lru_cache(maxsize=4096)(_find_dict_nodes)
+_find_dict_plan_memo = functools.lru_cache(maxsize=4096)(_find_dict_plan)
 
 
-def _dict_nodes(treedef: PyTreeDef) -> tuple:
-    """``_find_dict_nodes``, memoised (see ``_canonical`` on treedefs whose comparison
+def _dict_plan(treedef: PyTreeDef):
+    """``_find_dict_plan``, memoised (see ``_canonical`` on treedefs whose comparison
     raises)."""
     try:
-        return _find_dict_nodes_memo(treedef)
+        return _find_dict_plan_memo(treedef)
     except Exception:  # noqa: BLE001 - the memo's comparison of auxiliary data
-        return _find_dict_nodes(treedef)
+        return _find_dict_plan(treedef)
 
 
-def _dict_types_agree(nodes: tuple, full: Any) -> bool:
-    """Whether ``full`` has a plain ``dict`` wherever the prefix has one (False, to compare
-    node by node, at an ``OrderedDict`` / ``defaultdict``, whose key order and factory
-    are metadata too)."""
-    try:
-        for entries, typ in nodes:
-            if typ is not dict:
-                return False
-            node = full
-            for entry in entries:
-                node = entry(node)
-            if type(node) is not dict:
-                return False
-    except Exception:  # noqa: BLE001 - an entry that cannot fetch its child
+def _dict_types_agree(plan, full: Any) -> bool:
+    """Whether ``full`` has a plain ``dict`` wherever the prefix (whose ``_dict_plan`` is
+    ``plan``) has one; False, to compare node by node, at an ``OrderedDict`` /
+    ``defaultdict`` (whose key order and factory are metadata too)."""
+    typ, subs = plan
+    if typ is not None and (typ is not dict or type(full) is not dict):
         return False
+    if subs:
+        try:
+            children = optree.tree_flatten_one_level(full, **_OPTS)[0]
+        except Exception:  # noqa: BLE001 - the full tree's own error is the walk's affair
+            return False
+        for i, sub in subs:
+            if not _dict_types_agree(sub, children[i]):
+                return False
     return True
 
 

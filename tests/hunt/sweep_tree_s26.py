@@ -907,6 +907,8 @@ def tr_cases():
     X = lambda m: f32(m, 1.0, 2.0, 3.0)  # noqa: E731
     S = lambda m: f32(m, 2.0)  # noqa: E731
 
+    SDS = lambda m, s=(), d="float32": m.jx.ShapeDtypeStruct(s, m.np.dtype(d))  # noqa: E731
+
     # jit
     c["jit_out_none"] = lambda m: m.jx.jit(lambda x: (None, x, (), {}, []))(S(m))
     c["jit_in_none_leaves"] = lambda m: m.jx.jit(lambda t: t)({"b": None, "a": [S(m), ()]})
@@ -1443,11 +1445,76 @@ def tr_cases():
 
     c["custom_vjp_vmap_grad_tree"] = cvjp_vmap_tree
 
+    # dict kinds across the transformations
+    OD = collections.OrderedDict  # noqa: N806
+    c["jvp_tangent_odict_for_dict"] = lambda m: m.jx.jvp(
+        lambda d: d["a"], ({"a": S(m)},), (OD(a=S(m)),)
+    )
+    c["vjp_ct_odict_for_dict"] = lambda m: m.jx.vjp(lambda a: {"a": a, "b": a}, S(m))[1](
+        OD([("b", S(m)), ("a", S(m))])
+    )
+    c["linearize_odict_for_dict"] = lambda m: m.jx.linearize(lambda d: d["a"], {"a": S(m)})[1](
+        OD(a=S(m))
+    )
+    c["cond_dict_vs_odict"] = lambda m: m.lax.cond(
+        True, lambda x: {"a": x}, lambda x: OD(a=x), S(m)
+    )
+    c["switch_odict_orders"] = lambda m: m.lax.switch(
+        0, [lambda x: OD([("a", x), ("b", x)]), lambda x: OD([("b", x), ("a", x)])], S(m)
+    )
+    c["scan_carry_dict_to_odict"] = lambda m: m.lax.scan(
+        lambda c, x: (OD(a=c["a"]), x), {"a": S(m)}, X(m)
+    )
+    c["while_dict_to_odict"] = lambda m: m.lax.while_loop(
+        lambda c: c["i"] < 3, lambda c: OD(i=c["i"] + 1), {"i": 0}
+    )
+    c["vmap_out_axes_odict_for_dict"] = lambda m: m.jx.vmap(
+        lambda a: {"b": a, "a": a}, out_axes=OD([("b", 0), ("a", None)])
+    )(X(m))
+    c["vmap_out_axes_dict_for_odict"] = lambda m: m.jx.vmap(
+        lambda a: OD([("b", a), ("a", S(m))]), out_axes={"b": 0, "a": None}
+    )(X(m))
+    c["vmap_out_axes_odict_same"] = lambda m: m.jx.vmap(
+        lambda a: OD([("b", a), ("a", S(m))]), out_axes=OD([("b", 0), ("a", None)])
+    )(X(m))
+
+    def cvjp_odict_ct(m):
+        @m.jx.custom_vjp
+        def f(d):
+            return d["a"] * d["b"]
+
+        f.defvjp(lambda d: (f(d), d), lambda r, g: (OD([("b", g), ("a", g)]),))
+        return m.jx.grad(f)({"a": S(m), "b": S(m)})
+
+    c["custom_vjp_bwd_odict_for_dict"] = cvjp_odict_ct
+
+    def cjvp_odict_tangent(m):
+        @m.jx.custom_jvp
+        def f(x):
+            return {"a": x, "b": x}
+
+        @f.defjvp
+        def f_jvp(p, t):
+            return f(*p), OD([("b", t[0]), ("a", t[0])])
+
+        return m.jx.jvp(f, (S(m),), (S(m),))
+
+    c["custom_jvp_tangent_odict_for_dict"] = cjvp_odict_tangent
+    c["pcb_odict_for_dict_result"] = lambda m: m.jx.jit(
+        lambda x: m.jx.pure_callback(
+            lambda x: OD([("b", x), ("a", x)]), {"a": SDS(m), "b": SDS(m)}, x
+        )
+    )(S(m))
+    c["grad_deque_arg"] = lambda m: m.jx.grad(lambda d: d[0])(collections.deque([S(m)]))
+    c["vmap_in_axes_deque"] = lambda m: m.jx.vmap(lambda a: a, in_axes=collections.deque([0]))(X(m))
+    c["tree_map_structseq_rest"] = lambda m: m.tree.map(
+        lambda a, b: (a, b), [1], [__import__("time").gmtime(0)]
+    )
+
     # pure_callback with trees
     def pcb(m, shapes, fn, *args):
         return m.jx.pure_callback(fn, shapes, *args)
 
-    SDS = lambda m, s=(), d="float32": m.jx.ShapeDtypeStruct(s, m.np.dtype(d))  # noqa: E731
     c["pcb_tree"] = lambda m: pcb(
         m,
         {"b": SDS(m), "a": (SDS(m, (3,)), None)},
