@@ -8,10 +8,37 @@ order and children; treedefs by ``repr`` (``PyTreeSpec`` read as ``PyTreeDef``, 
 naming deviation) plus ``num_leaves`` / ``num_nodes``; arrays by kind, shape, dtype, weak
 type and value; exceptions by class name and first line of the message.
 
-Run: ``nice -n 19 python -m tests.hunt.sweep_tree_s26 [SUBSTRING ...]``; prints one line per
-disagreement (``VALUE`` / ``KIND`` / ``ERRCLASS`` / ``ERRMSG``) and a summary.
+Cases: the API surface (every public name of ``jax.tree_util`` / ``jax.tree``: missing
+names, parameter names, kinds and defaults); 20 trees (``None``, empty and nested empty
+containers, unsorted / int / tuple keys, ``OrderedDict``, ``defaultdict``, namedtuples,
+custom nodes with and without keys, dataclasses, ``register_static``, NumPy leaves,
+``deque``, struct sequences) through every ``tree_util`` function; mismatched trees, keys,
+``tree_transpose`` / ``tree_reduce`` / ``tree_broadcast``, treedef methods, ``Partial``,
+registration errors; every transformation with trees (``jit`` / ``vmap`` ``in_axes`` /
+``out_axes`` prefixes / ``grad`` / ``value_and_grad(has_aux)`` / ``jvp`` / ``vjp`` /
+``linearize`` / ``jacfwd`` / ``jacrev`` / ``hessian`` / ``scan`` / ``while_loop`` / ``cond``
+/ ``switch`` / ``fori_loop`` / ``custom_jvp`` / ``custom_vjp`` / ``checkpoint`` /
+``eval_shape`` / ``pure_callback`` / ``ravel_pytree`` / ``linear_transpose``) and their
+structure errors; and a seeded fuzz of 150 random trees (every container kind, depth 3)
+under ``tree_map``, ``jit``, ``grad``, ``vmap``, ``scan``, ``cond``, with the dict kinds
+reshuffled (``dict`` <-> ``OrderedDict``) in a second tree and in ``vmap``'s ``in_axes``.
 
-The findings and fixes are listed in tests/hunt/test_tree_sweep_s26.py's docstring.
+Run: ``nice -n 19 python -m tests.hunt.sweep_tree_s26 [SUBSTRING ...]``; prints one line per
+disagreement (``VALUE`` / ``KIND`` / ``ERRCLASS`` / ``ERRMSG``) and a summary. ~2 minutes.
+
+Session 26 ran all 1,572 cases. Fixed (pinned in tests/hunt/test_tree_sweep_s26.py): prefix
+trees whose dict kinds differ (optree matched a ``dict`` with an ``OrderedDict`` /
+``defaultdict``; ``vmap`` then paired the axes with the wrong leaves; 92 of the fuzz's
+cases on the code before), a repeated ``argnums`` (answered 0), ``deque`` and struct
+sequences (containers in optree, leaves in JAX), ``tree_transpose`` with a leafless inner
+structure, and JAX's messages for structure errors (metadata diffs, ``vmap``'s "Mismatch
+details", duplicate registrations, ``tree_transpose``, invalid outputs' paths,
+``linearize``, ``custom_vjp``), ``flatten_one_level``'s containers, ``Lowered.in_tree`` /
+``out_tree``. Left (docs/compat.md, "Session 26 pytree sweep"): optree's treedef repr and
+methods' messages, ``PyTreeDef.node_data`` and ``default_registry``, ``flatten_func``'s
+order, JAX's count-only ``tree_transpose`` check, JAX's repeated namedtuple key in
+``flatten_one_level_with_keys``, messages that print JAX's eager values or tracers,
+``unravel``'s message for a wrong size (JAX's comes from its ``split``).
 """
 
 # ruff: noqa: E501
@@ -427,6 +454,9 @@ def more_cases():
     c["mixed_keys_ddict"] = lambda m: m.tu.tree_flatten(
         collections.defaultdict(int, {1: 2, "a": 3})
     )
+    c["equal_keys_other_types"] = lambda m: [
+        m.tree.map(lambda x: x, d) for d in ({1: 2}, {True: 2}, {np.str_("k"): 1}, {"k": 1})
+    ]
     c["none_key_dict"] = lambda m: m.tu.tree_flatten({None: 1})
     c["bool_int_keys"] = lambda m: m.tu.tree_flatten({True: 1, 0: 2})
     c["float_int_keys"] = lambda m: m.tu.tree_flatten({1.5: 1, 0: 2})
@@ -1511,6 +1541,59 @@ def tr_cases():
         lambda a, b: (a, b), [1], [__import__("time").gmtime(0)]
     )
 
+    # more pytree consumers
+    def ravel(m, t):
+        from importlib import import_module
+
+        fu = import_module(m.jx.__name__ + ".flatten_util")
+        flat, unravel = fu.ravel_pytree(t)
+        return flat, unravel(flat)
+
+    c["ravel_dict_none"] = lambda m: ravel(m, {"b": S(m), "a": (X(m), None), "c": []})
+    c["ravel_mixed_dtypes"] = lambda m: ravel(m, [m.np.int32(3), S(m), m.np.ones(2, "float16")])
+    c["ravel_empty"] = lambda m: ravel(m, {"a": (), "b": None})
+    c["ravel_nt_dc"] = lambda m: ravel(m, (NT(S(m), X(m)), DC(S(m), S(m), "z")))
+    c["ravel_python_scalars"] = lambda m: ravel(m, {"a": 1.0, "b": 2})
+    c["ravel_odict"] = lambda m: ravel(m, OD([("b", S(m)), ("a", X(m))]))
+    c["unravel_wrong_size"] = lambda m: (
+        __import__("importlib")
+        .import_module(m.jx.__name__ + ".flatten_util")
+        .ravel_pytree({"a": X(m)})[1](m.np.ones(4, "float32"))
+    )
+    c["linear_transpose_tree"] = lambda m: m.jx.linear_transpose(
+        lambda d: {"y": d["a"] * 2, "x": (None, d["b"])}, {"b": S(m), "a": X(m)}
+    )({"x": (None, S(m)), "y": X(m)})
+    c["linear_transpose_ct_mismatch"] = lambda m: m.jx.linear_transpose(
+        lambda d: {"y": d["a"] * 2}, {"a": X(m)}
+    )({"z": X(m)})
+    c["vg_has_aux_str"] = lambda m: m.jx.value_and_grad(
+        lambda x: (x * x, {"s": "str"}), has_aux=True
+    )(S(m))
+    c["vg_has_aux_int"] = lambda m: m.jx.value_and_grad(lambda x: (x * x, 3), has_aux=True)(S(m))
+    c["jit_has_aux_like_str_out"] = lambda m: m.jx.jit(
+        m.jx.value_and_grad(lambda x: (x * x, 3), has_aux=True)
+    )(S(m))
+    c["device_put_tree"] = lambda m: m.jx.device_put({"b": S(m), "a": (None, X(m))})
+    c["block_until_ready_tree"] = lambda m: m.jx.block_until_ready({"b": S(m), "a": (None, 3)})
+    c["lax_map_batch_tree"] = lambda m: m.lax.map(
+        lambda t: {"y": t["a"] + t["b"][0], "x": None}, {"a": X(m), "b": (X(m),)}, batch_size=2
+    )
+    c["partial_of_jit_in_jit"] = lambda m: m.jx.jit(lambda p, x: p(x))(
+        m.tu.Partial(m.jx.jit(m.jnp.add), S(m)), S(m)
+    )
+    c["eval_shape_dc_sds"] = lambda m: m.jx.eval_shape(
+        lambda d: DC(d.w * 2, d.b, d.name), DC(SDS(m, (2,)), SDS(m), "n")
+    )
+    c["vmap_out_partial"] = lambda m: m.jx.vmap(lambda x: m.tu.Partial(m.jnp.add, x))(X(m))(S(m))
+    c["vmap_out_dc_meta"] = lambda m: m.jx.vmap(lambda x: DC(x, x * 2, "m"))(X(m))
+    c["grad_of_dc_with_meta"] = lambda m: m.jx.grad(lambda d: d.w * d.b)(DC(S(m), S(m), "g"))
+    c["jit_dc_meta_retrace"] = lambda m: [
+        m.jx.jit(lambda d: d.w * len(d.name))(DC(S(m), S(m), n)) for n in ("a", "bb")
+    ]
+    c["tree_map_many"] = lambda m: m.tree.map(
+        lambda *xs: sum(xs), *[{"b": i, "a": (i,)} for i in range(4)]
+    )
+
     # pure_callback with trees
     def pcb(m, shapes, fn, *args):
         return m.jx.pure_callback(fn, shapes, *args)
@@ -1571,6 +1654,105 @@ def tr_cases():
     )
 
 
+def random_tree(rng, depth=0):
+    """A random pytree of float32 scalars / vectors (length 2) in every container kind."""
+    kinds = (
+        ["leaf", "vec"]
+        if depth >= 3
+        else ["leaf", "vec", "none", "tuple", "list", "dict", "odict", "nt", "dc", "empty"]
+    )
+    k = kinds[rng.integers(len(kinds))]
+    if k == "leaf":
+        return np.float32(rng.integers(1, 9))
+    if k == "vec":
+        return rng.integers(1, 9, size=2).astype(np.float32)
+    if k == "none":
+        return None
+    if k == "empty":
+        return [(), [], {}][rng.integers(3)]
+    n = int(rng.integers(1, 4))
+    kids = [random_tree(rng, depth + 1) for _ in range(n)]
+    if k == "tuple":
+        return tuple(kids)
+    if k == "list":
+        return kids
+    if k in ("dict", "odict"):
+        keys = [str(k) for k in rng.permutation(["kf", "af", "zf", "mf"])[:n]]
+        d = dict(zip(keys, kids))
+        return d if k == "dict" else collections.OrderedDict(d)
+    if k == "nt":
+        return NT(kids[0], kids[-1])
+    return DC(kids[0], kids[-1], "t")
+
+
+def reshuffle(rng, t):
+    """``t`` with some dict nodes turned into OrderedDicts (insertion order reversed) and
+    some OrderedDicts into dicts: the same leaves under other node kinds."""
+    if isinstance(t, collections.OrderedDict):
+        kids = {k: reshuffle(rng, v) for k, v in t.items()}
+        return dict(kids) if rng.random() < 0.5 else collections.OrderedDict(kids)
+    if isinstance(t, dict):
+        kids = {k: reshuffle(rng, v) for k, v in t.items()}
+        if rng.random() < 0.5:
+            return collections.OrderedDict(reversed(list(kids.items())))
+        return kids
+    if isinstance(t, NT):
+        return NT(reshuffle(rng, t.a), reshuffle(rng, t.b))
+    if isinstance(t, DC):
+        return DC(reshuffle(rng, t.w), reshuffle(rng, t.b), t.name)
+    if isinstance(t, (tuple, list)):
+        return type(t)(reshuffle(rng, v) for v in t)
+    return t
+
+
+def axes_of(t):
+    """An in_axes prefix for ``t``: 0 for vectors, None for scalars (same node kinds)."""
+    if isinstance(t, np.ndarray):
+        return 0
+    if isinstance(t, (np.generic, float)):
+        return None
+    if isinstance(t, collections.OrderedDict):
+        return collections.OrderedDict((k, axes_of(v)) for k, v in t.items())
+    if isinstance(t, dict):
+        return {k: axes_of(v) for k, v in t.items()}
+    if isinstance(t, NT):
+        return NT(axes_of(t.a), axes_of(t.b))
+    if isinstance(t, DC):
+        return DC(axes_of(t.w), axes_of(t.b), t.name)
+    if isinstance(t, (tuple, list)):
+        return type(t)(axes_of(v) for v in t)
+    return t
+
+
+def fuzz_cases(n=150):
+    rng = np.random.default_rng(26)
+    for i in range(n):
+        t = random_tree(rng)
+        t2 = reshuffle(rng, t)
+        CASES[f"fuzz{i}_map_kinds"] = lambda m, t=t, t2=t2: m.tree.map(lambda a, b: a - b, t, t2)
+        CASES[f"fuzz{i}_vmap_axes"] = lambda m, t=t: m.jx.vmap(
+            lambda x: m.tree.map(lambda v: v * 2, x), in_axes=(axes_of(t),), axis_size=2
+        )(t)
+        CASES[f"fuzz{i}_vmap_axes_kinds"] = lambda m, t=t, t2=t2: m.jx.vmap(
+            lambda x: m.tree.map(lambda v: v * 2, x), in_axes=(axes_of(t),), axis_size=2
+        )(t2)
+        CASES[f"fuzz{i}_flatten"] = lambda m, t=t: m.tu.tree_flatten_with_path(t)
+        CASES[f"fuzz{i}_map2"] = lambda m, t=t: m.tree.map(lambda a, b: a * 2 + b, t, t)
+        CASES[f"fuzz{i}_jit"] = lambda m, t=t: m.jx.jit(lambda x: m.tree.map(lambda v: v + 1, x))(t)
+        CASES[f"fuzz{i}_grad"] = lambda m, t=t: m.jx.grad(
+            lambda x: sum(m.jnp.sum(v * v) for v in m.tree.leaves(x)) + 0.0
+        )(t)
+        CASES[f"fuzz{i}_vmap"] = lambda m, t=t: m.jx.vmap(
+            lambda x: m.tree.map(lambda v: v * 3, x), in_axes=None, axis_size=2
+        )(t)
+        CASES[f"fuzz{i}_scan"] = lambda m, t=t: m.lax.scan(
+            lambda c, x: (m.tree.map(lambda v: v + x, c), None), t, m.np.ones(2, "float32")
+        )[0]
+        CASES[f"fuzz{i}_cond"] = lambda m, t=t: m.lax.cond(
+            False, lambda x: x, lambda x: m.tree.map(lambda v: -v, x), t
+        )
+
+
 def main(argv):
     import jax.experimental  # noqa: F401 - io_callback
     from jax.experimental import io_callback  # noqa: F401
@@ -1580,6 +1762,7 @@ def main(argv):
     tree_cases()
     more_cases()
     tr_cases()
+    fuzz_cases()
     sel = [a for a in argv if not a.startswith("-")]
     bad = 0
     if not sel:
