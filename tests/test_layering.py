@@ -36,6 +36,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "config_more",
             "dtypes",
             "tree_util",
+            "tree_registry",
             "devices",
             "api_plumbing",
             "linear_util",
