@@ -26,7 +26,7 @@ reshuffled (``dict`` <-> ``OrderedDict``) in a second tree and in ``vmap``'s ``i
 Run: ``nice -n 19 python -m tests.hunt.sweep_tree_s26 [SUBSTRING ...]``; prints one line per
 disagreement (``VALUE`` / ``KIND`` / ``ERRCLASS`` / ``ERRMSG``) and a summary. ~2 minutes.
 
-Session 26 ran all 1,572 cases. Fixed (pinned in tests/hunt/test_tree_sweep_s26.py): prefix
+Session 26 ran all 2,345 cases. Fixed (pinned in tests/hunt/test_tree_sweep_s26.py): prefix
 trees whose dict kinds differ (optree matched a ``dict`` with an ``OrderedDict`` /
 ``defaultdict``; ``vmap`` then paired the axes with the wrong leaves; 92 of the fuzz's
 cases on the code before), a repeated ``argnums`` (answered 0), ``deque`` and struct

@@ -1,6 +1,6 @@
 # ruff: noqa: E501 (JAX's messages kept whole)
 """Session 26 pytree sweep (tests/hunt/sweep_tree_s26.py: ``jax.tree_util`` / ``jax.tree``
-and the transformations' pytree handling, 806 cases against JAX 0.10.2). The families fixed,
+and the transformations' pytree handling, 2,345 cases against JAX 0.10.2). The families fixed,
 each pinned here with hand-written expectations, run under JAX too where it is importable:
 
 * Wrong answers: a prefix tree (``vmap`` ``in_axes`` / ``out_axes``, ``tree_map``'s other
