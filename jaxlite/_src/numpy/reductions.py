@@ -197,7 +197,9 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims: bool = False, where=No
     a = asarray_any(a)
     if not dtypes.is_inexact(a.dtype):
         return mean(a, axis, dtype, keepdims=keepdims, where=where)
-    total = nansum(a, axis, dtype, keepdims=keepdims, where=where)
+    # In the input's dtype when none is given (no float32 accumulation of half precision:
+    # JAX's nanmean passes its dtype on to nansum).
+    total = nansum(a, axis, a.dtype if dtype is None else dtype, keepdims=keepdims, where=where)
     cnt = sum(logical_not(isnan(a)), axis, keepdims=keepdims, where=where, dtype=total.dtype)
     if dtype is not None:  # in the given dtype (an integer one divides truncating, as JAX)
         return ew.div(total, cnt)
@@ -300,7 +302,8 @@ def sum(
     where=None,
     promote_integers=True,
 ):
-    """``jnp.sum``. Booleans and small integers accumulate in the default int type."""
+    """``jnp.sum``. Booleans and small integers accumulate in the default int type;
+    float16/bfloat16 in float32 unless ``dtype`` is given (``_computation_dtype``)."""
     check_out(out, "jnp.sum is not supported.")
     check_arraylike("sum", a)
     a = asarray_any(a)
@@ -308,8 +311,9 @@ def sum(
         dt = _sum_dtype(a.dtype, promote_integers)
     else:
         dt = dtypes.check_user_dtype_supported(dtype, "sum")
+    comp = _computation_dtype(dt, dtype)
     # jnp reductions give a strongly typed result, even of a weak (Python scalar) input.
-    a = conversion.convert_element_type(a, dt, False)
+    a = conversion.convert_element_type(a, comp, False)
     a = _apply_where(a, where, 0)
     axes = _reduction_axes(a, axis)
     # a boolean ``dtype`` reduces with logical or, as JAX
@@ -317,7 +321,7 @@ def sum(
     out = red(a, axes)
     if initial is not None:
         out = op(_initial_value(initial, out), out)
-    return _keepdims(out, a, axes, keepdims)
+    return conversion.convert_element_type(_keepdims(out, a, axes, keepdims), dt)
 
 
 def prod(
@@ -339,7 +343,8 @@ def prod(
             if not dtypes.is_unsigned(dt)
             else dtypes.default_uint_dtype()
         )
-    a = conversion.convert_element_type(a, dt, False)
+    comp = _computation_dtype(dt, dtype)
+    a = conversion.convert_element_type(a, comp, False)
     a = _apply_where(a, where, 1)
     axes = _reduction_axes(a, axis)
     # a boolean ``dtype`` reduces with logical and, as JAX
@@ -347,7 +352,15 @@ def prod(
     out = red(a, axes)
     if initial is not None:
         out = op(_initial_value(initial, out), out)
-    return _keepdims(out, a, axes, keepdims)
+    return conversion.convert_element_type(_keepdims(out, a, axes, keepdims), dt)
+
+
+def _computation_dtype(dt, dtype):
+    """What ``jnp.sum`` / ``jnp.prod`` of result dtype ``dt`` reduce in: float16 and
+    bfloat16 in float32 (where, ``initial`` and the reduction; one rounding at the end)
+    unless the caller gave ``dtype``, as JAX's jnp reductions (XLA:CPU's own 16-bit
+    reductions round after every addition, in its tree order)."""
+    return _upcast_half(dt) if dtype is None else dt
 
 
 def _initial_value(initial, out):
