@@ -1,7 +1,7 @@
 """The native tier on the loops of MCMC samplers (blackjax's and numpyro's NUTS): nested calls
 inlined, PRNG keys carried as their words, and the rules those loops need (integer
 division, signed logical shifts, population counts, pad, split, scatter, small products,
-logistic, NumPy-order float sums), each checked bit for bit against the Python tier on its
+logistic, float sums in XLA's order), each checked bit for bit against the Python tier on its
 edge cases; and the cap on a kernel's size.
 
 Numba compiles are slow (seconds for a few hundred lines on the loaded 2-core machine): each
@@ -122,9 +122,10 @@ def test_integer_rules_match_python_tier():
 
 
 def test_float_rules_match_python_tier():
-    """logistic (SciPy's expit: the same operations), whole-array sums in NumPy's pairwise
-    order (scalarized 8-16 elements and a loop over thousands), float div and rem, and
-    one-element reductions (a reshape; of a scalar, a Numba scalar)."""
+    """logistic (SciPy's expit: the same operations), float sums and products in XLA's
+    window-tree order (``ops/reduce_order``: scalarized 8-16 elements, a thousand, a
+    column sum and product of 40 rows), float div and rem, and one-element reductions (a
+    reshape; of a scalar, a Numba scalar)."""
     rng = np.random.default_rng(0)
     edge = [0.0, -0.0, np.inf, -np.inf, np.nan, 88.0, -88.0, 750.0, -750.0, 1e-30, -17.5, 3.0]
     args = []
@@ -132,11 +133,13 @@ def test_float_rules_match_python_tier():
         big = np.concatenate([edge, rng.normal(0, 20, 1000)]).astype(dt)
         args += [big, big[:4], np.asarray(edge[:12], dt), rng.normal(size=(4, 3)).astype(dt)]
         args += [rng.normal(size=8).astype(dt), rng.normal(size=9).astype(dt) * 1e4]
+        args += [(rng.normal(size=(40, 5)) * np.exp2(rng.integers(-20, 20, (40, 5)))).astype(dt)]
 
     def f(*flat):
         outs = []
-        for k in range(0, len(flat), 6):
-            big, small, edge, m, v8, v9 = flat[k : k + 6]
+        for k in range(0, len(flat), 7):
+            big, small, edge, m, v8, v9, cols = flat[k : k + 7]
+            outs += [jnp.sum(cols, axis=0), jnp.prod(1 + cols / 2**20, axis=0)]
             outs += [jax.nn.sigmoid(big), jax.nn.sigmoid(small), lax.logistic(edge[5])]
             outs += [jnp.sum(big[12:]), jnp.sum(v8), jnp.sum(v9), jnp.sum(m), jnp.sum(edge[:5])]
             outs += [lax.div(big, big[::-1]), lax.rem(big, jnp.flip(big) + 1)]
@@ -148,7 +151,7 @@ def test_float_rules_match_python_tier():
 
     with jax.enable_x64(True):
         want, got = _tiers(f, *args)
-    _same_bits(want, got, [f"{dt}:{i}" for dt in ("f32", "f64") for i in range(13)])
+    _same_bits(want, got, [f"{dt}:{i}" for dt in ("f32", "f64") for i in range(15)])
 
 
 # ---------------------------------------------------------------------- structural rules

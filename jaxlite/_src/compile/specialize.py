@@ -12,7 +12,8 @@ written out inline: the same NumPy calls on the same operands, so the same resul
   complex-to-real, no float-to-int saturation): ``x.astype(new_dtype)``.
 * ``reduce_sum`` / ``reduce_max`` / ``reduce_min`` / ``reduce_prod``: a reduction of one
   element per output is the element itself (``reductions.one_element``: a reshape);
-  otherwise the sum is ``np.add.reduce(x, axes, x.dtype)`` (what ``np.sum`` calls), a
+  otherwise the sum is ``np.add.reduce(x, axes, x.dtype)`` (what ``np.sum`` calls) where
+  XLA's order is not its window tree (``reduce_order.tree_order``; else the impl), a
   real max/min is ``np.maximum.reduce`` / ``np.minimum.reduce`` with the same ``initial``,
   then XLA's zero sign (``minmax.fix_reduce``) only when a result is a zero: ``r.all()``
   is false exactly when some element of ``r`` is ``+0`` or ``-0`` (a NaN is true).
@@ -27,7 +28,14 @@ import numpy as np
 
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
-from jaxlite._src.ops import conversion, elementwise as ew, minmax, reductions, shape as _shape
+from jaxlite._src.ops import (
+    conversion,
+    elementwise as ew,
+    minmax,
+    reduce_order,
+    reductions,
+    shape as _shape,
+)
 
 # Bound once: each ``np.add.reduce`` is a new object, and globals are shared by identity.
 _ADD_REDUCE = np.add.reduce
@@ -75,7 +83,9 @@ def _reduction(ctx, eqn, ins, outs):
         return [f"{outs[0]} = {ins[0]}.reshape({tuple(int(d) for d in out.shape)!r})"]
     kind = np.dtype(x.dtype).kind if isinstance(x.dtype, np.dtype) else "V"
     asarray = ctx.add_global(np.asarray, "_asarray")
-    if eqn.primitive is reductions.reduce_sum_p:
+    size = int(np.prod(x.shape, dtype=np.int64))
+    tree = axes and size and reduce_order.tree_order(np.add, x.dtype, size)
+    if eqn.primitive is reductions.reduce_sum_p and not tree:
         call = f"{ctx.add_global(_ADD_REDUCE, '_sum')}({ins[0]}, {axes!r}, {ins[0]}.dtype)"
         return [f"{outs[0]} = {call if out.shape else f'{asarray}({call})'}"]
     if eqn.primitive in _MAXMIN and kind in "fiub":

@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from jaxlite._src.config import config as _config
+from jaxlite._src.ops import reduce_order
 
 
 def _tup(xs) -> str:
@@ -283,6 +284,27 @@ def log(ctx, eqn, ins, outs):
 _PAIRWISE_SUM = ("jaxlite._src.ops.sum_numba", "pairwise_sum")
 
 
+_TREE_REDUCE = ("jaxlite._src.ops.sum_numba", "tree_reduce")
+
+
+def _tree_reduction(ctx, x_name, x, out, axes, out_name, prod):
+    """A float sum/product in XLA's window-tree order (``sum_numba.tree_reduce``, the
+    Python tier's ``reduce_order``): the reduced dimensions moved first and flattened, the
+    kept ones flattened after them. float16 is left to the Python tier."""
+    if np.dtype(x.dtype) not in (np.dtype(np.float32), np.dtype(np.float64)):
+        return None
+    kept = tuple(d for d in range(len(x.shape)) if d not in axes)
+    rows = math.prod(x.shape[d] for d in axes)
+    perm = _tup(tuple(axes) + kept)
+    cols = math.prod(out.shape)
+    flat = f"np.ascontiguousarray({x_name}.transpose({perm})).reshape(({rows}, {cols}))"
+    dims = ctx.const(np.asarray([x.shape[d] for d in axes], np.int64))
+    call = f"{ctx.helper(*_TREE_REDUCE)}({flat}, {dims}, {prod})"
+    if out.shape == ():
+        return [f"{out_name} = {ctx.typed(f'{call}[0]', out)}"]
+    return [f"{out_name} = {call}.reshape({_tup(tuple(int(d) for d in out.shape))})"]
+
+
 def reduction(np_name: str, partial_axes: bool, kinds: str = "fiub"):
     """The native rule of a reduction over ``axes``: ``np.<np_name>`` of the whole array, or
     (``partial_axes``) one axis at a time from the last; result re-cast to the dtype."""
@@ -294,6 +316,9 @@ def reduction(np_name: str, partial_axes: bool, kinds: str = "fiub"):
             return None
         if not axes:
             return [f"{outs[0]} = {ins[0]}"]
+        ufunc = {"sum": np.add, "prod": np.multiply}.get(np_name)
+        if ufunc is not None and reduce_order.tree_order(ufunc, x.dtype, math.prod(x.shape)):
+            return _tree_reduction(ctx, ins[0], x, out, axes, outs[0], ufunc is np.multiply)
         if out.shape == ():
             if np_name == "sum" and np.dtype(x.dtype).kind == "f":
                 # NumPy's pairwise order (``ops/sum_numba``): the Python tier's bits.
@@ -461,10 +486,12 @@ def scalar_dynamic_update_slice(ctx, eqn, ops):
     return lines, [out]
 
 
-def scalar_reduction(binary, kinds: str = "fiub", pairwise: bool = False):
+def scalar_reduction(binary, kinds: str = "fiub", zero_sum: bool = False):
     """The scalarized rule of a reduction: each output element folds its input elements in
-    index order with ``binary``'s native rule (a function of two element names); with
-    ``pairwise`` (float sums), a whole-array sum of 8 or more elements in NumPy's order."""
+    index order with ``binary``'s native rule (a function of two element names): XLA's
+    order for these sizes (``ops/reduce_order``: no reduced dimension longer than 32).
+    ``zero_sum`` (float sums): ``+ 0`` at the end, as XLA's sum starts from ``+0`` (a sum
+    of negative zeros is ``+0``)."""
 
     def rule(ctx, eqn, ops):
         x, out = ops[0], eqn.outvars[0].aval
@@ -472,9 +499,11 @@ def scalar_reduction(binary, kinds: str = "fiub", pairwise: bool = False):
             return None
         axes = tuple(sorted(int(a) for a in eqn.params["axes"]))
         shape = x.aval.shape
-        n = math.prod(shape)
-        if pairwise and out.shape == () and n >= 8 and np.dtype(out.dtype).kind == "f":
-            return _pairwise_elems(ctx, x.elems(), binary, out.dtype)
+        # (one element per output is the element itself: XLA's reshape)
+        signed = (
+            zero_sum and np.dtype(out.dtype).kind == "f" and math.prod(shape[d] for d in axes) > 1
+        )
+        zero = ctx.const(np.zeros((), out.dtype)) if signed else None
         kept = [d for d in range(len(shape)) if d not in axes]
         lines, res = [], []
         for oidx in _positions(tuple(shape[d] for d in kept)):
@@ -495,32 +524,14 @@ def scalar_reduction(binary, kinds: str = "fiub", pairwise: bool = False):
                     return None
                 lines += got
                 acc = e
+            if signed and acc is not None:
+                e = ctx.fresh("e")
+                lines += binary(ctx, e, acc, zero, out.dtype)
+                acc = e
             res.append(acc)
         return lines, [res]
 
     return rule
-
-
-def _pairwise_elems(ctx, elems, binary, dtype):
-    """NumPy's pairwise sum of 8 to 128 elements (``ops/sum_numba``): eight interleaved
-    partial sums, combined as a tree, then the remainder in order."""
-    lines = []
-
-    def add(a, b):
-        e = ctx.fresh("e")
-        lines.extend(binary(ctx, e, a, b, dtype))
-        return e
-
-    n = len(elems)
-    r = list(elems[:8])
-    i = 8
-    while i < n - n % 8:
-        r = [add(r[j], elems[i + j]) for j in range(8)]
-        i += 8
-    s = add(add(add(r[0], r[1]), add(r[2], r[3])), add(add(r[4], r[5]), add(r[6], r[7])))
-    for e in elems[i:]:
-        s = add(s, e)
-    return lines, [[s]]
 
 
 def binary(template: str):

@@ -9,7 +9,13 @@ from jaxlite._src.core import rules, sharding_hooks
 from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.rule_types import Zero, not_mapped
-from jaxlite._src.ops import _native, elementwise as ew, minmax, shape as _shape
+from jaxlite._src.ops import (
+    _native,
+    elementwise as ew,
+    minmax,
+    reduce_order,
+    shape as _shape,
+)
 from jaxlite._src.ops._factories import defjvp2, deflinear, dtype_rule_factory, non_differentiable
 
 
@@ -51,15 +57,24 @@ def _reduction(name, np_fn, kinds):
     return p
 
 
-def _sum_impl(x, axis):
-    return np.sum(x, axis=axis, dtype=x.dtype)
+def _ordered(ufunc, identity, np_fn):
+    """The NumPy reduction ``np_fn``, or where XLA:CPU adds / multiplies floats in its
+    window-tree order (``reduce_order``), that order."""
+
+    def fn(x, axis):
+        x = np.asarray(x)
+        if axis and x.size and reduce_order.tree_order(ufunc, x.dtype, x.size):
+            return reduce_order.tree_reduce(ufunc, identity, x, tuple(axis))
+        return np_fn(x, axis=axis, dtype=x.dtype)
+
+    return fn
 
 
+_sum_impl = _ordered(np.add, 0, np.sum)
 reduce_sum_p = _reduction("reduce_sum", _sum_impl, "fciu")
-rules.impl_rules[reduce_sum_p] = lambda x, *, axes: np.asarray(np.sum(x, axis=axes, dtype=x.dtype))
 rules.native_rules[reduce_sum_p] = _native.reduction("sum", partial_axes=True, kinds="fiu")
 rules.native_scalar_rules[reduce_sum_p] = _native.scalar_reduction(
-    _native.binary("{0} + {1}"), "fiu", pairwise=True
+    _native.binary("{0} + {1}"), "fiu", zero_sum=True
 )
 
 
@@ -160,7 +175,7 @@ def _minmax_jvp(p):
 _minmax_jvp(reduce_max_p)
 _minmax_jvp(reduce_min_p)
 
-reduce_prod_p = _reduction("reduce_prod", np.prod, "fciu")
+reduce_prod_p = _reduction("reduce_prod", _ordered(np.multiply, 1, np.prod), "fciu")
 rules.native_rules[reduce_prod_p] = _native.reduction("prod", partial_axes=False, kinds="fiu")
 rules.native_scalar_rules[reduce_prod_p] = _native.scalar_reduction(
     _native.binary("{0} * {1}"), "fiu"

@@ -1,10 +1,14 @@
-"""The native tier's whole-array float sum in NumPy's order (a Numba function).
+"""The native tier's float sums and products in the Python tier's orders (Numba functions).
 
-Imported only by native-tier kernel modules (the ``reduce_sum`` rule in ``ops/_native`` asks
-for it with ``ctx.helper``), so importing jaxlite never imports Numba.
+Imported only by native-tier kernel modules (the ``reduce_sum`` / ``reduce_prod`` rules in
+``ops/_native`` ask for them with ``ctx.helper``), so importing jaxlite never imports Numba.
 
-NumPy (the Python tier) adds a contiguous float array pairwise: fewer than 8 elements one
-after the other from ``-0.0``; up to 128 in eight interleaved partial sums combined as
+``tree_reduce``: XLA:CPU's window-tree order (``ops/reduce_order``), which the Python tier
+follows for float sums and products except float32/float64 sums of 4,096 or more elements.
+
+``pairwise_sum``: NumPy's order, for those large whole-array sums. NumPy (the Python tier)
+adds a contiguous float array pairwise: fewer than 8 elements one after the other from
+``-0.0``; up to 128 in eight interleaved partial sums combined as
 ``((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))``, then the remainder; more split in two
 halves (the first a multiple of 8 long) summed the same way. Numba's ``np.sum`` adds in
 order, so a sum of a thousand float32 terms (a log density) differed in the last bits.
@@ -92,3 +96,58 @@ def pairwise_sum(flat, zero):
         state[sp] = 0
         sp += 1
     return vals[0]
+
+
+@_jit
+def tree_reduce(a, dims, prod):
+    """``a`` (``(R, M)``, its first axis the row-major flattening of the reduced dimensions
+    ``dims``, the second the outputs) summed (``prod``: multiplied) over its first axis in
+    XLA:CPU's window-tree order (``ops/reduce_order``, the Python tier's: the same bits):
+    while a reduced dimension is longer than 32, windows of ``min(d, 32)`` (``pad // 2``
+    positions of padding before) each folded into the identity in row-major order; then
+    the same fold of what is left. Visiting the elements in row-major order visits each
+    window's in its own row-major order, so every window keeps one accumulator."""
+    k = dims.size
+    m = a.shape[1]
+    one = a.dtype.type(1) if prod else a.dtype.type(0)
+    cur = np.ascontiguousarray(a)
+    cd = dims.copy()
+    w = np.empty(k, np.int64)
+    nw = np.empty(k, np.int64)
+    lo = np.empty(k, np.int64)
+    idx = np.zeros(k, np.int64)
+    while True:
+        last = True
+        for i in range(k):
+            if cd[i] > 32:
+                last = False
+        nout = 1
+        for i in range(k):
+            w[i] = cd[i] if last else min(cd[i], 32)
+            nw[i] = (cd[i] + w[i] - 1) // w[i]
+            lo[i] = (nw[i] * w[i] - cd[i]) // 2
+            nout *= nw[i]
+        out = np.full((nout, m), one, a.dtype)
+        idx[:] = 0
+        for r in range(cur.shape[0]):
+            win = 0
+            for i in range(k):
+                win = win * nw[i] + (idx[i] + lo[i]) // w[i]
+            if prod:
+                for j in range(m):
+                    out[win, j] = out[win, j] * cur[r, j]
+            else:
+                for j in range(m):
+                    out[win, j] = out[win, j] + cur[r, j]
+            i = k - 1
+            while i >= 0:
+                idx[i] += 1
+                if idx[i] < cd[i]:
+                    break
+                idx[i] = 0
+                i -= 1
+        cur = out
+        for i in range(k):
+            cd[i] = nw[i]
+        if last:
+            return cur[0]

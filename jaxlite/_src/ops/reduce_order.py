@@ -1,0 +1,89 @@
+"""Float sums and products in XLA:CPU's order (the Python tier's ``reduce_sum`` /
+``reduce_prod``).
+
+XLA:CPU rewrites a reduction with a reduced dimension longer than 32 (its
+TreeReductionRewriter, window 32) into a reduce-window followed by the reduction of the
+window results: along every reduced dimension ``d`` the window is ``min(d, 32)`` long and
+the dimension is padded with the identity to a multiple of it (``pad // 2`` before, the rest
+after); this repeats until every reduced dimension is at most 32. Each window, and the last
+reduction, folds its elements into the identity one at a time in row-major order. So a
+float32 row of 1,000 is summed as 32 sequential sums of 32 (12 zeros of padding first),
+then those 32 in order: NumPy's pairwise order differs in the last bits of most sums.
+
+Where this order holds (``tree_order``): float and complex sums and products, except float32
+and float64 *sums* of 4,096 or more input elements, which XLA hands to a YNNPACK fusion (a
+blocked tree over vector lanes that depends on the machine's vector width: not reproduced,
+NumPy's pairwise order is kept, docs/compat.md "Order of a float reduction"). Integer
+reductions are exact in any order.
+
+NumPy adds elementwise along a leading axis of a C-contiguous array, one row after the
+other (from ``initial``), so the windows' elements are moved to leading axes and reduced
+there; a reduction with a single output is folded with ``ufunc.accumulate`` (its ``reduce``
+would add a contiguous run pairwise), then joined to the identity (so a sum of negative
+zeros is ``+0``, as XLA's, which starts from ``+0``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from jaxlite._src import dtypes
+
+WINDOW = 32  # XLA:CPU's tree-reduction window
+YNN_MIN_SIZE = 4096  # float32/float64 sums of this many elements go to YNNPACK
+
+_YNN_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def tree_order(ufunc, dtype, size: int) -> bool:
+    """Whether XLA reduces ``size`` elements of ``dtype`` with ``ufunc`` (``np.add`` /
+    ``np.multiply``) in the window-tree order: float (16 bits or more) and complex dtypes,
+    and not a float32/float64 sum of YNNPACK's size."""
+    if not isinstance(dtype, np.dtype) or not dtypes.is_inexact(dtype) or dtype.itemsize < 2:
+        return False
+    return not (ufunc is np.add and dtype in _YNN_DTYPES and size >= YNN_MIN_SIZE)
+
+
+def _fold_leading(ufunc, identity, a, k):
+    """``a`` reduced over its first ``k`` axes in row-major order, one element at a time,
+    from ``identity``."""
+    lead = math.prod(a.shape[:k])
+    rest = a.shape[k:]
+    flat = np.ascontiguousarray(a).reshape(lead, -1)
+    if flat.shape[1] == 1:
+        r = ufunc.accumulate(flat[:, 0])[-1:]
+        return ufunc(r, identity, out=r).reshape(rest)  # from the identity: the zero's sign
+    return ufunc.reduce(flat, axis=0, initial=identity).reshape(rest)
+
+
+def tree_reduce(ufunc, identity, x, axes):
+    """``x`` reduced with ``ufunc`` over ``axes`` (non-empty, every reduced dimension
+    non-zero, at least one output element) in XLA:CPU's window-tree order."""
+    axes = tuple(sorted(axes))
+    k = len(axes)
+    if k == 1 and x.shape[axes[0]] <= WINDOW and x.flags.c_contiguous:
+        if math.prod(x.shape[axes[0] + 1 :]) > 1:
+            # NumPy already folds a leading axis row by row (the kept axes after it)
+            return ufunc.reduce(x, axis=axes[0], initial=identity)
+    kept = tuple(i for i in range(x.ndim) if i not in axes)
+    out_shape = tuple(x.shape[i] for i in kept)
+    a = np.transpose(x, axes + kept).reshape(tuple(x.shape[i] for i in axes) + (-1,))
+    while max(a.shape[:k]) > WINDOW:
+        dims = a.shape[:k]
+        wins = [min(d, WINDOW) for d in dims]
+        counts = [-(-d // w) for d, w in zip(dims, wins)]
+        if any(n * w != d for n, w, d in zip(counts, wins, dims)):
+            padded = np.full(
+                [n * w for n, w in zip(counts, wins)] + [a.shape[-1]], identity, a.dtype
+            )
+            lo = [(n * w - d) // 2 for n, w, d in zip(counts, wins, dims)]
+            padded[tuple(slice(p, p + d) for p, d in zip(lo, dims))] = a
+            a = padded
+        split = [s for n, w in zip(counts, wins) for s in (n, w)]
+        a = a.reshape(split + [a.shape[-1]])
+        # window positions first, then the window indices, then the kept elements
+        order = [2 * i + 1 for i in range(k)] + [2 * i for i in range(k)] + [2 * k]
+        a = _fold_leading(ufunc, identity, a.transpose(order), k)
+    return _fold_leading(ufunc, identity, a, k).reshape(out_shape)
