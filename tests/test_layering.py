@@ -126,7 +126,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 # ops/: factories and the structural primitives first, then the families. A family may use
 # the families listed before it, never after.
 OPS_ORDER: list[str] = [
-    "_native",  # the Numba-tier emitters of the families' native rules (no project imports)
+    "reduce_order",  # XLA:CPU's order of float sums and products in NumPy (no ops imports)
+    "_native",  # the Numba-tier emitters of the families' native rules (uses reduce_order)
     "spmd",  # the device-thread exchange of shard_map's collectives (no project imports)
     "blas_split",  # matrix products at one OpenBLAS thread, split (no project imports)
     "minmax",  # the NumPy kernels of max/min: XLA's signed zeros, complex order (no imports)
@@ -148,7 +149,7 @@ OPS_ORDER: list[str] = [
     "xla_fma",  # XLA's contracted multiply-add (random's samplers, jnp.linspace)
     "tanh_numba",  # the native tier's float32 tanh (Numba; imported by kernel modules only)
     "xla_math32_numba",  # the native tier's float32 log (Numba; kernel modules only)
-    "sum_numba",  # the native tier's float sums in NumPy's pairwise order (kernel modules only)
+    "sum_numba",  # the native tier's float sums in XLA's / NumPy's order (kernel modules only)
     "bits",  # clz (count leading zeros)
     "lax_api",  # the strict-dtype public lax binary operators over elementwise
     "clamp",  # lax.clamp (its JVP selects)
