@@ -548,7 +548,10 @@ from jaxlite import lax
 from jaxlite._src.compile import native
 from jaxlite._src.control_flow import common
 
-# The float32 sum is ops/sum_numba's helper: a kernel calling a helper must load too.
+from jaxlite._src.ops import reduce_order
+
+# The float32 sum is ops/sum_numba's helper (XLA's window-tree order, the Python tier's
+# reduce_order): a kernel calling a helper must load too.
 body = lambda i, c: (c[0] * 5 - 2, c[1] * np.float32(0.5) + c[1].sum())
 v = np.linspace(-1, 2, 40, dtype=np.float32)
 loop = lambda c, v: lax.fori_loop(0, 9, body, (c, v))
@@ -557,7 +560,7 @@ call = native.compile_kernel(closed)
 c, w = call(np.asarray(1, np.int32), v)
 assert int(c) == 976563
 for _ in range(9):
-    v = v * np.float32(0.5) + v.sum(dtype=np.float32)
+    v = v * np.float32(0.5) + reduce_order.tree_reduce(np.add, 0, v, (0,))
 np.testing.assert_array_equal(w, v)
 print(sum(call.__globals__["_kern"].stats.cache_hits.values()))
 """
