@@ -58,15 +58,54 @@ def _fold_leading(ufunc, identity, a, k):
     return ufunc.reduce(flat, axis=0, initial=identity).reshape(rest)
 
 
+def _fold_last(ufunc, identity, a):
+    """``a`` reduced over its last axis in the window-tree order, without moving that axis:
+    ``ufunc.accumulate`` folds each window one element at a time (its last partial result
+    is the window's fold; NumPy's ``reduce`` would add a contiguous run pairwise). Each
+    fold starts from the first element instead of the identity, which changes at most the
+    sign of a zero partial result (``-0 + x`` is ``+0 + x`` for any nonzero ``x``, and a
+    product's ``1 * x`` is ``x``): the last combination with the identity gives XLA's.
+    Real dtypes only (a complex ``1 * z`` can change the signs of zero parts)."""
+    while a.shape[-1] > WINDOW:
+        n = a.shape[-1]
+        m = -(-n // WINDOW)
+        pad = m * WINDOW - n
+        if pad:
+            padded = np.full(a.shape[:-1] + (m * WINDOW,), identity, a.dtype)
+            padded[..., pad // 2 : pad // 2 + n] = a
+            a = padded
+        a = ufunc.accumulate(a.reshape(a.shape[:-1] + (m, WINDOW)), axis=-1)[..., -1]
+    return np.asarray(ufunc(ufunc.accumulate(a, axis=-1)[..., -1], identity))
+
+
+def _fold_middle(ufunc, identity, x, axis):
+    """C-contiguous ``x`` reduced over ``axis``, which kept elements follow: NumPy already
+    folds such an axis row by row (the kept axes after it are its inner loop), so each
+    level of windows is one ``reduce`` over the window-position axis, without moving it."""
+    n = x.shape[axis]
+    a = x.reshape((math.prod(x.shape[:axis]), n, math.prod(x.shape[axis + 1 :])))
+    while n > WINDOW:
+        m = -(-n // WINDOW)
+        pad = m * WINDOW - n
+        if pad:
+            padded = np.full((a.shape[0], m * WINDOW, a.shape[2]), identity, a.dtype)
+            padded[:, pad // 2 : pad // 2 + n] = a
+            a = padded
+        a = ufunc.reduce(a.reshape((a.shape[0], m, WINDOW, a.shape[2])), axis=2, initial=identity)
+        n = m
+    out = ufunc.reduce(a, axis=1, initial=identity)
+    return out.reshape(x.shape[:axis] + x.shape[axis + 1 :])
+
+
 def tree_reduce(ufunc, identity, x, axes):
     """``x`` reduced with ``ufunc`` over ``axes`` (non-empty, every reduced dimension
     non-zero, at least one output element) in XLA:CPU's window-tree order."""
     axes = tuple(sorted(axes))
     k = len(axes)
-    if k == 1 and x.shape[axes[0]] <= WINDOW and x.flags.c_contiguous:
-        if math.prod(x.shape[axes[0] + 1 :]) > 1:
-            # NumPy already folds a leading axis row by row (the kept axes after it)
-            return ufunc.reduce(x, axis=axes[0], initial=identity)
+    if k == 1 and axes[0] == x.ndim - 1 and x.dtype.kind != "c":
+        return _fold_last(ufunc, identity, x)
+    if k == 1 and x.flags.c_contiguous and math.prod(x.shape[axes[0] + 1 :]) > 1:
+        return _fold_middle(ufunc, identity, x, axes[0])
     kept = tuple(i for i in range(x.ndim) if i not in axes)
     out_shape = tuple(x.shape[i] for i in kept)
     a = np.transpose(x, axes + kept).reshape(tuple(x.shape[i] for i in axes) + (-1,))
