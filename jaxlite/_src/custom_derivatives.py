@@ -751,6 +751,15 @@ def _lin_jvp(primals, tangents, **params):
     raise rules.missing_rule("jvp", custom_lin_p)
 
 
+def _lin_partial_eval_known(parent_trace, args, *, num_res, bwd, out_avals, in_avals, lin_mask):
+    # Linearizing (partial evaluation whose unknowns are the linear inputs) with tangent
+    # operands that do not depend on them (a custom_jvp rule's ``zeros_like`` feeding the
+    # custom_vjp function, in the body of a loop or branch too): a linear map of nothing
+    # is zero, as JAX answers; binding it would evaluate the tangent map forward.
+    with set_current_trace(parent_trace):
+        return [_zeros(a) for a in out_avals]
+
+
 def _lin_transpose(cts, *args, num_res, bwd, out_avals, in_avals, lin_mask):
     res = list(args[:num_res])
     for r in res:
@@ -775,6 +784,7 @@ rules.abstract_eval_rules[custom_lin_p] = _lin_abstract_eval
 rules.vma_rules[custom_lin_p] = rules.keep_vma
 rules.jvp_rules[custom_lin_p] = _lin_jvp
 rules.transpose_rules[custom_lin_p] = _lin_transpose
+rules.partial_eval_known_rules[custom_lin_p] = _lin_partial_eval_known
 rules.transpose_at_zero.add(custom_lin_p)
 rules.batch_rules[custom_lin_p] = _lin_batch
 rules.lower_rules[custom_lin_p] = _lin_lower

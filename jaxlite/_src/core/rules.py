@@ -18,6 +18,10 @@ Rule signatures:
 * ``batch_rules[p](axis_data, args, dims, **params)`` -> (outs, out_dims).
 * ``partial_eval_rules[p](trace, tracers, **params)`` -> output tracers (override of the
   default "all known -> evaluate, else stage" rule).
+* ``partial_eval_known_rules[p](parent_trace, args, **params)`` -> outputs: under partial
+  evaluation, an equation none of whose operands is unknown (default: bound on the parent
+  trace). ``custom_lin``'s: its tangent operands do not depend on the linear inputs, so
+  the linear map's outputs are zeros (evaluating it would be forward mode of a custom_vjp).
 * ``vma_rules[p](avals_in, avals_out, **params)`` -> avals_out with their varying manual
   axes (``ShapedArray.vma``, inside ``shard_map`` bodies with ``check_vma``). Primitives
   without an entry are *standard*: operands with different vmas first get an implicit
@@ -80,6 +84,7 @@ jvp_rules: dict = {}
 transpose_rules: dict = {}
 batch_rules: dict = {}
 partial_eval_rules: dict = {}
+partial_eval_known_rules: dict = {}
 dce_rules: dict = {}
 vma_rules: dict = {}
 lower_rules: dict = {}

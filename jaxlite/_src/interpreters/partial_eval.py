@@ -94,6 +94,9 @@ class PartialEvalTrace(Trace):
     # -- primitives
     def process_primitive(self, primitive, args, params):
         if not any(self.is_unknown(a) for a in args):
+            known = rules.partial_eval_known_rules.get(primitive)
+            if known is not None:
+                return known(self.parent_trace, list(args), **params)
             return primitive.bind_with_trace(self.parent_trace, args, params)
         rule = rules.partial_eval_rules.get(primitive)
         if rule is not None:

@@ -1,0 +1,142 @@
+"""Session 26's higher-order derivative sweep (tests/hunt/sweep_hoad_s26.py): the families
+it found wrong, pinned with reduced cases. Each case is compared with JAX where JAX is
+importable (tests/hunt/oracle.py) and asserted against a hand-derived value in any case.
+
+* A custom_vjp function whose input tangent does not depend on the linear inputs (a
+  custom_jvp rule returning ``zeros_like``, upstream of it): linearizing bound its tangent
+  map ``custom_lin`` on known operands, which evaluated it forward, the jvp-of-custom_vjp
+  TypeError (eager ``grad`` / ``vjp`` / ``linearize``), the same in the known half of a
+  ``scan`` / ``cond`` / ``checkpoint`` body, and NotImplementedError under a second
+  ``jacrev``. A linear map of nothing is zero: JAX answers.
+"""
+
+import numpy as np
+import pytest
+
+from tests.hunt.oracle import JAX, LITE, run, same
+
+
+def _zero_tangent_chain(m):
+    """``f(x) = cv(cj(x))`` with ``cj = sin`` whose custom_jvp rule says its derivative
+    is 0 (a ``zeros_like`` tangent) and ``cv = u**2`` a custom_vjp function: every
+    derivative of ``f`` is 0."""
+
+    @m.jx.custom_vjp
+    def cv(u):
+        return u * u
+
+    cv.defvjp(lambda u: (u * u, u), lambda u, g: (2 * u * g,))
+
+    @m.jx.custom_jvp
+    def cj(u):
+        return m.jnp.sin(u)
+
+    @cj.defjvp
+    def _cj_jvp(primals, tangents):
+        (u,) = primals
+        return m.jnp.sin(u), m.jnp.zeros_like(u)
+
+    return cv, cj
+
+
+X2 = np.array([1.0, 2.0], np.float32)
+
+
+@pytest.mark.parametrize("how", ["grad", "vjp", "linearize", "jit_grad", "revrev", "gradgrad"])
+def test_custom_vjp_after_zero_tangent_rule(how):
+    def build(m):
+        cv, cj = _zero_tangent_chain(m)
+
+        def f(x):
+            return m.jnp.sum(cv(cj(x)) + x * x)  # the x * x term: derivative 2x, 2
+
+        if how == "grad":
+            return m.jx.grad(f)(X2)
+        if how == "jit_grad":
+            return m.jx.jit(m.jx.grad(f))(X2)
+        if how == "vjp":
+            return m.jx.vjp(f, X2)[1](np.float32(1.0))[0]
+        if how == "linearize":
+            return m.jx.linearize(f, X2)[1](np.ones(2, np.float32))
+        if how == "revrev":
+            return m.jx.jacrev(m.jx.jacrev(f))(X2)
+        return m.jx.grad(lambda x: m.jx.grad(f)(x).sum())(X2)
+
+    out = np.asarray(same(build, signs=False))
+    expected = {
+        "linearize": 2 * X2.sum(),
+        "revrev": 2 * np.eye(2),
+        "gradgrad": np.full(2, 2.0),
+    }.get(how, 2 * X2)
+    np.testing.assert_allclose(out, expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("where", ["scan", "cond", "checkpoint"])
+def test_custom_vjp_after_zero_tangent_rule_in_bodies(where):
+    # f(x) = sum(b(x) * x), b = cv(cj(x)) of zero derivative by its rules (b is sin(x)**2):
+    # grad = b(x) = sin(x)**2, the Hessian diag(d/dx sin(x)**2) = diag(sin(2x)).
+    def build(m):
+        cv, cj = _zero_tangent_chain(m)
+
+        def body(y):
+            return cv(cj(y))
+
+        def f(x):
+            if where == "scan":
+                b = m.lax.scan(lambda c, _: (body(c), None), x, None, length=1)[0]
+            elif where == "cond":
+                b = m.lax.cond(x[0] > 0, body, lambda y: y, x)
+            else:
+                b = m.jx.checkpoint(body)(x)
+            return m.jnp.sum(b * x)
+
+        if where == "checkpoint" and m is not LITE:
+            # JAX answers only jit(grad): its eager grad raises the jvp-of-custom_vjp
+            # TypeError and its jacrev(jacrev) NotImplementedError (docs/compat.md)
+            return m.jx.jit(m.jx.grad(f))(X2)
+        return m.jx.jit(m.jx.grad(f))(X2), m.jx.grad(f)(X2), m.jx.jacrev(m.jx.jacrev(f))(X2)
+
+    if where == "checkpoint":
+        gj = same(lambda m: build(m) if m is not LITE else build(m)[0], signs=False)
+        _, g, h = build(LITE)
+        np.testing.assert_allclose(np.asarray(gj), np.asarray(g), rtol=1e-6)
+    else:
+        gj, g, h = same(build, signs=False)
+    np.testing.assert_allclose(np.asarray(gj), np.sin(X2) ** 2, rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(g), np.sin(X2) ** 2, rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(h), np.diag(np.sin(2 * X2)), rtol=1e-6, atol=1e-7)
+
+
+def test_forward_over_reverse_of_custom_vjp():
+    # jacfwd(jacrev(f)) of a custom_vjp function: the outer forward mode runs through fwd
+    # and bwd (ordinary code), never the tangent map; JAX answers, and so must jaxlite.
+    def build(m):
+        cv, _ = _zero_tangent_chain(m)
+        return m.jx.hessian(lambda x: m.jnp.sum(cv(x)))(X2)
+
+    np.testing.assert_allclose(np.asarray(same(build)), 2 * np.eye(2), rtol=1e-6)
+
+
+@pytest.mark.parametrize("where", ["scan", "cond"])
+def test_forward_over_reverse_after_zero_tangent_rule_in_bodies(where):
+    # JAX raises its jvp-of-custom_vjp TypeError here (the tangent map sits in the known
+    # half of the loop / branch that the outer jvp differentiates); jaxlite answers the
+    # value, zero for the custom functions' term (docs/compat.md). It raised
+    # NotImplementedError for custom_lin's missing jvp rule before.
+    def build(m):
+        cv, cj = _zero_tangent_chain(m)
+
+        def f(x):
+            if where == "scan":
+                b = m.lax.scan(lambda c, _: (c + cv(cj(c)), None), x, None, length=1)[0]
+            else:
+                b = m.lax.cond(x[0] > 0, lambda y: cv(cj(y)) + y * y, lambda y: y, x)
+            return m.jnp.sum(b)
+
+        return m.jx.hessian(f)(X2)
+
+    if JAX is not None:
+        kind, err = run(build, JAX)
+        assert kind == "err" and isinstance(err, TypeError), err
+    expected = np.zeros((2, 2)) if where == "scan" else 2 * np.eye(2)
+    np.testing.assert_array_equal(np.asarray(build(LITE)), expected)
