@@ -21,6 +21,19 @@ float32 or float64, at a random point or one with ties and zeros; compared with 
 fuzz_s22's ``difference`` (errors by built-in class: reverse mode of ``while_loop``,
 forward mode over ``custom_vjp``).
 
+Session 26 ran part 2 on seeds 0..399 (924 cases) and part 1 on ``nn`` and ``special`` up to
+``gammasgn``, ``lax`` up to ``cosh`` (the machine's load kept it at a third of a core: ~12 s
+a function); the rest of part 1 was not run. Fixed (tests/hunt/test_hoad_sweep_s26.py):
+a custom_vjp function whose input tangent does not depend on the linear inputs (a custom_jvp
+rule's ``zeros_like`` upstream) made linearizing evaluate its tangent map forward (eager
+``grad`` raised the jvp-of-custom_vjp TypeError; scan / cond / checkpoint bodies too). Left,
+as JAX's (docs/compat.md, "Session 26"): ``fresnel``'s second derivative at odd integers,
+``digamma`` / ``gammaln`` at ``inf``, ``exp1`` / ``expn`` (JAX raises), ``grad(grad)``
+through a loop of a custom_vjp function whose ``bwd`` calls ``vjp`` (JAX raises
+ValueError), jitted Hessians at ``inf`` (XLA drops ``0 * NaN``: the ``JITONLY`` lines);
+float32 noise of programs whose iterates blow up (the ``ILLCOND`` lines), ``bessel_i1e``'s
+cancellation at ``1e-3`` in float32.
+
 Run: ``nice -n 19 python -m tests.hunt.sweep_hoad_s26 funcs [--shard=I/N] [FAMILY|NAME ...]``
 or ``nice -n 19 python -m tests.hunt.sweep_hoad_s26 comp FIRST COUNT``; one line per
 difference, a summary per function / at the end.
@@ -185,6 +198,35 @@ UNARY = [
     "jnp.minimum({a}, x)",
     "{a} * x",
     "jx.nn.logsumexp({a}) + {a}",
+    # kinks, masked branches and special cases of second derivatives
+    "jnp.where({a} > 0, jnp.sqrt(jnp.abs({a})), 0.0)",
+    "jnp.prod({a}) * {a}",
+    "jnp.cumprod({a})",
+    "jnp.linalg.norm({a}) * {a}",
+    "{a} ** 2.0",
+    "jnp.power(jnp.abs({a}), 1.5)",
+    "jnp.arctan2({a}, x)",
+    "jnp.hypot({a}, x)",
+    "jx.nn.relu({a})",
+    "jnp.round({a}) * {a}",
+    "lax.rsqrt({a} * {a} + 1.0)",
+    "jnp.sign({a}) * {a} * {a}",
+    "jnp.expm1({a})",
+    "jnp.sinc({a})",
+    "lax.select({a} >= x, {a}, x * x)",
+    "jnp.linalg.det(jnp.outer({a}, x) + jnp.eye(3))",
+    "jnp.linalg.solve(jnp.eye(3) * 2.0 + jnp.outer({a}, {a}) * 0.1, x)",
+    "jnp.linalg.eigh(jnp.outer({a}, {a}) + jnp.diag(x))[0]",
+    "jnp.max(jnp.stack([{a}, x]), axis=0)",
+    "jx.nn.softmax({a})",
+    "jnp.logaddexp({a}, x)",
+    "jnp.mean(({a} - jnp.mean({a})) ** 2) + {a}",
+    "jnp.std({a}) * {a}",
+    "jnp.take({a}, jnp.array([2, 0, 0]))",
+    "{a}.at[1].set(x[0] * {a}[2])",
+    "lax.dynamic_slice(jnp.concatenate([{a}, {a}]), (1,), (3,))",
+    "jnp.dot(W, {a}) * {a}",
+    "lax.reduce_precision({a}, 5, 10)",
 ]
 
 
@@ -253,7 +295,16 @@ class Gen:
             return f"jx.checkpoint({b}{pol})({a})"
         if kind == "vmap":
             n = self.fresh("v")
-            e = self.pick(UNARY[:9]).format(a="s")
+            e = self.pick(
+                [
+                    u
+                    for u in UNARY
+                    if not re.search(
+                        r"\bx\b|W|jnp\.(sum|max|prod|cum|linalg|sort|mean|std|take|outer)|nn\.(softmax|logsumexp)|\[|dynamic",
+                        u,
+                    )
+                ]
+            ).format(a="s")
             self.inner.append(f"    def {n}(s, t):\n        return {e} + jnp.sin(t) * s\n")
             return f"jx.vmap({n})({a}, x)"
         if kind == "cjvp":
@@ -338,6 +389,13 @@ def main_comp(argv):
                 d = fuzz_s22.difference(src, COMP_TOLS, signs=False)
             except Exception as e:  # noqa: BLE001
                 d = f"HARNESS {type(e).__name__}: {e}"
+            if d and "enable_x64(False)" in src and d.startswith("leaf"):
+                # float32 values apart: if the float64 runs agree the program amplifies
+                # rounding (iterates that blow up, sin of huge values): not a bug
+                src64 = src.replace("enable_x64(False)", "enable_x64(True)")
+                src64 = src64.replace("jnp.float32", "jnp.float64")
+                if fuzz_s22.difference(src64, {"float64": 1e-4}, signs=False) is None:
+                    d = "ILLCOND (float64 runs agree) " + d
             if d:
                 nbad += 1
                 print(f"--- comp seed {seed} {tr}: {d[:600]}\n{src}", flush=True)

@@ -140,3 +140,44 @@ def test_forward_over_reverse_after_zero_tangent_rule_in_bodies(where):
         assert kind == "err" and isinstance(err, TypeError), err
     expected = np.zeros((2, 2)) if where == "scan" else 2 * np.eye(2)
     np.testing.assert_array_equal(np.asarray(build(LITE)), expected)
+
+
+def test_grad_of_grad_through_loop_of_custom_vjp_calling_vjp():
+    # JAX raises ValueError ("unexpected JAX type ... for argument to VJP function") for
+    # the loop (docs/compat.md); the loop must equal the unrolled program, which JAX
+    # answers too.
+    x = np.array([-0.846, 0.262, -0.642], np.float32)
+
+    def make(m):
+        @m.jx.custom_vjp
+        def cv(u):
+            return m.jnp.clip(u, -0.5, 0.5)
+
+        def bwd(u, g):
+            return (
+                m.jx.vjp(lambda v: m.jnp.clip(v, -0.5, 0.5), u)[1](g)[0]
+                * (1 + 0.25 * m.jnp.sin(u)),
+            )
+
+        cv.defvjp(lambda u: (cv(u), u), bwd)
+        return cv
+
+    def unrolled(m):
+        cv = make(m)
+        f = lambda x: m.jnp.sum(cv(cv(cv(x) * 1.0) * 1.1) * 1.2)  # noqa: E731
+        return m.jx.grad(lambda x: m.jx.grad(f)(x).sum())(x)
+
+    cv = make(LITE)
+    loop = LITE.lax.fori_loop
+    f = lambda x: LITE.jnp.sum(loop(0, 3, lambda i, c: cv(c) * (1.0 + 0.1 * i), x))  # noqa: E731
+    got = np.asarray(LITE.jx.grad(lambda x: LITE.jx.grad(f)(x).sum())(x))
+    np.testing.assert_allclose(got, np.asarray(same(unrolled)), rtol=1e-6)
+    # by hand: only x[1] is inside the clip, where cv's primal is the identity: the carries
+    # are c0 = x, c1 = x, c2 = 1.1 x and grad = 1.32 F(c0) F(c1) F(c2), F(u) = 1 + sin(u) / 4
+    # (bwd's factor); its derivative differentiates the carries with the custom rule
+    # again: dc1 = F(c0), dc2 = 1.1 F(c1) F(c0).
+    c = x[1].astype(np.float64) * np.array([1.0, 1.0, 1.1])
+    F, dF = 1 + 0.25 * np.sin(c), 0.25 * np.cos(c)
+    dc = [1.0, F[0], 1.1 * F[1] * F[0]]
+    d = 1.32 * sum(dF[k] * dc[k] * np.prod(np.delete(F, k)) for k in range(3))
+    np.testing.assert_allclose(got, [0, d, 0], rtol=1e-5)
