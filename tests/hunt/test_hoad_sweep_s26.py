@@ -181,3 +181,21 @@ def test_grad_of_grad_through_loop_of_custom_vjp_calling_vjp():
     dc = [1.0, F[0], 1.1 * F[1] * F[0]]
     d = 1.32 * sum(dF[k] * dc[k] * np.prod(np.delete(F, k)) for k in range(3))
     np.testing.assert_allclose(got, [0, d, 0], rtol=1e-5)
+
+
+def test_pow_second_reverse_derivative_at_zero_base():
+    # pow's derivative in y is x**y log(x) with log(0) masked to 0; the mask came after
+    # log(0) = -inf, so reverse over reverse multiplied the masked branch's 0 cotangent by
+    # 1 / 0: NaN in the Hessian's cross terms at x = 0 (jnp.power, float_power, **).
+    x = np.array([0.0, -0.0, 2.0], np.float32)
+    y = np.array([2.0, 3.0, 1.5], np.float32)
+
+    def build(m):
+        f = lambda x, y: m.jnp.power(x, y).sum()  # noqa: E731
+        return m.jx.jacrev(m.jx.jacrev(f, argnums=(0, 1)), argnums=(0, 1))(x, y)
+
+    (_, dxdy), _ = same(build, signs=False)
+    # d2/dxdy x**y = x**(y-1) (1 + y log x): 0 at x = 0 (y > 1), sqrt(2) (1 + 1.5 log 2)
+    np.testing.assert_allclose(
+        np.asarray(dxdy), np.diag([0.0, 0.0, np.sqrt(2) * (1 + 1.5 * np.log(2))]), rtol=1e-6
+    )

@@ -450,7 +450,10 @@ def _pow_jvp_x(t, x, y):
 
 
 def _pow_jvp_y(t, x, y):
-    safe_log = select_n(eq(x, _const(x, 0)), log(x), zeros_like(x))
+    # log of x with its zeros replaced by 1 (0 there): selecting after log(0) = -inf would
+    # leak NaN into a second reverse derivative (the masked branch's 0 cotangent times
+    # log's derivative 1 / 0), where JAX's log(select(x == 0, 1, x)) gives 0
+    safe_log = log(select_n(eq(x, _const(x, 0)), x, _const(x, 1)))
     return _strong(mul(t, mul(safe_log, pow(x, y))))
 
 
