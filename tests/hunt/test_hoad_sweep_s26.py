@@ -199,3 +199,22 @@ def test_pow_second_reverse_derivative_at_zero_base():
     np.testing.assert_allclose(
         np.asarray(dxdy), np.diag([0.0, 0.0, np.sqrt(2) * (1 + 1.5 * np.log(2))]), rtol=1e-6
     )
+
+
+@pytest.mark.parametrize("name", ["spence", "si"])
+def test_masked_derivative_second_reverse_at_masked_points(name):
+    # spence' = log(x) / (1 - x) masked to 0 at x <= 0 and x = 1, sici's Si' = sin(x) / x
+    # masked to 1 at 0: the masks came after log(0) / 0 / 0, which reverse over reverse
+    # multiplied by the masked branch's zero cotangent (NaN rows in jacrev(jacrev)).
+    x = np.array([0.0, -1.0, 1.0, 0.5], np.float32)
+
+    def build(m):
+        fn = m.sp.spence if name == "spence" else (lambda x: m.sp.sici(x)[0])
+        return m.jx.jacrev(m.jx.jacrev(lambda x: fn(x).sum()))(x)
+
+    h = np.asarray(same(build, signs=False, rtol=1e-4))
+    if name == "spence":  # (log(x) / (1 - x))' = 1 / (x (1 - x)) + log(x) / (1 - x)**2
+        d = [0.0, 0.0, 0.0, 4 + 4 * np.log(0.5)]
+    else:  # (sin(x) / x)' = cos(x) / x - sin(x) / x**2, 0 at 0
+        d = [0.0] + [np.cos(v) / v - np.sin(v) / v**2 for v in x[1:].astype(np.float64)]
+    np.testing.assert_allclose(h, np.diag(d), rtol=1e-4, atol=1e-6)

@@ -63,10 +63,18 @@ defjvp(fresnel_c_p, lambda t, x: mul(t, cos(_half_pi_x2(x))))
 
 # --- sine and cosine integrals: Si'(x) = sin(x) / x (1 at 0), Ci'(x) = cos(x) / x ----------
 si_p = unop("sici_si", _sp("sici", 0), FLOAT)
-defjvp(
-    si_p,
-    lambda t, x: mul(t, select_n(eq(x, _const(x, 0)), div(sin(x), x), _const(x, 1))),
-)
+
+
+def _si_jvp(t, x):
+    # the masked points get a harmless operand (1), not only a masked result: a second
+    # reverse derivative multiplies the masked branch's 0 cotangent by its derivative,
+    # which is 0 / 0 at x = 0
+    at0 = eq(x, _const(x, 0))
+    xs = select_n(at0, x, _const(x, 1))
+    return mul(t, select_n(at0, div(sin(xs), xs), _const(x, 1)))
+
+
+defjvp(si_p, _si_jvp)
 ci_p = unop("sici_ci", _sp("sici", 1), FLOAT)
 defjvp(ci_p, lambda t, x: mul(t, div(cos(x), x)))
 
@@ -77,7 +85,10 @@ defjvp(ci_p, lambda t, x: mul(t, div(cos(x), x)))
 def _spence_jvp(t, x):
     zero, one = _const(x, 0), _const(x, 1)
     flat = or_(le(x, zero), eq(x, one))
-    return mul(t, select_n(flat, div(log(x), sub(one, x)), zero))
+    # a harmless operand (2) where masked: log(0) and 0 / 0 there would leak NaN into a
+    # second reverse derivative through the masked branch's zero cotangent (JAX gives 0)
+    xs = select_n(flat, x, _const(x, 2))
+    return mul(t, select_n(flat, div(log(xs), sub(one, xs)), zero))
 
 
 spence_p = unop("spence", _sp("spence"), FLOAT)
