@@ -21,18 +21,22 @@ float32 or float64, at a random point or one with ties and zeros; compared with 
 fuzz_s22's ``difference`` (errors by built-in class: reverse mode of ``while_loop``,
 forward mode over ``custom_vjp``).
 
-Session 26 ran part 2 on seeds 0..399 (924 cases) and part 1 on ``nn`` and ``special`` up to
-``gammasgn``, ``lax`` up to ``cosh`` (the machine's load kept it at a third of a core: ~12 s
-a function); the rest of part 1 was not run. Fixed (tests/hunt/test_hoad_sweep_s26.py):
-a custom_vjp function whose input tangent does not depend on the linear inputs (a custom_jvp
-rule's ``zeros_like`` upstream) made linearizing evaluate its tangent map forward (eager
-``grad`` raised the jvp-of-custom_vjp TypeError; scan / cond / checkpoint bodies too). Left,
-as JAX's (docs/compat.md, "Session 26"): ``fresnel``'s second derivative at odd integers,
-``digamma`` / ``gammaln`` at ``inf``, ``exp1`` / ``expn`` (JAX raises), ``grad(grad)``
-through a loop of a custom_vjp function whose ``bwd`` calls ``vjp`` (JAX raises
-ValueError), jitted Hessians at ``inf`` (XLA drops ``0 * NaN``: the ``JITONLY`` lines);
-float32 noise of programs whose iterates blow up (the ``ILLCOND`` lines), ``bessel_i1e``'s
-cancellation at ``1e-3`` in float32.
+Session 26 ran part 2 on seeds 0..399 (924 cases) and part 1 on ``nn``, ``special`` (but
+``hyp1f1`` / ``hyp2f1``: JAX's Hessians of them take minutes), ``linalg``, ``jnp`` and
+``lax`` up to ``cosh`` (the machine's load kept it at a third of a core, ~10 s a function);
+``lax`` after ``cosh`` was not run. Fixed (tests/hunt/test_hoad_sweep_s26.py): a custom_vjp
+function whose input tangent does not depend on the linear inputs (a custom_jvp rule's
+``zeros_like`` upstream) made linearizing evaluate its tangent map forward (eager ``grad``
+raised the jvp-of-custom_vjp TypeError; scan / cond / checkpoint bodies too); ``pow``'s and
+``spence``'s derivative rules masked ``log(0)`` / ``0 / 0`` after computing it, so reverse
+over reverse leaked NaN through the masked branch. Left, as JAX's (docs/compat.md, "Session
+26"): ``fresnel``'s second derivative at odd integers, ``digamma`` / ``gammaln`` at ``inf``,
+``exp1`` / ``expn`` (JAX raises), ``grad(grad)`` through a loop of a custom_vjp function whose
+``bwd`` calls ``vjp`` (JAX raises ValueError), ``svd`` / ``svdvals`` / ``lstsq`` at exactly
+repeated singular values (jaxlite NaN), jitted Hessians at ``inf`` (the ``JITONLY`` lines);
+float32 noise (``ILLCOND`` lines, ``i1e`` / ``sinc`` cancellation at ``1e-3``); ``polyval``'s
+Hessian with an infinite coefficient (JAX NaN, jaxlite inf) and the weak type of ``pow``'s
+second-order tangent in ``y`` at Python scalars were noticed, not fixed.
 
 Run: ``nice -n 19 python -m tests.hunt.sweep_hoad_s26 funcs [--shard=I/N] [FAMILY|NAME ...]``
 or ``nice -n 19 python -m tests.hunt.sweep_hoad_s26 comp FIRST COUNT``; one line per
