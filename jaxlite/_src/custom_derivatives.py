@@ -752,10 +752,9 @@ def _lin_jvp(primals, tangents, **params):
 
 
 def _lin_partial_eval_known(parent_trace, args, *, num_res, bwd, out_avals, in_avals, lin_mask):
-    # Linearizing (partial evaluation whose unknowns are the linear inputs) with tangent
-    # operands that do not depend on them (a custom_jvp rule's ``zeros_like`` feeding the
-    # custom_vjp function, in the body of a loop or branch too): a linear map of nothing
-    # is zero, as JAX answers; binding it would evaluate the tangent map forward.
+    # Linearizing with tangent operands independent of the linear inputs (a custom_jvp
+    # rule's ``zeros_like`` feeding the custom_vjp function, also in loop or branch bodies):
+    # a linear map of nothing is zero, as in JAX; binding it would run the map forward.
     with set_current_trace(parent_trace):
         return [_zeros(a) for a in out_avals]
 
