@@ -262,6 +262,41 @@ def einsum(
     return new_array(with_weak_type(res, weak))  # jitted in JAX: never an operand itself
 
 
+_TD_AXES = (
+    "tensordot axes argument must be an int, a pair of ints, or a pair of lists/tuples of ints."
+)
+
+
+def _tensordot_axes(axes, a_shape, b_shape):
+    """The contracted axes of ``a`` and ``b``, read as JAX reads ``axes``: a Python int ``k``
+    (exactly: a bool or a NumPy integer is refused) names the last ``k`` axes of ``a`` and
+    the first ``k`` of ``b`` (a negative ``k`` names none: an outer product, as JAX's
+    ranges give); a tuple or list of two Python ints, or of two sequences of axes, names
+    them pairwise (negative axes count from the end)."""
+    na, nb = len(a_shape), len(b_shape)
+    if type(axes) is int:
+        if axes > min(na, nb):
+            raise TypeError(
+                f"Number of tensordot axes (axes {axes}) exceeds input ranks "
+                f"({a_shape} and {b_shape})"
+            )
+        return tuple(range(na - axes, na)), tuple(range(axes))
+    if not (isinstance(axes, (tuple, list)) and len(axes) == 2):
+        raise TypeError(_TD_AXES)
+    xa, xb = axes
+    if isinstance(xa, int) and isinstance(xb, int):
+        return (canonicalize_axis(xa, na),), (canonicalize_axis(xb, nb),)
+    if not (isinstance(xa, (tuple, list)) and isinstance(xb, (tuple, list))):
+        raise TypeError(
+            f"tensordot requires both axes lists to be either ints, tuples or lists, got "
+            f"{xa} and {xb}"
+        )
+    if len(xa) != len(xb):
+        raise TypeError(f"tensordot requires axes lists to have equal length, got {xa} and {xb}.")
+    ca = tuple(canonicalize_axis(i, na) for i in xa)
+    return ca, tuple(canonicalize_axis(i, nb) for i in xb)
+
+
 def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None, out_sharding=None):
     """``jnp.tensordot``: contract the last ``axes`` of ``a`` with the first of ``b``, or the
     given pairs of axis sequences; ``out_sharding``: the result's sharding."""
@@ -273,30 +308,7 @@ def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None, out_
         )  # fmt: skip
     check_arraylike("tensordot", a, b)
     (a, b), weak = promote_dtypes_for_contraction(a, b)
-    if isinstance(axes, (bool, np.bool_)):
-        raise TypeError(
-            "tensordot axes argument must be an int, a pair of ints, or a pair of "
-            "lists/tuples of ints."
-        )
-    if isinstance(axes, (int, np.integer)):
-        k = int(axes)
-        if k > min(a.ndim, b.ndim) or k < 0:
-            raise TypeError(
-                f"Number of tensordot axes (axes {k}) exceeds input ranks ({a.shape} and {b.shape})"
-            )
-        ca, cb = tuple(range(a.ndim - k, a.ndim)), tuple(range(k))
-    else:
-        if len(axes) != 2:
-            raise TypeError("tensordot axes argument must be an int or a pair of sequences")
-        xa, xb = axes
-        xa = [xa] if isinstance(xa, (int, np.integer)) else list(xa)
-        xb = [xb] if isinstance(xb, (int, np.integer)) else list(xb)
-        if len(xa) != len(xb):
-            raise TypeError(
-                f"tensordot requires axes lists to have equal length, got {xa} and {xb}."
-            )
-        ca = tuple(canonicalize_axis(int(i), a.ndim) for i in xa)
-        cb = tuple(canonicalize_axis(int(i), b.ndim) for i in xb)
+    ca, cb = _tensordot_axes(axes, a.shape, b.shape)
     out = _linalg.dot_general(
         a, b, ((ca, cb), ((), ())), preferred_element_type=preferred_element_type
     )

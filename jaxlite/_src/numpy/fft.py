@@ -13,8 +13,10 @@ from collections.abc import Sequence
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.avals import aval_of
+from jaxlite._src.numpy.creation import arange
 from jaxlite._src.numpy.indexing_routines import roll
 from jaxlite._src.numpy.shape import moveaxis
+from jaxlite._src.numpy.ufuncs import add, multiply, remainder
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, check_arraylike
 from jaxlite._src.ops import conversion, elementwise as ew, shape as _sh
 from jaxlite._src.ops.fft import FftType, fft as _lax_fft
@@ -257,33 +259,46 @@ def fftfreq(n: int, d=1.0, *, dtype=None, device=None):
     """``jnp.fft.fftfreq``: the sample frequencies of an ``n``-point ``fft`` with sample
     spacing ``d``: ``[0, 1, ..., ceil(n/2) - 1, -floor(n/2), ..., -1] / (d * n)``.
 
+    ``n`` is read as JAX reads it, an ``arange`` bound: a float, a bool or a 0-d array
+    answers (``fftfreq(4.0)`` is ``fftfreq(4)``; a non-integral ``n`` gives JAX's values of
+    ``((arange(n) + n // 2) % n - n // 2) / (d * n)``).
+
     Returns:
-      A float array of shape ``(n,)`` (the default float dtype unless ``dtype``).
+      A float array of shape ``(ceil(n),)`` (the default float dtype unless ``dtype``).
 
     Raises:
-      ValueError: ``n`` is not an int.
+      ValueError: ``n`` or ``d`` a list or tuple (JAX's messages).
     """
     del device
-    _check_n("fftfreq", n)
+    _check_freq_args("fftfreq", n, d)
     out_dt = _freq_dtype(dtype)
     # JAX's arithmetic: k / (d * n) in the real float dtype of ``dtype``, then cast to it
     # (an integer dtype truncates toward zero; an unsigned one saturates negatives).
     cdt = np.dtype(dtypes.finfo(dtypes.to_inexact_dtype(out_dt)).dtype)
-    k = np.concatenate([np.arange(0, (n - 1) // 2 + 1), np.arange(-(n // 2), 0)])
-    k = asarray_any(np.asarray(k, cdt))
+    if _is_int(n):
+        k = np.concatenate([np.arange(0, (n - 1) // 2 + 1), np.arange(-(n // 2), 0)])
+        k = asarray_any(np.asarray(k, cdt))
+    else:  # JAX's own expression, on an arange of the (float, bool, 0-d array) bound
+        i = arange(n, dtype=cdt)
+        k = conversion.convert_element_type(remainder(add(i, n // 2), n) - n // 2, cdt)
     out = ew.div(k, _sh.broadcast_to_rank(_denominator(d, n, cdt), aval_of(k).shape))
     return conversion.convert_element_type(out, out_dt)
 
 
 def rfftfreq(n: int, d=1.0, *, dtype=None, device=None):
     """``jnp.fft.rfftfreq``: the sample frequencies of an ``n``-point ``rfft``:
-    ``[0, 1, ..., n // 2] / (d * n)``, shape ``(n // 2 + 1,)``. Errors as ``fftfreq``."""
+    ``[0, 1, ..., n // 2] / (d * n)``, shape ``(n // 2 + 1,)``. ``n`` and errors as
+    ``fftfreq`` (a non-integral ``n``: JAX's ``arange(0, n // 2 + 1)`` for an ``n % 2``
+    of 0, else ``arange(0, (n - 1) // 2 + 1)``)."""
     del device
-    _check_n("rfftfreq", n)
+    _check_freq_args("rfftfreq", n, d)
     # JAX's arithmetic: ``arange(n // 2 + 1, dtype) / array(d * n, dtype)``, so an integer
     # dtype truncates ``d * n`` and divides as ``true_divide`` (a float result).
     dt = _freq_dtype(dtype)
-    k = asarray_any(np.arange(0, n // 2 + 1).astype(dt))
+    if _is_int(n):
+        k = asarray_any(np.arange(0, n // 2 + 1).astype(dt))
+    else:
+        k = arange(0, (n // 2 if n % 2 == 0 else (n - 1) // 2) + 1, dtype=dt)
     denom = _denominator(d, n, dt)
     if not dtypes.is_inexact(dt):
         fdt = dtypes.default_float_dtype()
@@ -292,9 +307,21 @@ def rfftfreq(n: int, d=1.0, *, dtype=None, device=None):
     return ew.div(k, _sh.broadcast_to_rank(denom, aval_of(k).shape))
 
 
-def _check_n(name: str, n) -> None:
-    if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
-        raise ValueError(f"The n argument of jax.numpy.fft.{name} only takes an int. Got n = {n}.")
+def _is_int(n) -> bool:
+    return isinstance(n, (int, np.integer)) and not isinstance(n, bool)
+
+
+def _check_freq_args(name: str, n, d) -> None:
+    """JAX refuses only a list or tuple ``n`` or ``d``; any other ``n`` is an ``arange``
+    bound (its errors: a None, string or complex ``n``)."""
+    if isinstance(n, (list, tuple)):
+        raise ValueError(
+            f"The n argument of jax.numpy.fft.{name} only takes an int. Got n = {list(n)}."
+        )
+    if isinstance(d, (list, tuple)):
+        raise ValueError(
+            f"The d argument of jax.numpy.fft.{name} only takes a single value. Got d = {list(d)}."
+        )
 
 
 def _freq_dtype(dtype) -> np.dtype:
@@ -305,9 +332,10 @@ def _freq_dtype(dtype) -> np.dtype:
 
 def _denominator(d, n: int, dtype):
     """``d * n`` as a ``()`` array of ``dtype`` (a Python ``d`` multiplies in Python)."""
-    if dtypes.is_python_scalar(d):
-        return conversion.convert_element_type(asarray_any(d * int(n)), dtype)
-    return conversion.convert_element_type(ew.mul(asarray_any(d), int(n)), dtype)
+    n = int(n) if _is_int(n) else n
+    if dtypes.is_python_scalar(d) and dtypes.is_python_scalar(n):
+        return conversion.convert_element_type(asarray_any(d * n), dtype)
+    return conversion.convert_element_type(multiply(d, n), dtype)
 
 
 def _shift_axes(x, axes):

@@ -602,15 +602,16 @@ def take(
     ``mode``: ``"fill"`` (default: out-of-bounds give ``fill_value``, NaN for floats),
     ``"clip"`` or ``"wrap"``; negative indices count from the end.
 
+    Bool indices are taken as JAX takes them (``"fill"``: as 0/1; ``"wrap"``: all 0).
+
     Raises:
-      ValueError: another ``mode`` (``"promise_in_bounds"`` included, as in JAX).
+      ValueError: another ``mode`` (``"promise_in_bounds"`` included, as in JAX); indices
+        neither integer nor bool (bool ones with ``"clip"``), non-empty.
       NotImplementedError: ``mode="raise"``.
     """
     check_out(out, "jnp.take is not supported.")
     a, axis = _flat_axis(a, axis)
     idx = asarray_any(indices)
-    if not dtypes.is_int(idx.dtype):
-        raise TypeError(f"take: indices must be integers, got {idx.dtype}")
     n = a.shape[axis]
     mode = "fill" if mode is None else mode
     if mode == "raise":  # JAX's errors, its wording
@@ -626,6 +627,12 @@ def take(
     if idx.size == 0:
         out_shape = a.shape[:axis] + idx.shape + a.shape[axis + 1 :]
         return _sh.full(out_shape, 0, a.dtype, weak_type=a.weak_type)
+    if idx.dtype == dtypes.bool_ and mode in ("fill", "wrap"):
+        # JAX's arithmetic on bool indices: "fill" adds n to the negative ones (none) in
+        # int32, so True is 1; "wrap" reduces modulo n cast to bool (True): every index is 0.
+        idx = idx.astype(np.int32) if mode == "fill" else _sh.full(idx.shape, 0, np.int32)
+    elif not dtypes.is_int(idx.dtype):  # JAX's gather (bool indices to "clip" included)
+        raise ValueError("indices must have an integer type")
     # As JAX, the index type decides before the int32 the gather takes: "wrap" reduces
     # modulo n in it, "clip" clamps in it, "fill" counts negative indices from the end in
     # it, then the conversion to int32 wraps wider values (a uint32 2**32 - 1 is -1: filled).

@@ -595,6 +595,8 @@ def var(
         if not isinstance(ddof, int) or ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
+    if ddof is None:  # JAX converts the correction to the dtype: its ValueError
+        raise ValueError("Invalid argument to dtype: None.")
     a = asarray_any(a)
     comp, out_dt = _var_dtypes(a.dtype, dtype)
     # An integer ``dtype`` returns its inexact counterpart as a weak type, as JAX.
@@ -632,7 +634,13 @@ def std(
     """
     check_out(out, "jnp.std is not supported.")
     _check_std_dtype(dtype, "std")
-    v = var(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
+    # JAX's reading: ``ddof`` becomes the correction passed on to ``var``, whose own ddof
+    # stays 0, so ``ddof=None`` is ``ddof=0`` here (``var(ddof=None)`` is refused)
+    if correction is None:
+        correction = ddof
+    elif not isinstance(ddof, int) or ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    v = var(a, axis, dtype, out, keepdims=keepdims, where=where, mean=mean, correction=correction)
     return sqrt(v)
 
 

@@ -12,7 +12,7 @@ from jaxlite._src import config as _cfg, dtypes
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.errors import ConcretizationTypeError
 from jaxlite._src.core.sharding_types import ShardingTypeError
-from jaxlite._src.core.trace import Tracer
+from jaxlite._src.core.trace import Tracer, concrete_index
 from jaxlite._src.numpy import reductions, ufuncs
 from jaxlite._src.numpy.creation import (
     full,
@@ -201,8 +201,38 @@ def corrcoef(x, y=None, rowvar: bool = True, dtype=None):
 
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
-    """``jnp.histogram_bin_edges``."""
-    return histogram(a, bins, range, weights)[1]
+    """``jnp.histogram_bin_edges``: ``bins`` itself (in ``a``'s inexact dtype) when it is
+    1-d, else ``bins + 1`` edges spanning ``range`` (the data's, by default).
+
+    Raises:
+      TypeError: ``a`` or ``bins`` a list or tuple; a non-integer count.
+      NotImplementedError: a string ``bins``.
+      ValueError: a ``range`` not of two values.
+    """
+    del weights  # as JAX: string bins, the only use NumPy has for them, are refused
+    if isinstance(bins, str):
+        raise NotImplementedError("string values for `bins` not implemented.")
+    check_arraylike("histogram_bin_edges", a, bins)
+    a = asarray_any(a)
+    return _bin_edges(a, bins, range, dtypes.to_inexact_dtype(a.dtype))
+
+
+def _bin_edges(a, bins, range, dt):  # noqa: A002
+    if np.ndim(bins) == 1:
+        return asarray_any(bins).astype(dt)
+    count = concrete_index(bins, "bins argument of histogram_bin_edges")
+    if range is None:
+        lo, hi = reductions.min(a), reductions.max(a)
+    else:
+        r = asarray_any(range).astype(dt)
+        if r.shape != (2,):
+            raise ValueError(f"`range` must be either None or a sequence of scalars, got {r}")
+        lo, hi = r[0], r[1]
+    lo, hi = lo.astype(dt), hi.astype(dt)
+    # An empty range (constant data) is widened to +-0.5 around it, as NumPy and JAX do.
+    same = equal(lo, hi)
+    lo, hi = where(same, subtract(lo, 0.5), lo), where(same, add(hi, 0.5), hi)
+    return linspace(lo, hi, count + 1, dtype=dt)
 
 
 def _move_to_last(a, axis):
@@ -639,13 +669,20 @@ def _bincount_weights(x, weights):
 
 
 def histogram(a, bins=10, range=None, weights=None, density=None):  # noqa: A002
-    """``jnp.histogram``: ``(counts, bin_edges)``; the last bin includes its right edge."""
-    a = asarray_any(a)
+    """``jnp.histogram``: ``(counts, bin_edges)``; the last bin includes its right edge.
+    ``bins`` and ``range`` as ``histogram_bin_edges`` (a 0-d integer array is a count).
+
+    Raises:
+      TypeError: ``a``, ``bins`` or ``weights`` a list or tuple (JAX's positions 0, 1, 2).
+      ValueError: ``weights`` not of ``a``'s shape.
+    """
     if weights is None:
-        (a,) = _inexact_pair(a)
+        check_arraylike("histogram", a, bins)
+        (a,) = _inexact_pair(asarray_any(a))
         w = None
     else:
-        w = asarray_any(weights)
+        check_arraylike("histogram", a, bins, weights)
+        a, w = asarray_any(a), asarray_any(weights)
         if a.shape != w.shape:
             raise ValueError("weights should have the same shape as a.")
         # As JAX: data and weights take one inexact dtype (int weights count in float32,
@@ -653,17 +690,7 @@ def histogram(a, bins=10, range=None, weights=None, density=None):  # noqa: A002
         a, w = _inexact_pair(a, w)
         w = ravel(w)
     a = ravel(a)
-    if isinstance(bins, (int, np.integer)):
-        if range is None:
-            lo, hi = reductions.min(a), reductions.max(a)
-        else:
-            lo, hi = (asarray_any(r).astype(a.dtype) for r in range)
-        # An empty range (constant data) is widened to +-0.5 around it, as NumPy and JAX do.
-        same = equal(lo, hi)
-        lo, hi = where(same, subtract(lo, 0.5), lo), where(same, add(hi, 0.5), hi)
-        edges = linspace(lo, hi, int(bins) + 1, dtype=a.dtype)
-    else:
-        edges = asarray_any(bins).astype(a.dtype)
+    edges = _bin_edges(a, bins, range, a.dtype)
     ne = edges.shape[0]
     # JAX's counting: an element's slot is the number of edges <= it (its right edge's
     # index), the last edge counted in the last bin; slot 0 (below the first edge) and

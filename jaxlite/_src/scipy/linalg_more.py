@@ -75,20 +75,22 @@ def _pade(a, m: int):
     return u + v, v - u
 
 
-def _expm2(a, max_squarings: int):
+def _expm2(a, max_squarings, steps: int):
     precision = "double" if a.dtype in (np.float64, np.complex128) else "single"
     thetas = _THETA[precision]
     degrees = [m for m, _ in thetas]
     top_theta = thetas[-1][1]
     norm = jnp.max(jnp.sum(jnp.abs(a), axis=-2))  # the 1-norm
-    # Degree: the smallest whose theta covers the norm; else the top one after scaling.
-    index = jnp.sum(jnp.stack([norm > t for _, t in thetas[:-1]]).astype(np.int32))
-    n_sq = jnp.maximum(0, jnp.ceil(jnp.log2(norm / top_theta))).astype(np.int32)
+    # Degree: the smallest whose theta covers the norm (JAX's digitize: a norm equal to a
+    # theta takes the next degree); else the top one after scaling by 2**floor(log2(norm /
+    # theta)), JAX's count (so the scaled norm can reach twice the top theta).
+    index = jnp.sum(jnp.stack([norm >= t for _, t in thetas[:-1]]).astype(np.int32))
+    n_sq = jnp.maximum(0, jnp.floor(jnp.log2(norm / top_theta))).astype(np.int32)
     n_sq = jnp.where(index < len(degrees) - 1, 0, n_sq)
     scaled = a / (2.0**n_sq).astype(a.real.dtype)
     p, q = lax.switch(index, [lambda x, m=m: _pade(x, m) for m in degrees], scaled)
     r = jnp.linalg.solve(q, p)  # (JAX solves triangularly if upper_triangular: same values)
-    r = lax.fori_loop(0, max_squarings, lambda i, x: jnp.where(i < n_sq, x @ x, x), r)
+    r = lax.fori_loop(0, steps, lambda i, x: jnp.where(i < n_sq, x @ x, x), r)
     # Too many squarings needed: NaN, as in JAX.
     return jnp.where(n_sq > max_squarings, jnp.full_like(r, np.nan), r)
 
@@ -113,10 +115,14 @@ def expm(A, *, upper_triangular: bool = False, max_squarings: int = 16):
     a = _square_matrix(A)
     if a.dtype in (np.float16, dtypes.bfloat16):
         raise TypeError(f"A.dtype={a.dtype} is not supported.")
+    # JAX scans over ``arange(max_squarings)``: a float count takes ceil(count) steps
+    max_squarings_steps = jnp.arange(max_squarings).shape[0]
+    if a.size == 0:  # an empty (stack of) matrices: its own exponential, as JAX's
+        return a
     if a.ndim > 2:
-        one = lambda m: _expm2(m, max_squarings)  # noqa: E731
+        one = lambda m: _expm2(m, max_squarings, max_squarings_steps)  # noqa: E731
         return jnp.vectorize(one, signature="(n,n)->(n,n)")(a)
-    return _expm2(a, max_squarings)
+    return _expm2(a, max_squarings, max_squarings_steps)
 
 
 def expm_frechet(A, E, *, method: str | None = None, compute_expm: bool = True):

@@ -1,0 +1,253 @@
+"""Session 26's bad-input sweep (tests/hunt/sweep_err_s25.py re-run whole, and its other
+direction tests/hunt/sweep_err_s26.py: valid but unusual arguments). Two families:
+
+* jaxlite refused what JAX 0.10.2 accepts: ``tensordot`` with a negative int ``axes``,
+  ``fftfreq`` / ``rfftfreq`` of a float (or bool, or 0-d array) ``n``, ``take`` with bool
+  indices, ``scipy.linalg.expm`` of an empty matrix or with a float ``max_squarings``,
+  ``std`` / ``scipy.stats.sem`` with ``ddof=None``, ``histogram`` of a 0-d array ``bins``;
+  the values are JAX's (checked by hand here, and against JAX where it is installed);
+* jaxlite answered where JAX raises: lists in later positions and by keyword (JAX's
+  ``check_arraylike`` covers every array argument), NumPy integers as ``tensordot`` axes.
+
+Errors are asserted with JAX's class and first line; JAX's own error is asked after
+``jax.clear_caches()`` (its static-argument cache can turn an error into an answer)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import jaxlite.numpy as jnp
+import jaxlite.scipy.linalg as sla
+import jaxlite.scipy.stats as stats
+
+try:
+    import jax as real_jax
+    import jax.numpy as real_jnp
+    import jax.scipy.linalg as real_sla
+    import jax.scipy.stats as real_stats
+except ImportError:  # the hand-derived expectations still hold
+    real_jax = real_jnp = real_sla = real_stats = None
+
+A = np.array([1.0, 2.0, 3.0], np.float32)
+M = np.array([[2.0, 1.0], [1.0, 3.0]], np.float32)
+
+
+def _list_msg(name, pos, kind="list"):
+    return f"{name} requires ndarray or scalar arguments, got <class '{kind}'> at position {pos}."
+
+
+def _raises(exc, first_line):
+    return pytest.raises(exc, match="^" + re.escape(first_line))
+
+
+def _same_as_jax(got, build, rtol=2e-6):
+    """``got`` equals JAX's answer to ``build(jnp-like module namespace)`` in shape, dtype,
+    weak type and value (where JAX is installed)."""
+    if real_jax is None:
+        return
+    theirs = build(_JAX)
+    got_l = got if isinstance(got, tuple) else (got,)
+    theirs_l = theirs if isinstance(theirs, tuple) else (theirs,)
+    assert len(got_l) == len(theirs_l)
+    for g, t in zip(got_l, theirs_l):
+        assert g.shape == t.shape and g.dtype == t.dtype, (g, t)
+        assert g.weak_type == t.weak_type
+        np.testing.assert_allclose(np.asarray(g), np.asarray(t), rtol=rtol, atol=1e-7)
+
+
+def _jax_raises(exc, first_line, build):
+    if real_jax is None:
+        return
+    real_jax.clear_caches()
+    with _raises(exc, first_line):
+        build(_JAX)
+
+
+class _Mods:
+    def __init__(self, jnp_, sla_, stats_):
+        self.jnp, self.sla, self.stats = jnp_, sla_, stats_
+
+
+_LITE = _Mods(jnp, sla, stats)
+_JAX = _Mods(real_jnp, real_sla, real_stats) if real_jax is not None else None
+
+
+def _check(build, want):
+    """jaxlite's answer equals the hand-derived ``want`` and JAX's."""
+    got = build(_LITE)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=2e-6, atol=1e-7)
+    _same_as_jax(got, build)
+    return got
+
+
+def _check_error(build, exc, msg):
+    with _raises(exc, msg):
+        build(_LITE)
+    _jax_raises(exc, msg, build)
+
+
+# ------------------------------------------------------------------------- tensordot axes
+X23 = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+Y34 = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+TD_PAIR = "tensordot requires both axes lists to be either ints, tuples or lists, got "
+TD_AXES = (
+    "tensordot axes argument must be an int, a pair of ints, or a pair of lists/tuples of ints."
+)
+
+
+@pytest.mark.parametrize("k", [-1, -3])
+def test_tensordot_negative_int_axes_contract_nothing(k):
+    # JAX's ranges: the last k axes of a are range(ndim - k, ndim), empty for k < 0
+    got = _check(lambda m: m.jnp.tensordot(X23, Y34, k), np.multiply.outer(X23, Y34))
+    assert got.shape == (2, 3, 3, 4)
+
+
+@pytest.mark.parametrize(
+    "axes", [([-1], [-2]), (-1, 0), [[1], (0,)], ([np.int64(1)], [0])], ids=str
+)
+def test_tensordot_pair_axes_forms(axes):
+    _check(lambda m: m.jnp.tensordot(X23, Y34, axes), X23 @ Y34)
+
+
+@pytest.mark.parametrize(
+    "axes, msg",
+    [
+        (np.int64(1), TD_AXES),
+        (True, TD_AXES),
+        (np.array([[1], [0]]), TD_AXES),
+        ((1, 0, 0), TD_AXES),
+        ((np.int64(1), 0), TD_PAIR + "1 and 0"),
+        ((1, [0]), TD_PAIR + "1 and [0]"),
+        (([1.0], [0]), "'float' object cannot be interpreted as an integer"),
+    ],
+    ids=str,
+)  # fmt: skip
+def test_tensordot_axes_jax_refuses(axes, msg):
+    _check_error(lambda m: m.jnp.tensordot(X23, Y34, axes), TypeError, msg)
+
+
+# ------------------------------------------------------------------ fftfreq of a float n
+@pytest.mark.parametrize("n", [4.0, np.float32(4.0), np.array(4), np.array(4.0)], ids=repr)
+def test_fftfreq_integral_float_n_is_the_int_one(n):
+    _check(lambda m: m.jnp.fft.fftfreq(n, d=0.5), [0.0, 0.5, -1.0, -0.5])
+    _check(lambda m: m.jnp.fft.rfftfreq(n, d=0.5), [0.0, 0.5, 1.0])
+
+
+def test_fftfreq_non_integral_n_is_jax_arithmetic():
+    # ((arange(4.5) + 2.0) % 4.5 - 2.0) / 4.5: [0, 1, 2, -1.5, -0.5] / 4.5
+    want = np.array([0.0, 1.0, 2.0, -1.5, -0.5], np.float32) / np.float32(4.5)
+    _check(lambda m: m.jnp.fft.fftfreq(4.5), want)
+    # rfftfreq: 4.5 % 2 is not 0, so arange(0, (4.5 - 1) // 2 + 1) = [0, 1]
+    _check(lambda m: m.jnp.fft.rfftfreq(4.5), np.array([0.0, 1.0], np.float32) / 4.5)
+    _check(lambda m: m.jnp.fft.fftfreq(True), [0.0])
+    assert jnp.fft.fftfreq(False).shape == (0,)
+
+
+def test_fftfreq_refuses_a_list_n():
+    msg = "The n argument of jax.numpy.fft.fftfreq only takes an int. Got n = [4]."
+    _check_error(lambda m: m.jnp.fft.fftfreq([4]), ValueError, msg)
+    msg = "The d argument of jax.numpy.fft.rfftfreq only takes a single value. Got d = [1.0]."
+    _check_error(lambda m: m.jnp.fft.rfftfreq(4.0, [1.0]), ValueError, msg)
+
+
+# ------------------------------------------------------------------ take with bool indices
+def test_take_bool_indices_are_jax_arithmetic():
+    x = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    ix = np.array([True, False])
+    _check(lambda m: m.jnp.take(x, ix), [1.0, 0.0])  # flattened, as 1 and 0
+    _check(lambda m: m.jnp.take(x, ix, axis=1), [[1.0, 0.0], [4.0, 3.0]])
+    # "wrap" reduces modulo n cast to bool (True): every index is 0
+    _check(lambda m: m.jnp.take(x, ix, axis=1, mode="wrap"), [[0.0, 0.0], [3.0, 3.0]])
+    _check(lambda m: m.jnp.take(x, np.array([], bool), mode="clip"), np.zeros(0))
+
+
+@pytest.mark.parametrize(
+    "ix, mode", [(np.array([True]), "clip"), (np.array([1.0]), None)], ids=["boolclip", "float"]
+)
+def test_take_non_integer_indices_are_jax_value_error(ix, mode):
+    _check_error(
+        lambda m: m.jnp.take(A, ix, mode=mode), ValueError, "indices must have an integer type"
+    )
+
+
+# ------------------------------------------------------------------------------------ expm
+def test_expm_of_empty_matrices():
+    for shape in [(0, 0), (3, 0, 0), (0, 2, 2)]:
+        got = _check(lambda m: m.sla.expm(np.zeros(shape, np.float32)), np.zeros(shape))
+        assert got.shape == shape and got.dtype == np.float32
+
+
+def test_expm_float_max_squarings_and_jax_squaring_count():
+    scipy_linalg = pytest.importorskip("scipy.linalg")
+    want = scipy_linalg.expm(M.astype(np.float64))
+    got = sla.expm(M, max_squarings=16.0)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5)
+    _same_as_jax(got, lambda m: m.sla.expm(M, max_squarings=16.0), rtol=1e-5)
+    # 1-norm 40: JAX scales by 2**floor(log2(40 / 3.9257)) = 2**3, so 3 squarings are
+    # enough (jaxlite counted ceil: 4 > 3, and answered NaN)
+    big = 10 * M
+    got = sla.expm(big, max_squarings=3)
+    want = scipy_linalg.expm(big.astype(np.float64))
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4)
+    _same_as_jax(got, lambda m: m.sla.expm(big, max_squarings=3), rtol=1e-4)
+    assert np.isnan(np.asarray(sla.expm(big, max_squarings=2.5))).all()  # 3 scan steps, 3 > 2.5
+
+
+# --------------------------------------------------------------------------- ddof=None
+def test_std_and_sem_ddof_none_is_ddof_zero():
+    x = np.arange(6.0, dtype=np.float32)
+    _check(lambda m: m.jnp.std(x, ddof=None), np.std(x))
+    _check(lambda m: m.stats.sem(x, ddof=None), np.std(x) / np.sqrt(6))
+    assert float(jnp.asarray(x).std(ddof=None)) == pytest.approx(float(np.std(x)))
+
+
+def test_var_ddof_none_is_jax_value_error():
+    _check_error(
+        lambda m: m.jnp.var(np.ones(3), ddof=None), ValueError, "Invalid argument to dtype: None."
+    )
+    msg = "ddof and correction can't be provided simultaneously."
+    _check_error(lambda m: m.jnp.std(np.ones(3), ddof=None, correction=1), ValueError, msg)
+
+
+# ------------------------------------------------------------------------------- histogram
+H = np.array([0.5, 1.5, 2.5, 3.5, 1.0], np.float32)
+
+
+@pytest.mark.parametrize("bins", [np.array(2), np.int64(2), True], ids=repr)
+def test_histogram_integer_scalar_bins_is_a_count(bins):
+    n = int(bins)
+    edges = np.linspace(0.5, 3.5, n + 1, dtype=np.float32)
+    counts = np.histogram(H, edges)[0].astype(np.float32)
+    got = jnp.histogram(H, bins)
+    np.testing.assert_allclose(np.asarray(got[0]), counts)
+    np.testing.assert_allclose(np.asarray(got[1]), edges)
+    _same_as_jax(got, lambda m: m.jnp.histogram(H, bins))
+
+
+@pytest.mark.parametrize(
+    "call, msg",
+    [
+        (lambda m: m.jnp.histogram(H, [0.0, 2.0, 4.0]), _list_msg("histogram", 1)),
+        (lambda m: m.jnp.histogram(H, bins=(0.0, 4.0)), _list_msg("histogram", 1, "tuple")),
+        (lambda m: m.jnp.histogram(H, weights=H.tolist()), _list_msg("histogram", 2)),
+        (lambda m: m.jnp.histogram_bin_edges(H, [0.0, 1.0]), _list_msg("histogram_bin_edges", 1)),
+        (lambda m: m.jnp.histogram(H, 2.0), "'float' object cannot be interpreted as an integer"),
+    ],
+)  # fmt: skip
+def test_histogram_bins_lists_and_floats_are_refused(call, msg):
+    _check_error(call, TypeError, msg)
+
+
+def test_histogram_range_of_three_and_string_bins():
+    with pytest.raises(ValueError, match="^`range` must be either None or a sequence of scalars"):
+        jnp.histogram(H, 2, range=(0.0, 1.0, 2.0))
+    _check_error(
+        lambda m: m.jnp.histogram_bin_edges(H, "auto"),
+        NotImplementedError,
+        "string values for `bins` not implemented.",
+    )
+    # a range given as a list is a range (not an operand JAX checks)
+    _check(lambda m: m.jnp.histogram(H, 2, range=[0, 4])[0], [3.0, 2.0])
