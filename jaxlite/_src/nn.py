@@ -152,6 +152,7 @@ def hard_sigmoid(x):
 
 def hard_silu(x):
     """``jax.nn.hard_silu`` (= ``hard_swish``): ``x * hard_sigmoid(x)``."""
+    x = _arr("hard_silu", x)
     return multiply(x, hard_sigmoid(x))
 
 
@@ -160,6 +161,7 @@ hard_swish = hard_silu
 
 def mish(x):
     """``jax.nn.mish``: ``x * tanh(softplus(x))``."""
+    x = _arr("mish", x)
     return multiply(x, ufuncs.tanh(softplus(x)))
 
 
@@ -323,7 +325,8 @@ def sparse_sigmoid(x):
 
 def squareplus(x, b=4):
     """``jax.nn.squareplus``: ``(x + sqrt(x**2 + b)) / 2``."""
-    x = _arr("squareplus", x)
+    check_arraylike("squareplus", x, b)
+    x = asarray_any(x)
     return divide(add(x, sqrt(add(square(x), b))), 2)
 
 

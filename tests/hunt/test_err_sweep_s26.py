@@ -251,3 +251,84 @@ def test_histogram_range_of_three_and_string_bins():
     )
     # a range given as a list is a range (not an operand JAX checks)
     _check(lambda m: m.jnp.histogram(H, 2, range=[0, 4])[0], [3.0, 2.0])
+
+
+# ----------------------------------- lists where JAX's check_arraylike covers the argument
+_V = np.array([1.0, 2.0, 3.0], np.float32)
+_L = [1.0, 2.0, 3.0]
+
+
+@pytest.mark.parametrize(
+    "call, msg",
+    [
+        # by keyword: JAX checks the value, however it is passed
+        (lambda m: m.jnp.take(_V, indices=[0]), _list_msg("take", 1)),
+        (lambda m: m.jnp.interp(_V, xp=_L, fp=_V), _list_msg("interp", 1)),
+        (lambda m: m.jnp.repeat(_V, repeats=[1, 1, 1]), _list_msg("repeat", 1)),
+        (lambda m: m.jnp.allclose(_V, b=_L), _list_msg("allclose", 1)),
+        # parameters named in the table, reported where JAX reports them
+        (lambda m: m.jnp.cov(_V, aweights=_L), _list_msg("cov", 0)),
+        (lambda m: m.jnp.cov(_V, y=_L), _list_msg("cov", 1)),
+        (lambda m: m.jnp.diff(_V, prepend=_L), _list_msg("diff", 0)),
+        (lambda m: m.jnp.ediff1d(_V, to_end=_L), _list_msg("ediff1d", 0)),
+        (lambda m: m.jnp.extract(_V > 1, _V, fill_value=[0.0]), _list_msg("extreact", 2)),
+        (lambda m: m.jnp.searchsorted(_V, _V, sorter=[0, 1, 2]), _list_msg("searchsorted", 2)),
+        (lambda m: m.jnp.quantile(_V, 0.5, weights=_L), _list_msg("quantile", 0)),
+        (lambda m: m.jnp.nanpercentile(_V, 50, weights=_L), _list_msg("nanpercentile", 0)),
+        (lambda m: m.jnp.moveaxis(_L, 0, 0), _list_msg("moveaxis", 0)),
+        (lambda m: m.jnp.swapaxes([[1.0]], 0, 1), _list_msg("swapaxes", 0)),
+        # variadic: every operand
+        (lambda m: m.jnp.atleast_2d(_V, (0.0,)), _list_msg("atleast_2d", 1, "tuple")),
+        (lambda m: m.jnp.atleast_3d(_V, _V, [1.0]), _list_msg("atleast_3d", 2)),
+        (lambda m: m.jnp.broadcast_arrays(_V, _L), _list_msg("broadcast_arrays", 1)),
+        (lambda m: m.jnp.meshgrid(_V, _L), _list_msg("meshgrid", 1)),
+        (lambda m: m.jnp.ix_(_V, [1]), _list_msg("ix", 1)),
+        # later positions of linalg / scipy.linalg / nn functions
+        (lambda m: m.jnp.linalg.matrix_power([[1.0]], 2), _list_msg("jnp.linalg.matrix_power", 0)),
+        (lambda m: m.jnp.linalg.cross(_V, _L), _list_msg("jnp.linalg.outer", 1)),
+        (lambda m: m.sla.toeplitz(_V, (1.0,)), _list_msg("toeplitz", 1, "tuple")),
+        (lambda m: m.sla.toeplitz(_V, r=_L), _list_msg("toeplitz", 1)),
+        (lambda m: m.sla.hankel(_V, _L), _list_msg("hankel", 1)),
+        (lambda m: m.sla.circulant(c=_L), _list_msg("circulant", 0)),
+        (lambda m: m.sla.leslie(_V, [0.5, 0.5]), _list_msg("leslie", 1)),
+        (lambda m: m.sla.convolution_matrix(_L, 2), _list_msg("convolution_matrix", 0)),
+    ],
+)  # fmt: skip
+def test_lists_jax_checks_are_refused(call, msg):
+    _check_error(call, TypeError, msg)
+
+
+def test_nn_lists_name_the_function():
+    import jaxlite.nn as nn
+
+    for f, name in [(nn.hard_silu, "hard_silu"), (nn.hard_swish, "hard_silu"), (nn.mish, "mish")]:
+        with _raises(TypeError, _list_msg(name, 0)):
+            f(_L)
+    with _raises(TypeError, _list_msg("squareplus", 1)):
+        nn.squareplus(_V, b=[1.0])
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda m: m.sla.block_diag(np.eye(2, dtype=np.float32), [[1.0]]),
+        lambda m: m.sla.expm([[1.0]]),
+        lambda m: m.stats.multivariate_normal.logpdf(np.zeros(2), np.zeros(2), [[1, 0], [0, 1]]),
+        lambda m: m.stats.multivariate_normal.pdf(np.zeros(2), [0.0, 0.0], np.eye(2)),
+    ],
+)
+def test_lists_jax_promotes_have_no_dtype(call):
+    # JAX promotes these operands' dtypes without check_arraylike: a list has no dtype
+    # (its message shows the list's tracers under jit, so only the start is compared)
+    with pytest.raises(TypeError, match=r"^Cannot determine dtype of \["):
+        call(_LITE)
+    if real_jax is not None:
+        real_jax.clear_caches()
+        with pytest.raises(TypeError, match=r"^Cannot determine dtype of \["):
+            call(_JAX)
+
+
+def test_scipy_eigh_and_svd_take_a_list_as_jax():
+    x = [[2.0, 1.0], [1.0, 2.0]]
+    _check(lambda m: m.sla.eigh(x, eigvals_only=True), [1.0, 3.0])
+    _check(lambda m: m.sla.svd(x, compute_uv=False), [3.0, 1.0])

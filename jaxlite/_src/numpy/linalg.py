@@ -334,6 +334,7 @@ def pinv(a, rtol=None, hermitian: bool = False, *, rcond=None):
 
 def matrix_power(a, n: int):
     """``jnp.linalg.matrix_power``: ``a`` to the integer power ``n`` (inverse if negative)."""
+    check_arraylike("jnp.linalg.matrix_power", a)
     a = asarray_any(a)
     if a.ndim < 2:  # JAX's TypeErrors
         raise TypeError(f"{a.ndim}-dimensional array given. Array must be at least two-dimensional")
@@ -647,6 +648,7 @@ def tensordot(x1, x2, /, *, axes=2, precision=None, preferred_element_type=None,
 def cross(x1, x2, /, *, axis=-1):
     """``jnp.linalg.cross``: cross product of 3-vectors along ``axis`` (2-vectors, which
     ``jnp.cross`` takes, are refused, as JAX's)."""
+    check_arraylike("jnp.linalg.outer", x1, x2)  # (the name JAX's check reports)
     x1, x2 = asarray_any(x1), asarray_any(x2)
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:  # (a None axis: the TypeError of indexing)
         raise ValueError(

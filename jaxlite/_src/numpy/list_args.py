@@ -41,17 +41,17 @@ _TABLE = """
 abs:absolute 0, absolute 0, acos 0, acosh 0, all 0, allclose 0 1, amax:max 0, amin:min 0
 angle 0, any 0, append:ravel 0 1>0, argmax 0, argmin 0, argpartition:partition 0, argsort 0
 argwhere 0, around:round 0, array_split 0, asin 0, asinh 0, atan 0, atan2 0 1, atanh 0
-atleast_1d 0, atleast_2d 0, atleast_3d 0, bincount 0, bitwise_invert 0, bitwise_left_shift 0 1
-bitwise_not 0, broadcast_arrays 0, choose 0, clip 0, compress 0 1 fill_value>2, convolve 0 1
+atleast_1d *, atleast_2d *, atleast_3d *, bincount 0, bitwise_invert 0, bitwise_left_shift 0 1
+bitwise_not 0, broadcast_arrays *, choose 0, clip 0, compress 0 1 fill_value>2, convolve 0 1
 copy 0, corrcoef 0, correlate 0 1, count_nonzero 0, cov 0 y>1 aweights>0 fweights>0, cross 0 1
 deg2rad 0, degrees:rad2deg 0, diag 0, diag_indices_from 0, diagflat 0, diagonal 0
 diff 0 prepend>0 append>0, digitize 0 1, divmod 0 1, ediff1d 0 to_end>0 to_begin>0
 empty_like:ones_like 0, expand_dims 0, extract:extreact 0 1 fill_value>2, fabs 0
 flatnonzero:ravel 0, flip 0, fliplr 0, flipud 0, fmax:greater 0 1, fmin:less 0 1, full_like 0 1
 hsplit 0, i0 0, imag 0, interp 0 1 2, intersect1d 0 1, invert 0, iscomplex:imag 0, isfinite 0
-isin 0 1, isinf 0, isnan 0, isneginf 0, isposinf 0, isreal:imag 0, ix_:ix 0, ldexp 0 1
+isin 0 1, isinf 0, isnan 0, isneginf 0, isposinf 0, isreal:imag 0, ix_:ix *, ldexp 0 1
 linspace 0 1, log10 0, log2 0, logical_not 0, matrix_transpose 0, matvec 0 1, max 0, mean 0
-median 0, meshgrid 0, min 0, modf 0, moveaxis 0, nan_to_num 0, nanargmax 0, nanargmin 0
+median 0, meshgrid *, min 0, modf 0, moveaxis 0, nan_to_num 0, nanargmax 0, nanargmin 0
 nanmax 0, nanmean 0, nanmedian 0, nanmin 0, nanpercentile weights>0, nanprod 0
 nanquantile weights>0, nanstd 0, nansum 0, nanvar 0, nonzero 0, ones_like 0, pad 0, partition 0
 percentile weights>0, positive 0, prod 0, ptp 0, quantile weights>0, rad2deg 0
@@ -77,8 +77,10 @@ def _parse(table):
 
 
 def _spec(p):
-    """``"2"``, ``"1>0"`` (position 1 reported as 0) or ``"weights>2"`` (a parameter by
-    name, wherever it is given)."""
+    """``"2"``, ``"1>0"`` (position 1 reported as 0), ``"weights>2"`` (a parameter by
+    name, wherever it is given) or ``"*"`` (every positional argument, a variadic one)."""
+    if p == "*":
+        return "*", None
     pos, _, rpos = p.partition(">")
     pos = int(pos) if pos.isdigit() else pos
     return pos, int(rpos or pos)
@@ -97,7 +99,9 @@ def _checked(fn, name, spec):
     # keyword (where it can be given by name); JAX checks the value either way
     where = []
     for pos, rpos in spec:
-        if isinstance(pos, str):
+        if pos == "*":
+            where.append(("*", None, None))
+        elif isinstance(pos, str):
             k = names.index(pos)
             where.append((k if params[k].kind in _POSITIONAL else None, pos, rpos))
         else:
@@ -107,20 +111,23 @@ def _checked(fn, name, spec):
     @functools.wraps(fn)
     def checked(*args, **kwargs):
         for pos, key, rpos in where:
-            if pos is not None and pos < len(args):
-                x = args[pos]
+            if pos == "*":
+                for k, x in enumerate(args):
+                    _refuse_sequence(name, x, k)
+            elif pos is not None and pos < len(args):
+                _refuse_sequence(name, args[pos], rpos)
             elif key is not None and key in kwargs:
-                x = kwargs[key]
-            else:
-                continue
-            if isinstance(x, (list, tuple)):
-                raise TypeError(
-                    f"{name} requires ndarray or scalar arguments, got {type(x)} at "
-                    f"position {rpos}."
-                )
+                _refuse_sequence(name, kwargs[key], rpos)
         return fn(*args, **kwargs)
 
     return checked
+
+
+def _refuse_sequence(name, x, position):
+    if isinstance(x, (list, tuple)):
+        raise TypeError(
+            f"{name} requires ndarray or scalar arguments, got {type(x)} at position {position}."
+        )
 
 
 _P = inspect.Parameter

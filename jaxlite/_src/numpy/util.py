@@ -65,8 +65,18 @@ def asarray_staged(x: Any):
     return staged_constant(asarray_any(x))
 
 
+def no_sequences(args) -> None:
+    """JAX's promotion helpers take arrays and scalars only: a list or tuple has no dtype
+    (its TypeError; the public functions that check their operands first say so with
+    ``check_arraylike``'s message instead)."""
+    for a in args:
+        if isinstance(a, (list, tuple)):
+            raise TypeError(f"Cannot determine dtype of {a}")
+
+
 def promote_dtypes(*args: Any) -> list:
     """Convert args to their common JAX result type (weak types respected)."""
+    no_sequences(args)
     if len(args) < 2:
         return [asarray_any(a) for a in args]
     to_dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
@@ -103,12 +113,14 @@ def with_weak_type(x, weak: bool):
 
 
 def promote_dtypes_inexact(*args: Any) -> list:
+    no_sequences(args)
     to_dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
     to_dtype = dtypes.to_inexact_dtype(to_dtype)
     return [conversion.convert_element_type(asarray_any(a), to_dtype, weak) for a in args]
 
 
 def promote_dtypes_numeric(*args: Any) -> list:
+    no_sequences(args)
     to_dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
     if to_dtype == dtypes.bool_:
         # int32 with or without x64, as JAX's to_numeric_dtype (not the default int)

@@ -14,7 +14,7 @@ from jaxlite import lax
 from jaxlite._src.api import vmap
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.lax_solves import custom_linear_solve
-from jaxlite._src.numpy.util import promote_dtypes_inexact, with_weak_type
+from jaxlite._src.numpy.util import no_sequences, promote_dtypes_inexact, with_weak_type
 from jaxlite._src.ops import linalg_more, linalg_ops, linalg_schur
 
 _TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
@@ -242,6 +242,7 @@ def inv(a, overwrite_a: bool = False, check_finite: bool = True):
 def svd(a, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: bool = False,
         check_finite: bool = True, lapack_driver: str = "gesdd"):  # fmt: skip
     del overwrite_a, check_finite, lapack_driver
+    a = jnp.asarray(a)  # (JAX's scipy svd takes a list)
     return jnp.linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)
 
 
@@ -293,12 +294,14 @@ def eigh(
         raise NotImplementedError("Only the type=1 case of eigh is implemented.")
     if eigvals is not None:
         raise NotImplementedError("Only the eigvals=None case of eigh is implemented.")
-    w, v = jnp.linalg.eigh(a, UPLO="L" if lower else "U")
+    w, v = jnp.linalg.eigh(jnp.asarray(a), UPLO="L" if lower else "U")  # (a list too, as JAX)
     return w if eigvals_only else (w, v)
 
 
 def block_diag(*arrs):
-    """A block-diagonal matrix of the given (at most 2-D) arrays."""
+    """A block-diagonal matrix of the given (at most 2-D) arrays (a list or tuple is
+    refused: JAX promotes the operands' dtypes first)."""
+    no_sequences(arrs)
     if not arrs:
         return jnp.zeros((1, 0))
     mats = [jnp.atleast_2d(jnp.asarray(x)) for x in arrs]

@@ -23,7 +23,7 @@ import numpy as np
 
 import jaxlite.numpy as jnp
 from jaxlite._src import dtypes
-from jaxlite._src.numpy.util import with_weak_type
+from jaxlite._src.numpy.util import no_sequences, with_weak_type
 from jaxlite._src.ops import linalg_schur as _ls
 
 
@@ -67,6 +67,7 @@ def schur(a, output: str = "real"):
         raise ValueError(
             f"Expected 'output' to be either 'real' or 'complex', got output={output!r}."
         )
+    no_sequences((a,))  # JAX refuses a list (each with its own error; a TypeError here)
     a = jnp.asarray(a)
     if output == "complex" and dtypes.is_inexact(a.dtype):
         a = _to_complex(a)
@@ -105,6 +106,7 @@ def sqrtm(A, blocksize: int = 1):
     """
     if blocksize > 1:
         raise NotImplementedError("Blocked version is not implemented yet.")
+    no_sequences((A,))
     A = jnp.asarray(A)
     _check_2d_square(A, "sqrtm")
     t, z = _complex_schur(A)
@@ -287,6 +289,7 @@ def hessenberg(a, *, calc_q: bool = False, overwrite_a: bool = False, check_fini
     Returns:
         ``H``, or ``(H, Q)`` with ``calc_q``.
     """
+    no_sequences((a,))
     h, taus = _ls.hessenberg(jnp.asarray(a))
     hh = jnp.triu(h, -1)
     if not calc_q:

@@ -342,9 +342,12 @@ __all__ = [
     "pascal",
 ]
 
-# JAX refuses a list or tuple as the first operand of these (tests/hunt/test_err_sweep_s25.py)
-companion, fiedler, fiedler_companion = (
+# JAX refuses a list or tuple as an operand of these, by position or keyword
+# (tests/hunt/test_err_sweep_s25.py, test_err_sweep_s26.py)
+companion, fiedler, fiedler_companion, convolution_matrix, leslie = (
     list_checked(companion),
     list_checked(fiedler),
     list_checked(fiedler_companion),
+    list_checked(convolution_matrix),
+    list_checked(leslie, 0, 1),
 )

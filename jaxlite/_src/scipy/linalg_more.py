@@ -18,6 +18,7 @@ import jaxlite.numpy as jnp  # the public jnp namespace (stable across module sp
 from jaxlite import lax
 from jaxlite._src import dtypes
 from jaxlite._src.numpy.list_args import list_checked
+from jaxlite._src.numpy.util import no_sequences
 
 # Padé numerator coefficients b_0..b_m of the degree-m approximant of exp (Higham 2005).
 _PADE = {
@@ -44,6 +45,7 @@ _THETA = {
 
 
 def _square_matrix(a, name: str = "A"):
+    no_sequences((a,))  # JAX promotes dtypes first: a list has none
     a = jnp.asarray(a)
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError(
@@ -244,9 +246,10 @@ def hilbert(n: int):
 
 __all__ = ["circulant", "expm", "expm_frechet", "hankel", "hilbert", "toeplitz"]
 
-# JAX refuses a list or tuple as the first operand of these (tests/hunt/test_err_sweep_s25.py)
+# JAX refuses a list or tuple as an operand of these, by position or keyword
+# (tests/hunt/test_err_sweep_s25.py, test_err_sweep_s26.py)
 circulant, hankel, toeplitz = (
     list_checked(circulant),
-    list_checked(hankel),
-    list_checked(toeplitz),
+    list_checked(hankel, 0, 1),
+    list_checked(toeplitz, 0, 1),
 )
