@@ -22,7 +22,8 @@ and JAX answers (``REFUSES``), where the classes differ (``CLASS``), then first-
 differences (``MSG``, only with ``-m``).
 
 Run: ``nice -n 19 sh -c 'ulimit -v 8000000; PYTHONPATH=. python tests/hunt/sweep_err_s25.py
-[-m] [-k LABEL] [module:name ...]'`` (~40 minutes on a shared 2-core machine; ``-k``
+[-m] [-k LABEL] [module:name ...]'`` (~40 minutes on a quiet 2-core machine, two hours or
+more on a shared one; each difference is also written to stderr as found, ``+ ...``; ``-k``
 keeps the cases whose label holds LABEL, e.g. ``traced``). ``KNOWN`` names the differences
 left, with the reason (docs/compat.md rows where jaxlite answering is deliberate).
 
@@ -262,6 +263,8 @@ def main(argv):
                     la = outcome(lf, args, kwargs, jp, jk, jaxlite.jit)
                     if ja != la:
                         rows.append((key, lab, ja, la))
+                        # as found too (a run cut short keeps what it saw)
+                        print(f"+ {key} [{lab}]\t{ja}\t{la}", file=sys.stderr, flush=True)
             print(f"# {key}", file=sys.stderr, flush=True)
 
     def show(title, pred):

@@ -332,3 +332,37 @@ def test_scipy_eigh_and_svd_take_a_list_as_jax():
     x = [[2.0, 1.0], [1.0, 2.0]]
     _check(lambda m: m.sla.eigh(x, eigvals_only=True), [1.0, 3.0])
     _check(lambda m: m.sla.svd(x, compute_uv=False), [3.0, 1.0])
+
+
+# ------------------------------------------------ float axes read with int() (truncated)
+_FLOAT = "'float' object cannot be interpreted as an integer"
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda J: J.lax.top_k(X23, 1, axis=0.0),
+        lambda J: J.random.permutation(J.random.key(0), X23, axis=1.0),
+        lambda J: J.numpy.linalg.tensorsolve(
+            np.eye(4, dtype=np.float32).reshape(2, 2, 4), np.ones((2, 2), np.float32), axes=[2.0]
+        ),
+    ],
+    ids=["top_k", "permutation", "tensorsolve"],
+)
+def test_float_axes_are_type_errors(call):
+    import jaxlite
+
+    with _raises(TypeError, _FLOAT):
+        call(jaxlite)
+    if real_jax is not None:
+        real_jax.clear_caches()
+        with _raises(TypeError, _FLOAT):
+            call(real_jax)
+
+
+def test_slice_in_dim_float_axis_is_a_type_error():
+    from jaxlite import lax
+
+    with pytest.raises(TypeError):  # JAX: 'tuple indices must be integers or slices, not float'
+        lax.slice_in_dim(X23, 0, 1, axis=1.0)
+    assert lax.slice_in_dim(X23, 0, 1, axis=np.int64(1)).shape == (2, 1)

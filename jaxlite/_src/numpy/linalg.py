@@ -686,7 +686,7 @@ def tensorsolve(a, b, axes=None):
     check_arraylike("tensorsolve", a, b)
     a, b = asarray_any(a), asarray_any(b)
     if axes is not None:
-        axes = [canonicalize_axis(int(ax), a.ndim) for ax in axes]
+        axes = [canonicalize_axis(ax, a.ndim) for ax in axes]  # a float one: TypeError
         a = moveaxis(a, axes, [a.ndim - len(axes) + i for i in range(len(axes))])
     out_shape = a.shape[b.ndim :]
     n = int(np.prod(out_shape, dtype=np.int64))

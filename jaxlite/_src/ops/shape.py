@@ -712,7 +712,7 @@ def slice_in_dim(operand, start_index, limit_index, stride=1, axis=0):
     """``jax.lax.slice_in_dim``: ``None`` start/limit mean the axis' ends; negative ones
     count from the end."""
     shape = _shape_of(operand)
-    axis = int(axis)
+    axis = operator.index(axis)  # a float axis is a TypeError (JAX indexes the shape with it)
     n = shape[axis]
     start = 0 if start_index is None else operator.index(start_index)
     limit = n if limit_index is None else operator.index(limit_index)

@@ -7,6 +7,8 @@ batching moves every batch axis to the front and shifts ``dimension``.
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from jaxlite._src import dtypes
@@ -209,9 +211,10 @@ def top_k(operand, k: int, *, axis: int = -1):
     x = to_array(operand)
     nd = x.ndim
     k = canonicalize_shape((k,))[0]  # a float k is JAX's TypeError, never truncated
-    if not -nd <= int(axis) < nd:
+    axis = operator.index(axis)  # a float axis is JAX's TypeError, never truncated
+    if not -nd <= axis < nd:
         raise ValueError(f"axis {axis} is out of bounds for array of dimension {nd}")
-    ax = int(axis) % nd
+    ax = axis % nd
     if int(k) > x.shape[ax]:
         raise ValueError(
             "k argument to top_k must be no larger than size along axis; got "

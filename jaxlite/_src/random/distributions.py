@@ -10,6 +10,7 @@ XLA's arithmetic (``_xla_math``, E1). The rest agree to a tolerance (docs/compat
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -643,7 +644,7 @@ def permutation(
 
 
 def _canon_axis(axis, nd):
-    axis = int(axis)
+    axis = operator.index(axis)  # a float axis is JAX's TypeError, never truncated
     if not -nd <= axis < nd:
         raise ValueError(f"axis {axis} is out of bounds for array of dimension {nd}")
     return axis % nd
