@@ -366,3 +366,36 @@ def test_slice_in_dim_float_axis_is_a_type_error():
     with pytest.raises(TypeError):  # JAX: 'tuple indices must be integers or slices, not float'
         lax.slice_in_dim(X23, 0, 1, axis=1.0)
     assert lax.slice_in_dim(X23, 0, 1, axis=np.int64(1)).shape == (2, 1)
+
+
+def test_compress_takes_a_one_element_axis_sequence():
+    # JAX moves ``axis`` to the front with moveaxis: (1,) and [-1] are axis 1
+    c = np.array([True, False, True])
+    for axis in [(1,), [-1]]:
+        _check(lambda m: m.jnp.compress(c, X23, axis=axis), X23[:, [0, 2]])
+    got = jnp.compress(c, X23, axis=(1,), size=3, fill_value=9)
+    np.testing.assert_array_equal(np.asarray(got), [[0, 2, 9], [3, 5, 9]])
+    _check_error(
+        lambda m: m.jnp.compress(c, X23, axis=(0, 1)),
+        ValueError,
+        "Inconsistent number of elements: 2 vs 1",
+    )
+
+
+def test_numpy_integer_and_keyword_forms():
+    g = np.array([3.0, 1.0, 2.0], np.float32)
+    _check(lambda m: m.jnp.gradient(g, axis=np.int64(0)), [-2.0, -0.5, 1.0])
+    _check(lambda m: m.jnp.isclose(a=g, b=g + 1e-7), [True, True, True])
+    # 0-d keys: JAX returns 0 without reading a hashable axis
+    for axis in [None, (0,), 1.5]:
+        _check(lambda m: m.jnp.lexsort(g, axis=axis), 0)
+    with pytest.raises(TypeError):  # a float array axis is refused (JAX: not hashable)
+        jnp.lexsort(g, axis=np.array(1.5))
+
+
+def test_fft_axis_none_is_the_nd_transform():
+    # JAX: axes = None if axis is None: all axes (the last one when n is given)
+    x = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    _check(lambda m: m.jnp.fft.fft(x, axis=None), np.fft.fftn(x))
+    _check(lambda m: m.jnp.fft.rfft(x, axis=None), np.fft.rfftn(x))
+    _check(lambda m: m.jnp.fft.fft(x, n=4, axis=None), np.fft.fft(x, n=4, axis=-1))

@@ -105,7 +105,9 @@ def _fftn(func_name: str, kind: FftType, a, s, axes, norm):
 
 
 def _one_axis(n, axis):
-    return (None if n is None else (n,)), (axis,)
+    # JAX's reading: axis=None is the n-D transform's default axes (all, or the last one
+    # when n is given), so fft(m, axis=None) of a matrix is fftn(m)
+    return (None if n is None else (n,)), (None if axis is None else (axis,))
 
 
 # --------------------------------------------------------------------- complex <-> complex

@@ -311,6 +311,11 @@ def compress(condition, a, axis: int | None = None, *, size=None, fill_value=0, 
     a = asarray_any(a)
     if cond.ndim != 1:
         raise ValueError("condition must be a 1D array")
+    if isinstance(axis, (tuple, list)):  # JAX moves ``axis`` to the front: one axis, as a
+        # one-element sequence, works (a longer one is moveaxis's error)
+        a = moveaxis(a, axis, 0)
+        res = compress(cond, a, 0, size=size, fill_value=fill_value)
+        return moveaxis(res, 0, axis)
     if axis is None:
         a, axis = ravel(a), 0
     n = a.shape[canonicalize_axis(axis, a.ndim)]

@@ -8,6 +8,9 @@ compared with a non-key raises JAX's ``TypeError`` (``eq does not accept dtypes 
 
 from __future__ import annotations
 
+import functools
+import inspect
+
 from jaxlite._src import dtypes
 from jaxlite._src.numpy import ufuncs
 
@@ -15,18 +18,22 @@ from jaxlite._src.numpy import ufuncs
 def extended_aware(f, op: str, name: str):
     """``f`` (the comparison ``name``) routed to the extended dtype's ``compare`` (``op``)."""
 
-    def compare(x, y, /, *args, **kwargs):
+    sig = inspect.signature(f)
+
+    @functools.wraps(f)  # f's signature: isclose's operands can be given as a=, b=, as JAX's
+    def compare(*args, **kwargs):
+        if len(args) >= 2:
+            x, y = args[:2]
+        else:
+            x, y = list(sig.bind(*args, **kwargs).arguments.values())[:2]
         dx, dy = (getattr(v, "dtype", None) for v in (x, y))
         if dtypes.is_extended(dx) or dtypes.is_extended(dy):
             if dx != dy:
                 shown = ", ".join(str(dtypes.dtype_and_weak_type(v)[0]) for v in (x, y))
                 raise TypeError(f"{name} does not accept dtypes {shown}.")
             return dx.compare(op, x, y)
-        return f(x, y, *args, **kwargs)
+        return f(*args, **kwargs)
 
-    compare.__name__ = f.__name__
-    compare.__qualname__ = f.__qualname__
-    compare.__doc__ = f.__doc__
     return compare
 
 

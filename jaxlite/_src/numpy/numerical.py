@@ -311,7 +311,9 @@ def gradient(f, *varargs, axis=None, edge_order=None):
     # spacing is float16; an int f with a Python float spacing is weakly typed)
     f, *varargs = promote_dtypes_inexact(asarray_any(f), *(asarray_any(h) for h in varargs))
     axes = (
-        list(range(f.ndim)) if axis is None else ([axis] if isinstance(axis, int) else list(axis))
+        list(range(f.ndim))
+        if axis is None
+        else ([axis] if isinstance(axis, (int, np.integer)) else list(axis))
     )
     axes = [canonicalize_axis(a, f.ndim) for a in axes]
     if not varargs:

@@ -116,8 +116,16 @@ def argsort(
 
 
 def lexsort(keys, axis: int = -1):
-    """``jnp.lexsort``: indirect stable sort by several keys, the last one primary."""
-    axis = concrete_index(axis, "The axis argument of jnp.lexsort must be static.")
+    """``jnp.lexsort``: indirect stable sort by several keys, the last one primary.
+
+    0-d keys (one 1-D array given as the keys) give 0 without reading ``axis``, as JAX's
+    static ``axis``: any hashable one (``None``, ``1.5``, a tuple) answers, an array does
+    not (an integer one is taken as its integer, docs/compat.md; a float one, or a tracer,
+    is refused)."""
+    try:
+        hash(axis)
+    except TypeError:  # an array: read now (tests/hunt/test_lead_s25.py)
+        axis = concrete_index(axis, "The axis argument of jnp.lexsort must be static.")
     keys = [asarray_any(k) for k in keys]
     if not keys:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
@@ -126,6 +134,7 @@ def lexsort(keys, axis: int = -1):
         raise ValueError("all keys need to be the same shape")
     if len(shape) == 0:
         return zeros((), _int_dtype())
+    axis = concrete_index(axis, "The axis argument of jnp.lexsort must be static.")
     axis = canonicalize_axis(axis, len(shape))
     iota = conversion.broadcasted_iota(_int_dtype(), shape, axis)
     outs = _sort.sort(tuple(keys[::-1]) + (iota,), axis, num_keys=len(keys))
