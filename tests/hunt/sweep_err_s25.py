@@ -41,7 +41,12 @@ JAX raises each). Left (docs/compat.md, "Bad input"): about 60 functions that JA
 ``Non-hashable static arguments``, which jaxlite takes as the integer (a tracer: the
 concretization errors); ``rot90`` of a float ``k``; lists in later positions; JAX's accidental
 errors. The CLASS lines are mostly ``TypeError`` / ``ValueError`` swaps on operands both
-refuse (a string axis is a named mesh axis to JAX: ``NameError``)."""
+refuse (a string axis is a named mesh axis to JAX: ``NameError``).
+
+Session 26 re-ran it by module (``nn signal sla special``, then ``jnp``...) with each
+difference streamed to stderr: in ``nn``, ``signal`` and ``sla`` the only JAX-raises-jaxlite-
+answers lines left are the documented static-array family (``arr0d`` statics) and JAX timing
+out under load; the rest did not fit the session (its report says how far it got)."""
 
 from __future__ import annotations
 
