@@ -399,3 +399,9 @@ def test_fft_axis_none_is_the_nd_transform():
     _check(lambda m: m.jnp.fft.fft(x, axis=None), np.fft.fftn(x))
     _check(lambda m: m.jnp.fft.rfft(x, axis=None), np.fft.rfftn(x))
     _check(lambda m: m.jnp.fft.fft(x, n=4, axis=None), np.fft.fft(x, n=4, axis=-1))
+
+
+def test_swapaxes_takes_a_one_element_tuple_axis():
+    # JAX indexes a NumPy permutation with the static axes: (1,) is axis 1
+    _check(lambda m: m.jnp.swapaxes(X23, (1,), 0), X23.T)
+    _check(lambda m: m.jnp.swapaxes(X23, 1, (0,)), X23.T)

@@ -188,6 +188,11 @@ def _permuted(a, perm):
 def swapaxes(a, axis1, axis2):
     a = asarray_any(a)
     perm = list(range(a.ndim))
+    # JAX indexes a NumPy permutation with its (static, so hashable) axes: a one-element
+    # tuple is its axis
+    axis1, axis2 = (
+        ax[0] if isinstance(ax, tuple) and len(ax) == 1 else ax for ax in (axis1, axis2)
+    )
     for ax in (axis1, axis2):
         if isinstance(ax, (bool, np.bool_)):  # JAX's error (its axes are an index array)
             raise ValueError("setting an array element with a sequence.")
