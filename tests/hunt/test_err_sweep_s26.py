@@ -405,3 +405,15 @@ def test_swapaxes_takes_a_one_element_tuple_axis():
     # JAX indexes a NumPy permutation with the static axes: (1,) is axis 1
     _check(lambda m: m.jnp.swapaxes(X23, (1,), 0), X23.T)
     _check(lambda m: m.jnp.swapaxes(X23, 1, (0,)), X23.T)
+
+
+def test_array_equiv_of_shapes_of_different_ranks_that_do_not_broadcast_is_false():
+    # JAX's rank promotion raises the ValueError it catches (False); equal ranks reach
+    # lax.eq's TypeError (session 25's test)
+    _check(lambda m: m.jnp.array_equiv(_V, np.ones((2, 2, 2), np.float32)), False)
+    _check(lambda m: m.jnp.array_equiv(np.ones((2, 2), np.float32), _V), False)
+    _check_error(
+        lambda m: m.jnp.array_equiv(_V, np.ones(5, np.float32)),
+        TypeError,
+        "eq got incompatible shapes for broadcasting: (3,), (5,).",
+    )

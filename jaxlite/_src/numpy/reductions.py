@@ -80,11 +80,15 @@ def array_equal(a1, a2, equal_nan: bool = False):
 
 
 def array_equiv(a1, a2):
-    """``jnp.array_equiv``: equal after broadcasting."""
+    """``jnp.array_equiv``: equal after broadcasting. Shapes that do not broadcast are
+    ``False`` when the ranks differ (JAX's rank promotion fails first, with the
+    ``ValueError`` it catches) and JAX's ``TypeError`` when they agree (``lax.eq``'s)."""
     a1, a2 = asarray_any(a1), asarray_any(a2)
     try:
         a1, a2 = broadcast_arrays(a1, a2)
-    except ValueError:  # JAX's error (NumPy answers False)
+    except ValueError:
+        if a1.ndim != a2.ndim:
+            return asarray_any(np.array(False))
         msg = f"eq got incompatible shapes for broadcasting: {a1.shape}, {a2.shape}."
         raise TypeError(msg) from None
     return all(key_compare.equal(a1, a2))
