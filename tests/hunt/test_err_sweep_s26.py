@@ -417,3 +417,10 @@ def test_array_equiv_of_shapes_of_different_ranks_that_do_not_broadcast_is_false
         TypeError,
         "eq got incompatible shapes for broadcasting: (3,), (5,).",
     )
+
+
+def test_bool_size_and_0d_integer_array_axis():
+    c = np.array([True, False, True])
+    _check(lambda m: m.jnp.compress(c, _V, size=True), [1.0])  # JAX slices [:True]
+    _check(lambda m: m.jnp.extract(c, _V, size=True), [1.0])
+    _check(lambda m: m.jnp.expand_dims(_V, np.array(0)), _V[None])

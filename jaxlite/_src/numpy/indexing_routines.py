@@ -311,6 +311,8 @@ def compress(condition, a, axis: int | None = None, *, size=None, fill_value=0, 
     a = asarray_any(a)
     if cond.ndim != 1:
         raise ValueError("condition must be a 1D array")
+    if size is not None:  # JAX slices with it: True is 1, a float a TypeError
+        size = operator.index(size)
     if isinstance(axis, (tuple, list)):  # JAX moves ``axis`` to the front: one axis, as a
         # one-element sequence, works (a longer one is moveaxis's error)
         a = moveaxis(a, axis, 0)

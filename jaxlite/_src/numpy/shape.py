@@ -244,8 +244,10 @@ def _traced_scalar(x) -> bool:
 
 def expand_dims(a, axis):
     a = asarray_any(a)
-    # NumPy integer scalars count as ints (TFP passes them), as in JAX
-    axes = (axis,) if isinstance(axis, (int, np.integer)) or _traced_scalar(axis) else tuple(axis)
+    # NumPy integer scalars (TFP passes them) and 0-d integer arrays count as ints, as in JAX
+    one = isinstance(axis, (int, np.integer)) or _traced_scalar(axis)
+    one = one or (isinstance(axis, np.ndarray) and axis.ndim == 0 and axis.dtype.kind in "iu")
+    axes = (axis,) if one else tuple(axis)
     return _sh.expand_dims(a, tuple(concrete_index(x, _STATIC_AXIS) for x in axes))
 
 
