@@ -424,3 +424,16 @@ def test_bool_size_and_0d_integer_array_axis():
     _check(lambda m: m.jnp.compress(c, _V, size=True), [1.0])  # JAX slices [:True]
     _check(lambda m: m.jnp.extract(c, _V, size=True), [1.0])
     _check(lambda m: m.jnp.expand_dims(_V, np.array(0)), _V[None])
+
+
+def test_space_axes_and_obj_predicates():
+    lo, hi = np.ones(2, np.float32), np.full(2, 4, np.float32)
+    _check(lambda m: m.jnp.linspace(lo, hi, 3, axis=np.array(0)), [[1, 1], [2.5, 2.5], [4, 4]])
+    _check(lambda m: m.jnp.geomspace(lo, hi, 3, axis=np.array(0)), [[1, 1], [2, 2], [4, 4]])
+    with pytest.raises(TypeError, match="^only integer scalar arrays"):
+        jnp.geomspace(lo, hi, 3, axis=np.array([0]))
+    # JAX's shortcut: None and Python / NumPy scalars (strings too) answer from their type
+    for x, want in [("abc", False), (None, False), (1j, True), (np.complex64(1), True)]:
+        assert jnp.iscomplexobj(x) is want and jnp.isrealobj(x) is (not want)
+        if real_jnp is not None:
+            assert real_jnp.iscomplexobj(x) is want

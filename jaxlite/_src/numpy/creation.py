@@ -246,6 +246,8 @@ def _linspace(start, stop, num, endpoint, retstep, dtype, axis):
     into ``stop``), ``fma(stop, t, ...)`` for a scalar start, ``fma(start, 1 - t, stop * t)``
     otherwise (NumPy's float64 ``start + i * step`` differs from JAX's in the last bits)."""
     num = concrete_index(num, "It arose in jnp.linspace: num sets the output shape.")
+    # a 0-d integer array axis is its integer (a 1-d one operator.index's TypeError)
+    axis = concrete_index(axis, "The axis argument of jnp.linspace must be static.")
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     start, stop = asarray_any(start), asarray_any(stop)

@@ -9,7 +9,7 @@ import operator
 
 import numpy as np
 from jaxlite._src import dtypes
-from jaxlite._src.core.trace import new_array
+from jaxlite._src.core.trace import concrete_index, new_array
 from jaxlite._src.numpy import reductions, shape as jnp_shape, ufuncs
 from jaxlite._src.numpy.creation import full_like, linspace, ones_like, zeros_like
 from jaxlite._src.numpy.indexing_routines import take
@@ -82,6 +82,8 @@ def geomspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, axi
     sgn = ufuncs.sign(start)
     lg = logspace(log10(divide(start, sgn)), log10(divide(stop, sgn)), num, endpoint, 10.0, comp, 0)
     res = multiply(sgn, lg)
+    # JAX reads the axis as one integer: a 0-d integer array is it, a 1-d array is refused
+    axis = concrete_index(axis, "The axis argument of jnp.geomspace must be static.")
     return _conv.convert_element_type(jnp_shape.moveaxis(res, 0, axis), dtype)
 
 

@@ -72,13 +72,16 @@ def _dtype_of(x):
 
 
 def isrealobj(x):
-    """``jnp.isrealobj``."""
-    return not dtypes.is_complex(_dtype_of(x))
+    """``jnp.isrealobj``: ``not iscomplexobj(x)``."""
+    return not iscomplexobj(x)
 
 
 def iscomplexobj(x):
-    """``jnp.iscomplexobj``: whether ``x``'s dtype is complex (``None`` is not)."""
-    if x is None:
+    """``jnp.iscomplexobj``: whether ``x``'s dtype is complex. As JAX's shortcut, ``None``
+    and Python / NumPy scalars (a string included) answer from their type alone."""
+    if isinstance(x, (complex, np.complexfloating)):
+        return True
+    if x is None or isinstance(x, (bool, int, float, str, np.generic)):
         return False
     return dtypes.is_complex(_dtype_of(x))
 
