@@ -437,3 +437,8 @@ def test_space_axes_and_obj_predicates():
         assert jnp.iscomplexobj(x) is want and jnp.isrealobj(x) is (not want)
         if real_jnp is not None:
             assert real_jnp.iscomplexobj(x) is want
+
+
+def test_moveaxis_takes_0d_integer_array_axes():
+    _check(lambda m: m.jnp.moveaxis(X23, np.array(0), 1), X23.T)
+    _check(lambda m: m.jnp.moveaxis(X23, 0, np.array(1)), X23.T)

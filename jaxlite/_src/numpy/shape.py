@@ -203,11 +203,18 @@ def swapaxes(a, axis1, axis2):
     return _permuted(a, perm)
 
 
+def _one_axis(axis) -> bool:
+    """A single axis, not a sequence of them: NumPy integer scalars (TFP passes them), 0-d
+    integer arrays and scalar tracers count as ints, as in JAX."""
+    if isinstance(axis, (int, np.integer)) or _traced_scalar(axis):
+        return True
+    return isinstance(axis, np.ndarray) and axis.ndim == 0 and axis.dtype.kind in "iu"
+
+
 def moveaxis(a, source, destination):
     a = asarray_any(a)
-    src = [source] if isinstance(source, (int, np.integer)) or _traced_scalar(source) else source
-    dst = destination
-    dst = [dst] if isinstance(dst, (int, np.integer)) or _traced_scalar(dst) else dst
+    src = [source] if _one_axis(source) else source
+    dst = [destination] if _one_axis(destination) else destination
     src, dst = list(src), list(dst)
     if len(src) != len(dst):
         raise ValueError(f"Inconsistent number of elements: {len(src)} vs {len(dst)}")
@@ -244,10 +251,7 @@ def _traced_scalar(x) -> bool:
 
 def expand_dims(a, axis):
     a = asarray_any(a)
-    # NumPy integer scalars (TFP passes them) and 0-d integer arrays count as ints, as in JAX
-    one = isinstance(axis, (int, np.integer)) or _traced_scalar(axis)
-    one = one or (isinstance(axis, np.ndarray) and axis.ndim == 0 and axis.dtype.kind in "iu")
-    axes = (axis,) if one else tuple(axis)
+    axes = (axis,) if _one_axis(axis) else tuple(axis)
     return _sh.expand_dims(a, tuple(concrete_index(x, _STATIC_AXIS) for x in axes))
 
 
