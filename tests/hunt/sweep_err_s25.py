@@ -46,7 +46,9 @@ refuse (a string axis is a named mesh axis to JAX: ``NameError``).
 Session 26 re-ran it by module (``nn signal sla special``, then ``jnp``...) with each
 difference streamed to stderr: in ``nn``, ``signal`` and ``sla`` the only JAX-raises-jaxlite-
 answers lines left are the documented static-array family (``arr0d`` statics) and JAX timing
-out under load; the rest did not fit the session (its report says how far it got)."""
+out under load; ``jnp`` up to ``partition`` found the array_equiv / linspace / geomspace /
+moveaxis / expand_dims / compress / iscomplexobj cases fixed in test_err_sweep_s26.py;
+``special``, ``lax``, ``stats`` and the rest of ``jnp`` did not fit the session."""
 
 from __future__ import annotations
 
