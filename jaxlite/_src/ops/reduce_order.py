@@ -33,6 +33,7 @@ from jaxlite._src import dtypes
 
 WINDOW = 32  # XLA:CPU's tree-reduction window
 YNN_MIN_SIZE = 4096  # float32/float64 sums of this many elements go to YNNPACK
+_NARROW = 16  # fewer outputs than this: fold contiguous runs (``_fold_leading``)
 
 _YNN_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -55,6 +56,11 @@ def _fold_leading(ufunc, identity, a, k):
     if flat.shape[1] == 1:
         r = ufunc.accumulate(flat[:, 0])[-1:]
         return ufunc(r, identity, out=r).reshape(rest)  # from the identity: the zero's sign
+    if flat.shape[1] < _NARROW and flat.dtype.kind != "c":
+        # A few outputs: NumPy's row-by-row reduce pays per row; fold each output's
+        # elements as one contiguous run instead (``_fold_last``'s argument for the sign)
+        last = ufunc.accumulate(np.ascontiguousarray(flat.T), axis=-1)[:, -1]
+        return ufunc(last, identity).reshape(rest)
     return ufunc.reduce(flat, axis=0, initial=identity).reshape(rest)
 
 
@@ -76,6 +82,27 @@ def _fold_last(ufunc, identity, a):
             a = padded
         a = ufunc.accumulate(a.reshape(a.shape[:-1] + (m, WINDOW)), axis=-1)[..., -1]
     return np.asarray(ufunc(ufunc.accumulate(a, axis=-1)[..., -1], identity))
+
+
+def _fold_trailing(ufunc, identity, x, k):
+    """C-contiguous real ``x`` reduced over its last ``k`` axes, all but the first at most
+    a window long: each window (32 slices along the first reduced axis, whole along the
+    others) is a contiguous run, folded with ``ufunc.accumulate`` (``_fold_last``'s
+    argument for the zero's sign); the window results are then one reduced dimension."""
+    kept = x.shape[: x.ndim - k]
+    n, run = x.shape[x.ndim - k], math.prod(x.shape[x.ndim - k + 1 :])
+    a = x.reshape(kept + (n, run))
+    if n <= WINDOW:  # no windows: one fold over every element in row-major order
+        last = ufunc.accumulate(a.reshape(kept + (n * run,)), axis=-1)[..., -1]
+        return np.asarray(ufunc(last, identity))
+    m = -(-n // WINDOW)
+    pad = m * WINDOW - n
+    if pad:
+        padded = np.full(kept + (m * WINDOW, run), identity, a.dtype)
+        padded[..., pad // 2 : pad // 2 + n, :] = a
+        a = padded
+    windows = ufunc.accumulate(a.reshape(kept + (m, WINDOW * run)), axis=-1)[..., -1]
+    return _fold_last(ufunc, identity, windows)
 
 
 def _fold_middle(ufunc, identity, x, axis):
@@ -106,6 +133,14 @@ def tree_reduce(ufunc, identity, x, axes):
         return _fold_last(ufunc, identity, x)
     if k == 1 and x.flags.c_contiguous and math.prod(x.shape[axes[0] + 1 :]) > 1:
         return _fold_middle(ufunc, identity, x, axes[0])
+    if (
+        k > 1
+        and axes == tuple(range(x.ndim - k, x.ndim))
+        and x.flags.c_contiguous
+        and x.dtype.kind != "c"
+        and max(x.shape[axes[0] + 1 :]) <= WINDOW
+    ):
+        return _fold_trailing(ufunc, identity, x, k)
     kept = tuple(i for i in range(x.ndim) if i not in axes)
     out_shape = tuple(x.shape[i] for i in kept)
     a = np.transpose(x, axes + kept).reshape(tuple(x.shape[i] for i in axes) + (-1,))
