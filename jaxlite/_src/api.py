@@ -125,20 +125,13 @@ def _flatten_axes(what: str, tree, axes):
     """Broadcast an ``in_axes``/``out_axes`` prefix tree to the leaves of ``tree``."""
     try:
         return tree_util.broadcast_prefix(axes, tree, is_leaf=lambda x: x is None, name=what)
-    except ValueError as e:
-        if str(e).startswith("pytree structure error"):  # JAX's message, the mismatch in it
-            raise ValueError(
-                f"{what} specification must be a tree prefix of the corresponding value; \n"
-                f"  Mismatch details (1 found):\n  {e}"
-            ) from None
+    except (ValueError, TypeError) as e:
+        head = f"{what} specification must be a tree prefix of the corresponding value; "
+        if isinstance(e, ValueError) and str(e).startswith("pytree structure error"):
+            # JAX's message, the mismatch in it
+            raise ValueError(f"{head}\n  Mismatch details (1 found):\n  {e}") from None
         raise ValueError(
-            f"{what} specification must be a tree prefix of the corresponding value; got "
-            f"specification {axes!r} for value tree {tree_util.tree_structure(tree)}."
-        ) from None
-    except TypeError:
-        raise ValueError(
-            f"{what} specification must be a tree prefix of the corresponding value; got "
-            f"specification {axes!r} for value tree {tree_util.tree_structure(tree)}."
+            f"{head}got specification {axes!r} for value tree {tree_util.tree_structure(tree)}."
         ) from None
 
 

@@ -52,11 +52,14 @@ class _JaxLeafNode(Exception):
     """A treedef has a node that JAX's registry does not know (see ``_is_jax_leaf``)."""
 
 
-def _is_jax_leaf(x: Any) -> bool:
-    """Whether ``x`` is a ``deque`` or a struct sequence (``time.struct_time``,
+def _jax_leaf_type(t: type) -> bool:
+    """Whether ``t`` is ``deque`` or a struct sequence (``time.struct_time``,
     ``os.stat_result``): optree's built-in nodes, leaves in JAX."""
-    t = type(x)
     return t is collections.deque or optree.is_structseq_class(t)
+
+
+def _is_jax_leaf(x: Any) -> bool:
+    return _jax_leaf_type(type(x))
 
 
 def _with_jax_leaves(is_leaf: Callable | None) -> Callable:
@@ -72,7 +75,7 @@ def _sorted_dict_node(spec: PyTreeDef) -> PyTreeDef:
         _JaxLeafNode: for a node that is a leaf in JAX.
     """
     if spec.type is not dict and spec.type is not collections.defaultdict:
-        if spec.type is collections.deque or optree.is_structseq_class(spec.type):
+        if _jax_leaf_type(spec.type):
             raise _JaxLeafNode
         return spec
     d = optree.tree_unflatten(spec, spec.children())  # insertion order, leaf specs
@@ -564,7 +567,7 @@ node_registry = _NodeRegistry()
 def is_tree_node(typ: type) -> bool:
     """``jax.tree_util.is_tree_node``: whether ``typ`` is a pytree node type (a container,
     ``NoneType`` included), not a leaf type."""
-    if typ is collections.deque or optree.is_structseq_class(typ):
+    if _jax_leaf_type(typ):
         return False  # optree's built-in nodes, not JAX's
     return typ is type(None) or typ in node_registry
 

@@ -64,6 +64,23 @@ def _fold_leading(ufunc, identity, a, k):
     return ufunc.reduce(flat, axis=0, initial=identity).reshape(rest)
 
 
+def _pad_to_windows(a, axis, identity):
+    """``a`` padded with the identity along ``axis`` to whole windows (``pad // 2`` before,
+    the rest after, as XLA pads), and the number of windows."""
+    n = a.shape[axis]
+    m = -(-n // WINDOW)
+    pad = m * WINDOW - n
+    if pad:
+        shape = list(a.shape)
+        shape[axis] = m * WINDOW
+        padded = np.full(shape, identity, a.dtype)
+        index = [slice(None)] * a.ndim
+        index[axis] = slice(pad // 2, pad // 2 + n)
+        padded[tuple(index)] = a
+        a = padded
+    return a, m
+
+
 def _fold_last(ufunc, identity, a):
     """``a`` reduced over its last axis in the window-tree order, without moving that axis:
     ``ufunc.accumulate`` folds each window one element at a time (its last partial result
@@ -73,13 +90,7 @@ def _fold_last(ufunc, identity, a):
     product's ``1 * x`` is ``x``): the last combination with the identity gives XLA's.
     Real dtypes only (a complex ``1 * z`` can change the signs of zero parts)."""
     while a.shape[-1] > WINDOW:
-        n = a.shape[-1]
-        m = -(-n // WINDOW)
-        pad = m * WINDOW - n
-        if pad:
-            padded = np.full(a.shape[:-1] + (m * WINDOW,), identity, a.dtype)
-            padded[..., pad // 2 : pad // 2 + n] = a
-            a = padded
+        a, m = _pad_to_windows(a, -1, identity)
         a = ufunc.accumulate(a.reshape(a.shape[:-1] + (m, WINDOW)), axis=-1)[..., -1]
     return np.asarray(ufunc(ufunc.accumulate(a, axis=-1)[..., -1], identity))
 
@@ -95,12 +106,7 @@ def _fold_trailing(ufunc, identity, x, k):
     if n <= WINDOW:  # no windows: one fold over every element in row-major order
         last = ufunc.accumulate(a.reshape(kept + (n * run,)), axis=-1)[..., -1]
         return np.asarray(ufunc(last, identity))
-    m = -(-n // WINDOW)
-    pad = m * WINDOW - n
-    if pad:
-        padded = np.full(kept + (m * WINDOW, run), identity, a.dtype)
-        padded[..., pad // 2 : pad // 2 + n, :] = a
-        a = padded
+    a, m = _pad_to_windows(a, -2, identity)
     windows = ufunc.accumulate(a.reshape(kept + (m, WINDOW * run)), axis=-1)[..., -1]
     return _fold_last(ufunc, identity, windows)
 
@@ -109,17 +115,10 @@ def _fold_middle(ufunc, identity, x, axis):
     """C-contiguous ``x`` reduced over ``axis``, which kept elements follow: NumPy already
     folds such an axis row by row (the kept axes after it are its inner loop), so each
     level of windows is one ``reduce`` over the window-position axis, without moving it."""
-    n = x.shape[axis]
-    a = x.reshape((math.prod(x.shape[:axis]), n, math.prod(x.shape[axis + 1 :])))
-    while n > WINDOW:
-        m = -(-n // WINDOW)
-        pad = m * WINDOW - n
-        if pad:
-            padded = np.full((a.shape[0], m * WINDOW, a.shape[2]), identity, a.dtype)
-            padded[:, pad // 2 : pad // 2 + n] = a
-            a = padded
+    a = x.reshape((math.prod(x.shape[:axis]), x.shape[axis], math.prod(x.shape[axis + 1 :])))
+    while a.shape[1] > WINDOW:
+        a, m = _pad_to_windows(a, 1, identity)
         a = ufunc.reduce(a.reshape((a.shape[0], m, WINDOW, a.shape[2])), axis=2, initial=identity)
-        n = m
     out = ufunc.reduce(a, axis=1, initial=identity)
     return out.reshape(x.shape[:axis] + x.shape[axis + 1 :])
 
