@@ -10,9 +10,10 @@ import jaxlite as jax
 import jaxlite.numpy as jnp
 
 try:
+    import jax as real_jax
     import jax.numpy as real_jnp
 except ImportError:  # the hand-written expectations still hold
-    real_jnp = None
+    real_jax = real_jnp = None
 
 # --- jnp.einsum's interleaved form ---------------------------------------------------------
 # einsum(op0, sublist0, op1, sublist1, ..., [sublist_out]): each operand followed by its
@@ -89,6 +90,9 @@ def test_generic_reduce_folds_in_row_major_order(dims):
     np.testing.assert_array_equal(np.asarray(jax.jit(f)(x)), expected)
     np.testing.assert_array_equal(np.asarray(jax.vmap(f)(np.stack([x, -x])))[1],
                                   _fold_reference(-x, np.float32(1.5), dims))  # fmt: skip
+    if real_jax is not None:
+        g = lambda x: real_jax.lax.reduce(x, np.float32(1.5), lambda a, b: a * 0.5 - b, dims)  # noqa: E731
+        np.testing.assert_array_equal(np.asarray(real_jax.jit(g)(x)), expected)
 
 
 def test_generic_reduce_stages_the_computation_once():
@@ -116,6 +120,10 @@ def test_eager_jvp_rules_raise_no_floating_point_warnings():
         jac = jax.jacfwd(jnp.max)(x)
     assert float(out) == 3.0 and float(tan) == 1.5  # the tied maxima share the tangent
     np.testing.assert_array_equal(np.asarray(jac), [0.0, 0.5, 0.5])
+    if real_jax is not None:
+        with np.errstate(all="raise"):
+            assert float(real_jax.jvp(real_jnp.max, (x,), (t,))[1]) == 1.5
+            np.testing.assert_array_equal(np.asarray(real_jax.jacfwd(real_jnp.max)(x)), jac)
 
 
 def test_eager_jvp_keeps_the_users_error_state_in_user_code():
