@@ -33,6 +33,7 @@ file is imported by ``run.py``).
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable
 
 
@@ -81,3 +82,25 @@ def workload(
         return setup
 
     return deco
+
+
+def hot(lib, call, timeout: float = 300.0):
+    """Call ``call`` until a native kernel compiled for it is in use (jaxlite only): a
+    workload's setup uses it to time the native tier, as a long-running program sees it."""
+    if lib.name != "jaxlite":
+        return call()
+    from jaxlite._src.compile import native
+
+    # A blocked NumPy region is built on the calling thread, possibly in the first call
+    # (by the background thread if its Numba loops are not loaded yet).
+    done0 = native.stats["compiled"] + native.stats["failed"]
+    out = call()
+    if not native.active():
+        return out
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < timeout:
+        out = call()
+        if native.stats["compiled"] + native.stats["failed"] > done0:
+            native.wait_for_compiles(timeout)
+            break
+    return call()

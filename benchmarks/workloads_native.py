@@ -1,40 +1,18 @@
 """Native-tier workloads (issue 18): loops and fused chains once hot, side by side with JAX.
 
 jaxlite runs in its default ``jaxlite_native="auto"`` mode: each setup calls the function
-until the background Numba compile has finished and been swapped in (``_hot``), so the
+until the background Numba compile has finished and been swapped in (``registry.hot``), so the
 timed calls measure the native tier, as a long-running program would see it.
 """
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
-from registry import workload
+from registry import hot, workload
 
 SCAN_STEPS = 10_000
 RK4_STEPS = 1_000
 RNN_STEPS = 200
-
-
-def _hot(lib, call, timeout: float = 300.0):
-    """Call ``call`` until a native kernel compiled for it is in use (jaxlite only)."""
-    if lib.name != "jaxlite":
-        return call()
-    from jaxlite._src.compile import native
-
-    # A blocked NumPy region is built on the calling thread, possibly in the first call.
-    done0 = native.stats["compiled"] + native.stats["failed"]
-    out = call()
-    if not native.active():
-        return out
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < timeout:
-        out = call()
-        if native.stats["compiled"] + native.stats["failed"] > done0:
-            native.wait_for_compiles(timeout)
-            break
-    return call()
 
 
 @workload(
@@ -50,7 +28,7 @@ def _scan_affine(lib):
         lambda c: lax.scan(lambda c, _: (c * 0.99 + 0.01, None), c, None, length=SCAN_STEPS)[0]
     )
     c0 = jnp.zeros(4, jnp.float32)
-    out = _hot(lib, lambda: f(c0))
+    out = hot(lib, lambda: f(c0))
     if abs(float(out[0]) - 1.0) > 1e-3:
         raise AssertionError(f"{lib.name}: wrong scan result {out}")
     return lambda: f(c0)
@@ -82,7 +60,7 @@ def _rk4(lib):
 
     f = lib.jax.jit(lambda s: lax.fori_loop(0, RK4_STEPS, step, s))
     s0 = jnp.asarray(np.array([1.0, 1.0, 1.0], np.float32))
-    out = _hot(lib, lambda: f(s0))
+    out = hot(lib, lambda: f(s0))
     if not np.all(np.isfinite(np.asarray(out))):
         raise AssertionError(f"{lib.name}: RK4 diverged {out}")
     return lambda: f(s0)
@@ -110,7 +88,7 @@ def _rnn(lib):
 
     f = lib.jax.jit(lambda h, xs: lax.scan(cell, h, xs))
     h0 = jnp.zeros(64, jnp.float32)
-    _hot(lib, lambda: f(h0, xs))
+    hot(lib, lambda: f(h0, xs))
     return lambda: f(h0, xs)
 
 
@@ -139,7 +117,7 @@ def _chain(lib):
         return lambda: f(x0, np)
     x = lib.jnp.asarray(x0)
     g = lib.jax.jit(lambda x: f(x, lib.jnp))
-    _hot(lib, lambda: g(x))
+    hot(lib, lambda: g(x))
     return lambda: g(x)
 
 
@@ -156,7 +134,7 @@ def _uniform(lib):
         import jax.random as random
     key = random.PRNGKey(0)
     f = lib.jax.jit(lambda k: random.uniform(k, (1_000_000,)))
-    _hot(lib, lambda: f(key))
+    hot(lib, lambda: f(key))
     return lambda: f(key)
 
 
@@ -173,5 +151,5 @@ def _normal(lib):
         import jax.random as random
     key = random.PRNGKey(0)
     f = lib.jax.jit(lambda k: random.normal(k, (1_000_000,)))
-    _hot(lib, lambda: f(key))
+    hot(lib, lambda: f(key))
     return lambda: f(key)

@@ -147,8 +147,7 @@ OPS_ORDER: list[str] = [
     "const_chains",  # XLA's merged constants of add/mul chains (simplify rules of elementwise)
     "elementwise",
     "xla_fma",  # XLA's contracted multiply-add (random's samplers, jnp.linspace)
-    "tanh_numba",  # the native tier's float32 tanh (Numba; imported by kernel modules only)
-    "xla_math32_numba",  # the native tier's float32 log (Numba; kernel modules only)
+    "xla_math32_numba",  # the native tier's float32 exp/log/tanh (Numba; kernels, blocked regions)
     "sum_numba",  # the native tier's float sums in XLA's / NumPy's order (kernel modules only)
     "bits",  # clz (count leading zeros)
     "lax_api",  # the strict-dtype public lax binary operators over elementwise

@@ -19,7 +19,7 @@ import pytest
 import jaxlite as jax
 import jaxlite.numpy as jnp
 from jaxlite import lax
-from jaxlite._src.compile import codegen, native, native_emit
+from jaxlite._src.compile import codegen, native, native_blocks, native_emit
 from jaxlite._src.control_flow import common
 from jaxlite._src.interpreters import simplify
 
@@ -466,7 +466,8 @@ def test_bodies_with_callbacks_stay_python(native_mode):
 def test_fallback_when_numba_absent(native_mode, monkeypatch, caplog):
     native_mode("always")
     # Installed but failing to import (or removed): every region stays in Python.
-    monkeypatch.setattr(native, "_numba_state", {"mod": None, "avail": True})
+    monkeypatch.setattr(native, "_numba_state", {"mod": None})
+    monkeypatch.setattr(native_blocks, "_numba", {"avail": True})
     caplog.set_level(logging.DEBUG, logger="jaxlite.native")
 
     @jax.jit
@@ -478,7 +479,7 @@ def test_fallback_when_numba_absent(native_mode, monkeypatch, caplog):
     lines = [r for r in caplog.records if r.name == "jaxlite.native"]
     assert len(lines) == 1 and "numba is not installed" in lines[0].getMessage()
     # Not installed at all: no tier is even set up.
-    monkeypatch.setattr(native, "_numba_state", {"mod": None, "avail": False})
+    monkeypatch.setattr(native_blocks, "_numba", {"avail": False})
     g = jax.jit(lambda c: lax.fori_loop(0, 10, lambda i, c: c + i, c))
     assert float(g(jnp.float32(1))) == 46.0
     assert "_tier" not in g.lower(jnp.float32(1)).as_text()
@@ -562,14 +563,33 @@ assert int(c) == 976563
 for _ in range(9):
     v = v * np.float32(0.5) + reduce_order.tree_reduce(np.add, 0, v, (0,))
 np.testing.assert_array_equal(w, v)
-print(sum(call.__globals__["_kern"].stats.cache_hits.values()))
+# float32 exp/tanh are helpers compiled on their own (with contraction, not inlined) and
+# linked into the kernel; the blocked regions' loops are cached Numba functions of their own.
+import jaxlite.numpy as jnp
+from jaxlite._src.ops import xla_math32, xla_math32_numba as xm
+x = np.linspace(-5, 5, 1001, dtype=np.float32)
+closed = common.simplified(jax.make_jaxpr(lambda x: (jnp.tanh(x) * 2.0, jnp.exp(x[3])))(x))
+call2 = native.compile_kernel(closed)
+t, e = call2(x)
+np.testing.assert_array_equal(t, xla_math32.tanh32(x) * np.float32(2))
+assert e.view(np.uint32) == xla_math32.exp32(x[3:4]).view(np.uint32)[0]
+out = np.empty_like(x)
+xm.exp_block(x, out)
+np.testing.assert_array_equal(out, xla_math32.exp32(x))
+hits = [call.__globals__["_kern"], call2.__globals__["_kern"], xm.exp_block]
+print(sum(sum(k.stats.cache_hits.values()) for k in hits))
 """
 
 
 def test_second_process_starts_warm(tmp_path):
     """A kernel compiled by one process is loaded from the disk cache by the next one."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env = dict(os.environ, JAXLITE_NATIVE_CACHE_DIR=str(tmp_path), PYTHONPATH=root)
+    env = dict(
+        os.environ,
+        JAXLITE_NATIVE_CACHE_DIR=str(tmp_path),
+        NUMBA_CACHE_DIR=str(tmp_path / "numba"),
+        PYTHONPATH=root,
+    )
     hits = []
     for _ in range(2):
         out = subprocess.run(
@@ -577,7 +597,7 @@ def test_second_process_starts_warm(tmp_path):
         )
         assert out.returncode == 0, out.stderr
         hits.append(int(out.stdout.strip().splitlines()[-1]))
-    assert hits == [0, 1]  # compiled by the first process, loaded by the second
+    assert hits == [0, 3]  # compiled by the first process, loaded by the second
 
 
 def _tiers(fn):
@@ -768,7 +788,8 @@ def test_lane_fused_regions_match_python_tier():
 
 def test_threaded_numpy_region_for_transcendental_chains(native_mode):
     """A large elementwise chain with NumPy-SIMD functions (sin, exp, tanh) stays NumPy but
-    runs on one flat chunk per core: bit for bit the Python tier, odd sizes included."""
+    runs on one flat chunk per core: bit for bit the Python tier, odd sizes included (with
+    Numba its float32 exp/tanh are XLA's, as the Python tier's under ``jaxlite_xla_math``)."""
     native_mode("always")
 
     def f(x):
@@ -786,7 +807,8 @@ def test_threaded_numpy_region_for_transcendental_chains(native_mode):
         (tier,) = tiers
         assert tier.threads and tier.kernel is not None
     native_mode("off")
-    want = jax.jit(f)(x)
+    with jax.config._override("jaxlite_xla_math", native_blocks.numba_installed()):
+        want = jax.jit(f)(x)
     _same(jax.tree_util.tree_leaves(want), jax.tree_util.tree_leaves(got), exact=True)
 
 

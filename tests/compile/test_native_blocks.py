@@ -37,7 +37,7 @@ def small_blocks(monkeypatch):
 
 @pytest.fixture
 def no_numba(monkeypatch):
-    monkeypatch.setattr(native, "_numba_state", {"mod": None, "avail": False})
+    monkeypatch.setattr(native_blocks, "_numba", {"avail": False})
 
 
 def _chain(x):
@@ -81,17 +81,27 @@ def _region(closed):
 
 def _check(f, *args):
     """``f`` with its one blocked region (built in ``always`` mode) against the Python
-    tier, bit for bit; returns the region's kernel."""
+    tier, bit for bit; returns the region's kernel. Where Numba is installed the region's
+    float32 exp/log/tanh are XLA's expansions: both then run with ``jaxlite_xla_math`` on,
+    which gives the Python tier the same (tests/compile/test_native_xla_math.py checks the
+    default, flag off)."""
     closed = simplify.simplify(jax.make_jaxpr(f)(*args))
     outlined = native.outline_regions(closed, min_size=0)
     _region(outlined)
-    with jax.config._override("jaxlite_native", "off"):
+    xla = native_blocks.numba_installed()
+    with (
+        jax.config._override("jaxlite_native", "off"),
+        jax.config._override("jaxlite_xla_math", xla),
+    ):
         want = codegen.compile_jaxpr(closed)[0](*args)
-    with jax.config._override("jaxlite_native", "always"):
+    with (
+        jax.config._override("jaxlite_native", "always"),
+        jax.config._override("jaxlite_xla_math", xla),
+    ):
         fn = codegen.compile_jaxpr(outlined)[0]
+        got = fn(*args)
     (tier,) = _tiers(fn)
     assert tier.threads and tier.state == "ready"
-    got = fn(*args)
     assert len(got) == len(want)
     for w, g in zip(want, got):
         w, g = np.asarray(w), np.asarray(g)
@@ -204,12 +214,16 @@ def test_positional_out_only_where_numpy_allows_it():
     assert not native_blocks._positional_out(np.minimum)
 
 
-def test_non_contiguous_operand_runs_whole_arrays():
+def test_non_contiguous_operand_is_copied_first():
     x = _floats(2 * 40000, np.float32).reshape(2, 40000)
     closed = simplify.simplify(jax.make_jaxpr(_chain)(x.T))
     region = _region(closed)
     kernel = native_blocks.compile_blocks(region.params["jaxpr"])
-    with jax.config._override("jaxlite_native", "off"):
+    xla = native_blocks.numba_installed()
+    with (
+        jax.config._override("jaxlite_native", "off"),
+        jax.config._override("jaxlite_xla_math", xla),
+    ):
         want = codegen.compile_jaxpr(closed)[0](x.T)
     got = kernel(x.T)
     np.testing.assert_array_equal(np.asarray(got[0]).view(np.uint32), want[0].view(np.uint32))
@@ -221,7 +235,11 @@ def test_concurrent_calls_from_many_threads(small_blocks):
     x = _floats(5 * 4096 + 3, np.float32)
     kernel = _check(_chain, x)
     inputs = [x * np.float32(k + 1) for k in range(6)]
-    with jax.config._override("jaxlite_native", "off"):
+    xla = native_blocks.numba_installed()  # (as in ``_check``)
+    with (
+        jax.config._override("jaxlite_native", "off"),
+        jax.config._override("jaxlite_xla_math", xla),
+    ):
         f = jax.jit(_chain)
         wants = [np.asarray(f(a)) for a in inputs]
     gate = threading.Barrier(6)
@@ -248,17 +266,20 @@ def test_concurrent_calls_from_many_threads(small_blocks):
 def test_modes_with_and_without_numba(native_mode, monkeypatch, numba):
     """``always``: the blocked region is built when the function is compiled; ``auto``: once
     the Python tier has spent ``_HOT_SECONDS_BLOCKS`` in it, on the calling thread, then
-    three trial calls; ``off``: no region. Numba is needed by none of them."""
+    three trial calls; ``off``: no region. Numba is needed by none of them (with it, the
+    region's float32 exp/tanh are XLA's: the Python tier's under ``jaxlite_xla_math``)."""
     if not numba:
-        monkeypatch.setattr(native, "_numba_state", {"mod": None, "avail": False})
+        monkeypatch.setattr(native_blocks, "_numba", {"avail": False})
     x = _floats(1 << 17, np.float32)
     native_mode("off")
     want = np.asarray(jax.jit(_chain)(x))
+    with jax.config._override("jaxlite_xla_math", native_blocks.numba_installed()):
+        want_region = np.asarray(jax.jit(_chain)(x))
     f = jax.jit(_chain)
     assert not _tiers(f.lower(x)._compiled().fn)
     native_mode("always")
     f = jax.jit(_chain)
-    np.testing.assert_array_equal(np.asarray(f(x)), want)
+    np.testing.assert_array_equal(np.asarray(f(x)), want_region)
     (tier,) = _tiers(f.lower(x)._compiled().fn)
     assert tier.threads and tier.state == "ready"
     native_mode("auto")
@@ -266,10 +287,13 @@ def test_modes_with_and_without_numba(native_mode, monkeypatch, numba):
     f = jax.jit(_chain)
     np.testing.assert_array_equal(np.asarray(f(x)), want)  # the Python tier; then built
     (tier,) = _tiers(f.lower(x)._compiled().fn)
+    # (the region's Numba loops, if any, were loaded above: built on the calling thread)
     assert tier.state == "trial" and native._queue.unfinished_tasks == 0
-    for _ in range(native._TRIALS + 1):
-        np.testing.assert_array_equal(np.asarray(f(x)), want)
+    for _ in range(native._TRIALS):
+        np.testing.assert_array_equal(np.asarray(f(x)), want_region)
     assert tier.state in ("ready", "slower")
+    last = np.asarray(f(x))
+    np.testing.assert_array_equal(last, want_region if tier.state == "ready" else want)
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the Python tier on inf * 0
@@ -308,6 +332,8 @@ def test_shard_map_device_bodies_run_blocks_on_their_thread():
         assert native.stats["regions"] - before["regions"] == 1, native.stats
         assert native.stats["compiled"] - before["compiled"] == 1, native.stats
         jax.config.update("jaxlite_native", "off")
+        # (with Numba, the region's float32 exp/tanh are XLA's: the flag's Python tier)
+        jax.config.update("jaxlite_xla_math", native_blocks.numba_installed())
         want = np.asarray(jax.jit(chain)(x))
         assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
         """,

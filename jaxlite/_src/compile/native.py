@@ -52,7 +52,7 @@ import numpy as np
 
 from jaxlite._src import config as _cfg, dtypes
 from jaxlite._src.compile import native_physical
-from jaxlite._src.compile.native_blocks import compile_blocks
+from jaxlite._src.compile.native_blocks import compile_blocks, needs_compile, numba_installed
 from jaxlite._src.compile.native_emit import _DTYPES, NotNative, emit_kernel
 from jaxlite._src.core import rules
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
@@ -146,14 +146,6 @@ def active() -> bool:
     """Is the native tier on (config)? Blocked NumPy regions need nothing else; Numba
     kernels also need ``enabled()``. Cheap: called by codegen."""
     return mode() != "off"
-
-
-def numba_installed() -> bool:
-    """Is Numba installed (found, not yet imported)? Cached."""
-    avail = _numba_state.get("avail")
-    if avail is None:
-        avail = _numba_state["avail"] = importlib.util.find_spec("numba") is not None
-    return avail
 
 
 def enabled() -> bool:
@@ -366,7 +358,7 @@ class Tier:
             if self.state != "cold":
                 return
             self.state = "queued"
-        if self.threads:
+        if self.threads and not needs_compile(self.closed):
             self.build(trial=True)  # a code generation of ~0.3 ms: no compiler to wait for
         else:
             _submit(self)

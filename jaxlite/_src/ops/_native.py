@@ -14,7 +14,6 @@ import math
 
 import numpy as np
 
-from jaxlite._src.config import config as _config
 from jaxlite._src.ops import reduce_order
 
 
@@ -229,55 +228,33 @@ def iota(ctx, eqn, ins, outs):
 
 
 # ------------------------------------------------------------------------ elementwise
-_TANH_F32 = ("jaxlite._src.ops.tanh_numba", "tanh_f32")
+# float32 exp, log and tanh: XLA:CPU's expansions (``ops/xla_math32_numba``), JAX's bits and
+# the Python tier's under ``jaxlite_xla_math``; NumPy's kernels otherwise (docs/compat.md).
+_XLA_MATH = "jaxlite._src.ops.xla_math32_numba"
+_XLA_DEPS = ("jaxlite._src.ops.xla_math32",)
 
 
-def _xla_math(dt) -> bool:
-    """Whether the Python tier computes ``dt`` with XLA's expansions (``jaxlite_xla_math``):
-    then the native tier leaves exp and tanh of 32- and 16-bit floats to it."""
-    return dt.itemsize <= 4 and _config.read("jaxlite_xla_math")
+def _xla_math_rule(ufunc: str, helper: str):
+    """The native rule of a float32 XLA expansion: float32 ``helper`` per element (a loop
+    LLVM vectorises); other float dtypes the C library's ``np.<ufunc>``."""
+
+    def rule(ctx, eqn, ins, outs):
+        aval = eqn.outvars[0].aval
+        dt = np.dtype(aval.dtype)
+        if dt.kind != "f":
+            return None
+        if dt != np.float32:
+            return [f"{outs[0]} = {ctx.typed(f'np.{ufunc}({ins[0]})', aval)}"]
+        return ctx.map_helper(ctx.helper(_XLA_MATH, helper, _XLA_DEPS), ins[0], outs[0], aval)
+
+    rule.__name__ = ufunc
+    return rule
 
 
-def exp(ctx, eqn, ins, outs):
-    """``np.exp`` (LLVM's), except under ``jaxlite_xla_math``."""
-    aval = eqn.outvars[0].aval
-    dt = np.dtype(aval.dtype)
-    if dt.kind != "f" or _xla_math(dt):
-        return None
-    return [f"{outs[0]} = {ctx.typed(f'np.exp({ins[0]})', aval)}"]
-
-
-exp.native_expr = True  # one ``out = expr`` line: the emitter may inline it
-
-
-def tanh(ctx, eqn, ins, outs):
-    """float32: ``ops/tanh_numba.tanh_f32`` per element, a loop LLVM vectorises (``np.tanh``
-    compiles to a scalar call of libm's ``tanhf`` per element, ~5x slower); float64 (and
-    any other float dtype the kernel holds): ``np.tanh``, the C library's. Under
-    ``jaxlite_xla_math``, 32- and 16-bit floats are left to the Python tier."""
-    aval = eqn.outvars[0].aval
-    dt = np.dtype(aval.dtype)
-    if dt.kind != "f" or _xla_math(dt):
-        return None
-    if dt != np.float32:
-        return [f"{outs[0]} = {ctx.typed(f'np.tanh({ins[0]})', aval)}"]
-    return ctx.map_helper(ctx.helper(*_TANH_F32), ins[0], outs[0], aval)
-
-
-_LOG_F32 = ("jaxlite._src.ops.xla_math32_numba", "log_f32", ("jaxlite._src.ops.xla_math32",))
-
-
-def log(ctx, eqn, ins, outs):
-    """float32: ``ops/xla_math32_numba.log_f32`` per element, XLA:CPU's ``log`` (the Python
-    tier's ``ops/xla_math32`` kernel, element by element: the same bits); float64: ``np.log``,
-    the C library's."""
-    aval = eqn.outvars[0].aval
-    dt = np.dtype(aval.dtype)
-    if dt.kind != "f":
-        return None
-    if dt != np.float32:
-        return [f"{outs[0]} = {ctx.typed(f'np.log({ins[0]})', aval)}"]
-    return ctx.map_helper(ctx.helper(*_LOG_F32), ins[0], outs[0], aval)
+exp = _xla_math_rule("exp", "exp_f32")
+exp.native_expr = True  # one ``out = expr`` line where it returns one: the emitter may inline it
+log = _xla_math_rule("log", "log_f32")
+tanh = _xla_math_rule("tanh", "tanh_f32")
 
 
 # ------------------------------------------------------------------------- reductions
