@@ -12,8 +12,9 @@ written out inline: the same NumPy calls on the same operands, so the same resul
   complex-to-real, no float-to-int saturation): ``x.astype(new_dtype)``.
 * ``reduce_sum`` / ``reduce_max`` / ``reduce_min`` / ``reduce_prod``: a reduction of one
   element per output is the element itself (``reductions.one_element``: a reshape);
-  otherwise the sum is ``np.add.reduce(x, axes, x.dtype)`` (what ``np.sum`` calls) where
-  XLA's order is not its window tree (``reduce_order.tree_order``; else the impl), a
+  otherwise a sum or product in XLA's window-tree order (``reduce_order.tree_order``) is
+  the plan the impl would look up for these avals (``reduce_order.plan``), another sum
+  ``np.add.reduce(x, axes, x.dtype)`` (what ``np.sum`` calls), a
   real max/min is ``np.maximum.reduce`` / ``np.minimum.reduce`` with the same ``initial``,
   then XLA's zero sign (``minmax.fix_reduce``) only when a result is a zero: ``r.all()``
   is false exactly when some element of ``r`` is ``+0`` or ``-0`` (a NaN is true).
@@ -43,6 +44,7 @@ _MAXMIN = {
     reductions.reduce_max_p: (np.maximum.reduce, reductions._lowest, True),
     reductions.reduce_min_p: (np.minimum.reduce, reductions._highest, False),
 }
+_TREE = {reductions.reduce_sum_p: np.add, reductions.reduce_prod_p: np.multiply}
 _INNER = (reductions.reduce_sum_p, reductions.reduce_prod_p, *_MAXMIN)
 
 
@@ -84,8 +86,12 @@ def _reduction(ctx, eqn, ins, outs):
     kind = np.dtype(x.dtype).kind if isinstance(x.dtype, np.dtype) else "V"
     asarray = ctx.add_global(np.asarray, "_asarray")
     size = int(np.prod(x.shape, dtype=np.int64))
-    tree = axes and size and reduce_order.tree_order(np.add, x.dtype, size)
-    if eqn.primitive is reductions.reduce_sum_p and not tree:
+    ufunc = _TREE.get(eqn.primitive)
+    tree = ufunc is not None and axes and size and reduce_order.tree_order(ufunc, x.dtype, size)
+    if tree:
+        fn = ctx.add_global(reduce_order.plan(ufunc, x.shape, np.dtype(x.dtype), axes), "_tree")
+        return [f"{outs[0]} = {fn}({ins[0]})"]
+    if eqn.primitive is reductions.reduce_sum_p:
         call = f"{ctx.add_global(_ADD_REDUCE, '_sum')}({ins[0]}, {axes!r}, {ins[0]}.dtype)"
         return [f"{outs[0]} = {call if out.shape else f'{asarray}({call})'}"]
     if eqn.primitive in _MAXMIN and kind in "fiub":

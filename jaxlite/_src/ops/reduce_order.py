@@ -16,15 +16,16 @@ blocked tree over vector lanes that depends on the machine's vector width: not r
 NumPy's pairwise order is kept, docs/compat.md "Order of a float reduction"). Integer
 reductions are exact in any order.
 
-NumPy adds elementwise along a leading axis of a C-contiguous array, one row after the
-other (from ``initial``), so the windows' elements are moved to leading axes and reduced
-there; a reduction with a single output is folded with ``ufunc.accumulate`` (its ``reduce``
-would add a contiguous run pairwise), then joined to the identity (so a sum of negative
-zeros is ``+0``, as XLA's, which starts from ``+0``).
+The folds run NumPy ufunc calls that add one element at a time (``accumulate`` along a
+run, ``reduce`` over a non-minor axis of a C-contiguous array, which adds row by row), never
+NumPy's pairwise ``reduce`` along a contiguous run. ``plan`` works out, once per shape,
+dtype and axes, which calls fold each level of the tree (the comment on planned folds below);
+``general_reduce`` is the plain fold the plans are checked against.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -47,116 +48,290 @@ def tree_order(ufunc, dtype, size: int) -> bool:
     return not (ufunc is np.add and dtype in _YNN_DTYPES and size >= YNN_MIN_SIZE)
 
 
-def _fold_leading(ufunc, identity, a, k):
-    """``a`` reduced over its first ``k`` axes in row-major order, one element at a time,
-    from ``identity``."""
-    lead = math.prod(a.shape[:k])
-    rest = a.shape[k:]
-    flat = np.ascontiguousarray(a).reshape(lead, -1)
-    if flat.shape[1] == 1:
-        r = ufunc.accumulate(flat[:, 0])[-1:]
-        return ufunc(r, identity, out=r).reshape(rest)  # from the identity: the zero's sign
-    if flat.shape[1] < _NARROW and flat.dtype.kind != "c":
-        # A few outputs: NumPy's row-by-row reduce pays per row; fold each output's
-        # elements as one contiguous run instead (``_fold_last``'s argument for the sign)
-        last = ufunc.accumulate(np.ascontiguousarray(flat.T), axis=-1)[:, -1]
-        return ufunc(last, identity).reshape(rest)
-    return ufunc.reduce(flat, axis=0, initial=identity).reshape(rest)
+def general_reduce(ufunc, identity, x, axes):
+    """``x`` reduced over ``axes`` in XLA:CPU's window-tree order, written plainly (the
+    reference the planned folds are checked against, tests/hunt/test_red_sweep_s27.py):
+    each level pads, moves every window's elements to the leading axis in row-major order
+    and folds them with ``ufunc.accumulate`` from a leading row of the identity."""
+    axes = tuple(sorted(axes))
+    k = len(axes)
+    kept = tuple(i for i in range(x.ndim) if i not in axes)
+    out_shape = tuple(x.shape[i] for i in kept)
+    a = np.transpose(x, axes + kept).reshape(tuple(x.shape[i] for i in axes) + (-1,))
+    while True:
+        dims = a.shape[:k]
+        last = max(dims) <= WINDOW
+        wins = dims if last else tuple(min(d, WINDOW) for d in dims)
+        counts = [-(-d // w) for d, w in zip(dims, wins)]
+        padded = np.full([n * w for n, w in zip(counts, wins)] + [a.shape[-1]], identity, a.dtype)
+        lo = [(n * w - d) // 2 for n, w, d in zip(counts, wins, dims)]
+        padded[tuple(slice(p, p + d) for p, d in zip(lo, dims))] = a
+        split = [s for n, w in zip(counts, wins) for s in (n, w)]
+        order = [2 * i + 1 for i in range(k)] + [2 * i for i in range(k)] + [2 * k]
+        rows = padded.reshape(split + [a.shape[-1]]).transpose(order)
+        rows = rows.reshape((math.prod(wins), -1))
+        rows = np.concatenate((np.full((1, rows.shape[1]), identity, a.dtype), rows))
+        a = ufunc.accumulate(rows, axis=0)[-1].reshape(tuple(counts) + (-1,))
+        if last:
+            return a.reshape(out_shape)
 
 
-def _pad_to_windows(a, axis, identity):
-    """``a`` padded with the identity along ``axis`` to whole windows (``pad // 2`` before,
-    the rest after, as XLA pads), and the number of windows."""
-    n = a.shape[axis]
-    m = -(-n // WINDOW)
-    pad = m * WINDOW - n
-    if pad:
-        shape = list(a.shape)
-        shape[axis] = m * WINDOW
-        padded = np.full(shape, identity, a.dtype)
-        index = [slice(None)] * a.ndim
-        index[axis] = slice(pad // 2, pad // 2 + n)
-        padded[tuple(index)] = a
-        a = padded
-    return a, m
+# ----------------------------------------------------------------------------- planned folds
+# ``tree_reduce`` runs a plan made once per (ufunc, shape, dtype, axes): the levels of the
+# tree with every shape, padding block and gather index worked out, so a call is a few NumPy
+# calls. A level is folded in one of three ways:
+#
+# * ``_view_level``: the reduced axes are the trailing ones and, but for the first, whole
+#   windows (a vector, a row sum, a (128, 10) loss): padded along the first (one
+#   ``concatenate`` with constant identity blocks), each window is a contiguous run of the
+#   reshaped array, folded by ``ufunc.accumulate`` along the last axis.
+# * ``_middle_level``: one reduced axis that kept elements follow: NumPy's ``reduce`` over a
+#   non-minor axis already adds row by row, from ``initial`` (the kept axes are its vector).
+# * ``_gather_level``: anything else: one ``np.take`` with a precomputed index moves every
+#   window's elements together (an index past the operand's end reads an appended identity:
+#   the padding), as rows for ``reduce`` over the leading axis when the level has many
+#   outputs, or as contiguous runs for ``accumulate`` when it has few (a row-by-row reduce
+#   pays per row).
+#
+# ``accumulate`` folds a run from its first element where XLA folds from the identity. For
+# real dtypes and complex sums that changes at most the sign of a zero partial sum (``-0 + x``
+# is ``+0 + x`` for any non-zero ``x``; a real ``1 * x`` is ``x``), which no later fold from
+# the identity sees and one last combination with the identity removes (XLA's sums, from
+# ``+0``, are never ``-0``). A complex product's ``1 * z`` can change a part (an infinite part
+# makes ``0 * inf``), so complex products fold from the identity everywhere: ``reduce`` with
+# ``initial``, or a gathered leading identity column. A ``reduce`` over the leading axis of a
+# C-contiguous array with more than one output adds row by row (NumPy adds pairwise only
+# along the inner loop, which is then the kept elements).
+
+_ROWS_MIN = 16  # a gathered level with at least this many outputs folds as rows (``reduce``)
+# A middle axis folds with ``reduce`` in place when it has at least this many kept elements
+# after it, or at most ``_MIDDLE_ROWS`` rows to add (NumPy's reduce pays per row)
+_MIDDLE_MIN, _MIDDLE_ROWS = 16, 256
+_PLAN_CACHE_SIZE = 4096
+_plans: dict = {}
 
 
-def _fold_last(ufunc, identity, a):
-    """``a`` reduced over its last axis in the window-tree order, without moving that axis:
-    ``ufunc.accumulate`` folds each window one element at a time (its last partial result
-    is the window's fold; NumPy's ``reduce`` would add a contiguous run pairwise). Each
-    fold starts from the first element instead of the identity, which changes at most the
-    sign of a zero partial result (``-0 + x`` is ``+0 + x`` for any nonzero ``x``, and a
-    product's ``1 * x`` is ``x``): the last combination with the identity gives XLA's.
-    Real dtypes only (a complex ``1 * z`` can change the signs of zero parts)."""
-    while a.shape[-1] > WINDOW:
-        a, m = _pad_to_windows(a, -1, identity)
-        a = ufunc.accumulate(a.reshape(a.shape[:-1] + (m, WINDOW)), axis=-1)[..., -1]
-    return np.asarray(ufunc(ufunc.accumulate(a, axis=-1)[..., -1], identity))
+def _identity_block(shape, identity, dtype):
+    block = np.full(shape, identity, dtype)
+    block.flags.writeable = False
+    return block
 
 
-def _fold_trailing(ufunc, identity, x, k):
-    """C-contiguous real ``x`` reduced over its last ``k`` axes, all but the first at most
-    a window long: each window (32 slices along the first reduced axis, whole along the
-    others) is a contiguous run, folded with ``ufunc.accumulate`` (``_fold_last``'s
-    argument for the zero's sign); the window results are then one reduced dimension."""
-    kept = x.shape[: x.ndim - k]
-    n, run = x.shape[x.ndim - k], math.prod(x.shape[x.ndim - k + 1 :])
-    a = x.reshape(kept + (n, run))
-    if n <= WINDOW:  # no windows: one fold over every element in row-major order
-        last = ufunc.accumulate(a.reshape(kept + (n * run,)), axis=-1)[..., -1]
-        return np.asarray(ufunc(last, identity))
-    a, m = _pad_to_windows(a, -2, identity)
-    windows = ufunc.accumulate(a.reshape(kept + (m, WINDOW * run)), axis=-1)[..., -1]
-    return _fold_last(ufunc, identity, windows)
+def _level_shape(dims):
+    """One level of XLA's tree over reduced dimensions ``dims``: the windows, their counts
+    and the padding before; the last level (no dimension over a window) is one window."""
+    last = max(dims) <= WINDOW
+    wins = tuple(dims) if last else tuple(min(d, WINDOW) for d in dims)
+    counts = tuple(-(-d // w) for d, w in zip(dims, wins))
+    return wins, counts, last
 
 
-def _fold_middle(ufunc, identity, x, axis):
-    """C-contiguous ``x`` reduced over ``axis``, which kept elements follow: NumPy already
-    folds such an axis row by row (the kept axes after it are its inner loop), so each
-    level of windows is one ``reduce`` over the window-position axis, without moving it."""
-    a = x.reshape((math.prod(x.shape[:axis]), x.shape[axis], math.prod(x.shape[axis + 1 :])))
-    while a.shape[1] > WINDOW:
-        a, m = _pad_to_windows(a, 1, identity)
-        a = ufunc.reduce(a.reshape((a.shape[0], m, WINDOW, a.shape[2])), axis=2, initial=identity)
-    out = ufunc.reduce(a, axis=1, initial=identity)
-    return out.reshape(x.shape[:axis] + x.shape[axis + 1 :])
+def _pad_concat(shape, axis, n, w, identity, dtype):
+    """The identity blocks that pad ``axis`` (length ``n``) of ``shape`` to ``w``-windows
+    (XLA's ``pad // 2`` before), as ``(before, after)`` or None when no padding is needed."""
+    pad = -(-n // w) * w - n
+    if not pad:
+        return None
+    lo = list(shape)
+    hi = list(shape)
+    lo[axis], hi[axis] = pad // 2, pad - pad // 2
+    return _identity_block(tuple(lo), identity, dtype), _identity_block(tuple(hi), identity, dtype)
+
+
+def _view_level(ufunc, identity, dtype, shape, axes, wins, counts):
+    """The level as contiguous runs (trailing reduced axes, all but the first whole)."""
+    a0 = axes[0]
+    kept = shape[:a0]
+    n, w, run = shape[a0], wins[0], math.prod(shape[a0 + 1 :])
+    three = (math.prod(kept), n, run)
+    blocks = _pad_concat(three, 1, n, w, identity, dtype)
+    runs = (math.prod(kept) * counts[0], w * run)
+    new_shape = kept + tuple(counts)
+    accumulate = ufunc.accumulate
+    if blocks is None:
+
+        def level(a):
+            return accumulate(a.reshape(runs), -1)[:, -1].reshape(new_shape)
+
+    else:
+        lo, hi = blocks
+        concatenate = np.concatenate
+
+        def level(a):
+            padded = concatenate((lo, a.reshape(three), hi), 1)
+            return accumulate(padded.reshape(runs), -1)[:, -1].reshape(new_shape)
+
+    return level, new_shape, False
+
+
+def _middle_level(ufunc, identity, dtype, shape, axis, win, count):
+    """The level as ``reduce`` over the window index, kept elements after it."""
+    three = (math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1 :]))
+    blocks = _pad_concat(three, 1, shape[axis], win, identity, dtype)
+    four = (three[0], count, win, three[2])
+    new_shape = shape[:axis] + (count,) + shape[axis + 1 :]
+    reduce = ufunc.reduce
+    initial = np.asarray(identity, dtype)[()]
+    if blocks is None:
+
+        def level(a):
+            return reduce(a.reshape(four), 2, None, None, False, initial).reshape(new_shape)
+
+    else:
+        lo, hi = blocks
+        concatenate = np.concatenate
+
+        def level(a):
+            padded = concatenate((lo, a.reshape(three), hi), 1).reshape(four)
+            return reduce(padded, 2, None, None, False, initial).reshape(new_shape)
+
+    return level, new_shape, True
+
+
+def _gather_level(ufunc, identity, dtype, shape, axes, wins, counts):
+    """The level as one gather, then ``reduce`` over rows or ``accumulate`` over runs."""
+    size = math.prod(shape)
+    padded_shape = list(shape)
+    where = [slice(None)] * len(shape)
+    split, out_axes, win_axes = [], [], []
+    for i, d in enumerate(shape):
+        if i in axes:
+            j = axes.index(i)
+            n, w = counts[j], wins[j]
+            padded_shape[i] = n * w
+            where[i] = slice((n * w - d) // 2, (n * w - d) // 2 + d)
+            out_axes.append(len(split))
+            win_axes.append(len(split) + 1)
+            split += [n, w]
+        else:
+            out_axes.append(len(split))
+            split.append(d)
+    index = np.full(padded_shape, size, np.intp)  # ``size``: the appended identity
+    index[tuple(where)] = np.arange(size, dtype=np.intp).reshape(shape)
+    outs, win = math.prod(split[i] for i in out_axes), math.prod(wins)
+    new_shape = tuple(counts[axes.index(i)] if i in axes else d for i, d in enumerate(shape))
+    rows = outs >= _ROWS_MIN
+    index = index.reshape(split).transpose(win_axes + out_axes if rows else out_axes + win_axes)
+    index = np.ascontiguousarray(index).reshape((win, outs) if rows else (outs, win))
+    index.flags.writeable = False
+    take, concatenate = np.take, np.concatenate
+    tail = np.full(1, identity, dtype)
+    tail.flags.writeable = False
+    padded = bool((index == size).any())
+    plain = not padded and np.array_equal(index.reshape(-1), np.arange(size))
+    if plain:
+        layout = index.shape
+
+        def gather(a):
+            return a.reshape(layout)
+
+    elif padded:
+
+        def gather(a):
+            return take(concatenate((a.reshape(-1), tail)), index)
+
+    else:
+
+        def gather(a):
+            return take(a.reshape(-1), index)
+
+    if rows:
+        reduce = ufunc.reduce
+        initial = np.asarray(identity, dtype)[()]
+
+        def level(a):
+            return reduce(gather(a), 0, None, None, False, initial).reshape(new_shape)
+
+    else:
+        accumulate = ufunc.accumulate
+
+        def level(a):
+            return accumulate(gather(a), -1)[:, -1].reshape(new_shape)
+
+    return level, new_shape, rows
+
+
+def _make_plan(ufunc, identity, shape, dtype, axes):
+    """The levels of XLA's tree for ``x`` of ``shape`` / ``dtype`` reduced over sorted
+    ``axes``, as one function of ``x``."""
+    if dtype.kind == "c" and ufunc is np.multiply:
+        # NumPy multiplies complex numbers with or without fused multiply-adds depending on
+        # the loop (an accumulated run, a vector), so one fold for every layout
+        return functools.partial(general_reduce, ufunc, identity, axes=axes)
+    levels = []
+    exact = True
+    while True:
+        dims = [shape[a] for a in axes]
+        wins, counts, last = _level_shape(dims)
+        k = len(axes)
+        size = math.prod(shape)
+        outs = size // math.prod(dims) * math.prod(counts)
+        inner = math.prod(shape[axes[-1] + 1 :])
+        trailing = axes == tuple(range(len(shape) - k, len(shape)))
+        if outs < _ROWS_MIN and trailing and all(w == d for w, d in zip(wins[1:], dims[1:])):
+            level, shape, exact = _view_level(ufunc, identity, dtype, shape, axes, wins, counts)
+        elif k == 1 and inner > 1 and (inner >= _MIDDLE_MIN or size // inner <= _MIDDLE_ROWS):
+            level, shape, exact = _middle_level(
+                ufunc, identity, dtype, shape, axes[0], wins[0], counts[0]
+            )
+        else:
+            level, shape, exact = _gather_level(ufunc, identity, dtype, shape, axes, wins, counts)
+        levels.append(level)
+        if last:
+            break
+    out_shape = tuple(d for i, d in enumerate(shape) if i not in axes)
+    # The last level's result is XLA's up to a zero's sign unless it folded from the
+    # identity: one more combination with it (``+ 0`` for sums; ``1 * x`` is ``x``), in place
+    # (every level's result is a new array).
+    fix = None if exact or ufunc is np.multiply else np.full(out_shape, identity, dtype)
+    # NumPy's ``reduce`` adds row by row along a non-minor axis of a C-contiguous array only
+    first, contiguous = levels[0], np.ascontiguousarray
+    if len(levels) == 1 and fix is None:
+
+        def plan(x):
+            return first(contiguous(x)).reshape(out_shape)
+
+    elif len(levels) == 1:
+
+        def plan(x):
+            r = first(contiguous(x)).reshape(out_shape)
+            return ufunc(r, fix, out=r)
+
+    elif len(levels) == 2:
+        second = levels[1]
+
+        def plan(x):
+            r = second(first(contiguous(x))).reshape(out_shape)
+            return r if fix is None else ufunc(r, fix, out=r)
+
+    else:
+
+        def plan(x):
+            x = contiguous(x)
+            for level in levels:
+                x = level(x)
+            x = x.reshape(out_shape)
+            return x if fix is None else ufunc(x, fix, out=x)
+
+    return plan
+
+
+def plan(ufunc, shape, dtype, axes):
+    """A function of ``x`` (``shape`` / ``dtype``) that reduces it over ``axes`` (non-empty,
+    every reduced dimension non-zero, at least one output element) with ``ufunc``
+    (``np.add`` / ``np.multiply``) in XLA:CPU's window-tree order; made once per key."""
+    key = (ufunc, tuple(shape), dtype, tuple(sorted(axes)))
+    fn = _plans.get(key)
+    if fn is None:
+        identity = 0 if ufunc is np.add else 1
+        fn = _make_plan(ufunc, identity, key[1], np.dtype(dtype), key[3])
+        if len(_plans) >= _PLAN_CACHE_SIZE:
+            _plans.clear()
+        _plans[key] = fn
+    return fn
 
 
 def tree_reduce(ufunc, identity, x, axes):
     """``x`` reduced with ``ufunc`` over ``axes`` (non-empty, every reduced dimension
     non-zero, at least one output element) in XLA:CPU's window-tree order."""
-    axes = tuple(sorted(axes))
-    k = len(axes)
-    if k == 1 and axes[0] == x.ndim - 1 and x.dtype.kind != "c":
-        return _fold_last(ufunc, identity, x)
-    if k == 1 and x.flags.c_contiguous and math.prod(x.shape[axes[0] + 1 :]) > 1:
-        return _fold_middle(ufunc, identity, x, axes[0])
-    if (
-        k > 1
-        and axes == tuple(range(x.ndim - k, x.ndim))
-        and x.flags.c_contiguous
-        and x.dtype.kind != "c"
-        and max(x.shape[axes[0] + 1 :]) <= WINDOW
-    ):
-        return _fold_trailing(ufunc, identity, x, k)
-    kept = tuple(i for i in range(x.ndim) if i not in axes)
-    out_shape = tuple(x.shape[i] for i in kept)
-    a = np.transpose(x, axes + kept).reshape(tuple(x.shape[i] for i in axes) + (-1,))
-    while max(a.shape[:k]) > WINDOW:
-        dims = a.shape[:k]
-        wins = [min(d, WINDOW) for d in dims]
-        counts = [-(-d // w) for d, w in zip(dims, wins)]
-        if any(n * w != d for n, w, d in zip(counts, wins, dims)):
-            padded = np.full(
-                [n * w for n, w in zip(counts, wins)] + [a.shape[-1]], identity, a.dtype
-            )
-            lo = [(n * w - d) // 2 for n, w, d in zip(counts, wins, dims)]
-            padded[tuple(slice(p, p + d) for p, d in zip(lo, dims))] = a
-            a = padded
-        split = [s for n, w in zip(counts, wins) for s in (n, w)]
-        a = a.reshape(split + [a.shape[-1]])
-        # window positions first, then the window indices, then the kept elements
-        order = [2 * i + 1 for i in range(k)] + [2 * i for i in range(k)] + [2 * k]
-        a = _fold_leading(ufunc, identity, a.transpose(order), k)
-    return _fold_leading(ufunc, identity, a, k).reshape(out_shape)
+    return plan(ufunc, x.shape, x.dtype, axes)(x)
