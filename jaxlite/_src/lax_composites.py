@@ -22,7 +22,7 @@ from jaxlite._src.core.trace import new_array
 from jaxlite._src.interpreters.jvp import jvp_flat
 from jaxlite._src.numpy.ufuncs_extra import logaddexp
 from jaxlite._src.numpy.util import asarray_any, canonicalize_axis
-from jaxlite._src.ops import shape as _sh, split as _split_op
+from jaxlite._src.ops import cumulative as _cumulative, shape as _sh, split as _split_op
 from jaxlite._src.ops.lax_strict import check_cumulative
 from jaxlite._src.ops.sharding_rules import _cumulative_rule
 
@@ -34,8 +34,6 @@ def _cumlogsumexp_abstract_eval(x, *, axis, reverse):
 
 
 def _cumlogsumexp_impl(x, *, axis, reverse):
-    # A running logaddexp along the axis (XLA's reduce-window order); half precisions
-    # computed in float32, each prefix rounded to the operand's dtype before the next step.
     if dtypes.is_int(x.dtype):
         # JAX's lowering makes the reduction's initial value, -inf, in the operand's dtype.
         raise OverflowError("cannot convert float infinity to integer")
@@ -43,17 +41,11 @@ def _cumlogsumexp_impl(x, *, axis, reverse):
         return x
     if dtypes.is_complex(x.dtype):
         return _complex_cumlogsumexp(x, axis, reverse)
-    y = np.moveaxis(np.flip(x, axis) if reverse else x, axis, 0)
-    if x.dtype.itemsize < 4:
-        out = np.empty(y.shape, x.dtype)
-        acc = None
-        for i, row in enumerate(y.astype(np.float32)):
-            acc = row if acc is None else np.logaddexp(acc, row).astype(x.dtype).astype(np.float32)
-            out[i] = acc
-    else:
-        out = np.logaddexp.accumulate(y, axis=0)
-    out = np.moveaxis(out, 0, axis)
-    return np.asarray(np.flip(out, axis) if reverse else out, dtype=x.dtype)
+    # XLA's reduce-window scan (``ops/cumulative``: blocks of 16, block totals scanned the
+    # same way); a 16-bit logaddexp computes in float32 and rounds (ml_dtypes, as XLA)
+    with np.errstate(all="ignore"):
+        out = _cumulative._xla_scan(np.moveaxis(x, axis, -1), np.logaddexp, -np.inf, reverse)
+    return np.asarray(np.moveaxis(out, -1, axis), dtype=x.dtype)
 
 
 def _complex_logaddexp_np(a, b):

@@ -156,3 +156,91 @@ def test_jit_runs_the_same_plan_as_eager(dt):
     if real_jax is not None and dt != np.float16:
         oracle = np.asarray(real_jax.jit(lambda a: real_jax.lax.reduce_sum(a, (0,)))(x))
         _assert_same(want, oracle)
+
+
+# ------------------------------------------------------------------- fidelity items (item 2)
+def _jax_or_none(fn):
+    return None if real_jax is None else np.asarray(fn(real_jax))
+
+
+def test_bfloat16_norm_squares_in_float32():
+    # JAX's jitted norm: XLA computes the bfloat16 square in float32 and sums it unrounded
+    # (float32), then rounds the sum to bfloat16 before the square root. Column
+    # [1, 1 + 11 * 2**-7, 1]: the middle square, 1 + 22 * 2**-7 + 121 * 2**-14, rounds up to
+    # 1 + 23 * 2**-7 in bfloat16, and 3 + 23 * 2**-7 is a tie that rounds to 3 + 12 * 2**-6;
+    # the float32 sum, 3 + 22 * 2**-7 + 121 * 2**-14, rounds down to 3 + 11 * 2**-6. Square
+    # roots: 1.78125 (JAX) against 1.7890625 (bfloat16 squares).
+    x = np.ones((3, 2), BF16)
+    x[1] = 1 + 11 * 2.0**-7
+    want = np.sqrt(np.float32(3 + 11 * 2.0**-6)).astype(BF16)
+    assert float(want) == 1.78125
+    assert float(np.sqrt(np.float32(np.asarray(3 + 23 * 2.0**-7, BF16))).astype(BF16)) == 1.7890625
+    for f in (lambda m, a: m.linalg.norm(a, axis=0), lambda m, a: m.linalg.norm(a[:, :1], "fro")):
+        got = np.asarray(f(jnp, x))
+        assert got.dtype == BF16 and (got == want).all()
+        assert (np.asarray(jax.jit(lambda a, f=f: f(jnp, a))(x)) == want).all()
+        oracle = _jax_or_none(lambda m, f=f: f(m.numpy, x))
+        if oracle is not None:
+            np.testing.assert_array_equal(_bits(got), _bits(oracle))
+    rng = np.random.default_rng(0)
+    cols = rng.standard_normal((3, 500)).astype(BF16)
+    oracle = _jax_or_none(lambda m: m.numpy.linalg.norm(cols, axis=0))
+    if oracle is not None:
+        np.testing.assert_array_equal(_bits(jnp.linalg.norm(cols, axis=0)), _bits(oracle))
+
+
+def _sequential(x, w, s, dt, ufunc=np.add):
+    """1-D reduce-window: each window folded element by element from the identity."""
+    n_out = (len(x) - w) // s + 1
+    acc = np.full(n_out, 0 if ufunc is np.add else 1, dt)
+    for k in range(w):
+        acc = ufunc(acc, x[k : k + (n_out - 1) * s + 1 : s]).astype(dt)
+    return acc
+
+
+@pytest.mark.parametrize("dt", [BF16, np.float16, np.float32])
+def test_reduce_window_folds_each_window_in_order(dt):
+    # XLA:CPU's reduce-window adds a window one element after the other (its reductions'
+    # window tree does not apply): a window of 40 or 64 differs from the tree in most sums
+    rng = np.random.default_rng(11)
+    x = (rng.standard_normal(257) * np.exp2(rng.integers(-8, 8, 257))).astype(dt)
+    for w, s in [(40, 1), (64, 3), (33, 5)]:
+        want = _sequential(x, w, s, dt)
+        f = lambda a, w=w, s=s: lax.reduce_window(a, np.array(0, dt), lax.add, (w,), (s,), "VALID")  # noqa: E731
+        got = np.asarray(f(x))
+        np.testing.assert_array_equal(_bits(got), _bits(want))
+        np.testing.assert_array_equal(_bits(jax.jit(f)(x)), _bits(want))
+        oracle = _jax_or_none(
+            lambda m, w=w, s=s: m.lax.reduce_window(
+                x, np.array(0, dt), m.lax.add, (w,), (s,), "VALID"
+            )
+        )
+        if oracle is not None:
+            np.testing.assert_array_equal(_bits(got), _bits(oracle))
+    y = (1 + x / 64).astype(dt)
+    f = lambda a: lax.reduce_window(a, np.array(1, dt), lax.mul, (50,), (7,), "VALID")  # noqa: E731
+    np.testing.assert_array_equal(_bits(f(y)), _bits(_sequential(y, 50, 7, dt, np.multiply)))
+
+
+def test_cumlogsumexp_scans_in_blocks_of_16():
+    # XLA runs cumlogsumexp as it runs cumsum: a reduce-window scan of blocks of 16 whose
+    # totals are scanned the same way; an output past the first block combines the scan of
+    # the totals before its block with its block's own running fold (the running fold over
+    # all elements, NumPy's accumulate, rounds differently in most of them).
+    rng = np.random.default_rng(4)
+    x = (rng.standard_normal((2, 100)) * 4).astype(np.float32)
+    got = np.asarray(lax.cumlogsumexp(x, axis=1))
+    la = np.logaddexp
+    block0 = la.accumulate(x[:, :16], axis=1)
+    np.testing.assert_array_equal(got[:, :16], block0)
+    inner = la.accumulate(x[:, 16:32], axis=1)
+    np.testing.assert_array_equal(got[:, 16:32], la(block0[:, -1:], inner))
+    assert not np.array_equal(got, la.accumulate(x, axis=1))  # the plain running fold differs
+    np.testing.assert_array_equal(
+        np.asarray(jax.jit(lambda a: lax.cumlogsumexp(a, axis=1))(x)), got
+    )
+    if real_jax is not None:
+        oracle = np.asarray(real_jax.lax.cumlogsumexp(x, axis=1))
+        # the order is XLA's; its exp / log1p may round a few elements differently
+        assert np.mean(oracle == got) > 0.97
+        assert np.mean(oracle == la.accumulate(x, axis=1)) < 0.7

@@ -469,16 +469,23 @@ def norm(x, ord=None, axis=None, keepdims: bool = False):  # noqa: A002
     raise ValueError(f"Invalid axis values ({axis}) for jnp.linalg.norm.")
 
 
+def _sum_of_squares(x, axis, keepdims):
+    """``sum(x * conj(x))`` as JAX's jitted norm computes it: XLA computes a bfloat16
+    square in float32 and, feeding the float32 sum, never rounds it to bfloat16 (its
+    normalisation pass and fusion; float16 squares are rounded on hosts with float16
+    arithmetic and not elsewhere, so float16 keeps the rounded square, docs/compat.md)."""
+    if dtypes.is_complex(x.dtype):
+        return reductions.sum(_real(multiply(x, conj(x))), axis=axis, keepdims=keepdims)
+    if np.dtype(x.dtype) == dtypes.bfloat16:
+        wide = x.astype(np.float32)
+        return reductions.sum(multiply(wide, wide), axis=axis, keepdims=keepdims).astype(x.dtype)
+    return reductions.sum(multiply(x, x), axis=axis, keepdims=keepdims)
+
+
 def _vec_norm(x, ord, axis, keepdims, keep_shape=None):  # noqa: A002
     ax = ufuncs.abs(x)
     if ord is None or ord == 2:
-        out = sqrt(
-            reductions.sum(
-                _real(multiply(x, conj(x))) if dtypes.is_complex(x.dtype) else multiply(x, x),
-                axis=axis,
-                keepdims=keepdims,
-            )
-        )
+        out = sqrt(_sum_of_squares(x, axis, keepdims))
     elif ord == np.inf:  # JAX's max starts at 0: an empty vector has norm 0
         out = reductions.max(ax, axis=axis, keepdims=keepdims, initial=0)
     elif ord == -np.inf:
@@ -508,8 +515,9 @@ def _extreme(largest, s, axis):
 def _mat_norm(x, ord, axes, keepdims):  # noqa: A002
     r, c = axes
     if ord in (None, "fro", "f"):
-        out = sqrt(reductions.sum(square(ufuncs.abs(x)), axis=axes, keepdims=keepdims))
-        return out
+        if np.dtype(x.dtype) == dtypes.bfloat16:
+            return sqrt(_sum_of_squares(x, axes, keepdims))
+        return sqrt(reductions.sum(square(ufuncs.abs(x)), axis=axes, keepdims=keepdims))
     if ord in (1, -1):
         s = reductions.sum(ufuncs.abs(x), axis=r, keepdims=True)
         out = _extreme(ord == 1, s, c)

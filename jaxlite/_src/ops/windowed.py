@@ -19,6 +19,7 @@ from jaxlite._src.ops import (
     conversion,
     elementwise as ew,
     lax_api,
+    reduce_order as _red_order,
     reductions as _red,
     shape as _sh,
 )
@@ -137,8 +138,7 @@ def reduce_window(
             chooser = _window_max_p if kind == "max" else _window_min_p
             out = chooser.bind(stacked, axes=(0,))
         else:
-            red = _red.reduce_sum if kind == "add" else _red.reduce_prod
-            out = red(stacked, (0,))
+            out = _fold_windows(kind, stacked)
         # The padding already holds init_value (max/min) or the identity (add/mul); the
         # init must still enter each window once, which only matters where it is not the
         # identity (a window without padding never saw a max/min init: seed window 31).
@@ -151,6 +151,23 @@ def reduce_window(
     for s, keep in zip(slices, masks):
         out = ew.select_n(keep, out, computation(out, s))
     return _finish(out, refusal, weak)
+
+
+def _fold_windows(kind, stacked):
+    """The sum / product over axis 0 of the stacked window elements (row-major window
+    order) as XLA:CPU's reduce-window folds a float window: one element after the other
+    from the identity, not its reductions' window tree (docs/compat.md, "Order of a float
+    reduction"). A reduction of at most 32 elements is such a fold, so a longer window is
+    folded in chunks, each one carrying the running result in as its first element."""
+    red = _red.reduce_sum if kind == "add" else _red.reduce_prod
+    n = aval_of(stacked).shape[0]
+    if n <= _red_order.WINDOW or not dtypes.is_inexact(aval_of(stacked).dtype):
+        return red(stacked, (0,))
+    out = red(_sh.slice_in_dim(stacked, 0, _red_order.WINDOW, 1, 0), (0,))
+    for start in range(_red_order.WINDOW, n, _red_order.WINDOW - 1):
+        chunk = _sh.slice_in_dim(stacked, start, min(n, start + _red_order.WINDOW - 1), 1, 0)
+        out = red(_sh.concatenate([_sh.expand_dims(out, (0,)), chunk], 0), (0,))
+    return out
 
 
 def _finish(out, refusal, weak):
