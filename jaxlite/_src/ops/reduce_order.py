@@ -98,16 +98,18 @@ def general_reduce(ufunc, identity, x, axes):
 # is ``+0 + x`` for any non-zero ``x``; a real ``1 * x`` is ``x``), which no later fold from
 # the identity sees and one last combination with the identity removes (XLA's sums, from
 # ``+0``, are never ``-0``). A complex product's ``1 * z`` can change a part (an infinite part
-# makes ``0 * inf``), so complex products fold from the identity everywhere: ``reduce`` with
-# ``initial``, or a gathered leading identity column. A ``reduce`` over the leading axis of a
+# makes ``0 * inf``), and NumPy's complex multiply rounds differently from loop to loop, so
+# complex products keep ``general_reduce``. A ``reduce`` over the leading axis of a
 # C-contiguous array with more than one output adds row by row (NumPy adds pairwise only
-# along the inner loop, which is then the kept elements).
+# along the inner loop, which is then the kept elements); a plan makes its operand
+# C-contiguous first.
 
 _ROWS_MIN = 16  # a gathered level with at least this many outputs folds as rows (``reduce``)
 # A middle axis folds with ``reduce`` in place when it has at least this many kept elements
 # after it, or at most ``_MIDDLE_ROWS`` rows to add (NumPy's reduce pays per row)
 _MIDDLE_MIN, _MIDDLE_ROWS = 16, 256
 _PLAN_CACHE_SIZE = 4096
+_PLAN_CACHE_MAX_SIZE = 1 << 16  # operands of at most this many elements keep their plan
 _plans: dict = {}
 
 
@@ -283,7 +285,7 @@ def _make_plan(ufunc, identity, shape, dtype, axes):
     # The last level's result is XLA's up to a zero's sign unless it folded from the
     # identity: one more combination with it (``+ 0`` for sums; ``1 * x`` is ``x``), in place
     # (every level's result is a new array).
-    fix = None if exact or ufunc is np.multiply else np.full(out_shape, identity, dtype)
+    fix = None if exact or ufunc is np.multiply else np.asarray(identity, dtype)
     # NumPy's ``reduce`` adds row by row along a non-minor axis of a C-contiguous array only
     first, contiguous = levels[0], np.ascontiguousarray
     if len(levels) == 1 and fix is None:
@@ -325,9 +327,10 @@ def plan(ufunc, shape, dtype, axes):
     if fn is None:
         identity = 0 if ufunc is np.add else 1
         fn = _make_plan(ufunc, identity, key[1], np.dtype(dtype), key[3])
-        if len(_plans) >= _PLAN_CACHE_SIZE:
-            _plans.clear()
-        _plans[key] = fn
+        if math.prod(key[1]) <= _PLAN_CACHE_MAX_SIZE:  # a large plan's indices stay uncached
+            if len(_plans) >= _PLAN_CACHE_SIZE:
+                _plans.clear()
+            _plans[key] = fn
     return fn
 
 
