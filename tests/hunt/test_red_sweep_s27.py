@@ -151,7 +151,8 @@ def test_jit_runs_the_same_plan_as_eager(dt):
     for f in fns:
         eager, jitted = np.asarray(f(x)), np.asarray(jax.jit(f)(x))
         _assert_same(jitted, eager)
-    want = reduce_order.general_reduce(np.add, 0, x, (0,))
+    with np.errstate(all="ignore"):  # float16 sums of this range overflow
+        want = reduce_order.general_reduce(np.add, 0, x, (0,))
     _assert_same(np.asarray(jax.jit(lambda a: lax.reduce_sum(a, (0,)))(x)), want)
     if real_jax is not None and dt != np.float16:
         oracle = np.asarray(real_jax.jit(lambda a: real_jax.lax.reduce_sum(a, (0,)))(x))
