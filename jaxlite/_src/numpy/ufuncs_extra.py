@@ -45,6 +45,7 @@ from jaxlite._src.numpy.ufuncs import (  # noqa: A004 (abs is jnp.abs here, as i
     remainder,
     right_shift,
     round as around,  # jnp.around is jnp.round (ufuncs.py is at its size limit)
+    sign,
     subtract,
     trunc,
 )
@@ -222,8 +223,16 @@ def _i0(x):
 
 @_i0.defjvp
 def _i0_jvp(primals, tangents):
+    # JAX's tangent: the product rule through exp(|x|) * i0e(|x|), term by term (so where
+    # exp(|x|) overflows the two infinite terms cancel to NaN, as in JAX: i0'(100) is NaN in
+    # float32), and 0 at x == 0.
     (x,), (t,) = primals, tangents
-    return _i0(x), multiply(t, multiply(exp(abs(x)), _special.bessel_i1e(x)))
+    ax = abs(x)
+    t_ax = multiply(t, sign(x))
+    e, i0e = exp(ax), _special.bessel_i0e(ax)
+    t_i0e = multiply(t_ax, subtract(_special.bessel_i1e(ax), multiply(sign(ax), i0e)))
+    t_out = add(multiply(multiply(t_ax, e), i0e), multiply(e, t_i0e))
+    return _i0(x), _where(equal(x, 0), zeros_like(t_out), t_out)
 
 
 # ---------------------------------------------------------------- logaddexp, logaddexp2
