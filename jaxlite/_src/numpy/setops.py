@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.core.errors import ConcretizationTypeError
+from jaxlite._src.core.errors import ConcretizationTypeError, NonConcreteBooleanIndexError
 from jaxlite._src.core.trace import Tracer, concrete_index
 from jaxlite._src.numpy import reductions
 from jaxlite._src.numpy.creation import arange, asarray, full, full_like, ones, zeros
@@ -67,7 +67,12 @@ def _set_result(vals, size, fill_value):
 
 
 def union1d(ar1, ar2, *, size=None, fill_value=None):
-    """``jnp.union1d``: sorted unique values in either array (``size=`` under jit)."""
+    """``jnp.union1d``: sorted unique values in either array (``size=`` under jit).
+
+    Without ``size``, both operands must be concrete; as JAX, each is checked in its own
+    shape, first ``ar1``, before they are joined (so the error names the traced operand)."""
+    if size is None:
+        ar1, ar2 = _concrete_operand(ar1), _concrete_operand(ar2)
     return unique(concatenate([ravel(ar1), ravel(ar2)]), size=size, fill_value=fill_value)
 
 
@@ -146,13 +151,12 @@ def _intersect_sorted(a, b, assume_unique, return_indices, size, fill_value):
         pad = where(reductions.any(sel), v0[reductions.argmax(sel)], zeros((), a.dtype))
     else:
         pad = zeros((), a.dtype)
-    what = "intersect1d needs size= under transformations"
-    out, num = _compact(v0, sel, size, pad, what)
+    out, num = _compact(v0, sel, size, pad)
     out = _fill_after(_weak_like(out, a), num, size, fill_value)
     if not return_indices:
         return out
-    ind1, _ = _compact(i1, sel, size, full((), na, idt), what)
-    ind2, _ = _compact(i2, sel, size, full((), nb, idt), what)
+    ind1, _ = _compact(i1, sel, size, full((), na, idt))
+    ind2, _ = _compact(i2, sel, size, full((), nb, idt))
     return out, ind1, ind2
 
 
@@ -166,12 +170,22 @@ def _fill_after(out, num, size, fill_value):
 
 def setdiff1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=None):
     """``jnp.setdiff1d``: sorted unique values of ``ar1`` not in ``ar2`` (padded with 0
-    unless ``fill_value``, as JAX)."""
+    unless ``fill_value``, as JAX).
+
+    Without ``size``: ``ar1`` must be concrete (checked in its own shape, as JAX's
+    ``unique`` of it), and a traced ``ar2`` raises JAX's ``NonConcreteBooleanIndexError``
+    for the mask of kept values (one per unique value of ``ar1``, or per entry with
+    ``assume_unique``)."""
+    if size is None:  # checked; a constant only where JAX takes its unique (no derivative)
+        concrete = _concrete_operand(ar1)
+        ar1 = ar1 if assume_unique else concrete
     a = ravel(asarray_any(ar1))
+    if size is None and isinstance(ar2, Tracer):
+        keep = logical_not(isin(a if assume_unique else unique(a), ar2))
+        if isinstance(keep, Tracer) and keep.to_concrete_value() is None:
+            raise NonConcreteBooleanIndexError(keep)
     if assume_unique:
         return _setdiff_in_order(a, ar2, size, fill_value)
-    if size is None:  # JAX's unique(size=None) of ar1: a constant
-        a = _concrete_operand(a)
     out = _unique_where(a, logical_not(isin(a, ar2)), size, fill_value, pad_with_first=False)
     return _weak_like(out, a)
 
@@ -210,12 +224,14 @@ def _sorted_starts(a, mask):
     return a, s, start
 
 
-def _compact(s, sel, size, pad, what="set operations need size= under transformations"):
+def _compact(s, sel, size, pad):
     """The entries of ``s`` where ``sel``, in order, in ``size`` slots (all of them when
-    ``size`` is None, which needs concrete data) padded with ``pad``; and their count."""
+    ``size`` is None, which needs concrete data: JAX's boolean index ``s[sel]``, whose
+    ``NonConcreteBooleanIndexError`` a traced ``sel`` raises) padded with ``pad``; and
+    their count."""
     if size is None:
         if isinstance(sel, Tracer) and sel.to_concrete_value() is None:
-            raise ConcretizationTypeError(sel, what)
+            raise NonConcreteBooleanIndexError(sel)
         size_ = int(np.asarray(reductions.sum(sel)))
     else:
         size_ = concrete_index(size, _SIZE)
