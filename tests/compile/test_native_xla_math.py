@@ -4,6 +4,7 @@ kernels and in blocked NumPy regions; vectorised loops (no libm call per element
 
 import platform
 import re
+import sys
 
 import numpy as np
 import pytest
@@ -207,3 +208,22 @@ def test_loops_vectorise_with_fused_multiply_adds(name):
 
     if platform.machine().lower() in ("x86_64", "amd64") and ll.get_host_cpu_features().get("fma"):
         assert re.search(r"vfn?m(add|sub)", "".join(loop.inspect_asm().values()))
+
+
+def test_broken_numba_leaves_numpys_ufuncs(monkeypatch):
+    """Numba found but its import failing: the region runs NumPy's ufuncs (the Python
+    tier's bits), and later regions do not try again."""
+    import jaxlite._src.ops as ops
+
+    monkeypatch.setitem(sys.modules, "jaxlite._src.ops.xla_math32_numba", None)
+    monkeypatch.delattr(ops, "xla_math32_numba")
+    monkeypatch.setattr(native_blocks, "_numba", {"avail": True})
+    x = np.random.RandomState(5).uniform(0.1, 4, 70001).astype(np.float32)
+    closed = simplify.simplify(jax.make_jaxpr(_chain)(x))
+    outlined = native.outline_regions(closed, min_size=0)
+    (region,) = [e for e in outlined.jaxpr.eqns if str(e.primitive) == "native_region"]
+    got = native_blocks.compile_blocks(region.params["jaxpr"])(x)[0]
+    with jax.config._override("jaxlite_native", "off"):
+        want = np.asarray(codegen.compile_jaxpr(closed)[0](x)[0])
+    _same_bits(got, want)
+    assert native_blocks._numba == {"avail": False}

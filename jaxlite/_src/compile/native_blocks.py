@@ -112,8 +112,11 @@ def _xla_loop(eqn, inplace: bool = False):
     name = _xla_loop_name(eqn)
     if name is None:
         return None
-    from jaxlite._src.ops import xla_math32_numba  # Numba: only here
-
+    try:
+        from jaxlite._src.ops import xla_math32_numba  # Numba: only here
+    except ImportError:  # installed but broken: NumPy's ufuncs from now on
+        _numba["avail"] = False
+        return None
     return getattr(xla_math32_numba, name.replace("_block", "_inplace") if inplace else name)
 
 
@@ -428,9 +431,10 @@ def compile_blocks(closed: ClosedJaxpr) -> Callable:
             raise NotBlockable("not elementwise on one shape")
     n = math.prod(shape)
     for e in jaxpr.eqns:  # compile (or load from Numba's disk cache) the loops used now
-        if _xla_loop_name(e) is not None:
+        loop = _xla_loop(e)
+        if loop is not None:
             x, y = np.zeros(1, np.float32), np.zeros(1, np.float32)
-            _xla_loop(e)(x, y)
+            loop(x, y)
             _xla_loop(e, inplace=True)(x)
             _numba[_xla_loop_name(e)] = True
     g: dict[str, Any] = {}
