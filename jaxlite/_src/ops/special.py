@@ -100,12 +100,16 @@ defjvp(igamma_grad_a_p, _no_grad("igamma_grad_a", "a"), _no_grad("igamma_grad_a"
 
 
 # random_gamma_grad(a, x) = G = -P_a(a, x) / p(a, x): d sample / d a of a Gamma(a, 1) sample
-# x (implicit reparameterization; p is the density). Its partials, for the second
-# derivatives of gamma samples (JAX differentiates its series): with psi the digamma,
-#   G_x = psi(a) - log x - G ((a - 1) / x - 1)
-#   G_a = -P_aa / p - G (log x - psi(a))     (P_aa by central differences of P_a)
-# As JAX: G is NaN for x < 0 or a <= 0 (or NaN) and 0 at x == 0 otherwise, constants with
-# zero derivatives.
+# x (implicit reparameterization; p is the density). Its partials, for the second and third
+# derivatives of gamma samples (JAX differentiates its series), with psi the digamma,
+# L = log x - psi(a) (= p_a / p) and r = (a - 1) / x - 1 (= p_x / p):
+#   G_x = -L - G r                      G_a = -P_aa / p - G L
+#   G_xx = -1 / x - G_x r + G (a - 1) / x**2
+#   G_ax = psi'(a) - G_a r - G / x
+#   G_aa = -P_aaa / p - 2 G_a L - G L**2 + G psi'(a)
+# (P_aa, P_aaa by central differences of SciPy's P in float64). As JAX: G is NaN for x < 0
+# or a <= 0 (or NaN) and 0 at x == 0 otherwise, constants with zero derivatives. The
+# second partials' own derivatives are not written (NotImplementedError).
 def _gamma_grad_parts(a, x):
     a, x = np.asarray(a, np.float64), np.asarray(x, np.float64)
     with np.errstate(all="ignore"):
@@ -115,40 +119,93 @@ def _gamma_grad_parts(a, x):
     return a, x, g, (x > 0) & (a > 0) & np.isfinite(g)
 
 
+def _p_differences(a, x, order):
+    """The ``order``-th derivative in ``a`` (2 or 3) of P(a, x) in float64: Richardson-
+    extrapolated central differences (step ~1e-2 * min(a, 1)) of SciPy's gammainc where
+    P < 1/2, of -gammaincc elsewhere (as ``_igamma_da_kernel``)."""
+    sp = scipy.special
+    h = 2e-2 * np.minimum(np.where(a > 0, a, np.nan), 1.0)
+    lower = sp.gammainc(a, x) < 0.5
+
+    def p_at(s):
+        return np.where(lower, sp.gammainc(a + s, x), -sp.gammaincc(a + s, x))
+
+    if order == 2:
+
+        def diff(s):
+            return (_igamma_da_kernel(a + s, x) - _igamma_da_kernel(a - s, x)) / (2 * s)
+
+        return (4 * diff(h / 4) - diff(h / 2)) / 3
+
+    def diff(s):
+        return (p_at(2 * s) - 2 * p_at(s) + 2 * p_at(-s) - p_at(-2 * s)) / (2 * s**3)
+
+    return (4 * diff(h / 2) - diff(h)) / 3
+
+
+def _gamma_grad_partials(a, x):
+    """float64 (a, x, G, ok, L, r, G_x, G_a, log p)."""
+    a, x, g, ok = _gamma_grad_parts(a, x)
+    with np.errstate(all="ignore"):
+        log_p = (a - 1) * np.log(x) - x - scipy.special.gammaln(a)
+        lg = np.log(x) - scipy.special.digamma(a)
+        r = (a - 1) / x - 1
+        gx = -lg - g * r
+        ga = -_p_differences(a, x, 2) / np.exp(log_p) - g * lg
+    return a, x, g, ok, lg, r, gx, ga, log_p
+
+
 def _gamma_grad_impl(a, x):
     return _gamma_grad_parts(a, x)[2].astype(x.dtype, copy=False)
 
 
 def _gamma_grad_dx_impl(a, x):
-    dt = x.dtype
-    a, x, g, ok = _gamma_grad_parts(a, x)
-    with np.errstate(all="ignore"):
-        d = scipy.special.digamma(a) - np.log(x) - g * ((a - 1) / x - 1)
-    return np.where(ok, d, 0.0).astype(dt, copy=False)
+    d, ok = _gamma_grad_partials(a, x)[6], _gamma_grad_parts(a, x)[3]
+    return np.where(ok, d, 0.0).astype(x.dtype, copy=False)
 
 
 def _gamma_grad_da_impl(a, x):
+    p = _gamma_grad_partials(a, x)
+    return np.where(p[3], p[7], 0.0).astype(x.dtype, copy=False)
+
+
+def _gamma_grad_d2_impl(a, x, *, wrt):
     dt = x.dtype
-    a, x, g, ok = _gamma_grad_parts(a, x)
-    k = 1e-2 * np.minimum(np.where(a > 0, a, np.nan), 1.0)
+    a, x, g, ok, lg, r, gx, ga, log_p = _gamma_grad_partials(a, x)
     with np.errstate(all="ignore"):
-
-        def central(step):
-            return (_igamma_da_kernel(a + step, x) - _igamma_da_kernel(a - step, x)) / (2 * step)
-
-        p_aa = (4 * central(k / 2) - central(k)) / 3
-        log_p = (a - 1) * np.log(x) - x - scipy.special.gammaln(a)
-        d = -p_aa / np.exp(log_p) - g * (np.log(x) - scipy.special.digamma(a))
+        if wrt == "xx":
+            d = -1 / x - gx * r + g * (a - 1) / x**2
+        elif wrt == "ax":
+            d = scipy.special.polygamma(1, a) - ga * r - g / x
+        else:
+            d = (
+                -_p_differences(a, x, 3) / np.exp(log_p)
+                - 2 * ga * lg
+                - g * lg**2
+                + g * scipy.special.polygamma(1, a)
+            )
     return np.where(ok, d, 0.0).astype(dt, copy=False)
 
 
 random_gamma_grad_p = naryop("random_gamma_grad", _gamma_grad_impl, (FLOAT, FLOAT))
 _gamma_grad_da_p = naryop("random_gamma_grad_da", _gamma_grad_da_impl, (FLOAT, FLOAT))
 _gamma_grad_dx_p = naryop("random_gamma_grad_dx", _gamma_grad_dx_impl, (FLOAT, FLOAT))
-for _p in (random_gamma_grad_p, _gamma_grad_da_p, _gamma_grad_dx_p):
+_gamma_grad_d2_p = naryop("random_gamma_grad_d2", _gamma_grad_d2_impl, (FLOAT, FLOAT))
+for _p in (random_gamma_grad_p, _gamma_grad_da_p, _gamma_grad_dx_p, _gamma_grad_d2_p):
     rules.quiet_fp.add(_p)
-for _p in (_gamma_grad_da_p, _gamma_grad_dx_p):
-    defjvp(_p, _no_grad(_p.name, "a"), _no_grad(_p.name, "x"))
+defjvp(
+    _gamma_grad_d2_p,
+    _no_grad(_gamma_grad_d2_p.name, "a"),
+    _no_grad(_gamma_grad_d2_p.name, "x"),
+)
+
+
+def _d2(wrt):
+    return lambda t, a, x: mul(t, _gamma_grad_d2_p.bind(a, x, wrt=wrt))
+
+
+defjvp(_gamma_grad_da_p, _d2("aa"), _d2("ax"))
+defjvp(_gamma_grad_dx_p, _d2("ax"), _d2("xx"))
 defjvp(
     random_gamma_grad_p,
     lambda t, a, x: mul(t, _gamma_grad_da_p.bind(a, x)),
