@@ -306,10 +306,18 @@ def pinv(a, rtol=None, hermitian: bool = False, *, rcond=None):
     if a.size == 0:  # no singular values to cut at: the (n, m) zeros, as JAX
         return zeros(a.shape[:-2] + (n, m), a.dtype)
 
+    # ``rtol`` of shape ``a.shape[:-2]`` is one cutoff per matrix; any other shape
+    # broadcasts as JAX's, aligned with the batch dimensions (its trailing axes with the
+    # leading batch axes), so the result gains them: rtol of shape (3, 3) for one (3, 3)
+    # matrix gives (3, 3, 3, 3).
+    rtol = asarray_any(rtol)
+    if rtol.ndim + 1 < a.ndim - 1:
+        rtol = expand_dims(rtol, tuple(range(a.ndim - 1 - rtol.ndim - 1)))
+
     @custom_jvp
     def _pinv(x):
         u, s, vh = svd(x, full_matrices=False, hermitian=hermitian)
-        cutoff = multiply(rtol, reductions.max(s, axis=-1, keepdims=True))
+        cutoff = multiply(rtol[..., None], reductions.max(s, axis=-1, keepdims=True))
         s_inv = where(greater(s, cutoff), divide(1, s), zeros_like(s))
         return products.matmul(_H(vh) * s_inv[..., None, :].astype(x.dtype), _H(u))
 

@@ -535,8 +535,13 @@ def _variance(a, axes, comp, ddof, keepdims, where, skip_nan: bool, a_mean=None)
         c = ufuncs._where(nan, zeros_like(c), c)
     sq = ew.real(ew.mul(c, ew.conj(c))) if dtypes.is_complex(work) else ew.mul(c, c)
     total = sum(sq, axis=axes, keepdims=keepdims, where=where)
+    n = int(np.prod([_shape(a)[i] for i in axes], dtype=np.int64))
+    if np.ndim(ddof) or not isinstance(ddof, (int, float, np.number, np.ndarray)):
+        # An array or traced ``ddof`` (JAX's is an operand of its jitted var)
+        if keep is not None:
+            n = sum(_broadcast_all(asarray_any(keep), a)[0], axis=axes, keepdims=keepdims)
+        return _variance_by(total, n, ddof, skip_nan)
     if keep is None:
-        n = int(np.prod([_shape(a)[i] for i in axes], dtype=np.int64))
         if not dtypes.is_inexact(total.dtype):
             return _int_variance(total, ew._const(total, n), ddof)
         # exact: JAX's ddof is a traced argument of its jitted var, not a constant
@@ -559,6 +564,27 @@ def _variance(a, axes, comp, ddof, keepdims, where, skip_nan: bool, a_mean=None)
         # is 0 there, not 0 * (1 / 0) (var's is NaN, as JAX's)
         dof = ew.select_n(ok, ew._const(dof, 1), dof)
     return ew.select_n(ok, ew._const(total, np.nan), ew.div(total, dof))
+
+
+def _variance_by(total, cnt, ddof, skip_nan: bool):
+    """``total / (cnt - ddof)``, NaN where no degree of freedom is left, for an array or
+    traced ``ddof``, as JAX: nanvar subtracts it from its integer count with broadcasting
+    (a ``(2, 1)`` ``ddof`` with two results gives ``(2, 2)``), var converts it to the
+    computation dtype, and dividing by a broadcast count is lax's rank ``TypeError``."""
+    if not dtypes.is_inexact(total.dtype):
+        return _int_variance(total, cnt if isinstance(cnt, Array) else ew._const(total, cnt), ddof)
+    if skip_nan:
+        cnt = cnt if isinstance(cnt, Array) else _sh.full((), cnt, dtypes.int32)
+        dof = subtract(cnt, ddof)
+        none_left = ew.le(dof, ew._const(dof, 0))
+        res = ufuncs._where(none_left, np.nan, total)
+        div = conversion.convert_element_type(ufuncs._where(none_left, 1, dof), res.dtype)
+        return divide(res, div)
+    cnt = conversion.convert_element_type(
+        cnt if isinstance(cnt, Array) else _sh.full(_shape(total), cnt, total.dtype), total.dtype
+    )
+    dof = subtract(cnt, conversion.convert_element_type(ddof, total.dtype))
+    return ufuncs._where(ew.gt(dof, ew._const(dof, 0)), ew.div(total, dof), np.nan)
 
 
 def _int_variance(total, cnt, ddof):

@@ -682,7 +682,18 @@ def angle(z, deg: bool = False):
 
 
 def nan_to_num(x, copy: bool = True, nan=0.0, posinf=None, neginf=None):
-    """``jnp.nan_to_num``: replace NaN and infinities by finite numbers."""
+    """``jnp.nan_to_num``: replace NaN and infinities by finite numbers.
+
+    Raises:
+      TypeError: an argument (``copy`` included, which is otherwise unused) that is not an
+        array, a number or a pytree of them: JAX passes every argument to its ``jit``.
+    """
+    if not all(v is None or isinstance(v, (bool, int, float)) for v in (copy, nan, posinf, neginf)):
+        from jaxlite._src.interpreters.staging import argument_type_error
+
+        err = argument_type_error(nan_to_num, (x, copy, nan, posinf, neginf), {})
+        if err is not None:
+            raise err
     x = asarray_any(x)
     if not dtypes.is_inexact(x.dtype):
         return new_array(x)

@@ -1,0 +1,160 @@
+"""Session 27's bad-input sweep (tests/hunt/sweep_err_s27.py: the s25 bad-input and s26
+unusual-input directions in one pass, with the answers compared wherever both engines
+answer). Each family found is pinned here:
+
+* ``nanvar`` / ``nanstd`` / ``var`` with an array or traced ``ddof`` (JAX's is an operand of
+  its jitted function: nanvar subtracts it with broadcasting, var with lax);
+* ``linalg.pinv`` with an ``rtol`` that is not one value per matrix (it broadcasts against
+  the batch, and the result gains its axes);
+* ``nan_to_num`` with a non-array ``copy`` / ``nan`` / ``posinf`` (JAX's ``jit`` argument
+  ``TypeError``).
+
+Values are compared with a hand-derived expectation always and with JAX 0.10.2 where it is
+installed (shape, dtype, weak type, value); errors with JAX's class and first line, JAX's
+own asked after ``jax.clear_caches()``."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import jaxlite
+import jaxlite.numpy as jnp
+import jaxlite.scipy.special as special
+import jaxlite.scipy.stats as stats
+
+try:
+    import jax as real_jax
+    import jax.numpy as real_jnp
+    import jax.scipy.special as real_special
+    import jax.scipy.stats as real_stats
+except ImportError:  # the hand-derived expectations still hold
+    real_jax = real_jnp = real_special = real_stats = None
+
+
+class _Mods:
+    def __init__(self, jax_, jnp_, special_, stats_):
+        self.jax, self.jnp, self.special, self.stats = jax_, jnp_, special_, stats_
+
+
+_LITE = _Mods(jaxlite, jnp, special, stats)
+_JAX = _Mods(real_jax, real_jnp, real_special, real_stats) if real_jax is not None else None
+
+
+def _raises(exc, first_line):
+    return pytest.raises(exc, match="^" + first_line)
+
+
+def _check(build, want, rtol=2e-6, atol=1e-7):
+    """jaxlite's answer equals the hand-derived ``want`` and JAX's answer (shape, dtype,
+    weak type and value, NaNs in the same places)."""
+    got = build(_LITE)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=rtol, atol=atol)
+    if _JAX is not None:
+        theirs = build(_JAX)
+        assert (got.shape, got.dtype) == (theirs.shape, theirs.dtype)
+        assert got.weak_type == theirs.weak_type
+        np.testing.assert_allclose(np.asarray(got), np.asarray(theirs), rtol=rtol, atol=atol)
+    return got
+
+
+def _check_error(build, exc, first_line):
+    """``first_line`` is a regular expression (JAX's message, escaped but for addresses)."""
+    with _raises(exc, first_line):
+        build(_LITE)
+    if _JAX is not None:
+        real_jax.clear_caches()
+        with _raises(exc, first_line):
+            build(_JAX)
+
+
+# --------------------------------------------------------------- an array or traced ddof
+X = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, 7.0]], np.float32)
+Y = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 7.0]], np.float32)
+# row 0 without its NaN: [1, 3], squares about the mean 2: 2; row 1: [4, 5, 7], mean 16/3,
+# squares 14/3
+SS0, SS1 = 2.0, 14.0 / 3.0
+
+
+def test_nanvar_ddof_array_one_per_result():
+    _check(lambda m: m.jnp.nanvar(X, axis=1, ddof=np.array([0, 1])), [SS0 / 2, SS1 / 2])
+    # column 0: [1, 4] -> 4.5 / 1; column 1: [5] with ddof 0 -> 0; column 2: [3, 7] -> 8 / 1
+    _check(
+        lambda m: m.jnp.nanstd(X, axis=0, ddof=np.array([1, 0, 1])),
+        np.sqrt([4.5, 0.0, 8.0]),
+    )
+
+
+def test_nanvar_ddof_array_broadcasts_against_the_result():
+    # nanvar subtracts ddof from its counts with broadcasting: (2, 1) against (2,) -> (2, 2)
+    want = [[SS0 / 2, SS1 / 3], [SS0 / 1, SS1 / 2]]
+    got = _check(lambda m: m.jnp.nanvar(X, axis=1, ddof=np.array([[0], [1]])), want)
+    assert got.shape == (2, 2)
+    # no degree of freedom left is NaN, a fractional ddof divides by what is left
+    _check(lambda m: m.jnp.nanvar(X, axis=1, ddof=np.array([2, 0.5])), [np.nan, SS1 / 2.5])
+
+
+def test_var_ddof_array_and_traced():
+    _check(lambda m: m.jnp.var(Y, axis=1, ddof=np.array([0, 3])), [SS0 / 3, np.nan])
+    # Y's six values: mean 22/6, squares 70/3; jit traces ddof (JAX's is not static)
+    _check(lambda m: m.jax.jit(lambda d: m.jnp.var(Y, ddof=d))(1), 70.0 / 3 / 5)
+    _check(lambda m: m.jax.jit(lambda d: m.jnp.nanvar(X, axis=0, ddof=d))(1), [4.5, np.nan, 8.0])
+    # var's lax division refuses a ddof that broadcasts the result to a higher rank
+    _check_error(
+        lambda m: m.jnp.var(Y, axis=1, ddof=np.array([[0], [3]])),
+        TypeError,
+        re.escape("div: arrays must have the same number of dimensions, got {1, 2}"),
+    )
+
+
+# ---------------------------------------------------------------------- pinv's rtol shape
+D = np.diag(np.array([1.0, 0.5, 0.01], np.float32))
+
+
+def test_pinv_rtol_broadcasts_against_the_batch():
+    # cutoffs rtol * 1: 0.1 and 0.3 keep 1 and 0.5, 0.6 keeps 1, 0.001 keeps all three
+    keep2, keep1, keep3 = np.diag([1.0, 2.0, 0.0]), np.diag([1.0, 0.0, 0.0]), np.linalg.inv(D)
+    got = _check(
+        lambda m: m.jnp.linalg.pinv(D, rtol=np.array([[0.1, 0.6], [0.001, 0.3]])),
+        [[keep2, keep1], [keep3, keep2]],
+        rtol=1e-5,
+    )
+    assert got.shape == (2, 2, 3, 3)
+    assert _check(lambda m: m.jnp.linalg.pinv(D, rtol=np.array([0.1])), [keep2]).shape == (
+        1,
+        3,
+        3,
+    )
+
+
+def test_pinv_rtol_one_per_matrix():
+    a = np.stack([D, 2 * D])
+    _check(
+        lambda m: m.jnp.linalg.pinv(a, rtol=np.array([0.001, 0.3])),
+        [np.linalg.inv(D), np.diag([0.5, 1.0, 0.0])],
+        rtol=1e-5,
+    )
+
+
+# ------------------------------------------------------------- nan_to_num's jit arguments
+@pytest.mark.parametrize(
+    "kw, path, kind",
+    [({"copy": "abc"}, "copy", "str"), ({"copy": [1, "a"]}, r"copy\[1\]", "str"),
+     ({"nan": "x"}, "nan", "str"), ({"posinf": object()}, "posinf", "object")],
+    ids=str,
+)  # fmt: skip
+def test_nan_to_num_non_array_arguments(kw, path, kind):
+    _check_error(
+        lambda m: m.jnp.nan_to_num(X, **kw),
+        TypeError,
+        r"Error interpreting argument to <function nan_to_num at 0x[0-9a-f]+> as an abstract "
+        rf"array\. The problematic value is of type <class '{kind}'> and was passed to the "
+        rf"function at path {path}\.",
+    )
+
+
+@pytest.mark.parametrize("copy", [None, False, [1, 2], np.array(0)], ids=repr)
+def test_nan_to_num_copy_is_otherwise_unused(copy):
+    _check(lambda m: m.jnp.nan_to_num(X, copy=copy), [[1.0, 0.0, 3.0], [4.0, 5.0, 7.0]])
