@@ -124,6 +124,7 @@ def cumlogsumexp(operand, axis: int = 0, reverse: bool = False):
       OverflowError: for integer operands, when computed (as JAX's: -inf is no integer).
       ValueError: for a negative ``axis`` or one past the operand's rank.
     """
+    check_cumulative("cumlogsumexp", operand, axis)  # a list is JAX's bind TypeError
     x = asarray_any(operand)
     axis = check_cumulative("cumlogsumexp", x, axis)
     return cumlogsumexp_p.bind(x, axis=axis, reverse=bool(reverse))
@@ -177,13 +178,20 @@ def stack(operands, axis: int = 0):
     return _sh.concatenate([_sh.expand_dims(x, (axis,)) for x in xs], axis)
 
 
+def _lax_asarray(x):
+    """``lax.asarray``: an array or scalar, not a list or tuple (JAX's ``TypeError``)."""
+    if isinstance(x, (list, tuple)):
+        raise TypeError(f"asarray: expected ArrayLike, got {x!r} of type {type(x)}.")
+    return asarray_any(x)
+
+
 def unstack(x, axis: int = 0):
     """Split ``x`` into the slices along ``axis``, that axis removed (``jax.lax.unstack``).
 
     Returns:
       A tuple of ``x.shape[axis]`` arrays.
     """
-    x = asarray_any(x)
+    x = _lax_asarray(x)
     axis = canonicalize_axis(operator.index(axis), x.ndim)
     return tuple(
         _sh.squeeze(_sh.slice_in_dim(x, i, i + 1, axis=axis), (axis,)) for i in range(x.shape[axis])
@@ -205,7 +213,7 @@ def split(operand, sizes, axis: int = 0):
     Raises:
       ValueError: when the sizes do not sum to the axis length, or a size is negative.
     """
-    x = asarray_any(operand)
+    x = _lax_asarray(operand)
     axis = canonicalize_axis(operator.index(axis), x.ndim)
     # the sizes are checked by the primitive's abstract evaluation, which runs eagerly too
     # (and under vmap sees the batched operand, whose shape JAX's message names)

@@ -251,14 +251,31 @@ def _approx_k(operand, k, reduction_dimension, aggregate_to_topk, largest: bool,
     _check_k(x, k, dim)
     iota = conversion.broadcasted_iota(np.int32, aval_of(x).shape, dim)
     key = ew.add(x, _sh.full((), 0, dt))  # -0.0 + 0.0 is 0.0: the zeros tie
+    # Ties go to the lowest index, except for k = 1, where JAX's CPU reduction keeps the
+    # last of the equal best values (approx_max_k([2, 5, 5, 1], 1) is index 2).
+    tie = (ew.neg(iota),) if k == 1 else ()
     if largest:  # descending, NaN first (as top_k)
         not_nan = conversion.convert_element_type(ew.eq(x, x), np.int32)
-        outs = sorting.sort((not_nan, ew.neg(key), x, iota), dimension=dim, num_keys=2)
+        keys = (not_nan, ew.neg(key)) + tie
+        outs = sorting.sort(keys + (x, iota), dimension=dim, num_keys=len(keys))
     else:  # ascending, NaN last
-        outs = sorting.sort((key, x, iota), dimension=dim, num_keys=1)
+        keys = (key,) + tie
+        outs = sorting.sort(keys + (x, iota), dimension=dim, num_keys=len(keys))
     vals, idx = (_sh.slice_in_dim(v, 0, k, 1, dim) for v in outs[-2:])
     # JAX's indices take the operand's weak type (its abstract rule updates the dtype only)
     return [vals, conversion.convert_element_type(idx, np.int32, aval_of(x).weak_type)]
+
+
+def _check_tuning(recall_target, reduction_input_size_override):
+    # Unused on CPU, but JAX writes them into its custom call as attributes: a value that
+    # is not a number is the attribute builder's TypeError (first line as JAX's)
+    for name, v in (("recall_target", recall_target), ("reduction_input_size_override",
+                                                       reduction_input_size_override)):  # fmt: skip
+        if not isinstance(v, (int, float, np.integer, np.floating)):
+            raise TypeError(
+                "get(): incompatible function arguments. The following argument types are "
+                f"supported:\n    {name}: a number, got {type(v).__name__}"
+            )
 
 
 def approx_max_k(
@@ -280,7 +297,7 @@ def approx_max_k(
       ValueError: a non-float operand, or ``k`` outside ``[0, n]``.
       NotImplementedError: ``aggregate_to_topk=False``.
     """
-    del recall_target, reduction_input_size_override
+    _check_tuning(recall_target, reduction_input_size_override)
     return _approx_k(operand, k, reduction_dimension, aggregate_to_topk, True, "approx_max_k")
 
 
@@ -294,7 +311,7 @@ def approx_min_k(
 ):
     """``jax.lax.approx_min_k``: the ``k`` smallest values (NaN last) and their indices,
     exact as on JAX's CPU backend. See ``approx_max_k``."""
-    del recall_target, reduction_input_size_override
+    _check_tuning(recall_target, reduction_input_size_override)
     return _approx_k(operand, k, reduction_dimension, aggregate_to_topk, False, "approx_min_k")
 
 

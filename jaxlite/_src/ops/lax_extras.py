@@ -44,7 +44,10 @@ def dynamic_slice_in_dim(
     starts[axis] = start_index
     sizes = list(shape)
     sizes[axis] = operator.index(slice_size)  # a float size is a TypeError, as JAX
-    return dynamic_slice(operand, starts, sizes, allow_negative_indices=allow_negative_indices)
+    # per axis, as JAX: the value given (read for its truth: None is False) at ``axis``
+    allow = [False] * len(shape)
+    allow[axis] = allow_negative_indices
+    return dynamic_slice(operand, starts, sizes, allow_negative_indices=allow)
 
 
 def dynamic_index_in_dim(

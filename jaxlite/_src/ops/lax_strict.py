@@ -42,7 +42,13 @@ def check_cumulative(name, operand, axis) -> int:
     ``ValueError`` for a negative axis or one past the operand's rank (a 0-d operand has
     no axis 0), then ``TypeError`` for a non-number dtype. Returns ``int(axis)``."""
     axis = int(axis)
-    shape = aval_of(operand).shape
+    try:
+        shape = aval_of(operand).shape
+    except TypeError:  # a list, a string...: the error of JAX's primitive bind
+        raise TypeError(
+            f"Error interpreting argument to {name} as a JAX value. The problematic value is "
+            f"of type {type(operand)} and was passed to {name} at position 0."
+        ) from None
     if axis < 0:
         raise ValueError("XLA operations do not allow negative axes")
     if axis >= len(shape):
@@ -98,6 +104,8 @@ def integer_pow(x, y: int):
     """
     if getattr(y, "aval", None) is not None or isinstance(y, np.ndarray):
         raise TypeError(f"unhashable type: '{type(y).__name__}'")
+    if not isinstance(y, (int, float, np.integer, np.floating)):  # "2" was read as 2
+        raise TypeError(f"'<' not supported between instances of '{type(y).__name__}' and 'int'")
     return ew.integer_pow(x, y)
 
 

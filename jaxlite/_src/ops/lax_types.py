@@ -57,6 +57,10 @@ def full(shape, fill_value, dtype=None, *, sharding=None):
     if sharding is not None:
         return sharding_hooks.place_created(full(shape, fill_value, dtype), sharding)
     _check_scalar_fill(fill_value)
+    if isinstance(shape, np.ndarray) and shape.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    if isinstance(shape, np.generic):  # only a Python int stands for a 1-d shape in JAX
+        raise TypeError(f"'{type(shape).__module__}.{type(shape).__name__}' object is not iterable")
     shape = canonicalize_shape(shape)  # floats are JAX's TypeError, never truncated
     if dtype is None:
         dt, weak = dtypes.result_type(fill_value, return_weak_type_flag=True)

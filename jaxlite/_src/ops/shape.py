@@ -236,9 +236,9 @@ def reshape(operand, new_sizes, dimensions=None, *, out_sharding=None):
         return sharding_hooks.apply_out_sharding(
             reshape, out_sharding, operand, new_sizes, dimensions
         )
-    new_sizes = tuple(int(s) for s in new_sizes)
+    new_sizes = canonicalize_shape(new_sizes)  # a float size is JAX's TypeError
     if dimensions is not None:
-        operand = transpose(operand, dimensions)
+        operand = transpose(operand, tuple(operator.index(d) for d in dimensions))
     if _shape_of(operand) == new_sizes and hasattr(operand, "aval"):
         # JAX returns the array itself, except a 0-d one (a new array; tracers stay as
         # they are, so no equation is staged).

@@ -116,10 +116,18 @@ def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1
     single = not isinstance(operand, (tuple, list))
     ops = [to_array(operand)] if single else [to_array(o) for o in operand]
     nd = ops[0].ndim
-    if not -nd <= int(dimension) < nd:
+    dimension = operator.index(dimension)  # a float axis is JAX's TypeError, not truncated
+    if not -nd <= dimension < nd:
         raise ValueError(f"axis {dimension} is out of bounds for array of dimension {nd}")
-    dim = int(dimension) % nd
-    outs = sort_p.bind(*ops, dimension=dim, is_stable=bool(is_stable), num_keys=int(num_keys))
+    dim = dimension % nd
+    if not isinstance(is_stable, bool):
+        # JAX writes it into the sort as an MLIR bool attribute, whose builder takes a
+        # Python bool only (None, 1, np.True_ are its TypeError; first line as JAX's)
+        raise TypeError(
+            "get(): incompatible function arguments. The following argument types are "
+            f"supported:\n    is_stable: bool, got {type(is_stable).__name__}"
+        )
+    outs = sort_p.bind(*ops, dimension=dim, is_stable=is_stable, num_keys=int(num_keys))
     return outs[0] if single else tuple(outs)
 
 

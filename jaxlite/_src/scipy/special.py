@@ -227,7 +227,14 @@ def float32_or_64(x):
 
 
 def ndtri(p):
-    """``jax.scipy.special.ndtri``: inverse of the standard normal CDF."""
+    """``jax.scipy.special.ndtri``: inverse of the standard normal CDF.
+
+    Raises:
+      TypeError: a list or tuple (JAX reads the operand's dtype first), or a dtype other
+        than float32 / float64.
+    """
+    if isinstance(p, (list, tuple)):
+        raise TypeError(f"Cannot determine dtype of {p!r}")
     p = float32_or_64(p)
     # Strongly typed, as JAX's (its piecewise rational approximation mixes in strongly typed
     # constants): ndtri(0.3) next to a bfloat16 array promotes to float32.
@@ -292,7 +299,8 @@ def multigammaln(a, d: int):
     d = int(d)
     # a strong constant in a's dtype: the result keeps a's dtype (float16 / bfloat16 too)
     # and is strongly typed, as JAX's (its arange of d is)
-    out = np.asarray(d * (d - 1) / 4.0 * np.log(np.pi), dtype=a.dtype)
+    # in a's shape even with no terms (d <= 0: JAX's sum over an empty axis)
+    out = full(a.shape, np.asarray(d * (d - 1) / 4.0 * np.log(np.pi), dtype=a.dtype), a.dtype)
     for j in range(d):
         out = add(out, ew.lgamma(subtract(a, j / 2.0)))
     return out

@@ -21,7 +21,7 @@ from jaxlite._src.numpy.ufuncs import divide, equal, expm1, log, log1p, multiply
 from jaxlite._src.numpy.util import asarray_any, promote_args_inexact
 from jaxlite._src.ops import elementwise as ew, special_extra as sx
 from jaxlite._src.scipy.special import digamma, float32_or_64
-from jaxlite._src.scipy.special_more import _real1, _strong
+from jaxlite._src.scipy.special_more import _real1, _strong, _vectorized
 
 
 def _real_n(name, *args):
@@ -275,7 +275,7 @@ def hyp1f1(a, b, x):
     Raises:
       ValueError: for complex input.
     """
-    return _hyp1f1(*_real_n("hyp1f1", a, b, x))
+    return _hyp1f1(*_real_n("hyp1f1", *_vectorized(a, b, x)))
 
 
 @custom_jvp
@@ -332,7 +332,7 @@ def hyp2f1(a, b, c, x):
     Raises:
       ValueError: for complex input.
     """
-    return _hyp2f1(*_real_n("hyp2f1", a, b, c, x))
+    return _hyp2f1(*_real_n("hyp2f1", *_vectorized(a, b, c, x)))
 
 
 def bessel_jn(z, *, v: int, n_iter: int = 50):

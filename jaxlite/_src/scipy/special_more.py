@@ -48,6 +48,12 @@ def _real2(name, a, b):
     return a, b
 
 
+def _vectorized(*args):
+    """JAX's ``hyp1f1`` / ``hyp2f1`` / ``expn`` run under ``jnp.vectorize``, which makes
+    arrays of its arguments: a list or tuple operand is taken (not refused)."""
+    return tuple(asarray(x) if isinstance(x, (list, tuple)) else x for x in args)
+
+
 def polygamma(n, x):
     """The ``n``-th derivative of the digamma function (``jax.scipy.special.polygamma``).
 
@@ -319,6 +325,7 @@ def expn(n, x):
     Raises:
       ValueError: for complex input.
     """
+    n, x = _vectorized(n, x)
     _real2("expn", n, x)  # JAX's errors before any tracing
     return _expn(n, x)
 

@@ -160,6 +160,8 @@ class norm:
     @staticmethod
     def isf(q, loc=0, scale=1):
         """Inverse survival function, mirrors ``jax.scipy.stats.norm.isf``."""
+        if isinstance(q, (list, tuple)):  # JAX's ndtri reads the dtype of ``1 - q``
+            raise TypeError(f"Cannot determine dtype of {q!r}")
         q = jnp.asarray(q)  # ``1 - q`` with lax's sub, which refuses booleans (as JAX)
         return norm.ppf(ew.sub(ew._formula_const(q, 1), q), loc, scale)
 
