@@ -293,3 +293,34 @@ def test_lax_list_operands():
         lambda m: m.jax.lax.unstack((1.0, 2.0)),
     ):
         _check_error(build, TypeError, re.escape("asarray: expected ArrayLike, got "))
+
+
+# --------------------------------------------------------------------------------- jnp
+def test_isclose_tolerances_are_lax_operands():
+    a = np.array([1.0, 2.0, 3.0], np.float32)
+    b = a + np.float32(1e-5)
+    # one tolerance per element: |a - b| = 1e-5 (float32: 0.95e-5 .. 2.4e-5) <= rtol |b|
+    _check(lambda m: m.jnp.isclose(a, b, rtol=np.array([1e-9, 1e-3, 1e-9])), [False, True, False])
+    mul_rank = re.escape("mul: arrays must have the same number of dimensions, got {1, 2}")
+    _check_error(
+        lambda m: m.jnp.isclose(a, b, rtol=np.array([[1e-9, 1e-3, 1e-9]])), TypeError, mul_rank
+    )
+    _check_error(lambda m: m.jnp.allclose(a[None], a, a), TypeError, mul_rank)
+
+
+def test_nonzero_fill_value_checked_without_size():
+    a = np.array([1.0, 0.0, 3.0], np.float32)
+    _check_error(
+        lambda m: m.jnp.argwhere(a, fill_value=[1.0, 2.0]),
+        ValueError,
+        re.escape("fill_value must be a scalar or a tuple of length 1; got [1.0, 2.0]"),
+    )
+    _check(lambda m: m.jnp.nonzero(a, fill_value=7)[0], [0, 2])
+
+
+def test_sort_stable_is_a_python_bool():
+    a = np.array([1.0, 0.0, 1.0], np.float32)
+    for stable in (None, np.bool_(False), 0):
+        _check_error(lambda m: m.jnp.argsort(a, stable=stable), TypeError, GET)
+        _check_error(lambda m: m.jnp.sort(a, stable=stable), TypeError, GET)
+    _check(lambda m: m.jnp.argsort(a, stable=False, descending=True), [2, 0, 1])

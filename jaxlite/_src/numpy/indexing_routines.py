@@ -202,9 +202,10 @@ def nonzero(a, *, size=None, fill_value=None):
                 "The size argument of jnp.nonzero must be statically specified to use "
                 "jnp.nonzero within JAX transformations.",
             )
-        return tuple(
-            ArrayImpl(r.astype(dtypes.default_int_dtype())) for r in np.nonzero(np.asarray(value))
-        )
+        found = np.nonzero(np.asarray(value))
+        if fill_value is not None and found[0].size:
+            _fills(a, fill_value)  # JAX checks it at the counted size too (unused there)
+        return tuple(ArrayImpl(r.astype(dtypes.default_int_dtype())) for r in found)
     size = _static_size(size)
     if a.size == 0 or size == 0:
         return tuple(zeros(size, int) for _ in a.shape)
@@ -227,6 +228,15 @@ def _static_size(size):
     return operator.index(size)  # a float size is a TypeError, as JAX
 
 
+def _fills(a, fill_value):
+    fills = fill_value if isinstance(fill_value, tuple) else (fill_value,) * a.ndim
+    if len(fills) != a.ndim or any(np.shape(f) != () for f in fills):
+        raise ValueError(
+            f"fill_value must be a scalar or a tuple of length {a.ndim}; got {fill_value}"
+        )
+    return fills
+
+
 def _nonzero_sized(a, size, fill_value):
     # Stable compaction: the flat position of the k-th nonzero entry goes to slot k; the
     # slots past the last one hold a.size, whose coordinates are all 0 (JAX's padding).
@@ -246,11 +256,7 @@ def _nonzero_sized(a, size, fill_value):
     out = tuple(conversion.convert_element_type(c, int_) for c in coords[::-1])
     if fill_value is None:
         return out
-    fills = fill_value if isinstance(fill_value, tuple) else (fill_value,) * a.ndim
-    if len(fills) != a.ndim or any(np.shape(f) != () for f in fills):
-        raise ValueError(
-            f"fill_value must be a scalar or a tuple of length {a.ndim}; got {fill_value}"
-        )
+    fills = _fills(a, fill_value)
     count = reductions.sum(mask.astype(np.int32), dtype=np.int32)
     pad = greater_equal(conversion.iota(dtypes.int32, size), count)
     return tuple(where(pad, f, c) for f, c in zip(fills, out))

@@ -796,8 +796,12 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan: bool = False):
         return conversion.convert_element_type(equal(a, b), dtypes.bool_)  # strong, as JAX
     a, b = broadcast_arrays(a, b)
     diff = abs(subtract(a, b))
-    tol = add(atol, multiply(rtol, abs(b)))
-    out = less_equal(diff, tol.astype(diff.dtype))
+    # the tolerances in the real dtype, combined with lax's rank-strict arithmetic as
+    # JAX's: an array rtol / atol of another rank than the operands' is a TypeError
+    rtol = conversion.convert_element_type(asarray_any(rtol), diff.dtype)
+    atol = conversion.convert_element_type(asarray_any(atol), diff.dtype)
+    tol = ew.add(atol, ew.mul(rtol, abs(b)))
+    out = ew.le(diff, tol)
     both_inf = logical_and(isinf(a), isinf(b))
     out = _where(logical_or(isinf(a), isinf(b)), logical_and(both_inf, equal(a, b)), out)
     if equal_nan:
