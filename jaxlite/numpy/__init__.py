@@ -105,6 +105,7 @@ from jaxlite._src.numpy.list_args import (
     atleast_1d as atleast_1d,
     atleast_2d as atleast_2d,
     atleast_3d as atleast_3d,
+    average as average,
     bincount as bincount,
     bitwise_invert as bitwise_invert,
     bitwise_left_shift as bitwise_left_shift,
@@ -317,7 +318,6 @@ from jaxlite._src.numpy.sorting import (
     lexsort as lexsort,
 )
 from jaxlite._src.numpy.statistics import (
-    average as average,
     histogram as histogram,
     histogram_bin_edges as histogram_bin_edges,
 )

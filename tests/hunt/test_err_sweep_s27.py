@@ -324,3 +324,27 @@ def test_sort_stable_is_a_python_bool():
         _check_error(lambda m: m.jnp.argsort(a, stable=stable), TypeError, GET)
         _check_error(lambda m: m.jnp.sort(a, stable=stable), TypeError, GET)
     _check(lambda m: m.jnp.argsort(a, stable=False, descending=True), [2, 0, 1])
+
+
+def test_average_and_compress_operands():
+    a = np.array([1.0, 2.0, 3.0], np.float32)
+    _check_error(
+        lambda m: m.jnp.average(a, weights=[1.0, 2.0, 3.0]),
+        TypeError,
+        re.escape(
+            "average requires ndarray or scalar arguments, got <class 'list'> at position 1."
+        ),
+    )
+    # (1 + 4 + 9) / 6
+    _check(lambda m: m.jnp.average(a, weights=a), 14.0 / 6.0)
+    cond = np.array([True, False, True])
+    for name, fn in (("compress", "compress"), ("extreact", "extract")):
+        _check_error(
+            lambda m: getattr(m.jnp, fn)(cond, a, size=3, fill_value=None),
+            TypeError,
+            re.escape(
+                f"{name} requires ndarray or scalar arguments, got <class 'NoneType'> at "
+                "position 2."
+            ),
+        )
+    _check(lambda m: m.jnp.compress(cond, a, size=3, fill_value=-1), [1.0, 3.0, -1.0])

@@ -309,10 +309,19 @@ def choose(a, choices, out=None, mode: str = "raise"):
     return ew.select_n(arrs[0].astype(np.int32), *arrs[1:])
 
 
+def _fill_not_none(name, fill_value):
+    # an operand of JAX's ensure_arraylike (None is no array), though its default is 0
+    if fill_value is None:
+        raise TypeError(
+            f"{name} requires ndarray or scalar arguments, got {type(None)} at position 2."
+        )
+
+
 def compress(condition, a, axis: int | None = None, *, size=None, fill_value=0, out=None):
     """``jnp.compress``: slices of ``a`` where ``condition`` is True (static condition, or
     ``size=`` under jit)."""
     check_out(out, "jnp.compress is not supported.")
+    _fill_not_none("compress", fill_value)
     cond = asarray_any(condition).astype(dtypes.bool_)
     a = asarray_any(a)
     if cond.ndim != 1:
@@ -350,6 +359,7 @@ def compress(condition, a, axis: int | None = None, *, size=None, fill_value=0, 
 
 def extract(condition, arr, *, size=None, fill_value=0):
     """``jnp.extract``: ``ravel(arr)[ravel(condition)]``."""
+    _fill_not_none("extreact", fill_value)  # JAX's name, misspelt
     return compress(ravel(condition), ravel(arr), size=size, fill_value=fill_value)
 
 

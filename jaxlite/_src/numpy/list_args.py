@@ -41,6 +41,7 @@ _TABLE = """
 abs:absolute 0, absolute 0, acos 0, acosh 0, all 0, allclose 0 1, amax:max 0, amin:min 0
 angle 0, any 0, append:ravel 0 1>0, argmax 0, argmin 0, argpartition:partition 0, argsort 0
 argwhere 0, around:round 0, array_split 0, asin 0, asinh 0, atan 0, atan2 0 1, atanh 0
+average weights>1
 atleast_1d *, atleast_2d *, atleast_3d *, bincount 0, bitwise_invert 0, bitwise_left_shift 0 1
 bitwise_not 0, broadcast_arrays *, choose 0, clip 0, compress 0 1 fill_value>2, convolve 0 1
 copy 0, corrcoef 0, correlate 0 1, count_nonzero 0, cov 0 y>1 aweights>0 fweights>0, cross 0 1
