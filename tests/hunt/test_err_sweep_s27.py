@@ -348,3 +348,11 @@ def test_average_and_compress_operands():
             ),
         )
     _check(lambda m: m.jnp.compress(cond, a, size=3, fill_value=-1), [1.0, 3.0, -1.0])
+
+
+def test_cov_bias_none_divides_by_n():
+    # JAX picks ddof = 1 if bias == 0 else 0: None (not == 0) divides by N, as bias=True.
+    # Row 0 of x: [1, 2, 4], mean 7/3, squares 14/3: 14/9 over N, 7/3 over N - 1
+    x = np.array([[1.0, 2.0, 4.0], [2.0, 2.0, 5.0]], np.float32)
+    _check(lambda m: m.jnp.cov(x, bias=None)[0, 0], 14.0 / 9.0)
+    _check(lambda m: m.jnp.cov(x, bias=False)[0, 0], 7.0 / 3.0)

@@ -154,8 +154,8 @@ def cov(
         x = concatenate([x, y], 0)
     if x.shape[1] == 0:
         return full(() if x.shape[0] == 1 else (x.shape[0],) * 2, np.nan, x.dtype)
-    if ddof is None:
-        ddof = 0 if bias else 1
+    if ddof is None:  # JAX's test is ``bias == 0``: bias=None divides by N, as bias=True
+        ddof = 1 if bias == 0 else 0
     n = x.shape[1]
     w = None
     if fweights is not None:
