@@ -356,3 +356,27 @@ def test_cov_bias_none_divides_by_n():
     x = np.array([[1.0, 2.0, 4.0], [2.0, 2.0, 5.0]], np.float32)
     _check(lambda m: m.jnp.cov(x, bias=None)[0, 0], 14.0 / 9.0)
     _check(lambda m: m.jnp.cov(x, bias=False)[0, 0], 7.0 / 3.0)
+
+
+def test_nan_to_num_array_replacements_broadcast():
+    x = np.array([np.nan, np.inf, -np.inf], np.float32)
+    r = np.array([1.0, 2.0, 3.0], np.float32)
+    # JAX's where: each element takes its own replacement (nan at 0, posinf at 1, neginf at 2)
+    got = _check(lambda m: m.jnp.nan_to_num(x, True, r, r, r), [1.0, 2.0, 3.0])
+    assert got.dtype == np.float32 and not got.weak_type
+    big = np.finfo(np.float32).max
+    got = _check(lambda m: m.jnp.nan_to_num(x, nan=r[:, None]), [[v, big, -big] for v in r])
+    assert got.shape == (3, 3)
+
+
+def test_isscalar_and_meshgrid_copy():
+    for v, want in (("abc", True), (b"a", True), (None, False), (np.float32(1), True)):
+        assert jnp.isscalar(v) is want
+        if real_jnp is not None:
+            assert real_jnp.isscalar(v) is want
+    for copy in (None, False):
+        _check_error(
+            lambda m: m.jnp.meshgrid(np.ones(2), copy=copy),
+            ValueError,
+            re.escape("jax.numpy.meshgrid only supports copy=True"),
+        )

@@ -363,6 +363,8 @@ def astype(x, dtype, /, *, copy: bool = False, device=None):
 def meshgrid(*xi, copy: bool = True, sparse: bool = False, indexing: str = "xy"):
     """``jnp.meshgrid``: coordinate matrices from coordinate vectors."""
     args = [asarray_any(x) for x in xi]
+    if not copy:  # JAX's arrays are new ones: copy=False (or None) is refused
+        raise ValueError("jax.numpy.meshgrid only supports copy=True")
     if indexing not in ("xy", "ij"):
         raise ValueError(f"Valid values for indexing are 'xy' and 'ij', got {indexing}")
     if any(a.ndim != 1 for a in args):

@@ -707,9 +707,14 @@ def nan_to_num(x, copy: bool = True, nan=0.0, posinf=None, neginf=None):
     neginf = info.min if neginf is None else neginf
     # The replacements are strongly typed scalars of x's dtype (JAX's), so the result is
     # strongly typed even for a weak x.
-    out = _where(isnan(x), full((), nan, x.dtype), x)
-    out = _where(logical_and(isinf(out), greater(out, 0)), full((), posinf, x.dtype), out)
-    out = _where(logical_and(isinf(out), less(out, 0)), full((), neginf, x.dtype), out)
+    # (arrays broadcast against x, as JAX's where: nan=[1, 2, 3] fills element by element)
+    nan, posinf, neginf = (
+        full((), v, x.dtype) if isinstance(v, (int, float)) else asarray_any(v).astype(x.dtype)
+        for v in (nan, posinf, neginf)
+    )
+    out = _where(isnan(x), nan, x)
+    out = _where(logical_and(isinf(out), greater(out, 0)), posinf, out)
+    out = _where(logical_and(isinf(out), less(out, 0)), neginf, out)
     return out
 
 
