@@ -15,10 +15,17 @@ Run: ``nice -n 19 sh -c 'ulimit -v 8000000; PYTHONPATH=. python tests/hunt/sweep
 [-c] [--from NAME] [module | module:name ...]'`` (one module at a time keeps each run short;
 ``--from`` skips the names before NAME, in ``dir()`` order).
 
-Session 27 ran it over ``special`` and ``lax`` whole, ``stats`` to ``truncnorm`` and ``jnp``
-as far as the session allowed (streamed to stderr, the order ``special lax stats jnp``; the
-shared machine ran at a load of ~15); ``linalg``, ``fft``, ``nn``, ``signal`` and ``sla``
-were left for the next run. The fixed families are pinned in
+Session 27 ran it over ``special``, ``lax`` and ``jnp`` whole, ``stats`` to ``truncnorm``
+and ``linalg`` in part (streamed to stderr; the shared machine ran at a load of ~15);
+``fft``, ``nn``, ``signal``, ``sla`` and the rest of ``stats`` / ``linalg`` are left for the
+next run. Found and not fixed in the session (next): ``setdiff1d`` with an array
+``fill_value`` answers (JAX refuses); ``union1d`` / ``unique*`` with an array ``fill_value``
+refuse (JAX answers); ``trapezoid`` / ``linalg.matrix_rank`` with a string ``dx`` / ``rtol``
+answer (JAX's jit argument TypeError); ``result_type`` of lists answers; ``polyval``'s
+``unroll=None`` / float answers; ``trim_zeros(trim=None)``, ``tile`` with a float or 0-d
+``reps``, ``repeat`` of a scalar with an axis, ``linalg.norm`` with a tuple ``ord`` refuse;
+``extract`` / ``intersect1d`` with ``size=`` of a weak operand differ in weak type;
+``linalg.pinv`` with ``rcond`` and ``rtol`` both given answers (JAX's ValueError). The fixed families are pinned in
 tests/hunt/test_err_sweep_s27.py; those left are in docs/compat.md (session 27 section).
 Reading the output: a ``REFUSES`` where a float static (``floatint``, ``tuplefloat``) replaces
 an integer is JAX's ``jit`` cache answering for the equal-hashing integer seen just before

@@ -380,3 +380,27 @@ def test_isscalar_and_meshgrid_copy():
             ValueError,
             re.escape("jax.numpy.meshgrid only supports copy=True"),
         )
+
+
+def test_lstsq_rcond_as_jax():
+    m = np.array([[2.0, 1.0], [1.0, 3.0]], np.float32)
+    # singular values (5 +- sqrt(5)) / 2: rcond = 1 keeps the largest (JAX's s >= rcond s[0]),
+    # the rank-1 pseudo-inverse u0 u0^T / s0 of this symmetric matrix
+    s0 = (5 + 5**0.5) / 2
+    u0 = np.array([1.0, (1 + 5**0.5) / 2]) / np.sqrt(1 + ((1 + 5**0.5) / 2) ** 2)
+    want = np.outer(u0, u0) / s0 @ m
+    _check(lambda m_: m_.jnp.linalg.lstsq(m, m, np.float32(1.0))[0], want, rtol=1e-5, atol=1e-6)
+    assert int(jnp.linalg.lstsq(m, m, np.float32(1.0))[2]) == 1
+    # a negative rcond is eps (full rank)
+    _check(lambda m_: m_.jnp.linalg.lstsq(m, m, -1.0)[0], np.eye(2), rtol=1e-5, atol=1e-6)
+    # a matrix rcond broadcasts as JAX's where(mask, 1 / s, 0)[:, None] does: for
+    # diag(2, 1) (u = v = I, s = [2, 1]) the mask row i is s >= rcond[i] * 2, and the
+    # (2, 1, 2) inverse scales the columns of u^T b = diag(2, 1)
+    d = np.diag(np.array([2.0, 1.0], np.float32))
+    got = _check(
+        lambda m_: m_.jnp.linalg.lstsq(d, d, np.array([[0.1, 1.0], [0.6, 0.4]]))[0],
+        [[[1.0, 0.0], [0.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]]],
+        rtol=1e-5,
+        atol=1e-6,
+    )
+    assert got.shape == (2, 2, 2)

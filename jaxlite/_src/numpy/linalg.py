@@ -41,7 +41,9 @@ from jaxlite._src.numpy.ufuncs import (
     equal,
     greater,
     greater_equal,
+    less,
     log,
+    logical_and,
     multiply,
     not_equal,
     power,
@@ -407,12 +409,20 @@ def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):
     if vec:
         b = expand_dims(b, -1)
     m, n = a.shape
+    eps = float(dtypes.finfo(a.dtype).eps)
     if rcond is None:
-        rcond = float(dtypes.finfo(a.dtype).eps) * max(n, m)
+        rcond = eps * max(n, m)
+    else:  # as JAX: a negative rcond is eps; an array one broadcasts against s
+        rcond = where(less(asarray_any(rcond), 0), eps, rcond)
+
+    def _keep(s):
+        # JAX's mask: s > 0 (an all-zero matrix has rank 0, minimum-norm answer 0) and
+        # s >= rcond * s[0] (rcond = 1 keeps the largest singular value)
+        cut = multiply(asarray_any(rcond).astype(s.dtype), s[0])
+        return logical_and(greater(s, 0), greater_equal(s, cut))
 
     def solve(u, s, vh, b):
-        # Strictly greater: an all-zero matrix has rank 0 (minimum-norm answer 0), not 1/0.
-        mask = greater(s, multiply(rcond, s[0])) if s.shape[0] else s.astype(bool)
+        mask = _keep(s) if s.shape[0] else s.astype(bool)
         safe_s = where(mask, s, ones_like(s))
         s_inv = where(mask, divide(1, safe_s), zeros_like(s))[:, None]
         uTb = products.matmul(_H(u), b)
@@ -443,7 +453,7 @@ def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):
         return (x, s), (dx, ds.astype(s.dtype))
 
     x, s = _lstsq(a, b)
-    mask = greater(s, multiply(rcond, s[0])) if s.shape[0] else s.astype(bool)
+    mask = _keep(s) if s.shape[0] else s.astype(bool)
     rank = reductions.sum(mask, dtype=reductions._int_dtype())  # an integer count, even of nothing
     if numpy_resid:
         if int(np.asarray(rank)) == n and m > n:
