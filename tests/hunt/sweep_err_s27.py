@@ -24,9 +24,9 @@ refuse (JAX answers); ``trapezoid`` / ``linalg.matrix_rank`` with a string ``dx`
 answer (JAX's jit argument TypeError); ``result_type`` of lists answers; ``polyval``'s
 ``unroll=None`` / float answers; ``trim_zeros(trim=None)``, ``tile`` with a float or 0-d
 ``reps``, ``repeat`` of a scalar with an axis, ``linalg.norm`` with a tuple ``ord`` refuse;
-``extract`` / ``intersect1d`` with ``size=`` of a weak operand differ in weak type;
-``linalg.pinv`` with ``rcond`` and ``rtol`` both given answers (JAX's ValueError). The fixed families are pinned in
-tests/hunt/test_err_sweep_s27.py; those left are in docs/compat.md (session 27 section).
+``extract`` / ``intersect1d`` with ``size=`` of a weak operand differ in weak type. The
+fixed families are pinned in tests/hunt/test_err_sweep_s27.py; those left on purpose are
+in docs/compat.md (session 27 section).
 Reading the output: a ``REFUSES`` where a float static (``floatint``, ``tuplefloat``) replaces
 an integer is JAX's ``jit`` cache answering for the equal-hashing integer seen just before
 (after ``jax.clear_caches()`` JAX refuses too); ``einsum_path``'s VALUE rows compare its

@@ -130,6 +130,15 @@ def test_pinv_rtol_broadcasts_against_the_batch():
     )
 
 
+def test_pinv_rtol_and_rcond_not_both():
+    _check_error(
+        lambda m: m.jnp.linalg.pinv(D, rtol=0.1, rcond=0.1),
+        ValueError,
+        re.escape("pinv: only one of rtol and rcond may be specified."),
+    )
+    _check(lambda m: m.jnp.linalg.pinv(D, rcond=0.1), np.diag([1.0, 2.0, 0.0]), rtol=1e-5)
+
+
 def test_pinv_rtol_one_per_matrix():
     a = np.stack([D, 2 * D])
     _check(

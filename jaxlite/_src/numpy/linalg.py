@@ -302,6 +302,8 @@ def pinv(a, rtol=None, hermitian: bool = False, *, rcond=None):
     a = _inexact(a)
     m, n = a.shape[-2:]
     if rcond is not None:
+        if rtol is not None:
+            raise ValueError("pinv: only one of rtol and rcond may be specified.")
         rtol = rcond
     if rtol is None:
         rtol = 10.0 * max(m, n) * float(dtypes.finfo(a.dtype).eps)
