@@ -413,3 +413,14 @@ def test_lstsq_rcond_as_jax():
         atol=1e-6,
     )
     assert got.shape == (2, 2, 2)
+
+
+def test_fft_without_axes_converts_the_dtype():
+    # no axis to transform (a 0-d operand, axes=()): the operand in the transform's dtype
+    for name, dt in (("fftn", np.complex64), ("ifftn", np.complex64), ("rfftn", np.float32)):
+        got = _check(lambda m: getattr(m.jnp.fft, name)(np.int32(3)), 3.0)
+        assert got.dtype == dt and not got.weak_type
+    got = _check(lambda m: m.jnp.fft.fftn(np.ones(2, np.float32), axes=()), [1.0, 1.0])
+    assert got.dtype == np.complex64
+    got = _check(lambda m: m.jax.lax.fft(np.int32(3), "IRFFT", ()), 3.0)
+    assert got.dtype == np.complex64

@@ -75,8 +75,8 @@ def _fftn(func_name: str, kind: FftType, a, s, axes, norm):
         raise TypeError(f"{func_name} does not support repeated axes. Got axes {tuple(axes)}.")
     if s is not None and len(s) != len(axes):
         raise ValueError("Shape and axes have different lengths.")
-    if not axes:
-        return a
+    if not axes:  # no transform, but the transform's dtype (complex; rfftn: real), as JAX
+        return _lax_fft(a, kind, ())
     shape = aval_of(a).shape
     if s is None:
         s = tuple(shape[ax] for ax in axes)

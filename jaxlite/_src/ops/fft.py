@@ -191,6 +191,8 @@ def fft(x, fft_type, fft_lengths):
         want = dtypes.to_inexact_dtype(dtype)
     else:
         want = dtypes.to_complex_dtype(dtype)
-    if want != dtype:
-        x = conversion.convert_element_type(x, want)
+    if want != dtype or not lengths:
+        x = conversion.convert_element_type(x, want)  # (strongly typed, as JAX's)
+    if not lengths:  # no axes: the converted operand itself, as JAX (XLA has no 0-d FFT)
+        return x
     return fft_p.bind(x, fft_type=kind, fft_lengths=lengths)
