@@ -20,15 +20,15 @@ ran at a load of ~15), ``stats`` only to ``truncnorm`` (its remaining distributi
 for the next run). Found and not fixed in the session (next): ``scipy.linalg.qr_multiply``
 with a complex or batched ``c`` (a wrong dtype / shape); ``signal.csd`` / ``stft`` /
 ``welch`` / ``istft`` and ``scipy.linalg.fiedler_companion`` / ``pascal`` / ``invpascal`` /
-``invhilbert`` / ``dft`` refusing calls JAX answers (see the REFUSES rows); ``setdiff1d`` with an array
-``fill_value`` answers (JAX refuses); ``union1d`` / ``unique*`` with an array ``fill_value``
-refuse (JAX answers); ``trapezoid`` / ``linalg.matrix_rank`` with a string ``dx`` / ``rtol``
-answer (JAX's jit argument TypeError); ``result_type`` of lists answers; ``polyval``'s
-``unroll=None`` / float answers; ``trim_zeros(trim=None)``, ``tile`` with a float or 0-d
-``reps``, ``repeat`` of a scalar with an axis, ``linalg.norm`` with a tuple ``ord`` refuse;
-``extract`` / ``intersect1d`` with ``size=`` of a weak operand differ in weak type. The
-fixed families are pinned in tests/hunt/test_err_sweep_s27.py; those left on purpose are
-in docs/compat.md (session 27 section).
+``invhilbert`` / ``dft`` refusing calls JAX answers (see the REFUSES rows); ``setdiff1d``
+with an array ``fill_value`` answers (JAX refuses); ``union1d`` / ``unique*`` with an array
+``fill_value`` refuse (JAX answers); ``trapezoid`` / ``linalg.matrix_rank`` with a string
+``dx`` / ``rtol`` answer (JAX's jit argument TypeError); ``result_type`` of lists answers;
+``polyval``'s ``unroll=None`` / float answers; ``trim_zeros(trim=None)``, ``tile`` with a
+float or 0-d ``reps``, ``repeat`` of a scalar with an axis, ``linalg.norm`` with a tuple
+``ord`` refuse; ``extract`` / ``intersect1d`` with ``size=`` of a weak operand differ in
+weak type. The fixed families are pinned in tests/hunt/test_err_sweep_s27.py; those left on
+purpose are in docs/compat.md (session 27 section).
 Reading the output: a ``REFUSES`` where a float static (``floatint``, ``tuplefloat``) replaces
 an integer is JAX's ``jit`` cache answering for the equal-hashing integer seen just before
 (after ``jax.clear_caches()`` JAX refuses too); ``einsum_path``'s VALUE rows compare its
