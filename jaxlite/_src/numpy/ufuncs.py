@@ -681,43 +681,6 @@ def angle(z, deg: bool = False):
     return rad2deg(out) if deg else out
 
 
-def nan_to_num(x, copy: bool = True, nan=0.0, posinf=None, neginf=None):
-    """``jnp.nan_to_num``: replace NaN and infinities by finite numbers.
-
-    Raises:
-      TypeError: an argument (``copy`` included, which is otherwise unused) that is not an
-        array, a number or a pytree of them: JAX passes every argument to its ``jit``.
-    """
-    if not all(v is None or isinstance(v, (bool, int, float)) for v in (copy, nan, posinf, neginf)):
-        from jaxlite._src.interpreters.staging import argument_type_error
-
-        err = argument_type_error(nan_to_num, (x, copy, nan, posinf, neginf), {})
-        if err is not None:
-            raise err
-    x = asarray_any(x)
-    if not dtypes.is_inexact(x.dtype):
-        return new_array(x)
-    if dtypes.is_complex(x.dtype):
-        return ew.complex_(
-            nan_to_num(ew.real(x), nan=nan, posinf=posinf, neginf=neginf),
-            nan_to_num(ew.imag(x), nan=nan, posinf=posinf, neginf=neginf),
-        )
-    info = dtypes.finfo(x.dtype)
-    posinf = info.max if posinf is None else posinf
-    neginf = info.min if neginf is None else neginf
-    # The replacements are strongly typed scalars of x's dtype (JAX's), so the result is
-    # strongly typed even for a weak x.
-    # (arrays broadcast against x, as JAX's where: nan=[1, 2, 3] fills element by element)
-    nan, posinf, neginf = (
-        full((), v, x.dtype) if isinstance(v, (int, float)) else asarray_any(v).astype(x.dtype)
-        for v in (nan, posinf, neginf)
-    )
-    out = _where(isnan(x), nan, x)
-    out = _where(logical_and(isinf(out), greater(out, 0)), posinf, out)
-    out = _where(logical_and(isinf(out), less(out, 0)), neginf, out)
-    return out
-
-
 def signbit(x, /):
     """``jnp.signbit``: True where the sign bit is set (including ``-0.0``)."""
     x = asarray_any(x)

@@ -1,13 +1,13 @@
 """More ``jax.numpy`` elementwise functions: the array-API spellings (``acos``, ``asin``,
 ``bitwise_invert``...), ``fabs``, ``divmod``, ``nextafter``, ``isposinf``/``isneginf``,
-``isreal``/``iscomplex``, ``gcd``, ``lcm``, ``modf``, ``i0``."""
+``isreal``/``iscomplex``, ``gcd``, ``lcm``, ``modf``, ``i0``, ``nan_to_num``."""
 
 from __future__ import annotations
 
 import numpy as np
 from jaxlite._src import dtypes
 from jaxlite._src.core.avals import aval_of
-from jaxlite._src.core.trace import Tracer, is_concrete
+from jaxlite._src.core.trace import Tracer, is_concrete, new_array
 from jaxlite._src.custom_derivatives import custom_jvp
 from jaxlite._src.numpy.creation import asarray, full, full_like, ones_like, zeros_like
 from jaxlite._src.numpy.shape import _broadcast_all, broadcast_arrays
@@ -313,3 +313,40 @@ def _logaddexp2_jvp(primals, tangents):
         multiply(t1, exp2(subtract(_replace_inf(x1), r))),
         multiply(t2, exp2(subtract(_replace_inf(x2), r))),
     )
+
+
+def nan_to_num(x, copy: bool = True, nan=0.0, posinf=None, neginf=None):
+    """``jnp.nan_to_num``: replace NaN and infinities by finite numbers.
+
+    Raises:
+      TypeError: an argument (``copy`` included, which is otherwise unused) that is not an
+        array, a number or a pytree of them: JAX passes every argument to its ``jit``.
+    """
+    if not all(v is None or isinstance(v, (bool, int, float)) for v in (copy, nan, posinf, neginf)):
+        from jaxlite._src.interpreters.staging import argument_type_error
+
+        err = argument_type_error(nan_to_num, (x, copy, nan, posinf, neginf), {})
+        if err is not None:
+            raise err
+    x = asarray_any(x)
+    if not dtypes.is_inexact(x.dtype):
+        return new_array(x)
+    if dtypes.is_complex(x.dtype):
+        return ew.complex_(
+            nan_to_num(ew.real(x), nan=nan, posinf=posinf, neginf=neginf),
+            nan_to_num(ew.imag(x), nan=nan, posinf=posinf, neginf=neginf),
+        )
+    info = dtypes.finfo(x.dtype)
+    posinf = info.max if posinf is None else posinf
+    neginf = info.min if neginf is None else neginf
+    # The replacements are strongly typed scalars of x's dtype (JAX's), so the result is
+    # strongly typed even for a weak x.
+    # (arrays broadcast against x, as JAX's where: nan=[1, 2, 3] fills element by element)
+    nan, posinf, neginf = (
+        full((), v, x.dtype) if isinstance(v, (int, float)) else asarray_any(v).astype(x.dtype)
+        for v in (nan, posinf, neginf)
+    )
+    out = _where(isnan(x), nan, x)
+    out = _where(logical_and(isinf(out), greater(out, 0)), posinf, out)
+    out = _where(logical_and(isinf(out), less(out, 0)), neginf, out)
+    return out
