@@ -435,7 +435,9 @@ def compile_blocks(closed: ClosedJaxpr) -> Callable:
         if loop is not None:
             x, y = np.zeros(1, np.float32), np.zeros(1, np.float32)
             loop(x, y)
-            _xla_loop(e, inplace=True)(x)
+            x.setflags(write=False)  # a region input (jit's are read-only) is another type
+            loop(x, y)
+            _xla_loop(e, inplace=True)(y)
             _numba[_xla_loop_name(e)] = True
     g: dict[str, Any] = {}
     source, spec = _block_source(jaxpr, g, n)
