@@ -561,7 +561,7 @@ call = native.compile_kernel(closed)
 c, w = call(np.asarray(1, np.int32), v)
 assert int(c) == 976563
 for _ in range(9):
-    v = v * np.float32(0.5) + reduce_order.tree_reduce(np.add, 0, v, (0,))
+    v = v * np.float32(0.5) + reduce_order.tree_reduce(np.add, v, (0,))
 np.testing.assert_array_equal(w, v)
 # float32 exp/tanh are helpers compiled on their own (with contraction, not inlined) and
 # linked into the kernel; the blocked regions' loops are cached Numba functions of their own.

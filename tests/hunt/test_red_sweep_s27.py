@@ -95,7 +95,7 @@ def test_planned_folds_equal_the_general_fold_bit_for_bit(dt, ufunc):
             x = np.asfortranarray(x)  # a layout NumPy's reduce would iterate differently
         with np.errstate(all="ignore"):
             want = reduce_order.general_reduce(ufunc, identity, x, axes)
-            got = reduce_order.tree_reduce(ufunc, identity, x, axes)
+            got = reduce_order.tree_reduce(ufunc, x, axes)
         _assert_same(got, want)
 
 
@@ -134,7 +134,7 @@ def test_general_fold_is_the_window_tree(shape, axes, dt):
         with np.errstate(all="ignore"):
             want = _loop_model(ufunc, x, axes)
             _assert_same(reduce_order.general_reduce(ufunc, identity, x, axes), want)
-            _assert_same(reduce_order.tree_reduce(ufunc, identity, x, axes), want)
+            _assert_same(reduce_order.tree_reduce(ufunc, x, axes), want)
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float16, np.complex64])

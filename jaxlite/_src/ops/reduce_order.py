@@ -60,9 +60,7 @@ def general_reduce(ufunc, identity, x, axes):
     a = np.transpose(x, axes + kept).reshape(tuple(x.shape[i] for i in axes) + (-1,))
     while True:
         dims = a.shape[:k]
-        last = max(dims) <= WINDOW
-        wins = dims if last else tuple(min(d, WINDOW) for d in dims)
-        counts = [-(-d // w) for d, w in zip(dims, wins)]
+        wins, counts, last = _level_shape(dims)
         padded = np.full([n * w for n, w in zip(counts, wins)] + [a.shape[-1]], identity, a.dtype)
         lo = [(n * w - d) // 2 for n, w, d in zip(counts, wins, dims)]
         padded[tuple(slice(p, p + d) for p, d in zip(lo, dims))] = a
@@ -334,7 +332,8 @@ def plan(ufunc, shape, dtype, axes):
     return fn
 
 
-def tree_reduce(ufunc, identity, x, axes):
-    """``x`` reduced with ``ufunc`` over ``axes`` (non-empty, every reduced dimension
-    non-zero, at least one output element) in XLA:CPU's window-tree order."""
+def tree_reduce(ufunc, x, axes):
+    """``x`` reduced with ``ufunc`` (``np.add`` / ``np.multiply``) over ``axes`` (non-empty,
+    every reduced dimension non-zero, at least one output element) in XLA:CPU's window-tree
+    order."""
     return plan(ufunc, x.shape, x.dtype, axes)(x)

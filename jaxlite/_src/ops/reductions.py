@@ -57,20 +57,20 @@ def _reduction(name, np_fn, kinds):
     return p
 
 
-def _ordered(ufunc, identity, np_fn):
+def _ordered(ufunc, np_fn):
     """The NumPy reduction ``np_fn``, or where XLA:CPU adds / multiplies floats in its
     window-tree order (``reduce_order``), that order."""
 
     def fn(x, axis):
         x = np.asarray(x)
         if axis and x.size and reduce_order.tree_order(ufunc, x.dtype, x.size):
-            return reduce_order.tree_reduce(ufunc, identity, x, tuple(axis))
+            return reduce_order.tree_reduce(ufunc, x, tuple(axis))
         return np_fn(x, axis=axis, dtype=x.dtype)
 
     return fn
 
 
-_sum_impl = _ordered(np.add, 0, np.sum)
+_sum_impl = _ordered(np.add, np.sum)
 reduce_sum_p = _reduction("reduce_sum", _sum_impl, "fciu")
 rules.native_rules[reduce_sum_p] = _native.reduction("sum", partial_axes=True, kinds="fiu")
 rules.native_scalar_rules[reduce_sum_p] = _native.scalar_reduction(
@@ -175,7 +175,7 @@ def _minmax_jvp(p):
 _minmax_jvp(reduce_max_p)
 _minmax_jvp(reduce_min_p)
 
-reduce_prod_p = _reduction("reduce_prod", _ordered(np.multiply, 1, np.prod), "fciu")
+reduce_prod_p = _reduction("reduce_prod", _ordered(np.multiply, np.prod), "fciu")
 rules.native_rules[reduce_prod_p] = _native.reduction("prod", partial_axes=False, kinds="fiu")
 rules.native_scalar_rules[reduce_prod_p] = _native.scalar_reduction(
     _native.binary("{0} * {1}"), "fiu"
