@@ -143,15 +143,16 @@ def _p_differences(a, x, order):
     return (4 * diff(h / 2) - diff(h)) / 3
 
 
-def _gamma_grad_partials(a, x):
-    """float64 (a, x, G, ok, L, r, G_x, G_a, log p)."""
+def _gamma_grad_partials(a, x, with_ga=True):
+    """float64 (a, x, G, ok, L, r, G_x, G_a, log p); G_a (differences of SciPy's P, the
+    costly part) is None unless ``with_ga``."""
     a, x, g, ok = _gamma_grad_parts(a, x)
     with np.errstate(all="ignore"):
         log_p = (a - 1) * np.log(x) - x - scipy.special.gammaln(a)
         lg = np.log(x) - scipy.special.digamma(a)
         r = (a - 1) / x - 1
         gx = -lg - g * r
-        ga = -_p_differences(a, x, 2) / np.exp(log_p) - g * lg
+        ga = -_p_differences(a, x, 2) / np.exp(log_p) - g * lg if with_ga else None
     return a, x, g, ok, lg, r, gx, ga, log_p
 
 
@@ -160,8 +161,8 @@ def _gamma_grad_impl(a, x):
 
 
 def _gamma_grad_dx_impl(a, x):
-    d, ok = _gamma_grad_partials(a, x)[6], _gamma_grad_parts(a, x)[3]
-    return np.where(ok, d, 0.0).astype(x.dtype, copy=False)
+    p = _gamma_grad_partials(a, x, with_ga=False)
+    return np.where(p[3], p[6], 0.0).astype(x.dtype, copy=False)
 
 
 def _gamma_grad_da_impl(a, x):
@@ -171,7 +172,7 @@ def _gamma_grad_da_impl(a, x):
 
 def _gamma_grad_d2_impl(a, x, *, wrt):
     dt = x.dtype
-    a, x, g, ok, lg, r, gx, ga, log_p = _gamma_grad_partials(a, x)
+    a, x, g, ok, lg, r, gx, ga, log_p = _gamma_grad_partials(a, x, with_ga=wrt != "xx")
     with np.errstate(all="ignore"):
         if wrt == "xx":
             d = -1 / x - gx * r + g * (a - 1) / x**2
