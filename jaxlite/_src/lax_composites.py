@@ -124,10 +124,8 @@ def cumlogsumexp(operand, axis: int = 0, reverse: bool = False):
       OverflowError: for integer operands, when computed (as JAX's: -inf is no integer).
       ValueError: for a negative ``axis`` or one past the operand's rank.
     """
-    check_cumulative("cumlogsumexp", operand, axis)  # a list is JAX's bind TypeError
-    x = asarray_any(operand)
-    axis = check_cumulative("cumlogsumexp", x, axis)
-    return cumlogsumexp_p.bind(x, axis=axis, reverse=bool(reverse))
+    axis = check_cumulative("cumlogsumexp", operand, axis)  # a list: JAX's bind TypeError
+    return cumlogsumexp_p.bind(asarray_any(operand), axis=axis, reverse=bool(reverse))
 
 
 def optimization_barrier(operand, /):
