@@ -267,15 +267,12 @@ def _approx_k(operand, k, reduction_dimension, aggregate_to_topk, largest: bool,
 
 
 def _check_tuning(recall_target, reduction_input_size_override):
-    # Unused on CPU, but JAX writes them into its custom call as attributes: a value that
-    # is not a number is the attribute builder's TypeError (first line as JAX's)
-    for name, v in (("recall_target", recall_target), ("reduction_input_size_override",
-                                                       reduction_input_size_override)):  # fmt: skip
-        if not isinstance(v, (int, float, np.integer, np.floating)):
-            raise TypeError(
-                "get(): incompatible function arguments. The following argument types are "
-                f"supported:\n    {name}: a number, got {type(v).__name__}"
-            )
+    # Unused on CPU, but JAX writes them into its custom call as attributes
+    number = (int, float, np.integer, np.floating)
+    sorting.check_attribute("recall_target", recall_target, number, "a number")
+    sorting.check_attribute(
+        "reduction_input_size_override", reduction_input_size_override, number, "a number"
+    )
 
 
 def approx_max_k(

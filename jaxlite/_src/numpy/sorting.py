@@ -62,15 +62,6 @@ def _check_kind_order(name, kind, order):
         raise TypeError(f"'order' argument to {name} is not supported.")
 
 
-def _check_stable(stable):
-    # JAX passes it on as lax.sort's is_stable, an MLIR bool attribute: a Python bool only
-    if not isinstance(stable, bool):
-        raise TypeError(
-            "get(): incompatible function arguments. The following argument types are "
-            f"supported:\n    stable: bool, got {type(stable).__name__}"
-        )
-
-
 def sort(
     a,
     axis: int | None = -1,
@@ -86,7 +77,7 @@ def sort(
       TypeError: for a ``kind`` or ``order`` other than None, as JAX 0.10.2.
     """
     _check_kind_order("sort", kind, order)
-    _check_stable(stable)
+    _sort.check_attribute("stable", stable, bool, "bool")  # lax.sort's is_stable
     a, axis = _flat_axis(a, axis)
     if a.ndim == 0:
         return a
@@ -109,7 +100,7 @@ def argsort(
     JAX, they wrap in a dtype too narrow for the axis. ``kind`` and ``order`` must be None
     (TypeError, as JAX 0.10.2)."""
     _check_kind_order("argsort", kind, order)
-    _check_stable(stable)
+    _sort.check_attribute("stable", stable, bool, "bool")  # lax.sort's is_stable
     a, axis = _flat_axis(a, axis)
     if dtype is None:
         idx_dtype = _int_dtype()

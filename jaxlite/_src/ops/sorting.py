@@ -101,6 +101,18 @@ rules.jvp_rules[sort_p] = _sort_jvp
 rules.batch_rules[sort_p] = _sort_batch
 
 
+def check_attribute(name: str, value, types, what: str) -> None:
+    """JAX writes ``value`` into its HLO as an MLIR attribute, whose builder takes ``types``
+    only: anything else is the builder's ``TypeError`` (first line as JAX's). Used for
+    ``sort``'s ``is_stable`` (and ``jnp.sort``'s ``stable``) and ``approx_max_k``'s tuning
+    numbers."""
+    if not isinstance(value, types):
+        raise TypeError(
+            "get(): incompatible function arguments. The following argument types are "
+            f"supported:\n    {name}: {what}, got {type(value).__name__}"
+        )
+
+
 def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1):
     """``jax.lax.sort``: sort one array, or a sequence of arrays by the first ``num_keys``.
 
@@ -120,13 +132,7 @@ def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1
     if not -nd <= dimension < nd:
         raise ValueError(f"axis {dimension} is out of bounds for array of dimension {nd}")
     dim = dimension % nd
-    if not isinstance(is_stable, bool):
-        # JAX writes it into the sort as an MLIR bool attribute, whose builder takes a
-        # Python bool only (None, 1, np.True_ are its TypeError; first line as JAX's)
-        raise TypeError(
-            "get(): incompatible function arguments. The following argument types are "
-            f"supported:\n    is_stable: bool, got {type(is_stable).__name__}"
-        )
+    check_attribute("is_stable", is_stable, bool, "bool")  # None, 1, np.True_: TypeError
     outs = sort_p.bind(*ops, dimension=dim, is_stable=is_stable, num_keys=int(num_keys))
     return outs[0] if single else tuple(outs)
 
