@@ -88,8 +88,8 @@ def iscomplexobj(x):
 
 def isscalar(element):
     """``jnp.isscalar``: Python/NumPy scalars and 0-d arrays."""
-    if isinstance(element, (bool, int, float, complex, np.generic)) or np.isscalar(element):
-        return True  # NumPy's scalars: strings, bytes, Fractions and Decimals too, as JAX
+    if np.isscalar(element):  # Python and NumPy scalars, strings, bytes, Fractions... as JAX
+        return True
     return hasattr(element, "shape") and element.shape == () and hasattr(element, "dtype")
 
 
