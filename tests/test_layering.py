@@ -135,6 +135,8 @@ OPS_ORDER: list[str] = [
     "complex_kernels",  # XLA's complex kernels at infinities, NaNs, signed zeros (no imports)
     "complex_elementary",  # XLA's complex unary functions at their edges (uses complex_kernels)
     "xla_math32",  # XLA:CPU's float32 exp/log/tanh in NumPy (no project imports)
+    "xla_math32_numba",  # the native tier's float32 exp/log/tanh (Numba; kernels, blocked regions)
+    "xla_math_flag",  # the jaxlite_xla_math flag's exp/log/tanh (the loops above, else NumPy's)
     "precision",  # lax.Precision and the check of precision= arguments (no project imports)
     "_factories",
     "minmax_native",  # the Numba-tier rules of max/min (signed-zero ties)
@@ -147,7 +149,6 @@ OPS_ORDER: list[str] = [
     "const_chains",  # XLA's merged constants of add/mul chains (simplify rules of elementwise)
     "elementwise",
     "xla_fma",  # XLA's contracted multiply-add (random's samplers, jnp.linspace)
-    "xla_math32_numba",  # the native tier's float32 exp/log/tanh (Numba; kernels, blocked regions)
     "sum_numba",  # the native tier's float sums in XLA's / NumPy's order (kernel modules only)
     "bits",  # clz (count leading zeros)
     "lax_api",  # the strict-dtype public lax binary operators over elementwise

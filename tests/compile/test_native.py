@@ -22,6 +22,7 @@ from jaxlite import lax
 from jaxlite._src.compile import codegen, native, native_blocks, native_emit
 from jaxlite._src.control_flow import common
 from jaxlite._src.interpreters import simplify
+from jaxlite._src.ops import xla_math_flag
 
 pytestmark = pytest.mark.jaxlite_only  # the tier is jaxlite's own machinery
 
@@ -467,7 +468,7 @@ def test_fallback_when_numba_absent(native_mode, monkeypatch, caplog):
     native_mode("always")
     # Installed but failing to import (or removed): every region stays in Python.
     monkeypatch.setattr(native, "_numba_state", {"mod": None})
-    monkeypatch.setattr(native_blocks, "_numba", {"avail": True})
+    monkeypatch.setattr(xla_math_flag, "_numba", {"avail": True})
     caplog.set_level(logging.DEBUG, logger="jaxlite.native")
 
     @jax.jit
@@ -479,7 +480,7 @@ def test_fallback_when_numba_absent(native_mode, monkeypatch, caplog):
     lines = [r for r in caplog.records if r.name == "jaxlite.native"]
     assert len(lines) == 1 and "numba is not installed" in lines[0].getMessage()
     # Not installed at all: no tier is even set up.
-    monkeypatch.setattr(native_blocks, "_numba", {"avail": False})
+    monkeypatch.setattr(xla_math_flag, "_numba", {"avail": False})
     g = jax.jit(lambda c: lax.fori_loop(0, 10, lambda i, c: c + i, c))
     assert float(g(jnp.float32(1))) == 46.0
     assert "_tier" not in g.lower(jnp.float32(1)).as_text()

@@ -16,6 +16,7 @@ from jaxlite._src.compile import codegen, native, native_blocks
 from jaxlite._src.core import rules
 from jaxlite._src.core.ir import Var
 from jaxlite._src.interpreters import simplify
+from jaxlite._src.ops import xla_math_flag
 from tests.sharding._subproc import run
 
 pytestmark = pytest.mark.jaxlite_only  # the tier is jaxlite's own machinery
@@ -37,7 +38,7 @@ def small_blocks(monkeypatch):
 
 @pytest.fixture
 def no_numba(monkeypatch):
-    monkeypatch.setattr(native_blocks, "_numba", {"avail": False})
+    monkeypatch.setattr(xla_math_flag, "_numba", {"avail": False})
 
 
 def _chain(x):
@@ -269,7 +270,7 @@ def test_modes_with_and_without_numba(native_mode, monkeypatch, numba):
     three trial calls; ``off``: no region. Numba is needed by none of them (with it, the
     region's float32 exp/tanh are XLA's: the Python tier's under ``jaxlite_xla_math``)."""
     if not numba:
-        monkeypatch.setattr(native_blocks, "_numba", {"avail": False})
+        monkeypatch.setattr(xla_math_flag, "_numba", {"avail": False})
     x = _floats(1 << 17, np.float32)
     native_mode("off")
     want = np.asarray(jax.jit(_chain)(x))

@@ -14,7 +14,7 @@ import jaxlite.numpy as jnp
 from jaxlite import lax
 from jaxlite._src.compile import codegen, native, native_blocks
 from jaxlite._src.interpreters import simplify
-from jaxlite._src.ops import xla_math32
+from jaxlite._src.ops import xla_math32, xla_math_flag
 
 pytestmark = pytest.mark.jaxlite_only  # the tier is jaxlite's own machinery
 
@@ -139,7 +139,7 @@ def test_blocked_region_runs_xla_exp_log_tanh_by_default():
 def test_auto_mode_builds_the_region_in_the_background(monkeypatch):
     """A region whose Numba loops are not loaded yet is built by the native tier's
     background thread (their first compile takes seconds), then tried and installed."""
-    monkeypatch.setattr(native_blocks, "_numba", {"avail": True})  # nothing loaded yet
+    monkeypatch.setattr(xla_math_flag, "_numba", {"avail": True})  # nothing loaded yet
     monkeypatch.setattr(native, "_HOT_SECONDS_BLOCKS", 0.0)
     x = np.random.RandomState(4).uniform(0.1, 4, 1 << 17).astype(np.float32)
     with jax.config._override("jaxlite_native", "auto"):
@@ -220,7 +220,7 @@ def test_broken_numba_leaves_numpys_ufuncs(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "jaxlite._src.ops.xla_math32_numba", None)
     monkeypatch.delattr(ops, "xla_math32_numba")
-    monkeypatch.setattr(native_blocks, "_numba", {"avail": True})
+    monkeypatch.setattr(xla_math_flag, "_numba", {"avail": True})
     x = np.random.RandomState(5).uniform(0.1, 4, 70001).astype(np.float32)
     closed = simplify.simplify(jax.make_jaxpr(_chain)(x))
     outlined = native.outline_regions(closed, min_size=0)
@@ -229,4 +229,63 @@ def test_broken_numba_leaves_numpys_ufuncs(monkeypatch):
     with jax.config._override("jaxlite_native", "off"):
         want = np.asarray(codegen.compile_jaxpr(closed)[0](x)[0])
     _same_bits(got, want)
-    assert native_blocks._numba == {"avail": False}
+    assert xla_math_flag._numba == {"avail": False}
+
+
+def _flagged(x, name, **native):
+    with jax.config._override("jaxlite_xla_math", True):
+        with jax.config._override("jaxlite_native", native.get("mode", "always")):
+            return np.asarray(_JNP[name](x))
+
+
+@pytest.mark.parametrize("name", ["exp", "log", "tanh"])
+def test_flag_runs_the_loops_with_the_kernels_bits(name, monkeypatch):
+    """``jaxlite_xla_math`` in the Python tier: the native tier's loop (loaded at the first
+    flagged call with ``jaxlite_native="always"``) on any layout, read-only operands, 0-d
+    and the widened 16-bit dtypes, with the NumPy kernels' bits (JAX's)."""
+    monkeypatch.setattr(xla_math_flag, "_numba", {})  # nothing loaded: this test loads
+    x = _operands()
+    with np.errstate(all="ignore"):
+        _same_bits(_flagged(x, name), _NUMPY[name](x))
+        assert xla_math_flag._numba[name] is _LOOPS[name]
+        grid = x[: 3 * 4000].reshape(3, 4000)[:, ::3]  # not contiguous
+        _same_bits(_flagged(grid, name), _NUMPY[name](grid))
+        frozen = x[:999].copy()
+        frozen.setflags(write=False)
+        _same_bits(_flagged(frozen, name), _NUMPY[name](frozen))
+        scalar = np.float32(0.75)
+        got = _flagged(scalar, name)
+        assert got.shape == () and got.dtype == np.float32
+        _same_bits(got, _NUMPY[name](np.asarray(scalar)))
+        sixteen = [jnp.bfloat16] + ([np.float16] if name == "tanh" else [])
+        for dt in sixteen:
+            h = x[:5000].astype(dt)
+            got = _flagged(h, name)
+            assert got.dtype == dt
+            want = _NUMPY[name](h.astype(np.float32)).astype(dt)
+            np.testing.assert_array_equal(got.view(np.uint16), want.view(np.uint16))
+        # Under jit too (the flag is in jit's cache key; the impl runs the loop).
+        with jax.config._override("jaxlite_xla_math", True):
+            _same_bits(jax.jit(_JNP[name])(x), _NUMPY[name](x))
+
+
+def test_flag_loads_the_loops_in_the_background(monkeypatch):
+    """With the native tier on ("auto"), the first flagged call starts loading the loops on a
+    background thread and answers with the NumPy kernels meanwhile: the same bits before and
+    after; with the tier off, no Numba is touched."""
+    import threading
+
+    monkeypatch.setattr(xla_math_flag, "_numba", {"avail": True})
+    x = _operands()[:20000]
+    with np.errstate(all="ignore"):
+        want = _NUMPY["tanh"](x)
+        _same_bits(_flagged(x, "tanh", mode="off"), want)
+        assert "loading" not in xla_math_flag._numba
+        _same_bits(_flagged(x, "tanh", mode="auto"), want)  # the kernels, or the loop
+        assert xla_math_flag._numba["loading"]
+        for t in threading.enumerate():
+            if t.name == "jaxlite-xla-math":
+                t.join(120)
+        assert xla_math_flag._numba["exp"] is xm.exp_block
+        assert xla_math_flag._numba["tanh"] is xm.tanh_block
+        _same_bits(_flagged(x, "tanh", mode="auto"), want)  # the loop now

@@ -33,7 +33,6 @@ tier's background thread (``needs_compile``) the first time its loops must be co
 from __future__ import annotations
 
 import functools
-import importlib.util
 import itertools
 import math
 import os
@@ -46,7 +45,8 @@ import numpy as np
 
 from jaxlite._src.core import rules
 from jaxlite._src.core.ir import ClosedJaxpr, Jaxpr, Literal
-from jaxlite._src.ops import spmd
+from jaxlite._src.ops import spmd, xla_math_flag
+from jaxlite._src.ops.xla_math_flag import numba_installed
 from jaxlite._src.util import usable_cores
 
 if TYPE_CHECKING:
@@ -77,17 +77,6 @@ _pool_lock = threading.Lock()
 _local = threading.local()
 
 
-_numba: dict[str, Any] = {}
-
-
-def numba_installed() -> bool:
-    """Is Numba installed (found, not yet imported)? Cached."""
-    avail = _numba.get("avail")
-    if avail is None:
-        avail = _numba["avail"] = importlib.util.find_spec("numba") is not None
-    return avail
-
-
 # Float32 equations run by a Numba loop of ``ops/xla_math32_numba`` (module docstring).
 _XLA_LOOPS = {"exp": "exp_block", "log": "log_block", "tanh": "tanh_block"}
 
@@ -109,22 +98,17 @@ def _xla_loop_name(eqn) -> str | None:
 def _xla_loop(eqn, inplace: bool = False):
     """The Numba loop ``f(x, out)`` (``f(x)`` in place) computing ``eqn`` on a block, or
     None."""
-    name = _xla_loop_name(eqn)
-    if name is None:
+    if _xla_loop_name(eqn) is None:
         return None
-    try:
-        from jaxlite._src.ops import xla_math32_numba  # Numba: only here
-    except ImportError:  # installed but broken: NumPy's ufuncs from now on
-        _numba["avail"] = False
-        return None
-    return getattr(xla_math32_numba, name.replace("_block", "_inplace") if inplace else name)
+    return xla_math_flag.numba_loop(str(eqn.primitive), inplace)
 
 
 def needs_compile(closed: ClosedJaxpr) -> bool:
     """Would building ``closed`` compile a Numba loop (none loaded in this process yet)?
     Checked without importing Numba: a loop counts as compiled once a region used it."""
+    loaded = xla_math_flag._numba
     return any(
-        (name := _xla_loop_name(e)) is not None and name not in _numba for e in closed.jaxpr.eqns
+        (name := _xla_loop_name(e)) is not None and name not in loaded for e in closed.jaxpr.eqns
     )
 
 
@@ -438,7 +422,7 @@ def compile_blocks(closed: ClosedJaxpr) -> Callable:
             x.setflags(write=False)  # a region input (jit's are read-only) is another type
             loop(x, y)
             _xla_loop(e, inplace=True)(y)
-            _numba[_xla_loop_name(e)] = True
+            xla_math_flag._numba[_xla_loop_name(e)] = True
     g: dict[str, Any] = {}
     source, spec = _block_source(jaxpr, g, n)
     exec(compile(source, "<jaxlite-native-blocks>", "exec"), g)  # noqa: S102 (generated names)

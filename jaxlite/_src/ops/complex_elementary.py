@@ -466,7 +466,7 @@ def split(real_impl, kernel):
 
     if isinstance(real_impl, np.ufunc):
         impl.ufunc = real_impl
-    elif getattr(real_impl, "ufunc", None) is not None:  # ops/xla_math32's switchable impls
+    elif getattr(real_impl, "ufunc", None) is not None:  # ops/xla_math_flag's switchable impls
         impl.ufunc = real_impl.ufunc
         impl.xla_math = True
     impl.__name__ = getattr(real_impl, "__name__", "impl")

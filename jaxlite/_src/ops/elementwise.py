@@ -7,7 +7,7 @@ import numpy as np
 
 import jaxlite._src.ops.complex_elementary as _cx
 import jaxlite._src.ops.const_chains as _chains
-import jaxlite._src.ops.xla_math32 as _xm
+import jaxlite._src.ops.xla_math_flag as _xm
 from jaxlite._src import dtypes
 from jaxlite._src.core import rules
 from jaxlite._src.core.avals import ShapedArray, aval_of

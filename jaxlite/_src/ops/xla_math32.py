@@ -37,27 +37,21 @@ float32 call of the C library. Over all 65,536 16-bit values, these kernels wide
 rounded give JAX's bits in all six cases.
 
 Used by ``lax.exp``, ``lax.log`` and ``lax.tanh`` (float32; bfloat16, and float16 ``tanh``,
-through float32) when the ``jaxlite_xla_math`` flag is on (``JAXLITE_XLA_MATH=1``); by
-default the Python tier keeps NumPy's kernels: a block costs some forty NumPy passes where
-NumPy's SIMD kernel makes one (float32[1M], measured on the loaded 2-core development
-machine: ``exp`` 43 ms against NumPy's 0.6 ms, ``tanh`` 18-39 ms against 0.5 ms, ``log``
-34-64 ms against 0.4 ms), which would take the 4M-element ``elementwise_chain_4M``
-benchmark from 0.48x to 4.2x JAX's time (its target is 0.8x). The native tier's float32
-``log`` (``ops/xla_math32_numba``) gives these bits at NumPy's speed and is used whatever
-the flag.
+through float32) when the ``jaxlite_xla_math`` flag is on (``ops/xla_math_flag``), where
+Numba is absent or the native tier off: a block costs some forty NumPy passes where NumPy's
+SIMD kernel makes one (float32[1M], measured on the loaded 2-core development machine:
+``exp`` 43 ms against NumPy's 0.6 ms, ``tanh`` 18-39 ms against 0.5 ms, ``log`` 34-64 ms
+against 0.4 ms). The native tier's loops over the same expansions
+(``ops/xla_math32_numba``) give these bits near NumPy's speed.
 """
 
 from __future__ import annotations
 
 import struct
 
-import ml_dtypes
 import numpy as np
 
-from jaxlite._src.config import config as _config
-
 _f32, _f64, _u32 = np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.uint32)
-_bf16 = np.dtype(ml_dtypes.bfloat16)
 
 
 def _c(bits: int) -> float:
@@ -311,31 +305,3 @@ def _log_bits(b: int) -> int:
 def tanh32(x):
     """XLA:CPU's float32 ``tanh`` of a float32 array."""
     return _apply("tanh", x)
-
-
-def _impl(kernel, ufunc, widened):
-    """The real-operand impl of a primitive: NumPy's ``ufunc``, or with the
-    ``jaxlite_xla_math`` flag on, ``kernel`` for float32 and, widened to float32 and rounded
-    back as XLA:CPU computes them, for the 16-bit dtypes in ``widened``. Code generation
-    calls ``impl.ufunc`` directly while the flag is off (``core.rules.impl_for``)."""
-
-    def impl(x):
-        if _config.read("jaxlite_xla_math"):
-            dt = x.dtype
-            if dt == _f32:
-                return kernel(x)
-            if dt in widened:
-                return kernel(x.astype(_f32)).astype(dt)
-        return ufunc(x)
-
-    impl.__name__ = ufunc.__name__
-    impl.ufunc = ufunc
-    impl.xla_math = True
-    return impl
-
-
-# bfloat16 goes through the float32 expansions in all three; float16 in tanh only (XLA:CPU
-# widens float16 exp/log to a float32 C-library call: NumPy's bits, checked over all values).
-exp = _impl(exp32, np.exp, (_bf16,))
-log = _impl(log32, np.log, (_bf16,))
-tanh = _impl(tanh32, np.tanh, (_bf16, np.dtype(np.float16)))

@@ -3,8 +3,9 @@
 NumPy regions.
 
 Imported only by native-tier kernel modules (the ``exp``/``log``/``tanh`` rules in
-``ops/_native`` ask for these with ``ctx.helper``) and by ``compile/native_blocks`` once
-Numba is known to be installed, so importing jaxlite never imports Numba.
+``ops/_native`` ask for these with ``ctx.helper``) and through ``xla_math32.numba_loop``
+(by ``compile/native_blocks``, and by the ``jaxlite_xla_math`` flag's impls) once Numba is
+known to be installed, so importing jaxlite never imports Numba.
 
 Same bits as the NumPy kernels of ``ops/xla_math32`` (which equal JAX's for all 2**32
 float32 values), by two routes:
