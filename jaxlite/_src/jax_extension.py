@@ -442,7 +442,8 @@ class _InlinedCallPrimitive(Primitive):
                 raise TypeError(
                     f"Error interpreting argument to {self.name} as a JAX value. The "
                     f"problematic value is of type {type(a)} and was passed to "
-                    f"{self.name} at position {i}.")
+                    f"{self.name} at position {i}."
+                )
         if not subfuns:
             raise TypeError(f"{self.name}_p.bind needs the function to call: subfuns=(f,)")
         (fun,) = subfuns

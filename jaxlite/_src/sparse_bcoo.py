@@ -33,7 +33,8 @@ from jaxlite._src.segment_ops import segment_sum
 def _not_implemented(what: str) -> NotImplementedError:
     return NotImplementedError(
         f"jax.experimental.sparse: {what} is not implemented in jaxlite (BCOO without "
-        "batch or dense dimensions only; docs/compat.md)")
+        "batch or dense dimensions only; docs/compat.md)"
+    )
 
 
 def _check_layout(n_batch: int, n_dense: int) -> None:
@@ -80,8 +81,7 @@ class BCOO(JAXSparse):
     n_batch = 0
     n_dense = 0
 
-    def __init__(self, args, *, shape, indices_sorted: bool = False,
-                 unique_indices: bool = False):
+    def __init__(self, args, *, shape, indices_sorted: bool = False, unique_indices: bool = False):
         data, indices = args
         self.data = jnp.asarray(data)
         self.indices = jnp.asarray(indices)
@@ -90,12 +90,13 @@ class BCOO(JAXSparse):
         self.unique_indices = bool(unique_indices)
         if self.data.ndim != 1 or self.indices.ndim != 2:
             raise _not_implemented(
-                f"BCOO with data of rank {self.data.ndim} and indices of rank "
-                f"{self.indices.ndim}")
+                f"BCOO with data of rank {self.data.ndim} and indices of rank {self.indices.ndim}"
+            )
         if self.indices.shape != (self.data.shape[0], len(self.shape)):
             raise ValueError(
                 f"BCOO: indices of shape {self.indices.shape} do not match data of shape "
-                f"{self.data.shape} and shape {self.shape}")
+                f"{self.data.shape} and shape {self.shape}"
+            )
 
     @property
     def nse(self) -> int:
@@ -112,8 +113,11 @@ class BCOO(JAXSparse):
 
     # -- pytree ------------------------------------------------------------------------
     def tree_flatten(self):
-        aux = {"shape": self.shape, "indices_sorted": self.indices_sorted,
-               "unique_indices": self.unique_indices}
+        aux = {
+            "shape": self.shape,
+            "indices_sorted": self.indices_sorted,
+            "unique_indices": self.unique_indices,
+        }
         return (self.data, self.indices), aux
 
     @classmethod
@@ -127,36 +131,44 @@ class BCOO(JAXSparse):
 
     # -- construction --------------------------------------------------------------------
     @classmethod
-    def fromdense(cls, mat, *, nse=None, index_dtype=np.int32, n_dense: int = 0,
-                  n_batch: int = 0) -> BCOO:
+    def fromdense(
+        cls, mat, *, nse=None, index_dtype=np.int32, n_dense: int = 0, n_batch: int = 0
+    ) -> BCOO:
         """The nonzero entries of the dense array ``mat`` (``nse`` is required under jit)."""
         _check_layout(n_batch, n_dense)
         mat = jnp.asarray(mat)
         if nse is None:
             concrete = concrete_or_error(
-                mat, "The error arose for the nse argument of bcoo_fromdense.")
+                mat, "The error arose for the nse argument of bcoo_fromdense."
+            )
             nse = int(np.count_nonzero(concrete))
         nse = int(nse)
         if mat.ndim == 0:
             raise _not_implemented("BCOO of a 0-d array")
         idx = jnp.nonzero(mat, size=nse, fill_value=mat.shape)
-        indices = jnp.stack(idx, axis=1).astype(index_dtype) if nse else \
-            jnp.zeros((0, mat.ndim), index_dtype)
+        indices = (
+            jnp.stack(idx, axis=1).astype(index_dtype)
+            if nse
+            else jnp.zeros((0, mat.ndim), index_dtype)
+        )
         data = mat.at[idx].get(mode="fill", fill_value=0)
-        return cls((data, indices), shape=mat.shape, indices_sorted=True,
-                   unique_indices=True)
+        return cls((data, indices), shape=mat.shape, indices_sorted=True, unique_indices=True)
 
     @classmethod
-    def from_scipy_sparse(cls, mat, *, index_dtype=None, n_dense: int = 0,
-                          n_batch: int = 0) -> BCOO:
+    def from_scipy_sparse(
+        cls, mat, *, index_dtype=None, n_dense: int = 0, n_batch: int = 0
+    ) -> BCOO:
         """A ``BCOO`` copy of a SciPy sparse matrix (its coordinates, duplicates kept)."""
         _check_layout(n_batch, n_dense)
         coo = mat.tocoo()
         index_dtype = np.int32 if index_dtype is None else index_dtype
         indices = np.stack([coo.row, coo.col], axis=1).astype(index_dtype)
-        return cls((jnp.asarray(coo.data), jnp.asarray(indices)), shape=coo.shape,
-                   indices_sorted=bool(getattr(coo, "has_canonical_format", False)),
-                   unique_indices=bool(getattr(coo, "has_canonical_format", False)))
+        return cls(
+            (jnp.asarray(coo.data), jnp.asarray(indices)),
+            shape=coo.shape,
+            indices_sorted=bool(getattr(coo, "has_canonical_format", False)),
+            unique_indices=bool(getattr(coo, "has_canonical_format", False)),
+        )
 
     # -- conversion ----------------------------------------------------------------------
     def todense(self):
@@ -166,8 +178,12 @@ class BCOO(JAXSparse):
 
     # -- elementwise ---------------------------------------------------------------------
     def _with_data(self, data) -> BCOO:
-        return BCOO((data, self.indices), shape=self.shape,
-                    indices_sorted=self.indices_sorted, unique_indices=self.unique_indices)
+        return BCOO(
+            (data, self.indices),
+            shape=self.shape,
+            indices_sorted=self.indices_sorted,
+            unique_indices=self.unique_indices,
+        )
 
     def __neg__(self) -> BCOO:
         return self._with_data(-self.data)
@@ -198,14 +214,20 @@ class BCOO(JAXSparse):
     # -- structure -----------------------------------------------------------------------
     def transpose(self, axes=None) -> BCOO:
         """The transposed array (``axes`` a permutation of the dimensions, default reversed)."""
-        perm = tuple(range(self.ndim))[::-1] if axes is None else tuple(
-            int(a) % self.ndim for a in axes)
+        perm = (
+            tuple(range(self.ndim))[::-1]
+            if axes is None
+            else tuple(int(a) % self.ndim for a in axes)
+        )
         if sorted(perm) != list(range(self.ndim)):
-            raise ValueError(f"axes {axes} is not a permutation of the dimensions "
-                             f"of a {self.ndim}-d array")
-        return BCOO((self.data, self.indices[:, list(perm)]),
-                    shape=tuple(self.shape[p] for p in perm),
-                    unique_indices=self.unique_indices)
+            raise ValueError(
+                f"axes {axes} is not a permutation of the dimensions of a {self.ndim}-d array"
+            )
+        return BCOO(
+            (self.data, self.indices[:, list(perm)]),
+            shape=tuple(self.shape[p] for p in perm),
+            unique_indices=self.unique_indices,
+        )
 
     @property
     def T(self) -> BCOO:
@@ -214,14 +236,16 @@ class BCOO(JAXSparse):
     def sum(self, axis=None):
         """Sum over ``axis``: a dense scalar over all axes, else a ``BCOO`` whose stored
         elements are this one's with the summed coordinates dropped (duplicates kept)."""
-        axes = tuple(range(self.ndim)) if axis is None else (
-            (axis,) if isinstance(axis, int) else tuple(axis))
+        axes = (
+            tuple(range(self.ndim))
+            if axis is None
+            else ((axis,) if isinstance(axis, int) else tuple(axis))
+        )
         axes = tuple(sorted({int(a) % self.ndim for a in axes})) if self.ndim else ()
         if len(axes) == self.ndim:
             return jnp.sum(self.data)
         keep = [d for d in range(self.ndim) if d not in axes]
-        return BCOO((self.data, self.indices[:, keep]),
-                    shape=tuple(self.shape[d] for d in keep))
+        return BCOO((self.data, self.indices[:, keep]), shape=tuple(self.shape[d] for d in keep))
 
     # -- products with dense arrays ------------------------------------------------------
     def __matmul__(self, other):
@@ -254,8 +278,10 @@ def _sparse_matmul(a: BCOO, b):
     k = a.shape[-1]
     contract = b.shape[0] if b.ndim == 1 else b.shape[-2]
     if contract != k:
-        raise TypeError(f"dot_general requires contracting dimensions to have the same "
-                        f"shape, got ({k},) and ({contract},).")
+        raise TypeError(
+            f"dot_general requires contracting dimensions to have the same "
+            f"shape, got ({k},) and ({contract},)."
+        )
     if a.ndim == 1:
         if b.ndim == 1:
             return jnp.sum(data * _gather_rows(b, a.indices[:, 0], 0))
@@ -284,8 +310,10 @@ def _dense_matmul_sparse(b, a: BCOO):
     b = b.astype(dtype)
     k = a.shape[0]
     if b.shape[-1] != k:
-        raise TypeError(f"dot_general requires contracting dimensions to have the same "
-                        f"shape, got ({b.shape[-1]},) and ({k},).")
+        raise TypeError(
+            f"dot_general requires contracting dimensions to have the same "
+            f"shape, got ({b.shape[-1]},) and ({k},)."
+        )
     if a.ndim == 1:
         return jnp.sum(_gather_rows(b, a.indices[:, 0], b.ndim - 1) * data, axis=-1)
     if a.ndim != 2:
@@ -297,11 +325,11 @@ def _dense_matmul_sparse(b, a: BCOO):
     return jnp.moveaxis(out, 0, -1)
 
 
-def bcoo_fromdense(mat, *, nse=None, n_batch: int = 0, n_dense: int = 0,
-                   index_dtype=np.int32) -> BCOO:
+def bcoo_fromdense(
+    mat, *, nse=None, n_batch: int = 0, n_dense: int = 0, index_dtype=np.int32
+) -> BCOO:
     """``BCOO.fromdense`` as a function (``jax.experimental.sparse.bcoo_fromdense``)."""
-    return BCOO.fromdense(mat, nse=nse, n_batch=n_batch, n_dense=n_dense,
-                          index_dtype=index_dtype)
+    return BCOO.fromdense(mat, nse=nse, n_batch=n_batch, n_dense=n_dense, index_dtype=index_dtype)
 
 
 def bcoo_todense(mat: BCOO):

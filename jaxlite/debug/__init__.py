@@ -23,6 +23,7 @@ def __getattr__(name):
 def __dir__():
     return sorted(set(globals()) | set(_SHARDING_NAMES))
 
+
 __all__ = [
     "breakpoint",
     "callback",

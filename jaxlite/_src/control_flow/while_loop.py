@@ -426,9 +426,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
                 cond_fun(val)
             return body_fun(val)
 
-        body2 = rt.threaded_body(
-            body_after_cond, rs, unpack, lambda out, finals: (out, finals)
-        )
+        body2 = rt.threaded_body(body_after_cond, rs, unpack, lambda out, finals: (out, finals))
         values = rt.read_all(rs)
         val, finals = _while_loop(cond2, body2, (init_val, values))
         rt.write_all(rs, finals, values)

@@ -238,7 +238,13 @@ class Collector:
     """
 
     __slots__ = (
-        "base", "found", "saved", "threaded", "kind", "cond_effects", "recomputed_writes",
+        "base",
+        "found",
+        "saved",
+        "threaded",
+        "kind",
+        "cond_effects",
+        "recomputed_writes",
         "touched",
     )
 

@@ -222,7 +222,6 @@ def from_dlpack(x, /, *, device=None, copy=None):
     del device, copy
     if not (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__")):
         raise TypeError(
-            "The array passed to from_dlpack must have __dlpack__ and __dlpack_device__ "
-            "methods."
+            "The array passed to from_dlpack must have __dlpack__ and __dlpack_device__ methods."
         )
     return asarray(np.array(np.from_dlpack(x), copy=True))
