@@ -42,9 +42,12 @@ from jaxlite._src.core.trace import Tracer, eval_trace, set_current_trace, trace
 from jaxlite._src.custom_args import resolve_args as _resolve_args
 from jaxlite._src.custom_staged import DeadCodeFreeRule, applying_trace_kind, run_staged_rule
 from jaxlite._src.custom_trees import (
+    CustomVJPPrimal,
+    SymbolicZero,
     bwd_cotangent_leaves,
     check_nondiff_not_traced,
     is_host_residual,
+    zero_from_primal,
 )
 from jaxlite._src.custom_vmap import custom_jvp_call_batch, custom_vjp_call_batch
 from jaxlite._src.interpreters.dce import dce_closed_jaxpr
@@ -56,38 +59,6 @@ from jaxlite._src.ops.structural import stop_gradient_p, zeros
 
 
 # ------------------------------------------------------------------------ helpers
-class SymbolicZero:
-    """A zero tangent/cotangent passed to rules defined with ``symbolic_zeros=True``."""
-
-    def __init__(self, aval: ShapedArray):
-        self.aval = aval
-
-    @property
-    def shape(self):
-        return self.aval.shape
-
-    @property
-    def dtype(self):
-        return self.aval.dtype
-
-    def instantiate(self):
-        return zeros(self.aval)
-
-    def __repr__(self):
-        return f"SymbolicZero({self.aval.str_short(short_dtypes=True)})"
-
-
-class CustomVJPPrimal:
-    """An input to a ``custom_vjp`` fwd rule defined with ``symbolic_zeros=True``."""
-
-    def __init__(self, value, perturbed: bool):
-        self.value = value
-        self.perturbed = perturbed
-
-    def __repr__(self):
-        return f"CustomVJPPrimal(value={self.value!r}, perturbed={self.perturbed})"
-
-
 def _name(f) -> str:
     return getattr(f, "__name__", type(f).__name__)
 
@@ -98,18 +69,6 @@ def _ty(aval) -> str:
 
 def _zeros(aval):
     return zeros(aval)
-
-
-def zero_from_primal(val, symbolic_zeros: bool = False):
-    """Zero tangents for the primal pytree ``val`` (``jax.custom_derivatives``): one
-    ``SymbolicZero`` per leaf with ``symbolic_zeros``, else zero arrays of each leaf's
-    tangent type (float0 for integer and boolean leaves)."""
-
-    def zero(x):
-        aval = aval_of(x).to_tangent_aval()
-        return SymbolicZero(aval) if symbolic_zeros else _zeros(aval)
-
-    return tree_util.tree_map(zero, val)
 
 
 def _trace_closed(trace, fun, tracers):

@@ -1,15 +1,18 @@
 """Pytree conventions of ``custom_jvp`` / ``custom_vjp`` rules that JAX applies to what
 the user's rules return (``custom_derivatives`` uses them): which ``fwd`` residuals stay
 host values, and how a ``bwd`` output that is a prefix of the inputs' structure expands
-to one cotangent per input leaf."""
+to one cotangent per input leaf; and what rules defined with ``symbolic_zeros=True`` are
+handed (``SymbolicZero``, ``CustomVJPPrimal``; ``zero_from_primal``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from jaxlite._src import tree_util
+from jaxlite._src.core.avals import ShapedArray, aval_of
 from jaxlite._src.core.errors import UnexpectedTracerError
 from jaxlite._src.core.trace import Tracer
+from jaxlite._src.ops.structural import zeros
 
 
 def bwd_cotangent_leaves(g, tree, whole=None) -> list:
@@ -67,3 +70,48 @@ def check_nondiff_not_traced(x) -> None:
                 "or contain JAX tracers, e.g. function-valued arguments. In particular, "
                 "array-valued arguments should typically not be indicated as nondiff_argnums."
             )
+
+
+# ------------------------------------------------ zeros and primals handed to the rules
+class SymbolicZero:
+    """A zero tangent/cotangent passed to rules defined with ``symbolic_zeros=True``."""
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+    @property
+    def shape(self):
+        return self.aval.shape
+
+    @property
+    def dtype(self):
+        return self.aval.dtype
+
+    def instantiate(self):
+        return zeros(self.aval)
+
+    def __repr__(self):
+        return f"SymbolicZero({self.aval.str_short(short_dtypes=True)})"
+
+
+class CustomVJPPrimal:
+    """An input to a ``custom_vjp`` fwd rule defined with ``symbolic_zeros=True``."""
+
+    def __init__(self, value, perturbed: bool):
+        self.value = value
+        self.perturbed = perturbed
+
+    def __repr__(self):
+        return f"CustomVJPPrimal(value={self.value!r}, perturbed={self.perturbed})"
+
+
+def zero_from_primal(val, symbolic_zeros: bool = False):
+    """Zero tangents for the primal pytree ``val`` (``jax.custom_derivatives``): one
+    ``SymbolicZero`` per leaf with ``symbolic_zeros``, else zero arrays of each leaf's
+    tangent type (float0 for integer and boolean leaves)."""
+
+    def zero(x):
+        aval = aval_of(x).to_tangent_aval()
+        return SymbolicZero(aval) if symbolic_zeros else zeros(aval)
+
+    return tree_util.tree_map(zero, val)
