@@ -79,7 +79,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
     ("numpy", ("numpy",)),
     # grad/vjp/jacfwd/... (they build Jacobians with jax.numpy).
-    ("ad", ("ad", "custom_gradient")),
+    ("ad", ("ad", "custom_gradient", "saved_residuals")),
     # Libraries written with jax.numpy and the transformations.
     (
         "libraries",
