@@ -136,7 +136,7 @@ OPS_ORDER: list[str] = [
     "complex_elementary",  # XLA's complex unary functions at their edges (uses complex_kernels)
     "xla_math32",  # XLA:CPU's float32 exp/log/tanh in NumPy (no project imports)
     "xla_math32_numba",  # the native tier's float32 exp/log/tanh (Numba; kernels, blocked regions)
-    "xla_math_flag",  # the jaxlite_xla_math flag's exp/log/tanh (the loops above, else NumPy's)
+    "xla_math_flag",  # the jaxlite_xla_math flag's exp/log/tanh/sin/cos/tan/atan (loops above)
     "precision",  # lax.Precision and the check of precision= arguments (no project imports)
     "_factories",
     "minmax_native",  # the Numba-tier rules of max/min (signed-zero ties)

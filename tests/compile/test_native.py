@@ -790,7 +790,8 @@ def test_lane_fused_regions_match_python_tier():
 def test_threaded_numpy_region_for_transcendental_chains(native_mode):
     """A large elementwise chain with NumPy-SIMD functions (sin, exp, tanh) stays NumPy but
     runs on one flat chunk per core: bit for bit the Python tier, odd sizes included (with
-    Numba its float32 exp/tanh are XLA's, as the Python tier's under ``jaxlite_xla_math``)."""
+    Numba its float32 exp/tanh are XLA's, as the Python tier's under ``jaxlite_xla_math``,
+    which makes sin the C library's in both)."""
     native_mode("always")
 
     def f(x):
@@ -800,8 +801,10 @@ def test_threaded_numpy_region_for_transcendental_chains(native_mode):
     x = np.random.RandomState(1).uniform(-4, 4, (3, 70001)).astype(np.float32)
     x[0, :4] = [np.nan, np.inf, -np.inf, -0.0]
     jf = jax.jit(f)
-    got = jf(x)
-    tiers = _tiers(jf.lower(x)._compiled().fn)
+    with jax.config._override("jaxlite_xla_math", native_blocks.numba_installed()):
+        got = jf(x)
+    with jax.config._override("jaxlite_xla_math", native_blocks.numba_installed()):
+        tiers = _tiers(jf.lower(x)._compiled().fn)
     if (os.cpu_count() or 1) < 2:
         assert not tiers
     else:

@@ -80,16 +80,16 @@ def _region(closed):
     return regions[0]
 
 
-def _check(f, *args):
+def _check(f, *args, xla=None):
     """``f`` with its one blocked region (built in ``always`` mode) against the Python
     tier, bit for bit; returns the region's kernel. Where Numba is installed the region's
-    float32 exp/log/tanh are XLA's expansions: both then run with ``jaxlite_xla_math`` on,
-    which gives the Python tier the same (tests/compile/test_native_xla_math.py checks the
-    default, flag off)."""
+    float32 exp/log/tanh are XLA's expansions: both then run with ``jaxlite_xla_math`` on
+    (unless ``xla`` says otherwise), which gives the Python tier the same (and both the C
+    library's sin/cos; tests/compile/test_native_xla_math.py checks the default, flag off)."""
     closed = simplify.simplify(jax.make_jaxpr(f)(*args))
     outlined = native.outline_regions(closed, min_size=0)
     _region(outlined)
-    xla = native_blocks.numba_installed()
+    xla = native_blocks.numba_installed() if xla is None else xla
     with (
         jax.config._override("jaxlite_native", "off"),
         jax.config._override("jaxlite_xla_math", xla),
@@ -193,18 +193,19 @@ def test_float32_sin_and_cos_read_a_staged_copy_of_inputs():
         x[-(1 << 13) - 3 : -3] *= -1
 
     def f(x, y):
-        return jnp.sin(x) + jnp.cos(y) * jnp.sin(x * 0.5) + jnp.exp(x)
+        return jnp.sin(x) + jnp.cos(y) * jnp.sin(x * 0.5) + x * 3.0
 
-    src = _check(f, x, x[::-1].copy()).__jaxlite_source__
+    # NumPy's sin and cos: the flag off (under it they are the C library's, not staged).
+    src = _check(f, x, x[::-1].copy(), xla=False).__jaxlite_source__
     copies = re.findall(r"(_f\d+)\((s\d+), (x[01])\)\n\s+_u\d+\(\2, \2\)", src)
     assert sorted(c[2] for c in copies) == ["x0", "x1"], src
     assert native_blocks._STAGED >= {(np.sin, np.dtype(np.float32))}
     (copy_name,) = {c[0] for c in copies}
-    # sin(x * 0.5) reads a scratch value, exp reads x itself: no more copies.
+    # sin(x * 0.5) reads a scratch value, the product reads x itself: no more copies.
     assert src.count(copy_name + "(") == 2
     with jax.config._override("jax_enable_x64", True):
         x64 = x.astype(np.float64)
-        src64 = _check(f, x64, x64[::-1].copy()).__jaxlite_source__
+        src64 = _check(f, x64, x64[::-1].copy(), xla=False).__jaxlite_source__
     assert not re.search(r"_f\d+\(s\d+, x[01]\)", src64), src64  # float64: no copies
 
 
@@ -219,8 +220,9 @@ def test_non_contiguous_operand_is_copied_first():
     x = _floats(2 * 40000, np.float32).reshape(2, 40000)
     closed = simplify.simplify(jax.make_jaxpr(_chain)(x.T))
     region = _region(closed)
-    kernel = native_blocks.compile_blocks(region.params["jaxpr"])
     xla = native_blocks.numba_installed()
+    with jax.config._override("jaxlite_xla_math", xla):  # as in ``_check``
+        kernel = native_blocks.compile_blocks(region.params["jaxpr"])
     with (
         jax.config._override("jaxlite_native", "off"),
         jax.config._override("jaxlite_xla_math", xla),
@@ -268,33 +270,32 @@ def test_modes_with_and_without_numba(native_mode, monkeypatch, numba):
     """``always``: the blocked region is built when the function is compiled; ``auto``: once
     the Python tier has spent ``_HOT_SECONDS_BLOCKS`` in it, on the calling thread, then
     three trial calls; ``off``: no region. Numba is needed by none of them (with it, the
-    region's float32 exp/tanh are XLA's: the Python tier's under ``jaxlite_xla_math``)."""
+    region's float32 exp/tanh are XLA's: the Python tier's under ``jaxlite_xla_math``, which
+    makes sin the C library's in both)."""
     if not numba:
         monkeypatch.setattr(xla_math_flag, "_numba", {"avail": False})
     x = _floats(1 << 17, np.float32)
-    native_mode("off")
-    want = np.asarray(jax.jit(_chain)(x))
     with jax.config._override("jaxlite_xla_math", native_blocks.numba_installed()):
-        want_region = np.asarray(jax.jit(_chain)(x))
-    f = jax.jit(_chain)
-    assert not _tiers(f.lower(x)._compiled().fn)
-    native_mode("always")
-    f = jax.jit(_chain)
-    np.testing.assert_array_equal(np.asarray(f(x)), want_region)
-    (tier,) = _tiers(f.lower(x)._compiled().fn)
-    assert tier.threads and tier.state == "ready"
-    native_mode("auto")
-    monkeypatch.setattr(native, "_HOT_SECONDS_BLOCKS", 0.0)
-    f = jax.jit(_chain)
-    np.testing.assert_array_equal(np.asarray(f(x)), want)  # the Python tier; then built
-    (tier,) = _tiers(f.lower(x)._compiled().fn)
-    # (the region's Numba loops, if any, were loaded above: built on the calling thread)
-    assert tier.state == "trial" and native._queue.unfinished_tasks == 0
-    for _ in range(native._TRIALS):
-        np.testing.assert_array_equal(np.asarray(f(x)), want_region)
-    assert tier.state in ("ready", "slower")
-    last = np.asarray(f(x))
-    np.testing.assert_array_equal(last, want_region if tier.state == "ready" else want)
+        native_mode("off")
+        want = np.asarray(jax.jit(_chain)(x))
+        f = jax.jit(_chain)
+        assert not _tiers(f.lower(x)._compiled().fn)
+        native_mode("always")
+        f = jax.jit(_chain)
+        np.testing.assert_array_equal(np.asarray(f(x)), want)
+        (tier,) = _tiers(f.lower(x)._compiled().fn)
+        assert tier.threads and tier.state == "ready"
+        native_mode("auto")
+        monkeypatch.setattr(native, "_HOT_SECONDS_BLOCKS", 0.0)
+        f = jax.jit(_chain)
+        np.testing.assert_array_equal(np.asarray(f(x)), want)  # the Python tier; then built
+        (tier,) = _tiers(f.lower(x)._compiled().fn)
+        # (the region's Numba loops, if any, were loaded above: built on the calling thread)
+        assert tier.state == "trial" and native._queue.unfinished_tasks == 0
+        for _ in range(native._TRIALS):
+            np.testing.assert_array_equal(np.asarray(f(x)), want)
+        assert tier.state in ("ready", "slower")
+        np.testing.assert_array_equal(np.asarray(f(x)), want)
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the Python tier on inf * 0
@@ -324,6 +325,9 @@ def test_shard_map_device_bodies_run_blocks_on_their_thread():
             raise AssertionError("a device body handed blocks to the pool")
         native_blocks._get_pool = no_pool
         mesh = jax.make_mesh((2,), ("i",), axis_types=(AxisType.Auto,))
+        # (with Numba, the region's float32 exp/tanh are XLA's: the flag's Python tier,
+        # whose sin is the C library's in both)
+        jax.config.update("jaxlite_xla_math", native_blocks.numba_installed())
         g = jax.jit(jax.shard_map(chain, mesh=mesh, in_specs=P("i"), out_specs=P("i")))
         x = np.random.RandomState(0).uniform(-6, 6, 2 * 300001).astype(np.float32)
         from jaxlite._src.compile import native
@@ -333,8 +337,6 @@ def test_shard_map_device_bodies_run_blocks_on_their_thread():
         assert native.stats["regions"] - before["regions"] == 1, native.stats
         assert native.stats["compiled"] - before["compiled"] == 1, native.stats
         jax.config.update("jaxlite_native", "off")
-        # (with Numba, the region's float32 exp/tanh are XLA's: the flag's Python tier)
-        jax.config.update("jaxlite_xla_math", native_blocks.numba_installed())
         want = np.asarray(jax.jit(chain)(x))
         assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
         """,

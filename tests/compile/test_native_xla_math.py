@@ -289,3 +289,57 @@ def test_flag_loads_the_loops_in_the_background(monkeypatch):
         assert xla_math_flag._numba["exp"] is xm.exp_block
         assert xla_math_flag._numba["tanh"] is xm.tanh_block
         _same_bits(_flagged(x, "tanh", mode="auto"), want)  # the loop now
+
+
+def _libm(name, x):
+    """The C library's float32 function ``name`` of each element of ``x`` (ctypes)."""
+    import ctypes
+    import ctypes.util
+
+    fn = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name + "f")
+    fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
+    flat = np.asarray(x, np.float32).reshape(-1)
+    return np.array([fn(float(v)) for v in flat], np.float32).reshape(np.shape(x))
+
+
+_LIBM = {"sin": "sin", "cos": "cos", "tan": "tan", "atan": "arctan"}  # C name: NumPy name
+
+
+@pytest.mark.parametrize("name", sorted(_LIBM))
+def test_flag_calls_the_c_librarys_sin_cos_tan_atan(name, monkeypatch):
+    """``jaxlite_xla_math``: float32 ``sin``/``cos``/``tan``/``arctan`` are the C library's
+    float32 functions, which XLA:CPU calls (JAX's bits), loaded before the first answer
+    (no NumPy route has these bits), eagerly and under jit, 16-bit dtypes widened, whatever
+    the native tier's mode; without Numba, NumPy's kernels."""
+    monkeypatch.setattr(xla_math_flag, "_numba", {})
+    rng = np.random.default_rng(1)
+    x = np.concatenate(
+        [rng.uniform(-10, 10, 3000), rng.uniform(-1e5, 1e5, 500), [0.0, -0.0, np.inf, np.nan]]
+    ).astype(np.float32)
+    fn, np_fn = getattr(jnp, _LIBM[name]), getattr(np, _LIBM[name])
+    with np.errstate(all="ignore"):
+        want = _libm(name, x)
+        with jax.config._override("jaxlite_xla_math", True):
+            with jax.config._override("jaxlite_native", "auto"):
+                _same_bits(fn(x), want)
+                assert xla_math_flag._numba[name] is getattr(xm, f"{name}_block")
+                _same_bits(jax.jit(fn)(x), want)
+                grid = x[:3000].reshape(30, 100)[:, ::7]
+                _same_bits(fn(grid), _libm(name, grid))
+                for dt in (jnp.bfloat16, np.float16):
+                    h = x[:3000].astype(dt)
+                    got = np.asarray(fn(h))
+                    assert got.dtype == dt
+                    exp16 = _libm(name, h.astype(np.float32)).astype(dt)
+                    np.testing.assert_array_equal(got.view(np.uint16), exp16.view(np.uint16))
+            with jax.config._override("jaxlite_native", "off"):  # not the tier's business
+                _same_bits(fn(x), want)
+            monkeypatch.setitem(xla_math_flag._numba, "avail", False)  # no Numba: NumPy's
+            monkeypatch.delitem(xla_math_flag._numba, name)
+            _same_bits(fn(x), np_fn(x))
+        assert np.any(want[:3000] != np_fn(x[:3000]))  # NumPy's kernels: other bits
+    try:
+        import jax as real_jax
+    except ImportError:
+        return
+    _same_bits(np.asarray(real_jax.jit(getattr(real_jax.numpy, _LIBM[name]))(x)), want)

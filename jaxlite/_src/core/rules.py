@@ -213,6 +213,6 @@ def impl_for(eqn) -> Callable | None:
     u = getattr(f, "ufunc", None)
     if u is not None and not any(getattr(v.aval.dtype, "kind", "") == "c" for v in eqn.invars):
         if getattr(f, "xla_math", False) and _config.read("jaxlite_xla_math"):
-            return f  # XLA's expansions (ops/xla_math_flag); the flag is in jit's cache key
+            return f.flagged  # XLA's functions (ops/xla_math_flag); the flag is in jit's key
         return u
     return f

@@ -468,6 +468,7 @@ def split(real_impl, kernel):
         impl.ufunc = real_impl
     elif getattr(real_impl, "ufunc", None) is not None:  # ops/xla_math_flag's switchable impls
         impl.ufunc = real_impl.ufunc
+        impl.flagged = real_impl.flagged
         impl.xla_math = True
     impl.__name__ = getattr(real_impl, "__name__", "impl")
     impl.complex_kernel = kernel

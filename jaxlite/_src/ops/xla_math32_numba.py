@@ -1,6 +1,7 @@
 """The native tier's float32 ``exp``, ``log`` and ``tanh``: XLA:CPU's expansions
 (``ops/xla_math32``, JAX's bits) as Numba element functions, and loops over them for blocked
-NumPy regions.
+NumPy regions; and loops over the C library's float32 ``sin``/``cos``/``tan``/``atan``,
+which XLA:CPU calls (the ``jaxlite_xla_math`` flag's, at the end).
 
 Imported only by native-tier kernel modules (the ``exp``/``log``/``tanh`` rules in
 ``ops/_native`` ask for these with ``ctx.helper``) and through ``xla_math32.numba_loop``
@@ -28,6 +29,8 @@ float32 values), by two routes:
 """
 
 from __future__ import annotations
+
+import math
 
 import numba
 import numpy as np
@@ -214,3 +217,37 @@ def log_inplace(x):
     """``x[i] = log_f32(x[i])``."""
     for i in range(x.size):
         x[i] = log_f32(x[i])
+
+
+# The C library's float32 sin, cos, tan and atan: XLA:CPU calls them (``sinf``...) for these
+# functions, so they are JAX's bits on the same machine (0 differences in 10,000 operands
+# each, and widened from every bfloat16 and float16 value; NumPy's own kernels differ in
+# 9-25% of float32 operands). Numba calls them for float32 operands. One scalar call per
+# element: several times NumPy's time. Used by the ``jaxlite_xla_math`` flag only
+# (``ops/xla_math_flag``).
+@_plain_loop
+def sin_block(x, out):
+    """``out[i] = sinf(x[i])``."""
+    for i in range(x.size):
+        out[i] = math.sin(x[i])
+
+
+@_plain_loop
+def cos_block(x, out):
+    """``out[i] = cosf(x[i])``."""
+    for i in range(x.size):
+        out[i] = math.cos(x[i])
+
+
+@_plain_loop
+def tan_block(x, out):
+    """``out[i] = tanf(x[i])``."""
+    for i in range(x.size):
+        out[i] = math.tan(x[i])
+
+
+@_plain_loop
+def atan_block(x, out):
+    """``out[i] = atanf(x[i])``."""
+    for i in range(x.size):
+        out[i] = math.atan(x[i])

@@ -1,20 +1,28 @@
-"""The ``jaxlite_xla_math`` flag's ``exp``, ``log`` and ``tanh`` impls: XLA:CPU's float32
-expansions (JAX's bits) instead of NumPy's kernels, by the fastest route available.
+"""The ``jaxlite_xla_math`` flag's impls: float32 functions with JAX's bits instead of
+NumPy's kernels, by the fastest route available.
 
-With the flag on, float32 operands (bfloat16, and float16 for ``tanh``, widened to float32
-and rounded back, as XLA:CPU computes them) take XLA's expansion; otherwise NumPy's ufunc.
-Two routes give the same bits on all 2**32 float32 operands: the native tier's Numba loops
-(``ops/xla_math32_numba``, near NumPy's speed) where Numba is installed and the native tier
-is not off, else ``ops/xla_math32``'s NumPy kernels (some forty NumPy passes). The first
-flagged call starts loading the loops on a background thread (``jaxlite_native="always"``:
-at once, on the calling thread; Numba's import and its disk cache take about a second, the
-first compile on a machine a few), and until they are loaded the NumPy kernels answer.
-float32[1M] on the quiet development machine: ``exp`` 0.70 ms by the loop, 10.4 ms by the
-NumPy kernel (NumPy's own ufunc 0.56 ms), ``log`` 1.8 / 21 ms (0.47), ``tanh`` 0.46 / 9.7
-ms (0.41).
+With the flag on, float32 operands (bfloat16, and float16 where XLA:CPU widens it, rounded
+back to the operand's dtype) take what XLA:CPU computes; otherwise NumPy's ufunc.
 
-``compile/native_blocks`` loads the loops through ``numba_loop`` too, so one record here
-(``_numba``) says whether Numba is usable and which loops are loaded.
+* ``exp``, ``log``, ``tanh``: XLA:CPU's expansions into float32 arithmetic. Two routes give
+  the same bits on all 2**32 float32 operands: the native tier's Numba loops
+  (``ops/xla_math32_numba``, near NumPy's speed) where Numba is installed and the native
+  tier is not off, else ``ops/xla_math32``'s NumPy kernels (some forty NumPy passes). The
+  first flagged call starts loading the loops on a background thread
+  (``jaxlite_native="always"``: at once, on the calling thread; Numba's import and its disk
+  cache take about a second, the first compile on a machine a few), and until they are
+  loaded the NumPy kernels answer. float32[1M] on the quiet development machine: ``exp``
+  0.70 ms by the loop, 10.4 ms by the NumPy kernel (NumPy's own ufunc 0.56 ms), ``log``
+  1.8 / 21 ms (0.47), ``tanh`` 0.46 / 9.7 ms (0.41).
+* ``sin``, ``cos``, ``tan``, ``arctan``: XLA:CPU calls the C library's float32 functions
+  (``sinf``...), so the flag does too, through Numba loops (``xla_math32_numba``), loaded at
+  the first flagged call on the calling thread (no other route has these bits: a
+  background load would change a process's results midway), whatever the native tier's
+  mode (the Python tier and the native tier's blocked regions must give the same bits).
+  Without Numba, NumPy's kernels (docs/compat.md).
+
+``compile/native_blocks`` loads the expansions' loops through ``numba_loop`` too, so one
+record here (``_numba``) says whether Numba is usable and which loops are loaded.
 """
 
 from __future__ import annotations
@@ -29,9 +37,9 @@ from jaxlite._src.config import config as _config
 from jaxlite._src.ops.xla_math32 import exp32, log32, tanh32
 
 _f32 = np.dtype(np.float32)
-_bf16 = np.dtype(ml_dtypes.bfloat16)
+_bf16, _f16 = np.dtype(ml_dtypes.bfloat16), np.dtype(np.float16)
 
-# "avail": is Numba installed (found; False once its import failed); "exp"/"log"/"tanh": the
+# "avail": is Numba installed (found; False once its import failed); "exp", "sin"...: the
 # flag's loaded loop; "<name>_block": True once a blocked region (compile/native_blocks) has
 # compiled that loop and its in-place form.
 _numba: dict = {}
@@ -47,9 +55,10 @@ def numba_installed() -> bool:
 
 
 def numba_loop(name: str, inplace: bool = False):
-    """``ops/xla_math32_numba``'s loop computing ``name`` ("exp", "log", "tanh") on a 1-D
-    float32 block, ``f(x, out)`` (``f(x)`` in place), or None: Numba not installed, or
-    installed but failing to import (then NumPy's kernels from now on). Imports Numba."""
+    """``ops/xla_math32_numba``'s loop computing ``name`` ("exp", "log", "tanh"; "sin",
+    "cos", "tan", "atan" out of place only) on a 1-D float32 block, ``f(x, out)`` (``f(x)``
+    in place), or None: Numba not installed, or installed but failing to import (then
+    NumPy's from now on). Imports Numba."""
     if not numba_installed():
         return None
     try:
@@ -60,11 +69,15 @@ def numba_loop(name: str, inplace: bool = False):
     return getattr(xla_math32_numba, f"{name}_inplace" if inplace else f"{name}_block")
 
 
-def _load_loops() -> None:
-    """Compile (or load from Numba's disk cache) the flag's three loops, for writable and
-    read-only operands (jit's arguments are read-only: another Numba type)."""
+_EXPANSIONS = ("exp", "log", "tanh")  # the NumPy kernels give the loops' bits meanwhile
+_LIBM = ("sin", "cos", "tan", "atan")  # loaded before their first answer
+
+
+def _load_loops(names=_EXPANSIONS) -> None:
+    """Compile (or load from Numba's disk cache) the flag's loops ``names``, for writable
+    and read-only operands (jit's arguments are read-only: another Numba type)."""
     with _load_lock:
-        for name in ("exp", "log", "tanh"):
+        for name in names:
             loop = _numba.get(name) or numba_loop(name)
             if loop is None:
                 return
@@ -73,15 +86,21 @@ def _load_loops() -> None:
                 loop(x, out)
                 x.setflags(write=False)
                 loop(x, out)
-            except Exception:  # noqa: BLE001 -- a Numba that cannot compile: the kernels here
+            except Exception:  # noqa: BLE001 -- a Numba that cannot compile: NumPy's
                 _numba["avail"] = False
                 return
             _numba[name] = loop
 
 
 def _flag_loop(name: str):
-    """The loop the flag runs ``name`` with now, or None (the NumPy kernels, same bits)."""
+    """The loop the flag runs ``name`` with now, or None (NumPy: the expansions' kernels,
+    the same bits; for the C library's functions NumPy's own ufunc)."""
     loop = _numba.get(name)
+    if name in _LIBM:  # whatever the tier's mode: the flag's bits must not depend on it
+        if loop is None and numba_installed():
+            _load_loops(_LIBM)
+            loop = _numba.get(name)
+        return loop
     mode = _config.read("jaxlite_native")
     if mode == "off" or (loop is None and not numba_installed()):
         return None
@@ -97,28 +116,35 @@ def _flag_loop(name: str):
 
 def _impl(name, kernel, ufunc, widened):
     """The real-operand impl of a primitive: NumPy's ``ufunc``, or with the
-    ``jaxlite_xla_math`` flag on, XLA's expansion ``name`` (the native tier's loop once
-    loaded, else ``kernel``) for float32 and, widened to float32 and rounded back as XLA:CPU
-    computes them, for the 16-bit dtypes in ``widened``. Code generation calls
-    ``impl.ufunc`` directly while the flag is off (``core.rules.impl_for``)."""
+    ``jaxlite_xla_math`` flag on, ``impl.flagged``: XLA:CPU's ``name`` (the native tier's
+    loop once loaded, else ``kernel``, or ``ufunc`` where there is no kernel) for float32
+    and, widened to float32 and rounded back as XLA:CPU computes them, for the 16-bit dtypes
+    in ``widened``. Code generation calls ``impl.ufunc`` or ``impl.flagged`` directly, as the
+    flag was when it compiled (``core.rules.impl_for``; the flag is in jit's cache key), so a
+    compiled function's worker threads never read it."""
+
+    def flagged(x):
+        dt = x.dtype
+        if dt != _f32 and dt not in widened:
+            return ufunc(x)
+        loop = _flag_loop(name)
+        if loop is not None:
+            flat = np.ascontiguousarray(x, _f32).reshape(-1)
+            y = np.empty(flat.size, _f32)
+            loop(flat, y)
+            y = y.reshape(x.shape)
+        elif kernel is not None:
+            y = kernel(x if dt == _f32 else x.astype(_f32))
+        else:
+            return ufunc(x)
+        return y if dt == _f32 else y.astype(dt)
 
     def impl(x):
-        if _config.read("jaxlite_xla_math"):
-            dt = x.dtype
-            if dt == _f32 or dt in widened:
-                loop = _flag_loop(name)
-                if loop is None:
-                    y = kernel(x if dt == _f32 else x.astype(_f32))
-                else:
-                    flat = np.ascontiguousarray(x, _f32).reshape(-1)
-                    y = np.empty(flat.size, _f32)
-                    loop(flat, y)
-                    y = y.reshape(x.shape)
-                return y if dt == _f32 else y.astype(dt)
-        return ufunc(x)
+        return flagged(x) if _config.read("jaxlite_xla_math") else ufunc(x)
 
-    impl.__name__ = ufunc.__name__
+    impl.__name__ = flagged.__name__ = ufunc.__name__
     impl.ufunc = ufunc
+    impl.flagged = flagged
     impl.xla_math = True
     return impl
 
@@ -127,4 +153,9 @@ def _impl(name, kernel, ufunc, widened):
 # widens float16 exp/log to a float32 C-library call: NumPy's bits, checked over all values).
 exp = _impl("exp", exp32, np.exp, (_bf16,))
 log = _impl("log", log32, np.log, (_bf16,))
-tanh = _impl("tanh", tanh32, np.tanh, (_bf16, np.dtype(np.float16)))
+tanh = _impl("tanh", tanh32, np.tanh, (_bf16, _f16))
+# Both 16-bit dtypes widen to the C library's float32 function (checked over all values).
+sin = _impl("sin", None, np.sin, (_bf16, _f16))
+cos = _impl("cos", None, np.cos, (_bf16, _f16))
+tan = _impl("tan", None, np.tan, (_bf16, _f16))
+arctan = _impl("atan", None, np.arctan, (_bf16, _f16))
