@@ -291,15 +291,16 @@ def test_flag_loads_the_loops_in_the_background(monkeypatch):
         _same_bits(_flagged(x, "tanh", mode="auto"), want)  # the loop now
 
 
-def _libm(name, x):
-    """The C library's float32 function ``name`` of each element of ``x`` (ctypes)."""
+def _libm(name, *xs):
+    """The C library's float32 function ``name`` of each element of ``xs`` (ctypes)."""
     import ctypes
     import ctypes.util
 
     fn = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name + "f")
-    fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
-    flat = np.asarray(x, np.float32).reshape(-1)
-    return np.array([fn(float(v)) for v in flat], np.float32).reshape(np.shape(x))
+    fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float] * len(xs)
+    flats = [np.asarray(x, np.float32).reshape(-1) for x in np.broadcast_arrays(*xs)]
+    out = [fn(*map(float, vals)) for vals in zip(*flats)]
+    return np.array(out, np.float32).reshape(np.broadcast_shapes(*map(np.shape, xs)))
 
 
 _LIBM = {"sin": "sin", "cos": "cos", "tan": "tan", "atan": "arctan"}  # C name: NumPy name
@@ -343,3 +344,35 @@ def test_flag_calls_the_c_librarys_sin_cos_tan_atan(name, monkeypatch):
     except ImportError:
         return
     _same_bits(np.asarray(real_jax.jit(getattr(real_jax.numpy, _LIBM[name]))(x)), want)
+
+
+@pytest.mark.parametrize("name", ["atan2", "pow"])
+def test_flag_calls_the_c_librarys_atan2_and_pow(name, monkeypatch):
+    """``jaxlite_xla_math``: float32 ``arctan2`` and ``power`` are the C library's ``atan2f``
+    and ``powf`` (JAX's bits), broadcast operands and edge values (signed zeros, infinities,
+    NaN, negative bases, the exponent 0.5) included; without the flag, NumPy's."""
+    monkeypatch.setattr(xla_math_flag, "_numba", {})
+    rng = np.random.default_rng(2)
+    edges = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -8.0, 2.5, np.inf, -np.inf, np.nan], np.float32)
+    x = np.concatenate([rng.uniform(-5, 5, 2000), rng.uniform(0, 30, 2000)]).astype(np.float32)
+    y = np.concatenate([rng.uniform(-5, 5, 2000), rng.uniform(-3, 3, 2000)]).astype(np.float32)
+    ex, ey = np.meshgrid(edges, edges)
+    x, y = np.concatenate([x, ex.ravel()]), np.concatenate([y, ey.ravel()])
+    fn = {"atan2": jnp.arctan2, "pow": jnp.power}[name]
+    with np.errstate(all="ignore"):
+        want = _libm(name, x, y)
+        with jax.config._override("jaxlite_xla_math", True):
+            _same_bits(fn(x, y), want)
+            assert xla_math_flag._numba[name] is getattr(xm, f"{name}_block")
+            _same_bits(jax.jit(fn)(x, y), want)
+            grid = x[:40].reshape(4, 10)  # broadcast against a row
+            _same_bits(fn(grid, y[:10]), _libm(name, grid, y[:10]))
+            _same_bits(fn(x, np.float32(0.5)), _libm(name, x, np.float32(0.5)))
+        plain = np.asarray(fn(x, y))
+        assert not np.array_equal(plain.view(np.uint32), want.view(np.uint32))  # NumPy's
+    try:
+        import jax as real_jax
+    except ImportError:
+        return
+    real = {"atan2": real_jax.numpy.arctan2, "pow": real_jax.numpy.power}[name]
+    _same_bits(np.asarray(real_jax.jit(real)(x, y)), want)

@@ -211,8 +211,11 @@ def impl_for(eqn) -> Callable | None:
     code generation (``out=`` buffers) for real operands."""
     f = impl_rules.get(eqn.primitive)
     u = getattr(f, "ufunc", None)
-    if u is not None and not any(getattr(v.aval.dtype, "kind", "") == "c" for v in eqn.invars):
-        if getattr(f, "xla_math", False) and _config.read("jaxlite_xla_math"):
+    flagged = getattr(f, "xla_math", False)
+    if (u is not None or flagged) and not any(
+        getattr(v.aval.dtype, "kind", "") == "c" for v in eqn.invars
+    ):
+        if flagged and _config.read("jaxlite_xla_math"):
             return f.flagged  # XLA's functions (ops/xla_math_flag); the flag is in jit's key
-        return u
+        return f if u is None else u
     return f

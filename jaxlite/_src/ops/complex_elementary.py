@@ -466,8 +466,8 @@ def split(real_impl, kernel):
 
     if isinstance(real_impl, np.ufunc):
         impl.ufunc = real_impl
-    elif getattr(real_impl, "ufunc", None) is not None:  # ops/xla_math_flag's switchable impls
-        impl.ufunc = real_impl.ufunc
+    elif getattr(real_impl, "xla_math", False):  # ops/xla_math_flag's switchable impls
+        impl.ufunc = getattr(real_impl, "ufunc", None)
         impl.flagged = real_impl.flagged
         impl.xla_math = True
     impl.__name__ = getattr(real_impl, "__name__", "impl")

@@ -437,7 +437,7 @@ defjvp(
 
 
 pow_p = naryop(
-    "pow", _cx.split(_kernels.power, _cx.power), [INEXACT, INEXACT], native="np.power({0}, {1})"
+    "pow", _cx.split(_xm.power, _cx.power), [INEXACT, INEXACT], native="np.power({0}, {1})"
 )
 
 
@@ -485,7 +485,7 @@ defjvp2(
     lambda t, ans, x, y: mul(t, _balanced_eq(y, ans, x)),
 )
 
-atan2_p = naryop("atan2", _kernels.atan2, [INEXACT, INEXACT], native="np.arctan2({0}, {1})")
+atan2_p = naryop("atan2", _xm.arctan2, [INEXACT, INEXACT], native="np.arctan2({0}, {1})")
 defjvp(
     atan2_p,
     lambda t, x, y: mul(t, div(y, add(mul(x, x), mul(y, y)))),

@@ -219,12 +219,12 @@ def log_inplace(x):
         x[i] = log_f32(x[i])
 
 
-# The C library's float32 sin, cos, tan and atan: XLA:CPU calls them (``sinf``...) for these
-# functions, so they are JAX's bits on the same machine (0 differences in 10,000 operands
-# each, and widened from every bfloat16 and float16 value; NumPy's own kernels differ in
-# 9-25% of float32 operands). Numba calls them for float32 operands. One scalar call per
-# element: several times NumPy's time. Used by the ``jaxlite_xla_math`` flag only
-# (``ops/xla_math_flag``).
+# The C library's float32 sin, cos, tan, atan, atan2 and pow: XLA:CPU calls them (``sinf``...)
+# for these functions, so they are JAX's bits on the same machine (0 differences in 10,000
+# operands each, and the unary ones widened from every bfloat16 and float16 value; NumPy's
+# own kernels differ in 9-50% of float32 operands). Numba calls them for float32 operands.
+# One scalar call per element: several times NumPy's time. Used by the ``jaxlite_xla_math``
+# flag only (``ops/xla_math_flag``).
 @_plain_loop
 def sin_block(x, out):
     """``out[i] = sinf(x[i])``."""
@@ -251,3 +251,17 @@ def atan_block(x, out):
     """``out[i] = atanf(x[i])``."""
     for i in range(x.size):
         out[i] = math.atan(x[i])
+
+
+@_plain_loop
+def atan2_block(x, y, out):
+    """``out[i] = atan2f(x[i], y[i])``."""
+    for i in range(x.size):
+        out[i] = math.atan2(x[i], y[i])
+
+
+@_plain_loop
+def pow_block(x, y, out):
+    """``out[i] = powf(x[i], y[i])``."""
+    for i in range(x.size):
+        out[i] = math.pow(x[i], y[i])

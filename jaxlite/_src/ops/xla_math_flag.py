@@ -14,11 +14,13 @@ back to the operand's dtype) take what XLA:CPU computes; otherwise NumPy's ufunc
   loaded the NumPy kernels answer. float32[1M] on the quiet development machine: ``exp``
   0.70 ms by the loop, 10.4 ms by the NumPy kernel (NumPy's own ufunc 0.56 ms), ``log``
   1.8 / 21 ms (0.47), ``tanh`` 0.46 / 9.7 ms (0.41).
-* ``sin``, ``cos``, ``tan``, ``arctan``: XLA:CPU calls the C library's float32 functions
-  (``sinf``...), so the flag does too, through Numba loops (``xla_math32_numba``), loaded at
-  the first flagged call on the calling thread (no other route has these bits: a
-  background load would change a process's results midway), whatever the native tier's
-  mode (the Python tier and the native tier's blocked regions must give the same bits).
+* ``sin``, ``cos``, ``tan``, ``arctan`` and the binary ``arctan2`` and ``pow`` (float32;
+  the unary ones also for the 16-bit floats, widened): XLA:CPU calls the C library's
+  float32 functions (``sinf``...), so the flag does too, through Numba loops
+  (``xla_math32_numba``), loaded at the first flagged call on the calling thread (no other
+  route has these bits: a background load would change a process's results midway),
+  whatever the native tier's mode (the Python tier and the native tier's blocked regions
+  must give the same bits).
   Without Numba, NumPy's kernels (docs/compat.md).
 
 ``compile/native_blocks`` loads the expansions' loops through ``numba_loop`` too, so one
@@ -34,6 +36,7 @@ import ml_dtypes
 import numpy as np
 
 from jaxlite._src.config import config as _config
+from jaxlite._src.ops import _kernels
 from jaxlite._src.ops.xla_math32 import exp32, log32, tanh32
 
 _f32 = np.dtype(np.float32)
@@ -56,9 +59,9 @@ def numba_installed() -> bool:
 
 def numba_loop(name: str, inplace: bool = False):
     """``ops/xla_math32_numba``'s loop computing ``name`` ("exp", "log", "tanh"; "sin",
-    "cos", "tan", "atan" out of place only) on a 1-D float32 block, ``f(x, out)`` (``f(x)``
-    in place), or None: Numba not installed, or installed but failing to import (then
-    NumPy's from now on). Imports Numba."""
+    "cos", "tan", "atan" out of place only; "atan2", "pow": ``f(x, y, out)``) on 1-D
+    float32 blocks, ``f(x, out)`` (``f(x)`` in place), or None: Numba not installed, or
+    installed but failing to import (then NumPy's from now on). Imports Numba."""
     if not numba_installed():
         return None
     try:
@@ -70,7 +73,8 @@ def numba_loop(name: str, inplace: bool = False):
 
 
 _EXPANSIONS = ("exp", "log", "tanh")  # the NumPy kernels give the loops' bits meanwhile
-_LIBM = ("sin", "cos", "tan", "atan")  # loaded before their first answer
+_LIBM = ("sin", "cos", "tan", "atan", "atan2", "pow")  # loaded before their first answer
+_BINARY = ("atan2", "pow")
 
 
 def _load_loops(names=_EXPANSIONS) -> None:
@@ -82,10 +86,11 @@ def _load_loops(names=_EXPANSIONS) -> None:
             if loop is None:
                 return
             x, out = np.zeros(1, _f32), np.empty(1, _f32)
+            args = (x, x) if name in _BINARY else (x,)
             try:
-                loop(x, out)
+                loop(*args, out)
                 x.setflags(write=False)
-                loop(x, out)
+                loop(*args, out)
             except Exception:  # noqa: BLE001 -- a Numba that cannot compile: NumPy's
                 _numba["avail"] = False
                 return
@@ -149,6 +154,32 @@ def _impl(name, kernel, ufunc, widened):
     return impl
 
 
+def _impl2(name, plain):
+    """``_impl`` of a binary function of the C library (``plain``: the impl without the
+    flag, which also takes complex operands): with the flag on, float32 operands take the
+    loop (broadcast first), others ``plain``."""
+
+    def flagged(x, y):
+        loop = _flag_loop(name) if x.dtype == _f32 and y.dtype == _f32 else None
+        if loop is None:
+            return plain(x, y)
+        x, y = np.broadcast_arrays(x, y)
+        a = np.ascontiguousarray(x).reshape(-1)
+        b = np.ascontiguousarray(y).reshape(-1)
+        out = np.empty(a.size, _f32)
+        loop(a, b, out)
+        return out.reshape(x.shape)
+
+    def impl(x, y):
+        return flagged(x, y) if _config.read("jaxlite_xla_math") else plain(x, y)
+
+    impl.__name__ = flagged.__name__ = plain.__name__
+    impl.plain = plain
+    impl.flagged = flagged
+    impl.xla_math = True
+    return impl
+
+
 # bfloat16 goes through the float32 expansions in all three; float16 in tanh only (XLA:CPU
 # widens float16 exp/log to a float32 C-library call: NumPy's bits, checked over all values).
 exp = _impl("exp", exp32, np.exp, (_bf16,))
@@ -159,3 +190,5 @@ sin = _impl("sin", None, np.sin, (_bf16, _f16))
 cos = _impl("cos", None, np.cos, (_bf16, _f16))
 tan = _impl("tan", None, np.tan, (_bf16, _f16))
 arctan = _impl("atan", None, np.arctan, (_bf16, _f16))
+arctan2 = _impl2("atan2", _kernels.atan2)
+power = _impl2("pow", _kernels.power)
