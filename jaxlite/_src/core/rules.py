@@ -208,7 +208,9 @@ def impl_for(eqn) -> Callable | None:
     """The NumPy callable that computes ``eqn`` in generated code: ``impl_rules[p]``, or the
     ufunc it wraps (its ``ufunc`` attribute) when no operand is complex. An impl that only adds
     complex kernels to a ufunc (``ops/complex_elementary.py``) thus stays a plain ufunc to
-    code generation (``out=`` buffers) for real operands."""
+    code generation (``out=`` buffers) for real operands. The ``jaxlite_xla_math`` flag's
+    impls (``ops/xla_math_flag``) give their ``flagged`` callable with the flag on, else
+    their ufunc or ``plain`` callable: compiled code never reads the flag."""
     f = impl_rules.get(eqn.primitive)
     u = getattr(f, "ufunc", None)
     flagged = getattr(f, "xla_math", False)
@@ -217,5 +219,5 @@ def impl_for(eqn) -> Callable | None:
     ):
         if flagged and _config.read("jaxlite_xla_math"):
             return f.flagged  # XLA's functions (ops/xla_math_flag); the flag is in jit's key
-        return f if u is None else u
+        return u if u is not None else getattr(f, "plain", None) or f
     return f

@@ -468,6 +468,7 @@ def split(real_impl, kernel):
         impl.ufunc = real_impl
     elif getattr(real_impl, "xla_math", False):  # ops/xla_math_flag's switchable impls
         impl.ufunc = getattr(real_impl, "ufunc", None)
+        impl.plain = getattr(real_impl, "plain", None)
         impl.flagged = real_impl.flagged
         impl.xla_math = True
     impl.__name__ = getattr(real_impl, "__name__", "impl")
