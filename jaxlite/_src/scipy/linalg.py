@@ -260,7 +260,8 @@ def qr(a, overwrite_a: bool = False, lwork=None, mode: str = "full", pivoting: b
         raise ValueError(f"Unsupported QR decomposition mode '{mode}'")
     a = jnp.asarray(a)
     p = None
-    if pivoting:
+    if pivoting:  # (an integer matrix is promoted, as jnp.linalg.qr does)
+        (a,) = promote_dtypes_inexact(a)
         p = linalg_schur.qr_pivots(a)
         a = jnp.take_along_axis(a, jnp.broadcast_to(p[..., None, :], a.shape), axis=-1)
     q, r = jnp.linalg.qr(a, mode="complete" if mode in ("full", "r") else "reduced")

@@ -23,7 +23,7 @@ import numpy as np
 
 import jaxlite.numpy as jnp
 from jaxlite._src import dtypes
-from jaxlite._src.numpy.util import no_sequences, with_weak_type
+from jaxlite._src.numpy.util import no_sequences, promote_dtypes_inexact, with_weak_type
 from jaxlite._src.ops import linalg_schur as _ls
 
 
@@ -360,37 +360,62 @@ def qr_multiply(
     overwrite_a: bool = False,
     overwrite_c: bool = False,
 ):
-    """``jax.scipy.linalg.qr_multiply``: the product of ``a``'s (economic) ``Q`` with ``c``.
+    """``jax.scipy.linalg.qr_multiply``: the product of ``a``'s economic ``Q`` with ``c``.
+
+    ``a`` and ``c`` are promoted to one inexact dtype first (a complex ``c`` makes ``Q``
+    and ``R`` complex), and their batch axes broadcast against each other, as in JAX.
 
     Args:
-        a: an ``m x n`` matrix.
-        c: a vector or matrix: ``c @ Q`` for ``mode="right"`` (``c``'s last axis of length
-            ``m``), ``Q @ c`` for ``mode="left"``.
+        a: an ``(..., m, n)`` matrix (batch).
+        c: ``(..., p, m)`` for ``mode="right"`` (``c @ Q``), ``(..., k, p)`` with
+            ``k = min(m, n)`` for ``mode="left"`` (``Q @ c``). A 1-D ``c`` is a row
+            (right) or a column (left), and the product is raveled (batch axes included,
+            as JAX's).
         mode: ``"right"`` or ``"left"``.
-        pivoting: must be False (column-pivoted QR is not implemented, docs/compat.md).
+        pivoting: column-pivoted QR (LAPACK ``geqp3``'s order); adds the permutation.
         conjugate: use ``conj(Q)``.
         overwrite_a: unused (JAX's signature).
         overwrite_c: unused (JAX's signature).
 
     Returns:
-        ``(product, R)`` with the economic ``R``.
+        ``(product, R)`` with the economic ``R`` of shape ``(..., k, n)``, and the int32
+        permutation ``P`` of shape ``(..., n)`` when ``pivoting``.
     """
+    del overwrite_a, overwrite_c
+    a, c = promote_dtypes_inexact(jnp.asarray(a), jnp.asarray(c))
     if mode not in ("right", "left"):
-        raise ValueError(f"qr_multiply: mode must be 'right' or 'left', got {mode!r}")
-    if pivoting:
-        raise NotImplementedError(
-            "jax.scipy.linalg.qr_multiply(pivoting=True) is not implemented in jaxlite "
-            "(column-pivoted QR, docs/compat.md)"
+        raise ValueError(f"mode must be 'right' or 'left', got {mode!r}")
+    vector = c.ndim == 1
+    if vector:
+        c = c[:, None] if mode == "left" else c[None, :]
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    if mode == "left" and c.shape[-2] != k:
+        raise ValueError(
+            f"Array shapes are not compatible for Q @ c operation: a has shape "
+            f"{tuple(a.shape)} so Q has {k} columns, but c has {c.shape[-2]} rows "
+            f"(expected {k})."
         )
-    a, c = jnp.asarray(a), jnp.asarray(c)
+    if mode == "right" and c.shape[-1] != m:
+        raise ValueError(
+            f"Array shapes are not compatible for c @ Q operation: a has shape "
+            f"{tuple(a.shape)} so Q has {m} rows, but c has {c.shape[-1]} columns "
+            f"(expected {m})."
+        )
+    batch = jnp.broadcast_shapes(a.shape[:-2], c.shape[:-2])
+    a = jnp.broadcast_to(a, batch + a.shape[-2:])
+    c = jnp.broadcast_to(c, batch + c.shape[-2:])
+    perm = None
+    if pivoting:  # the factors of the column-permuted matrix (as scipy.linalg.qr)
+        perm = _ls.qr_pivots(a)
+        a = jnp.take_along_axis(a, jnp.broadcast_to(perm[..., None, :], a.shape), axis=-1)
     q, r = jnp.linalg.qr(a, mode="reduced")
     if conjugate:
         q = jnp.conj(q)
-    if mode == "right":
-        return c @ q, r
-    if c.ndim == 1:
-        return q @ c, r
-    return q @ c, r
+    product = q @ c if mode == "left" else c @ q
+    if vector:
+        product = product.ravel()
+    return (product, r, perm) if pivoting else (product, r)
 
 
 # -------------------------------------------------------------------- eigh_tridiagonal

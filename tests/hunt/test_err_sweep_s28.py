@@ -1,0 +1,160 @@
+"""Session 28: the families session 27's sweep (tests/hunt/sweep_err_s27.py) found and left
+open, each pinned here:
+
+* ``scipy.linalg.qr_multiply``: ``a`` and ``c`` promoted to one inexact dtype (a complex
+  ``c`` makes the product and ``R`` complex), batch axes of ``a`` and ``c`` broadcast, a 1-D
+  ``c`` raveled, ``pivoting=True`` answered (the permutation third), JAX's shape messages;
+  its neighbours ``scipy.linalg.qr(pivoting=True)`` of an integer matrix (promoted) and the
+  pivots of a matrix without rows (JAX's zeros).
+
+Values are compared with a hand-derived expectation (NumPy / SciPy in float64) always and
+with JAX 0.10.2 where it is installed (shape, dtype, weak type, value); errors with JAX's
+class and first line, JAX's own asked after ``jax.clear_caches()``."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+import scipy.linalg
+
+import jaxlite
+import jaxlite.numpy as jnp
+import jaxlite.scipy.linalg as linalg
+
+try:
+    import jax as real_jax
+    import jax.numpy as real_jnp
+    import jax.scipy.linalg as real_linalg
+except ImportError:  # the hand-derived expectations still hold
+    real_jax = real_jnp = real_linalg = None
+
+
+class _Mods:
+    def __init__(self, jax_, jnp_, linalg_):
+        self.jax, self.jnp, self.linalg = jax_, jnp_, linalg_
+
+
+_LITE = _Mods(jaxlite, jnp, linalg)
+_JAX = _Mods(real_jax, real_jnp, real_linalg) if real_jax is not None else None
+
+
+def _leaves(x):
+    return list(x) if isinstance(x, (tuple, list)) else [x]
+
+
+def _check(build, want, rtol=2e-5, atol=2e-6):
+    """jaxlite's answer (an array or a tuple of them) equals the hand-derived ``want`` and
+    JAX's answer (shape, dtype, weak type and value)."""
+    got = _leaves(build(_LITE))
+    want = _leaves(want)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(np.asarray(g), w, rtol=rtol, atol=atol)
+    if _JAX is not None:
+        theirs = _leaves(build(_JAX))
+        assert len(theirs) == len(got)
+        for g, t in zip(got, theirs):
+            assert (g.shape, g.dtype, g.weak_type) == (t.shape, t.dtype, t.weak_type)
+            np.testing.assert_allclose(np.asarray(g), np.asarray(t), rtol=rtol, atol=atol)
+    return got
+
+
+def _check_error(build, exc, first_line):
+    """``first_line`` is a regular expression (JAX's message, escaped but for addresses)."""
+    with pytest.raises(exc, match="^" + first_line):
+        build(_LITE)
+    if _JAX is not None:
+        real_jax.clear_caches()
+        with pytest.raises(exc, match="^" + first_line):
+            build(_JAX)
+
+
+# -------------------------------------------------------------------------- qr_multiply
+_RNG = np.random.default_rng(28)
+A = _RNG.standard_normal((4, 3)).astype(np.float32)
+AB = _RNG.standard_normal((2, 3, 3)).astype(np.float32)
+AC = (A + 1j * _RNG.standard_normal((4, 3))).astype(np.complex64)
+
+
+def _q(a):
+    """The economic Q (LAPACK's Householder signs, as JAX's geqrf) in float64 / complex128."""
+    a = np.asarray(a, np.complex128 if np.iscomplexobj(a) else np.float64)
+    return np.linalg.qr(a)[0], np.linalg.qr(a)[1]
+
+
+def test_qr_multiply_complex_c_makes_q_and_r_complex():
+    c = (np.arange(8).reshape(2, 4) + 1j).astype(np.complex64)
+    q, r = _q(A)
+    got = _check(lambda m: m.linalg.qr_multiply(A, c), (c @ q, r))
+    assert got[0].dtype == got[1].dtype == np.complex64
+
+
+def test_qr_multiply_batch_axes_of_a_and_c_broadcast():
+    c = _RNG.standard_normal((2, 1, 2, 3)).astype(np.float32)
+    q, r = zip(*map(_q, AB))
+    q, r = np.stack(q), np.stack(r)
+    got = _check(lambda m: m.linalg.qr_multiply(AB, c), (c @ q, np.broadcast_to(r, (2, 2, 3, 3))))
+    assert got[0].shape == (2, 2, 2, 3) and got[1].shape == (2, 2, 3, 3)
+    # left: Q @ c with c of min(m, n) rows
+    c = _RNG.standard_normal((3, 2)).astype(np.float32)
+    _check(lambda m: m.linalg.qr_multiply(A, c, mode="left"), (_q(A)[0] @ c, _q(A)[1]))
+
+
+def test_qr_multiply_vector_c_is_raveled_with_the_batch():
+    c = np.array([1.0, -2.0, 0.5], np.float32)
+    q = np.stack([_q(x)[0] for x in AB])
+    got = _check(lambda m: m.linalg.qr_multiply(AB, c, mode="left")[0], (q @ c).ravel())
+    assert got[0].shape == (6,)
+
+
+def test_qr_multiply_conjugate_and_integer_inputs():
+    c = _RNG.standard_normal((2, 4)).astype(np.float32)
+    q, r = _q(AC)
+    _check(lambda m: m.linalg.qr_multiply(AC, c, conjugate=True), (c @ q.conj(), r))
+    ai = np.array([[2, 1], [1, 3], [0, 1]], np.int32)
+    q, r = _q(ai)
+    got = _check(lambda m: m.linalg.qr_multiply(ai, np.eye(2, dtype=np.int32), "left"), (q, r))
+    assert got[0].dtype == np.float32
+
+
+def test_qr_multiply_pivoting():
+    c = _RNG.standard_normal((2, 4)).astype(np.float32)
+    qp, rp, p = scipy.linalg.qr(A.astype(np.float64), mode="economic", pivoting=True)
+    got = _check(lambda m: m.linalg.qr_multiply(A, c, pivoting=True), (c @ qp, rp, p))
+    assert got[2].dtype == np.int32
+
+
+def test_qr_multiply_shape_messages():
+    c = np.ones((2, 3), np.float32)
+    _check_error(
+        lambda m: m.linalg.qr_multiply(A, c),
+        ValueError,
+        re.escape(
+            "Array shapes are not compatible for c @ Q operation: a has shape (4, 3) so Q "
+            "has 4 rows, but c has 3 columns (expected 4)."
+        ),
+    )
+    _check_error(
+        lambda m: m.linalg.qr_multiply(A, c, mode="left"),
+        ValueError,
+        re.escape(
+            "Array shapes are not compatible for Q @ c operation: a has shape (4, 3) so Q "
+            "has 3 columns, but c has 2 rows (expected 3)."
+        ),
+    )
+    _check_error(
+        lambda m: m.linalg.qr_multiply(A, c, mode="up"),
+        ValueError,
+        re.escape("mode must be 'right' or 'left', got 'up'"),
+    )
+
+
+def test_pivoted_qr_promotes_integers_and_pivots_of_no_rows():
+    ai = np.array([[1, 2], [3, 4], [5, 7]], np.int32)
+    q, r, p = scipy.linalg.qr(ai.astype(np.float64), pivoting=True)
+    got = _check(lambda m: m.linalg.qr(ai, pivoting=True), (q, r, p))
+    assert got[0].dtype == np.float32
+    empty = np.ones((0, 2), np.float32)
+    _check(lambda m: m.jax.lax.linalg.qr(empty, pivoting=True)[2], np.zeros(2))
