@@ -12,7 +12,7 @@ from jaxlite._src.dtypes import (  # noqa: F401
     itemsize_bits as itemsize_bits,
     prng_key as prng_key,
     promote_types as promote_types,
-    result_type as result_type,
+    public_result_type as result_type,
     scalar_type_of as scalar_type_of,
 )
 

@@ -548,6 +548,18 @@ def result_type(*args: Any, return_weak_type_flag: bool = False):
     return (dtype, weak) if return_weak_type_flag else dtype
 
 
+def public_result_type(*args: Any, return_weak_type_flag: bool = False):
+    """``jnp.result_type`` / ``jax.dtypes.result_type``: ``result_type`` with JAX's reading
+    of a user's arguments: a list or tuple has no dtype (JAX's ``TypeError``; internal
+    callers convert sequences themselves), ``None`` is the default float dtype (strong, as
+    ``np.dtype(None)``)."""
+    for a in args:
+        if isinstance(a, (list, tuple)):
+            raise TypeError(f"Cannot determine dtype of {a}")
+    args = tuple(float64 if a is None else a for a in args)
+    return result_type(*args, return_weak_type_flag=return_weak_type_flag)
+
+
 _BITS = {**{d: 4 for d in float4_types}, **{d: int(d.name[-1]) for d in _NARROW if is_int(d)}}
 
 

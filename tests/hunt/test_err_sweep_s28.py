@@ -158,3 +158,88 @@ def test_pivoted_qr_promotes_integers_and_pivots_of_no_rows():
     assert got[0].dtype == np.float32
     empty = np.ones((0, 2), np.float32)
     _check(lambda m: m.jax.lax.linalg.qr(empty, pivoting=True)[2], np.zeros(2))
+
+
+# ------------------------------------------------- JAX's jit argument and unroll checks
+X4 = np.arange(4.0, dtype=np.float32)
+
+
+def _jit_arg_message(fun, path, kind="str"):
+    return (
+        f"Error interpreting argument to <function {fun} at 0x[0-9a-f]+> as an abstract "
+        f"array. The problematic value is of type <class '{kind}'> and was passed to the "
+        f"function at path {path}."
+    )
+
+
+def test_arguments_a_path_does_not_read_are_still_checked():
+    # trapezoid reads dx only without x, matrix_rank rtol / tol only for a matrix: JAX's
+    # jit checks every argument first
+    _check_error(
+        lambda m: m.jnp.trapezoid(X4, X4, "2"), TypeError, _jit_arg_message("trapezoid", "dx")
+    )
+    _check_error(
+        lambda m: m.jnp.trapezoid(X4, X4, object()),
+        TypeError,
+        _jit_arg_message("trapezoid", "dx", "object"),
+    )
+    _check_error(
+        lambda m: m.jnp.linalg.matrix_rank(X4, "2"),
+        TypeError,
+        _jit_arg_message("matrix_rank", "rtol"),
+    )
+    _check_error(
+        lambda m: m.jnp.linalg.matrix_rank(X4, tol="2"),
+        TypeError,
+        _jit_arg_message("matrix_rank", "tol"),
+    )
+    # the integral 0 + 1 + 2 + 1.5 of [0, 1, 2, 3]: dx unread beside x, None accepted
+    _check(lambda m: m.jnp.trapezoid(X4, X4, None), np.float32(4.5))
+
+
+def test_result_type_of_sequences_and_none():
+    for seq in ([1.0, 2.0], (1, 2)):
+        _check_error(
+            lambda m: m.jnp.result_type(seq),
+            TypeError,
+            re.escape(f"Cannot determine dtype of {seq}"),
+        )
+        _check_error(
+            lambda m: m.jnp.result_type(np.int8, seq),
+            TypeError,
+            re.escape(f"Cannot determine dtype of {seq}"),
+        )
+    # None is the default float dtype, strongly typed: it wins over int8
+    assert jnp.result_type(None) == jnp.result_type(None, np.int8) == np.float32
+    assert jaxlite.dtypes.result_type(None, np.int8) == np.float32
+    if _JAX is not None:
+        assert real_jnp.result_type(None, np.int8) == np.float32
+
+
+@pytest.mark.parametrize(
+    "unroll, exc, message",
+    [
+        (None, TypeError, "'<' not supported between instances of 'NoneType' and 'int'"),
+        ("a", TypeError, "'<' not supported between instances of 'str' and 'int'"),
+        (1.5, TypeError, "'float' object cannot be interpreted as an integer"),
+        (-1, ValueError, re.escape("`unroll` must be a `bool` or a non-negative `int`.")),
+    ],
+)
+def test_unroll_of_polyval_scan_and_fori_loop(unroll, exc, message):
+    _check_error(lambda m: m.jnp.polyval(X4, X4, unroll=unroll), exc, message)
+    _check_error(
+        lambda m: m.jax.lax.scan(lambda c, y: (c + y, y), 0.0, X4, unroll=unroll), exc, message
+    )
+    if unroll is not None:  # (fori_loop's default: no unrolling)
+        _check_error(
+            lambda m: m.jax.lax.fori_loop(0, 3, lambda i, c: c + i, 0.0, unroll=unroll),
+            exc,
+            message,
+        )
+
+
+def test_valid_unrolls_answer():
+    # p = [0, 1, 2, 3] is x^2 + 2 x + 3: 3, 6, 11, 18 at x = 0, 1, 2, 3
+    want = np.array([3.0, 6.0, 11.0, 18.0], np.float32)
+    for unroll in (True, 0, 3, np.int32(2)):
+        _check(lambda m: m.jnp.polyval(X4, X4, unroll=unroll), want)

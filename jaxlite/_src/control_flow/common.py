@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import operator
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -524,3 +525,24 @@ def native_results(ctx, names, carry, avals) -> list[str]:
         if isinstance(c, list):
             ctx.scalar_outs[name] = list(c)
     return []
+
+
+def check_unroll(unroll, length: int) -> int:
+    """The number of scan steps per loop iteration that ``unroll`` asks for, read as JAX's
+    ``scan``: a bool is all steps or one; anything else must compare with 0 (None or a
+    string is the comparison's ``TypeError``), be non-negative (``ValueError``) and be an
+    integer (a float is ``operator.index``'s ``TypeError``; an array is unhashable, as a
+    ``jit`` parameter)."""
+    if isinstance(unroll, bool):
+        return max(length, 1) if unroll else 1
+    if isinstance(unroll, np.ndarray):
+        raise TypeError("unhashable type: 'numpy.ndarray'")
+    try:
+        negative = unroll < 0
+    except TypeError:
+        raise TypeError(
+            f"'<' not supported between instances of '{type(unroll).__name__}' and 'int'"
+        ) from None
+    if negative:
+        raise ValueError("`unroll` must be a `bool` or a non-negative `int`.")
+    return operator.index(unroll)

@@ -570,10 +570,7 @@ def _scan(f, init, xs, length, reverse, unroll):
     raw_xs, xs_tree = tree_util.tree_flatten(xs)
     xs_flat = [common.to_array(x) for x in raw_xs]
     length = _infer_length(xs_flat, length)
-    if isinstance(unroll, bool):
-        unroll = max(length, 1) if unroll else 1
-    elif not isinstance(unroll, (int, np.integer)) or unroll < 0:
-        raise ValueError("`unroll` must be a `bool` or a non-negative `int`.")
+    unroll = common.check_unroll(unroll, length)
     if common.jit_disabled():
         return _scan_python(f, init, xs_flat, xs_tree, length, reverse)
     raw_init, init_tree = tree_util.tree_flatten(init)

@@ -57,6 +57,7 @@ from jaxlite._src.numpy.util import (
     asarray_any,
     canonicalize_axis,
     check_arraylike,
+    check_jit_arguments,
     promote_dtypes_inexact,
 )
 from jaxlite._src.ops import (
@@ -382,6 +383,7 @@ def matrix_rank(M, rtol=None, *, hermitian: bool = False, tol=None):
       ValueError: both ``tol`` and ``rtol`` given.
     """
     check_arraylike("jnp.linalg.matrix_rank", M)
+    check_jit_arguments(matrix_rank, (M, rtol), {"tol": tol})  # (read for a matrix only)
     if tol is not None:
         if rtol is not None:
             raise ValueError("matrix_rank: only one of tol or rtol may be specified.")

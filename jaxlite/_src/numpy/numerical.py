@@ -38,6 +38,7 @@ from jaxlite._src.numpy.util import (
     asarray_any,
     canonicalize_axis,
     check_arraylike,
+    check_jit_arguments,
     promote_dtypes,
     promote_dtypes_inexact,
 )
@@ -348,6 +349,7 @@ def trapezoid(y, x=None, dx=1.0, axis: int = -1):
     As JAX's: the spacing is ``diff(x)`` (1-D, or along ``axis``) or ``dx`` (a scalar, or an
     array broadcast against ``y`` with its ``axis`` moved last); a spacing constant along
     the axis takes the ``sum - (first + last) / 2`` form."""
+    check_jit_arguments(trapezoid, (y, x, dx), {})  # (dx too where x is given, as JAX)
     if x is None:
         check_arraylike("trapezoid", y)
         (y,) = promote_dtypes_inexact(asarray_any(y))

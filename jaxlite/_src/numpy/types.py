@@ -59,7 +59,7 @@ finfo = dtypes.finfo
 promote_types = dtypes.promote_types
 
 
-result_type = dtypes.result_type
+result_type = dtypes.public_result_type
 
 
 issubdtype = dtypes.issubdtype

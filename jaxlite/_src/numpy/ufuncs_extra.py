@@ -52,6 +52,7 @@ from jaxlite._src.numpy.ufuncs import (  # noqa: A004 (abs is jnp.abs here, as i
 from jaxlite._src.numpy.util import (
     asarray_any,
     check_arraylike,
+    check_jit_arguments,
     check_out,
     promote_args,
     promote_args_inexact,
@@ -322,12 +323,7 @@ def nan_to_num(x, copy: bool = True, nan=0.0, posinf=None, neginf=None):
       TypeError: an argument (``copy`` included, which is otherwise unused) that is not an
         array, a number or a pytree of them: JAX passes every argument to its ``jit``.
     """
-    if not all(v is None or isinstance(v, (bool, int, float)) for v in (copy, nan, posinf, neginf)):
-        from jaxlite._src.interpreters.staging import argument_type_error
-
-        err = argument_type_error(nan_to_num, (x, copy, nan, posinf, neginf), {})
-        if err is not None:
-            raise err
+    check_jit_arguments(nan_to_num, (x, copy, nan, posinf, neginf))
     x = asarray_any(x)
     if not dtypes.is_inexact(x.dtype):
         return new_array(x)

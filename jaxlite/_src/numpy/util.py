@@ -112,6 +112,22 @@ def with_weak_type(x, weak: bool):
     return x if a.weak_type == weak else conversion.convert_element_type(x, a.dtype, weak)
 
 
+def check_jit_arguments(fun, args: tuple, kwargs: dict | None = None) -> None:
+    """JAX's ``jit`` argument ``TypeError`` for ``fun`` (a function JAX wraps in ``jit``,
+    named by its public wrapper) called with an argument that is not an array, a number or
+    a pytree of them: a string, an object. Checked up front, so an argument a path of
+    ``fun`` does not read (``trapezoid``'s ``dx`` beside ``x``) is refused as in JAX."""
+    kwargs = kwargs or {}
+    plain = (type(None), bool, int, float, complex, np.ndarray, np.generic, Array, Tracer)
+    if all(isinstance(v, plain) for v in (*args, *kwargs.values())):
+        return
+    from jaxlite._src.interpreters.staging import argument_type_error
+
+    err = argument_type_error(fun, args, kwargs)
+    if err is not None:
+        raise err
+
+
 def promote_dtypes_inexact(*args: Any) -> list:
     no_sequences(args)
     to_dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
