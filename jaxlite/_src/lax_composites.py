@@ -21,7 +21,7 @@ from jaxlite._src.core.primitive import Primitive
 from jaxlite._src.core.trace import new_array
 from jaxlite._src.interpreters.jvp import jvp_flat
 from jaxlite._src.numpy.ufuncs_extra import logaddexp
-from jaxlite._src.numpy.util import asarray_any, canonicalize_axis
+from jaxlite._src.numpy.util import asarray_any, canonicalize_axis, lax_asarray
 from jaxlite._src.ops import cumulative as _cumulative, shape as _sh, split as _split_op
 from jaxlite._src.ops.lax_strict import check_cumulative
 from jaxlite._src.ops.sharding_rules import _cumulative_rule
@@ -176,20 +176,13 @@ def stack(operands, axis: int = 0):
     return _sh.concatenate([_sh.expand_dims(x, (axis,)) for x in xs], axis)
 
 
-def _lax_asarray(x):
-    """``lax.asarray``: an array or scalar, not a list or tuple (JAX's ``TypeError``)."""
-    if isinstance(x, (list, tuple)):
-        raise TypeError(f"asarray: expected ArrayLike, got {x!r} of type {type(x)}.")
-    return asarray_any(x)
-
-
 def unstack(x, axis: int = 0):
     """Split ``x`` into the slices along ``axis``, that axis removed (``jax.lax.unstack``).
 
     Returns:
       A tuple of ``x.shape[axis]`` arrays.
     """
-    x = _lax_asarray(x)
+    x = lax_asarray(x)
     axis = canonicalize_axis(operator.index(axis), x.ndim)
     return tuple(
         _sh.squeeze(_sh.slice_in_dim(x, i, i + 1, axis=axis), (axis,)) for i in range(x.shape[axis])
@@ -211,7 +204,7 @@ def split(operand, sizes, axis: int = 0):
     Raises:
       ValueError: when the sizes do not sum to the axis length, or a size is negative.
     """
-    x = _lax_asarray(operand)
+    x = lax_asarray(operand)
     axis = canonicalize_axis(operator.index(axis), x.ndim)
     # the sizes are checked by the primitive's abstract evaluation, which runs eagerly too
     # (and under vmap sees the batched operand, whose shape JAX's message names)

@@ -243,3 +243,58 @@ def test_valid_unrolls_answer():
     want = np.array([3.0, 6.0, 11.0, 18.0], np.float32)
     for unroll in (True, 0, 3, np.int32(2)):
         _check(lambda m: m.jnp.polyval(X4, X4, unroll=unroll), want)
+
+
+# ------------------------------------------------------------ set operations' fill_value
+SA = np.array([3, 1, 2, 1], np.int32)
+SB = np.array([2, 5], np.int32)
+_UNHASHABLE = "Non-hashable static arguments are not supported"
+
+
+def test_unique_family_joins_an_array_fill_by_where():
+    fill = np.array([7, 8, 9, 10, 11], np.int32)
+    # unique values 1, 2, 3; the two padding slots take the fill's entries there
+    want = np.array([1, 2, 3, 10, 11], np.int32)
+    _check(lambda m: m.jnp.unique(SA, size=5, fill_value=fill), want)
+    _check(lambda m: m.jnp.unique_values(SA, size=5, fill_value=fill), want)
+    _check(lambda m: m.jnp.unique_counts(SA, size=5, fill_value=fill)[0], want)
+    # a fill of more dimensions broadcasts the result (union values 1, 2, 3, 5)
+    fill2 = np.full((2, 6), 9, np.int32)
+    _check(
+        lambda m: m.jnp.union1d(SA, SB, size=6, fill_value=fill2),
+        np.broadcast_to(np.array([1, 2, 3, 5, 9, 9], np.int32), (2, 6)),
+    )
+    # an empty operand is all fill (JAX's full_like with the result's shape)
+    _check(
+        lambda m: m.jnp.unique(np.zeros(0, np.int32), size=3, fill_value=np.arange(3)),
+        np.arange(3, dtype=np.int32),
+    )
+    _check_error(
+        lambda m: m.jnp.unique(SA, size=5, fill_value=np.arange(4)),
+        ValueError,
+        re.escape("Incompatible shapes for broadcasting: shapes=[(5,), (5,), (4,)]"),
+    )
+    _check_error(
+        lambda m: m.jnp.unique(SA, size=5, fill_value=[7, 8, 9, 10, 11]),
+        TypeError,
+        re.escape("asarray: expected ArrayLike, got [7, 8, 9, 10, 11] of type <class 'list'>."),
+    )
+
+
+def test_setdiff1d_fill_is_a_scalar_and_set_flags_are_static():
+    for assume_unique in (False, True):
+        _check_error(
+            lambda m: m.jnp.setdiff1d(SA, SB, assume_unique, size=3, fill_value=np.arange(3)),
+            ValueError,
+            re.escape("Cannot broadcast to shape with fewer dimensions: arr_shape=(3,) shape=()"),
+        )
+    # 1 and 3 are not in SB; the third slot is the fill
+    _check(lambda m: m.jnp.setdiff1d(SA, SB, size=3, fill_value=np.array(7)), np.array([1, 3, 7]))
+    _check_error(
+        lambda m: m.jnp.intersect1d(SA, SB, size=3, fill_value=np.arange(3)),
+        ValueError,
+        _UNHASHABLE,
+    )
+    _check_error(lambda m: m.jnp.setdiff1d(SA, SB, [1, 2]), ValueError, _UNHASHABLE)
+    _check_error(lambda m: m.jnp.isin(SA, SB, invert=np.array(1)), ValueError, _UNHASHABLE)
+    _check_error(lambda m: m.jnp.unique(SA, equal_nan=[1]), ValueError, _UNHASHABLE)

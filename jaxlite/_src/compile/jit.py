@@ -191,7 +191,7 @@ rules.native_inline[jit_p] = "jaxpr"
 
 
 # -------------------------------------------------------------------------- front end
-def _hash_static(x, what):
+def hash_static(x, what):
     try:
         hash(x)
     except TypeError as e:
@@ -379,13 +379,13 @@ class PjitFunction:
         for i, a in enumerate(args):
             if i in self._static_argnums or (i - len(args)) in self._static_argnums:
                 # The type is part of the key: 1, 1.0 and True are equal but trace apart.
-                statics.append(("p", i, _hash_static(a, f"static argument {i}"), type(a)))
+                statics.append(("p", i, hash_static(a, f"static argument {i}"), type(a)))
             else:
                 dyn_args.append(a)
         dyn_kwargs = {}
         for k, v in kwargs.items():
             if k in self._static_argnames:
-                statics.append(("k", k, _hash_static(v, f"static argument {k!r}"), type(v)))
+                statics.append(("k", k, hash_static(v, f"static argument {k!r}"), type(v)))
             else:
                 dyn_kwargs[k] = v
         return tuple(statics), tuple(dyn_args), dyn_kwargs

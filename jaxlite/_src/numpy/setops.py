@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 from jaxlite._src import dtypes
+from jaxlite._src.compile.jit import hash_static
 from jaxlite._src.core.avals import aval_of
 from jaxlite._src.core.errors import ConcretizationTypeError, NonConcreteBooleanIndexError
 from jaxlite._src.core.trace import Tracer, concrete_index
@@ -36,7 +37,7 @@ from jaxlite._src.numpy.ufuncs import (
     subtract,
     where,
 )
-from jaxlite._src.numpy.util import asarray_any, promote_dtypes, with_weak_type
+from jaxlite._src.numpy.util import asarray_any, lax_asarray, promote_dtypes, with_weak_type
 from jaxlite._src.ops import indexing as _ix, sorting as _sorting
 
 
@@ -44,6 +45,7 @@ def isin(
     element, test_elements, assume_unique: bool = False, invert: bool = False, *, method="auto"
 ):
     """``jnp.isin``: whether each element appears in ``test_elements``."""
+    _statics(assume_unique=assume_unique, invert=invert)
     if method not in ("compare_all", "binary_search", "sort", "auto"):
         raise ValueError(
             f"{method=!r} is not implemented; options are 'compare_all', 'binary_search', "
@@ -60,6 +62,14 @@ def isin(
 
 
 _SIZE = "The size argument of a set operation must be statically specified."
+
+
+def _statics(**params):
+    """JAX jits the set operations with these parameters static: a list or an array there
+    is its unhashable-static ``ValueError`` (jaxlite had read a list flag's truth value)."""
+    for name, value in params.items():
+        if isinstance(value, list) or np.ndim(value) > 0 or isinstance(value, np.ndarray):
+            hash_static(value, f"static argument {name!r}")
 
 
 def _set_result(vals, size, fill_value):
@@ -94,6 +104,7 @@ def intersect1d(
     ``assume_unique=True`` skips the de-duplication (inputs with repeats then give JAX's
     repeated values and indices).
     """
+    _statics(return_indices=return_indices, fill_value=fill_value)
     a, b = promote_dtypes(ravel(asarray_any(ar1)), ravel(asarray_any(ar2)))
     if size is None and not assume_unique:  # JAX's unique(size=None) of each: constants
         a, b = _concrete_operand(a), _concrete_operand(b)
@@ -176,26 +187,28 @@ def setdiff1d(ar1, ar2, assume_unique: bool = False, *, size=None, fill_value=No
     ``unique`` of it), and a traced ``ar2`` raises JAX's ``NonConcreteBooleanIndexError``
     for the mask of kept values (one per unique value of ``ar1``, or per entry with
     ``assume_unique``)."""
+    _statics(assume_unique=assume_unique)
     if size is None:  # checked; a constant only where JAX takes its unique (no derivative)
         concrete = _concrete_operand(ar1)
         ar1 = ar1 if assume_unique else concrete
     a = ravel(asarray_any(ar1))
+    # JAX's full_like(ar1, fill_value, shape=()): an array fill is refused, even unused
+    fill = full_like(a, 0 if fill_value is None else fill_value, shape=())
     if size is None and isinstance(ar2, Tracer):
         keep = logical_not(isin(a if assume_unique else unique(a), ar2))
         if isinstance(keep, Tracer) and keep.to_concrete_value() is None:
             raise NonConcreteBooleanIndexError(keep)
     if assume_unique:
-        return _setdiff_in_order(a, ar2, size, fill_value)
-    out = _unique_where(a, logical_not(isin(a, ar2)), size, fill_value, pad_with_first=False)
+        return _setdiff_in_order(a, ar2, size, fill)
+    out = _unique_where(a, logical_not(isin(a, ar2)), size, fill, pad_with_first=False)
     return _weak_like(out, a)
 
 
-def _setdiff_in_order(a, ar2, size, fill_value):
+def _setdiff_in_order(a, ar2, size, fill):
     """setdiff1d with ``assume_unique``, as JAX's and NumPy's: ``a``'s entries not in
     ``ar2`` in ``a``'s own order (neither sorted nor de-duplicated), ``size`` of them padded
-    with ``fill_value`` (0 by default) in ``a``'s dtype."""
+    with ``fill`` (a scalar in ``a``'s dtype)."""
     keep = logical_not(isin(a, ar2))
-    fill = full_like(a, 0 if fill_value is None else fill_value, shape=())
     out, num = _compact(a, keep, size, fill)
     if size is not None:
         out = where(less(arange(concrete_index(size, _SIZE)), num), out, fill)
@@ -401,6 +414,7 @@ def unique(
     ``return_inverse``: the input's shape (1-D along ``axis`` with ``axis``);
     ``return_counts``: padding counts are 0. ``equal_nan``: NaNs compare equal.
     """
+    _statics(equal_nan=equal_nan)
     if size is None:
         ar = _concrete_operand(ar)
     if axis is None:
@@ -447,15 +461,20 @@ def unique(
             )
     gid = subtract(cumsum(mask.astype(np.int32)), 1)  # group of each sorted row
     slots = where(mask, gid, size_)  # first of each group -> its slot; others dropped
-    if fill_value is not None:
-        pad = reshape(broadcast_to(asarray(fill_value).astype(a.dtype), row_shape), (m,))
-    else:
-        pad = s_vals[0] if n else zeros((m,), a.dtype)
+    fill = None
+    if fill_value is not None and size is not None:  # (JAX's lax.asarray: no lists)
+        fill = lax_asarray(fill_value).astype(a.dtype)
+    pad = s_vals[0] if n else zeros((m,), a.dtype)
     if size_ == 0:
         vals = broadcast_to(pad, (0, m))  # a constant, as JAX's (see ``_compact``)
     else:
         vals = _ix.scatter(broadcast_to(pad, (size_, m)), s_vals, [slots], "set")
     vals = reshape(vals, (size_,) + row_shape)
+    if fill is not None and not n:  # JAX's full_like(result, fill, shape=result.shape)
+        vals = broadcast_to(fill, vals.shape)
+    elif fill is not None:  # JAX's where(valid, result, fill): fill broadcasts (any shape)
+        valid = less(arange(size_), reductions.sum(mask.astype(np.int32)))
+        vals = where(reshape(valid, (size_,) + (1,) * len(row_shape)), vals, fill)
     if axis is not None:
         vals = moveaxis(vals, 0, operator.index(axis) % asarray_any(ar).ndim)
     outs = [with_weak_type(vals, aval_of(a).weak_type)]  # unique(2.5) stays weakly typed, as JAX

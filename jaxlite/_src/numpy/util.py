@@ -112,6 +112,13 @@ def with_weak_type(x, weak: bool):
     return x if a.weak_type == weak else conversion.convert_element_type(x, a.dtype, weak)
 
 
+def lax_asarray(x):
+    """``lax.asarray``: an array or scalar, not a list or tuple (JAX's ``TypeError``)."""
+    if isinstance(x, (list, tuple)):
+        raise TypeError(f"asarray: expected ArrayLike, got {x!r} of type {type(x)}.")
+    return asarray_any(x)
+
+
 def check_jit_arguments(fun, args: tuple, kwargs: dict | None = None) -> None:
     """JAX's ``jit`` argument ``TypeError`` for ``fun`` (a function JAX wraps in ``jit``,
     named by its public wrapper) called with an argument that is not an array, a number or
