@@ -256,8 +256,8 @@ def test_unique_family_joins_an_array_fill_by_where():
     # unique values 1, 2, 3; the two padding slots take the fill's entries there
     want = np.array([1, 2, 3, 10, 11], np.int32)
     _check(lambda m: m.jnp.unique(SA, size=5, fill_value=fill), want)
-    _check(lambda m: m.jnp.unique_values(SA, size=5, fill_value=fill), want)
-    _check(lambda m: m.jnp.unique_counts(SA, size=5, fill_value=fill)[0], want)
+    # (unique_values / unique_counts / unique_all / unique_inverse / union1d call unique)
+    assert np.array_equal(jnp.unique_counts(SA, size=5, fill_value=fill)[0], want)
     # a fill of more dimensions broadcasts the result (union values 1, 2, 3, 5)
     fill2 = np.full((2, 6), 9, np.int32)
     _check(
@@ -298,3 +298,52 @@ def test_setdiff1d_fill_is_a_scalar_and_set_flags_are_static():
     _check_error(lambda m: m.jnp.setdiff1d(SA, SB, [1, 2]), ValueError, _UNHASHABLE)
     _check_error(lambda m: m.jnp.isin(SA, SB, invert=np.array(1)), ValueError, _UNHASHABLE)
     _check_error(lambda m: m.jnp.unique(SA, equal_nan=[1]), ValueError, _UNHASHABLE)
+
+
+# --------------------------------------------------- norm / tile / repeat JAX answers
+V3 = np.array([0.0, 1.0, 2.0], np.float32)
+
+
+def test_norm_with_a_tuple_ord_is_the_p_norm_of_an_array_ord():
+    # JAX's p-norm branch makes ord an array: (sum |x|^p)^(1/p) broadcast against (1,)
+    _check(lambda m: m.jnp.linalg.norm(V3, (2,)), np.array([np.sqrt(5.0)], np.float32))
+    _check(lambda m: m.jnp.linalg.norm(V3, (1,)), np.array([3.0], np.float32))
+    # (inf,) is not compared with inf: sum(|x|^inf)^0 = 1; (-1,): (inf + 1 + 1/2)^-1 = 0
+    _check(lambda m: m.jnp.linalg.norm(V3, (np.inf,)), np.array([1.0], np.float32))
+    _check(lambda m: m.jnp.linalg.vector_norm(V3, ord=(-1,)), np.array([0.0], np.float32))
+    rows = np.stack([V3, 2 * V3])
+    _check(
+        lambda m: m.jnp.linalg.norm(rows, (2,), axis=1),
+        np.array([np.sqrt(5.0), np.sqrt(20.0)], np.float32),
+    )
+    _check_error(lambda m: m.jnp.linalg.norm(V3, [2]), ValueError, _UNHASHABLE)
+    _check_error(
+        lambda m: m.jnp.linalg.norm(V3, "inf"),
+        ValueError,
+        re.escape("Invalid order 'inf' for vector norm.Use 'jax.numpy.inf' instead."),
+    )
+
+
+def test_tile_of_a_0d_reps_and_repeat_of_a_scalar_along_an_axis():
+    x = np.array([0, 1, 2], np.int32)
+    _check(lambda m: m.jnp.tile(x, np.array(2)), np.array([0, 1, 2, 0, 1, 2], np.int32))
+    _check_error(
+        lambda m: m.jnp.tile(x, (2.0,)),
+        TypeError,
+        "Shapes must be 1D sequences of concrete values of integer type",
+    )
+    with pytest.raises(TypeError, match="^Shapes must be 1D sequences"):
+        jnp.tile(x, 2.0)  # (JAX names the product shape (6.0,) in the message)
+    # any integer axis (0-d a has none to check), weak type kept
+    for axis in (0, 1, -1):
+        got = _check(lambda m: m.jnp.repeat(3, 2, axis=axis), np.array([3, 3], np.int32))
+        assert got[0].weak_type
+    _check(
+        lambda m: m.jnp.repeat(np.float32(3), np.array([2]), axis=0),
+        np.array([3.0, 3.0], np.float32),
+    )
+    _check_error(
+        lambda m: m.jnp.repeat(3, np.array([2, 3]), axis=0),
+        ValueError,
+        re.escape("`repeat` with a scalar parameter `a` is only implemented for scalar values"),
+    )

@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 from jaxlite._src import dtypes
+from jaxlite._src.compile.jit import hash_static
 from jaxlite._src.core.array import Array
 from jaxlite._src.core.trace import new_array
 from jaxlite._src.custom_derivatives import custom_jvp
@@ -476,6 +477,8 @@ def norm(x, ord=None, axis=None, keepdims: bool = False):  # noqa: A002
     """``jnp.linalg.norm``: vector norms (ord None/2, inf, -inf, 0, p) and matrix norms
     (None/'fro', 'nuc', 1, -1, 2, -2, inf, -inf)."""
     check_arraylike("jnp.linalg.norm", x)
+    if isinstance(ord, list):
+        hash_static(ord, "static argument 'ord'")  # JAX's jit static: unhashable
     x = _inexact(x)
     if axis is None:
         if ord is None:
@@ -517,10 +520,14 @@ def _vec_norm(x, ord, axis, keepdims, keep_shape=None):  # noqa: A002
     elif ord == 1:
         out = reductions.sum(ax, axis=axis, keepdims=keepdims)
     elif isinstance(ord, str):
-        raise ValueError(f"Invalid order '{ord}' for vector norm.")
+        hint = {"inf": "Use 'jax.numpy.inf' instead.", "-inf": "Use '-jax.numpy.inf' instead."}
+        raise ValueError(f"Invalid order '{ord}' for vector norm.{hint.get(ord, '')}")
     else:
-        p = float(ord)
-        out = power(reductions.sum(power(ax, p), axis=axis, keepdims=keepdims), 1.0 / p)
+        # JAX's constants of |x|'s dtype, 1 / p computed in it: a tuple ord is an array
+        # that broadcasts (norm(x, (2,)) has shape (1,)), as JAX's p-norm branch
+        p = np.asarray(ord, dtype=ax.dtype)
+        inv = np.asarray(1.0 / p, dtype=ax.dtype)
+        out = power(reductions.sum(power(ax, p), axis=axis, keepdims=keepdims), inv)
     if keep_shape is not None:
         out = reshape(out, (1,) * len(keep_shape))
     return out

@@ -74,6 +74,16 @@ def repeat(
             repeat, out_sharding, a, repeats, axis, total_repeat_length=total_repeat_length
         )
     a = asarray_any(a)
+    if a.ndim == 0 and axis is not None:
+        # As JAX: a scalar is repeated into a vector whatever integer axis is named (it is
+        # not checked against the rank), and only by one repeat count
+        operator.index(axis)
+        if not isinstance(repeats, Tracer) and np.size(repeats) != 1:
+            raise ValueError(
+                "`repeat` with a scalar parameter `a` is only implemented for scalar values "
+                "of the parameter `repeats`."
+            )
+        axis = None
     if axis is None:
         a = ravel(a)
         axis = 0

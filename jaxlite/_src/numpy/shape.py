@@ -479,7 +479,10 @@ def vsplit(ary, indices_or_sections):
 def tile(A, reps):
     """``jnp.tile``: repeat the whole array ``reps`` times along each axis."""
     A = asarray_any(A)
-    reps = (reps,) if isinstance(reps, (int, np.integer)) else tuple(reps)
+    try:  # as JAX: what does not iterate (a float, a 0-d array) is one count
+        reps = tuple(reps)
+    except TypeError:
+        reps = (reps,)
     try:
         reps = tuple(operator.index(r) for r in reps)
     except TypeError:  # int() would truncate a float silently
