@@ -347,3 +347,64 @@ def test_tile_of_a_0d_reps_and_repeat_of_a_scalar_along_an_axis():
         ValueError,
         re.escape("`repeat` with a scalar parameter `a` is only implemented for scalar values"),
     )
+
+
+# -------------------------------------------- scipy.linalg special matrices: what JAX takes
+def test_special_matrix_orders_read_bools_as_jax():
+    # a bool order is 0 / 1 for dft / pascal / invpascal / invhilbert / hadamard
+    _check(lambda m: m.linalg.pascal(True), np.ones((1, 1), np.float32))
+    _check(lambda m: m.linalg.invhilbert(np.True_), np.ones((1, 1), np.float32))
+    _check(lambda m: m.linalg.dft(True), np.ones((1, 1), np.complex64))
+    _check(lambda m: m.linalg.invpascal(False), np.zeros((0, 0), np.float32))
+    _check(lambda m: m.linalg.hadamard(True), np.ones((1, 1), np.int32))
+    _check(lambda m: m.linalg.convolution_matrix(np.ones(2), True), np.ones((2, 1)))
+    # helmert: a non-positive order is JAX's ValueError (an empty matrix before), a bool
+    # order JAX's iota TypeError
+    for n in (0, -1, False):
+        _check_error(
+            lambda m: m.linalg.helmert(n),
+            ValueError,
+            re.escape(f"n must be a positive integer; got {n}."),
+        )
+    _check_error(lambda m: m.linalg.helmert(True), TypeError, "iota does not accept dtype bool")
+
+
+def test_fiedler_companion_of_one_coefficient_is_empty():
+    for a, weak in ((3, True), (np.array(2.5, np.float32), False), (np.array([2.0]), False)):
+        got = _check(lambda m: m.linalg.fiedler_companion(a), np.zeros((0, 0), np.float32))
+        assert got[0].weak_type == weak
+
+
+# ------------------------------------------------ scipy.signal segment sizes, fftfreq's d
+def test_spectral_segment_sizes_are_read_with_int_as_jax_and_scipy():
+    import jaxlite.scipy.signal as lsignal
+
+    x = np.sin(np.arange(32.0, dtype=np.float32))
+    f8, t8, z8 = lsignal.stft(x, nperseg=8)  # the integer call's answer
+    for nperseg in (8.7, "8", np.float32(8.0)):
+        f, t, z = lsignal.stft(x, nperseg=nperseg)
+        assert f.shape == (5,) and t.shape == (9,) and np.allclose(z, z8)
+    f, p = lsignal.welch(x, nperseg=8, nfft=16.0)
+    assert p.shape == (9,)
+    if _JAX is not None:
+        import jax.scipy.signal as real_signal
+
+        z = real_signal.stft(x, nperseg=8.7)[2]
+        np.testing.assert_allclose(np.asarray(z), np.asarray(z8), rtol=1e-5, atol=1e-6)
+    # a float axis stays refused (operator.index), as JAX's canonicalize_axis
+    with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+        lsignal.istft(np.asarray(z8), time_axis=1.0)
+    with pytest.raises(ValueError, match="invalid literal for int"):
+        lsignal.stft(x, nperseg="a")
+
+
+def test_fftfreq_array_spacing_broadcasts():
+    d = np.array([[1.0], [2.0]], np.float32)
+    k = np.array([0.0, 1.0, -2.0, -1.0], np.float32)
+    _check(lambda m: m.jnp.fft.fftfreq(4, d), k / (4 * d))
+    _check(lambda m: m.jnp.fft.rfftfreq(4, d), np.array([0.0, 1.0, 2.0], np.float32) / (4 * d))
+    _check_error(
+        lambda m: m.jnp.fft.fftfreq(4, np.ones(3, np.float32)),
+        TypeError,
+        re.escape("div got incompatible shapes for broadcasting: (4,), (3,)."),
+    )

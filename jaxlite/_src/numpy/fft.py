@@ -283,7 +283,7 @@ def fftfreq(n: int, d=1.0, *, dtype=None, device=None):
     else:  # JAX's own expression, on an arange of the (float, bool, 0-d array) bound
         i = arange(n, dtype=cdt)
         k = conversion.convert_element_type(remainder(add(i, n // 2), n) - n // 2, cdt)
-    out = ew.div(k, _sh.broadcast_to_rank(_denominator(d, n, cdt), aval_of(k).shape))
+    out = _freq_div(k, _denominator(d, n, cdt))
     return conversion.convert_element_type(out, out_dt)
 
 
@@ -306,7 +306,21 @@ def rfftfreq(n: int, d=1.0, *, dtype=None, device=None):
         fdt = dtypes.default_float_dtype()
         k = conversion.convert_element_type(k, fdt)
         denom = conversion.convert_element_type(denom, fdt)
-    return ew.div(k, _sh.broadcast_to_rank(denom, aval_of(k).shape))
+    return _freq_div(k, denom)
+
+
+def _freq_div(k, denom):
+    """``k / denom`` broadcast both ways, as JAX's division: an array ``d`` of another
+    shape broadcasts the frequencies (``rfftfreq(4, d)`` with ``d`` of shape ``(2, 1)`` is
+    ``(2, 3)``); shapes that do not broadcast are JAX's ``div`` ``TypeError``."""
+    ks, ds = aval_of(k).shape, aval_of(denom).shape
+    try:
+        shape = tuple(np.broadcast_shapes(ks, ds))
+    except ValueError:
+        raise TypeError(
+            f"div got incompatible shapes for broadcasting: {tuple(ks)}, {tuple(ds)}."
+        ) from None
+    return ew.div(_sh.broadcast_to_rank(k, shape), _sh.broadcast_to_rank(denom, shape))
 
 
 def _is_int(n) -> bool:

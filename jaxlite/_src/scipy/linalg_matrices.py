@@ -18,7 +18,9 @@ import numpy as np
 
 import jaxlite.numpy as jnp
 from jaxlite._src import dtypes
+from jaxlite._src.core.avals import aval_of
 from jaxlite._src.numpy.list_args import list_checked
+from jaxlite._src.numpy.util import with_weak_type
 
 _KINDS = ["symmetric", "lower", "upper"]
 
@@ -36,12 +38,20 @@ def _last_axis_at_least_2(a, name):
     return a
 
 
-def _size(n, name="n"):
-    if isinstance(n, (bool, np.bool_)):  # JAX's error: its iota of dtype bool
-        raise TypeError(
-            "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, "
-            "floating, complexfloating."
-        )
+def _size(n, bools: str = "count"):
+    """A matrix order ``n`` as an integer (a float is ``operator.index``'s ``TypeError``,
+    never truncated; JAX's arange reads it as its ceiling, docs/compat.md). A bool is read
+    as each JAX function does: ``"count"`` (Python's or NumPy's, as 0 / 1: dft, pascal,
+    hadamard...), ``"index"`` (Python's only: convolution_matrix) or ``"iota"`` (JAX's
+    iota of dtype bool refuses it: helmert)."""
+    if isinstance(n, (bool, np.bool_)):
+        if bools == "iota":
+            raise TypeError(
+                "iota does not accept dtype bool. Accepted dtypes are subtypes of integer, "
+                "floating, complexfloating."
+            )
+        if bools == "count":
+            return int(n)
     return operator.index(n)
 
 
@@ -78,7 +88,7 @@ def convolution_matrix(a, n: int, mode: str = "full"):
     Returns:
         ``(..., rows, n)``.
     """
-    n = _size(n)
+    n = _size(n, bools="index")
     if n <= 0:
         raise ValueError(f"n must be a positive integer; got {n}.")
     if mode not in ("full", "valid", "same"):
@@ -153,19 +163,20 @@ def fiedler_companion(a):
         ``(..., N - 1, N - 1)``, floating point.
     """
     a = jnp.asarray(a)
-    if a.ndim == 0:
-        raise ValueError("fiedler_companion: a must be at least 1-dimensional.")
+    if a.ndim == 0:  # one coefficient, as JAX: the empty matrix (weak for a Python number)
+        a = a.reshape(1)
     if a.shape[-1] == 0:
         raise ValueError(
             "fiedler_companion requires the last axis of 'a' to have nonzero length, but got "
             f"an array of shape {a.shape}."
         )
+    weak = aval_of(a).weak_type
     if not dtypes.is_inexact(a.dtype):
         a = a.astype(_float())
     n = a.shape[-1] - 1
     batch = a.shape[:-1]
     if n <= 0:
-        return jnp.zeros(batch + (0, 0), a.dtype)
+        return with_weak_type(jnp.zeros(batch + (0, 0), a.dtype), weak)
     a = a / a[..., :1]
     c = jnp.zeros(batch + (n, n), a.dtype)
     # Column 0: -a1 over 1; then alternating blocks along the sub- and superdiagonals.
@@ -194,9 +205,9 @@ def hadamard(n: int, dtype=int):
     Returns:
         ``(n, n)`` of ``+1`` / ``-1``.
     """
-    n = _size(n)
+    given, n = n, _size(n)
     if n < 1 or n & (n - 1):
-        raise ValueError(f"n must be a positive power of 2; got {n}.")
+        raise ValueError(f"n must be a positive power of 2; got {given}.")
     h = np.ones((1, 1), np.int64)
     while h.shape[0] < n:
         h = np.block([[h, h], [h, -h]])
@@ -214,7 +225,9 @@ def helmert(n: int, full: bool = False):
     Returns:
         The matrix, in the default float dtype.
     """
-    n = _size(n)
+    if isinstance(n, (int, np.integer, np.bool_)) and n <= 0:  # (before iota's bool check)
+        raise ValueError(f"n must be a positive integer; got {n}.")
+    n = _size(n, bools="iota")
     h = np.zeros((n, n))
     if n:
         h[0] = 1 / math.sqrt(n)

@@ -20,7 +20,7 @@ import numpy as np
 
 import jaxlite.numpy as jnp
 from jaxlite._src import dtypes
-from jaxlite._src.core.trace import concrete_index
+from jaxlite._src.core.trace import Tracer, concrete_or_error
 from jaxlite._src.numpy.util import check_arraylike, promote_dtypes_inexact
 from jaxlite._src.scipy.signal import detrend as _detrend
 from jaxlite._src.util import canonicalize_axis
@@ -31,7 +31,12 @@ def _drop(shape, axis: int) -> tuple[int, ...]:
 
 
 def _concrete_int(v, what: str) -> int:
-    return concrete_index(v, what)
+    """JAX's ``concrete_or_error(int, v)`` for the segment sizes: ``int()`` of a concrete
+    value, as SciPy's spectral functions (a float is truncated, a numeric string read); a
+    traced one without a known value is ``ConcretizationTypeError``."""
+    if isinstance(v, Tracer):
+        v = concrete_or_error(v, what)[()]
+    return int(v)
 
 
 def _hann(n: int, dtype):
@@ -487,8 +492,8 @@ def istft(
     Zxx = jnp.asarray(Zxx)
     if Zxx.ndim < 2:
         raise ValueError("Input stft must be at least 2d!")
-    freq_axis = canonicalize_axis(freq_axis, Zxx.ndim)
-    time_axis = canonicalize_axis(time_axis, Zxx.ndim)
+    freq_axis = canonicalize_axis(operator.index(freq_axis), Zxx.ndim)  # (a float: TypeError)
+    time_axis = canonicalize_axis(operator.index(time_axis), Zxx.ndim)
     if freq_axis == time_axis:
         raise ValueError("Must specify differing time and frequency axes!")
     Zxx = Zxx.astype(dtypes.to_complex_dtype(Zxx.dtype))
