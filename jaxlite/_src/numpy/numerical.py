@@ -319,6 +319,15 @@ def gradient(f, *varargs, axis=None, edge_order=None):
         else ([axis] if isinstance(axis, (int, np.integer)) else list(axis))
     )
     axes = [canonicalize_axis(a, f.ndim) for a in axes]
+    # JAX's order: no axis (a 0-d f) is an empty list whatever the spacing, then the
+    # length check, then the number of spacings
+    if not axes:
+        return []
+    if min(f.shape[ax] for ax in axes) < 2:
+        raise ValueError(
+            "Shape of array too small to calculate a numerical gradient, at least 2 elements "
+            "are required."
+        )
     if not varargs:
         spacing = [1.0] * len(axes)
     elif len(varargs) == 1:
@@ -329,8 +338,6 @@ def gradient(f, *varargs, axis=None, edge_order=None):
         raise TypeError(f"Invalid number of spacing arguments {len(varargs)} for axis={axis}")
     outs = []
     for ax, h in zip(axes, spacing):
-        if f.shape[ax] < 2:
-            raise ValueError("Shape of array too small to calculate a numerical gradient")
         h = asarray_any(h)
         if h.ndim > 1:
             raise ValueError("Spacing arrays must be 1D arrays or scalars.")

@@ -104,7 +104,9 @@ def intersect1d(
     ``assume_unique=True`` skips the de-duplication (inputs with repeats then give JAX's
     repeated values and indices).
     """
-    _statics(return_indices=return_indices, fill_value=fill_value)
+    _statics(return_indices=return_indices)
+    if size is not None:  # (JAX passes fill_value to its jitted part only with a size)
+        _statics(fill_value=fill_value)
     a, b = promote_dtypes(ravel(asarray_any(ar1)), ravel(asarray_any(ar2)))
     if size is None and not assume_unique:  # JAX's unique(size=None) of each: constants
         a, b = _concrete_operand(a), _concrete_operand(b)

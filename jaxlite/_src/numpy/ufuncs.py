@@ -760,6 +760,9 @@ def _lax_const(x, v):
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan: bool = False):
     """``jnp.isclose``: ``|a - b| <= atol + rtol * |b|`` elementwise (infinities equal)."""
     a, b = promote_args("isclose", a, b)
+    for tol in (rtol, atol):  # JAX's jit turns a list into tracers that have no dtype
+        if isinstance(tol, (list, tuple)):
+            raise TypeError(f"Cannot determine dtype of {tol}")
     if not dtypes.is_inexact(a.dtype):
         return conversion.convert_element_type(equal(a, b), dtypes.bool_)  # strong, as JAX
     a, b = broadcast_arrays(a, b)
