@@ -292,6 +292,20 @@ def inv(a):
     return solve(a, eye)
 
 
+def _pinv_tangent(x, t, p):
+    """The tangent of the pseudo-inverse ``p`` of ``x`` (of locally constant rank) along
+    ``t``: dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P. It reads only ``p``,
+    ``x`` and ``t``, so differentiating it again (``p`` a custom_jvp function's output)
+    never goes through the SVD's derivative (its 1 / (s_i^2 - s_j^2))."""
+    mm = products.matmul
+    eye_m = creation.eye(x.shape[-2], dtype=x.dtype)
+    eye_n = creation.eye(x.shape[-1], dtype=x.dtype)
+    th, ph = _H(t), _H(p)
+    dp = -mm(mm(p, t), p)
+    dp = dp + mm(mm(mm(p, ph), th), eye_m - mm(x, p))
+    return dp + mm(mm(eye_n - mm(p, x), th), mm(ph, p))
+
+
 def pinv(a, rtol=None, hermitian: bool = False, *, rcond=None):
     """``jnp.linalg.pinv``: Moore-Penrose pseudo-inverse via the SVD (singular values at or
     below ``rtol * max(s)`` dropped; default ``rtol = 10 * max(m, n) * eps``).
@@ -329,19 +343,11 @@ def pinv(a, rtol=None, hermitian: bool = False, *, rcond=None):
 
     @_pinv.defjvp
     def _pinv_jvp(primals, tangents):
-        # dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P
         (x,), (t,) = primals, tangents
         p = _pinv(x)
         if hermitian:  # the SVD reads (x + x^H) / 2: so does the derivative (as JAX)
             x, t = (x + _H(x)) * 0.5, (t + _H(t)) * 0.5
-        mm = products.matmul
-        eye_m = creation.eye(x.shape[-2], dtype=x.dtype)
-        eye_n = creation.eye(x.shape[-1], dtype=x.dtype)
-        th, ph = _H(t), _H(p)
-        dp = -mm(mm(p, t), p)
-        dp = dp + mm(mm(mm(p, ph), th), eye_m - mm(x, p))
-        dp = dp + mm(mm(eye_n - mm(p, x), th), mm(ph, p))
-        return p, dp
+        return p, _pinv_tangent(x, t, p)
 
     return _pinv(a)
 
@@ -438,21 +444,32 @@ def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):
         u, s, vh = svd(a, full_matrices=False)
         return solve(u, s, vh, b)[0], s
 
+    @custom_jvp
+    def _kept_pinv(a):
+        # the pseudo-inverse of the singular values lstsq keeps
+        u, s, vh = svd(a, full_matrices=False)
+        return solve(u, s, vh, eye(a.shape[0], dtype=a.dtype))[0]
+
+    @_kept_pinv.defjvp
+    def _kept_pinv_jvp(primals, tangents):
+        (a,), (ta,) = primals, tangents
+        p = _kept_pinv(a)
+        return p, _pinv_tangent(a, ta, p)
+
     @_lstsq.defjvp
     def _lstsq_jvp(primals, tangents):
         # x = P b with P the pseudo-inverse of the kept singular values: dx = dP b + P db,
         # dP in pinv's closed form (finite where singular values repeat, where the SVD's
-        # derivative divides by their zero difference), ds = Re diag(U^H da V)
+        # derivative divides by their zero difference), ds = Re diag(U^H da V). x and P
+        # come from the custom_jvp functions, so higher derivatives of x and P use these
+        # closed forms again, not the SVD's derivative (whose 1 / (s_i^2 - s_j^2) cost
+        # float32 third derivatives ~4x JAX's error)
         (a, b), (ta, tb) = primals, tangents
-        u, s, vh = svd(a, full_matrices=False)
-        x, _ = solve(u, s, vh, b)
-        p = solve(u, s, vh, eye(a.shape[0], dtype=a.dtype))[0]
+        x, s = _lstsq(a, b)
+        p = _kept_pinv(a)
+        u, _, vh = svd(a, full_matrices=False)
         mm = products.matmul
-        th, ph = _H(ta), _H(p)
-        dp = -mm(mm(p, ta), p)
-        dp = dp + mm(mm(mm(p, ph), th), eye(a.shape[0], dtype=a.dtype) - mm(a, p))
-        dp = dp + mm(mm(eye(a.shape[1], dtype=a.dtype) - mm(p, a), th), mm(ph, p))
-        dx = mm(dp, b) + mm(p, tb)
+        dx = mm(_pinv_tangent(a, ta, p), b) + mm(p, tb)
         ds = _diagonal(mm(mm(_H(u), ta), _H(vh)))
         ds = ds.real if dtypes.is_complex(ds.dtype) else ds
         return (x, s), (dx, ds.astype(s.dtype))
