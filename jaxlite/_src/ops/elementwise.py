@@ -444,17 +444,19 @@ pow_p = naryop(
 _strong = lambda x: conversion.convert_element_type(x, aval_of(x).dtype, weak_type=False)
 
 
-# Pow's JVP as JAX 0.10's, from strong x and y: d/dx = y x**(y-1), d/dy = log(x) x**y.
-def _pow_jvp_x(t, x, y):
+# Pow's JVP as JAX 0.10's, from strong x and y: d/dx = y x**(y-1), d/dy = log(x) x**y
+# (the primal output itself, not a second pow: under jvp of grad every pow the rules bind
+# is differentiated again, so a recomputed x**y doubles the pows of higher derivatives).
+def _pow_jvp_x(t, ans, x, y):
     return mul(t, mul(_strong(y), pow(_strong(x), sub(_strong(y), _const(_strong(y), 1)))))
 
 
-def _pow_jvp_y(t, x, y):
+def _pow_jvp_y(t, ans, x, y):
     # log of x with its zeros replaced by 1 (0 there): selecting after log(0) = -inf would
     # leak NaN into a second reverse derivative (the masked branch's 0 cotangent times
     # log's derivative 1 / 0), where JAX's log(select(x == 0, 1, x)) gives 0
     safe_log = log(select_n(eq(x, _const(x, 0)), x, _const(x, 1)))
-    return _strong(mul(t, mul(safe_log, pow(x, y))))
+    return _strong(mul(t, mul(safe_log, ans)))
 
 
 def _bcast_like(x, like):
@@ -462,7 +464,7 @@ def _bcast_like(x, like):
     return x if aval_of(x).shape == shape else _shape.broadcast_to_rank(x, shape)
 
 
-defjvp(pow_p, _pow_jvp_x, _pow_jvp_y)
+defjvp2(pow_p, _pow_jvp_x, _pow_jvp_y)
 
 
 def _balanced_eq(x, z, y):
