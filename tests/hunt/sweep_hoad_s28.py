@@ -17,8 +17,10 @@ of ``jvp`` of ``grad``, ``vmap(hessian)``, ``hessian`` of a vmapped sum, ``vmap`
   ``checkpoint_name``).
 
 Session 28 ran (the shared machine at load ~12): the first 8 programs (``as_*``,
-``map_b2``, ``map_b3``) under all six transforms eager and jitted, the other 34 jitted
-under ``fwdfwdrev``, ``revrevrev``, ``vmap_hessian``, ``hessian_vmap``: 3 differences, all
+``map_b2``, ``map_b3``) under all six transforms eager and jitted, the other 34 under all
+six jitted, and the 15 ``cvjp_*`` / ``ckpt_*`` programs under all six eagerly (the batched
+decompositions were not run eagerly: JAX's eager third derivatives of them take about a
+minute each on the loaded machine): 3 differences, all
 float32 noise of reverse-over-reverse-over-reverse through the SVD (against JAX's float64
 value: ``b_svd`` 9e-5 relative, JAX 6e-5; ``b_svd_uv`` 7e-5, JAX 2e-4; ``b_lstsq`` 2e-6,
 JAX 3e-5; jaxlite's float64 within 3e-13). It also ran session 27's part 1 on the 81
