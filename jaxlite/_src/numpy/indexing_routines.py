@@ -363,6 +363,14 @@ def extract(condition, arr, *, size=None, fill_value=0):
     return compress(ravel(condition), ravel(arr), size=size, fill_value=fill_value)
 
 
+def _widen_narrow(idx):
+    """An integer index narrower than int32 as int32 (exact), so an axis size or its last
+    position is never converted into the index's own type."""
+    if dtypes.is_int(idx.dtype) and np.dtype(idx.dtype).itemsize < 4:
+        return idx.astype(np.int32)
+    return idx
+
+
 def put(a, ind, v, mode=None, *, inplace: bool = True):
     """``jnp.put`` with ``inplace=False``: ``a`` with ``ravel(a)[ind] = v`` (JAX arrays are
     immutable, so ``inplace=True`` raises, as in JAX)."""
@@ -381,6 +389,7 @@ def put(a, ind, v, mode=None, *, inplace: bool = True):
         return a
     # As JAX (and NumPy): the values repeat cyclically to the number of indices.
     v = tile(v, -(-ind.shape[0] // v.shape[0]))[: ind.shape[0]]
+    ind = _widen_narrow(ind)  # n - 1 or n may not fit an int8 / int16 index (take's note)
     if mode is None:
         # JAX unravels the flat indices (negative ones from the end, the rest clamped)
         # and drops nothing else
@@ -659,6 +668,9 @@ def take(
     # As JAX, the index type decides before the int32 the gather takes: "wrap" reduces
     # modulo n in it, "clip" clamps in it, "fill" counts negative indices from the end in
     # it, then the conversion to int32 wraps wider values (a uint32 2**32 - 1 is -1: filled).
+    # Narrower types are widened to int32 first (n - 1 or n may not fit them: JAX's clip
+    # then clamps as int32 does, its wrap raises OverflowError; docs/compat.md).
+    idx = _widen_narrow(idx)
     if mode == "wrap":
         idx = remainder(idx, n).astype(np.int32)
     elif mode == "clip":

@@ -1,0 +1,61 @@
+"""Pins of the differences the session-28 batching sweep of ``jnp`` on narrow, half-precision,
+bool and x64 dtypes (tests/hunt/sweep_vmap_s28.py) found: each compared with JAX where JAX
+is importable and gives the true answer, else with NumPy or a Python loop over the batch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import jaxlite
+import jaxlite.numpy as jnp
+
+try:
+    import jax
+    import jax.numpy as jax_np
+except ImportError:
+    jax = None
+
+X300 = np.arange(300, dtype=np.float32)
+
+
+def _narrow_indices(dt):
+    ii = np.iinfo(dt)
+    vals = [0, 1, ii.max, ii.min, ii.max // 2 + 1, 100, ii.max - 1]
+    if ii.min < 0:
+        vals += [-1, -77]
+    return np.array(vals, dt)
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int16])
+@pytest.mark.parametrize("mode", ["clip", "wrap"])
+def test_take_with_narrow_indices_on_a_longer_axis(dt, mode):
+    # Before: "clip" clamped to n - 1 converted into the index type (299 is 43 in int8 and
+    # uint8: every index past 43 read element 43) and "wrap" reduced modulo 300 as int8 (44).
+    # The index is widened to int32 first; JAX's clip clamps the same way, its wrap raises
+    # OverflowError (docs/compat.md).
+    i = _narrow_indices(dt)
+    want = np.take(X300, i.astype(np.int64), mode=mode)
+    for f in (
+        lambda i: jnp.take(X300, i, mode=mode),
+        jaxlite.jit(lambda i: jnp.take(X300, i, mode=mode)),
+        jaxlite.vmap(lambda j: jnp.take(X300, j, mode=mode)),
+    ):
+        np.testing.assert_array_equal(np.asarray(f(i)), want)
+    if jax is not None and mode == "clip":
+        np.testing.assert_array_equal(np.asarray(jax_np.take(X300, i, mode=mode)), want)
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8])
+@pytest.mark.parametrize("mode", ["clip", "wrap"])
+def test_put_with_narrow_indices_into_a_longer_array(dt, mode):
+    # Before: the same conversion of n - 1 / n into the index type put the values at the
+    # wrong positions (uint8 255 clipped to 43).
+    i = _narrow_indices(dt)
+    v = -np.arange(1, i.size + 1, dtype=np.float32)
+    want = X300.copy()
+    np.put(want, i.astype(np.int64), v, mode=mode)
+    got = jnp.put(X300, i, v, mode=mode, inplace=False)
+    np.testing.assert_array_equal(np.asarray(got), want)
+    got = jaxlite.jit(lambda i: jnp.put(X300, i, v, mode=mode, inplace=False))(i)
+    np.testing.assert_array_equal(np.asarray(got), want)
