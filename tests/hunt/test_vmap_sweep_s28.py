@@ -59,3 +59,27 @@ def test_put_with_narrow_indices_into_a_longer_array(dt, mode):
     np.testing.assert_array_equal(np.asarray(got), want)
     got = jaxlite.jit(lambda i: jnp.put(X300, i, v, mode=mode, inplace=False))(i)
     np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_half_precision_vecdot_multiplies_and_sums_in_float32(dt):
+    # Before: the products were rounded to the half type, so 64860 * 2 overflowed to inf and
+    # inf + -inf gave NaN where JAX's dot (float32 products and sum, rounded once) gives
+    # -inf; a sum of products near the type's max the same. Found as vecdot differences
+    # (unbatched and vmap of jvp) on float16 edge values.
+    # bfloat16 has float32's range: there the rounded products cancel (0 instead of 2**-14)
+    big = 64860.0 if dt == "float16" else 2.0**100
+    e = 1 + 2.0**-7
+    x = np.array([[big, np.inf], [big, 1.0], [e, 1.0]], np.float32).astype(dt)
+    y = np.array([[2.0, -1.0], [2.0, -2.0], [e, -(1 + 2.0**-6)]], np.float32).astype(dt)
+    want = np.sum(x.astype(np.float32) * y.astype(np.float32), axis=-1).astype(dt)
+    assert np.isneginf(want[0]) and want[2] == 2.0**-14
+    for f in (jnp.vecdot, jaxlite.jit(jnp.vecdot), jaxlite.vmap(jnp.vecdot)):
+        got = f(x, y)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+    # the jvp in the first operand with tangent x is the same contraction
+    _, t = jaxlite.vmap(lambda a, b: jaxlite.jvp(lambda u: jnp.vecdot(u, b), (b,), (a,)))(x, y)
+    np.testing.assert_array_equal(np.asarray(t), want)
+    if jax is not None:
+        np.testing.assert_array_equal(np.asarray(jax_np.vecdot(x, y)), want)

@@ -210,7 +210,14 @@ def vecdot(x1, x2, /, *, axis: int = -1, precision=None, preferred_element_type=
         return with_weak_type(reductions.any(ew.and_(x1, x2), axis=axis), weak)
     # The sum in the operands' own dtype, as JAX's dot_general: integers wrap there (an
     # int8 vecdot is int8, not the default integer jnp.sum widens small integers to).
+    # Half-precision floats, as XLA's dot: products and sum in float32, rounded once (a
+    # float16 product past 65504 does not overflow on its own).
+    dt = x1.dtype
+    if dt in (dtypes.float16, dtypes.bfloat16):
+        x1, x2 = (conversion.convert_element_type(x, dtypes.float32) for x in (x1, x2))
     total = reductions.sum(multiply(x1, x2), axis=axis, dtype=x1.dtype)
+    if dt != x1.dtype:
+        total = conversion.convert_element_type(total, dt)
     return with_weak_type(total, weak)
 
 
