@@ -83,3 +83,20 @@ def test_half_precision_vecdot_multiplies_and_sums_in_float32(dt):
     np.testing.assert_array_equal(np.asarray(t), want)
     if jax is not None:
         np.testing.assert_array_equal(np.asarray(jax_np.vecdot(x, y)), want)
+
+
+@pytest.mark.parametrize("mode", ["mean", "median"])
+def test_pad_statistic_of_bool_is_not_rounded(mode):
+    # Before: the statistic of a bool array was rounded like an integer's before the cast
+    # (a column mean of 0.5 padded False); JAX and NumPy round integers only, so it is True.
+    x = np.array([[True, False, True, True], [False, False, True, False]])
+    want = np.pad(x, ((1, 2), (2, 1)), mode=mode)
+    assert want[0, 2]  # column 0: mean and median 0.5
+    for f in (jnp.pad, jaxlite.jit(jnp.pad, static_argnums=(1, 2))):
+        got = f(x, ((1, 2), (2, 1)), mode)
+        assert got.dtype == np.bool_
+        np.testing.assert_array_equal(np.asarray(got), want)
+    got = jaxlite.vmap(lambda r: jnp.pad(r, 2, mode=mode))(x)
+    np.testing.assert_array_equal(np.asarray(got), np.stack([np.pad(r, 2, mode=mode) for r in x]))
+    if jax is not None:
+        np.testing.assert_array_equal(np.asarray(jax_np.pad(x, ((1, 2), (2, 1)), mode=mode)), want)

@@ -65,8 +65,9 @@ def _sl(a, start, stop, ax):
 
 
 def _cast(v, like):
-    """``v`` in ``like``'s dtype; integer results are rounded first (as NumPy's pad)."""
-    if dtypes.is_int(like.dtype) or like.dtype == np.bool_:
+    """``v`` in ``like``'s dtype; integer results are rounded first (as NumPy's pad and
+    JAX's); boolean ones are not (as JAX: a mean of 0.5 is True)."""
+    if dtypes.is_int(like.dtype):
         v = _round(v)
     return v.astype(like.dtype)
 
