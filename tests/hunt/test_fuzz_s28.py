@@ -45,13 +45,13 @@ def test_mask_times_nan_cotangent_is_eager_jax():
 
 
 # --------------------------------------------------------------- a spread of the seeds
-# steps 1 (all_gather, fori_loop, take_along_axis), 3 (pmean), 5 (lax.map with
-# batch_size, checkpoint with a policy), 6; random_in_loops 0 (while_loop, categorical),
-# 1 (scan, permutation, bernoulli), 3, 5; trees 0..7 (vmap prefixes, flatten round trips,
+# steps 1 (all_gather, fori_loop, take_along_axis), 3 (pmean); random_in_loops 0
+# (while_loop, categorical), 1 (scan, permutation, bernoulli), 3 (fori_loop, categorical,
+# bernoulli); trees 0..7 (vmap prefixes, flatten round trips,
 # ravel_pytree, is_leaf, tree_transpose, static arguments, donation, jacobians)
 _SEEDS = (
-    [("steps", s) for s in (1, 3, 5, 6)]
-    + [("random_in_loops", s) for s in (0, 1, 3, 5)]
+    [("steps", s) for s in (1, 3)]
+    + [("random_in_loops", s) for s in (0, 1, 3)]
     + [("trees", s) for s in range(8)]
 )
 
@@ -96,3 +96,31 @@ def test_dynamic_update_slice_of_own_slice(start):
         np.testing.assert_allclose(np.asarray(fn(x)), want, rtol=1e-5, atol=1e-7)
     # JAX's eager answer (its jit's is the wrong one)
     same(lambda m: m.jx.grad(lambda x: _dus_of_own_slice(m, x, start))(x), signs=False)
+
+
+# --------------------------------------- a tuple among the arrays of stack (trees seed 135)
+# jnp.stack / concatenate / concat / hstack / vstack / dstack / column_stack read a list or
+# tuple among their operands as an array (``jnp.stack([(a,), (a,)])`` answered a (2, 1, 2)
+# array, a pytree's tuple leaf given by ``tree_map(is_leaf=...)`` was joined silently);
+# JAX refuses it with a TypeError naming the function and the position.
+@pytest.mark.parametrize(
+    "fn, args, pos",
+    [("stack", "[(a,), (a,)]", 0), ("stack", "[a, [1.0, 2.0]]", 1),
+     ("concatenate", "[a, [1.0, 2.0]]", 1), ("concatenate", "[[1.0, 2.0]]", 0),
+     ("concat", "[[1.0, 2.0], a]", 0), ("hstack", "[(a, a), a]", 0),
+     ("vstack", "[a, (1.0, 2.0)]", 1), ("dstack", "[[1.0, 2.0], a]", 0),
+     ("column_stack", "[[1.0, 2.0], a]", 0)],
+)  # fmt: skip
+def test_joining_refuses_nested_sequences(fn, args, pos):
+    def build(m):
+        operands = eval(args, {"a": m.jnp.ones(2)})  # noqa: S307 - the table's own literals
+        return getattr(m.jnp, fn)(operands)
+
+    kind, err = run(build, LITE)
+    assert kind == "err" and isinstance(err, TypeError), err
+    assert str(err).startswith(f"{fn} requires ndarray or scalar arguments, got <class ")
+    assert str(err).endswith(f"at position {pos}."), err
+    same(build)
+    # arrays, scalars and an array of rows are still joined
+    assert LITE.jnp.stack(np.ones((2, 3))).shape == (2, 3)
+    assert getattr(LITE.jnp, fn)([LITE.jnp.ones(2), np.ones(2)]).size == 4

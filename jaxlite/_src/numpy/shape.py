@@ -331,7 +331,24 @@ def atleast_2d(*arys):
     return out[0] if len(out) == 1 else out
 
 
+def _refuse_nested(name: str, arrays) -> None:
+    """JAX's refusal of a list or tuple among the operands of a joining function
+    (``jnp.stack([[1.0, 2.0], x])``, or a tuple leaf of a pytree given to ``jnp.stack``):
+    read as an array it would silently join something the caller did not mean."""
+    if isinstance(arrays, (list, tuple)):
+        for pos, a in enumerate(arrays):
+            if isinstance(a, (list, tuple)):
+                raise TypeError(
+                    f"{name} requires ndarray or scalar arguments, got {type(a)} at position {pos}."
+                )
+
+
 def concatenate(arrays, axis: int | None = 0, dtype=None):
+    _refuse_nested("concatenate", arrays)
+    return _concatenate(arrays, axis, dtype)
+
+
+def _concatenate(arrays, axis, dtype):
     arrays = list(arrays)
     if not arrays:
         raise ValueError("Need at least one array to concatenate.")
@@ -354,6 +371,7 @@ def concatenate(arrays, axis: int | None = 0, dtype=None):
 
 def stack(arrays, axis: int = 0, out=None, dtype=None):
     check_out(out, "jnp.stack is not supported.")
+    _refuse_nested("stack", arrays)
     arrays = [asarray_any(a) for a in arrays]
     if not arrays:
         raise ValueError("Need at least one array to stack.")
@@ -369,11 +387,13 @@ def stack(arrays, axis: int = 0, out=None, dtype=None):
 
 
 def hstack(tup, dtype=None):
+    _refuse_nested("hstack", tup)
     arrs = [atleast_1d(a) for a in tup]
     return concatenate(arrs, 0 if arrs[0].ndim == 1 else 1, dtype)
 
 
 def vstack(tup, dtype=None):
+    _refuse_nested("vstack", tup)
     return concatenate([atleast_2d(a) for a in tup], 0, dtype)
 
 
@@ -397,11 +417,13 @@ def atleast_3d(*arys):
 
 def dstack(tup, dtype=None):
     """``jnp.dstack``: stack along the third axis."""
+    _refuse_nested("dstack", tup)
     return concatenate([atleast_3d(a) for a in tup], 2, dtype)
 
 
 def column_stack(tup):
     """``jnp.column_stack``: 1-D arrays become columns, then ``hstack``."""
+    _refuse_nested("column_stack", tup)
     arrs = []
     for a in tup:
         a = asarray_staged(a)
@@ -556,7 +578,8 @@ def append(arr, values, axis=None):
 
 def concat(arrays, /, *, axis: int | None = 0):
     """``jnp.concat`` (the array API's name): ``concatenate`` with keyword-only ``axis``."""
-    return concatenate(arrays, axis)
+    _refuse_nested("concat", arrays)
+    return _concatenate(arrays, axis, None)
 
 
 def unstack(x, /, *, axis: int = 0):
