@@ -332,15 +332,12 @@ def atleast_2d(*arys):
 
 
 def _refuse_nested(name: str, arrays) -> None:
-    """JAX's refusal of a list or tuple among the operands of a joining function
-    (``jnp.stack([[1.0, 2.0], x])``, or a tuple leaf of a pytree given to ``jnp.stack``):
-    read as an array it would silently join something the caller did not mean."""
+    """JAX's ``check_arraylike`` of the operands of a joining function given as a list or
+    tuple: a list or tuple among them (``jnp.stack([[1.0, 2.0], x])``, or a tuple leaf of a
+    pytree given to ``jnp.stack``) is refused, not read as an array the caller did not mean.
+    (An array of operands is not iterated: its rows are arrays.)"""
     if isinstance(arrays, (list, tuple)):
-        for pos, a in enumerate(arrays):
-            if isinstance(a, (list, tuple)):
-                raise TypeError(
-                    f"{name} requires ndarray or scalar arguments, got {type(a)} at position {pos}."
-                )
+        _util.check_arraylike(name, *arrays)
 
 
 def concatenate(arrays, axis: int | None = 0, dtype=None):
