@@ -417,11 +417,8 @@ def compile_blocks(closed: ClosedJaxpr) -> Callable:
     for e in jaxpr.eqns:  # compile (or load from Numba's disk cache) the loops used now
         loop = _xla_loop(e)
         if loop is not None:
-            x, y = np.zeros(1, np.float32), np.zeros(1, np.float32)
-            loop(x, y)
-            x.setflags(write=False)  # a region input (jit's are read-only) is another type
-            loop(x, y)
-            _xla_loop(e, inplace=True)(y)
+            xla_math_flag.warm(loop)  # region inputs are jit's read-only arguments too
+            _xla_loop(e, inplace=True)(np.zeros(1, np.float32))
             xla_math_flag._numba[_xla_loop_name(e)] = True
     g: dict[str, Any] = {}
     source, spec = _block_source(jaxpr, g, n)

@@ -77,20 +77,25 @@ _LIBM = ("sin", "cos", "tan", "atan", "atan2", "pow")  # loaded before their fir
 _BINARY = ("atan2", "pow")
 
 
+def warm(loop, operands: int = 1) -> None:
+    """Compile (or load from Numba's disk cache) an out-of-place ``loop`` for writable and
+    read-only operands (jit's arguments are read-only: another Numba type), so that no call
+    compiles later."""
+    x, out = np.zeros(1, _f32), np.empty(1, _f32)
+    loop(*[x] * operands, out)
+    x.setflags(write=False)
+    loop(*[x] * operands, out)
+
+
 def _load_loops(names=_EXPANSIONS) -> None:
-    """Compile (or load from Numba's disk cache) the flag's loops ``names``, for writable
-    and read-only operands (jit's arguments are read-only: another Numba type)."""
+    """Load the flag's loops ``names`` (``warm``)."""
     with _load_lock:
         for name in names:
             loop = _numba.get(name) or numba_loop(name)
             if loop is None:
                 return
-            x, out = np.zeros(1, _f32), np.empty(1, _f32)
-            args = (x, x) if name in _BINARY else (x,)
             try:
-                loop(*args, out)
-                x.setflags(write=False)
-                loop(*args, out)
+                warm(loop, 2 if name in _BINARY else 1)
             except Exception:  # noqa: BLE001 -- a Numba that cannot compile: NumPy's
                 _numba["avail"] = False
                 return
